@@ -1,0 +1,67 @@
+// Every write bunker makes goes through here: a temp file in the same
+// directory, flushed to disk, then renamed over the target. A process killed
+// at any moment leaves the old content or the new, never a mix or nothing.
+import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
+
+export interface AtomicWriteOptions {
+  /** File mode for the result; defaults to the existing file's mode, else 0o644. */
+  mode?: number;
+  /** Create missing parent directories. */
+  mkdirs?: boolean;
+}
+
+export function writeFileAtomic(path: string, data: string | Uint8Array, opts: AtomicWriteOptions = {}): void {
+  const dir = dirname(path);
+  if (opts.mkdirs) mkdirSync(dir, { recursive: true });
+  let mode = opts.mode;
+  if (mode === undefined) {
+    try {
+      mode = statSync(path).mode & 0o7777;
+    } catch {
+      mode = 0o644;
+    }
+  }
+  const tmp = join(dir, `.${basename(path)}.bunker-${process.pid}-${Math.random().toString(36).slice(2, 10)}.tmp`);
+  const fd = openSync(tmp, "wx", mode);
+  try {
+    const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;
+    let off = 0;
+    while (off < bytes.length) off += writeSync(fd, bytes, off, bytes.length - off);
+    fsyncSync(fd);
+  } catch (err) {
+    closeSync(fd);
+    safeUnlink(tmp);
+    throw err;
+  }
+  closeSync(fd);
+  try {
+    renameSync(tmp, path);
+  } catch (err) {
+    safeUnlink(tmp);
+    throw err;
+  }
+  syncDir(dir);
+}
+
+function safeUnlink(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // already gone
+  }
+}
+
+/** Persist the rename itself; best effort (not every platform allows opening a directory). */
+function syncDir(dir: string): void {
+  try {
+    const fd = openSync(dir, "r");
+    try {
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    // not supported here
+  }
+}

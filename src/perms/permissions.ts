@@ -1,0 +1,132 @@
+// What tools hold: resolve a path through the workspace resolver, then ask
+// the policy, then (only if the policy says "ask") the approver. Remembers
+// session grants and denials so the person is not asked the same thing twice.
+import { ToolError } from "../tools/tool.ts";
+import { Policy } from "./policy.ts";
+import { commandCoveredByPrefixes } from "./run-policy.ts";
+import type { Approver, PermKind, PermRequest } from "./types.ts";
+import { PathError, resolvePath, type ResolvedPath } from "./workspace.ts";
+
+export class PermissionDenied extends ToolError {
+  override name = "PermissionDenied";
+}
+
+export interface PermissionsOptions {
+  policy: Policy;
+  approver: Approver;
+  /** Where a denial is also shown to the person (stderr line). */
+  notify: (line: string) => void;
+}
+
+export class Permissions {
+  readonly root: string;
+  readonly policy: Policy;
+  private readonly approver: Approver;
+  private readonly notify: (line: string) => void;
+  /** "kind\0target" granted for the session by the person. */
+  private readonly sessionTargets = new Set<string>();
+  private readonly sessionKinds = new Set<PermKind>();
+  /** "kind\0target" the person refused: not asked again this session. */
+  private readonly refused = new Map<string, string>();
+
+  constructor(opts: PermissionsOptions) {
+    this.policy = opts.policy;
+    this.root = opts.policy.root;
+    this.approver = opts.approver;
+    this.notify = opts.notify;
+  }
+
+  /** Resolve a path the model gave, turning resolver errors into tool errors. */
+  resolve(input: string): ResolvedPath {
+    try {
+      return resolvePath(this.root, input);
+    } catch (err) {
+      if (err instanceof PathError) throw new ToolError(`${err.message}: ${JSON.stringify(input)}`);
+      throw err;
+    }
+  }
+
+  /** Resolve and authorize a read in one step: what every reading tool calls first. */
+  async resolveRead(input: string, tool: string): Promise<ResolvedPath> {
+    const path = this.resolve(input);
+    await this.authorize({ kind: "read", target: path.real, tool });
+    return path;
+  }
+
+  /**
+   * Early check for a write target, before the tool does the work of
+   * computing a diff: refuses paths that no answer could allow.
+   */
+  precheckWrite(path: ResolvedPath): void {
+    const d = this.policy.decide("write", path.real);
+    if (d.verdict === "deny") throw new PermissionDenied(d.reason ?? `writing ${path.display} is denied`);
+  }
+
+  /** Throws PermissionDenied unless the request is allowed (asking when needed). */
+  async authorize(req: PermRequest): Promise<void> {
+    const targets = [req.target, ...(req.alsoTargets ?? [])];
+    let mustAsk = false;
+    for (const target of targets) {
+      const d = this.policy.decide(req.kind, target);
+      if (d.verdict === "deny") this.deny(d.reason ?? `${req.kind} ${target} is denied`);
+      if (d.verdict === "ask" && !this.grantedForSession(req.kind, target)) mustAsk = true;
+    }
+    if (!mustAsk) return;
+
+    const key = `${req.kind}\0${targets.join("\0")}`;
+    const earlier = this.refused.get(key);
+    if (earlier !== undefined) this.deny(`the person already refused this in this session${earlier ? `: ${earlier}` : ""}. Do not retry it; ask them or take another approach`);
+
+    if (!this.approver.interactive) {
+      const hint = this.policy.grantHint(req.kind, req.target);
+      this.deny(`${describe(req)} needs approval, and bunker is not asking (no terminal or --no-prompt). To grant it, run bunker with ${hint}`);
+    }
+
+    const answer = await this.approver.ask(req);
+    switch (answer.answer) {
+      case "once":
+        return;
+      case "target-session":
+        for (const t of targets) this.sessionTargets.add(`${req.kind}\0${req.kind === "run" ? (req.run?.prefix ?? t) : t}`);
+        return;
+      case "kind-session":
+        this.sessionKinds.add(req.kind);
+        return;
+      case "deny": {
+        const feedback = answer.feedback?.trim() ?? "";
+        this.refused.set(key, feedback);
+        throw new PermissionDenied(
+          feedback ? `The person refused ${describe(req)} and said: ${feedback}` : `The person refused ${describe(req)}.`,
+        );
+      }
+    }
+  }
+
+  private grantedForSession(kind: PermKind, target: string): boolean {
+    // Session-wide grants never cover protected paths: those ask every time.
+    if (this.sessionKinds.has(kind) && !(kind === "write" && this.policy.isProtectedPath(target))) return true;
+    if (kind === "run") {
+      const prefixes = [...this.sessionTargets].filter((k) => k.startsWith("run\0")).map((k) => k.slice(4));
+      return commandCoveredByPrefixes(target, prefixes);
+    }
+    return this.sessionTargets.has(`${kind}\0${target}`);
+  }
+
+  private deny(reason: string): never {
+    this.notify(reason);
+    throw new PermissionDenied(reason);
+  }
+}
+
+function describe(req: PermRequest): string {
+  switch (req.kind) {
+    case "read":
+      return `reading ${req.target}`;
+    case "write":
+      return `writing ${req.files?.map((f) => f.display).join(", ") || req.target}`;
+    case "run":
+      return `running \`${req.target}\``;
+    case "net":
+      return `network access to ${req.target}`;
+  }
+}

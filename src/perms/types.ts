@@ -1,0 +1,52 @@
+// Shared permission vocabulary: what is asked, and what the answer can be.
+
+export type PermKind = "read" | "write" | "run" | "net";
+
+/** One file's change, as shown before a write is approved. */
+export interface FileChangePreview {
+  /** Workspace-relative (or absolute when outside). */
+  display: string;
+  /** Unified diff text (uncoloured); the approver colours and bounds it. */
+  diff: string;
+  added: number;
+  removed: number;
+  kind: "create" | "modify" | "delete" | "rename";
+}
+
+export interface RunPreview {
+  command: string;
+  cwd: string;
+  sandboxed: boolean;
+  network: boolean;
+  /** The prefix offered for "always allow commands starting with …". */
+  prefix: string;
+}
+
+export interface PermRequest {
+  kind: PermKind;
+  /** Real absolute path, command line, or host. */
+  target: string;
+  /** The tool asking, shown to the person. */
+  tool: string;
+  /** Write previews (one per file; apply_patch sends several), or a command preview. */
+  files?: FileChangePreview[];
+  run?: RunPreview;
+  /** Extra paths a multi-file write touches; each is checked like `target`. */
+  alsoTargets?: string[];
+}
+
+export type ApprovalAnswer =
+  | { answer: "once" }
+  /** Allow this exact target (file, or command prefix) for the rest of the session. */
+  | { answer: "target-session" }
+  /** Allow every request of this kind (inside the workspace) for the session. */
+  | { answer: "kind-session" }
+  | { answer: "deny"; feedback?: string };
+
+export interface Approver {
+  /** False for the no-prompt approver: asking is the same as denying. */
+  readonly interactive: boolean;
+  ask(req: PermRequest): Promise<ApprovalAnswer>;
+}
+
+export type Verdict = "allow" | "deny" | "ask";

@@ -1,0 +1,93 @@
+// The one workspace resolver. Every path a tool takes goes through here before
+// it touches the disk: made absolute, every symlink resolved (dangling ones
+// too, by reading the link), then tested component by component against the
+// root. A link inside the workspace that points outside is outside.
+import { lstatSync, readlinkSync, realpathSync } from "node:fs";
+import { homedir } from "node:os";
+import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+
+export class PathError extends Error {
+  override name = "PathError";
+}
+
+export interface ResolvedPath {
+  /** What the model asked for, as given. */
+  input: string;
+  /** Absolute path with every symlink resolved: the file that would really be touched. */
+  real: string;
+  /** `real` relative to the workspace root when inside it ("." for the root), else the absolute path. */
+  display: string;
+  inside: boolean;
+  /** Whether something (file, dir, or dangling link target) exists at `real`. */
+  exists: boolean;
+}
+
+const MAX_LINK_HOPS = 40;
+
+/** True when `target` is `base` or below it, by whole components (`/ws` does not cover `/ws2`). */
+export function isWithin(base: string, target: string): boolean {
+  const rel = relative(base, target);
+  return rel === "" || (!isAbsolute(rel) && rel !== ".." && !rel.startsWith(".." + sep));
+}
+
+/** Expand `~` and make absolute against `root`. No file system access. */
+export function absolutize(root: string, input: string): string {
+  if (input.includes("\0")) throw new PathError("the path contains a NUL byte");
+  if (input === "~") return homedir();
+  if (input.startsWith("~/")) return join(homedir(), input.slice(2));
+  return resolve(root, input);
+}
+
+/**
+ * Resolve every symlink in `abs`, including dangling ones and links in parent
+ * components, without requiring the path to exist. Components past the
+ * longest existing prefix are appended as they are.
+ */
+export function realpathLoose(abs: string): { real: string; exists: boolean } {
+  let pending = abs.split(sep).filter(Boolean);
+  let current: string = sep;
+  let hops = 0;
+  while (pending.length > 0) {
+    const part = pending.shift()!;
+    const next = part === ".." ? dirname(current) : part === "." ? current : join(current, part);
+    let stat;
+    try {
+      stat = lstatSync(next);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === "ENAMETOOLONG") throw new PathError("the path is too long");
+      if (code === "ENOENT" || code === "ENOTDIR") {
+        return { real: resolve(next, ...pending), exists: false };
+      }
+      throw new PathError(`cannot inspect ${next}: ${(err as Error).message}`);
+    }
+    if (stat.isSymbolicLink()) {
+      if (++hops > MAX_LINK_HOPS) throw new PathError("too many levels of symbolic links");
+      const target = readlinkSync(next);
+      const targetAbs = resolve(dirname(next), target);
+      pending = [...targetAbs.split(sep).filter(Boolean), ...pending];
+      current = sep;
+      continue;
+    }
+    current = next;
+  }
+  return { real: current, exists: true };
+}
+
+/** The workspace root, made absolute and realpath'd once at start-up. */
+export function resolveRoot(dir: string): string {
+  const abs = resolve(dir);
+  try {
+    return realpathSync(abs);
+  } catch {
+    throw new PathError(`workspace ${abs} does not exist`);
+  }
+}
+
+export function resolvePath(root: string, input: string): ResolvedPath {
+  if (typeof input !== "string" || input.trim() === "") throw new PathError("the path is empty");
+  const { real, exists } = realpathLoose(absolutize(root, input));
+  const inside = isWithin(root, real);
+  const display = inside ? relative(root, real) || "." : real;
+  return { input, real, display, inside, exists };
+}

@@ -1,0 +1,59 @@
+// The contract every tool implements. The loop knows tools only through this
+// shape (via the registry); a tool knows permissions only through `ctx.perms`.
+import type { Permissions } from "../perms/permissions.ts";
+import type { SessionState } from "../agent/session-state.ts";
+
+/** A JSON Schema subset: what we hand the API and what validate.ts checks. */
+export interface JsonSchema {
+  type: "object" | "string" | "number" | "integer" | "boolean" | "array";
+  description?: string;
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  items?: JsonSchema;
+  enum?: readonly string[];
+  additionalProperties?: boolean;
+}
+
+/** What a tool may show the person while it runs (progress, live output). */
+export interface ToolUI {
+  /** One dim progress line on stderr (never stdout: stdout is the answer in -p mode). */
+  info(line: string): void;
+  /** Verbose-only diagnostics. */
+  debug(line: string): void;
+}
+
+export interface ToolContext {
+  /** The workspace root, absolute and realpath'd. */
+  root: string;
+  perms: Permissions;
+  session: SessionState;
+  ui: ToolUI;
+  /** Aborted when the person presses Ctrl+C: stop work, kill children. */
+  signal: AbortSignal;
+}
+
+/** What a tool returns to the model. A plain string is a success. */
+export type ToolOutput = string | { content: string; isError: boolean };
+
+/**
+ * An expected failure the model can act on (file missing, no match, denied).
+ * Thrown by tools; the registry turns it into an `is_error` tool_result. Any
+ * other exception is a bug, but is still reported to the model, never thrown
+ * into the loop.
+ */
+export class ToolError extends Error {
+  override name = "ToolError";
+}
+
+export interface Tool<Input = Record<string, unknown>> {
+  name: string;
+  /** Sent on every request: keep it short and precise. */
+  description: string;
+  inputSchema: JsonSchema & { type: "object" };
+  /** The dim one-liner shown per call, e.g. `read_file src/a.ts`. */
+  summarize(input: Input): string;
+  run(input: Input, ctx: ToolContext): Promise<ToolOutput>;
+}
+
+/** Erases the input type so tools of different inputs fit in one list. */
+export type AnyTool = Tool<any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- heterogeneous registry
