@@ -1,0 +1,58 @@
+// Builds a real ToolContext over a temp workspace for tool tests: the real
+// resolver, policy and Permissions, with a scripted approver.
+import { mkdtempSync, realpathSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { SessionState } from "../../src/agent/session-state.ts";
+import { Permissions } from "../../src/perms/permissions.ts";
+import { emptyGrants, Policy, type Grants } from "../../src/perms/policy.ts";
+import type { ApprovalAnswer, Approver, PermRequest } from "../../src/perms/types.ts";
+import type { ToolContext } from "../../src/tools/tool.ts";
+
+/** A fresh, realpath'd temp directory. */
+export function tempDir(prefix = "bunker-test-"): string {
+  return realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+}
+
+/** Answers prompts from a list (or denies when it runs out) and records what was asked. */
+export class ScriptedApprover implements Approver {
+  readonly interactive: boolean;
+  readonly asked: PermRequest[] = [];
+  constructor(
+    private readonly answers: ApprovalAnswer[] = [],
+    interactive = true,
+  ) {
+    this.interactive = interactive;
+  }
+  async ask(req: PermRequest): Promise<ApprovalAnswer> {
+    this.asked.push(req);
+    return this.answers.shift() ?? { answer: "deny" };
+  }
+}
+
+export interface TestContext extends ToolContext {
+  approver: ScriptedApprover;
+  notices: string[];
+}
+
+export function makeContext(
+  root: string,
+  opts: { grants?: Grants; answers?: ApprovalAnswer[]; interactive?: boolean; signal?: AbortSignal } = {},
+): TestContext {
+  const approver = new ScriptedApprover(opts.answers, opts.interactive ?? true);
+  const notices: string[] = [];
+  const perms = new Permissions({
+    policy: new Policy(root, opts.grants ?? emptyGrants()),
+    approver,
+    notify: (line) => notices.push(line),
+  });
+  return {
+    root,
+    perms,
+    session: new SessionState(),
+    ui: { info: (l) => notices.push(l), debug: () => {} },
+    signal: opts.signal ?? new AbortController().signal,
+    approver,
+    notices,
+  };
+}
