@@ -1,0 +1,255 @@
+// All-or-nothing multi-file writes. Nothing visible changes until every new
+// content is on disk in a temp file next to its target (and every file about
+// to be replaced has a backup link); then the renames happen. If one fails,
+// the ones already done are undone: replaced files get their old inode back,
+// created files are removed, deleted files return, created directories go.
+import {
+  closeSync,
+  copyFileSync,
+  constants,
+  fchmodSync,
+  fsyncSync,
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  renameSync,
+  rmdirSync,
+  unlinkSync,
+  writeSync,
+  type Stats,
+} from "node:fs";
+import { basename, dirname, join } from "node:path";
+
+export type FileOp =
+  | { kind: "write"; path: string; data: string | Uint8Array; mode?: number }
+  | { kind: "delete"; path: string };
+
+export interface TransactionOptions {
+  /** Called just before each commit step (tests use it to make a step fail for real). */
+  beforeCommitStep?: (index: number, op: FileOp) => void;
+}
+
+export class TransactionError extends Error {
+  override name = "TransactionError";
+  constructor(
+    message: string,
+    /** The path whose step failed. */
+    readonly path: string,
+    /** True when every file is back as it was; false lists what could not be restored in `problems`. */
+    readonly restored: boolean,
+    readonly problems: string[],
+  ) {
+    super(message);
+  }
+}
+
+interface Staged {
+  op: FileOp;
+  /** New content, ready to be renamed over the target (writes). */
+  tmp?: string;
+  /** The original, linked (or copied) aside: writes over an existing file, and deletes once moved. */
+  backup?: string;
+  existed: boolean;
+  committed: boolean;
+}
+
+/** Applies every op or none. Throws TransactionError saying what happened. */
+export function commitFiles(ops: readonly FileOp[], opts: TransactionOptions = {}): void {
+  const seen = new Set<string>();
+  for (const op of ops) {
+    if (seen.has(op.path)) throw new TransactionError(`${op.path} appears twice in one transaction`, op.path, true, []);
+    seen.add(op.path);
+  }
+  const createdDirs: string[] = [];
+  const staged: Staged[] = [];
+
+  // 1. Prepare: temp files and backups only; the targets are untouched.
+  for (const op of ops) {
+    try {
+      staged.push(prepare(op, createdDirs));
+    } catch (err) {
+      const cleanup = discard(staged, createdDirs);
+      throw new TransactionError(
+        `${op.path}: ${errText(err)}. Nothing was changed.`,
+        op.path,
+        cleanup.length === 0,
+        cleanup,
+      );
+    }
+  }
+
+  // 2. Commit: one rename per op.
+  for (let i = 0; i < staged.length; i++) {
+    const s = staged[i]!;
+    try {
+      opts.beforeCommitStep?.(i, s.op);
+      if (s.op.kind === "write") renameSync(s.tmp!, s.op.path);
+      else {
+        s.backup = sideName(s.op.path, "bak");
+        renameSync(s.op.path, s.backup);
+      }
+      s.committed = true;
+    } catch (err) {
+      if (s.op.kind === "delete") s.backup = undefined;
+      const done = staged.filter((x) => x.committed).length;
+      const problems = rollback(staged);
+      problems.push(...discard(staged, createdDirs));
+      const undone = problems.length === 0;
+      throw new TransactionError(
+        `${s.op.path}: ${errText(err)}. ` +
+          (done === 0
+            ? "Nothing was changed."
+            : undone
+              ? `The ${done} file${done === 1 ? "" : "s"} already changed ${done === 1 ? "was" : "were"} restored; nothing was changed.`
+              : `Restoring failed for: ${problems.join("; ")}.`),
+        s.op.path,
+        undone,
+        problems,
+      );
+    }
+  }
+
+  // 3. Done: drop backups, persist the renames.
+  const dirs = new Set<string>();
+  for (const s of staged) {
+    if (s.backup) safeUnlink(s.backup);
+    dirs.add(dirname(s.op.path));
+  }
+  for (const d of dirs) syncDir(d);
+}
+
+function prepare(op: FileOp, createdDirs: string[]): Staged {
+  const st = lstatOrNull(op.path);
+  if (st?.isDirectory()) throw new Error("it is a directory");
+  if (op.kind === "delete") {
+    if (!st) throw new Error("it does not exist");
+    return { op, existed: true, committed: false };
+  }
+  const dir = dirname(op.path);
+  makeDirs(dir, createdDirs);
+  const mode = op.mode ?? (st ? st.mode & 0o7777 : 0o644);
+  const s: Staged = { op, existed: st !== null, committed: false };
+  s.tmp = sideName(op.path, "tmp");
+  const fd = openSync(s.tmp, "wx", mode);
+  let written = false;
+  try {
+    if (st) fchmodSync(fd, mode); // keep the exact mode, whatever the umask
+    const bytes = typeof op.data === "string" ? new TextEncoder().encode(op.data) : op.data;
+    let off = 0;
+    while (off < bytes.length) off += writeSync(fd, bytes, off, bytes.length - off);
+    fsyncSync(fd);
+    written = true;
+  } finally {
+    closeSync(fd);
+    if (!written) safeUnlink(s.tmp);
+  }
+  if (st) {
+    s.backup = sideName(op.path, "bak");
+    try {
+      linkSync(op.path, s.backup);
+    } catch {
+      copyFileSync(op.path, s.backup, constants.COPYFILE_EXCL);
+    }
+  }
+  return s;
+}
+
+/** Undo committed steps, newest first. Returns what could not be undone. */
+function rollback(staged: Staged[]): string[] {
+  const problems: string[] = [];
+  for (const s of [...staged].reverse()) {
+    if (!s.committed) continue;
+    try {
+      if (s.op.kind === "delete" || s.existed) {
+        renameSync(s.backup!, s.op.path);
+        s.backup = undefined;
+      } else unlinkSync(s.op.path);
+      s.committed = false;
+    } catch (err) {
+      problems.push(
+        s.backup ? `${s.op.path} (its original content is in ${s.backup}: ${errText(err)})` : `${s.op.path} (${errText(err)})`,
+      );
+      s.backup = undefined; // keep it on disk: it is the only copy
+    }
+  }
+  return problems;
+}
+
+/** Remove temp files, unused backups and the directories made for this transaction. */
+function discard(staged: Staged[], createdDirs: string[]): string[] {
+  const problems: string[] = [];
+  for (const s of staged) {
+    if (s.tmp && !s.committed) safeUnlink(s.tmp);
+    if (s.backup && !s.committed) safeUnlink(s.backup);
+  }
+  for (const d of [...createdDirs].reverse()) {
+    try {
+      rmdirSync(d);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "ENOENT") problems.push(`${d} (created directory not removed: ${errText(err)})`);
+    }
+  }
+  createdDirs.length = 0;
+  return problems;
+}
+
+function makeDirs(dir: string, createdDirs: string[]): void {
+  const missing: string[] = [];
+  let d = dir;
+  for (;;) {
+    const st = lstatOrNull(d);
+    if (st) {
+      if (!st.isDirectory()) throw new Error(`${d} is a file, not a directory`);
+      break;
+    }
+    missing.push(d);
+    const up = dirname(d);
+    if (up === d) break;
+    d = up;
+  }
+  for (const m of missing.reverse()) {
+    mkdirSync(m);
+    createdDirs.push(m);
+  }
+}
+
+function lstatOrNull(p: string): Stats | null {
+  try {
+    return lstatSync(p);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") return null;
+    if (code === "ENOTDIR") throw new Error(`a parent of ${p} is a file, not a directory`);
+    throw err;
+  }
+}
+
+function sideName(path: string, ext: "tmp" | "bak"): string {
+  return join(dirname(path), `.${basename(path)}.bunker-${process.pid}-${Math.random().toString(36).slice(2, 10)}.${ext}`);
+}
+
+function safeUnlink(p: string): void {
+  try {
+    unlinkSync(p);
+  } catch {
+    // already gone
+  }
+}
+
+function syncDir(dir: string): void {
+  try {
+    const fd = openSync(dir, "r");
+    try {
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    // not supported here
+  }
+}
+
+function errText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
