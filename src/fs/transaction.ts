@@ -19,7 +19,7 @@ import {
   writeSync,
   type Stats,
 } from "node:fs";
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, join, sep } from "node:path";
 
 export type FileOp =
   | { kind: "write"; path: string; data: string | Uint8Array; mode?: number }
@@ -28,6 +28,11 @@ export type FileOp =
 export interface TransactionOptions {
   /** Called just before each commit step (tests use it to make a step fail for real). */
   beforeCommitStep?: (index: number, op: FileOp) => void;
+  /**
+   * After success, directories left empty by deletions are removed, up to
+   * (not including) this directory, as git does. Unset: nothing is pruned.
+   */
+  pruneEmptyDirsBelow?: string;
 }
 
 export class TransactionError extends Error {
@@ -117,6 +122,20 @@ export function commitFiles(ops: readonly FileOp[], opts: TransactionOptions = {
     dirs.add(dirname(s.op.path));
   }
   for (const d of dirs) syncDir(d);
+  if (opts.pruneEmptyDirsBelow !== undefined) {
+    for (const s of staged) if (s.op.kind === "delete") pruneEmptyDirs(dirname(s.op.path), opts.pruneEmptyDirsBelow);
+  }
+}
+
+/** Remove `dir` and its parents while they are empty and strictly below `stop`. */
+function pruneEmptyDirs(dir: string, stop: string): void {
+  for (let d = dir; d !== stop && d.startsWith(stop + sep); d = dirname(d)) {
+    try {
+      rmdirSync(d);
+    } catch {
+      return; // not empty (or gone): stop here
+    }
+  }
 }
 
 function prepare(op: FileOp, createdDirs: string[]): Staged {

@@ -78,7 +78,8 @@ export function applyPatches(patches: readonly FilePatch[], read: ReadFile): Dry
     }
     notes.push(...r.notes);
     if (fp.op === "delete") {
-      if (r.text !== "") {
+      // Without hunks (envelope `*** Delete File`, an empty git deletion) there is nothing to check.
+      if (fp.hunks.length > 0 && r.text !== "") {
         const left = splitText(r.text).lines.length;
         problems.push({
           path: fp.path,

@@ -109,7 +109,7 @@ export const applyPatchTool: Tool<ApplyPatchInput> = {
       if (c.from !== undefined) ops.push({ kind: "delete", path: real(c.from) });
     }
     try {
-      commitFiles(ops);
+      commitFiles(ops, { pruneEmptyDirsBelow: ctx.root });
     } catch (err) {
       if (err instanceof TransactionError) throw new ToolError(`Writing the patch failed: ${err.message}`);
       throw err;
