@@ -239,9 +239,24 @@ function lstatOrNull(p: string): Stats | null {
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === "ENOENT") return null;
-    if (code === "ENOTDIR") throw new Error(`a parent of ${p} is a file, not a directory`);
+    if (code === "ENOTDIR") throw new Error(`${fileInTheWay(p)} is a file, not a directory`);
     throw err;
   }
+}
+
+/** The ancestor of `p` that exists but is not a directory. */
+function fileInTheWay(p: string): string {
+  for (let d = dirname(p); d !== dirname(d); d = dirname(d)) {
+    try {
+      if (!lstatSync(d).isDirectory()) {
+        const up = dirname(d);
+        if (up === d || lstatSync(up).isDirectory()) return d;
+      }
+    } catch {
+      // further up
+    }
+  }
+  return `a parent of ${p}`;
 }
 
 function sideName(path: string, ext: "tmp" | "bak"): string {

@@ -56,23 +56,28 @@ function parseUnifiedLines(L: PatchLine[]): FilePatch[] {
     const counted = nums.oldCount !== undefined && nums.newCount !== undefined;
     let oldSeen = 0;
     let newSeen = 0;
+    let blanks = 0; // bare empty lines not yet known to be context
     i++;
     for (; i < n; i++) {
       const { text, cr } = L[i]!;
       if (text.startsWith("diff --git ") || text.startsWith("@@")) break;
-      const oldLeft = counted && oldSeen < nums.oldCount!;
-      const newLeft = counted && newSeen < nums.newCount!;
+      const oldLeft = counted && oldSeen + blanks < nums.oldCount!;
+      const newLeft = counted && newSeen + blanks < nums.newCount!;
       // "--- x" / "+++ y" is the next file's header unless the counts say these are still this hunk's lines.
       if (isFileHeader(i) && !(oldLeft && newLeft)) break;
       // git format-patch's signature ("-- " then the version) after a complete hunk.
       if (text === "-- " && counted && !oldLeft && !newLeft) break;
       if (text === "") {
         b.blank();
+        blanks++;
         continue;
       }
       const c = text[0];
       if (c === " " || c === "-" || c === "+") {
         b.add(c, text.slice(1), cr);
+        oldSeen += blanks;
+        newSeen += blanks;
+        blanks = 0;
         if (c !== "+") oldSeen++;
         if (c !== "-") newSeen++;
         continue;
