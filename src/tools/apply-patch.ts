@@ -44,7 +44,7 @@ export const applyPatchTool: Tool<ApplyPatchInput> = {
       files = [];
     }
     const shown = files.length > 3 ? `${files.slice(0, 3).join(", ")} (+${files.length - 3} more)` : files.join(", ");
-    return `${shown}${input.dry_run ? " (dry run)" : ""}`;
+    return [shown, input.dry_run ? "(dry run)" : ""].filter(Boolean).join(" ");
   },
 
   async run(input, ctx) {
