@@ -179,7 +179,11 @@ describe("unified diff", () => {
     expect(syntaxError(() => parseUnifiedDiff("diff --git a/i b/j\ncopy from i\ncopy to j\n")).line).toBe(2);
     expect(syntaxError(() => parseUnifiedDiff("--- a/f\n+++ b/f\n@@ @@\n--- a/g\n+++ b/g\n@@ -1 +1 @@\n-a\n+b\n")).reason).toContain("has no lines");
     expect(syntaxError(() => parseUnifiedDiff("--- a/f\n@@ -1 +1 @@\n-a\n")).line).toBe(2);
-    expect(syntaxError(() => parseUnifiedDiff("--- a/f\n+++ b/f\n")).reason).toContain("no @@ hunk");
+    expect(syntaxError(() => parseUnifiedDiff("--- a/f\n+++ b/f\n")).reason).toContain("expected an @@ hunk header");
+    // Hunk lines without their @@ line are never skipped silently.
+    const noAt = syntaxError(() => parseUnifiedDiff("diff --git a/f b/f\nindex 1..2 100644\n--- a/f\n+++ b/f\n a\n-b\n+c\n"));
+    expect([noAt.line, noAt.reason]).toEqual([5, "expected an @@ hunk header after the `---`/`+++` file header"]);
+    expect(syntaxError(() => parseUnifiedDiff("--- /dev/null\n+++ b/new\n+a\n")).line).toBe(3);
     const garbage = syntaxError(() => parsePatch("\n\nhello there\n"));
     expect([garbage.line, garbage.reason.startsWith("no file changes found")]).toEqual([3, true]);
   });

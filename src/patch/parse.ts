@@ -113,6 +113,8 @@ function parseUnifiedLines(L: PatchLine[]): FilePatch[] {
         [minus, plus] = stripPrefixes(minus, plus);
         i += 2;
         hunks = readHunks();
+        // git writes `---`/`+++` only when hunks follow.
+        if (hunks.length === 0) throw new PatchSyntaxError(i + 1, "expected an @@ hunk header after the `---`/`+++` file header");
       }
       let oldPath = minus !== undefined ? minus : git.newFile ? null : (git.a ?? null);
       let newPath = plus !== undefined ? plus : git.deletedFile ? null : (git.b ?? null);
@@ -128,8 +130,8 @@ function parseUnifiedLines(L: PatchLine[]): FilePatch[] {
       const [oldPath, newPath] = stripPrefixes(headerPath(t, i + 1), headerPath(L[i + 1]!.text, i + 2));
       i += 2;
       const hunks = readHunks();
-      if (hunks.length === 0 && oldPath !== null && newPath !== null) {
-        throw new PatchSyntaxError(line, `no @@ hunk after the file header for ${newPath}`);
+      if (hunks.length === 0 && (oldPath !== null && newPath !== null || looksLikeHunkLine(L, i))) {
+        throw new PatchSyntaxError(i + 1, `expected an @@ hunk header after the file header for ${newPath ?? oldPath}`);
       }
       out.push(makeFilePatch(oldPath, newPath, hunks, line));
       continue;
@@ -265,6 +267,14 @@ function unquote(s: string, lineNo: number): string {
 function parseMode(v: string): number | undefined {
   const m = /^[0-7]+$/.exec(v.trim());
   return m ? parseInt(m[0], 8) & 0o7777 : undefined;
+}
+
+/** Whether the next non-blank line from `from` is a context, removed or added line (and not a file header). */
+function looksLikeHunkLine(L: PatchLine[], from: number): boolean {
+  const k = nextNonBlank(L, from);
+  if (k === undefined) return false;
+  const t = L[k]!.text;
+  return /^[ +-]/.test(t) && !(t.startsWith("--- ") && L[k + 1]?.text.startsWith("+++ "));
 }
 
 function nextNonBlank(L: PatchLine[], from: number): number | undefined {
