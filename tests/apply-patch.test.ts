@@ -207,6 +207,16 @@ describe("apply_patch", () => {
     expect((await run(ctx, patch("dir"))).content).toBe("dir is a directory, not a file; nothing was written.");
   });
 
+  test("a report about very many failing hunks is bounded and says so", async () => {
+    const root = workspace({ "big.txt": Array.from({ length: 400 }, (_, i) => `line ${i}\n`).join("") });
+    const hunks = Array.from({ length: 200 }, (_, i) => `@@ -${i + 1},2 +${i + 1},2 @@\n line ${i * 2}\n-not line ${i * 2 + 1}\n+x\n`).join("");
+    const res = await run(makeContext(root), `--- a/big.txt\n+++ b/big.txt\n${hunks}`);
+    expect(res.isError).toBe(true);
+    expect(res.content.length).toBeLessThanOrEqual(20_000);
+    expect(res.content).toStartWith("The patch was not applied; nothing was written. 200 problems:");
+    expect(res.content).toEndWith("… (report cut at 20 KB; fix the problems shown, then send the patch again to see the rest)");
+  });
+
   test("a patch that changes nothing asks nothing", async () => {
     const root = workspace({ "a.txt": "a\n" });
     const ctx = makeContext(root);

@@ -94,6 +94,13 @@ describe("placing hunks", () => {
     );
   });
 
+  test("a change already in the file is recognised as applied before", () => {
+    const f = lines("a", "B", "c");
+    expect(report({ f }, hunk("@@ -1,3 +1,3 @@", " a", "-b", "+B", " c"))).toContain(
+      "f, hunk 1 of 1 (@@ -1,3 +1,3 @@, patch line 3): its lines are not in the file, but its result (context and added lines) is, at line 1: this change seems to be applied already.",
+    );
+  });
+
   test("envelope @@ lines narrow the search and must exist", () => {
     const f = lines("class A:", "  x = 1", "class B:", "  x = 1");
     const env = (anchor: string) => `*** Begin Patch\n*** Update File: f\n@@ ${anchor}\n-  x = 1\n+  x = 2\n*** End Patch\n`;

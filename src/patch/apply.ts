@@ -221,6 +221,17 @@ export function applyHunks(path: string, content: string, hunks: readonly Hunk[]
             return;
           }
         }
+        // A patch sent twice: its result is already there.
+        const result = h.lines.filter((l) => l.op !== "-").map((l) => l.text);
+        for (const lv of MATCH_LEVELS) {
+          const done = result.length > 0 ? matcher.find(result, lv, 0, N - result.length) : [];
+          if (done.length > 0) {
+            fail(
+              `its lines are not in the file, but its result (context and added lines) is, at line ${done[0]! + 1}: this change seems to be applied already. Re-read the file before patching it again.`,
+            );
+            return;
+          }
+        }
         fail(notFoundMessage(path, h, old, ft.lines, matcher, hint ?? from));
         return;
       }

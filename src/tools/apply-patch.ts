@@ -74,7 +74,7 @@ export const applyPatchTool: Tool<ApplyPatchInput> = {
     const snapshot = readSnapshot(byDisplay);
 
     const dry = applyPatches(patches, (p) => snapshot.get(p) ?? null);
-    if (!dry.ok) return { content: formatReport(dry.problems), isError: true };
+    if (!dry.ok) return { content: bound(formatReport(dry.problems), MAX_OUTPUT, "report"), isError: true };
     const { changes, notes } = dry;
     if (changes.length === 0) return "The patch changes nothing (every file would stay as it is); nothing was written.";
 
@@ -83,7 +83,7 @@ export const applyPatchTool: Tool<ApplyPatchInput> = {
     const noteText = notes.length > 0 ? `\nNotes:\n${notes.map((n) => `  ${n}`).join("\n")}` : "";
     if (input.dry_run) {
       const head = `Dry run: the patch applies cleanly; nothing was written.\n${summary}${noteText}\n\n`;
-      return head + bound(previews.map((p) => p.diff).join("\n\n"), MAX_OUTPUT - head.length);
+      return head + bound(previews.map((p) => p.diff).join("\n\n"), MAX_OUTPUT - head.length, "diff");
     }
 
     const real = (display: string) => byDisplay.get(display)!.real;
@@ -179,7 +179,8 @@ function summaryLine(p: FileChangePreview): string {
   return `  ${letter} ${p.display}${counts ? ` (${counts})` : ""}`;
 }
 
-function bound(text: string, max: number): string {
+function bound(text: string, max: number, what: "diff" | "report"): string {
   if (text.length <= max) return text;
-  return `${text.slice(0, Math.max(0, max - 80))}\n… (diff cut at ${Math.round(max / 1000)} KB; the whole patch applies)`;
+  const why = what === "diff" ? "the whole patch applies" : "fix the problems shown, then send the patch again to see the rest";
+  return `${text.slice(0, Math.max(0, max - 120))}\n… (${what} cut at ${Math.round(max / 1000)} KB; ${why})`;
 }
