@@ -90,6 +90,7 @@ export const applyPatchTool: Tool<ApplyPatchInput> = {
     const targets = [...new Set(changes.flatMap((c) => (c.from !== undefined ? [real(c.from), real(c.path)] : [real(c.path)])))];
     await ctx.perms.authorize({ kind: "write", target: targets[0]!, alsoTargets: targets.slice(1), tool: NAME, files: previews });
 
+    if (ctx.signal.aborted) throw new ToolError("Interrupted by the user; nothing was written.");
     // The person may have taken a while: refuse to overwrite edits made meanwhile.
     for (const c of changes) {
       for (const p of c.from !== undefined ? [c.from, c.path] : [c.path]) {
