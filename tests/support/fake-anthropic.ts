@@ -129,20 +129,18 @@ export function startFakeAnthropic(steps: Step[], opts: FakeAnthropicOptions = {
     if ("status" in step) {
       rec.status = step.status;
       const b = step.body ?? errorBody(errorType(step.status));
-      rec.error = typeof b === "string" ? b : JSON.stringify(b);
+      rec.error = `scripted ${step.status}: ${typeof b === "string" ? b : JSON.stringify(b)}`;
       return jsonResponse(step.status, b, { ...requestId, ...step.headers });
     }
-    rec.status = 200;
-    if (step.content === undefined) {
-      rec.error = "connection reset";
+    if (step.content === undefined || (step.dropAfterEvents === 0) || (rec.body.stream !== true && step.dropAfterEvents !== undefined)) {
+      // Nothing was answered: status stays 0.
+      rec.error = "connection reset before the response";
       return resetResponse();
     }
+    rec.status = 200;
     const message = buildMessage(step, { requestIndex: rec.index, model: rec.body.model, requestBytes: rec.bytes });
     rec.reply = message;
-    if (rec.body.stream !== true) {
-      if (step.dropAfterEvents !== undefined) return resetResponse();
-      return jsonResponse(200, message, requestId);
-    }
+    if (rec.body.stream !== true) return jsonResponse(200, message, requestId);
     return streamResponse(message, step, rec, requestId);
   }
 
@@ -190,10 +188,6 @@ function streamResponse(message: WireMessage, step: ReplyStep, rec: ServedReques
   const events = messageEvents(message, step).map(encodeSse);
   const sseHeaders = { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", ...headers };
   const cut = step.dropAfterEvents;
-  if (cut === 0) {
-    rec.error = "connection reset before the response";
-    return resetResponse();
-  }
   let cancelled = false;
   const stream = new ReadableStream<Uint8Array>({
     async start(c) {

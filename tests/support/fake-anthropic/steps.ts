@@ -89,7 +89,7 @@ export interface RecordedRequest {
   body: MessageCreateParamsBase;
   /** Byte length of the raw request body as received. */
   bytes: number;
-  /** The HTTP status the server answered with (set once decided). */
+  /** The HTTP status the server answered with; 0 when the connection was reset before any response. */
   status: number;
   /** Why the server rejected the request, when it did. */
   error?: string;
