@@ -66,7 +66,7 @@ export const grepTool: Tool<GrepInput> = {
     const out = new OutputSink(context > 0);
 
     if (!statSync(target.real).isDirectory()) {
-      const result = await searchFile(target.real, target.display, search, MAX_OUTPUT_LINES);
+      const result = await searchFile(target.real, target.display, search, MAX_OUTPUT_LINES + 1);
       if (result === "binary") throw new ToolError(`${target.display} is a binary file; grep searches text only`);
       if (result === "too-large") throw new ToolError(`${target.display} is larger than ${MAX_FILE_BYTES / 1048576} MiB; grep skips it`);
       if (result) out.add(result);
@@ -89,7 +89,7 @@ export const grepTool: Tool<GrepInput> = {
         if (step.done) return;
         const index = taken++;
         const entry = step.value;
-        const result = await searchFile(entry.abs, displayPath(target.display, entry.rel), search, MAX_OUTPUT_LINES);
+        const result = await searchFile(entry.abs, displayPath(target.display, entry.rel), search, MAX_OUTPUT_LINES + 1);
         if (result === "binary" || result === "too-large") skipped++;
         else searched++;
         pending.set(index, typeof result === "object" ? result : undefined);
