@@ -88,6 +88,15 @@ describe("read_file", () => {
     expect(await ok(ctx, "read_file", { path: "empty.txt" })).toBe("(empty.txt is empty)");
   });
 
+  test("a named pipe is refused at once instead of hanging", async () => {
+    const root = workspace({});
+    expect(Bun.spawnSync(["mkfifo", join(root, "pipe")]).exitCode).toBe(0);
+    const ctx = makeContext(root);
+    expect(await fails(ctx, "read_file", { path: "pipe" })).toBe("pipe is not a regular file (a device, socket or pipe); it cannot be read");
+    expect(await fails(ctx, "grep", { pattern: "x", path: "pipe" })).toContain("grep cannot search it");
+    expect(await ok(ctx, "grep", { pattern: "x" })).toBe("No matches for /x/ in . (0 files searched)");
+  });
+
   test("a missing file suggests the same name elsewhere and similar names nearby", async () => {
     const ctx = makeContext(workspace({ "src/utils/format.ts": "", "src/main.ts": "", "src/mian.test.ts": "", "lib/config.json": "" }));
     expect(await fails(ctx, "read_file", { path: "format.ts" })).toBe("format.ts does not exist. Did you mean: src/utils/format.ts?");

@@ -65,7 +65,9 @@ export const grepTool: Tool<GrepInput> = {
     if (!target.exists) throw notFoundError(ctx.root, target, readAllowed(ctx.perms));
     const out = new OutputSink(context > 0);
 
-    if (!statSync(target.real).isDirectory()) {
+    const st = statSync(target.real);
+    if (!st.isDirectory() && !st.isFile()) throw new ToolError(`${target.display} is not a regular file (a device, socket or pipe); grep cannot search it`);
+    if (st.isFile()) {
       const result = await searchFile(target.real, target.display, search, MAX_OUTPUT_LINES + 1);
       if (result === "binary") throw new ToolError(`${target.display} is a binary file; grep searches text only`);
       if (result === "too-large") throw new ToolError(`${target.display} is larger than ${MAX_FILE_BYTES / 1048576} MiB; grep skips it`);
