@@ -8,6 +8,7 @@ import { relative, sep } from "node:path";
 import { isWithin, realpathLoose } from "../perms/workspace.ts";
 import type { Permissions } from "../perms/permissions.ts";
 import { IgnoreMatcher, parseGitignore } from "./ignore.ts";
+import { ToolError } from "./tool.ts";
 
 export type EntryKind = "file" | "dir" | "symlink";
 
@@ -53,7 +54,7 @@ export function* walk(opts: WalkOptions): Generator<WalkEntry> {
   const base = isWithin(opts.root, opts.start) ? opts.root : opts.start;
   const startRel = relative(base, opts.start).split(sep).join("/");
   const first = readDir(opts.start);
-  if (first === undefined) throw new Error(`cannot read directory ${opts.start}`);
+  if (first === undefined) throw new ToolError(`cannot read the directory ${opts.start} (no permission, or it is gone)`);
   const stack: Frame[] = [
     {
       abs: opts.start,
