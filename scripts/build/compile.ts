@@ -1,7 +1,8 @@
 // One `bun build --compile` run. The binary is written next to its final
 // name and renamed into place, so a reader never sees a half-written file
 // (tests and the build may race for dist/bunker).
-import { renameSync, rmSync, statSync } from "node:fs";
+import { mkdirSync, renameSync, rmSync, statSync } from "node:fs";
+import { dirname } from "node:path";
 import type { Stamp } from "./stamp.ts";
 
 export interface CompileOptions {
@@ -40,6 +41,7 @@ export async function compile(o: CompileOptions): Promise<CompileResult> {
   // bun adds ".exe" itself for Windows targets when the name lacks it.
   const exe = o.outfile.endsWith(".exe") ? ".exe" : "";
   const tmpOut = `${o.outfile.slice(0, o.outfile.length - exe.length)}.tmp-${process.pid}${exe}`;
+  mkdirSync(dirname(o.outfile), { recursive: true });
   const t0 = performance.now();
   const proc = Bun.spawn(compileArgs(o, tmpOut), { cwd: o.cwd, stdout: "pipe", stderr: "pipe" });
   const [out, err, code] = await Promise.all([
