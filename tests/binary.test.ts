@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { freshBinary, ROOT } from "./support/binary.ts";
+import { freshBinary, ROOT } from "../scripts/build/fresh.ts";
 import type { Stamp } from "../scripts/build/stamp.ts";
 
 const hasMain = existsSync(join(ROOT, "src/main.ts"));

@@ -1,10 +1,10 @@
-// The compiled host binary for tests: dist/bunker, rebuilt only when it is
-// older than the sources or was stamped with another commit, so a test run
-// pays for at most one compile (~1 s).
+// The compiled host binary for tests and benchmarks: dist/bunker, rebuilt
+// only when it is older than the sources or was stamped with another commit,
+// so a test run pays for at most one compile (~1 s).
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { compile } from "../../scripts/build/compile.ts";
-import { readStamp, type Stamp } from "../../scripts/build/stamp.ts";
+import { compile } from "./compile.ts";
+import { readStamp, type Stamp } from "./stamp.ts";
 
 export const ROOT = resolve(import.meta.dir, "../..");
 export const DIST_BINARY = join(ROOT, "dist", process.platform === "win32" ? "bunker.exe" : "bunker");
