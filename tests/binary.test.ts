@@ -2,11 +2,13 @@
 // the repo and run with no environment at all (as `env -i`) and an empty
 // PATH, so no Node, no Bun and nothing of the build tree can be found.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freshBinary, ROOT } from "../scripts/build/fresh.ts";
+import { writeChecksums } from "../scripts/build/checksums.ts";
 import type { Stamp } from "../scripts/build/stamp.ts";
+import { RELEASE_TARGETS, runsOnHost } from "../scripts/build/targets.ts";
 
 const hasMain = existsSync(join(ROOT, "src/main.ts"));
 const strace = Bun.which("strace");
@@ -66,5 +68,45 @@ describe.skipIf(!hasMain)("the compiled binary (src/main.ts)", () => {
     const suspicious = touched.filter((p) =>
       p.startsWith(ROOT) || /node_modules|package\.json|bunfig\.toml|tsconfig\.json|(^|\/)\.env$/.test(p));
     expect(suspicious).toEqual([]);
+  });
+
+  test("install.sh from a local release installs a bunker that runs", async () => {
+    const target = RELEASE_TARGETS.find(runsOnHost);
+    if (!target) throw new Error(`no release target for ${process.platform}-${process.arch}`);
+    const release = join(dir, "release");
+    mkdirSync(release);
+    symlinkSync(bin, join(release, target.file));
+    await writeChecksums(release, [target.file]);
+    const server = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      fetch: (req) => {
+        const name = new URL(req.url).pathname.slice(1);
+        return name === target.file || name === "SHA256SUMS"
+          ? new Response(Bun.file(join(release, name)))
+          : new Response("Not Found", { status: 404 });
+      },
+    });
+    try {
+      const home = join(dir, "home");
+      mkdirSync(home);
+      const proc = Bun.spawn(["/bin/sh", join(ROOT, "scripts/install.sh")], {
+        cwd: home,
+        env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, BUNKER_RELEASE_URL: `http://127.0.0.1:${server.port}` },
+        stdin: "ignore", stdout: "pipe", stderr: "pipe",
+      });
+      const [out, err, code] = await Promise.all([
+        new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited,
+      ]);
+      expect(err).toBe("");
+      expect(code).toBe(0);
+      const installed = join(home, ".local/bin/bunker");
+      expect(out).toContain(`Installed ${installed}`);
+      const r = await runAlone([installed, "--version"]);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain(stamp.commit);
+    } finally {
+      server.stop(true);
+    }
   });
 });
