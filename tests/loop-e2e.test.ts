@@ -14,6 +14,7 @@ import { ToolRegistry } from "../src/tools/registry.ts";
 import { makeContext, tempDir, type TestContext } from "./support/context.ts";
 import {
   apiError,
+  drop,
   overloaded,
   reply,
   startFakeAnthropic,
@@ -326,6 +327,15 @@ describe("API failures", () => {
     expect(last.status).toBe(200);
     // The answered tool call is still paired with its result.
     expect(toolResults(last.body.messages[2]).map((r) => r.tool_use_id)).toEqual(["toolu_a"]);
+  });
+
+  test("a connection reset mid-stream is retried and the turn completes", async () => {
+    const s = setup([drop(5, reply("This reply is cut off half way through the stream.")), reply("Second try worked.")]);
+    const out = await s.turn("hello");
+    expect(out).toMatchObject({ end: "done", text: "Second try worked." });
+    expect(s.events.retries).toHaveLength(1);
+    expect(s.events.retries[0]).toContain("retrying in");
+    expect(s.fake.requests).toHaveLength(2);
   });
 
   test("401 is not retried and explains the key", async () => {
