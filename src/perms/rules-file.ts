@@ -14,7 +14,7 @@
 import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { isAbsolute, join, resolve, sep } from "node:path";
-import type { Grants, HostRules, PathRules } from "./policy.ts";
+import { emptyGrants, type Grants, type HostRules, type PathRules } from "./policy.ts";
 import type { RunRules } from "./run-policy.ts";
 import { JsonSyntaxError, parseJsonWithPositions, type Position } from "./settings-json.ts";
 import { isWithin, realpathLoose } from "./workspace.ts";
@@ -98,8 +98,8 @@ export function parseRulesFile(
     }
     throw err;
   }
-  const at = (pointer: string): string => {
-    const p: Position = doc.positions.get(pointer) ?? { line: 1, col: 1 };
+  const at = (pointer: string, key = false): string => {
+    const p: Position = (key ? doc.keyPositions : doc.positions).get(pointer) ?? { line: 1, col: 1 };
     return `${file}:${p.line}:${p.col}`;
   };
   const example = `for example {"allow": ["write:src/**", "run:bun test *"], "deny": ["read:.env"]}`;
@@ -110,11 +110,13 @@ export function parseRulesFile(
   for (const key of Object.keys(settings)) {
     if (!(KNOWN_SETTINGS_KEYS as readonly string[]).includes(key)) {
       throw new RulesFileError(
-        `${at(`/${pointerKey(key)}`)}: unknown setting ${JSON.stringify(key)}; known settings are ${KNOWN_SETTINGS_KEYS.filter((k) => k !== "$schema").map((k) => `"${k}"`).join(", ")}`,
+        `${at(`/${pointerKey(key)}`, true)}: unknown setting ${JSON.stringify(key)}; known settings are ${KNOWN_SETTINGS_KEYS.filter((k) => k !== "$schema").map((k) => `"${k}"`).join(", ")}`,
       );
     }
   }
 
+  // Rules go into a scratch set first, so a bad file adds nothing at all.
+  const local = emptyGrants();
   const home = env.HOME || homedir();
   for (const list of ["allow", "deny"] as const) {
     const entries = settings[list];
@@ -127,13 +129,18 @@ export function parseRulesFile(
       if (typeof entry !== "string") {
         throw new RulesFileError(`${where}: "${list}" entry ${JSON.stringify(entry)} must be a string like "write:src/**"`);
       }
-      const problem = addRule(grants[list], entry, { root, home, list, scope });
+      const problem = addRule(local[list], entry, { root, home, list, scope });
       if (problem) throw new RulesFileError(`${where}: "${list}" entry ${JSON.stringify(entry)}: ${problem}`);
     });
   }
 
   const reminders = settings.reminders;
-  if (reminders === undefined) return {};
+  if (reminders !== undefined) checkReminders(reminders, at);
+  mergeGrants(grants, local);
+  return reminders === undefined ? {} : { reminders: reminders as Reminders };
+}
+
+function checkReminders(reminders: unknown, at: (pointer: string) => string): void {
   if (typeof reminders !== "object" || reminders === null || Array.isArray(reminders)) {
     throw new RulesFileError(`${at("/reminders")}: "reminders" must be an object, for example {"todoAfter": 10}`);
   }
@@ -141,7 +148,23 @@ export function parseRulesFile(
   if (todoAfter !== undefined && !(typeof todoAfter === "number" && Number.isInteger(todoAfter) && todoAfter >= 0)) {
     throw new RulesFileError(`${at("/reminders/todoAfter")}: "todoAfter" must be a whole number of turns (0 or more), got ${JSON.stringify(todoAfter)}`);
   }
-  return { reminders: reminders as Reminders };
+}
+
+function mergeGrants(into: Grants, from: Grants): void {
+  for (const list of ["allow", "deny"] as const) {
+    const a = into[list];
+    const b = from[list];
+    for (const kind of ["read", "write"] as const) {
+      a[kind].workspace ||= b[kind].workspace;
+      a[kind].paths.push(...b[kind].paths);
+      a[kind].globs.push(...b[kind].globs);
+    }
+    a.run.all ||= b.run.all;
+    a.run.programs.push(...b.run.programs);
+    a.run.patterns.push(...b.run.patterns);
+    a.net.all ||= b.net.all;
+    a.net.hosts.push(...b.net.hosts);
+  }
 }
 
 interface RuleContext {

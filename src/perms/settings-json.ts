@@ -22,10 +22,13 @@ export interface ParsedJson {
   value: unknown;
   /** JSON pointer → where that value starts. "" is the whole document. */
   positions: Map<string, Position>;
+  /** JSON pointer of an object member → where its key starts. */
+  keyPositions: Map<string, Position>;
 }
 
 export function parseJsonWithPositions(text: string): ParsedJson {
   const positions = new Map<string, Position>();
+  const keyPositions = new Map<string, Position>();
   let i = 0;
 
   const lineStarts = [0];
@@ -67,7 +70,8 @@ export function parseJsonWithPositions(text: string): ParsedJson {
   };
 
   const object = (pointer: string): Record<string, unknown> => {
-    const out: Record<string, unknown> = {};
+    // No prototype: a "__proto__" key is data, not a prototype change.
+    const out: Record<string, unknown> = Object.create(null);
     i++;
     skipWs();
     if (text[i] === "}") {
@@ -77,7 +81,9 @@ export function parseJsonWithPositions(text: string): ParsedJson {
     for (;;) {
       skipWs();
       if (text[i] !== '"') fail(`unexpected ${describe(i)}, expected a property name in double quotes`);
+      const keyAt = posAt(i);
       const key = string();
+      keyPositions.set(`${pointer}/${escapePointer(key)}`, keyAt);
       skipWs();
       if (text[i] !== ":") fail(`unexpected ${describe(i)}, expected ":" after the property name`);
       i++;
@@ -159,7 +165,7 @@ export function parseJsonWithPositions(text: string): ParsedJson {
   const result = value("");
   skipWs();
   if (i < text.length) fail(`unexpected ${describe(i)} after the end of the document`);
-  return { value: result, positions };
+  return { value: result, positions, keyPositions };
 }
 
 function escapePointer(key: string): string {
