@@ -279,39 +279,43 @@ function notFoundMessage(body: string, oldString: string, name: string): string 
 function closestWindow(lines: string[], old: string[]): number | null {
   const probe = old.slice(0, 3).map((l) => bigrams(l.trim()));
   if (probe.length === 0) return null;
-  const cache = new Map<number, Map<string, number>>();
-  const grams = (i: number): Map<string, number> => {
+  const cache = new Map<number, Map<number, number>>();
+  const grams = (i: number): Map<number, number> => {
     let g = cache.get(i);
     if (!g) cache.set(i, (g = bigrams(lines[i]!.trim())));
     return g;
   };
+  // Rank every line against the first probe line, then score the best few as windows.
+  const first: { at: number; score: number }[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    if (!isBlank(lines[i]!)) first.push({ at: i, score: dice(probe[0]!, grams(i)) });
+  }
+  first.sort((a, b) => b.score - a.score);
   let bestAt = -1;
   let bestScore = 0;
-  for (let i = 0; i < lines.length; i++) {
-    if (isBlank(lines[i]!)) continue;
+  for (const { at } of first.slice(0, 25)) {
     let score = 0;
-    let k = 0;
-    for (let j = 0; j < probe.length && i + k < lines.length; j++, k++) score += dice(probe[j]!, grams(i + k));
+    for (let k = 0; k < probe.length && at + k < lines.length; k++) score += dice(probe[k]!, grams(at + k));
     score /= probe.length;
     if (score > bestScore) {
       bestScore = score;
-      bestAt = i;
+      bestAt = at;
     }
   }
   return bestScore >= 0.3 ? bestAt : null;
 }
 
-function bigrams(s: string): Map<string, number> {
-  const m = new Map<string, number>();
+function bigrams(s: string): Map<number, number> {
+  const m = new Map<number, number>();
   for (let i = 0; i + 1 < s.length; i++) {
-    const g = s.slice(i, i + 2);
+    const g = s.charCodeAt(i) * 65536 + s.charCodeAt(i + 1);
     m.set(g, (m.get(g) ?? 0) + 1);
   }
   return m;
 }
 
 /** Sørensen–Dice similarity of two bigram multisets, 0..1. */
-function dice(a: Map<string, number>, b: Map<string, number>): number {
+function dice(a: Map<number, number>, b: Map<number, number>): number {
   let total = 0;
   let common = 0;
   for (const v of a.values()) total += v;
