@@ -46,6 +46,15 @@ describe("write_file: new files", () => {
     expect(existsSync(join(root, "src/a.ts"))).toBe(false);
   });
 
+  test("a path through an existing file is refused before asking", async () => {
+    const root = tempDir();
+    writeFileSync(join(root, "notes.txt"), "n\n");
+    const ctx = makeContext(root, { answers: [{ answer: "once" }] });
+    const r = await write(ctx, "notes.txt/sub/x.md", "x\n");
+    expect(r).toEqual({ isError: true, content: "Cannot create notes.txt/sub/x.md: notes.txt is a file, not a directory." });
+    expect(ctx.approver.asked).toHaveLength(0);
+  });
+
   test("a long but legal file name can be written", async () => {
     const root = tempDir();
     const ctx = makeContext(root, { grants: allowAll() });

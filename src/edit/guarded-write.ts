@@ -3,6 +3,7 @@
 // final atomic write, which refuses if the file changed while the person was
 // looking at the diff.
 import { readFileSync, statSync } from "node:fs";
+import { dirname, relative } from "node:path";
 import { contentHash, type SessionState } from "../agent/session-state.ts";
 import { writeFileAtomic } from "../fs/atomic-write.ts";
 import type { ResolvedPath } from "../perms/workspace.ts";
@@ -39,6 +40,26 @@ export function readForWrite(session: SessionState, path: ResolvedPath, verb: st
     return { text: decoder.decode(bytes), hash };
   } catch {
     throw new ToolError(`${path.display} is not valid UTF-8 text; only UTF-8 text files can be changed this way.`);
+  }
+}
+
+/**
+ * For a file about to be created: the nearest existing ancestor must be a
+ * directory (asking the person about `notes.txt/x` would be pointless).
+ */
+export function checkCreatable(root: string, path: ResolvedPath): void {
+  for (let dir = dirname(path.real); ; dir = dirname(dir)) {
+    let isDir: boolean;
+    try {
+      isDir = statSync(dir).isDirectory();
+    } catch {
+      if (dirname(dir) === dir) return;
+      continue;
+    }
+    if (!isDir) {
+      throw new ToolError(`Cannot create ${path.display}: ${relative(root, dir) || dir} is a file, not a directory.`);
+    }
+    return;
   }
 }
 

@@ -2,7 +2,7 @@
 // file with an empty old_string). The person sees the real diff before
 // anything is written; a refused or failed edit touches nothing.
 import { makeFilePreview } from "../diff/preview.ts";
-import { commitWrite, readForWrite } from "../edit/guarded-write.ts";
+import { checkCreatable, commitWrite, readForWrite } from "../edit/guarded-write.ts";
 import { applyEdit } from "../edit/match.ts";
 import { ToolError, type Tool } from "./tool.ts";
 
@@ -46,6 +46,7 @@ export const editFileTool: Tool<EditFileInput> = {
       if (input.old_string !== "") {
         throw new ToolError(`${path.display} does not exist. To create it, call edit_file with an empty old_string, or use write_file.`);
       }
+      checkCreatable(ctx.root, path);
       after = input.new_string;
       what = `Created ${path.display}`;
     } else {

@@ -2,7 +2,7 @@
 // Parent directories are created. The person sees the diff against the old
 // content (or the new content as additions) before anything is written.
 import { makeFilePreview } from "../diff/preview.ts";
-import { commitWrite, readForWrite } from "../edit/guarded-write.ts";
+import { checkCreatable, commitWrite, readForWrite } from "../edit/guarded-write.ts";
 import { dominantEol } from "../edit/match.ts";
 import { ToolError, type Tool } from "./tool.ts";
 
@@ -32,6 +32,7 @@ export const writeFileTool: Tool<WriteFileInput> = {
     ctx.perms.precheckWrite(path);
 
     const existing = path.exists ? readForWrite(ctx.session, path, "overwrite") : null;
+    if (!existing) checkCreatable(ctx.root, path);
     const after = existing ? keepFileConventions(existing.text, input.content) : input.content;
     if (existing && existing.text === after) return `${path.display} already has exactly this content; nothing was written.`;
 
