@@ -83,7 +83,8 @@ export class Policy {
   /** Inside the workspace and under a `.git` or `.bunker` directory at any depth (nested repos have hooks too). */
   isProtectedPath(real: string): boolean {
     if (!isWithin(this.root, real)) return false;
-    return relative(this.root, real).split(sep).some((part) => PROTECTED_DIRS.includes(part));
+    // Case-insensitively: on macOS and Windows `.GIT/hooks` is the same directory as `.git/hooks`.
+    return relative(this.root, real).split(sep).some((part) => PROTECTED_DIRS.includes(part.toLowerCase()));
   }
 
   private decideNet(host: string): Decision {
