@@ -220,7 +220,7 @@ describe("edit_file: content", () => {
 describe("edit_file: protected directories", () => {
   test(".git/ and .bunker/ ask even with allow.write for the workspace (-A), at any depth", async () => {
     const root = tempDir();
-    const targets = [".git/config", ".bunker/settings.json", "vendor/lib/.git/hooks/pre-commit"];
+    const targets = [".git/config", ".bunker/settings.json", "vendor/lib/.GIT/hooks/pre-commit"];
     for (const t of targets) {
       mkdirSync(join(root, t, ".."), { recursive: true });
       writeFileSync(join(root, t), "x = 1\n");
