@@ -33,7 +33,9 @@ export function canPrompt(config: Config): boolean {
 }
 
 async function makeApprover(config: Config): Promise<Approver> {
-  return canPrompt(config) ? new NoPromptApprover() : new NoPromptApprover();
+  if (!canPrompt(config)) return new NoPromptApprover();
+  const { TtyApprover } = await import("./perms/tty-approver.ts");
+  return new TtyApprover();
 }
 
 export async function buildApp(config: Config, ui: TerminalUI): Promise<App> {

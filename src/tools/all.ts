@@ -5,7 +5,9 @@ import { readFileTool } from "./read-file.ts";
 import { listFilesTool } from "./list-files.ts";
 import { grepTool } from "./grep.ts";
 import { globTool } from "./glob.ts";
+import { editFileTool } from "./edit-file.ts";
+import { writeFileTool } from "./write-file.ts";
 
 export function allTools(_config: Config): AnyTool[] {
-  return [readFileTool, listFilesTool, grepTool, globTool];
+  return [readFileTool, listFilesTool, grepTool, globTool, editFileTool, writeFileTool];
 }

@@ -3,6 +3,7 @@
 // Progress goes to stderr; stdout carries only the answer in headless mode.
 import pc from "picocolors";
 import type { LoopEvents } from "../agent/loop.ts";
+import { escapeControl } from "./escape.ts";
 
 const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 
@@ -14,15 +15,6 @@ export interface TerminalOptions {
   spinner: boolean;
   out?: NodeJS.WriteStream;
   err?: NodeJS.WriteStream;
-}
-
-/** Escape control characters so model text cannot move the cursor or rewrite the screen. */
-export function escapeControl(text: string, keepNewlines = true): string {
-  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]|\n|\t/g, (ch) => {
-    if (ch === "\n" && keepNewlines) return ch;
-    if (ch === "\t" && keepNewlines) return ch;
-    return `\\x${ch.charCodeAt(0).toString(16).padStart(2, "0")}`;
-  });
 }
 
 export class TerminalUI implements LoopEvents {
@@ -55,7 +47,7 @@ export class TerminalUI implements LoopEvents {
   onText(delta: string): void {
     this.stopSpinner();
     if (!this.opts.streamText) return;
-    const safe = escapeControl(delta);
+    const safe = escapeControl(delta, { keepNewlines: true, keepTabs: true });
     this.out.write(safe);
     this.midLine = !safe.endsWith("\n");
   }
@@ -77,16 +69,16 @@ export class TerminalUI implements LoopEvents {
   }
 
   onToolStart(summary: string): void {
-    this.line(pc.dim(`  ${escapeControl(summary, false)}`));
+    this.line(pc.dim(`  ${escapeControl(summary)}`));
   }
 
   onToolEnd(summary: string, result: { content: string; isError: boolean }): void {
-    if (result.isError) this.line(pc.red(`  ✗ ${escapeControl(firstLine(result.content), false)}`));
+    if (result.isError) this.line(pc.red(`  ✗ ${escapeControl(firstLine(result.content))}`));
     else if (this.opts.verbose) this.line(pc.dim(`    ${summary}: ${result.content.length} chars`));
   }
 
   onRetry(message: string): void {
-    this.line(pc.yellow(`  ${escapeControl(message, false)}`));
+    this.line(pc.yellow(`  ${escapeControl(message)}`));
   }
 
   onRequest(bytes: number): void {
@@ -98,7 +90,7 @@ export class TerminalUI implements LoopEvents {
   }
 
   onInjected(text: string): void {
-    if (this.opts.verbose) this.line(pc.dim(`  [injected] ${escapeControl(text.replace(/\n/g, " "), false)}`));
+    if (this.opts.verbose) this.line(pc.dim(`  [injected] ${escapeControl(text.replace(/\n/g, " "))}`));
   }
 
   /** Plain progress from tools (ui.info). */
@@ -111,7 +103,7 @@ export class TerminalUI implements LoopEvents {
   }
 
   error(message: string): void {
-    this.line(pc.red(`error: ${escapeControl(message, false)}`));
+    this.line(pc.red(`error: ${escapeControl(message)}`));
   }
 }
 
