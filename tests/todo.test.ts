@@ -2,6 +2,8 @@ import { describe, expect, test } from "bun:test";
 import pc from "picocolors";
 import type { TodoItem } from "../src/agent/session-state.ts";
 import {
+  keptTodosNote,
+  readTodoAfter,
   renderTodos,
   renderTodosColoured,
   TODO_REMINDER,
@@ -215,7 +217,7 @@ describe("TodoReminder, round by round", () => {
 
   test("default is 3; a bad interval is refused with a clear message", () => {
     expect(new TodoReminder().after).toBe(3);
-    expect(() => new TodoReminder(-1)).toThrow("reminders.todoAfter must be a whole number ≥ 0 (0 turns it off), got -1");
+    expect(() => new TodoReminder(-1)).toThrow("reminders.todoAfter must be a whole number ≥ 0 (0 turns the todo reminder off), got -1");
     expect(() => new TodoReminder(1.5)).toThrow("got 1.5");
   });
 });
@@ -275,4 +277,31 @@ describe("the todo tool", () => {
     // Every request carries every tool; the whole first request must stay under 8 KB.
     expect(JSON.stringify(registry.apiTools()[0]).length).toBeLessThan(1000);
   });
+});
+
+describe("reminders.todoAfter from settings", () => {
+  test("absent means the default applies", () => {
+    expect(readTodoAfter({})).toBeUndefined();
+    expect(readTodoAfter({ allow: ["run:git status"] })).toBeUndefined();
+    expect(readTodoAfter({ reminders: {} })).toBeUndefined();
+  });
+
+  test("a whole number ≥ 0 is taken as it is", () => {
+    expect(readTodoAfter({ reminders: { todoAfter: 5 } })).toBe(5);
+    expect(readTodoAfter({ reminders: { todoAfter: 0 } })).toBe(0);
+  });
+
+  test("anything else is refused with the fix", () => {
+    expect(() => readTodoAfter({ reminders: { todoAfter: "3" } })).toThrow(
+      'reminders.todoAfter must be a whole number ≥ 0 (0 turns the todo reminder off), got "3"',
+    );
+    expect(() => readTodoAfter({ reminders: { todoAfter: -2 } })).toThrow("got -2");
+    expect(() => readTodoAfter({ reminders: 3 })).toThrow('"reminders" must be an object such as { "todoAfter": 3 }, got number');
+  });
+});
+
+test("the note carried across /clear keep-todos holds the list", () => {
+  expect(keptTodosNote(example)).toBe(
+    `<reminder>Your todo list, kept from before the conversation was cleared:\n${renderTodos(example)}</reminder>`,
+  );
 });

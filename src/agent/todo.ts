@@ -2,12 +2,15 @@
 // sent, rendering it (plain for the model, coloured for the person), and
 // deciding when the loop should nudge the model to update its plan.
 import pc from "picocolors";
-import type { TodoItem, TodoStatus } from "./session-state.ts";
+import type { RoundHook } from "./loop.ts";
+import type { SessionState, TodoItem, TodoStatus } from "./session-state.ts";
 
 export const MAX_TODOS = 20;
 export const TODO_STATUSES: readonly TodoStatus[] = ["pending", "in_progress", "completed"];
 export const DEFAULT_TODO_REMINDER_AFTER = 3;
 export const TODO_REMINDER = "<reminder>Update your todos.</reminder>";
+/** The tool's name, as the loop reports it in a round's tool calls. */
+export const TODO_TOOL_NAME = "todo";
 
 export type TodoValidation = { ok: true; todos: TodoItem[] } | { ok: false; problems: string[] };
 
@@ -161,9 +164,7 @@ export class TodoReminder {
   private rounds = 0;
 
   constructor(readonly after: number = DEFAULT_TODO_REMINDER_AFTER) {
-    if (!Number.isInteger(after) || after < 0) {
-      throw new RangeError(`reminders.todoAfter must be a whole number ≥ 0 (0 turns it off), got ${after}`);
-    }
+    checkTodoAfter(after);
   }
 
   /** Rounds counted since the last todo call or reminder. */
@@ -193,4 +194,59 @@ export class TodoReminder {
 export function todoReminderText(todos: readonly TodoItem[]): string {
   if (todos.length === 0) return TODO_REMINDER;
   return `${TODO_REMINDER}\nCurrent todos:\n${renderTodos(todos)}`;
+}
+
+/**
+ * The reminder as a loop hook: counts the rounds of each user turn against
+ * the session's current list. `new TodoRoundHook(session, settingsValue)`.
+ */
+export class TodoRoundHook implements RoundHook {
+  readonly reminder: TodoReminder;
+
+  constructor(
+    private readonly session: SessionState,
+    after: number = DEFAULT_TODO_REMINDER_AFTER,
+  ) {
+    this.reminder = new TodoReminder(after);
+  }
+
+  onTurnStart(): void {
+    this.reminder.reset();
+  }
+
+  afterRound(toolNames: string[]): string | null {
+    return this.reminder.afterRound(toolNames.length > 0, toolNames.includes(TODO_TOOL_NAME), this.session.todos);
+  }
+}
+
+/**
+ * `reminders.todoAfter` from a parsed settings file: undefined when absent,
+ * the number when valid, a RangeError with the fix when not.
+ */
+export function readTodoAfter(settings: unknown): number | undefined {
+  if (typeof settings !== "object" || settings === null) return undefined;
+  const reminders = (settings as Record<string, unknown>).reminders;
+  if (reminders === undefined) return undefined;
+  if (typeof reminders !== "object" || reminders === null || Array.isArray(reminders)) {
+    throw new RangeError(`"reminders" must be an object such as { "todoAfter": 3 }, got ${describe(reminders)}`);
+  }
+  const value = (reminders as Record<string, unknown>).todoAfter;
+  if (value === undefined) return undefined;
+  checkTodoAfter(value);
+  return value;
+}
+
+function checkTodoAfter(value: unknown): asserts value is number {
+  if (typeof value !== "number" || !Number.isInteger(value) || value < 0) {
+    const got = typeof value === "number" ? String(value) : describe(value);
+    throw new RangeError(`reminders.todoAfter must be a whole number ≥ 0 (0 turns the todo reminder off), got ${got}`);
+  }
+}
+
+/**
+ * After `/clear keep-todos` the new conversation has not seen the plan: this
+ * note goes with the person's next message so the model can pick it up.
+ */
+export function keptTodosNote(todos: readonly TodoItem[]): string {
+  return `<reminder>Your todo list, kept from before the conversation was cleared:\n${renderTodos(todos)}</reminder>`;
 }

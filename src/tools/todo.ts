@@ -1,6 +1,6 @@
 // The `todo` tool: the model's visible plan. Each call replaces the whole list
 // in the session; the person sees it coloured, the model gets it back plain.
-import { formatTodoProblems, renderTodos, renderTodosColoured, validateTodos } from "../agent/todo.ts";
+import { formatTodoProblems, renderTodos, renderTodosColoured, TODO_TOOL_NAME, validateTodos } from "../agent/todo.ts";
 import { ToolError, type Tool } from "./tool.ts";
 
 export interface TodoInput {
@@ -8,7 +8,7 @@ export interface TodoInput {
 }
 
 export const todoTool: Tool<TodoInput> = {
-  name: "todo",
+  name: TODO_TOOL_NAME,
   description:
     "Your plan, shown to the user. Use it for tasks of 3+ steps: send the whole list each call (it replaces the old one). " +
     "Mark a step in_progress before starting it (one at a time) and completed right after finishing it; add steps as you find them. " +
