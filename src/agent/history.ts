@@ -17,7 +17,15 @@ export class History {
     this.messages.push({ role: "user", content: blocks });
   }
 
+  /** After pause_turn the next reply continues the same assistant turn: merge it in. */
   addAssistant(content: MessageParam["content"]): void {
+    const blocks: ContentBlockParam[] = typeof content === "string" ? [{ type: "text", text: content }] : content;
+    const last = this.messages.at(-1);
+    if (last?.role === "assistant") {
+      const prior: ContentBlockParam[] = typeof last.content === "string" ? [{ type: "text", text: last.content }] : last.content;
+      last.content = [...prior, ...blocks];
+      return;
+    }
     this.messages.push({ role: "assistant", content });
   }
 

@@ -50,10 +50,15 @@ export class Model {
     };
     events.onRequest?.(JSON.stringify(params).length);
     const maxRetries = this.opts.maxRetries ?? 4;
+    let streamed = false;
     for (let attempt = 0; ; attempt++) {
       try {
         const stream = this.client.messages.stream(params, { signal });
-        stream.on("text", (delta) => events.onText(delta));
+        streamed = false;
+        stream.on("text", (delta) => {
+          streamed = true;
+          events.onText(delta);
+        });
         const message = await stream.finalMessage();
         addUsage(this.usage, message.usage);
         return message;
@@ -62,7 +67,9 @@ export class Model {
         const retry = retryable(err);
         if (!retry.ok || attempt >= maxRetries) throw new ModelError(explain(err));
         const delay = retry.afterMs ?? this.opts.retryBaseMs * 2 ** attempt;
-        events.onRetry(`${explain(err)}; retrying in ${formatSeconds(delay)}`, delay, attempt + 1);
+        // Text already shown from a cut-off stream is not resent: say the reply starts over.
+        const restart = streamed ? " (the reply was cut off and will start over)" : "";
+        events.onRetry(`${explain(err)}${restart}; retrying in ${formatSeconds(delay)}`, delay, attempt + 1);
         await sleep(delay, signal);
       }
     }
