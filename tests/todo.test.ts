@@ -231,7 +231,7 @@ describe("the todo tool", () => {
     const res = await registry.run("todo", { items: example }, ctx);
     expect(res).toEqual({ isError: false, content: renderTodos(example) });
     expect(ctx.session.todos).toEqual(example);
-    expect(ctx.notices.map(stripAnsi)).toEqual(renderTodos(example).split("\n"));
+    expect(ctx.notices.map(stripAnsi)).toEqual(renderTodos(example).split("\n").map((l) => `    ${l}`));
   });
 
   test("an invalid call changes nothing and lists every problem", async () => {

@@ -46,7 +46,8 @@ export const todoTool: Tool<TodoInput> = {
     const checked = validateTodos(input.items);
     if (!checked.ok) throw new ToolError(formatTodoProblems(checked.problems));
     ctx.session.todos = checked.todos;
-    for (const line of renderTodosColoured(checked.todos)) ctx.ui.info(line);
+    // Nested under the dim `todo …` call line.
+    for (const line of renderTodosColoured(checked.todos)) ctx.ui.info(`    ${line}`);
     return renderTodos(checked.todos);
   },
 };
