@@ -2,13 +2,16 @@
 // Ctrl+C during a turn cancels it; twice at an empty prompt (or Ctrl+D) exits.
 import { createInterface } from "node:readline";
 import pc from "picocolors";
+import { keptTodosNote, renderTodosColoured } from "./agent/todo.ts";
 import { buildApp, usageSummary, type App } from "./app.ts";
 import type { Config } from "./config.ts";
 import { TerminalUI } from "./ui/terminal.ts";
 
 const COMMANDS = `Commands:
   /help    this list
-  /clear   forget the conversation (start afresh)
+  /clear   forget the conversation and the todo list (start afresh)
+  /clear keep-todos   forget the conversation, keep the todo list
+  /todos   show the todo list
   /cost    tokens used and cost so far
   /exit    leave (also: exit, quit, Ctrl+D)`;
 
@@ -42,6 +45,8 @@ export async function runRepl(config: Config): Promise<number> {
   const history: string[] = [];
   let pending = config.prompt;
   let lastInterrupt = 0;
+  // Set by `/clear keep-todos`: the next message carries the kept plan.
+  const carry: ReplState = { keptTodos: false };
 
   for (;;) {
     let input: string;
@@ -64,10 +69,10 @@ export async function runRepl(config: Config): Promise<number> {
     if (!text) continue;
     if (text === "exit" || text === "quit" || text === "/exit" || text === "/quit") break;
     if (text.startsWith("/")) {
-      slashCommand(text, app);
+      slashCommand(text, app, carry);
       continue;
     }
-    await runOneTurn(app, text);
+    await runOneTurn(app, withKeptTodos(app, text, carry));
   }
   const { usage, cost_usd } = usageSummary(app);
   process.stderr.write(pc.dim(`${usage.input_tokens + usage.cache_read_input_tokens} tokens in, ${usage.output_tokens} out, $${cost_usd.toFixed(4)}\n`));
@@ -88,15 +93,43 @@ async function runOneTurn(app: App, text: string): Promise<void> {
   }
 }
 
-function slashCommand(text: string, app: App): void {
-  const [cmd] = text.split(/\s+/);
+export interface ReplState {
+  keptTodos: boolean;
+}
+
+/** After `/clear keep-todos`, the first message of the new conversation carries the plan. */
+export function withKeptTodos(app: App, text: string, carry: ReplState): string {
+  if (!carry.keptTodos) return text;
+  carry.keptTodos = false;
+  if (app.session.todos.length === 0) return text;
+  const note = keptTodosNote(app.session.todos);
+  app.ui.onInjected(note);
+  return `${text}\n\n${note}`;
+}
+
+export function slashCommand(text: string, app: App, carry: ReplState): void {
+  const [cmd, ...args] = text.split(/\s+/);
   switch (cmd) {
     case "/help":
       process.stderr.write(COMMANDS + "\n");
       return;
-    case "/clear":
+    case "/clear": {
+      const keep = args[0] === "keep-todos";
+      if (args.length > 0 && !keep) {
+        process.stderr.write(pc.red(`Unknown option ${args.join(" ")}. `) + "Use /clear or /clear keep-todos.\n");
+        return;
+      }
       app.agent.history.clear();
-      process.stderr.write(pc.dim("Conversation cleared.\n"));
+      if (!keep) app.session.todos = [];
+      carry.keptTodos = keep;
+      const n = app.session.todos.length;
+      process.stderr.write(pc.dim(keep && n > 0 ? `Conversation cleared; kept ${n} todo${n === 1 ? "" : "s"}.\n` : "Conversation cleared.\n"));
+      return;
+    }
+    case "/todos":
+      process.stderr.write(
+        app.session.todos.length === 0 ? pc.dim("No todos yet.\n") : renderTodosColoured(app.session.todos).join("\n") + "\n",
+      );
       return;
     case "/cost": {
       const { usage, cost_usd } = usageSummary(app);
