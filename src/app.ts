@@ -2,6 +2,7 @@
 // runs the headless turn or the REPL.
 import pc from "picocolors";
 import { Agent } from "./agent/loop.ts";
+import { TodoRoundHook } from "./agent/todo.ts";
 import { Model } from "./agent/model.ts";
 import { SessionState } from "./agent/session-state.ts";
 import { buildSystemPrompt } from "./agent/system-prompt.ts";
@@ -46,9 +47,11 @@ export async function buildApp(config: Config, ui: TerminalUI): Promise<App> {
     notify: (line) => ui.info(pc.red(`  denied: ${line}`)),
   });
   const registry = new ToolRegistry(allTools(config));
-  const model = new Model({ apiKey: config.apiKey, baseURL: config.baseURL, model: config.model, retryBaseMs: config.retryBaseMs });
   const session = new SessionState();
-  const agent = new Agent({ model, registry, system: buildSystemPrompt(config.root), maxTurns: config.maxTurns });
+  const model = new Model({ apiKey: config.apiKey, baseURL: config.baseURL, model: config.model, retryBaseMs: config.retryBaseMs });
+  const agent = new Agent({ model, registry, system: buildSystemPrompt(config.root), maxTurns: config.maxTurns,
+    hooks: [new TodoRoundHook(session, config.todoAfter)],
+  });
   return {
     config,
     agent,

@@ -7,7 +7,8 @@ import { grepTool } from "./grep.ts";
 import { globTool } from "./glob.ts";
 import { editFileTool } from "./edit-file.ts";
 import { writeFileTool } from "./write-file.ts";
+import { todoTool } from "./todo.ts";
 
 export function allTools(_config: Config): AnyTool[] {
-  return [readFileTool, listFilesTool, grepTool, globTool, editFileTool, writeFileTool];
+  return [readFileTool, listFilesTool, grepTool, globTool, editFileTool, writeFileTool, todoTool];
 }
