@@ -139,7 +139,7 @@ describe("apply_patch", () => {
     expect(res.isError).toBe(false);
     expect(res.content).toStartWith("Dry run: the patch applies cleanly; nothing was written.\n  M src/a.ts (+1 -1)\n  D src/old.ts (-1)\n  A src/new.ts (+1)\n");
     expect(res.content).toContain("\n\n--- a/src/a.ts\n+++ b/src/a.ts\n@@ -1,2 +1,2 @@\n export const a = 1;   \n-export const b = 2;\n+export const b = 3;\n\n");
-    expect(res.content).toEndWith("\n+++ b/src/new.ts\n@@ -1,0 +1,1 @@\n+fresh");
+    expect(res.content).toEndWith("\n\n--- /dev/null\n+++ b/src/new.ts\n@@ -0,0 +1,1 @@\n+fresh");
     expect(ctx.approver.asked.length).toBe(0);
     expect(readTree(root)).toEqual(before);
 
