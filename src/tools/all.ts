@@ -8,7 +8,8 @@ import { globTool } from "./glob.ts";
 import { editFileTool } from "./edit-file.ts";
 import { writeFileTool } from "./write-file.ts";
 import { todoTool } from "./todo.ts";
+import { applyPatchTool } from "./apply-patch.ts";
 
 export function allTools(_config: Config): AnyTool[] {
-  return [readFileTool, listFilesTool, grepTool, globTool, editFileTool, writeFileTool, todoTool];
+  return [readFileTool, listFilesTool, grepTool, globTool, editFileTool, writeFileTool, applyPatchTool, todoTool];
 }
