@@ -200,5 +200,6 @@ describe("permission", () => {
   test("an empty command is an error", async () => {
     const ctx = makeContext(root, { grants: allowAll() });
     await expect(tool().run({ command: "  " }, ctx)).rejects.toThrow("command is empty");
+    await expect(tool().run({ command: "echo a\0b" }, ctx)).rejects.toThrow("NUL byte");
   });
 });

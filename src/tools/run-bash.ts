@@ -79,6 +79,7 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
     async run(input, ctx) {
       const command = input.command;
       if (command.trim() === "") throw new ToolError("command is empty");
+      if (command.includes("\0")) throw new ToolError("the command contains a NUL byte, which no shell can receive");
       const timeoutMs = Math.min(Math.max(input.timeout_ms ?? DEFAULT_TIMEOUT_MS, MIN_TIMEOUT_MS), MAX_TIMEOUT_MS);
       const p = getPlan();
       if (!p.confined && p.refuse) throw new ToolError(p.refuse);
@@ -144,6 +145,25 @@ interface RunOptions {
   command: string;
 }
 
+/** Process groups still running, killed if bunker itself exits first. */
+const liveGroups = new Set<number>();
+let exitHookInstalled = false;
+function trackGroup(pgid: number): void {
+  if (!exitHookInstalled) {
+    exitHookInstalled = true;
+    process.on("exit", () => {
+      for (const g of liveGroups) {
+        try {
+          process.kill(-g, "SIGKILL");
+        } catch {
+          // already gone
+        }
+      }
+    });
+  }
+  liveGroups.add(pgid);
+}
+
 /** Run `argv` as a new process group and wait until it and its children are gone (or killed). */
 export function runProcess(argv: string[], o: RunOptions): Promise<ProcessResult> {
   return new Promise((resolvePromise) => {
@@ -158,6 +178,7 @@ export function runProcess(argv: string[], o: RunOptions): Promise<ProcessResult
       detached: true, // setsid: its own process group, which we kill as a whole
     });
     const pgid = child.pid;
+    if (pgid !== undefined) trackGroup(pgid);
     let timedOut = false;
     let interrupted = false;
     let killTimer: ReturnType<typeof setTimeout> | undefined;
@@ -205,6 +226,7 @@ export function runProcess(argv: string[], o: RunOptions): Promise<ProcessResult
       o.signal.removeEventListener("abort", onAbort);
       // Whatever is left of the group (background jobs) goes with the command.
       killGroup("SIGKILL");
+      if (pgid !== undefined) liveGroups.delete(pgid);
       if (killTimer) clearTimeout(killTimer);
       resolvePromise({
         exitCode: exit?.code ?? null,
