@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { emptyGrants } from "../src/perms/policy.ts";
 import { bubblewrapArgs } from "../src/sandbox/bubblewrap.ts";
 import { detectSandbox, parseSandboxMode, planSandbox, sandboxStartupNotice } from "../src/sandbox/detect.ts";
 import { scrubEnv } from "../src/sandbox/env.ts";
 import { sbplString, seatbeltProfile } from "../src/sandbox/seatbelt.ts";
-import type { SandboxSpec } from "../src/sandbox/spec.ts";
+import { secretPaths, type SandboxSpec } from "../src/sandbox/spec.ts";
 import { createRunBashTool, sandboxNote, type RunBashOptions } from "../src/tools/run-bash.ts";
 import type { ToolOutput } from "../src/tools/tool.ts";
 import { makeContext, tempDir } from "./support/context.ts";
@@ -13,9 +13,9 @@ import { makeContext, tempDir } from "./support/context.ts";
 const spec = (over: Partial<SandboxSpec> = {}): SandboxSpec => ({ root: "/work/proj", allowNet: false, gitWritable: false, writable: [], ...over });
 
 describe("bubblewrap arguments", () => {
-  const exists = (p: string) => p === "/work/proj/.git";
+  const kind = (p: string) => (p === "/work/proj/.git" || p === "/home/u/.ssh" ? "dir" : p === "/home/u/.netrc" ? "file" : null);
   test("read-only root, writable workspace, private /tmp and /run, minimal /dev and /proc, no net", () => {
-    const args = bubblewrapArgs(spec(), ["bash", "-c", "ls"], "/usr/bin/bwrap", exists).join(" ");
+    const args = bubblewrapArgs(spec(), ["bash", "-c", "ls"], "/usr/bin/bwrap", kind).join(" ");
     expect(args).toBe(
       "/usr/bin/bwrap --ro-bind / / --dev /dev --proc /proc --tmpfs /tmp --tmpfs /run --bind /work/proj /work/proj " +
         "--ro-bind /work/proj/.git /work/proj/.git --tmpfs /work/proj/.bunker --remount-ro /work/proj/.bunker " +
@@ -23,10 +23,20 @@ describe("bubblewrap arguments", () => {
     );
   });
   test("network, a writable .git and extra writable paths when granted", () => {
-    const args = bubblewrapArgs(spec({ allowNet: true, gitWritable: true, writable: ["/data"] }), ["true"], "bwrap", exists);
+    const args = bubblewrapArgs(spec({ allowNet: true, gitWritable: true, writable: ["/data"] }), ["true"], "bwrap", kind);
     expect(args).toContain("--share-net");
     expect(args.join(" ")).toContain("--bind-try /data /data");
     expect(args.join(" ")).not.toContain("/work/proj/.git");
+  });
+  test("credential stores that exist are hidden: directories emptied, files replaced by /dev/null", () => {
+    const args = bubblewrapArgs(spec({ hidden: ["/home/u/.ssh", "/home/u/.netrc", "/home/u/.aws"] }), ["true"], "bwrap", kind).join(" ");
+    expect(args).toContain("--tmpfs /home/u/.ssh --dev-bind /dev/null /home/u/.netrc --bind /work/proj /work/proj");
+    expect(args).not.toContain(".aws");
+  });
+  test("secretPaths never hides the workspace or a parent of it", () => {
+    expect(secretPaths("/home/u", "/work/proj")).toContain("/home/u/.ssh");
+    expect(secretPaths("/home/u", "/home/u/.ssh/proj")).not.toContain("/home/u/.ssh");
+    expect(secretPaths("/home/u", "/home/u/.aws")).not.toContain("/home/u/.aws");
   });
 });
 
@@ -46,6 +56,9 @@ describe("seatbelt profile", () => {
   test("network only when granted", () => {
     expect(profile).not.toContain("(allow network");
     expect(seatbeltProfile(spec({ allowNet: true }), "/t")).toContain("(allow network*)");
+  });
+  test("credential stores are neither readable nor writable", () => {
+    expect(seatbeltProfile(spec({ hidden: ["/Users/u/.ssh"] }), "/t")).toContain('(deny file-read* file-write*\n  (subpath "/Users/u/.ssh"))');
   });
   test("a writable .git drops its exception; quotes in paths are escaped", () => {
     const p = seatbeltProfile(spec({ root: '/Users/a "b"\\c', gitWritable: true }), "/t");
@@ -178,6 +191,21 @@ describe(`inside bubblewrap${skipReason}`, () => {
     expect(r.content).toContain("timed out after 0.4s");
     await Bun.sleep(100);
     expect(runningWithArg(marker)).toEqual([]);
+  });
+
+  test.skipIf(!usable)("credential stores in the home directory are hidden", async () => {
+    // Not under /tmp: that is private inside the sandbox anyway.
+    const home = realpathSync(mkdtempSync("/var/tmp/bunker-home-"));
+    mkdirSync(`${home}/.ssh`);
+    writeFileSync(`${home}/.ssh/id_ed25519`, "PRIVATE KEY");
+    writeFileSync(`${home}/.netrc`, "machine x password hunter2");
+    writeFileSync(`${home}/.profile`, "visible");
+    try {
+      const r = await sandboxed(`ls -A ${home}/.ssh; cat ${home}/.netrc; cat ${home}/.profile`, { home });
+      expect(r.content).toBe("exit code 0\n\nvisible");
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
   });
 
   test.skipIf(!usable)("secrets are not in the sandboxed environment either", async () => {

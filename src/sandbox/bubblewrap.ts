@@ -4,20 +4,32 @@
 // PID, IPC, UTS and network namespaces (network shared only when granted); no
 // capabilities; killed with its parent; a new session (no TIOCSTI into our
 // terminal).
-import { existsSync } from "node:fs";
+import { statSync } from "node:fs";
 import { readOnlyInside, type SandboxSpec } from "./spec.ts";
 
+export type PathKind = "dir" | "file" | null;
+
+function pathKind(path: string): PathKind {
+  try {
+    return statSync(path).isDirectory() ? "dir" : "file";
+  } catch {
+    return null;
+  }
+}
+
 /** The bwrap command line that runs `argv` under `spec`. */
-export function bubblewrapArgs(
-  spec: SandboxSpec,
-  argv: string[],
-  bwrap = "bwrap",
-  exists: (path: string) => boolean = existsSync,
-): string[] {
+export function bubblewrapArgs(spec: SandboxSpec, argv: string[], bwrap = "bwrap", kind: (path: string) => PathKind = pathKind): string[] {
+  const exists = (p: string) => kind(p) !== null;
   const args = [bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"];
   // /run holds sockets (docker, databases, the session bus, agents): reachable even read-only.
   args.push("--tmpfs", "/run");
   if (spec.allowNet) args.push("--ro-bind-try", "/run/systemd/resolve", "/run/systemd/resolve");
+  // Credential stores: an empty directory, or /dev/null for a file.
+  for (const p of spec.hidden ?? []) {
+    const k = kind(p);
+    if (k === "dir") args.push("--tmpfs", p);
+    else if (k === "file") args.push("--dev-bind", "/dev/null", p); // --ro-bind would mount it nodev: unreadable
+  }
   args.push("--bind", spec.root, spec.root);
   for (const p of spec.writable) args.push("--bind-try", p, p);
   for (const p of readOnlyInside(spec)) {

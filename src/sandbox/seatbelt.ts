@@ -1,5 +1,6 @@
 // macOS confinement with sandbox-exec and a generated Seatbelt (SBPL)
-// profile of the same meaning as the bubblewrap one: read everything, write
+// profile of the same meaning as the bubblewrap one: read everything but the
+// credential stores, write
 // only the workspace (not .git unless granted, never .bunker) and a private
 // temporary directory, no network unless granted. sandbox-exec is called by
 // its absolute path so a PATH entry cannot stand in for it.
@@ -61,6 +62,7 @@ export function seatbeltProfile(spec: SandboxSpec, tmpDir: string): string {
     "",
     "; files: read everywhere, write only here",
     "(allow file-read*)",
+    ...(spec.hidden?.length ? [`(deny file-read* file-write*\n  ${spec.hidden.map((p) => `(subpath ${sbplString(p)})`).join("\n  ")})`] : []),
     `(allow file-write*\n  ${writable.join("\n  ")})`,
     "",
     spec.allowNet

@@ -1,7 +1,9 @@
 // What a sandboxed command may touch, whatever the mechanism (bubblewrap on
-// Linux, Seatbelt on macOS): read everything, write only the workspace (and
-// paths the person granted), no network unless granted.
+// Linux, Seatbelt on macOS): read everything except the usual credential
+// stores, write only the workspace (and paths the person granted), no
+// network unless granted.
 import { join } from "node:path";
+import { isWithin } from "../perms/workspace.ts";
 
 export interface SandboxSpec {
   /** The workspace root (absolute, realpath'd): read-write. */
@@ -12,6 +14,8 @@ export interface SandboxSpec {
   gitWritable: boolean;
   /** Further absolute paths the person granted for writing (--allow-write=PATHS outside the workspace). */
   writable: string[];
+  /** Absolute paths made invisible (empty) inside the sandbox: credential stores. */
+  hidden?: string[];
 }
 
 /**
@@ -22,4 +26,12 @@ export function readOnlyInside(spec: SandboxSpec): string[] {
   const paths = [join(spec.root, ".bunker")];
   if (!spec.gitWritable) paths.unshift(join(spec.root, ".git"));
   return paths;
+}
+
+/** Where credentials usually live under a home directory. */
+const SECRET_HOME_ENTRIES = [".ssh", ".gnupg", ".aws", ".azure", ".config/gcloud", ".password-store", ".netrc", ".git-credentials", ".pgpass"];
+
+/** The credential stores under `home` to hide, except any that lie inside the workspace. */
+export function secretPaths(home: string, root: string): string[] {
+  return SECRET_HOME_ENTRIES.map((e) => join(home, e)).filter((p) => !isWithin(root, p) && !isWithin(p, root));
 }

@@ -4,13 +4,13 @@
 // SIGTERM, then SIGKILL, and background children never outlive the command.
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { isWithin } from "../perms/workspace.ts";
 import { suggestPrefix } from "../perms/run-policy.ts";
 import { confine, detectSandbox, planSandbox, type SandboxAvailability, type SandboxMode, type SandboxPlan } from "../sandbox/detect.ts";
 import { scrubEnv } from "../sandbox/env.ts";
-import type { SandboxSpec } from "../sandbox/spec.ts";
+import { secretPaths, type SandboxSpec } from "../sandbox/spec.ts";
 import { BoundedOutput } from "./bounded-output.ts";
 import { ToolError, type Tool, type ToolContext, type ToolOutput } from "./tool.ts";
 
@@ -29,6 +29,8 @@ export interface RunBashOptions {
   availability?: SandboxAvailability;
   /** The environment commands start from (default: process.env). */
   env?: Record<string, string | undefined>;
+  /** Whose credential stores (~/.ssh, ~/.aws, …) the sandbox hides (default: the user's home). */
+  home?: string;
   /** Output bound in bytes (default 30 000). */
   maxOutputBytes?: number;
   /** Between SIGTERM and SIGKILL (default 2 000 ms). */
@@ -97,7 +99,13 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
         },
       });
 
-      const spec: SandboxSpec = { root: ctx.root, allowNet: opts.allowNet, gitWritable: opts.gitWritable, writable: opts.writable ?? [] };
+      const spec: SandboxSpec = {
+        root: ctx.root,
+        allowNet: opts.allowNet,
+        gitWritable: opts.gitWritable,
+        writable: opts.writable ?? [],
+        hidden: secretPaths(opts.home ?? homedir(), ctx.root),
+      };
       const env = scrubEnv(opts.env ?? process.env, opts.allowEnv);
       let tmp: string | undefined;
       if (p.confined && p.kind === "seatbelt") env.TMPDIR = tmp = mkdtempSync(join(tmpdir(), "bunker-run-"));
