@@ -466,7 +466,6 @@ class Parser {
         w.text += c;
         this.pos++;
       }
-      w.raw = s.slice(start, this.pos);
     }
     w.raw = s.slice(start, this.pos);
     if (s[this.pos] === "(" && /^[A-Za-z_]\w*\+?=$/.test(w.raw)) throw new Uncertain("array assignments are not analysed");
