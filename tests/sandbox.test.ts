@@ -5,7 +5,7 @@ import { bubblewrapArgs } from "../src/sandbox/bubblewrap.ts";
 import { detectSandbox, parseSandboxMode, planSandbox, sandboxStartupNotice } from "../src/sandbox/detect.ts";
 import { scrubEnv } from "../src/sandbox/env.ts";
 import { sbplString, seatbeltProfile } from "../src/sandbox/seatbelt.ts";
-import { secretPaths, type SandboxSpec } from "../src/sandbox/spec.ts";
+import { linkedGitDirs, secretPaths, type SandboxSpec } from "../src/sandbox/spec.ts";
 import { createRunBashTool, sandboxNote, type RunBashOptions } from "../src/tools/run-bash.ts";
 import type { ToolOutput } from "../src/tools/tool.ts";
 import { makeContext, tempDir } from "./support/context.ts";
@@ -32,6 +32,14 @@ describe("bubblewrap arguments", () => {
     const args = bubblewrapArgs(spec({ hidden: ["/home/u/.ssh", "/home/u/.netrc", "/home/u/.aws"] }), ["true"], "bwrap", kind).join(" ");
     expect(args).toContain("--tmpfs /home/u/.ssh --dev-bind /dev/null /home/u/.netrc --bind /work/proj /work/proj");
     expect(args).not.toContain(".aws");
+  });
+  test("a worktree's repository (outside the workspace) is found for a granted .git write", () => {
+    const files: Record<string, string> = {
+      "/w/.git": "gitdir: /main/.git/worktrees/w\n",
+      "/main/.git/worktrees/w/commondir": "../..\n",
+    };
+    expect(linkedGitDirs("/w", (p) => files[p] ?? null)).toEqual(["/main/.git/worktrees/w", "/main/.git"]);
+    expect(linkedGitDirs("/plain", () => null)).toEqual([]);
   });
   test("secretPaths never hides the workspace or a parent of it", () => {
     expect(secretPaths("/home/u", "/work/proj")).toContain("/home/u/.ssh");
@@ -205,6 +213,27 @@ describe(`inside bubblewrap${skipReason}`, () => {
       expect(r.content).toBe("exit code 0\n\nvisible");
     } finally {
       rmSync(home, { recursive: true, force: true });
+    }
+  });
+
+  test.skipIf(!usable || !Bun.which("git"))("in a git worktree, commits need the .git grant", async () => {
+    const base = realpathSync(mkdtempSync("/var/tmp/bunker-git-"));
+    const git = (cwd: string, ...args: string[]) =>
+      Bun.spawnSync(["git", "-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd, stdout: "ignore", stderr: "ignore" }).exitCode;
+    try {
+      expect(git(base, "init", "-q", "main")).toBe(0);
+      expect(git(`${base}/main`, "commit", "-q", "--allow-empty", "-m", "first")).toBe(0);
+      expect(git(`${base}/main`, "worktree", "add", "-q", `${base}/wt`)).toBe(0);
+      const g = emptyGrants();
+      g.allow.run.all = true;
+      const ctx = makeContext(`${base}/wt`, { grants: g });
+      const commit = "git -c user.name=t -c user.email=t@t commit -q --allow-empty -m second";
+      const run = (gitWritable: boolean) =>
+        createRunBashTool({ sandbox: "on", allowNet: false, allowEnv: [], gitWritable }).run({ command: commit }, ctx) as Promise<Exclude<ToolOutput, string>>;
+      expect((await run(false)).content).toContain("Read-only file system");
+      expect((await run(true)).content).toBe("exit code 0\n\n(no output)");
+    } finally {
+      rmSync(base, { recursive: true, force: true });
     }
   });
 

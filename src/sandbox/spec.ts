@@ -2,7 +2,8 @@
 // Linux, Seatbelt on macOS): read everything except the usual credential
 // stores, write only the workspace (and paths the person granted), no
 // network unless granted.
-import { join } from "node:path";
+import { readFileSync, statSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { isWithin } from "../perms/workspace.ts";
 
 export interface SandboxSpec {
@@ -34,4 +35,25 @@ const SECRET_HOME_ENTRIES = [".ssh", ".gnupg", ".aws", ".azure", ".config/gcloud
 /** The credential stores under `home` to hide, except any that lie inside the workspace. */
 export function secretPaths(home: string, root: string): string[] {
   return SECRET_HOME_ENTRIES.map((e) => join(home, e)).filter((p) => !isWithin(root, p) && !isWithin(p, root));
+}
+
+/**
+ * When .git is a file (a worktree or submodule: `gitdir: …`), the repository
+ * lives outside the workspace: the directories a granted .git write needs.
+ */
+export function linkedGitDirs(root: string, read: (path: string) => string | null = readText): string[] {
+  const pointer = read(join(root, ".git"));
+  const m = pointer ? /^gitdir:\s*(.+?)\s*$/m.exec(pointer) : null;
+  if (!m) return [];
+  const gitDir = resolve(root, m[1]!);
+  const common = read(join(gitDir, "commondir"))?.trim();
+  return common ? [gitDir, resolve(gitDir, common)] : [gitDir];
+}
+
+function readText(path: string): string | null {
+  try {
+    return statSync(path).isFile() ? readFileSync(path, "utf8") : null;
+  } catch {
+    return null;
+  }
 }

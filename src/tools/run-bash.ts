@@ -10,7 +10,7 @@ import { isWithin } from "../perms/workspace.ts";
 import { suggestPrefix } from "../perms/run-policy.ts";
 import { confine, detectSandbox, planSandbox, type SandboxAvailability, type SandboxMode, type SandboxPlan } from "../sandbox/detect.ts";
 import { scrubEnv } from "../sandbox/env.ts";
-import { secretPaths, type SandboxSpec } from "../sandbox/spec.ts";
+import { linkedGitDirs, secretPaths, type SandboxSpec } from "../sandbox/spec.ts";
 import { BoundedOutput } from "./bounded-output.ts";
 import { ToolError, type Tool, type ToolContext, type ToolOutput } from "./tool.ts";
 
@@ -103,7 +103,7 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
         root: ctx.root,
         allowNet: opts.allowNet,
         gitWritable: opts.gitWritable,
-        writable: opts.writable ?? [],
+        writable: [...(opts.writable ?? []), ...(opts.gitWritable ? linkedGitDirs(ctx.root) : [])],
         hidden: secretPaths(opts.home ?? homedir(), ctx.root),
       };
       const env = scrubEnv(opts.env ?? process.env, opts.allowEnv);
