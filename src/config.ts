@@ -1,0 +1,207 @@
+// Flags, environment and settings files → one frozen Config. Everything the
+// rest of bunker knows about how it was started comes from here.
+import { parseArgs } from "node:util";
+import { resolve } from "node:path";
+import { emptyGrants, type Grants, type PathRules } from "./perms/policy.ts";
+import { isWithin, resolveRoot, realpathLoose } from "./perms/workspace.ts";
+
+export type OutputFormat = "text" | "json" | "stream-json";
+export type SandboxMode = "auto" | "on" | "off";
+
+export const DEFAULT_MODEL = "claude-sonnet-5-5";
+export const DEFAULT_MAX_TURNS = 50;
+
+export interface Config {
+  prompt: string | undefined;
+  /** Headless: run one turn, print the answer on stdout, exit. */
+  print: boolean;
+  outputFormat: OutputFormat;
+  model: string;
+  maxTurns: number;
+  /** Workspace root: absolute and realpath'd. */
+  root: string;
+  grants: Grants;
+  /** Never ask: what is not granted is denied. */
+  noPrompt: boolean;
+  allowEnv: string[];
+  sandbox: SandboxMode;
+  verbose: boolean;
+  continueLast: boolean;
+  resume: string | undefined;
+  apiKey: string;
+  baseURL: string | undefined;
+  /** First retry delay; tests shrink it through BUNKER_RETRY_BASE_MS. */
+  retryBaseMs: number;
+}
+
+export class UsageError extends Error {
+  override name = "UsageError";
+}
+
+const PERMISSION_FLAGS = [
+  "allow-read", "allow-write", "allow-run", "allow-net",
+  "deny-read", "deny-write", "deny-run", "deny-net",
+] as const;
+
+export const HELP = `bunker: a coding agent that edits only with your say-so
+
+Usage:
+  bunker [options] [prompt]        interactive session (a prompt starts it)
+  bunker -p "prompt"               headless: print the answer and exit
+
+Options:
+  -p, --print                      headless mode (also when stdin is not a terminal and a prompt is given)
+      --output-format FORMAT       text | json | stream-json (headless; default text)
+  -m, --model NAME                 model (default ${DEFAULT_MODEL}; env BUNKER_MODEL)
+      --max-turns N                model calls per turn (default ${DEFAULT_MAX_TURNS})
+  -C, --workspace DIR              workspace root (default: current directory)
+
+Permissions (PATHS and PROGRAMS are comma-separated):
+      --allow-read[=PATHS]         reads: bare = whole workspace; PATHS may lie outside it
+      --allow-write[=PATHS]        writes without asking: bare = whole workspace
+      --allow-run[=PROGRAMS]       commands: bare = every command
+      --allow-net[=HOSTS]          network for commands
+      --deny-read=PATHS  --deny-write=PATHS  --deny-run=PROGRAMS  --deny-net[=HOSTS]
+  -A, --allow-all                  no prompts inside the workspace (grants nothing outside)
+      --no-prompt                  never ask: what is not granted is denied
+      --allow-env=NAMES            pass these secret-looking variables to commands
+      --sandbox MODE               auto | on | off: OS confinement for commands (default auto)
+
+  -c, --continue                   continue the last session
+  -r, --resume ID                  resume a session
+      --verbose                    show reminders, request sizes and retries
+  -v, --version                    print the version
+  -h, --help                       print this help
+
+Environment: ANTHROPIC_API_KEY (required), ANTHROPIC_BASE_URL, BUNKER_MODEL
+Rules files: .bunker/settings.json and $XDG_CONFIG_HOME/bunker/settings.json
+Exit codes: 0 done, 1 runtime or API error, 2 bad usage or missing key, 130 interrupted`;
+
+/** `--allow-read` with no value means "all"; parseArgs needs a value, so give it an empty one. */
+function normalizeBareFlags(argv: string[]): string[] {
+  return argv.map((a) => ((PERMISSION_FLAGS as readonly string[]).includes(a.slice(2)) && a.startsWith("--") ? `${a}=` : a));
+}
+
+function splitList(values: string[] | undefined): { bare: boolean; items: string[] } {
+  if (!values) return { bare: false, items: [] };
+  const items = values.flatMap((v) => v.split(",")).map((s) => s.trim()).filter(Boolean);
+  return { bare: values.some((v) => v === ""), items };
+}
+
+function pathRules(root: string, values: string[] | undefined, into: PathRules): void {
+  const { bare, items } = splitList(values);
+  if (bare) into.workspace = true;
+  for (const item of items) {
+    if (item.includes("\0")) throw new UsageError("a path contains a NUL byte");
+    const abs = item === "~" || item.startsWith("~/") ? resolve(process.env.HOME ?? "/", item.slice(2)) : resolve(root, item);
+    into.paths.push(realpathLoose(abs).real);
+  }
+}
+
+export interface ParsedArgs {
+  help: boolean;
+  version: boolean;
+  config?: Config;
+}
+
+export function parseConfig(argv: string[], env: Record<string, string | undefined>, stdinIsTTY: boolean): ParsedArgs {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: normalizeBareFlags(argv),
+      allowPositionals: true,
+      strict: true,
+      options: {
+        print: { type: "boolean", short: "p" },
+        "output-format": { type: "string" },
+        model: { type: "string", short: "m" },
+        "max-turns": { type: "string" },
+        workspace: { type: "string", short: "C" },
+        "allow-all": { type: "boolean", short: "A" },
+        "no-prompt": { type: "boolean" },
+        "allow-env": { type: "string", multiple: true },
+        sandbox: { type: "string" },
+        verbose: { type: "boolean" },
+        continue: { type: "boolean", short: "c" },
+        resume: { type: "string", short: "r" },
+        version: { type: "boolean", short: "v" },
+        help: { type: "boolean", short: "h" },
+        ...Object.fromEntries(PERMISSION_FLAGS.map((f) => [f, { type: "string", multiple: true }] as const)),
+      },
+    });
+  } catch (err) {
+    throw new UsageError(`${(err as Error).message.split("\n")[0]}. Run bunker --help for usage.`);
+  }
+  const v = parsed.values as Record<string, string | boolean | string[] | undefined>;
+  if (v.help) return { help: true, version: false };
+  if (v.version) return { help: false, version: true };
+
+  const format = (v["output-format"] as string | undefined) ?? "text";
+  if (!["text", "json", "stream-json"].includes(format)) {
+    throw new UsageError(`--output-format must be text, json or stream-json, not "${format}"`);
+  }
+  const sandbox = (v.sandbox as string | undefined) ?? "auto";
+  if (!["auto", "on", "off"].includes(sandbox)) throw new UsageError(`--sandbox must be auto, on or off, not "${sandbox}"`);
+  const maxTurnsText = (v["max-turns"] as string | undefined) ?? String(DEFAULT_MAX_TURNS);
+  const maxTurns = Number(maxTurnsText);
+  if (!Number.isInteger(maxTurns) || maxTurns < 1) throw new UsageError(`--max-turns must be a whole number of at least 1, not "${maxTurnsText}"`);
+
+  let root: string;
+  try {
+    root = resolveRoot((v.workspace as string | undefined) ?? process.cwd());
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+
+  const grants = emptyGrants();
+  const list = (name: string) => v[name] as string[] | undefined;
+  pathRules(root, list("allow-read"), grants.allow.read);
+  pathRules(root, list("allow-write"), grants.allow.write);
+  pathRules(root, list("deny-read"), grants.deny.read);
+  pathRules(root, list("deny-write"), grants.deny.write);
+  for (const [kind, target] of [["allow", grants.allow.run], ["deny", grants.deny.run]] as const) {
+    const { bare, items } = splitList(list(`${kind}-run`));
+    target.all ||= bare;
+    target.programs.push(...items);
+  }
+  for (const [kind, target] of [["allow", grants.allow.net], ["deny", grants.deny.net]] as const) {
+    const { bare, items } = splitList(list(`${kind}-net`));
+    target.all ||= bare;
+    target.hosts.push(...items.map((h) => h.toLowerCase()));
+  }
+  if (v["allow-all"]) {
+    // -A: no prompts inside the workspace. It grants nothing outside it.
+    grants.allow.read.workspace = true;
+    grants.allow.write.workspace = true;
+    grants.allow.run.all = true;
+  }
+  // A path flag that names the workspace itself is the same as the bare flag.
+  for (const rules of [grants.allow.read, grants.allow.write]) {
+    if (rules.paths.some((p) => isWithin(p, root))) rules.workspace = true;
+  }
+
+  const prompt = parsed.positionals.length > 0 ? parsed.positionals.join(" ") : undefined;
+  const print = Boolean(v.print) || (!stdinIsTTY && prompt !== undefined);
+  if (v.print && prompt === undefined && stdinIsTTY) throw new UsageError('-p needs a prompt: bunker -p "what to do"');
+
+  const retryBase = Number(env.BUNKER_RETRY_BASE_MS ?? "1000");
+  const config: Config = {
+    prompt,
+    print,
+    outputFormat: format as OutputFormat,
+    model: (v.model as string | undefined) ?? env.BUNKER_MODEL ?? DEFAULT_MODEL,
+    maxTurns,
+    root,
+    grants,
+    noPrompt: Boolean(v["no-prompt"]),
+    allowEnv: splitList(list("allow-env")).items,
+    sandbox: sandbox as SandboxMode,
+    verbose: Boolean(v.verbose),
+    continueLast: Boolean(v.continue),
+    resume: v.resume as string | undefined,
+    apiKey: env.ANTHROPIC_API_KEY ?? "",
+    baseURL: env.ANTHROPIC_BASE_URL || undefined,
+    retryBaseMs: Number.isFinite(retryBase) && retryBase >= 0 ? retryBase : 1000,
+  };
+  return { help: false, version: false, config };
+}

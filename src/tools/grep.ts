@@ -1,0 +1,186 @@
+// grep: search file contents with a JavaScript regex, rg-style output.
+// Fast path: files are read concurrently, a required literal (when the regex
+// has one) is looked for in the raw bytes before anything is decoded, and the
+// regex scans each remaining file in one pass. Output keeps walk order and
+// stops at the output bound.
+import { isAscii } from "node:buffer";
+import { statSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES } from "./bound.ts";
+import { notFoundError } from "./not-found.ts";
+import { isBinary, MAX_FILE_BYTES } from "./read-file.ts";
+import { requiredLiteral } from "./regex-literal.ts";
+import { compileLineRegex, formatMatches, matchingLines, type LineRegex } from "./search-text.ts";
+import { ToolError, type Tool } from "./tool.ts";
+import { displayPath, readAllowed, walk, walkFilter, type WalkEntry } from "./walk.ts";
+
+export interface GrepInput {
+  pattern: string;
+  path?: string;
+  glob?: string;
+  ignore_case?: boolean;
+  context?: number;
+}
+
+export const MAX_CONTEXT = 10;
+/** Files read at once: enough to keep both the disk and the CPU busy. */
+const READ_CONCURRENCY = 48;
+
+export const grepTool: Tool<GrepInput> = {
+  name: "grep",
+  description:
+    "Search file contents with a JavaScript regex. Prints file:line:text (context lines file-line-text). Skips gitignored and binary files.",
+  inputSchema: {
+    type: "object",
+    properties: {
+      pattern: { type: "string", description: "JavaScript regular expression" },
+      path: { type: "string", description: "File or directory (default: workspace root)" },
+      glob: { type: "string", description: "Only files matching this glob, e.g. *.ts or src/**/*.{ts,tsx}" },
+      ignore_case: { type: "boolean" },
+      context: { type: "integer", description: `Lines before and after each match (0-${MAX_CONTEXT})` },
+    },
+    required: ["pattern"],
+    additionalProperties: false,
+  },
+  summarize: (input) => `/${input.pattern}/${input.path ? ` in ${input.path}` : ""}${input.glob ? ` (${input.glob})` : ""}`,
+
+  async run(input, ctx) {
+    const context = input.context ?? 0;
+    if (context < 0 || context > MAX_CONTEXT) throw new ToolError(`context must be between 0 and ${MAX_CONTEXT}, got ${context}`);
+    const ignoreCase = input.ignore_case ?? false;
+    let re: LineRegex;
+    try {
+      re = compileLineRegex(input.pattern, ignoreCase);
+    } catch (err) {
+      throw new ToolError(`invalid regular expression /${input.pattern}/: ${(err as Error).message.replace(/^Invalid regular expression: /, "")}`);
+    }
+    const literal = requiredLiteral(input.pattern, ignoreCase);
+    const search: FileSearch = {
+      re,
+      literal: literal === undefined ? undefined : Buffer.from(literal, "latin1"),
+      context,
+    };
+
+    const target = await ctx.perms.resolveRead(input.path ?? ".", "grep");
+    if (!target.exists) throw notFoundError(ctx.root, target, readAllowed(ctx.perms));
+    const out = new OutputSink(context > 0);
+
+    const st = statSync(target.real);
+    if (!st.isDirectory() && !st.isFile()) throw new ToolError(`${target.display} is not a regular file (a device, socket or pipe); grep cannot search it`);
+    if (st.isFile()) {
+      const result = await searchFile(target.real, target.display, search, MAX_OUTPUT_LINES + 1);
+      if (result === "binary") throw new ToolError(`${target.display} is a binary file; grep searches text only`);
+      if (result === "too-large") throw new ToolError(`${target.display} is larger than ${MAX_FILE_BYTES / 1048576} MiB; grep skips it`);
+      if (result) out.add(result);
+      return out.render(input.pattern, target.display, 1, 0);
+    }
+
+    const glob = input.glob ? new Bun.Glob(input.glob) : undefined;
+    const globOnPath = input.glob?.includes("/") ?? false;
+    const files = filesOf(walk({ start: target.real, root: ctx.root, allowed: walkFilter(ctx.perms, target.real), signal: ctx.signal }), glob, globOnPath);
+
+    // Read and search concurrently; hand results to the sink in walk order.
+    const pending = new Map<number, string[] | undefined>();
+    let nextToEmit = 0;
+    let taken = 0;
+    let searched = 0;
+    let skipped = 0;
+    const worker = async () => {
+      while (!out.full && !ctx.signal.aborted) {
+        const step = files.next();
+        if (step.done) return;
+        const index = taken++;
+        const entry = step.value;
+        const result = await searchFile(entry.abs, displayPath(target.display, entry.rel), search, MAX_OUTPUT_LINES + 1);
+        if (result === "binary" || result === "too-large") skipped++;
+        else searched++;
+        pending.set(index, typeof result === "object" ? result : undefined);
+        while (pending.has(nextToEmit)) {
+          const lines = pending.get(nextToEmit);
+          pending.delete(nextToEmit++);
+          if (lines && !out.full) out.add(lines);
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: READ_CONCURRENCY }, worker));
+    if (ctx.signal.aborted) throw new ToolError("grep was interrupted");
+    return out.render(input.pattern, target.display, searched, skipped);
+  },
+};
+
+interface FileSearch {
+  re: LineRegex;
+  /** Bytes every matching line contains, when the regex has such a literal. */
+  literal: Buffer | undefined;
+  context: number;
+}
+
+function* filesOf(entries: Iterable<WalkEntry>, glob: Bun.Glob | undefined, globOnPath: boolean): Generator<WalkEntry> {
+  for (const e of entries) {
+    // Symbolic links are not followed (as rg): the file they name is searched where it lives.
+    if (e.kind !== "file") continue;
+    if (glob && !glob.match(globOnPath ? e.rel : e.name)) continue;
+    yield e;
+  }
+}
+
+type SearchResult = string[] | "binary" | "too-large" | undefined;
+
+/** The output lines for one file, or why it was skipped; undefined for no match. */
+async function searchFile(abs: string, display: string, search: FileSearch, max: number): Promise<SearchResult> {
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(abs);
+  } catch {
+    return undefined; // vanished or unreadable since the walk
+  }
+  if (bytes.length > MAX_FILE_BYTES) return "too-large";
+  if (isBinary(bytes)) return "binary";
+  if (search.literal && bytes.indexOf(search.literal) === -1) return undefined;
+  // Pure ASCII decodes faster as latin1, and means the same text.
+  let text = isAscii(bytes) ? bytes.toString("latin1") : bytes.toString("utf8");
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  const matches = matchingLines(text, search.re, max);
+  if (matches.length === 0) return undefined;
+  return formatMatches(display, text, matches, search.context);
+}
+
+/** Collects output lines up to the bound; knows when to stop searching. */
+class OutputSink {
+  private readonly lines: string[] = [];
+  private bytes = 0;
+  full = false;
+
+  /** With context lines, files are separated by `--`, as rg does. */
+  constructor(private readonly separateFiles: boolean) {}
+
+  add(fileLines: string[]): void {
+    if (this.full) return;
+    if (this.separateFiles && this.lines.length > 0 && !this.push("--")) return;
+    for (const line of fileLines) if (!this.push(line)) return;
+  }
+
+  private push(line: string): boolean {
+    const size = Buffer.byteLength(line) + 1;
+    if (this.lines.length >= MAX_OUTPUT_LINES || this.bytes + size > MAX_OUTPUT_BYTES) {
+      this.full = true;
+      return false;
+    }
+    this.lines.push(line);
+    this.bytes += size;
+    return true;
+  }
+
+  render(pattern: string, where: string, searched: number, skipped: number): string {
+    const skippedNote = skipped > 0 ? `; ${skipped} binary or oversized file${skipped === 1 ? "" : "s"} skipped` : "";
+    if (this.lines.length === 0) {
+      return `No matches for /${pattern}/ in ${where} (${searched} file${searched === 1 ? "" : "s"} searched${skippedNote})`;
+    }
+    if (this.full) {
+      this.lines.push(
+        `[output truncated at ${this.lines.length} lines: more matches exist; narrow the pattern, path or glob to see the rest]`,
+      );
+    }
+    return this.lines.join("\n");
+  }
+}

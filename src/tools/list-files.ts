@@ -1,0 +1,69 @@
+// list_files: a directory as an indented tree. `.git` and gitignored entries
+// are left out (counted in a note); symbolic links are shown, never entered.
+import { statSync } from "node:fs";
+import { MAX_OUTPUT_BYTES } from "./bound.ts";
+import { notFoundError } from "./not-found.ts";
+import { ToolError, type Tool } from "./tool.ts";
+import { readAllowed, walk, walkFilter } from "./walk.ts";
+
+export interface ListFilesInput {
+  path?: string;
+  depth?: number;
+}
+
+export const DEFAULT_DEPTH = 2;
+export const MAX_DEPTH = 10;
+export const MAX_ENTRIES = 500;
+
+export const listFilesTool: Tool<ListFilesInput> = {
+  name: "list_files",
+  description:
+    "List a directory as an indented tree; directories end in /, symlinks in @. Leaves out .git and gitignored entries.",
+  inputSchema: {
+    type: "object",
+    properties: {
+      path: { type: "string", description: "Directory (default: workspace root)" },
+      depth: { type: "integer", description: `Levels to show (default ${DEFAULT_DEPTH}, max ${MAX_DEPTH})` },
+    },
+    additionalProperties: false,
+  },
+  summarize: (input) => input.path ?? ".",
+
+  async run(input, ctx) {
+    const depth = input.depth ?? DEFAULT_DEPTH;
+    if (depth < 1) throw new ToolError(`depth must be 1 or more, got ${depth}`);
+    const maxDepth = Math.min(depth, MAX_DEPTH);
+    const dir = await ctx.perms.resolveRead(input.path ?? ".", "list_files");
+    if (!dir.exists) throw notFoundError(ctx.root, dir, readAllowed(ctx.perms));
+    if (!statSync(dir.real).isDirectory()) throw new ToolError(`${dir.display} is a file, not a directory; use read_file to read it`);
+
+    const lines: string[] = [dir.display.endsWith("/") ? dir.display : `${dir.display}/`];
+    let bytes = lines[0]!.length + 1;
+    let ignored = 0;
+    let stopped = false;
+    for (const entry of walk({
+      start: dir.real,
+      root: ctx.root,
+      maxDepth,
+      allowed: walkFilter(ctx.perms, dir.real),
+      signal: ctx.signal,
+      onIgnored: () => ignored++,
+    })) {
+      const suffix = entry.kind === "dir" ? "/" : entry.kind === "symlink" ? "@" : "";
+      const line = `${"  ".repeat(entry.depth)}${entry.name}${suffix}`;
+      if (lines.length - 1 >= MAX_ENTRIES || bytes + line.length + 1 > MAX_OUTPUT_BYTES) {
+        stopped = true;
+        break;
+      }
+      lines.push(line);
+      bytes += Buffer.byteLength(line) + 1;
+    }
+    if (lines.length === 1) lines.push("  (empty)");
+    const notes: string[] = [];
+    if (stopped) notes.push(`stopped at ${lines.length - 1} entries; list a subdirectory or use a smaller depth to see the rest`);
+    if (depth > MAX_DEPTH) notes.push(`depth capped at ${MAX_DEPTH}`);
+    if (ignored > 0) notes.push(`${ignored} gitignored entr${ignored === 1 ? "y" : "ies"} not shown`);
+    if (notes.length > 0) lines.push(`[${notes.join("; ")}]`);
+    return lines.join("\n");
+  },
+};

@@ -1,0 +1,133 @@
+// read_file: a text file as numbered lines (cat -n style), a window at a
+// time. Records what the model saw, for read-before-write.
+import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
+import { cutLine, MAX_OUTPUT_BYTES } from "./bound.ts";
+import { notFoundError } from "./not-found.ts";
+import { ToolError, type Tool } from "./tool.ts";
+import { readAllowed } from "./walk.ts";
+
+export interface ReadFileInput {
+  path: string;
+  offset?: number;
+  limit?: number;
+}
+
+export const DEFAULT_LINE_LIMIT = 2_000;
+/** Larger files are refused: grep finds the lines worth reading. */
+export const MAX_FILE_BYTES = 64 * 1024 * 1024;
+/** A NUL byte in this many leading bytes marks a binary file. */
+export const BINARY_SNIFF_BYTES = 8192;
+
+export const readFileTool: Tool<ReadFileInput> = {
+  name: "read_file",
+  description:
+    "Read a text file as numbered lines. Shows up to 2000 lines or ~20 KB; the output says which offset to pass for the rest.",
+  inputSchema: {
+    type: "object",
+    properties: {
+      path: { type: "string", description: "Relative to the workspace root, or absolute" },
+      offset: { type: "integer", description: "First line to show, 1-based (default 1)" },
+      limit: { type: "integer", description: "Most lines to show (default 2000)" },
+    },
+    required: ["path"],
+    additionalProperties: false,
+  },
+  summarize: (input) => (input.offset ? `${input.path}:${input.offset}` : input.path),
+
+  async run(input, ctx) {
+    const offset = input.offset ?? 1;
+    const limit = input.limit ?? DEFAULT_LINE_LIMIT;
+    if (offset < 1) throw new ToolError(`offset must be 1 or more (lines are numbered from 1), got ${offset}`);
+    if (limit < 1) throw new ToolError(`limit must be 1 or more, got ${limit}`);
+
+    const path = await ctx.perms.resolveRead(input.path, "read_file");
+    if (!path.exists) throw notFoundError(ctx.root, path, readAllowed(ctx.perms));
+    const bytes = readWholeFile(path.real, path.display);
+    if (isBinary(bytes)) {
+      throw new ToolError(`${path.display} is a binary file (${bytes.length} bytes); read_file shows text only`);
+    }
+    ctx.session.recordRead(path.real, bytes);
+    if (bytes.length === 0) return `(${path.display} is empty)`;
+    return formatLines(bytes.toString("utf8"), offset, limit);
+  },
+};
+
+/** Reads a regular file in full, with clear errors for everything else. */
+function readWholeFile(real: string, display: string): Buffer {
+  let fd: number;
+  try {
+    // O_NONBLOCK: opening a named pipe must not hang waiting for a writer.
+    fd = openSync(real, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (err) {
+    throw new ToolError(`cannot open ${display}: ${(err as Error).message}`);
+  }
+  try {
+    const st = fstatSync(fd);
+    if (st.isDirectory()) throw new ToolError(`${display} is a directory; use list_files to see what is in it`);
+    if (!st.isFile()) throw new ToolError(`${display} is not a regular file (a device, socket or pipe); it cannot be read`);
+    if (st.size > MAX_FILE_BYTES) {
+      throw new ToolError(
+        `${display} is ${(st.size / 1048576).toFixed(0)} MiB, too large to read (limit ${MAX_FILE_BYTES / 1048576} MiB); use grep to find the lines you need`,
+      );
+    }
+    // Read until EOF rather than trusting the size: files can grow while read.
+    let buf = Buffer.allocUnsafe(Math.max(st.size, 4096));
+    let used = 0;
+    for (;;) {
+      if (used === buf.length) {
+        if (buf.length >= MAX_FILE_BYTES) throw new ToolError(`${display} grew past ${MAX_FILE_BYTES / 1048576} MiB while being read`);
+        const bigger = Buffer.allocUnsafe(buf.length * 2);
+        buf.copy(bigger, 0, 0, used);
+        buf = bigger;
+      }
+      const n = readSync(fd, buf, used, buf.length - used, null);
+      if (n === 0) break;
+      used += n;
+    }
+    return buf.subarray(0, used);
+  } catch (err) {
+    if (err instanceof ToolError) throw err;
+    throw new ToolError(`cannot read ${display}: ${(err as Error).message}`);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+export function isBinary(bytes: Uint8Array): boolean {
+  return bytes.subarray(0, BINARY_SNIFF_BYTES).indexOf(0) !== -1;
+}
+
+/**
+ * Lines offset..offset+limit-1, numbered, each cut at MAX_LINE_CHARS, and
+ * stopped early at the output byte budget; a last line says how to go on.
+ */
+export function formatLines(text: string, offset: number, limit: number): string {
+  const lines = text.split("\n");
+  if (lines.at(-1) === "") lines.pop(); // the newline that ends the last line
+  const total = lines.length;
+  if (offset > total) {
+    throw new ToolError(`offset ${offset} is past the end: the file has ${total} line${total === 1 ? "" : "s"}`);
+  }
+  const last = Math.min(total, offset + limit - 1);
+  const width = String(last).length;
+  const out: string[] = [];
+  let bytes = 0;
+  let shownLast = offset - 1;
+  for (let n = offset; n <= last; n++) {
+    const line = `${String(n).padStart(width)}\t${cutLine(stripCR(lines[n - 1]!))}`;
+    const size = Buffer.byteLength(line) + 1;
+    if (out.length > 0 && bytes + size > MAX_OUTPUT_BYTES) break;
+    out.push(line);
+    bytes += size;
+    shownLast = n;
+  }
+  if (shownLast < total) {
+    const why = shownLast < last ? "output limit reached" : "line limit reached";
+    out.push(`[showing lines ${offset}-${shownLast} of ${total} (${why}); to read on, use offset=${shownLast + 1}]`);
+  }
+  return out.join("\n");
+}
+
+function stripCR(line: string): string {
+  return line.endsWith("\r") ? line.slice(0, -1) : line;
+}
