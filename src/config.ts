@@ -4,6 +4,7 @@ import { parseArgs } from "node:util";
 import { resolve } from "node:path";
 import { emptyGrants, type Grants, type PathRules } from "./perms/policy.ts";
 import { isWithin, resolveRoot, realpathLoose } from "./perms/workspace.ts";
+import { loadRulesFiles, RulesFileError } from "./perms/rules-file.ts";
 
 export type OutputFormat = "text" | "json" | "stream-json";
 export type SandboxMode = "auto" | "on" | "off";
@@ -30,6 +31,8 @@ export interface Config {
   resume: string | undefined;
   apiKey: string;
   baseURL: string | undefined;
+  /** Remind the model of its todo list after this many rounds without it (0: never). */
+  todoAfter: number;
   /** First retry delay; tests shrink it through BUNKER_RETRY_BASE_MS. */
   retryBaseMs: number;
 }
@@ -180,6 +183,15 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
     if (rules.paths.some((p) => isWithin(p, root))) rules.workspace = true;
   }
 
+  let todoAfter = 3;
+  try {
+    const rules = loadRulesFiles(root, grants, env);
+    if (typeof rules.reminders?.todoAfter === "number") todoAfter = rules.reminders.todoAfter;
+  } catch (err) {
+    if (err instanceof RulesFileError) throw new UsageError(err.message);
+    throw err;
+  }
+
   const prompt = parsed.positionals.length > 0 ? parsed.positionals.join(" ") : undefined;
   const print = Boolean(v.print) || (!stdinIsTTY && prompt !== undefined);
   if (v.print && prompt === undefined && stdinIsTTY) throw new UsageError('-p needs a prompt: bunker -p "what to do"');
@@ -201,6 +213,7 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
     resume: v.resume as string | undefined,
     apiKey: env.ANTHROPIC_API_KEY ?? "",
     baseURL: env.ANTHROPIC_BASE_URL || undefined,
+    todoAfter,
     retryBaseMs: Number.isFinite(retryBase) && retryBase >= 0 ? retryBase : 1000,
   };
   return { help: false, version: false, config };

@@ -23,7 +23,10 @@ export function makeFilePreview(
   let removed = 0;
   const lines: string[] = [`--- ${patch.oldFileName}`, `+++ ${patch.newFileName}`];
   for (const h of patch.hunks) {
-    lines.push(`@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@`);
+    // An empty range starts at the line before it, as unified diffs write it (-0,0).
+    const oldStart = h.oldLines === 0 ? h.oldStart - 1 : h.oldStart;
+    const newStart = h.newLines === 0 ? h.newStart - 1 : h.newStart;
+    lines.push(`@@ -${oldStart},${h.oldLines} +${newStart},${h.newLines} @@`);
     for (const l of h.lines) {
       if (l.startsWith("+")) added++;
       else if (l.startsWith("-")) removed++;

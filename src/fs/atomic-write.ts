@@ -1,7 +1,7 @@
 // Every write bunker makes goes through here: a temp file in the same
 // directory, flushed to disk, then renamed over the target. A process killed
 // at any moment leaves the old content or the new, never a mix or nothing.
-import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, fchmodSync, fsyncSync, mkdirSync, openSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 
 export interface AtomicWriteOptions {
@@ -15,16 +15,23 @@ export function writeFileAtomic(path: string, data: string | Uint8Array, opts: A
   const dir = dirname(path);
   if (opts.mkdirs) mkdirSync(dir, { recursive: true });
   let mode = opts.mode;
+  // A new file gets 0o644 less the umask; a kept or asked-for mode is set exactly.
+  let exact = mode !== undefined;
   if (mode === undefined) {
     try {
       mode = statSync(path).mode & 0o7777;
+      exact = true;
     } catch {
       mode = 0o644;
     }
   }
-  const tmp = join(dir, `.${basename(path)}.bunker-${process.pid}-${Math.random().toString(36).slice(2, 10)}.tmp`);
+  // The temp name keeps at most 60 characters of the file's name: a long
+  // (but legal) name plus the suffix must not exceed the 255-byte name limit.
+  const tmp = join(dir, `.${basename(path).slice(0, 60)}.bunker-${process.pid}-${Math.random().toString(36).slice(2, 10)}.tmp`);
   const fd = openSync(tmp, "wx", mode);
   try {
+    // open() applies the umask (0o664 would become 0o644): keep the mode exactly.
+    if (exact) fchmodSync(fd, mode);
     const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;
     let off = 0;
     while (off < bytes.length) off += writeSync(fd, bytes, off, bytes.length - off);

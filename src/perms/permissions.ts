@@ -73,11 +73,17 @@ export class Permissions {
     }
     if (!mustAsk) return;
 
-    const key = `${req.kind}\0${targets.join("\0")}`;
+    // A refused write is remembered with its content: after "No, do X instead"
+    // the model's different edit to the same file must still be asked.
+    const change = req.kind === "write" && req.files ? `\0${Bun.hash(req.files.map((f) => f.diff).join("\0"))}` : "";
+    const key = `${req.kind}\0${targets.join("\0")}${change}`;
     const earlier = this.refused.get(key);
     if (earlier !== undefined) this.deny(`the person already refused this in this session${earlier ? `: ${earlier}` : ""}. Do not retry it; ask them or take another approach`);
 
     if (!this.approver.interactive) {
+      if (req.kind === "write" && targets.some((t) => this.policy.isProtectedPath(t))) {
+        this.deny(`${describe(req)} needs approval: writes into .git/ and .bunker/ always ask, even under --allow-write or -A, and bunker is not asking (no terminal or --no-prompt). Run bunker in a terminal without --no-prompt to approve it`);
+      }
       const hint = this.policy.grantHint(req.kind, req.target);
       this.deny(`${describe(req)} needs approval, and bunker is not asking (no terminal or --no-prompt). To grant it, run bunker with ${hint}`);
     }

@@ -2,7 +2,7 @@
 // request, answer allow / deny / ask, in this order: deny rules and --deny-*
 // flags, then protected paths (always ask), then allow rules and --allow-*
 // flags, then defaults. Pure: no I/O, no prompts; the approver asks.
-import { isAbsolute, relative, resolve } from "node:path";
+import { isAbsolute, relative, resolve, sep } from "node:path";
 import { isWithin } from "./workspace.ts";
 import type { PermKind, Verdict } from "./types.ts";
 import { decideRun, type RunRules } from "./run-policy.ts";
@@ -80,8 +80,11 @@ export class Policy {
     return kind === "read" ? { verdict: "allow" } : { verdict: "ask" };
   }
 
+  /** Inside the workspace and under a `.git` or `.bunker` directory at any depth (nested repos have hooks too). */
   isProtectedPath(real: string): boolean {
-    return PROTECTED_DIRS.some((dir) => isWithin(resolve(this.root, dir), real));
+    if (!isWithin(this.root, real)) return false;
+    // Case-insensitively: on macOS and Windows `.GIT/hooks` is the same directory as `.git/hooks`.
+    return relative(this.root, real).split(sep).some((part) => PROTECTED_DIRS.includes(part.toLowerCase()));
   }
 
   private decideNet(host: string): Decision {

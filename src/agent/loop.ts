@@ -1,0 +1,176 @@
+// One user turn: stream the model, run the tools it asks for, send back the
+// results, until it ends its turn. Every stop_reason is handled; the number
+// of model calls is capped; a tool never throws into the loop.
+import type { ContentBlock, ContentBlockParam, Message, ToolResultBlockParam, ToolUseBlock } from "@anthropic-ai/sdk/resources/messages";
+import type { ToolRegistry } from "../tools/registry.ts";
+import type { ToolContext } from "../tools/tool.ts";
+import { History } from "./history.ts";
+import { ModelError, type Model, type ModelEvents } from "./model.ts";
+
+/** Extra text injected after the tool results of a round (e.g. the todo reminder). */
+export interface RoundHook {
+  afterRound(toolNames: string[]): string | null;
+  /** Called when a new user turn starts. */
+  onTurnStart?(): void;
+}
+
+export interface LoopEvents extends ModelEvents {
+  /** A model call is about to start (spinner). */
+  onModelStart(): void;
+  onToolStart(summary: string): void;
+  onToolEnd(summary: string, result: { content: string; isError: boolean }): void;
+  /** Something the person should know (continuations, caps, refusals). */
+  onNotice(message: string): void;
+  /** Injected text (reminders): shown only with --verbose. */
+  onInjected(text: string): void;
+}
+
+export type TurnEnd = "done" | "max_turns" | "refusal" | "interrupted" | "error" | "context_full";
+
+export interface TurnOutcome {
+  end: TurnEnd;
+  /** The text of the final assistant message: the answer. */
+  text: string;
+  /** Model calls made in this turn. */
+  modelCalls: number;
+  error?: string;
+}
+
+export interface AgentOptions {
+  model: Model;
+  registry: ToolRegistry;
+  system: string;
+  maxTurns: number;
+  /** Automatic continuations after max_tokens, per turn. */
+  maxContinuations?: number;
+  hooks?: RoundHook[];
+}
+
+const INTERRUPTED = "Interrupted by the user.";
+
+export class Agent {
+  readonly history = new History();
+
+  constructor(private readonly opts: AgentOptions) {}
+
+  async runTurn(userText: string, ctx: ToolContext, events: LoopEvents): Promise<TurnOutcome> {
+    const { model, registry, system, maxTurns } = this.opts;
+    const maxContinuations = this.opts.maxContinuations ?? 3;
+    let continuations = 0;
+    let lastText = "";
+    for (const h of this.opts.hooks ?? []) h.onTurnStart?.();
+    this.history.addUser(userText);
+
+    for (let call = 1; call <= maxTurns; call++) {
+      const before = this.history.messages.length;
+      let message: Message;
+      events.onModelStart();
+      try {
+        message = await model.send(system, this.history.messages, registry.apiTools(), events, ctx.signal);
+      } catch (err) {
+        this.history.truncate(before);
+        if (ctx.signal.aborted) return { end: "interrupted", text: lastText, modelCalls: call };
+        const error = err instanceof ModelError ? err.message : `unexpected error: ${(err as Error).message}`;
+        return { end: "error", text: lastText, modelCalls: call, error };
+      }
+
+      let content: ContentBlock[] = message.content;
+      if (message.stop_reason === "max_tokens") {
+        // The last block may be a tool call cut off mid-input: never run it.
+        const last = content.at(-1);
+        if (last?.type === "tool_use") content = content.slice(0, -1);
+      }
+      const text = textOf(content);
+      if (text) lastText = text;
+      if (content.length > 0) this.history.addAssistant(content);
+
+      const toolUses = content.filter((b): b is ToolUseBlock => b.type === "tool_use");
+      const results = toolUses.length > 0 ? await this.runTools(toolUses, ctx, events) : [];
+      const injected: ContentBlockParam[] = [];
+      if (toolUses.length > 0) {
+        for (const hook of this.opts.hooks ?? []) {
+          const extra = hook.afterRound(toolUses.map((t) => t.name));
+          if (extra) {
+            events.onInjected(extra);
+            injected.push({ type: "text", text: extra });
+          }
+        }
+      }
+      if (ctx.signal.aborted) {
+        if (results.length > 0) this.history.addUser(results);
+        return { end: "interrupted", text: lastText, modelCalls: call };
+      }
+
+      switch (message.stop_reason) {
+        case "tool_use":
+          this.history.addUser([...results, ...injected]);
+          continue;
+        case "max_tokens": {
+          if (continuations >= maxContinuations) {
+            if (results.length > 0) this.history.addUser(results);
+            events.onNotice(`The reply hit the output limit ${continuations + 1} times; stopping here. Say "continue" to go on.`);
+            return { end: "done", text: lastText, modelCalls: call };
+          }
+          continuations++;
+          events.onNotice(`The reply hit the output token limit; continuing (${continuations}/${maxContinuations}).`);
+          this.history.addUser([
+            ...results,
+            ...injected,
+            { type: "text", text: "Your reply was cut off by the output token limit. Continue exactly where you left off; if you were calling a tool, call it again." },
+          ]);
+          continue;
+        }
+        case "pause_turn":
+          // The server paused a long turn: send the conversation back as it is.
+          if (results.length > 0) this.history.addUser([...results, ...injected]);
+          continue;
+        case "refusal":
+          if (results.length > 0) this.history.addUser(results);
+          events.onNotice("The model declined to continue this request.");
+          return { end: "refusal", text: lastText, modelCalls: call };
+        case "model_context_window_exceeded":
+          if (results.length > 0) this.history.addUser(results);
+          events.onNotice("The conversation no longer fits the model's context window. Use /clear to start afresh.");
+          return { end: "context_full", text: lastText, modelCalls: call };
+        default:
+          // end_turn, stop_sequence, or a reason this version does not know.
+          if (results.length > 0) this.history.addUser([...results, ...injected]);
+          return { end: "done", text: lastText, modelCalls: call };
+      }
+    }
+    events.onNotice(`Stopped after ${maxTurns} model calls (--max-turns ${maxTurns}). Say "continue" to let it go on.`);
+    return { end: "max_turns", text: lastText, modelCalls: maxTurns };
+  }
+
+  /** Run each tool call in order; once interrupted, answer the rest without running them. */
+  private async runTools(calls: ToolUseBlock[], ctx: ToolContext, events: LoopEvents): Promise<ToolResultBlockParam[]> {
+    const { registry } = this.opts;
+    const results: ToolResultBlockParam[] = [];
+    for (const call of calls) {
+      if (ctx.signal.aborted) {
+        results.push({ type: "tool_result", tool_use_id: call.id, content: INTERRUPTED, is_error: true });
+        continue;
+      }
+      const summary = registry.summarize(call.name, call.input);
+      events.onToolStart(summary);
+      const result = await registry.run(call.name, call.input, ctx);
+      events.onToolEnd(summary, result);
+      results.push({
+        type: "tool_result",
+        tool_use_id: call.id,
+        // The API rejects empty text; say so instead.
+        content: result.content === "" ? "(no output)" : result.content,
+        ...(result.isError ? { is_error: true } : {}),
+      });
+    }
+    return results;
+  }
+}
+
+function textOf(content: ContentBlock[]): string {
+  return content
+    .filter((b) => b.type === "text")
+    .map((b) => (b as { text: string }).text)
+    .join("")
+    .trim();
+}

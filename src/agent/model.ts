@@ -1,0 +1,135 @@
+// The SDK client: one streamed Messages call with our own retry loop (so the
+// person sees "retrying in Ns"), prompt caching marks, and usage totals.
+import Anthropic from "@anthropic-ai/sdk";
+import type { Message, MessageParam, TextBlockParam, Tool } from "@anthropic-ai/sdk/resources/messages";
+import { addUsage, emptyUsage, type UsageTotals } from "./usage.ts";
+
+export interface ModelEvents {
+  /** Text as it streams. */
+  onText(delta: string): void;
+  /** A retryable failure; the call will be tried again after `delayMs`. */
+  onRetry(message: string, delayMs: number, attempt: number): void;
+  /** Request size, for --verbose. */
+  onRequest?(bytes: number): void;
+}
+
+export interface ModelOptions {
+  apiKey: string;
+  baseURL?: string;
+  model: string;
+  maxTokens?: number;
+  /** First backoff delay; doubles each retry. */
+  retryBaseMs: number;
+  maxRetries?: number;
+}
+
+/** A failure the person must see: message already in plain words. */
+export class ModelError extends Error {
+  override name = "ModelError";
+}
+
+export class Model {
+  readonly usage: UsageTotals = emptyUsage();
+  private readonly client: Anthropic;
+
+  constructor(readonly opts: ModelOptions) {
+    this.client = new Anthropic({ apiKey: opts.apiKey, baseURL: opts.baseURL, maxRetries: 0, timeout: 10 * 60_000 });
+  }
+
+  get name(): string {
+    return this.opts.model;
+  }
+
+  async send(system: string, messages: MessageParam[], tools: Tool[], events: ModelEvents, signal: AbortSignal): Promise<Message> {
+    const params = {
+      model: this.opts.model,
+      max_tokens: this.opts.maxTokens ?? 16_000,
+      system: [{ type: "text", text: system, cache_control: { type: "ephemeral" } }] satisfies TextBlockParam[],
+      tools,
+      messages: withCacheMark(messages),
+    };
+    events.onRequest?.(JSON.stringify(params).length);
+    const maxRetries = this.opts.maxRetries ?? 4;
+    let streamed = false;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const stream = this.client.messages.stream(params, { signal });
+        streamed = false;
+        stream.on("text", (delta) => {
+          streamed = true;
+          events.onText(delta);
+        });
+        const message = await stream.finalMessage();
+        addUsage(this.usage, message.usage);
+        return message;
+      } catch (err) {
+        if (signal.aborted) throw err;
+        const retry = retryable(err);
+        if (!retry.ok || attempt >= maxRetries) throw new ModelError(explain(err));
+        const delay = retry.afterMs ?? this.opts.retryBaseMs * 2 ** attempt;
+        // Text already shown from a cut-off stream is not resent: say the reply starts over.
+        const restart = streamed ? " (the reply was cut off and will start over)" : "";
+        events.onRetry(`${explain(err)}${restart}; retrying in ${formatSeconds(delay)}`, delay, attempt + 1);
+        await sleep(delay, signal);
+      }
+    }
+  }
+}
+
+/** Mark the end of the conversation so the next request reads it from the prompt cache. */
+function withCacheMark(messages: MessageParam[]): MessageParam[] {
+  const last = messages.at(-1);
+  if (!last) return messages;
+  const content = typeof last.content === "string" ? [{ type: "text" as const, text: last.content }] : last.content;
+  const tail = content.at(-1);
+  if (!tail || tail.type === "thinking" || tail.type === "redacted_thinking") return messages;
+  const marked = [...content.slice(0, -1), { ...tail, cache_control: { type: "ephemeral" as const } }];
+  return [...messages.slice(0, -1), { ...last, content: marked } as MessageParam];
+}
+
+function retryable(err: unknown): { ok: boolean; afterMs?: number } {
+  if (err instanceof Anthropic.APIConnectionError) return { ok: true };
+  if (err instanceof Anthropic.APIError) {
+    const h = err.headers;
+    if (h?.get("x-should-retry") === "false") return { ok: false };
+    const status = err.status ?? 0;
+    const ok = status === 408 || status === 409 || status === 429 || status >= 500 || err.type === "overloaded_error" || status === 0;
+    const ms = Number(h?.get("retry-after-ms"));
+    const s = Number(h?.get("retry-after"));
+    const afterMs = Number.isFinite(ms) && ms >= 0 && h?.get("retry-after-ms") ? ms : Number.isFinite(s) && h?.get("retry-after") ? s * 1000 : undefined;
+    return { ok, afterMs: afterMs !== undefined ? Math.min(afterMs, 60_000) : undefined };
+  }
+  // A stream cut mid-way surfaces as a plain error from the SDK's reader.
+  return { ok: err instanceof Error && /terminated|ECONNRESET|socket|network|fetch failed/i.test(err.message) };
+}
+
+/** One sentence a person can act on. */
+export function explain(err: unknown): string {
+  if (err instanceof Anthropic.APIError) {
+    const status = err.status;
+    const body = err.error as { error?: { message?: string } } | undefined;
+    const detail = body?.error?.message ?? err.message;
+    if (status === 401) return `the API rejected the key (401): check ANTHROPIC_API_KEY${detail ? ` (${detail})` : ""}`;
+    if (status === 403) return `the API refused access (403): ${detail}`;
+    if (status === 404) return `not found (404): ${detail}. Check the model name (--model) and ANTHROPIC_BASE_URL`;
+    if (status === 429) return `rate limited (429): ${detail}`;
+    if (status === 529 || err.type === "overloaded_error") return `the API is overloaded (529)`;
+    if (status === undefined) return `could not reach the API: ${err.message}`;
+    return `API error ${status}: ${detail}`;
+  }
+  return err instanceof Error ? `connection failed: ${err.message}` : String(err);
+}
+
+function formatSeconds(ms: number): string {
+  return ms < 1000 ? `${(ms / 1000).toFixed(1)}s` : `${Math.round(ms / 1000)}s`;
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const t = setTimeout(resolve, ms);
+    signal.addEventListener("abort", () => {
+      clearTimeout(t);
+      reject(new Error("aborted"));
+    }, { once: true });
+  });
+}

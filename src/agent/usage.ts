@@ -1,0 +1,41 @@
+// Token usage summed over a session, and what it cost.
+import type { Usage } from "@anthropic-ai/sdk/resources/messages";
+
+export interface UsageTotals {
+  input_tokens: number;
+  output_tokens: number;
+  cache_creation_input_tokens: number;
+  cache_read_input_tokens: number;
+}
+
+export const emptyUsage = (): UsageTotals => ({
+  input_tokens: 0,
+  output_tokens: 0,
+  cache_creation_input_tokens: 0,
+  cache_read_input_tokens: 0,
+});
+
+export function addUsage(into: UsageTotals, u: Partial<Usage> | undefined): void {
+  if (!u) return;
+  into.input_tokens += u.input_tokens ?? 0;
+  into.output_tokens += u.output_tokens ?? 0;
+  into.cache_creation_input_tokens += u.cache_creation_input_tokens ?? 0;
+  into.cache_read_input_tokens += u.cache_read_input_tokens ?? 0;
+}
+
+/** USD per million tokens (input, output), by model family. */
+function pricePerMTok(model: string): [number, number] {
+  if (model.includes("haiku")) return [1, 5];
+  if (model.includes("opus")) return [5, 25];
+  return [3, 15];
+}
+
+export function costUSD(model: string, u: UsageTotals): number {
+  const [inp, out] = pricePerMTok(model);
+  const cost =
+    u.input_tokens * inp +
+    u.cache_creation_input_tokens * inp * 1.25 +
+    u.cache_read_input_tokens * inp * 0.1 +
+    u.output_tokens * out;
+  return Math.round((cost / 1e6) * 1e6) / 1e6;
+}

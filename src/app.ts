@@ -1,0 +1,77 @@
+// Builds the pieces from a Config (permissions, tools, model, agent) and
+// runs the headless turn or the REPL.
+import pc from "picocolors";
+import { Agent } from "./agent/loop.ts";
+import { TodoRoundHook } from "./agent/todo.ts";
+import { Model } from "./agent/model.ts";
+import { SessionState } from "./agent/session-state.ts";
+import { buildSystemPrompt } from "./agent/system-prompt.ts";
+import { costUSD } from "./agent/usage.ts";
+import type { Config } from "./config.ts";
+import { NoPromptApprover } from "./perms/approver.ts";
+import { Permissions } from "./perms/permissions.ts";
+import { Policy } from "./perms/policy.ts";
+import type { Approver } from "./perms/types.ts";
+import { allTools } from "./tools/all.ts";
+import { ToolRegistry } from "./tools/registry.ts";
+import type { ToolContext } from "./tools/tool.ts";
+import { TerminalUI } from "./ui/terminal.ts";
+
+export interface App {
+  config: Config;
+  agent: Agent;
+  model: Model;
+  ui: TerminalUI;
+  session: SessionState;
+  perms: Permissions;
+  /** A context for one turn, with its own abort signal. */
+  context(signal: AbortSignal): ToolContext;
+}
+
+/** Whether the person can be asked: a terminal on both ends, and not --no-prompt. */
+export function canPrompt(config: Config): boolean {
+  return !config.noPrompt && Boolean(process.stdin.isTTY) && Boolean(process.stderr.isTTY);
+}
+
+async function makeApprover(config: Config): Promise<Approver> {
+  if (!canPrompt(config)) return new NoPromptApprover();
+  const { TtyApprover } = await import("./perms/tty-approver.ts");
+  return new TtyApprover();
+}
+
+export async function buildApp(config: Config, ui: TerminalUI): Promise<App> {
+  const approver = await makeApprover(config);
+  const perms = new Permissions({
+    policy: new Policy(config.root, config.grants),
+    approver,
+    notify: (line) => ui.info(pc.red(`  denied: ${line}`)),
+  });
+  const registry = new ToolRegistry(allTools(config));
+  const session = new SessionState();
+  const model = new Model({ apiKey: config.apiKey, baseURL: config.baseURL, model: config.model, retryBaseMs: config.retryBaseMs });
+  const agent = new Agent({ model, registry, system: buildSystemPrompt(config.root), maxTurns: config.maxTurns,
+    hooks: [new TodoRoundHook(session, config.todoAfter)],
+  });
+  return {
+    config,
+    agent,
+    model,
+    ui,
+    session,
+    perms,
+    context: (signal) => ({ root: config.root, perms, session, ui, signal }),
+  };
+}
+
+export async function runApp(config: Config): Promise<number> {
+  if (config.print) {
+    const { runHeadless } = await import("./headless.ts");
+    return runHeadless(config);
+  }
+  const { runRepl } = await import("./repl.ts");
+  return runRepl(config);
+}
+
+export function usageSummary(app: App): { usage: App["model"]["usage"]; cost_usd: number } {
+  return { usage: app.model.usage, cost_usd: costUSD(app.config.model, app.model.usage) };
+}

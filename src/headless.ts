@@ -1,0 +1,54 @@
+// bunker -p: one turn, the answer on stdout, progress on stderr, and an exit
+// code a script can trust.
+import { buildApp, usageSummary } from "./app.ts";
+import type { Config } from "./config.ts";
+import { TerminalUI } from "./ui/terminal.ts";
+
+export async function runHeadless(config: Config): Promise<number> {
+  const prompt = config.prompt ?? (await Bun.stdin.text()).trim();
+  if (!prompt) {
+    process.stderr.write("bunker: -p needs a prompt (as an argument or on stdin)\n");
+    return 2;
+  }
+  const ui = new TerminalUI({ streamText: false, verbose: config.verbose, spinner: false });
+  const app = await buildApp(config, ui);
+  const controller = new AbortController();
+  const onSigint = () => controller.abort();
+  process.on("SIGINT", onSigint);
+  const events = config.outputFormat === "stream-json" ? streamJsonEvents(ui) : ui;
+  const outcome = await app.agent.runTurn(prompt, app.context(controller.signal), events);
+  process.off("SIGINT", onSigint);
+
+  const isError = outcome.end === "error" || outcome.end === "interrupted";
+  if (config.outputFormat === "text") {
+    if (outcome.error) ui.error(outcome.error);
+    if (outcome.text) process.stdout.write(outcome.text + "\n");
+  } else {
+    const result = {
+      type: "result",
+      result: outcome.text,
+      end: outcome.end,
+      is_error: isError,
+      ...(outcome.error ? { error: outcome.error } : {}),
+      turns: outcome.modelCalls,
+      model: config.model,
+      ...usageSummary(app),
+    };
+    process.stdout.write(JSON.stringify(result) + "\n");
+  }
+  if (outcome.end === "interrupted") return 130;
+  return isError ? 1 : 0;
+}
+
+/** stream-json: one JSON object per line for each event, then the result. */
+function streamJsonEvents(ui: TerminalUI): TerminalUI {
+  const emit = (obj: object) => process.stdout.write(JSON.stringify(obj) + "\n");
+  return Object.assign(Object.create(ui) as TerminalUI, {
+    onText: (delta: string) => emit({ type: "text", text: delta }),
+    onToolStart: (summary: string) => emit({ type: "tool_use", summary }),
+    onToolEnd: (summary: string, r: { content: string; isError: boolean }) =>
+      emit({ type: "tool_result", summary, is_error: r.isError, bytes: r.content.length }),
+    onNotice: (message: string) => emit({ type: "notice", message }),
+    onRetry: (message: string) => emit({ type: "retry", message }),
+  });
+}

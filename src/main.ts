@@ -1,0 +1,40 @@
+// Entry point: argv → Config → REPL or headless run, and the exit code.
+// --version and --help answer before anything heavy (the SDK) is loaded.
+import { commit, version } from "./build-info.ts";
+import { HELP, parseConfig, UsageError } from "./config.ts";
+
+async function main(): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseConfig(process.argv.slice(2), process.env, Boolean(process.stdin.isTTY));
+  } catch (err) {
+    if (err instanceof UsageError) {
+      process.stderr.write(`bunker: ${err.message}\n`);
+      return 2;
+    }
+    throw err;
+  }
+  if (parsed.version) {
+    process.stdout.write(`bunker ${version} (${commit})\n`);
+    return 0;
+  }
+  if (parsed.help || !parsed.config) {
+    process.stdout.write(HELP + "\n");
+    return 0;
+  }
+  const config = parsed.config;
+  if (!config.apiKey) {
+    process.stderr.write("bunker: ANTHROPIC_API_KEY is not set. Create a key at console.anthropic.com and run: export ANTHROPIC_API_KEY=sk-ant-...\n");
+    return 2;
+  }
+  const { runApp } = await import("./app.ts");
+  return runApp(config);
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    process.stderr.write(`bunker: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exit(1);
+  },
+);

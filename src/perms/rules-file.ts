@@ -1,0 +1,242 @@
+// Loads the rules files: the user's `$XDG_CONFIG_HOME/bunker/settings.json`
+// (default ~/.config) and the workspace's `.bunker/settings.json`, each
+// `{"allow": [...], "deny": [...]}` with entries `read:GLOB`, `write:GLOB`,
+// `run:COMMAND-PATTERN`, `net:HOST`, merged into Grants. A malformed file is
+// an error naming the file, line and entry: bunker refuses to start rather
+// than guess what the person meant.
+//
+// Path entries are relative to the workspace (or absolute, or `~/...`). An
+// entry without wildcards names a path and everything below it, like a flag.
+// The literal part of a path is resolved through symlinks, as requests are.
+// A workspace's own file cannot grant anything outside the workspace (a
+// cloned repository must not be able to hand itself your home directory):
+// such grants belong in the user file or on the command line.
+import { readFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { isAbsolute, join, resolve, sep } from "node:path";
+import { emptyGrants, type Grants, type HostRules, type PathRules } from "./policy.ts";
+import type { RunRules } from "./run-policy.ts";
+import { JsonSyntaxError, parseJsonWithPositions, type Position } from "./settings-json.ts";
+import { isWithin, realpathLoose } from "./workspace.ts";
+
+/** Settings other parts of bunker read from the same file. */
+export interface Reminders {
+  todoAfter?: number;
+  [key: string]: unknown;
+}
+
+export interface RulesFilesResult {
+  grants: Grants;
+  /** The files that existed and were loaded, user file first. */
+  loaded: string[];
+  /** `"reminders"` from the files, the workspace's keys overriding the user's. */
+  reminders?: Reminders;
+}
+
+/** Top-level keys a settings file may have. Extend here when a feature adds one. */
+export const KNOWN_SETTINGS_KEYS = ["$schema", "allow", "deny", "reminders"] as const;
+
+export class RulesFileError extends Error {
+  override name = "RulesFileError";
+}
+
+type Env = Record<string, string | undefined>;
+
+/** Where the two files live. */
+export function rulesFilePaths(root: string, env: Env = process.env): { user: string; workspace: string } {
+  const home = env.HOME || homedir();
+  const xdg = env.XDG_CONFIG_HOME;
+  const configHome = xdg && isAbsolute(xdg) ? xdg : join(home, ".config");
+  return { user: join(configHome, "bunker", "settings.json"), workspace: join(root, ".bunker", "settings.json") };
+}
+
+/**
+ * Loads both files (missing ones are skipped) and adds their rules to `grants`
+ * (the flags' grants, usually), which it returns.
+ */
+export function loadRulesFiles(root: string, grants: Grants, env: Env = process.env): RulesFilesResult {
+  const paths = rulesFilePaths(root, env);
+  const loaded: string[] = [];
+  let reminders: Reminders | undefined;
+  for (const [file, scope] of [
+    [paths.user, "user"],
+    [paths.workspace, "workspace"],
+  ] as const) {
+    const text = readIfExists(file);
+    if (text === null) continue;
+    const parsed = parseRulesFile(file, text, root, grants, scope, env);
+    loaded.push(file);
+    if (parsed.reminders) reminders = { ...reminders, ...parsed.reminders };
+  }
+  return { grants, loaded, ...(reminders ? { reminders } : {}) };
+}
+
+function readIfExists(file: string): string | null {
+  try {
+    return readFileSync(file, "utf8");
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw new RulesFileError(`${file}: cannot read the settings file: ${(err as Error).message}`);
+  }
+}
+
+/** Parses one file's text and adds its rules to `grants`. Throws RulesFileError. */
+export function parseRulesFile(
+  file: string,
+  text: string,
+  root: string,
+  grants: Grants,
+  scope: "user" | "workspace",
+  env: Env = process.env,
+): { reminders?: Reminders } {
+  let doc: ReturnType<typeof parseJsonWithPositions>;
+  try {
+    doc = parseJsonWithPositions(text);
+  } catch (err) {
+    if (err instanceof JsonSyntaxError) {
+      throw new RulesFileError(`${file}:${err.position.line}:${err.position.col}: invalid JSON: ${err.message}`);
+    }
+    throw err;
+  }
+  const at = (pointer: string, key = false): string => {
+    const p: Position = (key ? doc.keyPositions : doc.positions).get(pointer) ?? { line: 1, col: 1 };
+    return `${file}:${p.line}:${p.col}`;
+  };
+  const example = `for example {"allow": ["write:src/**", "run:bun test *"], "deny": ["read:.env"]}`;
+  if (typeof doc.value !== "object" || doc.value === null || Array.isArray(doc.value)) {
+    throw new RulesFileError(`${at("")}: the settings file must be a JSON object, ${example}`);
+  }
+  const settings = doc.value as Record<string, unknown>;
+  for (const key of Object.keys(settings)) {
+    if (!(KNOWN_SETTINGS_KEYS as readonly string[]).includes(key)) {
+      throw new RulesFileError(
+        `${at(`/${pointerKey(key)}`, true)}: unknown setting ${JSON.stringify(key)}; known settings are ${KNOWN_SETTINGS_KEYS.filter((k) => k !== "$schema").map((k) => `"${k}"`).join(", ")}`,
+      );
+    }
+  }
+
+  // Rules go into a scratch set first, so a bad file adds nothing at all.
+  const local = emptyGrants();
+  const home = env.HOME || homedir();
+  for (const list of ["allow", "deny"] as const) {
+    const entries = settings[list];
+    if (entries === undefined) continue;
+    if (!Array.isArray(entries)) {
+      throw new RulesFileError(`${at(`/${list}`)}: "${list}" must be a list of strings, ${example}`);
+    }
+    entries.forEach((entry, index) => {
+      const where = at(`/${list}/${index}`);
+      if (typeof entry !== "string") {
+        throw new RulesFileError(`${where}: "${list}" entry ${JSON.stringify(entry)} must be a string like "write:src/**"`);
+      }
+      const problem = addRule(local[list], entry, { root, home, list, scope });
+      if (problem) throw new RulesFileError(`${where}: "${list}" entry ${JSON.stringify(entry)}: ${problem}`);
+    });
+  }
+
+  const reminders = settings.reminders;
+  if (reminders !== undefined) checkReminders(reminders, at);
+  mergeGrants(grants, local);
+  return reminders === undefined ? {} : { reminders: reminders as Reminders };
+}
+
+function checkReminders(reminders: unknown, at: (pointer: string) => string): void {
+  if (typeof reminders !== "object" || reminders === null || Array.isArray(reminders)) {
+    throw new RulesFileError(`${at("/reminders")}: "reminders" must be an object, for example {"todoAfter": 10}`);
+  }
+  const todoAfter = (reminders as Reminders).todoAfter;
+  if (todoAfter !== undefined && !(typeof todoAfter === "number" && Number.isInteger(todoAfter) && todoAfter >= 0)) {
+    throw new RulesFileError(`${at("/reminders/todoAfter")}: "todoAfter" must be a whole number of turns (0 or more), got ${JSON.stringify(todoAfter)}`);
+  }
+}
+
+function mergeGrants(into: Grants, from: Grants): void {
+  for (const list of ["allow", "deny"] as const) {
+    const a = into[list];
+    const b = from[list];
+    for (const kind of ["read", "write"] as const) {
+      a[kind].workspace ||= b[kind].workspace;
+      a[kind].paths.push(...b[kind].paths);
+      a[kind].globs.push(...b[kind].globs);
+    }
+    a.run.all ||= b.run.all;
+    a.run.programs.push(...b.run.programs);
+    a.run.patterns.push(...b.run.patterns);
+    a.net.all ||= b.net.all;
+    a.net.hosts.push(...b.net.hosts);
+  }
+}
+
+interface RuleContext {
+  root: string;
+  home: string;
+  list: "allow" | "deny";
+  scope: "user" | "workspace";
+}
+
+type RuleSet = { read: PathRules; write: PathRules; run: RunRules; net: HostRules };
+
+/** Adds one entry; returns what is wrong with it, or null. */
+function addRule(into: RuleSet, entry: string, ctx: RuleContext): string | null {
+  const colon = entry.indexOf(":");
+  const kind = colon === -1 ? "" : entry.slice(0, colon).trim();
+  const value = colon === -1 ? "" : entry.slice(colon + 1).trim();
+  switch (kind) {
+    case "read":
+    case "write":
+      if (!value) return `give a path or glob after "${kind}:", like "${kind}:src/**"`;
+      return addPathRule(into[kind], kind, value, ctx);
+    case "run":
+      if (!value) return `give a command pattern after "run:", like "run:git status" or "run:bun test *"`;
+      into.run.patterns.push(value);
+      return null;
+    case "net": {
+      const host = value.toLowerCase();
+      if (host === "*") {
+        into.net.all = true;
+        return null;
+      }
+      if (!/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*(:\d{1,5})?$/.test(host)) {
+        return `"${value}" is not a host name; write just the host, like "net:registry.npmjs.org"`;
+      }
+      into.net.hosts.push(host);
+      return null;
+    }
+    default:
+      return `unknown kind ${JSON.stringify(kind || entry)}; entries look like read:GLOB, write:GLOB, run:COMMAND-PATTERN or net:HOST`;
+  }
+}
+
+const GLOB_CHARS = /[*?[\]{}!\\]/;
+
+function addPathRule(rules: PathRules, kind: "read" | "write", value: string, ctx: RuleContext): string | null {
+  if (value.includes("\0")) return "the path contains a NUL byte";
+  const expanded = value === "~" ? ctx.home : value.startsWith("~/") ? join(ctx.home, value.slice(2)) : value;
+  const parts = expanded.split(sep);
+  const firstGlob = parts.findIndex((p) => GLOB_CHARS.test(p));
+  const literal = firstGlob === -1 ? parts : parts.slice(0, firstGlob);
+  const rest = firstGlob === -1 ? [] : parts.slice(firstGlob);
+  if (rest.includes("..")) return `".." may only come before the first wildcard`;
+  const literalPath = literal.join(sep);
+  const abs = isAbsolute(expanded) ? resolve(sep, literalPath) : resolve(ctx.root, literalPath);
+
+  const real = realpathLoose(abs).real;
+  if (ctx.list === "allow" && ctx.scope === "workspace" && !isWithin(ctx.root, real)) {
+    return `${real} is outside the workspace, and a workspace's own settings cannot grant that. Put it in your user settings file or pass --allow-${kind}=${real}`;
+  }
+  if (rest.length === 0) {
+    rules.paths.push(real);
+  } else {
+    rules.globs.push(`${escapeGlob(real)}${real.endsWith(sep) ? "" : sep}${rest.join(sep)}`);
+  }
+  return null;
+}
+
+/** Makes a literal path safe inside a Bun.Glob pattern (a root like `/src/[old]` must not become a character class). */
+function escapeGlob(literal: string): string {
+  return literal.replace(/[*?[\]{}!\\]/g, (c) => `\\${c}`);
+}
+
+function pointerKey(key: string): string {
+  return key.replace(/~/g, "~0").replace(/\//g, "~1");
+}

@@ -1,0 +1,127 @@
+// The interactive approver: shows exactly what will happen (the coloured diff,
+// or the command and where and how it runs), then asks with @clack/prompts.
+// Escape or Ctrl+C is a "no". Writes only to its output stream (stderr by
+// default: stdout is the answer in headless mode). One question at a time.
+import type { Readable, Writable } from "node:stream";
+import { isCancel, log, select, text } from "@clack/prompts";
+import pc from "picocolors";
+import { DEFAULT_MAX_DIFF_LINES, renderFileChanges } from "../ui/diff-view.ts";
+import { escapeControl } from "../ui/escape.ts";
+import type { ApprovalAnswer, Approver, PermRequest } from "./types.ts";
+
+export interface TtyApproverOptions {
+  input?: Readable;
+  output?: Writable;
+  /** Colour the diff. Default: picocolors' detection. */
+  color?: boolean;
+  /** Diff lines shown before the rest is summarised. */
+  maxDiffLines?: number;
+}
+
+type Choice = "once" | "target-session" | "kind-session" | "deny";
+
+/** Where a write always asks (see Policy): offering "all edits" there would be a false promise. */
+const PROTECTED = /^\.(git|bunker)(\/|$)/;
+
+export class TtyApprover implements Approver {
+  readonly interactive = true;
+  private readonly input: Readable;
+  private readonly output: Writable;
+  private readonly color: boolean | undefined;
+  private readonly maxDiffLines: number;
+  /** Serialises questions: two prompts must never share the terminal. */
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(opts: TtyApproverOptions = {}) {
+    this.input = opts.input ?? process.stdin;
+    this.output = opts.output ?? process.stderr;
+    this.color = opts.color;
+    this.maxDiffLines = opts.maxDiffLines ?? DEFAULT_MAX_DIFF_LINES;
+  }
+
+  ask(req: PermRequest): Promise<ApprovalAnswer> {
+    const next = this.queue.then(() => this.askNow(req));
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  private async askNow(req: PermRequest): Promise<ApprovalAnswer> {
+    const { title, details, question, options, denyPrompt } = this.describe(req);
+    log.step(title, { output: this.output });
+    if (details.length > 0) log.message(details, { output: this.output, spacing: 0 });
+
+    const choice = await select<Choice>({ message: question, options, input: this.input, output: this.output });
+    if (isCancel(choice)) return { answer: "deny" };
+    if (choice !== "deny") return { answer: choice };
+
+    const feedback = await text({ message: denyPrompt, placeholder: "optional; Enter to just refuse", input: this.input, output: this.output });
+    if (isCancel(feedback) || !feedback.trim()) return { answer: "deny" };
+    return { answer: "deny", feedback: feedback.trim() };
+  }
+
+  private describe(req: PermRequest): {
+    title: string;
+    details: string[];
+    question: string;
+    options: { value: Choice; label: string }[];
+    denyPrompt: string;
+  } {
+    const c = pc.createColors(this.color ?? pc.isColorSupported);
+    const tool = escapeControl(req.tool);
+    const target = escapeControl(req.target);
+    switch (req.kind) {
+      case "write": {
+        const files = req.files ?? [];
+        const names = files.length > 0 ? files.map((f) => escapeControl(f.display)) : [target];
+        const many = names.length > 1;
+        const touchesProtected = files.some((f) => PROTECTED.test(f.display));
+        const options: { value: Choice; label: string }[] = [
+          { value: "once", label: "Yes" },
+          { value: "target-session", label: `Yes, and allow all edits to ${many ? "these files" : "this file"} for the session` },
+        ];
+        if (!touchesProtected) options.push({ value: "kind-session", label: "Yes, and allow all edits for the session" });
+        options.push({ value: "deny", label: "No, and tell Claude what to do instead" });
+        return {
+          title: `${tool} wants to ${files.every((f) => f.kind === "create") && files.length > 0 ? "create" : "edit"} ${names.join(", ")}`,
+          details: renderFileChanges(files, { color: this.color, maxLines: this.maxDiffLines }),
+          question: many ? `Apply these changes to ${names.length} files?` : `Apply this change to ${names[0]}?`,
+          options,
+          denyPrompt: "What should Claude do instead?",
+        };
+      }
+      case "run": {
+        const run = req.run;
+        const command = escapeControl(run?.command ?? req.target, { keepNewlines: true });
+        const prefix = run?.prefix ? escapeControl(run.prefix) : "";
+        const details = [
+          ...command.split("\n").map((l, i) => `${c.dim(i === 0 ? "$" : ">")} ${c.bold(l)}`),
+          ...(run
+            ? [
+                `${c.dim("in")} ${escapeControl(run.cwd)}`,
+                `${c.dim("sandboxed:")} ${run.sandboxed ? c.green("yes") : c.yellow("no")}   ${c.dim("network:")} ${run.network ? c.yellow("yes") : c.green("no")}`,
+              ]
+            : []),
+        ];
+        const options: { value: Choice; label: string }[] = [{ value: "once", label: "Yes" }];
+        if (prefix) options.push({ value: "target-session", label: `Yes, and always allow commands starting with \`${prefix}\`` });
+        options.push({ value: "deny", label: "No, and tell Claude why" });
+        return { title: `${tool} wants to run a command`, details, question: "Run this command?", options, denyPrompt: "Why not (sent to Claude)?" };
+      }
+      case "read":
+      case "net": {
+        const what = req.kind === "read" ? `read ${target}` : `connect to ${target}`;
+        return {
+          title: `${tool} wants to ${what}`,
+          details: [],
+          question: req.kind === "read" ? `Allow reading ${target}?` : `Allow network access to ${target}?`,
+          options: [
+            { value: "once", label: "Yes" },
+            { value: "target-session", label: `Yes, for the rest of the session` },
+            { value: "deny", label: "No, and tell Claude why" },
+          ],
+          denyPrompt: "Why not (sent to Claude)?",
+        };
+      }
+    }
+  }
+}

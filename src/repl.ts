@@ -1,0 +1,142 @@
+// The interactive session: a prompt, a turn per line, slash commands.
+// Ctrl+C during a turn cancels it; twice at an empty prompt (or Ctrl+D) exits.
+import { createInterface } from "node:readline";
+import pc from "picocolors";
+import { keptTodosNote, renderTodosColoured } from "./agent/todo.ts";
+import { buildApp, usageSummary, type App } from "./app.ts";
+import type { Config } from "./config.ts";
+import { TerminalUI } from "./ui/terminal.ts";
+
+const COMMANDS = `Commands:
+  /help    this list
+  /clear   forget the conversation and the todo list (start afresh)
+  /clear keep-todos   forget the conversation, keep the todo list
+  /todos   show the todo list
+  /cost    tokens used and cost so far
+  /exit    leave (also: exit, quit, Ctrl+D)`;
+
+/** Read one line; null on Ctrl+D, "" + interrupted flag on Ctrl+C. */
+function readLine(prompt: string, history: string[]): Promise<{ line: string | null; interrupted: boolean }> {
+  return new Promise((resolve) => {
+    const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: Boolean(process.stdin.isTTY), history, historySize: 200 });
+    let done = false;
+    const finish = (value: { line: string | null; interrupted: boolean }) => {
+      if (done) return;
+      done = true;
+      rl.close();
+      resolve(value);
+    };
+    rl.on("SIGINT", () => {
+      process.stderr.write("\n");
+      finish({ line: "", interrupted: true });
+    });
+    rl.on("close", () => finish({ line: null, interrupted: false }));
+    rl.question(prompt, (line) => {
+      if (line.trim()) history.unshift(line);
+      finish({ line, interrupted: false });
+    });
+  });
+}
+
+export async function runRepl(config: Config): Promise<number> {
+  const ui = new TerminalUI({ streamText: true, verbose: config.verbose, spinner: Boolean(process.stderr.isTTY) });
+  const app = await buildApp(config, ui);
+  process.stderr.write(`${pc.bold("bunker")} ${pc.dim(`· ${config.model} · ${config.root}`)}\n${pc.dim("/help for commands, Ctrl+D to leave")}\n`);
+  const history: string[] = [];
+  let pending = config.prompt;
+  let lastInterrupt = 0;
+  // Set by `/clear keep-todos`: the next message carries the kept plan.
+  const carry: ReplState = { keptTodos: false };
+
+  for (;;) {
+    let input: string;
+    if (pending !== undefined) {
+      input = pending;
+      pending = undefined;
+      process.stderr.write(`${pc.cyan("›")} ${input}\n`);
+    } else {
+      const { line, interrupted } = await readLine(`${pc.cyan("›")} `, history);
+      if (line === null) break;
+      if (interrupted) {
+        if (Date.now() - lastInterrupt < 2000) break;
+        lastInterrupt = Date.now();
+        process.stderr.write(pc.dim("(Ctrl+C again to leave)\n"));
+        continue;
+      }
+      input = line;
+    }
+    const text = input.trim();
+    if (!text) continue;
+    if (text === "exit" || text === "quit" || text === "/exit" || text === "/quit") break;
+    if (text.startsWith("/")) {
+      slashCommand(text, app, carry);
+      continue;
+    }
+    await runOneTurn(app, withKeptTodos(app, text, carry));
+  }
+  const { usage, cost_usd } = usageSummary(app);
+  process.stderr.write(pc.dim(`${usage.input_tokens + usage.cache_read_input_tokens} tokens in, ${usage.output_tokens} out, $${cost_usd.toFixed(4)}\n`));
+  return 0;
+}
+
+async function runOneTurn(app: App, text: string): Promise<void> {
+  const controller = new AbortController();
+  const onSigint = () => controller.abort();
+  process.on("SIGINT", onSigint);
+  try {
+    const outcome = await app.agent.runTurn(text, app.context(controller.signal), app.ui);
+    app.ui.endText();
+    if (outcome.end === "interrupted") app.ui.onNotice("Interrupted.");
+    if (outcome.error) app.ui.error(outcome.error);
+  } finally {
+    process.off("SIGINT", onSigint);
+  }
+}
+
+export interface ReplState {
+  keptTodos: boolean;
+}
+
+/** After `/clear keep-todos`, the first message of the new conversation carries the plan. */
+export function withKeptTodos(app: App, text: string, carry: ReplState): string {
+  if (!carry.keptTodos) return text;
+  carry.keptTodos = false;
+  if (app.session.todos.length === 0) return text;
+  const note = keptTodosNote(app.session.todos);
+  app.ui.onInjected(note);
+  return `${text}\n\n${note}`;
+}
+
+export function slashCommand(text: string, app: App, carry: ReplState): void {
+  const [cmd, ...args] = text.split(/\s+/);
+  switch (cmd) {
+    case "/help":
+      process.stderr.write(COMMANDS + "\n");
+      return;
+    case "/clear": {
+      const keep = args[0] === "keep-todos";
+      if (args.length > 0 && !keep) {
+        process.stderr.write(pc.red(`Unknown option ${args.join(" ")}. `) + "Use /clear or /clear keep-todos.\n");
+        return;
+      }
+      app.agent.history.clear();
+      if (!keep) app.session.todos = [];
+      carry.keptTodos = keep;
+      const n = app.session.todos.length;
+      process.stderr.write(pc.dim(keep && n > 0 ? `Conversation cleared; kept ${n} todo${n === 1 ? "" : "s"}.\n` : "Conversation cleared.\n"));
+      return;
+    }
+    case "/todos":
+      process.stderr.write(
+        app.session.todos.length === 0 ? pc.dim("No todos yet.\n") : renderTodosColoured(app.session.todos).join("\n") + "\n",
+      );
+      return;
+    case "/cost": {
+      const { usage, cost_usd } = usageSummary(app);
+      process.stderr.write(`${JSON.stringify(usage)} $${cost_usd.toFixed(4)}\n`);
+      return;
+    }
+    default:
+      process.stderr.write(pc.red(`Unknown command ${cmd}. `) + "Try /help.\n");
+  }
+}

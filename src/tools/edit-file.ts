@@ -1,0 +1,71 @@
+// edit_file: replace one exact piece of text in a file (or create a missing
+// file with an empty old_string). The person sees the real diff before
+// anything is written; a refused or failed edit touches nothing.
+import { makeFilePreview } from "../diff/preview.ts";
+import { checkCreatable, commitWrite, readForWrite } from "../edit/guarded-write.ts";
+import { applyEdit } from "../edit/match.ts";
+import { ToolError, type Tool } from "./tool.ts";
+
+export interface EditFileInput {
+  path: string;
+  old_string: string;
+  new_string: string;
+  replace_all?: boolean;
+}
+
+export const editFileTool: Tool<EditFileInput> = {
+  name: "edit_file",
+  description:
+    "Replace old_string with new_string in a text file. Read the file with read_file first. old_string must match the file " +
+    "exactly (whitespace included) and occur once, unless replace_all is true. An empty old_string creates a file that does " +
+    "not exist yet. The person approves every edit after seeing the diff.",
+  inputSchema: {
+    type: "object",
+    properties: {
+      path: { type: "string", description: "File path, relative to the workspace root." },
+      old_string: { type: "string", description: "The exact text to replace (empty to create a new file)." },
+      new_string: { type: "string", description: "The replacement text." },
+      replace_all: { type: "boolean", description: "Replace every occurrence of old_string (default false)." },
+    },
+    required: ["path", "old_string", "new_string"],
+    additionalProperties: false,
+  },
+  summarize: (input) => input.path,
+
+  async run(input, ctx) {
+    if (input.old_string === input.new_string) {
+      throw new ToolError("old_string and new_string are the same, so the edit would change nothing.");
+    }
+    const path = ctx.perms.resolve(input.path);
+    ctx.perms.precheckWrite(path);
+
+    const existing = path.exists ? readForWrite(ctx.session, path, "edit") : null;
+    let after: string;
+    let what: string;
+    if (existing === null) {
+      if (input.old_string !== "") {
+        throw new ToolError(`${path.display} does not exist. To create it, call edit_file with an empty old_string, or use write_file.`);
+      }
+      checkCreatable(ctx.root, path);
+      after = input.new_string;
+      what = `Created ${path.display}`;
+    } else {
+      const edit = applyEdit(existing.text, input.old_string, input.new_string, {
+        replaceAll: input.replace_all === true,
+        display: path.display,
+      });
+      if (!edit.ok) throw new ToolError(edit.error);
+      after = edit.content;
+      const n = edit.replacements;
+      what =
+        `Edited ${path.display}: replaced ${n} occurrence${n === 1 ? "" : "s"} (first at line ${edit.line})` +
+        (edit.how === "exact" ? "" : `, matched ${edit.how}`);
+    }
+
+    const preview = makeFilePreview(path.display, existing?.text ?? null, after);
+    await ctx.perms.authorize({ kind: "write", target: path.real, tool: "edit_file", files: [preview] });
+    if (ctx.signal.aborted) throw new ToolError("Interrupted by the user; nothing was written.");
+    commitWrite(ctx.session, path, existing, after);
+    return `${what} (+${preview.added} -${preview.removed}).`;
+  },
+};

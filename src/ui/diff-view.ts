@@ -1,0 +1,92 @@
+// Turns a FileChangePreview (an uncoloured unified diff) into the coloured,
+// bounded lines shown before a write is approved: a header with the path and
+// `+added -removed`, then the hunks (additions green, deletions red, hunk
+// headers cyan). A long diff is cut with a line saying how much is hidden.
+import pc from "picocolors";
+import type { FileChangePreview } from "../perms/types.ts";
+import { escapeControl } from "./escape.ts";
+
+export interface DiffViewOptions {
+  /** Diff lines shown at most (headers not counted). Default 200. */
+  maxLines?: number;
+  /** Longest line shown before it is cut. Default 400 characters. */
+  maxLineLength?: number;
+  /** Colour the output. Default: picocolors' detection. */
+  color?: boolean;
+}
+
+export const DEFAULT_MAX_DIFF_LINES = 200;
+const DEFAULT_MAX_LINE_LENGTH = 400;
+
+type Colors = ReturnType<typeof pc.createColors>;
+
+/** Renders several files' changes sharing one line budget; every file's header is always shown. */
+export function renderFileChanges(files: FileChangePreview[], opts: DiffViewOptions = {}): string[] {
+  let budget = opts.maxLines ?? DEFAULT_MAX_DIFF_LINES;
+  const out: string[] = [];
+  for (const file of files) {
+    const lines = renderFileChange(file, { ...opts, maxLines: budget });
+    out.push(...lines);
+    budget = Math.max(0, budget - (lines.length - 1));
+  }
+  return out;
+}
+
+/** The header line and the bounded, coloured diff body for one file. */
+export function renderFileChange(file: FileChangePreview, opts: DiffViewOptions = {}): string[] {
+  const c = pc.createColors(opts.color ?? pc.isColorSupported);
+  const maxLines = Math.max(0, opts.maxLines ?? DEFAULT_MAX_DIFF_LINES);
+  const maxLen = opts.maxLineLength ?? DEFAULT_MAX_LINE_LENGTH;
+  const body = diffBody(file.diff);
+
+  const out = [header(file, c)];
+  if (body.length === 0) {
+    out.push(c.dim(file.kind === "create" ? "(empty file)" : "(no changes to the content)"));
+    return out;
+  }
+  const shown = body.length > maxLines ? body.slice(0, Math.max(0, maxLines - 1)) : body;
+  for (const line of shown) out.push(colourLine(clip(line, maxLen), c));
+  if (shown.length < body.length) out.push(hiddenNote(body.slice(shown.length), c));
+  return out;
+}
+
+function header(file: FileChangePreview, c: Colors): string {
+  const what = { create: "new file", modify: "", delete: "deleted", rename: "renamed" }[file.kind];
+  const path = c.bold(escapeControl(file.display));
+  const counts = `${c.green(`+${file.added}`)} ${c.red(`-${file.removed}`)}`;
+  return `${path}${what ? ` ${c.dim(`(${what})`)}` : ""}  ${counts}`;
+}
+
+/** The diff's lines without the `---`/`+++` file headers (the header line shows the path). */
+function diffBody(diff: string): string[] {
+  if (diff === "") return [];
+  const lines = diff.split("\n");
+  let start = 0;
+  while (start < lines.length && (lines[start]!.startsWith("--- ") || lines[start]!.startsWith("+++ "))) start++;
+  // A CRLF file's diff lines end in \r: not worth shouting about on every line.
+  return lines.slice(start).map((l) => (l.endsWith("\r") ? l.slice(0, -1) : l));
+}
+
+function clip(line: string, max: number): string {
+  return line.length <= max ? line : `${line.slice(0, max)}… (${line.length - max} more characters)`;
+}
+
+function colourLine(raw: string, c: Colors): string {
+  const line = escapeControl(raw, { keepTabs: true });
+  if (raw.startsWith("@@")) return c.cyan(line);
+  if (raw.startsWith("+")) return c.green(line);
+  if (raw.startsWith("-")) return c.red(line);
+  if (raw.startsWith("\\")) return c.dim(line);
+  return line;
+}
+
+function hiddenNote(hidden: string[], c: Colors): string {
+  let added = 0;
+  let removed = 0;
+  for (const l of hidden) {
+    if (l.startsWith("+")) added++;
+    else if (l.startsWith("-")) removed++;
+  }
+  const n = hidden.length;
+  return c.dim(`… ${n.toLocaleString("en-US")} more diff line${n === 1 ? "" : "s"} hidden (+${added} -${removed})`);
+}

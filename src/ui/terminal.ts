@@ -1,0 +1,113 @@
+// What the person sees during a turn: a spinner until the first token, text
+// as it streams, a dim line per tool call, notices in yellow, errors in red.
+// Progress goes to stderr; stdout carries only the answer in headless mode.
+import pc from "picocolors";
+import type { LoopEvents } from "../agent/loop.ts";
+import { escapeControl } from "./escape.ts";
+
+const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
+
+export interface TerminalOptions {
+  /** Stream model text to stdout as it arrives (REPL). Headless prints only the final answer. */
+  streamText: boolean;
+  verbose: boolean;
+  /** Animate a spinner (only on a terminal). */
+  spinner: boolean;
+  out?: NodeJS.WriteStream;
+  err?: NodeJS.WriteStream;
+}
+
+export class TerminalUI implements LoopEvents {
+  private timer: ReturnType<typeof setInterval> | undefined;
+  private frame = 0;
+  private midLine = false;
+  private readonly out: NodeJS.WriteStream;
+  private readonly err: NodeJS.WriteStream;
+
+  constructor(private readonly opts: TerminalOptions) {
+    this.out = opts.out ?? process.stdout;
+    this.err = opts.err ?? process.stderr;
+  }
+
+  onModelStart(): void {
+    if (!this.opts.spinner) return;
+    this.stopSpinner();
+    this.timer = setInterval(() => {
+      this.err.write(`\r${pc.cyan(FRAMES[this.frame++ % FRAMES.length]!)} ${pc.dim("thinking")}`);
+    }, 80);
+  }
+
+  stopSpinner(): void {
+    if (!this.timer) return;
+    clearInterval(this.timer);
+    this.timer = undefined;
+    this.err.write("\r\x1b[2K");
+  }
+
+  onText(delta: string): void {
+    this.stopSpinner();
+    if (!this.opts.streamText) return;
+    const safe = escapeControl(delta, { keepNewlines: true, keepTabs: true });
+    this.out.write(safe);
+    this.midLine = !safe.endsWith("\n");
+  }
+
+  /** End a streamed reply on its own line. */
+  endText(): void {
+    this.stopSpinner();
+    if (this.midLine) this.out.write("\n");
+    this.midLine = false;
+  }
+
+  private line(text: string): void {
+    this.stopSpinner();
+    if (this.midLine && this.opts.streamText) {
+      this.out.write("\n");
+      this.midLine = false;
+    }
+    this.err.write(text + "\n");
+  }
+
+  onToolStart(summary: string): void {
+    this.line(pc.dim(`  ${escapeControl(summary)}`));
+  }
+
+  onToolEnd(summary: string, result: { content: string; isError: boolean }): void {
+    if (result.isError) this.line(pc.red(`  ✗ ${escapeControl(firstLine(result.content))}`));
+    else if (this.opts.verbose) this.line(pc.dim(`    ${summary}: ${result.content.length} chars`));
+  }
+
+  onRetry(message: string): void {
+    this.line(pc.yellow(`  ${escapeControl(message)}`));
+  }
+
+  onRequest(bytes: number): void {
+    if (this.opts.verbose) this.line(pc.dim(`  request: ${bytes} bytes`));
+  }
+
+  onNotice(message: string): void {
+    this.line(pc.yellow(message));
+  }
+
+  onInjected(text: string): void {
+    if (this.opts.verbose) this.line(pc.dim(`  [injected] ${escapeControl(text.replace(/\n/g, " "))}`));
+  }
+
+  /** Plain progress from tools (ui.info). */
+  info(line: string): void {
+    this.line(line);
+  }
+
+  debug(line: string): void {
+    if (this.opts.verbose) this.line(pc.dim(line));
+  }
+
+  error(message: string): void {
+    this.line(pc.red(`error: ${escapeControl(message)}`));
+  }
+}
+
+function firstLine(text: string): string {
+  const l = text.split("\n")[0] ?? "";
+  return l.length > 200 ? l.slice(0, 200) + "…" : l;
+}

@@ -1,0 +1,228 @@
+// `bun src/main.ts` as a person or a script runs it: flags, exit codes, what
+// lands on stdout and stderr, against the scripted Messages API server.
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
+import { rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { ToolResultBlockParam } from "@anthropic-ai/sdk/resources/messages";
+import { tempDir } from "./support/context.ts";
+import { overloaded, reply, startFakeAnthropic, text, toolUse, type FakeAnthropic, type Step } from "./support/fake-anthropic.ts";
+
+const MAIN = join(import.meta.dir, "..", "src", "main.ts");
+
+let ws: string;
+let outside: string;
+let home: string;
+let fake: FakeAnthropic | undefined;
+
+beforeAll(() => {
+  ws = tempDir("bunker-cli-ws-");
+  outside = tempDir("bunker-cli-outside-");
+  home = tempDir("bunker-cli-home-");
+  writeFileSync(join(ws, "hello.txt"), "hello from the workspace\n");
+  writeFileSync(join(outside, "secret.txt"), "TOP SECRET\n");
+  symlinkSync(outside, join(ws, "linked"));
+});
+
+afterAll(() => {
+  for (const d of [ws, outside, home]) rmSync(d, { recursive: true, force: true });
+});
+
+afterEach(async () => {
+  await fake?.stop();
+  fake = undefined;
+});
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs bunker with a clean environment: only what the test gives it. */
+async function bunker(args: string[], env: Record<string, string> = {}): Promise<Run> {
+  const proc = Bun.spawn(["bun", MAIN, ...args], {
+    cwd: ws,
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, XDG_CONFIG_HOME: join(home, ".config"), NO_COLOR: "1", BUNKER_RETRY_BASE_MS: "1", ...env },
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  return { code, stdout, stderr };
+}
+
+function serve(steps: Step[], opts: { apiKey?: string } = {}): Record<string, string> {
+  fake = startFakeAnthropic(steps, opts);
+  return { ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: fake.url };
+}
+
+function toolResultsOf(requestIndex: number): ToolResultBlockParam[] {
+  const msgs = fake!.requests[requestIndex]!.body.messages;
+  const last = msgs.at(-1)!;
+  return (typeof last.content === "string" ? [] : last.content).filter((b): b is ToolResultBlockParam => b.type === "tool_result");
+}
+
+function resultText(r: ToolResultBlockParam): string {
+  return typeof r.content === "string" ? r.content : (r.content ?? []).map((b) => (b.type === "text" ? b.text : "")).join("");
+}
+
+describe("without an API key", () => {
+  test("--version prints the version and exits 0", async () => {
+    const r = await bunker(["--version"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^bunker \d+\.\d+\.\d+/);
+    expect(r.stderr).toBe("");
+  });
+
+  test("--help prints the usage and exits 0", async () => {
+    const r = await bunker(["--help"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("Usage:");
+    expect(r.stdout).toContain("--allow-read");
+    expect(r.stdout).toContain("--max-turns");
+  });
+
+  test("a turn without ANTHROPIC_API_KEY: one line naming it, exit 2, no request sent", async () => {
+    const env = serve([reply("never")]);
+    const r = await bunker(["-p", "hi"], { ANTHROPIC_BASE_URL: env.ANTHROPIC_BASE_URL! });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe("");
+    expect(r.stderr.trimEnd().split("\n")).toHaveLength(1);
+    expect(r.stderr).toContain("ANTHROPIC_API_KEY");
+    expect(fake!.requests).toHaveLength(0);
+  });
+});
+
+describe("bad usage", () => {
+  test("an unknown flag exits 2 and points at --help", async () => {
+    const r = await bunker(["--frobnicate", "-p", "hi"], { ANTHROPIC_API_KEY: "k" });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toContain("--frobnicate");
+    expect(r.stderr).toContain("--help");
+  });
+
+  test("a bad --max-turns value exits 2 and says what is wrong", async () => {
+    const r = await bunker(["--max-turns", "zero", "-p", "hi"], { ANTHROPIC_API_KEY: "k" });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("--max-turns");
+    expect(r.stderr).toContain("zero");
+  });
+
+  test("a bad --output-format exits 2", async () => {
+    const r = await bunker(["--output-format", "yaml", "-p", "hi"], { ANTHROPIC_API_KEY: "k" });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("yaml");
+  });
+});
+
+describe("headless -p", () => {
+  test("stdout carries only the answer; tool lines go to stderr", async () => {
+    const env = serve([reply([text("Let me look."), toolUse("read_file", { path: "hello.txt" })]), reply("The file says hello.")]);
+    const r = await bunker(["-p", "what does hello.txt say?"], env);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe("The file says hello.\n");
+    expect(r.stderr).toContain("read_file hello.txt");
+    expect(resultText(toolResultsOf(1)[0]!)).toContain("hello from the workspace");
+    expect(fake!.requests[0]!.body.messages[0]).toMatchObject({ role: "user" });
+    expect(JSON.stringify(fake!.requests[0]!.body.messages[0])).toContain("what does hello.txt say?");
+  });
+
+  test("-C sets the workspace when run from elsewhere", async () => {
+    const env = serve([reply([toolUse("read_file", { path: "hello.txt" })]), reply("ok")]);
+    const proc = Bun.spawn(["bun", MAIN, "-C", ws, "-p", "read it"], {
+      cwd: home,
+      env: { PATH: process.env.PATH ?? "", HOME: home, XDG_CONFIG_HOME: join(home, ".config"), ...env },
+      stdin: "ignore",
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    expect(await proc.exited).toBe(0);
+    expect(resultText(toolResultsOf(1)[0]!)).toContain("hello from the workspace");
+  });
+
+  test("--output-format json prints one object with result, turns, usage and cost_usd", async () => {
+    const env = serve([
+      reply([toolUse("read_file", { path: "hello.txt" })], undefined, { usage: { input_tokens: 1000, output_tokens: 50 } }),
+      reply("It says hello.", undefined, { usage: { input_tokens: 1200, output_tokens: 10 } }),
+    ]);
+    const r = await bunker(["-p", "--output-format", "json", "read hello.txt"], env);
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trimEnd().split("\n");
+    expect(lines).toHaveLength(1);
+    const obj = JSON.parse(lines[0]!) as Record<string, unknown>;
+    expect(obj).toMatchObject({ result: "It says hello.", turns: 2, is_error: false, usage: { input_tokens: 2200, output_tokens: 60 } });
+    expect(typeof obj.cost_usd).toBe("number");
+    expect(obj.cost_usd as number).toBeGreaterThan(0);
+  });
+
+  test("a 529 then success: stderr shows 'retrying in', the answer still arrives, exit 0", async () => {
+    const env = serve([overloaded(), reply("Worth the wait.")]);
+    const r = await bunker(["-p", "hi"], env);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain("retrying in");
+    expect(r.stdout).toBe("Worth the wait.\n");
+  });
+
+  test("401 explains the key and exits 1", async () => {
+    const env = serve([reply("never")], { apiKey: "the-right-key" });
+    const r = await bunker(["-p", "hi"], { ...env, ANTHROPIC_API_KEY: "a-wrong-key" });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toContain("401");
+    expect(r.stderr).toContain("ANTHROPIC_API_KEY");
+    expect(fake!.requests).toHaveLength(1);
+  });
+
+  test("--max-turns 2 stops a looping model with a clear message", async () => {
+    const again = reply([toolUse("read_file", { path: "hello.txt" })]);
+    const env = serve([again, again, again]);
+    const r = await bunker(["-p", "--max-turns", "2", "loop"], env);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain("--max-turns 2");
+    expect(fake!.requests).toHaveLength(2);
+  });
+
+  test("a read through a symlink pointing outside is refused, naming --allow-read; the flag grants it", async () => {
+    let env = serve([reply([toolUse("read_file", { path: "linked/secret.txt" })]), reply("denied")]);
+    let r = await bunker(["-p", "read linked/secret.txt"], env);
+    expect(r.code).toBe(0);
+    let [res] = toolResultsOf(1);
+    expect(res!.is_error).toBe(true);
+    expect(resultText(res!)).toContain("--allow-read");
+    expect(resultText(res!)).not.toContain("TOP SECRET");
+    expect(r.stderr).toContain("--allow-read");
+    await fake!.stop();
+
+    env = serve([reply([toolUse("read_file", { path: "linked/secret.txt" })]), reply("granted")]);
+    r = await bunker(["-p", `--allow-read=${outside}`, "read linked/secret.txt"], env);
+    expect(r.code).toBe(0);
+    [res] = toolResultsOf(1);
+    expect(res!.is_error).toBeUndefined();
+    expect(resultText(res!)).toContain("TOP SECRET");
+  });
+
+  test("--output-format json on an API failure still prints one object, with is_error and the error, exit 1", async () => {
+    const env = serve([reply("never")], { apiKey: "the-right-key" });
+    const r = await bunker(["-p", "--output-format", "json", "hi"], { ...env, ANTHROPIC_API_KEY: "a-wrong-key" });
+    expect(r.code).toBe(1);
+    const obj = JSON.parse(r.stdout) as Record<string, unknown>;
+    expect(obj).toMatchObject({ is_error: true, turns: 1 });
+    expect(String(obj.error)).toContain("ANTHROPIC_API_KEY");
+  });
+
+  test("-p with no prompt and empty stdin exits 2 without calling the API", async () => {
+    const env = serve([reply("never")]);
+    const r = await bunker(["-p"], env);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("prompt");
+    expect(fake!.requests).toHaveLength(0);
+  });
+
+  test("a refusal is shown and the run ends cleanly", async () => {
+    const env = serve([reply("I won't do that.", "refusal")]);
+    const r = await bunker(["-p", "something bad"], env);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain("declined");
+  });
+});

@@ -1,0 +1,357 @@
+// The real agent loop (Agent.runTurn) over real HTTP/SSE and the real SDK,
+// against the scripted Messages API server. The fake rejects what the real
+// API rejects (role order, tool_result pairing), so a request it accepts is
+// a request the API would accept.
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { ContentBlockParam, MessageParam, ToolResultBlockParam } from "@anthropic-ai/sdk/resources/messages";
+import { Agent, type LoopEvents, type TurnOutcome } from "../src/agent/loop.ts";
+import { Model } from "../src/agent/model.ts";
+import { parseConfig } from "../src/config.ts";
+import { allTools } from "../src/tools/all.ts";
+import { ToolRegistry } from "../src/tools/registry.ts";
+import { makeContext, tempDir, type TestContext } from "./support/context.ts";
+import {
+  apiError,
+  drop,
+  overloaded,
+  reply,
+  startFakeAnthropic,
+  text,
+  toolUse,
+  type FakeAnthropic,
+  type Step,
+} from "./support/fake-anthropic.ts";
+
+/** Every event the loop reports, in order. */
+class RecordingEvents implements LoopEvents {
+  readonly log: string[] = [];
+  readonly notices: string[] = [];
+  readonly retries: string[] = [];
+  readonly tools: { summary: string; content: string; isError: boolean }[] = [];
+  text = "";
+  modelStarts = 0;
+  onModelStart(): void {
+    this.modelStarts++;
+  }
+  onText(delta: string): void {
+    this.text += delta;
+  }
+  onRetry(message: string): void {
+    this.retries.push(message);
+  }
+  onToolStart(summary: string): void {
+    this.log.push(`start ${summary}`);
+  }
+  onToolEnd(summary: string, result: { content: string; isError: boolean }): void {
+    this.log.push(`end ${summary}`);
+    this.tools.push({ summary, ...result });
+  }
+  onNotice(message: string): void {
+    this.notices.push(message);
+  }
+  onInjected(): void {}
+}
+
+let root: string;
+let outside: string;
+let fake: FakeAnthropic | undefined;
+
+beforeEach(() => {
+  root = tempDir("bunker-loop-ws-");
+  outside = tempDir("bunker-loop-outside-");
+  writeFileSync(join(root, "alpha.txt"), "alpha line one\nalpha line two\n");
+  writeFileSync(join(root, "beta.txt"), "the beta file\n");
+  writeFileSync(join(root, "notes.md"), "some notes\n");
+  writeFileSync(join(outside, "secret.txt"), "TOP SECRET\n");
+  symlinkSync(outside, join(root, "linked"));
+});
+
+afterEach(async () => {
+  await fake?.stop();
+  fake = undefined;
+  rmSync(root, { recursive: true, force: true });
+  rmSync(outside, { recursive: true, force: true });
+});
+
+interface Setup {
+  agent: Agent;
+  ctx: TestContext;
+  events: RecordingEvents;
+  model: Model;
+  fake: FakeAnthropic;
+  turn(prompt: string): Promise<TurnOutcome>;
+}
+
+function setup(steps: Step[], opts: { maxTurns?: number; maxContinuations?: number; flags?: string[] } = {}): Setup {
+  fake = startFakeAnthropic(steps);
+  const parsed = parseConfig(["-C", root, ...(opts.flags ?? [])], { ANTHROPIC_API_KEY: "test" }, true);
+  const config = parsed.config!;
+  const model = new Model({ apiKey: "test", baseURL: fake.url, model: "claude-test", retryBaseMs: 1 });
+  const agent = new Agent({
+    model,
+    registry: new ToolRegistry(allTools(config)),
+    system: "You are a test.",
+    maxTurns: opts.maxTurns ?? config.maxTurns,
+    ...(opts.maxContinuations !== undefined ? { maxContinuations: opts.maxContinuations } : {}),
+  });
+  const ctx = makeContext(root, { grants: config.grants, interactive: false });
+  const events = new RecordingEvents();
+  const f = fake;
+  return { agent, ctx, events, model, fake: f, turn: (p) => agent.runTurn(p, ctx, events) };
+}
+
+function blocks(m: MessageParam | undefined): ContentBlockParam[] {
+  if (!m) throw new Error("no such message");
+  return typeof m.content === "string" ? [{ type: "text", text: m.content }] : m.content;
+}
+
+function toolResults(m: MessageParam | undefined): ToolResultBlockParam[] {
+  return blocks(m).filter((b): b is ToolResultBlockParam => b.type === "tool_result");
+}
+
+function resultText(r: ToolResultBlockParam): string {
+  return typeof r.content === "string" ? r.content : (r.content ?? []).map((b) => (b.type === "text" ? b.text : "")).join("");
+}
+
+/** Every request the fake got was valid and answered. */
+function expectAllAccepted(f: FakeAnthropic): void {
+  expect(f.requests.map((r) => `${r.status} ${r.error ?? ""}`.trim())).toEqual(f.requests.map(() => "200"));
+}
+
+describe("tool rounds", () => {
+  test("two tool_use blocks in one response: both run in order, answered with the same ids, content sent back unchanged", async () => {
+    const s = setup([
+      reply([text("Reading both."), toolUse("read_file", { path: "alpha.txt" }, "toolu_one"), toolUse("grep", { pattern: "beta" }, "toolu_two")]),
+      reply("alpha has two lines; beta is in beta.txt."),
+    ]);
+    const out = await s.turn("look at the files");
+    expect(out).toMatchObject({ end: "done", text: "alpha has two lines; beta is in beta.txt.", modelCalls: 2 });
+    expect(s.events.log).toEqual(["start read_file alpha.txt", "end read_file alpha.txt", expect.stringMatching(/^start grep/), expect.stringMatching(/^end grep/)]);
+    expectAllAccepted(s.fake);
+
+    const second = s.fake.requests[1]!.body.messages;
+    expect(second).toHaveLength(3);
+    expect(second[0]!.role).toBe("user");
+    // The assistant turn goes back exactly as the server sent it.
+    expect(second[1]).toEqual({ role: "assistant", content: s.fake.requests[0]!.reply!.content as unknown as ContentBlockParam[] });
+    const results = toolResults(second[2]);
+    expect(results.map((r) => r.tool_use_id)).toEqual(["toolu_one", "toolu_two"]);
+    expect(blocks(second[2])).toHaveLength(2);
+    expect(results.every((r) => r.is_error === undefined)).toBe(true);
+    expect(resultText(results[0]!)).toContain("alpha line two");
+    expect(resultText(results[1]!)).toContain("beta.txt:1:the beta file");
+  });
+
+  test("a missing file is an is_error result naming the file and a near name; the loop goes on", async () => {
+    const s = setup([reply([toolUse("read_file", { path: "note.md" }, "toolu_missing")]), reply("That file does not exist.")]);
+    const out = await s.turn("read note.md");
+    expect(out.end).toBe("done");
+    expect(out.text).toBe("That file does not exist.");
+    const [r] = toolResults(s.fake.requests[1]!.body.messages[2]);
+    expect(r!.tool_use_id).toBe("toolu_missing");
+    expect(r!.is_error).toBe(true);
+    expect(resultText(r!)).toContain("note.md");
+    expect(resultText(r!)).toContain("notes.md");
+    expectAllAccepted(s.fake);
+  });
+
+  test("an unknown tool is an is_error result listing the real tools", async () => {
+    const s = setup([reply([toolUse("delete_everything", { path: "/" }, "toolu_x")]), reply("Sorry.")]);
+    const out = await s.turn("go");
+    expect(out.end).toBe("done");
+    const [r] = toolResults(s.fake.requests[1]!.body.messages[2]);
+    expect(r!.is_error).toBe(true);
+    expect(resultText(r!)).toContain('Unknown tool "delete_everything"');
+    expect(resultText(r!)).toContain("read_file");
+    expectAllAccepted(s.fake);
+  });
+
+  test("malformed input (missing and mistyped fields) is an is_error result saying which field; nothing runs", async () => {
+    const s = setup([
+      reply([
+        toolUse("read_file", {}, "toolu_missing_path"),
+        toolUse("read_file", { path: 42 }, "toolu_number_path"),
+        toolUse("read_file", { path: "alpha.txt", limit: "ten" }, "toolu_string_limit"),
+      ]),
+      reply("I will fix my calls."),
+    ]);
+    const out = await s.turn("go");
+    expect(out.end).toBe("done");
+    const results = toolResults(s.fake.requests[1]!.body.messages[2]);
+    expect(results.map((r) => r.tool_use_id)).toEqual(["toolu_missing_path", "toolu_number_path", "toolu_string_limit"]);
+    expect(results.every((r) => r.is_error === true)).toBe(true);
+    expect(resultText(results[0]!)).toContain("path");
+    expect(resultText(results[1]!)).toContain("path");
+    expect(resultText(results[2]!)).toContain("limit");
+    // The bad call did not read the file anyway.
+    expect(results.map(resultText).join("\n")).not.toContain("alpha line one");
+    expectAllAccepted(s.fake);
+  });
+});
+
+describe("paths outside the workspace", () => {
+  test("an absolute path outside and a symlink pointing outside are refused, naming --allow-read", async () => {
+    const s = setup([
+      reply([
+        toolUse("read_file", { path: join(outside, "secret.txt") }, "toolu_abs"),
+        toolUse("read_file", { path: "linked/secret.txt" }, "toolu_link"),
+        toolUse("grep", { pattern: "SECRET", path: "linked" }, "toolu_grep"),
+      ]),
+      reply("I cannot read those."),
+    ]);
+    await s.turn("read the secret");
+    const results = toolResults(s.fake.requests[1]!.body.messages[2]);
+    expect(results).toHaveLength(3);
+    for (const r of results) {
+      expect(r.is_error).toBe(true);
+      expect(resultText(r)).toContain("--allow-read");
+      expect(resultText(r)).not.toContain("TOP SECRET");
+    }
+    expectAllAccepted(s.fake);
+  });
+
+  test("--allow-read=DIR grants the same read through the symlink", async () => {
+    const s = setup([reply([toolUse("read_file", { path: "linked/secret.txt" }, "toolu_link")]), reply("ok")], { flags: [`--allow-read=${outside}`] });
+    await s.turn("read the secret");
+    const [r] = toolResults(s.fake.requests[1]!.body.messages[2]);
+    expect(r!.is_error).toBeUndefined();
+    expect(resultText(r!)).toContain("TOP SECRET");
+  });
+});
+
+describe("stop reasons", () => {
+  const cutOff = (id: string) => ({ type: "tool_use" as const, name: "read_file", input: {}, id, rawJson: '{"path": "alph' });
+
+  test("max_tokens: a cut-off tool call is dropped, not run, and the turn continues", async () => {
+    const s = setup([reply([text("Let me read alpha."), cutOff("toolu_cut")], "max_tokens"), reply([toolUse("read_file", { path: "alpha.txt" })]), reply("Done.")]);
+    const out = await s.turn("read alpha");
+    expect(out).toMatchObject({ end: "done", text: "Done.", modelCalls: 3 });
+    // Only the complete call of the second reply ran.
+    expect(s.events.tools.map((t) => t.summary)).toEqual(["read_file alpha.txt"]);
+    expect(s.events.notices.join("\n")).toMatch(/output token limit; continuing \(1\/3\)/);
+    const msgs = s.fake.requests[1]!.body.messages;
+    expect(msgs[1]).toEqual({ role: "assistant", content: [expect.objectContaining({ type: "text", text: "Let me read alpha." })] });
+    expect(JSON.stringify(msgs)).not.toContain("toolu_cut");
+    expect(blocks(msgs[2]).map((b) => b.type)).toEqual(["text"]);
+    expect(JSON.stringify(msgs[2])).toContain("cut off");
+    expectAllAccepted(s.fake);
+  });
+
+  test("max_tokens continuation is bounded, even when nothing but a cut-off call comes back", async () => {
+    const s = setup([1, 2, 3, 4, 5].map((i) => reply([cutOff(`toolu_cut${i}`)], "max_tokens")));
+    const out = await s.turn("read alpha");
+    expect(out.end).toBe("done");
+    expect(s.fake.requests).toHaveLength(4);
+    expect(s.fake.remaining()).toBe(1);
+    expect(s.events.tools).toHaveLength(0);
+    expect(s.events.notices.at(-1)).toContain("hit the output limit 4 times");
+    expectAllAccepted(s.fake);
+    // The history is still valid for the next turn.
+    s.fake.push(reply("fresh start"));
+    const next = await s.turn("try again");
+    expect(next.end).toBe("done");
+    // the fifth step (a cut call) is consumed by this turn's first call, then "fresh start"
+    expectAllAccepted(s.fake);
+  });
+
+  test("refusal ends the turn with a notice; the next turn is accepted", async () => {
+    const s = setup([reply("I can't help with that.", "refusal"), reply("Sure, happy to help.")]);
+    const out = await s.turn("something bad");
+    expect(out.end).toBe("refusal");
+    expect(s.events.notices.join("\n")).toContain("declined");
+    const next = await s.turn("something fine");
+    expect(next).toMatchObject({ end: "done", text: "Sure, happy to help." });
+    expectAllAccepted(s.fake);
+  });
+
+  test("pause_turn resends the conversation and the turn completes; later turns stay valid", async () => {
+    const s = setup([reply("Working on it.", "pause_turn"), reply("Finished the work."), reply("Second answer.")]);
+    const out = await s.turn("do the long thing");
+    expect(out).toMatchObject({ end: "done", text: "Finished the work.", modelCalls: 2 });
+    const resent = s.fake.requests[1]!.body.messages;
+    expect(resent.at(-1)!.role).toBe("assistant");
+    expect(JSON.stringify(resent.at(-1))).toContain("Working on it.");
+    const next = await s.turn("and now?");
+    expect(next).toMatchObject({ end: "done", text: "Second answer." });
+    expectAllAccepted(s.fake);
+  });
+
+  test("the iteration cap ends the turn with a message naming --max-turns; the history stays valid", async () => {
+    const again = reply([toolUse("read_file", { path: "alpha.txt" })]);
+    const s = setup([again, again, again, reply("continuing")], { maxTurns: 2 });
+    const out = await s.turn("loop forever");
+    expect(out).toMatchObject({ end: "max_turns", modelCalls: 2 });
+    expect(s.fake.requests).toHaveLength(2);
+    expect(s.events.notices.at(-1)).toContain("--max-turns 2");
+    const next = await s.turn("continue");
+    expect(next.end).toBe("done");
+    expectAllAccepted(s.fake);
+  });
+});
+
+describe("API failures", () => {
+  test("529 then success: retried with a 'retrying in' message, the turn completes", async () => {
+    const s = setup([overloaded(), overloaded(), reply("Made it.")]);
+    const out = await s.turn("hello");
+    expect(out).toMatchObject({ end: "done", text: "Made it." });
+    expect(s.events.retries).toHaveLength(2);
+    expect(s.events.retries[0]).toMatch(/overloaded \(529\); retrying in \d/);
+    expect(s.fake.requests.map((r) => r.status)).toEqual([529, 529, 200]);
+  });
+
+  test("a failure after retries is an error outcome, and a second turn on the same Agent is accepted", async () => {
+    const s = setup([overloaded(), overloaded(), overloaded(), overloaded(), overloaded(), reply("Back again.")]);
+    const out = await s.turn("first");
+    expect(out.end).toBe("error");
+    expect(out.error).toContain("overloaded");
+    expect(s.fake.requests).toHaveLength(5);
+    const next = await s.turn("second");
+    expect(next).toMatchObject({ end: "done", text: "Back again." });
+    expect(s.fake.requests.at(-1)!.status).toBe(200);
+  });
+
+  test("a failure after a tool round leaves a history the server accepts on the next turn", async () => {
+    const s = setup([
+      reply([toolUse("read_file", { path: "alpha.txt" }, "toolu_a")]),
+      apiError(400, { message: "something the client cannot retry" }),
+      reply("Recovered."),
+    ]);
+    const out = await s.turn("first");
+    expect(out.end).toBe("error");
+    expect(out.error).toContain("something the client cannot retry");
+    const next = await s.turn("second");
+    expect(next).toMatchObject({ end: "done", text: "Recovered." });
+    const last = s.fake.requests.at(-1)!;
+    expect(last.status).toBe(200);
+    // The answered tool call is still paired with its result.
+    expect(toolResults(last.body.messages[2]).map((r) => r.tool_use_id)).toEqual(["toolu_a"]);
+  });
+
+  test("a connection reset mid-stream is retried and the turn completes", async () => {
+    const s = setup([drop(5, reply("This reply is cut off half way through the stream.")), reply("Second try worked.")]);
+    const out = await s.turn("hello");
+    expect(out).toMatchObject({ end: "done", text: "Second try worked." });
+    expect(s.events.retries).toHaveLength(1);
+    expect(s.events.retries[0]).toContain("retrying in");
+    expect(s.fake.requests).toHaveLength(2);
+  });
+
+  test("401 is not retried and explains the key", async () => {
+    const s = setup([apiError(401), reply("never")]);
+    const out = await s.turn("hi");
+    expect(out.end).toBe("error");
+    expect(out.error).toContain("ANTHROPIC_API_KEY");
+    expect(s.fake.requests).toHaveLength(1);
+    expect(s.events.retries).toHaveLength(0);
+  });
+});
+
+describe("usage", () => {
+  test("token usage is summed over the model calls of a turn", async () => {
+    const s = setup([reply([toolUse("read_file", { path: "alpha.txt" })], undefined, { usage: { input_tokens: 100, output_tokens: 10 } }), reply("ok", undefined, { usage: { input_tokens: 200, output_tokens: 20 } })]);
+    await s.turn("hi");
+    expect(s.model.usage).toMatchObject({ input_tokens: 300, output_tokens: 30 });
+  });
+});

@@ -1,0 +1,79 @@
+// Drives a program in a real pseudo-terminal through tmux: start it, read the
+// screen, press keys. Each session uses its own tmux server socket so tests
+// never touch the person's tmux, and everything is torn down in `close()`.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+export const tmuxAvailable = Bun.which("tmux") !== null;
+
+export interface TmuxOptions {
+  cwd: string;
+  env?: Record<string, string>;
+  cols?: number;
+  rows?: number;
+}
+
+export class TmuxSession {
+  private readonly dir: string;
+  private readonly socket: string;
+  readonly name = "bunker-test";
+
+  private constructor() {
+    this.dir = mkdtempSync(join(tmpdir(), "bunker-tmux-"));
+    this.socket = join(this.dir, "sock");
+  }
+
+  /** Starts `argv` in a fresh session; the pane stays after the program exits so its last screen can be read. */
+  static async start(argv: string[], opts: TmuxOptions): Promise<TmuxSession> {
+    const s = new TmuxSession();
+    const envArgs = Object.entries(opts.env ?? {}).flatMap(([k, v]) => ["-e", `${k}=${v}`]);
+    s.tmux(["new-session", "-d", "-s", s.name, "-x", String(opts.cols ?? 120), "-y", String(opts.rows ?? 50), "-c", opts.cwd, ...envArgs, "--", ...argv]);
+    s.tmux(["set-option", "-t", s.name, "remain-on-exit", "on"]);
+    return s;
+  }
+
+  private tmux(args: string[]): string {
+    const r = Bun.spawnSync(["tmux", "-S", this.socket, "-f", "/dev/null", ...args], { stdout: "pipe", stderr: "pipe" });
+    if (r.exitCode !== 0) throw new Error(`tmux ${args[0]} failed: ${r.stderr.toString()}`);
+    return r.stdout.toString();
+  }
+
+  /** The visible screen plus scrollback, as plain text. */
+  screen(): string {
+    return this.tmux(["capture-pane", "-p", "-J", "-S", "-2000", "-t", this.name]);
+  }
+
+  /** Key names as tmux knows them ("Enter", "Down", "Escape", "C-c") or literal text with `literal`. */
+  keys(keys: string[], literal = false): void {
+    this.tmux(["send-keys", "-t", this.name, ...(literal ? ["-l"] : []), ...keys]);
+  }
+
+  async waitFor(text: string | RegExp, timeoutMs = 15_000, after = 0): Promise<string> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const screen = this.screen();
+      const rest = screen.slice(after);
+      if (typeof text === "string" ? rest.includes(text) : text.test(rest)) return screen;
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${String(text)}; screen:\n${screen}`);
+      await Bun.sleep(50);
+    }
+  }
+
+  /** The program's exit status once it has exited (-1 if tmux does not say), else null. */
+  exitStatus(): number | null {
+    const out = this.tmux(["list-panes", "-t", this.name, "-F", "#{pane_dead} #{pane_dead_status}"]).trim();
+    const [dead, status] = out.split(" ");
+    if (dead !== "1") return null;
+    return status ? Number(status) : -1;
+  }
+
+  close(): void {
+    try {
+      this.tmux(["kill-server"]);
+    } catch {
+      // already gone
+    }
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
