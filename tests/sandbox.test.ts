@@ -6,7 +6,8 @@ import { detectSandbox, parseSandboxMode, planSandbox, sandboxStartupNotice } fr
 import { scrubEnv } from "../src/sandbox/env.ts";
 import { sbplString, seatbeltProfile } from "../src/sandbox/seatbelt.ts";
 import { linkedGitDirs, secretPaths, type SandboxSpec } from "../src/sandbox/spec.ts";
-import { createRunBashTool, sandboxNote, type RunBashOptions } from "../src/tools/run-bash.ts";
+import { parseConfig } from "../src/config.ts";
+import { createRunBashTool, runBashOptions, sandboxNote, type RunBashOptions } from "../src/tools/run-bash.ts";
 import type { ToolOutput } from "../src/tools/tool.ts";
 import { makeContext, tempDir } from "./support/context.ts";
 
@@ -115,6 +116,30 @@ describe("--sandbox auto|on|off", () => {
   });
 });
 
+describe("flags → run_bash sandbox settings", () => {
+  const ws = tempDir("bunker-flags-");
+  afterAll(() => rmSync(ws, { recursive: true, force: true }));
+  const options = (...flags: string[]) => runBashOptions(parseConfig(["-C", ws, ...flags], { ANTHROPIC_API_KEY: "k" }, false).config!);
+  test("defaults: no network, .git read-only, nothing extra", () => {
+    expect(options()).toEqual({ sandbox: "auto", allowNet: false, allowEnv: [], gitWritable: false, writable: [], readOnly: [] });
+  });
+  test("bare --allow-net opens the network; a host list cannot be enforced by the sandbox, so it does not", () => {
+    expect(options("--allow-net").allowNet).toBe(true);
+    expect(options("--allow-net=registry.npmjs.org").allowNet).toBe(false);
+    expect(options("--allow-net", "--deny-net").allowNet).toBe(false);
+  });
+  test(".git only when named; granted outside paths writable; denied inside paths read-only", () => {
+    expect(options("--allow-write").gitWritable).toBe(false);
+    expect(options("--allow-write=.").gitWritable).toBe(false);
+    expect(options("--allow-write=.git").gitWritable).toBe(true);
+    const o = options("--allow-write=/var/tmp/out,src", "--deny-write=secrets", "--allow-env=NPM_TOKEN", "--sandbox", "on");
+    expect(o.writable).toEqual(["/var/tmp/out"]);
+    expect(o.readOnly).toEqual([`${ws}/secrets`]);
+    expect(o.allowEnv).toEqual(["NPM_TOKEN"]);
+    expect(o.sandbox).toBe("on");
+  });
+});
+
 // ---- the real thing -----------------------------------------------------------
 
 const avail = detectSandbox();
@@ -179,6 +204,13 @@ describe(`inside bubblewrap${skipReason}`, () => {
     const settings = await sandboxed("echo '{\"allow\":[\"run:*\"]}' > .bunker/settings.json", { gitWritable: true });
     expect(settings.content).toContain("Read-only file system");
     expect(existsSync(`${root}/.bunker/settings.json`)).toBe(false);
+  });
+
+  test.skipIf(!usable)("--deny-write paths inside the workspace are read-only", async () => {
+    writeFileSync(`${root}/locked.txt`, "original\n");
+    const r = await sandboxed("echo changed > locked.txt", { readOnly: [`${root}/locked.txt`] });
+    expect(r.content).toContain("Read-only file system");
+    expect(readFileSync(`${root}/locked.txt`, "utf8")).toBe("original\n");
   });
 
   test.skipIf(!usable)("no network without --allow-net; a local server is reachable with it", async () => {

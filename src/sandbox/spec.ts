@@ -17,6 +17,8 @@ export interface SandboxSpec {
   writable: string[];
   /** Absolute paths made invisible (empty) inside the sandbox: credential stores. */
   hidden?: string[];
+  /** Further paths inside the workspace kept read-only (--deny-write). */
+  readOnly?: string[];
 }
 
 /**
@@ -26,6 +28,7 @@ export interface SandboxSpec {
 export function readOnlyInside(spec: SandboxSpec): string[] {
   const paths = [join(spec.root, ".bunker")];
   if (!spec.gitWritable) paths.unshift(join(spec.root, ".git"));
+  for (const p of spec.readOnly ?? []) if (isWithin(spec.root, p) && p !== spec.root && !paths.includes(p)) paths.push(p);
   return paths;
 }
 

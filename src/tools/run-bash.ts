@@ -6,6 +6,7 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
+import type { Grants } from "../perms/policy.ts";
 import { isWithin } from "../perms/workspace.ts";
 import { suggestPrefix } from "../perms/run-policy.ts";
 import { confine, detectSandbox, planSandbox, type SandboxAvailability, type SandboxMode, type SandboxPlan } from "../sandbox/detect.ts";
@@ -25,6 +26,8 @@ export interface RunBashOptions {
   gitWritable: boolean;
   /** Absolute paths outside the workspace the person granted for writing. */
   writable?: string[];
+  /** Paths inside the workspace kept read-only (--deny-write). */
+  readOnly?: string[];
   /** The detected sandbox (default: detectSandbox()). */
   availability?: SandboxAvailability;
   /** The environment commands start from (default: process.env). */
@@ -35,6 +38,33 @@ export interface RunBashOptions {
   maxOutputBytes?: number;
   /** Between SIGTERM and SIGKILL (default 2 000 ms). */
   killGraceMs?: number;
+}
+
+/** What run_bash needs from the configuration (a subset of Config). */
+export interface RunBashConfig {
+  root: string;
+  sandbox: SandboxMode;
+  allowEnv: string[];
+  grants: Grants;
+}
+
+/**
+ * The sandbox settings implied by the flags: network only with a bare
+ * --allow-net (a sandbox cannot filter by host); .git writable only when
+ * named (--allow-write=.git); granted paths outside the workspace writable;
+ * --deny-write paths inside it read-only.
+ */
+export function runBashOptions(config: RunBashConfig): RunBashOptions {
+  const { grants, root } = config;
+  const gitDir = join(root, ".git");
+  return {
+    sandbox: config.sandbox,
+    allowNet: grants.allow.net.all && !grants.deny.net.all,
+    allowEnv: config.allowEnv,
+    gitWritable: grants.allow.write.paths.includes(gitDir) && !grants.deny.write.paths.some((p) => isWithin(p, gitDir)),
+    writable: grants.allow.write.paths.filter((p) => !isWithin(root, p) && !isWithin(p, root)),
+    readOnly: grants.deny.write.paths.filter((p) => isWithin(root, p)),
+  };
 }
 
 export interface RunBashInput {
@@ -105,6 +135,7 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
         gitWritable: opts.gitWritable,
         writable: [...(opts.writable ?? []), ...(opts.gitWritable ? linkedGitDirs(ctx.root) : [])],
         hidden: secretPaths(opts.home ?? homedir(), ctx.root),
+        readOnly: opts.readOnly ?? [],
       };
       const env = scrubEnv(opts.env ?? process.env, opts.allowEnv);
       let tmp: string | undefined;
