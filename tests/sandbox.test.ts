@@ -147,6 +147,11 @@ const usable = avail.kind === "bubblewrap";
 const skipReason = usable ? "" : ` (SKIPPED: ${avail.reason ?? "not Linux"}; CI must install bubblewrap: apt-get install -y bubblewrap)`;
 if (!usable) console.warn(`tests/sandbox.test.ts: bubblewrap tests skipped: ${avail.reason}`);
 
+// CI sets BUNKER_REQUIRE_SANDBOX=1 so a missing or broken bubblewrap fails the run instead of skipping.
+test.skipIf(!process.env.BUNKER_REQUIRE_SANDBOX || process.platform !== "linux")("BUNKER_REQUIRE_SANDBOX: bubblewrap works here", () => {
+  expect(avail.reason ?? "usable").toBe("usable");
+});
+
 describe(`inside bubblewrap${skipReason}`, () => {
   let root: string;
   const hostProbe = `/var/tmp/bunker-sandbox-probe-${process.pid}`;

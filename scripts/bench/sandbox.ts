@@ -10,6 +10,7 @@ import { confine, detectSandbox, planSandbox } from "../../src/sandbox/detect.ts
 import { median, timeMedian, type BenchRow } from "./types.ts";
 
 const RUNS = 40;
+const round = (ms: number) => Math.round(ms * 100) / 100;
 
 async function runOnce(argv: string[], cwd: string): Promise<void> {
   const p = Bun.spawn(argv, { cwd, stdin: "ignore", stdout: "ignore", stderr: "ignore" });
@@ -23,7 +24,7 @@ export async function bench(): Promise<BenchRow[]> {
     const g = emptyGrants();
     g.allow.run.programs = ["git"];
     const line = "cd src && git log --oneline -5 | head -3 && cat package.json | wc -l > /dev/null";
-    rows.push({ name: "run policy decision (parse + judge a 5-command line)", value: await timeMedian(200, () => decideRun(g, line, root)), unit: "ms" });
+    rows.push({ name: "run policy decision (parse + judge a 5-command line)", value: round(await timeMedian(200, () => decideRun(g, line, root))), unit: "ms" });
 
     const shell = Bun.which("bash") ?? "/bin/sh";
     const plain = [shell, "-c", "true"];
@@ -48,10 +49,10 @@ export async function bench(): Promise<BenchRow[]> {
       unconfined.push(await time(plain));
       confined.push(await time(boxed));
     }
-    const m = median;
+    const m = (xs: number[]) => round(median(xs));
     rows.push({ name: "`bash -c true` unconfined", value: m(unconfined), unit: "ms" });
     rows.push({ name: `\`bash -c true\` in ${plan.kind}`, value: m(confined), unit: "ms" });
-    const added = m(confined) - m(unconfined);
+    const added = round(m(confined) - m(unconfined));
     rows.push({ name: `sandbox start-up added per command (${plan.kind})`, value: added, unit: "ms", target: "< 15 ms", ok: added < 15 });
     return rows;
   } finally {
