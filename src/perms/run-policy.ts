@@ -1,30 +1,466 @@
-// Decides run_bash commands. Placeholder rules until the shell parser lands:
-// a bare --allow-run grants all, --deny-run denies all, anything else asks.
-import type { Decision, Grants } from "./policy.ts";
+// Decides run_bash commands. The command line is split into its simple
+// commands (shell-parse.ts) and every one must be allowed on its own:
+// `--allow-run=git` grants `git status && git diff`, not `git status; rm x`.
+// A simple command is allowed when its program is granted by name, a rule
+// pattern matches it, or it only reads inside the workspace; redirections
+// must stay inside the workspace too. Anything uncertain asks.
+//
+// Path checks resolve symlinks (through the workspace resolver) and expand
+// globs, so this module reads the file system; it never writes or runs.
+import { homedir } from "node:os";
+import { basename, isAbsolute, join, resolve } from "node:path";
+import type { Decision, Grants, PathRules } from "./policy.ts";
+import { isLiteral, parseShell, type ParseResult, type Redirect, type SimpleCommand, type Word } from "./shell-parse.ts";
+import { isWithin, realpathLoose } from "./workspace.ts";
 
 export interface RunRules {
   /** Bare flag: every command. */
   all: boolean;
   /** Program names from --allow-run=git,bun. */
   programs: string[];
-  /** Rules-file patterns such as `git status` or `bun test *`. */
+  /** Rules-file patterns such as `git status` (exactly) or `bun test *` (and any arguments). */
   patterns: string[];
 }
 
-export function decideRun(grants: Grants, command: string, _root: string): Decision {
-  if (grants.deny.run.all) return { verdict: "deny", reason: "running commands is denied by --deny-run" };
+// ---- patterns ---------------------------------------------------------------
+
+interface CommandPattern {
+  words: string[];
+  /** Trailing `*`: any further arguments. */
+  prefix: boolean;
+}
+
+function parsePattern(pattern: string, forcePrefix = false): CommandPattern | null {
+  const words = pattern.trim().split(/\s+/).filter(Boolean);
+  let prefix = forcePrefix;
+  if (words[words.length - 1] === "*") {
+    words.pop();
+    prefix = true;
+  }
+  return words.length > 0 ? { words, prefix } : null;
+}
+
+/** Word-for-word: `git status` never matches `git statusx` or `git stat`. */
+function matchesPattern(argv: Word[], p: CommandPattern): boolean {
+  if (argv.length < p.words.length) return false;
+  if (!p.prefix && argv.length !== p.words.length) return false;
+  return p.words.every((w, i) => isLiteral(argv[i]!) && argv[i]!.text === w);
+}
+
+// ---- read-only commands -----------------------------------------------------
+
+interface ReadOnlySpec {
+  /** Non-option arguments name files (checked to be inside the workspace). */
+  paths: boolean;
+  /** Long options (or single-dash words, for find) that write, run programs or follow links. */
+  forbidLong?: string[];
+  /** Short option letters with the same problem, also inside clusters (`-rL`). */
+  forbidShort?: string;
+  /** At most this many non-option arguments (`uniq in out` writes `out`). */
+  maxOperands?: number;
+  /** Extra test on the arguments (after the program name). */
+  check?: (args: Word[]) => boolean;
+}
+
+const TEXT: ReadOnlySpec = { paths: false };
+const FILES: ReadOnlySpec = { paths: true };
+const GIT_READ_SUBCOMMANDS = new Set(["status", "diff", "log", "show", "blame", "ls-files", "rev-parse", "describe", "ls-tree", "grep", "shortlog"]);
+const GIT_BRANCH_LIST = new Set(["-a", "-r", "-v", "-vv", "--all", "--remotes", "--list", "--show-current", "--verbose", "--no-color"]);
+
+const READ_ONLY: Record<string, ReadOnlySpec> = {
+  echo: TEXT, printf: TEXT, pwd: TEXT, true: TEXT, false: TEXT, ":": TEXT, whoami: TEXT, id: TEXT, uname: TEXT,
+  basename: TEXT, dirname: TEXT, seq: TEXT, which: TEXT, type: TEXT, nproc: TEXT, printenv: TEXT, sleep: TEXT, tr: TEXT,
+  date: { paths: false, forbidShort: "s", forbidLong: ["--set"] },
+  hostname: { paths: false, maxOperands: 0 },
+  command: { paths: false, check: (a) => a[0]?.text === "-v" || a[0]?.text === "-V" },
+  export: { paths: false, check: (a) => a.every((w) => /^[A-Za-z_]\w*(=.*)?$/s.test(w.text)) },
+  set: { paths: false, check: (a) => a.every((w) => /^([-+][euxvo]+|pipefail|errexit|nounset|xtrace|verbose|--)$/.test(w.text)) },
+  // test only looks at metadata, and its operands are mostly strings.
+  test: TEXT, "[": TEXT,
+  ls: { paths: true, forbidShort: "L", forbidLong: ["--dereference"] },
+  cat: FILES, head: FILES, tail: FILES, wc: FILES, nl: FILES, tac: FILES, rev: FILES, od: FILES, hexdump: FILES,
+  stat: FILES, realpath: FILES, readlink: FILES, cut: FILES, column: FILES, fold: FILES, expand: FILES,
+  unexpand: FILES, strings: FILES, comm: FILES, cmp: FILES, diff: FILES, paste: FILES, join: FILES, jq: FILES,
+  md5sum: FILES, sha1sum: FILES, sha224sum: FILES, sha256sum: FILES, sha384sum: FILES, sha512sum: FILES, b2sum: FILES, cksum: FILES,
+  file: { paths: true, forbidShort: "C", forbidLong: ["--compile"] },
+  tree: { paths: true, forbidShort: "ol", forbidLong: ["--fromfile"] },
+  du: { paths: true, forbidShort: "L", forbidLong: ["--dereference"] },
+  grep: { paths: true, forbidShort: "R", forbidLong: ["--dereference-recursive"] },
+  egrep: { paths: true, forbidShort: "R", forbidLong: ["--dereference-recursive"] },
+  fgrep: { paths: true, forbidShort: "R", forbidLong: ["--dereference-recursive"] },
+  rg: { paths: true, forbidShort: "Lz", forbidLong: ["--follow", "--pre", "--pre-glob", "--search-zip"] },
+  find: {
+    paths: true,
+    forbidLong: ["-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls", "-follow", "-L"],
+  },
+  sort: { paths: true, forbidShort: "oT", forbidLong: ["--output", "--compress-program", "--temporary-directory"] },
+  uniq: { paths: true, maxOperands: 1 },
+  xxd: { paths: true, forbidShort: "r", forbidLong: ["-revert"], maxOperands: 1 },
+  git: {
+    paths: true,
+    forbidLong: ["--output", "--ext-diff", "--open-files-in-pager", "--textconv"],
+    check: (a) => {
+      const sub = a[0];
+      if (!sub || !isLiteral(sub)) return false;
+      if (sub.text === "branch") return a.slice(1).every((w) => GIT_BRANCH_LIST.has(w.text));
+      if (sub.text === "grep" && a.some((w) => /^-O|^--open-files/.test(w.text))) return false;
+      return GIT_READ_SUBCOMMANDS.has(sub.text);
+    },
+  },
+};
+
+/** Devices a read-only command may write to or read from. */
+const SAFE_WRITE_DEVICES = new Set(["/dev/null", "/dev/stdout", "/dev/stderr", "/dev/fd/1", "/dev/fd/2"]);
+const SAFE_READ_DEVICES = new Set(["/dev/null", "/dev/stdin", "/dev/fd/0"]);
+/** Written only after asking, even under --allow-write (mirrors policy.ts). */
+const PROTECTED_DIRS = [".git", ".bunker"];
+const MAX_GLOB_MATCHES = 2000;
+
+// ---- judging a command line -------------------------------------------------
+
+interface Judge {
+  /** Null when no workspace is known: then no path argument or file redirect passes. */
+  root: string | null;
+  programs: Set<string>;
+  patterns: CommandPattern[];
+  grants: Grants | null;
+}
+
+/** Why each simple command that is not allowed is not; empty when all are. */
+function judgeLine(parsed: ParseResult, judge: Judge): { cmd: SimpleCommand; why: string }[] {
+  const failures: { cmd: SimpleCommand; why: string }[] = [];
+  const cwds = judge.root ? possibleDirectories(parsed.commands, judge.root) : [];
+  const hasCd = parsed.commands.some((c) => isCd(c));
+  const paths = new PathChecker(judge, cwds, hasCd);
+  // `{ git log; git status; } > log.txt`: the group's redirection is the granted commands' own.
+  const lineHasGrant = parsed.commands.some((c) => isGranted(c, judge));
+  for (const cmd of parsed.commands) {
+    const why = cmd.argv.length === 0 && lineHasGrant ? redirectsInside(cmd.redirects, paths) : judgeCommand(cmd, judge, paths);
+    if (why) failures.push({ cmd, why });
+  }
+  return failures;
+}
+
+function judgeCommand(cmd: SimpleCommand, judge: Judge, paths: PathChecker): string | null {
+  const program = cmd.argv[0];
+  if (!program) return redirectsReadOnly(cmd.redirects, paths);
+  const name = program.text;
+  if (isGranted(cmd, judge)) return redirectsInside(cmd.redirects, paths);
+  if (isCd(cmd)) return paths.cdTargetOk(cmd) ? redirectsReadOnly(cmd.redirects, paths) : `\`cd\` may leave the workspace`;
+  const spec = READ_ONLY[name];
+  if (!spec) return `\`${name}\` is not granted`;
+  const args = cmd.argv.slice(1);
+  if (spec.check && !spec.check(args)) return `\`${name}\` with these arguments is not read-only`;
+  let operands = 0;
+  let endOfOptions = false;
+  for (const w of args) {
+    const t = w.text;
+    const isOption = !endOfOptions && t.startsWith("-") && t !== "-" && isLiteral(w);
+    if (!endOfOptions && t === "--" && isLiteral(w)) {
+      endOfOptions = true;
+      continue;
+    }
+    if (isOption) {
+      if (forbidden(t, spec)) return `\`${name} ${t}\` can write, run programs or follow links`;
+      const eq = t.indexOf("=");
+      if (eq >= 0 && spec.paths) {
+        const value = t.slice(eq + 1);
+        if (/[/~]|^\./.test(value) && !paths.readable({ ...w, text: value, tilde: value.startsWith("~") })) {
+          return `\`${name}\` reads ${value}, outside the workspace`;
+        }
+      } else if (/[/~]|\.\./.test(t) && spec.paths) {
+        return `the option ${t} may name a path outside the workspace`;
+      }
+      continue;
+    }
+    operands++;
+    if (!spec.paths) continue; // free text: `echo *` only lists names
+    if (t === "-" && isLiteral(w)) continue; // stdin
+    if (!paths.readable(w)) return `\`${name}\` reads ${w.raw}, which is outside the workspace or only known at run time`;
+  }
+  if (spec.maxOperands !== undefined && operands > spec.maxOperands) return `\`${name}\` with ${operands} operands can write`;
+  return redirectsReadOnly(cmd.redirects, paths);
+}
+
+function isGranted(cmd: SimpleCommand, judge: Judge): boolean {
+  const program = cmd.argv[0];
+  if (!program) return false;
+  return judge.programs.has(program.text) || judge.patterns.some((p) => matchesPattern(cmd.argv, p));
+}
+
+/** Granted commands may read and write files inside the workspace (not .git or .bunker). */
+function redirectsInside(redirects: Redirect[], paths: PathChecker): string | null {
+  for (const r of redirects) {
+    if (!r.target) continue;
+    if (r.writes ? !paths.writable(r.target) : !paths.readable(r.target)) {
+      return `the redirection to ${r.target.raw} leaves the workspace or touches a protected path`;
+    }
+  }
+  return null;
+}
+
+/** Read-only commands may read files inside, and write only to /dev/null and the like. */
+function redirectsReadOnly(redirects: Redirect[], paths: PathChecker): string | null {
+  for (const r of redirects) {
+    if (!r.target) continue;
+    if (r.writes) {
+      if (!(isLiteral(r.target) && SAFE_WRITE_DEVICES.has(r.target.text))) return `the redirection to ${r.target.raw} writes a file`;
+    } else if (!paths.readable(r.target)) {
+      return `the redirection from ${r.target.raw} reads outside the workspace`;
+    }
+  }
+  return null;
+}
+
+function forbidden(option: string, spec: ReadOnlySpec): boolean {
+  const long = spec.forbidLong ?? [];
+  if (long.some((o) => option === o || option.startsWith(o + "="))) return true;
+  if (spec.forbidShort && /^-[A-Za-z0-9]/.test(option) && !option.startsWith("--")) {
+    // A cluster of short options (`-rnL`); stop at the first digit (an attached count, `-n5`).
+    const letters = /^-([A-Za-z]*)/.exec(option)![1]!;
+    if ([...spec.forbidShort].some((ch) => letters.includes(ch))) return true;
+  }
+  return false;
+}
+
+function isCd(cmd: SimpleCommand): boolean {
+  return cmd.argv[0]?.text === "cd" && isLiteral(cmd.argv[0]);
+}
+
+/**
+ * Every directory the shell could be in when a command runs, given the `cd`s
+ * in the line. Over-approximates (a `cd` inside a subshell counts for the
+ * rest of the line too), which only makes checks stricter.
+ */
+function possibleDirectories(commands: SimpleCommand[], root: string): string[] {
+  const dirs = new Set([root]);
+  for (const cmd of commands) {
+    if (!isCd(cmd)) continue;
+    const target = cdTarget(cmd);
+    if (!target) continue;
+    for (const d of [...dirs]) dirs.add(realpathLoose(resolve(d, target)).real);
+  }
+  return [...dirs];
+}
+
+/** The literal target of `cd DIR`, when it has no `..` and is not `-`. */
+function cdTarget(cmd: SimpleCommand): string | null {
+  const args = cmd.argv.slice(1).filter((w) => w.text !== "--");
+  const w = args[0];
+  if (args.length !== 1 || !w || !isLiteral(w) || w.text === "-" || w.text === "") return null;
+  if (w.text.split("/").includes("..")) return null;
+  return w.text;
+}
+
+class PathChecker {
+  constructor(
+    private readonly judge: Judge,
+    private readonly cwds: string[],
+    private readonly hasCd: boolean,
+  ) {}
+
+  /** Every way this word can resolve is a real path inside the workspace (and not denied). */
+  readable(w: Word): boolean {
+    if (isLiteral(w) && SAFE_READ_DEVICES.has(w.text)) return true;
+    return this.all(w, (real) => !matchesRules(this.judge.grants?.deny.read, real));
+  }
+
+  /** Same, for writing: also not under .git or .bunker, and not denied. */
+  writable(w: Word): boolean {
+    if (isLiteral(w) && SAFE_WRITE_DEVICES.has(w.text)) return true;
+    const root = this.judge.root;
+    if (!root) return false;
+    return this.all(
+      w,
+      (real) =>
+        !PROTECTED_DIRS.some((d) => isWithin(join(root, d), real)) && !matchesRules(this.judge.grants?.deny.write, real),
+    );
+  }
+
+  cdTargetOk(cmd: SimpleCommand): boolean {
+    const target = cdTarget(cmd);
+    const root = this.judge.root;
+    if (!target || !root) return false;
+    return this.cwds.every((d) => isWithin(root, realpathLoose(resolve(d, target)).real));
+  }
+
+  private all(w: Word, extra: (real: string) => boolean): boolean {
+    const root = this.judge.root;
+    if (!root || w.expanded || w.brace) return false;
+    let text = w.text;
+    if (w.tilde) {
+      if (text !== "~" && !text.startsWith("~/")) return false; // ~user
+      text = join(homedir(), text.slice(1));
+    }
+    if (text === "" || text.includes("\0")) return false;
+    // After a `cd`, `..` could climb from a directory we did not foresee.
+    if (this.hasCd && !isAbsolute(text) && text.split("/").includes("..")) return false;
+    try {
+      for (const cwd of this.cwds) {
+        const candidates = w.glob ? expandGlob(cwd, text) : [resolve(cwd, text)];
+        if (!candidates) return false;
+        for (const abs of candidates) {
+          const real = realpathLoose(abs).real;
+          if (!isWithin(root, real) || !extra(real)) return false;
+        }
+      }
+      return true;
+    } catch {
+      return false;
+    }
+  }
+}
+
+/**
+ * What a pathname pattern can expand to (plus its fixed directory prefix),
+ * or null when that cannot be bounded: a component that could match `..`,
+ * or too many matches.
+ */
+function expandGlob(cwd: string, pattern: string): string[] | null {
+  const parts = pattern.split("/");
+  const firstGlob = parts.findIndex((p) => /[*?[]/.test(p));
+  if (parts.slice(firstGlob).some((p) => p.startsWith(".") && /[*?[]/.test(p))) return null;
+  if (parts.slice(firstGlob).includes("..")) return null;
+  const base = resolve(cwd, parts.slice(0, firstGlob).join("/") || ".");
+  const rest = parts.slice(firstGlob).join("/");
+  const out = [base];
+  try {
+    for (const m of new Bun.Glob(rest).scanSync({ cwd: base, onlyFiles: false, dot: false, followSymlinks: false })) {
+      out.push(join(base, m));
+      if (out.length > MAX_GLOB_MATCHES) return null;
+    }
+  } catch {
+    // A missing directory matches nothing: bash passes the pattern through literally.
+  }
+  return out;
+}
+
+function matchesRules(rules: PathRules | undefined, real: string): boolean {
+  if (!rules) return false;
+  if (rules.workspace) return true;
+  if (rules.paths.some((p) => isWithin(p, real))) return true;
+  return rules.globs.some((g) => new Bun.Glob(g).match(real));
+}
+
+// ---- deny -------------------------------------------------------------------
+
+/** Programs that run another program named in their arguments. */
+const RUNS_ARGUMENTS = new Set([
+  "xargs", "sudo", "doas", "su", "watch", "parallel", "flock", "setsid", "stdbuf", "chroot", "unshare", "nsenter",
+  "script", "find", "fd", "strace", "ltrace", "busybox", "npx", "bunx", "pnpx", "ssh", "runuser", "chrt", "ionice", "taskset",
+]);
+
+function deniedBy(cmd: SimpleCommand, deny: RunRules): string | null {
+  const program = cmd.argv[0];
+  if (!program) return null;
+  const names = new Set(deny.programs);
+  const base = basename(program.text);
+  if (names.has(program.text) || names.has(base)) return base;
+  if (RUNS_ARGUMENTS.has(base)) {
+    const hit = cmd.argv.slice(1).find((w) => names.has(basename(w.text)));
+    if (hit) return basename(hit.text);
+  }
+  for (const p of deny.patterns) {
+    const pat = parsePattern(p);
+    if (pat && matchesPattern(cmd.argv, pat)) return p;
+  }
+  return null;
+}
+
+// ---- public API ---------------------------------------------------------------
+
+export function decideRun(grants: Grants, command: string, root: string): Decision {
+  const deny = grants.deny.run;
+  if (deny.all) return { verdict: "deny", reason: "running commands is denied by --deny-run" };
+  const parsed = parseShell(command);
+  for (const cmd of parsed.commands) {
+    const by = deniedBy(cmd, deny);
+    if (by) return { verdict: "deny", reason: `running \`${by}\` is denied by --deny-run or a deny rule` };
+  }
+  const denies = deny.programs.length > 0 || deny.patterns.length > 0;
+  if (parsed.uncertain) {
+    // A bare --allow-run grants even what we cannot read, unless a denial might be hidden in it.
+    if (grants.allow.run.all && !denies) return { verdict: "allow" };
+    return { verdict: "ask", reason: `bunker cannot analyse this command line: ${parsed.uncertain}` };
+  }
   if (grants.allow.run.all) return { verdict: "allow" };
-  void command;
-  return { verdict: "ask" };
+  const failures = judgeLine(parsed, judgeFor(grants, root));
+  if (failures.length === 0) return { verdict: "allow" };
+  return { verdict: "ask", reason: failures[0]!.why };
+}
+
+function judgeFor(grants: Grants, root: string): Judge {
+  return {
+    root,
+    programs: new Set(grants.allow.run.programs),
+    patterns: grants.allow.run.patterns.map((p) => parsePattern(p)).filter((p): p is CommandPattern => p !== null),
+    grants,
+  };
 }
 
 /**
  * Whether every simple command in `command` starts with one of the prefixes
- * the person allowed for the session. Placeholder: only a command with no
- * shell operators at all can match, so `git status; rm -rf ~` never does.
+ * the person allowed for the session (word by word), or only reads inside
+ * the workspace; so `git status; rm -rf ~` is never covered by `git status`.
+ * Without `root`, path arguments and file redirections are never covered.
  */
-export function commandCoveredByPrefixes(command: string, prefixes: string[]): boolean {
-  if (/[;&|<>`$(){}\n\\'"*?~]/.test(command)) return false;
-  const c = command.trim();
-  return prefixes.some((p) => c === p || c.startsWith(p + " "));
+export function commandCoveredByPrefixes(command: string, prefixes: string[], root?: string, grants?: Grants): boolean {
+  const patterns = prefixes.map((p) => parsePattern(p, true)).filter((p): p is CommandPattern => p !== null);
+  if (patterns.length === 0) return false;
+  const parsed = parseShell(command);
+  if (parsed.uncertain || parsed.commands.length === 0) return false;
+  if (grants && parsed.commands.some((c) => deniedBy(c, grants.deny.run))) return false;
+  return judgeLine(parsed, { root: root ?? null, programs: new Set(), patterns, grants: grants ?? null }).length === 0;
+}
+
+/** Programs that take a subcommand worth keeping in a session prefix. */
+const SUBCOMMAND_PROGRAMS = new Set([
+  "git", "npm", "pnpm", "yarn", "bun", "deno", "cargo", "go", "docker", "podman", "kubectl", "pip", "pip3", "uv",
+  "poetry", "gh", "make", "dotnet", "mvn", "gradle", "terraform", "rustup", "composer", "mix", "swift", "brew", "apt", "apt-get", "systemctl",
+]);
+/** `npm run build`, `bun run dev`, `uv run pytest`: the script or tool name matters too. */
+const RUN_SUBCOMMANDS = new Set(["run", "exec", "x", "dlx", "run-script"]);
+const PACKAGE_RUNNERS = new Set(["npx", "bunx", "pnpx"]);
+const SAFE_PREFIX_WORD = /^[\w@%+=:,./-]+$/;
+
+/**
+ * The prefix offered for "always allow commands starting with …": the first
+ * command that needs a grant, as program plus subcommand (`git status`,
+ * `bun test`, `npm run build`). Empty when the line cannot be analysed.
+ */
+export function suggestPrefix(command: string): string {
+  const parsed = parseShell(command);
+  if (parsed.uncertain) return "";
+  const withProgram = parsed.commands.filter((c) => c.argv.length > 0);
+  const cmd = withProgram.find((c) => !READ_ONLY[c.argv[0]!.text] && !isCd(c)) ?? withProgram[0];
+  if (!cmd) return "";
+  const words: string[] = [];
+  for (const w of cmd.argv) {
+    if (!isLiteral(w) || !SAFE_PREFIX_WORD.test(w.text)) break;
+    words.push(w.text);
+  }
+  if (words.length === 0) return "";
+  const [program, second, third] = words;
+  const take = (n: number) => words.slice(0, n).join(" ");
+  if (PACKAGE_RUNNERS.has(program!)) return second && !second.startsWith("-") ? take(2) : take(1);
+  if ((program === "python" || program === "python3") && second === "-m" && third) return take(3);
+  if (!SUBCOMMAND_PROGRAMS.has(program!) || !second) return program!;
+  // `git -C dir status`: options first; offer the whole literal command rather than all of git.
+  if (second.startsWith("-")) return words.join(" ");
+  if (RUN_SUBCOMMANDS.has(second) && third && !third.startsWith("-")) return take(3);
+  return take(2);
+}
+
+/**
+ * The flag that would grant `command`, for the no-prompt denial:
+ * `--allow-run=git,curl`, naming the programs that were not granted.
+ */
+export function runGrantHint(grants: Grants, command: string, root: string): string {
+  const parsed = parseShell(command);
+  if (parsed.uncertain) return `--allow-run (bunker cannot analyse this command line: ${parsed.uncertain})`;
+  const failures = judgeLine(parsed, judgeFor(grants, root));
+  const programs = [...new Set(failures.map((f) => f.cmd.argv[0]?.text).filter((p): p is string => !!p))];
+  const listed = [...new Set([...grants.allow.run.programs, ...programs])];
+  if (programs.length === 0) return "--allow-run (a redirection writes a file)";
+  return `--allow-run=${listed.join(",")} (or --allow-run for every command)`;
 }

@@ -1,0 +1,62 @@
+// What a sandboxed command may touch, whatever the mechanism (bubblewrap on
+// Linux, Seatbelt on macOS): read everything except the usual credential
+// stores, write only the workspace (and paths the person granted), no
+// network unless granted.
+import { readFileSync, statSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { isWithin } from "../perms/workspace.ts";
+
+export interface SandboxSpec {
+  /** The workspace root (absolute, realpath'd): read-write. */
+  root: string;
+  /** Network access (--allow-net). */
+  allowNet: boolean;
+  /** Whether the workspace's .git may be written (the person granted writes there). */
+  gitWritable: boolean;
+  /** Further absolute paths the person granted for writing (--allow-write=PATHS outside the workspace). */
+  writable: string[];
+  /** Absolute paths made invisible (empty) inside the sandbox: credential stores. */
+  hidden?: string[];
+  /** Further paths inside the workspace kept read-only (--deny-write). */
+  readOnly?: string[];
+}
+
+/**
+ * Paths inside the workspace that stay read-only: .git (unless granted), and
+ * bunker's own settings, always: a command must not grant itself permissions.
+ */
+export function readOnlyInside(spec: SandboxSpec): string[] {
+  const paths = [join(spec.root, ".bunker")];
+  if (!spec.gitWritable) paths.unshift(join(spec.root, ".git"));
+  for (const p of spec.readOnly ?? []) if (isWithin(spec.root, p) && p !== spec.root && !paths.includes(p)) paths.push(p);
+  return paths;
+}
+
+/** Where credentials usually live under a home directory. */
+const SECRET_HOME_ENTRIES = [".ssh", ".gnupg", ".aws", ".azure", ".config/gcloud", ".password-store", ".netrc", ".git-credentials", ".pgpass"];
+
+/** The credential stores under `home` to hide, except any that lie inside the workspace. */
+export function secretPaths(home: string, root: string): string[] {
+  return SECRET_HOME_ENTRIES.map((e) => join(home, e)).filter((p) => !isWithin(root, p) && !isWithin(p, root));
+}
+
+/**
+ * When .git is a file (a worktree or submodule: `gitdir: …`), the repository
+ * lives outside the workspace: the directories a granted .git write needs.
+ */
+export function linkedGitDirs(root: string, read: (path: string) => string | null = readText): string[] {
+  const pointer = read(join(root, ".git"));
+  const m = pointer ? /^gitdir:\s*(.+?)\s*$/m.exec(pointer) : null;
+  if (!m) return [];
+  const gitDir = resolve(root, m[1]!);
+  const common = read(join(gitDir, "commondir"))?.trim();
+  return common ? [gitDir, resolve(gitDir, common)] : [gitDir];
+}
+
+function readText(path: string): string | null {
+  try {
+    return statSync(path).isFile() ? readFileSync(path, "utf8") : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,370 @@
+// run_bash: one approved, time-boxed shell command in the workspace root,
+// confined by the OS sandbox when there is one. The command runs as its own
+// process group with stdin closed; on timeout or Ctrl+C the whole group gets
+// SIGTERM, then SIGKILL, and background children never outlive the command.
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { homedir, tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Grants } from "../perms/policy.ts";
+import { isWithin } from "../perms/workspace.ts";
+import { suggestPrefix } from "../perms/run-policy.ts";
+import { confine, detectSandbox, planSandbox, type SandboxAvailability, type SandboxMode, type SandboxPlan } from "../sandbox/detect.ts";
+import { scrubEnv } from "../sandbox/env.ts";
+import { linkedGitDirs, secretPaths, type SandboxSpec } from "../sandbox/spec.ts";
+import { BoundedOutput } from "./bounded-output.ts";
+import { ToolError, type Tool, type ToolContext, type ToolOutput } from "./tool.ts";
+
+export interface RunBashOptions {
+  /** --sandbox auto|on|off */
+  sandbox: SandboxMode;
+  /** --allow-net (bare): the sandbox keeps the network. */
+  allowNet: boolean;
+  /** --allow-env=NAMES: secret-looking variables passed through anyway. */
+  allowEnv: string[];
+  /** Whether the workspace's .git may be written inside the sandbox. */
+  gitWritable: boolean;
+  /** Absolute paths outside the workspace the person granted for writing. */
+  writable?: string[];
+  /** Paths inside the workspace kept read-only (--deny-write). */
+  readOnly?: string[];
+  /** The detected sandbox (default: detectSandbox()). */
+  availability?: SandboxAvailability;
+  /** The environment commands start from (default: process.env). */
+  env?: Record<string, string | undefined>;
+  /** Whose credential stores (~/.ssh, ~/.aws, …) the sandbox hides (default: the user's home). */
+  home?: string;
+  /** Output bound in bytes (default 30 000). */
+  maxOutputBytes?: number;
+  /** Between SIGTERM and SIGKILL (default 2 000 ms). */
+  killGraceMs?: number;
+}
+
+/** What run_bash needs from the configuration (a subset of Config). */
+export interface RunBashConfig {
+  root: string;
+  sandbox: SandboxMode;
+  allowEnv: string[];
+  grants: Grants;
+}
+
+/**
+ * The sandbox settings implied by the flags: network only with a bare
+ * --allow-net (a sandbox cannot filter by host); .git writable only when
+ * named (--allow-write=.git); granted paths outside the workspace writable;
+ * --deny-write paths inside it read-only.
+ */
+export function runBashOptions(config: RunBashConfig): RunBashOptions {
+  const { grants, root } = config;
+  const gitDir = join(root, ".git");
+  return {
+    sandbox: config.sandbox,
+    allowNet: grants.allow.net.all && !grants.deny.net.all,
+    allowEnv: config.allowEnv,
+    gitWritable: grants.allow.write.paths.includes(gitDir) && !grants.deny.write.paths.some((p) => isWithin(p, gitDir)),
+    writable: grants.allow.write.paths.filter((p) => !isWithin(root, p) && !isWithin(p, root)),
+    readOnly: grants.deny.write.paths.filter((p) => isWithin(root, p)),
+  };
+}
+
+export interface RunBashInput {
+  command: string;
+  timeout_ms?: number;
+  description?: string;
+}
+
+export const DEFAULT_TIMEOUT_MS = 120_000;
+export const MAX_TIMEOUT_MS = 600_000;
+const MIN_TIMEOUT_MS = 100;
+/** How often the live tail may print a line. */
+const TAIL_INTERVAL_MS = 250;
+
+export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
+  const shell = Bun.which("bash") ?? "/bin/sh";
+  let plan: SandboxPlan | undefined;
+  const getPlan = () => (plan ??= planSandbox(opts.sandbox, opts.availability ?? detectSandbox()));
+
+  return {
+    name: "run_bash",
+    description:
+      "Run a shell command with bash -c in the workspace root. Stdin is closed; stdout and stderr come back " +
+      "interleaved, bounded to about 30 KB (head and tail kept). Default timeout 120000 ms, at most 600000. " +
+      "Background processes are stopped when the command ends. Where an OS sandbox is available, only the " +
+      "workspace and a private /tmp are writable and there is no network unless the person granted it. " +
+      "Commands the person has not granted need their approval; if they refuse, do not retry the same command.",
+    inputSchema: {
+      type: "object",
+      properties: {
+        command: { type: "string", description: "The command line, as you would type it in bash." },
+        timeout_ms: { type: "integer", description: "Milliseconds before the command is stopped (default 120000, max 600000)." },
+        description: { type: "string", description: "Five to ten words on what the command does, shown to the person." },
+      },
+      required: ["command"],
+      additionalProperties: false,
+    },
+
+    summarize(input) {
+      const line = oneLine(input.command ?? "", 100);
+      return input.description ? `${line}  (${oneLine(input.description, 60)})` : line;
+    },
+
+    async run(input, ctx) {
+      const command = input.command;
+      if (command.trim() === "") throw new ToolError("command is empty");
+      if (command.includes("\0")) throw new ToolError("the command contains a NUL byte, which no shell can receive");
+      const timeoutMs = Math.min(Math.max(input.timeout_ms ?? DEFAULT_TIMEOUT_MS, MIN_TIMEOUT_MS), MAX_TIMEOUT_MS);
+      const p = getPlan();
+      if (!p.confined && p.refuse) throw new ToolError(p.refuse);
+
+      await ctx.perms.authorize({
+        kind: "run",
+        target: command,
+        tool: "run_bash",
+        run: {
+          command,
+          cwd: ctx.root,
+          sandboxed: p.confined,
+          network: !p.confined || opts.allowNet,
+          prefix: suggestPrefix(command),
+        },
+      });
+
+      const spec: SandboxSpec = {
+        root: ctx.root,
+        allowNet: opts.allowNet,
+        gitWritable: opts.gitWritable,
+        writable: [...(opts.writable ?? []), ...(opts.gitWritable ? linkedGitDirs(ctx.root) : [])],
+        hidden: secretPaths(opts.home ?? homedir(), ctx.root),
+        readOnly: opts.readOnly ?? [],
+      };
+      const env = scrubEnv(opts.env ?? process.env, opts.allowEnv);
+      let tmp: string | undefined;
+      if (p.confined && p.kind === "seatbelt") env.TMPDIR = tmp = mkdtempSync(join(tmpdir(), "bunker-run-"));
+      if (p.confined && p.kind === "bubblewrap") env.TMPDIR = "/tmp";
+      const argv = confine(p, spec, [shell, "-c", command], tmp ?? "");
+      try {
+        const result = await runProcess(argv, {
+          cwd: ctx.root,
+          env,
+          timeoutMs,
+          signal: ctx.signal,
+          maxOutputBytes: opts.maxOutputBytes ?? 30_000,
+          killGraceMs: opts.killGraceMs ?? 2_000,
+          ui: ctx.ui,
+          command,
+        });
+        return formatResult(result, p.confined ? sandboxNote(result, spec) : null);
+      } finally {
+        if (tmp) rmSync(tmp, { recursive: true, force: true });
+      }
+    },
+  };
+}
+
+// ---- running ------------------------------------------------------------------
+
+export interface ProcessResult {
+  exitCode: number | null;
+  signal: NodeJS.Signals | null;
+  timedOutAfterMs: number | null;
+  interrupted: boolean;
+  output: string;
+  /** The spawn itself failed (program missing…). */
+  spawnError?: string;
+}
+
+interface RunOptions {
+  cwd: string;
+  env: Record<string, string>;
+  timeoutMs: number;
+  signal: AbortSignal;
+  maxOutputBytes: number;
+  killGraceMs: number;
+  ui: ToolContext["ui"];
+  command: string;
+}
+
+/** Process groups still running, killed if bunker itself exits first. */
+const liveGroups = new Set<number>();
+let exitHookInstalled = false;
+function trackGroup(pgid: number): void {
+  if (!exitHookInstalled) {
+    exitHookInstalled = true;
+    process.on("exit", () => {
+      for (const g of liveGroups) {
+        try {
+          process.kill(-g, "SIGKILL");
+        } catch {
+          // already gone
+        }
+      }
+    });
+  }
+  liveGroups.add(pgid);
+}
+
+/** Run `argv` as a new process group and wait until it and its children are gone (or killed). */
+export function runProcess(argv: string[], o: RunOptions): Promise<ProcessResult> {
+  return new Promise((resolvePromise) => {
+    const out = new BoundedOutput(o.maxOutputBytes);
+    const tail = new LiveTail(o.ui);
+    o.ui.info(`$ ${oneLine(o.command, 200)}`);
+
+    const child = spawn(argv[0]!, argv.slice(1), {
+      cwd: o.cwd,
+      env: o.env,
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true, // setsid: its own process group, which we kill as a whole
+    });
+    const pgid = child.pid;
+    if (pgid !== undefined) trackGroup(pgid);
+    let timedOut = false;
+    let interrupted = false;
+    let killTimer: ReturnType<typeof setTimeout> | undefined;
+    let drainTimer: ReturnType<typeof setTimeout> | undefined;
+    let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+    let openStreams = 2;
+    let settled = false;
+
+    const killGroup = (sig: NodeJS.Signals) => {
+      if (pgid === undefined) return;
+      try {
+        process.kill(-pgid, sig);
+      } catch {
+        // ESRCH: the group is already gone.
+      }
+    };
+    const stop = () => {
+      killGroup("SIGTERM");
+      killTimer ??= setTimeout(() => killGroup("SIGKILL"), o.killGraceMs);
+    };
+
+    const timer = setTimeout(() => {
+      timedOut = true;
+      stop();
+    }, o.timeoutMs);
+    const onAbort = () => {
+      interrupted = true;
+      stop();
+    };
+    if (o.signal.aborted) onAbort();
+    else o.signal.addEventListener("abort", onAbort, { once: true });
+
+    const onData = (chunk: Buffer) => {
+      out.push(chunk);
+      tail.show(chunk);
+    };
+    child.stdout!.on("data", onData);
+    child.stderr!.on("data", onData);
+
+    const finish = (spawnError?: string) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      clearTimeout(drainTimer);
+      o.signal.removeEventListener("abort", onAbort);
+      // Whatever is left of the group (background jobs) goes with the command.
+      killGroup("SIGKILL");
+      if (pgid !== undefined) liveGroups.delete(pgid);
+      if (killTimer) clearTimeout(killTimer);
+      resolvePromise({
+        exitCode: exit?.code ?? null,
+        signal: exit?.signal ?? null,
+        timedOutAfterMs: timedOut ? o.timeoutMs : null,
+        interrupted,
+        output: out.render(),
+        spawnError,
+      });
+    };
+    const streamClosed = () => {
+      if (--openStreams === 0 && exit) finish();
+    };
+    child.stdout!.on("close", streamClosed);
+    child.stderr!.on("close", streamClosed);
+    child.on("error", (err) => {
+      exit = { code: null, signal: null };
+      finish(err.message);
+    });
+    child.on("exit", (code, signal) => {
+      exit = { code, signal };
+      if (openStreams === 0) return finish();
+      // Background children may still hold the pipes: stop them, then stop waiting.
+      stop();
+      drainTimer = setTimeout(() => {
+        child.stdout!.destroy();
+        child.stderr!.destroy();
+        finish();
+      }, o.killGraceMs + 500);
+    });
+  });
+}
+
+/** Shows the latest output line now and then while a command runs. */
+class LiveTail {
+  private last = 0;
+  private pending = "";
+  constructor(private readonly ui: ToolContext["ui"]) {}
+  show(chunk: Buffer): void {
+    this.pending = (this.pending + chunk.toString("utf8")).slice(-4096);
+    const now = Date.now();
+    if (now - this.last < TAIL_INTERVAL_MS) return;
+    const line = this.pending.split(/\r?\n|\r/).filter((l) => l.trim() !== "").pop();
+    if (!line) return;
+    this.last = now;
+    this.pending = "";
+    this.ui.info(`  │ ${oneLine(line, 160)}`);
+  }
+}
+
+// ---- the result ---------------------------------------------------------------
+
+function formatResult(r: ProcessResult, note: string | null): ToolOutput {
+  let status: string;
+  if (r.spawnError) status = `the command could not be started: ${r.spawnError}`;
+  else if (r.timedOutAfterMs !== null) status = `timed out after ${formatSeconds(r.timedOutAfterMs)}; the command and its children were stopped`;
+  else if (r.interrupted) status = "interrupted by the user; the command and its children were stopped";
+  else if (r.signal) status = `killed by signal ${r.signal}`;
+  else status = `exit code ${r.exitCode ?? "unknown"}`;
+  const body = r.output === "" ? "(no output)" : r.output.replace(/\n$/, "");
+  const content = `${status}\n\n${body}${note ? `\n\n${note}` : ""}`;
+  return { content, isError: r.exitCode !== 0 || r.signal !== null || r.timedOutAfterMs !== null || r.interrupted };
+}
+
+function formatSeconds(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000}s` : `${(ms / 1000).toFixed(1)}s`;
+}
+
+/**
+ * When a confined command failed in a way the sandbox causes, say so, so the
+ * model asks the person instead of retrying.
+ */
+export function sandboxNote(r: ProcessResult, spec: SandboxSpec): string | null {
+  if (r.exitCode === 0 && !r.signal) return null;
+  const out = r.output;
+  const notes: string[] = [];
+  if (/Read-only file system|EROFS/.test(out)) {
+    notes.push(
+      "The sandbox blocked a write: only the workspace and /tmp are writable (.git and .bunker inside it are read-only unless granted). " +
+        "Do not retry; if the write is needed, ask the person, who can grant the path with --allow-write=PATH or run bunker with --sandbox off.",
+    );
+  }
+  if (!spec.allowNet && /Network is unreachable|Could not resolve host|Temporary failure in name resolution|Name or service not known|getaddrinfo|ENETUNREACH|EAI_AGAIN|Connection refused/.test(out)) {
+    notes.push("The sandbox has no network access. Do not retry; if the command needs the network, ask the person to run bunker with --allow-net.");
+  }
+  const denied = /(\/[^\s:'"`]+)[^\n]*?(Permission denied|Operation not permitted)/.exec(out);
+  if (denied && !isWithin(spec.root, denied[1]!)) {
+    notes.push(`The sandbox blocked access to ${denied[1]}, outside the workspace. Do not retry; ask the person to grant it or to run bunker with --sandbox off.`);
+  }
+  return notes.length > 0 ? `note: ${notes.join(" ")}` : null;
+}
+
+/** One display line: control characters escaped, long text cut. */
+export function oneLine(text: string, max: number): string {
+  const escaped = text.replace(/[\x00-\x1f\x7f\u0080-\u009f]/g, (c) => {
+    if (c === "\n") return "\\n";
+    if (c === "\t") return "\\t";
+    if (c === "\r") return "\\r";
+    return `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`;
+  });
+  return escaped.length > max ? escaped.slice(0, max - 1) + "…" : escaped;
+}

@@ -1,0 +1,284 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { emptyGrants, Policy, type Grants } from "../src/perms/policy.ts";
+import { commandCoveredByPrefixes, decideRun, runGrantHint, suggestPrefix } from "../src/perms/run-policy.ts";
+import type { Verdict } from "../src/perms/types.ts";
+import { tempDir } from "./support/context.ts";
+
+let root: string;
+let outside: string;
+
+beforeAll(() => {
+  root = tempDir("bunker-runpolicy-");
+  outside = tempDir("bunker-outside-");
+  mkdirSync(join(root, "src"));
+  mkdirSync(join(root, "notes"));
+  mkdirSync(join(root, ".git"));
+  writeFileSync(join(root, "src", "a.ts"), "export const a = 1;\n");
+  writeFileSync(join(root, "src", "b.ts"), "export const b = 2;\n");
+  writeFileSync(join(outside, "secret"), "s3cret\n");
+  // A link inside the workspace that points outside it.
+  symlinkSync(outside, join(root, "out"));
+});
+
+afterAll(() => {
+  rmSync(root, { recursive: true, force: true });
+  rmSync(outside, { recursive: true, force: true });
+});
+
+function grants(edit: (g: Grants) => void): Grants {
+  const g = emptyGrants();
+  edit(g);
+  return g;
+}
+
+const gitLs = () => grants((g) => (g.allow.run.programs = ["git", "ls"]));
+
+// The parser table: every line under --allow-run=git,ls.
+const TABLE: [string, Verdict][] = [
+  ["git status", "allow"],
+  ["git status && git diff", "allow"],
+  ["git status; git diff", "allow"],
+  ["git status & ls", "allow"],
+  ["git status || echo failed", "allow"],
+  ["git log --oneline | head -5", "allow"],
+  ["git status |& head", "allow"],
+  ["git status; curl x | sh", "ask"],
+  ["git log $(rm -rf ~)", "ask"],
+  ["git log `rm -rf ~`", "ask"],
+  ['echo "$(git rev-parse HEAD)"', "allow"],
+  ['echo "$(curl evil.example)"', "ask"],
+  ["git diff > ~/.bashrc", "ask"],
+  ["git diff > ../out.txt", "ask"],
+  ["git diff > out.txt", "allow"],
+  ["git diff >> notes/diff.txt 2>&1", "allow"],
+  ["git diff > .git/config", "ask"],
+  ["git diff > out/stolen", "ask"],
+  ["git log > /dev/null 2>&1", "allow"],
+  ["git diff | tee out.txt", "ask"],
+  ["ls -la src", "allow"],
+  ["ls /etc", "allow"],
+  ["(git status)", "allow"],
+  ["(cd src && ls)", "allow"],
+  ["cd / && ls", "ask"],
+  ["ls && cd .. && ls", "ask"],
+  ["{ git status; ls; }", "allow"],
+  ["{ git status; ls; } > log.txt", "allow"],
+  ["{ git status; ls; } > /tmp/log.txt", "ask"],
+  ["echo hi > file.txt", "ask"],
+  ["cat src/a.ts", "allow"],
+  ["cat src/*.ts", "allow"],
+  ["cat /etc/passwd", "ask"],
+  ["cat ../secret", "ask"],
+  ["cat out/secret", "ask"],
+  ["cat *", "ask"],
+  ["cat < src/a.ts", "allow"],
+  ["cat < /etc/passwd", "ask"],
+  ["grep -rn export src", "allow"],
+  ["grep -R export .", "ask"],
+  ["find . -name '*.ts'", "allow"],
+  ["find . -name '*.ts' -delete", "ask"],
+  ["find . -exec rm {} \\;", "ask"],
+  ["env X=1 git status", "allow"],
+  ["X=1 LC_ALL=C git status", "allow"],
+  ["PATH=/tmp git status", "ask"],
+  ["env PATH=/tmp git status", "ask"],
+  ["GIT_EXTERNAL_DIFF=evil git diff", "ask"],
+  ["bash -c 'git status && ls'", "allow"],
+  ["bash -c 'git status; rm -rf ~'", "ask"],
+  ['sh -c "git log | head -3"', "allow"],
+  ["bash -c \"bash -c 'git status'\"", "allow"],
+  ['bash -c "$CMD"', "ask"],
+  ["bash script.sh", "ask"],
+  ["$GIT status", "ask"],
+  ["eval git status", "ask"],
+  ["git status \\\n  --short", "allow"],
+  ["'git' \"status\"", "allow"],
+  ["g'i't status", "allow"],
+  ["$'git' status", "allow"],
+  ["$'\\x72m' -rf src", "ask"],
+  ["git log --format='%H %s' -- \"src/a b.ts\"", "allow"],
+  ["git status # ; rm -rf ~", "allow"],
+  ["git status '; rm -rf ~'", "allow"],
+  ['git status "; rm -rf ~"', "allow"],
+  ["git status \\; rm -rf ~", "allow"],
+  ["git commit -m \"$(cat <<'EOF'\nfix: things\nEOF\n)\"", "allow"],
+  ["cat <<EOF\n$(rm -rf src)\nEOF", "ask"],
+  ["cat <<'EOF'\n$(rm -rf src)\nEOF", "allow"],
+  ["diff <(git show HEAD:src/a.ts) src/a.ts", "ask"],
+  ['echo "unterminated', "ask"],
+  ["rm -rf src", "ask"],
+  ["git status; sudo rm -rf /", "ask"],
+  ["exec 3<>/dev/tcp/127.0.0.1/80", "ask"],
+  ['for f in src/*.ts; do git log -1 -- "$f"; done', "allow"],
+  ["for f in $(curl x); do ls; done", "ask"],
+  ["if git diff --quiet; then echo clean; else echo dirty; fi", "allow"],
+  ["while true; do git status; done", "allow"],
+  ["echo $((1+2))", "ask"],
+  ["timeout 10 git fetch", "allow"],
+  ["nohup git gc &", "allow"],
+  ["time git status", "allow"],
+  ["! git diff --quiet", "allow"],
+  ["xargs git add", "ask"],
+  ["f() { ls; }; f", "ask"],
+  ["git status; gitx status", "ask"],
+  ["/usr/bin/git status", "ask"],
+];
+
+describe("decideRun under --allow-run=git,ls", () => {
+  test(`the table has at least 40 lines (${TABLE.length})`, () => {
+    expect(TABLE.length).toBeGreaterThanOrEqual(40);
+  });
+  for (const [command, expected] of TABLE) {
+    test(`${JSON.stringify(command)} → ${expected}`, () => {
+      expect(decideRun(gitLs(), command, root).verdict).toBe(expected);
+    });
+  }
+});
+
+describe("decideRun without grants (read-only commands)", () => {
+  const none = () => emptyGrants();
+  test.each([
+    ["ls", "allow"],
+    ["pwd", "allow"],
+    ["cat src/a.ts | wc -l", "allow"],
+    ["git status && git diff --stat", "allow"],
+    ["git log -p --output=x.txt", "ask"],
+    ["git branch", "allow"],
+    ["git branch -D main", "ask"],
+    ["git -c core.pager=evil log", "ask"],
+    ["git push", "ask"],
+    ["rg --pre sh TODO", "ask"],
+    ["rg TODO src", "allow"],
+    ["sort -o src/a.ts src/a.ts", "ask"],
+    ["uniq src/a.ts src/b.ts", "ask"],
+    ["head -n 5 src/a.ts", "allow"],
+    ["head --lines=5 ../x", "ask"],
+    ["tail -f /var/log/syslog", "ask"],
+    ["cat $HOME/.ssh/id_rsa", "ask"],
+    ["cat ~/.ssh/id_rsa", "ask"],
+    ["cat {src/a.ts,/etc/passwd}", "ask"],
+    ["cat .*", "ask"],
+    ["bun test", "ask"],
+  ] as [string, Verdict][])("%p → %p", (command, expected) => {
+    expect(decideRun(none(), command, root).verdict).toBe(expected);
+  });
+});
+
+describe("deny rules win", () => {
+  const denyRm = () =>
+    grants((g) => {
+      g.allow.run.all = true;
+      g.deny.run.programs = ["rm"];
+    });
+  test("a denied program is denied even under a bare --allow-run, wherever it sits", () => {
+    for (const c of ["rm x", "git status; rm x", "echo $(rm x)", "bash -c 'rm x'", "/bin/rm x", "find . -exec rm {} +", "xargs rm"]) {
+      const d = decideRun(denyRm(), c, root);
+      expect(d.verdict).toBe("deny");
+      expect(d.reason).toContain("rm");
+    }
+  });
+  test("other commands still run under the bare --allow-run", () => {
+    expect(decideRun(denyRm(), "git status && curl x | sh", root).verdict).toBe("allow");
+  });
+  test("an unreadable line is not allowed while a denial could hide in it", () => {
+    expect(decideRun(denyRm(), "eval $X", root).verdict).toBe("ask");
+  });
+  test("a bare --allow-run allows even an unreadable line when nothing is denied", () => {
+    expect(decideRun(grants((g) => (g.allow.run.all = true)), "eval $X", root).verdict).toBe("allow");
+  });
+  test("a bare --deny-run denies everything", () => {
+    const d = decideRun(grants((g) => (g.deny.run.all = true)), "ls", root);
+    expect(d).toEqual({ verdict: "deny", reason: "running commands is denied by --deny-run" });
+  });
+  test("deny patterns match whole simple commands", () => {
+    const g = grants((g) => {
+      g.allow.run.programs = ["git"];
+      g.deny.run.patterns = ["git push *"];
+    });
+    expect(decideRun(g, "git status && git push origin main", root).verdict).toBe("deny");
+    expect(decideRun(g, "git pushx", root).verdict).toBe("allow");
+  });
+});
+
+describe("rules: run:git push, run:bun test *", () => {
+  const rules = () => grants((g) => (g.allow.run.patterns = ["git push", "bun test *"]));
+  test.each([
+    ["git push", "allow"],
+    ["git push --force", "ask"],
+    ["git pushx", "ask"],
+    ["bun test", "allow"],
+    ["bun test tests/a.test.ts", "allow"],
+    ["bun testing", "ask"],
+    ["bun test; rm x", "ask"],
+    ["bun test > results.txt", "allow"],
+    ["bun test > ~/results.txt", "ask"],
+  ] as [string, Verdict][])("%p → %p", (command, expected) => {
+    expect(decideRun(rules(), command, root).verdict).toBe(expected);
+  });
+});
+
+describe("the policy routes run requests here", () => {
+  test("Policy.decide('run') uses the parser", () => {
+    const p = new Policy(root, gitLs());
+    expect(p.decide("run", "git status && ls").verdict).toBe("allow");
+    expect(p.decide("run", "git status; rm x").verdict).toBe("ask");
+  });
+});
+
+describe("commandCoveredByPrefixes (session grants)", () => {
+  test("every simple command must start with a prefix, at word boundaries", () => {
+    expect(commandCoveredByPrefixes("git status -s", ["git status"], root)).toBe(true);
+    expect(commandCoveredByPrefixes("git status; rm -rf ~", ["git status"], root)).toBe(false);
+    expect(commandCoveredByPrefixes("git statusx", ["git status"], root)).toBe(false);
+    expect(commandCoveredByPrefixes("git push", ["git status"], root)).toBe(false);
+    expect(commandCoveredByPrefixes("bun test && git status", ["git status", "bun test"], root)).toBe(true);
+    expect(commandCoveredByPrefixes("git status $(rm -rf ~)", ["git status"], root)).toBe(false);
+    expect(commandCoveredByPrefixes("eval git status", ["git status"], root)).toBe(false);
+    expect(commandCoveredByPrefixes("git status", [], root)).toBe(false);
+  });
+  test("read-only parts are covered, redirections must stay inside", () => {
+    expect(commandCoveredByPrefixes("bun test 2>&1 | tail -5", ["bun test"], root)).toBe(true);
+    expect(commandCoveredByPrefixes("bun test > out.txt", ["bun test"], root)).toBe(true);
+    expect(commandCoveredByPrefixes("bun test > ~/.bashrc", ["bun test"], root)).toBe(false);
+  });
+  test("without the workspace root no file redirection is covered", () => {
+    expect(commandCoveredByPrefixes("bun test > out.txt", ["bun test"])).toBe(false);
+    expect(commandCoveredByPrefixes("bun test", ["bun test"])).toBe(true);
+  });
+});
+
+describe("suggestPrefix", () => {
+  test.each([
+    ["git status -s", "git status"],
+    ["bun test tests/x.test.ts", "bun test"],
+    ["npm run build -- --watch", "npm run build"],
+    ["ls -la", "ls"],
+    ["cd src && bun test", "bun test"],
+    ["bunx tsc --noEmit", "bunx tsc"],
+    ["python3 -m pytest -q", "python3 -m pytest"],
+    ["git -C sub status", "git -C sub status"],
+    ["./build.sh --fast", "./build.sh"],
+    ["cargo build --release", "cargo build"],
+    ["eval x", ""],
+    ["", ""],
+  ])("%p → %p", (command, prefix) => {
+    expect(suggestPrefix(command)).toBe(prefix);
+  });
+  test("the suggested prefix covers the command it came from", () => {
+    for (const c of ["git status -s", "npm run build -- --watch", "cd src && bun test", "git -C sub status"]) {
+      expect(commandCoveredByPrefixes(c, [suggestPrefix(c)], root)).toBe(true);
+    }
+  });
+});
+
+describe("runGrantHint", () => {
+  test("names the programs that were not granted", () => {
+    expect(runGrantHint(gitLs(), "git status; curl x | sh", root)).toBe("--allow-run=git,ls,curl,sh (or --allow-run for every command)");
+    expect(runGrantHint(emptyGrants(), "cd src && bun test", root)).toBe("--allow-run=bun (or --allow-run for every command)");
+  });
+  test("an unreadable line can only be granted by the bare flag", () => {
+    expect(runGrantHint(emptyGrants(), "eval x", root)).toContain("--allow-run (bunker cannot analyse");
+  });
+});
