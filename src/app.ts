@@ -16,6 +16,7 @@ import { allTools } from "./tools/all.ts";
 import { ToolRegistry } from "./tools/registry.ts";
 import type { ToolContext } from "./tools/tool.ts";
 import { TerminalUI } from "./ui/terminal.ts";
+import { detectSandbox, sandboxStartupNotice } from "./sandbox/detect.ts";
 
 export interface App {
   config: Config;
@@ -47,6 +48,10 @@ export async function buildApp(config: Config, ui: TerminalUI): Promise<App> {
     notify: (line) => ui.info(pc.red(`  denied: ${line}`)),
   });
   const registry = new ToolRegistry(allTools(config));
+  if (config.sandbox !== "off") {
+    const notice = sandboxStartupNotice(config.sandbox, detectSandbox());
+    if (notice) ui.info(pc.yellow(notice));
+  }
   const session = new SessionState();
   const model = new Model({ apiKey: config.apiKey, baseURL: config.baseURL, model: config.model, retryBaseMs: config.retryBaseMs });
   const agent = new Agent({ model, registry, system: buildSystemPrompt(config.root), maxTurns: config.maxTurns,

@@ -5,7 +5,7 @@
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import { isWithin } from "./workspace.ts";
 import type { PermKind, Verdict } from "./types.ts";
-import { decideRun, type RunRules } from "./run-policy.ts";
+import { decideRun, runGrantHint, type RunRules } from "./run-policy.ts";
 
 /** Grants for one path kind (read or write). */
 export interface PathRules {
@@ -103,7 +103,7 @@ export class Policy {
       const shown = inside ? relative(this.root, target) || "." : target;
       return `--allow-${kind}=${shown}` + (kind === "write" && inside ? ` (or --allow-write for the whole workspace)` : "");
     }
-    if (kind === "run") return `--allow-run=${target.trim().split(/\s+/)[0] ?? ""} (or --allow-run for every command)`;
+    if (kind === "run") return runGrantHint(this.grants, target, this.root);
     return `--allow-net=${target}`;
   }
 }

@@ -9,7 +9,8 @@ import { editFileTool } from "./edit-file.ts";
 import { writeFileTool } from "./write-file.ts";
 import { todoTool } from "./todo.ts";
 import { applyPatchTool } from "./apply-patch.ts";
+import { createRunBashTool, runBashOptions } from "./run-bash.ts";
 
-export function allTools(_config: Config): AnyTool[] {
-  return [readFileTool, listFilesTool, grepTool, globTool, editFileTool, writeFileTool, applyPatchTool, todoTool];
+export function allTools(config: Config): AnyTool[] {
+  return [readFileTool, listFilesTool, grepTool, globTool, editFileTool, writeFileTool, applyPatchTool, createRunBashTool(runBashOptions(config)), todoTool];
 }
