@@ -1,12 +1,23 @@
 // Entry point: argv → Config → REPL or headless run, and the exit code.
 // --version and --help answer before anything heavy (the SDK) is loaded.
 import { commit, version } from "./build-info.ts";
-import { HELP, parseConfig, UsageError } from "./config.ts";
+import { HELP } from "./help.ts";
 
 async function main(): Promise<number> {
+  const argv = process.argv.slice(2);
+  // Answer at once, before the flag parser and permission code are loaded.
+  if (argv.includes("--version") || argv.includes("-v")) {
+    process.stdout.write(`bunker ${version} (${commit})\n`);
+    return 0;
+  }
+  if (argv.includes("--help") || argv.includes("-h")) {
+    process.stdout.write(HELP + "\n");
+    return 0;
+  }
+  const { parseConfig, UsageError } = await import("./config.ts");
   let parsed;
   try {
-    parsed = parseConfig(process.argv.slice(2), process.env, Boolean(process.stdin.isTTY));
+    parsed = parseConfig(argv, process.env, Boolean(process.stdin.isTTY));
   } catch (err) {
     if (err instanceof UsageError) {
       process.stderr.write(`bunker: ${err.message}\n`);

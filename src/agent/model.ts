@@ -114,7 +114,7 @@ export function explain(err: unknown): string {
     if (status === 404) return `not found (404): ${detail}. Check the model name (--model) and ANTHROPIC_BASE_URL`;
     if (status === 429) return `rate limited (429): ${detail}`;
     if (status === 529 || err.type === "overloaded_error") return `the API is overloaded (529)`;
-    if (status === undefined) return `could not reach the API: ${err.message}`;
+    if (status === undefined) return `could not reach the API: ${err.message.replace(/\.$/, "")} (check your network or ANTHROPIC_BASE_URL)`;
     return `API error ${status}: ${detail}`;
   }
   return err instanceof Error ? `connection failed: ${err.message}` : String(err);

@@ -1,0 +1,38 @@
+// The help text and the defaults it names. Kept apart from config.ts so
+// `bunker --help` and `--version` load nothing else.
+export const DEFAULT_MODEL = "claude-sonnet-5-5";
+export const DEFAULT_MAX_TURNS = 50;
+
+export const HELP = `bunker: a coding agent that edits only with your say-so
+
+Usage:
+  bunker [options] [prompt]        interactive session (a prompt starts it)
+  bunker -p "prompt"               headless: print the answer and exit
+
+Options:
+  -p, --print                      headless mode (also when stdin is not a terminal and a prompt is given)
+      --output-format FORMAT       text | json | stream-json (headless; default text)
+  -m, --model NAME                 model (default ${DEFAULT_MODEL}; env BUNKER_MODEL)
+      --max-turns N                model calls per turn (default ${DEFAULT_MAX_TURNS})
+  -C, --workspace DIR              workspace root (default: current directory)
+
+Permissions (PATHS and PROGRAMS are comma-separated):
+      --allow-read[=PATHS]         reads: bare = whole workspace; PATHS may lie outside it
+      --allow-write[=PATHS]        writes without asking: bare = whole workspace
+      --allow-run[=PROGRAMS]       commands: bare = every command
+      --allow-net[=HOSTS]          network for commands
+      --deny-read=PATHS  --deny-write=PATHS  --deny-run=PROGRAMS  --deny-net[=HOSTS]
+  -A, --allow-all                  no prompts inside the workspace (grants nothing outside)
+      --no-prompt                  never ask: what is not granted is denied
+      --allow-env=NAMES            pass these secret-looking variables to commands
+      --sandbox MODE               auto | on | off: OS confinement for commands (default auto)
+
+  -c, --continue                   continue the last session
+  -r, --resume ID                  resume a session
+      --verbose                    show reminders, request sizes and retries
+  -v, --version                    print the version
+  -h, --help                       print this help
+
+Environment: ANTHROPIC_API_KEY (required), ANTHROPIC_BASE_URL, BUNKER_MODEL
+Rules files: .bunker/settings.json and $XDG_CONFIG_HOME/bunker/settings.json
+Exit codes: 0 done, 1 runtime or API error, 2 bad usage or missing key, 130 interrupted`;
