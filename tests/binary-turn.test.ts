@@ -7,6 +7,7 @@ import { copyFileSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "nod
 import { join } from "node:path";
 import { freshBinary } from "../scripts/build/fresh.ts";
 import { reply, startFakeAnthropic, text, toolUse } from "./support/fake-anthropic.ts";
+import { runBunker } from "./support/cli.ts";
 import { tempDir } from "./support/context.ts";
 
 let base: string;
@@ -33,14 +34,11 @@ test("a headless turn with two tools in one response, one refused for escaping t
     reply([text("It is 42.")]),
   ]);
   try {
-    const proc = Bun.spawn([bin, "-p", "what is the answer?"], {
+    const { stdout, stderr, code } = await runBunker(["-p", "what is the answer?"], {
+      argv: [bin],
       cwd: ws,
       env: { PATH: "", HOME: base, ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.url },
-      stdin: "ignore",
-      stdout: "pipe",
-      stderr: "pipe",
     });
-    const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
     expect(code).toBe(0);
     expect(stdout).toBe("It is 42.\n");
     expect(stderr).toContain("read_file notes.md");

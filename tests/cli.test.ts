@@ -4,10 +4,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test
 import { rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ToolResultBlockParam } from "@anthropic-ai/sdk/resources/messages";
+import { MAIN, runBunker, type Run } from "./support/cli.ts";
 import { tempDir } from "./support/context.ts";
 import { overloaded, reply, startFakeAnthropic, text, toolUse, type FakeAnthropic, type Step } from "./support/fake-anthropic.ts";
-
-const MAIN = join(import.meta.dir, "..", "src", "main.ts");
 
 let ws: string;
 let outside: string;
@@ -32,24 +31,13 @@ afterEach(async () => {
   fake = undefined;
 });
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
 /** Runs bunker with a clean environment: only what the test gives it. */
-async function bunker(args: string[], env: Record<string, string> = {}): Promise<Run> {
-  const proc = Bun.spawn(["bun", MAIN, ...args], {
+const bunker = (args: string[], env: Record<string, string> = {}): Promise<Run> =>
+  runBunker(args, {
+    argv: ["bun", MAIN],
     cwd: ws,
     env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, XDG_CONFIG_HOME: join(home, ".config"), NO_COLOR: "1", BUNKER_RETRY_BASE_MS: "1", ...env },
-    stdin: "ignore",
-    stdout: "pipe",
-    stderr: "pipe",
   });
-  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
-  return { code, stdout, stderr };
-}
 
 function serve(steps: Step[], opts: { apiKey?: string } = {}): Record<string, string> {
   fake = startFakeAnthropic(steps, opts);
@@ -130,14 +118,8 @@ describe("headless -p", () => {
 
   test("-C sets the workspace when run from elsewhere", async () => {
     const env = serve([reply([toolUse("read_file", { path: "hello.txt" })]), reply("ok")]);
-    const proc = Bun.spawn(["bun", MAIN, "-C", ws, "-p", "read it"], {
-      cwd: home,
-      env: { PATH: process.env.PATH ?? "", HOME: home, XDG_CONFIG_HOME: join(home, ".config"), ...env },
-      stdin: "ignore",
-      stdout: "pipe",
-      stderr: "pipe",
-    });
-    expect(await proc.exited).toBe(0);
+    const r = await runBunker(["-C", ws, "-p", "read it"], { argv: ["bun", MAIN], cwd: home, env: { HOME: home, XDG_CONFIG_HOME: join(home, ".config"), ...env } });
+    expect(r.code).toBe(0);
     expect(resultText(toolResultsOf(1)[0]!)).toContain("hello from the workspace");
   });
 

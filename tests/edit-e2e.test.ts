@@ -3,22 +3,16 @@
 // (tmux): the diff is on screen, each answer does what it says, and the file
 // changes only on yes.
 import { afterEach, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { startFakeAnthropic, type FakeAnthropic, type ServedRequest } from "./support/fake-anthropic.ts";
+import { startFakeAnthropic, type FakeAnthropic } from "./support/fake-anthropic.ts";
 import { reply, toolUse } from "./support/fake-anthropic/steps.ts";
-import { tempDir } from "./support/context.ts";
+import { BUNKER, count, press, quitWithCtrlD, runHeadless, source, stopAll, toolResults, waitForCount, workspace as e2eWorkspace } from "./support/cli.ts";
 import { TmuxSession, tmuxAvailable } from "./support/tmux.ts";
-
-const MAIN = join(import.meta.dir, "..", "src", "main.ts");
-/** BUNKER_BIN=path/to/compiled/bunker runs these against the compiled binary instead of the source. */
-const BUNKER = process.env.BUNKER_BIN ? [process.env.BUNKER_BIN] : ["bun", MAIN];
 
 // These tests need the edit tools, the clack approver and the rules files wired
 // into main (src/tools/all.ts, src/app.ts, src/config.ts: see the edits
 // branch's report). Until then they are skipped, by name, rather than failing.
-const SRC = join(import.meta.dir, "..", "src");
-const source = (path: string) => (existsSync(join(SRC, path)) ? readFileSync(join(SRC, path), "utf8") : "");
 const wired = {
   tools: source("tools/all.ts").includes("editFileTool") && source("tools/all.ts").includes("writeFileTool"),
   approver: source("app.ts").includes("TtyApprover"),
@@ -28,49 +22,12 @@ const wired = {
 let fake: FakeAnthropic | undefined;
 let tmux: TmuxSession | undefined;
 afterEach(async () => {
-  tmux?.close();
+  await stopAll(tmux, fake);
   tmux = undefined;
-  await fake?.stop();
   fake = undefined;
 });
 
-/** A workspace, plus a private HOME and config dir so no real settings file is read. */
-function workspace(files: Record<string, string>): { root: string; env: Record<string, string> } {
-  const base = tempDir("bunker-e2e-");
-  const root = join(base, "ws");
-  for (const [path, content] of Object.entries(files)) {
-    mkdirSync(join(root, path, ".."), { recursive: true });
-    writeFileSync(join(root, path), content);
-  }
-  mkdirSync(root, { recursive: true });
-  const env = { HOME: join(base, "home"), XDG_CONFIG_HOME: join(base, "config"), ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: fake!.url };
-  return { root, env };
-}
-
-/** The tool_result blocks bunker sent in a request, as text. */
-function toolResults(req: ServedRequest | undefined): { content: string; is_error: boolean }[] {
-  const last = req?.body.messages.at(-1);
-  if (!last || typeof last.content === "string") return [];
-  return last.content
-    .filter((b) => b.type === "tool_result")
-    .map((b) => {
-      const r = b as { content?: string | { type: string; text?: string }[]; is_error?: boolean };
-      const content = typeof r.content === "string" ? r.content : (r.content ?? []).map((c) => c.text ?? "").join("");
-      return { content, is_error: r.is_error === true };
-    });
-}
-
-async function runHeadless(root: string, env: Record<string, string>, args: string[]) {
-  const proc = Bun.spawn([...BUNKER, ...args], {
-    cwd: root,
-    env: { PATH: process.env.PATH ?? "", ...env },
-    stdin: "ignore",
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
-  return { stdout, stderr, code };
-}
+const workspace = (files: Record<string, string>) => e2eWorkspace("bunker-e2e-", fake!.url, files);
 
 describe.skipIf(!wired.tools)(`headless${wired.tools ? "" : " (skipped: edit_file/write_file not in src/tools/all.ts yet)"}`, () => {
   test("--no-prompt: the edit is refused, the file is unchanged, stderr names --allow-write", async () => {
@@ -136,26 +93,6 @@ describe.skipIf(!wired.tools)(`headless${wired.tools ? "" : " (skipped: edit_fil
 
 const ptyReady = tmuxAvailable && wired.tools && wired.approver;
 describe.skipIf(!ptyReady)(`in a real terminal (tmux)${ptyReady ? "" : " (skipped: needs tmux, the edit tools and TtyApprover in src/app.ts)"}`, () => {
-  /** Counts how often `text` is on screen (scrollback included). */
-  const count = (screen: string, text: string) => screen.split(text).length - 1;
-
-  async function waitForCount(text: string, n: number): Promise<string> {
-    const deadline = Date.now() + 20_000;
-    for (;;) {
-      const screen = tmux!.screen();
-      if (count(screen, text) >= n) return screen;
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${n}× ${JSON.stringify(text)}; screen:\n${screen}`);
-      await Bun.sleep(50);
-    }
-  }
-
-  async function press(...keys: string[]): Promise<void> {
-    for (const k of keys) {
-      tmux!.keys([k]);
-      await Bun.sleep(k === "Escape" ? 150 : 60);
-    }
-  }
-
   test("the diff is on screen, each answer does what it says, the file changes only on yes", async () => {
     const edit = (from: string, to: string) => toolUse("edit_file", { path: "a.txt", old_string: from, new_string: to });
     fake = startFakeAnthropic([
@@ -174,43 +111,43 @@ describe.skipIf(!ptyReady)(`in a real terminal (tmux)${ptyReady ? "" : " (skippe
     tmux = await TmuxSession.start([...BUNKER, "edit a.txt please"], { cwd: root, env, cols: 120, rows: 50 });
 
     // 1: the diff, then No and what to do instead
-    let screen = await waitForCount("Apply this change to a.txt?", 1);
+    let screen = await waitForCount(tmux, "Apply this change to a.txt?", 1);
     expect(screen).toContain("edit_file wants to edit a.txt");
     expect(screen).toContain("a.txt  +1 -1");
     expect(screen).toContain("-value = alpha");
     expect(screen).toContain("+value = beta");
-    await press("Up", "Enter");
-    await waitForCount("What should Claude do instead?", 1);
+    await press(tmux, "Up", "Enter");
+    await waitForCount(tmux, "What should Claude do instead?", 1);
     tmux.keys(["use gamma"], true);
-    await press("Enter");
+    await press(tmux, "Enter");
 
     // 2: Yes
-    screen = await waitForCount("Apply this change to a.txt?", 2);
+    screen = await waitForCount(tmux, "Apply this change to a.txt?", 2);
     expect(readFileSync(file, "utf8")).toBe("value = alpha\n");
     expect(toolResults(fake.requests[2])[0]).toEqual({ is_error: true, content: "The person refused writing a.txt and said: use gamma" });
     expect(screen).toContain("+value = gamma");
-    await press("Enter");
+    await press(tmux, "Enter");
 
     // 3: Yes, and allow all edits to this file for the session
-    await waitForCount("Apply this change to a.txt?", 3);
+    await waitForCount(tmux, "Apply this change to a.txt?", 3);
     expect(readFileSync(file, "utf8")).toBe("value = gamma\n");
-    await press("Down", "Enter");
+    await press(tmux, "Down", "Enter");
 
     // 4 is not asked; 5: Escape refuses the new file
-    screen = await waitForCount("Apply this change to b.txt?", 1);
+    screen = await waitForCount(tmux, "Apply this change to b.txt?", 1);
     expect(readFileSync(file, "utf8")).toBe("value = epsilon\n");
     expect(count(screen, "Apply this change to a.txt?")).toBe(3);
     expect(screen).toContain("b.txt (new file)  +1 -0");
     expect(screen).toContain("+bee");
-    await press("Escape");
+    await press(tmux, "Escape");
 
     // 6: Yes, and allow all edits for the session
-    await waitForCount("Apply this change to c.txt?", 1);
+    await waitForCount(tmux, "Apply this change to c.txt?", 1);
     expect(existsSync(join(root, "b.txt"))).toBe(false);
-    await press("Down", "Down", "Enter");
+    await press(tmux, "Down", "Down", "Enter");
 
     // 7 is not asked; the turn ends
-    screen = await waitForCount("All done.", 1);
+    screen = await waitForCount(tmux, "All done.", 1);
     expect(readFileSync(join(root, "c.txt"), "utf8")).toBe("sea\n");
     expect(readFileSync(join(root, "d.txt"), "utf8")).toBe("dee\n");
     expect(count(screen, "Apply this change to d.txt?")).toBe(0);
@@ -218,10 +155,6 @@ describe.skipIf(!ptyReady)(`in a real terminal (tmux)${ptyReady ? "" : " (skippe
     expect(toolResults(fake.requests[6])[0]?.content).toContain("The person refused writing b.txt");
 
     // Ctrl+D leaves
-    await Bun.sleep(100);
-    tmux.keys(["C-d"]);
-    const deadline = Date.now() + 10_000;
-    while (tmux.exitStatus() === null && Date.now() < deadline) await Bun.sleep(50);
-    expect(tmux.exitStatus()).not.toBeNull();
+    expect(await quitWithCtrlD(tmux)).not.toBeNull();
   });
 });

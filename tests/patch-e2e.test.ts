@@ -4,62 +4,26 @@
 // (tmux): one prompt shows every file's diff, Yes writes them all, No writes
 // nothing and passes the reason on.
 import { afterEach, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { startFakeAnthropic, type FakeAnthropic, type ServedRequest } from "./support/fake-anthropic.ts";
+import { startFakeAnthropic, type FakeAnthropic } from "./support/fake-anthropic.ts";
 import { reply, toolUse } from "./support/fake-anthropic/steps.ts";
-import { tempDir } from "./support/context.ts";
+import { BUNKER, press, quitWithCtrlD, runHeadless, source, stopAll, toolResults, waitForCount, workspace as e2eWorkspace } from "./support/cli.ts";
 import { TmuxSession, tmuxAvailable } from "./support/tmux.ts";
 import { readTree } from "./support/tree.ts";
 
-const MAIN = join(import.meta.dir, "..", "src", "main.ts");
-/** BUNKER_BIN=path/to/compiled/bunker runs these against the compiled binary instead of the source. */
-const BUNKER = process.env.BUNKER_BIN ? [process.env.BUNKER_BIN] : ["bun", MAIN];
-
 // Skipped, by name, until apply_patch is in the tool list (src/tools/all.ts: see the patch branch's report).
-const wired = existsSync(join(import.meta.dir, "..", "src", "tools", "all.ts")) &&
-  readFileSync(join(import.meta.dir, "..", "src", "tools", "all.ts"), "utf8").includes("applyPatchTool");
+const wired = source("tools/all.ts").includes("applyPatchTool");
 
 let fake: FakeAnthropic | undefined;
 let tmux: TmuxSession | undefined;
 afterEach(async () => {
-  tmux?.close();
+  await stopAll(tmux, fake);
   tmux = undefined;
-  await fake?.stop();
   fake = undefined;
 });
 
-/** A workspace, plus a private HOME and config dir so no real settings file is read. */
-function workspace(files: Record<string, string>): { root: string; env: Record<string, string> } {
-  const base = tempDir("bunker-patch-e2e-");
-  const root = join(base, "ws");
-  mkdirSync(root, { recursive: true });
-  for (const [path, content] of Object.entries(files)) {
-    mkdirSync(join(root, path, ".."), { recursive: true });
-    writeFileSync(join(root, path), content);
-  }
-  const env = { HOME: join(base, "home"), XDG_CONFIG_HOME: join(base, "config"), ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: fake!.url };
-  return { root, env };
-}
-
-/** The tool_result blocks bunker sent in a request, as text. */
-function toolResults(req: ServedRequest | undefined): { content: string; is_error: boolean }[] {
-  const last = req?.body.messages.at(-1);
-  if (!last || typeof last.content === "string") return [];
-  return last.content
-    .filter((b) => b.type === "tool_result")
-    .map((b) => {
-      const r = b as { content?: string | { type: string; text?: string }[]; is_error?: boolean };
-      const content = typeof r.content === "string" ? r.content : (r.content ?? []).map((c) => c.text ?? "").join("");
-      return { content, is_error: r.is_error === true };
-    });
-}
-
-async function runHeadless(root: string, env: Record<string, string>, args: string[]) {
-  const proc = Bun.spawn([...BUNKER, ...args], { cwd: root, env: { PATH: process.env.PATH ?? "", ...env }, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
-  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
-  return { stdout, stderr, code };
-}
+const workspace = (files: Record<string, string>) => e2eWorkspace("bunker-patch-e2e-", fake!.url, files);
 
 const app = "export function main() {\n  const x = 1;\n  run(x);\n}\n";
 const util = "export function run(n) {\n  return n;\n}\n";
@@ -127,25 +91,6 @@ describe.skipIf(!wired)(`apply_patch headless${wired ? "" : " (skipped: apply_pa
 
 const ptyReady = wired && tmuxAvailable;
 describe.skipIf(!ptyReady)(`apply_patch in a real terminal (tmux)${ptyReady ? "" : " (skipped: needs tmux and apply_patch in src/tools/all.ts)"}`, () => {
-  const count = (screen: string, text: string) => screen.split(text).length - 1;
-
-  async function waitForCount(text: string, n: number): Promise<string> {
-    const deadline = Date.now() + 20_000;
-    for (;;) {
-      const screen = tmux!.screen();
-      if (count(screen, text) >= n) return screen;
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${n}× ${JSON.stringify(text)}; screen:\n${screen}`);
-      await Bun.sleep(50);
-    }
-  }
-
-  async function press(...keys: string[]): Promise<void> {
-    for (const k of keys) {
-      tmux!.keys([k]);
-      await Bun.sleep(k === "Escape" ? 150 : 60);
-    }
-  }
-
   test("one prompt with every file's diff; Yes writes them all, No writes nothing and passes the reason on", async () => {
     const second = "*** Begin Patch\n*** Update File: src/util.js\n@@\n-  return n * 2;\n+  return n * 3;\n*** Delete File: src/app.js\n*** End Patch\n";
     fake = startFakeAnthropic([
@@ -156,26 +101,26 @@ describe.skipIf(!ptyReady)(`apply_patch in a real terminal (tmux)${ptyReady ? ""
     const { root, env } = workspace({ "src/app.js": app, "src/util.js": util });
     tmux = await TmuxSession.start([...BUNKER, "patch both files"], { cwd: root, env, cols: 120, rows: 60 });
 
-    let screen = await waitForCount("Apply these changes to 2 files?", 1);
+    let screen = await waitForCount(tmux, "Apply these changes to 2 files?", 1);
     expect(screen).toContain("apply_patch wants to edit src/app.js, src/util.js");
     expect(screen).toContain("-  const x = 1;");
     expect(screen).toContain("+  const x = 42;");
     expect(screen).toContain("-  return n;");
     expect(screen).toContain("+  return n * 2;");
     expect(readFileSync(join(root, "src/app.js"), "utf8")).toBe(app);
-    await press("Enter");
+    await press(tmux, "Enter");
 
-    screen = await waitForCount("Apply these changes to 2 files?", 2);
+    screen = await waitForCount(tmux, "Apply these changes to 2 files?", 2);
     expect(readFileSync(join(root, "src/app.js"), "utf8")).toBe(app.replace("const x = 1", "const x = 42"));
     expect(readFileSync(join(root, "src/util.js"), "utf8")).toBe(util.replace("return n;", "return n * 2;"));
     expect(toolResults(fake.requests[1])[0]).toEqual({ is_error: false, content: "Applied the patch to 2 files:\n  M src/app.js (+1 -1)\n  M src/util.js (+1 -1)" });
     expect(screen).toContain("+  return n * 3;");
-    await press("Up", "Enter");
-    await waitForCount("What should Claude do instead?", 1);
+    await press(tmux, "Up", "Enter");
+    await waitForCount(tmux, "What should Claude do instead?", 1);
     tmux.keys(["keep app.js"], true);
-    await press("Enter");
+    await press(tmux, "Enter");
 
-    await waitForCount("All done.", 1);
+    await waitForCount(tmux, "All done.", 1);
     expect(toolResults(fake.requests[2])[0]).toEqual({
       is_error: true,
       content: "The person refused writing src/util.js, src/app.js and said: keep app.js",
@@ -183,10 +128,6 @@ describe.skipIf(!ptyReady)(`apply_patch in a real terminal (tmux)${ptyReady ? ""
     expect(readFileSync(join(root, "src/app.js"), "utf8")).toBe(app.replace("const x = 1", "const x = 42"));
     expect(readFileSync(join(root, "src/util.js"), "utf8")).toBe(util.replace("return n;", "return n * 2;"));
 
-    await Bun.sleep(100);
-    tmux.keys(["C-d"]);
-    const deadline = Date.now() + 10_000;
-    while (tmux.exitStatus() === null && Date.now() < deadline) await Bun.sleep(50);
-    expect(tmux.exitStatus()).not.toBeNull();
+    expect(await quitWithCtrlD(tmux)).not.toBeNull();
   });
 });
