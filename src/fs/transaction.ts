@@ -3,23 +3,9 @@
 // to be replaced has a backup link); then the renames happen. If one fails,
 // the ones already done are undone: replaced files get their old inode back,
 // created files are removed, deleted files return, created directories go.
-import {
-  closeSync,
-  copyFileSync,
-  constants,
-  fchmodSync,
-  fsyncSync,
-  linkSync,
-  lstatSync,
-  mkdirSync,
-  openSync,
-  renameSync,
-  rmdirSync,
-  unlinkSync,
-  writeSync,
-  type Stats,
-} from "node:fs";
-import { basename, dirname, join, sep } from "node:path";
+import { copyFileSync, constants, linkSync, lstatSync, mkdirSync, renameSync, rmdirSync, unlinkSync, type Stats } from "node:fs";
+import { dirname, sep } from "node:path";
+import { safeUnlink, sideName, syncDir, writeTempFile } from "./durable.ts";
 
 export type FileOp =
   | { kind: "write"; path: string; data: string | Uint8Array; mode?: number }
@@ -150,19 +136,7 @@ function prepare(op: FileOp, createdDirs: string[]): Staged {
   const mode = op.mode ?? (st ? st.mode & 0o7777 : 0o644);
   const s: Staged = { op, existed: st !== null, committed: false };
   s.tmp = sideName(op.path, "tmp");
-  const fd = openSync(s.tmp, "wx", mode);
-  let written = false;
-  try {
-    if (st) fchmodSync(fd, mode); // keep the exact mode, whatever the umask
-    const bytes = typeof op.data === "string" ? new TextEncoder().encode(op.data) : op.data;
-    let off = 0;
-    while (off < bytes.length) off += writeSync(fd, bytes, off, bytes.length - off);
-    fsyncSync(fd);
-    written = true;
-  } finally {
-    closeSync(fd);
-    if (!written) safeUnlink(s.tmp);
-  }
+  writeTempFile(s.tmp, op.data, mode, st !== null); // keep an existing file's exact mode, whatever the umask
   if (st) {
     s.backup = sideName(op.path, "bak");
     try {
@@ -257,31 +231,6 @@ function fileInTheWay(p: string): string {
     }
   }
   return `a parent of ${p}`;
-}
-
-function sideName(path: string, ext: "tmp" | "bak"): string {
-  return join(dirname(path), `.${basename(path)}.bunker-${process.pid}-${Math.random().toString(36).slice(2, 10)}.${ext}`);
-}
-
-function safeUnlink(p: string): void {
-  try {
-    unlinkSync(p);
-  } catch {
-    // already gone
-  }
-}
-
-function syncDir(dir: string): void {
-  try {
-    const fd = openSync(dir, "r");
-    try {
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-  } catch {
-    // not supported here
-  }
 }
 
 function errText(err: unknown): string {
