@@ -1,9 +1,10 @@
 // Setup shared by the write tools' tests (edit_file, write_file): a grant to
-// write anywhere in the workspace, and the context for an escape-table row.
+// write anywhere in the workspace, and one test per escape-table row.
+import { afterAll, beforeAll, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { emptyGrants, type Grants } from "../../src/perms/policy.ts";
 import { makeContext, type TestContext } from "./context.ts";
-import type { EscapeAttempt, EscapeFixture } from "./escape-table.ts";
+import { ESCAPE_ATTEMPTS, makeEscapeFixture, type EscapeAttempt, type EscapeFixture } from "./escape-table.ts";
 
 /** Writes anywhere in the workspace allowed, as --allow-write does. */
 export function allowAllWrites(): Grants {
@@ -24,4 +25,26 @@ export function escapeContext(f: EscapeFixture, attempt: EscapeAttempt): TestCon
     : makeContext(f.root, { grants: allowAllWrites(), answers: Array(5).fill({ answer: "once" }) });
   for (const p of f.outsideFiles) ctx.session.recordRead(p, readFileSync(p));
   return ctx;
+}
+
+/**
+ * One test per escape-table row, over one fixture: `attempt` tries the write
+ * and checks its own result; then nobody was asked and nothing outside changed.
+ */
+export function testEscapes(attempt: (f: EscapeFixture, row: EscapeAttempt, ctx: TestContext) => Promise<void>): void {
+  let f: EscapeFixture;
+  beforeAll(() => {
+    f = makeEscapeFixture();
+  });
+  afterAll(() => f.cleanup());
+
+  for (const row of ESCAPE_ATTEMPTS) {
+    test(row.name, async () => {
+      const ctx = escapeContext(f, row);
+      const before = f.snapshot();
+      await attempt(f, row, ctx);
+      expect(ctx.approver.asked).toHaveLength(0);
+      expect(f.snapshot()).toEqual(before);
+    });
+  }
 }
