@@ -45,7 +45,8 @@ export async function buildApp(config: Config, ui: TerminalUI): Promise<App> {
   const perms = new Permissions({
     policy: new Policy(config.root, config.grants),
     approver,
-    notify: (line) => ui.info(pc.red(`  denied: ${line}`)),
+    // The tool's error line (TerminalUI.onToolEnd) already shows the person every denial.
+    notify: (line) => ui.debug(`  denied: ${line}`),
   });
   const registry = new ToolRegistry(allTools(config));
   if (config.sandbox !== "off") {

@@ -27,8 +27,6 @@ export interface Config {
   allowEnv: string[];
   sandbox: SandboxMode;
   verbose: boolean;
-  continueLast: boolean;
-  resume: string | undefined;
   apiKey: string;
   baseURL: string | undefined;
   /** Remind the model of its todo list after this many rounds without it (0: never). */
@@ -69,6 +67,16 @@ function pathRules(root: string, values: string[] | undefined, into: PathRules):
   }
 }
 
+/** node:util's parse errors, trimmed to the part a person needs: "unknown option --bogus". */
+function flagError(message: string): string {
+  const unknown = /^Unknown option '([^']+)'/.exec(message);
+  if (unknown) {
+    const flag = unknown[1]!;
+    return `unknown option ${flag.startsWith("-") ? flag : `-${flag}`}`;
+  }
+  return message.split("\n")[0]!.replace(/\.$/, "");
+}
+
 export interface ParsedArgs {
   help: boolean;
   version: boolean;
@@ -93,15 +101,13 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
         "allow-env": { type: "string", multiple: true },
         sandbox: { type: "string" },
         verbose: { type: "boolean" },
-        continue: { type: "boolean", short: "c" },
-        resume: { type: "string", short: "r" },
         version: { type: "boolean", short: "v" },
         help: { type: "boolean", short: "h" },
         ...Object.fromEntries(PERMISSION_FLAGS.map((f) => [f, { type: "string", multiple: true }] as const)),
       },
     });
   } catch (err) {
-    throw new UsageError(`${(err as Error).message.split("\n")[0]}. Run bunker --help for usage.`);
+    throw new UsageError(`${flagError((err as Error).message)}. Run bunker --help for usage.`);
   }
   const v = parsed.values as Record<string, string | boolean | string[] | undefined>;
   if (v.help) return { help: true, version: false };
@@ -161,9 +167,14 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
   }
 
   const prompt = parsed.positionals.length > 0 ? parsed.positionals.join(" ") : undefined;
-  const print = Boolean(v.print) || (!stdinIsTTY && prompt !== undefined);
+  // Without a terminal there is nobody to hold a conversation with: run headless.
+  const print = Boolean(v.print) || !stdinIsTTY;
   if (v.print && prompt === undefined && stdinIsTTY) throw new UsageError('-p needs a prompt: bunker -p "what to do"');
 
+  const baseURL = env.ANTHROPIC_BASE_URL || undefined;
+  if (baseURL !== undefined && !URL.canParse(baseURL)) {
+    throw new UsageError(`ANTHROPIC_BASE_URL is not a valid URL: "${baseURL}" (expected something like http://127.0.0.1:8080)`);
+  }
   const retryBase = Number(env.BUNKER_RETRY_BASE_MS ?? "1000");
   const config: Config = {
     prompt,
@@ -177,10 +188,8 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
     allowEnv: splitList(list("allow-env")).items,
     sandbox: sandbox as SandboxMode,
     verbose: Boolean(v.verbose),
-    continueLast: Boolean(v.continue),
-    resume: v.resume as string | undefined,
     apiKey: env.ANTHROPIC_API_KEY ?? "",
-    baseURL: env.ANTHROPIC_BASE_URL || undefined,
+    baseURL,
     todoAfter,
     retryBaseMs: Number.isFinite(retryBase) && retryBase >= 0 ? retryBase : 1000,
   };

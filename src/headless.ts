@@ -5,7 +5,9 @@ import type { Config } from "./config.ts";
 import { TerminalUI } from "./ui/terminal.ts";
 
 export async function runHeadless(config: Config): Promise<number> {
-  const prompt = config.prompt ?? (await Bun.stdin.text()).trim();
+  // Piped input is part of the request: the prompt, or context for the prompt.
+  const piped = process.stdin.isTTY ? "" : (await Bun.stdin.text()).trim();
+  const prompt = config.prompt && piped ? `${config.prompt}\n\n<stdin>\n${piped}\n</stdin>` : (config.prompt ?? piped);
   if (!prompt) {
     process.stderr.write("bunker: -p needs a prompt (as an argument or on stdin)\n");
     return 2;

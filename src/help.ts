@@ -27,8 +27,6 @@ Permissions (PATHS and PROGRAMS are comma-separated):
       --allow-env=NAMES            pass these secret-looking variables to commands
       --sandbox MODE               auto | on | off: OS confinement for commands (default auto)
 
-  -c, --continue                   continue the last session
-  -r, --resume ID                  resume a session
       --verbose                    show reminders, request sizes and retries
   -v, --version                    print the version
   -h, --help                       print this help

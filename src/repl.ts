@@ -133,7 +133,7 @@ export function slashCommand(text: string, app: App, carry: ReplState): void {
       return;
     case "/cost": {
       const { usage, cost_usd } = usageSummary(app);
-      process.stderr.write(`${JSON.stringify(usage)} $${cost_usd.toFixed(4)}\n`);
+      process.stderr.write(`${usage.input_tokens + usage.cache_read_input_tokens + usage.cache_creation_input_tokens} tokens in (${usage.cache_read_input_tokens} from cache), ${usage.output_tokens} out, $${cost_usd.toFixed(4)}\n`);
       return;
     }
     default:

@@ -208,3 +208,40 @@ describe("headless -p", () => {
     expect(r.stderr).toContain("declined");
   });
 });
+
+describe("what a person types wrong, and piped input", () => {
+  test("an unknown option is named plainly, exit 2", async () => {
+    const r = await bunker(["--bogus"], { ANTHROPIC_API_KEY: "k" });
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim()).toBe("bunker: unknown option --bogus. Run bunker --help for usage.");
+  });
+
+  test("an ANTHROPIC_BASE_URL that is not a URL is named with its value, exit 2, nothing sent", async () => {
+    const r = await bunker(["-p", "hi"], { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: "notaurl" });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('ANTHROPIC_BASE_URL is not a valid URL: "notaurl"');
+  });
+
+  test("--continue is not offered until sessions are saved", async () => {
+    const r = await bunker(["--continue", "-p", "hi"], { ANTHROPIC_API_KEY: "k" });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("unknown option --continue");
+  });
+
+  test("piped input goes to the model as context for the prompt", async () => {
+    const env = serve([reply([text("got it")])]);
+    const proc = Bun.spawn(["bun", MAIN, "-p", "summarise this"], {
+      cwd: ws,
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, ...env },
+      stdin: new TextEncoder().encode("line one\nline two\n"),
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const [out, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
+    expect(code).toBe(0);
+    expect(out).toBe("got it\n");
+    const sent = JSON.stringify(fake!.requests[0]!.body.messages[0]);
+    expect(sent).toContain("summarise this");
+    expect(sent).toContain("line one\\nline two");
+  });
+});

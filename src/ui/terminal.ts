@@ -73,7 +73,8 @@ export class TerminalUI implements LoopEvents {
   }
 
   onToolEnd(summary: string, result: { content: string; isError: boolean }): void {
-    if (result.isError) this.line(pc.red(`  ✗ ${escapeControl(firstLine(result.content))}`));
+    if (result.isError) this.line(pc.red(`  ✗ ${escapeControl(firstLines(result.content, 3), { keepNewlines: true }).replace(/\n/g, "\n    ")}`));
+    else if (summary.startsWith("run_bash ")) this.line(pc.dim(`    ${escapeControl(firstLines(result.content, 1))}`));
     else if (this.opts.verbose) this.line(pc.dim(`    ${summary}: ${result.content.length} chars`));
   }
 
@@ -107,7 +108,10 @@ export class TerminalUI implements LoopEvents {
   }
 }
 
-function firstLine(text: string): string {
-  const l = text.split("\n")[0] ?? "";
-  return l.length > 200 ? l.slice(0, 200) + "…" : l;
+/** The first `n` non-empty lines, each cut at 400 characters. */
+function firstLines(text: string, n: number): string {
+  const lines = text.split("\n").filter((l) => l.trim() !== "");
+  const shown = lines.slice(0, n).map((l) => (l.length > 400 ? l.slice(0, 400) + "…" : l));
+  if (lines.length > n) shown.push(`… (${lines.length - n} more lines)`);
+  return shown.join("\n");
 }
