@@ -16,6 +16,7 @@ import { allTools } from "./tools/all.ts";
 import { ToolRegistry } from "./tools/registry.ts";
 import type { ToolContext } from "./tools/tool.ts";
 import { TerminalUI } from "./ui/terminal.ts";
+import { renderFileChanges } from "./ui/diff-view.ts";
 import { detectSandbox, sandboxStartupNotice } from "./sandbox/detect.ts";
 
 export interface App {
@@ -47,6 +48,10 @@ export async function buildApp(config: Config, ui: TerminalUI): Promise<App> {
     approver,
     // The tool's error line (TerminalUI.onToolEnd) already shows the person every denial.
     notify: (line) => ui.debug(`  denied: ${line}`),
+    // Writes allowed by a flag or a session grant still show what they change.
+    onAutoAllowed: (req) => {
+      for (const line of renderFileChanges(req.files ?? [], { maxLines: 40 })) ui.info(`    ${line}`);
+    },
   });
   const registry = new ToolRegistry(allTools(config));
   if (config.sandbox !== "off") {

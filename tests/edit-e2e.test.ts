@@ -66,6 +66,9 @@ describe.skipIf(!wired.tools)(`headless${wired.tools ? "" : " (skipped: edit_fil
     expect(docs?.is_error).toBe(true);
     expect(docs?.content).toContain("--allow-write=docs/guide.md");
     expect(r.stderr).toContain("--allow-write=docs/guide.md");
+    // The granted edit was not asked about, but the person still sees what it changed.
+    expect(r.stderr).toContain("-n = one");
+    expect(r.stderr).toContain("+n = two");
   });
 
   test.skipIf(!wired.rules)("a malformed rules file stops bunker with its path and line (exit 2)", async () => {

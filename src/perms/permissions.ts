@@ -16,6 +16,8 @@ export interface PermissionsOptions {
   approver: Approver;
   /** Where a denial is also shown to the person (stderr line). */
   notify: (line: string) => void;
+  /** Called for a write that goes ahead without a prompt (a flag, rule or session grant), so the person still sees the change. */
+  onAutoAllowed?: (req: PermRequest) => void;
 }
 
 export class Permissions {
@@ -23,6 +25,7 @@ export class Permissions {
   readonly policy: Policy;
   private readonly approver: Approver;
   private readonly notify: (line: string) => void;
+  private readonly onAutoAllowed: ((req: PermRequest) => void) | undefined;
   /** "kind\0target" granted for the session by the person. */
   private readonly sessionTargets = new Set<string>();
   private readonly sessionKinds = new Set<PermKind>();
@@ -34,6 +37,7 @@ export class Permissions {
     this.root = opts.policy.root;
     this.approver = opts.approver;
     this.notify = opts.notify;
+    this.onAutoAllowed = opts.onAutoAllowed;
   }
 
   /** Resolve a path the model gave, turning resolver errors into tool errors. */
@@ -71,7 +75,10 @@ export class Permissions {
       if (d.verdict === "deny") this.deny(d.reason ?? `${req.kind} ${target} is denied`);
       if (d.verdict === "ask" && !this.grantedForSession(req.kind, target)) mustAsk = true;
     }
-    if (!mustAsk) return;
+    if (!mustAsk) {
+      if (req.kind === "write" && req.files?.length) this.onAutoAllowed?.(req);
+      return;
+    }
 
     // A refused write is remembered with its content: after "No, do X instead"
     // the model's different edit to the same file must still be asked.
