@@ -53,7 +53,9 @@ export function renderFileChange(file: FileChangePreview, opts: DiffViewOptions 
 function header(file: FileChangePreview, c: Colors): string {
   const what = { create: "new file", modify: "", delete: "deleted", rename: "renamed" }[file.kind];
   const path = c.bold(escapeControl(file.display));
-  const counts = `${c.green(`+${file.added}`)} ${c.red(`-${file.removed}`)}`;
+  // A zero count is dim, not alarming red or green.
+  const count = (n: number, sign: string, colour: (t: string) => string) => (n === 0 ? c.dim(`${sign}0`) : colour(`${sign}${n}`));
+  const counts = `${count(file.added, "+", c.green)} ${count(file.removed, "-", c.red)}`;
   return `${path}${what ? ` ${c.dim(`(${what})`)}` : ""}  ${counts}`;
 }
 
