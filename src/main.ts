@@ -6,12 +6,14 @@ import { HELP } from "./help.ts";
 async function main(): Promise<number> {
   const argv = process.argv.slice(2);
   // Answer at once, before the flag parser and permission code are loaded.
+  // console.log, not process.stdout.write: the first touch of process.stdout
+  // builds a Node stream and costs more than the rest of start-up.
   if (argv.includes("--version") || argv.includes("-v")) {
-    process.stdout.write(`bunker ${version} (${commit})\n`);
+    console.log(`bunker ${version} (${commit})`);
     return 0;
   }
   if (argv.includes("--help") || argv.includes("-h")) {
-    process.stdout.write(HELP + "\n");
+    console.log(HELP);
     return 0;
   }
   const { parseConfig, UsageError } = await import("./config.ts");

@@ -1,5 +1,5 @@
 // The build's pieces that a release depends on: checksums that standard tools
-// accept, the embedded stamp, and a clear error when --bytecode cannot work.
+// accept, the embedded stamp, and a clear error when a build fails.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -34,18 +34,27 @@ test("the stamp is package.json's version and the current git commit", () => {
   expect(head.startsWith(stamp.commit.replace(/-dirty$/, ""))).toBe(true);
 });
 
-test("--bytecode with top-level await fails with a hint and leaves the old binary alone", async () => {
-  const entry = join(dir, "tla.ts");
-  writeFileSync(entry, `await Promise.resolve();\nconsole.log("x");\n`);
+test("a failed build says why and leaves the old binary alone", async () => {
+  const entry = join(dir, "broken.ts");
+  writeFileSync(entry, `import { nothing } from "./missing-module.ts";\nconsole.log(nothing);\n`);
   const outfile = join(dir, "out", "bunker");
   writeFileSync(join(dir, "ok.ts"), `console.log(typeof BUNKER_VERSION === "string" ? BUNKER_VERSION : "none");\n`);
   await compile({ entry: join(dir, "ok.ts"), outfile, stamp: { version: "1.2.3", commit: "c0ffee" }, bytecode: true, cwd: dir });
   const before = readFileSync(outfile);
   const err = await compile({ entry, outfile, stamp: { version: "1.2.3", commit: "c0ffee" }, bytecode: true, cwd: dir })
     .then(() => undefined, (e: unknown) => e as Error);
-  expect(err?.message).toContain("--bytecode cannot compile top-level await");
+  expect(err?.message).toContain("bun build for this machine failed");
+  expect(err?.message).toContain("missing-module");
   expect(readFileSync(outfile).equals(before)).toBe(true);
   expect(readdirSync(join(dir, "out"))).toEqual(["bunker"]);
   // The define reached the code.
   expect(Bun.spawnSync([outfile], { env: {} }).stdout.toString()).toBe("1.2.3\n");
+});
+
+test("top-level await compiles with --bytecode (ESM chunks)", async () => {
+  const entry = join(dir, "tla.ts");
+  writeFileSync(entry, `const v = await Promise.resolve("awaited");\nconsole.log(v);\n`);
+  const outfile = join(dir, "tla-out", "tla");
+  await compile({ entry, outfile, stamp: { version: "1.2.3", commit: "c0ffee" }, bytecode: true, cwd: dir });
+  expect(Bun.spawnSync([outfile], { env: {} }).stdout.toString()).toBe("awaited\n");
 });

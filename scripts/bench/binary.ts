@@ -6,22 +6,35 @@ import { join } from "node:path";
 import { compile } from "../build/compile.ts";
 import { freshBinary, ROOT } from "../build/fresh.ts";
 import { RELEASE_TARGETS } from "../build/targets.ts";
-import { median, timeMedian, type BenchRow } from "./types.ts";
+import { median, type BenchRow } from "./types.ts";
 
 const MiB = 1024 * 1024;
-const RUNS = 20;
+const RUNS = 40;
 
-/** Median wall time (ms) and median peak RSS (MiB) of running `argv` RUNS times. */
-async function measure(argv: string[]): Promise<{ ms: number; rssMiB: number }> {
-  const rss: number[] = [];
-  const ms = await timeMedian(RUNS, async () => {
-    const proc = Bun.spawn(argv, { env: { PATH: "" }, stdin: "ignore", stdout: "ignore", stderr: "ignore" });
-    if ((await proc.exited) !== 0) throw new Error(`${argv.join(" ")} failed`);
-    // Bun reports maxRSS in bytes.
-    const maxRSS = proc.resourceUsage()?.maxRSS;
-    if (maxRSS !== undefined) rss.push(maxRSS / MiB);
-  });
-  return { ms, rssMiB: rss.length ? median(rss) : NaN };
+interface Sample { ms: number; rssMiB: number }
+
+/** One run of `argv` with an empty environment: wall ms and peak RSS (MiB). */
+async function runOnce(argv: string[]): Promise<Sample> {
+  const t0 = performance.now();
+  const proc = Bun.spawn(argv, { env: { PATH: "" }, stdin: "ignore", stdout: "ignore", stderr: "ignore" });
+  if ((await proc.exited) !== 0) throw new Error(`${argv.join(" ")} failed`);
+  const ms = performance.now() - t0;
+  // Bun reports maxRSS in bytes.
+  return { ms, rssMiB: (proc.resourceUsage()?.maxRSS ?? NaN) / MiB };
+}
+
+/**
+ * Median wall time and peak RSS of each command over RUNS runs, taken in
+ * turns (a, b, a, b, …) after one warm-up each, so a noisy moment on the
+ * machine falls on both sides of the comparison rather than on one.
+ */
+async function measureInTurns(commands: string[][]): Promise<Sample[]> {
+  const samples: Sample[][] = commands.map(() => []);
+  for (const argv of commands) await runOnce(argv);
+  for (let i = 0; i < RUNS; i++) {
+    for (const [k, argv] of commands.entries()) samples[k]!.push(await runOnce(argv));
+  }
+  return samples.map((s) => ({ ms: median(s.map((x) => x.ms)), rssMiB: median(s.map((x) => x.rssMiB)) }));
 }
 
 const round = (n: number, digits = 1) => Number(n.toFixed(digits));
@@ -42,8 +55,7 @@ export async function bench(): Promise<BenchRow[]> {
     await compile({ entry: join(dir, "hello.ts"), outfile: hello, stamp, bytecode: true, cwd: dir });
     rows.push({ name: "size hello-world binary (same flags)", value: round(statSync(hello).size / MiB), unit: "MiB" });
 
-    const h = await measure([hello]);
-    const b = await measure([bunker, "--version"]);
+    const [h, b] = (await measureInTurns([[hello], [bunker, "--version"]])) as [Sample, Sample];
     const ratio = b.ms / h.ms;
     rows.push(
       { name: "hello-world binary: wall", value: round(h.ms, 2), unit: "ms" },

@@ -11,7 +11,7 @@ export interface CompileOptions {
   stamp: Stamp;
   /** Bun compile target id ("linux-arm64"), or undefined for this machine's own runtime. */
   target?: string;
-  /** Precompile to JSC bytecode: faster start, needs no top-level await in the bundle. */
+  /** Precompile to JSC bytecode: the bundle is not parsed at start-up. */
   bytecode: boolean;
   cwd: string;
 }
@@ -26,6 +26,10 @@ export function compileArgs(o: CompileOptions, tmpOut: string): string[] {
   return [
     process.execPath, "build", o.entry,
     "--compile", "--minify",
+    // ESM chunks: the entry chunk holds only main.ts's static imports, so
+    // `--version` and `--help` load a few KB, not the SDK (the rest is
+    // embedded as separate chunks loaded by the dynamic imports).
+    "--splitting", "--format=esm",
     ...(o.bytecode ? ["--bytecode"] : []),
     ...(o.target ? [`--target=bun-${o.target}`] : []),
     // The binary must not pick up a project's .env or bunfig.toml (bunfig
@@ -49,10 +53,7 @@ export async function compile(o: CompileOptions): Promise<CompileResult> {
   ]);
   if (code !== 0) {
     rmSync(tmpOut, { force: true });
-    const hint = o.bytecode && /top.level await|"await" can only be used inside an "async" function/i.test(out + err)
-      ? "\n--bytecode cannot compile top-level await: move it into a function, or build with --no-bytecode."
-      : "";
-    throw new Error(`bun build for ${o.target ?? "this machine"} failed (exit ${code}):\n${(err || out).trim()}${hint}`);
+    throw new Error(`bun build for ${o.target ?? "this machine"} failed (exit ${code}):\n${(err || out).trim()}`);
   }
   renameSync(tmpOut, o.outfile);
   return { outfile: o.outfile, bytes: statSync(o.outfile).size, ms: performance.now() - t0 };
