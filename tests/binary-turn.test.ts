@@ -3,7 +3,7 @@
 // tools in one response, refuses a path outside the workspace, and prints
 // only the answer on stdout.
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { copyFileSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { freshBinary } from "../scripts/build/fresh.ts";
 import { reply, startFakeAnthropic, text, toolUse } from "./support/fake-anthropic.ts";
@@ -48,6 +48,8 @@ test("a headless turn with two tools in one response, one refused for escaping t
     expect(results[1]!.is_error).toBe(true);
     expect(results[1]!.content).toContain("--allow-read=");
     expect(JSON.stringify(fake.requests)).not.toContain("top secret");
+    // An empty PATH does not hide a system bubblewrap from the sandbox.
+    if (process.platform === "linux" && existsSync("/usr/bin/bwrap")) expect(stderr).not.toContain("No sandbox");
   } finally {
     await fake.stop();
   }

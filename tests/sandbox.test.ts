@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { emptyGrants } from "../src/perms/policy.ts";
 import { bubblewrapArgs } from "../src/sandbox/bubblewrap.ts";
-import { detectSandbox, parseSandboxMode, planSandbox, sandboxStartupNotice } from "../src/sandbox/detect.ts";
+import { detectSandbox, locateProgram, parseSandboxMode, planSandbox, sandboxStartupNotice } from "../src/sandbox/detect.ts";
 import { scrubEnv } from "../src/sandbox/env.ts";
 import { sbplString, seatbeltProfile } from "../src/sandbox/seatbelt.ts";
 import { linkedGitDirs, secretPaths, type SandboxSpec } from "../src/sandbox/spec.ts";
@@ -138,6 +138,12 @@ describe("flags → run_bash sandbox settings", () => {
     expect(o.allowEnv).toEqual(["NPM_TOKEN"]);
     expect(o.sandbox).toBe("on");
   });
+});
+
+test.skipIf(!existsSync("/usr/bin/bwrap"))("bubblewrap is found in /usr/bin when PATH is empty or lacks it", () => {
+  expect(locateProgram("bwrap", "")).toBe("/usr/bin/bwrap");
+  expect(locateProgram("bwrap", "/nonexistent")).toBe("/usr/bin/bwrap");
+  expect(locateProgram("no-such-program-bunker", "")).toBeNull();
 });
 
 // ---- the real thing -----------------------------------------------------------

@@ -53,7 +53,7 @@ export function probeBubblewrap(bwrap: string): ProbeResult {
   try {
     const probe = Bun.spawnSync(
       [bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--unshare-all",
-        "--die-with-parent", "--new-session", "--cap-drop", "ALL", "--", "true"],
+        "--die-with-parent", "--new-session", "--cap-drop", "ALL", "--", "/bin/sh", "-c", ":"],
       { stdin: "ignore", stdout: "ignore", stderr: "pipe", timeout: 5000 },
     );
     if (probe.exitCode === 0) return { ok: true };

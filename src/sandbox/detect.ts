@@ -38,9 +38,18 @@ export function detectSandbox(platform: NodeJS.Platform = process.platform): San
   return found;
 }
 
+// Where distributions install programs, for when PATH is empty or trimmed
+// (a service, `env -i`): the sandbox and the shell should not vanish with it.
+const SYSTEM_BIN_DIRS = ["/usr/bin", "/bin", "/usr/local/bin"];
+
+/** `name` on PATH, else in a system bin directory, else null. */
+export function locateProgram(name: string, path: string = process.env.PATH ?? ""): string | null {
+  return Bun.which(name, { PATH: path }) ?? SYSTEM_BIN_DIRS.map((d) => `${d}/${name}`).find((p) => existsSync(p)) ?? null;
+}
+
 function detectUncached(platform: NodeJS.Platform): SandboxAvailability {
   if (platform === "linux") {
-    const bwrap = Bun.which("bwrap");
+    const bwrap = locateProgram("bwrap");
     if (!bwrap) return { kind: null, reason: "bubblewrap (bwrap) is not installed" };
     const probe = probeBubblewrap(bwrap);
     return probe.ok ? { kind: "bubblewrap", program: bwrap } : { kind: null, program: bwrap, reason: probe.reason };

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import type { Grants } from "../perms/policy.ts";
 import { isWithin } from "../perms/workspace.ts";
 import { suggestPrefix } from "../perms/run-policy.ts";
-import { confine, detectSandbox, planSandbox, type SandboxAvailability, type SandboxMode, type SandboxPlan } from "../sandbox/detect.ts";
+import { confine, detectSandbox, locateProgram, planSandbox, type SandboxAvailability, type SandboxMode, type SandboxPlan } from "../sandbox/detect.ts";
 import { scrubEnv } from "../sandbox/env.ts";
 import { linkedGitDirs, secretPaths, type SandboxSpec } from "../sandbox/spec.ts";
 import { BoundedOutput } from "./bounded-output.ts";
@@ -80,7 +80,7 @@ const MIN_TIMEOUT_MS = 100;
 const TAIL_INTERVAL_MS = 250;
 
 export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
-  const shell = Bun.which("bash") ?? "/bin/sh";
+  const shell = locateProgram("bash") ?? "/bin/sh";
   let plan: SandboxPlan | undefined;
   const getPlan = () => (plan ??= planSandbox(opts.sandbox, opts.availability ?? detectSandbox()));
 
