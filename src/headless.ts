@@ -21,7 +21,7 @@ export async function runHeadless(config: Config): Promise<number> {
   const outcome = await app.agent.runTurn(prompt, app.context(controller.signal), events);
   process.off("SIGINT", onSigint);
 
-  const isError = outcome.end === "error" || outcome.end === "interrupted";
+  const isError = outcome.end === "error" || outcome.end === "interrupted" || outcome.end === "context_full";
   if (config.outputFormat === "text") {
     if (outcome.error) ui.error(outcome.error);
     if (outcome.text) process.stdout.write(outcome.text + "\n");

@@ -12,6 +12,7 @@ const COMMANDS = `Commands:
   /clear   forget the conversation and the todo list (start afresh)
   /clear keep-todos   forget the conversation, keep the todo list
   /todos   show the todo list
+  /compact shorten old tool output (file contents, command logs) to free context
   /cost    tokens used and cost so far
   /exit    leave (also: exit, quit, Ctrl+D)`;
 
@@ -119,11 +120,19 @@ export function slashCommand(text: string, app: App, carry: ReplState): void {
         process.stderr.write(pc.red(`Unknown option ${args.join(" ")}. `) + "Use /clear or /clear keep-todos.\n");
         return;
       }
-      app.agent.history.clear();
+      app.agent.clear();
       if (!keep) app.session.todos = [];
       carry.keptTodos = keep;
       const n = app.session.todos.length;
       process.stderr.write(pc.dim(keep && n > 0 ? `Conversation cleared; kept ${n} todo${n === 1 ? "" : "s"}.\n` : "Conversation cleared.\n"));
+      return;
+    }
+    case "/compact": {
+      const r = app.agent.compact(1);
+      const kb = Math.max(1, Math.round(r.savedChars / 1024));
+      process.stderr.write(pc.dim(r.elided === 0
+        ? "Nothing to compact: no earlier tool output is long enough to shorten.\n"
+        : `Shortened ${r.elided} earlier tool call${r.elided === 1 ? "" : "s"} (${kb} KB); the model can run them again.\n`));
       return;
     }
     case "/todos":

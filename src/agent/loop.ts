@@ -4,6 +4,7 @@
 import type { ContentBlock, ContentBlockParam, Message, ToolResultBlockParam, ToolUseBlock } from "@anthropic-ai/sdk/resources/messages";
 import type { ToolRegistry } from "../tools/registry.ts";
 import type { ToolContext } from "../tools/tool.ts";
+import { elideOldToolOutput, type ElideResult } from "./compact.ts";
 import { History } from "./history.ts";
 import { ModelError, type Model, type ModelEvents } from "./model.ts";
 
@@ -44,14 +45,46 @@ export interface AgentOptions {
   /** Automatic continuations after max_tokens, per turn. */
   maxContinuations?: number;
   hooks?: RoundHook[];
+  /** The model's context window in tokens (default 200,000). */
+  contextWindow?: number;
 }
 
 const INTERRUPTED = "Interrupted by the user.";
+export const DEFAULT_CONTEXT_WINDOW = 200_000;
+/** Old tool output is elided once a request uses this share of the window. */
+const COMPACT_AT = 0.7;
+/** Rounds of tool results kept whole when compacting on the way. */
+const KEEP_ROUNDS = 2;
+const CONTEXT_FULL =
+  "The conversation no longer fits the model's context window. Use /compact to drop old tool output, or /clear to start afresh.";
 
 export class Agent {
   readonly history = new History();
+  /** Tokens the last request took (prompt + reply): how full the context is. */
+  private contextTokens = 0;
 
   constructor(private readonly opts: AgentOptions) {}
+
+  /** Shorten old tool output, keeping the last `keepRecentRounds` rounds whole (/compact). */
+  compact(keepRecentRounds = 1): ElideResult {
+    const r = elideOldToolOutput(this.history.messages, keepRecentRounds);
+    this.contextTokens = Math.max(0, this.contextTokens - Math.round(r.savedChars / 4));
+    return r;
+  }
+
+  clear(): void {
+    this.history.clear();
+    this.contextTokens = 0;
+  }
+
+  /** Before a request: once the context is mostly full, elide old tool output and say so. */
+  private compactIfNearlyFull(events: LoopEvents): void {
+    const window = this.opts.contextWindow ?? DEFAULT_CONTEXT_WINDOW;
+    if (this.contextTokens < window * COMPACT_AT) return;
+    const pct = Math.round((100 * this.contextTokens) / window);
+    const r = this.compact(KEEP_ROUNDS);
+    if (r.elided > 0) events.onNotice(`Context ${pct}% full: ${describeElision(r)}.`);
+  }
 
   async runTurn(userText: string, ctx: ToolContext, events: LoopEvents): Promise<TurnOutcome> {
     const { model, registry, system, maxTurns } = this.opts;
@@ -61,21 +94,36 @@ export class Agent {
     for (const h of this.opts.hooks ?? []) h.onTurnStart?.();
     this.history.addUser(userText);
 
+    let shrinkAttempts = 0;
     for (let call = 1; call <= maxTurns; call++) {
       const before = this.history.messages.length;
       let message: Message;
+      this.compactIfNearlyFull(events);
       events.onModelStart();
       try {
         message = await model.send(system, this.history.messages, registry.apiTools(), events, ctx.signal);
       } catch (err) {
         this.history.truncate(before);
         if (ctx.signal.aborted) return { end: "interrupted", text: lastText, modelCalls: call };
+        if (err instanceof ModelError && err.tooLong) {
+          // Over the window: elide harder each time (keep 1 round, then none), then give up.
+          const r = shrinkAttempts < 2 ? this.compact(1 - shrinkAttempts) : { elided: 0, savedChars: 0 };
+          shrinkAttempts++;
+          if (r.elided > 0) {
+            events.onNotice(`The request was too long for the model: ${describeElision(r)}; trying again.`);
+            call--;
+            continue;
+          }
+          return { end: "context_full", text: lastText, modelCalls: call, error: `${err.message}. ${CONTEXT_FULL}` };
+        }
         const error = err instanceof ModelError ? err.message : `unexpected error: ${(err as Error).message}`;
         return { end: "error", text: lastText, modelCalls: call, error };
       }
+      const u = message.usage;
+      this.contextTokens = u.input_tokens + (u.cache_read_input_tokens ?? 0) + (u.cache_creation_input_tokens ?? 0) + u.output_tokens;
 
       let content: ContentBlock[] = message.content;
-      if (message.stop_reason === "max_tokens") {
+      if (message.stop_reason === "max_tokens" || message.stop_reason === "model_context_window_exceeded") {
         // The last block may be a tool call cut off mid-input: never run it.
         const last = content.at(-1);
         if (last?.type === "tool_use") content = content.slice(0, -1);
@@ -128,10 +176,23 @@ export class Agent {
           if (results.length > 0) this.history.addUser(results);
           events.onNotice("The model declined to continue this request.");
           return { end: "refusal", text: lastText, modelCalls: call };
-        case "model_context_window_exceeded":
-          if (results.length > 0) this.history.addUser(results);
-          events.onNotice("The conversation no longer fits the model's context window. Use /clear to start afresh.");
-          return { end: "context_full", text: lastText, modelCalls: call };
+        case "model_context_window_exceeded": {
+          // The reply filled the window: make room and let it go on, like max_tokens.
+          const r = continuations < maxContinuations ? this.compact(1) : { elided: 0, savedChars: 0 };
+          if (r.elided === 0) {
+            if (results.length > 0) this.history.addUser(results);
+            events.onNotice(CONTEXT_FULL);
+            return { end: "context_full", text: lastText, modelCalls: call };
+          }
+          continuations++;
+          events.onNotice(`The context window filled during the reply: ${describeElision(r)}; continuing.`);
+          this.history.addUser([
+            ...results,
+            ...injected,
+            { type: "text", text: "Your reply was cut off because the context window filled; old tool output has been elided. Continue where you left off; if you were calling a tool, call it again." },
+          ]);
+          continue;
+        }
         default:
           // end_turn, stop_sequence, or a reason this version does not know.
           if (results.length > 0) this.history.addUser([...results, ...injected]);
@@ -173,4 +234,9 @@ function textOf(content: ContentBlock[]): string {
     .map((b) => (b as { text: string }).text)
     .join("")
     .trim();
+}
+
+function describeElision(r: ElideResult): string {
+  const kb = Math.max(1, Math.round(r.savedChars / 1024));
+  return `elided the output of ${r.elided} earlier tool call${r.elided === 1 ? "" : "s"} (${kb} KB); the model can run them again`;
 }

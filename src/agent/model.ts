@@ -26,6 +26,12 @@ export interface ModelOptions {
 /** A failure the person must see: message already in plain words. */
 export class ModelError extends Error {
   override name = "ModelError";
+  /** The request did not fit the model's context window (or the API's size limit). */
+  readonly tooLong: boolean;
+  constructor(message: string, opts: { tooLong?: boolean } = {}) {
+    super(message);
+    this.tooLong = opts.tooLong ?? false;
+  }
 }
 
 export class Model {
@@ -65,7 +71,7 @@ export class Model {
       } catch (err) {
         if (signal.aborted) throw err;
         const retry = retryable(err);
-        if (!retry.ok || attempt >= maxRetries) throw new ModelError(explain(err));
+        if (!retry.ok || attempt >= maxRetries) throw new ModelError(explain(err), { tooLong: isTooLong(err) });
         const delay = retry.afterMs ?? this.opts.retryBaseMs * 2 ** attempt;
         // Text already shown from a cut-off stream is not resent: say the reply starts over.
         const restart = streamed ? " (the reply was cut off and will start over)" : "";
@@ -101,6 +107,15 @@ function retryable(err: unknown): { ok: boolean; afterMs?: number } {
   }
   // A stream cut mid-way surfaces as a plain error from the SDK's reader.
   return { ok: err instanceof Error && /terminated|ECONNRESET|socket|network|fetch failed/i.test(err.message) };
+}
+
+/** The API's answer to a prompt over the context window (400) or a body over its byte limit (413). */
+export function isTooLong(err: unknown): boolean {
+  if (!(err instanceof Anthropic.APIError)) return false;
+  if (err.status === 413) return true;
+  const body = err.error as { error?: { message?: string } } | undefined;
+  const detail = body?.error?.message ?? err.message;
+  return err.status === 400 && /prompt is too long|too many (input )?tokens|context (window|length)/i.test(detail);
 }
 
 /** One sentence a person can act on. */
