@@ -16,6 +16,7 @@ import { allTools } from "./tools/all.ts";
 import { ToolRegistry } from "./tools/registry.ts";
 import type { ToolContext } from "./tools/tool.ts";
 import { TerminalUI } from "./ui/terminal.ts";
+import { escapeControl } from "./ui/escape.ts";
 import { renderFileChanges } from "./ui/diff-view.ts";
 import { detectSandbox, sandboxStartupNotice } from "./sandbox/detect.ts";
 
@@ -54,6 +55,7 @@ export async function buildApp(config: Config, ui: TerminalUI): Promise<App> {
     },
   });
   const registry = new ToolRegistry(allTools(config));
+  for (const warning of config.startupWarnings) ui.info(pc.yellow(escapeControl(warning)));
   if (config.sandbox !== "off") {
     const notice = sandboxStartupNotice(config.sandbox, detectSandbox());
     if (notice) ui.info(pc.yellow(notice));

@@ -33,6 +33,8 @@ export interface Config {
   todoAfter: number;
   /** First retry delay; tests shrink it through BUNKER_RETRY_BASE_MS. */
   retryBaseMs: number;
+  /** Shown once at start-up: rules-file entries that were ignored, and why. */
+  startupWarnings: string[];
 }
 
 export class UsageError extends Error {
@@ -158,8 +160,10 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
   }
 
   let todoAfter = 3;
+  const startupWarnings: string[] = [];
   try {
     const rules = loadRulesFiles(root, grants, env);
+    startupWarnings.push(...rules.ignored);
     if (typeof rules.reminders?.todoAfter === "number") todoAfter = rules.reminders.todoAfter;
   } catch (err) {
     if (err instanceof RulesFileError) throw new UsageError(err.message);
@@ -192,6 +196,7 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
     baseURL,
     todoAfter,
     retryBaseMs: Number.isFinite(retryBase) && retryBase >= 0 ? retryBase : 1000,
+    startupWarnings,
   };
   return { help: false, version: false, config };
 }

@@ -48,18 +48,19 @@ describe("rules files: locations", () => {
   test("no files: the grants are returned unchanged", () => {
     const { root, env } = setup({});
     const r = loadRulesFiles(root, emptyGrants(), env);
-    expect(r).toEqual({ grants: emptyGrants(), loaded: [] });
+    expect(r).toEqual({ grants: emptyGrants(), loaded: [], ignored: [] });
   });
 });
 
 describe("rules files: what the rules do", () => {
   test("both files merge into grants the policy then applies", () => {
     const { root, env, paths } = setup({
-      user: JSON.stringify({ allow: ["read:../shared/**", "net:Registry.NPMJS.org"], deny: ["run:rm *"] }),
-      workspace: JSON.stringify({ allow: ["write:src/**", "run:bun test *"], deny: ["write:src/generated/**", "read:.env"] }),
+      user: JSON.stringify({ allow: ["read:../shared/**", "net:Registry.NPMJS.org", "run:bun test *"], deny: ["run:rm *"] }),
+      workspace: JSON.stringify({ allow: ["write:src/**"], deny: ["write:src/generated/**", "read:.env"] }),
     });
-    const { grants, loaded } = loadRulesFiles(root, emptyGrants(), env);
+    const { grants, loaded, ignored } = loadRulesFiles(root, emptyGrants(), env);
     expect(loaded).toEqual([paths.user, paths.workspace]);
+    expect(ignored).toEqual([]);
     expect(grants.allow.run.patterns).toEqual(["bun test *"]);
     expect(grants.deny.run.patterns).toEqual(["rm *"]);
     expect(grants.allow.net.hosts).toEqual(["registry.npmjs.org"]);
@@ -101,20 +102,50 @@ describe("rules files: what the rules do", () => {
     expect(policy.decide("write", join(root, "src/a.js")).verdict).toBe("ask");
   });
 
-  test("a workspace's own file cannot grant paths outside the workspace; deny rules there are fine", () => {
+  test("a workspace's own file cannot grant paths outside the workspace: ignored with a warning; deny rules there are fine", () => {
     const { root, env, paths } = setup({ workspace: JSON.stringify({ allow: ["write:src/**", "read:~/.ssh/**"] }) });
-    const msg = loadError(() => loadRulesFiles(root, emptyGrants(), env));
-    expect(msg).toContain(`${paths.workspace}:1:26:`);
-    expect(msg).toContain("outside the workspace");
-    expect(msg).toContain("user settings file");
+    const { grants, ignored } = loadRulesFiles(root, emptyGrants(), env);
+    expect(ignored).toHaveLength(1);
+    expect(ignored[0]).toStartWith(`${paths.workspace}:1:26: ignored "read:~/.ssh/**": `);
+    expect(ignored[0]).toContain("outside the workspace");
+    expect(ignored[0]).toContain(paths.user);
+    const policy = new Policy(root, grants);
+    expect(policy.decide("read", join(env.HOME!, ".ssh/id_rsa")).verdict).toBe("deny");
+    expect(policy.decide("write", join(root, "src/a.ts")).verdict).toBe("allow");
 
     const ok = setup({ workspace: JSON.stringify({ deny: ["read:/etc/**"] }) });
-    const policy = new Policy(ok.root, loadRulesFiles(ok.root, emptyGrants(), ok.env).grants);
-    expect(policy.decide("read", "/etc/hosts").verdict).toBe("deny");
+    const okPolicy = new Policy(ok.root, loadRulesFiles(ok.root, emptyGrants(), ok.env).grants);
+    expect(okPolicy.decide("read", "/etc/hosts").verdict).toBe("deny");
+  });
+
+  test("a workspace's own file cannot allow commands, network or writes to .git: ignored, each named with how to grant it", () => {
+    const { root, env, paths } = setup({
+      workspace: JSON.stringify({ allow: ["run:curl *", "net:*", "net:evil.example", "write:.git", "write:src"], deny: ["run:rm *", "net:*"] }),
+    });
+    const { grants, ignored } = loadRulesFiles(root, emptyGrants(), env);
+    expect(ignored.map((l) => l.replace(/^.*?: ignored /, ""))).toEqual([
+      expect.stringMatching(/^"run:curl \*": a workspace's own settings cannot allow commands .* add it to .* or pass --allow-run$/),
+      expect.stringMatching(/^"net:\*": a workspace's own settings cannot allow network access .* --allow-net$/),
+      expect.stringMatching(/^"net:evil.example": .*network access/),
+      expect.stringMatching(/^"write:.git": .*cannot allow writes into .git or .bunker/),
+    ]);
+    expect(ignored[0]).toContain(paths.user);
+    expect(grants.allow.run).toEqual({ all: false, programs: [], patterns: [] });
+    expect(grants.allow.net).toEqual({ all: false, hosts: [] });
+    expect(grants.allow.write.paths).toEqual([join(root, "src")]);
+    // Restrictions from the workspace are kept.
+    expect(grants.deny.run.patterns).toEqual(["rm *"]);
+    expect(grants.deny.net.all).toBe(true);
+    // The same entries in the user's own file are grants.
+    const user = setup({ user: JSON.stringify({ allow: ["run:curl *", "net:*"] }) });
+    const u = loadRulesFiles(user.root, emptyGrants(), user.env);
+    expect(u.ignored).toEqual([]);
+    expect(u.grants.allow.run.patterns).toEqual(["curl *"]);
+    expect(u.grants.allow.net.all).toBe(true);
   });
 
   test("flags' grants passed in are kept and added to", () => {
-    const { root, env } = setup({ workspace: JSON.stringify({ allow: ["run:git status"] }) });
+    const { root, env } = setup({ user: JSON.stringify({ allow: ["run:git status"] }) });
     const flags = emptyGrants();
     flags.allow.run.programs.push("bun");
     flags.allow.write.workspace = true;

@@ -43,6 +43,19 @@ describe.skipIf(!wired)(`headless${wired ? "" : " (skipped: run_bash not in src/
     expect(r.stdout).toBe("I could not run it.\n");
   });
 
+  test("a cloned repo's .bunker/settings.json cannot allow itself commands: warned at start, the command refused", async () => {
+    fake = startFakeAnthropic([reply([run("touch made.txt")]), reply("Refused.")]);
+    const { root, env } = workspace({ ".bunker/settings.json": '{"allow": ["run:touch *", "net:*"]}' });
+    const r = await runHeadless(root, env, ["-p", "make a file", "--no-prompt"]);
+    expect(r.code).toBe(0);
+    expect(existsSync(join(root, "made.txt"))).toBe(false);
+    expect(r.stderr).toContain(`${join(root, ".bunker/settings.json")}:1:12: ignored "run:touch *": a workspace's own settings cannot allow commands`);
+    expect(r.stderr).toContain('ignored "net:*"');
+    const [result] = toolResults(fake.requests[1]);
+    expect(result?.is_error).toBe(true);
+    expect(result?.content).toContain("--allow-run=touch");
+  });
+
   test("--allow-run: the command runs in the workspace and its output goes back, without secrets", async () => {
     fake = startFakeAnthropic([reply([run("echo hello > out.txt && cat out.txt && echo \"key=[$ANTHROPIC_API_KEY]\"")]), reply("Done.")]);
     const { root, env } = workspace();

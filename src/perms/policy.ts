@@ -3,7 +3,7 @@
 // flags, then protected paths (always ask), then allow rules and --allow-*
 // flags, then defaults. Pure: no I/O, no prompts; the approver asks.
 import { isAbsolute, relative, resolve, sep } from "node:path";
-import { isWithin } from "./workspace.ts";
+import { isProtectedPath, isWithin } from "./workspace.ts";
 import type { PermKind, Verdict } from "./types.ts";
 import { decideRun, runGrantHint, type RunRules } from "./run-policy.ts";
 
@@ -39,9 +39,6 @@ export const emptyGrants = (): Grants => ({
   allow: { read: emptyPathRules(), write: emptyPathRules(), run: emptyRunRules(), net: { all: false, hosts: [] } },
   deny: { read: emptyPathRules(), write: emptyPathRules(), run: emptyRunRules(), net: { all: false, hosts: [] } },
 });
-
-/** Directories where a write always asks, even under --allow-write or -A. */
-const PROTECTED_DIRS = [".git", ".bunker"];
 
 export class Policy {
   constructor(
@@ -80,11 +77,9 @@ export class Policy {
     return kind === "read" ? { verdict: "allow" } : { verdict: "ask" };
   }
 
-  /** Inside the workspace and under a `.git` or `.bunker` directory at any depth (nested repos have hooks too). */
+  /** Inside the workspace and under a `.git` or `.bunker` directory at any depth (workspace.ts). */
   isProtectedPath(real: string): boolean {
-    if (!isWithin(this.root, real)) return false;
-    // Case-insensitively: on macOS and Windows `.GIT/hooks` is the same directory as `.git/hooks`.
-    return relative(this.root, real).split(sep).some((part) => PROTECTED_DIRS.includes(part.toLowerCase()));
+    return isProtectedPath(this.root, real);
   }
 
   private decideNet(host: string): Decision {

@@ -8,16 +8,20 @@
 // Path entries are relative to the workspace (or absolute, or `~/...`). An
 // entry without wildcards names a path and everything below it, like a flag.
 // The literal part of a path is resolved through symlinks, as requests are.
-// A workspace's own file cannot grant anything outside the workspace (a
-// cloned repository must not be able to hand itself your home directory):
-// such grants belong in the user file or on the command line.
+// A workspace's own file is written by whoever wrote the repository, so it
+// may only narrow what bunker does, or allow edits inside the workspace
+// (outside .git and .bunker; their diffs are still shown). Allowing commands,
+// network, paths outside the workspace or writes to .git/.bunker there is
+// ignored with a warning: a cloned repository must not be able to hand itself
+// your home directory or a shell. Those grants belong in the user file or on
+// the command line.
 import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { isAbsolute, join, resolve, sep } from "node:path";
 import { emptyGrants, type Grants, type HostRules, type PathRules } from "./policy.ts";
 import type { RunRules } from "./run-policy.ts";
 import { JsonSyntaxError, parseJsonWithPositions, type Position } from "./settings-json.ts";
-import { isWithin, realpathLoose } from "./workspace.ts";
+import { isProtectedPath, isWithin, realpathLoose } from "./workspace.ts";
 
 /** Settings other parts of bunker read from the same file. */
 export interface Reminders {
@@ -31,6 +35,8 @@ export interface RulesFilesResult {
   loaded: string[];
   /** `"reminders"` from the files, the workspace's keys overriding the user's. */
   reminders?: Reminders;
+  /** Entries of the workspace file that were ignored, each `file:line:col: ignored "entry": why`. */
+  ignored: string[];
 }
 
 /** Top-level keys a settings file may have. Extend here when a feature adds one. */
@@ -57,6 +63,7 @@ export function rulesFilePaths(root: string, env: Env = process.env): { user: st
 export function loadRulesFiles(root: string, grants: Grants, env: Env = process.env): RulesFilesResult {
   const paths = rulesFilePaths(root, env);
   const loaded: string[] = [];
+  const ignored: string[] = [];
   let reminders: Reminders | undefined;
   for (const [file, scope] of [
     [paths.user, "user"],
@@ -66,9 +73,10 @@ export function loadRulesFiles(root: string, grants: Grants, env: Env = process.
     if (text === null) continue;
     const parsed = parseRulesFile(file, text, root, grants, scope, env);
     loaded.push(file);
+    ignored.push(...parsed.ignored);
     if (parsed.reminders) reminders = { ...reminders, ...parsed.reminders };
   }
-  return { grants, loaded, ...(reminders ? { reminders } : {}) };
+  return { grants, loaded, ignored, ...(reminders ? { reminders } : {}) };
 }
 
 function readIfExists(file: string): string | null {
@@ -88,7 +96,7 @@ export function parseRulesFile(
   grants: Grants,
   scope: "user" | "workspace",
   env: Env = process.env,
-): { reminders?: Reminders } {
+): { reminders?: Reminders; ignored: string[] } {
   let doc: ReturnType<typeof parseJsonWithPositions>;
   try {
     doc = parseJsonWithPositions(text);
@@ -118,6 +126,8 @@ export function parseRulesFile(
   // Rules go into a scratch set first, so a bad file adds nothing at all.
   const local = emptyGrants();
   const home = env.HOME || homedir();
+  const userFile = rulesFilePaths(root, env).user;
+  const ignored: string[] = [];
   for (const list of ["allow", "deny"] as const) {
     const entries = settings[list];
     if (entries === undefined) continue;
@@ -129,15 +139,16 @@ export function parseRulesFile(
       if (typeof entry !== "string") {
         throw new RulesFileError(`${where}: "${list}" entry ${JSON.stringify(entry)} must be a string like "write:src/**"`);
       }
-      const problem = addRule(local[list], entry, { root, home, list, scope });
-      if (problem) throw new RulesFileError(`${where}: "${list}" entry ${JSON.stringify(entry)}: ${problem}`);
+      const outcome = addRule(local[list], entry, { root, home, list, scope, userFile });
+      if (outcome?.problem) throw new RulesFileError(`${where}: "${list}" entry ${JSON.stringify(entry)}: ${outcome.problem}`);
+      if (outcome?.ignored) ignored.push(`${where}: ignored ${JSON.stringify(entry)}: ${outcome.ignored}`);
     });
   }
 
   const reminders = settings.reminders;
   if (reminders !== undefined) checkReminders(reminders, at);
   mergeGrants(grants, local);
-  return reminders === undefined ? {} : { reminders: reminders as Reminders };
+  return reminders === undefined ? { ignored } : { reminders: reminders as Reminders, ignored };
 }
 
 function checkReminders(reminders: unknown, at: (pointer: string) => string): void {
@@ -172,57 +183,70 @@ interface RuleContext {
   home: string;
   list: "allow" | "deny";
   scope: "user" | "workspace";
+  userFile: string;
 }
+
+/** What became of one entry: a mistake that stops bunker, or a grant it will not take from this file. */
+type RuleOutcome = { problem: string; ignored?: undefined } | { ignored: string; problem?: undefined } | null;
 
 type RuleSet = { read: PathRules; write: PathRules; run: RunRules; net: HostRules };
 
-/** Adds one entry; returns what is wrong with it, or null. */
-function addRule(into: RuleSet, entry: string, ctx: RuleContext): string | null {
+/** Adds one entry; returns what is wrong with it, or why it was not taken, or null. */
+function addRule(into: RuleSet, entry: string, ctx: RuleContext): RuleOutcome {
   const colon = entry.indexOf(":");
   const kind = colon === -1 ? "" : entry.slice(0, colon).trim();
   const value = colon === -1 ? "" : entry.slice(colon + 1).trim();
+  const untrusted = ctx.list === "allow" && ctx.scope === "workspace";
+  const elsewhere = (flag: string) =>
+    `a workspace's own settings cannot allow ${flag === "run" ? "commands" : "network access"} (a cloned repository could grant itself anything). To allow it, add it to ${ctx.userFile} or pass --allow-${flag}`;
   switch (kind) {
     case "read":
     case "write":
-      if (!value) return `give a path or glob after "${kind}:", like "${kind}:src/**"`;
+      if (!value) return { problem: `give a path or glob after "${kind}:", like "${kind}:src/**"` };
       return addPathRule(into[kind], kind, value, ctx);
     case "run":
-      if (!value) return `give a command pattern after "run:", like "run:git status" or "run:bun test *"`;
+      if (!value) return { problem: `give a command pattern after "run:", like "run:git status" or "run:bun test *"` };
+      if (untrusted) return { ignored: elsewhere("run") };
       into.run.patterns.push(value);
       return null;
     case "net": {
       const host = value.toLowerCase();
-      if (host === "*") {
-        into.net.all = true;
-        return null;
+      if (host !== "*" && !/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*(:\d{1,5})?$/.test(host)) {
+        return { problem: `"${value}" is not a host name; write just the host, like "net:registry.npmjs.org"` };
       }
-      if (!/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*(:\d{1,5})?$/.test(host)) {
-        return `"${value}" is not a host name; write just the host, like "net:registry.npmjs.org"`;
-      }
-      into.net.hosts.push(host);
+      if (untrusted) return { ignored: elsewhere("net") };
+      if (host === "*") into.net.all = true;
+      else into.net.hosts.push(host);
       return null;
     }
     default:
-      return `unknown kind ${JSON.stringify(kind || entry)}; entries look like read:GLOB, write:GLOB, run:COMMAND-PATTERN or net:HOST`;
+      return { problem: `unknown kind ${JSON.stringify(kind || entry)}; entries look like read:GLOB, write:GLOB, run:COMMAND-PATTERN or net:HOST` };
   }
 }
 
 const GLOB_CHARS = /[*?[\]{}!\\]/;
 
-function addPathRule(rules: PathRules, kind: "read" | "write", value: string, ctx: RuleContext): string | null {
-  if (value.includes("\0")) return "the path contains a NUL byte";
+function addPathRule(rules: PathRules, kind: "read" | "write", value: string, ctx: RuleContext): RuleOutcome {
+  if (value.includes("\0")) return { problem: "the path contains a NUL byte" };
   const expanded = value === "~" ? ctx.home : value.startsWith("~/") ? join(ctx.home, value.slice(2)) : value;
   const parts = expanded.split(sep);
   const firstGlob = parts.findIndex((p) => GLOB_CHARS.test(p));
   const literal = firstGlob === -1 ? parts : parts.slice(0, firstGlob);
   const rest = firstGlob === -1 ? [] : parts.slice(firstGlob);
-  if (rest.includes("..")) return `".." may only come before the first wildcard`;
+  if (rest.includes("..")) return { problem: `".." may only come before the first wildcard` };
   const literalPath = literal.join(sep);
   const abs = isAbsolute(expanded) ? resolve(sep, literalPath) : resolve(ctx.root, literalPath);
 
   const real = realpathLoose(abs).real;
-  if (ctx.list === "allow" && ctx.scope === "workspace" && !isWithin(ctx.root, real)) {
-    return `${real} is outside the workspace, and a workspace's own settings cannot grant that. Put it in your user settings file or pass --allow-${kind}=${real}`;
+  if (ctx.list === "allow" && ctx.scope === "workspace") {
+    if (!isWithin(ctx.root, real)) {
+      return { ignored: `${real} is outside the workspace, and a workspace's own settings cannot grant that. To allow it, add it to ${ctx.userFile} or pass --allow-${kind}=${real}` };
+    }
+    // `write:.git`: would make .git writable inside the command sandbox. (A glob
+    // cannot reach .git or .bunker: the policy asks about those before any rule.)
+    if (kind === "write" && isProtectedPath(ctx.root, real)) {
+      return { ignored: `a workspace's own settings cannot allow writes into .git or .bunker (git hooks run code). Pass --allow-write=${join(ctx.root, ".git")} if you mean it` };
+    }
   }
   if (rest.length === 0) {
     rules.paths.push(real);

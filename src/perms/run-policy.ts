@@ -11,7 +11,7 @@ import { homedir } from "node:os";
 import { basename, isAbsolute, join, resolve } from "node:path";
 import type { Decision, Grants, PathRules } from "./policy.ts";
 import { isLiteral, parseShell, type ParseResult, type Redirect, type SimpleCommand, type Word } from "./shell-parse.ts";
-import { isWithin, realpathLoose } from "./workspace.ts";
+import { isProtectedPath, isWithin, realpathLoose } from "./workspace.ts";
 
 export interface RunRules {
   /** Bare flag: every command. */
@@ -112,8 +112,6 @@ const READ_ONLY: Record<string, ReadOnlySpec> = {
 /** Devices a read-only command may write to or read from. */
 const SAFE_WRITE_DEVICES = new Set(["/dev/null", "/dev/stdout", "/dev/stderr", "/dev/fd/1", "/dev/fd/2"]);
 const SAFE_READ_DEVICES = new Set(["/dev/null", "/dev/stdin", "/dev/fd/0"]);
-/** Written only after asking, even under --allow-write (mirrors policy.ts). */
-const PROTECTED_DIRS = [".git", ".bunker"];
 const MAX_GLOB_MATCHES = 2000;
 
 // ---- judging a command line -------------------------------------------------
@@ -273,7 +271,7 @@ class PathChecker {
     return this.all(
       w,
       (real) =>
-        !PROTECTED_DIRS.some((d) => isWithin(join(root, d), real)) && !matchesRules(this.judge.grants?.deny.write, real),
+        !isProtectedPath(root, real) && !matchesRules(this.judge.grants?.deny.write, real),
     );
   }
 

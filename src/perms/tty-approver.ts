@@ -8,6 +8,7 @@ import pc from "picocolors";
 import { DEFAULT_MAX_DIFF_LINES, renderFileChanges } from "../ui/diff-view.ts";
 import { escapeControl } from "../ui/escape.ts";
 import type { ApprovalAnswer, Approver, PermRequest } from "./types.ts";
+import { isProtectedRelative } from "./workspace.ts";
 
 export interface TtyApproverOptions {
   input?: Readable;
@@ -21,7 +22,6 @@ export interface TtyApproverOptions {
 type Choice = "once" | "target-session" | "kind-session" | "deny";
 
 /** Where a write always asks (see Policy): offering "all edits" there would be a false promise. */
-const PROTECTED = /^\.(git|bunker)(\/|$)/;
 
 export class TtyApprover implements Approver {
   readonly interactive = true;
@@ -74,7 +74,7 @@ export class TtyApprover implements Approver {
         const files = req.files ?? [];
         const names = files.length > 0 ? files.map((f) => escapeControl(f.display)) : [target];
         const many = names.length > 1;
-        const touchesProtected = files.some((f) => PROTECTED.test(f.display));
+        const touchesProtected = files.some((f) => isProtectedRelative(f.display));
         const options: { value: Choice; label: string }[] = [
           { value: "once", label: "Yes" },
           { value: "target-session", label: `Yes, and allow all edits to ${many ? "these files" : "this file"} for the session` },

@@ -24,6 +24,23 @@ export interface ResolvedPath {
 
 const MAX_LINK_HOPS = 40;
 
+/** Directories where a write always asks, even under --allow-write or -A: git's (hooks run code) and bunker's own settings. */
+export const PROTECTED_DIRS = [".git", ".bunker"];
+
+/**
+ * A workspace-relative path (`sub/.GIT/hooks/x`) lies under `.git` or
+ * `.bunker` at any depth (nested repositories have hooks too), compared
+ * case-insensitively (on macOS and Windows `.GIT` is the same directory).
+ */
+export function isProtectedRelative(rel: string): boolean {
+  return rel.split(/[\\/]/).some((part) => PROTECTED_DIRS.includes(part.toLowerCase()));
+}
+
+/** An absolute, resolved path inside `root` that is protected (see isProtectedRelative). */
+export function isProtectedPath(root: string, real: string): boolean {
+  return isWithin(root, real) && isProtectedRelative(relative(root, real));
+}
+
 /** True when `target` is `base` or below it, by whole components (`/ws` does not cover `/ws2`). */
 export function isWithin(base: string, target: string): boolean {
   const rel = relative(base, target);
