@@ -18,7 +18,7 @@ import type { ToolContext } from "./tools/tool.ts";
 import { TerminalUI } from "./ui/terminal.ts";
 import { escapeControl } from "./ui/escape.ts";
 import { renderFileChanges } from "./ui/diff-view.ts";
-import { detectSandbox, sandboxStartupNotice } from "./sandbox/detect.ts";
+import { detectSandbox, planSandbox, sandboxStartupNotice } from "./sandbox/detect.ts";
 
 export interface App {
   config: Config;
@@ -44,11 +44,13 @@ async function makeApprover(config: Config): Promise<Approver> {
 
 export async function buildApp(config: Config, ui: TerminalUI): Promise<App> {
   const approver = await makeApprover(config);
+  // Read-only commands (ls, cat, git status…) run unasked only inside the sandbox.
+  const sandboxed = planSandbox(config.sandbox, detectSandbox()).confined;
   const perms = new Permissions({
-    policy: new Policy(config.root, config.grants),
+    policy: new Policy(config.root, config.grants, { readOnlyUnasked: sandboxed }),
     approver,
     // The tool's error line (TerminalUI.onToolEnd) already shows the person every denial.
-    notify: (line) => ui.debug(`  denied: ${line}`),
+    notify: (line) => ui.debug(`  denied: ${escapeControl(line)}`),
     // Writes allowed by a flag or a session grant still show what they change.
     onAutoAllowed: (req) => {
       for (const line of renderFileChanges(req.files ?? [], { maxLines: 40 })) ui.info(`    ${line}`);

@@ -122,6 +122,16 @@ describe("unified diff", () => {
     expect(fps[2]!.mode).toBe(0o755);
   });
 
+  test("a new file's mode is only ever 644 or 755: set-uid, sticky, world-writable and symlink modes are not honoured", () => {
+    const modeOf = (mode: string) =>
+      parseUnifiedDiff(["diff --git a/f b/f", `new file mode ${mode}`, "--- /dev/null", "+++ b/f", "@@ -0,0 +1 @@", "+x"].join("\n"))[0]!.mode;
+    expect(modeOf("104777")).toBe(0o755);
+    expect(modeOf("100666")).toBe(0o644);
+    expect(modeOf("102644")).toBe(0o644);
+    expect(modeOf("120000")).toBe(0o644);
+    expect(modeOf("100644")).toBe(0o644);
+  });
+
   test("`\\ No newline at end of file` belongs to the side of the line before it", () => {
     const [old, both, neu] = parseUnifiedDiff(
       [

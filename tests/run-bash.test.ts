@@ -203,3 +203,26 @@ describe("permission", () => {
     await expect(tool().run({ command: "echo a\0b" }, ctx)).rejects.toThrow("NUL byte");
   });
 });
+
+describe("a repository's own files cannot make git run a program", () => {
+  const git = Bun.which("git");
+  test.skipIf(!git)("core.fsmonitor in .git/config is not run by git status", async () => {
+    const repo = `${root}/fsmon`;
+    Bun.spawnSync(["git", "init", "-q", repo]);
+    Bun.spawnSync(["git", "-C", repo, "config", "core.fsmonitor", `touch ${repo}/FSMONITOR_RAN; false`]);
+    const r = await run(`cd fsmon && git status --short && echo listed`);
+    expect(r.content).toContain("listed");
+    expect(await Bun.file(`${repo}/FSMONITOR_RAN`).exists()).toBe(false);
+  });
+
+  test.skipIf(!git)("a folder shaped like a bare repository is not used implicitly", async () => {
+    // Plain files a cloned project could carry: HEAD, config (with a program to run), objects/, refs/.
+    const bare = `${root}/fixtures/repo`;
+    Bun.spawnSync(["git", "init", "-q", "--bare", bare]);
+    Bun.spawnSync(["git", "-C", bare, "config", "core.fsmonitor", `touch ${bare}/BARE_RAN; false`]);
+    Bun.spawnSync(["git", "-C", bare, "config", "core.worktree", "."]);
+    const r = await run(`cd fixtures/repo && git status`);
+    expect(r.content).toContain("cannot use bare repository");
+    expect(await Bun.file(`${bare}/BARE_RAN`).exists()).toBe(false);
+  });
+});

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { emptyGrants, Policy, type Grants } from "../src/perms/policy.ts";
-import { commandCoveredByPrefixes, decideRun, runGrantHint, suggestPrefix } from "../src/perms/run-policy.ts";
+import { commandCoveredByPrefixes, decideRun, isReadOnlyLine, runGrantHint, suggestPrefix } from "../src/perms/run-policy.ts";
 import type { Verdict } from "../src/perms/types.ts";
 import { tempDir } from "./support/context.ts";
 
@@ -163,6 +163,87 @@ describe("decideRun without grants (read-only commands)", () => {
     ["bun test", "ask"],
   ] as [string, Verdict][])("%p → %p", (command, expected) => {
     expect(decideRun(none(), command, root).verdict).toBe(expected);
+  });
+});
+
+// Each line below was shown to run code, write, or read outside the workspace
+// while being judged read-only (a red-team review); all must ask now.
+describe("read-only lookalikes that run code, write or read outside: they ask", () => {
+  const none = () => emptyGrants();
+  test.each([
+    // abbreviated long options (getopt_long accepts any unambiguous prefix)
+    'git grep --open="touch PWNED" export',
+    "git grep --open-files=sh x",
+    "git grep -iO x",
+    "sort --compress-prog=sh -S 1 src/a.ts",
+    "sort --outp=victim.txt src/a.ts",
+    "sort --out victim.txt src/a.ts",
+    // bash evaluates array subscripts in -v tests and printf -v targets
+    "test -v 'x[$(touch P)]'",
+    "[ -v 'y[$(touch P)]' ]",
+    "printf -v 'x[$(touch P)]' %s y",
+    'printf -v PATH %s "$PWD/tools:$PATH"; git status',
+    // environment that changes which configuration or program runs
+    "XDG_CONFIG_HOME=cfg git status",
+    "XDG_CONFIG_HOME=cfg; export XDG_CONFIG_HOME; git diff",
+    "export XDG_CONFIG_HOME=cfg",
+    "GIT_DIR=x git log",
+    // writes
+    "tree -R -H . -L 1 .",
+    "tree -o out.txt",
+    // reads outside the workspace
+    "printf '/root/x\\0' | sort --files0-from=-",
+    "wc --files0-from=- ",
+    "du --files0-from=list",
+    "date -f ~/.config/gh/hosts.yml",
+    "date --file=/etc/shadow",
+    "date -r /etc/shadow",
+    "grep -1R oauth .",
+    "grep --dereference-rec oauth .",
+    "diff -rN . empty",
+    "diff --recursive a b",
+    `jq -n 'import "cfg/gh/cfg" as $c; $c'`,
+    "jq -L /etc -n 'include \"x\"; 1'",
+    "sha256sum -c list.txt",
+    "md5sum --check list.txt",
+    "grep --file=/etc/passwd x src",
+    "rg --hostname-bin=./prog x",
+  ])("%p → ask", (command) => {
+    expect(decideRun(none(), command, root).verdict).toBe("ask");
+  });
+
+  test.each([
+    "grep -rn TODO .",
+    "grep -r --include=*.ts TODO src",
+    "grep -n5 x src/a.ts",
+    "LC_ALL=C sort src/a.ts",
+    "TZ=UTC date",
+    "test -f src/a.ts && echo yes",
+    "[ -d src ] && ls src",
+    "printf '%s\\n' a b",
+    "git grep -n TODO",
+    "git diff --stat",
+    "diff src/a.ts src/b.ts",
+    "jq .name package.json",
+    "sha256sum src/a.ts",
+    "sort -u src/a.ts",
+    "i=1; echo $i",
+  ])("%p → still allowed", (command) => {
+    expect(decideRun(none(), command, root).verdict).toBe("allow");
+  });
+
+  test("without a sandbox, even read-only commands ask (and say why); granted ones still run", () => {
+    const d = decideRun(none(), "ls src", root, { readOnlyUnasked: false });
+    expect(d).toEqual({ verdict: "ask", reason: "`ls` only reads, but with no sandbox for commands every command asks" });
+    expect(decideRun(gitLs(), "ls src && git status", root, { readOnlyUnasked: false }).verdict).toBe("allow");
+  });
+
+  test("a line judged read-only is marked for a read-only workspace; a granted or asked one is not", () => {
+    expect(isReadOnlyLine("cat src/a.ts | wc -l", root, none())).toBe(true);
+    expect(isReadOnlyLine("git status && git diff", root, none())).toBe(true);
+    expect(isReadOnlyLine("touch x", root, none())).toBe(false);
+    expect(isReadOnlyLine("git commit -m x", root, gitLs())).toBe(false);
+    expect(isReadOnlyLine("eval $X", root, none())).toBe(false);
   });
 });
 

@@ -7,7 +7,7 @@ import { scrubEnv } from "../src/sandbox/env.ts";
 import { sbplString, seatbeltProfile } from "../src/sandbox/seatbelt.ts";
 import { linkedGitDirs, secretPaths, type SandboxSpec } from "../src/sandbox/spec.ts";
 import { parseConfig } from "../src/config.ts";
-import { createRunBashTool, runBashOptions, sandboxNote, type RunBashOptions } from "../src/tools/run-bash.ts";
+import { commandSandboxSpec, createRunBashTool, runBashOptions, sandboxNote, type RunBashOptions } from "../src/tools/run-bash.ts";
 import type { ToolOutput } from "../src/tools/tool.ts";
 import { makeContext, tempDir } from "./support/context.ts";
 
@@ -94,13 +94,19 @@ describe("--sandbox auto|on|off", () => {
     expect(sandboxStartupNotice("auto", bwrap, "linux")).toBeNull();
     expect(sandboxStartupNotice("off", none, "linux")).toBeNull();
     expect(sandboxStartupNotice("auto", none, "linux")).toBe(
-      "No sandbox for commands: bubblewrap (bwrap) is not installed; approved commands will run without OS confinement. " +
+      "No sandbox for commands: bubblewrap (bwrap) is not installed; approved commands will run without OS confinement, and every command asks (even ls). " +
         "To fix it, install bubblewrap (Debian/Ubuntu: sudo apt-get install bubblewrap; Fedora: sudo dnf install bubblewrap; Arch: sudo pacman -S bubblewrap).",
     );
     expect(sandboxStartupNotice("on", { kind: null, program: "/usr/bin/bwrap", reason: "bwrap cannot create a sandbox here" }, "linux")).toContain(
       "run_bash will refuse to run commands. To fix it, allow unprivileged user namespaces",
     );
   });
+  test("scrubEnv drops connection strings, passwords, personal tokens and agent sockets; keeps PWD", () => {
+    const env = { DATABASE_URL: "postgres://u:p@h/db", MYSQL_PWD: "p", DB_PASS: "p", GITHUB_PAT: "x", SENTRY_DSN: "x",
+      SSH_AUTH_SOCK: "/run/agent", NPM_AUTH: "x", PWD: "/ws", OLDPWD: "/", LANG: "C.UTF-8", PASSENGER_LOG: "kept" };
+    expect(scrubEnv(env, ["DB_PASS"])).toEqual({ DB_PASS: "p", PWD: "/ws", OLDPWD: "/", LANG: "C.UTF-8", PASSENGER_LOG: "kept" });
+  });
+
   test("scrubEnv keeps ordinary variables", () => {
     expect(scrubEnv({ HOME: "/h", API_KEY: "k", KEYBOARD_LAYOUT: "us", GH_TOKEN: undefined }, [])).toEqual({ HOME: "/h" });
   });
@@ -121,7 +127,9 @@ describe("flags → run_bash sandbox settings", () => {
   afterAll(() => rmSync(ws, { recursive: true, force: true }));
   const options = (...flags: string[]) => runBashOptions(parseConfig(["-C", ws, ...flags], { ANTHROPIC_API_KEY: "k" }, false).config!);
   test("defaults: no network, .git read-only, nothing extra", () => {
-    expect(options()).toEqual({ sandbox: "auto", allowNet: false, allowEnv: [], gitWritable: false, writable: [], readOnly: [] });
+    const { grants, ...rest } = options();
+    expect(rest).toEqual({ sandbox: "auto", allowNet: false, allowEnv: [], gitWritable: false, writable: [], readOnly: [] });
+    expect(grants).toEqual(emptyGrants());
   });
   test("bare --allow-net opens the network; a host list cannot be enforced by the sandbox, so it does not", () => {
     expect(options("--allow-net").allowNet).toBe(true);
@@ -188,6 +196,19 @@ describe(`inside bubblewrap${skipReason}`, () => {
     expect(r.content).toBe("exit code 0\n\ninside the workspace");
     expect(readFileSync(`${root}/made.txt`, "utf8")).toBe("made\n");
     expect(readFileSync(`${root}/sub/f`, "utf8")).toBe("deep\n");
+  });
+
+  test.skipIf(!usable)("a line run unasked because it only reads gets a read-only workspace: nothing unforeseen can write", () => {
+    const opts: RunBashOptions = { sandbox: "on", allowNet: false, allowEnv: [], gitWritable: false };
+    expect(commandSandboxSpec("touch x", root, opts, true).workspaceReadOnly).toBe(false);
+    expect(commandSandboxSpec("cat readme.txt", root, opts, false).workspaceReadOnly).toBe(false);
+    const spec = commandSandboxSpec("cat readme.txt", root, opts, true);
+    expect(spec.workspaceReadOnly).toBe(true);
+    // As if `cat` had been tricked into writing: the same spec, a command that writes.
+    const r = Bun.spawnSync(bubblewrapArgs(spec, ["/bin/sh", "-c", "cat readme.txt; touch sneaky.txt"], avail.program!), { cwd: root });
+    expect(r.stdout.toString()).toBe("inside the workspace\n");
+    expect(r.stderr.toString()).toContain("Read-only file system");
+    expect(existsSync(`${root}/sneaky.txt`)).toBe(false);
   });
 
   test.skipIf(!usable)("writing outside the workspace fails, and the result says the sandbox blocked it", async () => {

@@ -264,9 +264,14 @@ function unquote(s: string, lineNo: number): string {
   return new TextDecoder().decode(new Uint8Array(bytes));
 }
 
+/**
+ * git records only "executable or not" for a file (100755 / 100644); set-uid,
+ * sticky and group/other write bits in a patch are never honoured.
+ */
 function parseMode(v: string): number | undefined {
   const m = /^[0-7]+$/.exec(v.trim());
-  return m ? parseInt(m[0], 8) & 0o7777 : undefined;
+  if (!m) return undefined;
+  return parseInt(m[0], 8) & 0o111 ? 0o755 : 0o644;
 }
 
 /** Whether the next non-blank line from `from` is a context, removed or added line (and not a file header). */

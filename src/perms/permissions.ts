@@ -120,7 +120,7 @@ export class Permissions {
     if (this.sessionKinds.has(kind) && !(kind === "write" && this.policy.isProtectedPath(target))) return true;
     if (kind === "run") {
       const prefixes = [...this.sessionTargets].filter((k) => k.startsWith("run\0")).map((k) => k.slice(4));
-      return commandCoveredByPrefixes(target, prefixes, this.root, this.policy.grants);
+      return commandCoveredByPrefixes(target, prefixes, this.root, this.policy.grants, this.policy.runOptions);
     }
     return this.sessionTargets.has(`${kind}\0${target}`);
   }

@@ -5,7 +5,7 @@
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import { isProtectedPath, isWithin } from "./workspace.ts";
 import type { PermKind, Verdict } from "./types.ts";
-import { decideRun, runGrantHint, type RunRules } from "./run-policy.ts";
+import { decideRun, runGrantHint, type RunPolicyOptions, type RunRules } from "./run-policy.ts";
 
 /** Grants for one path kind (read or write). */
 export interface PathRules {
@@ -44,6 +44,8 @@ export class Policy {
   constructor(
     readonly root: string,
     readonly grants: Grants,
+    /** How commands are judged: read-only ones run unasked only when commands are sandboxed. */
+    readonly runOptions: RunPolicyOptions = {},
   ) {}
 
   decide(kind: PermKind, target: string): Decision {
@@ -52,7 +54,7 @@ export class Policy {
       case "write":
         return this.decidePath(kind, target);
       case "run":
-        return decideRun(this.grants, target, this.root);
+        return decideRun(this.grants, target, this.root, this.runOptions);
       case "net":
         return this.decideNet(target);
     }

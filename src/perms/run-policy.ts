@@ -67,33 +67,48 @@ const FILES: ReadOnlySpec = { paths: true };
 const GIT_READ_SUBCOMMANDS = new Set(["status", "diff", "log", "show", "blame", "ls-files", "rev-parse", "describe", "ls-tree", "grep", "shortlog"]);
 const GIT_BRANCH_LIST = new Set(["-a", "-r", "-v", "-vv", "--all", "--remotes", "--list", "--show-current", "--verbose", "--no-color"]);
 
+const SUMS: ReadOnlySpec = { paths: true, forbidShort: "c", forbidLong: ["--check"] }; // -c reads a list of other files
+const NO_FILES0: ReadOnlySpec = { paths: true, forbidLong: ["--files0-from"] }; // a list of files from a file or stdin
+
+/** Bash evaluates `name[$(cmd)]` subscripts in `-v` tests and printf -v targets. */
+const noSubscripts = (a: Word[]) => !a.some((w) => w.text === "-v" || w.text === "-R" || w.text.includes("["));
+
 const READ_ONLY: Record<string, ReadOnlySpec> = {
-  echo: TEXT, printf: TEXT, pwd: TEXT, true: TEXT, false: TEXT, ":": TEXT, whoami: TEXT, id: TEXT, uname: TEXT,
+  echo: TEXT, pwd: TEXT, true: TEXT, false: TEXT, ":": TEXT, whoami: TEXT, id: TEXT, uname: TEXT,
   basename: TEXT, dirname: TEXT, seq: TEXT, which: TEXT, type: TEXT, nproc: TEXT, printenv: TEXT, sleep: TEXT, tr: TEXT,
-  date: { paths: false, forbidShort: "s", forbidLong: ["--set"] },
+  // printf -v sets a variable (PATH, or an array subscript that runs code).
+  printf: { paths: false, check: (a) => !a.some((w) => w.text === "-v" || w.text.startsWith("-v")) },
+  // -f/--file and -r/--reference read a file named in the argument.
+  date: { paths: false, forbidShort: "sfr", forbidLong: ["--set", "--file", "--reference"] },
   hostname: { paths: false, maxOperands: 0 },
   command: { paths: false, check: (a) => a[0]?.text === "-v" || a[0]?.text === "-V" },
-  export: { paths: false, check: (a) => a.every((w) => /^[A-Za-z_]\w*(=.*)?$/s.test(w.text)) },
+  export: { paths: false, check: (a) => a.every((w) => /^[A-Za-z_]\w*(=.*)?$/s.test(w.text) && safeAssignment(w.text.split("=")[0]!)) },
   set: { paths: false, check: (a) => a.every((w) => /^([-+][euxvo]+|pipefail|errexit|nounset|xtrace|verbose|--)$/.test(w.text)) },
   // test only looks at metadata, and its operands are mostly strings.
-  test: TEXT, "[": TEXT,
+  test: { paths: false, check: noSubscripts }, "[": { paths: false, check: noSubscripts },
   ls: { paths: true, forbidShort: "L", forbidLong: ["--dereference"] },
-  cat: FILES, head: FILES, tail: FILES, wc: FILES, nl: FILES, tac: FILES, rev: FILES, od: FILES, hexdump: FILES,
+  cat: FILES, head: FILES, tail: FILES, nl: FILES, tac: FILES, rev: FILES, od: FILES, hexdump: FILES,
   stat: FILES, realpath: FILES, readlink: FILES, cut: FILES, column: FILES, fold: FILES, expand: FILES,
-  unexpand: FILES, strings: FILES, comm: FILES, cmp: FILES, diff: FILES, paste: FILES, join: FILES, jq: FILES,
-  md5sum: FILES, sha1sum: FILES, sha224sum: FILES, sha256sum: FILES, sha384sum: FILES, sha512sum: FILES, b2sum: FILES, cksum: FILES,
+  unexpand: FILES, strings: FILES, comm: FILES, cmp: FILES, paste: FILES, join: FILES,
+  wc: NO_FILES0,
+  // -r follows linked directories out of the workspace.
+  diff: { paths: true, forbidShort: "r", forbidLong: ["--recursive"] },
+  // jq modules are files found by name at run time.
+  jq: { paths: true, forbidShort: "L", forbidLong: ["--library-path"], check: (a) => !a.some((w) => /\b(import|include)\b/.test(w.text)) },
+  md5sum: SUMS, sha1sum: SUMS, sha224sum: SUMS, sha256sum: SUMS, sha384sum: SUMS, sha512sum: SUMS, b2sum: SUMS, cksum: SUMS,
   file: { paths: true, forbidShort: "C", forbidLong: ["--compile"] },
-  tree: { paths: true, forbidShort: "ol", forbidLong: ["--fromfile"] },
-  du: { paths: true, forbidShort: "L", forbidLong: ["--dereference"] },
+  // -o and -R write files (-R: 00Tree.html in every directory).
+  tree: { paths: true, forbidShort: "olR", forbidLong: ["--fromfile"] },
+  du: { paths: true, forbidShort: "L", forbidLong: ["--dereference", "--files0-from"] },
   grep: { paths: true, forbidShort: "R", forbidLong: ["--dereference-recursive"] },
   egrep: { paths: true, forbidShort: "R", forbidLong: ["--dereference-recursive"] },
   fgrep: { paths: true, forbidShort: "R", forbidLong: ["--dereference-recursive"] },
-  rg: { paths: true, forbidShort: "Lz", forbidLong: ["--follow", "--pre", "--pre-glob", "--search-zip"] },
+  rg: { paths: true, forbidShort: "Lz", forbidLong: ["--follow", "--pre", "--pre-glob", "--search-zip", "--hostname-bin"] },
   find: {
     paths: true,
     forbidLong: ["-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls", "-follow", "-L"],
   },
-  sort: { paths: true, forbidShort: "oT", forbidLong: ["--output", "--compress-program", "--temporary-directory"] },
+  sort: { paths: true, forbidShort: "oT", forbidLong: ["--output", "--compress-program", "--temporary-directory", "--files0-from"] },
   uniq: { paths: true, maxOperands: 1 },
   xxd: { paths: true, forbidShort: "r", forbidLong: ["-revert"], maxOperands: 1 },
   git: {
@@ -103,11 +118,21 @@ const READ_ONLY: Record<string, ReadOnlySpec> = {
       const sub = a[0];
       if (!sub || !isLiteral(sub)) return false;
       if (sub.text === "branch") return a.slice(1).every((w) => GIT_BRANCH_LIST.has(w.text));
-      if (sub.text === "grep" && a.some((w) => /^-O|^--open-files/.test(w.text))) return false;
+      if (sub.text === "grep" && a.some((w) => /^-[A-Za-z0-9]*O/.test(w.text) && !w.text.startsWith("--"))) return false;
       return GIT_READ_SUBCOMMANDS.has(sub.text);
     },
   },
 };
+
+/**
+ * Variables a read-only command may set: locale, time zone, colour and size.
+ * Anything else (XDG_CONFIG_HOME, PATH, GIT_*…) can change which program or
+ * configuration runs. Lower-case names are the shell's own (proxies aside).
+ */
+export function safeAssignment(name: string): boolean {
+  if (/^(LC_\w+|LANG|LANGUAGE|TZ|NO_COLOR|FORCE_COLOR|CLICOLOR(_FORCE)?|COLUMNS|LINES|TERM|GREP_COLORS?|LS_COLORS)$/.test(name)) return true;
+  return /^[a-z_][a-z0-9_]*$/.test(name) && !name.includes("proxy");
+}
 
 /** Devices a read-only command may write to or read from. */
 const SAFE_WRITE_DEVICES = new Set(["/dev/null", "/dev/stdout", "/dev/stderr", "/dev/fd/1", "/dev/fd/2"]);
@@ -122,6 +147,13 @@ interface Judge {
   programs: Set<string>;
   patterns: CommandPattern[];
   grants: Grants | null;
+  /** Read-only commands run unasked: only when commands are sandboxed. */
+  readOnlyUnasked: boolean;
+}
+
+export interface RunPolicyOptions {
+  /** Whether read-only commands may run without asking (only when run_bash is sandboxed). Default true. */
+  readOnlyUnasked?: boolean;
 }
 
 /** Why each simple command that is not allowed is not; empty when all are. */
@@ -141,12 +173,15 @@ function judgeLine(parsed: ParseResult, judge: Judge): { cmd: SimpleCommand; why
 
 function judgeCommand(cmd: SimpleCommand, judge: Judge, paths: PathChecker): string | null {
   const program = cmd.argv[0];
+  if (isGranted(cmd, judge)) return redirectsInside(cmd.redirects, paths);
+  const unsafe = cmd.assignments.find((a) => !safeAssignment(a.name));
+  if (unsafe) return `setting ${unsafe.name} can change which program or configuration runs`;
   if (!program) return redirectsReadOnly(cmd.redirects, paths);
   const name = program.text;
-  if (isGranted(cmd, judge)) return redirectsInside(cmd.redirects, paths);
   if (isCd(cmd)) return paths.cdTargetOk(cmd) ? redirectsReadOnly(cmd.redirects, paths) : `\`cd\` may leave the workspace`;
   const spec = READ_ONLY[name];
   if (!spec) return `\`${name}\` is not granted`;
+  if (!judge.readOnlyUnasked) return `\`${name}\` only reads, but with no sandbox for commands every command asks`;
   const args = cmd.argv.slice(1);
   if (spec.check && !spec.check(args)) return `\`${name}\` with these arguments is not read-only`;
   let operands = 0;
@@ -162,8 +197,9 @@ function judgeCommand(cmd: SimpleCommand, judge: Judge, paths: PathChecker): str
       if (forbidden(t, spec)) return `\`${name} ${t}\` can write, run programs or follow links`;
       const eq = t.indexOf("=");
       if (eq >= 0 && spec.paths) {
+        // Any value may be a file name (`--file=link`, `--exclude-from=x`): it must resolve inside.
         const value = t.slice(eq + 1);
-        if (/[/~]|^\./.test(value) && !paths.readable({ ...w, text: value, tilde: value.startsWith("~") })) {
+        if (value !== "" && !paths.readable({ ...w, text: value, tilde: value.startsWith("~") })) {
           return `\`${name}\` reads ${value}, outside the workspace`;
         }
       } else if (/[/~]|\.\./.test(t) && spec.paths) {
@@ -212,11 +248,14 @@ function redirectsReadOnly(redirects: Redirect[], paths: PathChecker): string | 
 
 function forbidden(option: string, spec: ReadOnlySpec): boolean {
   const long = spec.forbidLong ?? [];
-  if (long.some((o) => option === o || option.startsWith(o + "="))) return true;
+  const name = option.split("=")[0]!;
+  if (long.some((o) => name === o)) return true;
+  // getopt_long takes any unambiguous abbreviation: `--compress-prog` is `--compress-program`.
+  if (name.startsWith("--") && name.length > 2 && long.some((o) => o.startsWith("--") && o.startsWith(name))) return true;
   if (spec.forbidShort && /^-[A-Za-z0-9]/.test(option) && !option.startsWith("--")) {
-    // A cluster of short options (`-rnL`); stop at the first digit (an attached count, `-n5`).
-    const letters = /^-([A-Za-z]*)/.exec(option)![1]!;
-    if ([...spec.forbidShort].some((ch) => letters.includes(ch))) return true;
+    // A cluster of short options (`-rnL`, `-1R`): every letter counts, digits too may
+    // come first. (A letter that is really an attached value, `-eR`, asks: harmless.)
+    if ([...spec.forbidShort].some((ch) => option.slice(1).includes(ch))) return true;
   }
   return false;
 }
@@ -367,7 +406,7 @@ function deniedBy(cmd: SimpleCommand, deny: RunRules): string | null {
 
 // ---- public API ---------------------------------------------------------------
 
-export function decideRun(grants: Grants, command: string, root: string): Decision {
+export function decideRun(grants: Grants, command: string, root: string, opts: RunPolicyOptions = {}): Decision {
   const deny = grants.deny.run;
   if (deny.all) return { verdict: "deny", reason: "running commands is denied by --deny-run" };
   const parsed = parseShell(command);
@@ -382,18 +421,31 @@ export function decideRun(grants: Grants, command: string, root: string): Decisi
     return { verdict: "ask", reason: `bunker cannot analyse this command line: ${parsed.uncertain}` };
   }
   if (grants.allow.run.all) return { verdict: "allow" };
-  const failures = judgeLine(parsed, judgeFor(grants, root));
+  const failures = judgeLine(parsed, judgeFor(grants, root, opts));
   if (failures.length === 0) return { verdict: "allow" };
   return { verdict: "ask", reason: failures[0]!.why };
 }
 
-function judgeFor(grants: Grants, root: string): Judge {
+function judgeFor(grants: Grants, root: string, opts: RunPolicyOptions = {}): Judge {
   return {
     root,
     programs: new Set(grants.allow.run.programs),
     patterns: grants.allow.run.patterns.map((p) => parsePattern(p)).filter((p): p is CommandPattern => p !== null),
     grants,
+    readOnlyUnasked: opts.readOnlyUnasked ?? true,
   };
+}
+
+/**
+ * Whether every command in the line only reads inside the workspace, with
+ * no grant at all: such a line runs with the workspace mounted read-only,
+ * so even a trick we did not foresee cannot write.
+ */
+export function isReadOnlyLine(command: string, root: string, grants: Grants): boolean {
+  const parsed = parseShell(command);
+  if (parsed.uncertain || parsed.commands.length === 0) return false;
+  const judge: Judge = { root, programs: new Set(), patterns: [], grants, readOnlyUnasked: true };
+  return judgeLine(parsed, judge).length === 0;
 }
 
 /**
@@ -402,13 +454,16 @@ function judgeFor(grants: Grants, root: string): Judge {
  * the workspace; so `git status; rm -rf ~` is never covered by `git status`.
  * Without `root`, path arguments and file redirections are never covered.
  */
-export function commandCoveredByPrefixes(command: string, prefixes: string[], root?: string, grants?: Grants): boolean {
+export function commandCoveredByPrefixes(
+  command: string, prefixes: string[], root?: string, grants?: Grants, opts: RunPolicyOptions = {},
+): boolean {
   const patterns = prefixes.map((p) => parsePattern(p, true)).filter((p): p is CommandPattern => p !== null);
   if (patterns.length === 0) return false;
   const parsed = parseShell(command);
   if (parsed.uncertain || parsed.commands.length === 0) return false;
   if (grants && parsed.commands.some((c) => deniedBy(c, grants.deny.run))) return false;
-  return judgeLine(parsed, { root: root ?? null, programs: new Set(), patterns, grants: grants ?? null }).length === 0;
+  const judge: Judge = { root: root ?? null, programs: new Set(), patterns, grants: grants ?? null, readOnlyUnasked: opts.readOnlyUnasked ?? true };
+  return judgeLine(parsed, judge).length === 0;
 }
 
 /** Programs that take a subcommand worth keeping in a session prefix. */

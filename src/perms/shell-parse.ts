@@ -87,7 +87,7 @@ const OPAQUE_PROGRAMS: Record<string, string> = {
 };
 /** Variables that change which program runs or what a shell executes. */
 const DANGEROUS_VAR =
-  /^(PATH|IFS|ENV|BASH_ENV|SHELLOPTS|BASHOPTS|PS4|PROMPT_COMMAND|CDPATH|GLOBIGNORE|BASH_XTRACEFD|BASH_LOADABLES_PATH|EXECIGNORE|HOME|TMPDIR|LD_\w*|DYLD_\w*|BASH_FUNC_\w*|GIT_\w*|\w*PAGER|EDITOR|VISUAL|BROWSER|\w*_OPTIONS|NODE_PATH|PYTHON\w*|PERL\w*|RUBY\w*|NPM_CONFIG_\w*|SSH_\w*|LESS\w*)$/i;
+  /^(\w*PATH|IFS|ENV|BASH_ENV|SHELLOPTS|BASHOPTS|PS4|PROMPT_COMMAND|GLOBIGNORE|BASH_XTRACEFD|EXECIGNORE|HOME|TMPDIR|LD_\w*|DYLD_\w*|BASH_FUNC_\w*|GIT_\w*|XDG_\w*|\w*PAGER|EDITOR|VISUAL|BROWSER|\w*_OPTIONS|\w*_CONFIG\w*|\w*RC|PYTHON\w*|PERL\w*|RUBY\w*|NPM_CONFIG_\w*|SSH_\w*|LESS\w*)$/i;
 const SHELLS = new Set(["bash", "sh", "dash", "/bin/bash", "/bin/sh", "/usr/bin/bash", "/usr/bin/sh", "/bin/dash", "/usr/bin/dash"]);
 
 function newWord(): Word {

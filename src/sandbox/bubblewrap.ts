@@ -30,9 +30,14 @@ export function bubblewrapArgs(spec: SandboxSpec, argv: string[], bwrap = "bwrap
     if (k === "dir") args.push("--tmpfs", p);
     else if (k === "file") args.push("--dev-bind", "/dev/null", p); // --ro-bind would mount it nodev: unreadable
   }
-  args.push("--bind", spec.root, spec.root);
-  for (const p of spec.writable) args.push("--bind-try", p, p);
-  for (const p of readOnlyInside(spec)) {
+  if (spec.workspaceReadOnly) {
+    // Unasked read-only commands: whatever trick we did not foresee, nothing can be written.
+    args.push("--ro-bind", spec.root, spec.root);
+  } else {
+    args.push("--bind", spec.root, spec.root);
+    for (const p of spec.writable) args.push("--bind-try", p, p);
+  }
+  for (const p of spec.workspaceReadOnly ? [] : readOnlyInside(spec)) {
     if (exists(p)) args.push("--ro-bind", p, p);
     // Missing .bunker: an empty read-only mount, so a command cannot create settings that grant it more.
     else if (p.endsWith("/.bunker")) args.push("--tmpfs", p, "--remount-ro", p);

@@ -91,7 +91,9 @@ export function planSandbox(mode: SandboxMode, avail: SandboxAvailability): Sand
 /** The one line shown at start-up when commands will run unconfined, or null. */
 export function sandboxStartupNotice(mode: SandboxMode, avail: SandboxAvailability, platform: NodeJS.Platform = process.platform): string | null {
   if (mode === "off" || avail.kind) return null;
-  const what = mode === "on" ? "run_bash will refuse to run commands" : "approved commands will run without OS confinement";
+  const what = mode === "on"
+    ? "run_bash will refuse to run commands"
+    : "approved commands will run without OS confinement, and every command asks (even ls)";
   return `No sandbox for commands: ${avail.reason ?? "unavailable"}; ${what}. To fix it, ${installHint(avail, platform)}.`;
 }
 

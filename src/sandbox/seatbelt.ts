@@ -23,9 +23,9 @@ export function seatbeltProfile(spec: SandboxSpec, tmpDir: string): string {
     ...readOnlyInside(spec).map((p) => `(require-not (subpath ${sbplString(p)}))`),
   ];
   const writable = [
-    `(require-all ${workspace.join(" ")})`,
+    ...(spec.workspaceReadOnly ? [] : [`(require-all ${workspace.join(" ")})`]),
     `(subpath ${sbplString(tmpDir)})`,
-    ...spec.writable.map((p) => `(subpath ${sbplString(p)})`),
+    ...(spec.workspaceReadOnly ? [] : spec.writable.map((p) => `(subpath ${sbplString(p)})`)),
     `(literal "/dev/null")`,
     `(literal "/dev/zero")`,
     `(literal "/dev/stdout")`,

@@ -19,6 +19,11 @@ export interface SandboxSpec {
   hidden?: string[];
   /** Further paths inside the workspace kept read-only (--deny-write). */
   readOnly?: string[];
+  /**
+   * The whole workspace read-only, and no granted paths writable: for a line
+   * that bunker ran unasked because it only reads (ls, cat, git status…).
+   */
+  workspaceReadOnly?: boolean;
 }
 
 /**
@@ -32,12 +37,26 @@ export function readOnlyInside(spec: SandboxSpec): string[] {
   return paths;
 }
 
-/** Where credentials usually live under a home directory. */
-const SECRET_HOME_ENTRIES = [".ssh", ".gnupg", ".aws", ".azure", ".config/gcloud", ".password-store", ".netrc", ".git-credentials", ".pgpass"];
+/**
+ * Where credentials (and sockets that control the machine) usually live
+ * under a home directory: keys, cloud and registry logins, tokens, shell
+ * histories (which hold pasted secrets), browser profiles, keyrings.
+ */
+const SECRET_HOME_ENTRIES = [
+  ".ssh", ".gnupg", ".aws", ".azure", ".config/gcloud", ".password-store", ".netrc", ".git-credentials", ".pgpass",
+  ".config/gh", ".config/hub", ".config/glab-cli", ".docker", ".kube", ".npmrc", ".yarnrc", ".yarnrc.yml", ".pypirc",
+  ".cargo/credentials", ".cargo/credentials.toml", ".gem/credentials", ".terraform.d", ".vault-token", ".config/op",
+  ".config/rclone", ".m2/settings.xml", ".gradle/gradle.properties", ".composer/auth.json", ".local/share/keyrings",
+  ".mozilla", ".config/google-chrome", ".config/chromium", ".bash_history", ".zsh_history", ".python_history",
+  ".psql_history", ".mysql_history", ".node_repl_history", ".lesshst", ".local/share/fish/fish_history",
+];
 
-/** The credential stores under `home` to hide, except any that lie inside the workspace. */
+/** Control sockets outside /run (which the sandbox replaces): a reachable one is a way out. */
+const SOCKET_DIRS = ["/var/snap/lxd/common/lxd", "/var/lib/lxd/unix.socket", "/var/lib/incus/unix.socket"];
+
+/** The credential stores and control sockets to hide, except any that lie inside the workspace. */
 export function secretPaths(home: string, root: string): string[] {
-  return SECRET_HOME_ENTRIES.map((e) => join(home, e)).filter((p) => !isWithin(root, p) && !isWithin(p, root));
+  return [...SECRET_HOME_ENTRIES.map((e) => join(home, e)), ...SOCKET_DIRS].filter((p) => !isWithin(root, p) && !isWithin(p, root));
 }
 
 /**

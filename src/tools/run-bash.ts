@@ -6,12 +6,13 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Grants } from "../perms/policy.ts";
+import { emptyGrants, type Grants } from "../perms/policy.ts";
 import { isWithin } from "../perms/workspace.ts";
-import { suggestPrefix } from "../perms/run-policy.ts";
+import { isReadOnlyLine, suggestPrefix } from "../perms/run-policy.ts";
 import { confine, detectSandbox, locateProgram, planSandbox, type SandboxAvailability, type SandboxMode, type SandboxPlan } from "../sandbox/detect.ts";
-import { scrubEnv } from "../sandbox/env.ts";
+import { scrubEnv, withGitHardening } from "../sandbox/env.ts";
 import { linkedGitDirs, secretPaths, type SandboxSpec } from "../sandbox/spec.ts";
+import { escapeControl } from "../ui/escape.ts";
 import { BoundedOutput } from "./bounded-output.ts";
 import { ToolError, type Tool, type ToolContext, type ToolOutput } from "./tool.ts";
 
@@ -28,6 +29,8 @@ export interface RunBashOptions {
   writable?: string[];
   /** Paths inside the workspace kept read-only (--deny-write). */
   readOnly?: string[];
+  /** The grants, for their deny rules when judging whether a line only reads. */
+  grants?: Grants;
   /** The detected sandbox (default: detectSandbox()). */
   availability?: SandboxAvailability;
   /** The environment commands start from (default: process.env). */
@@ -64,6 +67,7 @@ export function runBashOptions(config: RunBashConfig): RunBashOptions {
     gitWritable: grants.allow.write.paths.includes(gitDir) && !grants.deny.write.paths.some((p) => isWithin(p, gitDir)),
     writable: grants.allow.write.paths.filter((p) => !isWithin(root, p) && !isWithin(p, root)),
     readOnly: grants.deny.write.paths.filter((p) => isWithin(root, p)),
+    grants,
   };
 }
 
@@ -129,15 +133,8 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
         },
       });
 
-      const spec: SandboxSpec = {
-        root: ctx.root,
-        allowNet: opts.allowNet,
-        gitWritable: opts.gitWritable,
-        writable: [...(opts.writable ?? []), ...(opts.gitWritable ? linkedGitDirs(ctx.root) : [])],
-        hidden: secretPaths(opts.home ?? homedir(), ctx.root),
-        readOnly: opts.readOnly ?? [],
-      };
-      const env = scrubEnv(opts.env ?? process.env, opts.allowEnv);
+      const spec = commandSandboxSpec(command, ctx.root, opts, p.confined);
+      const env = withGitHardening(scrubEnv(opts.env ?? process.env, opts.allowEnv));
       let tmp: string | undefined;
       if (p.confined && p.kind === "seatbelt") env.TMPDIR = tmp = mkdtempSync(join(tmpdir(), "bunker-run-"));
       if (p.confined && p.kind === "bubblewrap") env.TMPDIR = "/tmp";
@@ -158,6 +155,19 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
         if (tmp) rmSync(tmp, { recursive: true, force: true });
       }
     },
+  };
+}
+
+/** What the sandbox lets `command` touch; a line that only reads gets a read-only workspace. */
+export function commandSandboxSpec(command: string, root: string, opts: RunBashOptions, confined: boolean): SandboxSpec {
+  return {
+    root,
+    allowNet: opts.allowNet,
+    gitWritable: opts.gitWritable,
+    writable: [...(opts.writable ?? []), ...(opts.gitWritable ? linkedGitDirs(root) : [])],
+    hidden: secretPaths(opts.home ?? homedir(), root),
+    readOnly: opts.readOnly ?? [],
+    workspaceReadOnly: confined && isReadOnlyLine(command, root, opts.grants ?? emptyGrants()),
   };
 }
 
@@ -342,7 +352,12 @@ export function sandboxNote(r: ProcessResult, spec: SandboxSpec): string | null 
   if (r.exitCode === 0 && !r.signal) return null;
   const out = r.output;
   const notes: string[] = [];
-  if (/Read-only file system|EROFS/.test(out)) {
+  if (/Read-only file system|EROFS/.test(out) && spec.workspaceReadOnly) {
+    notes.push(
+      "This command ran without asking because it only reads, so the whole workspace was read-only. " +
+        "If it must write, run it in a form that asks the person (for example without the read-only wrapper it was judged by).",
+    );
+  } else if (/Read-only file system|EROFS/.test(out)) {
     notes.push(
       "The sandbox blocked a write: only the workspace and /tmp are writable (.git and .bunker inside it are read-only unless granted). " +
         "Do not retry; if the write is needed, ask the person, who can grant the path with --allow-write=PATH or run bunker with --sandbox off.",
@@ -360,11 +375,6 @@ export function sandboxNote(r: ProcessResult, spec: SandboxSpec): string | null 
 
 /** One display line: control characters escaped, long text cut. */
 export function oneLine(text: string, max: number): string {
-  const escaped = text.replace(/[\x00-\x1f\x7f\u0080-\u009f]/g, (c) => {
-    if (c === "\n") return "\\n";
-    if (c === "\t") return "\\t";
-    if (c === "\r") return "\\r";
-    return `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`;
-  });
+  const escaped = escapeControl(text);
   return escaped.length > max ? escaped.slice(0, max - 1) + "…" : escaped;
 }
