@@ -63,7 +63,7 @@ export async function buildApp(config: Config, ui: TerminalUI): Promise<App> {
     if (notice) ui.info(pc.yellow(notice));
   }
   const session = new SessionState();
-  const model = new Model({ apiKey: config.apiKey, baseURL: config.baseURL, model: config.model, retryBaseMs: config.retryBaseMs });
+  const model = new Model({ apiKey: config.apiKey, baseURL: config.baseURL, model: config.model, retryBaseMs: config.retryBaseMs, idleTimeoutMs: config.idleTimeoutMs });
   const agent = new Agent({ model, registry, system: buildSystemPrompt(config.root), maxTurns: config.maxTurns,
     hooks: [new TodoRoundHook(session, config.todoAfter)],
   });

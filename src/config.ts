@@ -33,6 +33,8 @@ export interface Config {
   todoAfter: number;
   /** First retry delay; tests shrink it through BUNKER_RETRY_BASE_MS. */
   retryBaseMs: number;
+  /** A request with no byte for this long is abandoned and retried (BUNKER_STREAM_IDLE_SECONDS). */
+  idleTimeoutMs: number;
   /** Shown once at start-up: rules-file entries that were ignored, and why. */
   startupWarnings: string[];
 }
@@ -180,6 +182,7 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
     throw new UsageError(`ANTHROPIC_BASE_URL is not a valid URL: "${baseURL}" (expected something like http://127.0.0.1:8080)`);
   }
   const retryBase = Number(env.BUNKER_RETRY_BASE_MS ?? "1000");
+  const idleSeconds = Number(env.BUNKER_STREAM_IDLE_SECONDS ?? "90");
   const config: Config = {
     prompt,
     print,
@@ -196,6 +199,7 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
     baseURL,
     todoAfter,
     retryBaseMs: Number.isFinite(retryBase) && retryBase >= 0 ? retryBase : 1000,
+    idleTimeoutMs: Number.isFinite(idleSeconds) && idleSeconds > 0 ? idleSeconds * 1000 : 90_000,
     startupWarnings,
   };
   return { help: false, version: false, config };

@@ -84,11 +84,11 @@ interface Setup {
   turn(prompt: string): Promise<TurnOutcome>;
 }
 
-function setup(steps: Step[], opts: { maxTurns?: number; maxContinuations?: number; flags?: string[] } = {}): Setup {
+function setup(steps: Step[], opts: { maxTurns?: number; maxContinuations?: number; flags?: string[]; idleTimeoutMs?: number } = {}): Setup {
   fake = startFakeAnthropic(steps);
   const parsed = parseConfig(["-C", root, ...(opts.flags ?? [])], { ANTHROPIC_API_KEY: "test" }, true);
   const config = parsed.config!;
-  const model = new Model({ apiKey: "test", baseURL: fake.url, model: "claude-test", retryBaseMs: 1 });
+  const model = new Model({ apiKey: "test", baseURL: fake.url, model: "claude-test", retryBaseMs: 1, ...(opts.idleTimeoutMs ? { idleTimeoutMs: opts.idleTimeoutMs } : {}) });
   const agent = new Agent({
     model,
     registry: new ToolRegistry(allTools(config)),
@@ -336,6 +336,27 @@ describe("API failures", () => {
     expect(s.events.retries).toHaveLength(1);
     expect(s.events.retries[0]).toContain("retrying in");
     expect(s.fake.requests).toHaveLength(2);
+  });
+
+  test("a stream that goes silent after its headers is abandoned after the idle timeout and retried", async () => {
+    const stalled: Step = { ...(reply("This reply stalls half way.") as object), stallAfterEvents: 4 } as Step;
+    const s = setup([stalled, reply("Second try worked.")], { idleTimeoutMs: 300 });
+    const started = Date.now();
+    const out = await s.turn("hello");
+    expect(out).toMatchObject({ end: "done", text: "Second try worked." });
+    expect(s.events.retries).toHaveLength(1);
+    expect(s.events.retries[0]).toMatch(/the API sent nothing for 0\.3s \(the reply was cut off and will start over\); retrying in/);
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  test("a server that never answers is retried after the idle timeout, then reported", async () => {
+    const never: Step = { ...(reply("late") as object), delayMs: 60_000, repeat: true } as Step;
+    const s = setup([never], { idleTimeoutMs: 200 });
+    const out = await s.turn("hello");
+    expect(out.end).toBe("error");
+    expect(out.error).toBe("the API sent nothing for 0.2s");
+    expect(s.events.retries).toHaveLength(4);
+    expect(s.fake.requests).toHaveLength(5);
   });
 
   test("401 is not retried and explains the key", async () => {

@@ -21,7 +21,11 @@ export interface ModelOptions {
   /** First backoff delay; doubles each retry. */
   retryBaseMs: number;
   maxRetries?: number;
+  /** Abort and retry an attempt when no byte arrives for this long (default 90 s). */
+  idleTimeoutMs?: number;
 }
+
+export const DEFAULT_IDLE_TIMEOUT_MS = 90_000;
 
 /** A failure the person must see: message already in plain words. */
 export class ModelError extends Error {
@@ -37,9 +41,34 @@ export class ModelError extends Error {
 export class Model {
   readonly usage: UsageTotals = emptyUsage();
   private readonly client: Anthropic;
+  /** Called on every chunk of the response body: feeds the current attempt's idle watchdog. */
+  private onBytes: () => void = () => {};
 
   constructor(readonly opts: ModelOptions) {
-    this.client = new Anthropic({ apiKey: opts.apiKey, baseURL: opts.baseURL, maxRetries: 0, timeout: 10 * 60_000 });
+    this.client = new Anthropic({
+      apiKey: opts.apiKey,
+      baseURL: opts.baseURL,
+      maxRetries: 0,
+      timeout: 10 * 60_000,
+      fetch: (url, init) => this.watchedFetch(url, init),
+    });
+  }
+
+  /** fetch, with the response body passed through a counter so a silent stream can be noticed. */
+  private async watchedFetch(url: string | URL | Request, init?: RequestInit): Promise<Response> {
+    const res = await fetch(url, init);
+    this.onBytes();
+    if (!res.body) return res;
+    const touch = () => this.onBytes();
+    const body = res.body.pipeThrough(
+      new TransformStream<Uint8Array, Uint8Array>({
+        transform(chunk, c) {
+          touch();
+          c.enqueue(chunk);
+        },
+      }),
+    );
+    return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
   }
 
   get name(): string {
@@ -57,9 +86,25 @@ export class Model {
     events.onRequest?.(JSON.stringify(params).length);
     const maxRetries = this.opts.maxRetries ?? 4;
     let streamed = false;
+    const idleMs = this.opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
     for (let attempt = 0; ; attempt++) {
+      // Each attempt has its own abort: the person's (Ctrl+C) or the watchdog's.
+      const attemptAbort = new AbortController();
+      const forward = () => attemptAbort.abort();
+      signal.addEventListener("abort", forward, { once: true });
+      let silent = false;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const rearm = () => {
+        clearTimeout(timer);
+        timer = setTimeout(() => {
+          silent = true;
+          attemptAbort.abort();
+        }, idleMs);
+      };
+      this.onBytes = rearm;
+      rearm();
       try {
-        const stream = this.client.messages.stream(params, { signal });
+        const stream = this.client.messages.stream(params, { signal: attemptAbort.signal });
         streamed = false;
         stream.on("text", (delta) => {
           streamed = true;
@@ -70,13 +115,18 @@ export class Model {
         return message;
       } catch (err) {
         if (signal.aborted) throw err;
-        const retry = retryable(err);
-        if (!retry.ok || attempt >= maxRetries) throw new ModelError(explain(err), { tooLong: isTooLong(err) });
+        const retry: { ok: boolean; afterMs?: number } = silent ? { ok: true } : retryable(err);
+        const why = silent ? `the API sent nothing for ${formatSeconds(idleMs)}` : explain(err);
+        if (!retry.ok || attempt >= maxRetries) throw new ModelError(why, { tooLong: isTooLong(err) });
         const delay = retry.afterMs ?? this.opts.retryBaseMs * 2 ** attempt;
         // Text already shown from a cut-off stream is not resent: say the reply starts over.
         const restart = streamed ? " (the reply was cut off and will start over)" : "";
-        events.onRetry(`${explain(err)}${restart}; retrying in ${formatSeconds(delay)}`, delay, attempt + 1);
+        events.onRetry(`${why}${restart}; retrying in ${formatSeconds(delay)}`, delay, attempt + 1);
         await sleep(delay, signal);
+      } finally {
+        clearTimeout(timer);
+        signal.removeEventListener("abort", forward);
+        this.onBytes = () => {};
       }
     }
   }

@@ -207,6 +207,11 @@ function streamResponse(message: WireMessage, step: ReplyStep, rec: ServedReques
             c.error(undefined);
             return;
           }
+          if (step.stallAfterEvents !== undefined && i === step.stallAfterEvents) {
+            rec.error = `stalled after ${i} events`;
+            while (!cancelled) await Bun.sleep(20);
+            return;
+          }
           if (step.eventDelayMs) await Bun.sleep(step.eventDelayMs);
           if (cancelled) return;
           c.enqueue(ev);

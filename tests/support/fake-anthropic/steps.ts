@@ -59,6 +59,8 @@ export interface ReplyStep extends Timing {
    * For a non-streaming request any value resets before the response.
    */
   dropAfterEvents?: number;
+  /** Send this many SSE events, then go silent with the connection open (a stalled stream). */
+  stallAfterEvents?: number;
   /** Send an SSE `event: error` (as the real API does when overloaded mid-stream) after this many events. */
   streamError?: { afterEvents: number; type?: string; message?: string };
 }
@@ -223,7 +225,7 @@ export function parseJsonScript(json: unknown): JsonScript {
 function checkStep(s: unknown, where: string): void {
   if (typeof s !== "object" || s === null || Array.isArray(s)) throw new Error(`${where}: a step must be an object`);
   const step = s as Record<string, unknown>;
-  for (const k of ["delayMs", "eventDelayMs", "chunkSize", "dropAfterEvents"]) {
+  for (const k of ["delayMs", "eventDelayMs", "chunkSize", "dropAfterEvents", "stallAfterEvents"]) {
     if (step[k] !== undefined && (typeof step[k] !== "number" || (step[k] as number) < 0)) {
       throw new Error(`${where}.${k}: must be a non-negative number`);
     }
