@@ -1,10 +1,10 @@
 // The interactive session: a prompt, a turn per line, slash commands.
 // Ctrl+C during a turn cancels it; twice at an empty prompt (or Ctrl+D) exits.
-import { createInterface } from "node:readline";
 import pc from "picocolors";
 import { keptTodosNote, renderTodosColoured } from "./agent/todo.ts";
 import { buildApp, usageSummary, type App } from "./app.ts";
 import type { Config } from "./config.ts";
+import { LineReader } from "./ui/line-reader.ts";
 import { TerminalUI } from "./ui/terminal.ts";
 
 const COMMANDS = `Commands:
@@ -16,34 +16,11 @@ const COMMANDS = `Commands:
   /cost    tokens used and cost so far
   /exit    leave (also: exit, quit, Ctrl+D)`;
 
-/** Read one line; null on Ctrl+D, "" + interrupted flag on Ctrl+C. */
-function readLine(prompt: string, history: string[]): Promise<{ line: string | null; interrupted: boolean }> {
-  return new Promise((resolve) => {
-    const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: Boolean(process.stdin.isTTY), history, historySize: 200 });
-    let done = false;
-    const finish = (value: { line: string | null; interrupted: boolean }) => {
-      if (done) return;
-      done = true;
-      rl.close();
-      resolve(value);
-    };
-    rl.on("SIGINT", () => {
-      process.stderr.write("\n");
-      finish({ line: "", interrupted: true });
-    });
-    rl.on("close", () => finish({ line: null, interrupted: false }));
-    rl.question(prompt, (line) => {
-      if (line.trim()) history.unshift(line);
-      finish({ line, interrupted: false });
-    });
-  });
-}
-
 export async function runRepl(config: Config): Promise<number> {
   const ui = new TerminalUI({ streamText: true, verbose: config.verbose, spinner: Boolean(process.stderr.isTTY) });
   const app = await buildApp(config, ui);
   process.stderr.write(`${pc.bold("bunker")} ${pc.dim(`· ${config.model} · ${config.root}`)}\n${pc.dim("/help for commands, Ctrl+D to leave")}\n`);
-  const history: string[] = [];
+  const reader = new LineReader();
   let pending = config.prompt;
   let lastInterrupt = 0;
   // Set by `/clear keep-todos`: the next message carries the kept plan.
@@ -56,7 +33,7 @@ export async function runRepl(config: Config): Promise<number> {
       pending = undefined;
       process.stderr.write(`${pc.cyan("›")} ${input}\n`);
     } else {
-      const { line, interrupted } = await readLine(`${pc.cyan("›")} `, history);
+      const { line, interrupted } = await reader.read(`${pc.cyan("›")} `);
       if (line === null) break;
       if (interrupted) {
         if (Date.now() - lastInterrupt < 2000) break;

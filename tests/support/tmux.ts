@@ -49,6 +49,12 @@ export class TmuxSession {
     this.tmux(["send-keys", "-t", this.name, ...(literal ? ["-l"] : []), ...keys]);
   }
 
+  /** Paste `text` as a terminal paste does: all at once, newlines sent as Enter. */
+  paste(text: string): void {
+    this.tmux(["set-buffer", "-b", "bunker-paste", "--", text]);
+    this.tmux(["paste-buffer", "-d", "-b", "bunker-paste", "-t", this.name]);
+  }
+
   async waitFor(text: string | RegExp, timeoutMs = 15_000, after = 0): Promise<string> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
