@@ -269,13 +269,42 @@ describe("stop reasons", () => {
   test("pause_turn resends the conversation and the turn completes; later turns stay valid", async () => {
     const s = setup([reply("Working on it.", "pause_turn"), reply("Finished the work."), reply("Second answer.")]);
     const out = await s.turn("do the long thing");
-    expect(out).toMatchObject({ end: "done", text: "Finished the work.", modelCalls: 2 });
+    // The answer is the whole reply, both sides of the pause.
+    expect(out).toMatchObject({ end: "done", text: "Working on it.\n\nFinished the work.", modelCalls: 2 });
     const resent = s.fake.requests[1]!.body.messages;
     expect(resent.at(-1)!.role).toBe("assistant");
     expect(JSON.stringify(resent.at(-1))).toContain("Working on it.");
     const next = await s.turn("and now?");
     expect(next).toMatchObject({ end: "done", text: "Second answer." });
     expectAllAccepted(s.fake);
+  });
+
+  test("empty replies with stop_reason tool_use or pause_turn are asked again a bounded number of times, then reported", async () => {
+    const s = setup([reply([], "pause_turn"), reply([], "tool_use"), reply("There it is.")]);
+    const out = await s.turn("hello");
+    expect(out).toMatchObject({ end: "done", text: "There it is.", modelCalls: 3 });
+    expect(s.events.notices.filter((n) => n.includes("empty reply"))).toHaveLength(2);
+    expectAllAccepted(s.fake);
+    await s.fake.stop();
+
+    const t = setup([reply([], "pause_turn"), reply([], "pause_turn"), reply([], "pause_turn"), reply([], "pause_turn"), reply("never")]);
+    const stuck = await t.turn("hello");
+    expect(stuck.end).toBe("error");
+    expect(stuck.error).toContain("empty replies");
+    expect(t.fake.requests).toHaveLength(4);
+  });
+
+  test("stop_reason tool_use with no tool call ends the turn with the text as the answer; the next turn is accepted", async () => {
+    const s = setup([reply("Here is the answer.", "tool_use"), reply("Next.")]);
+    expect(await s.turn("q")).toMatchObject({ end: "done", text: "Here is the answer.", modelCalls: 1 });
+    expect(await s.turn("q2")).toMatchObject({ end: "done", text: "Next." });
+    expectAllAccepted(s.fake);
+  });
+
+  test("an empty end_turn says the model said nothing", async () => {
+    const s = setup([reply([], "end_turn")]);
+    expect(await s.turn("q")).toMatchObject({ end: "done", text: "" });
+    expect(s.events.notices).toContain("The model ended its turn without saying anything.");
   });
 
   test("the iteration cap ends the turn with a message naming --max-turns; the history stays valid", async () => {
@@ -366,6 +395,66 @@ describe("API failures", () => {
     expect(out.error).toContain("ANTHROPIC_API_KEY");
     expect(s.fake.requests).toHaveLength(1);
     expect(s.events.retries).toHaveLength(0);
+  });
+});
+
+describe("replies the API would not take back", () => {
+  test("whitespace text, repeated and invalid ids, non-object input: repaired so the next request is accepted", async () => {
+    const s = setup([
+      reply([
+        text("   \n "),
+        toolUse("read_file", { path: "alpha.txt" }, "toolu_same"),
+        toolUse("read_file", { path: "beta.txt" }, "toolu_same"),
+        toolUse("read_file", { path: "notes.md" }, "bad id!"),
+        { ...toolUse("read_file", {}, "toolu_list"), rawJson: "[1, 2]" },
+      ]),
+      reply("Read them."),
+      reply("Second turn fine."),
+    ]);
+    const out = await s.turn("read");
+    expect(out).toMatchObject({ end: "done", text: "Read them." });
+    expect(await s.turn("again")).toMatchObject({ end: "done", text: "Second turn fine." });
+    expectAllAccepted(s.fake);
+    const [assistant, results] = [s.fake.requests[1]!.body.messages[1], s.fake.requests[1]!.body.messages[2]];
+    const uses = blocks(assistant).filter((b) => b.type === "tool_use") as { id: string; input: unknown }[];
+    expect(blocks(assistant).some((b) => b.type === "text")).toBe(false);
+    expect(new Set(uses.map((u) => u.id)).size).toBe(4);
+    expect(uses[0]!.id).toBe("toolu_same");
+    expect(uses[3]!.input).toEqual({});
+    const r = toolResults(results);
+    expect(r.map((x) => x.tool_use_id)).toEqual(uses.map((u) => u.id));
+    expect(resultText(r[0]!)).toContain("alpha line one");
+    expect(resultText(r[1]!)).toContain("the beta file");
+    expect(resultText(r[2]!)).toContain("some notes");
+    expect(r[3]!.is_error).toBe(true);
+    expect(resultText(r[3]!)).toContain("input must be a JSON object, not an array");
+  });
+
+  test("an input nested thousands of levels deep is refused, not serialised into every later request", async () => {
+    const deep = `{"path": ${"[".repeat(20_000)}${"]".repeat(20_000)}}`;
+    const s = setup([reply([{ ...toolUse("read_file", {}, "toolu_deep"), rawJson: deep }]), reply("Gave up on that."), reply("Still here.")]);
+    const out = await s.turn("go");
+    expect(out).toMatchObject({ end: "done", text: "Gave up on that." });
+    expect(await s.turn("again")).toMatchObject({ end: "done", text: "Still here." });
+    expectAllAccepted(s.fake);
+    const [r] = toolResults(s.fake.requests[1]!.body.messages[2]);
+    expect(r!.is_error).toBe(true);
+    expect(resultText(r!)).toContain("nested more than 64 levels deep");
+  });
+
+  test("a 400 about the messages drops the turn so the session goes on, and says so", async () => {
+    const s = setup([
+      reply([toolUse("read_file", { path: "alpha.txt" }, "toolu_a")]),
+      apiError(400, { message: "messages.1.content.0: something this client got wrong" }),
+      reply("Fresh start."),
+    ]);
+    const out = await s.turn("first");
+    expect(out.end).toBe("error");
+    expect(out.error).toContain("something this client got wrong");
+    expect(out.error).toContain("taken out of the conversation");
+    expect(out.error).toContain("/clear");
+    expect(await s.turn("second")).toMatchObject({ end: "done", text: "Fresh start." });
+    expect(s.fake.requests.at(-1)!.body.messages).toEqual([{ role: "user", content: [{ type: "text", text: "second", cache_control: { type: "ephemeral" } }] }]);
   });
 });
 

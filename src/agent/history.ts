@@ -3,6 +3,12 @@
 // into the trailing user message instead of making two in a row.
 import type { ContentBlockParam, MessageParam } from "@anthropic-ai/sdk/resources/messages";
 
+export interface HistoryMark {
+  length: number;
+  last: MessageParam | undefined;
+  lastContent: MessageParam["content"] | undefined;
+}
+
 export class History {
   messages: MessageParam[] = [];
 
@@ -27,6 +33,27 @@ export class History {
       return;
     }
     this.messages.push({ role: "assistant", content });
+  }
+
+  /** The tool_use ids already sent: a reply may not reuse one. */
+  toolUseIds(): Set<string> {
+    const ids = new Set<string>();
+    for (const m of this.messages) {
+      if (m.role !== "assistant" || typeof m.content === "string") continue;
+      for (const b of m.content) if (b.type === "tool_use") ids.add(b.id);
+    }
+    return ids;
+  }
+
+  /** A point to roll back to: the length, and the last message's blocks (addUser may extend them). */
+  mark(): HistoryMark {
+    const last = this.messages.at(-1);
+    return { length: this.messages.length, last, lastContent: last?.content };
+  }
+
+  rollback(mark: HistoryMark): void {
+    this.messages.length = mark.length;
+    if (mark.last && mark.lastContent !== undefined) mark.last.content = mark.lastContent;
   }
 
   /** Drop everything after `length` (used when a turn is abandoned mid-stream). */

@@ -7,6 +7,7 @@ import type { ToolContext } from "../tools/tool.ts";
 import { elideOldToolOutput, type ElideResult } from "./compact.ts";
 import { History } from "./history.ts";
 import { ModelError, type Model, type ModelEvents } from "./model.ts";
+import { sanitizeReply } from "./sanitize.ts";
 
 /** Extra text injected after the tool results of a round (e.g. the todo reminder). */
 export interface RoundHook {
@@ -55,6 +56,8 @@ export const DEFAULT_CONTEXT_WINDOW = 200_000;
 const COMPACT_AT = 0.7;
 /** Rounds of tool results kept whole when compacting on the way. */
 const KEEP_ROUNDS = 2;
+const DROPPED_TURN =
+  "This turn was taken out of the conversation so the session can go on (what its tools changed on disk stays changed). If it happens again, /clear starts afresh.";
 const CONTEXT_FULL =
   "The conversation no longer fits the model's context window. Use /compact to drop old tool output, or /clear to start afresh.";
 
@@ -91,7 +94,10 @@ export class Agent {
     const maxContinuations = this.opts.maxContinuations ?? 3;
     let continuations = 0;
     let lastText = "";
+    // After pause_turn the next reply continues the same answer.
+    let paused = false;
     for (const h of this.opts.hooks ?? []) h.onTurnStart?.();
+    const turnStart = this.history.mark();
     this.history.addUser(userText);
 
     let shrinkAttempts = 0;
@@ -116,6 +122,11 @@ export class Agent {
           }
           return { end: "context_full", text: lastText, modelCalls: call, error: `${err.message}. ${CONTEXT_FULL}` };
         }
+        if (err instanceof ModelError && err.badConversation) {
+          // Resending a conversation the API rejects fails forever: drop this turn from it.
+          this.history.rollback(turnStart);
+          return { end: "error", text: lastText, modelCalls: call, error: `${err.message}. ${DROPPED_TURN}` };
+        }
         const error = err instanceof ModelError ? err.message : `unexpected error: ${(err as Error).message}`;
         return { end: "error", text: lastText, modelCalls: call, error };
       }
@@ -128,12 +139,17 @@ export class Agent {
         const last = content.at(-1);
         if (last?.type === "tool_use") content = content.slice(0, -1);
       }
+      const clean = sanitizeReply(content, this.history.toolUseIds());
+      content = clean.content;
+      for (const change of clean.changes) events.onInjected(`(reply repaired: ${change})`);
       const text = textOf(content);
-      if (text) lastText = text;
+      if (paused) lastText = [lastText, text].filter(Boolean).join("\n\n");
+      else if (text) lastText = text;
+      paused = message.stop_reason === "pause_turn";
       if (content.length > 0) this.history.addAssistant(content);
 
       const toolUses = content.filter((b): b is ToolUseBlock => b.type === "tool_use");
-      const results = toolUses.length > 0 ? await this.runTools(toolUses, ctx, events) : [];
+      const results = toolUses.length > 0 ? await this.runTools(toolUses, ctx, events, clean.refused) : [];
       const injected: ContentBlockParam[] = [];
       if (toolUses.length > 0) {
         for (const hook of this.opts.hooks ?? []) {
@@ -149,8 +165,24 @@ export class Agent {
         return { end: "interrupted", text: lastText, modelCalls: call };
       }
 
+      if (content.length === 0 && (message.stop_reason === "tool_use" || message.stop_reason === "pause_turn")) {
+        // Resending the same conversation would get the same nothing back: a bounded retry, then stop.
+        if (continuations >= maxContinuations) {
+          const error = `the model sent ${continuations + 1} empty replies (stop_reason ${message.stop_reason}); stopping. Say "continue" to try again.`;
+          return { end: "error", text: lastText, modelCalls: call, error };
+        }
+        continuations++;
+        events.onNotice(`The model sent an empty reply (stop_reason ${message.stop_reason}); asking again (${continuations}/${maxContinuations}).`);
+        continue;
+      }
+
       switch (message.stop_reason) {
         case "tool_use":
+          if (toolUses.length === 0) {
+            // "tool_use" with no tool call: nothing to answer, so the reply is the answer.
+            if (results.length > 0) this.history.addUser(results);
+            return { end: "done", text: lastText, modelCalls: call };
+          }
           this.history.addUser([...results, ...injected]);
           continue;
         case "max_tokens": {
@@ -196,6 +228,7 @@ export class Agent {
         default:
           // end_turn, stop_sequence, or a reason this version does not know.
           if (results.length > 0) this.history.addUser([...results, ...injected]);
+          if (!lastText && toolUses.length === 0) events.onNotice("The model ended its turn without saying anything.");
           return { end: "done", text: lastText, modelCalls: call };
       }
     }
@@ -204,12 +237,19 @@ export class Agent {
   }
 
   /** Run each tool call in order; once interrupted, answer the rest without running them. */
-  private async runTools(calls: ToolUseBlock[], ctx: ToolContext, events: LoopEvents): Promise<ToolResultBlockParam[]> {
+  private async runTools(calls: ToolUseBlock[], ctx: ToolContext, events: LoopEvents, refused: Map<string, string>): Promise<ToolResultBlockParam[]> {
     const { registry } = this.opts;
     const results: ToolResultBlockParam[] = [];
     for (const call of calls) {
       if (ctx.signal.aborted) {
         results.push({ type: "tool_result", tool_use_id: call.id, content: INTERRUPTED, is_error: true });
+        continue;
+      }
+      const refusal = refused.get(call.id);
+      if (refusal !== undefined) {
+        events.onToolStart(`${call.name} (malformed call)`);
+        events.onToolEnd(`${call.name} (malformed call)`, { content: refusal, isError: true });
+        results.push({ type: "tool_result", tool_use_id: call.id, content: refusal, is_error: true });
         continue;
       }
       const summary = registry.summarize(call.name, call.input);
@@ -228,12 +268,19 @@ export class Agent {
   }
 }
 
+/** The reply's text. Adjacent text blocks (split by citations) join as they are; text on either side of a tool block is a new paragraph. */
 function textOf(content: ContentBlock[]): string {
-  return content
-    .filter((b) => b.type === "text")
-    .map((b) => (b as { text: string }).text)
-    .join("")
-    .trim();
+  let out = "";
+  let gap = false;
+  for (const b of content) {
+    if (b.type !== "text") {
+      gap = out !== "";
+      continue;
+    }
+    out += gap ? `\n\n${b.text}` : b.text;
+    gap = false;
+  }
+  return out.trim();
 }
 
 function describeElision(r: ElideResult): string {

@@ -32,9 +32,12 @@ export class ModelError extends Error {
   override name = "ModelError";
   /** The request did not fit the model's context window (or the API's size limit). */
   readonly tooLong: boolean;
-  constructor(message: string, opts: { tooLong?: boolean } = {}) {
+  /** The API found the conversation itself invalid (a 400 naming `messages`): resending it cannot work. */
+  readonly badConversation: boolean;
+  constructor(message: string, opts: { tooLong?: boolean; badConversation?: boolean } = {}) {
     super(message);
     this.tooLong = opts.tooLong ?? false;
+    this.badConversation = opts.badConversation ?? false;
   }
 }
 
@@ -117,7 +120,7 @@ export class Model {
         if (signal.aborted) throw err;
         const retry: { ok: boolean; afterMs?: number } = silent ? { ok: true } : retryable(err);
         const why = silent ? `the API sent nothing for ${formatSeconds(idleMs)}` : explain(err);
-        if (!retry.ok || attempt >= maxRetries) throw new ModelError(why, { tooLong: isTooLong(err) });
+        if (!retry.ok || attempt >= maxRetries) throw new ModelError(why, { tooLong: isTooLong(err), badConversation: isBadConversation(err) });
         const delay = retry.afterMs ?? this.opts.retryBaseMs * 2 ** attempt;
         // Text already shown from a cut-off stream is not resent: say the reply starts over.
         const restart = streamed ? " (the reply was cut off and will start over)" : "";
@@ -166,6 +169,13 @@ export function isTooLong(err: unknown): boolean {
   const body = err.error as { error?: { message?: string } } | undefined;
   const detail = body?.error?.message ?? err.message;
   return err.status === 400 && /prompt is too long|too many (input )?tokens|context (window|length)/i.test(detail);
+}
+
+/** A 400 about the messages themselves (not their size): the history holds something the API will never accept. */
+function isBadConversation(err: unknown): boolean {
+  if (!(err instanceof Anthropic.APIError) || err.status !== 400 || isTooLong(err)) return false;
+  const body = err.error as { error?: { message?: string } } | undefined;
+  return /\bmessages\b/.test(body?.error?.message ?? err.message);
 }
 
 /** One sentence a person can act on. */

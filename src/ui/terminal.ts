@@ -74,7 +74,7 @@ export class TerminalUI implements LoopEvents {
 
   onToolEnd(summary: string, result: { content: string; isError: boolean }): void {
     if (result.isError) this.line(pc.red(`  ✗ ${escapeControl(firstLines(result.content, 3), { keepNewlines: true }).replace(/\n/g, "\n    ")}`));
-    else if (summary.startsWith("run_bash ")) this.line(pc.dim(`    ${escapeControl(firstLines(result.content, 1))}`));
+    else if (summary.startsWith("run_bash ")) this.line(pc.dim(`    ${escapeControl(firstLines(result.content, 1), { keepNewlines: true }).replace(/\n/g, " ")}`));
     else if (this.opts.verbose) this.line(pc.dim(`    ${summary}: ${result.content.length} chars`));
   }
 
