@@ -17,7 +17,7 @@ const COMMANDS = `Commands:
   /exit    leave (also: exit, quit, Ctrl+D)`;
 
 export async function runRepl(config: Config): Promise<number> {
-  const ui = new TerminalUI({ streamText: true, verbose: config.verbose, spinner: Boolean(process.stderr.isTTY) });
+  const ui = new TerminalUI({ streamText: true, verbose: config.verbose, spinner: Boolean(process.stderr.isTTY) && process.env.TERM !== "dumb" });
   const app = await buildApp(config, ui);
   process.stderr.write(`${pc.bold("bunker")} ${pc.dim(`· ${config.model} · ${config.root}`)}\n${pc.dim("/help for commands, Ctrl+D to leave")}\n`);
   const reader = new LineReader();

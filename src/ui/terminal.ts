@@ -112,6 +112,6 @@ export class TerminalUI implements LoopEvents {
 function firstLines(text: string, n: number): string {
   const lines = text.split("\n").filter((l) => l.trim() !== "");
   const shown = lines.slice(0, n).map((l) => (l.length > 400 ? l.slice(0, 400) + "…" : l));
-  if (lines.length > n) shown.push(`… (${lines.length - n} more lines)`);
+  if (lines.length > n) shown.push(`… (${lines.length - n} more line${lines.length - n === 1 ? "" : "s"})`);
   return shown.join("\n");
 }

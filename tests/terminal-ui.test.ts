@@ -1,0 +1,24 @@
+// The lines the person sees for each tool call, written to a captured stream.
+import { expect, test } from "bun:test";
+import { TerminalUI } from "../src/ui/terminal.ts";
+
+function captured(): { stream: NodeJS.WriteStream; text: () => string } {
+  const chunks: string[] = [];
+  const stream = { write: (c: string) => (chunks.push(String(c)), true) } as unknown as NodeJS.WriteStream;
+  return { stream, text: () => chunks.join("").replace(/\x1b\[[0-9;]*m/g, "") };
+}
+
+test("a run_bash call shows its first output line and a count of the rest, on one line with no literal \\n", () => {
+  const err = captured();
+  const ui = new TerminalUI({ streamText: false, verbose: false, spinner: false, out: captured().stream, err: err.stream });
+  ui.onToolStart("run_bash ls -1");
+  ui.onToolEnd("run_bash ls -1", { content: "exit code 0\na.txt\nb.txt\nc.txt\n", isError: false });
+  expect(err.text()).toBe("  run_bash ls -1\n    exit code 0 … (3 more lines)\n");
+});
+
+test("a failed call shows up to three lines of its error, indented, with control characters escaped", () => {
+  const err = captured();
+  const ui = new TerminalUI({ streamText: false, verbose: false, spinner: false, out: captured().stream, err: err.stream });
+  ui.onToolEnd("read_file x", { content: "Error: no such file\x1b[31m x\nline two\nline three\nline four", isError: true });
+  expect(err.text()).toBe("  ✗ Error: no such file\\x1b[31m x\n    line two\n    line three\n    … (1 more line)\n");
+});
