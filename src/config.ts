@@ -78,6 +78,11 @@ function flagError(message: string): string {
     const flag = unknown[1]!;
     return `unknown option ${flag.startsWith("-") ? flag : `-${flag}`}`;
   }
+  const ambiguous = /^Option '([^']+)' argument is ambiguous/.exec(message);
+  if (ambiguous) {
+    const flag = ambiguous[1]!.split(/[ ,]/)[0]!;
+    return `${flag} needs a value; a value starting with "-" is written ${flag}=-VALUE`;
+  }
   return message.split("\n")[0]!.replace(/\.$/, "");
 }
 
@@ -172,7 +177,9 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
     throw err;
   }
 
-  const prompt = parsed.positionals.length > 0 ? parsed.positionals.join(" ") : undefined;
+  // A blank prompt is no prompt: never send the model an empty message.
+  const joined = parsed.positionals.join(" ");
+  const prompt = joined.trim() !== "" ? joined : undefined;
   // Without a terminal there is nobody to hold a conversation with: run headless.
   const print = Boolean(v.print) || !stdinIsTTY;
   if (v.print && prompt === undefined && stdinIsTTY) throw new UsageError('-p needs a prompt: bunker -p "what to do"');

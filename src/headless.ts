@@ -2,6 +2,8 @@
 // code a script can trust.
 import { buildApp, usageSummary } from "./app.ts";
 import type { Config } from "./config.ts";
+import { escapeControl } from "./ui/escape.ts";
+import { Stdout } from "./ui/stdout.ts";
 import { TerminalUI } from "./ui/terminal.ts";
 
 export async function runHeadless(config: Config): Promise<number> {
@@ -17,14 +19,18 @@ export async function runHeadless(config: Config): Promise<number> {
   const controller = new AbortController();
   const onSigint = () => controller.abort();
   process.on("SIGINT", onSigint);
-  const events = config.outputFormat === "stream-json" ? streamJsonEvents(ui) : ui;
+  // Whoever reads stdout went away: stop the turn instead of working for nobody.
+  const stdout = new Stdout(process.stdout, () => controller.abort());
+  const events = config.outputFormat === "stream-json" ? streamJsonEvents(ui, stdout) : ui;
   const outcome = await app.agent.runTurn(prompt, app.context(controller.signal), events);
   process.off("SIGINT", onSigint);
 
   const isError = outcome.end === "error" || outcome.end === "interrupted" || outcome.end === "context_full";
   if (config.outputFormat === "text") {
     if (outcome.error) ui.error(outcome.error);
-    if (outcome.text) process.stdout.write(outcome.text + "\n");
+    // On a terminal the answer cannot move the cursor or retitle the window; piped, it is exact.
+    const answer = process.stdout.isTTY ? escapeControl(outcome.text, { keepNewlines: true, keepTabs: true }) : outcome.text;
+    if (answer) stdout.write(answer + "\n");
   } else {
     const result = {
       type: "result",
@@ -36,15 +42,21 @@ export async function runHeadless(config: Config): Promise<number> {
       model: config.model,
       ...usageSummary(app),
     };
-    process.stdout.write(JSON.stringify(result) + "\n");
+    stdout.write(JSON.stringify(result) + "\n");
+  }
+  const writeError = await stdout.flush();
+  if (writeError?.code === "EPIPE") return 141; // as if killed by SIGPIPE, quietly
+  if (writeError) {
+    process.stderr.write(`bunker: could not write the answer to stdout: ${writeError.message}\n`);
+    return 1;
   }
   if (outcome.end === "interrupted") return 130;
   return isError ? 1 : 0;
 }
 
 /** stream-json: one JSON object per line for each event, then the result. */
-function streamJsonEvents(ui: TerminalUI): TerminalUI {
-  const emit = (obj: object) => process.stdout.write(JSON.stringify(obj) + "\n");
+function streamJsonEvents(ui: TerminalUI, stdout: Stdout): TerminalUI {
+  const emit = (obj: object) => stdout.write(JSON.stringify(obj) + "\n");
   return Object.assign(Object.create(ui) as TerminalUI, {
     onText: (delta: string) => emit({ type: "text", text: delta }),
     onToolStart: (summary: string) => emit({ type: "tool_use", summary }),

@@ -97,6 +97,26 @@ describe("bad usage", () => {
     expect(r.stderr).toContain("zero");
   });
 
+  test("a negative --max-turns is not mistaken for a flag: the message says how to write it", async () => {
+    const r = await bunker(["--max-turns", "-1", "-p", "hi"], { ANTHROPIC_API_KEY: "k" });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--max-turns needs a value; a value starting with "-" is written --max-turns=-VALUE');
+  });
+
+  test("-C naming a file says it is not a directory, exit 2", async () => {
+    const r = await bunker(["-C", join(ws, "hello.txt"), "-p", "hi"], { ANTHROPIC_API_KEY: "k" });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`bunker: workspace ${join(ws, "hello.txt")} is not a directory\n`);
+  });
+
+  test("a blank prompt is no prompt: exit 2, nothing sent", async () => {
+    const env = serve([reply("never")]);
+    const r = await bunker(["-p", "   "], env);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("needs a prompt");
+    expect(fake!.requests).toHaveLength(0);
+  });
+
   test("a bad --output-format exits 2", async () => {
     const r = await bunker(["--output-format", "yaml", "-p", "hi"], { ANTHROPIC_API_KEY: "k" });
     expect(r.code).toBe(2);
@@ -206,6 +226,39 @@ describe("headless -p", () => {
     const r = await bunker(["-p", "something bad"], env);
     expect(r.code).toBe(0);
     expect(r.stderr).toContain("declined");
+  });
+});
+
+describe("when stdout cannot be written", () => {
+  const spawnEnv = (env: Record<string, string>) => ({ PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, NO_COLOR: "1", BUNKER_RETRY_BASE_MS: "1", ...env });
+
+  test("a full disk (/dev/full) is an error on stderr and exit 1, not a silent success", async () => {
+    const env = serve([reply("An answer nobody can store.")]);
+    const proc = Bun.spawn(["bun", MAIN, "-p", "hi"], { cwd: ws, env: spawnEnv(env), stdin: "ignore", stdout: Bun.file("/dev/full"), stderr: "pipe" });
+    const [stderr, code] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);
+    expect(code).toBe(1);
+    expect(stderr).toContain("bunker: could not write the answer to stdout:");
+    expect(stderr).not.toContain("    at ");
+  });
+
+  test("stream-json whose reader goes away stops quietly (exit 141), no EPIPE crash, no further requests", async () => {
+    const slow = reply([text("one two three four five six seven eight nine ten")], "end_turn", { chunkSize: 3, eventDelayMs: 40 });
+    const env = serve([reply([toolUse("read_file", { path: "hello.txt" })]), slow, reply("never sent")]);
+    const proc = Bun.spawn(["bun", MAIN, "-p", "hi", "--output-format", "stream-json"], { cwd: ws, env: spawnEnv(env), stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+    // Like `| head -1`: read the first line, then close the pipe.
+    const reader = proc.stdout.getReader();
+    let got = "";
+    while (!got.includes("\n")) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      got += new TextDecoder().decode(value);
+    }
+    await reader.cancel();
+    const [stderr, code] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);
+    expect(JSON.parse(got.split("\n")[0]!)).toMatchObject({ type: "tool_use" });
+    expect(stderr).not.toContain("EPIPE");
+    expect(code).toBe(141);
+    expect(fake!.requests.length).toBeLessThanOrEqual(2);
   });
 });
 

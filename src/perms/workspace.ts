@@ -2,7 +2,7 @@
 // it touches the disk: made absolute, every symlink resolved (dangling ones
 // too, by reading the link), then tested component by component against the
 // root. A link inside the workspace that points outside is outside.
-import { lstatSync, readlinkSync, realpathSync } from "node:fs";
+import { lstatSync, readlinkSync, realpathSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 
@@ -94,11 +94,14 @@ export function realpathLoose(abs: string): { real: string; exists: boolean } {
 /** The workspace root, made absolute and realpath'd once at start-up. */
 export function resolveRoot(dir: string): string {
   const abs = resolve(dir);
+  let real: string;
   try {
-    return realpathSync(abs);
+    real = realpathSync(abs);
   } catch {
     throw new PathError(`workspace ${abs} does not exist`);
   }
+  if (!statSync(real).isDirectory()) throw new PathError(`workspace ${abs} is not a directory`);
+  return real;
 }
 
 export function resolvePath(root: string, input: string): ResolvedPath {
