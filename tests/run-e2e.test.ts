@@ -91,6 +91,41 @@ describe.skipIf(!wired)(`headless${wired ? "" : " (skipped: run_bash not in src/
   });
 });
 
+describe.skipIf(!wired)("when bunker itself is killed", () => {
+  for (const [sig, code] of [["SIGTERM", 143], ["SIGHUP", 129]] as const) {
+    test(`${sig} with --sandbox off takes the running command down too (exit ${code})`, async () => {
+      fake = startFakeAnthropic([reply([run("echo $$ > pid.txt; sleep 30")]), reply("never")]);
+      const { root, env } = workspace();
+      const proc = Bun.spawn([...BUNKER, "-p", "go", "--allow-run", "--sandbox", "off"], {
+        cwd: root,
+        env: { PATH: process.env.PATH ?? "", ...env },
+        stdin: "ignore",
+        stdout: "pipe",
+        stderr: "pipe",
+      });
+      const pidFile = join(root, "pid.txt");
+      const deadline = Date.now() + 10_000;
+      while (!(existsSync(pidFile) && readFileSync(pidFile, "utf8").trim()) && Date.now() < deadline) await Bun.sleep(20);
+      const pid = Number(readFileSync(pidFile, "utf8").trim());
+      expect(alive(pid)).toBe(true);
+      proc.kill(sig);
+      expect(await proc.exited).toBe(code);
+      const gone = Date.now() + 2_000;
+      while (alive(pid) && Date.now() < gone) await Bun.sleep(20);
+      expect(alive(pid)).toBe(false);
+    }, 20_000);
+  }
+});
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 const ptyReady = tmuxAvailable && wired && source("app.ts").includes("TtyApprover");
 describe.skipIf(!ptyReady)(`in a real terminal (tmux)${ptyReady ? "" : " (skipped: needs tmux, run_bash in src/tools/all.ts and TtyApprover)"}`, () => {
   test("the command is shown with where it runs; yes, a session prefix, and no with a reason each do what they say", async () => {

@@ -194,21 +194,31 @@ interface RunOptions {
   command: string;
 }
 
-/** Process groups still running, killed if bunker itself exits first. */
+/** Process groups still running, killed if bunker itself exits or is killed first. */
 const liveGroups = new Set<number>();
 let exitHookInstalled = false;
+
+function killLiveGroups(): void {
+  for (const g of liveGroups) {
+    try {
+      process.kill(-g, "SIGKILL");
+    } catch {
+      // already gone
+    }
+  }
+}
+
 function trackGroup(pgid: number): void {
   if (!exitHookInstalled) {
     exitHookInstalled = true;
-    process.on("exit", () => {
-      for (const g of liveGroups) {
-        try {
-          process.kill(-g, "SIGKILL");
-        } catch {
-          // already gone
-        }
-      }
-    });
+    process.on("exit", killLiveGroups);
+    // A signal's default action skips "exit" handlers: take the commands down, then die as the signal would.
+    for (const [sig, code] of [["SIGTERM", 143], ["SIGHUP", 129]] as const) {
+      process.on(sig, () => {
+        killLiveGroups();
+        process.exit(code);
+      });
+    }
   }
   liveGroups.add(pgid);
 }
