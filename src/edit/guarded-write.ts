@@ -6,6 +6,7 @@ import { readFileSync, statSync } from "node:fs";
 import { dirname, relative } from "node:path";
 import { contentHash, type SessionState } from "../agent/session-state.ts";
 import { writeFileAtomic } from "../fs/atomic-write.ts";
+import { writeProblem } from "../fs/writable.ts";
 import type { ResolvedPath } from "../perms/workspace.ts";
 import { ToolError } from "../tools/tool.ts";
 
@@ -27,6 +28,16 @@ export function readForWrite(session: SessionState, path: ResolvedPath, verb: st
     if (err instanceof ToolError) throw err;
     throw new ToolError(`Cannot read ${path.display}: ${(err as Error).message}`);
   }
+  // Checked before read-before-write: read_file cannot read these, so asking for a read would be a dead end.
+  if (bytes.includes(0)) throw new ToolError(`${path.display} looks like a binary file; only text files can be changed this way.`);
+  let text: string;
+  try {
+    text = decoder.decode(bytes);
+  } catch {
+    throw new ToolError(`${path.display} is not valid UTF-8 text; only UTF-8 text files can be changed this way.`);
+  }
+  const problem = writeProblem(path.real, path.display);
+  if (problem) throw new ToolError(problem);
   const hash = contentHash(bytes);
   const seen = session.readHashes.get(path.real);
   if (seen === undefined) {
@@ -35,12 +46,7 @@ export function readForWrite(session: SessionState, path: ResolvedPath, verb: st
   if (seen !== hash) {
     throw new ToolError(`${path.display} has changed on disk since you last read it. Read it again with read_file, then ${verb} it.`);
   }
-  if (bytes.includes(0)) throw new ToolError(`${path.display} looks like a binary file; only text files can be changed this way.`);
-  try {
-    return { text: decoder.decode(bytes), hash };
-  } catch {
-    throw new ToolError(`${path.display} is not valid UTF-8 text; only UTF-8 text files can be changed this way.`);
-  }
+  return { text, hash };
 }
 
 /**
@@ -59,6 +65,8 @@ export function checkCreatable(root: string, path: ResolvedPath): void {
     if (!isDir) {
       throw new ToolError(`Cannot create ${path.display}: ${relative(root, dir) || dir} is a file, not a directory.`);
     }
+    const problem = writeProblem(path.real, path.display);
+    if (problem) throw new ToolError(problem);
     return;
   }
 }

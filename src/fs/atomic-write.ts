@@ -18,16 +18,19 @@ export function writeFileAtomic(path: string, data: string | Uint8Array, opts: A
   let mode = opts.mode;
   // A new file gets 0o644 less the umask; a kept or asked-for mode is set exactly.
   let exact = mode !== undefined;
-  if (mode === undefined) {
-    try {
-      mode = statSync(path).mode & 0o7777;
+  let owner: { uid: number; gid: number } | undefined;
+  try {
+    const st = statSync(path);
+    owner = { uid: st.uid, gid: st.gid };
+    if (mode === undefined) {
+      mode = st.mode & 0o7777;
       exact = true;
-    } catch {
-      mode = 0o644;
     }
+  } catch {
+    mode ??= 0o644;
   }
   const tmp = sideName(path, "tmp", 60);
-  writeTempFile(tmp, data, mode, exact);
+  writeTempFile(tmp, data, mode!, exact, owner);
   try {
     renameSync(tmp, path);
   } catch (err) {

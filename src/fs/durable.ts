@@ -1,7 +1,7 @@
 // The durable-write pieces shared by writeFileAtomic and the multi-file
 // transaction: a side file next to its target, written and flushed before
 // anything is renamed, and the directory flushed after.
-import { closeSync, fchmodSync, fsyncSync, openSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, fchmodSync, fchownSync, fsyncSync, openSync, unlinkSync, writeSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 
 /**
@@ -17,11 +17,20 @@ export function sideName(path: string, ext: "tmp" | "bak", keep?: number): strin
  * `exactMode` the mode is set as given; otherwise open() applies the umask.
  * On failure the temp file is removed and the error rethrown.
  */
-export function writeTempFile(tmp: string, data: string | Uint8Array, mode: number, exactMode: boolean): void {
+/** `owner`: the replaced file's owner and group, kept where allowed (a shared group, or root editing someone's file). */
+export function writeTempFile(tmp: string, data: string | Uint8Array, mode: number, exactMode: boolean, owner?: { uid: number; gid: number }): void {
   const fd = openSync(tmp, "wx", mode);
   let written = false;
   try {
+    if (owner) {
+      try {
+        fchownSync(fd, owner.uid, owner.gid);
+      } catch {
+        // Not ours to give away (not root, not in that group): the new file gets our ids.
+      }
+    }
     // open() applies the umask (0o664 would become 0o644): keep the mode exactly.
+    // After fchown, which may clear the setgid bit.
     if (exactMode) fchmodSync(fd, mode);
     const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;
     let off = 0;

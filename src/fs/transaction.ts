@@ -136,7 +136,8 @@ function prepare(op: FileOp, createdDirs: string[]): Staged {
   const mode = op.mode ?? (st ? st.mode & 0o7777 : 0o644);
   const s: Staged = { op, existed: st !== null, committed: false };
   s.tmp = sideName(op.path, "tmp");
-  writeTempFile(s.tmp, op.data, mode, st !== null); // keep an existing file's exact mode, whatever the umask
+  // Keep an existing file's exact mode (whatever the umask), owner and group.
+  writeTempFile(s.tmp, op.data, mode, st !== null, st ? { uid: st.uid, gid: st.gid } : undefined);
   if (st) {
     s.backup = sideName(op.path, "bak");
     try {

@@ -3,6 +3,7 @@
 // written all or nothing. Nothing touches the disk until every hunk of every
 // file has been placed and the person has said yes.
 import { readFileSync, statSync } from "node:fs";
+import { writeProblem } from "../fs/writable.ts";
 import { makeFilePreview } from "../diff/preview.ts";
 import { commitFiles, TransactionError, type FileOp } from "../fs/transaction.ts";
 import { applyPatches, type FileChange } from "../patch/apply.ts";
@@ -87,6 +88,10 @@ export const applyPatchTool: Tool<ApplyPatchInput> = {
     }
 
     const real = (display: string) => byDisplay.get(display)!.real;
+    for (const p of new Set(changes.flatMap((c) => (c.from !== undefined ? [c.from, c.path] : [c.path])))) {
+      const problem = writeProblem(real(p), p);
+      if (problem) throw new ToolError(`${problem} Nothing was written.`);
+    }
     const targets = [...new Set(changes.flatMap((c) => (c.from !== undefined ? [real(c.from), real(c.path)] : [real(c.path)])))];
     await ctx.perms.authorize({ kind: "write", target: targets[0]!, alsoTargets: targets.slice(1), tool: NAME, files: previews });
 
