@@ -16,6 +16,7 @@ import {
   apiError,
   drop,
   overloaded,
+  raw,
   reply,
   startFakeAnthropic,
   text,
@@ -386,6 +387,46 @@ describe("API failures", () => {
     expect(out.error).toBe("the API sent nothing for 0.2s");
     expect(s.events.retries).toHaveLength(4);
     expect(s.fake.requests).toHaveLength(5);
+  });
+
+  test("a 200 that is not an event stream (a web page) is named as a wrong server, not retried", async () => {
+    const s = setup([raw("<html><body>Welcome to nginx!</body></html>", { contentType: "text/html" }), reply("never")]);
+    const out = await s.turn("hello");
+    expect(out.end).toBe("error");
+    expect(out.error).toBe(`the server answered with text/html, not an event stream: check that ANTHROPIC_BASE_URL (${s.fake.url}) is a Messages API`);
+    expect(s.fake.requests).toHaveLength(1);
+  });
+
+  test("a garbled stream, bad tool JSON and a stream that ends early are retried with a plain reason, and nothing is dumped on stderr", async () => {
+    const logged: unknown[] = [];
+    const realError = console.error;
+    console.error = (...args: unknown[]) => void logged.push(args);
+    try {
+      const s = setup([
+        raw("event: message_start\ndata: {not json\n\n"),
+        reply([{ ...toolUse("read_file", {}), rawJson: '{"path": nope}' }], "tool_use"),
+        { ...(reply("a reply cut short by a proxy") as object), endAfterEvents: 4 } as Step,
+        reply("Finally."),
+      ]);
+      const out = await s.turn("hello");
+      expect(out).toMatchObject({ end: "done", text: "Finally." });
+      expect(s.events.retries).toHaveLength(3);
+      expect(s.events.retries[0]).toMatch(/^the reply stream could not be read \(JSON Parse error[^)]*\); retrying in/);
+      expect(s.events.retries[1]).toMatch(/^the reply stream could not be read \(JSON Parse error[^)]*\)/);
+      expect(s.events.retries[2]).toMatch(/^the stream ended before the reply was complete/);
+      expect(s.events.tools).toHaveLength(0);
+    } finally {
+      console.error = realError;
+    }
+    expect(logged).toEqual([]);
+  });
+
+  test("a proxy's HTML error page is shown as its title, on one line", async () => {
+    const page = `<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1>${"<p>details</p>".repeat(200)}</body></html>`;
+    const bad = { ...apiError(502), body: page };
+    const s = setup([bad, bad, bad, bad, bad]);
+    const out = await s.turn("hello");
+    expect(out.error).toBe("API error 502: 502 Bad Gateway (an HTML page, likely from a proxy)");
   });
 
   test("401 is not retried and explains the key", async () => {

@@ -46,6 +46,8 @@ export class Model {
   private readonly client: Anthropic;
   /** Called on every chunk of the response body: feeds the current attempt's idle watchdog. */
   private onBytes: () => void = () => {};
+  /** The content-type of the last successful response: a 200 that is not an event stream is a wrong server. */
+  private okContentType: string | undefined;
 
   constructor(readonly opts: ModelOptions) {
     this.client = new Anthropic({
@@ -53,6 +55,8 @@ export class Model {
       baseURL: opts.baseURL,
       maxRetries: 0,
       timeout: 10 * 60_000,
+      // Errors reach the person through explain(), not as SDK dumps on stderr.
+      logLevel: "off",
       fetch: (url, init) => this.watchedFetch(url, init),
     });
   }
@@ -61,6 +65,7 @@ export class Model {
   private async watchedFetch(url: string | URL | Request, init?: RequestInit): Promise<Response> {
     const res = await fetch(url, init);
     this.onBytes();
+    this.okContentType = res.ok ? (res.headers.get("content-type") ?? "no content-type") : undefined;
     if (!res.body) return res;
     const touch = () => this.onBytes();
     const body = res.body.pipeThrough(
@@ -114,12 +119,19 @@ export class Model {
           events.onText(delta);
         });
         const message = await stream.finalMessage();
+        // message_stop without a message_delta: the reply's end never came.
+        if (message.stop_reason === null) throw new StreamCutError("the stream ended before the reply was complete");
         addUsage(this.usage, message.usage);
         return message;
       } catch (err) {
         if (signal.aborted) throw err;
-        const retry: { ok: boolean; afterMs?: number } = silent ? { ok: true } : retryable(err);
-        const why = silent ? `the API sent nothing for ${formatSeconds(idleMs)}` : explain(err);
+        const wrongServer = !silent && isStreamProblem(err) && this.okContentType !== undefined && !this.okContentType.includes("text/event-stream");
+        const retry: { ok: boolean; afterMs?: number } = silent ? { ok: true } : wrongServer ? { ok: false } : retryable(err);
+        const why = silent
+          ? `the API sent nothing for ${formatSeconds(idleMs)}`
+          : wrongServer
+            ? `the server answered with ${this.okContentType}, not an event stream: check that ANTHROPIC_BASE_URL (${this.opts.baseURL ?? "the default"}) is a Messages API`
+            : explain(err);
         if (!retry.ok || attempt >= maxRetries) throw new ModelError(why, { tooLong: isTooLong(err), badConversation: isBadConversation(err) });
         const delay = retry.afterMs ?? this.opts.retryBaseMs * 2 ** attempt;
         // Text already shown from a cut-off stream is not resent: say the reply starts over.
@@ -146,8 +158,19 @@ function withCacheMark(messages: MessageParam[]): MessageParam[] {
   return [...messages.slice(0, -1), { ...last, content: marked } as MessageParam];
 }
 
+/** A reply that arrived but could not be assembled: cut short, out of order, not JSON. */
+class StreamCutError extends Error {
+  override name = "StreamCutError";
+}
+
+function isStreamProblem(err: unknown): boolean {
+  return err instanceof StreamCutError || (err instanceof Anthropic.AnthropicError && !(err instanceof Anthropic.APIError));
+}
+
 function retryable(err: unknown): { ok: boolean; afterMs?: number } {
   if (err instanceof Anthropic.APIConnectionError) return { ok: true };
+  // A garbled or truncated stream is a bad sample or a bad hop: asking again usually works.
+  if (isStreamProblem(err)) return { ok: true };
   if (err instanceof Anthropic.APIError) {
     const h = err.headers;
     if (h?.get("x-should-retry") === "false") return { ok: false };
@@ -189,10 +212,27 @@ export function explain(err: unknown): string {
     if (status === 404) return `not found (404): ${detail}. Check the model name (--model) and ANTHROPIC_BASE_URL`;
     if (status === 429) return `rate limited (429): ${detail}`;
     if (status === 529 || err.type === "overloaded_error") return `the API is overloaded (529)`;
-    if (status === undefined) return `could not reach the API: ${err.message.replace(/\.$/, "")} (check your network or ANTHROPIC_BASE_URL)`;
-    return `API error ${status}: ${detail}`;
+    if (status === undefined) return `could not reach the API: ${tidy(err.message).replace(/\.$/, "")} (check your network or ANTHROPIC_BASE_URL)`;
+    return `API error ${status}: ${tidy(detail)}`;
   }
-  return err instanceof Error ? `connection failed: ${err.message}` : String(err);
+  if (err instanceof StreamCutError) return err.message;
+  if (isStreamProblem(err)) {
+    const msg = (err as Error).message;
+    if (/stream ended|without sending any chunks/.test(msg)) return "the stream ended before the reply was complete";
+    return `the reply stream could not be read (${tidy(msg)})`;
+  }
+  return err instanceof Error ? `connection failed: ${tidy(err.message)}` : String(err);
+}
+
+/** An error detail fit for one line: a proxy's HTML page becomes its title, Bun's fetch hint goes. */
+function tidy(detail: string): string {
+  let text = detail.replace(/\s*For more information, pass `verbose: true`[^.]*\.?/g, "");
+  if (/<html|<!doctype|<body/i.test(text)) {
+    const title = /<title>([^<]*)<\/title>/i.exec(text)?.[1]?.trim();
+    text = title ? `${title} (an HTML page, likely from a proxy)` : text.replace(/<[^>]*>/g, " ");
+  }
+  text = text.replace(/\s+/g, " ").trim();
+  return text.length > 300 ? `${text.slice(0, 300)}…` : text;
 }
 
 function formatSeconds(ms: number): string {

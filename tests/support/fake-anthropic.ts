@@ -126,6 +126,11 @@ export function startFakeAnthropic(steps: Step[], opts: FakeAnthropicOptions = {
     if (step.delayMs) await Bun.sleep(step.delayMs);
     const requestId = { "request-id": `req_fake_${rec.index}` };
 
+    if ("raw" in step) {
+      rec.status = step.status ?? 200;
+      rec.error = `raw body (${step.contentType ?? "text/event-stream"})`;
+      return new Response(step.raw, { status: rec.status, headers: { "content-type": step.contentType ?? "text/event-stream", ...requestId } });
+    }
     if ("status" in step) {
       rec.status = step.status;
       const b = step.body ?? errorBody(errorType(step.status));
@@ -205,6 +210,11 @@ function streamResponse(message: WireMessage, step: ReplyStep, rec: ServedReques
             // Let the sent events reach the socket before resetting it.
             await Bun.sleep(FLUSH_MS);
             c.error(undefined);
+            return;
+          }
+          if (step.endAfterEvents !== undefined && i === step.endAfterEvents) {
+            rec.error = `stream ended cleanly after ${i} events`;
+            c.close();
             return;
           }
           if (step.stallAfterEvents !== undefined && i === step.stallAfterEvents) {

@@ -61,8 +61,19 @@ export interface ReplyStep extends Timing {
   dropAfterEvents?: number;
   /** Send this many SSE events, then go silent with the connection open (a stalled stream). */
   stallAfterEvents?: number;
+  /** Send this many SSE events, then end the stream cleanly, mid-message (a proxy that closed early). */
+  endAfterEvents?: number;
   /** Send an SSE `event: error` (as the real API does when overloaded mid-stream) after this many events. */
   streamError?: { afterEvents: number; type?: string; message?: string };
+}
+
+/** Any body at all, for servers that are not the Messages API (a proxy's HTML page, garbage SSE). */
+export interface RawStep extends Timing {
+  raw: string;
+  /** Default 200. */
+  status?: number;
+  /** Default text/event-stream. */
+  contentType?: string;
 }
 
 /** A connection reset with no reply content to speak of. */
@@ -97,7 +108,7 @@ export interface RecordedRequest {
   error?: string;
 }
 
-export type StaticStep = ReplyStep | DropStep | ErrorStep;
+export type StaticStep = ReplyStep | DropStep | ErrorStep | RawStep;
 export type DynamicStep = (request: RecordedRequest) => StaticStep | Promise<StaticStep>;
 export type Step = StaticStep | DynamicStep;
 
@@ -188,6 +199,11 @@ export function apiError(
 }
 
 /** 529 overloaded_error, the API's "try again shortly". */
+/** A body that is not what the Messages API sends. */
+export function raw(body: string, opts: { status?: number; contentType?: string } = {}): RawStep {
+  return { raw: body, ...opts };
+}
+
 export function overloaded(opts: { retryAfterMs?: number } = {}): ErrorStep {
   return apiError(529, opts);
 }
@@ -225,12 +241,16 @@ export function parseJsonScript(json: unknown): JsonScript {
 function checkStep(s: unknown, where: string): void {
   if (typeof s !== "object" || s === null || Array.isArray(s)) throw new Error(`${where}: a step must be an object`);
   const step = s as Record<string, unknown>;
-  for (const k of ["delayMs", "eventDelayMs", "chunkSize", "dropAfterEvents", "stallAfterEvents"]) {
+  for (const k of ["delayMs", "eventDelayMs", "chunkSize", "dropAfterEvents", "stallAfterEvents", "endAfterEvents"]) {
     if (step[k] !== undefined && (typeof step[k] !== "number" || (step[k] as number) < 0)) {
       throw new Error(`${where}.${k}: must be a non-negative number`);
     }
   }
   if (step.repeat !== undefined && typeof step.repeat !== "boolean") throw new Error(`${where}.repeat: must be true or false`);
+  if (step.raw !== undefined) {
+    if (typeof step.raw !== "string") throw new Error(`${where}.raw: must be a string`);
+    return;
+  }
   if (step.status !== undefined) {
     if (typeof step.status !== "number" || step.status < 400 || step.status > 599) {
       throw new Error(`${where}.status: must be an HTTP error status (400-599)`);
