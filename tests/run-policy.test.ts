@@ -247,6 +247,55 @@ describe("read-only lookalikes that run code, write or read outside: they ask", 
   });
 });
 
+describe("a repository whose own git config runs programs", () => {
+  const none = () => emptyGrants();
+  const repoWith = (config: string, layout: "dir" | "worktree" = "dir"): string => {
+    const r = tempDir("bunker-gitcfg-");
+    if (layout === "dir") {
+      mkdirSync(join(r, ".git"));
+      writeFileSync(join(r, ".git", "config"), config);
+    } else {
+      // A linked worktree: .git is a file pointing at a gitdir whose commondir holds the config.
+      const main = tempDir("bunker-gitmain-");
+      mkdirSync(join(main, "worktrees", "wt"), { recursive: true });
+      writeFileSync(join(main, "config"), config);
+      writeFileSync(join(main, "worktrees", "wt", "commondir"), "../..\n");
+      writeFileSync(join(r, ".git"), `gitdir: ${join(main, "worktrees", "wt")}\n`);
+    }
+    return r;
+  };
+  const plain = "[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n[remote \"origin\"]\n\turl = https://example.com/x.git\n[submodule \"lib\"]\n\tpath = lib\n";
+
+  test("an ordinary config: git diff is read-only and runs unasked", () => {
+    expect(decideRun(none(), "git diff", repoWith(plain)).verdict).toBe("allow");
+  });
+
+  test.each([
+    ["[diff]\n\texternal = /tmp/evil.sh\n", "diff.external"],
+    ['[diff "bin"]\n\ttextconv = ./conv.sh\n', "diff.textconv"],
+    ['[filter "lfs"]\n\tclean = ./clean.sh\n', "filter.clean"],
+    ["[core]\n\tpager = ./pager.sh\n", "core.pager"],
+    ["[core]\n\tsshCommand = ./ssh.sh\n", "core.sshcommand"],
+    ["[pager]\n\tlog = ./p.sh\n", "pager.log"],
+    ["[log]\n\tshowSignature = true\n[gpg]\n\tprogram = ./gpg.sh\n", "log.showsignature"],
+    ["[include]\n\tpath = ../elsewhere.cfg\n", "include.path"],
+    ['[includeIf "gitdir:~/"]\n\tpath = x\n', "includeif.path"],
+    ["[Diff] External = /tmp/evil.sh\n", "diff.external"],
+  ])("%j makes git diff ask, naming %s", (config, key) => {
+    const d = decideRun(none(), "git diff", repoWith(config));
+    expect(d).toEqual({ verdict: "ask", reason: `this repository's git config sets ${key}, which runs a program` });
+  });
+
+  test("the config of a linked worktree's main repository counts too", () => {
+    expect(decideRun(none(), "git log", repoWith("[diff]\n\texternal = x\n", "worktree")).verdict).toBe("ask");
+    expect(decideRun(none(), "git log", repoWith(plain, "worktree")).verdict).toBe("allow");
+  });
+
+  test("an explicit --allow-run=git grant still runs it", () => {
+    expect(decideRun(gitLs(), "git diff", repoWith("[diff]\n\texternal = x\n")).verdict).toBe("allow");
+  });
+});
+
 describe("deny rules win", () => {
   const denyRm = () =>
     grants((g) => {

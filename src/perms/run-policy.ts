@@ -10,6 +10,7 @@
 import { homedir } from "node:os";
 import { basename, isAbsolute, join, resolve } from "node:path";
 import type { Decision, Grants, PathRules } from "./policy.ts";
+import { gitConfigRunsPrograms } from "./git-config.ts";
 import { isLiteral, parseShell, type ParseResult, type Redirect, type SimpleCommand, type Word } from "./shell-parse.ts";
 import { isProtectedPath, isWithin, realpathLoose } from "./workspace.ts";
 
@@ -183,6 +184,11 @@ function judgeCommand(cmd: SimpleCommand, judge: Judge, paths: PathChecker): str
   if (!spec) return `\`${name}\` is not granted`;
   if (!judge.readOnlyUnasked) return `\`${name}\` only reads, but with no sandbox for commands every command asks`;
   const args = cmd.argv.slice(1);
+  if (name === "git" && judge.root !== null) {
+    // The repository's own config could make even `git diff` run a program.
+    const key = gitConfigRunsPrograms(judge.root);
+    if (key) return `this repository's git config sets ${key}, which runs a program`;
+  }
   if (spec.check && !spec.check(args)) return `\`${name}\` with these arguments is not read-only`;
   let operands = 0;
   let endOfOptions = false;

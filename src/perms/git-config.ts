@@ -1,0 +1,88 @@
+// A repository's own config can make read-only git commands run programs:
+// diff.external, a textconv or filter driver, a pager, gpg for signatures,
+// or an include that could say any of these. A workspace unpacked from an
+// archive brings its .git/config along, so before `git diff` runs unasked,
+// that file is read and any such key makes the command ask instead.
+import { readFileSync, statSync } from "node:fs";
+import { dirname, isAbsolute, join, resolve } from "node:path";
+
+/** Section (subsection stripped, lower case) → keys that name a program to run; "*" = any key. */
+const RUNS_PROGRAMS: Record<string, Set<string> | "*"> = {
+  diff: new Set(["external", "textconv", "command"]),
+  filter: new Set(["clean", "smudge", "process"]),
+  pager: "*",
+  gpg: new Set(["program"]),
+  log: new Set(["showsignature"]),
+  include: "*",
+  includeif: "*",
+  core: new Set(["pager", "sshcommand", "gitproxy", "askpass", "fsmonitor"]),
+};
+
+/** The first setting in the repository around `root` that would run a program, e.g. `diff.external`; null if none. */
+export function gitConfigRunsPrograms(root: string): string | null {
+  for (const file of repoConfigFiles(root)) {
+    let text: string;
+    try {
+      text = readFileSync(file, "utf8");
+    } catch {
+      continue;
+    }
+    const hit = riskyKey(text);
+    if (hit) return hit;
+  }
+  return null;
+}
+
+export function riskyKey(configText: string): string | null {
+  let section = "";
+  for (const raw of configText.split("\n")) {
+    const line = raw.trim();
+    if (line === "" || line.startsWith("#") || line.startsWith(";")) continue;
+    // [diff "x"], [diff.x] (old syntax) and [diff] all count as "diff".
+    const header = /^\[\s*([A-Za-z0-9-]+)[^\]]*\](.*)$/.exec(line);
+    let rest = line;
+    if (header) {
+      section = header[1]!.toLowerCase().split(".")[0]!;
+      rest = header[2]!.trim();
+      if (rest === "" || rest.startsWith("#") || rest.startsWith(";")) continue;
+    }
+    const key = /^([A-Za-z][A-Za-z0-9-]*)/.exec(rest)?.[1]?.toLowerCase();
+    if (!key) continue;
+    const risky = RUNS_PROGRAMS[section];
+    if (risky === "*" || risky?.has(key)) return `${section}.${key}`;
+  }
+  return null;
+}
+
+/** The config files git would read for the repository containing `root`: .git/config, or a worktree's common one too. */
+function repoConfigFiles(root: string): string[] {
+  for (let dir = root; ; dir = dirname(dir)) {
+    const dotGit = join(dir, ".git");
+    let isDir: boolean | null = null;
+    try {
+      isDir = statSync(dotGit).isDirectory();
+    } catch {
+      // no .git here
+    }
+    if (isDir === true) return [join(dotGit, "config")];
+    if (isDir === false) {
+      // A worktree or submodule: ".git" is a file saying "gitdir: <path>".
+      try {
+        const gitdir = /^gitdir:\s*(.+)$/m.exec(readFileSync(dotGit, "utf8"))?.[1]?.trim();
+        if (!gitdir) return [];
+        const gd = isAbsolute(gitdir) ? gitdir : resolve(dir, gitdir);
+        const files = [join(gd, "config")];
+        try {
+          const common = readFileSync(join(gd, "commondir"), "utf8").trim();
+          files.push(join(isAbsolute(common) ? common : resolve(gd, common), "config"));
+        } catch {
+          // not a linked worktree
+        }
+        return files;
+      } catch {
+        return [];
+      }
+    }
+    if (dirname(dir) === dir) return [];
+  }
+}
