@@ -291,6 +291,14 @@ describe("a repository whose own git config runs programs", () => {
     expect(decideRun(none(), "git log", repoWith(plain, "worktree")).verdict).toBe("allow");
   });
 
+  test("after a cd, a nested repository's config counts", () => {
+    const r = repoWith(plain);
+    mkdirSync(join(r, "vendor", "lib", ".git"), { recursive: true });
+    writeFileSync(join(r, "vendor", "lib", ".git", "config"), "[diff]\n\texternal = ./x.sh\n");
+    expect(decideRun(none(), "git diff", r).verdict).toBe("allow");
+    expect(decideRun(none(), "cd vendor/lib && git diff", r)).toEqual({ verdict: "ask", reason: "this repository's git config sets diff.external, which runs a program" });
+  });
+
   test("an explicit --allow-run=git grant still runs it", () => {
     expect(decideRun(gitLs(), "git diff", repoWith("[diff]\n\texternal = x\n")).verdict).toBe("allow");
   });

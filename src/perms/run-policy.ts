@@ -185,9 +185,11 @@ function judgeCommand(cmd: SimpleCommand, judge: Judge, paths: PathChecker): str
   if (!judge.readOnlyUnasked) return `\`${name}\` only reads, but with no sandbox for commands every command asks`;
   const args = cmd.argv.slice(1);
   if (name === "git" && judge.root !== null) {
-    // The repository's own config could make even `git diff` run a program.
-    const key = gitConfigRunsPrograms(judge.root);
-    if (key) return `this repository's git config sets ${key}, which runs a program`;
+    // The repository's own config could make even `git diff` run a program; after a `cd`, a nested repository's too.
+    for (const dir of paths.cwds) {
+      const key = gitConfigRunsPrograms(dir);
+      if (key) return `this repository's git config sets ${key}, which runs a program`;
+    }
   }
   if (spec.check && !spec.check(args)) return `\`${name}\` with these arguments is not read-only`;
   let operands = 0;
@@ -298,7 +300,8 @@ function cdTarget(cmd: SimpleCommand): string | null {
 class PathChecker {
   constructor(
     private readonly judge: Judge,
-    private readonly cwds: string[],
+    /** Every directory a command in the line may run in. */
+    readonly cwds: string[],
     private readonly hasCd: boolean,
   ) {}
 
