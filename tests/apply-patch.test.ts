@@ -1,7 +1,7 @@
 // apply_patch through the registry, as the loop calls it: the approval it
 // asks for, what the person sees, and what lands on disk.
 import { describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { contentHash } from "../src/agent/session-state.ts";
 import { emptyGrants } from "../src/perms/policy.ts";
@@ -47,6 +47,16 @@ const twoFilePatch = [
 ].join("\n");
 
 describe("apply_patch", () => {
+  test("a new executable file is marked as such in the diff the person approves, and lands 0755", async () => {
+    const root = workspace({});
+    const ctx = makeContext(root, { answers: [{ answer: "once" }] });
+    const patch = ["diff --git a/run.sh b/run.sh", "new file mode 100755", "--- /dev/null", "+++ b/run.sh", "@@ -0,0 +1,2 @@", "+#!/bin/sh", "+echo hi"].join("\n");
+    expect((await run(ctx, patch)).isError).toBe(false);
+    const shown = ctx.approver.asked[0]!.files![0]!;
+    expect(shown.diff.split("\n").slice(0, 3)).toEqual(["new file mode 100755 (executable)", "--- /dev/null", "+++ b/run.sh"]);
+    expect(statSync(join(root, "run.sh")).mode & 0o777).toBe(0o755);
+  });
+
   test("one prompt for the whole patch, with diffs from the real before and after contents", async () => {
     const root = workspace(twoFiles);
     const ctx = makeContext(root, { answers: [{ answer: "once" }] });

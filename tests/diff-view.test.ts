@@ -28,6 +28,15 @@ describe("diff view", () => {
     expect([lines[0], ...lines.slice(2)]).toEqual(["notes.md (new file)  +2 -0", "+a", "+b"]);
   });
 
+  test("a new executable file shows its mode, in yellow, above the hunks; the file headers still go", () => {
+    const p = makeFilePreview("run.sh", null, "#!/bin/sh\n");
+    p.diff = `new file mode 100755 (executable)\n${p.diff}`;
+    const lines = renderFileChange(p, { color: true });
+    expect(lines[1]).toBe("\x1b[33mnew file mode 100755 (executable)\x1b[39m");
+    expect(lines[2]).toStartWith(`${CYAN}@@`);
+    expect(lines.some((l) => l.startsWith("---") || l.startsWith("+++"))).toBe(false);
+  });
+
   test("a long diff is bounded with a line saying how much is hidden", () => {
     const after = Array.from({ length: 500 }, (_, i) => `line ${i}`).join("\n") + "\n";
     const lines = renderFileChange(makeFilePreview("big.txt", null, after), { color: false, maxLines: 50 });

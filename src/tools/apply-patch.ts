@@ -175,8 +175,10 @@ function readText(display: string, real: string): string | null {
 }
 
 function previewOf(c: FileChange): FileChangePreview {
-  if (c.from !== undefined) return makeFilePreview(`${c.from} → ${c.path}`, c.before, c.after, "rename");
-  return makeFilePreview(c.path, c.before, c.after);
+  const p = c.from !== undefined ? makeFilePreview(`${c.from} → ${c.path}`, c.before, c.after, "rename") : makeFilePreview(c.path, c.before, c.after);
+  // An executable file is worth a second look before approving: say so, as git does.
+  if (c.mode !== undefined && (c.mode & 0o111) !== 0) p.diff = `new file mode 100${c.mode.toString(8)} (executable)\n${p.diff}`;
+  return p;
 }
 
 function summaryLine(p: FileChangePreview): string {

@@ -63,10 +63,12 @@ function header(file: FileChangePreview, c: Colors): string {
 function diffBody(diff: string): string[] {
   if (diff === "") return [];
   const lines = diff.split("\n");
-  let start = 0;
-  while (start < lines.length && (lines[start]!.startsWith("--- ") || lines[start]!.startsWith("+++ "))) start++;
+  // Before the first hunk: drop the file headers, keep notes such as "new file mode 100755".
+  let firstHunk = lines.findIndex((l) => l.startsWith("@@"));
+  if (firstHunk === -1) firstHunk = lines.length;
+  const head = lines.slice(0, firstHunk).filter((l) => !l.startsWith("--- ") && !l.startsWith("+++ "));
   // A CRLF file's diff lines end in \r: not worth shouting about on every line.
-  return lines.slice(start).map((l) => (l.endsWith("\r") ? l.slice(0, -1) : l));
+  return [...head, ...lines.slice(firstHunk)].map((l) => (l.endsWith("\r") ? l.slice(0, -1) : l));
 }
 
 function clip(line: string, max: number): string {
@@ -76,6 +78,7 @@ function clip(line: string, max: number): string {
 function colourLine(raw: string, c: Colors): string {
   const line = escapeControl(raw, { keepTabs: true });
   if (raw.startsWith("@@")) return c.cyan(line);
+  if (raw.startsWith("new file mode")) return c.yellow(line);
   if (raw.startsWith("+")) return c.green(line);
   if (raw.startsWith("-")) return c.red(line);
   if (raw.startsWith("\\")) return c.dim(line);
