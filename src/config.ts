@@ -176,6 +176,12 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
     if (err instanceof RulesFileError) throw new UsageError(err.message);
     throw err;
   }
+  if (grants.allow.net.hosts.length > 0 && !grants.allow.net.all) {
+    // Say so now rather than let a command fail later with "no network".
+    startupWarnings.push(
+      `--allow-net=${grants.allow.net.hosts.join(",")}: the sandbox cannot limit the network to some hosts, so commands get no network. Use --allow-net (no hosts) to give them the network.`,
+    );
+  }
 
   // A blank prompt is no prompt: never send the model an empty message.
   const joined = parsed.positionals.join(" ");

@@ -117,6 +117,16 @@ describe("bad usage", () => {
     expect(fake!.requests).toHaveLength(0);
   });
 
+  test("--allow-net=HOSTS warns at start that commands get no network, and how to give it", async () => {
+    const env = serve([reply("ok")]);
+    const r = await bunker(["-p", "hi", "--allow-net=github.com"], env);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain("--allow-net=github.com: the sandbox cannot limit the network to some hosts, so commands get no network. Use --allow-net (no hosts)");
+    await fake!.stop();
+    const bare = await bunker(["-p", "hi", "--allow-net"], serve([reply("ok")]));
+    expect(bare.stderr).not.toContain("cannot limit the network");
+  });
+
   test("a bad --output-format exits 2", async () => {
     const r = await bunker(["--output-format", "yaml", "-p", "hi"], { ANTHROPIC_API_KEY: "k" });
     expect(r.code).toBe(2);
