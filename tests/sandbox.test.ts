@@ -236,6 +236,18 @@ describe(`inside bubblewrap${skipReason}`, () => {
     const settings = await sandboxed("echo '{\"allow\":[\"run:*\"]}' > .bunker/settings.json", { gitWritable: true });
     expect(settings.content).toContain("Read-only file system");
     expect(existsSync(`${root}/.bunker/settings.json`)).toBe(false);
+    // The empty mount point bubblewrap needed is not left behind in the person's workspace.
+    expect(existsSync(`${root}/.bunker`)).toBe(false);
+  });
+
+  test.skipIf(!usable)("an existing .bunker directory is kept (even when empty)", async () => {
+    mkdirSync(`${root}/.bunker`);
+    try {
+      await sandboxed("true");
+      expect(existsSync(`${root}/.bunker`)).toBe(true);
+    } finally {
+      rmSync(`${root}/.bunker`, { recursive: true, force: true });
+    }
   });
 
   test.skipIf(!usable)("--deny-write paths inside the workspace are read-only", async () => {

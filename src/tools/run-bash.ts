@@ -3,7 +3,7 @@
 // process group with stdin closed; on timeout or Ctrl+C the whole group gets
 // SIGTERM, then SIGKILL, and background children never outlive the command.
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmdirSync, rmSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { emptyGrants, type Grants } from "../perms/policy.ts";
@@ -139,6 +139,9 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
       if (p.confined && p.kind === "seatbelt") env.TMPDIR = tmp = mkdtempSync(join(tmpdir(), "bunker-run-"));
       if (p.confined && p.kind === "bubblewrap") env.TMPDIR = "/tmp";
       const argv = confine(p, spec, [shell, "-c", command], tmp ?? "");
+      // bubblewrap mounts an empty read-only .bunker where there was none: take the empty mount point away after.
+      const bunkerDir = join(ctx.root, ".bunker");
+      const hadBunkerDir = existsSync(bunkerDir);
       try {
         const result = await runProcess(argv, {
           cwd: ctx.root,
@@ -153,9 +156,18 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
         return formatResult(result, p.confined ? sandboxNote(result, spec) : null);
       } finally {
         if (tmp) rmSync(tmp, { recursive: true, force: true });
+        if (!hadBunkerDir) removeIfEmptyDir(bunkerDir);
       }
     },
   };
+}
+
+function removeIfEmptyDir(dir: string): void {
+  try {
+    rmdirSync(dir); // fails, as it should, unless it is an empty directory
+  } catch {
+    // not there, or not empty
+  }
 }
 
 /** What the sandbox lets `command` touch; a line that only reads gets a read-only workspace. */
