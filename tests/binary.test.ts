@@ -10,7 +10,6 @@ import { writeChecksums } from "../scripts/build/checksums.ts";
 import type { Stamp } from "../scripts/build/stamp.ts";
 import { RELEASE_TARGETS, runsOnHost } from "../scripts/build/targets.ts";
 
-const hasMain = existsSync(join(ROOT, "src/main.ts"));
 const strace = Bun.which("strace");
 
 let dir: string;
@@ -26,7 +25,7 @@ async function runAlone(argv: string[]): Promise<{ code: number; stdout: string;
   return { code, stdout, stderr };
 }
 
-describe.skipIf(!hasMain)("the compiled binary (src/main.ts)", () => {
+describe("the compiled binary (src/main.ts)", () => {
   beforeAll(async () => {
     const built = await freshBinary();
     stamp = built.stamp;

@@ -7,17 +7,9 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { startFakeAnthropic, type FakeAnthropic } from "./support/fake-anthropic.ts";
 import { reply, toolUse } from "./support/fake-anthropic/steps.ts";
-import { BUNKER, count, press, quitWithCtrlD, runHeadless, source, stopAll, toolResults, waitForCount, workspace as e2eWorkspace } from "./support/cli.ts";
+import { BUNKER, count, press, quitWithCtrlD, runHeadless, stopAll, toolResults, waitForCount, workspace as e2eWorkspace } from "./support/cli.ts";
 import { TmuxSession, tmuxAvailable } from "./support/tmux.ts";
 
-// These tests need the edit tools, the clack approver and the rules files wired
-// into main (src/tools/all.ts, src/app.ts, src/config.ts: see the edits
-// branch's report). Until then they are skipped, by name, rather than failing.
-const wired = {
-  tools: source("tools/all.ts").includes("editFileTool") && source("tools/all.ts").includes("writeFileTool"),
-  approver: source("app.ts").includes("TtyApprover"),
-  rules: source("config.ts").includes("loadRulesFiles"),
-};
 
 let fake: FakeAnthropic | undefined;
 let tmux: TmuxSession | undefined;
@@ -29,7 +21,7 @@ afterEach(async () => {
 
 const workspace = (files: Record<string, string>) => e2eWorkspace("bunker-e2e-", fake!.url, files);
 
-describe.skipIf(!wired.tools)(`headless${wired.tools ? "" : " (skipped: edit_file/write_file not in src/tools/all.ts yet)"}`, () => {
+describe("headless", () => {
   test("--no-prompt: the edit is refused, the file is unchanged, stderr names --allow-write", async () => {
     fake = startFakeAnthropic([
       reply([toolUse("read_file", { path: "src/app.ts" })]),
@@ -71,7 +63,7 @@ describe.skipIf(!wired.tools)(`headless${wired.tools ? "" : " (skipped: edit_fil
     expect(r.stderr).toContain("+n = two");
   });
 
-  test.skipIf(!wired.rules)("a malformed rules file stops bunker with its path and line (exit 2)", async () => {
+  test("a malformed rules file stops bunker with its path and line (exit 2)", async () => {
     fake = startFakeAnthropic([]);
     const { root, env } = workspace({ ".bunker/settings.json": '{\n  "allow": ["write:src/**", "exec:ls"]\n}\n' });
     const r = await runHeadless(root, env, ["-p", "hi"]);
@@ -81,7 +73,7 @@ describe.skipIf(!wired.tools)(`headless${wired.tools ? "" : " (skipped: edit_fil
     expect(fake.requests).toHaveLength(0);
   });
 
-  test.skipIf(!wired.rules)("a rules-file grant lets the edit through without a flag", async () => {
+  test("a rules-file grant lets the edit through without a flag", async () => {
     fake = startFakeAnthropic([
       reply([toolUse("read_file", { path: "src/app.ts" })]),
       reply([toolUse("edit_file", { path: "src/app.ts", old_string: "one", new_string: "two" })]),
@@ -94,8 +86,7 @@ describe.skipIf(!wired.tools)(`headless${wired.tools ? "" : " (skipped: edit_fil
   });
 });
 
-const ptyReady = tmuxAvailable && wired.tools && wired.approver;
-describe.skipIf(!ptyReady)(`in a real terminal (tmux)${ptyReady ? "" : " (skipped: needs tmux, the edit tools and TtyApprover in src/app.ts)"}`, () => {
+describe.skipIf(!tmuxAvailable)("in a real terminal (tmux)", () => {
   test("the diff is on screen, each answer does what it says, the file changes only on yes", async () => {
     const edit = (from: string, to: string) => toolUse("edit_file", { path: "a.txt", old_string: from, new_string: to });
     fake = startFakeAnthropic([

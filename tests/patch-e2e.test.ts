@@ -8,12 +8,9 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { startFakeAnthropic, type FakeAnthropic } from "./support/fake-anthropic.ts";
 import { reply, toolUse } from "./support/fake-anthropic/steps.ts";
-import { BUNKER, press, quitWithCtrlD, runHeadless, source, stopAll, toolResults, waitForCount, workspace as e2eWorkspace } from "./support/cli.ts";
+import { BUNKER, press, quitWithCtrlD, runHeadless, stopAll, toolResults, waitForCount, workspace as e2eWorkspace } from "./support/cli.ts";
 import { TmuxSession, tmuxAvailable } from "./support/tmux.ts";
 import { readTree } from "./support/tree.ts";
-
-// Skipped, by name, until apply_patch is in the tool list (src/tools/all.ts: see the patch branch's report).
-const wired = source("tools/all.ts").includes("applyPatchTool");
 
 let fake: FakeAnthropic | undefined;
 let tmux: TmuxSession | undefined;
@@ -47,7 +44,7 @@ const wrongPatch = [
 ].join("\n");
 const fixedPatch = wrongPatch.replace("-  const x = 0;", "-  const x = 1;");
 
-describe.skipIf(!wired)(`apply_patch headless${wired ? "" : " (skipped: apply_patch not in src/tools/all.ts yet)"}`, () => {
+describe("apply_patch headless", () => {
   test("a failing patch returns the report, nothing is written, and the corrected patch lands", async () => {
     fake = startFakeAnthropic([
       reply([toolUse("apply_patch", { patch: wrongPatch })]),
@@ -89,8 +86,7 @@ describe.skipIf(!wired)(`apply_patch headless${wired ? "" : " (skipped: apply_pa
   });
 });
 
-const ptyReady = wired && tmuxAvailable;
-describe.skipIf(!ptyReady)(`apply_patch in a real terminal (tmux)${ptyReady ? "" : " (skipped: needs tmux and apply_patch in src/tools/all.ts)"}`, () => {
+describe.skipIf(!tmuxAvailable)("apply_patch in a real terminal (tmux)", () => {
   test("one prompt with every file's diff; Yes writes them all, No writes nothing and passes the reason on", async () => {
     const second = "*** Begin Patch\n*** Update File: src/util.js\n@@\n-  return n * 2;\n+  return n * 3;\n*** Delete File: src/app.js\n*** End Patch\n";
     fake = startFakeAnthropic([

@@ -9,12 +9,9 @@ import { join } from "node:path";
 import { detectSandbox } from "../src/sandbox/detect.ts";
 import { startFakeAnthropic, type FakeAnthropic } from "./support/fake-anthropic.ts";
 import { reply, toolUse } from "./support/fake-anthropic/steps.ts";
-import { BUNKER, count, press, quitWithCtrlD, runHeadless, source, stopAll, toolResults, waitForCount, workspace as e2eWorkspace } from "./support/cli.ts";
+import { BUNKER, count, press, quitWithCtrlD, runHeadless, stopAll, toolResults, waitForCount, workspace as e2eWorkspace } from "./support/cli.ts";
 import { TmuxSession, tmuxAvailable } from "./support/tmux.ts";
 
-// run_bash reaches the model once src/tools/all.ts lists it (see the bash
-// branch's report). Until then these are skipped, by name, rather than failing.
-const wired = source("tools/all.ts").includes("createRunBashTool");
 const sandboxed = detectSandbox().kind !== null;
 
 let fake: FakeAnthropic | undefined;
@@ -29,7 +26,7 @@ const workspace = (files: Record<string, string> = {}) => e2eWorkspace("bunker-r
 
 const run = (command: string) => toolUse("run_bash", { command });
 
-describe.skipIf(!wired)(`headless${wired ? "" : " (skipped: run_bash not in src/tools/all.ts yet)"}`, () => {
+describe("headless", () => {
   test("--no-prompt: the command is refused, nothing runs, the result and stderr name --allow-run", async () => {
     fake = startFakeAnthropic([reply([run("touch made.txt")]), reply("I could not run it.")]);
     const { root, env } = workspace();
@@ -91,7 +88,7 @@ describe.skipIf(!wired)(`headless${wired ? "" : " (skipped: run_bash not in src/
   });
 });
 
-describe.skipIf(!wired)("when bunker itself is killed", () => {
+describe("when bunker itself is killed", () => {
   for (const [sig, code] of [["SIGTERM", 143], ["SIGHUP", 129]] as const) {
     test(`${sig} with --sandbox off takes the running command down too (exit ${code})`, async () => {
       fake = startFakeAnthropic([reply([run("echo $$ > pid.txt; sleep 30")]), reply("never")]);
@@ -126,8 +123,7 @@ function alive(pid: number): boolean {
   }
 }
 
-const ptyReady = tmuxAvailable && wired && source("app.ts").includes("TtyApprover");
-describe.skipIf(!ptyReady)(`in a real terminal (tmux)${ptyReady ? "" : " (skipped: needs tmux, run_bash in src/tools/all.ts and TtyApprover)"}`, () => {
+describe.skipIf(!tmuxAvailable)("in a real terminal (tmux)", () => {
   test("the command is shown with where it runs; yes, a session prefix, and no with a reason each do what they say", async () => {
     fake = startFakeAnthropic([
       reply([run("touch one.txt")]), // 1: Yes

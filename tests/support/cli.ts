@@ -1,7 +1,7 @@
 // Shared pieces of the end-to-end tests that run bunker as a process against
 // the scripted Messages API: which bunker to run, a private workspace, a
 // headless run, the tool_results it sent, and driving its prompt in tmux.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { FakeAnthropic, ServedRequest } from "./fake-anthropic.ts";
 import { tempDir } from "./context.ts";
@@ -10,10 +10,6 @@ import type { TmuxSession } from "./tmux.ts";
 export const MAIN = join(import.meta.dir, "..", "..", "src", "main.ts");
 /** BUNKER_BIN=path/to/compiled/bunker runs these against the compiled binary instead of the source. */
 export const BUNKER = process.env.BUNKER_BIN ? [process.env.BUNKER_BIN] : ["bun", MAIN];
-
-const SRC = join(import.meta.dir, "..", "..", "src");
-/** The text of a file under src/ ("" if missing): tests skip, by name, until a piece is wired in. */
-export const source = (path: string) => (existsSync(join(SRC, path)) ? readFileSync(join(SRC, path), "utf8") : "");
 
 /** A workspace with `files`, plus a private HOME and config dir so no real settings file is read. */
 export function workspace(prefix: string, serverUrl: string, files: Record<string, string> = {}): { root: string; env: Record<string, string> } {
