@@ -18,6 +18,9 @@ import type { ToolContext } from "./tools/tool.ts";
 import { TerminalUI } from "./ui/terminal.ts";
 import { escapeControl } from "./ui/escape.ts";
 import { renderFileChanges } from "./ui/diff-view.ts";
+import { openSession } from "./session/open.ts";
+import type { SessionRecorder } from "./session/recorder.ts";
+import { SessionError } from "./session/store.ts";
 import { detectSandbox, planSandbox, sandboxStartupNotice } from "./sandbox/detect.ts";
 
 export interface App {
@@ -27,6 +30,8 @@ export interface App {
   ui: TerminalUI;
   session: SessionState;
   perms: Permissions;
+  /** Saves the conversation as it goes (bunker -c / -r pick it up). */
+  recorder: SessionRecorder;
   /** A context for one turn, with its own abort signal. */
   context(signal: AbortSignal): ToolContext;
 }
@@ -63,10 +68,15 @@ export async function buildApp(config: Config, ui: TerminalUI): Promise<App> {
     if (notice) ui.info(pc.yellow(notice));
   }
   const session = new SessionState();
+  const opened = openSession(config, (message) => ui.info(pc.yellow(escapeControl(message))));
+  if (opened.notice) ui.info(pc.yellow(opened.notice));
+  if (opened.resumed) session.todos = opened.resumed.todos;
   const model = new Model({ apiKey: config.apiKey, baseURL: config.baseURL, model: config.model, retryBaseMs: config.retryBaseMs, idleTimeoutMs: config.idleTimeoutMs });
   const agent = new Agent({ model, registry, system: buildSystemPrompt(config.root), maxTurns: config.maxTurns,
     hooks: [new TodoRoundHook(session, config.todoAfter)],
+    onHistoryChange: () => opened.recorder.save({ messages: agent.history.messages, todos: session.todos }),
   });
+  if (opened.resumed) agent.load(opened.resumed.messages);
   return {
     config,
     agent,
@@ -74,17 +84,27 @@ export async function buildApp(config: Config, ui: TerminalUI): Promise<App> {
     ui,
     session,
     perms,
+    recorder: opened.recorder,
     context: (signal) => ({ root: config.root, perms, session, ui, signal }),
   };
 }
 
 export async function runApp(config: Config): Promise<number> {
-  if (config.print) {
-    const { runHeadless } = await import("./headless.ts");
-    return runHeadless(config);
+  try {
+    if (config.print) {
+      const { runHeadless } = await import("./headless.ts");
+      return await runHeadless(config);
+    }
+    const { runRepl } = await import("./repl.ts");
+    return await runRepl(config);
+  } catch (err) {
+    // -c / -r that cannot be honoured: say why, start nothing.
+    if (err instanceof SessionError) {
+      process.stderr.write(`bunker: ${err.message}\n`);
+      return err.exitCode;
+    }
+    throw err;
   }
-  const { runRepl } = await import("./repl.ts");
-  return runRepl(config);
 }
 
 export function usageSummary(app: App): { usage: App["model"]["usage"]; cost_usd: number } {

@@ -6,9 +6,12 @@ import { resolve } from "node:path";
 import { emptyGrants, type Grants, type PathRules } from "./perms/policy.ts";
 import { isWithin, resolveRoot, realpathLoose } from "./perms/workspace.ts";
 import { loadRulesFiles, RulesFileError } from "./perms/rules-file.ts";
+import { defaultSessionsPath } from "./session/paths.ts";
 
 export type OutputFormat = "text" | "json" | "stream-json";
 export type SandboxMode = "auto" | "on" | "off";
+/** -c: the newest session here; -r ID: that one; bare -r: list them. */
+export type ResumeRequest = { kind: "latest" } | { kind: "id"; id: string } | { kind: "list" };
 
 export { DEFAULT_MAX_TURNS, DEFAULT_MODEL };
 
@@ -37,6 +40,9 @@ export interface Config {
   idleTimeoutMs: number;
   /** Shown once at start-up: rules-file entries that were ignored, and why. */
   startupWarnings: string[];
+  resume: ResumeRequest | undefined;
+  /** The saved-sessions database ($XDG_STATE_HOME/bunker/sessions.db). */
+  sessionsPath: string;
 }
 
 export class UsageError extends Error {
@@ -50,9 +56,17 @@ const PERMISSION_FLAGS = [
 
 
 
-/** `--allow-read` with no value means "all"; parseArgs needs a value, so give it an empty one. */
+/**
+ * `--allow-read` with no value means "all", and a bare `--resume` means "list";
+ * parseArgs needs a value, so give them an empty one.
+ */
 function normalizeBareFlags(argv: string[]): string[] {
-  return argv.map((a) => ((PERMISSION_FLAGS as readonly string[]).includes(a.slice(2)) && a.startsWith("--") ? `${a}=` : a));
+  return argv.map((a, i) => {
+    if (a.startsWith("--") && (PERMISSION_FLAGS as readonly string[]).includes(a.slice(2))) return `${a}=`;
+    const next = argv[i + 1];
+    if ((a === "--resume" || a === "-r") && (next === undefined || next.startsWith("-"))) return "--resume=";
+    return a;
+  });
 }
 
 function splitList(values: string[] | undefined): { bare: boolean; items: string[] } {
@@ -110,6 +124,8 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
         "allow-env": { type: "string", multiple: true },
         sandbox: { type: "string" },
         verbose: { type: "boolean" },
+        continue: { type: "boolean", short: "c" },
+        resume: { type: "string", short: "r" },
         version: { type: "boolean", short: "v" },
         help: { type: "boolean", short: "h" },
         ...Object.fromEntries(PERMISSION_FLAGS.map((f) => [f, { type: "string", multiple: true }] as const)),
@@ -131,6 +147,12 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
   const maxTurnsText = (v["max-turns"] as string | undefined) ?? String(DEFAULT_MAX_TURNS);
   const maxTurns = Number(maxTurnsText);
   if (!Number.isInteger(maxTurns) || maxTurns < 1) throw new UsageError(`--max-turns must be a whole number of at least 1, not "${maxTurnsText}"`);
+
+  const resumeId = v.resume as string | undefined;
+  if (v.continue && resumeId !== undefined) throw new UsageError("use -c (the newest session here) or -r ID (that session), not both");
+  const resume: ResumeRequest | undefined = v.continue
+    ? { kind: "latest" }
+    : resumeId === undefined ? undefined : resumeId.trim() === "" ? { kind: "list" } : { kind: "id", id: resumeId.trim() };
 
   let root: string;
   try {
@@ -214,6 +236,8 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
     retryBaseMs: Number.isFinite(retryBase) && retryBase >= 0 ? retryBase : 1000,
     idleTimeoutMs: Number.isFinite(idleSeconds) && idleSeconds > 0 ? idleSeconds * 1000 : 90_000,
     startupWarnings,
+    resume,
+    sessionsPath: defaultSessionsPath(env),
   };
   return { help: false, version: false, config };
 }

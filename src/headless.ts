@@ -40,6 +40,8 @@ export async function runHeadless(config: Config): Promise<number> {
       ...(outcome.error ? { error: outcome.error } : {}),
       turns: outcome.modelCalls,
       model: config.model,
+      // Continue this conversation with: bunker -r SESSION_ID -p "…"
+      ...(app.recorder.saving ? { session_id: app.recorder.id } : {}),
       ...usageSummary(app),
     };
     stdout.write(JSON.stringify(result) + "\n");

@@ -15,6 +15,8 @@ Options:
   -m, --model NAME                 model (default ${DEFAULT_MODEL}; env BUNKER_MODEL)
       --max-turns N                model calls per turn (default ${DEFAULT_MAX_TURNS})
   -C, --workspace DIR              workspace root (default: current directory)
+  -c, --continue                   continue the newest saved session in this workspace
+  -r, --resume [ID]                continue session ID; bare: list this workspace's sessions
 
 Permissions (PATHS and PROGRAMS are comma-separated):
       --allow-read[=PATHS]         reads: bare = whole workspace; PATHS may lie outside it
@@ -33,4 +35,5 @@ Permissions (PATHS and PROGRAMS are comma-separated):
 
 Environment: ANTHROPIC_API_KEY (required), ANTHROPIC_BASE_URL, BUNKER_MODEL
 Rules files: .bunker/settings.json and $XDG_CONFIG_HOME/bunker/settings.json
+Sessions are saved in $XDG_STATE_HOME/bunker/sessions.db (default ~/.local/state/bunker)
 Exit codes: 0 done, 1 runtime or API error, 2 bad usage or missing key, 130 interrupted`;

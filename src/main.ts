@@ -36,6 +36,13 @@ async function main(): Promise<number> {
     return 0;
   }
   const config = parsed.config;
+  if (config.resume?.kind === "list") {
+    // Listing saved sessions needs no key and starts no session.
+    const { listSessions } = await import("./session/open.ts");
+    const { text, code } = listSessions(config);
+    (code === 0 ? process.stdout : process.stderr).write(text);
+    return code;
+  }
   if (!config.apiKey) {
     process.stderr.write("bunker: ANTHROPIC_API_KEY is not set. Create a key at console.anthropic.com and run: export ANTHROPIC_API_KEY=sk-ant-...\n");
     return 2;

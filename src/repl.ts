@@ -20,6 +20,8 @@ export async function runRepl(config: Config): Promise<number> {
   const ui = new TerminalUI({ streamText: true, verbose: config.verbose, spinner: Boolean(process.stderr.isTTY) && process.env.TERM !== "dumb" });
   const app = await buildApp(config, ui);
   process.stderr.write(`${pc.bold("bunker")} ${pc.dim(`· ${config.model} · ${config.root}`)}\n${pc.dim("/help for commands, Ctrl+D to leave")}\n`);
+  const resumed = app.agent.history.messages.length;
+  if (resumed > 0) process.stderr.write(pc.dim(`Continuing session ${app.recorder.id} (${resumed} messages${app.session.todos.length ? `, ${app.session.todos.length} todos` : ""}).\n`));
   const reader = new LineReader();
   let pending = config.prompt;
   let lastInterrupt = 0;
@@ -54,6 +56,7 @@ export async function runRepl(config: Config): Promise<number> {
   }
   const { usage, cost_usd } = usageSummary(app);
   process.stderr.write(pc.dim(`${usage.input_tokens + usage.cache_read_input_tokens} tokens in, ${usage.output_tokens} out, $${cost_usd.toFixed(4)}\n`));
+  if (app.recorder.saving && app.agent.history.messages.length > 0) process.stderr.write(pc.dim(`Session saved. Continue it with: bunker -r ${app.recorder.id}\n`));
   return 0;
 }
 
@@ -98,6 +101,8 @@ export function slashCommand(text: string, app: App, carry: ReplState): void {
         return;
       }
       app.agent.clear();
+      // The old conversation stays saved; what follows is a new session.
+      app.recorder.startNew();
       if (!keep) app.session.todos = [];
       carry.keptTodos = keep;
       const n = app.session.todos.length;
@@ -106,6 +111,7 @@ export function slashCommand(text: string, app: App, carry: ReplState): void {
     }
     case "/compact": {
       const r = app.agent.compact(1);
+      app.recorder.save({ messages: app.agent.history.messages, todos: app.session.todos });
       const kb = Math.max(1, Math.round(r.savedChars / 1024));
       process.stderr.write(pc.dim(r.elided === 0
         ? "Nothing to compact: no earlier tool output is long enough to shorten.\n"

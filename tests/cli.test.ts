@@ -285,12 +285,6 @@ describe("what a person types wrong, and piped input", () => {
     expect(r.stderr).toContain('ANTHROPIC_BASE_URL is not a valid URL: "notaurl"');
   });
 
-  test("--continue is not offered until sessions are saved", async () => {
-    const r = await bunker(["--continue", "-p", "hi"], { ANTHROPIC_API_KEY: "k" });
-    expect(r.code).toBe(2);
-    expect(r.stderr).toContain("unknown option --continue");
-  });
-
   test("piped input goes to the model as context for the prompt", async () => {
     const env = serve([reply([text("got it")])]);
     const proc = Bun.spawn(["bun", MAIN, "-p", "summarise this"], {

@@ -107,7 +107,7 @@ afterEach(async () => {
 
 function agentFor(steps: Step[]): { agent: Agent; run: (p: string) => ReturnType<Agent["runTurn"]>; events: Events } {
   fake = startFakeAnthropic(steps);
-  const { config } = parseConfig(["-C", root], { ANTHROPIC_API_KEY: "test" }, true);
+  const { config } = parseConfig(["-C", root], { ANTHROPIC_API_KEY: "test", XDG_STATE_HOME: tempDir("bunker-state-") }, true);
   const agent = new Agent({
     model: new Model({ apiKey: "test", baseURL: fake.url, model: "claude-test", retryBaseMs: 1 }),
     registry: new ToolRegistry(allTools(config!)),
@@ -174,7 +174,7 @@ describe("in the loop", () => {
 });
 
 test("/compact in the REPL shortens old tool output and says how much", async () => {
-  const { config } = parseConfig(["-C", root], { ANTHROPIC_API_KEY: "test" }, true);
+  const { config } = parseConfig(["-C", root], { ANTHROPIC_API_KEY: "test", XDG_STATE_HOME: tempDir("bunker-state-") }, true);
   const app = await buildApp(config!, new TerminalUI({ streamText: false, verbose: false, spinner: false }));
   app.agent.history.messages.push(...conversation(3));
   const written: string[] = [];

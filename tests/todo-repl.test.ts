@@ -28,7 +28,7 @@ afterEach(() => {
 const shown = () => stripAnsi(written.join(""));
 
 async function app(): Promise<App> {
-  const { config } = parseConfig(["-C", tempDir()], { ANTHROPIC_API_KEY: "test" }, true);
+  const { config } = parseConfig(["-C", tempDir()], { ANTHROPIC_API_KEY: "test", XDG_STATE_HOME: tempDir("bunker-state-") }, true);
   const ui = new TerminalUI({ streamText: false, verbose: false, spinner: false });
   const a = await buildApp(config!, ui);
   a.agent.history.addUser("earlier");

@@ -64,4 +64,24 @@ export class History {
   clear(): void {
     this.messages = [];
   }
+
+  /**
+   * A saved conversation, made safe to send: it starts with the person, and a
+   * tool call left unanswered (a crash mid-round) is answered as interrupted.
+   */
+  load(messages: MessageParam[]): void {
+    const start = messages.findIndex((m) => m.role === "user");
+    this.messages = [];
+    for (const m of start < 0 ? [] : messages.slice(start)) {
+      if (m.role === "user") this.addUser(m.content);
+      else this.addAssistant(m.content);
+    }
+    const last = this.messages.at(-1);
+    if (last?.role === "assistant" && typeof last.content !== "string") {
+      const open = last.content.filter((b) => b.type === "tool_use");
+      if (open.length > 0) {
+        this.addUser(open.map((b) => ({ type: "tool_result" as const, tool_use_id: b.id, content: "Interrupted: bunker stopped before this ran.", is_error: true })));
+      }
+    }
+  }
 }

@@ -1,7 +1,7 @@
 // One user turn: stream the model, run the tools it asks for, send back the
 // results, until it ends its turn. Every stop_reason is handled; the number
 // of model calls is capped; a tool never throws into the loop.
-import type { ContentBlock, ContentBlockParam, Message, ToolResultBlockParam, ToolUseBlock } from "@anthropic-ai/sdk/resources/messages";
+import type { ContentBlock, ContentBlockParam, Message, MessageParam, ToolResultBlockParam, ToolUseBlock } from "@anthropic-ai/sdk/resources/messages";
 import type { ToolRegistry } from "../tools/registry.ts";
 import type { ToolContext } from "../tools/tool.ts";
 import { elideOldToolOutput, type ElideResult } from "./compact.ts";
@@ -48,6 +48,8 @@ export interface AgentOptions {
   hooks?: RoundHook[];
   /** The model's context window in tokens (default 200,000). */
   contextWindow?: number;
+  /** Called whenever the history is whole (before each model call, and when a turn ends): the session is saved then. */
+  onHistoryChange?: () => void;
 }
 
 const INTERRUPTED = "Interrupted by the user.";
@@ -89,7 +91,21 @@ export class Agent {
     if (r.elided > 0) events.onNotice(`Context ${pct}% full: ${describeElision(r)}.`);
   }
 
+  /** Pick up a saved conversation (bunker -c / -r). */
+  load(messages: MessageParam[]): void {
+    this.history.load(messages);
+    this.contextTokens = 0;
+  }
+
   async runTurn(userText: string, ctx: ToolContext, events: LoopEvents): Promise<TurnOutcome> {
+    try {
+      return await this.turn(userText, ctx, events);
+    } finally {
+      this.opts.onHistoryChange?.();
+    }
+  }
+
+  private async turn(userText: string, ctx: ToolContext, events: LoopEvents): Promise<TurnOutcome> {
     const { model, registry, system, maxTurns } = this.opts;
     const maxContinuations = this.opts.maxContinuations ?? 3;
     let continuations = 0;
@@ -102,6 +118,7 @@ export class Agent {
 
     let shrinkAttempts = 0;
     for (let call = 1; call <= maxTurns; call++) {
+      this.opts.onHistoryChange?.();
       const before = this.history.messages.length;
       let message: Message;
       this.compactIfNearlyFull(events);

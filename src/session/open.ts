@@ -1,0 +1,68 @@
+// Which session this run records into: a new one, the newest in this
+// workspace (-c) or a named one (-r ID); and the list for a bare --resume.
+import type { Config } from "../config.ts";
+import { escapeControl } from "../ui/escape.ts";
+import { SessionRecorder } from "./recorder.ts";
+import { SessionError, SessionStore, type SavedSession, type SessionSummary } from "./store.ts";
+
+export interface OpenedSession {
+  recorder: SessionRecorder;
+  /** The conversation picked up with -c or -r, if any. */
+  resumed: SavedSession | null;
+  /** Something to tell the person at start (e.g. -c found nothing to continue). */
+  notice?: string;
+}
+
+/** Throws SessionError when -c/-r cannot be honoured; a store that cannot open for a new session only warns. */
+export function openSession(config: Config, warn: (message: string) => void): OpenedSession {
+  const meta = { root: config.root, model: config.model };
+  const request = config.resume;
+  if (!request || request.kind === "list") {
+    let store: SessionStore | null = null;
+    try {
+      store = SessionStore.open(config.sessionsPath);
+    } catch (err) {
+      warn(`This session will not be saved: ${(err as Error).message}`);
+    }
+    return { recorder: new SessionRecorder(store, meta, warn), resumed: null };
+  }
+  const store = SessionStore.open(config.sessionsPath);
+  if (request.kind === "latest") {
+    const latest = store.latest(config.root);
+    if (!latest) return { recorder: new SessionRecorder(store, meta, warn), resumed: null, notice: "No earlier session in this workspace: starting a new one." };
+    return { recorder: new SessionRecorder(store, meta, warn, latest.id), resumed: latest };
+  }
+  const found = store.find(request.id);
+  if (found.root !== config.root) {
+    throw new SessionError(`session ${found.id} was in ${found.root}, not here: run bunker -C ${shellQuote(found.root)} -r ${found.id}`, 2);
+  }
+  return { recorder: new SessionRecorder(store, meta, warn, found.id), resumed: found };
+}
+
+/** bunker --resume: the sessions of this workspace, newest first, on stdout. */
+export function listSessions(config: Config, now = Date.now()): { text: string; code: number } {
+  let sessions: SessionSummary[];
+  try {
+    const store = SessionStore.open(config.sessionsPath);
+    sessions = store.list(config.root);
+    store.close();
+  } catch (err) {
+    return { text: `bunker: ${(err as Error).message}\n`, code: 1 };
+  }
+  if (sessions.length === 0) return { text: `No saved sessions in ${config.root}.\n`, code: 0 };
+  const rows = sessions.map((s) => `  ${s.id}  ${ago(now - s.updated).padEnd(11)} ${`${s.messageCount} messages`.padEnd(13)} ${escapeControl(s.title)}`);
+  return { text: `Sessions in ${config.root}, newest first:\n${rows.join("\n")}\nContinue one with: bunker -r ID  (the newest: bunker -c)\n`, code: 0 };
+}
+
+function ago(ms: number): string {
+  const min = Math.floor(ms / 60_000);
+  if (min < 1) return "just now";
+  if (min < 60) return `${min} min ago`;
+  const h = Math.floor(min / 60);
+  if (h < 48) return `${h} h ago`;
+  return `${Math.floor(h / 24)} days ago`;
+}
+
+function shellQuote(s: string): string {
+  return /^[\w./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}

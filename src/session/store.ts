@@ -1,0 +1,192 @@
+// Saved sessions (bun:sqlite): the conversation and the todo list of each
+// session, so `bunker -c` and `bunker -r ID` can pick one up again. One row a
+// session, rewritten after every round, so a crash loses at most the round
+// that was running. The file holds file contents the model read: it is
+// created owner-only (0600, in a 0700 directory).
+import { Database } from "bun:sqlite";
+import { chmodSync, mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import type { MessageParam } from "@anthropic-ai/sdk/resources/messages";
+import type { TodoItem } from "../agent/session-state.ts";
+
+export interface SessionSummary {
+  id: string;
+  root: string;
+  model: string;
+  title: string;
+  created: number;
+  updated: number;
+  /** Messages in the conversation (a user turn with tool rounds counts each message). */
+  messageCount: number;
+}
+
+export interface SavedSession extends SessionSummary {
+  messages: MessageParam[];
+  todos: TodoItem[];
+}
+
+/** What a round leaves to save. */
+export interface SessionSnapshot {
+  messages: MessageParam[];
+  todos: TodoItem[];
+}
+
+/** A session that cannot be found or read: the message says what to do; `exitCode` 2 for a wrong id, 1 otherwise. */
+export class SessionError extends Error {
+  override name = "SessionError";
+  constructor(message: string, readonly exitCode: 1 | 2 = 1) {
+    super(message);
+  }
+}
+
+const SCHEMA_VERSION = 1;
+const ID_ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz";
+
+/** A fresh session id: 10 characters of a 32-letter alphabet (50 bits). */
+export function newSessionId(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(10));
+  return Array.from(bytes, (b) => ID_ALPHABET[b % ID_ALPHABET.length]).join("");
+}
+
+export class SessionStore {
+  private constructor(private readonly db: Database) {}
+
+  /** Opens (creating if needed) the store at `path`. Throws SessionError with the reason. */
+  static open(path: string): SessionStore {
+    let db: Database;
+    try {
+      mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+      db = new Database(path, { create: true, strict: true });
+      chmodSync(path, 0o600);
+      // Two bunkers in one project write at once: wait for the lock rather than fail.
+      db.exec("PRAGMA busy_timeout = 5000; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;");
+      migrate(db);
+    } catch (err) {
+      throw new SessionError(`cannot open the session store ${path}: ${(err as Error).message}`);
+    }
+    return new SessionStore(db);
+  }
+
+  save(id: string, meta: { root: string; model: string }, snap: SessionSnapshot): void {
+    if (snap.messages.length === 0) return;
+    const now = Date.now();
+    this.db
+      .query(
+        `INSERT INTO sessions (id, root, model, title, created, updated, message_count, messages, todos)
+         VALUES ($id, $root, $model, $title, $now, $now, $count, $messages, $todos)
+         ON CONFLICT(id) DO UPDATE SET model = $model, title = $title, updated = $now,
+           message_count = $count, messages = $messages, todos = $todos`,
+      )
+      .run({
+        id,
+        root: meta.root,
+        model: meta.model,
+        title: titleOf(snap.messages),
+        now,
+        count: snap.messages.length,
+        messages: JSON.stringify(snap.messages),
+        todos: JSON.stringify(snap.todos),
+      });
+  }
+
+  /** The most recently used session in `root`, or null. */
+  latest(root: string): SavedSession | null {
+    const row = this.db.query(`SELECT * FROM sessions WHERE root = $root ORDER BY updated DESC, rowid DESC LIMIT 1`).get({ root }) as Row | null;
+    return row ? decode(row) : null;
+  }
+
+  /** The session whose id is `idOrPrefix` or starts with it (at least 4 characters). */
+  find(idOrPrefix: string): SavedSession {
+    const wanted = idOrPrefix.trim().toLowerCase();
+    if (!/^[0-9a-z]{4,}$/.test(wanted)) {
+      throw new SessionError(`"${idOrPrefix}" is not a session id (ids are letters and digits; bunker --resume lists them)`, 2);
+    }
+    const rows = this.db.query(`SELECT * FROM sessions WHERE substr(id, 1, length($p)) = $p ORDER BY updated DESC LIMIT 2`).all({ p: wanted }) as Row[];
+    if (rows.length === 0) throw new SessionError(`no saved session ${idOrPrefix} (bunker --resume lists them)`, 2);
+    if (rows.length > 1) throw new SessionError(`${idOrPrefix} matches more than one session: give more of the id`, 2);
+    return decode(rows[0]!);
+  }
+
+  /** Sessions in `root`, newest first. */
+  list(root: string, limit = 20): SessionSummary[] {
+    const rows = this.db
+      .query(`SELECT id, root, model, title, created, updated, message_count FROM sessions WHERE root = $root ORDER BY updated DESC, rowid DESC LIMIT $limit`)
+      .all({ root, limit }) as Row[];
+    return rows.map(summaryOf);
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}
+
+interface Row {
+  id: string;
+  root: string;
+  model: string;
+  title: string;
+  created: number;
+  updated: number;
+  message_count: number;
+  messages?: string;
+  todos?: string;
+}
+
+function migrate(db: Database): void {
+  const { user_version } = db.query("PRAGMA user_version").get() as { user_version: number };
+  if (user_version > SCHEMA_VERSION) {
+    throw new Error(`it was written by a newer bunker (schema ${user_version}); update bunker`);
+  }
+  if (user_version === SCHEMA_VERSION) return;
+  db.exec(`
+    CREATE TABLE IF NOT EXISTS sessions (
+      id TEXT PRIMARY KEY,
+      root TEXT NOT NULL,
+      model TEXT NOT NULL,
+      title TEXT NOT NULL,
+      created INTEGER NOT NULL,
+      updated INTEGER NOT NULL,
+      message_count INTEGER NOT NULL,
+      messages TEXT NOT NULL,
+      todos TEXT NOT NULL
+    );
+    CREATE INDEX IF NOT EXISTS sessions_by_root ON sessions (root, updated);
+    PRAGMA user_version = ${SCHEMA_VERSION};
+  `);
+}
+
+function summaryOf(row: Row): SessionSummary {
+  return { id: row.id, root: row.root, model: row.model, title: row.title, created: row.created, updated: row.updated, messageCount: row.message_count };
+}
+
+/** A row back into a session, checking the shape: a damaged row is an error, never a half-loaded conversation. */
+function decode(row: Row): SavedSession {
+  let messages: unknown;
+  let todos: unknown;
+  try {
+    messages = JSON.parse(row.messages ?? "");
+    todos = JSON.parse(row.todos ?? "[]");
+  } catch {
+    throw new SessionError(`session ${row.id} is damaged (its saved conversation is not valid JSON)`);
+  }
+  if (!Array.isArray(messages) || !messages.every(isMessage)) {
+    throw new SessionError(`session ${row.id} is damaged (its saved conversation is not a list of messages)`);
+  }
+  return { ...summaryOf(row), messages, todos: Array.isArray(todos) ? (todos as TodoItem[]) : [] };
+}
+
+function isMessage(m: unknown): m is MessageParam {
+  if (typeof m !== "object" || m === null) return false;
+  const { role, content } = m as { role?: unknown; content?: unknown };
+  return (role === "user" || role === "assistant") && (typeof content === "string" || Array.isArray(content));
+}
+
+/** The first line of the first thing the person typed, as the session's name in lists. */
+function titleOf(messages: MessageParam[]): string {
+  const first = messages.find((m) => m.role === "user");
+  let text = "";
+  if (typeof first?.content === "string") text = first.content;
+  else for (const b of first?.content ?? []) if (b.type === "text") { text = b.text; break; }
+  const line = text.trim().split("\n")[0] ?? "";
+  return line.length > 80 ? `${line.slice(0, 79)}…` : line;
+}
