@@ -58,25 +58,38 @@ const PERMISSION_FLAGS = [
 
 /**
  * `--allow-read` with no value means "all", and a bare `--resume` means "list";
- * parseArgs needs a value, so give them an empty one.
+ * parseArgs needs a value, so give them one. A bare permission flag gets NUL,
+ * which no real argument can hold, so `--allow-run=` (an empty list, say from
+ * an unset variable) is not mistaken for "everything".
  */
+const BARE = "\0";
 function normalizeBareFlags(argv: string[]): string[] {
   return argv.map((a, i) => {
-    if (a.startsWith("--") && (PERMISSION_FLAGS as readonly string[]).includes(a.slice(2))) return `${a}=`;
+    if (a.startsWith("--") && (PERMISSION_FLAGS as readonly string[]).includes(a.slice(2))) return `${a}=${BARE}`;
     const next = argv[i + 1];
     if ((a === "--resume" || a === "-r") && (next === undefined || next.startsWith("-"))) return "--resume=";
     return a;
   });
 }
 
-function splitList(values: string[] | undefined): { bare: boolean; items: string[] } {
+function splitList(flag: string, values: string[] | undefined): { bare: boolean; items: string[] } {
   if (!values) return { bare: false, items: [] };
-  const items = values.flatMap((v) => v.split(",")).map((s) => s.trim()).filter(Boolean);
-  return { bare: values.some((v) => v === ""), items };
+  const given = values.filter((v) => v !== BARE);
+  const items = given.flatMap((v) => v.split(",")).map((s) => s.trim()).filter(Boolean);
+  if (given.length > 0 && items.length === 0) {
+    const bareForm = (PERMISSION_FLAGS as readonly string[]).includes(flag) ? `Write --${flag} alone for all of it, or list` : "List";
+    throw new UsageError(`--${flag}= names nothing (an empty list, perhaps an unset variable). ${bareForm} what you mean: --${flag}=${EXAMPLE[flag] ?? "NAMES"}`);
+  }
+  return { bare: values.some((v) => v === BARE), items };
 }
 
-function pathRules(root: string, values: string[] | undefined, into: PathRules): void {
-  const { bare, items } = splitList(values);
+const EXAMPLE: Record<string, string> = {
+  "allow-read": "../shared", "allow-write": "src,tests", "allow-run": "git,bun", "allow-net": "registry.npmjs.org",
+  "deny-read": "secrets", "deny-write": "package-lock.json", "deny-run": "curl", "deny-net": "example.com", "allow-env": "GITHUB_TOKEN",
+};
+
+function pathRules(root: string, flag: string, values: string[] | undefined, into: PathRules): void {
+  const { bare, items } = splitList(flag, values);
   if (bare) into.workspace = true;
   for (const item of items) {
     if (item.includes("\0")) throw new UsageError("a path contains a NUL byte");
@@ -163,17 +176,17 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
 
   const grants = emptyGrants();
   const list = (name: string) => v[name] as string[] | undefined;
-  pathRules(root, list("allow-read"), grants.allow.read);
-  pathRules(root, list("allow-write"), grants.allow.write);
-  pathRules(root, list("deny-read"), grants.deny.read);
-  pathRules(root, list("deny-write"), grants.deny.write);
+  for (const flag of ["allow-read", "allow-write", "deny-read", "deny-write"] as const) {
+    const [kind, what] = flag.split("-") as ["allow" | "deny", "read" | "write"];
+    pathRules(root, flag, list(flag), grants[kind][what]);
+  }
   for (const [kind, target] of [["allow", grants.allow.run], ["deny", grants.deny.run]] as const) {
-    const { bare, items } = splitList(list(`${kind}-run`));
+    const { bare, items } = splitList(`${kind}-run`, list(`${kind}-run`));
     target.all ||= bare;
     target.programs.push(...items);
   }
   for (const [kind, target] of [["allow", grants.allow.net], ["deny", grants.deny.net]] as const) {
-    const { bare, items } = splitList(list(`${kind}-net`));
+    const { bare, items } = splitList(`${kind}-net`, list(`${kind}-net`));
     target.all ||= bare;
     target.hosts.push(...items.map((h) => h.toLowerCase()));
   }
@@ -227,7 +240,7 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
     root,
     grants,
     noPrompt: Boolean(v["no-prompt"]),
-    allowEnv: splitList(list("allow-env")).items,
+    allowEnv: splitList("allow-env", list("allow-env")).items,
     sandbox: sandbox as SandboxMode,
     verbose: Boolean(v.verbose),
     apiKey: env.ANTHROPIC_API_KEY ?? "",

@@ -90,6 +90,19 @@ describe("bad usage", () => {
     expect(r.stderr).toContain("--help");
   });
 
+  test("an empty permission list (--allow-run=, say from an unset variable) grants nothing: exit 2, nothing sent", async () => {
+    const env = serve([reply([toolUse("run_bash", { command: "touch made.txt" })]), reply("ran")]);
+    for (const flag of ["--allow-run=", "--allow-write=", "--allow-read= ,", "--deny-net="]) {
+      const r = await bunker([flag, "-p", "hi"], env);
+      expect(r.code).toBe(2);
+      const name = flag.slice(2, flag.indexOf("="));
+      expect(r.stderr).toContain(`bunker: --${name}= names nothing (an empty list, perhaps an unset variable). Write --${name} alone for all of it, or list what you mean: --${name}=`);
+    }
+    const env2 = await bunker(["--allow-env=", "-p", "hi"], env);
+    expect(env2.stderr).toContain("List what you mean: --allow-env=GITHUB_TOKEN");
+    expect(fake!.requests.length).toBe(0);
+  });
+
   test("a bad --max-turns value exits 2 and says what is wrong", async () => {
     const r = await bunker(["--max-turns", "zero", "-p", "hi"], { ANTHROPIC_API_KEY: "k" });
     expect(r.code).toBe(2);
