@@ -182,7 +182,20 @@ describe("permission", () => {
       sandboxed: false,
       network: true,
       prefix: "git commit",
+      reasons: ["`git` with these arguments is not read-only"],
     });
+  });
+  test("the prefix offered is that of the part not yet allowed, and the prompt says why it asks", async () => {
+    const ctx = makeContext(root, { answers: [{ answer: "target-session" }, { answer: "deny" }, { answer: "deny" }] });
+    const t = tool({ availability: { kind: null, reason: "none here" }, sandbox: "auto" });
+    await t.run({ command: "touch a.txt" }, ctx);
+    // `touch` is allowed for the session now: the line is asked about for `rm`, and that is what is offered.
+    await expect(t.run({ command: "touch b.txt && rm -rf src" }, ctx)).rejects.toThrow("refused");
+    expect(ctx.approver.asked[1]!.run).toMatchObject({ prefix: "rm", reasons: ["`rm` is not granted"] });
+    // A covered program reaching outside: no prefix would help, so none is offered; the reason names the path.
+    await expect(t.run({ command: "touch /tmp/bunker-never-made" }, ctx)).rejects.toThrow("refused");
+    expect(ctx.approver.asked[2]!.run).toMatchObject({ prefix: "", reasons: ["`touch` names /tmp/bunker-never-made, outside the workspace"] });
+    expect(await Bun.file("/tmp/bunker-never-made").exists()).toBe(false);
   });
   test("a refusal with a reason goes back to the model and nothing runs", async () => {
     const ctx = makeContext(root, { answers: [{ answer: "deny", feedback: "use the test script" }] });

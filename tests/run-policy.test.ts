@@ -381,6 +381,23 @@ describe("commandCoveredByPrefixes (session grants)", () => {
     expect(commandCoveredByPrefixes("bun test > out.txt", ["bun test"], root)).toBe(true);
     expect(commandCoveredByPrefixes("bun test > ~/.bashrc", ["bun test"], root)).toBe(false);
   });
+  test("arguments must stay inside the workspace: the person approved `touch a.txt`, not `touch /tmp/x`", () => {
+    symlinkSync("/etc", join(root, "etclink"));
+    try {
+      expect(commandCoveredByPrefixes("touch a.txt b/c.txt", ["touch"], root)).toBe(true);
+      expect(commandCoveredByPrefixes("git commit -m 'fix a/b parsing' --author=me", ["git commit"], root)).toBe(true);
+      expect(commandCoveredByPrefixes("curl https://example.com/x", ["curl"], root)).toBe(true);
+      expect(commandCoveredByPrefixes("git -C sub status", ["git -C sub status"], root)).toBe(true);
+      for (const outside of [
+        "touch /tmp/zzz", "touch ../x", "touch ~/x", "sort etclink/passwd", "sort etclink", "cp a.txt /tmp",
+        "rm -rf $HOME", "touch --reference=/etc/passwd a", "tar -C/tmp -xf a.tar", "cat *.txt ../*.txt",
+      ]) {
+        expect(commandCoveredByPrefixes(outside, [outside.split(" ")[0]!], root)).toBe(false);
+      }
+    } finally {
+      rmSync(join(root, "etclink"));
+    }
+  });
   test("without the workspace root no file redirection is covered", () => {
     expect(commandCoveredByPrefixes("bun test > out.txt", ["bun test"])).toBe(false);
     expect(commandCoveredByPrefixes("bun test", ["bun test"])).toBe(true);

@@ -226,6 +226,17 @@ describe("tty approver: commands, reads, network", () => {
     expect(term.screen).toContain("Yes, and always allow commands starting with `bun test`");
   });
 
+  test("says why it asks; with no prefix to offer there is no 'always' option", async () => {
+    const term = new Terminal();
+    const req: PermRequest = { ...runReq, target: "touch /tmp/x", run: { ...runReq.run!, command: "touch /tmp/x", prefix: "", reasons: ["`touch` names /tmp/x, outside the workspace"] } };
+    const pending = approver(term).ask(req);
+    await term.waitFor("Run this command?");
+    await term.press(KEY.enter);
+    expect(await pending).toEqual({ answer: "once" });
+    expect(term.screen).toContain("asked because `touch` names /tmp/x, outside the workspace");
+    expect(term.screen).not.toContain("always allow");
+  });
+
   test("No with a reason; the command is escaped", async () => {
     const term = new Terminal();
     const req: PermRequest = { ...runReq, target: "echo \x1b[31mhi", run: { ...runReq.run!, command: "echo \x1b[31mhi", sandboxed: false, network: true } };

@@ -3,7 +3,7 @@
 // session grants and denials so the person is not asked the same thing twice.
 import { ToolError } from "../tools/tool.ts";
 import { Policy } from "./policy.ts";
-import { commandCoveredByPrefixes } from "./run-policy.ts";
+import { askDetails, commandCoveredByPrefixes } from "./run-policy.ts";
 import type { Approver, PermKind, PermRequest } from "./types.ts";
 import { PathError, resolvePath, type ResolvedPath } from "./workspace.ts";
 
@@ -95,6 +95,11 @@ export class Permissions {
       this.deny(`${describe(req)} needs approval, and bunker is not asking (no terminal or --no-prompt). To grant it, run bunker with ${hint}`);
     }
 
+    if (req.kind === "run" && req.run) {
+      // Offer the prefix of what is not yet covered, and say why the line is asked about.
+      const { prefix, reasons } = askDetails(req.target, this.sessionPrefixes(), this.root, this.policy.grants, this.policy.runOptions);
+      req = { ...req, run: { ...req.run, prefix, reasons } };
+    }
     const answer = await this.approver.ask(req);
     switch (answer.answer) {
       case "once":
@@ -118,11 +123,13 @@ export class Permissions {
   private grantedForSession(kind: PermKind, target: string): boolean {
     // Session-wide grants never cover protected paths: those ask every time.
     if (this.sessionKinds.has(kind) && !(kind === "write" && this.policy.isProtectedPath(target))) return true;
-    if (kind === "run") {
-      const prefixes = [...this.sessionTargets].filter((k) => k.startsWith("run\0")).map((k) => k.slice(4));
-      return commandCoveredByPrefixes(target, prefixes, this.root, this.policy.grants, this.policy.runOptions);
-    }
+    if (kind === "run") return commandCoveredByPrefixes(target, this.sessionPrefixes(), this.root, this.policy.grants, this.policy.runOptions);
     return this.sessionTargets.has(`${kind}\0${target}`);
+  }
+
+  /** Command prefixes the person allowed for the session. */
+  private sessionPrefixes(): string[] {
+    return [...this.sessionTargets].filter((k) => k.startsWith("run\0")).map((k) => k.slice(4));
   }
 
   private deny(reason: string): never {

@@ -150,6 +150,12 @@ interface Judge {
   grants: Grants | null;
   /** Read-only commands run unasked: only when commands are sandboxed. */
   readOnlyUnasked: boolean;
+  /**
+   * Session prefixes ("always allow commands starting with `touch`") cover
+   * only arguments inside the workspace: the person approved `touch a.txt`,
+   * not `touch /tmp/x` nor a link that leads out.
+   */
+  sessionPatterns?: CommandPattern[];
 }
 
 export interface RunPolicyOptions {
@@ -174,7 +180,9 @@ function judgeLine(parsed: ParseResult, judge: Judge): { cmd: SimpleCommand; why
 
 function judgeCommand(cmd: SimpleCommand, judge: Judge, paths: PathChecker): string | null {
   const program = cmd.argv[0];
-  if (isGranted(cmd, judge)) return redirectsInside(cmd.redirects, paths);
+  if (isGrantedByFlags(cmd, judge)) return redirectsInside(cmd.redirects, paths);
+  const session = sessionWords(cmd, judge);
+  if (session > 0) return argumentsInside(cmd, session, paths) ?? redirectsInside(cmd.redirects, paths);
   const unsafe = cmd.assignments.find((a) => !safeAssignment(a.name));
   if (unsafe) return `setting ${unsafe.name} can change which program or configuration runs`;
   if (!program) return redirectsReadOnly(cmd.redirects, paths);
@@ -225,9 +233,45 @@ function judgeCommand(cmd: SimpleCommand, judge: Judge, paths: PathChecker): str
 }
 
 function isGranted(cmd: SimpleCommand, judge: Judge): boolean {
+  return isGrantedByFlags(cmd, judge) || sessionWords(cmd, judge) > 0;
+}
+
+/** Granted by --allow-run or a rules file: any arguments (the sandbox confines what they do). */
+function isGrantedByFlags(cmd: SimpleCommand, judge: Judge): boolean {
   const program = cmd.argv[0];
   if (!program) return false;
   return judge.programs.has(program.text) || judge.patterns.some((p) => matchesPattern(cmd.argv, p));
+}
+
+/** How many leading words of `cmd` the longest matching session prefix names (0: none matches). */
+function sessionWords(cmd: SimpleCommand, judge: Judge): number {
+  return Math.max(0, ...(judge.sessionPatterns ?? []).filter((p) => matchesPattern(cmd.argv, p)).map((p) => p.words.length));
+}
+
+/**
+ * Every argument, read as a path from where the command runs, stays inside the
+ * workspace: plain words (`status`, a commit message) resolve inside and pass;
+ * `/tmp/x`, `../x`, `~/x` and links that lead out do not, nor anything only
+ * known at run time. An option's `=value` is checked the same way.
+ */
+function argumentsInside(cmd: SimpleCommand, granted: number, paths: PathChecker): string | null {
+  const name = cmd.argv[0]?.text ?? "";
+  // The words of the prefix itself (`git -C sub status`) are what the person approved.
+  for (const w of cmd.argv.slice(Math.max(1, granted))) {
+    if (w.expanded) return `\`${name}\` has an argument only known at run time (${w.raw})`;
+    const t = w.text;
+    if (t === "" || (t === "-" && isLiteral(w))) continue;
+    if (t.startsWith("-") && isLiteral(w)) {
+      const eq = t.indexOf("=");
+      const value = eq >= 0 ? t.slice(eq + 1) : "";
+      if (eq >= 0 ? value !== "" && !paths.readable({ ...w, text: value, tilde: value.startsWith("~") }) : /[/~]/.test(t)) {
+        return `\`${name} ${t}\` may name a path outside the workspace`;
+      }
+      continue;
+    }
+    if (!paths.readable(w)) return `\`${name}\` names ${w.raw}, outside the workspace`;
+  }
+  return null;
 }
 
 /** Granted commands may read and write files inside the workspace (not .git or .bunker). */
@@ -471,8 +515,8 @@ export function commandCoveredByPrefixes(
   const parsed = parseShell(command);
   if (parsed.uncertain || parsed.commands.length === 0) return false;
   if (grants && parsed.commands.some((c) => deniedBy(c, grants.deny.run))) return false;
-  const judge: Judge = { root: root ?? null, programs: new Set(), patterns, grants: grants ?? null, readOnlyUnasked: opts.readOnlyUnasked ?? true };
-  return judgeLine(parsed, judge).length === 0;
+  const base: Judge = grants && root ? judgeFor(grants, root, opts) : { root: root ?? null, programs: new Set(), patterns: [], grants: grants ?? null, readOnlyUnasked: opts.readOnlyUnasked ?? true };
+  return judgeLine(parsed, { ...base, sessionPatterns: patterns }).length === 0;
 }
 
 /** Programs that take a subcommand worth keeping in a session prefix. */
@@ -495,7 +539,30 @@ export function suggestPrefix(command: string): string {
   if (parsed.uncertain) return "";
   const withProgram = parsed.commands.filter((c) => c.argv.length > 0);
   const cmd = withProgram.find((c) => !READ_ONLY[c.argv[0]!.text] && !isCd(c)) ?? withProgram[0];
-  if (!cmd) return "";
+  return cmd ? prefixOf(cmd) : "";
+}
+
+/**
+ * Why a command line must be asked about, given the grants and the person's
+ * session prefixes, and the prefix worth offering: that of the first command
+ * nothing covers yet (`ls && echo hi > x.txt` offers `echo`, not `ls`). No
+ * prefix when only arguments or redirections of covered commands leave the
+ * workspace: a prefix would not cover them either.
+ */
+export function askDetails(
+  command: string, sessionPrefixes: string[], root: string, grants: Grants, opts: RunPolicyOptions = {},
+): { prefix: string; reasons: string[] } {
+  const parsed = parseShell(command);
+  if (parsed.uncertain) return { prefix: "", reasons: [`bunker cannot analyse this command line: ${parsed.uncertain}`] };
+  const sessionPatterns = sessionPrefixes.map((p) => parsePattern(p, true)).filter((p): p is CommandPattern => p !== null);
+  const judge: Judge = { ...judgeFor(grants, root, opts), sessionPatterns };
+  const failures = judgeLine(parsed, judge);
+  const uncovered = failures.find((f) => f.cmd.argv.length > 0 && !isCd(f.cmd) && !isGranted(f.cmd, judge));
+  return { prefix: uncovered ? prefixOf(uncovered.cmd) : "", reasons: [...new Set(failures.map((f) => f.why))].slice(0, 3) };
+}
+
+/** Program plus subcommand (`git status`, `bun test`, `npm run build`), from the command's literal leading words. */
+function prefixOf(cmd: SimpleCommand): string {
   const words: string[] = [];
   for (const w of cmd.argv) {
     if (!isLiteral(w) || !SAFE_PREFIX_WORD.test(w.text)) break;

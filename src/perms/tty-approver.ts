@@ -99,6 +99,7 @@ export class TtyApprover implements Approver {
             ? [
                 `${c.dim("in")} ${escapeControl(run.cwd)}`,
                 `${c.dim("sandboxed:")} ${run.sandboxed ? c.green("yes") : c.yellow("no")}   ${c.dim("network:")} ${run.network ? c.yellow("yes") : c.green("no")}`,
+                ...(run.reasons ?? []).map((r) => `${c.dim("asked because")} ${c.yellow(escapeControl(r))}`),
               ]
             : []),
         ];

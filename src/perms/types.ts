@@ -18,8 +18,10 @@ export interface RunPreview {
   cwd: string;
   sandboxed: boolean;
   network: boolean;
-  /** The prefix offered for "always allow commands starting with …". */
-  prefix: string;
+  /** The prefix offered for "always allow commands starting with …" (set by Permissions when it asks; "" offers none). */
+  prefix?: string;
+  /** Why the line needs approval (set by Permissions): shown above the question. */
+  reasons?: string[];
 }
 
 export interface PermRequest {

@@ -8,7 +8,7 @@ import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { emptyGrants, type Grants } from "../perms/policy.ts";
 import { isWithin } from "../perms/workspace.ts";
-import { isReadOnlyLine, suggestPrefix } from "../perms/run-policy.ts";
+import { isReadOnlyLine } from "../perms/run-policy.ts";
 import { confine, detectSandbox, locateProgram, planSandbox, type SandboxAvailability, type SandboxMode, type SandboxPlan } from "../sandbox/detect.ts";
 import { scrubEnv, withGitHardening } from "../sandbox/env.ts";
 import { linkedGitDirs, secretPaths, type SandboxSpec } from "../sandbox/spec.ts";
@@ -129,7 +129,6 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
           cwd: ctx.root,
           sandboxed: p.confined,
           network: !p.confined || opts.allowNet,
-          prefix: suggestPrefix(command),
         },
       });
 
