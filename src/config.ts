@@ -2,6 +2,7 @@
 // rest of bunker knows about how it was started comes from here.
 import { parseArgs } from "node:util";
 import { DEFAULT_MAX_TURNS, DEFAULT_MODEL } from "./help.ts";
+import { homedir } from "node:os";
 import { resolve } from "node:path";
 import { emptyGrants, type Grants, type PathRules } from "./perms/policy.ts";
 import { isWithin, resolveRoot, realpathLoose } from "./perms/workspace.ts";
@@ -172,6 +173,13 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
     root = resolveRoot((v.workspace as string | undefined) ?? process.cwd());
   } catch (err) {
     throw new UsageError((err as Error).message);
+  }
+  // Everything in a workspace is readable: a home directory (or / above it) would open keys and logins to the model.
+  const home = realpathLoose(resolve(env.HOME || homedir())).real;
+  if (isWithin(root, home)) {
+    throw new UsageError(
+      `${root} holds your home directory${root === home ? "" : ` (${home})`}: as the workspace, all of it (SSH keys, cloud logins, shell history) would be readable by the model. Run bunker in a project directory, or name one with -C DIR`,
+    );
   }
 
   const grants = emptyGrants();

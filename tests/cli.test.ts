@@ -103,6 +103,17 @@ describe("bad usage", () => {
     expect(fake!.requests.length).toBe(0);
   });
 
+  test("the home directory, or a directory above it, is refused as the workspace: exit 2, nothing sent", async () => {
+    const env = serve([reply("never")]);
+    const atHome = await bunker(["-p", "hi"], { ...env, HOME: ws });
+    expect(atHome.code).toBe(2);
+    expect(atHome.stderr).toBe(`bunker: ${ws} holds your home directory: as the workspace, all of it (SSH keys, cloud logins, shell history) would be readable by the model. Run bunker in a project directory, or name one with -C DIR\n`);
+    const above = await bunker(["-C", "/", "-p", "hi"], { ...env, HOME: home });
+    expect(above.code).toBe(2);
+    expect(above.stderr).toStartWith(`bunker: / holds your home directory (${home}):`);
+    expect(fake!.requests.length).toBe(0);
+  });
+
   test("a bad --max-turns value exits 2 and says what is wrong", async () => {
     const r = await bunker(["--max-turns", "zero", "-p", "hi"], { ANTHROPIC_API_KEY: "k" });
     expect(r.code).toBe(2);
