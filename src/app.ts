@@ -1,7 +1,7 @@
 // Builds the pieces from a Config (permissions, tools, model, agent) and
 // runs the headless turn or the REPL.
 import pc from "picocolors";
-import { Agent } from "./agent/loop.ts";
+import { Agent, HEADLESS_ADVICE, REPL_ADVICE } from "./agent/loop.ts";
 import { TodoRoundHook } from "./agent/todo.ts";
 import { Model } from "./agent/model.ts";
 import { SessionState } from "./agent/session-state.ts";
@@ -73,6 +73,7 @@ export async function buildApp(config: Config, ui: TerminalUI): Promise<App> {
   if (opened.resumed) session.todos = opened.resumed.todos;
   const model = new Model({ apiKey: config.apiKey, baseURL: config.baseURL, model: config.model, retryBaseMs: config.retryBaseMs, idleTimeoutMs: config.idleTimeoutMs });
   const agent = new Agent({ model, registry, system: buildSystemPrompt(config.root), maxTurns: config.maxTurns,
+    advice: config.print ? HEADLESS_ADVICE : REPL_ADVICE,
     hooks: [new TodoRoundHook(session, config.todoAfter)],
     onHistoryChange: () => opened.recorder.save({ messages: agent.history.messages, todos: session.todos }),
   });

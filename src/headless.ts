@@ -25,7 +25,8 @@ export async function runHeadless(config: Config): Promise<number> {
   const outcome = await app.agent.runTurn(prompt, app.context(controller.signal), events);
   process.off("SIGINT", onSigint);
 
-  const isError = outcome.end === "error" || outcome.end === "interrupted" || outcome.end === "context_full";
+  // Work that stopped short is a failure a script must be able to see, not a quiet exit 0.
+  const isError = outcome.end === "error" || outcome.end === "interrupted" || outcome.end === "context_full" || outcome.end === "max_turns";
   if (config.outputFormat === "text") {
     if (outcome.error) ui.error(outcome.error);
     // On a terminal the answer cannot move the cursor or retitle the window; piped, it is exact.
@@ -39,6 +40,8 @@ export async function runHeadless(config: Config): Promise<number> {
       is_error: isError,
       ...(outcome.error ? { error: outcome.error } : {}),
       turns: outcome.modelCalls,
+      // What was refused: the run may have "succeeded" without doing what was asked.
+      permission_denials: app.perms.denials,
       model: config.model,
       // Continue this conversation with: bunker -r SESSION_ID -p "…"
       ...(app.recorder.saving ? { session_id: app.recorder.id } : {}),

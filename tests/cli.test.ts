@@ -213,10 +213,22 @@ describe("headless -p", () => {
   test("--max-turns 2 stops a looping model with a clear message", async () => {
     const again = reply([toolUse("read_file", { path: "hello.txt" })]);
     const env = serve([again, again, again]);
-    const r = await bunker(["-p", "--max-turns", "2", "loop"], env);
-    expect(r.code).toBe(0);
-    expect(r.stderr).toContain("--max-turns 2");
+    const r = await bunker(["-p", "--max-turns", "2", "loop", "--output-format", "json"], env);
+    // The work stopped short: a script must see that (exit 1, is_error), and learn how to go on.
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('Stopped after 2 model calls (--max-turns 2). Run bunker -c -p "continue" to let it go on.');
+    expect(JSON.parse(r.stdout)).toMatchObject({ end: "max_turns", is_error: true, turns: 2 });
     expect(fake!.requests).toHaveLength(2);
+  });
+
+  test("json lists what was refused, so a run that did not do the work is visible", async () => {
+    const env = serve([reply([toolUse("write_file", { path: "new.txt", content: "x\n" })]), reply("I could not write it.")]);
+    const r = await bunker(["-p", "make new.txt", "--output-format", "json"], env);
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout) as { permission_denials: string[] };
+    expect(out.permission_denials).toEqual([
+      "writing new.txt needs approval, and bunker is not asking (no terminal or --no-prompt). To grant it, run bunker with --allow-write=new.txt (or --allow-write for the whole workspace)",
+    ]);
   });
 
   test("a read through a symlink pointing outside is refused, naming --allow-read; the flag grants it", async () => {

@@ -48,6 +48,8 @@ export interface AgentOptions {
   hooks?: RoundHook[];
   /** The model's context window in tokens (default 200,000). */
   contextWindow?: number;
+  /** How to tell the person to go on, start afresh or make room: the REPL's words by default. */
+  advice?: TurnAdvice;
   /** Called whenever the history is whole (before each model call, and when a turn ends): the session is saved then. */
   onHistoryChange?: () => void;
 }
@@ -58,10 +60,32 @@ export const DEFAULT_CONTEXT_WINDOW = 200_000;
 const COMPACT_AT = 0.7;
 /** Rounds of tool results kept whole when compacting on the way. */
 const KEEP_ROUNDS = 2;
-const DROPPED_TURN =
-  "This turn was taken out of the conversation so the session can go on (what its tools changed on disk stays changed). If it happens again, /clear starts afresh.";
-const CONTEXT_FULL =
-  "The conversation no longer fits the model's context window. Use /compact to drop old tool output, or /clear to start afresh.";
+
+/** Advice that depends on where the person is: at the REPL's prompt, or at a shell after `bunker -p`. */
+export interface TurnAdvice {
+  /** Completes "… to go on": how to let the model continue. */
+  goOn: string;
+  /** How to start afresh. */
+  startAfresh: string;
+  /** How to make room when the context window is full. */
+  makeRoom: string;
+}
+
+export const REPL_ADVICE: TurnAdvice = {
+  goOn: 'Say "continue"',
+  startAfresh: "/clear starts afresh",
+  makeRoom: "Use /compact to drop old tool output, or /clear to start afresh",
+};
+
+export const HEADLESS_ADVICE: TurnAdvice = {
+  goOn: 'Run bunker -c -p "continue"',
+  startAfresh: "run bunker without -c to start afresh",
+  makeRoom: "Start a new session (bunker without -c)",
+};
+
+const droppedTurn = (a: TurnAdvice) =>
+  `This turn was taken out of the conversation so the session can go on (what its tools changed on disk stays changed). If it happens again, ${a.startAfresh}.`;
+const contextFull = (a: TurnAdvice) => `The conversation no longer fits the model's context window. ${a.makeRoom}.`;
 
 export class Agent {
   readonly history = new History();
@@ -107,6 +131,7 @@ export class Agent {
 
   private async turn(userText: string, ctx: ToolContext, events: LoopEvents): Promise<TurnOutcome> {
     const { model, registry, system, maxTurns } = this.opts;
+    const advice = this.opts.advice ?? REPL_ADVICE;
     const maxContinuations = this.opts.maxContinuations ?? 3;
     let continuations = 0;
     let lastText = "";
@@ -137,12 +162,12 @@ export class Agent {
             call--;
             continue;
           }
-          return { end: "context_full", text: lastText, modelCalls: call, error: `${err.message}. ${CONTEXT_FULL}` };
+          return { end: "context_full", text: lastText, modelCalls: call, error: `${err.message}. ${contextFull(advice)}` };
         }
         if (err instanceof ModelError && err.badConversation) {
           // Resending a conversation the API rejects fails forever: drop this turn from it.
           this.history.rollback(turnStart);
-          return { end: "error", text: lastText, modelCalls: call, error: `${err.message}. ${DROPPED_TURN}` };
+          return { end: "error", text: lastText, modelCalls: call, error: `${err.message}. ${droppedTurn(advice)}` };
         }
         const error = err instanceof ModelError ? err.message : `unexpected error: ${(err as Error).message}`;
         return { end: "error", text: lastText, modelCalls: call, error };
@@ -185,7 +210,7 @@ export class Agent {
       if (content.length === 0 && (message.stop_reason === "tool_use" || message.stop_reason === "pause_turn")) {
         // Resending the same conversation would get the same nothing back: a bounded retry, then stop.
         if (continuations >= maxContinuations) {
-          const error = `the model sent ${continuations + 1} empty replies (stop_reason ${message.stop_reason}); stopping. Say "continue" to try again.`;
+          const error = `the model sent ${continuations + 1} empty replies (stop_reason ${message.stop_reason}); stopping. ${advice.goOn} to try again.`;
           return { end: "error", text: lastText, modelCalls: call, error };
         }
         continuations++;
@@ -205,7 +230,7 @@ export class Agent {
         case "max_tokens": {
           if (continuations >= maxContinuations) {
             if (results.length > 0) this.history.addUser(results);
-            events.onNotice(`The reply hit the output limit ${continuations + 1} times; stopping here. Say "continue" to go on.`);
+            events.onNotice(`The reply hit the output limit ${continuations + 1} times; stopping here. ${advice.goOn} to go on.`);
             return { end: "done", text: lastText, modelCalls: call };
           }
           continuations++;
@@ -230,7 +255,7 @@ export class Agent {
           const r = continuations < maxContinuations ? this.compact(1) : { elided: 0, savedChars: 0 };
           if (r.elided === 0) {
             if (results.length > 0) this.history.addUser(results);
-            events.onNotice(CONTEXT_FULL);
+            events.onNotice(contextFull(advice));
             return { end: "context_full", text: lastText, modelCalls: call };
           }
           continuations++;
@@ -249,7 +274,7 @@ export class Agent {
           return { end: "done", text: lastText, modelCalls: call };
       }
     }
-    events.onNotice(`Stopped after ${maxTurns} model calls (--max-turns ${maxTurns}). Say "continue" to let it go on.`);
+    events.onNotice(`Stopped after ${maxTurns} model calls (--max-turns ${maxTurns}). ${advice.goOn} to let it go on.`);
     return { end: "max_turns", text: lastText, modelCalls: maxTurns };
   }
 

@@ -29,6 +29,8 @@ export class Permissions {
   /** "kind\0target" granted for the session by the person. */
   private readonly sessionTargets = new Set<string>();
   private readonly sessionKinds = new Set<PermKind>();
+  /** Every denial of this run, in order, as told to the model (headless json lists them). */
+  readonly denials: string[] = [];
   /** "kind\0target" the person refused: not asked again this session. */
   private readonly refused = new Map<string, string>();
 
@@ -113,9 +115,9 @@ export class Permissions {
       case "deny": {
         const feedback = answer.feedback?.trim() ?? "";
         this.refused.set(key, feedback);
-        throw new PermissionDenied(
-          feedback ? `The person refused ${describe(req)} and said: ${feedback}` : `The person refused ${describe(req)}.`,
-        );
+        const reason = feedback ? `The person refused ${describe(req)} and said: ${feedback}` : `The person refused ${describe(req)}.`;
+        this.denials.push(reason);
+        throw new PermissionDenied(reason);
       }
     }
   }
@@ -133,6 +135,7 @@ export class Permissions {
   }
 
   private deny(reason: string): never {
+    this.denials.push(reason);
     this.notify(reason);
     throw new PermissionDenied(reason);
   }
