@@ -72,7 +72,11 @@ export async function buildApp(config: Config, ui: TerminalUI): Promise<App> {
   if (opened.notice) ui.info(pc.yellow(opened.notice));
   if (opened.resumed) session.todos = opened.resumed.todos;
   const model = new Model({ apiKey: config.apiKey, baseURL: config.baseURL, model: config.model, retryBaseMs: config.retryBaseMs, idleTimeoutMs: config.idleTimeoutMs });
-  const agent = new Agent({ model, registry, system: buildSystemPrompt(config.root), maxTurns: config.maxTurns,
+  const system = buildSystemPrompt(config.root, {
+    canRead: (real) => perms.policy.decide("read", real).verdict === "allow",
+    warn: (message) => ui.info(pc.yellow(escapeControl(message))),
+  });
+  const agent = new Agent({ model, registry, system, maxTurns: config.maxTurns,
     advice: config.print ? HEADLESS_ADVICE : REPL_ADVICE,
     hooks: [new TodoRoundHook(session, config.todoAfter)],
     onHistoryChange: () => opened.recorder.save({ messages: agent.history.messages, todos: session.todos }),

@@ -1,6 +1,7 @@
 // The system prompt: short and specific. Sent (and cached) on every request.
 import { existsSync, readFileSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { resolvePath } from "../perms/workspace.ts";
 
 const MAX_PROJECT_NOTES = 16_000;
 
@@ -11,32 +12,58 @@ const BASE = `You are bunker, a coding agent working in the user's project throu
 - For tasks of three or more steps, keep a plan with the todo tool: write the steps first, mark one in_progress before starting it and completed right after finishing it. Skip it for quick questions and one-step changes. When a <reminder> asks you to update your todos, do so before going on.
 - Be concise. When done, say what you changed and how you checked it.`;
 
-export function buildSystemPrompt(root: string, now = new Date()): string {
-  const isGit = existsSync(join(root, ".git"));
+export interface SystemPromptOptions {
+  /** Whether the policy lets a real path be read unasked (the project notes are read before anyone can be asked). */
+  canRead: (real: string) => boolean;
+  now?: Date;
+  /** Told when a notes file is skipped, and why. */
+  warn?: (message: string) => void;
+}
+
+export function buildSystemPrompt(root: string, opts: SystemPromptOptions): string {
+  const now = opts.now ?? new Date();
   const lines = [
     BASE,
     "",
     `Workspace root: ${root}`,
     `Platform: ${process.platform} (${process.arch})`,
     `Date: ${now.toISOString().slice(0, 10)}`,
-    `Git repository: ${isGit ? "yes" : "no"}`,
+    `Git repository: ${gitRepository(root)}`,
   ];
-  const notes = projectNotes(root);
+  const notes = projectNotes(root, opts);
   if (notes) lines.push("", `Project instructions from ${notes.name}:`, notes.text);
   return lines.join("\n");
 }
 
-/** AGENTS.md, or CLAUDE.md when there is none, from the workspace root. */
-function projectNotes(root: string): { name: string; text: string } | null {
+/** "yes", "yes (the workspace is inside it, at …)" or "no": a workspace may be a folder of a larger repository. */
+function gitRepository(root: string): string {
+  for (let dir = root; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, ".git"))) return dir === root ? "yes" : `yes (the workspace is a folder of the repository at ${dir})`;
+    if (dirname(dir) === dir) return "no";
+  }
+}
+
+/**
+ * AGENTS.md, or CLAUDE.md when there is none, from the workspace root. Through
+ * the workspace resolver and the policy like any read: a cloned repository's
+ * AGENTS.md that links to ~/.ssh/id_rsa must not carry the key to the API.
+ */
+function projectNotes(root: string, opts: SystemPromptOptions): { name: string; text: string } | null {
   for (const name of ["AGENTS.md", "CLAUDE.md"]) {
-    const path = join(root, name);
+    const path = resolvePath(root, name);
+    if (!path.exists) continue;
+    if (!opts.canRead(path.real)) {
+      const hint = path.inside ? "a deny rule covers it" : `it is outside the workspace; --allow-read=${path.real} would grant it`;
+      opts.warn?.(`${name} was not read: it leads to ${path.real}, and ${hint}.`);
+      continue;
+    }
     try {
-      if (!statSync(path).isFile()) continue;
-      let text = readFileSync(path, "utf8");
+      if (!statSync(path.real).isFile()) continue;
+      let text = readFileSync(path.real, "utf8");
       if (text.length > MAX_PROJECT_NOTES) text = text.slice(0, MAX_PROJECT_NOTES) + "\n[… cut: file is longer]";
       return { name, text: text.trim() };
     } catch {
-      // not there
+      // unreadable: go on without it
     }
   }
   return null;
