@@ -36,7 +36,11 @@ export async function runRepl(config: Config): Promise<number> {
       process.stderr.write(`${pc.cyan("›")} ${input}\n`);
     } else {
       const { line, interrupted } = await reader.read(`${pc.cyan("›")} `);
-      if (line === null) break;
+      if (line === null) {
+        // Ctrl+D leaves the cursor after the prompt: end that line first.
+        process.stderr.write("\n");
+        break;
+      }
       if (interrupted) {
         if (Date.now() - lastInterrupt < 2000) break;
         lastInterrupt = Date.now();
@@ -69,6 +73,10 @@ async function runOneTurn(app: App, text: string): Promise<void> {
     app.ui.endText();
     if (outcome.end === "interrupted") app.ui.onNotice("Interrupted.");
     if (outcome.error) app.ui.error(outcome.error);
+  } catch (err) {
+    // A bug must not end the session and lose the conversation: show it and return to the prompt.
+    app.ui.endText();
+    app.ui.error(`unexpected failure: ${err instanceof Error ? err.message : String(err)}. The session goes on; /clear starts afresh if it repeats.`);
   } finally {
     process.off("SIGINT", onSigint);
   }

@@ -302,6 +302,14 @@ describe("stop reasons", () => {
     expectAllAccepted(s.fake);
   });
 
+  test("stop_sequence ends the turn like end_turn, with the text as the answer", async () => {
+    const s = setup([reply("Stopped at the marker.", "stop_sequence"), reply("Next.")]);
+    const out = await s.turn("go");
+    expect(out).toMatchObject({ end: "done", text: "Stopped at the marker.", modelCalls: 1 });
+    expect(s.events.notices).toEqual([]);
+    expect(await s.turn("again")).toMatchObject({ end: "done", text: "Next." });
+  });
+
   test("an empty end_turn says the model said nothing", async () => {
     const s = setup([reply([], "end_turn")]);
     expect(await s.turn("q")).toMatchObject({ end: "done", text: "" });
@@ -329,6 +337,27 @@ describe("API failures", () => {
     expect(s.events.retries).toHaveLength(2);
     expect(s.events.retries[0]).toMatch(/overloaded \(529\); retrying in \d/);
     expect(s.fake.requests.map((r) => r.status)).toEqual([529, 529, 200]);
+  });
+
+  test("429 waits as long as retry-after says; 503 and a reset before any byte are retried too", async () => {
+    const s = setup([apiError(429, { retryAfter: 1 }), apiError(503), drop(0), reply("Through.")]);
+    const started = Date.now();
+    const out = await s.turn("hello");
+    expect(out).toMatchObject({ end: "done", text: "Through." });
+    expect(s.events.retries).toHaveLength(3);
+    expect(s.events.retries[0]).toMatch(/^rate limited \(429\): .*; retrying in 1s$/);
+    expect(s.events.retries[1]).toMatch(/^API error 503: .*; retrying in /);
+    expect(s.events.retries[2]).toMatch(/^could not reach the API: .*; retrying in /);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+    expect(s.fake.requests).toHaveLength(4);
+  });
+
+  test("a 400 that is not about the conversation is not retried", async () => {
+    const s = setup([apiError(400, { message: "max_tokens: too large for this model" }), reply("never")]);
+    const out = await s.turn("hello");
+    expect(out.end).toBe("error");
+    expect(out.error).toContain("API error 400: max_tokens: too large for this model");
+    expect(s.fake.requests).toHaveLength(1);
   });
 
   test("a failure after retries is an error outcome, and a second turn on the same Agent is accepted", async () => {
@@ -496,6 +525,46 @@ describe("replies the API would not take back", () => {
     expect(out.error).toContain("/clear");
     expect(await s.turn("second")).toMatchObject({ end: "done", text: "Fresh start." });
     expect(s.fake.requests.at(-1)!.body.messages).toEqual([{ role: "user", content: [{ type: "text", text: "second", cache_control: { type: "ephemeral" } }] }]);
+  });
+});
+
+describe("interruption (Ctrl+C)", () => {
+  test("during the stream: the turn ends as interrupted, the model is told its reply was discarded, the next turn is accepted", async () => {
+    const stalled: Step = { ...(reply("This reply never finishes.") as object), stallAfterEvents: 4 } as Step;
+    const s = setup([stalled, reply("Fine, shorter then.")]);
+    const controller = new AbortController();
+    const ctx = makeContext(root, { interactive: false, signal: controller.signal });
+    const pending = s.agent.runTurn("tell me a long story", ctx, s.events);
+    while (s.fake.requests.length < 1) await Bun.sleep(10);
+    await Bun.sleep(100);
+    controller.abort();
+    const out = await pending;
+    expect(out.end).toBe("interrupted");
+    const next = await s.turn("something short");
+    expect(next).toMatchObject({ end: "done", text: "Fine, shorter then." });
+    const texts = blocks(s.fake.requests[1]!.body.messages[0]).map((b) => (b.type === "text" ? b.text : b.type));
+    expect(texts).toEqual(["tell me a long story", "[The person interrupted your reply before it was complete; it was discarded.]", "something short"]);
+  });
+
+  test("during a tool: the running command is stopped, every open call is answered 'interrupted', the next turn is accepted", async () => {
+    const s = setup(
+      [reply([toolUse("run_bash", { command: "sleep 30" }, "toolu_sleep"), toolUse("read_file", { path: "alpha.txt" }, "toolu_read")]), reply("After the interruption.")],
+      { flags: ["--allow-run", "--sandbox", "off"] },
+    );
+    const controller = new AbortController();
+    const ctx = makeContext(root, { interactive: false, signal: controller.signal, grants: parseConfig(["-C", root, "--allow-run"], { ANTHROPIC_API_KEY: "k" }, true).config!.grants });
+    const started = Date.now();
+    const pending = s.agent.runTurn("sleep", ctx, s.events);
+    while (!s.events.log.some((l) => l.startsWith("start run_bash"))) await Bun.sleep(10);
+    await Bun.sleep(100);
+    controller.abort();
+    const out = await pending;
+    expect(out.end).toBe("interrupted");
+    expect(Date.now() - started).toBeLessThan(10_000);
+    await s.turn("go on");
+    const results = s.fake.requests[1]!.body.messages[2]!.content as ToolResultBlockParam[];
+    expect(results.slice(0, 2).map((r) => [r.tool_use_id, r.is_error])).toEqual([["toolu_sleep", true], ["toolu_read", true]]);
+    expect(results[1]!.content).toBe("Interrupted by the user.");
   });
 });
 

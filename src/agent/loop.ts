@@ -55,6 +55,7 @@ export interface AgentOptions {
 }
 
 const INTERRUPTED = "Interrupted by the user.";
+const INTERRUPTED_REPLY = "[The person interrupted your reply before it was complete; it was discarded.]";
 export const DEFAULT_CONTEXT_WINDOW = 200_000;
 /** Old tool output is elided once a request uses this share of the window. */
 const COMPACT_AT = 0.7;
@@ -152,7 +153,11 @@ export class Agent {
         message = await model.send(system, this.history.messages, registry.apiTools(), events, ctx.signal);
       } catch (err) {
         this.history.truncate(before);
-        if (ctx.signal.aborted) return { end: "interrupted", text: lastText, modelCalls: call };
+        if (ctx.signal.aborted) {
+          // The partial reply is dropped: say so, or the next message reads as if nothing happened.
+          this.history.addUser(INTERRUPTED_REPLY);
+          return { end: "interrupted", text: lastText, modelCalls: call };
+        }
         if (err instanceof ModelError && err.tooLong) {
           // Over the window: elide harder each time (keep 1 round, then none), then give up.
           const r = shrinkAttempts < 2 ? this.compact(1 - shrinkAttempts) : { elided: 0, savedChars: 0 };
