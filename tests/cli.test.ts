@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test
 import { rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ToolResultBlockParam } from "@anthropic-ai/sdk/resources/messages";
+import { parseConfig } from "../src/config.ts";
 import { MAIN, runBunker, type Run } from "./support/cli.ts";
 import { tempDir } from "./support/context.ts";
 import { overloaded, reply, startFakeAnthropic, text, toolUse, type FakeAnthropic, type Step } from "./support/fake-anthropic.ts";
@@ -67,7 +68,10 @@ describe("without an API key", () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("Usage:");
     expect(r.stdout).toContain("--allow-read");
-    expect(r.stdout).toContain("--max-turns");
+    expect(r.stdout).toContain("--max-turns N                model calls per turn (default 50)");
+    expect(r.stdout).toContain("-c, --continue");
+    // What the help promises is what a run gets.
+    expect(parseConfig(["-C", ws], { ANTHROPIC_API_KEY: "k", HOME: home }, true).config!.maxTurns).toBe(50);
   });
 
   test("a turn without ANTHROPIC_API_KEY: one line naming it, exit 2, no request sent", async () => {

@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import type { MessageParam } from "@anthropic-ai/sdk/resources/messages";
 import { startFakeAnthropic, type FakeAnthropic } from "./support/fake-anthropic.ts";
-import { reply } from "./support/fake-anthropic/steps.ts";
+import { apiError, reply, type Step } from "./support/fake-anthropic/steps.ts";
 import { BUNKER, quitWithCtrlD, stopAll, workspace as e2eWorkspace } from "./support/cli.ts";
 import { TmuxSession, tmuxAvailable } from "./support/tmux.ts";
 
@@ -30,7 +30,7 @@ async function leaves(t: TmuxSession): Promise<void> {
   expect(t.screen()).toContain("tokens in");
 }
 
-async function startRepl(steps: ReturnType<typeof reply>[]): Promise<TmuxSession> {
+async function startRepl(steps: Step[]): Promise<TmuxSession> {
   fake = startFakeAnthropic(steps);
   const { root, env } = e2eWorkspace("bunker-repl-", fake.url);
   tmux = await TmuxSession.start([...BUNKER], { cwd: root, env, cols: 100, rows: 40 });
@@ -61,6 +61,43 @@ describe.skipIf(!tmuxAvailable)("REPL input in a real terminal (tmux)", () => {
     expect(lastUserText(0)).toBe("alpha\nbeta gamma");
     await leaves(t);
   }, 30_000);
+
+  test("an API failure is shown and the session goes on: the next message is answered with the history intact", async () => {
+    const t = await startRepl([apiError(401, { message: "invalid x-api-key" }), reply("Now it works.")]);
+    t.keys(["first try"], true);
+    t.keys(["Enter"]);
+    await t.waitFor("error: the API rejected the key (401): check ANTHROPIC_API_KEY (invalid x-api-key)");
+    await t.waitFor(/›\s*$/);
+    t.keys(["second try"], true);
+    t.keys(["Enter"]);
+    await t.waitFor("Now it works.");
+    expect(fake!.requests.map((r) => r.status)).toEqual([401, 200]);
+    // The failed message stays in the conversation, merged with the next: roles still alternate.
+    expect(fake!.requests[1]!.body.messages).toHaveLength(1);
+    expect(lastUserText(1)).toBe("first trysecond try");
+    await leaves(t);
+  }, 30_000);
+
+  test("/help lists the commands; an unknown one says so; exit and quit leave", async () => {
+    for (const word of ["exit", "quit", "/exit"]) {
+      const t = await startRepl([]);
+      t.keys(["/help"], true);
+      t.keys(["Enter"]);
+      await t.waitFor("/compact shorten old tool output");
+      t.keys(["/nope"], true);
+      t.keys(["Enter"]);
+      await t.waitFor("Unknown command /nope. Try /help.");
+      t.keys([word], true);
+      t.keys(["Enter"]);
+      const deadline = Date.now() + 10_000;
+      while (t.exitStatus() === null && Date.now() < deadline) await Bun.sleep(50);
+      expect(t.exitStatus()).not.toBeNull();
+      expect(t.screen()).toContain("tokens in");
+      expect(fake!.requests).toHaveLength(0);
+      t.close();
+      await fake!.stop();
+    }
+  }, 60_000);
 
   test("lines typed one at a time are separate messages", async () => {
     const t = await startRepl([reply("One."), reply("Two.")]);

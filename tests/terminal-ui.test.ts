@@ -22,3 +22,28 @@ test("a failed call shows up to three lines of its error, indented, with control
   ui.onToolEnd("read_file x", { content: "Error: no such file\x1b[31m x\nline two\nline three\nline four", isError: true });
   expect(err.text()).toBe("  ✗ Error: no such file\\x1b[31m x\n    line two\n    line three\n    … (1 more line)\n");
 });
+
+test("the spinner turns until the first token, then its line is cleared before the text", async () => {
+  const err = captured();
+  const out = captured();
+  const ui = new TerminalUI({ streamText: true, verbose: false, spinner: true, out: out.stream, err: err.stream });
+  ui.onModelStart();
+  await Bun.sleep(200);
+  const spun = err.text();
+  expect(spun).toContain("⠋ thinking");
+  expect(spun).toContain("⠙ thinking");
+  ui.onText("Hello");
+  expect(err.text().endsWith("\r\x1b[2K")).toBe(true);
+  await Bun.sleep(200);
+  // Stopped: nothing more is drawn once the text has started.
+  expect(err.text().endsWith("\r\x1b[2K")).toBe(true);
+  expect(out.text()).toBe("Hello");
+});
+
+test("no spinner when it is off (not a terminal, TERM=dumb)", async () => {
+  const err = captured();
+  const ui = new TerminalUI({ streamText: true, verbose: false, spinner: false, out: captured().stream, err: err.stream });
+  ui.onModelStart();
+  await Bun.sleep(150);
+  expect(err.text()).toBe("");
+});
