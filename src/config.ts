@@ -232,6 +232,7 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
   // Without a terminal there is nobody to hold a conversation with: run headless.
   const print = Boolean(v.print) || !stdinIsTTY;
   if (v.print && prompt === undefined && stdinIsTTY) throw new UsageError('-p needs a prompt: bunker -p "what to do"');
+  if (!print && format !== "text") throw new UsageError(`--output-format ${format} is for headless runs: add -p, as in bunker -p "what to do" --output-format ${format}`);
 
   const baseURL = env.ANTHROPIC_BASE_URL || undefined;
   if (baseURL !== undefined && !URL.canParse(baseURL)) {

@@ -11,7 +11,8 @@ export async function runHeadless(config: Config): Promise<number> {
   const piped = process.stdin.isTTY ? "" : (await Bun.stdin.text()).trim();
   const prompt = config.prompt && piped ? `${config.prompt}\n\n<stdin>\n${piped}\n</stdin>` : (config.prompt ?? piped);
   if (!prompt) {
-    process.stderr.write("bunker: -p needs a prompt (as an argument or on stdin)\n");
+    // Here stdin is not a terminal (a terminal without a prompt is refused earlier), and it held nothing.
+    process.stderr.write('bunker: no prompt: stdin is not a terminal and was empty. Give one as an argument, bunker -p "what to do", or pipe it in: echo "what to do" | bunker -p\n');
     return 2;
   }
   const ui = new TerminalUI({ streamText: false, verbose: config.verbose, spinner: false });
@@ -66,7 +67,8 @@ function streamJsonEvents(ui: TerminalUI, stdout: Stdout): TerminalUI {
     onText: (delta: string) => emit({ type: "text", text: delta }),
     onToolStart: (summary: string) => emit({ type: "tool_use", summary }),
     onToolEnd: (summary: string, r: { content: string; isError: boolean }) =>
-      emit({ type: "tool_result", summary, is_error: r.isError, bytes: r.content.length }),
+      // A failure says why (what the model was told), bounded; a success only how much came back.
+      emit({ type: "tool_result", summary, is_error: r.isError, bytes: r.content.length, ...(r.isError ? { error: r.content.slice(0, 2000) } : {}) }),
     onNotice: (message: string) => emit({ type: "notice", message }),
     onRetry: (message: string) => emit({ type: "retry", message }),
   });

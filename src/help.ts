@@ -23,7 +23,8 @@ Permissions (PATHS and PROGRAMS are comma-separated):
       --allow-write[=PATHS]        writes without asking: bare = whole workspace
       --allow-run[=PROGRAMS]       commands: bare = every command
       --allow-net[=HOSTS]          network for commands
-      --deny-read=PATHS  --deny-write=PATHS  --deny-run=PROGRAMS  --deny-net[=HOSTS]
+      --deny-read[=PATHS] --deny-write[=PATHS] --deny-run[=PROGRAMS] --deny-net[=HOSTS]
+                                   refusals; a deny always wins; bare: everything of that kind
   -A, --allow-all                  no prompts inside the workspace (grants nothing outside)
       --no-prompt                  never ask: what is not granted is denied
       --allow-env=NAMES            pass these secret-looking variables to commands
@@ -33,7 +34,8 @@ Permissions (PATHS and PROGRAMS are comma-separated):
   -v, --version                    print the version
   -h, --help                       print this help
 
-Environment: ANTHROPIC_API_KEY (required), ANTHROPIC_BASE_URL, BUNKER_MODEL
+Environment: ANTHROPIC_API_KEY (required), ANTHROPIC_BASE_URL, BUNKER_MODEL,
+  BUNKER_STREAM_IDLE_SECONDS (abandon and retry a silent request after this long; default 90)
 Rules files: .bunker/settings.json and $XDG_CONFIG_HOME/bunker/settings.json
 Sessions are saved in $XDG_STATE_HOME/bunker/sessions.db (default ~/.local/state/bunker)
 Exit codes: 0 done, 1 runtime or API error, 2 bad usage or missing key, 130 interrupted`;

@@ -141,7 +141,7 @@ describe("bad usage", () => {
     const env = serve([reply("never")]);
     const r = await bunker(["-p", "   "], env);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain("needs a prompt");
+    expect(r.stderr).toContain("bunker: no prompt");
     expect(fake!.requests).toHaveLength(0);
   });
 
@@ -323,6 +323,27 @@ describe("what a person types wrong, and piped input", () => {
     const r = await bunker(["-p", "hi"], { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: "notaurl" });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('ANTHROPIC_BASE_URL is not a valid URL: "notaurl"');
+  });
+
+  test("empty stdin and no prompt: exit 2, saying why bunker is headless and how to give a prompt", async () => {
+    const env = serve([reply("never")]);
+    const proc = Bun.spawn(["bun", MAIN], { cwd: ws, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, ...env }, stdin: new Uint8Array(0), stdout: "pipe", stderr: "pipe" });
+    const [err, code] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);
+    expect(code).toBe(2);
+    expect(err).toBe('bunker: no prompt: stdin is not a terminal and was empty. Give one as an argument, bunker -p "what to do", or pipe it in: echo "what to do" | bunker -p\n');
+    expect(fake!.requests).toHaveLength(0);
+  });
+
+  test("stream-json: one event a line, a failed tool says why, then the result", async () => {
+    const env = serve([reply([toolUse("read_file", { path: "missing.txt" })]), reply("No such file.")]);
+    const r = await bunker(["-p", "read missing.txt", "--output-format", "stream-json"], env);
+    expect(r.code).toBe(0);
+    const events = r.stdout.trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(events[0]).toEqual({ type: "tool_use", summary: "read_file missing.txt" });
+    expect(events[1]).toMatchObject({ type: "tool_result", summary: "read_file missing.txt", is_error: true });
+    expect(String(events[1]!.error)).toContain("missing.txt");
+    expect(events.filter((e) => e.type === "text").map((e) => e.text).join("")).toBe("No such file.");
+    expect(events.at(-1)).toMatchObject({ type: "result", result: "No such file.", is_error: false });
   });
 
   test("piped input goes to the model as context for the prompt", async () => {

@@ -347,7 +347,8 @@ describe("API failures", () => {
     expect(s.events.retries).toHaveLength(3);
     expect(s.events.retries[0]).toMatch(/^rate limited \(429\): .*; retrying in 1s$/);
     expect(s.events.retries[1]).toMatch(/^API error 503: .*; retrying in /);
-    expect(s.events.retries[2]).toMatch(/^could not reach the API: .*; retrying in /);
+    expect(s.events.retries[2]).toStartWith(`could not reach the API at ${s.fake.url} (ANTHROPIC_BASE_URL): `);
+    expect(s.events.retries[2]).toMatch(/check your network and that URL\); retrying in /);
     expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
     expect(s.fake.requests).toHaveLength(4);
   });

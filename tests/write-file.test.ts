@@ -99,6 +99,19 @@ describe("write_file: overwriting", () => {
     expect(statSync(file).mode & 0o777).toBe(0o775);
   });
 
+  test("content that differs only by the CRLF endings kept: nothing written, and the result says why, with the fix", async () => {
+    const root = tempDir();
+    const file = join(root, "crlf.txt");
+    writeFileSync(file, "line1\r\nline2\r\n");
+    const ctx = makeContext(root);
+    ctx.session.recordRead(file, readFileSync(file));
+    const r = await write(ctx, "crlf.txt", "line1\nline2\n");
+    expect(r.content).not.toContain("exactly");
+    expect(r.content).toContain("apart from its CRLF line endings or BOM, which write_file keeps; nothing was written");
+    expect(r.content).toContain("sed -i 's/\\r$//' crlf.txt");
+    expect(readFileSync(file, "utf8")).toBe("line1\r\nline2\r\n");
+  });
+
   test("identical content writes nothing and asks nothing", async () => {
     const root = tempDir();
     const file = join(root, "a.txt");

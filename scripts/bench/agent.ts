@@ -14,6 +14,8 @@ const MiB = 1024 * 1024;
 export async function bench(): Promise<BenchRow[]> {
   const { path: bunker } = await freshBinary();
   const ws = mkdtempSync(join(tmpdir(), "bunker-bench-ws-"));
+  // A home of its own: bunker refuses its home directory as the workspace.
+  const home = mkdtempSync(join(tmpdir(), "bunker-bench-home-"));
   writeFileSync(join(ws, "a.txt"), "hello\n");
   const fake = startFakeAnthropic([reply([toolUse("read_file", { path: "a.txt" })]), reply([text("done")])], { loop: true });
   try {
@@ -23,7 +25,7 @@ export async function bench(): Promise<BenchRow[]> {
       const t0 = performance.now();
       const proc = Bun.spawn([bunker, "-p", "read a.txt"], {
         cwd: ws,
-        env: { PATH: "", HOME: ws, ANTHROPIC_API_KEY: "bench", ANTHROPIC_BASE_URL: fake.url },
+        env: { PATH: "", HOME: home, ANTHROPIC_API_KEY: "bench", ANTHROPIC_BASE_URL: fake.url },
         stdin: "ignore",
         stdout: "pipe",
         stderr: "ignore",
@@ -46,6 +48,7 @@ export async function bench(): Promise<BenchRow[]> {
   } finally {
     await fake.stop();
     rmSync(ws, { recursive: true, force: true });
+    rmSync(home, { recursive: true, force: true });
   }
 }
 

@@ -2,7 +2,7 @@
 // `--version`, and one headless turn against a one-reply scripted Messages
 // API on 127.0.0.1. Both run from an empty temp dir with a scrubbed
 // environment and an empty PATH, so nothing of the build tree can help.
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Stamp } from "./stamp.ts";
@@ -32,10 +32,15 @@ function describe(r: RunResult): string {
   return `exit ${r.code ?? "killed"}\nstdout: ${r.stdout.trim() || "(empty)"}\nstderr: ${r.stderr.trim() || "(empty)"}`;
 }
 
-async function inEmptyDir<T>(fn: (dir: string) => Promise<T>): Promise<T> {
+/** Runs `fn` in an empty workspace with a home of its own beside it (bunker refuses a home directory as its workspace). */
+async function inEmptyDir<T>(fn: (dir: string, home: string) => Promise<T>): Promise<T> {
   const dir = mkdtempSync(join(tmpdir(), "bunker-smoke-"));
+  const ws = join(dir, "ws");
+  const home = join(dir, "home");
+  mkdirSync(ws);
+  mkdirSync(home);
   try {
-    return await fn(dir);
+    return await fn(ws, home);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -43,7 +48,7 @@ async function inEmptyDir<T>(fn: (dir: string) => Promise<T>): Promise<T> {
 
 /** `bunker --version` exits 0 and prints the embedded version and commit. */
 export async function smokeVersion(bin: string, stamp: Stamp): Promise<void> {
-  const r = await inEmptyDir((dir) => runIsolated([bin, "--version"], { cwd: dir, env: { PATH: "", HOME: dir } }));
+  const r = await inEmptyDir((dir, home) => runIsolated([bin, "--version"], { cwd: dir, env: { PATH: "", HOME: home } }));
   if (r.code !== 0 || !r.stdout.includes(stamp.version) || !r.stdout.includes(stamp.commit)) {
     throw new Error(`${bin} --version should print ${stamp.version} and ${stamp.commit}; got ${describe(r)}`);
   }
@@ -91,9 +96,9 @@ export async function smokeHeadlessTurn(bin: string): Promise<void> {
     },
   });
   try {
-    const r = await inEmptyDir((dir) => runIsolated([bin, "-p", "say the smoke words"], {
+    const r = await inEmptyDir((dir, home) => runIsolated([bin, "-p", "say the smoke words"], {
       cwd: dir,
-      env: { PATH: "", HOME: dir, ANTHROPIC_API_KEY: "sk-smoke-test", ANTHROPIC_BASE_URL: `http://127.0.0.1:${server.port}` },
+      env: { PATH: "", HOME: home, ANTHROPIC_API_KEY: "sk-smoke-test", ANTHROPIC_BASE_URL: `http://127.0.0.1:${server.port}` },
       timeoutMs: 20_000,
     }));
     if (r.code !== 0 || !r.stdout.includes(SMOKE_ANSWER)) {

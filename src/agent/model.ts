@@ -131,7 +131,7 @@ export class Model {
           ? `the API sent nothing for ${formatSeconds(idleMs)}`
           : wrongServer
             ? `the server answered with ${this.okContentType}, not an event stream: check that ANTHROPIC_BASE_URL (${this.opts.baseURL ?? "the default"}) is a Messages API`
-            : explain(err);
+            : explain(err, this.opts.baseURL);
         if (!retry.ok || attempt >= maxRetries) throw new ModelError(why, { tooLong: isTooLong(err), badConversation: isBadConversation(err) });
         const delay = retry.afterMs ?? this.opts.retryBaseMs * 2 ** attempt;
         // Text already shown from a cut-off stream is not resent: say the reply starts over.
@@ -202,7 +202,7 @@ function isBadConversation(err: unknown): boolean {
 }
 
 /** One sentence a person can act on. */
-export function explain(err: unknown): string {
+export function explain(err: unknown, baseURL?: string): string {
   if (err instanceof Anthropic.APIError) {
     const status = err.status;
     const body = err.error as { error?: { message?: string } } | undefined;
@@ -212,7 +212,10 @@ export function explain(err: unknown): string {
     if (status === 404) return `not found (404): ${detail}. Check the model name (--model) and ANTHROPIC_BASE_URL`;
     if (status === 429) return `rate limited (429): ${detail}`;
     if (status === 529 || err.type === "overloaded_error") return `the API is overloaded (529)`;
-    if (status === undefined) return `could not reach the API: ${tidy(err.message).replace(/\.$/, "")} (check your network or ANTHROPIC_BASE_URL)`;
+    if (status === undefined) {
+      const where = baseURL ? ` at ${baseURL} (ANTHROPIC_BASE_URL)` : "";
+      return `could not reach the API${where}: ${tidy(err.message).replace(/\.$/, "")} (check your network${baseURL ? " and that URL" : ""})`;
+    }
     return `API error ${status}: ${tidy(detail)}`;
   }
   if (err instanceof StreamCutError) return err.message;

@@ -34,7 +34,11 @@ export const writeFileTool: Tool<WriteFileInput> = {
     const existing = path.exists ? readForWrite(ctx.session, path, "overwrite") : null;
     if (!existing) checkCreatable(ctx.root, path);
     const after = existing ? keepFileConventions(existing.text, input.content) : input.content;
-    if (existing && existing.text === after) return `${path.display} already has exactly this content; nothing was written.`;
+    if (existing && existing.text === after) {
+      if (after === input.content) return `${path.display} already has exactly this content; nothing was written.`;
+      // Only the line endings or BOM differ, and write_file keeps those: say so rather than claim the bytes match.
+      return `${path.display} already has this content apart from its CRLF line endings or BOM, which write_file keeps; nothing was written. To change line endings, run a command (for example sed -i 's/\\r$//' ${path.display}).`;
+    }
 
     const preview = makeFilePreview(path.display, existing?.text ?? null, after);
     await ctx.perms.authorize({ kind: "write", target: path.real, tool: "write_file", files: [preview] });
