@@ -45,6 +45,22 @@ describe("diff view", () => {
     expect(lines[50]).toBe("… 452 more diff lines hidden (+452 -0)");
   });
 
+  test("a rewrite too long to show whole shows the start of the removed lines and of the added ones", () => {
+    const before = Array.from({ length: 300 }, (_, i) => `${i + 1}`).join("\n") + "\n";
+    const after = Array.from({ length: 300 }, (_, i) => `new ${i + 1}`).join("\n") + "\n";
+    const lines = renderFileChange(makeFilePreview("long.txt", before, after), { color: false, maxLines: 40 });
+    expect(lines.length).toBeLessThanOrEqual(41);
+    expect(lines[0]).toBe("long.txt  +300 -300");
+    expect(lines[1]).toStartWith("@@ -1,300 +1,300 @@");
+    expect(lines).toContain("-1");
+    expect(lines).toContain("+new 1");
+    expect(lines).toContain("+new 18");
+    const notes = lines.filter((l) => l.startsWith("…"));
+    expect(notes).toEqual(["… 282 more diff lines hidden (+0 -282)", "… 282 more diff lines hidden (+282 -0)"]);
+    expect(lines.indexOf("-1")).toBeLessThan(lines.indexOf(notes[0]!));
+    expect(lines.indexOf(notes[0]!)).toBeLessThan(lines.indexOf("+new 1"));
+  });
+
   test("several files share the budget; every file's header is shown", () => {
     const big = Array.from({ length: 100 }, (_, i) => `x${i}`).join("\n") + "\n";
     const lines = renderFileChanges(

@@ -151,4 +151,23 @@ describe.skipIf(!tmuxAvailable)("in a real terminal (tmux)", () => {
     // Ctrl+D leaves
     expect(await quitWithCtrlD(tmux)).not.toBeNull();
   });
+  test("a long rewrite fits a 40-row terminal: the file name, old and new lines and the question are all on screen", async () => {
+    const before = Array.from({ length: 300 }, (_, i) => `${i + 1}`).join("\n") + "\n";
+    const after = Array.from({ length: 300 }, (_, i) => `new ${i + 1}`).join("\n") + "\n";
+    fake = startFakeAnthropic([reply([toolUse("read_file", { path: "long.txt" })]), reply([toolUse("write_file", { path: "long.txt", content: after })]), reply("Rewritten.")]);
+    const { root, env } = workspace({ "long.txt": before });
+    tmux = await TmuxSession.start([...BUNKER, "rewrite long.txt"], { cwd: root, env, cols: 100, rows: 40 });
+    await waitForCount(tmux, "Apply this change to long.txt?", 1);
+    const screen = tmux.visible();
+    expect(screen).toContain("long.txt  +300 -300");
+    expect(screen).toContain("-1\n");
+    expect(screen).toContain("+new 1\n");
+    expect(screen).toMatch(/… \d+ more diff lines hidden \(\+0 -\d+\)/);
+    expect(screen).toMatch(/… \d+ more diff lines hidden \(\+\d+ -0\)/);
+    expect(screen).toContain("Apply this change to long.txt?");
+    await press(tmux, "Enter");
+    await waitForCount(tmux, "Rewritten.", 1);
+    expect(readFileSync(join(root, "long.txt"), "utf8")).toBe(after);
+    expect(await quitWithCtrlD(tmux)).not.toBeNull();
+  });
 });

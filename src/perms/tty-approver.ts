@@ -15,11 +15,13 @@ export interface TtyApproverOptions {
   output?: Writable;
   /** Colour the diff. Default: picocolors' detection. */
   color?: boolean;
-  /** Diff lines shown before the rest is summarised. */
+  /** Diff lines shown before the rest is summarised. Default: what fits the terminal with the question, at most 200. */
   maxDiffLines?: number;
 }
 
 type Choice = "once" | "target-session" | "kind-session" | "deny";
+/** Rows the title, file header, question and four options take around the diff. */
+const QUESTION_ROWS = 14;
 
 /** Where a write always asks (see Policy): offering "all edits" there would be a false promise. */
 
@@ -28,7 +30,7 @@ export class TtyApprover implements Approver {
   private readonly input: Readable;
   private readonly output: Writable;
   private readonly color: boolean | undefined;
-  private readonly maxDiffLines: number;
+  private readonly fixedDiffLines: number | undefined;
   /** Serialises questions: two prompts must never share the terminal. */
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -36,7 +38,14 @@ export class TtyApprover implements Approver {
     this.input = opts.input ?? process.stdin;
     this.output = opts.output ?? process.stderr;
     this.color = opts.color;
-    this.maxDiffLines = opts.maxDiffLines ?? DEFAULT_MAX_DIFF_LINES;
+    this.fixedDiffLines = opts.maxDiffLines;
+  }
+
+  /** A diff longer than the screen would push its own header and the file name out of sight: fit it to the terminal. */
+  private get maxDiffLines(): number {
+    if (this.fixedDiffLines !== undefined) return this.fixedDiffLines;
+    const rows = (this.output as { rows?: number }).rows;
+    return rows ? Math.max(12, Math.min(DEFAULT_MAX_DIFF_LINES, rows - QUESTION_ROWS)) : DEFAULT_MAX_DIFF_LINES;
   }
 
   ask(req: PermRequest): Promise<ApprovalAnswer> {

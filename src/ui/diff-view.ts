@@ -44,10 +44,53 @@ export function renderFileChange(file: FileChangePreview, opts: DiffViewOptions 
     out.push(c.dim(file.kind === "create" ? "(empty file)" : "(no changes to the content)"));
     return out;
   }
-  const shown = body.length > maxLines ? body.slice(0, Math.max(0, maxLines - 1)) : body;
-  for (const line of shown) out.push(colourLine(clip(line, maxLen), c));
-  if (shown.length < body.length) out.push(hiddenNote(body.slice(shown.length), c));
+  if (body.length <= maxLines) {
+    for (const line of body) out.push(colourLine(clip(line, maxLen), c));
+    return out;
+  }
+  const runs = runsOf(body);
+  const keep = runLength(runs, maxLines);
+  if (keep === 0) {
+    // Too many separate changes to show a piece of each: the first ones, and a count of the rest.
+    const shown = body.slice(0, Math.max(0, maxLines - 1));
+    for (const line of shown) out.push(colourLine(clip(line, maxLen), c));
+    out.push(hiddenNote(body.slice(shown.length), c));
+    return out;
+  }
+  // Every run of removed, added or unchanged lines shows its start, so a rewrite shows new lines as well as old.
+  for (const run of runs) {
+    for (const line of run.slice(0, keep)) out.push(colourLine(clip(line, maxLen), c));
+    if (run.length > keep) out.push(hiddenNote(run.slice(keep), c));
+  }
   return out;
+}
+
+/** Consecutive lines of one kind (hunk header, removed, added, unchanged). */
+function runsOf(body: string[]): string[][] {
+  const runs: string[][] = [];
+  for (const line of body) {
+    const last = runs.at(-1);
+    if (last && kindOf(last[0]!) === kindOf(line) && kindOf(line) !== "@") last.push(line);
+    else runs.push([line]);
+  }
+  return runs;
+}
+
+function kindOf(line: string): string {
+  return line.startsWith("@@") ? "@" : (line[0] ?? " ");
+}
+
+/** The most lines of each run that fit `budget`, counting a note for each run cut; 0 if not even one each fits. */
+function runLength(runs: string[][], budget: number): number {
+  const cost = (k: number) => runs.reduce((n, r) => n + Math.min(r.length, k) + (r.length > k ? 1 : 0), 0);
+  let lo = 0;
+  let hi = Math.max(...runs.map((r) => r.length));
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (cost(mid) <= budget) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
 }
 
 function header(file: FileChangePreview, c: Colors): string {

@@ -46,6 +46,11 @@ export class TmuxSession {
     return this.tmux(["capture-pane", "-p", "-J", "-S", "-2000", "-t", this.name]);
   }
 
+  /** Only what is on the screen now, without the scrollback. */
+  visible(): string {
+    return this.tmux(["capture-pane", "-p", "-J", "-t", this.name]);
+  }
+
   /** Key names as tmux knows them ("Enter", "Down", "Escape", "C-c") or literal text with `literal`. */
   keys(keys: string[], literal = false): void {
     this.tmux(["send-keys", "-t", this.name, ...(literal ? ["-l"] : []), ...keys]);
