@@ -47,3 +47,11 @@ test("no spinner when it is off (not a terminal, TERM=dumb)", async () => {
   await Bun.sleep(150);
   expect(err.text()).toBe("");
 });
+
+test("a failed command shows its exit status and its last lines, where the error usually is", () => {
+  const err = captured();
+  const ui = new TerminalUI({ streamText: false, verbose: false, spinner: false, out: captured().stream, err: err.stream });
+  const output = ["exit code 1", "", "compiling a", "compiling b", "compiling c", "error: b.ts:3 missing ;", "1 error"].join("\n");
+  ui.onToolEnd("run_bash make", { content: output, isError: true });
+  expect(err.text()).toBe("  ✗ exit code 1\n    … (2 earlier lines)\n    compiling c\n    error: b.ts:3 missing ;\n    1 error\n");
+});

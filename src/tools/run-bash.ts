@@ -239,7 +239,6 @@ export function runProcess(argv: string[], o: RunOptions): Promise<ProcessResult
   return new Promise((resolvePromise) => {
     const out = new BoundedOutput(o.maxOutputBytes);
     const tail = new LiveTail(o.ui);
-    o.ui.info(`$ ${oneLine(o.command, 200)}`);
 
     const child = spawn(argv[0]!, argv.slice(1), {
       cwd: o.cwd,

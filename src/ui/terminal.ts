@@ -73,8 +73,11 @@ export class TerminalUI implements LoopEvents {
   }
 
   onToolEnd(summary: string, result: { content: string; isError: boolean }): void {
-    if (result.isError) this.line(pc.red(`  ✗ ${escapeControl(firstLines(result.content, 3), { keepNewlines: true }).replace(/\n/g, "\n    ")}`));
-    else if (summary.startsWith("run_bash ")) this.line(pc.dim(`    ${escapeControl(firstLines(result.content, 1), { keepNewlines: true }).replace(/\n/g, " ")}`));
+    const command = summary.startsWith("run_bash ");
+    // A failed command says why at the end of its output: show its status and last lines, not its first.
+    const shown = command && result.isError ? statusAndLastLines(result.content, 3) : firstLines(result.content, result.isError ? 3 : 1);
+    if (result.isError) this.line(pc.red(`  ✗ ${escapeControl(shown, { keepNewlines: true }).replace(/\n/g, "\n    ")}`));
+    else if (command) this.line(pc.dim(`    ${escapeControl(shown, { keepNewlines: true }).replace(/\n/g, " ")}`));
     else if (this.opts.verbose) this.line(pc.dim(`    ${summary}: ${result.content.length} chars`));
   }
 
@@ -106,6 +109,15 @@ export class TerminalUI implements LoopEvents {
   error(message: string): void {
     this.line(pc.red(`error: ${escapeControl(message)}`));
   }
+}
+
+/** run_bash's status line (exit code…), then the last `n` non-empty lines of its output. */
+function statusAndLastLines(text: string, n: number): string {
+  const lines = text.split("\n").filter((l) => l.trim() !== "");
+  const [status, ...output] = lines;
+  const tail = output.slice(-n).map((l) => (l.length > 400 ? l.slice(0, 400) + "…" : l));
+  const hidden = output.length - tail.length;
+  return [status ?? "", ...(hidden > 0 ? [`… (${hidden} earlier line${hidden === 1 ? "" : "s"})`] : []), ...tail].join("\n");
 }
 
 /** The first `n` non-empty lines, each cut at 400 characters. */
