@@ -170,4 +170,26 @@ describe.skipIf(!tmuxAvailable)("in a real terminal (tmux)", () => {
     expect(readFileSync(join(root, "long.txt"), "utf8")).toBe(after);
     expect(await quitWithCtrlD(tmux)).not.toBeNull();
   });
+  test("Ctrl+C at the prompt refuses and cancels the turn: nothing written, no further request, the session goes on", async () => {
+    fake = startFakeAnthropic([
+      reply([toolUse("write_file", { path: "a.txt", content: "one\n" }), toolUse("write_file", { path: "b.txt", content: "two\n" })]),
+      reply("Next turn."),
+    ]);
+    const { root, env } = workspace({});
+    tmux = await TmuxSession.start([...BUNKER, "write two files"], { cwd: root, env, cols: 100, rows: 40 });
+    await waitForCount(tmux, "Apply this change to a.txt?", 1);
+    await press(tmux, "C-c");
+    await waitForCount(tmux, "Interrupted.", 1);
+    await Bun.sleep(200);
+    expect(count(tmux.screen(), "Apply this change to b.txt?")).toBe(0);
+    expect(existsSync(join(root, "a.txt"))).toBe(false);
+    expect(fake.requests).toHaveLength(1);
+    tmux.keys(["go on"], true);
+    tmux.keys(["Enter"]);
+    await waitForCount(tmux, "Next turn.", 1);
+    const results = toolResults(fake.requests[1]);
+    expect(results.map((r) => r.is_error)).toEqual([true, true]);
+    expect(results[1]!.content).toBe("Interrupted by the user.");
+    expect(await quitWithCtrlD(tmux)).not.toBeNull();
+  });
 });

@@ -114,12 +114,29 @@ describe("tty approver: writes", () => {
     expect(await pending).toEqual({ answer: "deny" });
   });
 
-  test("Escape means no", async () => {
-    expect((await answerWrite([KEY.escape])).answer).toEqual({ answer: "deny" });
+  /** Counts SIGINTs raised while `fn` runs (the REPL cancels the turn on one). */
+  async function sigints(fn: () => Promise<unknown>): Promise<number> {
+    let n = 0;
+    const on = () => n++;
+    process.on("SIGINT", on);
+    try {
+      await fn();
+    } finally {
+      process.off("SIGINT", on);
+    }
+    return n;
+  }
+
+  test("Escape means no, and the turn goes on", async () => {
+    let answer: unknown;
+    expect(await sigints(async () => (answer = (await answerWrite([KEY.escape])).answer))).toBe(0);
+    expect(answer).toEqual({ answer: "deny" });
   });
 
-  test("Ctrl+C means no, also at the reason prompt", async () => {
-    expect((await answerWrite([KEY.ctrlC])).answer).toEqual({ answer: "deny" });
+  test("Ctrl+C means no and cancels the turn; at the reason prompt it is a plain no", async () => {
+    let answer: unknown;
+    expect(await sigints(async () => (answer = (await answerWrite([KEY.ctrlC])).answer))).toBe(1);
+    expect(answer).toEqual({ answer: "deny" });
     const term = new Terminal();
     const pending = approver(term).ask(writeReq());
     await term.waitFor("Apply this change");

@@ -1,6 +1,6 @@
 // The interactive approver: shows exactly what will happen (the coloured diff,
 // or the command and where and how it runs), then asks with @clack/prompts.
-// Escape or Ctrl+C is a "no". Writes only to its output stream (stderr by
+// Escape is a "no"; Ctrl+C is a "no" that also cancels the turn. Writes only to its output stream (stderr by
 // default: stdout is the answer in headless mode). One question at a time.
 import type { Readable, Writable } from "node:stream";
 import { isCancel, log, select, text } from "@clack/prompts";
@@ -59,8 +59,18 @@ export class TtyApprover implements Approver {
     log.step(title, { output: this.output });
     if (details.length > 0) log.message(details, { output: this.output, spacing: 0 });
 
-    const choice = await select<Choice>({ message: question, options, input: this.input, output: this.output });
-    if (isCancel(choice)) return { answer: "deny" };
+    // Escape is "no"; Ctrl+C is "stop": clack reports both as a cancel, so watch for the byte itself.
+    let ctrlC = false;
+    const watch = (data: Buffer | string) => {
+      if (typeof data === "string" ? data.includes("\x03") : data.includes(0x03)) ctrlC = true;
+    };
+    this.input.on("data", watch);
+    const choice = await select<Choice>({ message: question, options, input: this.input, output: this.output }).finally(() => this.input.off("data", watch));
+    if (isCancel(choice)) {
+      // Cancel the whole turn, as Ctrl+C does everywhere else (the REPL listens for SIGINT during a turn).
+      if (ctrlC) process.emit("SIGINT");
+      return { answer: "deny" };
+    }
     if (choice !== "deny") return { answer: choice };
 
     const feedback = await text({ message: denyPrompt, placeholder: "optional; Enter to just refuse", input: this.input, output: this.output });
