@@ -1,9 +1,11 @@
 // The interactive session: a prompt, a turn per line, slash commands.
 // Ctrl+C during a turn cancels it; twice at an empty prompt (or Ctrl+D) exits.
+import type { MessageParam } from "@anthropic-ai/sdk/resources/messages";
 import pc from "picocolors";
 import { keptTodosNote, renderTodosColoured } from "./agent/todo.ts";
 import { buildApp, usageSummary, type App } from "./app.ts";
 import type { Config } from "./config.ts";
+import { escapeControl } from "./ui/escape.ts";
 import { LineReader } from "./ui/line-reader.ts";
 import { TerminalUI } from "./ui/terminal.ts";
 
@@ -21,7 +23,12 @@ export async function runRepl(config: Config): Promise<number> {
   const app = await buildApp(config, ui);
   process.stderr.write(`${pc.bold("bunker")} ${pc.dim(`· ${config.model} · ${config.root}`)}\n${pc.dim("/help for commands, Ctrl+D to leave")}\n`);
   const resumed = app.agent.history.messages.length;
-  if (resumed > 0) process.stderr.write(pc.dim(`Continuing session ${app.recorder.id} (${resumed} messages${app.session.todos.length ? `, ${app.session.todos.length} todos` : ""}).\n`));
+  if (resumed > 0) {
+    process.stderr.write(pc.dim(`Continuing session ${app.recorder.id} (${resumed} messages${app.session.todos.length ? `, ${app.session.todos.length} todos` : ""}).\n`));
+    // Where the conversation left off, so the person knows what "continue" will continue.
+    const last = lastReply(app.agent.history.messages);
+    if (last) process.stderr.write(`${pc.dim("Last reply:")}\n${escapeControl(last, { keepNewlines: true })}\n`);
+  }
   const reader = new LineReader();
   let pending = config.prompt;
   let lastInterrupt = 0;
@@ -80,6 +87,19 @@ async function runOneTurn(app: App, text: string): Promise<void> {
   } finally {
     process.off("SIGINT", onSigint);
   }
+}
+
+/** The last assistant text of a conversation, cut to its last 8 lines. */
+function lastReply(messages: MessageParam[]): string {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i]!;
+    if (m.role !== "assistant") continue;
+    const text = typeof m.content === "string" ? m.content : m.content.map((b) => (b.type === "text" ? b.text : "")).join("").trim();
+    if (!text) continue;
+    const lines = text.split("\n");
+    return lines.length > 8 ? ["…", ...lines.slice(-8)].join("\n") : text;
+  }
+  return "";
 }
 
 export interface ReplState {

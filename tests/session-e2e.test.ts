@@ -171,6 +171,7 @@ describe.skipIf(!tmuxAvailable)("in a real terminal (tmux)", () => {
 
     tmux = await TmuxSession.start([...BUNKER, "-c"], { cwd: root, env });
     let screen = await waitForCount(tmux, `Continuing session ${saved![1]} (4 messages, 2 todos).`, 1);
+    expect(screen).toContain("Last reply:\nPlanned.");
     tmux.keys(["/todos", "Enter"]);
     screen = await waitForCount(tmux, "[>] #2 Summarise them", 1);
     expect(screen).toContain("[x] #1 Read the notes");
