@@ -126,6 +126,29 @@ describe("the ignore-aware walk", () => {
     expect(paths(join(root, "vendor"), root)).toEqual(["lib.js"]);
   });
 
+  test("a workspace that is a folder of a repository leaves out what the repository ignores", () => {
+    const repo = tree({
+      ".git/info/exclude": "scratch.md\n",
+      ".gitignore": "node_modules/\n*.log\n/pkg/generated/\n",
+      "pkg/.gitignore": "dist/\n",
+      "pkg/node_modules/dep/index.js": "",
+      "pkg/generated/x.ts": "",
+      "pkg/dist/out.js": "",
+      "pkg/debug.log": "",
+      "pkg/scratch.md": "",
+      "pkg/src/index.ts": "",
+    });
+    const ws = join(repo, "pkg");
+    expect(paths(ws, ws)).toEqual([".gitignore", "src/", "src/index.ts"]);
+    expect(paths(join(ws, "src"), ws)).toEqual(["index.ts"]);
+  });
+
+  test("a repository that ignores the workspace itself (a dotfiles repository ignoring *) does not hide it", () => {
+    const home = tree({ ".git/HEAD": "", ".gitignore": "*\n!.bashrc\n", "proj/src/a.ts": "", "proj/b.md": "" });
+    const ws = join(home, "proj");
+    expect(paths(ws, ws)).toEqual(["b.md", "src/", "src/a.ts"]);
+  });
+
   test(".git/info/exclude is honoured", () => {
     const root = tree({ ".git/info/exclude": "secret-notes.md\n", "secret-notes.md": "", "README.md": "" });
     expect(paths(root, root)).toEqual(["README.md"]);

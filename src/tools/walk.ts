@@ -4,7 +4,7 @@
 // outside must not become a way to list or read outside), and every entry
 // checked against the read policy so a --deny-read path stays unread.
 import { lstatSync, readdirSync, readFileSync, statSync, type Dirent } from "node:fs";
-import { relative, sep } from "node:path";
+import { dirname, relative, sep } from "node:path";
 import { isWithin, realpathLoose } from "../perms/workspace.ts";
 import type { Permissions } from "../perms/permissions.ts";
 import { IgnoreMatcher, parseGitignore } from "./ignore.ts";
@@ -51,7 +51,9 @@ interface Frame {
 /** Walks `start` depth-first (a directory comes right before its contents). */
 export function* walk(opts: WalkOptions): Generator<WalkEntry> {
   const maxDepth = opts.maxDepth ?? Infinity;
-  const base = isWithin(opts.root, opts.start) ? opts.root : opts.start;
+  // Ignore rules apply from the repository's top: a workspace that is a folder of a repository
+  // still leaves out what the repository ignores (node_modules, build output).
+  const base = isWithin(opts.root, opts.start) ? ignoreBase(opts.root) : opts.start;
   const startRel = relative(base, opts.start).split(sep).join("/");
   const first = readDir(opts.start);
   if (first === undefined) throw new ToolError(`cannot read the directory ${opts.start} (no permission, or it is gone)`);
@@ -148,6 +150,37 @@ function kindOf(dirent: Dirent, dir: string): EntryKind | undefined {
     // Gone since the readdir.
   }
   return undefined;
+}
+
+/**
+ * Where ignore rules start for a workspace: the top of the repository it is a
+ * folder of; but the workspace itself when that repository ignores it (a
+ * dotfiles repository in the home directory that ignores `*`).
+ */
+function ignoreBase(root: string): string {
+  const top = repositoryTop(root);
+  if (top === root) return root;
+  const parts = relative(top, root).split(sep);
+  let matcher = IgnoreMatcher.empty().withRules("", parseGitignore(readRuleFile(`${top}/.git/info/exclude`, top)));
+  for (let i = 0; i < parts.length; i++) {
+    const dirRel = parts.slice(0, i).join("/");
+    matcher = matcher.withRules(dirRel, parseGitignore(readRuleFile(`${dirRel === "" ? top : `${top}/${dirRel}`}/.gitignore`, top)));
+    if (matcher.ignores(parts.slice(0, i + 1).join("/"), true)) return root;
+  }
+  return top;
+}
+
+/** The nearest directory at or above `root` holding `.git` (a directory, or a worktree's file); `root` when none does. */
+function repositoryTop(root: string): string {
+  for (let dir = root; ; dir = dirname(dir)) {
+    try {
+      lstatSync(`${dir}/.git`);
+      return dir;
+    } catch {
+      // not here
+    }
+    if (dirname(dir) === dir) return root;
+  }
 }
 
 /** The rules in force in `start`: .git/info/exclude and every .gitignore from the base down. */
