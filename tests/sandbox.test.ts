@@ -226,6 +226,18 @@ describe(`inside bubblewrap${skipReason}`, () => {
     expect(existsSync(name)).toBe(false);
   });
 
+  test.skipIf(!usable)("a file in the machine's /tmp is not there, and the result says /tmp is private", async () => {
+    const name = `/tmp/bunker-outside-${process.pid}.txt`;
+    writeFileSync(name, "outside\n");
+    try {
+      const r = await sandboxed(`cat ${name}`);
+      expect(r.content).toContain("No such file or directory");
+      expect(r.content).toContain("note: The sandbox has a private /tmp: files in the machine's /tmp are not visible inside it.");
+    } finally {
+      rmSync(name, { force: true });
+    }
+  });
+
   test.skipIf(!usable)(".git is read-only unless granted; .bunker always", async () => {
     const denied = await sandboxed("touch .git/hooks/pre-commit");
     expect(denied.content).toContain("Read-only file system");

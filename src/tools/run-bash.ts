@@ -386,6 +386,9 @@ export function sandboxNote(r: ProcessResult, spec: SandboxSpec): string | null 
   if (!spec.allowNet && /Network is unreachable|Could not resolve host|Temporary failure in name resolution|Name or service not known|getaddrinfo|ENETUNREACH|EAI_AGAIN|Connection refused/.test(out)) {
     notes.push("The sandbox has no network access. Do not retry; if the command needs the network, ask the person to run bunker with --allow-net.");
   }
+  if (/\/tmp\/[^\n]*No such file or directory|No such file or directory[^\n]*\/tmp\//.test(out)) {
+    notes.push("The sandbox has a private /tmp: files in the machine's /tmp are not visible inside it. Work with files in the workspace instead.");
+  }
   const denied = /(\/[^\s:'"`]+)[^\n]*?(Permission denied|Operation not permitted)/.exec(out);
   if (denied && !isWithin(spec.root, denied[1]!)) {
     notes.push(`The sandbox blocked access to ${denied[1]}, outside the workspace. Do not retry; ask the person to grant it or to run bunker with --sandbox off.`);
