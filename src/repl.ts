@@ -131,6 +131,7 @@ export function slashCommand(text: string, app: App, carry: ReplState): void {
       app.agent.clear();
       // The old conversation stays saved; what follows is a new session.
       app.recorder.startNew();
+      app.perms.forgetRefusals();
       if (!keep) app.session.todos = [];
       carry.keptTodos = keep;
       const n = app.session.todos.length;

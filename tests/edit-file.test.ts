@@ -55,6 +55,15 @@ describe("edit_file: approval", () => {
     expect(readFileSync(file, "utf8")).toBe("alpha\ndelta\n");
   });
 
+  test("after /clear (forgetRefusals) the same edit is asked again", async () => {
+    const { file, ctx } = setup("alpha\nbeta\n", { answers: [{ answer: "deny" }, { answer: "once" }] });
+    expect((await edit(ctx, { path: "a.txt", old_string: "beta", new_string: "BETA" })).isError).toBe(true);
+    ctx.perms.forgetRefusals();
+    expect((await edit(ctx, { path: "a.txt", old_string: "beta", new_string: "BETA" })).isError).toBe(false);
+    expect(ctx.approver.asked).toHaveLength(2);
+    expect(readFileSync(file, "utf8")).toBe("alpha\nBETA\n");
+  });
+
   test("'this file for the session' stops asking for that file only", async () => {
     const { root, file, ctx } = setup("one\n", { answers: [{ answer: "target-session" }] });
     writeFileSync(join(root, "b.txt"), "two\n");

@@ -129,6 +129,11 @@ export class Permissions {
     return this.sessionTargets.has(`${kind}\0${target}`);
   }
 
+  /** /clear: a new conversation starts without the old one's refusals (what was allowed stays allowed). */
+  forgetRefusals(): void {
+    this.refused.clear();
+  }
+
   /** Command prefixes the person allowed for the session. */
   private sessionPrefixes(): string[] {
     return [...this.sessionTargets].filter((k) => k.startsWith("run\0")).map((k) => k.slice(4));
