@@ -197,6 +197,12 @@ describe("permission", () => {
     expect(ctx.approver.asked[2]!.run).toMatchObject({ prefix: "", reasons: ["`touch` names /tmp/bunker-never-made, outside the workspace"] });
     expect(await Bun.file("/tmp/bunker-never-made").exists()).toBe(false);
   });
+  test("a program not granted that also reaches outside says both", async () => {
+    const ctx = makeContext(root, { answers: [{ answer: "deny" }] });
+    const t = tool({ availability: { kind: null, reason: "none here" }, sandbox: "auto" });
+    await expect(t.run({ command: "rm -rf /" }, ctx)).rejects.toThrow("refused");
+    expect(ctx.approver.asked[0]!.run!.reasons).toEqual(["`rm` is not granted, and it names /, outside the workspace"]);
+  });
   test("a refusal with a reason goes back to the model and nothing runs", async () => {
     const ctx = makeContext(root, { answers: [{ answer: "deny", feedback: "use the test script" }] });
     const p = tool().run({ command: "touch refused" }, ctx);

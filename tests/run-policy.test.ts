@@ -398,6 +398,26 @@ describe("commandCoveredByPrefixes (session grants)", () => {
       rmSync(join(root, "etclink"));
     }
   });
+  test("a program that runs scripts is covered only by exactly the command approved", () => {
+    expect(suggestPrefix("sed -i s/zz/yy/ b.txt")).toBe("sed -i s/zz/yy/ b.txt");
+    expect(suggestPrefix("awk '{print $1}' a.txt")).toBe("");
+    expect(commandCoveredByPrefixes("sed -i s/zz/yy/ b.txt", ["sed -i s/zz/yy/ b.txt"], root)).toBe(true);
+    for (const line of ["sed -n '1e cat /etc/hostname' b.txt", "sed -n '1r /etc/hostname' b.txt", "sed -i s/a/b/ c.txt"]) {
+      expect(commandCoveredByPrefixes(line, ["sed"], root)).toBe(false);
+      expect(commandCoveredByPrefixes(line, ["sed -i s/zz/yy/ b.txt"], root)).toBe(false);
+    }
+    expect(commandCoveredByPrefixes("awk 'BEGIN{system(\"id\")}'", ["awk"], root)).toBe(false);
+    expect(commandCoveredByPrefixes("xargs rm < list.txt", ["xargs"], root)).toBe(false);
+    expect(commandCoveredByPrefixes("tar --to-command=sh -xf a.tar", ["tar"], root)).toBe(false);
+    // A module the person named keeps its own arguments.
+    expect(commandCoveredByPrefixes("python3 -m pytest -q tests", ["python3 -m pytest"], root)).toBe(true);
+    expect(commandCoveredByPrefixes("python3 -c 'import os'", ["python3 -m pytest"], root)).toBe(false);
+  });
+  test("a variable set in front of a session-granted command asks (it can change what runs)", () => {
+    expect(commandCoveredByPrefixes("touch z", ["touch"], root)).toBe(true);
+    expect(commandCoveredByPrefixes("FOO=1 touch z", ["touch"], root)).toBe(false);
+    expect(commandCoveredByPrefixes("LC_ALL=C touch z", ["touch"], root)).toBe(true);
+  });
   test("without the workspace root no file redirection is covered", () => {
     expect(commandCoveredByPrefixes("bun test > out.txt", ["bun test"])).toBe(false);
     expect(commandCoveredByPrefixes("bun test", ["bun test"])).toBe(true);

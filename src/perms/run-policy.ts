@@ -181,15 +181,19 @@ function judgeLine(parsed: ParseResult, judge: Judge): { cmd: SimpleCommand; why
 function judgeCommand(cmd: SimpleCommand, judge: Judge, paths: PathChecker): string | null {
   const program = cmd.argv[0];
   if (isGrantedByFlags(cmd, judge)) return redirectsInside(cmd.redirects, paths);
-  const session = sessionWords(cmd, judge);
-  if (session > 0) return argumentsInside(cmd, session, paths) ?? redirectsInside(cmd.redirects, paths);
   const unsafe = cmd.assignments.find((a) => !safeAssignment(a.name));
+  const session = sessionWords(cmd, judge);
+  if (session > 0 && !unsafe) return argumentsInside(cmd, session, paths) ?? redirectsInside(cmd.redirects, paths);
   if (unsafe) return `setting ${unsafe.name} can change which program or configuration runs`;
   if (!program) return redirectsReadOnly(cmd.redirects, paths);
   const name = program.text;
   if (isCd(cmd)) return paths.cdTargetOk(cmd) ? redirectsReadOnly(cmd.redirects, paths) : `\`cd\` may leave the workspace`;
   const spec = READ_ONLY[name];
-  if (!spec) return `\`${name}\` is not granted`;
+  if (!spec) {
+    // Say what matters most: `rm -rf /` is not only "not granted", it reaches outside.
+    const outside = argumentsInside(cmd, 1, paths);
+    return `\`${name}\` is not granted${outside ? `, and ${outside.replace(/^`[^`]*` /, "it ")}` : ""}`;
+  }
   if (!judge.readOnlyUnasked) return `\`${name}\` only reads, but with no sandbox for commands every command asks`;
   const args = cmd.argv.slice(1);
   if (name === "git" && judge.root !== null) {
@@ -245,7 +249,11 @@ function isGrantedByFlags(cmd: SimpleCommand, judge: Judge): boolean {
 
 /** How many leading words of `cmd` the longest matching session prefix names (0: none matches). */
 function sessionWords(cmd: SimpleCommand, judge: Judge): number {
-  return Math.max(0, ...(judge.sessionPatterns ?? []).filter((p) => matchesPattern(cmd.argv, p)).map((p) => p.words.length));
+  const exactOnly = SCRIPT_PROGRAMS.has(cmd.argv[0]?.text ?? "");
+  const matching = (judge.sessionPatterns ?? []).filter(
+    (p) => matchesPattern(cmd.argv, p) && (!exactOnly || isModuleRun(p.words) || p.words.length === cmd.argv.length),
+  );
+  return Math.max(0, ...matching.map((p) => p.words.length));
 }
 
 /**
@@ -519,6 +527,25 @@ export function commandCoveredByPrefixes(
   return judgeLine(parsed, { ...base, sessionPatterns: patterns }).length === 0;
 }
 
+/**
+ * Programs whose arguments can themselves be a program: an inline script
+ * (`sed '1e cmd'`, `awk 'BEGIN{system(…)}'`, `python -c`), a command to run
+ * (`xargs`, `find -exec`, `env`, `timeout`) or an option that runs one
+ * (`tar --to-command`, `rsync -e`). A session grant for them covers only the
+ * exact command approved: "always allow `sed`" would allow any script.
+ */
+const SCRIPT_PROGRAMS = new Set([
+  "sed", "awk", "gawk", "mawk", "nawk", "perl", "python", "python2", "python3", "ruby", "node", "nodejs", "deno", "php", "lua",
+  "luajit", "Rscript", "julia", "tclsh", "expect", "bash", "sh", "zsh", "dash", "ksh", "fish", "csh", "tcsh", "busybox", "env",
+  "xargs", "find", "nohup", "timeout", "nice", "ionice", "stdbuf", "time", "watch", "sudo", "doas", "su", "parallel", "ed", "ex",
+  "vi", "vim", "nvim", "emacs", "gdb", "tar", "rsync", "ssh", "scp", "zip", "git-shell", "osascript", "pwsh", "powershell",
+]);
+
+/** `python3 -m pytest …`: a module named by the person, whose own arguments may vary. */
+function isModuleRun(words: readonly string[]): boolean {
+  return (words[0] === "python" || words[0] === "python3") && words[1] === "-m" && words.length >= 3;
+}
+
 /** Programs that take a subcommand worth keeping in a session prefix. */
 const SUBCOMMAND_PROGRAMS = new Set([
   "git", "npm", "pnpm", "yarn", "bun", "deno", "cargo", "go", "docker", "podman", "kubectl", "pip", "pip3", "uv",
@@ -572,7 +599,9 @@ function prefixOf(cmd: SimpleCommand): string {
   const [program, second, third] = words;
   const take = (n: number) => words.slice(0, n).join(" ");
   if (PACKAGE_RUNNERS.has(program!)) return second && !second.startsWith("-") ? take(2) : take(1);
-  if ((program === "python" || program === "python3") && second === "-m" && third) return take(3);
+  if (isModuleRun(words)) return take(3);
+  // A script program is offered only as the whole command, and only if all of it is plain words.
+  if (SCRIPT_PROGRAMS.has(program!)) return words.length === cmd.argv.length ? words.join(" ") : "";
   if (!SUBCOMMAND_PROGRAMS.has(program!) || !second) return program!;
   // `git -C dir status`: options first; offer the whole literal command rather than all of git.
   if (second.startsWith("-")) return words.join(" ");
