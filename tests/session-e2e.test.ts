@@ -194,4 +194,25 @@ describe.skipIf(!tmuxAvailable)("in a real terminal (tmux)", () => {
     expect(list.stdout).toContain(`${after![1]}  just now    2 messages    start over`);
     expect(list.stdout).toContain(`${saved![1]}  just now    6 messages    make a plan`);
   });
+
+  test("a session continued by a second bunker meanwhile: the first keeps its turn as a new session, and says so", async () => {
+    fake = startFakeAnthropic([reply("A one."), reply("B one."), reply("A two.")]);
+    const { root, env } = workspace();
+    tmux = await TmuxSession.start([...BUNKER, "first from A"], { cwd: root, env });
+    await waitForCount(tmux, "A one.", 1);
+    const b = await runHeadless(root, env, ["-c", "-p", "from B", "--output-format", "json"]);
+    const shared = (JSON.parse(b.stdout) as { session_id: string }).session_id;
+    tmux.keys(["second from A", "Enter"]);
+    const screen = await waitForCount(tmux, "A two.", 1);
+    const forked = /this conversation is now saved as session ([0-9a-z]{10})/.exec(screen);
+    expect(screen).toContain(`Session ${shared} was also continued elsewhere`);
+    expect(forked).not.toBeNull();
+    expect(await quitWithCtrlD(tmux)).not.toBeNull();
+    const { ANTHROPIC_API_KEY: _key, ...noKey } = env;
+    const list = (await runHeadless(root, noKey, ["--resume"])).stdout;
+    expect(list).toContain(`${shared}  just now    4 messages    first from A`);
+    expect(list).toContain(`${forked![1]}  just now    4 messages    first from A`);
+    // B's turn survived in the shared session.
+    expect(transcript(2)).toEqual(["user: first from A", "assistant: A one.", "user: second from A"]);
+  });
 });

@@ -21,6 +21,17 @@ const conversation: MessageParam[] = [
 ];
 const todos = [{ id: "1", text: "Read the parser", status: "completed" as const }];
 
+/** Saves as a single bunker would: over whatever version is there now. */
+function put(s: SessionStore, id: string, m: typeof meta, snap: { messages: MessageParam[]; todos: typeof todos }): number | "conflict" {
+  let version: number | null = null;
+  try {
+    version = s.find(id).version;
+  } catch {
+    // a new session
+  }
+  return s.save(id, m, snap, version);
+}
+
 function store(): { store: SessionStore; path: string } {
   const path = join(tempDir("bunker-store-"), "state", "bunker", "sessions.db");
   return { store: SessionStore.open(path), path };
@@ -29,7 +40,7 @@ function store(): { store: SessionStore; path: string } {
 describe("SessionStore", () => {
   test("a saved session comes back whole, titled by the first line the person typed", () => {
     const { store: s } = store();
-    s.save("abcd1234ef", meta, { messages: conversation, todos });
+    put(s, "abcd1234ef", meta, { messages: conversation, todos });
     const back = s.find("abcd1234ef");
     expect(back.messages).toEqual(conversation);
     expect(back.todos).toEqual(todos);
@@ -40,36 +51,46 @@ describe("SessionStore", () => {
 
   test("saving again replaces the conversation; an empty one is not saved", () => {
     const { store: s } = store();
-    s.save("abcd1234ef", meta, { messages: conversation.slice(0, 1), todos: [] });
-    s.save("abcd1234ef", meta, { messages: conversation, todos });
+    put(s, "abcd1234ef", meta, { messages: conversation.slice(0, 1), todos: [] });
+    put(s, "abcd1234ef", meta, { messages: conversation, todos });
     expect(s.find("abcd").messages).toEqual(conversation);
-    s.save("zzzz0000zz", meta, { messages: [], todos: [] });
+    new SessionRecorder(s, meta, () => {}, "zzzz0000zz").save({ messages: [], todos: [] });
     expect(() => s.find("zzzz0000zz")).toThrow("no saved session zzzz0000zz");
+  });
+
+  test("a save over a version another bunker has replaced is a conflict and writes nothing", () => {
+    const { store: s } = store();
+    expect(s.save("abcd1234ef", meta, { messages: conversation.slice(0, 1), todos: [] }, null)).toBe(1);
+    expect(s.save("abcd1234ef", meta, { messages: conversation.slice(0, 2), todos: [] }, 1)).toBe(2);
+    // The other bunker still thinks it is at version 1.
+    expect(s.save("abcd1234ef", meta, { messages: conversation, todos: [] }, 1)).toBe("conflict");
+    expect(s.find("abcd1234ef").messages).toEqual(conversation.slice(0, 2));
+    expect(s.save("abcd1234ef", meta, { messages: conversation, todos: [] }, null)).toBe("conflict");
   });
 
   test("latest and list are per workspace, newest first", async () => {
     const { store: s } = store();
-    s.save("aaaa000001", meta, { messages: conversation, todos: [] });
+    put(s, "aaaa000001", meta, { messages: conversation, todos: [] });
     await Bun.sleep(5);
-    s.save("bbbb000002", { ...meta, root: "/elsewhere" }, { messages: conversation, todos: [] });
+    put(s, "bbbb000002", { ...meta, root: "/elsewhere" }, { messages: conversation, todos: [] });
     await Bun.sleep(5);
-    s.save("cccc000003", meta, { messages: [{ role: "user", content: "newer" }], todos: [] });
+    put(s, "cccc000003", meta, { messages: [{ role: "user", content: "newer" }], todos: [] });
     expect(s.latest(meta.root)?.id).toBe("cccc000003");
     expect(s.latest("/nowhere")).toBeNull();
     expect(s.list(meta.root).map((x) => x.id)).toEqual(["cccc000003", "aaaa000001"]);
     // Using an older session makes it the newest.
     await Bun.sleep(5);
-    s.save("aaaa000001", meta, { messages: conversation, todos: [] });
+    put(s, "aaaa000001", meta, { messages: conversation, todos: [] });
     expect(s.latest(meta.root)?.id).toBe("aaaa000001");
   });
 
   test("a prefix finds one session; an ambiguous, short or odd one is refused with the reason", () => {
     const { store: s } = store();
-    s.save("abcd111111", meta, { messages: conversation, todos: [] });
-    s.save("abcd222222", meta, { messages: conversation, todos: [] });
+    put(s, "abcd111111", meta, { messages: conversation, todos: [] });
+    put(s, "abcd222222", meta, { messages: conversation, todos: [] });
     expect(s.find("ABCD1").id).toBe("abcd111111");
     expect(() => s.find("abcd")).toThrow("abcd matches more than one session: give more of the id");
-    expect(() => s.find("ab")).toThrow('"ab" is not a session id');
+    expect(() => s.find("ab")).toThrow('give at least 4 characters of the session id, not "ab"');
     expect(() => s.find("abcd%")).toThrow("is not a session id");
     const err = (() => {
       try {
@@ -90,7 +111,7 @@ describe("SessionStore", () => {
 
   test("a damaged row is an error naming the session, never half a conversation", () => {
     const { store: s, path } = store();
-    s.save("abcd111111", meta, { messages: conversation, todos: [] });
+    put(s, "abcd111111", meta, { messages: conversation, todos: [] });
     const db = new Database(path);
     db.run("UPDATE sessions SET messages = '[{\"role\":\"user\",\"content\":' WHERE id = 'abcd111111'");
     expect(() => s.find("abcd111111")).toThrow("session abcd111111 is damaged (its saved conversation is not valid JSON)");
@@ -120,6 +141,27 @@ test("session ids are 10 characters, distinct, and free of look-alike letters", 
 test("the store lives in XDG_STATE_HOME, else ~/.local/state", () => {
   expect(defaultSessionsPath({ XDG_STATE_HOME: "/s", HOME: "/h" })).toBe("/s/bunker/sessions.db");
   expect(defaultSessionsPath({ HOME: "/h" })).toBe("/h/.local/state/bunker/sessions.db");
+});
+
+test("two recorders on one session: the second to save keeps its conversation as a new session, and says so", () => {
+  const { store: s } = store();
+  const warnings: string[] = [];
+  const a = new SessionRecorder(s, meta, (w) => warnings.push(w), "samesess01", null);
+  a.save({ messages: conversation.slice(0, 1), todos: [] });
+  const loaded = s.find("samesess01");
+  const b = new SessionRecorder(s, meta, (w) => warnings.push(w), loaded.id, loaded.version);
+  const c = new SessionRecorder(s, meta, (w) => warnings.push(w), loaded.id, loaded.version);
+  b.save({ messages: [...conversation.slice(0, 1), { role: "assistant", content: "from b" }], todos: [] });
+  c.save({ messages: [...conversation.slice(0, 1), { role: "assistant", content: "from c" }], todos: [] });
+  expect(b.id).toBe("samesess01");
+  expect(c.id).not.toBe("samesess01");
+  expect(s.find("samesess01").messages.at(-1)).toEqual({ role: "assistant", content: "from b" });
+  expect(s.find(c.id).messages.at(-1)).toEqual({ role: "assistant", content: "from c" });
+  expect(warnings).toEqual([`Session samesess01 was also continued elsewhere; so nothing is lost, this conversation is now saved as session ${c.id}.`]);
+  // c goes on saving under its new id without further warnings.
+  c.save({ messages: [...conversation.slice(0, 1), { role: "assistant", content: "from c, later" }], todos: [] });
+  expect(s.find(c.id).messages.at(-1)).toEqual({ role: "assistant", content: "from c, later" });
+  expect(warnings).toHaveLength(1);
 });
 
 test("a recorder whose store fails warns once and goes on without saving", () => {

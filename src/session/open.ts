@@ -30,28 +30,31 @@ export function openSession(config: Config, warn: (message: string) => void): Op
   if (request.kind === "latest") {
     const latest = store.latest(config.root);
     if (!latest) return { recorder: new SessionRecorder(store, meta, warn), resumed: null, notice: "No earlier session in this workspace: starting a new one." };
-    return { recorder: new SessionRecorder(store, meta, warn, latest.id), resumed: latest };
+    return { recorder: new SessionRecorder(store, meta, warn, latest.id, latest.version), resumed: latest };
   }
   const found = store.find(request.id);
   if (found.root !== config.root) {
     throw new SessionError(`session ${found.id} was in ${found.root}, not here: run bunker -C ${shellQuote(found.root)} -r ${found.id}`, 2);
   }
-  return { recorder: new SessionRecorder(store, meta, warn, found.id), resumed: found };
+  return { recorder: new SessionRecorder(store, meta, warn, found.id, found.version), resumed: found };
 }
 
 /** bunker --resume: the sessions of this workspace, newest first, on stdout. */
 export function listSessions(config: Config, now = Date.now()): { text: string; code: number } {
   let sessions: SessionSummary[];
+  let total: number;
   try {
     const store = SessionStore.open(config.sessionsPath);
     sessions = store.list(config.root);
+    total = store.count(config.root);
     store.close();
   } catch (err) {
     return { text: `bunker: ${(err as Error).message}\n`, code: 1 };
   }
   if (sessions.length === 0) return { text: `No saved sessions in ${config.root}.\n`, code: 0 };
   const rows = sessions.map((s) => `  ${s.id}  ${ago(now - s.updated).padEnd(11)} ${`${s.messageCount} messages`.padEnd(13)} ${escapeControl(s.title)}`);
-  return { text: `Sessions in ${config.root}, newest first:\n${rows.join("\n")}\nContinue one with: bunker -r ID  (the newest: bunker -c)\n`, code: 0 };
+  const more = total > sessions.length ? `(and ${total - sessions.length} older)\n` : "";
+  return { text: `Sessions in ${config.root}, newest first:\n${rows.join("\n")}\n${more}Continue one with: bunker -r ID  (the newest: bunker -c)\n`, code: 0 };
 }
 
 function ago(ms: number): string {

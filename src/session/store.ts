@@ -18,6 +18,8 @@ export interface SessionSummary {
   updated: number;
   /** Messages in the conversation (a user turn with tool rounds counts each message). */
   messageCount: number;
+  /** Bumped by every save: a save that expects another version lost a race with a second bunker. */
+  version: number;
 }
 
 export interface SavedSession extends SessionSummary {
@@ -67,26 +69,39 @@ export class SessionStore {
     return new SessionStore(db);
   }
 
-  save(id: string, meta: { root: string; model: string }, snap: SessionSnapshot): void {
-    if (snap.messages.length === 0) return;
-    const now = Date.now();
-    this.db
+  /**
+   * Writes the session. `expected` is the version this process last saw (null:
+   * never saved). Returns the new version, or "conflict" when another bunker
+   * saved the session since: nothing is written then, and the caller forks.
+   */
+  save(id: string, meta: { root: string; model: string }, snap: SessionSnapshot, expected: number | null): number | "conflict" {
+    const values = {
+      id,
+      root: meta.root,
+      model: meta.model,
+      title: titleOf(snap.messages),
+      now: Date.now(),
+      count: snap.messages.length,
+      messages: JSON.stringify(snap.messages),
+      todos: JSON.stringify(snap.todos),
+    };
+    if (expected === null) {
+      const r = this.db
+        .query(
+          `INSERT OR IGNORE INTO sessions (id, root, model, title, created, updated, message_count, messages, todos, version)
+           VALUES ($id, $root, $model, $title, $now, $now, $count, $messages, $todos, 1)`,
+        )
+        .run(values);
+      return r.changes === 1 ? 1 : "conflict";
+    }
+    const r = this.db
       .query(
-        `INSERT INTO sessions (id, root, model, title, created, updated, message_count, messages, todos)
-         VALUES ($id, $root, $model, $title, $now, $now, $count, $messages, $todos)
-         ON CONFLICT(id) DO UPDATE SET model = $model, title = $title, updated = $now,
-           message_count = $count, messages = $messages, todos = $todos`,
+        `UPDATE sessions SET model = $model, title = $title, updated = $now, message_count = $count,
+           messages = $messages, todos = $todos, version = version + 1
+         WHERE id = $id AND version = $expected`,
       )
-      .run({
-        id,
-        root: meta.root,
-        model: meta.model,
-        title: titleOf(snap.messages),
-        now,
-        count: snap.messages.length,
-        messages: JSON.stringify(snap.messages),
-        todos: JSON.stringify(snap.todos),
-      });
+      .run({ ...values, expected });
+    return r.changes === 1 ? expected + 1 : "conflict";
   }
 
   /** The most recently used session in `root`, or null. */
@@ -98,6 +113,7 @@ export class SessionStore {
   /** The session whose id is `idOrPrefix` or starts with it (at least 4 characters). */
   find(idOrPrefix: string): SavedSession {
     const wanted = idOrPrefix.trim().toLowerCase();
+    if (/^[0-9a-z]{1,3}$/.test(wanted)) throw new SessionError(`give at least 4 characters of the session id, not "${idOrPrefix}" (bunker --resume lists them)`, 2);
     if (!/^[0-9a-z]{4,}$/.test(wanted)) {
       throw new SessionError(`"${idOrPrefix}" is not a session id (ids are letters and digits; bunker --resume lists them)`, 2);
     }
@@ -107,10 +123,15 @@ export class SessionStore {
     return decode(rows[0]!);
   }
 
+  /** How many sessions `root` has (the list shows only the newest). */
+  count(root: string): number {
+    return (this.db.query(`SELECT count(*) AS n FROM sessions WHERE root = $root`).get({ root }) as { n: number }).n;
+  }
+
   /** Sessions in `root`, newest first. */
   list(root: string, limit = 20): SessionSummary[] {
     const rows = this.db
-      .query(`SELECT id, root, model, title, created, updated, message_count FROM sessions WHERE root = $root ORDER BY updated DESC, rowid DESC LIMIT $limit`)
+      .query(`SELECT id, root, model, title, created, updated, message_count, version FROM sessions WHERE root = $root ORDER BY updated DESC, rowid DESC LIMIT $limit`)
       .all({ root, limit }) as Row[];
     return rows.map(summaryOf);
   }
@@ -128,6 +149,7 @@ interface Row {
   created: number;
   updated: number;
   message_count: number;
+  version: number;
   messages?: string;
   todos?: string;
 }
@@ -148,7 +170,8 @@ function migrate(db: Database): void {
       updated INTEGER NOT NULL,
       message_count INTEGER NOT NULL,
       messages TEXT NOT NULL,
-      todos TEXT NOT NULL
+      todos TEXT NOT NULL,
+      version INTEGER NOT NULL
     );
     CREATE INDEX IF NOT EXISTS sessions_by_root ON sessions (root, updated);
     PRAGMA user_version = ${SCHEMA_VERSION};
@@ -156,7 +179,10 @@ function migrate(db: Database): void {
 }
 
 function summaryOf(row: Row): SessionSummary {
-  return { id: row.id, root: row.root, model: row.model, title: row.title, created: row.created, updated: row.updated, messageCount: row.message_count };
+  return {
+    id: row.id, root: row.root, model: row.model, title: row.title, created: row.created, updated: row.updated,
+    messageCount: row.message_count, version: row.version,
+  };
 }
 
 /** A row back into a session, checking the shape: a damaged row is an error, never a half-loaded conversation. */
