@@ -83,7 +83,11 @@ describe("diff view", () => {
 
   test("very long lines are cut", () => {
     const text = renderFileChange(makeFilePreview("min.js", null, "x".repeat(5000)), { color: false, maxLineLength: 100 }).join("\n");
-    expect(text).toContain("… (4901 more characters)");
+    const cut = text.split("\n")[2]!;
+    expect(cut).toMatch(/^\+x+… \(\d+ more characters\)$/);
+    // The note counts towards the width: the line is no longer than asked.
+    expect(cut.length).toBeLessThanOrEqual(100 + 1);
+    expect(cut.length - cut.replace(/x/g, "").length + Number(/(\d+) more/.exec(cut)![1])).toBe(5000);
   });
 });
 

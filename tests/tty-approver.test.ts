@@ -133,17 +133,46 @@ describe("tty approver: writes", () => {
     expect(answer).toEqual({ answer: "deny" });
   });
 
-  test("Ctrl+C means no and cancels the turn; at the reason prompt it is a plain no", async () => {
+  test("Ctrl+C means no and cancels the turn, at the question and at the reason prompt; the screen says so in words", async () => {
     let answer: unknown;
-    expect(await sigints(async () => (answer = (await answerWrite([KEY.ctrlC])).answer))).toBe(1);
+    let screen = "";
+    expect(await sigints(async () => ({ answer, screen } = await answerWrite([KEY.ctrlC])))).toBe(1);
     expect(answer).toEqual({ answer: "deny" });
+    expect(screen).toContain("Refused; the turn is cancelled.");
     const term = new Terminal();
-    const pending = approver(term).ask(writeReq());
+    const n = await sigints(async () => {
+      const pending = approver(term).ask(writeReq());
+      await term.waitFor("Apply this change");
+      await term.press(KEY.up, KEY.enter);
+      await term.waitFor("What should Claude do instead?");
+      await term.press("half a thought", KEY.ctrlC);
+      expect(await pending).toEqual({ answer: "deny" });
+    });
+    expect(n).toBe(1);
+  });
+
+  test("on a terminal, the diff fits its height and long lines are cut at its width", async () => {
+    const term = new Terminal();
+    Object.assign(term.output, { rows: 40, columns: 80 });
+    const before = Array.from({ length: 60 }, (_, i) => `${"w".repeat(300)} ${i}`).join("\n") + "\n";
+    const after = before.replace(/w/g, "W");
+    const pending = new TtyApprover({ input: term.input, output: term.output, color: false }).ask(writeReq("wide.txt", before, after));
     await term.waitFor("Apply this change");
-    await term.press(KEY.up, KEY.enter);
-    await term.waitFor("What should Claude do instead?");
-    await term.press("half a thought", KEY.ctrlC);
-    expect(await pending).toEqual({ answer: "deny" });
+    await term.press(KEY.enter);
+    await pending;
+    const diffLines = term.screen.split("\n").filter((l) => /^│\s+[-+]/.test(l) || l.includes("more diff lines hidden"));
+    expect(diffLines.length).toBeLessThanOrEqual(40 - 14);
+    // No line wraps: each fits the 80 columns.
+    for (const l of diffLines) expect(l.length).toBeLessThanOrEqual(80);
+    expect(term.screen).toContain("wide.txt  +60 -60");
+    expect(term.screen).toMatch(/-w+… \(\d+ more characters\)/);
+    expect(term.screen).toMatch(/\+W+… \(\d+ more characters\)/);
+  });
+
+  test("Escape at the question says Refused, without cancelling", async () => {
+    const { screen } = await answerWrite([KEY.escape]);
+    expect(screen).toContain("Refused.");
+    expect(screen).not.toContain("cancelled");
   });
 
   test("a new file shows its content as additions", async () => {

@@ -48,6 +48,13 @@ export class TtyApprover implements Approver {
     return rows ? Math.max(12, Math.min(DEFAULT_MAX_DIFF_LINES, rows - QUESTION_ROWS)) : DEFAULT_MAX_DIFF_LINES;
   }
 
+  /** A diff line wider than the terminal wraps into several rows: cut it at the screen's width instead. */
+  private get maxLineLength(): number | undefined {
+    const columns = (this.output as { columns?: number }).columns;
+    // "│  " and the diff's own sign come before the text.
+    return columns ? Math.max(20, columns - 4) : undefined;
+  }
+
   ask(req: PermRequest): Promise<ApprovalAnswer> {
     const next = this.queue.then(() => this.askNow(req));
     this.queue = next.catch(() => undefined);
@@ -59,23 +66,36 @@ export class TtyApprover implements Approver {
     log.step(title, { output: this.output });
     if (details.length > 0) log.message(details, { output: this.output, spacing: 0 });
 
-    // Escape is "no"; Ctrl+C is "stop": clack reports both as a cancel, so watch for the byte itself.
+    const choice = await this.watchingCtrlC(() => select<Choice>({ message: question, options, input: this.input, output: this.output }));
+    if (isCancel(choice)) return { answer: "deny" };
+    if (choice !== "deny") return { answer: choice };
+
+    const feedback = await this.watchingCtrlC(() =>
+      text({ message: denyPrompt, placeholder: "optional; Enter to just refuse", input: this.input, output: this.output }),
+    );
+    if (isCancel(feedback) || !feedback.trim()) return { answer: "deny" };
+    return { answer: "deny", feedback: feedback.trim() };
+  }
+
+  /**
+   * Runs a clack prompt. Escape is "no"; Ctrl+C is "no, and stop": clack reports
+   * both as a cancel, so the byte itself is watched for, and Ctrl+C cancels the
+   * turn as it does everywhere else (the REPL listens for SIGINT during a turn).
+   * A cancel is stated in words: clack's struck-through option still reads "Yes".
+   */
+  private async watchingCtrlC<R>(prompt: () => Promise<R>): Promise<R> {
     let ctrlC = false;
     const watch = (data: Buffer | string) => {
       if (typeof data === "string" ? data.includes("\x03") : data.includes(0x03)) ctrlC = true;
     };
     this.input.on("data", watch);
-    const choice = await select<Choice>({ message: question, options, input: this.input, output: this.output }).finally(() => this.input.off("data", watch));
-    if (isCancel(choice)) {
-      // Cancel the whole turn, as Ctrl+C does everywhere else (the REPL listens for SIGINT during a turn).
+    const answer = await prompt().finally(() => this.input.off("data", watch));
+    if (isCancel(answer)) {
+      const c = pc.createColors(this.color ?? pc.isColorSupported);
+      log.message(c.red(ctrlC ? "Refused; the turn is cancelled." : "Refused."), { output: this.output, spacing: 0 });
       if (ctrlC) process.emit("SIGINT");
-      return { answer: "deny" };
     }
-    if (choice !== "deny") return { answer: choice };
-
-    const feedback = await text({ message: denyPrompt, placeholder: "optional; Enter to just refuse", input: this.input, output: this.output });
-    if (isCancel(feedback) || !feedback.trim()) return { answer: "deny" };
-    return { answer: "deny", feedback: feedback.trim() };
+    return answer;
   }
 
   private describe(req: PermRequest): {
@@ -102,7 +122,7 @@ export class TtyApprover implements Approver {
         options.push({ value: "deny", label: "No, and tell Claude what to do instead" });
         return {
           title: `${tool} wants to ${files.every((f) => f.kind === "create") && files.length > 0 ? "create" : "edit"} ${names.join(", ")}`,
-          details: renderFileChanges(files, { color: this.color, maxLines: this.maxDiffLines }),
+          details: renderFileChanges(files, { color: this.color, maxLines: this.maxDiffLines, maxLineLength: this.maxLineLength }),
           question: many ? `Apply these changes to ${names.length} files?` : `Apply this change to ${names[0]}?`,
           options,
           denyPrompt: "What should Claude do instead?",

@@ -114,8 +114,12 @@ function diffBody(diff: string): string[] {
   return [...head, ...lines.slice(firstHunk)].map((l) => (l.endsWith("\r") ? l.slice(0, -1) : l));
 }
 
+/** At most `max` characters, the note about the cut included, so a cut line never wraps on a screen that wide. */
 function clip(line: string, max: number): string {
-  return line.length <= max ? line : `${line.slice(0, max)}… (${line.length - max} more characters)`;
+  if (line.length <= max) return line;
+  const noteLength = ` (${line.length} more characters)…`.length;
+  const keep = Math.max(1, max - noteLength);
+  return `${line.slice(0, keep)}… (${line.length - keep} more characters)`;
 }
 
 function colourLine(raw: string, c: Colors): string {
