@@ -1,7 +1,7 @@
 // Builds the pieces from a Config (permissions, tools, model, agent) and
 // runs the headless turn or the REPL.
 import pc from "picocolors";
-import { Agent, HEADLESS_ADVICE, REPL_ADVICE } from "./agent/loop.ts";
+import { Agent, headlessAdvice, REPL_ADVICE } from "./agent/loop.ts";
 import { TodoRoundHook } from "./agent/todo.ts";
 import { Model } from "./agent/model.ts";
 import { SessionState } from "./agent/session-state.ts";
@@ -18,7 +18,7 @@ import type { ToolContext } from "./tools/tool.ts";
 import { TerminalUI } from "./ui/terminal.ts";
 import { escapeControl } from "./ui/escape.ts";
 import { renderFileChanges } from "./ui/diff-view.ts";
-import { openSession } from "./session/open.ts";
+import { continueCommand, openSession } from "./session/open.ts";
 import type { SessionRecorder } from "./session/recorder.ts";
 import { SessionError } from "./session/store.ts";
 import { detectSandbox, planSandbox, sandboxStartupNotice } from "./sandbox/detect.ts";
@@ -77,7 +77,7 @@ export async function buildApp(config: Config, ui: TerminalUI): Promise<App> {
     warn: (message) => ui.info(pc.yellow(escapeControl(message))),
   });
   const agent = new Agent({ model, registry, system, maxTurns: config.maxTurns,
-    advice: config.print ? HEADLESS_ADVICE : REPL_ADVICE,
+    advice: config.print ? headlessAdvice(() => continueCommand(config.root, opened.recorder)) : REPL_ADVICE,
     hooks: [new TodoRoundHook(session, config.todoAfter)],
     onHistoryChange: () => opened.recorder.save({ messages: agent.history.messages, todos: session.todos }),
   });

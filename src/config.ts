@@ -68,7 +68,7 @@ function normalizeBareFlags(argv: string[]): string[] {
   return argv.map((a, i) => {
     if (a.startsWith("--") && (PERMISSION_FLAGS as readonly string[]).includes(a.slice(2))) return `${a}=${BARE}`;
     const next = argv[i + 1];
-    if ((a === "--resume" || a === "-r") && (next === undefined || next.startsWith("-"))) return "--resume=";
+    if ((a === "--resume" || a === "-r") && (next === undefined || next.startsWith("-"))) return `--resume=${BARE}`;
     return a;
   });
 }
@@ -164,9 +164,15 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
 
   const resumeId = v.resume as string | undefined;
   if (v.continue && resumeId !== undefined) throw new UsageError("use -c (the newest session here) or -r ID (that session), not both");
+  if (resumeId !== undefined && resumeId !== BARE && resumeId.trim() === "") {
+    throw new UsageError("--resume= names no session (an empty id, perhaps an unset variable). Write --resume alone to list them, or -r ID");
+  }
   const resume: ResumeRequest | undefined = v.continue
     ? { kind: "latest" }
-    : resumeId === undefined ? undefined : resumeId.trim() === "" ? { kind: "list" } : { kind: "id", id: resumeId.trim() };
+    : resumeId === undefined ? undefined : resumeId === BARE ? { kind: "list" } : { kind: "id", id: resumeId.trim() };
+  if (resume?.kind === "list" && (v.print || parsed.positionals.length > 0)) {
+    throw new UsageError("--resume without an id lists the sessions and runs nothing; to continue one, give its id: bunker -r ID -p \"what to do\"");
+  }
 
   let root: string;
   try {

@@ -220,9 +220,23 @@ describe("headless -p", () => {
     const r = await bunker(["-p", "--max-turns", "2", "loop", "--output-format", "json"], env);
     // The work stopped short: a script must see that (exit 1, is_error), and learn how to go on.
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('Stopped after 2 model calls (--max-turns 2). Run bunker -c -p "continue" to let it go on.');
-    expect(JSON.parse(r.stdout)).toMatchObject({ end: "max_turns", is_error: true, turns: 2 });
+    const out = JSON.parse(r.stdout) as { session_id: string };
+    expect(out).toMatchObject({ end: "max_turns", is_error: true, turns: 2 });
+    // The exact command that continues this session, from here.
+    expect(r.stderr).toContain(`Stopped after 2 model calls (--max-turns 2). Run bunker -r ${out.session_id} -p "continue" to let it go on.`);
     expect(fake!.requests).toHaveLength(2);
+  });
+
+  test("run from elsewhere with -C, the advice names the workspace too", async () => {
+    const again = reply([toolUse("read_file", { path: "hello.txt" })]);
+    const env = serve([again, again]);
+    const r = await runBunker(["-C", ws, "-p", "--max-turns", "1", "loop", "--output-format", "json"], {
+      argv: ["bun", MAIN],
+      cwd: home,
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, NO_COLOR: "1", ...env },
+    });
+    const out = JSON.parse(r.stdout) as { session_id: string };
+    expect(r.stderr).toContain(`Stopped after 1 model call (--max-turns 1). Run bunker -C ${ws} -r ${out.session_id} -p "continue" to let it go on.`);
   });
 
   test("json lists what was refused, so a run that did not do the work is visible", async () => {

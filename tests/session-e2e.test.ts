@@ -3,7 +3,7 @@
 // the model sees what came before, a crash loses at most the running round,
 // and every way of naming a session wrongly says what to do instead.
 import { afterEach, describe, expect, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { MessageParam } from "@anthropic-ai/sdk/resources/messages";
 import { startFakeAnthropic, type FakeAnthropic } from "./support/fake-anthropic.ts";
@@ -97,6 +97,13 @@ describe("headless", () => {
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toBe("bunker: no saved session zzzzzzzz (bunker --resume lists them)\n");
 
+    const listAndRun = await runHeadless(root, env, ["--resume", "-p", "again"]);
+    expect(listAndRun.code).toBe(2);
+    expect(listAndRun.stderr).toContain("--resume without an id lists the sessions and runs nothing; to continue one, give its id");
+    const emptyId = await runHeadless(root, env, ["--resume=", "-p", "again"]);
+    expect(emptyId.code).toBe(2);
+    expect(emptyId.stderr).toContain("--resume= names no session (an empty id, perhaps an unset variable)");
+
     const both = await runHeadless(root, env, ["-c", "-r", id, "-p", "again"]);
     expect(both.code).toBe(2);
     expect(both.stderr).toContain("use -c (the newest session here) or -r ID (that session), not both");
@@ -136,6 +143,15 @@ describe("headless", () => {
       "assistant: [read_file]",
       "user: [result: 1\thello] | go on",
     ]);
+  });
+
+  test("a relative XDG_STATE_HOME is ignored (the store would land in the project)", async () => {
+    fake = startFakeAnthropic([reply("ok")]);
+    const { root, env } = workspace();
+    const r = await runHeadless(root, { ...env, XDG_STATE_HOME: "relstate" }, ["-p", "hi"]);
+    expect(r.code).toBe(0);
+    expect(existsSync(join(root, "relstate"))).toBe(false);
+    expect(existsSync(join(env.HOME!, ".local", "state", "bunker", "sessions.db"))).toBe(true);
   });
 
   test("a store that cannot be opened is a warning: the turn still runs, unsaved", async () => {

@@ -78,11 +78,17 @@ export const REPL_ADVICE: TurnAdvice = {
   makeRoom: "Use /compact to drop old tool output, or /clear to start afresh",
 };
 
-export const HEADLESS_ADVICE: TurnAdvice = {
-  goOn: 'Run bunker -c -p "continue"',
-  startAfresh: "run bunker without -c to start afresh",
-  makeRoom: "Start a new session (bunker without -c)",
-};
+/** After `bunker -p`: the exact command that continues this session (`continueWith`), or "" when it is not saved. */
+export function headlessAdvice(continueWith: () => string): TurnAdvice {
+  return {
+    get goOn() {
+      const command = continueWith();
+      return command ? `Run ${command} -p "continue"` : "Run bunker again (this session could not be saved)";
+    },
+    startAfresh: "run bunker without -c or -r to start afresh",
+    makeRoom: "Start a new session (bunker without -c or -r)",
+  };
+}
 
 const droppedTurn = (a: TurnAdvice) =>
   `This turn was taken out of the conversation so the session can go on (what its tools changed on disk stays changed). If it happens again, ${a.startAfresh}.`;
@@ -279,7 +285,7 @@ export class Agent {
           return { end: "done", text: lastText, modelCalls: call };
       }
     }
-    events.onNotice(`Stopped after ${maxTurns} model calls (--max-turns ${maxTurns}). ${advice.goOn} to let it go on.`);
+    events.onNotice(`Stopped after ${maxTurns} model call${maxTurns === 1 ? "" : "s"} (--max-turns ${maxTurns}). ${advice.goOn} to let it go on.`);
     return { end: "max_turns", text: lastText, modelCalls: maxTurns };
   }
 

@@ -1,5 +1,6 @@
 // Which session this run records into: a new one, the newest in this
 // workspace (-c) or a named one (-r ID); and the list for a bare --resume.
+import { realpathSync } from "node:fs";
 import type { Config } from "../config.ts";
 import { escapeControl } from "../ui/escape.ts";
 import { SessionRecorder } from "./recorder.ts";
@@ -37,6 +38,18 @@ export function openSession(config: Config, warn: (message: string) => void): Op
     throw new SessionError(`session ${found.id} was in ${found.root}, not here: run bunker -C ${shellQuote(found.root)} -r ${found.id}`, 2);
   }
   return { recorder: new SessionRecorder(store, meta, warn, found.id, found.version), resumed: found };
+}
+
+/** `bunker -r ID`, with `-C ROOT` when run from elsewhere: what continues this session; "" when it is not saved. */
+export function continueCommand(root: string, recorder: SessionRecorder, cwd = process.cwd()): string {
+  if (!recorder.saving) return "";
+  let here = cwd;
+  try {
+    here = realpathSync(cwd);
+  } catch {
+    // a cwd that is gone: name the workspace
+  }
+  return `bunker${here === root ? "" : ` -C ${shellQuote(root)}`} -r ${recorder.id}`;
 }
 
 /** bunker --resume: the sessions of this workspace, newest first, on stdout. */
