@@ -71,7 +71,7 @@ export async function buildApp(config: Config, ui: TerminalUI): Promise<App> {
   const opened = openSession(config, (message) => ui.info(pc.yellow(escapeControl(message))));
   if (opened.notice) ui.info(pc.yellow(opened.notice));
   if (opened.resumed) session.todos = opened.resumed.todos;
-  const model = new Model({ apiKey: config.apiKey, baseURL: config.baseURL, model: config.model, retryBaseMs: config.retryBaseMs, idleTimeoutMs: config.idleTimeoutMs });
+  const model = new Model({ apiKey: config.apiKey, baseURL: config.baseURL, model: opened.model, retryBaseMs: config.retryBaseMs, idleTimeoutMs: config.idleTimeoutMs });
   const system = buildSystemPrompt(config.root, {
     canRead: (real) => perms.policy.decide("read", real).verdict === "allow",
     warn: (message) => ui.info(pc.yellow(escapeControl(message))),
@@ -113,5 +113,5 @@ export async function runApp(config: Config): Promise<number> {
 }
 
 export function usageSummary(app: App): { usage: App["model"]["usage"]; cost_usd: number } {
-  return { usage: app.model.usage, cost_usd: costUSD(app.config.model, app.model.usage) };
+  return { usage: app.model.usage, cost_usd: costUSD(app.model.name, app.model.usage) };
 }

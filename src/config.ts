@@ -22,6 +22,8 @@ export interface Config {
   print: boolean;
   outputFormat: OutputFormat;
   model: string;
+  /** The model was named (-m or BUNKER_MODEL): a continued session keeps its own otherwise. */
+  modelExplicit: boolean;
   maxTurns: number;
   /** Workspace root: absolute and realpath'd. */
   root: string;
@@ -251,6 +253,7 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
     print,
     outputFormat: format as OutputFormat,
     model: (v.model as string | undefined) ?? env.BUNKER_MODEL ?? DEFAULT_MODEL,
+    modelExplicit: v.model !== undefined || Boolean(env.BUNKER_MODEL),
     maxTurns,
     root,
     grants,

@@ -43,7 +43,7 @@ export async function runHeadless(config: Config): Promise<number> {
       turns: outcome.modelCalls,
       // What was refused: the run may have "succeeded" without doing what was asked.
       permission_denials: app.perms.denials,
-      model: config.model,
+      model: app.model.name,
       // Continue this conversation with: bunker -r SESSION_ID -p "…"
       ...(app.recorder.saving ? { session_id: app.recorder.id } : {}),
       ...usageSummary(app),

@@ -21,7 +21,7 @@ const COMMANDS = `Commands:
 export async function runRepl(config: Config): Promise<number> {
   const ui = new TerminalUI({ streamText: true, verbose: config.verbose, spinner: Boolean(process.stderr.isTTY) && process.env.TERM !== "dumb" });
   const app = await buildApp(config, ui);
-  process.stderr.write(`${pc.bold("bunker")} ${pc.dim(`· ${config.model} · ${config.root}`)}\n${pc.dim("/help for commands, Ctrl+D to leave")}\n`);
+  process.stderr.write(`${pc.bold("bunker")} ${pc.dim(`· ${app.model.name} · ${config.root}`)}\n${pc.dim("/help for commands, Ctrl+D to leave")}\n`);
   const resumed = app.agent.history.messages.length;
   if (resumed > 0) {
     process.stderr.write(pc.dim(`Continuing session ${app.recorder.id} (${resumed} messages${app.session.todos.length ? `, ${app.session.todos.length} todos` : ""}).\n`));

@@ -188,6 +188,8 @@ describe("tool rounds", () => {
     expect(resultText(results[2]!)).toContain("limit");
     // The bad call did not read the file anyway.
     expect(results.map(resultText).join("\n")).not.toContain("alpha line one");
+    // The person sees that the call was bad, not "read_file undefined".
+    expect(s.events.log.filter((l) => l.startsWith("start"))).toEqual(Array(3).fill("start read_file (invalid input)"));
     expectAllAccepted(s.fake);
   });
 });

@@ -51,6 +51,16 @@ describe("headless", () => {
     expect(transcript(1)).toEqual(["user: what is the answer?", "assistant: The answer is 42.", "user: are you sure?"]);
   });
 
+  test("a continued session keeps its model unless -m names another", async () => {
+    fake = startFakeAnthropic([reply("one"), reply("two"), reply("three")]);
+    const { root, env } = workspace();
+    await runHeadless(root, env, ["-m", "claude-special-1", "-p", "hello"]);
+    const json = await runHeadless(root, env, ["-c", "-p", "again", "--output-format", "json"]);
+    expect(JSON.parse(json.stdout)).toMatchObject({ model: "claude-special-1" });
+    await runHeadless(root, env, ["-c", "-m", "claude-other-2", "-p", "once more"]);
+    expect(fake.requests.map((r) => r.body.model)).toEqual(["claude-special-1", "claude-special-1", "claude-other-2"]);
+  });
+
   test("-r ID (or a prefix of it) continues that session, not the newest", async () => {
     fake = startFakeAnthropic([reply("about apples"), reply("about pears"), reply("back to apples")]);
     const { root, env } = workspace();

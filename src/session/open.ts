@@ -12,12 +12,14 @@ export interface OpenedSession {
   resumed: SavedSession | null;
   /** Something to tell the person at start (e.g. -c found nothing to continue). */
   notice?: string;
+  /** The model to talk to: a continued session keeps its own unless -m or BUNKER_MODEL names one. */
+  model: string;
 }
 
 /** Throws SessionError when -c/-r cannot be honoured; a store that cannot open for a new session only warns. */
 export function openSession(config: Config, warn: (message: string) => void): OpenedSession {
-  const meta = { root: config.root, model: config.model };
   const request = config.resume;
+  const meta = { root: config.root, model: config.model };
   if (!request || request.kind === "list") {
     let store: SessionStore | null = null;
     try {
@@ -25,19 +27,24 @@ export function openSession(config: Config, warn: (message: string) => void): Op
     } catch (err) {
       warn(`This session will not be saved: ${(err as Error).message}`);
     }
-    return { recorder: new SessionRecorder(store, meta, warn), resumed: null };
+    return { recorder: new SessionRecorder(store, meta, warn), resumed: null, model: config.model };
   }
   const store = SessionStore.open(config.sessionsPath);
   if (request.kind === "latest") {
     const latest = store.latest(config.root);
-    if (!latest) return { recorder: new SessionRecorder(store, meta, warn), resumed: null, notice: "No earlier session in this workspace: starting a new one." };
-    return { recorder: new SessionRecorder(store, meta, warn, latest.id, latest.version), resumed: latest };
+    if (!latest) return { recorder: new SessionRecorder(store, meta, warn), resumed: null, notice: "No earlier session in this workspace: starting a new one.", model: config.model };
+    return resumed(config, store, latest, warn);
   }
   const found = store.find(request.id);
   if (found.root !== config.root) {
     throw new SessionError(`session ${found.id} was in ${found.root}, not here: run bunker -C ${shellQuote(found.root)} -r ${found.id}`, 2);
   }
-  return { recorder: new SessionRecorder(store, meta, warn, found.id, found.version), resumed: found };
+  return resumed(config, store, found, warn);
+}
+
+function resumed(config: Config, store: SessionStore, saved: SavedSession, warn: (message: string) => void): OpenedSession {
+  const model = config.modelExplicit ? config.model : saved.model;
+  return { recorder: new SessionRecorder(store, { root: config.root, model }, warn, saved.id, saved.version), resumed: saved, model };
 }
 
 /** `bunker -r ID`, with `-C ROOT` when run from elsewhere: what continues this session; "" when it is not saved. */

@@ -38,6 +38,8 @@ export class ToolRegistry {
   summarize(name: string, input: unknown): string {
     const tool = this.byName.get(name);
     if (!tool || typeof input !== "object" || input === null) return name;
+    // A summary of input that does not fit the schema would read "read_file undefined".
+    if (validateInput(tool.inputSchema, input).length > 0) return `${name} (invalid input)`;
     try {
       return `${name} ${tool.summarize(input)}`.trim();
     } catch {
