@@ -70,7 +70,10 @@ export async function buildApp(config: Config, ui: TerminalUI): Promise<App> {
   const session = new SessionState();
   const opened = openSession(config, (message) => ui.info(pc.yellow(escapeControl(message))));
   if (opened.notice) ui.info(pc.yellow(opened.notice));
-  if (opened.resumed) session.todos = opened.resumed.todos;
+  if (opened.resumed) {
+    session.todos = opened.resumed.todos;
+    session.continued = true;
+  }
   const model = new Model({ apiKey: config.apiKey, baseURL: config.baseURL, model: opened.model, retryBaseMs: config.retryBaseMs, idleTimeoutMs: config.idleTimeoutMs });
   const system = buildSystemPrompt(config.root, {
     canRead: (real) => perms.policy.decide("read", real).verdict === "allow",

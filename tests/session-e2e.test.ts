@@ -61,6 +61,20 @@ describe("headless", () => {
     expect(fake.requests.map((r) => r.body.model)).toEqual(["claude-special-1", "claude-special-1", "claude-other-2"]);
   });
 
+  test("after -c, an edit of a file read before needs a fresh read, and the model is told why", async () => {
+    fake = startFakeAnthropic([
+      reply([toolUse("read_file", { path: "a.txt" })]),
+      reply("Read it."),
+      reply([toolUse("edit_file", { path: "a.txt", old_string: "one", new_string: "two" })]),
+      reply("I will read it again."),
+    ]);
+    const { root, env } = workspace({ "a.txt": "one\n" });
+    await runHeadless(root, env, ["-p", "read a.txt"]);
+    await runHeadless(root, env, ["-c", "--allow-write", "-p", "now edit it"]);
+    const result = transcript(3).at(-1)!;
+    expect(result).toContain("You have not read a.txt in this session (reads from before this session was continued do not count: the file may have changed since)");
+  });
+
   test("-r ID (or a prefix of it) continues that session, not the newest", async () => {
     fake = startFakeAnthropic([reply("about apples"), reply("about pears"), reply("back to apples")]);
     const { root, env } = workspace();

@@ -12,6 +12,8 @@ export class SessionState {
   /** Real path → hash of the content the model last saw. */
   readonly readHashes = new Map<string, string>();
   todos: TodoItem[] = [];
+  /** Picked up with -c/-r: the history holds reads this run has not seen. */
+  continued = false;
 
   recordRead(realPath: string, content: Uint8Array | string): void {
     this.readHashes.set(realPath, contentHash(content));

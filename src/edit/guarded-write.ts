@@ -41,7 +41,9 @@ export function readForWrite(session: SessionState, path: ResolvedPath, verb: st
   const hash = contentHash(bytes);
   const seen = session.readHashes.get(path.real);
   if (seen === undefined) {
-    throw new ToolError(`You have not read ${path.display} in this session. Read it with read_file first, then ${verb} it.`);
+    // After -c/-r the conversation shows earlier reads, but the file may have changed since: say why they do not count.
+    const since = session.continued ? " (reads from before this session was continued do not count: the file may have changed since)" : "";
+    throw new ToolError(`You have not read ${path.display} in this session${since}. Read it with read_file first, then ${verb} it.`);
   }
   if (seen !== hash) {
     throw new ToolError(`${path.display} has changed on disk since you last read it. Read it again with read_file, then ${verb} it.`);
