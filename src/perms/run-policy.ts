@@ -183,7 +183,7 @@ function judgeCommand(cmd: SimpleCommand, judge: Judge, paths: PathChecker): str
   if (isGrantedByFlags(cmd, judge)) return redirectsInside(cmd.redirects, paths);
   const unsafe = cmd.assignments.find((a) => !safeAssignment(a.name));
   const session = sessionWords(cmd, judge);
-  if (session > 0 && !unsafe) return argumentsInside(cmd, session, paths) ?? redirectsInside(cmd.redirects, paths);
+  if (session > 0 && !unsafe) return gitConfigProblem(cmd, judge, paths) ?? argumentsInside(cmd, session, paths) ?? redirectsInside(cmd.redirects, paths);
   if (unsafe) return `setting ${unsafe.name} can change which program or configuration runs`;
   if (!program) return redirectsReadOnly(cmd.redirects, paths);
   const name = program.text;
@@ -196,13 +196,8 @@ function judgeCommand(cmd: SimpleCommand, judge: Judge, paths: PathChecker): str
   }
   if (!judge.readOnlyUnasked) return `\`${name}\` only reads, but with no sandbox for commands every command asks`;
   const args = cmd.argv.slice(1);
-  if (name === "git" && judge.root !== null) {
-    // The repository's own config could make even `git diff` run a program; after a `cd`, a nested repository's too.
-    for (const dir of paths.cwds) {
-      const key = gitConfigRunsPrograms(dir);
-      if (key) return `this repository's git config sets ${key}, which runs a program`;
-    }
-  }
+  const gitProblem = gitConfigProblem(cmd, judge, paths);
+  if (gitProblem) return gitProblem;
   if (spec.check && !spec.check(args)) return `\`${name}\` with these arguments is not read-only`;
   let operands = 0;
   let endOfOptions = false;
@@ -249,38 +244,71 @@ function isGrantedByFlags(cmd: SimpleCommand, judge: Judge): boolean {
 
 /** How many leading words of `cmd` the longest matching session prefix names (0: none matches). */
 function sessionWords(cmd: SimpleCommand, judge: Judge): number {
-  const exactOnly = SCRIPT_PROGRAMS.has(cmd.argv[0]?.text ?? "");
+  const program = cmd.argv[0]?.text ?? "";
   const matching = (judge.sessionPatterns ?? []).filter(
-    (p) => matchesPattern(cmd.argv, p) && (!exactOnly || isModuleRun(p.words) || p.words.length === cmd.argv.length),
+    (p) => matchesPattern(cmd.argv, p) && prefixAllowed(p.words) && (!isScriptProgram(program) || isModuleRun(p.words)),
   );
   return Math.max(0, ...matching.map((p) => p.words.length));
 }
 
 /**
- * Every argument, read as a path from where the command runs, stays inside the
- * workspace: plain words (`status`, a commit message) resolve inside and pass;
- * `/tmp/x`, `../x`, `~/x` and links that lead out do not, nor anything only
- * known at run time. An option's `=value` is checked the same way.
+ * What a session prefix ("always allow `touch`") may be followed by: words
+ * that are plain file names inside the workspace, or plain options. Asks for
+ * anything else: a path outside, in .git or .bunker, or through a link that
+ * leads out (`/tmp/x`, `../x`, `-t..`, `of=/x`); text that reads as code
+ * (spaces, quotes, `$`, `;`, `|`, parentheses: `-e '…'`, `'CC=sh -c …'`); a
+ * URL (a way to send files out); an option or `name=value` whose value is a
+ * program (`--compress-program=sh`, `-Osh`, `CC=sh`); anything only known at
+ * run time.
  */
 function argumentsInside(cmd: SimpleCommand, granted: number, paths: PathChecker): string | null {
   const name = cmd.argv[0]?.text ?? "";
   // The words of the prefix itself (`git -C sub status`) are what the person approved.
-  for (const w of cmd.argv.slice(Math.max(1, granted))) {
+  const start = Math.max(1, granted);
+  for (let i = start; i < cmd.argv.length; i++) {
+    const w = cmd.argv[i]!;
     if (w.expanded) return `\`${name}\` has an argument only known at run time (${w.raw})`;
     const t = w.text;
     if (t === "" || (t === "-" && isLiteral(w))) continue;
-    if (t.startsWith("-") && isLiteral(w)) {
-      const eq = t.indexOf("=");
-      const value = eq >= 0 ? t.slice(eq + 1) : "";
-      if (eq >= 0 ? value !== "" && !paths.readable({ ...w, text: value, tilde: value.startsWith("~") }) : /[/~]/.test(t)) {
-        return `\`${name} ${t}\` may name a path outside the workspace`;
+    // A git message is text, not code: `git commit -m "fix the parser"`.
+    if (name === "git" && (GIT_MESSAGE_OPTIONS.has(cmd.argv[i - 1]?.text ?? "") || t.startsWith("--message="))) continue;
+    if (CODE_LIKE.test(t)) return `\`${name}\` has an argument that is not a plain word (${w.raw})`;
+    if (t.includes("://")) return `\`${name}\` names a URL (${w.raw})`;
+    const option = t.startsWith("-") && isLiteral(w);
+    const eq = t.indexOf("=");
+    if (option || eq > 0) {
+      // `--name=value`, `name=value`, or a short option with its value attached (`-t..`, `-Osh`).
+      const value = eq > 0 ? t.slice(eq + 1) : option && !t.startsWith("--") ? t.slice(2) : "";
+      if (value === "") continue;
+      if (Bun.which(value) !== null && !value.includes("/")) return `\`${name} ${t}\` names a program (${value})`;
+      if (/^[/~]|(^|\/)\.\.(\/|$)/.test(value) && !paths.writable({ ...w, text: value, tilde: value.startsWith("~"), glob: false })) {
+        return `\`${name} ${t}\` names a path outside the workspace or a protected one`;
       }
       continue;
     }
-    if (!paths.readable(w)) return `\`${name}\` names ${w.raw}, outside the workspace`;
+    if (!paths.writable(w)) {
+      return paths.readable(w)
+        ? `\`${name}\` names ${w.raw}, in .git or .bunker (changes there always ask)`
+        : `\`${name}\` names ${w.raw}, outside the workspace`;
+    }
   }
   return null;
 }
+
+const GIT_MESSAGE_OPTIONS = new Set(["-m", "--message"]);
+
+/** The repository's own config could make even `git diff` run a program; after a `cd`, a nested repository's too. */
+function gitConfigProblem(cmd: SimpleCommand, judge: Judge, paths: PathChecker): string | null {
+  if (cmd.argv[0]?.text !== "git" || judge.root === null) return null;
+  for (const dir of paths.cwds) {
+    const key = gitConfigRunsPrograms(dir);
+    if (key) return `this repository's git config sets ${key}, which runs a program`;
+  }
+  return null;
+}
+
+/** Characters that make an argument read as code or several words, not a file name. */
+const CODE_LIKE = /[\s$;|&<>(){}`'"\\!]/;
 
 /** Granted commands may read and write files inside the workspace (not .git or .bunker). */
 function redirectsInside(redirects: Redirect[], paths: PathChecker): string | null {
@@ -531,15 +559,30 @@ export function commandCoveredByPrefixes(
  * Programs whose arguments can themselves be a program: an inline script
  * (`sed '1e cmd'`, `awk 'BEGIN{system(…)}'`, `python -c`), a command to run
  * (`xargs`, `find -exec`, `env`, `timeout`) or an option that runs one
- * (`tar --to-command`, `rsync -e`). A session grant for them covers only the
- * exact command approved: "always allow `sed`" would allow any script.
+ * (`tar --to-command`, `rsync -e`), or a script fed on stdin (`echo … | sh`).
+ * No session prefix is offered or honoured for them: "always allow `sed`"
+ * would allow any script. (A flag or rules-file grant still can.)
  */
 const SCRIPT_PROGRAMS = new Set([
   "sed", "awk", "gawk", "mawk", "nawk", "perl", "python", "python2", "python3", "ruby", "node", "nodejs", "deno", "php", "lua",
   "luajit", "Rscript", "julia", "tclsh", "expect", "bash", "sh", "zsh", "dash", "ksh", "fish", "csh", "tcsh", "busybox", "env",
   "xargs", "find", "nohup", "timeout", "nice", "ionice", "stdbuf", "time", "watch", "sudo", "doas", "su", "parallel", "ed", "ex",
   "vi", "vim", "nvim", "emacs", "gdb", "tar", "rsync", "ssh", "scp", "zip", "git-shell", "osascript", "pwsh", "powershell",
+  "fd", "fdfind", "strace", "ltrace", "flock", "setsid", "script", "chroot", "unshare", "nsenter", "entr", "watchexec",
+  "tsx", "ts-node", "pypy",
 ]);
+
+/** `/usr/bin/python3.12`, `.venv/bin/python`, `lua5.4`: the program behind a path or a version number. */
+function isScriptProgram(word: string): boolean {
+  const base = word.slice(word.lastIndexOf("/") + 1);
+  return SCRIPT_PROGRAMS.has(base) || SCRIPT_PROGRAMS.has(base.replace(/[\d.]+$/, ""));
+}
+
+/** Whether a session prefix may name these words: none of them runs a script of the model's choosing. */
+function prefixAllowed(words: readonly string[]): boolean {
+  if (isModuleRun(words)) return true;
+  return !words.some(isScriptProgram);
+}
 
 /** `python3 -m pytest …`: a module named by the person, whose own arguments may vary. */
 function isModuleRun(words: readonly string[]): boolean {
@@ -584,8 +627,15 @@ export function askDetails(
   const sessionPatterns = sessionPrefixes.map((p) => parsePattern(p, true)).filter((p): p is CommandPattern => p !== null);
   const judge: Judge = { ...judgeFor(grants, root, opts), sessionPatterns };
   const failures = judgeLine(parsed, judge);
+  const reasons = [...new Set(failures.map((f) => f.why))].slice(0, 3);
   const uncovered = failures.find((f) => f.cmd.argv.length > 0 && !isCd(f.cmd) && !isGranted(f.cmd, judge));
-  return { prefix: uncovered ? prefixOf(uncovered.cmd) : "", reasons: [...new Set(failures.map((f) => f.why))].slice(0, 3) };
+  const prefix = uncovered ? prefixOf(uncovered.cmd) : "";
+  const pattern = prefix ? parsePattern(prefix, true) : null;
+  if (!uncovered || !pattern) return { prefix: "", reasons };
+  // Offer it only if it would cover that command (`ls /tmp > x.txt`: `ls` would not, the path is outside).
+  const withPrefix: Judge = { ...judge, sessionPatterns: [...sessionPatterns, pattern] };
+  const stillFails = judgeLine(parsed, withPrefix).some((f) => f.cmd === uncovered.cmd);
+  return { prefix: stillFails ? "" : prefix, reasons };
 }
 
 /** Program plus subcommand (`git status`, `bun test`, `npm run build`), from the command's literal leading words. */
@@ -598,10 +648,10 @@ function prefixOf(cmd: SimpleCommand): string {
   if (words.length === 0) return "";
   const [program, second, third] = words;
   const take = (n: number) => words.slice(0, n).join(" ");
-  if (PACKAGE_RUNNERS.has(program!)) return second && !second.startsWith("-") ? take(2) : take(1);
   if (isModuleRun(words)) return take(3);
-  // A script program is offered only as the whole command, and only if all of it is plain words.
-  if (SCRIPT_PROGRAMS.has(program!)) return words.length === cmd.argv.length ? words.join(" ") : "";
+  // `sh`, `npx tsx`, `uv run python`: a prefix would allow any script.
+  if (!prefixAllowed(words.slice(0, 3))) return "";
+  if (PACKAGE_RUNNERS.has(program!)) return second && !second.startsWith("-") ? take(2) : take(1);
   if (!SUBCOMMAND_PROGRAMS.has(program!) || !second) return program!;
   // `git -C dir status`: options first; offer the whole literal command rather than all of git.
   if (second.startsWith("-")) return words.join(" ");
