@@ -127,8 +127,10 @@ describe("flags → run_bash sandbox settings", () => {
   afterAll(() => rmSync(ws, { recursive: true, force: true }));
   const options = (...flags: string[]) => runBashOptions(parseConfig(["-C", ws, ...flags], { ANTHROPIC_API_KEY: "k" }, false).config!);
   test("defaults: no network, .git read-only, nothing extra", () => {
-    const { grants, ...rest } = options();
+    const { grants, sessionsDir, ...rest } = options();
     expect(rest).toEqual({ sandbox: "auto", allowNet: false, allowEnv: [], gitWritable: false, writable: [], readOnly: [] });
+    // The session store's folder, to hide from commands.
+    expect(sessionsDir).toMatch(/\/bunker$/);
     expect(grants).toEqual(emptyGrants());
   });
   test("bare --allow-net opens the network; a host list cannot be enforced by the sandbox, so it does not", () => {
@@ -287,6 +289,18 @@ describe(`inside bubblewrap${skipReason}`, () => {
     expect(r.content).toContain("timed out after 0.4s");
     await Bun.sleep(100);
     expect(runningWithArg(marker)).toEqual([]);
+  });
+
+  test.skipIf(!usable)("bunker's saved sessions are hidden from commands (they hold what the model read elsewhere)", async () => {
+    const state = realpathSync(mkdtempSync("/var/tmp/bunker-state-"));
+    writeFileSync(`${state}/sessions.db`, "OTHER PROJECT SECRET");
+    try {
+      const r = await sandboxed(`cat ${state}/sessions.db; ls -A ${state} | wc -l`, runBashOptions({ root, sandbox: "on", allowEnv: [], grants: emptyGrants(), sessionsPath: `${state}/sessions.db` }));
+      expect(r.content).not.toContain("OTHER PROJECT SECRET");
+      expect(r.content).toContain("\n0");
+    } finally {
+      rmSync(state, { recursive: true, force: true });
+    }
   });
 
   test.skipIf(!usable)("credential stores in the home directory are hidden", async () => {

@@ -5,7 +5,7 @@
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmdirSync, rmSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { emptyGrants, type Grants } from "../perms/policy.ts";
 import { isWithin } from "../perms/workspace.ts";
 import { isReadOnlyLine } from "../perms/run-policy.ts";
@@ -37,6 +37,8 @@ export interface RunBashOptions {
   env?: Record<string, string | undefined>;
   /** Whose credential stores (~/.ssh, ~/.aws, …) the sandbox hides (default: the user's home). */
   home?: string;
+  /** bunker's own saved sessions (everything the model read, in every project): hidden from commands too. */
+  sessionsDir?: string;
   /** Output bound in bytes (default 30 000). */
   maxOutputBytes?: number;
   /** Between SIGTERM and SIGKILL (default 2 000 ms). */
@@ -49,6 +51,7 @@ export interface RunBashConfig {
   sandbox: SandboxMode;
   allowEnv: string[];
   grants: Grants;
+  sessionsPath?: string;
 }
 
 /**
@@ -68,6 +71,7 @@ export function runBashOptions(config: RunBashConfig): RunBashOptions {
     writable: grants.allow.write.paths.filter((p) => !isWithin(root, p) && !isWithin(p, root)),
     readOnly: grants.deny.write.paths.filter((p) => isWithin(root, p)),
     grants,
+    ...(config.sessionsPath ? { sessionsDir: dirname(config.sessionsPath) } : {}),
   };
 }
 
@@ -176,7 +180,7 @@ export function commandSandboxSpec(command: string, root: string, opts: RunBashO
     allowNet: opts.allowNet,
     gitWritable: opts.gitWritable,
     writable: [...(opts.writable ?? []), ...(opts.gitWritable ? linkedGitDirs(root) : [])],
-    hidden: secretPaths(opts.home ?? homedir(), root),
+    hidden: [...secretPaths(opts.home ?? homedir(), root), ...(opts.sessionsDir && !isWithin(opts.sessionsDir, root) && !isWithin(root, opts.sessionsDir) ? [opts.sessionsDir] : [])],
     readOnly: opts.readOnly ?? [],
     workspaceReadOnly: confined && isReadOnlyLine(command, root, opts.grants ?? emptyGrants()),
   };
