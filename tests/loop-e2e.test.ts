@@ -571,6 +571,29 @@ describe("interruption (Ctrl+C)", () => {
   });
 });
 
+describe("a bug mid-round", () => {
+  test("an exception after the model asked for tools leaves every call answered: the next turn is accepted", async () => {
+    fake = startFakeAnthropic([reply([toolUse("read_file", { path: "alpha.txt" }, "toolu_a")]), reply("Recovered.")]);
+    const config = parseConfig(["-C", root], { ANTHROPIC_API_KEY: "test" }, true).config!;
+    let broken = true;
+    const agent = new Agent({
+      model: new Model({ apiKey: "test", baseURL: fake.url, model: "claude-test", retryBaseMs: 1 }),
+      registry: new ToolRegistry(allTools(config)),
+      system: "You are a test.",
+      maxTurns: 5,
+      hooks: [{ afterRound: () => { if (broken) throw new Error("hook exploded"); return null; } }],
+    });
+    const ctx = makeContext(root, { interactive: false });
+    const events = new RecordingEvents();
+    await expect(agent.runTurn("read alpha", ctx, events)).rejects.toThrow("hook exploded");
+    broken = false;
+    expect(await agent.runTurn("try again", ctx, events)).toMatchObject({ end: "done", text: "Recovered." });
+    const last = blocks(fake.requests[1]!.body.messages.at(-1));
+    expect(last[0]).toMatchObject({ type: "tool_result", tool_use_id: "toolu_a", is_error: true, content: "Result lost: bunker failed unexpectedly (hook exploded); the call may or may not have run, so check before repeating it." });
+    expectAllAccepted(fake);
+  });
+});
+
 describe("usage", () => {
   test("token usage is summed over the model calls of a turn", async () => {
     const s = setup([reply([toolUse("read_file", { path: "alpha.txt" })], undefined, { usage: { input_tokens: 100, output_tokens: 10 } }), reply("ok", undefined, { usage: { input_tokens: 200, output_tokens: 20 } })]);

@@ -76,12 +76,14 @@ export class History {
       if (m.role === "user") this.addUser(m.content);
       else this.addAssistant(m.content);
     }
+    this.answerOpenToolUses("Interrupted: bunker stopped before this ran.");
+  }
+
+  /** Tool calls at the end left without results (a crash, a bug) get `note` as their result: the API rejects them unanswered. */
+  answerOpenToolUses(note: string): void {
     const last = this.messages.at(-1);
-    if (last?.role === "assistant" && typeof last.content !== "string") {
-      const open = last.content.filter((b) => b.type === "tool_use");
-      if (open.length > 0) {
-        this.addUser(open.map((b) => ({ type: "tool_result" as const, tool_use_id: b.id, content: "Interrupted: bunker stopped before this ran.", is_error: true })));
-      }
-    }
+    if (last?.role !== "assistant" || typeof last.content === "string") return;
+    const open = last.content.filter((b) => b.type === "tool_use");
+    if (open.length > 0) this.addUser(open.map((b) => ({ type: "tool_result" as const, tool_use_id: b.id, content: note, is_error: true })));
   }
 }

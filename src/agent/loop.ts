@@ -131,6 +131,10 @@ export class Agent {
   async runTurn(userText: string, ctx: ToolContext, events: LoopEvents): Promise<TurnOutcome> {
     try {
       return await this.turn(userText, ctx, events);
+    } catch (err) {
+      // A bug mid-round must not leave a tool call unanswered: every later request would be refused.
+      this.history.answerOpenToolUses(`Result lost: bunker failed unexpectedly (${err instanceof Error ? err.message : String(err)}); the call may or may not have run, so check before repeating it.`);
+      throw err;
     } finally {
       this.opts.onHistoryChange?.();
     }
