@@ -67,7 +67,10 @@ const PERMISSION_FLAGS = [
  */
 const BARE = "\0";
 function normalizeBareFlags(argv: string[]): string[] {
+  // After `--` every word is the prompt's, as typed.
+  const end = argv.indexOf("--");
   return argv.map((a, i) => {
+    if (end !== -1 && i >= end) return a;
     if (a.startsWith("--") && (PERMISSION_FLAGS as readonly string[]).includes(a.slice(2))) return `${a}=${BARE}`;
     const next = argv[i + 1];
     if ((a === "--resume" || a === "-r") && (next === undefined || next.startsWith("-"))) return `--resume=${BARE}`;

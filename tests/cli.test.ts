@@ -118,6 +118,13 @@ describe("bad usage", () => {
     expect(fake!.requests.length).toBe(0);
   });
 
+  test("after --, words like -r or --allow-run are the prompt's, as typed", () => {
+    const parsed = parseConfig(["-C", ws, "-p", "--", "-r", "--allow-run"], { ANTHROPIC_API_KEY: "k", HOME: home }, true).config!;
+    expect(parsed.prompt).toBe("-r --allow-run");
+    expect(parsed.resume).toBeUndefined();
+    expect(parsed.grants.allow.run.all).toBe(false);
+  });
+
   test("a bad --max-turns value exits 2 and says what is wrong", async () => {
     const r = await bunker(["--max-turns", "zero", "-p", "hi"], { ANTHROPIC_API_KEY: "k" });
     expect(r.code).toBe(2);
@@ -247,6 +254,13 @@ describe("headless -p", () => {
     expect(out.permission_denials).toEqual([
       "writing new.txt needs approval, and bunker is not asking (no terminal or --no-prompt). To grant it, run bunker with --allow-write=new.txt (or --allow-write for the whole workspace)",
     ]);
+  });
+
+  test("json lists refusals decided before any question too (a write outside the workspace)", async () => {
+    const env = serve([reply([toolUse("write_file", { path: "/etc/bunker-nope", content: "x\n" })]), reply("Could not.")]);
+    const r = await bunker(["-p", "write it", "--output-format", "json"], env);
+    const out = JSON.parse(r.stdout) as { permission_denials: string[] };
+    expect(out.permission_denials).toEqual(["/etc/bunker-nope is outside the workspace (" + ws + "). To grant it, run bunker with --allow-write=/etc/bunker-nope"]);
   });
 
   test("a read through a symlink pointing outside is refused, naming --allow-read; the flag grants it", async () => {

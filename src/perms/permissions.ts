@@ -65,7 +65,7 @@ export class Permissions {
    */
   precheckWrite(path: ResolvedPath): void {
     const d = this.policy.decide("write", path.real);
-    if (d.verdict === "deny") throw new PermissionDenied(d.reason ?? `writing ${path.display} is denied`);
+    if (d.verdict === "deny") this.deny(d.reason ?? `writing ${path.display} is denied`);
   }
 
   /** Throws PermissionDenied unless the request is allowed (asking when needed). */
