@@ -149,6 +149,12 @@ describe("the ignore-aware walk", () => {
     expect(paths(ws, ws)).toEqual(["b.md", "src/", "src/a.ts"]);
   });
 
+  test("nor one that ignores every file but keeps directories (an allow-list: *, then !*/)", () => {
+    const home = tree({ ".git/HEAD": "", ".gitignore": "*\n!*/\n!.bashrc\n", "proj/src/a.ts": "", "proj/b.md": "" });
+    const ws = join(home, "proj");
+    expect(paths(ws, ws)).toEqual(["b.md", "src/", "src/a.ts"]);
+  });
+
   test(".git/info/exclude is honoured", () => {
     const root = tree({ ".git/info/exclude": "secret-notes.md\n", "secret-notes.md": "", "README.md": "" });
     expect(paths(root, root)).toEqual(["README.md"]);

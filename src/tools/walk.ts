@@ -167,6 +167,10 @@ function ignoreBase(root: string): string {
     matcher = matcher.withRules(dirRel, parseGitignore(readRuleFile(`${dirRel === "" ? top : `${top}/${dirRel}`}/.gitignore`, top)));
     if (matcher.ignores(parts.slice(0, i + 1).join("/"), true)) return root;
   }
+  // An allow-list .gitignore (`*`, then `!*/`) ignores every file but no directory: that hides the workspace too.
+  const files = (readDir(root) ?? []).filter((e) => e.isFile());
+  const rootRel = parts.join("/");
+  if (files.length > 0 && files.every((f) => matcher.ignores(`${rootRel}/${f.name}`, false))) return root;
   return top;
 }
 
