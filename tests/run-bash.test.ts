@@ -134,6 +134,11 @@ describe("output", () => {
     for (const c of "abcdefghijklmnop") b.push(Buffer.from(c));
     expect(b.render()).toBe("abcd\n[… 8 bytes of output dropped …]\nmnop");
   });
+  test("a long or multi-line command is shown whole (the tool line cuts it at 100 characters)", async () => {
+    const long = `echo ${"x".repeat(120)} && echo two\necho three`;
+    const r = await run(long);
+    expect(r.ctx.notices.slice(0, 2)).toEqual([`    $ echo ${"x".repeat(120)} && echo two`, "    > echo three"]);
+  });
   test("the person sees a live tail of the output (the command itself is on the tool line already)", async () => {
     const r = await run("echo first; sleep 0.3; echo second\\\u0007");
     expect(r.ctx.notices.some((l) => l.startsWith("$ "))).toBe(false);

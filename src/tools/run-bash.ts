@@ -84,6 +84,8 @@ export interface RunBashInput {
 export const DEFAULT_TIMEOUT_MS = 120_000;
 export const MAX_TIMEOUT_MS = 600_000;
 const MIN_TIMEOUT_MS = 100;
+/** The command's length in the one-line tool summary. */
+const SUMMARY_CHARS = 100;
 /** How often the live tail may print a line. */
 const TAIL_INTERVAL_MS = 250;
 
@@ -112,7 +114,7 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
     },
 
     summarize(input) {
-      const line = oneLine(input.command ?? "", 100);
+      const line = oneLine(input.command ?? "", SUMMARY_CHARS);
       return input.description ? `${line}  (${oneLine(input.description, 60)})` : line;
     },
 
@@ -135,6 +137,11 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
           network: !p.confined || opts.allowNet,
         },
       });
+      // The tool line shows at most one line of 100 characters: what runs is shown whole (a prompt may not have).
+      if (command.length > SUMMARY_CHARS || command.includes("\n")) {
+        const lines = escapeControl(command, { keepNewlines: true }).split("\n");
+        for (const [i, l] of lines.entries()) ctx.ui.info(`    ${i === 0 ? "$" : ">"} ${l}`);
+      }
 
       const spec = commandSandboxSpec(command, ctx.root, opts, p.confined);
       const env = withGitHardening(scrubEnv(opts.env ?? process.env, opts.allowEnv));
