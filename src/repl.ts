@@ -128,14 +128,16 @@ export function slashCommand(text: string, app: App, carry: ReplState): void {
         process.stderr.write(pc.red(`Unknown option ${args.join(" ")}. `) + "Use /clear or /clear keep-todos.\n");
         return;
       }
+      // The old conversation stays saved (say where); what follows is a new session.
+      app.recorder.save({ messages: app.agent.history.messages, todos: app.session.todos });
+      const old = app.recorder.saving && app.agent.history.messages.length > 0 ? ` (the old one is saved: bunker -r ${app.recorder.id})` : "";
       app.agent.clear();
-      // The old conversation stays saved; what follows is a new session.
       app.recorder.startNew();
       app.perms.forgetRefusals();
       if (!keep) app.session.todos = [];
       carry.keptTodos = keep;
       const n = app.session.todos.length;
-      process.stderr.write(pc.dim(keep && n > 0 ? `Conversation cleared; kept ${n} todo${n === 1 ? "" : "s"}.\n` : "Conversation cleared.\n"));
+      process.stderr.write(pc.dim(keep && n > 0 ? `Conversation cleared${old}; kept ${n} todo${n === 1 ? "" : "s"}.\n` : `Conversation cleared${old}.\n`));
       return;
     }
     case "/compact": {

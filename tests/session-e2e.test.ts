@@ -221,7 +221,7 @@ describe.skipIf(!tmuxAvailable)("in a real terminal (tmux)", () => {
     expect(transcript(2).at(-1)).toBe("user: and then?");
 
     tmux.keys(["/clear", "Enter"]);
-    await waitForCount(tmux, "Conversation cleared.", 1);
+    await waitForCount(tmux, `Conversation cleared (the old one is saved: bunker -r ${saved![1]}).`, 1);
     tmux.keys(["start over", "Enter"]);
     await waitForCount(tmux, "A new start.", 1);
     expect(transcript(3)).toEqual(["user: start over"]);

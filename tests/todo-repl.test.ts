@@ -51,20 +51,23 @@ describe("REPL todo commands", () => {
   test("/clear forgets the conversation and the list", async () => {
     const a = await app();
     const carry: ReplState = { keptTodos: false };
+    const old = a.recorder.id;
     slashCommand("/clear", a, carry);
     expect(a.agent.history.messages).toEqual([]);
     expect(a.session.todos).toEqual([]);
-    expect(shown()).toBe("Conversation cleared.\n");
+    expect(shown()).toBe(`Conversation cleared (the old one is saved: bunker -r ${old}).\n`);
+    expect(a.recorder.id).not.toBe(old);
     expect(withKeptTodos(a, "next", carry)).toBe("next");
   });
 
   test("/clear keep-todos keeps the list and hands it to the next message only", async () => {
     const a = await app();
     const carry: ReplState = { keptTodos: false };
+    const old = a.recorder.id;
     slashCommand("/clear keep-todos", a, carry);
     expect(a.agent.history.messages).toEqual([]);
     expect(a.session.todos).toEqual(plan);
-    expect(shown()).toBe("Conversation cleared; kept 3 todos.\n");
+    expect(shown()).toBe(`Conversation cleared (the old one is saved: bunker -r ${old}); kept 3 todos.\n`);
     expect(withKeptTodos(a, "go on", carry)).toBe(`go on\n\n${keptTodosNote(plan)}`);
     expect(withKeptTodos(a, "and then", carry)).toBe("and then");
   });
