@@ -15,7 +15,12 @@ const RUNS_PROGRAMS: Record<string, Set<string> | "*"> = {
   log: new Set(["showsignature"]),
   include: "*",
   includeif: "*",
-  core: new Set(["pager", "sshcommand", "gitproxy", "askpass", "fsmonitor"]),
+  core: new Set(["pager", "sshcommand", "gitproxy", "askpass", "fsmonitor", "hookspath", "editor"]),
+  // Hooks kept in a workspace folder, merge drivers, credential helpers and editors run on commit, merge, push.
+  merge: new Set(["driver"]),
+  credential: new Set(["helper"]),
+  sequence: new Set(["editor"]),
+  uploadpack: new Set(["packobjectshook"]),
 };
 
 /** The first setting in the repository around `root` that would run a program, e.g. `diff.external`; null if none. */

