@@ -478,6 +478,12 @@ describe("commandCoveredByPrefixes (session grants)", () => {
       }
       // Reading through a linked directory with a glob is not "inside", even for commands that only read.
       expect(decideRun(emptyGrants(), "cat d/*/secret", root).verdict).toBe("ask");
+      // A link to / in the workspace does not make a glob scan the machine: `**` is one level, as in bash.
+      symlinkSync("/", join(root, "d", "root"));
+      const t0 = performance.now();
+      expect(decideRun(emptyGrants(), "ls d/**/*.zzz", root).verdict).toBe("allow"); // matches nothing: ls gets the pattern itself
+      expect(decideRun(emptyGrants(), "ls d/*/etc", root).verdict).toBe("ask"); // d/root/etc is /etc
+      expect(performance.now() - t0).toBeLessThan(2000);
       // A prefix whose own words reach outside is not offered.
       expect(askDetails("make -C / all", [], root, emptyGrants()).prefix).toBe("");
       // Ordinary use still is.

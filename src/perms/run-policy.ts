@@ -493,7 +493,8 @@ function expandGlob(cwd: string, pattern: string): string[] | null {
   if (parts.slice(firstGlob).some((p) => p.startsWith(".") && /[*?[]/.test(p))) return null;
   if (parts.slice(firstGlob).includes("..")) return null;
   const base = resolve(cwd, parts.slice(0, firstGlob).join("/") || ".");
-  const rest = parts.slice(firstGlob).join("/");
+  // bash's default has no globstar: `**` is `*`, one level; that also keeps a scan through links bounded.
+  const rest = parts.slice(firstGlob).join("/").replace(/\*\*+/g, "*");
   const out = [base];
   try {
     // As bash does, through linked directories (`d/*/x` reaches d/link/x): every match is then resolved and checked.
