@@ -7,6 +7,7 @@
 //
 // Path checks resolve symlinks (through the workspace resolver) and expand
 // globs, so this module reads the file system; it never writes or runs.
+import { existsSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, isAbsolute, join, resolve } from "node:path";
 import type { Decision, Grants, PathRules } from "./policy.ts";
@@ -183,7 +184,11 @@ function judgeCommand(cmd: SimpleCommand, judge: Judge, paths: PathChecker): str
   if (isGrantedByFlags(cmd, judge)) return redirectsInside(cmd.redirects, paths);
   const unsafe = cmd.assignments.find((a) => !safeAssignment(a.name));
   const session = sessionWords(cmd, judge);
-  if (session > 0 && !unsafe) return gitConfigProblem(cmd, judge, paths) ?? argumentsInside(cmd, session, paths) ?? redirectsInside(cmd.redirects, paths);
+  if (session > 0 && !unsafe) {
+    // After a `cd` the words are read from a directory the person never saw (`cd .git/hooks && ln -s …`).
+    if (paths.hasCd) return "a session prefix does not cover commands in a line that changes directory";
+    return gitConfigProblem(cmd, judge, paths) ?? argumentsInside(cmd, session, paths) ?? redirectsInside(cmd.redirects, paths);
+  }
   if (unsafe) return `setting ${unsafe.name} can change which program or configuration runs`;
   if (!program) return redirectsReadOnly(cmd.redirects, paths);
   const name = program.text;
@@ -219,6 +224,8 @@ function judgeCommand(cmd: SimpleCommand, judge: Judge, paths: PathChecker): str
         }
       } else if (/[/~]|\.\./.test(t) && spec.paths) {
         return `the option ${t} may name a path outside the workspace`;
+      } else if (spec.paths && attachedPathOutside(t, w, paths)) {
+        return `the option ${t} may read ${t.slice(2)}, outside the workspace`;
       }
       continue;
     }
@@ -247,6 +254,8 @@ function sessionWords(cmd: SimpleCommand, judge: Judge): number {
   // The command's own leading words too: a pattern `git` must not cover `git config …`.
   const leading = cmd.argv.slice(0, 3).map((w) => w.text);
   if (!prefixAllowed(leading)) return 0;
+  // `git -C . config …`: an option before the subcommand hides which subcommand runs.
+  if (SUBCOMMAND_PROGRAMS.has(leading[0] ?? "") && leading[1]?.startsWith("-")) return 0;
   const matching = (judge.sessionPatterns ?? []).filter(
     (p) => matchesPattern(cmd.argv, p) && prefixAllowed(p.words) && (!isScriptProgram(leading[0] ?? "") || isModuleRun(p.words)),
   );
@@ -267,14 +276,23 @@ function sessionWords(cmd: SimpleCommand, judge: Judge): number {
 function argumentsInside(cmd: SimpleCommand, granted: number, paths: PathChecker, programNames = true): string | null {
   const name = cmd.argv[0]?.text ?? "";
   const messages = name === "git" && GIT_MESSAGE_SUBCOMMANDS.has(cmd.argv[1]?.text ?? "");
-  // The words of the prefix itself (`git -C sub status`) are what the person approved.
+  let messageNext = false;
+  // The words of the prefix itself (`git commit`) are what the person approved.
   for (let i = Math.max(1, granted); i < cmd.argv.length; i++) {
     const w = cmd.argv[i]!;
     const t = w.text;
     const says = (why: string) => `\`${name}\` ${why} (${w.raw})`;
+    // A commit message is text, not code: `git commit -m "fix the parser"` (only the one word after a -m).
+    if (messageNext) {
+      messageNext = false;
+      continue;
+    }
     if (w.expanded) return says("has an argument only known at run time");
-    // A commit message is text, not code: `git commit -m "fix the parser"`.
-    if (messages && (isMessageOption(cmd.argv[i - 1]?.text ?? "") || t.startsWith("--message="))) continue;
+    if (messages && isLiteral(w) && (t === "-m" || t === "-am" || t === "--message")) {
+      messageNext = true;
+      continue;
+    }
+    if (messages && t.startsWith("--message=")) continue;
     if (t === "" || t === "--") continue;
     if (t === "-") return says("reads from stdin, where a script could come from");
     if (t.startsWith("-") && isLiteral(w)) {
@@ -282,22 +300,25 @@ function argumentsInside(cmd: SimpleCommand, granted: number, paths: PathChecker
       if (problem) return says(problem);
       continue;
     }
-    const problem = plainWordProblem(t, w, paths, programNames);
+    const problem = plainWordProblem(t, w, paths, programNames) ?? (name === "git" ? null : protectedHolder(w, paths));
     if (problem) return `\`${name}\` ${problem}`;
+    const installs = PACKAGE_INSTALLERS.has(`${name} ${cmd.argv[1]?.text ?? ""}`);
+    if (programNames && looksRemote(t, paths, installs)) return says("names something that may be fetched from the network");
   }
   return null;
 }
 
 /** Why an option may not follow a session prefix, or null. */
 function optionProblem(name: string, t: string, paths: PathChecker, w: Word): string | null {
-  const spec = READ_ONLY[name] ?? FOLLOWS_LINKS[name];
-  if (spec && forbidden(t, spec)) return "has an option that can write, run programs or follow links";
+  if ([READ_ONLY[name], SESSION_FORBID[name]].some((spec) => spec && forbidden(t, spec))) {
+    return "has an option that can write, run programs, install outside or follow links";
+  }
   // Go's flags are single-dash words (`-run`, `-count`): read them as long options.
   if (t.startsWith("--") || (SINGLE_DASH_FLAGS.has(name) && /^-[A-Za-z]{2,}/.test(t))) {
     const eq = t.indexOf("=");
     const flag = eq < 0 ? t : t.slice(0, eq);
     if (!/^--?[A-Za-z0-9][\w-]*$/.test(flag)) return "has an option that is not a plain word";
-    if (PROGRAM_OPTION.test(flag)) return "has an option that may run a program or load code";
+    if (PROGRAM_OPTION.test(flag) || abbreviatesProgramOption(flag)) return "has an option that may run a program or load code";
     if (eq < 0) return null;
     const problem = plainWordProblem(t.slice(eq + 1), { ...w, text: t.slice(eq + 1), glob: false, tilde: false }, paths);
     return problem ? `has an option whose value ${problem.replace(/^names /, "is ")}` : null;
@@ -305,11 +326,33 @@ function optionProblem(name: string, t: string, paths: PathChecker, w: Word): st
   // `-la` and the like; a longer cluster may hold a value (`-tout`, `-at/etc`): written apart it can be checked.
   if (!/^-[A-Za-z0-9]{1,3}$/.test(t)) return "has a short option with a value attached (write the value as its own word)";
   if (t.length > 2 && Bun.which(t.slice(2)) !== null) return `has an option that may name a program (${t.slice(2)})`;
+  // `-Cl`, `-tl`: the letters after the first may be a value, and name a link out.
+  if (attachedPathOutside(t, w, paths, true)) return `has an option whose attached value ${t.slice(2)} leads outside the workspace or into .git/.bunker`;
   return null;
+}
+
+/**
+ * In `-Cl` or `-fs`, the letters after the first may be the option's value:
+ * when they name something that exists, it must be inside (and writable, when
+ * `write` is set). A value that names nothing is read as more flags.
+ */
+function attachedPathOutside(t: string, w: Word, paths: PathChecker, write = false): boolean {
+  if (t.startsWith("--") || t.length < 3) return false;
+  const value = t.slice(2);
+  const word = { ...w, text: value, glob: false, tilde: false };
+  if (!paths.cwds.some((cwd) => existsSync(resolve(cwd, value)))) return false;
+  return write ? !paths.writable(word) : !paths.readable(word);
+}
+
+/** `--upload-p`, `--exe`: git and getopt accept any unambiguous start of a long option. */
+function abbreviatesProgramOption(flag: string): boolean {
+  const name = flag.replace(/^--?/, "");
+  return name.length >= 3 && PROGRAM_OPTION_NAMES.some((full) => full.startsWith(name));
 }
 
 /** Why a word is not a plain file name inside the workspace, or null. */
 function plainWordProblem(t: string, w: Word, paths: PathChecker, programNames = true): string | null {
+  if (t === "-") return "reads from stdin, where a script could come from";
   if (!(w.glob ? PLAIN_GLOB : PLAIN_WORD).test(t)) {
     return /[:@]/.test(t) ? `names ${w.raw}, which may be a host, a URL or a file to send` : `has an argument that is not a plain word (${w.raw})`;
   }
@@ -317,7 +360,27 @@ function plainWordProblem(t: string, w: Word, paths: PathChecker, programNames =
   if (!paths.writable(w)) {
     return paths.readable(w) ? `names ${w.raw}, in .git or .bunker (changes there always ask)` : `names ${w.raw}, outside the workspace`;
   }
+  // Inside, but a program all the same (`git clone -u ./x.sh`, `--pre ./x.sh`).
+  if (programNames && paths.executable(w)) return `names an executable file (${w.raw})`;
   return null;
+}
+
+/** The root, or a folder holding .git or .bunker: a program other than git copying onto it or removing it reaches them. */
+function protectedHolder(w: Word, paths: PathChecker): string | null {
+  return paths.holdsProtected(w) ? `names ${w.raw}, a folder holding .git or .bunker (or the workspace itself)` : null;
+}
+
+/** `npm install x` and the like: where the packages come from. */
+const PACKAGE_INSTALLERS = new Set(["npm install", "npm i", "npm add", "pnpm add", "pnpm install", "yarn add", "bun add", "bun install", "bun i", "pip install", "pip3 install"]);
+
+/**
+ * `github.com/x/y` that is no file here (for any program: `docker build`, `go get`), or for a package
+ * installer any `x/y` that is no file here (npm's GitHub shorthand `evil/repo`): fetched from somewhere.
+ */
+function looksRemote(t: string, paths: PathChecker, installer: boolean): boolean {
+  if (!t.includes("/") || t.startsWith("./") || t.startsWith("../")) return false;
+  const missing = !paths.cwds.every((cwd) => existsSync(resolve(cwd, t)));
+  return missing && (installer || /^[\w-]+\.[a-z]{2,}\//i.test(t));
 }
 
 /** A file name, a package or branch name, a number: no spaces, quotes, `$`, `:`, `@`, `=`, nor a leading `~`. */
@@ -325,12 +388,16 @@ const PLAIN_WORD = /^[\w.\/+,%-][\w.\/+,%~^-]*$/;
 /** The same, with the glob characters an unquoted pattern has (`src/*.ts`). */
 const PLAIN_GLOB = /^[\w.\/+,%*?[\]-][\w.\/+,%~^*?[\]-]*$/;
 
-/** `-m`, `--message`, or a cluster ending in m (`-am`): the next word is the message. */
-function isMessageOption(word: string): boolean {
-  return word === "--message" || /^-[A-Za-z]*m$/.test(word);
-}
 /** Where `-m` is a message (in `git log` or `git diff` it is not: `git diff -m --output=…`). */
 const GIT_MESSAGE_SUBCOMMANDS = new Set(["commit", "tag", "merge", "stash", "notes"]);
+
+/** The long options that run programs, whole: any unambiguous start of one counts too (`--upload-p`). */
+const PROGRAM_OPTION_NAMES = [
+  "exec", "exec-path", "extcmd", "upload-pack", "receive-pack", "pre", "pre-glob", "compress-program", "use-compress-program",
+  "to-command", "rsh", "ssh", "editor", "pager", "shell", "wrapper", "toolexec", "preload", "require", "import", "eval",
+  "interpreter", "loader", "config", "rcfile", "init-file", "template", "filter", "driver", "helper", "proxy", "output",
+  "pathspec-from-file", "file", "reference", "git-dir", "work-tree", "namespace", "super-prefix", "script-shell", "global",
+];
 
 /** Option names that hand a program, code or configuration to run (`--upload-pack`, `--pre`, `-exec`, `--config`). */
 const PROGRAM_OPTION =
@@ -338,9 +405,17 @@ const PROGRAM_OPTION =
 /** Programs whose long options take one dash. */
 const SINGLE_DASH_FLAGS = new Set(["go"]);
 
-/** Options of programs outside READ_ONLY that copy what a link points to. */
-const FOLLOWS_LINKS: Record<string, ReadOnlySpec> = {
+/** Options of programs outside READ_ONLY that a session prefix does not cover: following links, installing outside, running programs. */
+const SESSION_FORBID: Record<string, ReadOnlySpec> = {
   cp: { paths: true, forbidLong: ["--dereference"], forbidShort: "LH" },
+  npm: { paths: true, forbidLong: ["--global", "--location", "--prefix"], forbidShort: "g" },
+  pnpm: { paths: true, forbidLong: ["--global", "--dir"], forbidShort: "gC" },
+  yarn: { paths: true, forbidLong: ["--global", "--cwd"] },
+  bun: { paths: true, forbidLong: ["--global", "--cwd"], forbidShort: "g" },
+  pip: { paths: true, forbidLong: ["--user", "--target", "--prefix", "--root", "--editable"], forbidShort: "te" },
+  pip3: { paths: true, forbidLong: ["--user", "--target", "--prefix", "--root", "--editable"], forbidShort: "te" },
+  git: { paths: true, forbidShort: "uxcC" },
+  make: { paths: true, forbidShort: "CfIo" },
 };
 
 /** The repository's own config could make even `git diff` run a program; after a `cd`, a nested repository's too. */
@@ -427,8 +502,27 @@ class PathChecker {
     private readonly judge: Judge,
     /** Every directory a command in the line may run in. */
     readonly cwds: string[],
-    private readonly hasCd: boolean,
+    readonly hasCd: boolean,
   ) {}
+
+  /** Some way this word resolves is the root or a folder holding .git or .bunker (copying onto it, or removing it, reaches them). */
+  holdsProtected(w: Word): boolean {
+    const root = this.judge.root;
+    if (!root) return true;
+    return !this.all(w, (real) => real !== root && !existsSync(join(real, ".git")) && !existsSync(join(real, ".bunker")));
+  }
+
+  /** Some way this word resolves is an executable file: a program, however it is named. */
+  executable(w: Word): boolean {
+    return !this.all(w, (real) => {
+      try {
+        const st = statSync(real);
+        return !(st.isFile() && (st.mode & 0o111) !== 0);
+      } catch {
+        return true;
+      }
+    });
+  }
 
   /** Every way this word can resolve is a real path inside the workspace (and not denied). */
   readable(w: Word): boolean {
@@ -466,6 +560,8 @@ class PathChecker {
     if (text === "" || text.includes("\0")) return false;
     // After a `cd`, `..` could climb from a directory we did not foresee.
     if (this.hasCd && !isAbsolute(text) && text.split("/").includes("..")) return false;
+    // `a/../x` where `a` does not exist yet: an earlier command in the line may make `a` a link (`ln -s / a`).
+    if (text.split("/").some((part, i, all) => part === ".." && i > 0 && !this.cwds.every((cwd) => existsSync(resolve(cwd, all.slice(0, i).join("/")))))) return false;
     try {
       for (const cwd of this.cwds) {
         const candidates = w.glob ? expandGlob(cwd, text) : [resolve(cwd, text)];
@@ -721,8 +817,8 @@ function prefixOf(cmd: SimpleCommand): string {
   if (!prefixAllowed(words.slice(0, 3))) return "";
   if (PACKAGE_RUNNERS.has(program!)) return second && !second.startsWith("-") ? take(2) : take(1);
   if (!SUBCOMMAND_PROGRAMS.has(program!) || !second) return program!;
-  // `git -C dir status`: options first; offer the whole literal command rather than all of git.
-  if (second.startsWith("-")) return words.join(" ");
+  // `git -C dir config …`, `go -C . run …`: options before the subcommand hide what it is; no prefix.
+  if (second.startsWith("-")) return "";
   if (RUN_SUBCOMMANDS.has(second) && third && !third.startsWith("-")) return take(3);
   return take(2);
 }
