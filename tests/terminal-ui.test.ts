@@ -55,3 +55,10 @@ test("a failed command shows its exit status and its last lines, where the error
   ui.onToolEnd("run_bash make", { content: output, isError: true });
   expect(err.text()).toBe("  ✗ exit code 1\n    … (2 earlier lines)\n    compiling c\n    error: b.ts:3 missing ;\n    1 error\n");
 });
+
+test("a command with no output shows only its exit status", () => {
+  const err = captured();
+  const ui = new TerminalUI({ streamText: false, verbose: false, spinner: false, out: captured().stream, err: err.stream });
+  ui.onToolEnd("run_bash touch a", { content: "exit code 0\n\n(no output)", isError: false });
+  expect(err.text()).toBe("    exit code 0\n");
+});

@@ -75,7 +75,11 @@ export class TerminalUI implements LoopEvents {
   onToolEnd(summary: string, result: { content: string; isError: boolean }): void {
     const command = summary.startsWith("run_bash ");
     // A failed command says why at the end of its output: show its status and last lines, not its first.
-    const shown = command && result.isError ? statusAndLastLines(result.content, 3) : firstLines(result.content, result.isError ? 3 : 1);
+    // "exit code 0" and "(no output)" is one fact, not a line and "1 more line".
+    const quiet = command && /^[^\n]*\n+\(no output\)\s*$/.test(result.content);
+    const shown = quiet
+      ? result.content.split("\n")[0]!
+      : command && result.isError ? statusAndLastLines(result.content, 3) : firstLines(result.content, result.isError ? 3 : 1);
     if (result.isError) this.line(pc.red(`  ✗ ${escapeControl(shown, { keepNewlines: true }).replace(/\n/g, "\n    ")}`));
     else if (command) this.line(pc.dim(`    ${escapeControl(shown, { keepNewlines: true }).replace(/\n/g, " ")}`));
     else if (this.opts.verbose) this.line(pc.dim(`    ${summary}: ${result.content.length} chars`));
