@@ -24,7 +24,9 @@ export async function runRepl(config: Config): Promise<number> {
   process.stderr.write(`${pc.bold("bunker")} ${pc.dim(`· ${app.model.name} · ${config.root}`)}\n${pc.dim("/help for commands, Ctrl+D to leave")}\n`);
   const resumed = app.agent.history.messages.length;
   if (resumed > 0) {
-    process.stderr.write(pc.dim(`Continuing session ${app.recorder.id} (${resumed} messages${app.session.todos.length ? `, ${app.session.todos.length} todos` : ""}).\n`));
+    const todos = app.session.todos.length;
+    const counts = `${resumed} message${resumed === 1 ? "" : "s"}${todos ? `, ${todos} todo${todos === 1 ? "" : "s"}` : ""}`;
+    process.stderr.write(pc.dim(`Continuing session ${app.recorder.id} (${counts}).\n`));
     // Where the conversation left off, so the person knows what "continue" will continue.
     const last = lastReply(app.agent.history.messages);
     if (last) process.stderr.write(`${pc.dim("Last reply:")}\n${escapeControl(last, { keepNewlines: true })}\n`);

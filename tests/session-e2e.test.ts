@@ -134,6 +134,15 @@ describe("headless", () => {
     expect(fake.requests.length).toBe(1);
   });
 
+  test("a session of one message is listed as '1 message'", async () => {
+    fake = startFakeAnthropic([{ status: 500 }, { status: 500 }, { status: 500 }, { status: 500 }, { status: 500 }]);
+    const { root, env } = workspace();
+    const failed = await runHeadless(root, { ...env, BUNKER_RETRY_BASE_MS: "1" }, ["-p", "never answered"]);
+    expect(failed.code).toBe(1);
+    const { ANTHROPIC_API_KEY: _key, ...noKey } = env;
+    expect((await runHeadless(root, noKey, ["--resume"])).stdout).toMatch(/just now +1 message +never answered/);
+  });
+
   test("-c with nothing to continue says so and starts a new session", async () => {
     fake = startFakeAnthropic([reply("fresh")]);
     const { root, env } = workspace();

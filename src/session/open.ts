@@ -72,7 +72,7 @@ export function listSessions(config: Config, now = Date.now()): { text: string; 
     return { text: `bunker: ${(err as Error).message}\n`, code: 1 };
   }
   if (sessions.length === 0) return { text: `No saved sessions in ${config.root}.\n`, code: 0 };
-  const rows = sessions.map((s) => `  ${s.id}  ${ago(now - s.updated).padEnd(11)} ${`${s.messageCount} messages`.padEnd(13)} ${escapeControl(s.title)}`);
+  const rows = sessions.map((s) => `  ${s.id}  ${ago(now - s.updated).padEnd(11)} ${`${s.messageCount} message${s.messageCount === 1 ? "" : "s"}`.padEnd(13)} ${escapeControl(s.title)}`);
   const more = total > sessions.length ? `(and ${total - sessions.length} older)\n` : "";
   return { text: `Sessions in ${config.root}, newest first:\n${rows.join("\n")}\n${more}Continue one with: bunker -r ID  (the newest: bunker -c)\n`, code: 0 };
 }
