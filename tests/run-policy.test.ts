@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { emptyGrants, Policy, type Grants } from "../src/perms/policy.ts";
 import { askDetails, commandCoveredByPrefixes, decideRun, isReadOnlyLine, runGrantHint, suggestPrefix } from "../src/perms/run-policy.ts";
 import type { Verdict } from "../src/perms/types.ts";
+import { readOnlyInside } from "../src/sandbox/spec.ts";
 import { tempDir } from "./support/context.ts";
 
 let root: string;
@@ -562,5 +563,59 @@ describe("runGrantHint", () => {
   });
   test("an unreadable line can only be granted by the bare flag", () => {
     expect(runGrantHint(emptyGrants(), "eval x", root)).toContain("--allow-run (bunker cannot analyse");
+  });
+});
+
+describe("a third red team: what read-only commands could reach", () => {
+  const fresh = () => {
+    const r = tempDir("bunker-rt3-");
+    mkdirSync(join(r, ".git"));
+    writeFileSync(join(r, ".git", "config"), "[core]\n\tbare = false\n");
+    return r;
+  };
+
+  test("a glob matching a file named like an option asks (bash passes `-R` to grep as an option)", () => {
+    const r = fresh();
+    writeFileSync(join(r, "-R"), "");
+    writeFileSync(join(r, "x.txt"), "hello\n");
+    expect(decideRun(emptyGrants(), "grep -r s3cret *", r).verdict).toBe("ask");
+    expect(decideRun(emptyGrants(), "grep -r s3cret x.txt", r).verdict).toBe("allow");
+  });
+
+  test("git config reached through commondir or config.worktree, core.worktree and diff.submodule make git ask", () => {
+    const common = fresh();
+    mkdirSync(join(common, ".gitx"));
+    writeFileSync(join(common, ".gitx", "config"), "[diff]\n\texternal = /tmp/pwn.sh\n");
+    writeFileSync(join(common, ".git", "commondir"), "../.gitx\n");
+    expect(decideRun(emptyGrants(), "git diff", common).verdict).toBe("ask");
+
+    const wt = fresh();
+    writeFileSync(join(wt, ".git", "config.worktree"), "[diff]\n\texternal = /tmp/pwn.sh\n");
+    expect(decideRun(emptyGrants(), "git diff", wt).verdict).toBe("ask");
+
+    const away = fresh();
+    writeFileSync(join(away, ".git", "config"), "[core]\n\tworktree = /tmp/elsewhere\n");
+    expect(decideRun(emptyGrants(), "git diff", away)).toEqual({ verdict: "ask", reason: "this repository's git config sets core.worktree, which runs a program" });
+
+    const sub = fresh();
+    expect(decideRun(emptyGrants(), "git diff --submodule=diff", sub).verdict).toBe("ask");
+  });
+
+  test("a .git file pointing inside the workspace protects that directory like .git", () => {
+    const r = tempDir("bunker-rt3-bare-");
+    mkdirSync(join(r, ".bare", "hooks"), { recursive: true });
+    writeFileSync(join(r, ".git"), "gitdir: ./.bare\n");
+    expect(new Policy(r, emptyGrants()).isProtectedPath(join(r, ".bare", "hooks", "pre-commit"))).toBe(true);
+    expect(commandCoveredByPrefixes("cp hook.txt .bare/hooks/pre-commit", ["cp"], r, emptyGrants())).toBe(false);
+    expect(commandCoveredByPrefixes("tee -a .bare/config", ["tee"], r, emptyGrants())).toBe(false);
+    // And the sandbox mounts it read-only, as it does .git.
+    expect(readOnlyInside({ root: r, allowNet: false, gitWritable: false, writable: [] })).toContain(join(r, ".bare"));
+  });
+
+  test("file lists and one-sided diffs that read outside ask", () => {
+    const r = fresh();
+    for (const line of ["printf '/etc\\0' | find -files0-from - -type f", "printf '/etc/hostname\\n' | file -f -", "diff -N src docs"]) {
+      expect([line, decideRun(emptyGrants(), line, r).verdict]).toEqual([line, "ask"]);
+    }
   });
 });

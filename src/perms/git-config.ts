@@ -8,14 +8,16 @@ import { dirname, isAbsolute, join, resolve } from "node:path";
 
 /** Section (subsection stripped, lower case) → keys that name a program to run; "*" = any key. */
 const RUNS_PROGRAMS: Record<string, Set<string> | "*"> = {
-  diff: new Set(["external", "textconv", "command"]),
+  // diff.submodule: diffs of nested repositories, run under their own config.
+  diff: new Set(["external", "textconv", "command", "submodule"]),
   filter: new Set(["clean", "smudge", "process"]),
   pager: "*",
   gpg: new Set(["program"]),
   log: new Set(["showsignature"]),
   include: "*",
   includeif: "*",
-  core: new Set(["pager", "sshcommand", "gitproxy", "askpass", "fsmonitor", "hookspath", "editor"]),
+  // core.worktree: the files git shows may be anywhere (`git diff` printing another directory's files).
+  core: new Set(["pager", "sshcommand", "gitproxy", "askpass", "fsmonitor", "hookspath", "editor", "worktree"]),
   // Hooks kept in a workspace folder, merge drivers, credential helpers and editors run on commit, merge, push.
   merge: new Set(["driver"]),
   credential: new Set(["helper"]),
@@ -62,32 +64,42 @@ export function riskyKey(configText: string): string | null {
 /** The config files git would read for the repository containing `root`: .git/config, or a worktree's common one too. */
 function repoConfigFiles(root: string): string[] {
   for (let dir = root; ; dir = dirname(dir)) {
-    const dotGit = join(dir, ".git");
-    let isDir: boolean | null = null;
+    const gd = gitDirOf(dir);
+    if (gd === "none") {
+      if (dirname(dir) === dir) return [];
+      continue;
+    }
+    if (gd === null) return [];
+    // git reads all of these: the repository's config, a worktree's own, and (through commondir, which
+    // a plain .git directory may have too) the shared repository's.
+    const files = [join(gd, "config"), join(gd, "config.worktree")];
     try {
-      isDir = statSync(dotGit).isDirectory();
+      const common = readFileSync(join(gd, "commondir"), "utf8").trim();
+      const cd = isAbsolute(common) ? common : resolve(gd, common);
+      files.push(join(cd, "config"), join(cd, "config.worktree"));
     } catch {
-      // no .git here
+      // not a linked worktree
     }
-    if (isDir === true) return [join(dotGit, "config")];
-    if (isDir === false) {
-      // A worktree or submodule: ".git" is a file saying "gitdir: <path>".
-      try {
-        const gitdir = /^gitdir:\s*(.+)$/m.exec(readFileSync(dotGit, "utf8"))?.[1]?.trim();
-        if (!gitdir) return [];
-        const gd = isAbsolute(gitdir) ? gitdir : resolve(dir, gitdir);
-        const files = [join(gd, "config")];
-        try {
-          const common = readFileSync(join(gd, "commondir"), "utf8").trim();
-          files.push(join(isAbsolute(common) ? common : resolve(gd, common), "config"));
-        } catch {
-          // not a linked worktree
-        }
-        return files;
-      } catch {
-        return [];
-      }
-    }
-    if (dirname(dir) === dir) return [];
+    return files;
+  }
+}
+
+/** The git directory for `dir`: its .git directory, where a .git file points, "none" without .git, null if unreadable. */
+function gitDirOf(dir: string): string | "none" | null {
+  const dotGit = join(dir, ".git");
+  let isDir: boolean;
+  try {
+    isDir = statSync(dotGit).isDirectory();
+  } catch {
+    return "none";
+  }
+  if (isDir) return dotGit;
+  // A worktree or submodule: ".git" is a file saying "gitdir: <path>".
+  try {
+    const gitdir = /^gitdir:\s*(.+)$/m.exec(readFileSync(dotGit, "utf8"))?.[1]?.trim();
+    if (!gitdir) return null;
+    return isAbsolute(gitdir) ? gitdir : resolve(dir, gitdir);
+  } catch {
+    return null;
   }
 }

@@ -94,11 +94,13 @@ const READ_ONLY: Record<string, ReadOnlySpec> = {
   unexpand: FILES, strings: FILES, comm: FILES, cmp: FILES, paste: FILES, join: FILES,
   wc: NO_FILES0,
   // -r follows linked directories out of the workspace.
-  diff: { paths: true, forbidShort: "r", forbidLong: ["--recursive"] },
+  // -N shows a file on one side only in full, following a link a directory holds.
+  diff: { paths: true, forbidShort: "rN", forbidLong: ["--recursive", "--new-file", "--unidirectional-new-file"] },
   // jq modules are files found by name at run time.
   jq: { paths: true, forbidShort: "L", forbidLong: ["--library-path"], check: (a) => !a.some((w) => /\b(import|include)\b/.test(w.text)) },
   md5sum: SUMS, sha1sum: SUMS, sha224sum: SUMS, sha256sum: SUMS, sha384sum: SUMS, sha512sum: SUMS, b2sum: SUMS, cksum: SUMS,
-  file: { paths: true, forbidShort: "C", forbidLong: ["--compile"] },
+  // -f reads file names from a list (any path on the machine).
+  file: { paths: true, forbidShort: "Cf", forbidLong: ["--compile", "--files-from"] },
   // -o and -R write files (-R: 00Tree.html in every directory).
   tree: { paths: true, forbidShort: "olR", forbidLong: ["--fromfile"] },
   du: { paths: true, forbidShort: "L", forbidLong: ["--dereference", "--files0-from"] },
@@ -108,14 +110,15 @@ const READ_ONLY: Record<string, ReadOnlySpec> = {
   rg: { paths: true, forbidShort: "Lz", forbidLong: ["--follow", "--pre", "--pre-glob", "--search-zip", "--hostname-bin"] },
   find: {
     paths: true,
-    forbidLong: ["-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls", "-follow", "-L"],
+    forbidLong: ["-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls", "-follow", "-L", "-files0-from"],
   },
   sort: { paths: true, forbidShort: "oT", forbidLong: ["--output", "--compress-program", "--temporary-directory", "--files0-from"] },
   uniq: { paths: true, maxOperands: 1 },
   xxd: { paths: true, forbidShort: "r", forbidLong: ["-revert"], maxOperands: 1 },
   git: {
     paths: true,
-    forbidLong: ["--output", "--ext-diff", "--open-files-in-pager", "--textconv"],
+    // --submodule=diff runs a nested repository's own config.
+    forbidLong: ["--output", "--ext-diff", "--open-files-in-pager", "--textconv", "--submodule"],
     check: (a) => {
       const sub = a[0];
       if (!sub || !isLiteral(sub)) return false;
@@ -416,6 +419,9 @@ const SESSION_FORBID: Record<string, ReadOnlySpec> = {
   pip3: { paths: true, forbidLong: ["--user", "--target", "--prefix", "--root", "--editable"], forbidShort: "te" },
   git: { paths: true, forbidShort: "uxcC" },
   make: { paths: true, forbidShort: "CfIo" },
+  chmod: { paths: true, forbidShort: "LH", forbidLong: ["--dereference"] },
+  chown: { paths: true, forbidShort: "LH", forbidLong: ["--dereference"] },
+  chgrp: { paths: true, forbidShort: "LH", forbidLong: ["--dereference"] },
 };
 
 /** The repository's own config could make even `git diff` run a program; after a `cd`, a nested repository's too. */
@@ -567,6 +573,8 @@ class PathChecker {
         const candidates = w.glob ? expandGlob(cwd, text) : [resolve(cwd, text)];
         if (!candidates) return false;
         for (const abs of candidates) {
+          // bash hands a match named `-R` or `--pre=sh` to the program as an option.
+          if (w.glob && basename(abs).startsWith("-")) return false;
           const real = realpathLoose(abs).real;
           if (!isWithin(root, real) || !extra(real)) return false;
         }

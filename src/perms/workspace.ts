@@ -2,7 +2,7 @@
 // it touches the disk: made absolute, every symlink resolved (dangling ones
 // too, by reading the link), then tested component by component against the
 // root. A link inside the workspace that points outside is outside.
-import { lstatSync, readlinkSync, realpathSync, statSync } from "node:fs";
+import { lstatSync, readFileSync, readlinkSync, realpathSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 
@@ -38,7 +38,42 @@ export function isProtectedRelative(rel: string): boolean {
 
 /** An absolute, resolved path inside `root` that is protected (see isProtectedRelative). */
 export function isProtectedPath(root: string, real: string): boolean {
-  return isWithin(root, real) && isProtectedRelative(relative(root, real));
+  if (!isWithin(root, real)) return false;
+  return isProtectedRelative(relative(root, real)) || gitDirsInside(root).some((dir) => isWithin(dir, real));
+}
+
+const gitDirsCache = new Map<string, string[]>();
+
+/**
+ * Where a `.git` file at the root points inside the workspace (`gitdir: ./.bare`, the
+ * bare-repository-with-worktrees layout), with its commondir: the real git directory,
+ * hooks and config, as protected as `.git` itself. (The `.git` file cannot change
+ * unasked, being protected, so this is read once.)
+ */
+export function gitDirsInside(root: string): string[] {
+  let dirs = gitDirsCache.get(root);
+  if (!dirs) {
+    dirs = readGitDirs(root).filter((d) => isWithin(root, d) && d !== root);
+    gitDirsCache.set(root, dirs);
+  }
+  return dirs;
+}
+
+function readGitDirs(root: string): string[] {
+  try {
+    const pointer = /^gitdir:\s*(.+?)\s*$/m.exec(readFileSync(join(root, ".git"), "utf8"))?.[1];
+    if (!pointer) return [];
+    const gitDir = realpathLoose(resolve(root, pointer)).real;
+    const dirs = [gitDir];
+    try {
+      dirs.push(realpathLoose(resolve(gitDir, readFileSync(join(gitDir, "commondir"), "utf8").trim())).real);
+    } catch {
+      // not a linked worktree
+    }
+    return dirs;
+  } catch {
+    return []; // no .git file (a directory, or none)
+  }
 }
 
 /** True when `target` is `base` or below it, by whole components (`/ws` does not cover `/ws2`). */

@@ -4,7 +4,7 @@
 // network unless granted.
 import { readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { isWithin } from "../perms/workspace.ts";
+import { gitDirsInside, isWithin } from "../perms/workspace.ts";
 
 export interface SandboxSpec {
   /** The workspace root (absolute, realpath'd): read-write. */
@@ -32,7 +32,8 @@ export interface SandboxSpec {
  */
 export function readOnlyInside(spec: SandboxSpec): string[] {
   const paths = [join(spec.root, ".bunker")];
-  if (!spec.gitWritable) paths.unshift(join(spec.root, ".git"));
+  // A .git file's git directory inside the workspace (`gitdir: ./.bare`) is .git all the same.
+  if (!spec.gitWritable) paths.unshift(join(spec.root, ".git"), ...gitDirsInside(spec.root));
   for (const p of spec.readOnly ?? []) if (isWithin(spec.root, p) && p !== spec.root && !paths.includes(p)) paths.push(p);
   return paths;
 }
