@@ -510,6 +510,12 @@ describe("commandCoveredByPrefixes (session grants)", () => {
       rmSync(join(root, "d"), { recursive: true, force: true });
     }
   });
+  test("with no sandbox for commands, a session prefix covers only its own words", () => {
+    const unsandboxed = { readOnlyUnasked: false };
+    expect(commandCoveredByPrefixes("bun test", ["bun test"], root, emptyGrants(), unsandboxed)).toBe(true);
+    expect(commandCoveredByPrefixes("bun test src/a.ts", ["bun test"], root, emptyGrants(), unsandboxed)).toBe(false);
+    expect(commandCoveredByPrefixes("bun test src/a.ts", ["bun test"], root, emptyGrants())).toBe(true);
+  });
   test("a variable set in front of a session-granted command asks (it can change what runs)", () => {
     expect(commandCoveredByPrefixes("touch z", ["touch"], root)).toBe(true);
     expect(commandCoveredByPrefixes("FOO=1 touch z", ["touch"], root)).toBe(false);

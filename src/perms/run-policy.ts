@@ -190,6 +190,8 @@ function judgeCommand(cmd: SimpleCommand, judge: Judge, paths: PathChecker): str
   if (session > 0 && !unsafe) {
     // After a `cd` the words are read from a directory the person never saw (`cd .git/hooks && ln -s …`).
     if (paths.hasCd) return "a session prefix does not cover commands in a line that changes directory";
+    // Without an OS sandbox nothing backs the word checks up: the prefix covers itself alone.
+    if (!judge.readOnlyUnasked && cmd.argv.length > session) return "with no sandbox for commands, a session prefix covers only the words it names";
     return gitConfigProblem(cmd, judge, paths) ?? argumentsInside(cmd, session, paths) ?? redirectsInside(cmd.redirects, paths);
   }
   if (unsafe) return `setting ${unsafe.name} can change which program or configuration runs`;
