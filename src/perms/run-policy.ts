@@ -299,8 +299,7 @@ function argumentsInside(cmd: SimpleCommand, granted: number, paths: PathChecker
     }
     if (messages && t.startsWith("--message=")) continue;
     if (t === "" || t === "--") continue;
-    if (t === "-") return says("reads from stdin, where a script could come from");
-    if (t.startsWith("-") && isLiteral(w)) {
+    if (t.startsWith("-") && t !== "-" && isLiteral(w)) {
       const problem = optionProblem(name, t, paths, w);
       if (problem) return says(problem);
       continue;
@@ -323,7 +322,7 @@ function optionProblem(name: string, t: string, paths: PathChecker, w: Word): st
     const eq = t.indexOf("=");
     const flag = eq < 0 ? t : t.slice(0, eq);
     if (!/^--?[A-Za-z0-9][\w-]*$/.test(flag)) return "has an option that is not a plain word";
-    if (PROGRAM_OPTION.test(flag) || abbreviatesProgramOption(flag)) return "has an option that may run a program or load code";
+    if (isRiskyOption(flag)) return "has an option that may run a program, load code or write elsewhere";
     if (eq < 0) return null;
     const problem = plainWordProblem(t.slice(eq + 1), { ...w, text: t.slice(eq + 1), glob: false, tilde: false }, paths);
     return problem ? `has an option whose value ${problem.replace(/^names /, "is ")}` : null;
@@ -349,10 +348,16 @@ function attachedPathOutside(t: string, w: Word, paths: PathChecker, write = fal
   return write ? !paths.writable(word) : !paths.readable(word);
 }
 
-/** `--upload-p`, `--exe`: git and getopt accept any unambiguous start of a long option. */
-function abbreviatesProgramOption(flag: string): boolean {
-  const name = flag.replace(/^--?/, "");
-  return name.length >= 3 && PROGRAM_OPTION_NAMES.some((full) => full.startsWith(name));
+/**
+ * An option naming one of RISKY_OPTION_NAMES as a whole hyphen-separated part
+ * (`--upload-pack`, `--use-compress-program`, `-exec`), or any unambiguous start
+ * of one (`--upload-p`, `--exe`: git and getopt accept abbreviations).
+ */
+function isRiskyOption(flag: string): boolean {
+  const name = flag.replace(/^--?/, "").toLowerCase();
+  if (name.length >= 3 && RISKY_OPTION_NAMES.some((full) => full.startsWith(name))) return true;
+  const padded = `-${name}-`;
+  return RISKY_OPTION_NAMES.some((risky) => padded.includes(`-${risky}-`));
 }
 
 /** Why a word is not a plain file name inside the workspace, or null. */
@@ -396,17 +401,17 @@ const PLAIN_GLOB = /^[\w.\/+,%*?[\]-][\w.\/+,%~^*?[\]-]*$/;
 /** Where `-m` is a message (in `git log` or `git diff` it is not: `git diff -m --output=…`). */
 const GIT_MESSAGE_SUBCOMMANDS = new Set(["commit", "tag", "merge", "stash", "notes"]);
 
-/** The long options that run programs, whole: any unambiguous start of one counts too (`--upload-p`). */
-const PROGRAM_OPTION_NAMES = [
-  "exec", "exec-path", "extcmd", "upload-pack", "receive-pack", "pre", "pre-glob", "compress-program", "use-compress-program",
-  "to-command", "rsh", "ssh", "editor", "pager", "shell", "wrapper", "toolexec", "preload", "require", "import", "eval",
-  "interpreter", "loader", "config", "rcfile", "init-file", "template", "filter", "driver", "helper", "proxy", "output",
-  "pathspec-from-file", "file", "reference", "git-dir", "work-tree", "namespace", "super-prefix", "script-shell", "global",
+/**
+ * Option names that hand over a program, code or configuration to run (`--upload-pack`,
+ * `--pre`, `-exec`, `--config`), or write, read or install somewhere chosen by value
+ * (`--output`, `--pathspec-from-file`, `--git-dir`, `--global`).
+ */
+const RISKY_OPTION_NAMES = [
+  "exec", "exec-path", "extcmd", "upload-pack", "receive-pack", "pre", "pre-glob", "program", "command", "cmd", "to-command",
+  "rsh", "ssh", "editor", "pager", "shell", "wrapper", "toolexec", "hook", "hooks", "plugin", "plugins", "preload", "require",
+  "import", "eval", "interpreter", "loader", "config", "rcfile", "init-file", "setup", "template", "filter", "driver", "helper",
+  "proxy", "output", "pathspec-from-file", "file", "reference", "git-dir", "work-tree", "namespace", "super-prefix", "global",
 ];
-
-/** Option names that hand a program, code or configuration to run (`--upload-pack`, `--pre`, `-exec`, `--config`). */
-const PROGRAM_OPTION =
-  /^--?(?:[\w-]*-)?(?:exec|exec-path|upload-pack|receive-pack|pre|program|command|cmd|shell|rsh|ssh|editor|pager|wrapper|hook|hooks|plugin|plugins|preload|require|import|eval|interpreter|loader|toolexec|config|rcfile|init-file|setup|template|filter|driver|helper|proxy)(?:-[\w-]*)?$/i;
 /** Programs whose long options take one dash. */
 const SINGLE_DASH_FLAGS = new Set(["go"]);
 
