@@ -1,0 +1,393 @@
+// `bun src/main.ts` as a person or a script runs it: flags, exit codes, what
+// lands on stdout and stderr, against the scripted Messages API server.
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
+import { rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { ToolResultBlockParam } from "@anthropic-ai/sdk/resources/messages";
+import { parseConfig } from "../../src/config.ts";
+import { MAIN, runBunker, type Run } from "../support/cli.ts";
+import { tempDir } from "../support/context.ts";
+import { overloaded, reply, startFakeAnthropic, text, toolUse, type FakeAnthropic, type Step } from "../support/fake-anthropic.ts";
+
+let ws: string;
+let outside: string;
+let home: string;
+let fake: FakeAnthropic | undefined;
+
+beforeAll(() => {
+  ws = tempDir("bunker-cli-ws-");
+  outside = tempDir("bunker-cli-outside-");
+  home = tempDir("bunker-cli-home-");
+  writeFileSync(join(ws, "hello.txt"), "hello from the workspace\n");
+  writeFileSync(join(outside, "secret.txt"), "TOP SECRET\n");
+  symlinkSync(outside, join(ws, "linked"));
+});
+
+afterAll(() => {
+  for (const d of [ws, outside, home]) rmSync(d, { recursive: true, force: true });
+});
+
+afterEach(async () => {
+  await fake?.stop();
+  fake = undefined;
+});
+
+/** Runs bunker with a clean environment: only what the test gives it. */
+const bunker = (args: string[], env: Record<string, string> = {}): Promise<Run> =>
+  runBunker(args, {
+    argv: ["bun", MAIN],
+    cwd: ws,
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, XDG_CONFIG_HOME: join(home, ".config"), NO_COLOR: "1", BUNKER_RETRY_BASE_MS: "1", ...env },
+  });
+
+function serve(steps: Step[], opts: { apiKey?: string } = {}): Record<string, string> {
+  fake = startFakeAnthropic(steps, opts);
+  return { ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: fake.url };
+}
+
+function toolResultsOf(requestIndex: number): ToolResultBlockParam[] {
+  const msgs = fake!.requests[requestIndex]!.body.messages;
+  const last = msgs.at(-1)!;
+  return (typeof last.content === "string" ? [] : last.content).filter((b): b is ToolResultBlockParam => b.type === "tool_result");
+}
+
+function resultText(r: ToolResultBlockParam): string {
+  return typeof r.content === "string" ? r.content : (r.content ?? []).map((b) => (b.type === "text" ? b.text : "")).join("");
+}
+
+describe("without an API key", () => {
+  test("--version prints the version and exits 0", async () => {
+    const r = await bunker(["--version"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^bunker \d+\.\d+\.\d+/);
+    expect(r.stderr).toBe("");
+  });
+
+  test("--help prints the usage and exits 0", async () => {
+    const r = await bunker(["--help"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("Usage:");
+    expect(r.stdout).toContain("--allow-read");
+    expect(r.stdout).toContain("--max-turns N                model calls per turn (default 50)");
+    expect(r.stdout).toContain("-c, --continue");
+    // What the help promises is what a run gets.
+    expect(parseConfig(["-C", ws], { ANTHROPIC_API_KEY: "k", HOME: home }, true).config!.maxTurns).toBe(50);
+  });
+
+  test("a turn without ANTHROPIC_API_KEY: one line naming it, exit 2, no request sent", async () => {
+    const env = serve([reply("never")]);
+    const r = await bunker(["-p", "hi"], { ANTHROPIC_BASE_URL: env.ANTHROPIC_BASE_URL! });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe("");
+    expect(r.stderr.trimEnd().split("\n")).toHaveLength(1);
+    expect(r.stderr).toContain("ANTHROPIC_API_KEY");
+    expect(fake!.requests).toHaveLength(0);
+  });
+});
+
+describe("bad usage", () => {
+  test("an unknown flag exits 2 and points at --help", async () => {
+    const r = await bunker(["--frobnicate", "-p", "hi"], { ANTHROPIC_API_KEY: "k" });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toContain("--frobnicate");
+    expect(r.stderr).toContain("--help");
+  });
+
+  test("an empty permission list (--allow-run=, say from an unset variable) grants nothing: exit 2, nothing sent", async () => {
+    const env = serve([reply([toolUse("run_bash", { command: "touch made.txt" })]), reply("ran")]);
+    for (const flag of ["--allow-run=", "--allow-write=", "--allow-read= ,", "--deny-net="]) {
+      const r = await bunker([flag, "-p", "hi"], env);
+      expect(r.code).toBe(2);
+      const name = flag.slice(2, flag.indexOf("="));
+      expect(r.stderr).toContain(`bunker: --${name}= names nothing (an empty list, perhaps an unset variable). Write --${name} alone for all of it, or list what you mean: --${name}=`);
+    }
+    const env2 = await bunker(["--allow-env=", "-p", "hi"], env);
+    expect(env2.stderr).toContain("List what you mean: --allow-env=GITHUB_TOKEN");
+    expect(fake!.requests.length).toBe(0);
+  });
+
+  test("the home directory, or a directory above it, is refused as the workspace: exit 2, nothing sent", async () => {
+    const env = serve([reply("never")]);
+    const atHome = await bunker(["-p", "hi"], { ...env, HOME: ws });
+    expect(atHome.code).toBe(2);
+    expect(atHome.stderr).toBe(`bunker: ${ws} holds your home directory: as the workspace, all of it (SSH keys, cloud logins, shell history) would be readable by the model. Run bunker in a project directory, or name one with -C DIR\n`);
+    const above = await bunker(["-C", "/", "-p", "hi"], { ...env, HOME: home });
+    expect(above.code).toBe(2);
+    expect(above.stderr).toStartWith(`bunker: / holds your home directory (${home}):`);
+    expect(fake!.requests.length).toBe(0);
+  });
+
+  test("after --, words like -r or --allow-run are the prompt's, as typed", () => {
+    const parsed = parseConfig(["-C", ws, "-p", "--", "-r", "--allow-run"], { ANTHROPIC_API_KEY: "k", HOME: home }, true).config!;
+    expect(parsed.prompt).toBe("-r --allow-run");
+    expect(parsed.resume).toBeUndefined();
+    expect(parsed.grants.allow.run.all).toBe(false);
+  });
+
+  test("a bad --max-turns value exits 2 and says what is wrong", async () => {
+    const r = await bunker(["--max-turns", "zero", "-p", "hi"], { ANTHROPIC_API_KEY: "k" });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("--max-turns");
+    expect(r.stderr).toContain("zero");
+  });
+
+  test("a negative --max-turns is not mistaken for a flag: the message says how to write it", async () => {
+    const r = await bunker(["--max-turns", "-1", "-p", "hi"], { ANTHROPIC_API_KEY: "k" });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--max-turns needs a value; a value starting with "-" is written --max-turns=-VALUE');
+  });
+
+  test("-C naming a file says it is not a directory, exit 2", async () => {
+    const r = await bunker(["-C", join(ws, "hello.txt"), "-p", "hi"], { ANTHROPIC_API_KEY: "k" });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`bunker: workspace ${join(ws, "hello.txt")} is not a directory\n`);
+  });
+
+  test("a blank prompt is no prompt: exit 2, nothing sent", async () => {
+    const env = serve([reply("never")]);
+    const r = await bunker(["-p", "   "], env);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("bunker: no prompt");
+    expect(fake!.requests).toHaveLength(0);
+  });
+
+  test("--allow-net=HOSTS warns at start that commands get no network, and how to give it", async () => {
+    const env = serve([reply("ok")]);
+    const r = await bunker(["-p", "hi", "--allow-net=github.com"], env);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain("--allow-net=github.com: the sandbox cannot limit the network to some hosts, so commands get no network. Use --allow-net (no hosts)");
+    await fake!.stop();
+    const bare = await bunker(["-p", "hi", "--allow-net"], serve([reply("ok")]));
+    expect(bare.stderr).not.toContain("cannot limit the network");
+  });
+
+  test("a bad --output-format exits 2", async () => {
+    const r = await bunker(["--output-format", "yaml", "-p", "hi"], { ANTHROPIC_API_KEY: "k" });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("yaml");
+  });
+});
+
+describe("headless -p", () => {
+  test("stdout carries only the answer; tool lines go to stderr", async () => {
+    const env = serve([reply([text("Let me look."), toolUse("read_file", { path: "hello.txt" })]), reply("The file says hello.")]);
+    const r = await bunker(["-p", "what does hello.txt say?"], env);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe("The file says hello.\n");
+    expect(r.stderr).toContain("read_file hello.txt");
+    expect(resultText(toolResultsOf(1)[0]!)).toContain("hello from the workspace");
+    expect(fake!.requests[0]!.body.messages[0]).toMatchObject({ role: "user" });
+    expect(JSON.stringify(fake!.requests[0]!.body.messages[0])).toContain("what does hello.txt say?");
+  });
+
+  test("-C sets the workspace when run from elsewhere", async () => {
+    const env = serve([reply([toolUse("read_file", { path: "hello.txt" })]), reply("ok")]);
+    const r = await runBunker(["-C", ws, "-p", "read it"], { argv: ["bun", MAIN], cwd: home, env: { HOME: home, XDG_CONFIG_HOME: join(home, ".config"), ...env } });
+    expect(r.code).toBe(0);
+    expect(resultText(toolResultsOf(1)[0]!)).toContain("hello from the workspace");
+  });
+
+  test("--output-format json prints one object with result, turns, usage and cost_usd", async () => {
+    const env = serve([
+      reply([toolUse("read_file", { path: "hello.txt" })], undefined, { usage: { input_tokens: 1000, output_tokens: 50 } }),
+      reply("It says hello.", undefined, { usage: { input_tokens: 1200, output_tokens: 10 } }),
+    ]);
+    const r = await bunker(["-p", "--output-format", "json", "read hello.txt"], env);
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trimEnd().split("\n");
+    expect(lines).toHaveLength(1);
+    const obj = JSON.parse(lines[0]!) as Record<string, unknown>;
+    expect(obj).toMatchObject({ result: "It says hello.", turns: 2, is_error: false, usage: { input_tokens: 2200, output_tokens: 60 } });
+    expect(typeof obj.cost_usd).toBe("number");
+    expect(obj.cost_usd as number).toBeGreaterThan(0);
+  });
+
+  test("a 529 then success: stderr shows 'retrying in', the answer still arrives, exit 0", async () => {
+    const env = serve([overloaded(), reply("Worth the wait.")]);
+    const r = await bunker(["-p", "hi"], env);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain("retrying in");
+    expect(r.stdout).toBe("Worth the wait.\n");
+  });
+
+  test("401 explains the key and exits 1", async () => {
+    const env = serve([reply("never")], { apiKey: "the-right-key" });
+    const r = await bunker(["-p", "hi"], { ...env, ANTHROPIC_API_KEY: "a-wrong-key" });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toContain("401");
+    expect(r.stderr).toContain("ANTHROPIC_API_KEY");
+    expect(fake!.requests).toHaveLength(1);
+  });
+
+  test("--max-turns 2 stops a looping model with a clear message", async () => {
+    const again = reply([toolUse("read_file", { path: "hello.txt" })]);
+    const env = serve([again, again, again]);
+    const r = await bunker(["-p", "--max-turns", "2", "loop", "--output-format", "json"], env);
+    // The work stopped short: a script must see that (exit 1, is_error), and learn how to go on.
+    expect(r.code).toBe(1);
+    const out = JSON.parse(r.stdout) as { session_id: string };
+    expect(out).toMatchObject({ end: "max_turns", is_error: true, turns: 2 });
+    // The exact command that continues this session, from here.
+    expect(r.stderr).toContain(`Stopped after 2 model calls (--max-turns 2). Run bunker -r ${out.session_id} -p "continue" to let it go on.`);
+    expect(fake!.requests).toHaveLength(2);
+  });
+
+  test("run from elsewhere with -C, the advice names the workspace too", async () => {
+    const again = reply([toolUse("read_file", { path: "hello.txt" })]);
+    const env = serve([again, again]);
+    const r = await runBunker(["-C", ws, "-p", "--max-turns", "1", "loop", "--output-format", "json"], {
+      argv: ["bun", MAIN],
+      cwd: home,
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, NO_COLOR: "1", ...env },
+    });
+    const out = JSON.parse(r.stdout) as { session_id: string };
+    expect(r.stderr).toContain(`Stopped after 1 model call (--max-turns 1). Run bunker -C ${ws} -r ${out.session_id} -p "continue" to let it go on.`);
+  });
+
+  test("json lists what was refused, so a run that did not do the work is visible", async () => {
+    const env = serve([reply([toolUse("write_file", { path: "new.txt", content: "x\n" })]), reply("I could not write it.")]);
+    const r = await bunker(["-p", "make new.txt", "--output-format", "json"], env);
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout) as { permission_denials: string[] };
+    expect(out.permission_denials).toEqual([
+      "writing new.txt needs approval, and bunker is not asking (no terminal or --no-prompt). To grant it, run bunker with --allow-write=new.txt (or --allow-write for the whole workspace)",
+    ]);
+  });
+
+  test("json lists refusals decided before any question too (a write outside the workspace)", async () => {
+    const env = serve([reply([toolUse("write_file", { path: "/etc/bunker-nope", content: "x\n" })]), reply("Could not.")]);
+    const r = await bunker(["-p", "write it", "--output-format", "json"], env);
+    const out = JSON.parse(r.stdout) as { permission_denials: string[] };
+    expect(out.permission_denials).toEqual(["/etc/bunker-nope is outside the workspace (" + ws + "). To grant it, run bunker with --allow-write=/etc/bunker-nope"]);
+  });
+
+  test("a read through a symlink pointing outside is refused, naming --allow-read; the flag grants it", async () => {
+    let env = serve([reply([toolUse("read_file", { path: "linked/secret.txt" })]), reply("denied")]);
+    let r = await bunker(["-p", "read linked/secret.txt"], env);
+    expect(r.code).toBe(0);
+    let [res] = toolResultsOf(1);
+    expect(res!.is_error).toBe(true);
+    expect(resultText(res!)).toContain("--allow-read");
+    expect(resultText(res!)).not.toContain("TOP SECRET");
+    expect(r.stderr).toContain("--allow-read");
+    await fake!.stop();
+
+    env = serve([reply([toolUse("read_file", { path: "linked/secret.txt" })]), reply("granted")]);
+    r = await bunker(["-p", `--allow-read=${outside}`, "read linked/secret.txt"], env);
+    expect(r.code).toBe(0);
+    [res] = toolResultsOf(1);
+    expect(res!.is_error).toBeUndefined();
+    expect(resultText(res!)).toContain("TOP SECRET");
+  });
+
+  test("--output-format json on an API failure still prints one object, with is_error and the error, exit 1", async () => {
+    const env = serve([reply("never")], { apiKey: "the-right-key" });
+    const r = await bunker(["-p", "--output-format", "json", "hi"], { ...env, ANTHROPIC_API_KEY: "a-wrong-key" });
+    expect(r.code).toBe(1);
+    const obj = JSON.parse(r.stdout) as Record<string, unknown>;
+    expect(obj).toMatchObject({ is_error: true, turns: 1 });
+    expect(String(obj.error)).toContain("ANTHROPIC_API_KEY");
+  });
+
+  test("-p with no prompt and empty stdin exits 2 without calling the API", async () => {
+    const env = serve([reply("never")]);
+    const r = await bunker(["-p"], env);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("prompt");
+    expect(fake!.requests).toHaveLength(0);
+  });
+
+  test("a refusal is shown and the run ends cleanly", async () => {
+    const env = serve([reply("I won't do that.", "refusal")]);
+    const r = await bunker(["-p", "something bad"], env);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain("declined");
+  });
+});
+
+describe("when stdout cannot be written", () => {
+  const spawnEnv = (env: Record<string, string>) => ({ PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, NO_COLOR: "1", BUNKER_RETRY_BASE_MS: "1", ...env });
+
+  test("a full disk (/dev/full) is an error on stderr and exit 1, not a silent success", async () => {
+    const env = serve([reply("An answer nobody can store.")]);
+    const proc = Bun.spawn(["bun", MAIN, "-p", "hi"], { cwd: ws, env: spawnEnv(env), stdin: "ignore", stdout: Bun.file("/dev/full"), stderr: "pipe" });
+    const [stderr, code] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);
+    expect(code).toBe(1);
+    expect(stderr).toContain("bunker: could not write the answer to stdout:");
+    expect(stderr).not.toContain("    at ");
+  });
+
+  test("stream-json whose reader goes away stops quietly (exit 141), no EPIPE crash, no further requests", async () => {
+    const slow = reply([text("one two three four five six seven eight nine ten")], "end_turn", { chunkSize: 3, eventDelayMs: 40 });
+    const env = serve([reply([toolUse("read_file", { path: "hello.txt" })]), slow, reply("never sent")]);
+    const proc = Bun.spawn(["bun", MAIN, "-p", "hi", "--output-format", "stream-json"], { cwd: ws, env: spawnEnv(env), stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+    // Like `| head -1`: read the first line, then close the pipe.
+    const reader = proc.stdout.getReader();
+    let got = "";
+    while (!got.includes("\n")) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      got += new TextDecoder().decode(value);
+    }
+    await reader.cancel();
+    const [stderr, code] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);
+    expect(JSON.parse(got.split("\n")[0]!)).toMatchObject({ type: "tool_use" });
+    expect(stderr).not.toContain("EPIPE");
+    expect(code).toBe(141);
+    expect(fake!.requests.length).toBeLessThanOrEqual(2);
+  });
+});
+
+describe("what a person types wrong, and piped input", () => {
+  test("an unknown option is named plainly, exit 2", async () => {
+    const r = await bunker(["--bogus"], { ANTHROPIC_API_KEY: "k" });
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim()).toBe("bunker: unknown option --bogus. Run bunker --help for usage.");
+  });
+
+  test("an ANTHROPIC_BASE_URL that is not a URL is named with its value, exit 2, nothing sent", async () => {
+    const r = await bunker(["-p", "hi"], { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: "notaurl" });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('ANTHROPIC_BASE_URL is not a valid URL: "notaurl"');
+  });
+
+  test("empty stdin and no prompt: exit 2, saying why bunker is headless and how to give a prompt", async () => {
+    const env = serve([reply("never")]);
+    const proc = Bun.spawn(["bun", MAIN], { cwd: ws, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, ...env }, stdin: new Uint8Array(0), stdout: "pipe", stderr: "pipe" });
+    const [err, code] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);
+    expect(code).toBe(2);
+    expect(err).toBe('bunker: no prompt: stdin is not a terminal and was empty. Give one as an argument, bunker -p "what to do", or pipe it in: echo "what to do" | bunker -p\n');
+    expect(fake!.requests).toHaveLength(0);
+  });
+
+  test("stream-json: one event a line, a failed tool says why, then the result", async () => {
+    const env = serve([reply([toolUse("read_file", { path: "missing.txt" })]), reply("No such file.")]);
+    const r = await bunker(["-p", "read missing.txt", "--output-format", "stream-json"], env);
+    expect(r.code).toBe(0);
+    const events = r.stdout.trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(events[0]).toEqual({ type: "tool_use", summary: "read_file missing.txt" });
+    expect(events[1]).toMatchObject({ type: "tool_result", summary: "read_file missing.txt", is_error: true });
+    expect(String(events[1]!.error)).toContain("missing.txt");
+    expect(events.filter((e) => e.type === "text").map((e) => e.text).join("")).toBe("No such file.");
+    expect(events.at(-1)).toMatchObject({ type: "result", result: "No such file.", is_error: false });
+  });
+
+  test("piped input goes to the model as context for the prompt", async () => {
+    const env = serve([reply([text("got it")])]);
+    const proc = Bun.spawn(["bun", MAIN, "-p", "summarise this"], {
+      cwd: ws,
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, ...env },
+      stdin: new TextEncoder().encode("line one\nline two\n"),
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const [out, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
+    expect(code).toBe(0);
+    expect(out).toBe("got it\n");
+    const sent = JSON.stringify(fake!.requests[0]!.body.messages[0]);
+    expect(sent).toContain("summarise this");
+    expect(sent).toContain("line one\\nline two");
+  });
+});

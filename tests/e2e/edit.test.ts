@@ -1,0 +1,195 @@
+// End to end: bunker (src/main.ts) against the scripted Messages API. Headless
+// with --no-prompt and --allow-write, and the real prompt in a pseudo-terminal
+// (tmux): the diff is on screen, each answer does what it says, and the file
+// changes only on yes.
+import { afterEach, describe, expect, test } from "bun:test";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { startFakeAnthropic, type FakeAnthropic } from "../support/fake-anthropic.ts";
+import { reply, toolUse } from "../support/fake-anthropic/steps.ts";
+import { BUNKER, count, press, quitWithCtrlD, runHeadless, stopAll, toolResults, waitForCount, workspace as e2eWorkspace } from "../support/cli.ts";
+import { TmuxSession, tmuxAvailable } from "../support/tmux.ts";
+
+
+let fake: FakeAnthropic | undefined;
+let tmux: TmuxSession | undefined;
+afterEach(async () => {
+  await stopAll(tmux, fake);
+  tmux = undefined;
+  fake = undefined;
+});
+
+const workspace = (files: Record<string, string>) => e2eWorkspace("bunker-e2e-", fake!.url, files);
+
+describe("headless", () => {
+  test("--no-prompt: the edit is refused, the file is unchanged, stderr names --allow-write", async () => {
+    fake = startFakeAnthropic([
+      reply([toolUse("read_file", { path: "src/app.ts" })]),
+      reply([toolUse("edit_file", { path: "src/app.ts", old_string: "one", new_string: "two" })]),
+      reply("I could not edit it."),
+    ]);
+    const { root, env } = workspace({ "src/app.ts": "export const n = 'one';\n" });
+    const r = await runHeadless(root, env, ["-p", "change one to two", "--no-prompt"]);
+    expect(r.code).toBe(0);
+    expect(readFileSync(join(root, "src/app.ts"), "utf8")).toBe("export const n = 'one';\n");
+    expect(r.stderr).toContain("--allow-write");
+    const [result] = toolResults(fake.requests[2]);
+    expect(result?.is_error).toBe(true);
+    expect(result?.content).toContain("--allow-write=src/app.ts");
+    expect(r.stdout).toBe("I could not edit it.\n");
+  });
+
+  test("--allow-write=src: an edit in src lands, one in docs is refused", async () => {
+    fake = startFakeAnthropic([
+      reply([toolUse("read_file", { path: "src/app.ts" }), toolUse("read_file", { path: "docs/guide.md" })]),
+      reply([
+        toolUse("edit_file", { path: "src/app.ts", old_string: "one", new_string: "two" }),
+        toolUse("edit_file", { path: "docs/guide.md", old_string: "one", new_string: "two" }),
+      ]),
+      reply("Edited src; docs was refused."),
+    ]);
+    const { root, env } = workspace({ "src/app.ts": "n = one\n", "docs/guide.md": "say one\n" });
+    const r = await runHeadless(root, env, ["-p", "change one to two everywhere", "--allow-write=src"]);
+    expect(r.code).toBe(0);
+    expect(readFileSync(join(root, "src/app.ts"), "utf8")).toBe("n = two\n");
+    expect(readFileSync(join(root, "docs/guide.md"), "utf8")).toBe("say one\n");
+    const [src, docs] = toolResults(fake.requests[2]);
+    expect(src).toEqual({ is_error: false, content: "Edited src/app.ts: replaced 1 occurrence (first at line 1) (+1 -1)." });
+    expect(docs?.is_error).toBe(true);
+    expect(docs?.content).toContain("--allow-write=docs/guide.md");
+    expect(r.stderr).toContain("--allow-write=docs/guide.md");
+    // The granted edit was not asked about, but the person still sees what it changed.
+    expect(r.stderr).toContain("-n = one");
+    expect(r.stderr).toContain("+n = two");
+  });
+
+  test("a malformed rules file stops bunker with its path and line (exit 2)", async () => {
+    fake = startFakeAnthropic([]);
+    const { root, env } = workspace({ ".bunker/settings.json": '{\n  "allow": ["write:src/**", "exec:ls"]\n}\n' });
+    const r = await runHeadless(root, env, ["-p", "hi"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`${join(root, ".bunker/settings.json")}:2:29:`);
+    expect(r.stderr).toContain('unknown kind "exec"');
+    expect(fake.requests).toHaveLength(0);
+  });
+
+  test("a rules-file grant lets the edit through without a flag", async () => {
+    fake = startFakeAnthropic([
+      reply([toolUse("read_file", { path: "src/app.ts" })]),
+      reply([toolUse("edit_file", { path: "src/app.ts", old_string: "one", new_string: "two" })]),
+      reply("done"),
+    ]);
+    const { root, env } = workspace({ "src/app.ts": "one\n", ".bunker/settings.json": '{"allow": ["write:src/**"]}\n' });
+    const r = await runHeadless(root, env, ["-p", "edit", "--no-prompt"]);
+    expect(r.code).toBe(0);
+    expect(readFileSync(join(root, "src/app.ts"), "utf8")).toBe("two\n");
+  });
+});
+
+describe.skipIf(!tmuxAvailable)("in a real terminal (tmux)", () => {
+  test("the diff is on screen, each answer does what it says, the file changes only on yes", async () => {
+    const edit = (from: string, to: string) => toolUse("edit_file", { path: "a.txt", old_string: from, new_string: to });
+    fake = startFakeAnthropic([
+      reply([toolUse("read_file", { path: "a.txt" })]),
+      reply([edit("alpha", "beta")]), // 1: No, with what to do instead
+      reply([edit("alpha", "gamma")]), // 2: Yes
+      reply([edit("gamma", "delta")]), // 3: Yes, and all edits to this file
+      reply([edit("delta", "epsilon")]), // 4: not asked
+      reply([toolUse("write_file", { path: "b.txt", content: "bee\n" })]), // 5: Escape
+      reply([toolUse("write_file", { path: "c.txt", content: "sea\n" })]), // 6: Yes, and all edits
+      reply([toolUse("write_file", { path: "d.txt", content: "dee\n" })]), // 7: not asked
+      reply("All done."),
+    ]);
+    const { root, env } = workspace({ "a.txt": "value = alpha\n" });
+    const file = join(root, "a.txt");
+    tmux = await TmuxSession.start([...BUNKER, "edit a.txt please"], { cwd: root, env, cols: 120, rows: 50 });
+
+    // 1: the diff, then No and what to do instead
+    let screen = await waitForCount(tmux, "Apply this change to a.txt?", 1);
+    expect(screen).toContain("edit_file wants to edit a.txt");
+    expect(screen).toContain("a.txt  +1 -1");
+    expect(screen).toContain("-value = alpha");
+    expect(screen).toContain("+value = beta");
+    await press(tmux, "Up", "Enter");
+    await waitForCount(tmux, "What should Claude do instead?", 1);
+    tmux.keys(["use gamma"], true);
+    await press(tmux, "Enter");
+
+    // 2: Yes
+    screen = await waitForCount(tmux, "Apply this change to a.txt?", 2);
+    expect(readFileSync(file, "utf8")).toBe("value = alpha\n");
+    expect(toolResults(fake.requests[2])[0]).toEqual({ is_error: true, content: "The person refused writing a.txt and said: use gamma" });
+    expect(screen).toContain("+value = gamma");
+    await press(tmux, "Enter");
+
+    // 3: Yes, and allow all edits to this file for the session
+    await waitForCount(tmux, "Apply this change to a.txt?", 3);
+    expect(readFileSync(file, "utf8")).toBe("value = gamma\n");
+    await press(tmux, "Down", "Enter");
+
+    // 4 is not asked; 5: Escape refuses the new file
+    screen = await waitForCount(tmux, "Apply this change to b.txt?", 1);
+    expect(readFileSync(file, "utf8")).toBe("value = epsilon\n");
+    expect(count(screen, "Apply this change to a.txt?")).toBe(3);
+    expect(screen).toContain("b.txt (new file)  +1 -0");
+    expect(screen).toContain("+bee");
+    await press(tmux, "Escape");
+
+    // 6: Yes, and allow all edits for the session
+    await waitForCount(tmux, "Apply this change to c.txt?", 1);
+    expect(existsSync(join(root, "b.txt"))).toBe(false);
+    await press(tmux, "Down", "Down", "Enter");
+
+    // 7 is not asked; the turn ends
+    screen = await waitForCount(tmux, "All done.", 1);
+    expect(readFileSync(join(root, "c.txt"), "utf8")).toBe("sea\n");
+    expect(readFileSync(join(root, "d.txt"), "utf8")).toBe("dee\n");
+    expect(count(screen, "Apply this change to d.txt?")).toBe(0);
+    expect(existsSync(join(root, "b.txt"))).toBe(false);
+    expect(toolResults(fake.requests[6])[0]?.content).toContain("The person refused writing b.txt");
+
+    // Ctrl+D leaves
+    expect(await quitWithCtrlD(tmux)).not.toBeNull();
+  });
+  test("a long rewrite fits a 40-row terminal: the file name, old and new lines and the question are all on screen", async () => {
+    const before = Array.from({ length: 300 }, (_, i) => `${i + 1}`).join("\n") + "\n";
+    const after = Array.from({ length: 300 }, (_, i) => `new ${i + 1}`).join("\n") + "\n";
+    fake = startFakeAnthropic([reply([toolUse("read_file", { path: "long.txt" })]), reply([toolUse("write_file", { path: "long.txt", content: after })]), reply("Rewritten.")]);
+    const { root, env } = workspace({ "long.txt": before });
+    tmux = await TmuxSession.start([...BUNKER, "rewrite long.txt"], { cwd: root, env, cols: 100, rows: 40 });
+    await waitForCount(tmux, "Apply this change to long.txt?", 1);
+    const screen = tmux.visible();
+    expect(screen).toContain("long.txt  +300 -300");
+    expect(screen).toContain("-1\n");
+    expect(screen).toContain("+new 1\n");
+    expect(screen).toMatch(/… \d+ more diff lines hidden \(\+0 -\d+\)/);
+    expect(screen).toMatch(/… \d+ more diff lines hidden \(\+\d+ -0\)/);
+    expect(screen).toContain("Apply this change to long.txt?");
+    await press(tmux, "Enter");
+    await waitForCount(tmux, "Rewritten.", 1);
+    expect(readFileSync(join(root, "long.txt"), "utf8")).toBe(after);
+    expect(await quitWithCtrlD(tmux)).not.toBeNull();
+  });
+  test("Ctrl+C at the prompt refuses and cancels the turn: nothing written, no further request, the session goes on", async () => {
+    fake = startFakeAnthropic([
+      reply([toolUse("write_file", { path: "a.txt", content: "one\n" }), toolUse("write_file", { path: "b.txt", content: "two\n" })]),
+      reply("Next turn."),
+    ]);
+    const { root, env } = workspace({});
+    tmux = await TmuxSession.start([...BUNKER, "write two files"], { cwd: root, env, cols: 100, rows: 40 });
+    await waitForCount(tmux, "Apply this change to a.txt?", 1);
+    await press(tmux, "C-c");
+    await waitForCount(tmux, "Interrupted.", 1);
+    await Bun.sleep(200);
+    expect(count(tmux.screen(), "Apply this change to b.txt?")).toBe(0);
+    expect(existsSync(join(root, "a.txt"))).toBe(false);
+    expect(fake.requests).toHaveLength(1);
+    tmux.keys(["go on"], true);
+    tmux.keys(["Enter"]);
+    await waitForCount(tmux, "Next turn.", 1);
+    const results = toolResults(fake.requests[1]);
+    expect(results.map((r) => r.is_error)).toEqual([true, true]);
+    expect(results[1]!.content).toBe("Interrupted by the user.");
+    expect(await quitWithCtrlD(tmux)).not.toBeNull();
+  });
+});

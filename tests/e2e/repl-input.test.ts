@@ -1,0 +1,116 @@
+// What the person types at the REPL prompt reaches the model whole: a
+// multi-line paste is one message (not its first line), a paste without a
+// final newline waits for the rest of its line, typed lines stay separate.
+import { afterEach, describe, expect, test } from "bun:test";
+import type { MessageParam } from "@anthropic-ai/sdk/resources/messages";
+import { startFakeAnthropic, type FakeAnthropic } from "../support/fake-anthropic.ts";
+import { apiError, reply, type Step } from "../support/fake-anthropic/steps.ts";
+import { BUNKER, quitWithCtrlD, stopAll, workspace as e2eWorkspace } from "../support/cli.ts";
+import { TmuxSession, tmuxAvailable } from "../support/tmux.ts";
+
+let fake: FakeAnthropic | undefined;
+let tmux: TmuxSession | undefined;
+afterEach(async () => {
+  await stopAll(tmux, fake);
+  tmux = undefined;
+  fake = undefined;
+});
+
+/** The text of the last user message of request `i`. */
+function lastUserText(i: number): string {
+  const messages: MessageParam[] = fake!.requests[i]!.body.messages;
+  const last = messages.at(-1)!;
+  if (typeof last.content === "string") return last.content;
+  return last.content.map((b) => (b.type === "text" ? b.text : "")).join("");
+}
+
+/** Ctrl+D leaves the REPL with its closing usage line. */
+async function leaves(t: TmuxSession): Promise<void> {
+  expect(await quitWithCtrlD(t)).not.toBeNull();
+  expect(t.screen()).toContain("tokens in");
+}
+
+async function startRepl(steps: Step[]): Promise<TmuxSession> {
+  fake = startFakeAnthropic(steps);
+  const { root, env } = e2eWorkspace("bunker-repl-", fake.url);
+  tmux = await TmuxSession.start([...BUNKER], { cwd: root, env, cols: 100, rows: 40 });
+  await tmux.waitFor("/help for commands");
+  await tmux.waitFor("›");
+  return tmux;
+}
+
+describe.skipIf(!tmuxAvailable)("REPL input in a real terminal (tmux)", () => {
+  test("a multi-line paste is sent as one message, every line kept", async () => {
+    const t = await startRepl([reply("Got all three lines.")]);
+    t.paste("first line of the paste\nsecond line\n  third, indented\n");
+    await t.waitFor("Got all three lines.");
+    await Bun.sleep(200);
+    expect(fake!.requests).toHaveLength(1);
+    expect(lastUserText(0)).toBe("first line of the paste\nsecond line\n  third, indented");
+    await leaves(t);
+  }, 30_000);
+
+  test("a paste without a final newline waits for the person to finish the line", async () => {
+    const t = await startRepl([reply("Joined.")]);
+    t.paste("alpha\nbeta");
+    await Bun.sleep(300);
+    expect(fake!.requests).toHaveLength(0);
+    t.keys([" gamma"], true);
+    t.keys(["Enter"]);
+    await t.waitFor("Joined.");
+    expect(lastUserText(0)).toBe("alpha\nbeta gamma");
+    await leaves(t);
+  }, 30_000);
+
+  test("an API failure is shown and the session goes on: the next message is answered with the history intact", async () => {
+    const t = await startRepl([apiError(401, { message: "invalid x-api-key" }), reply("Now it works.")]);
+    t.keys(["first try"], true);
+    t.keys(["Enter"]);
+    await t.waitFor("error: the API rejected the key (401): check ANTHROPIC_API_KEY (invalid x-api-key)");
+    await t.waitFor(/›\s*$/);
+    t.keys(["second try"], true);
+    t.keys(["Enter"]);
+    await t.waitFor("Now it works.");
+    expect(fake!.requests.map((r) => r.status)).toEqual([401, 200]);
+    // The failed message stays in the conversation, merged with the next: roles still alternate.
+    expect(fake!.requests[1]!.body.messages).toHaveLength(1);
+    expect(lastUserText(1)).toBe("first trysecond try");
+    await leaves(t);
+  }, 30_000);
+
+  test("/help lists the commands; an unknown one says so; exit and quit leave", async () => {
+    for (const word of ["exit", "quit", "/exit"]) {
+      const t = await startRepl([]);
+      t.keys(["/help"], true);
+      t.keys(["Enter"]);
+      await t.waitFor("/compact shorten old tool output");
+      t.keys(["/nope"], true);
+      t.keys(["Enter"]);
+      await t.waitFor("Unknown command /nope. Try /help.");
+      t.keys([word], true);
+      t.keys(["Enter"]);
+      const deadline = Date.now() + 10_000;
+      while (t.exitStatus() === null && Date.now() < deadline) await Bun.sleep(50);
+      expect(t.exitStatus()).not.toBeNull();
+      expect(t.screen()).toContain("tokens in");
+      expect(fake!.requests).toHaveLength(0);
+      t.close();
+      await fake!.stop();
+    }
+  }, 60_000);
+
+  test("lines typed one at a time are separate messages", async () => {
+    const t = await startRepl([reply("One."), reply("Two.")]);
+    t.keys(["hello"], true);
+    t.keys(["Enter"]);
+    await t.waitFor("One.");
+    await Bun.sleep(100);
+    t.keys(["again"], true);
+    t.keys(["Enter"]);
+    await t.waitFor("Two.");
+    expect(fake!.requests).toHaveLength(2);
+    expect(lastUserText(0)).toBe("hello");
+    expect(lastUserText(1)).toBe("again");
+    await leaves(t);
+  }, 30_000);
+});

@@ -1,0 +1,171 @@
+// End to end: bunker (src/main.ts) against the scripted Messages API, with
+// run_bash. Headless under --no-prompt (refused, naming --allow-run) and
+// --allow-run (runs, output returned), and the real prompt in a
+// pseudo-terminal (tmux) where the person approves, allows a prefix for the
+// session, and refuses with a reason.
+import { afterEach, describe, expect, test } from "bun:test";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { detectSandbox } from "../../src/sandbox/detect.ts";
+import { startFakeAnthropic, type FakeAnthropic } from "../support/fake-anthropic.ts";
+import { reply, toolUse } from "../support/fake-anthropic/steps.ts";
+import { BUNKER, count, press, quitWithCtrlD, runHeadless, stopAll, toolResults, waitForCount, workspace as e2eWorkspace } from "../support/cli.ts";
+import { TmuxSession, tmuxAvailable } from "../support/tmux.ts";
+
+const sandboxed = detectSandbox().kind !== null;
+
+let fake: FakeAnthropic | undefined;
+let tmux: TmuxSession | undefined;
+afterEach(async () => {
+  await stopAll(tmux, fake);
+  tmux = undefined;
+  fake = undefined;
+});
+
+const workspace = (files: Record<string, string> = {}) => e2eWorkspace("bunker-run-e2e-", fake!.url, files);
+
+const run = (command: string) => toolUse("run_bash", { command });
+
+describe("headless", () => {
+  test("--no-prompt: the command is refused, nothing runs, the result and stderr name --allow-run", async () => {
+    fake = startFakeAnthropic([reply([run("touch made.txt")]), reply("I could not run it.")]);
+    const { root, env } = workspace();
+    const r = await runHeadless(root, env, ["-p", "make a file", "--no-prompt"]);
+    expect(r.code).toBe(0);
+    expect(existsSync(join(root, "made.txt"))).toBe(false);
+    const [result] = toolResults(fake.requests[1]);
+    expect(result?.is_error).toBe(true);
+    expect(result?.content).toContain("--allow-run=touch");
+    expect(r.stderr).toContain("--allow-run");
+    expect(r.stdout).toBe("I could not run it.\n");
+  });
+
+  test("a cloned repo's .bunker/settings.json cannot allow itself commands: warned at start, the command refused", async () => {
+    fake = startFakeAnthropic([reply([run("touch made.txt")]), reply("Refused.")]);
+    const { root, env } = workspace({ ".bunker/settings.json": '{"allow": ["run:touch *", "net:*"]}' });
+    const r = await runHeadless(root, env, ["-p", "make a file", "--no-prompt"]);
+    expect(r.code).toBe(0);
+    expect(existsSync(join(root, "made.txt"))).toBe(false);
+    expect(r.stderr).toContain(`${join(root, ".bunker/settings.json")}:1:12: ignored "run:touch *": a workspace's own settings cannot allow commands`);
+    expect(r.stderr).toContain('ignored "net:*"');
+    const [result] = toolResults(fake.requests[1]);
+    expect(result?.is_error).toBe(true);
+    expect(result?.content).toContain("--allow-run=touch");
+  });
+
+  test("--allow-run: the command runs in the workspace and its output goes back, without secrets", async () => {
+    fake = startFakeAnthropic([reply([run("echo hello > out.txt && cat out.txt && echo \"key=[$ANTHROPIC_API_KEY]\"")]), reply("Done.")]);
+    const { root, env } = workspace();
+    const r = await runHeadless(root, env, ["-p", "say hello", "--allow-run"]);
+    expect(r.code).toBe(0);
+    expect(readFileSync(join(root, "out.txt"), "utf8")).toBe("hello\n");
+    expect(toolResults(fake.requests[1])).toEqual([{ is_error: false, content: "exit code 0\n\nhello\nkey=[]" }]);
+    expect(r.stdout).toBe("Done.\n");
+  });
+
+  test("--allow-run=git grants git, not what is chained after it", async () => {
+    fake = startFakeAnthropic([reply([run("git --version && touch sneaky.txt")]), reply("Refused.")]);
+    const { root, env } = workspace();
+    const r = await runHeadless(root, env, ["-p", "go", "--allow-run=git"]);
+    expect(r.code).toBe(0);
+    expect(existsSync(join(root, "sneaky.txt"))).toBe(false);
+    const [result] = toolResults(fake.requests[1]);
+    expect(result?.is_error).toBe(true);
+    expect(result?.content).toContain("--allow-run");
+  });
+
+  test.skipIf(!sandboxed)("--allow-run with the sandbox: a write outside the workspace is blocked and says so", async () => {
+    const outside = `/var/tmp/bunker-e2e-outside-${process.pid}`;
+    fake = startFakeAnthropic([reply([run(`echo x > ${outside}`)]), reply("Blocked.")]);
+    const { root, env } = workspace();
+    const r = await runHeadless(root, env, ["-p", "go", "--allow-run"]);
+    expect(r.code).toBe(0);
+    expect(existsSync(outside)).toBe(false);
+    const [result] = toolResults(fake.requests[1]);
+    expect(result?.is_error).toBe(true);
+    expect(result?.content).toContain("Read-only file system");
+    expect(result?.content).toContain("The sandbox blocked a write");
+  });
+});
+
+describe("when bunker itself is killed", () => {
+  for (const [sig, code] of [["SIGTERM", 143], ["SIGHUP", 129]] as const) {
+    test(`${sig} with --sandbox off takes the running command down too (exit ${code})`, async () => {
+      fake = startFakeAnthropic([reply([run("echo $$ > pid.txt; sleep 30")]), reply("never")]);
+      const { root, env } = workspace();
+      const proc = Bun.spawn([...BUNKER, "-p", "go", "--allow-run", "--sandbox", "off"], {
+        cwd: root,
+        env: { PATH: process.env.PATH ?? "", ...env },
+        stdin: "ignore",
+        stdout: "pipe",
+        stderr: "pipe",
+      });
+      const pidFile = join(root, "pid.txt");
+      const deadline = Date.now() + 10_000;
+      while (!(existsSync(pidFile) && readFileSync(pidFile, "utf8").trim()) && Date.now() < deadline) await Bun.sleep(20);
+      const pid = Number(readFileSync(pidFile, "utf8").trim());
+      expect(alive(pid)).toBe(true);
+      proc.kill(sig);
+      expect(await proc.exited).toBe(code);
+      const gone = Date.now() + 2_000;
+      while (alive(pid) && Date.now() < gone) await Bun.sleep(20);
+      expect(alive(pid)).toBe(false);
+    }, 20_000);
+  }
+});
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe.skipIf(!tmuxAvailable)("in a real terminal (tmux)", () => {
+  test("the command is shown with where it runs; yes, a session prefix, and no with a reason each do what they say", async () => {
+    fake = startFakeAnthropic([
+      reply([run("touch one.txt")]), // 1: Yes
+      reply([run("mkdir -p a && touch a/x")]), // 2: Yes, and always allow commands starting with `mkdir`
+      reply([run("mkdir -p b")]), // 3: covered by the prefix, not asked
+      reply([run("rm -rf a")]), // 4: No, with a reason
+      reply("All done."),
+    ]);
+    const { root, env } = workspace();
+    tmux = await TmuxSession.start([...BUNKER, "make some files"], { cwd: root, env, cols: 120, rows: 50 });
+
+    // 1: what will run, where, how confined; then Yes
+    let screen = await waitForCount(tmux, "Run this command?", 1);
+    expect(screen).toContain("run_bash wants to run a command");
+    expect(screen).toContain("$ touch one.txt");
+    expect(screen).toContain(`in ${root}`);
+    expect(screen).toContain(`sandboxed: ${sandboxed ? "yes" : "no"}`);
+    expect(screen).toContain(`network: ${sandboxed ? "no" : "yes"}`);
+    expect(existsSync(join(root, "one.txt"))).toBe(false);
+    await press(tmux, "Enter");
+
+    // 2: the prefix offered is the program that needs the grant
+    screen = await waitForCount(tmux, "Run this command?", 2);
+    expect(existsSync(join(root, "one.txt"))).toBe(true);
+    expect(screen).toContain("Yes, and always allow commands starting with `mkdir`");
+    await press(tmux, "Down", "Enter");
+
+    // 3 is not asked; 4: No, and why
+    screen = await waitForCount(tmux, "Run this command?", 3);
+    expect(screen).toContain("$ rm -rf a");
+    expect(existsSync(join(root, "a", "x"))).toBe(true);
+    expect(existsSync(join(root, "b"))).toBe(true);
+    await press(tmux, "Up", "Enter");
+    await waitForCount(tmux, "Why not (sent to Claude)?", 1);
+    tmux.keys(["keep the directory"], true);
+    await press(tmux, "Enter");
+
+    screen = await waitForCount(tmux, "All done.", 1);
+    expect(existsSync(join(root, "a"))).toBe(true);
+    expect(toolResults(fake.requests[4])[0]).toEqual({ is_error: true, content: "The person refused running `rm -rf a` and said: keep the directory" });
+    expect(count(screen, "Run this command?")).toBe(3);
+
+    expect(await quitWithCtrlD(tmux)).not.toBeNull();
+  });
+});

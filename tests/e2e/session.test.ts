@@ -1,0 +1,267 @@
+// End to end: saved sessions as a person uses them, bunker (src/main.ts)
+// against the scripted Messages API. A conversation goes on with -c or -r,
+// the model sees what came before, a crash loses at most the running round,
+// and every way of naming a session wrongly says what to do instead.
+import { afterEach, describe, expect, test } from "bun:test";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { MessageParam } from "@anthropic-ai/sdk/resources/messages";
+import { startFakeAnthropic, type FakeAnthropic } from "../support/fake-anthropic.ts";
+import { reply, toolUse } from "../support/fake-anthropic/steps.ts";
+import { BUNKER, quitWithCtrlD, runHeadless, stopAll, waitForCount, workspace as e2eWorkspace } from "../support/cli.ts";
+import { TmuxSession, tmuxAvailable } from "../support/tmux.ts";
+
+let fake: FakeAnthropic | undefined;
+let tmux: TmuxSession | undefined;
+afterEach(async () => {
+  await stopAll(tmux, fake);
+  tmux = undefined;
+  fake = undefined;
+});
+
+const workspace = (files: Record<string, string> = {}) => e2eWorkspace("bunker-session-e2e-", fake!.url, files);
+
+/** Each message of request `i` as "role: text of its blocks" (tool calls and results by name/content). */
+function transcript(i: number): string[] {
+  return fake!.requests[i]!.body.messages.map((m: MessageParam) => {
+    const blocks = typeof m.content === "string" ? [{ type: "text" as const, text: m.content }] : m.content;
+    const parts = blocks.map((b) => {
+      if (b.type === "text") return b.text;
+      if (b.type === "tool_use") return `[${b.name}]`;
+      if (b.type === "tool_result") return `[result: ${typeof b.content === "string" ? b.content.split("\n")[0] : "…"}]`;
+      return `[${b.type}]`;
+    });
+    return `${m.role}: ${parts.join(" | ")}`;
+  });
+}
+
+describe("headless", () => {
+  test("-c continues the newest session here: the model sees the earlier exchange; json names the session", async () => {
+    fake = startFakeAnthropic([reply("The answer is 42."), reply("Still 42.")]);
+    const { root, env } = workspace();
+    const first = await runHeadless(root, env, ["-p", "what is the answer?", "--output-format", "json"]);
+    expect(first.code).toBe(0);
+    const id = (JSON.parse(first.stdout) as { session_id: string }).session_id;
+    expect(id).toMatch(/^[0-9a-z]{10}$/);
+
+    const second = await runHeadless(root, env, ["-c", "-p", "are you sure?"]);
+    expect(second.stderr).toBe("");
+    expect(second.code).toBe(0);
+    expect(second.stdout).toBe("Still 42.\n");
+    expect(transcript(1)).toEqual(["user: what is the answer?", "assistant: The answer is 42.", "user: are you sure?"]);
+  });
+
+  test("a continued session keeps its model unless -m names another", async () => {
+    fake = startFakeAnthropic([reply("one"), reply("two"), reply("three")]);
+    const { root, env } = workspace();
+    await runHeadless(root, env, ["-m", "claude-special-1", "-p", "hello"]);
+    const json = await runHeadless(root, env, ["-c", "-p", "again", "--output-format", "json"]);
+    expect(JSON.parse(json.stdout)).toMatchObject({ model: "claude-special-1" });
+    await runHeadless(root, env, ["-c", "-m", "claude-other-2", "-p", "once more"]);
+    expect(fake.requests.map((r) => r.body.model)).toEqual(["claude-special-1", "claude-special-1", "claude-other-2"]);
+  });
+
+  test("after -c, an edit of a file read before needs a fresh read, and the model is told why", async () => {
+    fake = startFakeAnthropic([
+      reply([toolUse("read_file", { path: "a.txt" })]),
+      reply("Read it."),
+      reply([toolUse("edit_file", { path: "a.txt", old_string: "one", new_string: "two" })]),
+      reply("I will read it again."),
+    ]);
+    const { root, env } = workspace({ "a.txt": "one\n" });
+    await runHeadless(root, env, ["-p", "read a.txt"]);
+    await runHeadless(root, env, ["-c", "--allow-write", "-p", "now edit it"]);
+    const result = transcript(3).at(-1)!;
+    expect(result).toContain("You have not read a.txt in this session (reads from before this session was continued do not count: the file may have changed since)");
+  });
+
+  test("-r ID (or a prefix of it) continues that session, not the newest", async () => {
+    fake = startFakeAnthropic([reply("about apples"), reply("about pears"), reply("back to apples")]);
+    const { root, env } = workspace();
+    const apples = JSON.parse((await runHeadless(root, env, ["-p", "apples", "--output-format", "json"])).stdout) as { session_id: string };
+    await runHeadless(root, env, ["-p", "pears"]);
+    const r = await runHeadless(root, env, ["-r", apples.session_id.slice(0, 6), "-p", "more apples"]);
+    expect(r.code).toBe(0);
+    expect(transcript(2)).toEqual(["user: apples", "assistant: about apples", "user: more apples"]);
+  });
+
+  test("a bare --resume lists this workspace's sessions, newest first, without needing a key", async () => {
+    fake = startFakeAnthropic([reply("one"), reply("two")]);
+    const { root, env } = workspace();
+    await runHeadless(root, env, ["-p", "fix the parser\nand the lexer"]);
+    await runHeadless(root, env, ["-p", "write the docs"]);
+    const { ANTHROPIC_API_KEY: _key, ...noKey } = env;
+    const r = await runHeadless(root, noKey, ["--resume"]);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    const lines = r.stdout.split("\n");
+    expect(lines[0]).toBe(`Sessions in ${root}, newest first:`);
+    expect(lines[1]).toMatch(/^ {2}[0-9a-z]{10} {2}just now +2 messages +write the docs$/);
+    expect(lines[2]).toMatch(/^ {2}[0-9a-z]{10} {2}just now +2 messages +fix the parser$/);
+    expect(lines[3]).toBe("Continue one with: bunker -r ID  (the newest: bunker -c)");
+
+    const elsewhere = join(root, "..", "other");
+    mkdirSync(elsewhere);
+    const none = await runHeadless(elsewhere, noKey, ["-r"]);
+    expect(none.stdout).toBe(`No saved sessions in ${elsewhere}.\n`);
+  });
+
+  test("a session from another workspace, an unknown id, or -c with -r: exit 2 and what to run instead", async () => {
+    fake = startFakeAnthropic([reply("hi")]);
+    const { root, env } = workspace();
+    const id = (JSON.parse((await runHeadless(root, env, ["-p", "hello", "--output-format", "json"])).stdout) as { session_id: string }).session_id;
+    const elsewhere = join(root, "..", "other");
+    mkdirSync(elsewhere);
+
+    const moved = await runHeadless(elsewhere, env, ["-r", id, "-p", "again"]);
+    expect(moved.code).toBe(2);
+    expect(moved.stderr).toBe(`bunker: session ${id} was in ${root}, not here: run bunker -C ${root} -r ${id}\n`);
+
+    const unknown = await runHeadless(root, env, ["-r", "zzzzzzzz", "-p", "again"]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toBe("bunker: no saved session zzzzzzzz (bunker --resume lists them)\n");
+
+    const listAndRun = await runHeadless(root, env, ["--resume", "-p", "again"]);
+    expect(listAndRun.code).toBe(2);
+    expect(listAndRun.stderr).toContain("--resume without an id lists the sessions and runs nothing; to continue one, give its id");
+    const emptyId = await runHeadless(root, env, ["--resume=", "-p", "again"]);
+    expect(emptyId.code).toBe(2);
+    expect(emptyId.stderr).toContain("--resume= names no session (an empty id, perhaps an unset variable)");
+
+    const both = await runHeadless(root, env, ["-c", "-r", id, "-p", "again"]);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain("use -c (the newest session here) or -r ID (that session), not both");
+    expect(fake.requests.length).toBe(1);
+  });
+
+  test("a session of one message is listed as '1 message'", async () => {
+    fake = startFakeAnthropic([{ status: 500 }, { status: 500 }, { status: 500 }, { status: 500 }, { status: 500 }]);
+    const { root, env } = workspace();
+    const failed = await runHeadless(root, { ...env, BUNKER_RETRY_BASE_MS: "1" }, ["-p", "never answered"]);
+    expect(failed.code).toBe(1);
+    const { ANTHROPIC_API_KEY: _key, ...noKey } = env;
+    expect((await runHeadless(root, noKey, ["--resume"])).stdout).toMatch(/just now +1 message +never answered/);
+  });
+
+  test("-c with nothing to continue says so and starts a new session", async () => {
+    fake = startFakeAnthropic([reply("fresh")]);
+    const { root, env } = workspace();
+    const r = await runHeadless(root, env, ["-c", "-p", "hello"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe("fresh\n");
+    expect(r.stderr).toContain("No earlier session in this workspace: starting a new one.");
+    expect(transcript(0)).toEqual(["user: hello"]);
+  });
+
+  test("killed mid-turn: the finished tool round is kept, and the next turn goes on from it", async () => {
+    fake = startFakeAnthropic([
+      reply([toolUse("read_file", { path: "notes.txt" })]),
+      // The second call hangs: bunker is killed while waiting for it.
+      { ...reply("never sent"), delayMs: 60_000 },
+      reply("The notes say hello."),
+    ]);
+    const { root, env } = workspace({ "notes.txt": "hello\n" });
+    const proc = Bun.spawn([...BUNKER, "-p", "read the notes"], { cwd: root, env: { PATH: process.env.PATH ?? "", ...env }, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+    const deadline = Date.now() + 15_000;
+    while (fake.requests.length < 2 && Date.now() < deadline) await Bun.sleep(20);
+    expect(fake.requests.length).toBe(2);
+    proc.kill("SIGKILL");
+    await proc.exited;
+
+    const r = await runHeadless(root, env, ["-c", "-p", "go on"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe("The notes say hello.\n");
+    expect(transcript(2)).toEqual([
+      "user: read the notes",
+      "assistant: [read_file]",
+      "user: [result: 1\thello] | go on",
+    ]);
+  });
+
+  test("a relative XDG_STATE_HOME is ignored (the store would land in the project)", async () => {
+    fake = startFakeAnthropic([reply("ok")]);
+    const { root, env } = workspace();
+    const r = await runHeadless(root, { ...env, XDG_STATE_HOME: "relstate" }, ["-p", "hi"]);
+    expect(r.code).toBe(0);
+    expect(existsSync(join(root, "relstate"))).toBe(false);
+    expect(existsSync(join(env.HOME!, ".local", "state", "bunker", "sessions.db"))).toBe(true);
+  });
+
+  test("a store that cannot be opened is a warning: the turn still runs, unsaved", async () => {
+    fake = startFakeAnthropic([reply("done anyway")]);
+    const { root, env } = workspace();
+    const blocker = join(root, "..", "state-is-a-file");
+    writeFileSync(blocker, "");
+    const r = await runHeadless(root, { ...env, XDG_STATE_HOME: blocker }, ["-p", "hi", "--output-format", "json"]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain(`This session will not be saved: cannot open the session store ${blocker}/bunker/sessions.db`);
+    const out = JSON.parse(r.stdout) as { result: string; session_id?: string };
+    expect(out.result).toBe("done anyway");
+    expect(out.session_id).toBeUndefined();
+  });
+});
+
+describe.skipIf(!tmuxAvailable)("in a real terminal (tmux)", () => {
+  test("leaving says how to continue; -c brings back the conversation and the plan; /clear starts a new session", async () => {
+    const plan = [{ id: "1", text: "Read the notes", status: "completed" }, { id: "2", text: "Summarise them", status: "in_progress" }];
+    fake = startFakeAnthropic([
+      reply([toolUse("todo", { items: plan })]),
+      reply("Planned."),
+      reply("Continuing the plan."),
+      reply("A new start."),
+    ]);
+    const { root, env } = workspace();
+    tmux = await TmuxSession.start([...BUNKER, "make a plan"], { cwd: root, env });
+    await waitForCount(tmux, "Planned.", 1);
+    expect(await quitWithCtrlD(tmux)).not.toBeNull();
+    const saved = /Session saved\. Continue it with: bunker -r ([0-9a-z]{10})/.exec(tmux.screen());
+    expect(saved).not.toBeNull();
+    tmux.close();
+
+    tmux = await TmuxSession.start([...BUNKER, "-c"], { cwd: root, env });
+    let screen = await waitForCount(tmux, `Continuing session ${saved![1]} (4 messages, 2 todos).`, 1);
+    expect(screen).toContain("Last reply:\nPlanned.");
+    tmux.keys(["/todos", "Enter"]);
+    screen = await waitForCount(tmux, "[>] #2 Summarise them", 1);
+    expect(screen).toContain("[x] #1 Read the notes");
+    tmux.keys(["and then?", "Enter"]);
+    await waitForCount(tmux, "Continuing the plan.", 1);
+    expect(transcript(2).slice(0, 2)).toEqual(["user: make a plan", "assistant: [todo]"]);
+    expect(transcript(2).at(-1)).toBe("user: and then?");
+
+    tmux.keys(["/clear", "Enter"]);
+    await waitForCount(tmux, `Conversation cleared (the old one is saved: bunker -r ${saved![1]}).`, 1);
+    tmux.keys(["start over", "Enter"]);
+    await waitForCount(tmux, "A new start.", 1);
+    expect(transcript(3)).toEqual(["user: start over"]);
+    expect(await quitWithCtrlD(tmux)).not.toBeNull();
+    const after = /Session saved\. Continue it with: bunker -r ([0-9a-z]{10})/.exec(tmux.screen());
+    expect(after![1]).not.toBe(saved![1]);
+
+    const { ANTHROPIC_API_KEY: _key, ...noKey } = env;
+    const list = await runHeadless(root, noKey, ["--resume"]);
+    expect(list.stdout).toContain(`${after![1]}  just now    2 messages    start over`);
+    expect(list.stdout).toContain(`${saved![1]}  just now    6 messages    make a plan`);
+  });
+
+  test("a session continued by a second bunker meanwhile: the first keeps its turn as a new session, and says so", async () => {
+    fake = startFakeAnthropic([reply("A one."), reply("B one."), reply("A two.")]);
+    const { root, env } = workspace();
+    tmux = await TmuxSession.start([...BUNKER, "first from A"], { cwd: root, env });
+    await waitForCount(tmux, "A one.", 1);
+    const b = await runHeadless(root, env, ["-c", "-p", "from B", "--output-format", "json"]);
+    const shared = (JSON.parse(b.stdout) as { session_id: string }).session_id;
+    tmux.keys(["second from A", "Enter"]);
+    const screen = await waitForCount(tmux, "A two.", 1);
+    const forked = /this conversation is now saved as session ([0-9a-z]{10})/.exec(screen);
+    expect(screen).toContain(`Session ${shared} was also continued elsewhere`);
+    expect(forked).not.toBeNull();
+    expect(await quitWithCtrlD(tmux)).not.toBeNull();
+    const { ANTHROPIC_API_KEY: _key, ...noKey } = env;
+    const list = (await runHeadless(root, noKey, ["--resume"])).stdout;
+    expect(list).toContain(`${shared}  just now    4 messages    first from A`);
+    expect(list).toContain(`${forked![1]}  just now    4 messages    first from A`);
+    // B's turn survived in the shared session.
+    expect(transcript(2)).toEqual(["user: first from A", "assistant: A one.", "user: second from A"]);
+  });
+});

@@ -1,0 +1,85 @@
+// The system prompt as the API receives it (bunker run headless against the
+// scripted server): the workspace facts, the project's AGENTS.md or CLAUDE.md,
+// and never a notes file that leads outside the workspace.
+import { afterEach, describe, expect, test } from "bun:test";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { startFakeAnthropic, type FakeAnthropic } from "../support/fake-anthropic.ts";
+import { reply } from "../support/fake-anthropic/steps.ts";
+import { runHeadless, stopAll, workspace as e2eWorkspace } from "../support/cli.ts";
+
+let fake: FakeAnthropic | undefined;
+afterEach(async () => {
+  await stopAll(undefined, fake);
+  fake = undefined;
+});
+
+/** Runs one headless turn in a fresh workspace; returns the system prompt sent and stderr. */
+async function systemFor(files: Record<string, string>, setup: (root: string) => void = () => {}, flags: string[] = []): Promise<{ system: string; stderr: string; root: string }> {
+  fake = startFakeAnthropic([reply("ok")]);
+  const { root, env } = e2eWorkspace("bunker-system-", fake.url, files);
+  setup(root);
+  const r = await runHeadless(root, env, [...flags, "-p", "hi"]);
+  expect(r.code).toBe(0);
+  const system = fake.requests[0]!.body.system;
+  const text = typeof system === "string" ? system : (system ?? []).map((b) => b.text).join("");
+  return { system: text, stderr: r.stderr, root };
+}
+
+describe("the system prompt", () => {
+  test("names the workspace, platform, date and whether it is a git repository; carries AGENTS.md", async () => {
+    const { system, root } = await systemFor({ "AGENTS.md": "Run tests with `make check`.\n", "CLAUDE.md": "not this one" });
+    expect(system).toContain(`Workspace root: ${root}`);
+    expect(system).toContain(`Platform: ${process.platform} (${process.arch})`);
+    expect(system).toContain(`Date: ${new Date().toISOString().slice(0, 10)}`);
+    expect(system).toContain("Git repository: no");
+    expect(system).toContain("Project instructions from AGENTS.md:\nRun tests with `make check`.");
+    expect(system).not.toContain("not this one");
+  });
+
+  test("CLAUDE.md when there is no AGENTS.md; a git repository, also when the workspace is a folder of one", async () => {
+    let { system } = await systemFor({ "CLAUDE.md": "Prefer tabs." }, (root) => mkdirSync(join(root, ".git")));
+    expect(system).toContain("Project instructions from CLAUDE.md:\nPrefer tabs.");
+    expect(system).toContain("Git repository: yes\n");
+    await fake!.stop();
+
+    fake = startFakeAnthropic([reply("ok")]);
+    const { root, env } = e2eWorkspace("bunker-system-", fake.url, { "pkg/index.ts": "" });
+    mkdirSync(join(root, ".git"));
+    await runHeadless(join(root, "pkg"), env, ["-p", "hi"]);
+    system = JSON.stringify(fake.requests[0]!.body.system);
+    expect(system).toContain(`Git repository: yes (the workspace is a folder of the repository at ${root})`);
+  });
+
+  test("an AGENTS.md that links outside the workspace is not sent; bunker says so; --allow-read grants it", async () => {
+    let outsideFile = "";
+    const plant = (root: string) => {
+      outsideFile = join(root, "..", "secret-notes.md");
+      writeFileSync(outsideFile, "OUTSIDE-SECRET\n");
+      symlinkSync(outsideFile, join(root, "AGENTS.md"));
+    };
+    let { system, stderr } = await systemFor({ "CLAUDE.md": "inside notes" }, plant);
+    expect(system).not.toContain("OUTSIDE-SECRET");
+    expect(system).toContain("Project instructions from CLAUDE.md:\ninside notes");
+    expect(stderr).toContain(`AGENTS.md was not read: it leads to ${outsideFile}, and it is outside the workspace; --allow-read=${outsideFile} would grant it.`);
+    await fake!.stop();
+
+    fake = startFakeAnthropic([reply("ok")]);
+    const { root, env } = e2eWorkspace("bunker-system-", fake.url, {});
+    plant(root);
+    await runHeadless(root, env, [`--allow-read=${outsideFile}`, "-p", "hi"]);
+    expect(JSON.stringify(fake.requests[0]!.body.system)).toContain("OUTSIDE-SECRET");
+  });
+
+  test("a denied AGENTS.md is not sent", async () => {
+    const { system, stderr } = await systemFor({ "AGENTS.md": "PRIVATE NOTES" }, () => {}, ["--deny-read=AGENTS.md"]);
+    expect(system).not.toContain("PRIVATE NOTES");
+    expect(stderr).toContain("AGENTS.md was not read");
+  });
+
+  test("the first request (system prompt and every tool schema) stays under 8 KB", async () => {
+    await systemFor({});
+    const body = JSON.stringify(fake!.requests[0]!.body);
+    expect(body.length).toBeLessThan(8 * 1024);
+  });
+});

@@ -1,0 +1,78 @@
+import { describe, expect, test } from "bun:test";
+import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { writeFileAtomic } from "../../../src/fs/atomic-write.ts";
+import { tempDir } from "../../support/context.ts";
+import { versionContent, wholeVersion } from "../../support/atomic-version.ts";
+
+const WRITER = join(import.meta.dir, "../..", "support", "atomic-writer.ts");
+
+/** Starts a writer, kills it with SIGKILL at a random moment, `rounds` times; returns what the file held after each kill. */
+async function killRepeatedly(path: string, rounds: number, plain = false): Promise<(number | null)[]> {
+  const seen: (number | null)[] = [];
+  for (let i = 0; i < rounds; i++) {
+    const child = Bun.spawn(["bun", WRITER, path, ...(plain ? ["--plain"] : [])], { stdout: "pipe", stderr: "inherit" });
+    // wait until it is writing, then let it run a random 0-30 ms
+    const reader = child.stdout.getReader();
+    await reader.read();
+    await Bun.sleep(Math.random() * 30);
+    child.kill("SIGKILL");
+    await child.exited;
+    seen.push(wholeVersion(readFileSync(path, "latin1")));
+  }
+  return seen;
+}
+
+describe("atomic write", () => {
+  test("a writer killed at random moments always leaves one whole version", async () => {
+    const dir = tempDir();
+    const path = join(dir, "data.txt");
+    writeFileSync(path, versionContent(0));
+    const seen = await killRepeatedly(path, 25);
+    expect(seen.filter((v) => v === null)).toEqual([]);
+    // the kills did land mid-write (each leaves its temp file behind), so the check meant something
+    const leftovers = readdirSync(dir).filter((n) => n.endsWith(".tmp"));
+    expect(leftovers.length).toBeGreaterThan(0);
+    // and the file did move on from the first version
+    expect(Math.max(...(seen as number[]))).toBeGreaterThan(0);
+  });
+
+  test("the check catches torn files: a naive writer killed the same way leaves one", async () => {
+    const dir = tempDir();
+    const path = join(dir, "data.txt");
+    writeFileSync(path, versionContent(0));
+    const seen = await killRepeatedly(path, 10, true);
+    expect(seen.filter((v) => v === null).length).toBeGreaterThan(0);
+  });
+
+  test("keeps the file's mode exactly, whatever the umask", () => {
+    const dir = tempDir();
+    const path = join(dir, "shared.txt");
+    writeFileSync(path, "old");
+    for (const mode of [0o664, 0o600, 0o755]) {
+      Bun.spawnSync(["chmod", mode.toString(8), path]);
+      writeFileAtomic(path, "new");
+      expect(statSync(path).mode & 0o777).toBe(mode);
+    }
+    expect(readFileSync(path, "utf8")).toBe("new");
+  });
+
+  test("a new file gets the umask's default mode, not a forced one", () => {
+    const dir = tempDir();
+    const old = process.umask(0o077);
+    try {
+      writeFileAtomic(join(dir, "private.txt"), "x");
+    } finally {
+      process.umask(old);
+    }
+    expect(statSync(join(dir, "private.txt")).mode & 0o777).toBe(0o600);
+  });
+
+  test("a long (but legal) file name can be written; nothing is left behind", () => {
+    const dir = tempDir();
+    const name = "é".repeat(127); // 254 bytes
+    writeFileAtomic(join(dir, name), "ok");
+    expect(readFileSync(join(dir, name), "utf8")).toBe("ok");
+    expect(readdirSync(dir)).toEqual([name]);
+  });
+});

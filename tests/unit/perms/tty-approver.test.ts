@@ -1,0 +1,344 @@
+// The clack approver driven through its injectable streams: key sequences in,
+// the screen (ANSI stripped) and the answer out.
+import { describe, expect, test } from "bun:test";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { PassThrough } from "node:stream";
+import { SessionState } from "../../../src/agent/session-state.ts";
+import { makeFilePreview } from "../../../src/diff/preview.ts";
+import { Permissions } from "../../../src/perms/permissions.ts";
+import { emptyGrants, Policy } from "../../../src/perms/policy.ts";
+import { TtyApprover } from "../../../src/perms/tty-approver.ts";
+import type { ApprovalAnswer, PermRequest } from "../../../src/perms/types.ts";
+import { editFileTool } from "../../../src/tools/edit-file.ts";
+import { ToolRegistry } from "../../../src/tools/registry.ts";
+import { tempDir } from "../../support/context.ts";
+
+const KEY = { down: "\x1b[B", up: "\x1b[A", enter: "\r", escape: "\x1b", ctrlC: "\x03" };
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+// eslint-disable-next-line no-control-regex
+const stripAnsi = (s: string) => s.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, "");
+
+class Terminal {
+  readonly input = new PassThrough();
+  readonly output = new PassThrough();
+  raw = "";
+  constructor() {
+    this.output.on("data", (d: Buffer) => (this.raw += d.toString()));
+  }
+  get screen(): string {
+    return stripAnsi(this.raw);
+  }
+  /** Waits until `text` has been printed (after what was there when called, if `fresh`). */
+  async waitFor(text: string, from = 0): Promise<void> {
+    for (let i = 0; i < 600; i++) {
+      if (this.screen.indexOf(text, from) !== -1) return;
+      await sleep(5);
+    }
+    throw new Error(`timed out waiting for ${JSON.stringify(text)}; screen:\n${this.screen}`);
+  }
+  async press(...keys: string[]): Promise<void> {
+    for (const k of keys) {
+      this.input.write(k);
+      // a lone Escape is only recognised after readline's 50 ms escape timeout
+      await sleep(k === KEY.escape ? 80 : 10);
+    }
+  }
+}
+
+function approver(term: Terminal, maxDiffLines?: number) {
+  return new TtyApprover({ input: term.input, output: term.output, color: false, maxDiffLines });
+}
+
+const writeReq = (display = "src/app.ts", before: string | null = "a\nold\nc\n", after = "a\nnew\nc\n"): PermRequest => ({
+  kind: "write",
+  target: `/ws/${display}`,
+  tool: "edit_file",
+  files: [makeFilePreview(display, before, after)],
+});
+
+async function answerWrite(keys: string[], req = writeReq()): Promise<{ answer: ApprovalAnswer; screen: string }> {
+  const term = new Terminal();
+  const pending = approver(term).ask(req);
+  await term.waitFor("Apply this change");
+  await term.press(...keys);
+  const answer = await pending;
+  return { answer, screen: term.screen };
+}
+
+describe("tty approver: writes", () => {
+  test("shows path, counts and the diff, then Yes on Enter", async () => {
+    const { answer, screen } = await answerWrite([KEY.enter]);
+    expect(answer).toEqual({ answer: "once" });
+    expect(screen).toContain("edit_file wants to edit src/app.ts");
+    expect(screen).toContain("src/app.ts  +1 -1");
+    expect(screen).toContain("@@ -1,3 +1,3 @@");
+    expect(screen).toContain("-old");
+    expect(screen).toContain("+new");
+    for (const label of [
+      "Yes",
+      "Yes, and allow all edits to this file for the session",
+      "Yes, and allow all edits for the session",
+      "No, and tell Claude what to do instead",
+    ]) {
+      expect(screen).toContain(label);
+    }
+  });
+
+  test("the second option allows this file for the session", async () => {
+    expect((await answerWrite([KEY.down, KEY.enter])).answer).toEqual({ answer: "target-session" });
+  });
+
+  test("the third option allows all edits for the session", async () => {
+    expect((await answerWrite([KEY.down, KEY.down, KEY.enter])).answer).toEqual({ answer: "kind-session" });
+  });
+
+  test("No asks what to do instead and sends the text back", async () => {
+    const term = new Terminal();
+    const pending = approver(term).ask(writeReq());
+    await term.waitFor("Apply this change");
+    await term.press(KEY.up, KEY.enter); // up wraps to the last option: No
+    await term.waitFor("What should Claude do instead?");
+    await term.press("use a map", KEY.enter);
+    expect(await pending).toEqual({ answer: "deny", feedback: "use a map" });
+  });
+
+  test("No with an empty reason is a plain refusal", async () => {
+    const term = new Terminal();
+    const pending = approver(term).ask(writeReq());
+    await term.waitFor("Apply this change");
+    await term.press(KEY.up, KEY.enter);
+    await term.waitFor("What should Claude do instead?");
+    await term.press(KEY.enter);
+    expect(await pending).toEqual({ answer: "deny" });
+  });
+
+  /** Counts SIGINTs raised while `fn` runs (the REPL cancels the turn on one). */
+  async function sigints(fn: () => Promise<unknown>): Promise<number> {
+    let n = 0;
+    const on = () => n++;
+    process.on("SIGINT", on);
+    try {
+      await fn();
+    } finally {
+      process.off("SIGINT", on);
+    }
+    return n;
+  }
+
+  test("Escape means no, and the turn goes on", async () => {
+    let answer: unknown;
+    expect(await sigints(async () => (answer = (await answerWrite([KEY.escape])).answer))).toBe(0);
+    expect(answer).toEqual({ answer: "deny" });
+  });
+
+  test("Ctrl+C means no and cancels the turn, at the question and at the reason prompt; the screen says so in words", async () => {
+    let answer: unknown;
+    let screen = "";
+    expect(await sigints(async () => ({ answer, screen } = await answerWrite([KEY.ctrlC])))).toBe(1);
+    expect(answer).toEqual({ answer: "deny" });
+    expect(screen).toContain("Refused; the turn is cancelled.");
+    const term = new Terminal();
+    const n = await sigints(async () => {
+      const pending = approver(term).ask(writeReq());
+      await term.waitFor("Apply this change");
+      await term.press(KEY.up, KEY.enter);
+      await term.waitFor("What should Claude do instead?");
+      await term.press("half a thought", KEY.ctrlC);
+      expect(await pending).toEqual({ answer: "deny" });
+    });
+    expect(n).toBe(1);
+  });
+
+  test("on a terminal, the diff fits its height and long lines are cut at its width", async () => {
+    const term = new Terminal();
+    Object.assign(term.output, { rows: 40, columns: 80 });
+    const before = Array.from({ length: 60 }, (_, i) => `${"w".repeat(300)} ${i}`).join("\n") + "\n";
+    const after = before.replace(/w/g, "W");
+    const pending = new TtyApprover({ input: term.input, output: term.output, color: false }).ask(writeReq("wide.txt", before, after));
+    await term.waitFor("Apply this change");
+    await term.press(KEY.enter);
+    await pending;
+    const diffLines = term.screen.split("\n").filter((l) => /^│\s+[-+]/.test(l) || l.includes("more diff lines hidden"));
+    expect(diffLines.length).toBeLessThanOrEqual(40 - 14);
+    // No line wraps: each fits the 80 columns.
+    for (const l of diffLines) expect(l.length).toBeLessThanOrEqual(80);
+    expect(term.screen).toContain("wide.txt  +60 -60");
+    expect(term.screen).toMatch(/-w+… \(\d+ more characters\)/);
+    expect(term.screen).toMatch(/\+W+… \(\d+ more characters\)/);
+  });
+
+  test("Escape at the question says Refused, without cancelling", async () => {
+    const { screen } = await answerWrite([KEY.escape]);
+    expect(screen).toContain("Refused.");
+    expect(screen).not.toContain("cancelled");
+  });
+
+  test("a new file shows its content as additions", async () => {
+    const { screen } = await answerWrite([KEY.enter], writeReq("docs/new.md", null, "# Title\nbody\n"));
+    expect(screen).toContain("edit_file wants to create docs/new.md");
+    expect(screen).toContain("docs/new.md (new file)  +2 -0");
+    expect(screen).toContain("+# Title");
+    expect(screen).toContain("+body");
+  });
+
+  test("a long diff is bounded on screen", async () => {
+    const term = new Terminal();
+    const big = Array.from({ length: 1000 }, (_, i) => `row ${i}`).join("\n") + "\n";
+    const pending = approver(term, 40).ask(writeReq("big.txt", null, big));
+    await term.waitFor("Apply this change");
+    await term.press(KEY.enter);
+    await pending;
+    // 40 lines: the hunk header, 38 rows, the note
+    expect(term.screen).toContain("+row 37");
+    expect(term.screen).not.toContain("+row 38");
+    expect(term.screen).toContain("… 962 more diff lines hidden (+962 -0)");
+  });
+
+  test("control characters from the model are escaped on screen", async () => {
+    const term = new Terminal();
+    const pending = approver(term).ask(writeReq("x\x1b[2J.ts", "a\n", "a\n\x1b]0;pwn\x07\n"));
+    await term.waitFor("Apply this change");
+    await term.press(KEY.enter);
+    await pending;
+    expect(term.raw).not.toContain("\x1b[2J");
+    expect(term.raw).not.toContain("\x1b]0;");
+    expect(term.screen).toContain("x\\x1b[2J.ts");
+    expect(term.screen).toContain("+\\x1b]0;pwn\\x07");
+  });
+
+  test(".git/ writes do not offer 'all edits for the session'", async () => {
+    const { screen } = await answerWrite([KEY.enter], writeReq(".git/config", "a\n", "b\n"));
+    expect(screen).toContain("allow all edits to this file");
+    expect(screen).not.toContain("allow all edits for the session");
+  });
+
+  test("writes only to its output stream", async () => {
+    const writes: string[] = [];
+    const spy = (orig: typeof process.stdout.write) =>
+      ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+        writes.push(String(chunk));
+        return (orig as (c: string | Uint8Array, ...r: unknown[]) => boolean)(chunk, ...rest);
+      }) as typeof process.stdout.write;
+    const out = process.stdout.write;
+    const err = process.stderr.write;
+    process.stdout.write = spy(out.bind(process.stdout));
+    process.stderr.write = spy(err.bind(process.stderr));
+    try {
+      await answerWrite([KEY.enter]);
+    } finally {
+      process.stdout.write = out;
+      process.stderr.write = err;
+    }
+    expect(writes).toEqual([]);
+  });
+
+  test("questions are asked one at a time", async () => {
+    const term = new Terminal();
+    const a = approver(term);
+    const first = a.ask(writeReq("one.ts"));
+    const second = a.ask(writeReq("two.ts"));
+    await term.waitFor("Apply this change to one.ts?");
+    await sleep(50);
+    expect(term.screen).not.toContain("two.ts");
+    const mark = term.screen.length;
+    await term.press(KEY.enter);
+    await term.waitFor("Apply this change to two.ts?", mark);
+    await term.press(KEY.escape);
+    expect(await first).toEqual({ answer: "once" });
+    expect(await second).toEqual({ answer: "deny" });
+  });
+});
+
+describe("tty approver: commands, reads, network", () => {
+  const runReq: PermRequest = {
+    kind: "run",
+    target: "bun test --watch",
+    tool: "run_bash",
+    run: { command: "bun test --watch", cwd: "/ws/pkg", sandboxed: true, network: false, prefix: "bun test" },
+  };
+
+  test("shows the command, directory, sandbox and network, and offers the prefix", async () => {
+    const term = new Terminal();
+    const pending = approver(term).ask(runReq);
+    await term.waitFor("Run this command?");
+    await term.press(KEY.down, KEY.enter);
+    expect(await pending).toEqual({ answer: "target-session" });
+    expect(term.screen).toContain("$ bun test --watch");
+    expect(term.screen).toContain("in /ws/pkg");
+    expect(term.screen).toContain("sandboxed: yes");
+    expect(term.screen).toContain("network: no");
+    expect(term.screen).toContain("Yes, and always allow commands starting with `bun test`");
+  });
+
+  test("says why it asks; with no prefix to offer there is no 'always' option", async () => {
+    const term = new Terminal();
+    const req: PermRequest = { ...runReq, target: "touch /tmp/x", run: { ...runReq.run!, command: "touch /tmp/x", prefix: "", reasons: ["`touch` names /tmp/x, outside the workspace"] } };
+    const pending = approver(term).ask(req);
+    await term.waitFor("Run this command?");
+    await term.press(KEY.enter);
+    expect(await pending).toEqual({ answer: "once" });
+    expect(term.screen).toContain("asked because `touch` names /tmp/x, outside the workspace");
+    expect(term.screen).not.toContain("always allow");
+  });
+
+  test("No with a reason; the command is escaped", async () => {
+    const term = new Terminal();
+    const req: PermRequest = { ...runReq, target: "echo \x1b[31mhi", run: { ...runReq.run!, command: "echo \x1b[31mhi", sandboxed: false, network: true } };
+    const pending = approver(term).ask(req);
+    await term.waitFor("Run this command?");
+    await term.press(KEY.down, KEY.down, KEY.enter);
+    await term.waitFor("Why not");
+    await term.press("not now", KEY.enter);
+    expect(await pending).toEqual({ answer: "deny", feedback: "not now" });
+    expect(term.screen).toContain("$ echo \\x1b[31mhi");
+    expect(term.screen).toContain("sandboxed: no");
+    expect(term.screen).toContain("network: yes");
+  });
+
+  test("read and net: yes / yes for the session / no", async () => {
+    for (const [kind, target, question] of [
+      ["read", "/data/shared/a.csv", "Allow reading /data/shared/a.csv?"],
+      ["net", "registry.npmjs.org", "Allow network access to registry.npmjs.org?"],
+    ] as const) {
+      const term = new Terminal();
+      const pending = approver(term).ask({ kind, target, tool: "t" });
+      await term.waitFor(question);
+      await term.press(KEY.down, KEY.enter);
+      expect(await pending).toEqual({ answer: "target-session" });
+      expect(term.screen).toContain("Yes, for the rest of the session");
+    }
+  });
+});
+
+describe("tty approver with edit_file and Permissions", () => {
+  test("the person says no and what to do instead: the file is unchanged and the model gets the text", async () => {
+    const root = tempDir();
+    const file = join(root, "a.ts");
+    writeFileSync(file, "const x = 1;\n");
+    const term = new Terminal();
+    const perms = new Permissions({ policy: new Policy(root, emptyGrants()), approver: approver(term), notify: () => {} });
+    const session = new SessionState();
+    session.recordRead(file, readFileSync(file));
+    const ctx = { root, perms, session, ui: { info() {}, debug() {} }, signal: new AbortController().signal };
+    const registry = new ToolRegistry([editFileTool]);
+
+    const refused = registry.run("edit_file", { path: "a.ts", old_string: "1", new_string: "2" }, ctx);
+    await term.waitFor("Apply this change to a.ts?");
+    expect(term.screen).toContain("-const x = 1;");
+    expect(term.screen).toContain("+const x = 2;");
+    await term.press(KEY.up, KEY.enter);
+    await term.waitFor("What should Claude do instead?");
+    await term.press("make it 3", KEY.enter);
+    expect(await refused).toEqual({ isError: true, content: "The person refused writing a.ts and said: make it 3" });
+    expect(readFileSync(file, "utf8")).toBe("const x = 1;\n");
+
+    const mark = term.screen.length;
+    const accepted = registry.run("edit_file", { path: "a.ts", old_string: "1", new_string: "3" }, ctx);
+    await term.waitFor("Apply this change to a.ts?", mark);
+    await term.press(KEY.enter);
+    expect((await accepted).isError).toBe(false);
+    expect(readFileSync(file, "utf8")).toBe("const x = 3;\n");
+  });
+});

@@ -1,0 +1,201 @@
+// The saved-session store: what is saved comes back whole, ids and prefixes
+// find the right session, a damaged or newer store is an error that says so,
+// and the file is private to its owner.
+import { Database } from "bun:sqlite";
+import { describe, expect, test } from "bun:test";
+import { statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { MessageParam } from "@anthropic-ai/sdk/resources/messages";
+import { History } from "../../../src/agent/history.ts";
+import { defaultSessionsPath } from "../../../src/session/paths.ts";
+import { SessionRecorder } from "../../../src/session/recorder.ts";
+import { newSessionId, SessionError, SessionStore } from "../../../src/session/store.ts";
+import { tempDir } from "../../support/context.ts";
+
+const meta = { root: "/work/project", model: "claude-test" };
+const conversation: MessageParam[] = [
+  { role: "user", content: [{ type: "text", text: "why does the parser fail?\nsecond line" }] },
+  { role: "assistant", content: [{ type: "tool_use", id: "toolu_1", name: "read_file", input: { path: "src/parse.ts" } }] },
+  { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_1", content: "1\texport const x = 1;" }] },
+  { role: "assistant", content: [{ type: "text", text: "Because x is 1." }] },
+];
+const todos = [{ id: "1", text: "Read the parser", status: "completed" as const }];
+
+/** Saves as a single bunker would: over whatever version is there now. */
+function put(s: SessionStore, id: string, m: typeof meta, snap: { messages: MessageParam[]; todos: typeof todos }): number | "conflict" {
+  let version: number | null = null;
+  try {
+    version = s.find(id).version;
+  } catch {
+    // a new session
+  }
+  return s.save(id, m, snap, version);
+}
+
+function store(): { store: SessionStore; path: string } {
+  const path = join(tempDir("bunker-store-"), "state", "bunker", "sessions.db");
+  return { store: SessionStore.open(path), path };
+}
+
+describe("SessionStore", () => {
+  test("a saved session comes back whole, titled by the first line the person typed", () => {
+    const { store: s } = store();
+    put(s, "abcd1234ef", meta, { messages: conversation, todos });
+    const back = s.find("abcd1234ef");
+    expect(back.messages).toEqual(conversation);
+    expect(back.todos).toEqual(todos);
+    expect(back.title).toBe("why does the parser fail?");
+    expect(back.root).toBe(meta.root);
+    expect(back.messageCount).toBe(4);
+  });
+
+  test("saving again replaces the conversation; an empty one is not saved", () => {
+    const { store: s } = store();
+    put(s, "abcd1234ef", meta, { messages: conversation.slice(0, 1), todos: [] });
+    put(s, "abcd1234ef", meta, { messages: conversation, todos });
+    expect(s.find("abcd").messages).toEqual(conversation);
+    new SessionRecorder(s, meta, () => {}, "zzzz0000zz").save({ messages: [], todos: [] });
+    expect(() => s.find("zzzz0000zz")).toThrow("no saved session zzzz0000zz");
+  });
+
+  test("a save over a version another bunker has replaced is a conflict and writes nothing", () => {
+    const { store: s } = store();
+    expect(s.save("abcd1234ef", meta, { messages: conversation.slice(0, 1), todos: [] }, null)).toBe(1);
+    expect(s.save("abcd1234ef", meta, { messages: conversation.slice(0, 2), todos: [] }, 1)).toBe(2);
+    // The other bunker still thinks it is at version 1.
+    expect(s.save("abcd1234ef", meta, { messages: conversation, todos: [] }, 1)).toBe("conflict");
+    expect(s.find("abcd1234ef").messages).toEqual(conversation.slice(0, 2));
+    expect(s.save("abcd1234ef", meta, { messages: conversation, todos: [] }, null)).toBe("conflict");
+  });
+
+  test("latest and list are per workspace, newest first", async () => {
+    const { store: s } = store();
+    put(s, "aaaa000001", meta, { messages: conversation, todos: [] });
+    await Bun.sleep(5);
+    put(s, "bbbb000002", { ...meta, root: "/elsewhere" }, { messages: conversation, todos: [] });
+    await Bun.sleep(5);
+    put(s, "cccc000003", meta, { messages: [{ role: "user", content: "newer" }], todos: [] });
+    expect(s.latest(meta.root)?.id).toBe("cccc000003");
+    expect(s.latest("/nowhere")).toBeNull();
+    expect(s.list(meta.root).map((x) => x.id)).toEqual(["cccc000003", "aaaa000001"]);
+    // Using an older session makes it the newest.
+    await Bun.sleep(5);
+    put(s, "aaaa000001", meta, { messages: conversation, todos: [] });
+    expect(s.latest(meta.root)?.id).toBe("aaaa000001");
+  });
+
+  test("a prefix finds one session; an ambiguous, short or odd one is refused with the reason", () => {
+    const { store: s } = store();
+    put(s, "abcd111111", meta, { messages: conversation, todos: [] });
+    put(s, "abcd222222", meta, { messages: conversation, todos: [] });
+    expect(s.find("ABCD1").id).toBe("abcd111111");
+    expect(() => s.find("abcd")).toThrow("abcd matches more than one session: give more of the id");
+    expect(() => s.find("ab")).toThrow('give at least 4 characters of the session id, not "ab"');
+    expect(() => s.find("abcd%")).toThrow("is not a session id");
+    const err = (() => {
+      try {
+        s.find("nope9999");
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(err).toBeInstanceOf(SessionError);
+    expect((err as SessionError).exitCode).toBe(2);
+  });
+
+  test("the file is readable by its owner only", () => {
+    const { path } = store();
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    expect(statSync(join(path, "..")).mode & 0o777).toBe(0o700);
+  });
+
+  test("a damaged row is an error naming the session, never half a conversation", () => {
+    const { store: s, path } = store();
+    put(s, "abcd111111", meta, { messages: conversation, todos: [] });
+    const db = new Database(path);
+    db.run("UPDATE sessions SET messages = '[{\"role\":\"user\",\"content\":' WHERE id = 'abcd111111'");
+    expect(() => s.find("abcd111111")).toThrow("session abcd111111 is damaged (its saved conversation is not valid JSON)");
+    db.run("UPDATE sessions SET messages = '[{\"role\":\"system\",\"content\":\"x\"}]' WHERE id = 'abcd111111'");
+    expect(() => s.latest(meta.root)).toThrow("is not a list of messages");
+    db.close();
+  });
+
+  test("a store from a newer bunker, or a file that is not a database, is refused with the path", () => {
+    const { path } = store();
+    const db = new Database(path);
+    db.run("PRAGMA user_version = 99");
+    db.close();
+    expect(() => SessionStore.open(path)).toThrow(`cannot open the session store ${path}: it was written by a newer bunker (schema 99); update bunker`);
+    const junk = join(tempDir(), "junk.db");
+    writeFileSync(junk, "this is not sqlite, just text long enough to have a header.......................................");
+    expect(() => SessionStore.open(junk)).toThrow(`cannot open the session store ${junk}`);
+  });
+});
+
+test("session ids are 10 characters, distinct, and free of look-alike letters", () => {
+  const ids = new Set(Array.from({ length: 1000 }, newSessionId));
+  expect(ids.size).toBe(1000);
+  for (const id of ids) expect(id).toMatch(/^[0-9a-hjkmnp-tv-z]{10}$/);
+});
+
+test("the store lives in XDG_STATE_HOME, else ~/.local/state", () => {
+  expect(defaultSessionsPath({ XDG_STATE_HOME: "/s", HOME: "/h" })).toBe("/s/bunker/sessions.db");
+  expect(defaultSessionsPath({ HOME: "/h" })).toBe("/h/.local/state/bunker/sessions.db");
+});
+
+test("two recorders on one session: the second to save keeps its conversation as a new session, and says so", () => {
+  const { store: s } = store();
+  const warnings: string[] = [];
+  const a = new SessionRecorder(s, meta, (w) => warnings.push(w), "samesess01", null);
+  a.save({ messages: conversation.slice(0, 1), todos: [] });
+  const loaded = s.find("samesess01");
+  const b = new SessionRecorder(s, meta, (w) => warnings.push(w), loaded.id, loaded.version);
+  const c = new SessionRecorder(s, meta, (w) => warnings.push(w), loaded.id, loaded.version);
+  b.save({ messages: [...conversation.slice(0, 1), { role: "assistant", content: "from b" }], todos: [] });
+  c.save({ messages: [...conversation.slice(0, 1), { role: "assistant", content: "from c" }], todos: [] });
+  expect(b.id).toBe("samesess01");
+  expect(c.id).not.toBe("samesess01");
+  expect(s.find("samesess01").messages.at(-1)).toEqual({ role: "assistant", content: "from b" });
+  expect(s.find(c.id).messages.at(-1)).toEqual({ role: "assistant", content: "from c" });
+  expect(warnings).toEqual([`Session samesess01 was also continued elsewhere; so nothing is lost, this conversation is now saved as session ${c.id}.`]);
+  // c goes on saving under its new id without further warnings.
+  c.save({ messages: [...conversation.slice(0, 1), { role: "assistant", content: "from c, later" }], todos: [] });
+  expect(s.find(c.id).messages.at(-1)).toEqual({ role: "assistant", content: "from c, later" });
+  expect(warnings).toHaveLength(1);
+});
+
+test("a recorder whose store fails warns once and goes on without saving", () => {
+  const { store: s } = store();
+  const warnings: string[] = [];
+  const r = new SessionRecorder(s, meta, (w) => warnings.push(w));
+  s.close();
+  r.save({ messages: conversation, todos: [] });
+  r.save({ messages: conversation, todos: [] });
+  expect(warnings.length).toBe(1);
+  expect(warnings[0]).toStartWith("This session is no longer being saved:");
+  expect(r.saving).toBe(false);
+});
+
+describe("History.load", () => {
+  test("a tool call left unanswered by a crash is answered as interrupted", () => {
+    const h = new History();
+    h.load(conversation.slice(0, 2));
+    expect(h.messages.length).toBe(3);
+    expect(h.messages[2]).toEqual({
+      role: "user",
+      content: [{ type: "tool_result", tool_use_id: "toolu_1", content: "Interrupted: bunker stopped before this ran.", is_error: true }],
+    });
+  });
+
+  test("it starts with the person and merges repeated roles", () => {
+    const h = new History();
+    h.load([
+      { role: "assistant", content: "stray" },
+      { role: "user", content: "a" },
+      { role: "user", content: [{ type: "text", text: "b" }] },
+      { role: "assistant", content: [{ type: "text", text: "c" }] },
+    ]);
+    expect(h.messages.map((m) => m.role)).toEqual(["user", "assistant"]);
+    expect(h.messages[0]!.content).toEqual([{ type: "text", text: "a" }, { type: "text", text: "b" }]);
+  });
+});

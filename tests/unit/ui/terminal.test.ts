@@ -1,0 +1,64 @@
+// The lines the person sees for each tool call, written to a captured stream.
+import { expect, test } from "bun:test";
+import { TerminalUI } from "../../../src/ui/terminal.ts";
+
+function captured(): { stream: NodeJS.WriteStream; text: () => string } {
+  const chunks: string[] = [];
+  const stream = { write: (c: string) => (chunks.push(String(c)), true) } as unknown as NodeJS.WriteStream;
+  return { stream, text: () => chunks.join("").replace(/\x1b\[[0-9;]*m/g, "") };
+}
+
+test("a run_bash call shows its first output line and a count of the rest, on one line with no literal \\n", () => {
+  const err = captured();
+  const ui = new TerminalUI({ streamText: false, verbose: false, spinner: false, out: captured().stream, err: err.stream });
+  ui.onToolStart("run_bash ls -1");
+  ui.onToolEnd("run_bash ls -1", { content: "exit code 0\na.txt\nb.txt\nc.txt\n", isError: false });
+  expect(err.text()).toBe("  run_bash ls -1\n    exit code 0 … (3 more lines)\n");
+});
+
+test("a failed call shows up to three lines of its error, indented, with control characters escaped", () => {
+  const err = captured();
+  const ui = new TerminalUI({ streamText: false, verbose: false, spinner: false, out: captured().stream, err: err.stream });
+  ui.onToolEnd("read_file x", { content: "Error: no such file\x1b[31m x\nline two\nline three\nline four", isError: true });
+  expect(err.text()).toBe("  ✗ Error: no such file\\x1b[31m x\n    line two\n    line three\n    … (1 more line)\n");
+});
+
+test("the spinner turns until the first token, then its line is cleared before the text", async () => {
+  const err = captured();
+  const out = captured();
+  const ui = new TerminalUI({ streamText: true, verbose: false, spinner: true, out: out.stream, err: err.stream });
+  ui.onModelStart();
+  await Bun.sleep(200);
+  const spun = err.text();
+  expect(spun).toContain("⠋ thinking");
+  expect(spun).toContain("⠙ thinking");
+  ui.onText("Hello");
+  expect(err.text().endsWith("\r\x1b[2K")).toBe(true);
+  await Bun.sleep(200);
+  // Stopped: nothing more is drawn once the text has started.
+  expect(err.text().endsWith("\r\x1b[2K")).toBe(true);
+  expect(out.text()).toBe("Hello");
+});
+
+test("no spinner when it is off (not a terminal, TERM=dumb)", async () => {
+  const err = captured();
+  const ui = new TerminalUI({ streamText: true, verbose: false, spinner: false, out: captured().stream, err: err.stream });
+  ui.onModelStart();
+  await Bun.sleep(150);
+  expect(err.text()).toBe("");
+});
+
+test("a failed command shows its exit status and its last lines, where the error usually is", () => {
+  const err = captured();
+  const ui = new TerminalUI({ streamText: false, verbose: false, spinner: false, out: captured().stream, err: err.stream });
+  const output = ["exit code 1", "", "compiling a", "compiling b", "compiling c", "error: b.ts:3 missing ;", "1 error"].join("\n");
+  ui.onToolEnd("run_bash make", { content: output, isError: true });
+  expect(err.text()).toBe("  ✗ exit code 1\n    … (2 earlier lines)\n    compiling c\n    error: b.ts:3 missing ;\n    1 error\n");
+});
+
+test("a command with no output shows only its exit status", () => {
+  const err = captured();
+  const ui = new TerminalUI({ streamText: false, verbose: false, spinner: false, out: captured().stream, err: err.stream });
+  ui.onToolEnd("run_bash touch a", { content: "exit code 0\n\n(no output)", isError: false });
+  expect(err.text()).toBe("    exit code 0\n");
+});
