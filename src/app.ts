@@ -21,6 +21,8 @@ import { renderFileChanges } from "./ui/diff-view.ts";
 import { continueCommand, openSession } from "./session/open.ts";
 import type { SessionRecorder } from "./session/recorder.ts";
 import { SessionError } from "./session/store.ts";
+import { Checkpoints } from "./change/checkpoints.ts";
+import { startChanges } from "./change/start.ts";
 import { detectSandbox, planSandbox, sandboxStartupNotice } from "./sandbox/detect.ts";
 
 export interface App {
@@ -32,6 +34,8 @@ export interface App {
   perms: Permissions;
   /** Saves the conversation as it goes (bunker -c / -r pick it up). */
   recorder: SessionRecorder;
+  /** What bunker's file changes were, for /undo and /rewind. */
+  checkpoints: Checkpoints;
   /** A context for one turn, with its own abort signal. */
   context(signal: AbortSignal): ToolContext;
 }
@@ -68,12 +72,15 @@ export async function buildApp(config: Config, ui: TerminalUI): Promise<App> {
     if (notice) ui.info(pc.yellow(notice));
   }
   const session = new SessionState();
+  const changes = startChanges(config, (line) => ui.info(pc.yellow(escapeControl(line))));
   const opened = openSession(config, (message) => ui.info(pc.yellow(escapeControl(message))));
   if (opened.notice) ui.info(pc.yellow(opened.notice));
   if (opened.resumed) {
     session.todos = opened.resumed.todos;
     session.continued = true;
   }
+  const checkpoints = new Checkpoints(opened.recorder.sessionStore, () => opened.recorder.id, () => agent.history.messages);
+  changes.onCommitted = (tool, files) => checkpoints.record(tool, files, (line) => ui.info(pc.yellow(escapeControl(line))));
   const model = new Model({ apiKey: config.apiKey, baseURL: config.baseURL, model: opened.model, retryBaseMs: config.retryBaseMs, idleTimeoutMs: config.idleTimeoutMs });
   const system = buildSystemPrompt(config.root, {
     canRead: (real) => perms.policy.decide("read", real).verdict === "allow",
@@ -81,7 +88,7 @@ export async function buildApp(config: Config, ui: TerminalUI): Promise<App> {
   });
   const agent = new Agent({ model, registry, system, maxTurns: config.maxTurns,
     advice: config.print ? headlessAdvice(() => continueCommand(config.root, opened.recorder)) : REPL_ADVICE,
-    hooks: [new TodoRoundHook(session, config.todoAfter)],
+    hooks: [new TodoRoundHook(session, config.todoAfter), checkpoints],
     onHistoryChange: () => opened.recorder.save({ messages: agent.history.messages, todos: session.todos }),
   });
   if (opened.resumed) agent.load(opened.resumed.messages);
@@ -93,7 +100,8 @@ export async function buildApp(config: Config, ui: TerminalUI): Promise<App> {
     session,
     perms,
     recorder: opened.recorder,
-    context: (signal) => ({ root: config.root, perms, session, ui, signal }),
+    checkpoints,
+    context: (signal) => ({ root: config.root, perms, session, ui, signal, changes }),
   };
 }
 

@@ -5,6 +5,7 @@ import pc from "picocolors";
 import { keptTodosNote, renderTodosColoured } from "./agent/todo.ts";
 import { buildApp, usageSummary, type App } from "./app.ts";
 import type { Config } from "./config.ts";
+import { rewindCommand } from "./rewind-command.ts";
 import { escapeControl } from "./ui/escape.ts";
 import { LineReader } from "./ui/line-reader.ts";
 import { TerminalUI } from "./ui/terminal.ts";
@@ -16,6 +17,8 @@ const COMMANDS = `Commands:
   /todos   show the todo list
   /compact shorten old tool output (file contents, command logs) to free context
   /cost    tokens used and cost so far
+  /undo    take back the file changes of the last turn (shows the diff and asks)
+  /rewind  list the turns that changed files; /rewind N goes back to before turn N
   /exit    leave (also: exit, quit, Ctrl+D)`;
 
 export async function runRepl(config: Config): Promise<number> {
@@ -62,6 +65,7 @@ export async function runRepl(config: Config): Promise<number> {
     if (!text) continue;
     if (text === "exit" || text === "quit" || text === "/exit" || text === "/quit") break;
     if (text.startsWith("/")) {
+      if (await rewindCommand(text, app)) continue;
       slashCommand(text, app, carry);
       continue;
     }

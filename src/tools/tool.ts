@@ -2,6 +2,7 @@
 // shape (via the registry); a tool knows permissions only through `ctx.perms`.
 import type { Permissions } from "../perms/permissions.ts";
 import type { SessionState } from "../agent/session-state.ts";
+import type { ChangeEnv } from "../change/change-set.ts";
 
 /** A JSON Schema subset: what we hand the API and what validate.ts checks. */
 export interface JsonSchema {
@@ -30,6 +31,8 @@ export interface ToolContext {
   ui: ToolUI;
   /** Aborted when the person presses Ctrl+C: stop work, kill children. */
   signal: AbortSignal;
+  /** Where file changes are journalled and checkpointed (absent: neither, as in bare tests). */
+  changes?: ChangeEnv;
 }
 
 /** What a tool returns to the model. A plain string is a success. */
