@@ -11,7 +11,7 @@ import { Agent, type LoopEvents } from "../../../src/agent/loop.ts";
 import { Model } from "../../../src/agent/model.ts";
 import { buildApp } from "../../../src/app.ts";
 import { parseConfig } from "../../../src/config.ts";
-import { slashCommand } from "../../../src/repl.ts";
+import { runSlashCommand } from "../../../src/slash-commands.ts";
 import { allTools } from "../../../src/tools/all.ts";
 import { ToolRegistry } from "../../../src/tools/registry.ts";
 import { TerminalUI } from "../../../src/ui/terminal.ts";
@@ -191,14 +191,9 @@ test("/compact in the REPL shortens old tool output and says how much", async ()
   const app = await buildApp(config!, new TerminalUI({ streamText: false, verbose: false, spinner: false }));
   app.agent.history.messages.push(...conversation(3));
   const written: string[] = [];
-  const realWrite = process.stderr.write.bind(process.stderr);
-  process.stderr.write = ((chunk: string) => (written.push(String(chunk)), true)) as typeof process.stderr.write;
-  try {
-    slashCommand("/compact", app, { keptTodos: false });
-    slashCommand("/compact", app, { keptTodos: false });
-  } finally {
-    process.stderr.write = realWrite;
-  }
+  const ctx = { app, carry: { keptTodos: false }, write: (t: string) => void written.push(t) };
+  await runSlashCommand("/compact", ctx);
+  await runSlashCommand("/compact", ctx);
   const shown = written.join("").replace(/\x1b\[[0-9;]*m/g, "");
   expect(shown).toBe("Shortened 4 earlier tool calls (8 KB); the model can run them again.\nNothing to compact: no earlier tool output is long enough to shorten.\n");
   expect(resultText(results(app.agent.history.messages[6]!)[0]!)).toBe(big("out3"));
