@@ -228,7 +228,7 @@ describe("headless -p", () => {
     // The work stopped short: a script must see that (exit 1, is_error), and learn how to go on.
     expect(r.code).toBe(1);
     const out = JSON.parse(r.stdout) as { session_id: string };
-    expect(out).toMatchObject({ end: "max_turns", is_error: true, turns: 2 });
+    expect(out).toMatchObject({ end: "max_turns", subtype: "error_max_turns", is_error: true, num_turns: 2 });
     // The exact command that continues this session, from here.
     expect(r.stderr).toContain(`Stopped after 2 model calls (--max-turns 2). Run bunker -r ${out.session_id} -p "continue" to let it go on.`);
     expect(fake!.requests).toHaveLength(2);
