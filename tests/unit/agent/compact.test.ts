@@ -57,6 +57,19 @@ describe("elideOldToolOutput", () => {
     expect(blocks(messages[2]!)[1]).toEqual({ type: "text", text: "note 1" });
   });
 
+  test("thinking blocks are never edited or dropped, and the newest reply that thought is kept whole", () => {
+    const messages = conversation(3);
+    const thought = (i: number) => ({ type: "thinking" as const, thinking: `plan ${i} `.repeat(200), signature: `sig${i}` });
+    for (const i of [1, 3, 5]) messages[i]!.content = [thought(i), ...blocks(messages[i]!)];
+    const r = elideOldToolOutput(messages, 0);
+    expect([1, 3, 5].map((i) => blocks(messages[i]!)[0])).toEqual([thought(1), thought(3), thought(5)]);
+    // Older replies still shrink; the newest one that thought keeps its input.
+    expect(uses(messages[1]!)[0]!.input).toEqual({ path: "f1", content: "[elided: 2004 characters]" });
+    expect((uses(messages[5]!)[0]!.input as { content: string }).content).toBe(big("in3"));
+    expect(resultText(results(messages[6]!)[0]!)).toContain("Output elided");
+    expect(r.elided).toBe(5);
+  });
+
   test("a second run elides nothing more; short output is never touched", () => {
     const messages = conversation(3);
     elideOldToolOutput(messages, 1);
