@@ -216,7 +216,7 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
     const { bare, items } = splitList(`${kind}-net`, list(`${kind}-net`));
     target.all ||= bare;
     for (const item of items) {
-      if (!parseHostPattern(item)) throw new UsageError(`--${kind}-net: "${item}" is not a host; write a host, host:port or *.domain, like --${kind}-net=${EXAMPLE[`${kind}-net`]}`);
+      if (!parseHostPattern(item)) throw new UsageError(`--${kind}-net: "${item}" is not a host name; write a host, host:port or *.domain, like --${kind}-net=${EXAMPLE[`${kind}-net`]}`);
     }
     target.hosts.push(...items.map((h) => h.toLowerCase()));
   }

@@ -222,7 +222,7 @@ function addRule(into: RuleSet, entry: string, ctx: RuleContext): RuleOutcome {
     case "net": {
       const host = value.toLowerCase();
       if (host !== "*" && !parseHostPattern(host)) {
-        return { problem: `"${value}" is not a host; write a host, host:port or *.domain, like "net:registry.npmjs.org"` };
+        return { problem: `"${value}" is not a host name; write a host, host:port or *.domain, like "net:registry.npmjs.org"` };
       }
       if (untrusted) return { ignored: elsewhere("net") };
       if (host === "*") into.net.all = true;

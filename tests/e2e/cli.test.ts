@@ -159,7 +159,7 @@ describe("bad usage", () => {
     expect(r.stderr).not.toContain("allow-net");
     const bad = await bunker(["-p", "hi", "--allow-net=https://github.com/x"], env);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('--allow-net: "https://github.com/x" is not a host; write a host, host:port or *.domain, like --allow-net=registry.npmjs.org');
+    expect(bad.stderr).toContain('--allow-net: "https://github.com/x" is not a host name; write a host, host:port or *.domain, like --allow-net=registry.npmjs.org');
   });
 
   test("a bad --output-format exits 2", async () => {
