@@ -32,6 +32,8 @@ export interface App {
   ui: TerminalUI;
   session: SessionState;
   perms: Permissions;
+  /** The tools the model is offered, by name. */
+  toolNames: string[];
   /** Saves the conversation as it goes (bunker -c / -r pick it up). */
   recorder: SessionRecorder;
   /** What bunker's file changes were, for /undo and /rewind. */
@@ -45,14 +47,16 @@ export function canPrompt(config: Config): boolean {
   return !config.noPrompt && Boolean(process.stdin.isTTY) && Boolean(process.stderr.isTTY);
 }
 
-async function makeApprover(config: Config): Promise<Approver> {
+async function makeApprover(config: Config, ui: TerminalUI): Promise<Approver> {
   if (!canPrompt(config)) return new NoPromptApprover();
   const { TtyApprover } = await import("./perms/tty-approver.ts");
-  return new TtyApprover();
+  const tty = new TtyApprover();
+  // The question has the terminal to itself: the status line and the REPL's key reader step aside.
+  return { interactive: true, ask: (req) => ui.aside(() => tty.ask(req)) };
 }
 
 export async function buildApp(config: Config, ui: TerminalUI): Promise<App> {
-  const approver = await makeApprover(config);
+  const approver = await makeApprover(config, ui);
   // Read-only commands (ls, cat, git status…) run unasked only inside the sandbox.
   const sandboxed = planSandbox(config.sandbox, detectSandbox()).confined;
   const perms = new Permissions({
@@ -81,7 +85,8 @@ export async function buildApp(config: Config, ui: TerminalUI): Promise<App> {
   }
   const checkpoints = new Checkpoints(opened.recorder.sessionStore, () => opened.recorder.id, () => agent.history.messages);
   changes.onCommitted = (tool, files) => checkpoints.record(tool, files, (line) => ui.info(pc.yellow(escapeControl(line))));
-  const model = new Model({ apiKey: config.apiKey, baseURL: config.baseURL, model: opened.model, retryBaseMs: config.retryBaseMs, idleTimeoutMs: config.idleTimeoutMs });
+  const model = new Model({ apiKey: config.apiKey, baseURL: config.baseURL, model: opened.model, retryBaseMs: config.retryBaseMs, idleTimeoutMs: config.idleTimeoutMs, thinking: config.thinking });
+  if (model.thinking.note) ui.info(pc.yellow(escapeControl(model.thinking.note)));
   const system = buildSystemPrompt(config.root, {
     canRead: (real) => perms.policy.decide("read", real).verdict === "allow",
     warn: (message) => ui.info(pc.yellow(escapeControl(message))),
@@ -99,6 +104,7 @@ export async function buildApp(config: Config, ui: TerminalUI): Promise<App> {
     ui,
     session,
     perms,
+    toolNames: registry.names,
     recorder: opened.recorder,
     checkpoints,
     context: (signal) => ({ root: config.root, perms, session, ui, signal, changes }),

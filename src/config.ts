@@ -3,11 +3,12 @@
 import { parseArgs } from "node:util";
 import { DEFAULT_MAX_TURNS, DEFAULT_MODEL } from "./help.ts";
 import { homedir } from "node:os";
-import { resolve } from "node:path";
 import { emptyGrants, type Grants, type PathRules } from "./perms/policy.ts";
-import { isWithin, resolveRoot, realpathLoose } from "./perms/workspace.ts";
+import { isWithin, resolveFrom, resolveRoot } from "./perms/workspace.ts";
 import { loadRulesFiles, RulesFileError } from "./perms/rules-file.ts";
+import { parseHostPattern } from "./net/host-pattern.ts";
 import { defaultSessionsPath } from "./session/paths.ts";
+import { parseThinkingLevel, THINKING_LEVELS, type ThinkingLevel } from "./agent/thinking.ts";
 
 export type OutputFormat = "text" | "json" | "stream-json";
 export type SandboxMode = "auto" | "on" | "off";
@@ -46,6 +47,8 @@ export interface Config {
   resume: ResumeRequest | undefined;
   /** --undo / --rewind[=N]: take back file changes of the session instead of running a turn ("list": show the turns). */
   takeBack: { turn: "last" | "list" | number } | undefined;
+  /** --thinking or the settings' "thinking"; undefined: on where the model supports it. */
+  thinking: ThinkingLevel | undefined;
   /** The saved-sessions database ($XDG_STATE_HOME/bunker/sessions.db). */
   sessionsPath: string;
 }
@@ -102,8 +105,8 @@ function pathRules(root: string, flag: string, values: string[] | undefined, int
   if (bare) into.workspace = true;
   for (const item of items) {
     if (item.includes("\0")) throw new UsageError("a path contains a NUL byte");
-    const abs = item === "~" || item.startsWith("~/") ? resolve(process.env.HOME ?? "/", item.slice(2)) : resolve(root, item);
-    into.paths.push(realpathLoose(abs).real);
+    const base = item === "~" || item.startsWith("~/") ? process.env.HOME ?? "/" : root;
+    into.paths.push(resolveFrom(base, item === "~" || item.startsWith("~/") ? item.slice(2) : item).real);
   }
 }
 
@@ -145,6 +148,7 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
         "no-prompt": { type: "boolean" },
         "allow-env": { type: "string", multiple: true },
         sandbox: { type: "string" },
+        thinking: { type: "string" },
         verbose: { type: "boolean" },
         continue: { type: "boolean", short: "c" },
         resume: { type: "string", short: "r" },
@@ -168,6 +172,9 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
   }
   const sandbox = (v.sandbox as string | undefined) ?? "auto";
   if (!["auto", "on", "off"].includes(sandbox)) throw new UsageError(`--sandbox must be auto, on or off, not "${sandbox}"`);
+  const thinkingText = v.thinking as string | undefined;
+  const thinkingFlag = thinkingText === undefined ? undefined : parseThinkingLevel(thinkingText);
+  if (thinkingFlag === null) throw new UsageError(`--thinking must be ${THINKING_LEVELS.join(", ")}, not "${thinkingText}"`);
   const maxTurnsText = (v["max-turns"] as string | undefined) ?? String(DEFAULT_MAX_TURNS);
   const maxTurns = Number(maxTurnsText);
   if (!Number.isInteger(maxTurns) || maxTurns < 1) throw new UsageError(`--max-turns must be a whole number of at least 1, not "${maxTurnsText}"`);
@@ -198,7 +205,7 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
     throw new UsageError((err as Error).message);
   }
   // Everything in a workspace is readable: a home directory (or / above it) would open keys and logins to the model.
-  const home = realpathLoose(resolve(env.HOME || homedir())).real;
+  const home = resolveFrom(process.cwd(), env.HOME || homedir()).real;
   if (isWithin(root, home)) {
     throw new UsageError(
       `${root} holds your home directory${root === home ? "" : ` (${home})`}: as the workspace, all of it (SSH keys, cloud logins, shell history) would be readable by the model. Run bunker in a project directory, or name one with -C DIR`,
@@ -219,6 +226,9 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
   for (const [kind, target] of [["allow", grants.allow.net], ["deny", grants.deny.net]] as const) {
     const { bare, items } = splitList(`${kind}-net`, list(`${kind}-net`));
     target.all ||= bare;
+    for (const item of items) {
+      if (!parseHostPattern(item)) throw new UsageError(`--${kind}-net: "${item}" is not a host name; write a host, host:port or *.domain, like --${kind}-net=${EXAMPLE[`${kind}-net`]}`);
+    }
     target.hosts.push(...items.map((h) => h.toLowerCase()));
   }
   if (v["allow-all"]) {
@@ -233,20 +243,16 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
   }
 
   let todoAfter = 3;
+  let thinkingSetting: ThinkingLevel | undefined;
   const startupWarnings: string[] = [];
   try {
     const rules = loadRulesFiles(root, grants, env);
     startupWarnings.push(...rules.ignored);
     if (typeof rules.reminders?.todoAfter === "number") todoAfter = rules.reminders.todoAfter;
+    thinkingSetting = rules.thinking;
   } catch (err) {
     if (err instanceof RulesFileError) throw new UsageError(err.message);
     throw err;
-  }
-  if (grants.allow.net.hosts.length > 0 && !grants.allow.net.all) {
-    // Say so now rather than let a command fail later with "no network".
-    startupWarnings.push(
-      `--allow-net=${grants.allow.net.hosts.join(",")}: the sandbox cannot limit the network to some hosts, so commands get no network. Use --allow-net (no hosts) to give them the network.`,
-    );
   }
 
   // A blank prompt is no prompt: never send the model an empty message.
@@ -284,6 +290,7 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
     startupWarnings,
     resume,
     takeBack,
+    thinking: thinkingFlag ?? thinkingSetting,
     sessionsPath: defaultSessionsPath(env),
   };
   return { help: false, version: false, config };

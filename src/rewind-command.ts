@@ -18,7 +18,7 @@ import { escapeControl } from "./ui/escape.ts";
 const UNTRACKED = "changes made by commands are not tracked";
 
 /** Handles /undo and /rewind; false for any other line. */
-export async function rewindCommand(text: string, app: App, write = (s: string) => process.stderr.write(s)): Promise<boolean> {
+export async function rewindCommand(text: string, app: App, write: (s: string) => void = (s) => void process.stderr.write(s)): Promise<boolean> {
   const [cmd, ...args] = text.trim().split(/\s+/);
   if (cmd !== "/undo" && cmd !== "/rewind") return false;
   const force = args.includes("force");

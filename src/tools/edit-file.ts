@@ -2,7 +2,7 @@
 // file with an empty old_string). The person sees the real diff before
 // anything is written; a refused or failed edit touches nothing.
 import { ChangeSet } from "../change/change-set.ts";
-import { applyEdit } from "../edit/match.ts";
+import { applyEdit } from "../text/replace.ts";
 import { ToolError, type Tool } from "./tool.ts";
 
 export interface EditFileInput {
@@ -52,7 +52,7 @@ export const editFileTool: Tool<EditFileInput> = {
       const n = edit.replacements;
       what =
         `Edited ${display}: replaced ${n} occurrence${n === 1 ? "" : "s"} (first at line ${edit.line})` +
-        (edit.how === "exact" ? "" : `, matched ${edit.how}`);
+        (edit.level.name === "exact" ? "" : `, matched ${edit.level.says}`);
     }
     const [preview] = change.previews();
     await change.commit([preview!]);

@@ -3,6 +3,7 @@
 import type { Permissions } from "../perms/permissions.ts";
 import type { SessionState } from "../agent/session-state.ts";
 import type { ChangeEnv } from "../change/change-set.ts";
+import type { ToolImage } from "./image.ts";
 
 /** A JSON Schema subset: what we hand the API and what validate.ts checks. */
 export interface JsonSchema {
@@ -35,8 +36,8 @@ export interface ToolContext {
   changes?: ChangeEnv;
 }
 
-/** What a tool returns to the model. A plain string is a success. */
-export type ToolOutput = string | { content: string; isError: boolean };
+/** What a tool returns to the model. A plain string is a success; `images` go after the text (read_file on a PNG). */
+export type ToolOutput = string | { content: string; isError: boolean; images?: ToolImage[] };
 
 /**
  * An expected failure the model can act on (file missing, no match, denied).

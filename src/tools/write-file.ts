@@ -2,7 +2,7 @@
 // Parent directories are created. The person sees the diff against the old
 // content (or the new content as additions) before anything is written.
 import { ChangeSet } from "../change/change-set.ts";
-import { dominantEol } from "../edit/match.ts";
+import { dominantEol } from "../text/replace.ts";
 import { ToolError, type Tool } from "./tool.ts";
 
 export interface WriteFileInput {
