@@ -8,6 +8,7 @@ import { emptyGrants, type Grants, type PathRules } from "./perms/policy.ts";
 import { isWithin, resolveRoot, realpathLoose } from "./perms/workspace.ts";
 import { loadRulesFiles, RulesFileError } from "./perms/rules-file.ts";
 import { defaultSessionsPath } from "./session/paths.ts";
+import { parseThinkingLevel, THINKING_LEVELS, type ThinkingLevel } from "./agent/thinking.ts";
 
 export type OutputFormat = "text" | "json" | "stream-json";
 export type SandboxMode = "auto" | "on" | "off";
@@ -44,6 +45,8 @@ export interface Config {
   /** Shown once at start-up: rules-file entries that were ignored, and why. */
   startupWarnings: string[];
   resume: ResumeRequest | undefined;
+  /** --thinking or the settings' "thinking"; undefined: on where the model supports it. */
+  thinking: ThinkingLevel | undefined;
   /** The saved-sessions database ($XDG_STATE_HOME/bunker/sessions.db). */
   sessionsPath: string;
 }
@@ -142,6 +145,7 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
         "no-prompt": { type: "boolean" },
         "allow-env": { type: "string", multiple: true },
         sandbox: { type: "string" },
+        thinking: { type: "string" },
         verbose: { type: "boolean" },
         continue: { type: "boolean", short: "c" },
         resume: { type: "string", short: "r" },
@@ -163,6 +167,9 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
   }
   const sandbox = (v.sandbox as string | undefined) ?? "auto";
   if (!["auto", "on", "off"].includes(sandbox)) throw new UsageError(`--sandbox must be auto, on or off, not "${sandbox}"`);
+  const thinkingText = v.thinking as string | undefined;
+  const thinkingFlag = thinkingText === undefined ? undefined : parseThinkingLevel(thinkingText);
+  if (thinkingFlag === null) throw new UsageError(`--thinking must be ${THINKING_LEVELS.join(", ")}, not "${thinkingText}"`);
   const maxTurnsText = (v["max-turns"] as string | undefined) ?? String(DEFAULT_MAX_TURNS);
   const maxTurns = Number(maxTurnsText);
   if (!Number.isInteger(maxTurns) || maxTurns < 1) throw new UsageError(`--max-turns must be a whole number of at least 1, not "${maxTurnsText}"`);
@@ -221,11 +228,13 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
   }
 
   let todoAfter = 3;
+  let thinkingSetting: ThinkingLevel | undefined;
   const startupWarnings: string[] = [];
   try {
     const rules = loadRulesFiles(root, grants, env);
     startupWarnings.push(...rules.ignored);
     if (typeof rules.reminders?.todoAfter === "number") todoAfter = rules.reminders.todoAfter;
+    thinkingSetting = rules.thinking;
   } catch (err) {
     if (err instanceof RulesFileError) throw new UsageError(err.message);
     throw err;
@@ -271,6 +280,7 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
     idleTimeoutMs: Number.isFinite(idleSeconds) && idleSeconds > 0 ? idleSeconds * 1000 : 90_000,
     startupWarnings,
     resume,
+    thinking: thinkingFlag ?? thinkingSetting,
     sessionsPath: defaultSessionsPath(env),
   };
   return { help: false, version: false, config };
