@@ -15,7 +15,8 @@ export class PermissionDenied extends ToolError {
 
 /** One refusal of this run, as told to the model (headless json lists them as permission_denials). */
 export interface Denial {
-  tool: string;
+  /** The tool refused (named as in claude -p's permission_denials). */
+  tool_name: string;
   kind: PermKind;
   target: string;
   message: string;
@@ -142,7 +143,7 @@ export class Permissions {
   }
 
   private record(req: Pick<PermRequest, "kind" | "target" | "tool">, message: string, d?: Decision): void {
-    this.denials.push({ tool: req.tool, kind: req.kind, target: req.target, message, ...(d?.run?.commands.length ? { commands: d.run.commands } : {}) });
+    this.denials.push({ tool_name: req.tool, kind: req.kind, target: req.target, message, ...(d?.run?.commands.length ? { commands: d.run.commands } : {}) });
   }
 
   private deny(req: Pick<PermRequest, "kind" | "target" | "tool">, reason: string, d?: Decision): never {

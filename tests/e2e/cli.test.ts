@@ -253,7 +253,7 @@ describe("headless -p", () => {
     const out = JSON.parse(r.stdout) as { permission_denials: unknown[] };
     expect(out.permission_denials).toEqual([
       {
-        tool: "write_file",
+        tool_name: "write_file",
         kind: "write",
         target: join(ws, "new.txt"),
         message: "writing new.txt needs approval, and bunker is not asking (no terminal or --no-prompt). To grant it, run bunker with --allow-write=new.txt (or --allow-write for the whole workspace)",
