@@ -3,9 +3,8 @@
 import { parseArgs } from "node:util";
 import { DEFAULT_MAX_TURNS, DEFAULT_MODEL } from "./help.ts";
 import { homedir } from "node:os";
-import { resolve } from "node:path";
 import { emptyGrants, type Grants, type PathRules } from "./perms/policy.ts";
-import { isWithin, resolveRoot, realpathLoose } from "./perms/workspace.ts";
+import { isWithin, resolveFrom, resolveRoot } from "./perms/workspace.ts";
 import { loadRulesFiles, RulesFileError } from "./perms/rules-file.ts";
 import { defaultSessionsPath } from "./session/paths.ts";
 import { parseThinkingLevel, THINKING_LEVELS, type ThinkingLevel } from "./agent/thinking.ts";
@@ -102,8 +101,8 @@ function pathRules(root: string, flag: string, values: string[] | undefined, int
   if (bare) into.workspace = true;
   for (const item of items) {
     if (item.includes("\0")) throw new UsageError("a path contains a NUL byte");
-    const abs = item === "~" || item.startsWith("~/") ? resolve(process.env.HOME ?? "/", item.slice(2)) : resolve(root, item);
-    into.paths.push(realpathLoose(abs).real);
+    const base = item === "~" || item.startsWith("~/") ? process.env.HOME ?? "/" : root;
+    into.paths.push(resolveFrom(base, item === "~" || item.startsWith("~/") ? item.slice(2) : item).real);
   }
 }
 
@@ -193,7 +192,7 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
     throw new UsageError((err as Error).message);
   }
   // Everything in a workspace is readable: a home directory (or / above it) would open keys and logins to the model.
-  const home = realpathLoose(resolve(env.HOME || homedir())).real;
+  const home = resolveFrom(process.cwd(), env.HOME || homedir()).real;
   if (isWithin(root, home)) {
     throw new UsageError(
       `${root} holds your home directory${root === home ? "" : ` (${home})`}: as the workspace, all of it (SSH keys, cloud logins, shell history) would be readable by the model. Run bunker in a project directory, or name one with -C DIR`,

@@ -17,12 +17,12 @@
 // the command line.
 import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
-import { isAbsolute, join, resolve, sep } from "node:path";
+import { isAbsolute, join, sep } from "node:path";
 import { emptyGrants, type Grants, type HostRules, type PathRules } from "./policy.ts";
 import type { RunRules } from "./run/patterns.ts";
 import { parseThinkingLevel, THINKING_LEVELS, type ThinkingLevel } from "../agent/thinking.ts";
 import { JsonSyntaxError, parseJsonWithPositions, type Position } from "./settings-json.ts";
-import { isProtectedPath, isWithin, realpathLoose } from "./workspace.ts";
+import { isProtectedPath, isWithin, resolveFrom } from "./workspace.ts";
 
 /** Settings other parts of bunker read from the same file. */
 export interface Reminders {
@@ -244,9 +244,8 @@ function addPathRule(rules: PathRules, kind: "read" | "write", value: string, ct
   const rest = firstGlob === -1 ? [] : parts.slice(firstGlob);
   if (rest.includes("..")) return { problem: `".." may only come before the first wildcard` };
   const literalPath = literal.join(sep);
-  const abs = isAbsolute(expanded) ? resolve(sep, literalPath) : resolve(ctx.root, literalPath);
-
-  const real = realpathLoose(abs).real;
+  // Physically, as every path is: `link/..` goes up from where the link leads.
+  const real = resolveFrom(ctx.root, isAbsolute(expanded) ? literalPath || sep : literalPath).real;
   if (ctx.list === "allow" && ctx.scope === "workspace") {
     if (!isWithin(ctx.root, real)) {
       return { ignored: `${real} is outside the workspace, and a workspace's own settings cannot grant that. To allow it, add it to ${ctx.userFile} or pass --allow-${kind}=${real}` };

@@ -8,6 +8,7 @@ import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { isLiteral, type ParseResult, type Redirect, type SimpleCommand, type Word } from "../../shell/parse.ts";
 import { gitConfigRunsPrograms } from "../git-config.ts";
+import { resolveFrom } from "../workspace.ts";
 import { matchesPattern, type CommandPattern } from "./patterns.ts";
 import { isCd, PathChecker, possibleDirectories, SAFE_WRITE_DEVICES, type PathDenies } from "./paths.ts";
 import {
@@ -258,7 +259,7 @@ function attachedPathOutside(t: string, w: Word, paths: PathChecker, write = fal
   if (t.startsWith("--") || t.length < 3) return false;
   const value = t.slice(2);
   const word = { ...w, text: value, glob: false, tilde: false };
-  if (!paths.cwds.some((cwd) => existsSync(resolve(cwd, value)))) return false;
+  if (!paths.cwds.some((cwd) => resolveFrom(cwd, value).exists)) return false;
   return write ? !paths.writable(word) : !paths.readable(word);
 }
 
@@ -300,7 +301,7 @@ function protectedHolder(w: Word, paths: PathChecker): string | null {
  */
 function looksRemote(t: string, paths: PathChecker, installer: boolean): boolean {
   if (!t.includes("/") || t.startsWith("./") || t.startsWith("../")) return false;
-  const missing = !paths.cwds.every((cwd) => existsSync(resolve(cwd, t)));
+  const missing = !paths.cwds.every((cwd) => resolveFrom(cwd, t).exists);
   return missing && (installer || /^[\w-]+\.[a-z]{2,}\//i.test(t));
 }
 
