@@ -11,6 +11,7 @@
 import { isAbsolute, relative, resolve } from "node:path";
 import { isProtectedPath, isWithin } from "./workspace.ts";
 import type { PermKind, Verdict } from "./types.ts";
+import { hostsCover } from "../net/host-pattern.ts";
 import { evaluateRun, type RunEvaluation } from "./run/evaluate.ts";
 import type { RunGrant } from "./run/judge.ts";
 import type { RunRules } from "./run/patterns.ts";
@@ -162,13 +163,13 @@ export class Policy {
     return kind === "read" ? { verdict: "allow", grantedBy: "default" } : { verdict: "ask", reason: `writing ${shown} needs approval`, hint };
   }
 
-  private decideNet(host: string): Decision {
-    const h = host.toLowerCase();
+  /** `target` is "host:port" (net/host-pattern.ts): patterns may name the host, host:port, or *.domain. */
+  private decideNet(target: string): Decision {
     const allow = this.grants.allow.net;
     const deny = this.grants.deny.net;
-    if (deny.all || deny.hosts.includes(h)) return { verdict: "deny", reason: `network access to ${h} is denied by --deny-net` };
-    if (allow.all || allow.hosts.includes(h)) return { verdict: "allow", grantedBy: "flag" };
-    return { verdict: "ask", reason: `network access to ${h} needs approval`, hint: `--allow-net=${h}` };
+    if (deny.all || hostsCover(deny.hosts, target)) return { verdict: "deny", reason: `network access to ${target} is denied by --deny-net or a deny rule` };
+    if (allow.all || hostsCover(allow.hosts, target)) return { verdict: "allow", grantedBy: "flag" };
+    return { verdict: "ask", reason: `network access to ${target} needs approval`, hint: `--allow-net=${target}` };
   }
 }
 
