@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { readFileSync, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { PermissionDenied } from "../../../src/perms/permissions.ts";
 import { emptyGrants, type Grants } from "../../../src/perms/policy.ts";
 import { createRunBashTool, type RunBashOptions } from "../../../src/tools/run-bash.ts";
