@@ -2,8 +2,10 @@
 // written from the table, so a new command is one entry here and nothing else.
 import pc from "picocolors";
 import { keptTodosNote, renderTodosColoured } from "./agent/todo.ts";
+import { lastThinking } from "./agent/thinking.ts";
 import { usageSummary, type App } from "./app.ts";
 import { rewindCommand } from "./rewind-command.ts";
+import { escapeControl } from "./ui/escape.ts";
 
 /** What the REPL carries from one message to the next. */
 export interface ReplState {
@@ -36,6 +38,7 @@ export const COMMANDS: SlashCommand[] = [
   { name: "/clear", usage: "[keep-todos]", help: "forget the conversation (keep-todos: keep the todo list for the next message)", run: clear },
   { name: "/todos", help: "show the todo list", run: todos },
   { name: "/compact", help: "shorten old tool output (file contents, command logs) to free context", run: compact },
+  { name: "/thinking", help: "show the model's last thinking in full (on screen it is folded to one line)", run: thinking },
   { name: "/cost", help: "tokens used and cost so far", run: (_args, ctx) => ctx.write(costLine(ctx.app) + "\n") },
   { name: "/undo", usage: "[force]", help: "take back the file changes of the last turn (shows the diff and asks)", run: async (args, ctx) => void (await rewindCommand(["/undo", ...args].join(" "), ctx.app, ctx.write)) },
   { name: "/rewind", usage: "[N [conversation] [force]]", help: "list the turns that changed files; N: take the files back to before turn N", run: async (args, ctx) => void (await rewindCommand(["/rewind", ...args].join(" "), ctx.app, ctx.write)) },
@@ -92,6 +95,11 @@ function clear(args: string[], { app, carry, write }: CommandContext): void {
   carry.keptTodos = keep;
   const n = app.session.todos.length;
   write(pc.dim(keep && n > 0 ? `Conversation cleared${old}; kept ${n} todo${n === 1 ? "" : "s"}.\n` : `Conversation cleared${old}.\n`));
+}
+
+function thinking(_args: string[], { app, write }: CommandContext): void {
+  const text = lastThinking(app.agent.history.messages);
+  write(text === null ? pc.dim("No thinking yet in this conversation.\n") : pc.dim(escapeControl(text, { keepNewlines: true, keepTabs: true })) + "\n");
 }
 
 function todos(_args: string[], { app, write }: CommandContext): void {
