@@ -22,6 +22,7 @@ import { continueCommand, openSession } from "./session/open.ts";
 import type { SessionRecorder } from "./session/recorder.ts";
 import { SessionError } from "./session/store.ts";
 import { detectSandbox, planSandbox, sandboxStartupNotice } from "./sandbox/detect.ts";
+import type { McpHub } from "./mcp/hub.ts";
 
 export interface App {
   config: Config;
@@ -32,6 +33,8 @@ export interface App {
   perms: Permissions;
   /** Saves the conversation as it goes (bunker -c / -r pick it up). */
   recorder: SessionRecorder;
+  /** The MCP servers, when any are configured. */
+  mcp: McpHub | undefined;
   /** A context for one turn, with its own abort signal. */
   context(signal: AbortSignal): ToolContext;
 }
@@ -67,6 +70,10 @@ export async function buildApp(config: Config, ui: TerminalUI): Promise<App> {
     const notice = sandboxStartupNotice(config.sandbox, detectSandbox());
     if (notice) ui.info(pc.yellow(notice));
   }
+  // The MCP client is loaded only when servers are configured.
+  const mcp = config.mcp.servers.length === 0 ? undefined : await (await import("./mcp/start.ts")).startMcp({
+    config, registry, interactive: canPrompt(config), notify: (line) => ui.info(pc.yellow(escapeControl(line))),
+  });
   const session = new SessionState();
   const opened = openSession(config, (message) => ui.info(pc.yellow(escapeControl(message))));
   if (opened.notice) ui.info(pc.yellow(opened.notice));
@@ -93,6 +100,7 @@ export async function buildApp(config: Config, ui: TerminalUI): Promise<App> {
     session,
     perms,
     recorder: opened.recorder,
+    mcp,
     context: (signal) => ({ root: config.root, perms, session, ui, signal }),
   };
 }

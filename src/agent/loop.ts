@@ -313,11 +313,14 @@ export class Agent {
       events.onToolStart(summary);
       const result = await registry.run(call.name, call.input, ctx);
       events.onToolEnd(summary, result);
+      // The API rejects empty text; say so instead.
+      const text = result.content === "" ? "(no output)" : result.content;
       results.push({
         type: "tool_result",
         tool_use_id: call.id,
-        // The API rejects empty text; say so instead.
-        content: result.content === "" ? "(no output)" : result.content,
+        content: result.images?.length
+          ? [{ type: "text", text }, ...result.images.map((i) => ({ type: "image" as const, source: { type: "base64" as const, media_type: i.mediaType, data: i.data } }))]
+          : text,
         ...(result.isError ? { is_error: true } : {}),
       });
     }

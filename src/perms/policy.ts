@@ -6,6 +6,7 @@ import { isAbsolute, relative, resolve, sep } from "node:path";
 import { isProtectedPath, isWithin } from "./workspace.ts";
 import type { PermKind, Verdict } from "./types.ts";
 import { decideRun, runGrantHint, type RunPolicyOptions, type RunRules } from "./run-policy.ts";
+import { decideMcp, emptyMcpRules, mcpGrantHint, type McpRules } from "../mcp/decide.ts";
 
 /** Grants for one path kind (read or write). */
 export interface PathRules {
@@ -23,8 +24,8 @@ export interface HostRules {
 }
 
 export interface Grants {
-  allow: { read: PathRules; write: PathRules; run: RunRules; net: HostRules };
-  deny: { read: PathRules; write: PathRules; run: RunRules; net: HostRules };
+  allow: { read: PathRules; write: PathRules; run: RunRules; net: HostRules; mcp: McpRules };
+  deny: { read: PathRules; write: PathRules; run: RunRules; net: HostRules; mcp: McpRules };
 }
 
 export interface Decision {
@@ -36,8 +37,8 @@ export interface Decision {
 export const emptyPathRules = (): PathRules => ({ workspace: false, paths: [], globs: [] });
 export const emptyRunRules = (): RunRules => ({ all: false, programs: [], patterns: [] });
 export const emptyGrants = (): Grants => ({
-  allow: { read: emptyPathRules(), write: emptyPathRules(), run: emptyRunRules(), net: { all: false, hosts: [] } },
-  deny: { read: emptyPathRules(), write: emptyPathRules(), run: emptyRunRules(), net: { all: false, hosts: [] } },
+  allow: { read: emptyPathRules(), write: emptyPathRules(), run: emptyRunRules(), net: { all: false, hosts: [] }, mcp: emptyMcpRules() },
+  deny: { read: emptyPathRules(), write: emptyPathRules(), run: emptyRunRules(), net: { all: false, hosts: [] }, mcp: emptyMcpRules() },
 });
 
 export class Policy {
@@ -57,6 +58,8 @@ export class Policy {
         return decideRun(this.grants, target, this.root, this.runOptions);
       case "net":
         return this.decideNet(target);
+      case "mcp":
+        return decideMcp(this.grants.allow.mcp, this.grants.deny.mcp, target);
     }
   }
 
@@ -101,6 +104,7 @@ export class Policy {
       return `--allow-${kind}=${shown}` + (kind === "write" && inside ? ` (or --allow-write for the whole workspace)` : "");
     }
     if (kind === "run") return runGrantHint(this.grants, target, this.root);
+    if (kind === "mcp") return mcpGrantHint(target);
     return `--allow-net=${target}`;
   }
 }

@@ -32,8 +32,14 @@ export interface ToolContext {
   signal: AbortSignal;
 }
 
+/** A picture in a tool's result (MCP tools return them), base64 in a type the API accepts. */
+export interface ToolImage {
+  mediaType: "image/png" | "image/jpeg" | "image/gif" | "image/webp";
+  data: string;
+}
+
 /** What a tool returns to the model. A plain string is a success. */
-export type ToolOutput = string | { content: string; isError: boolean };
+export type ToolOutput = string | { content: string; isError: boolean; images?: ToolImage[] };
 
 /**
  * An expected failure the model can act on (file missing, no match, denied).
@@ -50,6 +56,12 @@ export interface Tool<Input = Record<string, unknown>> {
   /** Sent on every request: keep it short and precise. */
   description: string;
   inputSchema: JsonSchema & { type: "object" };
+  /**
+   * Sent to the API instead of `inputSchema` when set: a schema bunker did not
+   * write (an MCP server's), which validate.ts's subset cannot check; the
+   * server checks it.
+   */
+  apiInputSchema?: Record<string, unknown>;
   /** The dim one-liner shown per call, e.g. `read_file src/a.ts`. */
   summarize(input: Input): string;
   run(input: Input, ctx: ToolContext): Promise<ToolOutput>;
