@@ -31,6 +31,8 @@ export interface App {
   ui: TerminalUI;
   session: SessionState;
   perms: Permissions;
+  /** The tools the model is offered, by name. */
+  toolNames: string[];
   /** Saves the conversation as it goes (bunker -c / -r pick it up). */
   recorder: SessionRecorder;
   /** The MCP servers, when any are configured. */
@@ -81,7 +83,8 @@ export async function buildApp(config: Config, ui: TerminalUI): Promise<App> {
     session.todos = opened.resumed.todos;
     session.continued = true;
   }
-  const model = new Model({ apiKey: config.apiKey, baseURL: config.baseURL, model: opened.model, retryBaseMs: config.retryBaseMs, idleTimeoutMs: config.idleTimeoutMs });
+  const model = new Model({ apiKey: config.apiKey, baseURL: config.baseURL, model: opened.model, retryBaseMs: config.retryBaseMs, idleTimeoutMs: config.idleTimeoutMs, thinking: config.thinking });
+  if (model.thinking.note) ui.info(pc.yellow(escapeControl(model.thinking.note)));
   const system = buildSystemPrompt(config.root, {
     canRead: (real) => perms.policy.decide("read", real).verdict === "allow",
     warn: (message) => ui.info(pc.yellow(escapeControl(message))),
@@ -99,6 +102,7 @@ export async function buildApp(config: Config, ui: TerminalUI): Promise<App> {
     ui,
     session,
     perms,
+    toolNames: registry.names,
     recorder: opened.recorder,
     mcp,
     context: (signal) => ({ root: config.root, perms, session, ui, signal }),

@@ -3,12 +3,12 @@
 import { parseArgs } from "node:util";
 import { DEFAULT_MAX_TURNS, DEFAULT_MODEL } from "./help.ts";
 import { homedir } from "node:os";
-import { resolve } from "node:path";
 import { emptyGrants, type Grants, type PathRules } from "./perms/policy.ts";
-import { isWithin, resolveRoot, realpathLoose } from "./perms/workspace.ts";
+import { isWithin, resolveFrom, resolveRoot } from "./perms/workspace.ts";
 import { loadRulesFiles, rulesFilePaths, RulesFileError } from "./perms/rules-file.ts";
 import { loadMcpConfig, type McpConfig } from "./mcp/config.ts";
 import { defaultSessionsPath } from "./session/paths.ts";
+import { parseThinkingLevel, THINKING_LEVELS, type ThinkingLevel } from "./agent/thinking.ts";
 
 export type OutputFormat = "text" | "json" | "stream-json";
 export type SandboxMode = "auto" | "on" | "off";
@@ -45,6 +45,8 @@ export interface Config {
   /** Shown once at start-up: rules-file entries that were ignored, and why. */
   startupWarnings: string[];
   resume: ResumeRequest | undefined;
+  /** --thinking or the settings' "thinking"; undefined: on where the model supports it. */
+  thinking: ThinkingLevel | undefined;
   /** The saved-sessions database ($XDG_STATE_HOME/bunker/sessions.db). */
   sessionsPath: string;
   /** MCP servers from the user's settings.json and the project's .mcp.json (none started yet). */
@@ -106,8 +108,8 @@ function pathRules(root: string, flag: string, values: string[] | undefined, int
   if (bare) into.workspace = true;
   for (const item of items) {
     if (item.includes("\0")) throw new UsageError("a path contains a NUL byte");
-    const abs = item === "~" || item.startsWith("~/") ? resolve(process.env.HOME ?? "/", item.slice(2)) : resolve(root, item);
-    into.paths.push(realpathLoose(abs).real);
+    const base = item === "~" || item.startsWith("~/") ? process.env.HOME ?? "/" : root;
+    into.paths.push(resolveFrom(base, item === "~" || item.startsWith("~/") ? item.slice(2) : item).real);
   }
 }
 
@@ -149,6 +151,7 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
         "no-prompt": { type: "boolean" },
         "allow-env": { type: "string", multiple: true },
         sandbox: { type: "string" },
+        thinking: { type: "string" },
         verbose: { type: "boolean" },
         continue: { type: "boolean", short: "c" },
         resume: { type: "string", short: "r" },
@@ -170,6 +173,9 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
   }
   const sandbox = (v.sandbox as string | undefined) ?? "auto";
   if (!["auto", "on", "off"].includes(sandbox)) throw new UsageError(`--sandbox must be auto, on or off, not "${sandbox}"`);
+  const thinkingText = v.thinking as string | undefined;
+  const thinkingFlag = thinkingText === undefined ? undefined : parseThinkingLevel(thinkingText);
+  if (thinkingFlag === null) throw new UsageError(`--thinking must be ${THINKING_LEVELS.join(", ")}, not "${thinkingText}"`);
   const maxTurnsText = (v["max-turns"] as string | undefined) ?? String(DEFAULT_MAX_TURNS);
   const maxTurns = Number(maxTurnsText);
   if (!Number.isInteger(maxTurns) || maxTurns < 1) throw new UsageError(`--max-turns must be a whole number of at least 1, not "${maxTurnsText}"`);
@@ -193,7 +199,7 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
     throw new UsageError((err as Error).message);
   }
   // Everything in a workspace is readable: a home directory (or / above it) would open keys and logins to the model.
-  const home = realpathLoose(resolve(env.HOME || homedir())).real;
+  const home = resolveFrom(process.cwd(), env.HOME || homedir()).real;
   if (isWithin(root, home)) {
     throw new UsageError(
       `${root} holds your home directory${root === home ? "" : ` (${home})`}: as the workspace, all of it (SSH keys, cloud logins, shell history) would be readable by the model. Run bunker in a project directory, or name one with -C DIR`,
@@ -235,11 +241,13 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
   }
 
   let todoAfter = 3;
+  let thinkingSetting: ThinkingLevel | undefined;
   const startupWarnings: string[] = [];
   try {
     const rules = loadRulesFiles(root, grants, env);
     startupWarnings.push(...rules.ignored);
     if (typeof rules.reminders?.todoAfter === "number") todoAfter = rules.reminders.todoAfter;
+    thinkingSetting = rules.thinking;
   } catch (err) {
     if (err instanceof RulesFileError) throw new UsageError(err.message);
     throw err;
@@ -287,6 +295,7 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
     idleTimeoutMs: Number.isFinite(idleSeconds) && idleSeconds > 0 ? idleSeconds * 1000 : 90_000,
     startupWarnings,
     resume,
+    thinking: thinkingFlag ?? thinkingSetting,
     sessionsPath: defaultSessionsPath(env),
     mcp,
     mcpNamed,

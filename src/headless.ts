@@ -1,7 +1,9 @@
 // bunker -p: one turn, the answer on stdout, progress on stderr, and an exit
 // code a script can trust.
-import { buildApp, usageSummary } from "./app.ts";
+import { buildApp, canPrompt, usageSummary } from "./app.ts";
+import { version } from "./build-info.ts";
 import type { Config } from "./config.ts";
+import { initEvent, resultEvent, streamJsonEvents, type PermissionMode } from "./stream-json.ts";
 import { escapeControl } from "./ui/escape.ts";
 import { Stdout } from "./ui/stdout.ts";
 import { TerminalUI } from "./ui/terminal.ts";
@@ -15,6 +17,7 @@ export async function runHeadless(config: Config): Promise<number> {
     process.stderr.write('bunker: no prompt: stdin is not a terminal and was empty. Give one as an argument, bunker -p "what to do", or pipe it in: echo "what to do" | bunker -p\n');
     return 2;
   }
+  const started = performance.now();
   const ui = new TerminalUI({ streamText: false, verbose: config.verbose, spinner: false });
   const app = await buildApp(config, ui);
   const controller = new AbortController();
@@ -22,7 +25,21 @@ export async function runHeadless(config: Config): Promise<number> {
   process.on("SIGINT", onSigint);
   // Whoever reads stdout went away: stop the turn instead of working for nobody.
   const stdout = new Stdout(process.stdout, () => controller.abort());
-  const events = config.outputFormat === "stream-json" ? streamJsonEvents(ui, stdout) : ui;
+  const emit = (event: object) => stdout.write(JSON.stringify(event) + "\n");
+  const sessionId = () => (app.recorder.saving ? app.recorder.id : null);
+  let events: TerminalUI = ui;
+  if (config.outputFormat === "stream-json") {
+    emit(initEvent({
+      sessionId: sessionId(),
+      cwd: config.root,
+      model: app.model.name,
+      tools: app.toolNames,
+      permissionMode: permissionMode(config),
+      thinking: app.model.thinkingLevel,
+      version,
+    }));
+    events = streamJsonEvents(ui, emit, sessionId);
+  }
   const outcome = await app.agent.runTurn(prompt, app.context(controller.signal), events);
   process.off("SIGINT", onSigint);
 
@@ -34,21 +51,21 @@ export async function runHeadless(config: Config): Promise<number> {
     const answer = process.stdout.isTTY ? escapeControl(outcome.text, { keepNewlines: true, keepTabs: true }) : outcome.text;
     if (answer) stdout.write(answer + "\n");
   } else {
-    const result = {
-      type: "result",
-      result: outcome.text,
+    const { usage, cost_usd } = usageSummary(app);
+    emit(resultEvent({
       end: outcome.end,
-      is_error: isError,
+      isError,
+      text: outcome.text,
       ...(outcome.error ? { error: outcome.error } : {}),
       turns: outcome.modelCalls,
-      // What was refused: the run may have "succeeded" without doing what was asked.
-      permission_denials: app.perms.denials,
+      durationMs: performance.now() - started,
+      apiMs: app.model.apiMs,
+      sessionId: sessionId(),
       model: app.model.name,
-      // Continue this conversation with: bunker -r SESSION_ID -p "…"
-      ...(app.recorder.saving ? { session_id: app.recorder.id } : {}),
-      ...usageSummary(app),
-    };
-    stdout.write(JSON.stringify(result) + "\n");
+      usage,
+      costUSD: cost_usd,
+      permissionDenials: app.perms.denials,
+    }));
   }
   const writeError = await stdout.flush();
   if (writeError?.code === "EPIPE") return 141; // as if killed by SIGPIPE, quietly
@@ -60,16 +77,9 @@ export async function runHeadless(config: Config): Promise<number> {
   return isError ? 1 : 0;
 }
 
-/** stream-json: one JSON object per line for each event, then the result. */
-function streamJsonEvents(ui: TerminalUI, stdout: Stdout): TerminalUI {
-  const emit = (obj: object) => stdout.write(JSON.stringify(obj) + "\n");
-  return Object.assign(Object.create(ui) as TerminalUI, {
-    onText: (delta: string) => emit({ type: "text", text: delta }),
-    onToolStart: (summary: string) => emit({ type: "tool_use", summary }),
-    onToolEnd: (summary: string, r: { content: string; isError: boolean }) =>
-      // A failure says why (what the model was told), bounded; a success only how much came back.
-      emit({ type: "tool_result", summary, is_error: r.isError, bytes: r.content.length, ...(r.isError ? { error: r.content.slice(0, 2000) } : {}) }),
-    onNotice: (message: string) => emit({ type: "notice", message }),
-    onRetry: (message: string) => emit({ type: "retry", message }),
-  });
+/** How this run decides what it may do unasked, in the words of the init event. */
+function permissionMode(config: Config): PermissionMode {
+  const { allow } = config.grants;
+  if (allow.write.workspace && allow.run.all) return "allow-all";
+  return canPrompt(config) ? "ask" : "no-prompt";
 }

@@ -15,6 +15,7 @@ Options:
   -m, --model NAME                 model (default ${DEFAULT_MODEL}; env BUNKER_MODEL)
       --max-turns N                model calls per turn (default ${DEFAULT_MAX_TURNS})
   -C, --workspace DIR              workspace root (default: current directory)
+      --thinking LEVEL             off | low | medium | high: extended thinking (default high where the model supports it)
   -c, --continue                   continue the newest saved session in this workspace
   -r, --resume [ID]                continue session ID; bare: list this workspace's sessions
 

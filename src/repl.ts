@@ -2,21 +2,12 @@
 // Ctrl+C during a turn cancels it; twice at an empty prompt (or Ctrl+D) exits.
 import type { MessageParam } from "@anthropic-ai/sdk/resources/messages";
 import pc from "picocolors";
-import { keptTodosNote, renderTodosColoured } from "./agent/todo.ts";
 import { buildApp, usageSummary, type App } from "./app.ts";
 import type { Config } from "./config.ts";
 import { escapeControl } from "./ui/escape.ts";
 import { LineReader } from "./ui/line-reader.ts";
 import { TerminalUI } from "./ui/terminal.ts";
-
-const COMMANDS = `Commands:
-  /help    this list
-  /clear   forget the conversation and the todo list (start afresh)
-  /clear keep-todos   forget the conversation, keep the todo list
-  /todos   show the todo list
-  /compact shorten old tool output (file contents, command logs) to free context
-  /cost    tokens used and cost so far
-  /exit    leave (also: exit, quit, Ctrl+D)`;
+import { runSlashCommand, withKeptTodos, type CommandContext, type ReplState } from "./slash-commands.ts";
 
 export async function runRepl(config: Config): Promise<number> {
   const ui = new TerminalUI({ streamText: true, verbose: config.verbose, spinner: Boolean(process.stderr.isTTY) && process.env.TERM !== "dumb" });
@@ -34,8 +25,8 @@ export async function runRepl(config: Config): Promise<number> {
   const reader = new LineReader();
   let pending = config.prompt;
   let lastInterrupt = 0;
-  // Set by `/clear keep-todos`: the next message carries the kept plan.
   const carry: ReplState = { keptTodos: false };
+  const commands: CommandContext = { app, carry, write: (t) => process.stderr.write(t) };
 
   for (;;) {
     let input: string;
@@ -60,9 +51,9 @@ export async function runRepl(config: Config): Promise<number> {
     }
     const text = input.trim();
     if (!text) continue;
-    if (text === "exit" || text === "quit" || text === "/exit" || text === "/quit") break;
+    if (text === "exit" || text === "quit") break;
     if (text.startsWith("/")) {
-      slashCommand(text, app, carry);
+      if ((await runSlashCommand(text, commands)) === "exit") break;
       continue;
     }
     await runOneTurn(app, withKeptTodos(app, text, carry));
@@ -104,64 +95,3 @@ function lastReply(messages: MessageParam[]): string {
   return "";
 }
 
-export interface ReplState {
-  keptTodos: boolean;
-}
-
-/** After `/clear keep-todos`, the first message of the new conversation carries the plan. */
-export function withKeptTodos(app: App, text: string, carry: ReplState): string {
-  if (!carry.keptTodos) return text;
-  carry.keptTodos = false;
-  if (app.session.todos.length === 0) return text;
-  const note = keptTodosNote(app.session.todos);
-  app.ui.onInjected(note);
-  return `${text}\n\n${note}`;
-}
-
-export function slashCommand(text: string, app: App, carry: ReplState): void {
-  const [cmd, ...args] = text.split(/\s+/);
-  switch (cmd) {
-    case "/help":
-      process.stderr.write(COMMANDS + "\n");
-      return;
-    case "/clear": {
-      const keep = args[0] === "keep-todos";
-      if (args.length > 0 && !keep) {
-        process.stderr.write(pc.red(`Unknown option ${args.join(" ")}. `) + "Use /clear or /clear keep-todos.\n");
-        return;
-      }
-      // The old conversation stays saved (say where); what follows is a new session.
-      app.recorder.save({ messages: app.agent.history.messages, todos: app.session.todos });
-      const old = app.recorder.saving && app.agent.history.messages.length > 0 ? ` (the old one is saved: bunker -r ${app.recorder.id})` : "";
-      app.agent.clear();
-      app.recorder.startNew();
-      app.perms.forgetRefusals();
-      if (!keep) app.session.todos = [];
-      carry.keptTodos = keep;
-      const n = app.session.todos.length;
-      process.stderr.write(pc.dim(keep && n > 0 ? `Conversation cleared${old}; kept ${n} todo${n === 1 ? "" : "s"}.\n` : `Conversation cleared${old}.\n`));
-      return;
-    }
-    case "/compact": {
-      const r = app.agent.compact(1);
-      app.recorder.save({ messages: app.agent.history.messages, todos: app.session.todos });
-      const kb = Math.max(1, Math.round(r.savedChars / 1024));
-      process.stderr.write(pc.dim(r.elided === 0
-        ? "Nothing to compact: no earlier tool output is long enough to shorten.\n"
-        : `Shortened ${r.elided} earlier tool call${r.elided === 1 ? "" : "s"} (${kb} KB); the model can run them again.\n`));
-      return;
-    }
-    case "/todos":
-      process.stderr.write(
-        app.session.todos.length === 0 ? pc.dim("No todos yet.\n") : renderTodosColoured(app.session.todos).join("\n") + "\n",
-      );
-      return;
-    case "/cost": {
-      const { usage, cost_usd } = usageSummary(app);
-      process.stderr.write(`${usage.input_tokens + usage.cache_read_input_tokens + usage.cache_creation_input_tokens} tokens in (${usage.cache_read_input_tokens} from cache), ${usage.output_tokens} out, $${cost_usd.toFixed(4)}\n`);
-      return;
-    }
-    default:
-      process.stderr.write(pc.red(`Unknown command ${cmd}. `) + "Try /help.\n");
-  }
-}

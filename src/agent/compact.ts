@@ -2,7 +2,9 @@
 // old tool calls (file contents, grep hits, command logs) and the bodies of
 // old writes are most of a long conversation and the least needed later, so
 // they go first. The structure stays valid: every tool_use keeps its
-// tool_result and its id; only long text inside them shrinks.
+// tool_result and its id; only long text inside them shrinks. Thinking
+// blocks are never touched (the API checks their signatures), and the newest
+// reply that thought is kept whole: it is the one the API checks across tool use.
 import type { ContentBlockParam, MessageParam } from "@anthropic-ai/sdk/resources/messages";
 
 /** Text at most this long is kept: eliding it would save little. */
@@ -30,13 +32,16 @@ export function elideOldToolOutput(messages: MessageParam[], keepRecentRounds: n
   if (rounds.length <= keepRecentRounds) return result;
   // The first round kept whole, and the assistant message whose calls it answers.
   const firstKept = keepRecentRounds === 0 ? messages.length : rounds[rounds.length - keepRecentRounds]!;
+  const lastThought = messages.findLastIndex((m) => m.role === "assistant" && blocksOf(m).some(isThinking));
   for (let i = 0; i < firstKept; i++) {
     const m = messages[i]!;
-    if (typeof m.content === "string" || (m.role === "assistant" && i === firstKept - 1 && keepRecentRounds > 0)) continue;
+    if (typeof m.content === "string" || (m.role === "assistant" && i === firstKept - 1 && keepRecentRounds > 0) || i === lastThought) continue;
     m.content = m.content.map((b) => elideBlock(b, m.role, result)) as typeof m.content;
   }
   return result;
 }
+
+const isThinking = (b: ContentBlockParam) => b.type === "thinking" || b.type === "redacted_thinking";
 
 function blocksOf(m: MessageParam): ContentBlockParam[] {
   return typeof m.content === "string" ? [] : m.content;

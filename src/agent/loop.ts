@@ -25,6 +25,10 @@ export interface LoopEvents extends ModelEvents {
   onNotice(message: string): void;
   /** Injected text (reminders): shown only with --verbose. */
   onInjected(text: string): void;
+  /** A reply as it goes into the history (after repair): what --output-format stream-json reports. */
+  onAssistant?(message: Message, content: ContentBlock[]): void;
+  /** The tool_result blocks of a round, as they go back to the model. */
+  onToolResults?(results: ToolResultBlockParam[]): void;
 }
 
 export type TurnEnd = "done" | "max_turns" | "refusal" | "interrupted" | "error" | "context_full";
@@ -204,9 +208,11 @@ export class Agent {
       else if (text) lastText = text;
       paused = message.stop_reason === "pause_turn";
       if (content.length > 0) this.history.addAssistant(content);
+      events.onAssistant?.(message, content);
 
       const toolUses = content.filter((b): b is ToolUseBlock => b.type === "tool_use");
       const results = toolUses.length > 0 ? await this.runTools(toolUses, ctx, events, clean.refused) : [];
+      if (results.length > 0) events.onToolResults?.(results);
       const injected: ContentBlockParam[] = [];
       if (toolUses.length > 0) {
         for (const hook of this.opts.hooks ?? []) {

@@ -2,6 +2,7 @@
 // person sees "retrying in Ns"), prompt caching marks, and usage totals.
 import Anthropic from "@anthropic-ai/sdk";
 import type { Message, MessageParam, TextBlockParam, Tool } from "@anthropic-ai/sdk/resources/messages";
+import { planThinking, type ThinkingLevel, type ThinkingPlan } from "./thinking.ts";
 import { addUsage, emptyUsage, type UsageTotals } from "./usage.ts";
 
 export interface ModelEvents {
@@ -11,13 +12,20 @@ export interface ModelEvents {
   onRetry(message: string, delayMs: number, attempt: number): void;
   /** Request size, for --verbose. */
   onRequest?(bytes: number): void;
+  /** Thinking text as it streams. */
+  onThinking?(delta: string): void;
+  /** A whole thinking block (redacted: its text is encrypted), for the folded line on screen. */
+  onThinkingBlock?(thinking: string, redacted: boolean): void;
 }
 
 export interface ModelOptions {
   apiKey: string;
   baseURL?: string;
   model: string;
+  /** Default: what the thinking plan needs (the answer's share plus any thinking budget). */
   maxTokens?: number;
+  /** --thinking; undefined: on where the model supports it. */
+  thinking?: ThinkingLevel;
   /** First backoff delay; doubles each retry. */
   retryBaseMs: number;
   maxRetries?: number;
@@ -43,13 +51,17 @@ export class ModelError extends Error {
 
 export class Model {
   readonly usage: UsageTotals = emptyUsage();
+  /** Milliseconds spent waiting on the API (retries included): stream-json's duration_api_ms. */
+  apiMs = 0;
   private readonly client: Anthropic;
   /** Called on every chunk of the response body: feeds the current attempt's idle watchdog. */
   private onBytes: () => void = () => {};
   /** The content-type of the last successful response: a 200 that is not an event stream is a wrong server. */
   private okContentType: string | undefined;
+  readonly thinking: ThinkingPlan;
 
   constructor(readonly opts: ModelOptions) {
+    this.thinking = planThinking(opts.model, opts.thinking);
     this.client = new Anthropic({
       apiKey: opts.apiKey,
       baseURL: opts.baseURL,
@@ -83,10 +95,25 @@ export class Model {
     return this.opts.model;
   }
 
+  /** The --thinking level in effect. */
+  get thinkingLevel(): ThinkingLevel {
+    return this.thinking.level;
+  }
+
   async send(system: string, messages: MessageParam[], tools: Tool[], events: ModelEvents, signal: AbortSignal): Promise<Message> {
+    const t0 = performance.now();
+    try {
+      return await this.sendTimed(system, messages, tools, events, signal);
+    } finally {
+      this.apiMs += performance.now() - t0;
+    }
+  }
+
+  private async sendTimed(system: string, messages: MessageParam[], tools: Tool[], events: ModelEvents, signal: AbortSignal): Promise<Message> {
     const params = {
       model: this.opts.model,
-      max_tokens: this.opts.maxTokens ?? 16_000,
+      max_tokens: this.opts.maxTokens ?? this.thinking.maxTokens,
+      ...this.thinking.params,
       system: [{ type: "text", text: system, cache_control: { type: "ephemeral" } }] satisfies TextBlockParam[],
       tools,
       messages: withCacheMark(messages),
@@ -117,6 +144,11 @@ export class Model {
         stream.on("text", (delta) => {
           streamed = true;
           events.onText(delta);
+        });
+        if (events.onThinking) stream.on("thinking", (delta) => events.onThinking?.(delta));
+        stream.on("contentBlock", (block) => {
+          if (block.type === "thinking") events.onThinkingBlock?.(block.thinking, false);
+          else if (block.type === "redacted_thinking") events.onThinkingBlock?.("", true);
         });
         const message = await stream.finalMessage();
         // message_stop without a message_delta: the reply's end never came.

@@ -17,12 +17,13 @@
 // the command line.
 import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
-import { isAbsolute, join, resolve, sep } from "node:path";
+import { isAbsolute, join, sep } from "node:path";
 import { emptyGrants, type Grants, type HostRules, type PathRules } from "./policy.ts";
 import type { RunRules } from "./run-policy.ts";
 import { parseMcpRule, type McpRules } from "../mcp/decide.ts";
+import { parseThinkingLevel, THINKING_LEVELS, type ThinkingLevel } from "../agent/thinking.ts";
 import { JsonSyntaxError, parseJsonWithPositions, type Position } from "./settings-json.ts";
-import { isProtectedPath, isWithin, realpathLoose } from "./workspace.ts";
+import { isProtectedPath, isWithin, resolveFrom } from "./workspace.ts";
 
 /** Settings other parts of bunker read from the same file. */
 export interface Reminders {
@@ -36,12 +37,14 @@ export interface RulesFilesResult {
   loaded: string[];
   /** `"reminders"` from the files, the workspace's keys overriding the user's. */
   reminders?: Reminders;
+  /** `"thinking"`: the default --thinking level, the workspace's overriding the user's. */
+  thinking?: ThinkingLevel;
   /** Entries of the workspace file that were ignored, each `file:line:col: ignored "entry": why`. */
   ignored: string[];
 }
 
 /** Top-level keys a settings file may have. Extend here when a feature adds one. */
-export const KNOWN_SETTINGS_KEYS = ["$schema", "allow", "deny", "reminders", "mcpServers"] as const;
+export const KNOWN_SETTINGS_KEYS = ["$schema", "allow", "deny", "reminders", "thinking", "mcpServers"] as const;
 
 export class RulesFileError extends Error {
   override name = "RulesFileError";
@@ -66,6 +69,7 @@ export function loadRulesFiles(root: string, grants: Grants, env: Env = process.
   const loaded: string[] = [];
   const ignored: string[] = [];
   let reminders: Reminders | undefined;
+  let thinking: ThinkingLevel | undefined;
   for (const [file, scope] of [
     [paths.user, "user"],
     [paths.workspace, "workspace"],
@@ -76,8 +80,9 @@ export function loadRulesFiles(root: string, grants: Grants, env: Env = process.
     loaded.push(file);
     ignored.push(...parsed.ignored);
     if (parsed.reminders) reminders = { ...reminders, ...parsed.reminders };
+    if (parsed.thinking) thinking = parsed.thinking;
   }
-  return { grants, loaded, ignored, ...(reminders ? { reminders } : {}) };
+  return { grants, loaded, ignored, ...(reminders ? { reminders } : {}), ...(thinking ? { thinking } : {}) };
 }
 
 function readIfExists(file: string): string | null {
@@ -97,7 +102,7 @@ export function parseRulesFile(
   grants: Grants,
   scope: "user" | "workspace",
   env: Env = process.env,
-): { reminders?: Reminders; ignored: string[] } {
+): { reminders?: Reminders; thinking?: ThinkingLevel; ignored: string[] } {
   let doc: ReturnType<typeof parseJsonWithPositions>;
   try {
     doc = parseJsonWithPositions(text);
@@ -152,8 +157,12 @@ export function parseRulesFile(
   }
   const reminders = settings.reminders;
   if (reminders !== undefined) checkReminders(reminders, at);
+  const thinking = settings.thinking === undefined ? undefined : parseThinkingLevel(String(settings.thinking));
+  if (thinking === null || (settings.thinking !== undefined && typeof settings.thinking !== "string")) {
+    throw new RulesFileError(`${at("/thinking")}: "thinking" must be one of ${THINKING_LEVELS.map((l) => `"${l}"`).join(", ")}, got ${JSON.stringify(settings.thinking)}`);
+  }
   mergeGrants(grants, local);
-  return reminders === undefined ? { ignored } : { reminders: reminders as Reminders, ignored };
+  return { ignored, ...(reminders === undefined ? {} : { reminders: reminders as Reminders }), ...(thinking ? { thinking } : {}) };
 }
 
 function checkReminders(reminders: unknown, at: (pointer: string) => string): void {
@@ -249,9 +258,8 @@ function addPathRule(rules: PathRules, kind: "read" | "write", value: string, ct
   const rest = firstGlob === -1 ? [] : parts.slice(firstGlob);
   if (rest.includes("..")) return { problem: `".." may only come before the first wildcard` };
   const literalPath = literal.join(sep);
-  const abs = isAbsolute(expanded) ? resolve(sep, literalPath) : resolve(ctx.root, literalPath);
-
-  const real = realpathLoose(abs).real;
+  // Physically, as every path is: `link/..` goes up from where the link leads.
+  const real = resolveFrom(ctx.root, isAbsolute(expanded) ? literalPath || sep : literalPath).real;
   if (ctx.list === "allow" && ctx.scope === "workspace") {
     if (!isWithin(ctx.root, real)) {
       return { ignored: `${real} is outside the workspace, and a workspace's own settings cannot grant that. To allow it, add it to ${ctx.userFile} or pass --allow-${kind}=${real}` };

@@ -9,11 +9,11 @@
 // globs, so this module reads the file system; it never writes or runs.
 import { existsSync, statSync } from "node:fs";
 import { homedir } from "node:os";
-import { basename, isAbsolute, join, resolve } from "node:path";
+import { basename, isAbsolute, join } from "node:path";
 import type { Decision, Grants, PathRules } from "./policy.ts";
 import { gitConfigRunsPrograms } from "./git-config.ts";
 import { isLiteral, parseShell, type ParseResult, type Redirect, type SimpleCommand, type Word } from "./shell-parse.ts";
-import { isProtectedPath, isWithin, realpathLoose } from "./workspace.ts";
+import { isProtectedPath, isWithin, joinRaw, realpathLoose, resolveFrom } from "./workspace.ts";
 
 export interface RunRules {
   /** Bare flag: every command. */
@@ -344,7 +344,7 @@ function attachedPathOutside(t: string, w: Word, paths: PathChecker, write = fal
   if (t.startsWith("--") || t.length < 3) return false;
   const value = t.slice(2);
   const word = { ...w, text: value, glob: false, tilde: false };
-  if (!paths.cwds.some((cwd) => existsSync(resolve(cwd, value)))) return false;
+  if (!paths.cwds.some((cwd) => resolveFrom(cwd, value).exists)) return false;
   return write ? !paths.writable(word) : !paths.readable(word);
 }
 
@@ -389,7 +389,7 @@ const PACKAGE_INSTALLERS = new Set(["npm install", "npm i", "npm add", "pnpm add
  */
 function looksRemote(t: string, paths: PathChecker, installer: boolean): boolean {
   if (!t.includes("/") || t.startsWith("./") || t.startsWith("../")) return false;
-  const missing = !paths.cwds.every((cwd) => existsSync(resolve(cwd, t)));
+  const missing = !paths.cwds.every((cwd) => resolveFrom(cwd, t).exists);
   return missing && (installer || /^[\w-]+\.[a-z]{2,}\//i.test(t));
 }
 
@@ -496,7 +496,7 @@ function possibleDirectories(commands: SimpleCommand[], root: string): string[] 
     if (!isCd(cmd)) continue;
     const target = cdTarget(cmd);
     if (!target) continue;
-    for (const d of [...dirs]) dirs.add(realpathLoose(resolve(d, target)).real);
+    for (const d of [...dirs]) dirs.add(resolveFrom(d, target).real);
   }
   return [...dirs];
 }
@@ -559,7 +559,7 @@ class PathChecker {
     const target = cdTarget(cmd);
     const root = this.judge.root;
     if (!target || !root) return false;
-    return this.cwds.every((d) => isWithin(root, realpathLoose(resolve(d, target)).real));
+    return this.cwds.every((d) => isWithin(root, resolveFrom(d, target).real));
   }
 
   private all(w: Word, extra: (real: string) => boolean): boolean {
@@ -568,16 +568,16 @@ class PathChecker {
     let text = w.text;
     if (w.tilde) {
       if (text !== "~" && !text.startsWith("~/")) return false; // ~user
-      text = join(homedir(), text.slice(1));
+      text = homedir() + text.slice(1); // not join(): that would drop `link/..` as text
     }
     if (text === "" || text.includes("\0")) return false;
     // After a `cd`, `..` could climb from a directory we did not foresee.
     if (this.hasCd && !isAbsolute(text) && text.split("/").includes("..")) return false;
     // `a/../x` where `a` does not exist yet: an earlier command in the line may make `a` a link (`ln -s / a`).
-    if (text.split("/").some((part, i, all) => part === ".." && i > 0 && !this.cwds.every((cwd) => existsSync(resolve(cwd, all.slice(0, i).join("/")))))) return false;
+    if (text.split("/").some((part, i, all) => part === ".." && i > 0 && !this.cwds.every((cwd) => resolveFrom(cwd, all.slice(0, i).join("/")).exists))) return false;
     try {
       for (const cwd of this.cwds) {
-        const candidates = w.glob ? expandGlob(cwd, text) : [resolve(cwd, text)];
+        const candidates = w.glob ? expandGlob(cwd, text) : [joinRaw(cwd, text)];
         if (!candidates) return false;
         for (const abs of candidates) {
           // bash hands a match named `-R` or `--pre=sh` to the program as an option.
@@ -603,7 +603,8 @@ function expandGlob(cwd: string, pattern: string): string[] | null {
   const firstGlob = parts.findIndex((p) => /[*?[]/.test(p));
   if (parts.slice(firstGlob).some((p) => p.startsWith(".") && /[*?[]/.test(p))) return null;
   if (parts.slice(firstGlob).includes("..")) return null;
-  const base = resolve(cwd, parts.slice(0, firstGlob).join("/") || ".");
+  // The fixed prefix resolved physically (`link/../*` starts where the link leads, then goes up).
+  const base = resolveFrom(cwd, parts.slice(0, firstGlob).join("/") || ".").real;
   // bash's default has no globstar: `**` is `*`, one level; that also keeps a scan through links bounded.
   const rest = parts.slice(firstGlob).join("/").replace(/\*\*+/g, "*");
   const out = [base];

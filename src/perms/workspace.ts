@@ -1,7 +1,11 @@
-// The one workspace resolver. Every path a tool takes goes through here before
-// it touches the disk: made absolute, every symlink resolved (dangling ones
-// too, by reading the link), then tested component by component against the
-// root. A link inside the workspace that points outside is outside.
+// The one workspace resolver. Every path a tool takes, and every path word a
+// command judge checks, goes through here before it touches the disk: made
+// absolute, then resolved physically, as the kernel does: component by
+// component, each link followed (dangling ones too, by reading the link)
+// before the next `..` is applied, so `self/../x` with `self -> .` is the
+// parent's x. Never normalized as text first (node's resolve() and Bun's
+// realpathSync drop `link/..` textually). A link inside the workspace that
+// points outside is outside.
 import { lstatSync, readFileSync, readlinkSync, realpathSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
@@ -63,10 +67,10 @@ function readGitDirs(root: string): string[] {
   try {
     const pointer = /^gitdir:\s*(.+?)\s*$/m.exec(readFileSync(join(root, ".git"), "utf8"))?.[1];
     if (!pointer) return [];
-    const gitDir = realpathLoose(resolve(root, pointer)).real;
+    const gitDir = resolveFrom(root, pointer).real;
     const dirs = [gitDir];
     try {
-      dirs.push(realpathLoose(resolve(gitDir, readFileSync(join(gitDir, "commondir"), "utf8").trim())).real);
+      dirs.push(resolveFrom(gitDir, readFileSync(join(gitDir, "commondir"), "utf8").trim()).real);
     } catch {
       // not a linked worktree
     }
@@ -82,18 +86,35 @@ export function isWithin(base: string, target: string): boolean {
   return rel === "" || (!isAbsolute(rel) && rel !== ".." && !rel.startsWith(".." + sep));
 }
 
-/** Expand `~` and make absolute against `root`. No file system access. */
-export function absolutize(root: string, input: string): string {
+/**
+ * Expand `~` and make absolute against `base`. No file system access, and no
+ * normalizing: a `..` stays where it is, to be applied after the link before
+ * it is followed (see realpathLoose).
+ */
+export function absolutize(base: string, input: string): string {
   if (input.includes("\0")) throw new PathError("the path contains a NUL byte");
   if (input === "~") return homedir();
-  if (input.startsWith("~/")) return join(homedir(), input.slice(2));
-  return resolve(root, input);
+  if (input.startsWith("~/")) return `${homedir()}/${input.slice(2)}`;
+  return joinRaw(base, input);
+}
+
+/** `input` against `base` as the kernel would take it: absolute stays, relative is appended, nothing collapsed. */
+export function joinRaw(base: string, input: string): string {
+  if (isAbsolute(input)) return input;
+  return input === "" ? base : `${base.endsWith(sep) ? base : base + sep}${input}`;
+}
+
+/** Where `input` (relative to `base`, or absolute) really is: physical resolution of `joinRaw(base, input)`. */
+export function resolveFrom(base: string, input: string): { real: string; exists: boolean } {
+  return realpathLoose(joinRaw(base, input));
 }
 
 /**
  * Resolve every symlink in `abs`, including dangling ones and links in parent
- * components, without requiring the path to exist. Components past the
- * longest existing prefix are appended as they are.
+ * components, without requiring the path to exist, physically: `..` goes up
+ * from wherever the components before it really led (a link is followed
+ * first), and a link's own target is taken the same way, never normalized as
+ * text. Components past the longest existing prefix are appended as they are.
  */
 export function realpathLoose(abs: string): { real: string; exists: boolean } {
   let pending = abs.split(sep).filter(Boolean);
@@ -116,9 +137,9 @@ export function realpathLoose(abs: string): { real: string; exists: boolean } {
     if (stat.isSymbolicLink()) {
       if (++hops > MAX_LINK_HOPS) throw new PathError("too many levels of symbolic links");
       const target = readlinkSync(next);
-      const targetAbs = resolve(dirname(next), target);
-      pending = [...targetAbs.split(sep).filter(Boolean), ...pending];
-      current = sep;
+      // Relative targets start from the link's own (real) directory, `current`; absolute ones from /.
+      pending = [...target.split(sep).filter(Boolean), ...pending];
+      if (isAbsolute(target)) current = sep;
       continue;
     }
     current = next;
@@ -126,12 +147,12 @@ export function realpathLoose(abs: string): { real: string; exists: boolean } {
   return { real: current, exists: true };
 }
 
-/** The workspace root, made absolute and realpath'd once at start-up. */
+/** The workspace root, made absolute and realpath'd (physically: realpathSync.native) once at start-up. */
 export function resolveRoot(dir: string): string {
-  const abs = resolve(dir);
+  const abs = joinRaw(process.cwd(), dir);
   let real: string;
   try {
-    real = realpathSync(abs);
+    real = realpathSync.native(abs);
   } catch {
     throw new PathError(`workspace ${abs} does not exist`);
   }

@@ -188,7 +188,7 @@ describe("headless -p", () => {
     expect(resultText(toolResultsOf(1)[0]!)).toContain("hello from the workspace");
   });
 
-  test("--output-format json prints one object with result, turns, usage and cost_usd", async () => {
+  test("--output-format json prints one object with result, num_turns, usage and total_cost_usd", async () => {
     const env = serve([
       reply([toolUse("read_file", { path: "hello.txt" })], undefined, { usage: { input_tokens: 1000, output_tokens: 50 } }),
       reply("It says hello.", undefined, { usage: { input_tokens: 1200, output_tokens: 10 } }),
@@ -198,9 +198,9 @@ describe("headless -p", () => {
     const lines = r.stdout.trimEnd().split("\n");
     expect(lines).toHaveLength(1);
     const obj = JSON.parse(lines[0]!) as Record<string, unknown>;
-    expect(obj).toMatchObject({ result: "It says hello.", turns: 2, is_error: false, usage: { input_tokens: 2200, output_tokens: 60 } });
-    expect(typeof obj.cost_usd).toBe("number");
-    expect(obj.cost_usd as number).toBeGreaterThan(0);
+    expect(obj).toMatchObject({ type: "result", subtype: "success", result: "It says hello.", num_turns: 2, is_error: false, usage: { input_tokens: 2200, output_tokens: 60 } });
+    expect(typeof obj.total_cost_usd).toBe("number");
+    expect(obj.total_cost_usd as number).toBeGreaterThan(0);
   });
 
   test("a 529 then success: stderr shows 'retrying in', the answer still arrives, exit 0", async () => {
@@ -228,7 +228,7 @@ describe("headless -p", () => {
     // The work stopped short: a script must see that (exit 1, is_error), and learn how to go on.
     expect(r.code).toBe(1);
     const out = JSON.parse(r.stdout) as { session_id: string };
-    expect(out).toMatchObject({ end: "max_turns", is_error: true, turns: 2 });
+    expect(out).toMatchObject({ end: "max_turns", subtype: "error_max_turns", is_error: true, num_turns: 2 });
     // The exact command that continues this session, from here.
     expect(r.stderr).toContain(`Stopped after 2 model calls (--max-turns 2). Run bunker -r ${out.session_id} -p "continue" to let it go on.`);
     expect(fake!.requests).toHaveLength(2);
@@ -287,7 +287,7 @@ describe("headless -p", () => {
     const r = await bunker(["-p", "--output-format", "json", "hi"], { ...env, ANTHROPIC_API_KEY: "a-wrong-key" });
     expect(r.code).toBe(1);
     const obj = JSON.parse(r.stdout) as Record<string, unknown>;
-    expect(obj).toMatchObject({ is_error: true, turns: 1 });
+    expect(obj).toMatchObject({ subtype: "error_during_execution", is_error: true, num_turns: 1 });
     expect(String(obj.error)).toContain("ANTHROPIC_API_KEY");
   });
 
@@ -333,7 +333,7 @@ describe("when stdout cannot be written", () => {
     }
     await reader.cancel();
     const [stderr, code] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);
-    expect(JSON.parse(got.split("\n")[0]!)).toMatchObject({ type: "tool_use" });
+    expect(JSON.parse(got.split("\n")[0]!)).toMatchObject({ type: "system", subtype: "init" });
     expect(stderr).not.toContain("EPIPE");
     expect(code).toBe(141);
     expect(fake!.requests.length).toBeLessThanOrEqual(2);
@@ -360,18 +360,6 @@ describe("what a person types wrong, and piped input", () => {
     expect(code).toBe(2);
     expect(err).toBe('bunker: no prompt: stdin is not a terminal and was empty. Give one as an argument, bunker -p "what to do", or pipe it in: echo "what to do" | bunker -p\n');
     expect(fake!.requests).toHaveLength(0);
-  });
-
-  test("stream-json: one event a line, a failed tool says why, then the result", async () => {
-    const env = serve([reply([toolUse("read_file", { path: "missing.txt" })]), reply("No such file.")]);
-    const r = await bunker(["-p", "read missing.txt", "--output-format", "stream-json"], env);
-    expect(r.code).toBe(0);
-    const events = r.stdout.trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
-    expect(events[0]).toEqual({ type: "tool_use", summary: "read_file missing.txt" });
-    expect(events[1]).toMatchObject({ type: "tool_result", summary: "read_file missing.txt", is_error: true });
-    expect(String(events[1]!.error)).toContain("missing.txt");
-    expect(events.filter((e) => e.type === "text").map((e) => e.text).join("")).toBe("No such file.");
-    expect(events.at(-1)).toMatchObject({ type: "result", result: "No such file.", is_error: false });
   });
 
   test("piped input goes to the model as context for the prompt", async () => {

@@ -84,11 +84,11 @@ describe.skipIf(!sandboxed)("the stdio server's sandbox", () => {
     const web = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("reached") });
     cleanups.push(() => web.stop(true));
     const { root, env } = e2eWorkspace("bunker-mcp-e2e-", "", { "readme.md": "hello\n" });
-    mkdirSync(join(env.HOME, ".ssh"), { recursive: true });
-    writeFileSync(join(env.HOME, ".ssh", "id_marker"), "SECRET-MARKER");
+    mkdirSync(join(env.HOME!, ".ssh"), { recursive: true });
+    writeFileSync(join(env.HOME!, ".ssh", "id_marker"), "SECRET-MARKER");
     writeUserSettings(env, { allow: ["mcp:box/*"], mcpServers: { box: testServer(["--name", "box"]) } });
     fake = startFakeAnthropic([
-      reply([probe({ read: join(env.HOME, ".ssh", "id_marker") }), probe({ read: join(root, "readme.md") }), probe({ write: join(root, "planted.txt") }), probe({ fetch: `http://127.0.0.1:${web.port}/` }), toolUse("mcp__box__state", {})]),
+      reply([probe({ read: join(env.HOME!, ".ssh", "id_marker") }), probe({ read: join(root, "readme.md") }), probe({ write: join(root, "planted.txt") }), probe({ fetch: `http://127.0.0.1:${web.port}/` }), toolUse("mcp__box__state", {})]),
       reply("Done."),
     ]);
     env.ANTHROPIC_BASE_URL = fake.url;

@@ -83,7 +83,7 @@ describe.skipIf(!tmuxAvailable)("REPL input in a real terminal (tmux)", () => {
       const t = await startRepl([]);
       t.keys(["/help"], true);
       t.keys(["Enter"]);
-      await t.waitFor("/compact shorten old tool output");
+      await t.waitFor(/\/compact\s+shorten old tool output/);
       t.keys(["/nope"], true);
       t.keys(["Enter"]);
       await t.waitFor("Unknown command /nope. Try /help.");

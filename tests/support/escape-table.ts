@@ -5,7 +5,7 @@
 // that nothing there was read into a result or written.
 import { lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { tempDir } from "./context.ts";
 
 export const SECRET = "top secret content 7f3a";
@@ -55,6 +55,20 @@ export const ESCAPE_ATTEMPTS: EscapeAttempt[] = [
   { name: "300-character name", path: () => "n".repeat(300), expect: /too long/i },
   { name: "sibling dir sharing the root's prefix (relative)", path: () => "../ws2/file.txt", expect: OUTSIDE },
   { name: "sibling dir sharing the root's prefix (absolute)", path: (f) => join(f.sibling, "file.txt"), expect: OUTSIDE },
+  // `..` after a link: the kernel follows the link first, then goes up from where it led.
+  // The innocent links `self -> .`, `sub/here -> .` and `sub/up -> ..` all stay inside.
+  { name: "link/.. (self -> .)", path: () => "self/../outside/secret.txt", expect: OUTSIDE },
+  { name: "link/.. naming the parent itself", path: () => "self/../outside", expect: OUTSIDE },
+  { name: "link/link/../..", path: (f) => `self/self/../../${basename(f.base)}/outside/secret.txt`, expect: OUTSIDE },
+  { name: "link/link/link/link/../../../../etc/passwd", path: () => "self/self/self/self/../../../../etc/passwd", expect: OUTSIDE, realFile: true },
+  { name: "link to / (slash -> /)", path: () => "slash/etc/passwd", expect: OUTSIDE, realFile: true },
+  { name: "link to /, then ..", path: () => "slash/../etc/passwd", expect: OUTSIDE, realFile: true },
+  { name: "link to a sibling of the workspace", path: () => "sib/file.txt", expect: OUTSIDE },
+  { name: "link/.. into the sibling sharing the root's prefix", path: () => "self/../ws2/file.txt", expect: OUTSIDE },
+  { name: "dangling link, then ..", path: () => "dangling/../outside/secret.txt", expect: OUTSIDE },
+  { name: ".. after a link inside sub/ (sub/here -> .)", path: () => "sub/here/../../outside/secret.txt", expect: OUTSIDE },
+  { name: ".. after a link to the root inside sub/ (sub/up -> ..)", path: () => "sub/up/../outside/secret.txt", expect: OUTSIDE },
+  { name: "absolute path through link/..", path: (f) => join(f.root, "self") + "/../outside/secret.txt", expect: OUTSIDE },
 ];
 
 export function makeEscapeFixture(): EscapeFixture {
@@ -71,6 +85,13 @@ export function makeEscapeFixture(): EscapeFixture {
   symlinkSync("chain2", join(root, "chain1"));
   symlinkSync("../outside/secret.txt", join(root, "chain2"));
   symlinkSync("../outside/created-by-escape", join(root, "dangling"));
+  // Innocent links a repository may ship: each alone stays inside.
+  mkdirSync(join(root, "sub"));
+  symlinkSync(".", join(root, "self"));
+  symlinkSync("/", join(root, "slash"));
+  symlinkSync("../ws2", join(root, "sib"));
+  symlinkSync(".", join(root, "sub", "here"));
+  symlinkSync("..", join(root, "sub", "up"));
 
   const named = ["/etc/passwd", join(homedir(), ".ssh", "id_rsa")];
   return {

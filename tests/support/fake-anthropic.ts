@@ -16,7 +16,7 @@ import { parseArgs } from "node:util";
 import type { MessageCreateParamsBase } from "@anthropic-ai/sdk/resources/messages";
 import { buildMessage, encodeSse, messageEvents, type WireMessage } from "./fake-anthropic/reply.ts";
 import { errorBody, errorType, parseJsonScript, type RecordedRequest, type ReplyStep, type StaticStep, type Step } from "./fake-anthropic/steps.ts";
-import { checkBody, checkHeaders, type Rejection } from "./fake-anthropic/validate.ts";
+import { checkBody, checkHeaders, checkThinkingKept, type Rejection, type ServedThinking } from "./fake-anthropic/validate.ts";
 
 export * from "./fake-anthropic/steps.ts";
 export type { WireMessage } from "./fake-anthropic/reply.ts";
@@ -77,6 +77,8 @@ export function startFakeAnthropic(steps: Step[], opts: FakeAnthropicOptions = {
   const script = [...steps];
   let queue = [...steps];
   const requests: ServedRequest[] = [];
+  /** Thinking blocks served beside tool calls, by tool_use id: they must come back unmodified. */
+  const servedThinking = new Map<string, ServedThinking[]>();
   const log = opts.log ?? (() => {});
 
   function nextStep(): Step | undefined {
@@ -106,7 +108,7 @@ export function startFakeAnthropic(steps: Step[], opts: FakeAnthropicOptions = {
       return reject(rec, { status: 400, type: "invalid_request_error", message: `request body is not valid JSON: ${(e as Error).message}` });
     }
     rec.body = body as MessageCreateParamsBase;
-    const bodyProblem = checkBody(body);
+    const bodyProblem = checkBody(body) ?? checkThinkingKept(rec.body.messages, servedThinking);
     if (bodyProblem) return reject(rec, bodyProblem);
 
     const scripted = nextStep();
@@ -145,6 +147,7 @@ export function startFakeAnthropic(steps: Step[], opts: FakeAnthropicOptions = {
     rec.status = 200;
     const message = buildMessage(step, { requestIndex: rec.index, model: rec.body.model, requestBytes: rec.bytes });
     rec.reply = message;
+    rememberThinking(message, servedThinking);
     if (rec.body.stream !== true) return jsonResponse(200, message, requestId);
     return streamResponse(message, step, rec, requestId);
   }
@@ -187,6 +190,16 @@ export function startFakeAnthropic(steps: Step[], opts: FakeAnthropicOptions = {
     stop,
     [Symbol.asyncDispose]: stop,
   };
+}
+
+function rememberThinking(message: WireMessage, into: Map<string, ServedThinking[]>): void {
+  const leading: ServedThinking[] = [];
+  for (const b of message.content) {
+    if (b.type !== "thinking") break;
+    leading.push({ thinking: b.thinking, signature: b.signature });
+  }
+  if (leading.length === 0) return;
+  for (const b of message.content) if (b.type === "tool_use") into.set(b.id, leading);
 }
 
 function streamResponse(message: WireMessage, step: ReplyStep, rec: ServedRequest, headers: Record<string, string>): Response {

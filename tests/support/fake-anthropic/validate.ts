@@ -42,7 +42,71 @@ export function checkBody(body: unknown): Rejection | null {
     return invalid("max_tokens: Input should be a valid non-negative integer");
   }
   if (body.stream !== undefined && typeof body.stream !== "boolean") return invalid("stream: Input should be a valid boolean");
-  return checkSystem(body.system) ?? checkTools(body) ?? checkMessages(body.messages, Array.isArray(body.tools) && body.tools.length > 0);
+  return checkThinkingConfig(body) ?? checkSystem(body.system) ?? checkTools(body) ?? checkMessages(body.messages, Array.isArray(body.tools) && body.tools.length > 0);
+}
+
+const EFFORTS = ["low", "medium", "high", "xhigh", "max"];
+
+/** `thinking` and `output_config.effort`, as the API checks them. */
+function checkThinkingConfig(body: Obj): Rejection | null {
+  const t = body.thinking;
+  if (t !== undefined) {
+    if (!isObj(t) || !["enabled", "disabled", "adaptive"].includes(t.type as string)) {
+      return invalid("thinking.type: Input should be 'enabled', 'disabled' or 'adaptive'");
+    }
+    if (t.type === "enabled") {
+      if (!Number.isInteger(t.budget_tokens)) return invalid("thinking.enabled.budget_tokens: Field required");
+      if ((t.budget_tokens as number) < 1024) return invalid("thinking.enabled.budget_tokens: Input should be greater than or equal to 1024");
+      if ((t.budget_tokens as number) >= (body.max_tokens as number)) {
+        return invalid("`max_tokens` must be greater than `thinking.budget_tokens`. Please consult our documentation at https://docs.claude.com/en/docs/build-with-claude/extended-thinking#max-tokens-and-context-window-size");
+      }
+    } else if (t.budget_tokens !== undefined) {
+      return invalid(`thinking.${t.type}.budget_tokens: Extra inputs are not permitted`);
+    }
+  }
+  const oc = body.output_config;
+  if (oc !== undefined) {
+    if (!isObj(oc)) return invalid("output_config: Input should be a valid dictionary");
+    if (oc.effort !== undefined && oc.effort !== null && !EFFORTS.includes(oc.effort as string)) {
+      return invalid(`output_config.effort: Input should be ${EFFORTS.map((e) => `'${e}'`).join(", ")}`);
+    }
+  }
+  return null;
+}
+
+/** A thinking block as served: it must come back exactly so. */
+export interface ServedThinking {
+  thinking: string;
+  signature: string;
+}
+
+/**
+ * Every reply the server sent with thinking and tool calls, by tool_use id:
+ * wherever such a reply comes back, its thinking blocks must lead it,
+ * present and unmodified, in their order (the API's rule across tool use).
+ */
+export function checkThinkingKept(messages: unknown, served: ReadonlyMap<string, ServedThinking[]>): Rejection | null {
+  if (!Array.isArray(messages) || served.size === 0) return null;
+  for (const [i, m] of messages.entries()) {
+    if (!isObj(m) || m.role !== "assistant" || !Array.isArray(m.content)) continue;
+    const blocks = m.content as Obj[];
+    const use = blocks.find((b) => isObj(b) && b.type === "tool_use" && served.has(b.id as string));
+    if (!use) continue;
+    const expected = served.get(use.id as string)!;
+    for (const [j, want] of expected.entries()) {
+      const got = blocks[j];
+      const at = `messages.${i}.content.${j}`;
+      if (!isObj(got) || (got.type !== "thinking" && got.type !== "redacted_thinking")) {
+        return invalid(
+          `${at}.type: Expected \`thinking\` or \`redacted_thinking\`, but found \`${isObj(got) ? String(got.type) : "nothing"}\`. When \`thinking\` is enabled, a final \`assistant\` message must start with a thinking block: send thinking blocks back exactly as received`,
+        );
+      }
+      if (got.thinking !== want.thinking || got.signature !== want.signature) {
+        return invalid(`${at}: thinking block was modified; send thinking blocks back exactly as received`);
+      }
+    }
+  }
+  return null;
 }
 
 function checkSystem(system: unknown): Rejection | null {

@@ -11,7 +11,7 @@ import { Agent, type LoopEvents } from "../../../src/agent/loop.ts";
 import { Model } from "../../../src/agent/model.ts";
 import { buildApp } from "../../../src/app.ts";
 import { parseConfig } from "../../../src/config.ts";
-import { slashCommand } from "../../../src/repl.ts";
+import { runSlashCommand } from "../../../src/slash-commands.ts";
 import { allTools } from "../../../src/tools/all.ts";
 import { ToolRegistry } from "../../../src/tools/registry.ts";
 import { TerminalUI } from "../../../src/ui/terminal.ts";
@@ -55,6 +55,19 @@ describe("elideOldToolOutput", () => {
     expect(messages.flatMap((m) => [...uses(m).map((u) => u.id), ...results(m).map((x) => x.tool_use_id)]))
       .toEqual(["t1", "t1", "t2", "t2", "t3", "t3", "t4", "t4"]);
     expect(blocks(messages[2]!)[1]).toEqual({ type: "text", text: "note 1" });
+  });
+
+  test("thinking blocks are never edited or dropped, and the newest reply that thought is kept whole", () => {
+    const messages = conversation(3);
+    const thought = (i: number) => ({ type: "thinking" as const, thinking: `plan ${i} `.repeat(200), signature: `sig${i}` });
+    for (const i of [1, 3, 5]) messages[i]!.content = [thought(i), ...blocks(messages[i]!)];
+    const r = elideOldToolOutput(messages, 0);
+    expect([1, 3, 5].map((i) => blocks(messages[i]!)[0])).toEqual([thought(1), thought(3), thought(5)]);
+    // Older replies still shrink; the newest one that thought keeps its input.
+    expect(uses(messages[1]!)[0]!.input).toEqual({ path: "f1", content: "[elided: 2004 characters]" });
+    expect((uses(messages[5]!)[0]!.input as { content: string }).content).toBe(big("in3"));
+    expect(resultText(results(messages[6]!)[0]!)).toContain("Output elided");
+    expect(r.elided).toBe(5);
   });
 
   test("a second run elides nothing more; short output is never touched", () => {
@@ -178,14 +191,9 @@ test("/compact in the REPL shortens old tool output and says how much", async ()
   const app = await buildApp(config!, new TerminalUI({ streamText: false, verbose: false, spinner: false }));
   app.agent.history.messages.push(...conversation(3));
   const written: string[] = [];
-  const realWrite = process.stderr.write.bind(process.stderr);
-  process.stderr.write = ((chunk: string) => (written.push(String(chunk)), true)) as typeof process.stderr.write;
-  try {
-    slashCommand("/compact", app, { keptTodos: false });
-    slashCommand("/compact", app, { keptTodos: false });
-  } finally {
-    process.stderr.write = realWrite;
-  }
+  const ctx = { app, carry: { keptTodos: false }, write: (t: string) => void written.push(t) };
+  await runSlashCommand("/compact", ctx);
+  await runSlashCommand("/compact", ctx);
   const shown = written.join("").replace(/\x1b\[[0-9;]*m/g, "");
   expect(shown).toBe("Shortened 4 earlier tool calls (8 KB); the model can run them again.\nNothing to compact: no earlier tool output is long enough to shorten.\n");
   expect(resultText(results(app.agent.history.messages[6]!)[0]!)).toBe(big("out3"));

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { parseConfig } from "../../../src/config.ts";
 import { emptyGrants, Policy } from "../../../src/perms/policy.ts";
 import { loadRulesFiles, parseRulesFile, RulesFileError, rulesFilePaths } from "../../../src/perms/rules-file.ts";
 import { tempDir } from "../../support/context.ts";
@@ -161,6 +162,14 @@ describe("rules files: what the rules do", () => {
     });
     expect(loadRulesFiles(root, emptyGrants(), env).reminders).toEqual({ todoAfter: 8, style: "short" });
   });
+
+  test('"thinking" sets the default level, the workspace overriding the user; --thinking overrides both', () => {
+    const { root, env } = setup({ user: JSON.stringify({ thinking: "low" }), workspace: JSON.stringify({ thinking: "medium" }) });
+    expect(loadRulesFiles(root, emptyGrants(), env).thinking).toBe("medium");
+    expect(parseConfig(["-C", root], env, true).config!.thinking).toBe("medium");
+    expect(parseConfig(["-C", root, "--thinking", "off"], env, true).config!.thinking).toBe("off");
+    expect(() => parseConfig(["-C", root, "--thinking", "max"], env, true)).toThrow('--thinking must be off, low, medium, high, not "max"');
+  });
 });
 
 describe("rules files: malformed files are refused with path, line and entry", () => {
@@ -177,6 +186,7 @@ describe("rules files: malformed files are refused with path, line and entry", (
     { name: "a URL where a host belongs", text: '{"allow": ["net:https://example.com/x"]}', expect: ["is not a host name"] },
     { name: "unknown top-level key", text: '{"alow": []}', expect: [":1:2:", 'unknown setting "alow"', '"allow"'] },
     { name: "bad reminders", text: '{"reminders": {"todoAfter": -1}}', expect: [":1:29:", "todoAfter"] },
+    { name: "bad thinking", text: '{"thinking": "lots"}', expect: [":1:14:", '"thinking" must be one of "off", "low", "medium", "high", got "lots"'] },
     { name: "'..' after a wildcard", text: '{"allow": ["write:src/*/../../x"]}', expect: ['".." may only come before the first wildcard'] },
   ];
   for (const c of cases) {

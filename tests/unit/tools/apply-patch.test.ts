@@ -10,6 +10,7 @@ import { applyPatchTool } from "../../../src/tools/apply-patch.ts";
 import { ToolRegistry } from "../../../src/tools/registry.ts";
 import { makeContext, tempDir, type TestContext } from "../../support/context.ts";
 import { readTree } from "../../support/tree.ts";
+import { testEscapes } from "../../support/write-escape.ts";
 
 const registry = new ToolRegistry([applyPatchTool]);
 
@@ -242,5 +243,14 @@ describe("apply_patch", () => {
     expect(applyPatchTool.description).toContain("*** Begin Patch");
     expect(registry.summarize("apply_patch", { patch: twoFilePatch })).toBe("apply_patch src/a.ts, src/old.ts, src/new.ts");
     expect(registry.summarize("apply_patch", { patch: "junk", dry_run: true })).toBe("apply_patch (dry run)");
+  });
+});
+
+describe("apply_patch: escape attempts", () => {
+  // Creating the escape-table path, in the envelope format (a/ b/ prefixes would change the rows).
+  testEscapes(async (f, attempt, ctx) => {
+    const r = await run(ctx, `*** Begin Patch\n*** Add File: ${attempt.path(f)}\n+pwned\n*** End Patch\n`);
+    expect(r.isError).toBe(true);
+    expect(r.content).toMatch(attempt.expect);
   });
 });

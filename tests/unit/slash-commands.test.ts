@@ -1,11 +1,11 @@
-// The REPL's todo commands: /todos shows the plan, /clear forgets it,
-// /clear keep-todos keeps it and hands it to the model with the next message.
+// The REPL's slash commands: the table and /help written from it; /todos shows the plan, /clear
+// forgets it, /clear keep-todos keeps it and hands it to the model with the next message.
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import type { TodoItem } from "../../src/agent/session-state.ts";
 import { keptTodosNote, renderTodos } from "../../src/agent/todo.ts";
 import { buildApp, type App } from "../../src/app.ts";
 import { parseConfig } from "../../src/config.ts";
-import { slashCommand, withKeptTodos, type ReplState } from "../../src/repl.ts";
+import { COMMANDS, helpText, runSlashCommand, withKeptTodos, type ReplState } from "../../src/slash-commands.ts";
 import { TerminalUI } from "../../src/ui/terminal.ts";
 import { tempDir } from "../support/context.ts";
 
@@ -26,6 +26,7 @@ afterEach(() => {
   process.stderr.write = realWrite;
 });
 const shown = () => stripAnsi(written.join(""));
+const slashCommand = (text: string, app: App, carry: ReplState) => runSlashCommand(text, { app, carry, write: (t) => process.stderr.write(t) });
 
 async function app(): Promise<App> {
   const { config } = parseConfig(["-C", tempDir()], { ANTHROPIC_API_KEY: "test", XDG_STATE_HOME: tempDir("bunker-state-") }, true);
@@ -40,11 +41,11 @@ describe("REPL todo commands", () => {
   test("/todos shows the list, or says there is none", async () => {
     const a = await app();
     const carry: ReplState = { keptTodos: false };
-    slashCommand("/todos", a, carry);
+    await slashCommand("/todos", a, carry);
     expect(shown()).toBe(renderTodos(plan) + "\n");
     a.session.todos = [];
     written = [];
-    slashCommand("/todos", a, carry);
+    await slashCommand("/todos", a, carry);
     expect(shown()).toBe("No todos yet.\n");
   });
 
@@ -52,7 +53,7 @@ describe("REPL todo commands", () => {
     const a = await app();
     const carry: ReplState = { keptTodos: false };
     const old = a.recorder.id;
-    slashCommand("/clear", a, carry);
+    await slashCommand("/clear", a, carry);
     expect(a.agent.history.messages).toEqual([]);
     expect(a.session.todos).toEqual([]);
     expect(shown()).toBe(`Conversation cleared (the old one is saved: bunker -r ${old}).\n`);
@@ -64,7 +65,7 @@ describe("REPL todo commands", () => {
     const a = await app();
     const carry: ReplState = { keptTodos: false };
     const old = a.recorder.id;
-    slashCommand("/clear keep-todos", a, carry);
+    await slashCommand("/clear keep-todos", a, carry);
     expect(a.agent.history.messages).toEqual([]);
     expect(a.session.todos).toEqual(plan);
     expect(shown()).toBe(`Conversation cleared (the old one is saved: bunker -r ${old}); kept 3 todos.\n`);
@@ -75,9 +76,37 @@ describe("REPL todo commands", () => {
   test("an unknown /clear option changes nothing", async () => {
     const a = await app();
     const carry: ReplState = { keptTodos: false };
-    slashCommand("/clear keep", a, carry);
+    await slashCommand("/clear keep", a, carry);
     expect(shown()).toBe("Unknown option keep. Use /clear or /clear keep-todos.\n");
     expect(a.agent.history.messages).toHaveLength(1);
     expect(a.session.todos).toEqual(plan);
+  });
+});
+
+describe("the command table", () => {
+  test("/help lists every command of the table with its help line", async () => {
+    const a = await app();
+    await slashCommand("/help", a, { keptTodos: false });
+    for (const c of COMMANDS) expect(shown()).toMatch(new RegExp(`^  ${c.name.replace("/", "\\/")}\\b.*${c.help.slice(0, 20).replace(/[()]/g, ".")}`, "m"));
+    expect(shown()).toBe(helpText() + "\n");
+  });
+
+  test("an unknown command says so and changes nothing; /exit and /quit ask to leave", async () => {
+    const a = await app();
+    const carry = { keptTodos: false };
+    expect(await slashCommand("/nope", a, carry)).toBeUndefined();
+    expect(shown()).toBe("Unknown command /nope. Try /help.\n");
+    expect(a.agent.history.messages).toHaveLength(1);
+    expect(await slashCommand("/exit", a, carry)).toBe("exit");
+    expect(await slashCommand("/quit", a, carry)).toBe("exit");
+  });
+
+  test("a command added to a table is listed and run", async () => {
+    const a = await app();
+    let ran: string[] = [];
+    const table = [...COMMANDS, { name: "/echo", usage: "WORDS", help: "say the words back", run: (args: string[]) => void (ran = args) }];
+    expect(helpText(table)).toMatch(/^  \/echo WORDS\s+say the words back$/m);
+    await runSlashCommand("/echo a b", { app: a, carry: { keptTodos: false }, write: () => {} }, table);
+    expect(ran).toEqual(["a", "b"]);
   });
 });

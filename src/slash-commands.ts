@@ -1,0 +1,105 @@
+// The REPL's slash commands: one table, one entry per command. /help is
+// written from the table, so a new command is one entry here and nothing else.
+import pc from "picocolors";
+import { keptTodosNote, renderTodosColoured } from "./agent/todo.ts";
+import { usageSummary, type App } from "./app.ts";
+
+/** What the REPL carries from one message to the next. */
+export interface ReplState {
+  /** Set by `/clear keep-todos`: the next message carries the kept plan. */
+  keptTodos: boolean;
+}
+
+export interface CommandContext {
+  app: App;
+  carry: ReplState;
+  /** Where a command's words go (stderr: stdout is the answer in headless mode). */
+  write(text: string): void;
+}
+
+export interface SlashCommand {
+  /** With its slash: "/clear". */
+  name: string;
+  /** Shown after the name in /help, e.g. "[keep-todos]". */
+  usage?: string;
+  /** One line for /help. */
+  help: string;
+  /** Other names that run it ("/quit"). */
+  aliases?: string[];
+  /** "exit" leaves the REPL. */
+  run(args: string[], ctx: CommandContext): void | "exit" | Promise<void | "exit">;
+}
+
+export const COMMANDS: SlashCommand[] = [
+  { name: "/help", help: "this list", run: (_args, ctx) => ctx.write(helpText() + "\n") },
+  { name: "/clear", usage: "[keep-todos]", help: "forget the conversation (keep-todos: keep the todo list for the next message)", run: clear },
+  { name: "/todos", help: "show the todo list", run: todos },
+  { name: "/compact", help: "shorten old tool output (file contents, command logs) to free context", run: compact },
+  { name: "/cost", help: "tokens used and cost so far", run: (_args, ctx) => ctx.write(costLine(ctx.app) + "\n") },
+  { name: "/exit", aliases: ["/quit"], help: "leave (also: exit, quit, Ctrl+D)", run: () => "exit" },
+];
+
+export function helpText(commands: SlashCommand[] = COMMANDS): string {
+  const heads = commands.map((c) => (c.usage ? `${c.name} ${c.usage}` : c.name));
+  const width = Math.max(...heads.map((h) => h.length)) + 2;
+  return ["Commands:", ...commands.map((c, i) => `  ${heads[i]!.padEnd(width)}${c.help}`), "Escape or Ctrl+C interrupts a turn; Ctrl+C twice at an empty prompt leaves."].join("\n");
+}
+
+/** Runs `/name args…`; returns "exit" when the REPL should leave. */
+export async function runSlashCommand(text: string, ctx: CommandContext, commands: SlashCommand[] = COMMANDS): Promise<void | "exit"> {
+  const [name = "", ...args] = text.trim().split(/\s+/);
+  const command = commands.find((c) => c.name === name || c.aliases?.includes(name));
+  if (!command) {
+    ctx.write(pc.red(`Unknown command ${name}. `) + "Try /help.\n");
+    return;
+  }
+  return command.run(args, ctx);
+}
+
+/** The numbers /cost shows (the status line shows the same). */
+export function costLine(app: App): string {
+  const { usage, cost_usd } = usageSummary(app);
+  const input = usage.input_tokens + usage.cache_read_input_tokens + usage.cache_creation_input_tokens;
+  return `${input} tokens in (${usage.cache_read_input_tokens} from cache), ${usage.output_tokens} out, $${cost_usd.toFixed(4)}`;
+}
+
+/** After `/clear keep-todos`, the first message of the new conversation carries the plan. */
+export function withKeptTodos(app: App, text: string, carry: ReplState): string {
+  if (!carry.keptTodos) return text;
+  carry.keptTodos = false;
+  if (app.session.todos.length === 0) return text;
+  const note = keptTodosNote(app.session.todos);
+  app.ui.onInjected(note);
+  return `${text}\n\n${note}`;
+}
+
+function clear(args: string[], { app, carry, write }: CommandContext): void {
+  const keep = args[0] === "keep-todos";
+  if (args.length > 0 && !keep) {
+    write(pc.red(`Unknown option ${args.join(" ")}. `) + "Use /clear or /clear keep-todos.\n");
+    return;
+  }
+  // The old conversation stays saved (say where); what follows is a new session.
+  app.recorder.save({ messages: app.agent.history.messages, todos: app.session.todos });
+  const old = app.recorder.saving && app.agent.history.messages.length > 0 ? ` (the old one is saved: bunker -r ${app.recorder.id})` : "";
+  app.agent.clear();
+  app.recorder.startNew();
+  app.perms.forgetRefusals();
+  if (!keep) app.session.todos = [];
+  carry.keptTodos = keep;
+  const n = app.session.todos.length;
+  write(pc.dim(keep && n > 0 ? `Conversation cleared${old}; kept ${n} todo${n === 1 ? "" : "s"}.\n` : `Conversation cleared${old}.\n`));
+}
+
+function todos(_args: string[], { app, write }: CommandContext): void {
+  write(app.session.todos.length === 0 ? pc.dim("No todos yet.\n") : renderTodosColoured(app.session.todos).join("\n") + "\n");
+}
+
+function compact(_args: string[], { app, write }: CommandContext): void {
+  const r = app.agent.compact(1);
+  app.recorder.save({ messages: app.agent.history.messages, todos: app.session.todos });
+  const kb = Math.max(1, Math.round(r.savedChars / 1024));
+  write(pc.dim(r.elided === 0
+    ? "Nothing to compact: no earlier tool output is long enough to shorten.\n"
+    : `Shortened ${r.elided} earlier tool call${r.elided === 1 ? "" : "s"} (${kb} KB); the model can run them again.\n`));
+}

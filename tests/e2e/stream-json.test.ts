@@ -1,0 +1,96 @@
+// `bunker -p --output-format stream-json` read the way a script reads
+// `claude -p --output-format stream-json`: line by line, following every
+// tool call from its tool_use to its tool_result by id.
+import { afterEach, describe, expect, test } from "bun:test";
+import { runHeadless, workspace } from "../support/cli.ts";
+import { reply, startFakeAnthropic, text, thinking, toolUse, type FakeAnthropic } from "../support/fake-anthropic.ts";
+
+let fake: FakeAnthropic | undefined;
+afterEach(async () => {
+  await fake?.stop();
+  fake = undefined;
+});
+
+type Block = { type: string; id?: string; name?: string; input?: unknown; tool_use_id?: string; content?: unknown; is_error?: boolean; text?: string };
+type Event = { type: string; subtype?: string; session_id?: string | null; message?: { role: string; content: Block[]; usage?: unknown }; [k: string]: unknown };
+
+/** What a script does: one JSON object a line, tool calls matched to their results by id. */
+function follow(stdout: string) {
+  const events = stdout.trimEnd().split("\n").map((line) => JSON.parse(line) as Event);
+  const calls = new Map<string, { name: string; input: unknown; result?: { content: unknown; is_error: boolean } }>();
+  const orphans: string[] = [];
+  for (const e of events) {
+    for (const b of e.message?.content ?? []) {
+      if (e.type === "assistant" && b.type === "tool_use") calls.set(b.id!, { name: b.name!, input: b.input });
+      if (e.type === "user" && b.type === "tool_result") {
+        const call = calls.get(b.tool_use_id!);
+        if (!call || call.result) orphans.push(b.tool_use_id!);
+        else call.result = { content: b.content, is_error: b.is_error! };
+      }
+    }
+  }
+  return { events, calls, orphans };
+}
+
+describe("stream-json", () => {
+  test("init, every reply with its tool calls, every round of results, then the result with usage and cost", async () => {
+    fake = startFakeAnthropic([
+      reply([thinking("Two files to look at."), text("Reading."), toolUse("read_file", { path: "notes.txt" }), toolUse("read_file", { path: "missing.txt" })]),
+      reply([toolUse("grep", { pattern: "beta" })]),
+      reply("notes.txt says alpha; missing.txt does not exist; beta is in notes.txt."),
+    ]);
+    const { root, env } = workspace("bunker-stream-json-", fake.url, { "notes.txt": "alpha\nbeta\n" });
+    const r = await runHeadless(root, env, ["-p", "look around", "--output-format", "stream-json"]);
+    expect(r.code).toBe(0);
+    const { events, calls, orphans } = follow(r.stdout);
+
+    const init = events[0]!;
+    expect(init).toMatchObject({ type: "system", subtype: "init", cwd: root, model: "claude-sonnet-5-5", permissionMode: "no-prompt", thinking: "high" });
+    expect(init.tools).toEqual(expect.arrayContaining(["read_file", "grep", "run_bash"]));
+    expect(init.session_id).toMatch(/^[0-9a-z]{10}$/);
+
+    expect(events.map((e) => e.type)).toEqual(["system", "assistant", "user", "assistant", "user", "assistant", "result"]);
+    expect(events.every((e) => e.session_id === init.session_id)).toBe(true);
+    expect(orphans).toEqual([]);
+    expect([...calls.values()].map((c) => [c.name, c.input, c.result?.is_error])).toEqual([
+      ["read_file", { path: "notes.txt" }, false],
+      ["read_file", { path: "missing.txt" }, true],
+      ["grep", { pattern: "beta" }, false],
+    ]);
+    const [notes, missing, grep] = [...calls.values()];
+    expect(String(notes!.result!.content)).toContain("alpha");
+    expect(String(missing!.result!.content)).toContain("missing.txt");
+    expect(String(grep!.result!.content)).toContain("notes.txt");
+    // The reply as the API sent it: thinking and text beside the calls.
+    expect(events[1]!.message!.content.map((b) => b.type)).toEqual(["thinking", "text", "tool_use", "tool_use"]);
+    expect(events[1]!.message!.usage).toMatchObject({ input_tokens: expect.any(Number), output_tokens: expect.any(Number) });
+
+    const result = events.at(-1)!;
+    const served = fake.requests.reduce((n, q) => n + (q.reply?.usage.output_tokens ?? 0), 0);
+    expect((result.usage as { output_tokens: number }).output_tokens).toBe(served);
+    expect(result).toMatchObject({
+      type: "result",
+      subtype: "success",
+      is_error: false,
+      result: "notes.txt says alpha; missing.txt does not exist; beta is in notes.txt.",
+      num_turns: 3,
+      session_id: init.session_id,
+      usage: { input_tokens: expect.any(Number), output_tokens: expect.any(Number) },
+    });
+    expect(result.total_cost_usd as number).toBeGreaterThan(0);
+    expect(result.duration_ms as number).toBeGreaterThanOrEqual(result.duration_api_ms as number);
+  });
+
+  test("-A shows as permissionMode allow-all; a turn cut by --max-turns is error_max_turns with the open call answered", async () => {
+    fake = startFakeAnthropic([reply([toolUse("read_file", { path: "notes.txt" })]), reply("never")]);
+    const { root, env } = workspace("bunker-stream-json-", fake.url, { "notes.txt": "alpha\n" });
+    const r = await runHeadless(root, env, ["-p", "go", "-A", "--max-turns", "1", "--output-format", "stream-json"]);
+    expect(r.code).toBe(1);
+    const { events, calls, orphans } = follow(r.stdout);
+    expect(events[0]).toMatchObject({ type: "system", subtype: "init", permissionMode: "allow-all" });
+    expect(orphans).toEqual([]);
+    expect([...calls.values()].every((c) => c.result !== undefined)).toBe(true);
+    expect(events.find((e) => e.type === "system" && e.subtype === "notice")?.message as unknown as string).toContain("--max-turns 1");
+    expect(events.at(-1)).toMatchObject({ type: "result", subtype: "error_max_turns", is_error: true, num_turns: 1 });
+  });
+});
