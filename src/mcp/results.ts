@@ -4,7 +4,8 @@
 // cannot take (audio, other image types, binary blobs) is named, not sent.
 // Pure: the input is whatever the server sent, checked here, never trusted.
 import { boundOutput } from "../tools/bound.ts";
-import type { ToolImage } from "../tools/tool.ts";
+import { prepareImage, sniffImage, type ToolImage } from "../tools/image.ts";
+import { ToolError } from "../tools/tool.ts";
 
 export interface McpToolOutput {
   content: string;
@@ -12,10 +13,9 @@ export interface McpToolOutput {
   images?: ToolImage[];
 }
 
-const API_IMAGE_TYPES = new Set(["image/png", "image/jpeg", "image/gif", "image/webp"]);
-/** The API's limit per image is 5 MB of decoded data; base64 is 4/3 of that. */
-const MAX_IMAGE_BASE64 = Math.floor((5 * 1024 * 1024 * 4) / 3);
 const MAX_IMAGES = 8;
+/** Larger image data from a server is not even decoded. */
+const MAX_IMAGE_INPUT_BASE64 = 32 * 1024 * 1024;
 
 type Block = Record<string, unknown>;
 
@@ -28,14 +28,32 @@ function describeResource(b: Block): string {
   return `[resource link: ${name ? `${name} ` : ""}${uri}${extra ? ` (${extra})` : ""}]`;
 }
 
+/** An image block from a server: checked to be what it says and to decode, scaled to the API's limits; or a sentence why not. */
+async function toImage(b: Block, nth: number): Promise<ToolImage | string> {
+  const data = str(b.data) ?? "";
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(data) || data.length === 0) return "[image left out: its data is not base64]";
+  if (data.length > MAX_IMAGE_INPUT_BASE64) return `[image left out: ${Math.round((data.length * 3) / 4 / 1048576)} MB is far over the model's limit]`;
+  const bytes = Buffer.from(data, "base64");
+  const kind = sniffImage(bytes);
+  if (!kind) return `[image of type ${str(b.mimeType) ?? "unknown"} left out: the model takes PNG, JPEG, GIF and WebP]`;
+  try {
+    const { mediaType, data: sent } = await prepareImage(bytes, kind, `image ${nth}`);
+    return { mediaType, data: sent };
+  } catch (err) {
+    if (err instanceof ToolError) return `[${err.message}]`;
+    throw err;
+  }
+}
+
 /** `result` as the server sent it (a CallToolResult, or anything), and the server for the messages. */
-export function convertResult(result: unknown, server: string): McpToolOutput {
+export async function convertResult(result: unknown, server: string): Promise<McpToolOutput> {
   if (typeof result !== "object" || result === null) {
     return { content: `The MCP server ${server} sent an invalid result (not an object).`, isError: true };
   }
   const r = result as Block;
   const parts: string[] = [];
   const images: ToolImage[] = [];
+  let seen = 0;
   const blocks = Array.isArray(r.content) ? (r.content as unknown[]) : [];
   for (const raw of blocks) {
     if (typeof raw !== "object" || raw === null) continue;
@@ -45,13 +63,13 @@ export function convertResult(result: unknown, server: string): McpToolOutput {
         if (typeof b.text === "string") parts.push(b.text);
         break;
       case "image": {
-        const mime = str(b.mimeType) ?? "";
-        const data = str(b.data) ?? "";
-        if (!API_IMAGE_TYPES.has(mime)) parts.push(`[image of type ${mime || "unknown"} left out: the model takes PNG, JPEG, GIF and WebP]`);
-        else if (!/^[A-Za-z0-9+/]+={0,2}$/.test(data)) parts.push("[image left out: its data is not base64]");
-        else if (data.length > MAX_IMAGE_BASE64) parts.push(`[image left out: ${Math.round((data.length * 3) / 4 / 1024)} KB is over the model's 5 MB limit]`);
-        else if (images.length >= MAX_IMAGES) parts.push(`[image left out: at most ${MAX_IMAGES} images per result]`);
-        else images.push({ mediaType: mime as ToolImage["mediaType"], data });
+        if (images.length >= MAX_IMAGES) {
+          parts.push(`[image left out: at most ${MAX_IMAGES} images per result]`);
+          break;
+        }
+        const image = await toImage(b, ++seen);
+        if (typeof image === "string") parts.push(image);
+        else images.push(image);
         break;
       }
       case "resource_link":

@@ -42,7 +42,7 @@ export function mcpTool(conn: McpConnection, t: ServerTool): AnyTool {
         if (err instanceof McpCallError) throw new ToolError(err.message);
         throw err;
       }
-      return convertResult(result, server);
+      return await convertResult(result, server);
     },
   };
 }
