@@ -49,9 +49,10 @@ export class McpConnection {
   reason = "";
   tools: ServerTool[] = [];
   prompts: ServerPrompt[] = [];
-  /** Whether it runs confined, and with the network (stdio servers). */
+  /** Whether it runs confined, and what network it has (stdio servers). */
   sandboxed = false;
-  network = false;
+  network: "all" | "hosts" | "none" = "none";
+  private closeLaunch: (() => Promise<void>) | undefined;
   private client: Client | undefined;
   private transport: Transport | undefined;
   private readonly stderrTail: string[] = [];
@@ -85,7 +86,7 @@ export class McpConnection {
   }
 
   private async connect(gen: number): Promise<void> {
-    const transport = this.makeTransport();
+    const transport = await this.makeTransport();
     this.transport = transport;
     const client = new Client({ name: "bunker", version }, { capabilities: {} });
     this.client = client;
@@ -115,16 +116,17 @@ export class McpConnection {
     this.events.onState(this);
   }
 
-  private makeTransport(): Transport {
+  private async makeTransport(): Promise<Transport> {
     const t = this.def.transport;
     if (t.type === "http") {
       const url = new URL(t.url);
       const requestInit = { headers: t.headers };
       return url.pathname.endsWith("/sse") ? new SSEClientTransport(url, { requestInit }) : new StreamableHTTPClientTransport(url, { requestInit });
     }
-    const l = launchStdio(this.def, this.launch);
+    const l = await launchStdio(this.def, this.launch);
     this.sandboxed = l.sandboxed;
     this.network = l.network;
+    this.closeLaunch = l.close;
     const transport = new StdioClientTransport({ command: l.command, args: l.args, env: l.env, cwd: l.cwd, stderr: "pipe", maxBufferSize: MAX_MESSAGE_BYTES });
     this.watchStderr(transport.stderr as Readable | null);
     return transport;
@@ -228,13 +230,16 @@ export class McpConnection {
 
   private async dispose(): Promise<void> {
     const client = this.client;
+    const closeLaunch = this.closeLaunch;
     this.client = undefined;
     this.transport = undefined;
+    this.closeLaunch = undefined;
     try {
       await client?.close();
     } catch {
       // already gone
     }
+    await closeLaunch?.().catch(() => undefined);
   }
 }
 

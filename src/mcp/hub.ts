@@ -36,6 +36,7 @@ export interface ServerRow {
 }
 
 export const DEFAULT_START_TIMEOUT_MS = 30_000;
+const NETWORK = { all: "all network", hosts: "granted hosts only", none: "no network" } as const;
 
 export class McpHub {
   private readonly conns = new Map<string, McpConnection>();
@@ -119,7 +120,7 @@ export class McpHub {
         tools: tools.length,
         schemaBytes: tools.reduce((n, t) => n + schemaBytes(t), 0),
         held: names.filter((n) => !this.opts.registry.isOffered(n)).length,
-        sandbox: c.def.transport.type === "http" ? "http (not sandboxed)" : c.sandboxed ? `sandboxed, ${c.network ? "network" : "no network"}` : "NOT sandboxed",
+        sandbox: c.def.transport.type === "http" ? "http (bunker connects)" : c.sandboxed ? `sandboxed, ${NETWORK[c.network]}` : "NOT sandboxed",
       };
     });
     for (const s of this.opts.skipped) {

@@ -45,6 +45,8 @@ export async function startMcp(opts: StartOptions): Promise<McpHub> {
       plan,
       stateDir,
       allowNetAll: config.grants.allow.net.all && !config.grants.deny.net.all,
+      denyHosts: config.grants.deny.net.hosts,
+      denyAllNet: config.grants.deny.net.all,
       env,
       ...(env.HOME ? { home: env.HOME } : {}),
     },

@@ -44,6 +44,8 @@ export interface PermRequest {
   files?: FileChangePreview[];
   run?: RunPreview;
   mcp?: McpCallPreview;
+  /** For a network request: who asked (the command line, or the URL web_fetch was given). */
+  net?: { requestedBy: string };
   /** Extra paths a multi-file write touches; each is checked like `target`. */
   alsoTargets?: string[];
 }

@@ -5,6 +5,7 @@
 // capabilities; killed with its parent; a new session (no TIOCSTI into our
 // terminal).
 import { statSync } from "node:fs";
+import { proxyBwrapArgs } from "../net/command-net.ts";
 import { readOnlyInside, type SandboxSpec } from "./spec.ts";
 
 export type PathKind = "dir" | "file" | null;
@@ -43,6 +44,7 @@ export function bubblewrapArgs(spec: SandboxSpec, argv: string[], bwrap = "bwrap
     else if (p.endsWith("/.bunker")) args.push("--tmpfs", p, "--remount-ro", p);
   }
   for (const p of spec.privateDirs ?? []) args.push("--bind", p, p);
+  if (spec.netProxy && !spec.allowNet) args.push(...proxyBwrapArgs(spec.netProxy));
   args.push("--unshare-all");
   if (spec.allowNet) args.push("--share-net");
   args.push("--die-with-parent", "--new-session", "--cap-drop", "ALL", "--chdir", spec.root, "--", ...argv);

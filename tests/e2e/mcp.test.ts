@@ -77,18 +77,27 @@ describe("a stdio server from the user's settings", () => {
   });
 });
 
+/**
+ * A web server on the host's loopback at 127.0.0.2, not 127.0.0.1: the sandbox's own loopback
+ * (127.0.0.1, localhost) is always direct, so a host address must go through bunker's proxy.
+ */
+function localWeb(): { url: string; host: string } {
+  const web = Bun.serve({ port: 0, hostname: "127.0.0.2", fetch: () => new Response("reached") });
+  cleanups.push(() => web.stop(true));
+  return { url: `http://127.0.0.2:${web.port}/`, host: `127.0.0.2:${web.port}` };
+}
+
 describe.skipIf(!sandboxed)("the stdio server's sandbox", () => {
   const probe = (input: Record<string, string>) => toolUse("mcp__box__probe", input);
 
   test("it cannot read ~/.ssh, cannot write the workspace, cannot reach an ungranted local server; its state directory is writable", async () => {
-    const web = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("reached") });
-    cleanups.push(() => web.stop(true));
+    const web = localWeb();
     const { root, env } = e2eWorkspace("bunker-mcp-e2e-", "", { "readme.md": "hello\n" });
     mkdirSync(join(env.HOME!, ".ssh"), { recursive: true });
     writeFileSync(join(env.HOME!, ".ssh", "id_marker"), "SECRET-MARKER");
     writeUserSettings(env, { allow: ["mcp:box/*"], mcpServers: { box: testServer(["--name", "box"]) } });
     fake = startFakeAnthropic([
-      reply([probe({ read: join(env.HOME!, ".ssh", "id_marker") }), probe({ read: join(root, "readme.md") }), probe({ write: join(root, "planted.txt") }), probe({ fetch: `http://127.0.0.1:${web.port}/` }), toolUse("mcp__box__state", {})]),
+      reply([probe({ read: join(env.HOME!, ".ssh", "id_marker") }), probe({ read: join(root, "readme.md") }), probe({ write: join(root, "planted.txt") }), probe({ fetch: web.url }), toolUse("mcp__box__state", {})]),
       reply("Done."),
     ]);
     env.ANTHROPIC_BASE_URL = fake.url;
@@ -100,19 +109,21 @@ describe.skipIf(!sandboxed)("the stdio server's sandbox", () => {
     expect(readme).toContain("hello");
     expect(write).toContain("FAILED");
     expect(existsSync(join(root, "planted.txt"))).toBe(false);
-    expect(net).toContain("FAILED");
+    expect(net).not.toContain("reached");
     expect(state).toContain(": kept");
   });
 
-  test("with the host granted to that server in the user's settings, it reaches the local server", async () => {
-    const web = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("reached") });
-    cleanups.push(() => web.stop(true));
-    fake = startFakeAnthropic([reply([probe({ fetch: `http://127.0.0.1:${web.port}/` })]), reply("Done.")]);
+  test("with that host granted to the server in the user's settings, it reaches it through bunker's proxy, and nothing else", async () => {
+    const web = localWeb();
+    const other = localWeb();
+    fake = startFakeAnthropic([reply([probe({ fetch: web.url }), probe({ fetch: other.url })]), reply("Done.")]);
     const { root, env } = workspace();
-    writeUserSettings(env, { allow: ["mcp:box/*"], mcpServers: { box: testServer(["--name", "box"], { net: ["127.0.0.1"] }) } });
+    writeUserSettings(env, { allow: ["mcp:box/*"], mcpServers: { box: testServer(["--name", "box"], { net: [web.host] }) } });
     const r = await runHeadless(root, env, ["-p", "probe", "--no-prompt"]);
     expect(r.code).toBe(0);
-    expect(toolResults(fake.requests[1])[0]?.content).toContain("200 reached");
+    const [granted, ungranted] = toolResults(fake.requests[1]).map((x) => x.content);
+    expect(granted).toContain("200 reached");
+    expect(ungranted).not.toContain("reached");
   });
 });
 
