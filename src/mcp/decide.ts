@@ -6,11 +6,13 @@
 export interface McpRules {
   /** Bare flag (--allow-mcp / --deny-mcp): every MCP tool. */
   all: boolean;
-  /** `server` or `server/*` (all its tools), or `server/tool`. */
+  /** From flags: `server` (all its tools) or `server/tool`. */
   names: string[];
+  /** From rules files (`mcp:server/*`, `mcp:server/tool`), in the same form. */
+  rules: string[];
 }
 
-export const emptyMcpRules = (): McpRules => ({ all: false, names: [] });
+export const emptyMcpRules = (): McpRules => ({ all: false, names: [], rules: [] });
 
 export function mcpTarget(server: string, tool: string): string {
   return `${server}/${tool}`;
@@ -22,19 +24,24 @@ function covers(rule: string, target: string): boolean {
   return rule === target || rule === server || rule === `${server}/*`;
 }
 
-export function matchesMcpRules(rules: McpRules, target: string): boolean {
-  return rules.all || rules.names.some((r) => covers(r, target));
+/** What covers `target`: a flag, a rules-file entry, or nothing. */
+export function matchMcpRules(rules: McpRules, target: string): "flag" | "rules" | null {
+  if (rules.all || rules.names.some((r) => covers(r, target))) return "flag";
+  return rules.rules.some((r) => covers(r, target)) ? "rules" : null;
 }
 
 export interface McpDecision {
   verdict: "allow" | "deny" | "ask";
   reason?: string;
+  grantedBy?: "flag" | "rules";
+  hint?: string;
 }
 
 export function decideMcp(allow: McpRules, deny: McpRules, target: string): McpDecision {
-  if (matchesMcpRules(deny, target)) return { verdict: "deny", reason: `the MCP tool ${target} is denied by --deny-mcp or a deny rule` };
-  if (matchesMcpRules(allow, target)) return { verdict: "allow" };
-  return { verdict: "ask" };
+  if (matchMcpRules(deny, target)) return { verdict: "deny", reason: `the MCP tool ${target} is denied by --deny-mcp or a deny rule` };
+  const by = matchMcpRules(allow, target);
+  if (by) return { verdict: "allow", grantedBy: by };
+  return { verdict: "ask", reason: `calling the MCP tool ${target} needs approval`, hint: mcpGrantHint(target) };
 }
 
 /** What grants a call, for the no-prompt denial. */

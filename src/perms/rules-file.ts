@@ -20,7 +20,7 @@ import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { isAbsolute, join, sep } from "node:path";
 import { emptyGrants, type Grants, type HostRules, type PathRules } from "./policy.ts";
-import type { RunRules } from "./run-policy.ts";
+import type { RunRules } from "./run/patterns.ts";
 import { parseMcpRule, type McpRules } from "../mcp/decide.ts";
 import { parseThinkingLevel, THINKING_LEVELS, type ThinkingLevel } from "../agent/thinking.ts";
 import { JsonSyntaxError, parseJsonWithPositions, type Position } from "./settings-json.ts";
@@ -192,6 +192,7 @@ function mergeGrants(into: Grants, from: Grants): void {
     a.net.hosts.push(...b.net.hosts);
     a.mcp.all ||= b.mcp.all;
     a.mcp.names.push(...b.mcp.names);
+    a.mcp.rules.push(...b.mcp.rules);
   }
 }
 
@@ -240,7 +241,7 @@ function addRule(into: RuleSet, entry: string, ctx: RuleContext): RuleOutcome {
       const rule = parseMcpRule(value);
       if (rule === null) return { problem: `give a server and tool after "mcp:", like "mcp:github/*" or "mcp:github/create_issue"` };
       if (untrusted) return { ignored: elsewhere("mcp") };
-      into.mcp.names.push(rule);
+      into.mcp.rules.push(rule);
       return null;
     }
     default:
