@@ -24,6 +24,7 @@ import { SessionError } from "./session/store.ts";
 import { Checkpoints } from "./change/checkpoints.ts";
 import { startChanges } from "./change/start.ts";
 import { detectSandbox, planSandbox, sandboxStartupNotice } from "./sandbox/detect.ts";
+import type { McpHub } from "./mcp/hub.ts";
 
 export interface App {
   config: Config;
@@ -38,6 +39,8 @@ export interface App {
   recorder: SessionRecorder;
   /** What bunker's file changes were, for /undo and /rewind. */
   checkpoints: Checkpoints;
+  /** The MCP servers, when any are configured. */
+  mcp: McpHub | undefined;
   /** A context for one turn, with its own abort signal. */
   context(signal: AbortSignal): ToolContext;
 }
@@ -87,6 +90,10 @@ export async function buildApp(config: Config, ui: TerminalUI): Promise<App> {
   for (const warning of config.startupWarnings) ui.info(pc.yellow(escapeControl(warning)));
   // At a prompt the person hears about a missing sandbox before the first command; a headless turn may need none.
   if (!config.print) probeSandbox();
+  // The MCP client is loaded only when servers are configured.
+  const mcp = config.mcp.servers.length === 0 ? undefined : await (await import("./mcp/start.ts")).startMcp({
+    config, registry, interactive: canPrompt(config), notify: (line) => ui.info(pc.yellow(escapeControl(line))),
+  });
   const session = new SessionState();
   const changes = startChanges(config, (line) => ui.info(pc.yellow(escapeControl(line))));
   const opened = openSession(config, (message) => ui.info(pc.yellow(escapeControl(message))));
@@ -119,6 +126,7 @@ export async function buildApp(config: Config, ui: TerminalUI): Promise<App> {
     toolNames: registry.names,
     recorder: opened.recorder,
     checkpoints,
+    mcp,
     context: (signal) => ({ root: config.root, perms, session, ui, signal, changes }),
   };
 }
