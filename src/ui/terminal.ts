@@ -32,6 +32,10 @@ export interface TerminalOwner {
   resume(): void;
 }
 
+/** A command's last lines shown live while it runs. */
+const TAIL_LINES = 5;
+/** …and kept in the transcript when it ends. */
+const KEPT_LINES = 3;
 /** Rows of the open block shown under the transcript while it is written. */
 const PREVIEW_ROWS = 12;
 
@@ -53,11 +57,17 @@ export class TerminalUI implements LoopEvents {
   statusFigures: (() => StatusFigures) | null = null;
   /** Paused while an approval prompt has the terminal. */
   owner: TerminalOwner | null = null;
+  /** The last command's output as the model got it (/expand shows it). */
+  lastCommand: { summary: string; content: string } | null = null;
+  /** A running command's output for its live tail (a terminal only: elsewhere run_bash prints progress lines). */
+  readonly output?: (text: string) => void;
+  private tail: { partial: string; lines: string[] } | null = null;
 
   constructor(private readonly opts: TerminalOptions) {
     this.out = opts.out ?? process.stdout;
     this.err = opts.err ?? process.stderr;
     this.region = opts.region;
+    if (this.region) this.output = (text) => this.liveOutput(text);
   }
 
   /** A turn starts: the status line shows what runs and for how long. */
@@ -181,6 +191,17 @@ export class TerminalUI implements LoopEvents {
     this.err.write(text + "\n");
   }
 
+  /** The live tail of a running command: its last lines, redrawn under the transcript as they come. */
+  private liveOutput(text: string): void {
+    const t = (this.tail ??= { partial: "", lines: [] });
+    const parts = (t.partial + text).split(/\r?\n|\r/);
+    t.partial = parts.pop()!.slice(-1000);
+    for (const p of parts) if (p.trim() !== "") t.lines.push(p);
+    t.lines = t.lines.slice(-TAIL_LINES);
+    const rows = t.partial.trim() ? [...t.lines, t.partial].slice(-TAIL_LINES) : t.lines;
+    this.region!.set("preview", rows.map((l) => pc.dim(`  │ ${escapeControl(l)}`)), undefined, true);
+  }
+
   onToolStart(summary: string): void {
     this.setStep(summary.split(" ")[0]!);
     this.line(pc.dim(`  ${escapeControl(summary)}`));
@@ -191,11 +212,17 @@ export class TerminalUI implements LoopEvents {
     // A failed command says why at the end of its output: show its status and last lines, not its first.
     // "exit code 0" and "(no output)" is one fact, not a line and "1 more line".
     const quiet = command && /^[^\n]*\n+\(no output\)\s*$/.test(result.content);
+    if (command) {
+      this.tail = null;
+      this.region?.set("preview", []);
+      this.lastCommand = { summary, content: result.content };
+    }
+    // A command's output ends with what matters (the result, the error): its last lines stay on screen.
     const shown = quiet
       ? result.content.split("\n")[0]!
-      : command && result.isError ? statusAndLastLines(result.content, 3) : firstLines(result.content, result.isError ? 3 : 1);
+      : command ? statusAndLastLines(result.content, KEPT_LINES) : firstLines(result.content, result.isError ? 3 : 1);
     if (result.isError) this.line(pc.red(`  ✗ ${escapeControl(shown, { keepNewlines: true }).replace(/\n/g, "\n    ")}`));
-    else if (command) this.line(pc.dim(`    ${escapeControl(shown, { keepNewlines: true }).replace(/\n/g, " ")}`));
+    else if (command) this.line(pc.dim(`    ${escapeControl(shown, { keepNewlines: true }).replace(/\n/g, "\n    ")}`));
     else if (this.opts.verbose) this.line(pc.dim(`    ${summary}: ${result.content.length} chars`));
   }
 
