@@ -105,7 +105,7 @@ export class Checkpoints {
         if (snap.text !== null) change.delete(snap);
         restored.push(`removed ${f.display}`);
       } else {
-        change.write(snap, new TextDecoder().decode(bytes), f.mode ?? undefined);
+        change.write(snap, new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes), f.mode ?? undefined);
         restored.push(`${f.created ? "brought back" : "restored"} ${f.display}`);
       }
       undoneIds.push(...f.ids);

@@ -1,0 +1,109 @@
+// /undo and /rewind in a real terminal (tmux), and --undo / --rewind without
+// one: approved edits taken back byte for byte, through the same prompt as
+// any write; a file edited by hand in between is named and left alone.
+import { afterEach, describe, expect, test } from "bun:test";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { startFakeAnthropic, type FakeAnthropic } from "../support/fake-anthropic.ts";
+import { reply, toolUse } from "../support/fake-anthropic/steps.ts";
+import { BUNKER, press, quitWithCtrlD, runHeadless, stopAll, waitForCount, workspace as e2eWorkspace } from "../support/cli.ts";
+import { TmuxSession, tmuxAvailable } from "../support/tmux.ts";
+
+let fake: FakeAnthropic | undefined;
+let tmux: TmuxSession | undefined;
+afterEach(async () => {
+  await stopAll(tmux, fake);
+  tmux = undefined;
+  fake = undefined;
+});
+
+const workspace = (files: Record<string, string>) => e2eWorkspace("bunker-undo-", fake!.url, files);
+/** Bytes a text editor would not round-trip by accident: CRLF, a BOM, no final newline, tabs. */
+const ORIGINAL = "\uFEFFvalue = alpha\r\n\tünïcode line\r\nno newline at the end";
+
+async function say(t: TmuxSession, text: string): Promise<void> {
+  t.keys([text], true);
+  await press(t, "Enter");
+}
+
+describe.skipIf(!tmuxAvailable)("undo in a real terminal (tmux)", () => {
+  test("an approved edit, then /undo: the file is byte-identical, and /undo asked with its own diff", async () => {
+    fake = startFakeAnthropic([
+      reply([toolUse("read_file", { path: "a.txt" })]),
+      reply([toolUse("edit_file", { path: "a.txt", old_string: "alpha", new_string: "beta" })]),
+      reply("Changed it."),
+    ]);
+    const { root, env } = workspace({ "a.txt": ORIGINAL });
+    tmux = await TmuxSession.start([...BUNKER, "change alpha"], { cwd: root, env, cols: 120, rows: 50 });
+    await waitForCount(tmux, "Apply this change to a.txt?", 1);
+    await press(tmux, "Enter");
+    await waitForCount(tmux, "Changed it.", 1);
+    expect(readFileSync(join(root, "a.txt"), "utf8")).toBe(ORIGINAL.replace("alpha", "beta"));
+
+    await say(tmux, "/undo");
+    const screen = await waitForCount(tmux, "Apply this change to a.txt?", 2);
+    expect(screen).toContain("undo wants to edit a.txt");
+    expect(screen).toContain("-\\ufeffvalue = beta");
+    await press(tmux, "Enter");
+    await waitForCount(tmux, 'Took back turn 1 ("change alpha"): restored a.txt.', 1);
+    expect(readFileSync(join(root, "a.txt"))).toEqual(Buffer.from(ORIGINAL));
+    expect(await quitWithCtrlD(tmux)).not.toBeNull();
+  });
+
+  test("/rewind two turns back restores both files and says so; a file edited by hand in between is named and left alone", async () => {
+    fake = startFakeAnthropic([
+      reply([toolUse("read_file", { path: "a.txt" })]),
+      reply([toolUse("edit_file", { path: "a.txt", old_string: "alpha", new_string: "beta" })]),
+      reply("First done."),
+      reply([toolUse("write_file", { path: "b.txt", content: "bee\n" }), toolUse("write_file", { path: "c.txt", content: "sea\n" })]),
+      reply("Second done."),
+    ]);
+    const { root, env } = workspace({ "a.txt": ORIGINAL });
+    tmux = await TmuxSession.start([...BUNKER, "--allow-write", "first"], { cwd: root, env, cols: 140, rows: 50 });
+    await waitForCount(tmux, "First done.", 1);
+    await say(tmux, "second");
+    await waitForCount(tmux, "Second done.", 1);
+    writeFileSync(join(root, "c.txt"), "sea, and my own line\n");
+
+    await say(tmux, "/rewind");
+    let screen = await waitForCount(tmux, "Turns that changed files, oldest first", 1);
+    expect(screen).toMatch(/ 1 {2}\d\d:\d\d {2}a\.txt {2}\+1 -1 {2}"first"/);
+    expect(screen).toMatch(/ 2 {2}\d\d:\d\d {2}b\.txt, c\.txt {2}\+2 -0 {2}"second"/);
+    await say(tmux, "/rewind 1");
+    screen = await waitForCount(tmux, 'Took back turn 1 ("first") and the turns after it: restored a.txt, removed b.txt.', 1);
+    expect(screen).toContain("Left alone, because it was changed after bunker's change (by you or a command): c.txt.");
+    expect(readFileSync(join(root, "a.txt"))).toEqual(Buffer.from(ORIGINAL));
+    expect(existsSync(join(root, "b.txt"))).toBe(false);
+    expect(readFileSync(join(root, "c.txt"), "utf8")).toBe("sea, and my own line\n");
+    expect(await quitWithCtrlD(tmux)).not.toBeNull();
+  });
+});
+
+describe("bunker --undo and --rewind without a terminal", () => {
+  test("take back the last turn's changes when --allow-write covers them, and say what was done; refuse naming the flag otherwise", async () => {
+    fake = startFakeAnthropic([
+      reply([toolUse("write_file", { path: "notes/new.txt", content: "new\n" }), toolUse("read_file", { path: "a.txt" })]),
+      reply([toolUse("edit_file", { path: "a.txt", old_string: "alpha", new_string: "beta" })]),
+      reply("Done."),
+    ]);
+    const { root, env } = workspace({ "a.txt": ORIGINAL });
+    expect((await runHeadless(root, env, ["-p", "make notes", "--allow-write"])).code).toBe(0);
+    expect(readFileSync(join(root, "notes/new.txt"), "utf8")).toBe("new\n");
+
+    const list = await runHeadless(root, env, ["--rewind"]);
+    expect(list.code).toBe(0);
+    expect(list.stdout).toMatch(/ 1 {2}\d\d:\d\d {2}notes\/new\.txt, a\.txt {2}\+2 -1 {2}"make notes"/);
+
+    const refused = await runHeadless(root, env, ["--undo"]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("--allow-write");
+    expect(readFileSync(join(root, "a.txt"), "utf8")).toBe(ORIGINAL.replace("alpha", "beta"));
+
+    const r = await runHeadless(root, env, ["--undo", "--allow-write"]);
+    expect(r.stdout).toBe('Took back turn 1 ("make notes"): removed notes/new.txt, restored a.txt.\n');
+    expect(r.code).toBe(0);
+    expect(readFileSync(join(root, "a.txt"))).toEqual(Buffer.from(ORIGINAL));
+    expect(existsSync(join(root, "notes"))).toBe(false);
+    expect((await runHeadless(root, env, ["--undo", "--allow-write"])).stderr).toContain("has no file changes to take back (changes made by commands are not tracked)");
+  });
+});
