@@ -4,9 +4,10 @@
 // A bunker killed in between leaves it behind; the next start in that
 // workspace reads it and puts the files back as they were (or finishes the
 // commit, if every rename had happened), then removes bunker's temp files.
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { syncDir } from "./durable.ts";
+import { isRunning, processStart } from "./process-id.ts";
 
 /** One file of a commit, with the side files it uses (absolute paths). */
 export type JournalStep =
@@ -100,32 +101,6 @@ export function orphanedJournals(dir: string, root: string): { path: string; ent
     out.push({ path, entry });
   }
   return out;
-}
-
-function isRunning(pid: number, started: string | null): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  if (pid === process.pid) return started === null || started === processStart(pid);
-  if (process.platform === "linux") {
-    if (!existsSync(`/proc/${pid}`)) return false;
-    return started === null || processStart(pid) === started;
-  }
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Field 22 of /proc/PID/stat (start time since boot); "" where there is no /proc. */
-function processStart(pid: number): string {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    // The command name (field 2) may hold spaces and parentheses: count from the last ")".
-    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19] ?? "";
-  } catch {
-    return "";
-  }
 }
 
 function removeQuietly(path: string): void {

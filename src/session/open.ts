@@ -3,7 +3,9 @@
 import { realpathSync } from "node:fs";
 import type { Config } from "../config.ts";
 import { escapeControl } from "../ui/escape.ts";
-import { SessionRecorder } from "./recorder.ts";
+import type { MessageParam } from "@anthropic-ai/sdk/resources/messages";
+import { idRunning } from "../fs/process-id.ts";
+import { finishedLength, SessionRecorder, unfinished } from "./recorder.ts";
 import { SessionError, SessionStore, type SavedSession, type SessionSummary } from "./store.ts";
 
 export interface OpenedSession {
@@ -44,7 +46,23 @@ export function openSession(config: Config, warn: (message: string) => void): Op
 
 function resumed(config: Config, store: SessionStore, saved: SavedSession, warn: (message: string) => void): OpenedSession {
   const model = config.modelExplicit ? config.model : saved.model;
-  return { recorder: new SessionRecorder(store, { root: config.root, model }, warn, saved.id, saved.version), resumed: saved, model };
+  const recorder = new SessionRecorder(store, { root: config.root, model }, warn, saved.id, saved.version);
+  // Another bunker is still running this session's last turn: its prompt and rounds are its own, not to be
+  // taken up here (that would run its task twice). Go on from the turn before; saving then forks a new session.
+  if (saved.running && idRunning(saved.running) && unfinished(saved.messages)) {
+    const keep = finishedLength(saved.messages);
+    const prompt = firstText(saved.messages[keep]);
+    const notice = `The last turn of session ${saved.id}${prompt ? ` ("${escapeControl(prompt)}")` : ""} is still running in another bunker (pid ${saved.running.split(":")[0]}); continuing from the turn before it.`;
+    return { recorder, resumed: { ...saved, messages: saved.messages.slice(0, keep) }, model, notice };
+  }
+  return { recorder, resumed: saved, model };
+}
+
+function firstText(m: MessageParam | undefined): string {
+  if (!m) return "";
+  const text = typeof m.content === "string" ? m.content : (m.content.find((b) => b.type === "text") as { text: string } | undefined)?.text ?? "";
+  const line = text.trim().split("\n")[0] ?? "";
+  return line.length > 60 ? `${line.slice(0, 59)}…` : line;
 }
 
 /** `bunker -r ID`, with `-C ROOT` when run from elsewhere: what continues this session; "" when it is not saved. */

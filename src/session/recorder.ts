@@ -3,7 +3,23 @@
 // then left alone: the conversation goes on unsaved rather than stopping.
 // When a second bunker has saved the same session meanwhile, this one's
 // conversation is kept as a new session instead of overwriting the other's.
+import type { MessageParam } from "@anthropic-ai/sdk/resources/messages";
+import { selfId } from "../fs/process-id.ts";
 import { newSessionId, type SessionSnapshot, type SessionStore } from "./store.ts";
+
+/** A conversation whose last turn has not ended: it does not close on an answer without tool calls. */
+export function unfinished(messages: MessageParam[]): boolean {
+  return finishedLength(messages) < messages.length;
+}
+
+/** How many messages the finished turns take: up to the last answer without tool calls. */
+export function finishedLength(messages: MessageParam[]): number {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i]!;
+    if (m.role === "assistant" && (typeof m.content === "string" || !m.content.some((b) => b.type === "tool_use"))) return i + 1;
+  }
+  return 0;
+}
 
 export class SessionRecorder {
   private broken = false;
@@ -29,6 +45,8 @@ export class SessionRecorder {
 
   save(snap: SessionSnapshot): void {
     if (!this.store || this.broken || snap.messages.length === 0) return;
+    // A turn still running is marked as this bunker's, so a second one continuing the session does not adopt it.
+    snap = { ...snap, running: unfinished(snap.messages) ? selfId() : null };
     try {
       let saved = this.store.save(this.id, this.meta, snap, this.version);
       if (saved === "conflict") {

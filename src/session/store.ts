@@ -26,12 +26,16 @@ export interface SessionSummary {
 export interface SavedSession extends SessionSummary {
   messages: MessageParam[];
   todos: TodoItem[];
+  /** While a turn is unfinished, the bunker running it (pid:start); null otherwise. */
+  running: string | null;
 }
 
 /** What a round leaves to save. */
 export interface SessionSnapshot {
   messages: MessageParam[];
   todos: TodoItem[];
+  /** The bunker whose turn is still running in `messages` (pid:start), so another one does not adopt it. */
+  running?: string | null;
 }
 
 /** A session that cannot be found or read: the message says what to do; `exitCode` 2 for a wrong id, 1 otherwise. */
@@ -87,12 +91,13 @@ export class SessionStore {
       count: snap.messages.length,
       messages: JSON.stringify(snap.messages),
       todos: JSON.stringify(snap.todos),
+      running: snap.running ?? null,
     };
     if (expected === null) {
       const r = this.db
         .query(
-          `INSERT OR IGNORE INTO sessions (id, root, model, title, created, updated, message_count, messages, todos, version)
-           VALUES ($id, $root, $model, $title, $now, $now, $count, $messages, $todos, 1)`,
+          `INSERT OR IGNORE INTO sessions (id, root, model, title, created, updated, message_count, messages, todos, version, running)
+           VALUES ($id, $root, $model, $title, $now, $now, $count, $messages, $todos, 1, $running)`,
         )
         .run(values);
       return r.changes === 1 ? 1 : "conflict";
@@ -100,7 +105,7 @@ export class SessionStore {
     const r = this.db
       .query(
         `UPDATE sessions SET model = $model, title = $title, updated = $now, message_count = $count,
-           messages = $messages, todos = $todos, version = version + 1
+           messages = $messages, todos = $todos, version = version + 1, running = $running
          WHERE id = $id AND version = $expected`,
       )
       .run({ ...values, expected });
@@ -232,6 +237,7 @@ interface Row {
   version: number;
   messages?: string;
   todos?: string;
+  running?: string | null;
 }
 
 function migrate(db: Database): void {
@@ -252,7 +258,8 @@ function migrate(db: Database): void {
       message_count INTEGER NOT NULL,
       messages TEXT NOT NULL,
       todos TEXT NOT NULL,
-      version INTEGER NOT NULL
+      version INTEGER NOT NULL,
+      running TEXT
     );
     CREATE INDEX IF NOT EXISTS sessions_by_root ON sessions (root, updated);
     -- File contents before and after each change, by sha256: whole (zstd) or a delta against \`base\`.
@@ -283,8 +290,16 @@ function migrate(db: Database): void {
       undone INTEGER NOT NULL DEFAULT 0
     );
     CREATE INDEX IF NOT EXISTS changes_by_session ON changes (session, turn);
-    PRAGMA user_version = ${SCHEMA_VERSION};
   `);
+  const columns = db.query("PRAGMA table_info(sessions)").all() as { name: string }[];
+  if (!columns.some((c) => c.name === "running")) {
+    try {
+      db.exec("ALTER TABLE sessions ADD COLUMN running TEXT");
+    } catch {
+      // a second bunker added it meanwhile
+    }
+  }
+  db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
 }
 
 function summaryOf(row: Row): SessionSummary {
@@ -307,7 +322,7 @@ function decode(row: Row): SavedSession {
   if (!Array.isArray(messages) || !messages.every(isMessage)) {
     throw new SessionError(`session ${row.id} is damaged (its saved conversation is not a list of messages)`);
   }
-  return { ...summaryOf(row), messages, todos: Array.isArray(todos) ? (todos as TodoItem[]) : [] };
+  return { ...summaryOf(row), messages, todos: Array.isArray(todos) ? (todos as TodoItem[]) : [], running: row.running ?? null };
 }
 
 function isMessage(m: unknown): m is MessageParam {

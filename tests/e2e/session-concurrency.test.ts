@@ -1,0 +1,48 @@
+// Two bunkers continuing one session at once (`bunker -c` twice), 20 times:
+// a turn still running in one is never taken up by the other, so each
+// task's commands run exactly once. Each bunker talks to its own scripted
+// server, so what each one sent is known.
+import { afterEach, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { MessageParam } from "@anthropic-ai/sdk/resources/messages";
+import { startFakeAnthropic, type FakeAnthropic } from "../support/fake-anthropic.ts";
+import { reply, toolUse } from "../support/fake-anthropic/steps.ts";
+import { runHeadless, workspace } from "../support/cli.ts";
+
+const servers: FakeAnthropic[] = [];
+afterEach(() => {
+  for (const s of servers.splice(0)) s.stop();
+});
+
+function serve(steps: Parameters<typeof startFakeAnthropic>[0]): FakeAnthropic {
+  const s = startFakeAnthropic(steps);
+  servers.push(s);
+  return s;
+}
+
+const allText = (messages: MessageParam[]) => JSON.stringify(messages);
+
+test("two `bunker -c` started together, 20 times: each task's command runs exactly once", async () => {
+  for (let round = 0; round < 20; round++) {
+    const first = serve([reply("Ready.")]);
+    const { root, env } = workspace("bunker-concurrent-", first.url);
+    expect((await runHeadless(root, env, ["-p", "get ready"])).code).toBe(0);
+    // Even rounds: both start at the same moment. Odd rounds: B starts once A's prompt is saved and its request
+    // is out (A's reply comes late, so A is surely mid-turn while B loads): the window in which a second bunker
+    // used to take A's prompt up as its own.
+    const inFlight = round % 2 === 1;
+    const a = serve([{ ...reply([toolUse("run_bash", { command: "echo A >> ran.txt" })]), delayMs: inFlight ? 1500 : 300 }, reply("Done A.")]);
+    const b = serve([reply([toolUse("run_bash", { command: "echo B >> ran.txt" })]), reply("Done B.")]);
+    const args = (task: string) => ["-c", "-p", task, "--allow-run", "--sandbox", "off"];
+    const runA = runHeadless(root, { ...env, ANTHROPIC_BASE_URL: a.url }, args("task A"));
+    for (const deadline = Date.now() + 10_000; inFlight && a.requests.length === 0 && Date.now() < deadline; ) await Bun.sleep(10);
+    const [ra, rb] = await Promise.all([runA, runHeadless(root, { ...env, ANTHROPIC_BASE_URL: b.url }, args("task B"))]);
+    expect([ra.code, rb.code, ra.stdout, rb.stdout]).toEqual([0, 0, "Done A.\n", "Done B.\n"]);
+    expect(readFileSync(join(root, "ran.txt"), "utf8").split("\n").filter(Boolean).sort()).toEqual(["A", "B"]);
+    // B never saw A's task without its answer, and A never saw B's.
+    for (const req of b.requests) if (allText(req.body.messages).includes("task A")) expect(allText(req.body.messages)).toContain("Done A.");
+    for (const req of a.requests) if (allText(req.body.messages).includes("task B")) expect(allText(req.body.messages)).toContain("Done B.");
+    if (inFlight) expect(rb.stderr).toContain('("task A") is still running in another bunker');
+  }
+}, 180_000);
