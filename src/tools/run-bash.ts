@@ -11,7 +11,8 @@ import { isWithin } from "../perms/workspace.ts";
 import { isReadOnlyLine } from "../perms/run-policy.ts";
 import { confine, detectSandbox, locateProgram, planSandbox, type SandboxAvailability, type SandboxMode, type SandboxPlan } from "../sandbox/detect.ts";
 import { scrubEnv, withGitHardening } from "../sandbox/env.ts";
-import { linkedGitDirs, secretPaths, type SandboxSpec } from "../sandbox/spec.ts";
+import { pathNote } from "../sandbox/explain.ts";
+import { grantedReadPaths, hostView, linkedGitDirs, type SandboxSpec } from "../sandbox/spec.ts";
 import { escapeControl } from "../ui/escape.ts";
 import { BoundedOutput } from "./bounded-output.ts";
 import { ToolError, type Tool, type ToolContext, type ToolOutput } from "./tool.ts";
@@ -182,14 +183,24 @@ function removeIfEmptyDir(dir: string): void {
 
 /** What the sandbox lets `command` touch; a line that only reads gets a read-only workspace. */
 export function commandSandboxSpec(command: string, root: string, opts: RunBashOptions, confined: boolean): SandboxSpec {
+  const grants = opts.grants ?? emptyGrants();
+  const host = hostView(root, opts.env ?? process.env, opts.home ?? homedir());
+  const gitDirs = linkedGitDirs(root);
   return {
+    ...host,
     root,
     allowNet: opts.allowNet,
     gitWritable: opts.gitWritable,
-    writable: [...(opts.writable ?? []), ...(opts.gitWritable ? linkedGitDirs(root) : [])],
-    hidden: [...secretPaths(opts.home ?? homedir(), root), ...(opts.sessionsDir && !isWithin(opts.sessionsDir, root) && !isWithin(root, opts.sessionsDir) ? [opts.sessionsDir] : [])],
+    writable: [...(opts.writable ?? []), ...(opts.gitWritable ? gitDirs : [])],
+    // Granted reads (a rule's glob shows its fixed part), and the repository of a worktree, read-only.
+    readable: [...grantedReadPaths(grants), ...(opts.gitWritable ? [] : gitDirs)],
+    hidden: [
+      ...(host.hidden ?? []),
+      ...grants.deny.read.paths,
+      ...(opts.sessionsDir && !isWithin(opts.sessionsDir, root) && !isWithin(root, opts.sessionsDir) ? [opts.sessionsDir] : []),
+    ],
     readOnly: opts.readOnly ?? [],
-    workspaceReadOnly: confined && isReadOnlyLine(command, root, opts.grants ?? emptyGrants()),
+    workspaceReadOnly: confined && isReadOnlyLine(command, root, grants),
   };
 }
 
@@ -397,13 +408,9 @@ export function sandboxNote(r: ProcessResult, spec: SandboxSpec): string | null 
   if (!spec.allowNet && /Network is unreachable|Could not resolve host|Temporary failure in name resolution|Name or service not known|getaddrinfo|ENETUNREACH|EAI_AGAIN|Connection refused/.test(out)) {
     notes.push("The sandbox has no network access. Do not retry; if the command needs the network, ask the person to run bunker with --allow-net.");
   }
-  if (/\/tmp\/[^\n]*No such file or directory|No such file or directory[^\n]*\/tmp\//.test(out)) {
-    notes.push("The sandbox has a private /tmp: files in the machine's /tmp are not visible inside it. Work with files in the workspace instead.");
-  }
-  const denied = /(\/[^\s:'"`]+)[^\n]*?(Permission denied|Operation not permitted)/.exec(out);
-  if (denied && !isWithin(spec.root, denied[1]!)) {
-    notes.push(`The sandbox blocked access to ${denied[1]}, outside the workspace. Do not retry; ask the person to grant it or to run bunker with --sandbox off.`);
-  }
+  // A path the sandbox does not show: what it shows, and which flag shows more.
+  const path = pathNote(out, spec);
+  if (path) notes.push(path);
   return notes.length > 0 ? `note: ${notes.join(" ")}` : null;
 }
 
