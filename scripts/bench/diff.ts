@@ -2,7 +2,7 @@
 // changes: makeFilePreview (the diff) plus the coloured, bounded rendering.
 // Target from issue 3: under 50 ms.
 import { makeFilePreview } from "../../src/diff/preview.ts";
-import { applyEdit } from "../../src/edit/match.ts";
+import { applyEdit } from "../../src/text/replace.ts";
 import { renderFileChange } from "../../src/ui/diff-view.ts";
 import { timeMedian, type BenchRow } from "./types.ts";
 

@@ -2,12 +2,12 @@
 // every hunk that could not be placed. Pure: file contents come in through a
 // callback and nothing is written.
 //
-// Placement: a hunk's context and removed lines are looked for exactly, then
-// ignoring trailing whitespace, then leading and trailing whitespace, then
-// Unicode dash/quote differences. The `@@` line number is only a hint: the
-// match nearest it wins, two equally near is an error, and hunks must come in
+// Placement: a hunk's context and removed lines are found by the one matcher
+// (text/match.ts), at its line levels in order. The `@@` line number is only a
+// hint: of several exact matches the one nearest it wins (two equally near is
+// an error); a tolerant level must find exactly one place. Hunks must come in
 // file order without overlapping.
-import { LEVEL_NAMES, LineMatcher, MATCH_LEVELS, type MatchLevel } from "./match.ts";
+import { LINE_LEVELS, LineIndex, matchLines, type Level } from "../text/match.ts";
 import { describeHunk, notFoundMessage, type Problem } from "./report.ts";
 import { dominantEol, hasFinalNewline, joinText, splitText } from "./text.ts";
 import type { FilePatch, Hunk } from "./types.ts";
@@ -138,7 +138,7 @@ interface Placed {
 export function applyHunks(path: string, content: string, hunks: readonly Hunk[]): HunksResult {
   const ft = splitText(content);
   const N = ft.lines.length;
-  const matcher = new LineMatcher(ft.lines);
+  const matcher = new LineIndex(ft.lines);
   const problems: Problem[] = [];
   const notes: string[] = [];
   const placed: Placed[] = [];
@@ -168,7 +168,6 @@ export function applyHunks(path: string, content: string, hunks: readonly Hunk[]
     if (h.oldStart !== undefined) hint = Math.max(0, (old.length > 0 ? h.oldStart - 1 : h.oldStart) + delta);
 
     let at: number;
-    let level: MatchLevel = 0;
     if (old.length === 0) {
       if (atEof) at = N;
       else if (N === 0) at = 0;
@@ -185,13 +184,19 @@ export function applyHunks(path: string, content: string, hunks: readonly Hunk[]
       }
     } else {
       const last = N - old.length;
-      const eligible = (cands: number[]) => (atEof ? cands.filter((p) => p === last) : cands);
-      let found: { at: number; level: MatchLevel } | undefined;
-      for (const lv of MATCH_LEVELS) {
-        const cands = eligible(matcher.find(old, lv, from, last));
-        if (cands.length === 0) continue;
-        const pick = nearest(cands, hint);
+      const match = matchLines(matcher, old, { from, last, eligible: atEof ? (p) => p === last : undefined });
+      let found: { at: number; level: Level } | undefined;
+      if (match.kind === "ambiguous") {
+        const lines = match.at.slice(0, 5).map((p) => p + 1).join(", ") + (match.at.length > 5 ? ", …" : "");
+        fail(
+          `the hunk's lines are not in the file exactly, and ${match.level.says} they occur in ${match.at.length} places (lines ${lines}). Copy the context lines exactly from the file, with enough of them to match one place.`,
+        );
+        return;
+      }
+      if (match.kind === "found") {
+        const pick = nearest(match.at, hint);
         if (pick.tie) {
+          const cands = match.at;
           const places = pick.tie.map((p) => p + 1).join(" and ");
           fail(
             hint === undefined
@@ -200,12 +205,11 @@ export function applyHunks(path: string, content: string, hunks: readonly Hunk[]
           );
           return;
         }
-        found = { at: pick.at, level: lv };
-        break;
+        found = { at: pick.at, level: match.level };
       }
       if (!found) {
         // Tell apart "not there" from "there, but out of order" and "there, but not at the end".
-        for (const lv of MATCH_LEVELS) {
+        for (const lv of LINE_LEVELS) {
           const anywhere = matcher.find(old, lv, 0, last);
           if (from > 0 && anywhere.some((p) => p < from)) {
             const prev = placed[placed.length - 1];
@@ -223,7 +227,7 @@ export function applyHunks(path: string, content: string, hunks: readonly Hunk[]
         }
         // A patch sent twice: its result is already there.
         const result = h.lines.filter((l) => l.op !== "-").map((l) => l.text);
-        for (const lv of MATCH_LEVELS) {
+        for (const lv of LINE_LEVELS) {
           const done = result.length > 0 ? matcher.find(result, lv, 0, N - result.length) : [];
           if (done.length > 0) {
             fail(
@@ -232,12 +236,11 @@ export function applyHunks(path: string, content: string, hunks: readonly Hunk[]
             return;
           }
         }
-        fail(notFoundMessage(path, h, old, ft.lines, matcher, hint ?? from));
+        fail(notFoundMessage(path, h, old, matcher, hint ?? from));
         return;
       }
       at = found.at;
-      level = found.level;
-      if (level > 0) notes.push(`${where}: matched ${LEVEL_NAMES[level]}.`);
+      if (found.level.name !== "exact") notes.push(`${where}: matched ${found.level.says}.`);
       if (h.oldStart !== undefined && h.oldStart !== at + 1) notes.push(`${where}: placed at line ${at + 1} (the header said ${h.oldStart}).`);
     }
     if (h.oldStart !== undefined && old.length > 0) delta = at - (h.oldStart - 1);

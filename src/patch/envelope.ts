@@ -1,19 +1,26 @@
-// The `*** Begin Patch` … `*** End Patch` envelope (Add File / Delete File /
-// Update File / Move to / `@@` context hunks / `*** End of File`) → the same
-// FilePatch[] a unified diff parses into. Pure.
+// The `*** Begin Patch` envelope (Codex's apply_patch format) → the same
+// FilePatch[] a unified diff parses into. Pure. The grammar, as read here:
 //
-//   *** Begin Patch
-//   *** Update File: src/app.ts
-//   *** Move to: src/main.ts        (optional)
-//   @@ function main() {            (optional: a line to find first; may repeat to narrow down)
-//    context
-//   -removed
-//   +added
-//   *** End of File                 (optional: the hunk ends the file)
-//   *** Add File: NOTES.md
-//   +every line starts with +
-//   *** Delete File: old.txt
-//   *** End Patch
+//   patch     := other* "*** Begin Patch" section* "*** End Patch" other*
+//   section   := blank* (add | delete | update)
+//   add       := "*** Add File: " path  ("+" text | blank | "\ No newline…")*
+//   delete    := "*** Delete File: " path
+//   update    := "*** Update File: " path  ["*** Move to: " path]  hunk*
+//   hunk      := ("@@" [text])*  line+  ["*** End of File"]  blank*
+//   line      := " " text (context) | "-" text (removed) | "+" text (added)
+//              | "" (an empty context line whose space an editor stripped)
+//              | "\ No newline at end of file"
+//
+//   `@@ text` names a line to find first (stacked ones narrow the search: a
+//   class, then a method); `@@ -12,5 +12,6 @@` is a line hint, not a line to
+//   find. `*** End of File`: the hunk's lines end the file.
+//
+// Leniency, and its limit. Between sections, markers may be indented and blank
+// lines may stand anywhere (after `*** End of File` too). Inside a hunk a
+// marker ends the hunk only when it starts the line: a line starting with " ",
+// "+" or "-" is always content, so a file that documents patches can be
+// patched (` *** Update File: x` is a context line). Text before `*** Begin
+// Patch` (a heredoc line, a sentence) is ignored.
 import { clip, HunkBuilder, parseHunkNumbers, splitPatchLines, type PatchLine } from "./patch-lines.ts";
 import { PatchSyntaxError, type FilePatch, type Hunk } from "./types.ts";
 
@@ -31,7 +38,11 @@ export function parseEnvelope(L: PatchLine[]): FilePatch[] {
   i++;
   const out: FilePatch[] = [];
   const marker = (k: number) => L[k]!.text.trim();
-  const endsSection = (k: number) => FILE_MARKER.test(marker(k)) || marker(k) === "*** End Patch";
+  /** A marker that ends a section or hunk: at the start of its line (trailing spaces allowed). */
+  const endsSection = (k: number) => {
+    const t = L[k]!.text.trimEnd();
+    return FILE_MARKER.test(t) || t === "*** End Patch";
+  };
 
   while (i < n) {
     const t = marker(i);
@@ -90,6 +101,7 @@ export function parseEnvelope(L: PatchLine[]): FilePatch[] {
   function readUpdateHunks(): Hunk[] {
     const hunks: Hunk[] = [];
     let cur: HunkBuilder | undefined;
+    let afterEof = false;
     const finish = () => {
       if (!cur) return;
       if (cur.lineCount === 0 && cur.hunk.anchors.length === 0 && cur.hunk.oldStart === undefined) {
@@ -101,13 +113,16 @@ export function parseEnvelope(L: PatchLine[]): FilePatch[] {
     };
     for (; i < n && !endsSection(i); i++) {
       const { text, cr } = L[i]!;
-      const t = text.trim();
-      if (t === "*** End of File") {
+      if (text.trimEnd() === "*** End of File") {
         if (!cur || cur.lineCount === 0) throw new PatchSyntaxError(i + 1, "`*** End of File` with no hunk lines before it");
         cur.hunk.atEof = true;
         finish();
+        afterEof = true;
         continue;
       }
+      // Before the first hunk a blank line is only spacing, and so is a whitespace-only line after `*** End of File`.
+      if (!cur && (text === "" || (afterEof && text.trim() === ""))) continue;
+      afterEof = false;
       if (text.startsWith("@@")) {
         const rest = text.replace(/^@@+/, "").trim();
         const nums = parseHunkNumbers(text);
@@ -124,7 +139,7 @@ export function parseEnvelope(L: PatchLine[]): FilePatch[] {
         continue;
       }
       if (text === "") {
-        (cur ??= new HunkBuilder("(no @@ line)", i + 1)).blank();
+        cur!.blank();
         continue;
       }
       const c = text[0];

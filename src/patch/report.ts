@@ -1,7 +1,8 @@
 // What the model reads when a patch does not apply: which file, which hunk
 // (number and header), the lines it expected, and the closest lines actually
 // in the file with their numbers, so the next attempt can be right.
-import { lineKey, type LineMatcher } from "./match.ts";
+import { closestLines, quoteClosest } from "../text/closest.ts";
+import type { LineIndex } from "../text/match.ts";
 import type { Hunk } from "./types.ts";
 
 export interface Problem {
@@ -23,8 +24,7 @@ export function notFoundMessage(
   path: string,
   h: Hunk,
   expected: readonly string[],
-  fileLines: readonly string[],
-  matcher: LineMatcher,
+  file: LineIndex,
   near: number,
 ): string {
   const out: string[] = ["its lines are not in the file. Expected (the hunk's context and removed lines):"];
@@ -32,21 +32,13 @@ export function notFoundMessage(
   for (const l of oldSide.slice(0, SHOW_LINES)) out.push(`    ${l.op}${l.text}`);
   if (oldSide.length > SHOW_LINES) out.push(`    … (${oldSide.length - SHOW_LINES} more)`);
 
-  const best = matcher.closest(expected, near);
+  const best = closestLines(file, expected, near);
   if (!best) {
-    out.push(`None of these lines occur in ${path} (${fileLines.length} lines). Re-read the file and rebuild the hunk from its current content.`);
+    const n = file.lines.length;
+    out.push(`No lines in ${path} (${n} line${n === 1 ? "" : "s"}) look like these. Re-read the file and rebuild the hunk from its current content.`);
     return out.join("\n");
   }
-  const start = Math.max(0, best.start);
-  const end = Math.min(fileLines.length, best.start + expected.length);
-  const width = String(end).length;
-  out.push(`Closest lines in ${path} (lines ${start + 1}-${end}; "!" marks a line that differs from the hunk):`);
-  for (let i = start; i < end && i < start + SHOW_LINES; i++) {
-    const want = expected[i - best.start];
-    const same = want !== undefined && lineKey(3, want) === lineKey(3, fileLines[i]!);
-    out.push(`  ${same ? " " : "!"} ${String(i + 1).padStart(width)} | ${fileLines[i]}`);
-  }
-  if (end - start > SHOW_LINES) out.push(`    … (${end - start - SHOW_LINES} more)`);
+  out.push(...quoteClosest(path, file.lines, expected, best, "the hunk"));
   return out.join("\n");
 }
 

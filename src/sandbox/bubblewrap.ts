@@ -3,6 +3,7 @@
 // spec.ts's allow-list; /dev and /proc minimal; new PID, IPC, UTS and
 // network namespaces (network shared only when granted); no capabilities;
 // killed with its parent; a new session (no TIOCSTI into our terminal).
+import { proxyBwrapArgs } from "../net/command-net.ts";
 import { realHostFs, sandboxMounts, type HostFs, type Mount, type SandboxSpec } from "./spec.ts";
 
 /** One mount as bwrap arguments. */
@@ -32,6 +33,7 @@ export function bubblewrapArgs(spec: SandboxSpec, argv: string[], bwrap = "bwrap
   for (const m of mounts) if (m.path !== "/") args.push(...mountArgs(m));
   // /run is private (it holds sockets: docker, databases, the session bus, agents); the resolver's, when networked.
   if (spec.allowNet) args.push("--ro-bind-try", "/run/systemd/resolve", "/run/systemd/resolve");
+  if (spec.netProxy && !spec.allowNet) args.push(...proxyBwrapArgs(spec.netProxy));
   args.push("--unshare-all");
   if (spec.allowNet) args.push("--share-net");
   args.push("--die-with-parent", "--new-session", "--cap-drop", "ALL", "--chdir", spec.root, "--", ...argv);

@@ -9,8 +9,7 @@ export function describeView(spec: SandboxSpec): string {
   const ws = spec.workspaceReadOnly
     ? "the workspace (read-only, as this command only reads)"
     : `the workspace (read-write; ${spec.gitWritable ? ".bunker" : ".git and .bunker"} read-only)`;
-  const granted = (spec.readable?.length ?? 0) + spec.writable.length > 0 ? ", the paths granted with --allow-read/--allow-write" : "";
-  return `${ws}, the system and toolchain directories and git's config (read-only)${granted}, a private empty home and a private /tmp; nothing else of this machine`;
+  return `${ws}, the system and toolchain directories and git's config (read-only), what the person granted (--allow-read, --allow-write), a private empty home and a private /tmp; nothing else of this machine`;
 }
 
 /** A failure that names a path: where the path is, as the program printed it. */

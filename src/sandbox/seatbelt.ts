@@ -6,6 +6,7 @@
 // directory; no network unless granted. macOS has no private home: the home
 // directory is simply not readable. sandbox-exec is called by its absolute
 // path so a PATH entry cannot stand in for it.
+import { proxySeatbeltRule } from "../net/command-net.ts";
 import { readOnlyInside, sandboxMounts, type HostFs, realHostFs, type SandboxSpec } from "./spec.ts";
 
 export const SANDBOX_EXEC = "/usr/bin/sandbox-exec";
@@ -78,7 +79,7 @@ export function seatbeltProfile(spec: SandboxSpec, tmpDir: string, fs: HostFs = 
     "",
     spec.allowNet
       ? "; network: granted (--allow-net)\n(allow network*)\n(allow mach-lookup (global-name \"com.apple.dnssd.service\") (global-name \"com.apple.SystemConfiguration.configd\"))"
-      : "; network: none (not granted)",
+      : spec.netProxy ? proxySeatbeltRule(spec.netProxy) : "; network: none (not granted)",
     "",
   ].join("\n");
 }

@@ -10,6 +10,7 @@
 // otherwise show.
 import { lstatSync, readdirSync, readFileSync, readlinkSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve, sep } from "node:path";
+import type { NetProxySpec } from "../net/command-net.ts";
 import { gitDirsInside, isWithin, realpathLoose } from "../perms/workspace.ts";
 
 export interface SandboxSpec {
@@ -17,6 +18,8 @@ export interface SandboxSpec {
   root: string;
   /** Network access (--allow-net). */
   allowNet: boolean;
+  /** Without allowNet: the only way out, bunker's filtering proxy (src/net/command-net.ts). */
+  netProxy?: NetProxySpec;
   /** Whether the workspace's .git may be written (the person granted writes there). */
   gitWritable: boolean;
   /** Further absolute paths the person granted for writing (--allow-write=PATHS outside the workspace). */

@@ -3,7 +3,7 @@
 // anything is written; a refused or failed edit touches nothing.
 import { makeFilePreview } from "../diff/preview.ts";
 import { checkCreatable, commitWrite, readForWrite } from "../edit/guarded-write.ts";
-import { applyEdit } from "../edit/match.ts";
+import { applyEdit } from "../text/replace.ts";
 import { ToolError, type Tool } from "./tool.ts";
 
 export interface EditFileInput {
@@ -59,7 +59,7 @@ export const editFileTool: Tool<EditFileInput> = {
       const n = edit.replacements;
       what =
         `Edited ${path.display}: replaced ${n} occurrence${n === 1 ? "" : "s"} (first at line ${edit.line})` +
-        (edit.how === "exact" ? "" : `, matched ${edit.how}`);
+        (edit.level.name === "exact" ? "" : `, matched ${edit.level.says}`);
     }
 
     const preview = makeFilePreview(path.display, existing?.text ?? null, after);

@@ -8,10 +8,12 @@ import { homedir, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { emptyGrants, type Grants } from "../perms/policy.ts";
 import { isWithin } from "../perms/workspace.ts";
-import { isReadOnlyLine } from "../perms/run-policy.ts";
+import { evaluateRun } from "../perms/run/evaluate.ts";
 import { confine, detectSandbox, locateProgram, planSandbox, type SandboxAvailability, type SandboxMode, type SandboxPlan } from "../sandbox/detect.ts";
 import { scrubEnv, withGitHardening } from "../sandbox/env.ts";
 import { pathNote } from "../sandbox/explain.ts";
+import { refusalNote, startCommandNet } from "../net/command-net.ts";
+import { permissionGate } from "../net/gate.ts";
 import { grantedReadPaths, hostView, linkedGitDirs, type SandboxSpec } from "../sandbox/spec.ts";
 import { escapeControl } from "../ui/escape.ts";
 import { BoundedOutput } from "./bounded-output.ts";
@@ -127,7 +129,8 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
       const p = getPlan();
       if (!p.confined && p.refuse) throw new ToolError(p.refuse);
 
-      await ctx.perms.authorize({
+      // The one evaluation of the line: its verdict, and whether it only reads (then the workspace is mounted read-only).
+      const decision = await ctx.perms.authorize({
         kind: "run",
         target: command,
         tool: "run_bash",
@@ -144,12 +147,20 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
         for (const [i, l] of lines.entries()) ctx.ui.info(`    ${i === 0 ? "$" : ">"} ${l}`);
       }
 
-      const spec = commandSandboxSpec(command, ctx.root, opts, p.confined);
+      const spec = commandSandboxSpec(command, ctx.root, opts, p.confined, decision.run?.readOnly ?? false);
       const env = withGitHardening(scrubEnv(opts.env ?? process.env, opts.allowEnv));
+      // Confined without the whole network: granted hosts only, through bunker's proxy, judged per connection.
+      const net = p.confined && !opts.allowNet ? await startCommandNet(p.kind, permissionGate(ctx.perms, "run_bash", command)) : null;
+      if (net) {
+        spec.netProxy = net.spec;
+        // The forwarder's own files, shown read-only like any granted read (never over the workspace).
+        spec.readable = [...(spec.readable ?? []), ...net.spec.readable];
+        Object.assign(env, net.env);
+      }
       let tmp: string | undefined;
       if (p.confined && p.kind === "seatbelt") env.TMPDIR = tmp = mkdtempSync(join(tmpdir(), "bunker-run-"));
       if (p.confined && p.kind === "bubblewrap") env.TMPDIR = "/tmp";
-      const argv = confine(p, spec, [shell, "-c", command], tmp ?? "");
+      const argv = confine(p, spec, net ? net.wrap([shell, "-c", command]) : [shell, "-c", command], tmp ?? "");
       // bubblewrap mounts an empty read-only .bunker where there was none: take the empty mount point away after.
       const bunkerDir = join(ctx.root, ".bunker");
       const hadBunkerDir = existsSync(bunkerDir);
@@ -164,8 +175,10 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
           ui: ctx.ui,
           command,
         });
-        return formatResult(result, p.confined ? sandboxNote(result, spec) : null);
+        const notes = [net && refusalNote(net.refusals()), p.confined ? sandboxNote(result, spec) : null].filter((n) => n);
+        return formatResult(result, notes.length > 0 ? notes.join("\n") : null);
       } finally {
+        await net?.close();
         if (tmp) rmSync(tmp, { recursive: true, force: true });
         if (!hadBunkerDir) removeIfEmptyDir(bunkerDir);
       }
@@ -181,8 +194,12 @@ function removeIfEmptyDir(dir: string): void {
   }
 }
 
-/** What the sandbox lets `command` touch; a line that only reads gets a read-only workspace. */
-export function commandSandboxSpec(command: string, root: string, opts: RunBashOptions, confined: boolean): SandboxSpec {
+/**
+ * What the sandbox lets `command` touch; a line that only reads gets a
+ * read-only workspace. `readOnly` comes from the policy's decision (the line
+ * is evaluated once); without it the line is evaluated here.
+ */
+export function commandSandboxSpec(command: string, root: string, opts: RunBashOptions, confined: boolean, readOnly?: boolean): SandboxSpec {
   const grants = opts.grants ?? emptyGrants();
   const host = hostView(root, opts.env ?? process.env, opts.home ?? homedir());
   const gitDirs = linkedGitDirs(root);
@@ -200,7 +217,7 @@ export function commandSandboxSpec(command: string, root: string, opts: RunBashO
       ...(opts.sessionsDir && !isWithin(opts.sessionsDir, root) && !isWithin(root, opts.sessionsDir) ? [opts.sessionsDir] : []),
     ],
     readOnly: opts.readOnly ?? [],
-    workspaceReadOnly: confined && isReadOnlyLine(command, root, grants),
+    workspaceReadOnly: confined && (readOnly ?? evaluateRun(command, { root, grants }).readOnly),
   };
 }
 
@@ -406,7 +423,10 @@ export function sandboxNote(r: ProcessResult, spec: SandboxSpec): string | null 
     );
   }
   if (!spec.allowNet && /Network is unreachable|Could not resolve host|Temporary failure in name resolution|Name or service not known|getaddrinfo|ENETUNREACH|EAI_AGAIN|Connection refused/.test(out)) {
-    notes.push("The sandbox has no network access. Do not retry; if the command needs the network, ask the person to run bunker with --allow-net.");
+    notes.push(
+      "The sandbox has no network of its own: commands reach other hosts only through bunker's proxy (HTTP_PROXY/HTTPS_PROXY are set), for hosts the person grants. " +
+        "Do not retry with another tool; if the command needs a host, ask the person to grant it (--allow-net=HOST).",
+    );
   }
   // A path the sandbox does not show: what it shows, and which flag shows more.
   const path = pathNote(out, spec);

@@ -3,7 +3,7 @@
 // content (or the new content as additions) before anything is written.
 import { makeFilePreview } from "../diff/preview.ts";
 import { checkCreatable, commitWrite, readForWrite } from "../edit/guarded-write.ts";
-import { dominantEol } from "../edit/match.ts";
+import { dominantEol } from "../text/replace.ts";
 import { ToolError, type Tool } from "./tool.ts";
 
 export interface WriteFileInput {

@@ -51,7 +51,7 @@ describe("placing hunks", () => {
     const f = lines("keep  ", "\tindented", "it\u2019s \u201cquoted\u201d \u2014 ok", "end");
     const r = dry({ f }, hunk("@@ -1,4 +1,4 @@", " keep", "-  indented", "+  INDENTED", " it's \"quoted\" - ok", " end"));
     expect(r.ok && r.changes[0]!.after).toBe(lines("keep  ", "  INDENTED", "it\u2019s \u201cquoted\u201d \u2014 ok", "end"));
-    expect(r.ok && r.notes).toEqual(["f, hunk 1 of 1 (@@ -1,4 +1,4 @@, patch line 3): matched ignoring whitespace and Unicode dash/quote differences."]);
+    expect(r.ok && r.notes).toEqual(["f, hunk 1 of 1 (@@ -1,4 +1,4 @@, patch line 3): matched ignoring whitespace and Unicode dash/quote/space differences."]);
   });
 
   test("wrong numbers: later hunks are hinted by how far the earlier ones moved", () => {
@@ -173,13 +173,57 @@ describe("files", () => {
         'Closest lines in f (lines 1-2; "!" marks a line that differs from the hunk):',
         "    1 | const a = 1;",
         "  ! 2 | const b = 2;",
+        '        ^ a word: the file has "2" where the hunk has "20"',
         "",
         "2. g, hunk 1 of 1 (@@ -1 +1 @@, patch line 9): its lines are not in the file. Expected (the hunk's context and removed lines):",
         "    -zzz",
-        "None of these lines occur in g (1 lines). Re-read the file and rebuild the hunk from its current content.",
+        "No lines in g (1 line) look like these. Re-read the file and rebuild the hunk from its current content.",
         "",
         "Fix these and send the whole patch again (re-read a file if you are unsure of its content).",
       ].join("\n"),
+    );
+  });
+});
+
+// Where Codex's apply_patch (and opencode's port of it) differ on purpose from bunker.
+describe("where bunker is stricter than its peers, and why that is safer", () => {
+  test("no silent overwrite on Add: adding a file that exists is refused", () => {
+    // Codex writes `*** Add File` over an existing file. A model that "adds" a file it never read
+    // would erase the person's content without a diff of what was lost; refusing costs one retry.
+    expect(report({ f: "precious\n" }, "*** Begin Patch\n*** Add File: f\n+new\n*** End Patch\n")).toContain("f already exists, but the patch creates it");
+  });
+
+  test("no silent overwrite on Move: moving onto an existing file is refused", () => {
+    // Codex renames over the target; the target's content would vanish with no hunk showing it.
+    expect(report({ a: "1\n", b: "keep me\n" }, "*** Begin Patch\n*** Update File: a\n*** Move to: b\n@@\n-1\n+2\n*** End Patch\n")).toContain(
+      "b already exists, so a cannot be renamed to it",
+    );
+  });
+
+  test("all-or-nothing: one hunk that does not apply stops every file in the patch", () => {
+    // Codex applies file by file and stops at the first failure, leaving earlier files changed: the
+    // model then patches a half-patched tree. Here the dry run places every hunk before anything is written.
+    const r = dry({ a: "1\n", b: "2\n" }, "*** Begin Patch\n*** Update File: a\n-1\n+one\n*** Update File: b\n-20\n+two\n*** End Patch\n");
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.problems.map((p) => p.path)).toEqual(["b"]);
+  });
+
+  test("no pure-addition hunk appended at the end: added lines need context that says where", () => {
+    // Codex appends a hunk with only `+` lines at the end of the file. When the model meant the
+    // middle, the code lands in the wrong place and still "applies"; asking for context cannot misplace it.
+    expect(report({ f: "a\nb\n" }, "*** Begin Patch\n*** Update File: f\n@@\n+c\n*** End Patch\n")).toContain(
+      "the hunk only adds lines and has no context lines",
+    );
+    // With `*** End of File` the place is stated, and the lines go at the end.
+    expect(result({ f: "a\nb\n" }, "*** Begin Patch\n*** Update File: f\n@@\n+c\n*** End of File\n*** End Patch\n")).toEqual({ f: "a\nb\nc\n" });
+  });
+
+  test("no first-of-several at a tolerant level: two loosely equal places are an error even with a line hint", () => {
+    // Codex's seek_sequence takes the first place that matches after trimming; a line hint from a model
+    // is often wrong, so a loose match must be unique before bunker edits there.
+    const f = lines("if  a:", "  go()", "x", "if   a:", "  go()");
+    expect(report({ f }, hunk("@@ -4,2 +4,2 @@", " if a:", "-  go()", "+  stop()"))).toContain(
+      "the hunk's lines are not in the file exactly, and ignoring runs of whitespace inside lines they occur in 2 places (lines 1, 4)",
     );
   });
 });

@@ -262,3 +262,46 @@ describe("*** Begin Patch envelope", () => {
     expect(shape(fps)[0]!.hunks).toEqual([[" *** Begin Patch", "-old", "+new"]]);
   });
 });
+
+// The envelope cases models produce every day that bunker used to reject (issue 16, "Why").
+describe("why: envelopes that were refused", () => {
+  test("a blank line after `*** End of File` (before `*** End Patch` or the next `*** Update File`) is not an empty hunk", () => {
+    const fps = parsePatch(
+      ["*** Begin Patch", "*** Update File: a", "@@", " x", "+y", "*** End of File", "", "*** Update File: b", "-1", "+2", "*** End of File", "  ", "", "*** End Patch"].join("\n"),
+    );
+    expect(shape(fps)).toEqual([
+      { op: "update", path: "a", moveTo: undefined, hunks: [[" x", "+y"]] },
+      { op: "update", path: "b", moveTo: undefined, hunks: [["-1", "+2"]] },
+    ]);
+    expect(fps.map((f) => f.hunks[0]!.atEof)).toEqual([true, true]);
+  });
+
+  test("an indented `*** Update File: x` line inside a hunk is context, not a new file section", () => {
+    // The file being patched documents patches: its lines, with the context prefix, look like markers.
+    const fps = parsePatch(
+      ["*** Begin Patch", "*** Update File: docs/patches.md", "@@ Example:", "  *** Update File: x", " +added", "-old", "+new", "*** End Patch"].join("\n"),
+    );
+    expect(shape(fps)).toEqual([{ op: "update", path: "docs/patches.md", moveTo: undefined, hunks: [["  *** Update File: x", " +added", "-old", "+new"]] }]);
+  });
+
+  test("marker-looking lines prefixed with +, - or a space are content, and `*** End of File` likewise", () => {
+    const fps = parsePatch(
+      ["*** Begin Patch", "*** Update File: f", " *** End Patch", "-*** Delete File: g", "+*** Add File: h", " *** End of File", "*** End Patch"].join("\n"),
+    );
+    expect(shape(fps)[0]!.hunks).toEqual([[" *** End Patch", "-*** Delete File: g", "+*** Add File: h", " *** End of File"]]);
+    expect(fps[0]!.hunks[0]!.atEof).toBe(false);
+  });
+
+  test("blank lines between sections, after `*** Begin Patch` and before the first hunk are spacing", () => {
+    const fps = parsePatch(["*** Begin Patch", "", "*** Add File: n", "+x", "", "", "*** Update File: f", "", "@@", "-a", "+b", "", "*** Delete File: d", "", "*** End Patch"].join("\n"));
+    expect(shape(fps)).toEqual([
+      { op: "add", path: "n", moveTo: undefined, hunks: [["+x"]] },
+      { op: "update", path: "f", moveTo: undefined, hunks: [["-a", "+b"]] },
+      { op: "delete", path: "d", moveTo: undefined, hunks: [] },
+    ]);
+  });
+
+  test("a real `@@` with nothing after it is still an empty hunk", () => {
+    expect(syntaxError(() => parsePatch("*** Begin Patch\n*** Update File: f\n@@\n\n*** End Patch\n")).reason).toContain("empty `@@` hunk");
+  });
+});

@@ -182,7 +182,7 @@ describe("edit_file: content", () => {
     const { file, ctx } = setup("let total = 0;\nfor (const x of xs) total += x;\nlet total = 0;\n", { grants: allowAllWrites() });
     const none = await edit(ctx, { path: "a.txt", old_string: "for (const y of ys) total += y;", new_string: "z" });
     expect(none.isError).toBe(true);
-    expect(none.content).toContain("2│ for (const x of xs) total += x;");
+    expect(none.content).toContain("! 2 | for (const x of xs) total += x;");
     const many = await edit(ctx, { path: "a.txt", old_string: "let total = 0;", new_string: "let total = 1;" });
     expect(many.content).toContain("2 times");
     expect(many.content).toContain("lines 1, 3");
