@@ -42,6 +42,7 @@ export function seatbeltProfile(spec: SandboxSpec, tmpDir: string, fs: HostFs = 
   const writable = [
     ...(spec.workspaceReadOnly ? [] : [`(require-all ${workspace.join(" ")})`]),
     `(subpath ${sbplString(tmpDir)})`,
+    ...(spec.privateDirs ?? []).map((p) => `(subpath ${sbplString(p)})`),
     ...(spec.workspaceReadOnly ? [] : spec.writable.map((p) => `(subpath ${sbplString(p)})`)),
     ...DEVICES.filter((d) => !d.includes("random") && !d.includes("dtrace")),
   ];

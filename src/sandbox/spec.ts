@@ -43,6 +43,8 @@ export interface SandboxSpec {
    * that bunker ran unasked because it only reads (ls, cat, git status…).
    */
   workspaceReadOnly?: boolean;
+  /** Writable even when the workspace is read-only: an MCP server's own state directory (and what the person's settings let it write). */
+  privateDirs?: string[];
 }
 
 /** What one path in the sandbox is. Listed parents first: a later mount sits on top of an earlier one. */
@@ -119,7 +121,7 @@ export function sandboxMounts(spec: SandboxSpec, platform: NodeJS.Platform = pro
   for (const dir of spec.system ?? SYSTEM_DIRS[platform] ?? []) show(dir, "ro");
   if (platform === "linux") for (const dir of PRIVATE_DIRS) out.push({ kind: "empty", path: dir, writable: true });
   if (spec.home) out.push({ kind: "empty", path: spec.home, writable: true });
-  const granted = [...(spec.readable ?? []), ...(spec.workspaceReadOnly ? [] : spec.writable)];
+  const granted = [...(spec.readable ?? []), ...(spec.workspaceReadOnly ? [] : spec.writable), ...(spec.privateDirs ?? [])];
   for (const dir of [...(spec.toolchains ?? []), ...(spec.gitConfig ?? [])]) {
     if (!isWithin(spec.root, dir) && exists(dir)) out.push({ kind: "ro", path: dir });
   }
@@ -129,6 +131,7 @@ export function sandboxMounts(spec: SandboxSpec, platform: NodeJS.Platform = pro
     if (exists(p)) out.push({ kind: "ro", path: p });
   }
   if (!spec.workspaceReadOnly) for (const p of spec.writable) if (exists(p)) out.push({ kind: "rw", path: p });
+  for (const p of spec.privateDirs ?? []) if (exists(p)) out.push({ kind: "rw", path: p });
   // Unasked read-only commands: whatever trick we did not foresee, nothing can be written.
   out.push({ kind: spec.workspaceReadOnly ? "ro" : "rw", path: spec.root });
   if (!spec.workspaceReadOnly) {
