@@ -11,6 +11,7 @@ import { closeSync, copyFileSync, constants, fstatSync, linkSync, lstatSync, ope
 import { basename, dirname, join, sep } from "node:path";
 import { contentHash } from "../agent/session-state.ts";
 import { safeUnlink, syncDir, writeTempFile } from "./durable.ts";
+import { fsProblem } from "./errno-words.ts";
 import { HeldDir } from "./held-dir.ts";
 import { Journal, orphanedJournals, type JournalEntry, type JournalStep } from "./journal.ts";
 
@@ -75,7 +76,7 @@ export function commitFiles(ops: readonly FileOp[], opts: TransactionOptions = {
         const problems = settle(entry, held, "back").problems;
         journal?.done();
         if (opts.check && !(err instanceof PrepareError)) throw err;
-        throw new TransactionError(`${op.path}: ${errText(err)}. Nothing was changed.`, op.path, problems.length === 0, problems);
+        throw new TransactionError(`${op.path}: ${errText(err, op.path)}. Nothing was changed.`, op.path, problems.length === 0, problems);
       }
     }
     entry.phase = "commit";
@@ -92,7 +93,7 @@ export function commitFiles(ops: readonly FileOp[], opts: TransactionOptions = {
         if (r.problems.length === 0) journal?.done();
         const done = r.done;
         throw new TransactionError(
-          `${s.target}: ${errText(err)}. ` +
+          `${s.target}: ${errText(err, s.target)}. ` +
             (done === 0
               ? "Nothing was changed."
               : r.problems.length === 0
@@ -232,7 +233,7 @@ function prepare(op: FileOp, s: JournalStep, held: DirCache, check: TransactionO
   try {
     writeTempFile(held.at(tmp), op.data, mode, st !== null || op.mode !== undefined, st ? { uid: st.uid, gid: st.gid } : undefined);
   } catch (err) {
-    throw new PrepareError(errText(err));
+    throw new PrepareError(errText(err, op.path));
   }
   if (!st) return { ...s, backup: undefined } as JournalStep;
   const backup = (s as { backup: string }).backup;
@@ -413,8 +414,10 @@ function lstatOrNull(path: string) {
   }
 }
 
-function errText(err: unknown): string {
+function errText(err: unknown, path?: string): string {
   const e = err as NodeJS.ErrnoException;
+  const words = path !== undefined ? fsProblem(e, dirname(path)) : null;
+  if (words) return words.replace(/\.$/, "");
   if (e.code === "ENOTDIR" || e.code === "EISDIR" || e.code === "ENOTEMPTY") return e.code === "ENOTDIR" ? "a path component is not a directory" : "a directory is in the way";
   return e.message ?? String(err);
 }

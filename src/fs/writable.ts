@@ -4,6 +4,7 @@
 // file beside the target, so its directory must be writable too.
 import { accessSync, constants, statSync } from "node:fs";
 import { dirname } from "node:path";
+import { fsProblem } from "./errno-words.ts";
 
 /** Why `real` (shown as `display`) cannot be written or created, or null when it can. */
 export function writeProblem(real: string, display: string): string | null {
@@ -14,23 +15,35 @@ export function writeProblem(real: string, display: string): string | null {
   } catch {
     // Does not exist yet: only the directory matters.
   }
+  // A read-only mount is not a read-only file: say which it is, with its own fix.
+  const target = mode !== undefined ? real : nearestExistingDir(dirname(real));
+  if (target !== null && accessError(target, constants.W_OK) === "EROFS") return fsProblem({ code: "EROFS" }, mode !== undefined ? display : target);
   // No write bit at all is read-only even for root, who could write it anyway.
-  if (mode !== undefined && ((mode & 0o222) === 0 || !canAccess(real, constants.W_OK))) {
-    return `${display} is read-only (mode ${mode.toString(8).padStart(4, "0")}); bunker does not change read-only files. If it should change, make it writable first (chmod u+w ${display}).`;
+  if (mode !== undefined && ((mode & 0o222) === 0 || accessError(real, constants.W_OK) !== null)) {
+    return `${display} is read-only (mode ${octal(mode)}); bunker does not change read-only files. If it should change, make it writable first (chmod u+w ${display}).`;
   }
   const dir = nearestExistingDir(dirname(real));
-  if (dir !== null && !canAccess(dir, constants.W_OK | constants.X_OK)) {
+  if (dir === null) return null;
+  // The same for a directory: no write bit at all is refused for root too (a 0444 file is).
+  const dirMode = statSync(dir).mode & 0o7777;
+  if ((dirMode & 0o222) === 0) {
+    return `The directory ${dir} is read-only (mode ${octal(dirMode)}); bunker does not write into read-only directories. If it should change, make it writable first (chmod u+w ${dir}).`;
+  }
+  if (accessError(dir, constants.W_OK | constants.X_OK) !== null) {
     return `The directory ${dir} is not writable, and bunker writes every file through a temporary file beside it (so a crash never leaves half a file). Make the directory writable first.`;
   }
   return null;
 }
 
-function canAccess(path: string, mode: number): boolean {
+const octal = (mode: number) => mode.toString(8).padStart(4, "0");
+
+/** The errno code access(2) gives, or null when allowed. */
+function accessError(path: string, mode: number): string | null {
   try {
     accessSync(path, mode);
-    return true;
-  } catch {
-    return false;
+    return null;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code ?? "EACCES";
   }
 }
 

@@ -59,7 +59,7 @@ export class SessionRecorder {
       this.version = saved;
     } catch (err) {
       this.broken = true;
-      this.warn(`This session is no longer being saved: ${(err as Error).message}`);
+      this.warn(`This session is no longer being saved: ${this.store.explain(err)}`);
     }
   }
 

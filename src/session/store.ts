@@ -9,6 +9,7 @@ import { dirname } from "node:path";
 import type { MessageParam } from "@anthropic-ai/sdk/resources/messages";
 import type { TodoItem } from "../agent/session-state.ts";
 import { applyDelta, makeDelta, sha256 } from "../change/delta.ts";
+import { fsProblem, isDamagedDatabase } from "../fs/errno-words.ts";
 
 export interface SessionSummary {
   id: string;
@@ -58,7 +59,11 @@ export function newSessionId(): string {
 }
 
 export class SessionStore {
-  private constructor(private readonly db: Database) {}
+  private constructor(
+    private readonly db: Database,
+    /** Where the store lives, for what a failure says. */
+    readonly path: string,
+  ) {}
 
   /** Opens (creating if needed) the store at `path`. Throws SessionError with the reason. */
   static open(path: string): SessionStore {
@@ -71,9 +76,14 @@ export class SessionStore {
       db.exec("PRAGMA busy_timeout = 5000; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;");
       migrate(db);
     } catch (err) {
-      throw new SessionError(`cannot open the session store ${path}: ${(err as Error).message}`);
+      throw new SessionError(`cannot open the session store ${path}: ${explainStoreError(err, path)}`);
     }
-    return new SessionStore(db);
+    return new SessionStore(db, path);
+  }
+
+  /** A failure of this store in words a person can act on (a full disk, a damaged file). */
+  explain(err: unknown): string {
+    return explainStoreError(err, this.path);
   }
 
   /**
@@ -224,6 +234,12 @@ export interface StoredChange extends ChangeRow {
   id: number;
   commit_id: number;
   undone: number;
+}
+
+function explainStoreError(err: unknown, path: string): string {
+  const said = (err as Error)?.message ?? String(err);
+  if (isDamagedDatabase(err)) return `${said}: the file is damaged. Move it aside (mv ${path} ${path}.damaged) and bunker starts a new store; earlier sessions stay in the moved file`;
+  return fsProblem(err, dirname(path)) ?? (/disk is full|SQLITE_FULL/i.test(said) ? `the disk holding ${path} is full. Free some space` : said);
 }
 
 interface Row {

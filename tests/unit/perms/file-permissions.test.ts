@@ -86,7 +86,19 @@ describe("a directory bunker cannot write in", () => {
     const r = Bun.spawnSync(argv, { cwd: "/", env: { PATH: process.env.PATH ?? "", HOME: "/tmp" } });
     expect(r.stderr.toString()).toBe("");
     const [created, existing] = JSON.parse(r.stdout.toString()) as string[];
-    expect(created).toBe(`The directory ${dir} is not writable, and bunker writes every file through a temporary file beside it (so a crash never leaves half a file). Make the directory writable first.`);
+    // No write bits at all: read-only, said the same way as for a 0444 file (tests/unit/fs/errno-words.test.ts: for root too).
+    expect(created).toBe(`The directory ${dir} is read-only (mode 0555); bunker does not write into read-only directories. If it should change, make it writable first (chmod u+w ${dir}).`);
     expect(existing).toBe(created);
+  });
+
+  test.skipIf(!isRoot || !setpriv)("a directory with write bits that are not ours: not writable, and why", async () => {
+    const base = tempDir("bunker-perm-");
+    chmodSync(base, 0o755);
+    const dir = join(base, "sealed");
+    mkdirSync(dir);
+    chmodSync(dir, 0o755);
+    const r = Bun.spawnSync([setpriv!, "--reuid=65534", "--regid=65534", "--clear-groups", "--", process.execPath, "-e", script(dir)], { cwd: "/", env: { PATH: process.env.PATH ?? "", HOME: "/tmp" } });
+    const [created] = JSON.parse(r.stdout.toString()) as string[];
+    expect(created).toBe(`The directory ${dir} is not writable, and bunker writes every file through a temporary file beside it (so a crash never leaves half a file). Make the directory writable first.`);
   });
 });
