@@ -45,6 +45,8 @@ export class SessionRecorder {
 
   save(snap: SessionSnapshot): void {
     if (!this.store || this.broken || snap.messages.length === 0) return;
+    // A run that never got an answer (a bad key, no server) is nothing to continue: it is saved from its first reply on.
+    if (this.version === null && !snap.messages.some((m) => m.role === "assistant")) return;
     // A turn still running is marked as this bunker's, so a second one continuing the session does not adopt it.
     snap = { ...snap, running: unfinished(snap.messages) ? selfId() : null };
     try {
