@@ -11,6 +11,7 @@ import { startFakeAnthropic, type FakeAnthropic } from "../support/fake-anthropi
 import { reply, toolUse } from "../support/fake-anthropic/steps.ts";
 import { BUNKER, count, press, quitWithCtrlD, runHeadless, stopAll, toolResults, waitForCount, workspace as e2eWorkspace } from "../support/cli.ts";
 import { TmuxSession, tmuxAvailable } from "../support/tmux.ts";
+import { alive } from "../support/process.ts";
 
 const sandboxed = detectSandbox().kind !== null;
 
@@ -114,14 +115,6 @@ describe("when bunker itself is killed", () => {
   }
 });
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe.skipIf(!tmuxAvailable)("in a real terminal (tmux)", () => {
   test("the command is shown with where it runs; yes, a session prefix, and no with a reason each do what they say", async () => {
