@@ -21,6 +21,8 @@ export interface ToolUI {
   info(line: string): void;
   /** Verbose-only diagnostics. */
   debug(line: string): void;
+  /** A running command's output as it comes (the person's live tail of it); without it, tools print progress lines. */
+  output?(text: string): void;
 }
 
 export interface ToolContext {
