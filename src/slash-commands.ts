@@ -4,6 +4,7 @@ import pc from "picocolors";
 import { keptTodosNote, renderTodosColoured } from "./agent/todo.ts";
 import { lastThinking } from "./agent/thinking.ts";
 import { usageSummary, type App } from "./app.ts";
+import { rewindCommand } from "./rewind-command.ts";
 import { escapeControl } from "./ui/escape.ts";
 import { page } from "./ui/pager.ts";
 
@@ -40,6 +41,8 @@ export const COMMANDS: SlashCommand[] = [
   { name: "/compact", help: "shorten old tool output (file contents, command logs) to free context", run: compact },
   { name: "/thinking", help: "show the model's last thinking in full (on screen it is folded to one line)", run: thinking },
   { name: "/cost", help: "tokens used and cost so far", run: (_args, ctx) => ctx.write(costLine(ctx.app) + "\n") },
+  { name: "/undo", usage: "[force]", help: "take back the file changes of the last turn (shows the diff and asks)", run: async (args, ctx) => void (await rewindCommand(["/undo", ...args].join(" "), ctx.app, ctx.write)) },
+  { name: "/rewind", usage: "[N [conversation] [force]]", help: "list the turns that changed files; N: take the files back to before turn N", run: async (args, ctx) => void (await rewindCommand(["/rewind", ...args].join(" "), ctx.app, ctx.write)) },
   { name: "/expand", help: "the last command's whole output, in a pager", run: expand },
   { name: "/exit", aliases: ["/quit"], help: "leave (also: exit, quit, Ctrl+D)", run: () => "exit" },
 ];
