@@ -4,8 +4,10 @@ import pc from "picocolors";
 import { keptTodosNote, renderTodosColoured } from "./agent/todo.ts";
 import { lastThinking } from "./agent/thinking.ts";
 import { usageSummary, type App } from "./app.ts";
+import { rewindCommand } from "./rewind-command.ts";
 import { escapeControl } from "./ui/escape.ts";
 import { mcpCommand, promptCommands } from "./mcp/commands.ts";
+import { page } from "./ui/pager.ts";
 
 /** What the REPL carries from one message to the next. */
 export interface ReplState {
@@ -43,6 +45,9 @@ export const COMMANDS: SlashCommand[] = [
   { name: "/thinking", help: "show the model's last thinking in full (on screen it is folded to one line)", run: thinking },
   { name: "/mcp", usage: "[restart NAME]", help: "MCP servers: state, tools, schema size; restart one", run: async (args, ctx) => ctx.write(await mcpCommand(ctx.app.mcp, args)) },
   { name: "/cost", help: "tokens used and cost so far", run: (_args, ctx) => ctx.write(costLine(ctx.app) + "\n") },
+  { name: "/undo", usage: "[force]", help: "take back the file changes of the last turn (shows the diff and asks)", run: async (args, ctx) => void (await rewindCommand(["/undo", ...args].join(" "), ctx.app, ctx.write)) },
+  { name: "/rewind", usage: "[N [conversation] [force]]", help: "list the turns that changed files; N: take the files back to before turn N", run: async (args, ctx) => void (await rewindCommand(["/rewind", ...args].join(" "), ctx.app, ctx.write)) },
+  { name: "/expand", help: "the last command's whole output, in a pager", run: expand },
   { name: "/exit", aliases: ["/quit"], help: "leave (also: exit, quit, Ctrl+D)", run: () => "exit" },
 ];
 
@@ -128,4 +133,11 @@ function compact(_args: string[], { app, write }: CommandContext): void {
   write(pc.dim(r.elided === 0
     ? "Nothing to compact: no earlier tool output is long enough to shorten.\n"
     : `Shortened ${r.elided} earlier tool call${r.elided === 1 ? "" : "s"} (${kb} KB); the model can run them again.\n`));
+}
+
+async function expand(_args: string[], { app, write }: CommandContext): Promise<void> {
+  const last = app.ui.lastCommand;
+  if (!last) return void write(pc.dim("No command has run yet in this session.\n"));
+  const text = `${last.summary.replace(/^run_bash /, "$ ")}\n\n${last.content}`;
+  await app.ui.aside(() => page(text, write));
 }
