@@ -24,7 +24,6 @@ export const PROXY_SOCKET_IN_SANDBOX = "/run/bunker-net/proxy.sock";
 /** The extra bubblewrap arguments for the proxy path: the socket, and the forwarder's own files. */
 export function proxyBwrapArgs(p: NetProxySpec): string[] {
   const args: string[] = [];
-  for (const path of p.readable) args.push("--ro-bind-try", path, path);
   if (p.socket) args.push("--dir", "/run/bunker-net", "--ro-bind", p.socket, PROXY_SOCKET_IN_SANDBOX);
   return args;
 }
