@@ -52,7 +52,7 @@ export interface CommandNet {
 }
 
 /** Starts the proxy for one command; `kind` is the sandbox it runs in. */
-export async function startCommandNet(kind: "bubblewrap" | "seatbelt", gate: NetGate): Promise<CommandNet> {
+export async function startCommandNet(kind: "bubblewrap" | "seatbelt", gate: NetGate, fwd = forwarderCommand()): Promise<CommandNet> {
   if (kind === "seatbelt") {
     // No network namespace on macOS: the proxy listens on the host's loopback, behind a password only the command holds.
     const password = crypto.randomUUID();
@@ -77,7 +77,6 @@ export async function startCommandNet(kind: "bubblewrap" | "seatbelt", gate: Net
   }
   // Any port is free in the command's fresh network namespace; a random one rarely meets a server the command starts.
   const port = 20_000 + Math.floor(Math.random() * 40_000);
-  const fwd = forwarderCommand();
   return {
     spec: { socket, port, readable: fwd.paths },
     env: proxyEnv(`http://127.0.0.1:${port}`),
