@@ -55,7 +55,7 @@ export async function runRepl(config: Config): Promise<number> {
     ui.owner = keyboard;
     reader = new TtyPrompt(keyboard, region, { history: history.earlier });
     // A new width applies to what is drawn next; the region is redrawn for it now.
-    process.stderr.on("resize", () => region.draw());
+    process.stdout.on("resize", () => region.draw());
     ui.drawStatus();
   } else {
     const lines = new LineReader();
