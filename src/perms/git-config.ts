@@ -270,15 +270,7 @@ export function gitHooksPath(root: string): string | null {
     } catch {
       continue;
     }
-    let section = "";
-    for (const raw of text.split("\n")) {
-      const line = raw.trim();
-      const header = /^\[\s*([A-Za-z0-9.-]+)[^\]]*\](.*)$/.exec(line);
-      const rest = header ? header[2]!.trim() : line;
-      if (header) section = header[1]!.toLowerCase();
-      const m = /^hookspath\s*=\s*(.*?)\s*$/i.exec(rest);
-      if (section === "core" && m) found = m[1]!.replace(/^"(.*)"$/, "$1");
-    }
+    for (const e of configEntries(text)) if (e.section === "core" && e.key === "hookspath") found = e.value;
   }
   return found;
 }
