@@ -34,7 +34,7 @@ export async function runRepl(config: Config): Promise<number> {
     markdown: live && !process.env.NO_COLOR,
   });
   const app = await buildApp(config, ui);
-  process.stderr.write(`${pc.bold("bunker")} ${pc.dim(`· ${app.model.name} · ${config.root}`)}\n${pc.dim("/help for commands, Ctrl+D to leave")}\n`);
+  process.stderr.write(`${pc.bold("bunker")} ${pc.dim(`· ${escapeControl(app.model.name)} · ${escapeControl(config.root)}`)}\n${pc.dim("/help for commands, Ctrl+D to leave")}\n`);
   const resumed = app.agent.history.messages.length;
   if (resumed > 0) {
     const todos = app.session.todos.length;
@@ -55,7 +55,7 @@ export async function runRepl(config: Config): Promise<number> {
     ui.owner = keyboard;
     reader = new TtyPrompt(keyboard, region, { history: history.earlier });
     // A new width applies to what is drawn next; the region is redrawn for it now.
-    process.stderr.on("resize", () => region.draw());
+    process.stdout.on("resize", () => region.draw());
     ui.drawStatus();
   } else {
     const lines = new LineReader();
@@ -92,7 +92,9 @@ export async function runRepl(config: Config): Promise<number> {
     history.add(input);
     if (text === "exit" || text === "quit") break;
     if (text.startsWith("/")) {
-      if ((await runSlashCommand(text, commands)) === "exit") break;
+      const result = await runSlashCommand(text, commands);
+      if (result === "exit") break;
+      if (result) await runOneTurn(app, result.send, reader);
       continue;
     }
     await runOneTurn(app, withKeptTodos(app, text, carry), reader);
