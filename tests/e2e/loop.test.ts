@@ -18,12 +18,14 @@ import {
   overloaded,
   raw,
   reply,
-  startFakeAnthropic,
   text,
   toolUse,
   type FakeAnthropic,
   type Step,
 } from "../support/fake-anthropic.ts";
+import { endToEnd } from "../support/cli.ts";
+
+const e2e = endToEnd();
 
 /** Every event the loop reports, in order. */
 class RecordingEvents implements LoopEvents {
@@ -57,7 +59,6 @@ class RecordingEvents implements LoopEvents {
 
 let root: string;
 let outside: string;
-let fake: FakeAnthropic | undefined;
 
 beforeEach(() => {
   root = tempDir("bunker-loop-ws-");
@@ -69,9 +70,7 @@ beforeEach(() => {
   symlinkSync(outside, join(root, "linked"));
 });
 
-afterEach(async () => {
-  await fake?.stop();
-  fake = undefined;
+afterEach(() => {
   rmSync(root, { recursive: true, force: true });
   rmSync(outside, { recursive: true, force: true });
 });
@@ -86,7 +85,7 @@ interface Setup {
 }
 
 function setup(steps: Step[], opts: { maxTurns?: number; maxContinuations?: number; flags?: string[]; idleTimeoutMs?: number } = {}): Setup {
-  fake = startFakeAnthropic(steps);
+  const fake = e2e.serve(steps);
   const parsed = parseConfig(["-C", root, ...(opts.flags ?? [])], { ANTHROPIC_API_KEY: "test" }, true);
   const config = parsed.config!;
   const model = new Model({ apiKey: "test", baseURL: fake.url, model: "claude-test", retryBaseMs: 1, ...(opts.idleTimeoutMs ? { idleTimeoutMs: opts.idleTimeoutMs } : {}) });
@@ -99,8 +98,7 @@ function setup(steps: Step[], opts: { maxTurns?: number; maxContinuations?: numb
   });
   const ctx = makeContext(root, { grants: config.grants, interactive: false });
   const events = new RecordingEvents();
-  const f = fake;
-  return { agent, ctx, events, model, fake: f, turn: (p) => agent.runTurn(p, ctx, events) };
+  return { agent, ctx, events, model, fake, turn: (p) => agent.runTurn(p, ctx, events) };
 }
 
 function blocks(m: MessageParam | undefined): ContentBlockParam[] {
@@ -573,7 +571,7 @@ describe("interruption (Ctrl+C)", () => {
 
 describe("a bug mid-round", () => {
   test("an exception after the model asked for tools leaves every call answered: the next turn is accepted", async () => {
-    fake = startFakeAnthropic([reply([toolUse("read_file", { path: "alpha.txt" }, "toolu_a")]), reply("Recovered.")]);
+    const fake = e2e.serve([reply([toolUse("read_file", { path: "alpha.txt" }, "toolu_a")]), reply("Recovered.")]);
     const config = parseConfig(["-C", root], { ANTHROPIC_API_KEY: "test" }, true).config!;
     let broken = true;
     const agent = new Agent({

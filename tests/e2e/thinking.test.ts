@@ -14,10 +14,12 @@ import { parseConfig } from "../../src/config.ts";
 import { allTools } from "../../src/tools/all.ts";
 import { ToolRegistry } from "../../src/tools/registry.ts";
 import { makeContext, tempDir } from "../support/context.ts";
-import { reply, startFakeAnthropic, text, thinking, toolUse, type FakeAnthropic, type Step } from "../support/fake-anthropic.ts";
+import { reply, text, thinking, toolUse, type FakeAnthropic, type Step } from "../support/fake-anthropic.ts";
+import { endToEnd } from "../support/cli.ts";
+
+const e2e = endToEnd();
 
 let root: string;
-let fake: FakeAnthropic | undefined;
 
 beforeEach(() => {
   root = tempDir("bunker-thinking-");
@@ -25,9 +27,7 @@ beforeEach(() => {
   writeFileSync(join(root, "big.txt"), "line of text\n".repeat(400));
 });
 
-afterEach(async () => {
-  await fake?.stop();
-  fake = undefined;
+afterEach(() => {
   rmSync(root, { recursive: true, force: true });
 });
 
@@ -46,7 +46,7 @@ class Events implements LoopEvents {
 }
 
 function setup(steps: Step[], model: string, level?: ThinkingLevel) {
-  fake = startFakeAnthropic(steps);
+  const fake = e2e.serve(steps);
   const config = parseConfig(["-C", root], { ANTHROPIC_API_KEY: "test" }, true).config!;
   const m = new Model({ apiKey: "test", baseURL: fake.url, model, retryBaseMs: 1, ...(level ? { thinking: level } : {}) });
   const agent = new Agent({ model: m, registry: new ToolRegistry(allTools(config)), system: "You are a test.", maxTurns: 10 });
@@ -69,12 +69,12 @@ describe("thinking across tool use", () => {
     );
     const out = await s.turn("what is in a.txt?");
     expect(out).toMatchObject({ end: "done", text: "It says alpha." });
-    expect(accepted(fake!)).toEqual(["200", "200"]);
-    const first = fake!.requests[0]!.body as unknown as Record<string, unknown>;
+    expect(accepted(e2e.fake)).toEqual(["200", "200"]);
+    const first = e2e.fake.requests[0]!.body as unknown as Record<string, unknown>;
     expect(first.thinking).toEqual({ type: "adaptive" });
     expect(first.output_config).toEqual({ effort: "high" });
-    const sentBack = blocks(fake!.requests[1]!.body.messages[1]);
-    expect(sentBack[0]).toEqual(fake!.requests[0]!.reply!.content[0] as ContentBlockParam);
+    const sentBack = blocks(e2e.fake.requests[1]!.body.messages[1]);
+    expect(sentBack[0]).toEqual(e2e.fake.requests[0]!.reply!.content[0] as ContentBlockParam);
     expect(sentBack[1]).toMatchObject({ type: "tool_use", id: "toolu_r1" });
     expect(s.events.thoughts).toEqual(["I should read a.txt first.\nThen answer.", "It says alpha."]);
   });
@@ -82,12 +82,12 @@ describe("thinking across tool use", () => {
   test("a budget model gets budget_tokens below max_tokens; --thinking off sends disabled", async () => {
     const s = setup([reply("ok")], "claude-haiku-4-5", "low");
     await s.turn("hi");
-    expect(fake!.requests[0]!.body).toMatchObject({ thinking: { type: "enabled", budget_tokens: 4000 }, max_tokens: 20000 });
-    await fake!.stop();
+    expect(e2e.fake.requests[0]!.body).toMatchObject({ thinking: { type: "enabled", budget_tokens: 4000 }, max_tokens: 20000 });
+    await e2e.fake.stop();
     const off = setup([reply("ok")], "claude-sonnet-5-5", "off");
     await off.turn("hi");
-    expect(fake!.requests[0]!.body).toMatchObject({ thinking: { type: "disabled" } });
-    expect((fake!.requests[0]!.body as unknown as Record<string, unknown>).output_config).toBeUndefined();
+    expect(e2e.fake.requests[0]!.body).toMatchObject({ thinking: { type: "disabled" } });
+    expect((e2e.fake.requests[0]!.body as unknown as Record<string, unknown>).output_config).toBeUndefined();
   });
 
   test("compaction, automatic or /compact, never drops or edits a thinking block, and the conversation stays acceptable", async () => {
@@ -104,8 +104,8 @@ describe("thinking across tool use", () => {
     const after = s.agent.history.messages.flatMap((m) => blocks(m).filter((b) => b.type === "thinking"));
     expect(after).toEqual(before);
     await s.turn("and a.txt?");
-    expect(accepted(fake!).every((x) => x === "200")).toBe(true);
-    expect(fake!.requests).toHaveLength(7);
+    expect(accepted(e2e.fake).every((x) => x === "200")).toBe(true);
+    expect(e2e.fake.requests).toHaveLength(7);
   });
 
   test("thinking is paid for: its tokens are output tokens in the usage and the cost", async () => {
@@ -130,7 +130,7 @@ describe("the scripted server holds thinking blocks to the API's rule", () => {
   }
 
   test("a dropped, edited or re-signed thinking block is refused with 400", async () => {
-    fake = startFakeAnthropic([reply([thinking("plan"), toolUse("read_file", {}, "toolu_x")])]);
+    const fake = e2e.serve([reply([thinking("plan"), toolUse("read_file", {}, "toolu_x")])]);
     const { msg, send } = await firstRound(fake);
     const [th, use] = msg.content as [{ type: "thinking"; thinking: string; signature: string }, ContentBlockParam];
     expect(await send([use])).toContain("Expected `thinking` or `redacted_thinking`, but found `tool_use`");
