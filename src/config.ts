@@ -6,6 +6,7 @@ import { homedir } from "node:os";
 import { emptyGrants, type Grants, type PathRules } from "./perms/policy.ts";
 import { isWithin, resolveFrom, resolveRoot } from "./perms/workspace.ts";
 import { loadRulesFiles, RulesFileError } from "./perms/rules-file.ts";
+import { parseHostPattern } from "./net/host-pattern.ts";
 import { defaultSessionsPath } from "./session/paths.ts";
 import { parseThinkingLevel, THINKING_LEVELS, type ThinkingLevel } from "./agent/thinking.ts";
 
@@ -213,6 +214,9 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
   for (const [kind, target] of [["allow", grants.allow.net], ["deny", grants.deny.net]] as const) {
     const { bare, items } = splitList(`${kind}-net`, list(`${kind}-net`));
     target.all ||= bare;
+    for (const item of items) {
+      if (!parseHostPattern(item)) throw new UsageError(`--${kind}-net: "${item}" is not a host name; write a host, host:port or *.domain, like --${kind}-net=${EXAMPLE[`${kind}-net`]}`);
+    }
     target.hosts.push(...items.map((h) => h.toLowerCase()));
   }
   if (v["allow-all"]) {
@@ -237,12 +241,6 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
   } catch (err) {
     if (err instanceof RulesFileError) throw new UsageError(err.message);
     throw err;
-  }
-  if (grants.allow.net.hosts.length > 0 && !grants.allow.net.all) {
-    // Say so now rather than let a command fail later with "no network".
-    startupWarnings.push(
-      `--allow-net=${grants.allow.net.hosts.join(",")}: the sandbox cannot limit the network to some hosts, so commands get no network. Use --allow-net (no hosts) to give them the network.`,
-    );
   }
 
   // A blank prompt is no prompt: never send the model an empty message.

@@ -40,7 +40,8 @@ export async function runHeadless(config: Config): Promise<number> {
     }));
     events = streamJsonEvents(ui, emit, sessionId);
   }
-  const outcome = await app.agent.runTurn(prompt, app.context(controller.signal), events);
+  // Images are looked for in what the person wrote, not in what was piped in.
+  const outcome = await app.agent.runTurn(prompt, app.context(controller.signal), events, config.prompt ?? prompt);
   process.off("SIGINT", onSigint);
 
   // Work that stopped short is a failure a script must be able to see, not a quiet exit 0.

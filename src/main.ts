@@ -5,6 +5,11 @@ import { HELP } from "./help.ts";
 
 async function main(): Promise<number> {
   const argv = process.argv.slice(2);
+  // Inside the sandbox, bunker itself carries a command's connections to its proxy (src/net/forwarder.ts).
+  if (argv[0] === "__net-forward") {
+    const { runForwarder } = await import("./net/forwarder.ts");
+    return runForwarder(argv.slice(1));
+  }
   // Answer at once, before the flag parser and permission code are loaded.
   // console.log, not process.stdout.write: the first touch of process.stdout
   // builds a Node stream and costs more than the rest of start-up.

@@ -2,8 +2,11 @@
 // results, until it ends its turn. Every stop_reason is handled; the number
 // of model calls is capped; a tool never throws into the loop.
 import type { ContentBlock, ContentBlockParam, Message, MessageParam, ToolResultBlockParam, ToolUseBlock } from "@anthropic-ai/sdk/resources/messages";
+import { imageBlock } from "../tools/image.ts";
 import type { ToolRegistry } from "../tools/registry.ts";
 import type { ToolContext } from "../tools/tool.ts";
+import { escapeControl } from "../ui/escape.ts";
+import { attachImages } from "./attachments.ts";
 import { elideOldToolOutput, type ElideResult } from "./compact.ts";
 import { History } from "./history.ts";
 import { ModelError, type Model, type ModelEvents } from "./model.ts";
@@ -132,9 +135,10 @@ export class Agent {
     this.contextTokens = 0;
   }
 
-  async runTurn(userText: string, ctx: ToolContext, events: LoopEvents): Promise<TurnOutcome> {
+  /** `imagesFrom`: the part of `userText` the person wrote, where images they name are looked for (not piped input). */
+  async runTurn(userText: string, ctx: ToolContext, events: LoopEvents, imagesFrom = userText): Promise<TurnOutcome> {
     try {
-      return await this.turn(userText, ctx, events);
+      return await this.turn(userText, ctx, events, imagesFrom);
     } catch (err) {
       // A bug mid-round must not leave a tool call unanswered: every later request would be refused.
       this.history.answerOpenToolUses(`Result lost: bunker failed unexpectedly (${err instanceof Error ? err.message : String(err)}); the call may or may not have run, so check before repeating it.`);
@@ -144,7 +148,7 @@ export class Agent {
     }
   }
 
-  private async turn(userText: string, ctx: ToolContext, events: LoopEvents): Promise<TurnOutcome> {
+  private async turn(userText: string, ctx: ToolContext, events: LoopEvents, imagesFrom: string): Promise<TurnOutcome> {
     const { model, registry, system, maxTurns } = this.opts;
     const advice = this.opts.advice ?? REPL_ADVICE;
     const maxContinuations = this.opts.maxContinuations ?? 3;
@@ -154,7 +158,10 @@ export class Agent {
     let paused = false;
     for (const h of this.opts.hooks ?? []) h.onTurnStart?.();
     const turnStart = this.history.mark();
-    this.history.addUser(userText);
+    const attached = await attachImages(userText, imagesFrom, ctx);
+    for (const line of attached?.attachedLines ?? []) ctx.ui.info(`  ${escapeControl(line)}`);
+    for (const line of attached?.failedLines ?? []) events.onNotice(line);
+    this.history.addUser(attached?.content ?? userText);
 
     let shrinkAttempts = 0;
     for (let call = 1; call <= maxTurns; call++) {
@@ -319,11 +326,12 @@ export class Agent {
       events.onToolStart(summary);
       const result = await registry.run(call.name, call.input, ctx);
       events.onToolEnd(summary, result);
+      // The API rejects empty text; say so instead.
+      const text = result.content === "" ? "(no output)" : result.content;
       results.push({
         type: "tool_result",
         tool_use_id: call.id,
-        // The API rejects empty text; say so instead.
-        content: result.content === "" ? "(no output)" : result.content,
+        content: result.images?.length ? [{ type: "text", text }, ...result.images.map(imageBlock)] : text,
         ...(result.isError ? { is_error: true } : {}),
       });
     }

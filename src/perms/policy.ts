@@ -5,6 +5,7 @@
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import { isProtectedPath, isWithin } from "./workspace.ts";
 import type { PermKind, Verdict } from "./types.ts";
+import { hostsCover } from "../net/host-pattern.ts";
 import { decideRun, runGrantHint, type RunPolicyOptions, type RunRules } from "./run-policy.ts";
 
 /** Grants for one path kind (read or write). */
@@ -84,12 +85,12 @@ export class Policy {
     return isProtectedPath(this.root, real);
   }
 
-  private decideNet(host: string): Decision {
-    const h = host.toLowerCase();
+  /** `target` is "host:port" (net/host-pattern.ts): patterns may name the host, host:port, or *.domain. */
+  private decideNet(target: string): Decision {
     const allow = this.grants.allow.net;
     const deny = this.grants.deny.net;
-    if (deny.all || deny.hosts.includes(h)) return { verdict: "deny", reason: `network access to ${h} is denied by --deny-net` };
-    if (allow.all || allow.hosts.includes(h)) return { verdict: "allow" };
+    if (deny.all || hostsCover(deny.hosts, target)) return { verdict: "deny", reason: `network access to ${target} is denied by --deny-net or a deny rule` };
+    if (allow.all || hostsCover(allow.hosts, target)) return { verdict: "allow" };
     return { verdict: "ask" };
   }
 

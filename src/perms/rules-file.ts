@@ -15,6 +15,7 @@
 // ignored with a warning: a cloned repository must not be able to hand itself
 // your home directory or a shell. Those grants belong in the user file or on
 // the command line.
+import { parseHostPattern } from "../net/host-pattern.ts";
 import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { isAbsolute, join, sep } from "node:path";
@@ -220,8 +221,8 @@ function addRule(into: RuleSet, entry: string, ctx: RuleContext): RuleOutcome {
       return null;
     case "net": {
       const host = value.toLowerCase();
-      if (host !== "*" && !/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*(:\d{1,5})?$/.test(host)) {
-        return { problem: `"${value}" is not a host name; write just the host, like "net:registry.npmjs.org"` };
+      if (host !== "*" && !parseHostPattern(host)) {
+        return { problem: `"${value}" is not a host name; write a host, host:port or *.domain, like "net:registry.npmjs.org"` };
       }
       if (untrusted) return { ignored: elsewhere("net") };
       if (host === "*") into.net.all = true;

@@ -148,16 +148,28 @@ export class TtyApprover implements Approver {
         return { title: `${tool} wants to run a command`, details, question: "Run this command?", options, denyPrompt: "Why not (sent to Claude)?" };
       }
       case "read":
-      case "net": {
-        const what = req.kind === "read" ? `read ${target}` : `connect to ${target}`;
         return {
-          title: `${tool} wants to ${what}`,
+          title: `${tool} wants to read ${target}`,
           details: [],
-          question: req.kind === "read" ? `Allow reading ${target}?` : `Allow network access to ${target}?`,
+          question: `Allow reading ${target}?`,
           options: [
             { value: "once", label: "Yes" },
             { value: "target-session", label: `Yes, for the rest of the session` },
             { value: "deny", label: "No, and tell Claude why" },
+          ],
+          denyPrompt: "Why not (sent to Claude)?",
+        };
+      case "net": {
+        // Deno's words: which host, who asked; allow once, for the session, or deny.
+        const by = req.net ? escapeControl(req.net.requestedBy, { keepNewlines: true }).split("\n") : [];
+        return {
+          title: `${tool} requests net access to "${target}"`,
+          details: by.map((l, i) => `${c.dim(i === 0 ? "Requested by" : "            ")} ${c.bold(l)}`),
+          question: `Allow net access to "${target}"?`,
+          options: [
+            { value: "once", label: req.tool === "run_bash" ? "Allow (for this command)" : "Allow once" },
+            { value: "target-session", label: `Allow ${target} for the rest of the session` },
+            { value: "deny", label: "Deny, and tell Claude why" },
           ],
           denyPrompt: "Why not (sent to Claude)?",
         };

@@ -33,6 +33,8 @@ export interface PermRequest {
   /** Write previews (one per file; apply_patch sends several), or a command preview. */
   files?: FileChangePreview[];
   run?: RunPreview;
+  /** For a network request: who asked (the command line, or the URL web_fetch was given). */
+  net?: { requestedBy: string };
   /** Extra paths a multi-file write touches; each is checked like `target`. */
   alsoTargets?: string[];
 }

@@ -5,6 +5,7 @@
 // capabilities; killed with its parent; a new session (no TIOCSTI into our
 // terminal).
 import { statSync } from "node:fs";
+import { proxyBwrapArgs } from "../net/command-net.ts";
 import { readOnlyInside, type SandboxSpec } from "./spec.ts";
 
 export type PathKind = "dir" | "file" | null;
@@ -42,6 +43,7 @@ export function bubblewrapArgs(spec: SandboxSpec, argv: string[], bwrap = "bwrap
     // Missing .bunker: an empty read-only mount, so a command cannot create settings that grant it more.
     else if (p.endsWith("/.bunker")) args.push("--tmpfs", p, "--remount-ro", p);
   }
+  if (spec.netProxy && !spec.allowNet) args.push(...proxyBwrapArgs(spec.netProxy));
   args.push("--unshare-all");
   if (spec.allowNet) args.push("--share-net");
   args.push("--die-with-parent", "--new-session", "--cap-drop", "ALL", "--chdir", spec.root, "--", ...argv);

@@ -4,6 +4,7 @@
 // only the workspace (not .git unless granted, never .bunker) and a private
 // temporary directory, no network unless granted. sandbox-exec is called by
 // its absolute path so a PATH entry cannot stand in for it.
+import { proxySeatbeltRule } from "../net/command-net.ts";
 import { readOnlyInside, type SandboxSpec } from "./spec.ts";
 
 export const SANDBOX_EXEC = "/usr/bin/sandbox-exec";
@@ -67,7 +68,7 @@ export function seatbeltProfile(spec: SandboxSpec, tmpDir: string): string {
     "",
     spec.allowNet
       ? "; network: granted (--allow-net)\n(allow network*)\n(allow mach-lookup (global-name \"com.apple.dnssd.service\") (global-name \"com.apple.SystemConfiguration.configd\"))"
-      : "; network: none (not granted)",
+      : spec.netProxy ? proxySeatbeltRule(spec.netProxy) : "; network: none (not granted)",
     "",
   ].join("\n");
 }

@@ -4,6 +4,7 @@
 // network unless granted.
 import { readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
+import type { NetProxySpec } from "../net/command-net.ts";
 import { gitDirsInside, isWithin } from "../perms/workspace.ts";
 
 export interface SandboxSpec {
@@ -11,6 +12,8 @@ export interface SandboxSpec {
   root: string;
   /** Network access (--allow-net). */
   allowNet: boolean;
+  /** Without allowNet: the only way out, bunker's filtering proxy (src/net/command-net.ts). */
+  netProxy?: NetProxySpec;
   /** Whether the workspace's .git may be written (the person granted writes there). */
   gitWritable: boolean;
   /** Further absolute paths the person granted for writing (--allow-write=PATHS outside the workspace). */

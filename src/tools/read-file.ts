@@ -1,7 +1,9 @@
 // read_file: a text file as numbered lines (cat -n style), a window at a
-// time. Records what the model saw, for read-before-write.
+// time. Records what the model saw, for read-before-write. An image file
+// (PNG, JPEG, GIF, WebP) comes back as an image block (tools/image.ts).
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import { cutLine, MAX_OUTPUT_BYTES } from "./bound.ts";
+import { prepareImage, sniffImage } from "./image.ts";
 import { notFoundError } from "./not-found.ts";
 import { ToolError, type Tool } from "./tool.ts";
 import { readAllowed } from "./walk.ts";
@@ -21,7 +23,7 @@ export const BINARY_SNIFF_BYTES = 8192;
 export const readFileTool: Tool<ReadFileInput> = {
   name: "read_file",
   description:
-    "Read a text file as numbered lines. Shows up to 2000 lines or ~20 KB; the output says which offset to pass for the rest.",
+    "Read a text file as numbered lines. Shows up to 2000 lines or ~20 KB; the output says which offset to pass for the rest. A PNG, JPEG, GIF or WebP image is shown to you as an image.",
   inputSchema: {
     type: "object",
     properties: {
@@ -43,6 +45,11 @@ export const readFileTool: Tool<ReadFileInput> = {
     const path = await ctx.perms.resolveRead(input.path, "read_file");
     if (!path.exists) throw notFoundError(ctx.root, path, readAllowed(ctx.perms));
     const bytes = readWholeFile(path.real, path.display);
+    const image = sniffImage(bytes);
+    if (image) {
+      const prepared = await prepareImage(bytes, image, path.display);
+      return { content: prepared.summary, isError: false, images: [prepared] };
+    }
     if (isBinary(bytes)) {
       throw new ToolError(`${path.display} is a binary file (${bytes.length} bytes); read_file shows text only`);
     }
@@ -53,7 +60,7 @@ export const readFileTool: Tool<ReadFileInput> = {
 };
 
 /** Reads a regular file in full, with clear errors for everything else. */
-function readWholeFile(real: string, display: string): Buffer {
+export function readWholeFile(real: string, display: string): Buffer {
   let fd: number;
   try {
     // O_NONBLOCK: opening a named pipe must not hang waiting for a writer.

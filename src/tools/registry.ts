@@ -2,12 +2,15 @@
 // only through here. A tool never throws into the loop: every failure comes
 // back as an is_error result with a message the model can act on.
 import type { Tool as ApiTool } from "@anthropic-ai/sdk/resources/messages";
+import type { ToolImage } from "./image.ts";
 import { ToolError, type AnyTool, type ToolContext } from "./tool.ts";
 import { validateInput } from "./validate.ts";
 
 export interface ToolCallResult {
   content: string;
   isError: boolean;
+  /** Image blocks sent after the text. */
+  images?: ToolImage[];
 }
 
 export class ToolRegistry {

@@ -11,6 +11,8 @@ import { isWithin } from "../perms/workspace.ts";
 import { isReadOnlyLine } from "../perms/run-policy.ts";
 import { confine, detectSandbox, locateProgram, planSandbox, type SandboxAvailability, type SandboxMode, type SandboxPlan } from "../sandbox/detect.ts";
 import { scrubEnv, withGitHardening } from "../sandbox/env.ts";
+import { refusalNote, startCommandNet } from "../net/command-net.ts";
+import { permissionGate } from "../net/gate.ts";
 import { linkedGitDirs, secretPaths, type SandboxSpec } from "../sandbox/spec.ts";
 import { escapeControl } from "../ui/escape.ts";
 import { BoundedOutput } from "./bounded-output.ts";
@@ -145,10 +147,16 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
 
       const spec = commandSandboxSpec(command, ctx.root, opts, p.confined);
       const env = withGitHardening(scrubEnv(opts.env ?? process.env, opts.allowEnv));
+      // Confined without the whole network: granted hosts only, through bunker's proxy, judged per connection.
+      const net = p.confined && !opts.allowNet ? await startCommandNet(p.kind, permissionGate(ctx.perms, "run_bash", command)) : null;
+      if (net) {
+        spec.netProxy = net.spec;
+        Object.assign(env, net.env);
+      }
       let tmp: string | undefined;
       if (p.confined && p.kind === "seatbelt") env.TMPDIR = tmp = mkdtempSync(join(tmpdir(), "bunker-run-"));
       if (p.confined && p.kind === "bubblewrap") env.TMPDIR = "/tmp";
-      const argv = confine(p, spec, [shell, "-c", command], tmp ?? "");
+      const argv = confine(p, spec, net ? net.wrap([shell, "-c", command]) : [shell, "-c", command], tmp ?? "");
       // bubblewrap mounts an empty read-only .bunker where there was none: take the empty mount point away after.
       const bunkerDir = join(ctx.root, ".bunker");
       const hadBunkerDir = existsSync(bunkerDir);
@@ -163,8 +171,10 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
           ui: ctx.ui,
           command,
         });
-        return formatResult(result, p.confined ? sandboxNote(result, spec) : null);
+        const notes = [net && refusalNote(net.refusals()), p.confined ? sandboxNote(result, spec) : null].filter((n) => n);
+        return formatResult(result, notes.length > 0 ? notes.join("\n") : null);
       } finally {
+        await net?.close();
         if (tmp) rmSync(tmp, { recursive: true, force: true });
         if (!hadBunkerDir) removeIfEmptyDir(bunkerDir);
       }
@@ -395,7 +405,10 @@ export function sandboxNote(r: ProcessResult, spec: SandboxSpec): string | null 
     );
   }
   if (!spec.allowNet && /Network is unreachable|Could not resolve host|Temporary failure in name resolution|Name or service not known|getaddrinfo|ENETUNREACH|EAI_AGAIN|Connection refused/.test(out)) {
-    notes.push("The sandbox has no network access. Do not retry; if the command needs the network, ask the person to run bunker with --allow-net.");
+    notes.push(
+      "The sandbox has no network of its own: commands reach other hosts only through bunker's proxy (HTTP_PROXY/HTTPS_PROXY are set), for hosts the person grants. " +
+        "Do not retry with another tool; if the command needs a host, ask the person to grant it (--allow-net=HOST).",
+    );
   }
   if (/\/tmp\/[^\n]*No such file or directory|No such file or directory[^\n]*\/tmp\//.test(out)) {
     notes.push("The sandbox has a private /tmp: files in the machine's /tmp are not visible inside it. Work with files in the workspace instead.");

@@ -2,6 +2,7 @@
 // shape (via the registry); a tool knows permissions only through `ctx.perms`.
 import type { Permissions } from "../perms/permissions.ts";
 import type { SessionState } from "../agent/session-state.ts";
+import type { ToolImage } from "./image.ts";
 
 /** A JSON Schema subset: what we hand the API and what validate.ts checks. */
 export interface JsonSchema {
@@ -32,8 +33,8 @@ export interface ToolContext {
   signal: AbortSignal;
 }
 
-/** What a tool returns to the model. A plain string is a success. */
-export type ToolOutput = string | { content: string; isError: boolean };
+/** What a tool returns to the model. A plain string is a success; `images` go after the text (read_file on a PNG). */
+export type ToolOutput = string | { content: string; isError: boolean; images?: ToolImage[] };
 
 /**
  * An expected failure the model can act on (file missing, no match, denied).

@@ -148,14 +148,14 @@ describe("bad usage", () => {
     expect(e2e.fake.requests).toHaveLength(0);
   });
 
-  test("--allow-net=HOSTS warns at start that commands get no network, and how to give it", async () => {
+  test("--allow-net=HOSTS takes hosts (host, host:port, *.domain) and no start-up warning; anything else exits 2 naming the form", async () => {
     const env = serve([reply("ok")]);
-    const r = await bunker(["-p", "hi", "--allow-net=github.com"], env);
+    const r = await bunker(["-p", "hi", "--allow-net=github.com,*.npmjs.org,127.0.0.2:8080"], env);
     expect(r.code).toBe(0);
-    expect(r.stderr).toContain("--allow-net=github.com: the sandbox cannot limit the network to some hosts, so commands get no network. Use --allow-net (no hosts)");
-    await e2e.fake.stop();
-    const bare = await bunker(["-p", "hi", "--allow-net"], serve([reply("ok")]));
-    expect(bare.stderr).not.toContain("cannot limit the network");
+    expect(r.stderr).not.toContain("allow-net");
+    const bad = await bunker(["-p", "hi", "--allow-net=https://github.com/x"], env);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--allow-net: "https://github.com/x" is not a host name; write a host, host:port or *.domain, like --allow-net=registry.npmjs.org');
   });
 
   test("a bad --output-format exits 2", async () => {

@@ -45,6 +45,69 @@ export function checkBody(body: unknown): Rejection | null {
   return checkThinkingConfig(body) ?? checkSystem(body.system) ?? checkTools(body) ?? checkMessages(body.messages, Array.isArray(body.tools) && body.tools.length > 0);
 }
 
+const IMAGE_TYPES = ["image/jpeg", "image/png", "image/gif", "image/webp"];
+const MAX_IMAGE_BASE64 = 5 * 1024 * 1024;
+const MAX_IMAGE_SIDE = 8000;
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+/** A base64 image block: the media type is one the API takes, the data is base64 of that kind of image, within the limits. */
+function checkImage(b: Obj, at: string): Rejection | null {
+  const src = b.source;
+  if (!isObj(src)) return invalid(`${at}.source: Field required`);
+  if (src.type !== "base64") return invalid(`${at}.source.type: the fake accepts only base64 images, got ${JSON.stringify(src.type)}`);
+  if (!IMAGE_TYPES.includes(src.media_type as string)) {
+    return invalid(`${at}.source.base64.media_type: Input should be ${IMAGE_TYPES.map((t) => `'${t}'`).join(", ")}`);
+  }
+  if (typeof src.data !== "string" || src.data.length === 0 || src.data.length % 4 !== 0 || !BASE64.test(src.data)) {
+    return invalid(`${at}.source.base64.data: The image data is not valid base64`);
+  }
+  if (src.data.length > MAX_IMAGE_BASE64) return invalid(`${at}.source.base64: image exceeds 5 MB maximum: ${src.data.length} bytes > ${MAX_IMAGE_BASE64} bytes`);
+  const bytes = Buffer.from(src.data, "base64");
+  const kind = imageKind(bytes);
+  if (kind !== src.media_type) {
+    return invalid(`${at}.source.base64.data: Image does not match the provided media type ${String(src.media_type)}${kind ? ` (it is ${kind})` : ""}`);
+  }
+  const size = imageSize(bytes, kind!);
+  if (!size) return invalid(`${at}.source.base64.data: Could not process image`);
+  if (size.width > MAX_IMAGE_SIDE || size.height > MAX_IMAGE_SIDE) {
+    return invalid(`${at}.source.base64.data: At least one of the image dimensions exceed max allowed size: ${MAX_IMAGE_SIDE} pixels`);
+  }
+  return null;
+}
+
+function imageKind(b: Buffer): string | null {
+  if (b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return "image/png";
+  if (b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return "image/jpeg";
+  if (/^GIF8[79]a/.test(b.subarray(0, 6).toString("latin1"))) return "image/gif";
+  if (b.subarray(0, 4).toString("latin1") === "RIFF" && b.subarray(8, 12).toString("latin1") === "WEBP") return "image/webp";
+  return null;
+}
+
+/** Width and height from the image's header, or null when it is cut short. */
+function imageSize(b: Buffer, kind: string): { width: number; height: number } | null {
+  try {
+    if (kind === "image/png") return b.subarray(12, 16).toString("latin1") === "IHDR" ? { width: b.readUInt32BE(16), height: b.readUInt32BE(20) } : null;
+    if (kind === "image/gif") return { width: b.readUInt16LE(6), height: b.readUInt16LE(8) };
+    if (kind === "image/webp") {
+      const chunk = b.subarray(12, 16).toString("latin1");
+      if (chunk === "VP8X") return { width: 1 + b.readUIntLE(24, 3), height: 1 + b.readUIntLE(27, 3) };
+      if (chunk === "VP8L") return { width: 1 + (b.readUInt16LE(21) & 0x3fff), height: 1 + ((b.readUInt32LE(21) >> 14) & 0x3fff) };
+      if (chunk === "VP8 ") return { width: b.readUInt16LE(26) & 0x3fff, height: b.readUInt16LE(28) & 0x3fff };
+      return null;
+    }
+    // JPEG: walk the markers to a start-of-frame.
+    for (let i = 2; i + 9 < b.length; ) {
+      if (b[i] !== 0xff) return null;
+      const marker = b[i + 1]!;
+      if (marker >= 0xc0 && marker <= 0xcf && ![0xc4, 0xc8, 0xcc].includes(marker)) return { width: b.readUInt16BE(i + 7), height: b.readUInt16BE(i + 5) };
+      i += 2 + b.readUInt16BE(i + 2);
+    }
+    return null;
+  } catch {
+    return null;
+  }
+}
+
 const EFFORTS = ["low", "medium", "high", "xhigh", "max"];
 
 /** `thinking` and `output_config.effort`, as the API checks them. */
@@ -213,6 +276,8 @@ function checkBlock(b: Obj, at: string, seenIds: Set<string>, hasTools: boolean)
         return invalid(`${at}: thinking block was modified or has an invalid signature; send thinking blocks back exactly as received`);
       }
       return null;
+    case "image":
+      return checkImage(b, at);
     case "tool_use":
       if (!hasTools) return invalid("Requests which include `tool_use` or `tool_result` blocks must define tools.");
       if (typeof b.id !== "string" || !TOOL_ID.test(b.id)) return invalid(`${at}.id: String should match pattern '^[a-zA-Z0-9_-]+$'`);
@@ -233,6 +298,10 @@ function checkBlock(b: Obj, at: string, seenIds: Set<string>, hasTools: boolean)
         }
         if (c.type === "text" && (typeof c.text !== "string" || c.text.trim() === "")) {
           return invalid(`${at}.content.${k}: text content blocks must contain non-whitespace text`);
+        }
+        if (c.type === "image") {
+          const problem = checkImage(c, `${at}.content.${k}`);
+          if (problem) return problem;
         }
       }
       return null;

@@ -74,7 +74,7 @@ describe("rules files: what the rules do", () => {
     expect(policy.decide("read", join(root, ".env")).verdict).toBe("deny");
     expect(policy.decide("read", join(root, "../shared/lib/a.ts")).verdict).toBe("allow");
     expect(policy.decide("read", join(root, "../other/a.ts")).verdict).toBe("deny");
-    expect(policy.decide("net", "registry.npmjs.org").verdict).toBe("allow");
+    expect(policy.decide("net", "registry.npmjs.org:443").verdict).toBe("allow");
   });
 
   test("a path without wildcards covers itself and everything below, like a flag", () => {

@@ -297,18 +297,26 @@ describe("tty approver: commands, reads, network", () => {
     expect(term.screen).toContain("network: yes");
   });
 
-  test("read and net: yes / yes for the session / no", async () => {
-    for (const [kind, target, question] of [
-      ["read", "/data/shared/a.csv", "Allow reading /data/shared/a.csv?"],
-      ["net", "registry.npmjs.org", "Allow network access to registry.npmjs.org?"],
-    ] as const) {
-      const term = new Terminal();
-      const pending = approver(term).ask({ kind, target, tool: "t" });
-      await term.waitFor(question);
-      await term.press(KEY.down, KEY.enter);
-      expect(await pending).toEqual({ answer: "target-session" });
-      expect(term.screen).toContain("Yes, for the rest of the session");
-    }
+  test("read: yes / yes for the session / no", async () => {
+    const term = new Terminal();
+    const pending = approver(term).ask({ kind: "read", target: "/data/shared/a.csv", tool: "t" });
+    await term.waitFor("Allow reading /data/shared/a.csv?");
+    await term.press(KEY.down, KEY.enter);
+    expect(await pending).toEqual({ answer: "target-session" });
+    expect(term.screen).toContain("Yes, for the rest of the session");
+  });
+
+  test("net, in Deno's words: which host, which command asked; allow, for the session, or deny", async () => {
+    const term = new Terminal();
+    const pending = approver(term).ask({ kind: "net", target: "registry.npmjs.org:443", tool: "run_bash", net: { requestedBy: "bun install\x1b[2J" } });
+    await term.waitFor('Allow net access to "registry.npmjs.org:443"?');
+    expect(term.screen).toContain('run_bash requests net access to "registry.npmjs.org:443"');
+    expect(term.screen).toContain("Requested by bun install\\x1b[2J");
+    expect(term.screen).toContain("Allow (for this command)");
+    expect(term.screen).toContain("Deny, and tell Claude why");
+    await term.press(KEY.down, KEY.enter);
+    expect(await pending).toEqual({ answer: "target-session" });
+    expect(term.screen).toContain("Allow registry.npmjs.org:443 for the rest of the session");
   });
 });
 

@@ -1,0 +1,101 @@
+// Network for one sandboxed command: a proxy of its own (so a question names
+// the command that asked), reached from inside the sandbox through the
+// forwarder on 127.0.0.1:PORT (bubblewrap) or on the host's loopback port
+// that the Seatbelt profile alone allows (macOS). The command is told where
+// it is through HTTP_PROXY and friends; its own loopback stays direct.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { forwarderCommand } from "./forwarder.ts";
+import { NetProxy, type NetGate, type Refusal } from "./proxy.ts";
+
+/** What the sandbox must provide for the proxy path (SandboxSpec.netProxy). */
+export interface NetProxySpec {
+  /** Linux: the proxy's Unix socket on the host, bound at PROXY_SOCKET_IN_SANDBOX. */
+  socket?: string;
+  /** The port commands connect to: inside the sandbox's own network namespace (Linux), or on the host (macOS). */
+  port: number;
+  /** Paths the forwarder needs to be readable (bunker's binary, or bun and the source). */
+  readable: string[];
+}
+
+export const PROXY_SOCKET_IN_SANDBOX = "/run/bunker-net/proxy.sock";
+
+/** The extra bubblewrap arguments for the proxy path: the socket, and the forwarder's own files. */
+export function proxyBwrapArgs(p: NetProxySpec): string[] {
+  const args: string[] = [];
+  for (const path of p.readable) args.push("--ro-bind-try", path, path);
+  if (p.socket) args.push("--dir", "/run/bunker-net", "--ro-bind", p.socket, PROXY_SOCKET_IN_SANDBOX);
+  return args;
+}
+
+/** The Seatbelt rule for the proxy path: outbound to the proxy's loopback port, nothing else. */
+export function proxySeatbeltRule(p: NetProxySpec): string {
+  return `; network: only bunker's proxy on localhost:${p.port} (it judges each host)\n(allow network-outbound (remote ip "localhost:${p.port}"))`;
+}
+
+/** HTTP_PROXY and the rest, upper and lower case: curl, git, bun, npm, pip and cargo read one or the other. */
+export function proxyEnv(proxyUrl: string): Record<string, string> {
+  const noProxy = "localhost,127.0.0.1,::1";
+  return {
+    HTTP_PROXY: proxyUrl, HTTPS_PROXY: proxyUrl, ALL_PROXY: proxyUrl, http_proxy: proxyUrl, https_proxy: proxyUrl, all_proxy: proxyUrl,
+    NO_PROXY: noProxy, no_proxy: noProxy,
+  };
+}
+
+export interface CommandNet {
+  spec: NetProxySpec;
+  env: Record<string, string>;
+  /** The command line to give the sandbox: wrapped in the forwarder where one is needed. */
+  wrap(argv: string[]): string[];
+  refusals(): readonly Refusal[];
+  close(): Promise<void>;
+}
+
+/** Starts the proxy for one command; `kind` is the sandbox it runs in. */
+export async function startCommandNet(kind: "bubblewrap" | "seatbelt", gate: NetGate): Promise<CommandNet> {
+  if (kind === "seatbelt") {
+    // No network namespace on macOS: the proxy listens on the host's loopback, behind a password only the command holds.
+    const password = crypto.randomUUID();
+    const proxy = new NetProxy({ gate, credentials: `bunker:${password}` });
+    const port = await proxy.listenLoopback();
+    return {
+      spec: { port, readable: [] },
+      env: proxyEnv(`http://bunker:${password}@127.0.0.1:${port}`),
+      wrap: (argv) => argv,
+      refusals: () => proxy.refusals,
+      close: () => proxy.close(),
+    };
+  }
+  const dir = mkdtempSync(join(tmpdir(), "bunker-net-"));
+  const socket = join(dir, "proxy.sock");
+  const proxy = new NetProxy({ gate });
+  try {
+    await proxy.listenUnix(socket);
+  } catch (err) {
+    rmSync(dir, { recursive: true, force: true });
+    throw err;
+  }
+  // Any port is free in the command's fresh network namespace; a random one rarely meets a server the command starts.
+  const port = 20_000 + Math.floor(Math.random() * 40_000);
+  const fwd = forwarderCommand();
+  return {
+    spec: { socket, port, readable: fwd.paths },
+    env: proxyEnv(`http://127.0.0.1:${port}`),
+    wrap: (argv) => [...fwd.argv, PROXY_SOCKET_IN_SANDBOX, String(port), "--", ...argv],
+    refusals: () => proxy.refusals,
+    close: async () => {
+      await proxy.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** What run_bash adds to a command's result when the proxy refused connections. */
+export function refusalNote(refusals: readonly Refusal[]): string | null {
+  if (refusals.length === 0) return null;
+  const seen = new Map<string, string>();
+  for (const r of refusals) if (!seen.has(r.target)) seen.set(r.target, r.reason);
+  const lines = [...seen].map(([target, reason]) => `bunker's network proxy refused ${target}: ${reason}`);
+  return `note: ${lines.join("\nnote: ")}`;
+}

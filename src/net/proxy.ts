@@ -1,0 +1,238 @@
+// bunker's filtering HTTP proxy. Sandboxed commands reach the network only
+// through it (their own network namespace has nothing but loopback), and
+// web_fetch uses it too, so one piece of code decides where a connection
+// may go:
+//   CONNECT host:port            (TLS: a tunnel, bytes carried as they are)
+//   GET http://host[:port]/path  (plain HTTP: forwarded in origin form, one request per connection)
+// Each connection is judged by host and port (the gate: flags, rules, the
+// person), then the name is resolved here and a loopback, link-local or
+// private address is refused unless the person granted that address itself,
+// and the connection goes to the address that was checked (no second lookup
+// a rebinding DNS server could answer differently). A refusal is an HTTP 403
+// whose body is one line saying why and which flag grants it.
+import { lookup } from "node:dns/promises";
+import { connect, createServer, type Server, type Socket } from "node:net";
+import { addressAsHost, isIpLiteral, localAddressKind } from "./address.ts";
+import { netTarget, normalizeHost, splitHostPort } from "./host-pattern.ts";
+import { splice } from "./splice.ts";
+
+export interface NetGate {
+  /** null to let the connection go ahead, or the one-line reason it may not. May ask the person. */
+  admit(host: string, port: number): Promise<string | null>;
+  /** Whether a local (loopback, private…) address was granted by address, for a name that resolved to it. */
+  addressGranted(host: string, port: number): boolean;
+}
+
+export interface ProxyOptions {
+  gate: NetGate;
+  /** Name → addresses (default: the system resolver). */
+  resolve?: (host: string) => Promise<string[]>;
+  /** "user:password" the client must send as Proxy-Authorization (for a proxy on a TCP port others could reach). */
+  credentials?: string;
+  /** Milliseconds to wait for the request head or the upstream connection (default 30 000). */
+  timeoutMs?: number;
+}
+
+export interface Refusal {
+  target: string;
+  reason: string;
+}
+
+const MAX_HEAD = 32 * 1024;
+const HEAD_END = Buffer.from("\r\n\r\n");
+
+async function systemResolve(host: string): Promise<string[]> {
+  return (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
+}
+
+class ProxyRefusal extends Error {
+  constructor(readonly status: number, message: string) {
+    super(message);
+  }
+}
+
+const STATUS_TEXT: Record<number, string> = { 400: "Bad Request", 403: "Forbidden", 407: "Proxy Authentication Required", 431: "Request Header Fields Too Large", 502: "Bad Gateway", 504: "Gateway Timeout" };
+
+export class NetProxy {
+  private readonly server: Server;
+  private readonly sockets = new Set<Socket>();
+  /** Every connection refused, in order (run_bash tells the model). */
+  readonly refusals: Refusal[] = [];
+
+  constructor(private readonly opts: ProxyOptions) {
+    this.server = createServer({ noDelay: true }, (client) => this.accept(client));
+  }
+
+  /** Listen on a Unix socket path (bound into the sandbox). */
+  listenUnix(path: string): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.server.once("error", reject);
+      this.server.listen(path, () => resolve());
+    });
+  }
+
+  /** Listen on 127.0.0.1 (port 0: any free port); resolves to the port. */
+  listenLoopback(port = 0): Promise<number> {
+    return new Promise((resolve, reject) => {
+      this.server.once("error", reject);
+      this.server.listen(port, "127.0.0.1", () => resolve((this.server.address() as { port: number }).port));
+    });
+  }
+
+  /** Stop listening and cut every open connection. */
+  async close(): Promise<void> {
+    for (const s of this.sockets) s.destroy();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  private track(s: Socket): void {
+    this.sockets.add(s);
+    s.once("close", () => this.sockets.delete(s));
+  }
+
+  private accept(client: Socket): void {
+    this.track(client);
+    client.on("error", () => client.destroy());
+    client.setTimeout(this.opts.timeoutMs ?? 30_000, () => client.destroy());
+    let buffered: Buffer = Buffer.alloc(0);
+    const onData = (chunk: Buffer) => {
+      buffered = buffered.length === 0 ? chunk : Buffer.concat([buffered, chunk]);
+      const end = buffered.indexOf(HEAD_END);
+      if (end === -1) {
+        if (buffered.length > MAX_HEAD) this.refuse(client, null, new ProxyRefusal(431, "the request head is larger than 32 KB"));
+        return;
+      }
+      client.off("data", onData);
+      client.pause();
+      client.setTimeout(0);
+      const head = buffered.subarray(0, end).toString("latin1");
+      const rest = buffered.subarray(end + HEAD_END.length);
+      this.handle(client, head, rest).catch((err: unknown) => {
+        const refusal = err instanceof ProxyRefusal ? err : new ProxyRefusal(502, (err as Error).message);
+        this.refuse(client, null, refusal);
+      });
+    };
+    client.on("data", onData);
+  }
+
+  private async handle(client: Socket, head: string, rest: Buffer): Promise<void> {
+    const [requestLine = "", ...headerLines] = head.split("\r\n");
+    const m = /^([A-Z]+) (\S+) HTTP\/1\.[01]$/.exec(requestLine);
+    if (!m) throw new ProxyRefusal(400, "not an HTTP/1.1 proxy request");
+    const [, method, uri] = m as unknown as [string, string, string];
+    this.checkCredentials(headerLines);
+    const { host, port, path } = parseTarget(method, uri);
+    const target = netTarget(host, port);
+    const reason = await this.opts.gate.admit(host, port);
+    if (reason !== null) return this.refuse(client, target, new ProxyRefusal(403, reason));
+    let address: string;
+    try {
+      address = await this.checkedAddress(host, port);
+    } catch (err) {
+      if (err instanceof ProxyRefusal) return this.refuse(client, target, err);
+      throw err;
+    }
+    const upstream = await this.connectTo(address, port).catch((err: Error) => {
+      throw new ProxyRefusal(502, `cannot connect to ${target}: ${err.message}`);
+    });
+    if (client.destroyed) return void upstream.destroy();
+    if (method === "CONNECT") {
+      client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
+    } else {
+      upstream.write(originFormHead(method, path, headerLines), "latin1");
+    }
+    if (rest.length > 0) upstream.write(rest);
+    splice(client, upstream);
+  }
+
+  private checkCredentials(headerLines: string[]): void {
+    if (this.opts.credentials === undefined) return;
+    const expected = `Basic ${Buffer.from(this.opts.credentials).toString("base64")}`;
+    const given = headerLines.find((l) => /^proxy-authorization:/i.test(l))?.replace(/^[^:]*:\s*/, "");
+    if (given !== expected) throw new ProxyRefusal(407, "this proxy serves bunker only");
+  }
+
+  /** The address to connect to: resolved here, and a local one only when granted by address. */
+  private async checkedAddress(host: string, port: number): Promise<string> {
+    const literal = isIpLiteral(host);
+    let addresses: string[];
+    if (literal) addresses = [host.replace(/^\[|\]$/g, "")];
+    else {
+      try {
+        addresses = await (this.opts.resolve ?? systemResolve)(host);
+      } catch (err) {
+        throw new ProxyRefusal(502, `cannot resolve ${host}: ${(err as { code?: string }).code ?? (err as Error).message}`);
+      }
+      if (addresses.length === 0) throw new ProxyRefusal(502, `cannot resolve ${host}: no addresses`);
+    }
+    for (const address of addresses) {
+      const kind = localAddressKind(address);
+      // An address typed as the host was itself what the person granted (or was asked about).
+      if (kind === null || literal || this.opts.gate.addressGranted(addressAsHost(address), port)) return address;
+    }
+    const first = addresses[0]!;
+    const shown = netTarget(addressAsHost(first), port);
+    throw new ProxyRefusal(
+      403,
+      `${host} resolves to ${first}, a ${localAddressKind(first)} address; bunker connects to loopback, link-local and private addresses only when they are granted by address: --allow-net=${shown}`,
+    );
+  }
+
+  private connectTo(address: string, port: number): Promise<Socket> {
+    return new Promise((resolve, reject) => {
+      const s = connect({ host: address, port, noDelay: true });
+      this.track(s);
+      const timer = setTimeout(() => {
+        s.destroy();
+        reject(new Error("timed out"));
+      }, this.opts.timeoutMs ?? 30_000);
+      s.once("connect", () => {
+        clearTimeout(timer);
+        s.off("error", reject);
+        resolve(s);
+      });
+      s.once("error", (err) => {
+        clearTimeout(timer);
+        reject(err);
+      });
+    });
+  }
+
+  private refuse(client: Socket, target: string | null, r: ProxyRefusal): void {
+    const line = r.message.replace(/[\r\n]+/g, " ");
+    if (target !== null && r.status === 403) this.refusals.push({ target, reason: line });
+    const body = `bunker: ${line}\n`;
+    const status = `${r.status} ${STATUS_TEXT[r.status] ?? "Error"}`;
+    const extra = r.status === 407 ? "Proxy-Authenticate: Basic realm=\"bunker\"\r\n" : "";
+    if (client.destroyed) return;
+    client.end(`HTTP/1.1 ${status}\r\nContent-Type: text/plain; charset=utf-8\r\n${extra}Connection: close\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+  }
+}
+
+/** Host, port and (for plain HTTP) the origin-form path of a proxy request. */
+export function parseTarget(method: string, uri: string): { host: string; port: number; path: string } {
+  if (method === "CONNECT") {
+    const hp = splitHostPort(uri);
+    if (!hp || hp.port === null) throw new ProxyRefusal(400, `CONNECT needs host:port, not ${JSON.stringify(uri)}`);
+    const host = normalizeHost(hp.host);
+    if (!host) throw new ProxyRefusal(400, `not a host name: ${JSON.stringify(hp.host)}`);
+    return { host, port: hp.port, path: "" };
+  }
+  let url: URL;
+  try {
+    url = new URL(uri);
+  } catch {
+    throw new ProxyRefusal(400, `a proxy request names the whole URL (http://host/path), not ${JSON.stringify(uri)}`);
+  }
+  if (url.protocol !== "http:") throw new ProxyRefusal(400, `${url.protocol} requests go through CONNECT; only http: is forwarded as a request`);
+  if (url.username || url.password) throw new ProxyRefusal(400, "credentials in the URL are not forwarded");
+  return { host: url.hostname, port: Number(url.port || 80), path: `${url.pathname}${url.search}` };
+}
+
+/** The request head for the server: origin-form, no proxy headers, one request per connection. */
+function originFormHead(method: string, path: string, headerLines: string[]): string {
+  const drop = /^(proxy-[a-z-]*|connection|keep-alive):/i;
+  const kept = headerLines.filter((l) => l !== "" && !drop.test(l));
+  return `${method} ${path} HTTP/1.1\r\n${[...kept, "Connection: close"].join("\r\n")}\r\n\r\n`;
+}
+

@@ -1,0 +1,104 @@
+// Images reach the model: read_file on a PNG, JPEG, GIF or WebP answers with
+// an image block, and a prompt that names an image (`@shot.png`, or a pasted
+// absolute path) carries it. The scripted server validates every image block
+// as the API does (media type, base64, size), so an accepted request is one
+// the API would accept.
+import { afterEach, describe, expect, test } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import Anthropic from "@anthropic-ai/sdk";
+import type { ContentBlockParam, ImageBlockParam, MessageParam, ToolResultBlockParam } from "@anthropic-ai/sdk/resources/messages";
+import { runHeadless, workspace } from "../support/cli.ts";
+import { tempDir } from "../support/context.ts";
+import { reply, startFakeAnthropic, toolUse, type FakeAnthropic } from "../support/fake-anthropic.ts";
+import { GIF_1x1, jpegOf, makePng, webpOf } from "../support/images.ts";
+
+let fake: FakeAnthropic | undefined;
+afterEach(async () => {
+  await fake?.stop();
+  fake = undefined;
+});
+
+const blocks = (m: MessageParam | undefined): ContentBlockParam[] => (typeof m?.content === "string" ? [] : (m?.content ?? []));
+const statuses = (f: FakeAnthropic) => f.requests.map((r) => `${r.status} ${r.error ?? ""}`.trim());
+const imagesIn = (content: unknown) => (Array.isArray(content) ? (content as ContentBlockParam[]) : []).filter((b): b is ImageBlockParam => b.type === "image");
+const sourceOf = (b: ImageBlockParam) => b.source as { media_type: string; data: string };
+
+describe("read_file on an image", () => {
+  test("PNG, JPEG, GIF and WebP each come back as an image block the server accepts, bytes unchanged", async () => {
+    const png = makePng(320, 200);
+    const files: Record<string, Buffer> = { "shot.png": png, "photo.jpg": await jpegOf(png), "dot.gif": GIF_1x1, "pic.webp": await webpOf(png) };
+    fake = startFakeAnthropic([reply(Object.keys(files).map((path) => toolUse("read_file", { path }))), reply("Four pictures.")]);
+    const { root, env } = workspace("bunker-images-", fake.url);
+    for (const [name, bytes] of Object.entries(files)) writeFileSync(join(root, name), bytes);
+    const r = await runHeadless(root, env, ["-p", "look at the pictures"]);
+    expect(r.stdout).toBe("Four pictures.\n");
+    expect(statuses(fake)).toEqual(["200", "200"]);
+    const results = blocks(fake.requests[1]!.body.messages.at(-1)).filter((b): b is ToolResultBlockParam => b.type === "tool_result");
+    expect(results).toHaveLength(4);
+    const expectedTypes = ["image/png", "image/jpeg", "image/gif", "image/webp"];
+    for (const [i, [name, bytes]] of Object.entries(files).entries()) {
+      const content = results[i]!.content as ContentBlockParam[];
+      expect(content[0]).toMatchObject({ type: "text", text: expect.stringContaining(`${name}: `) });
+      const [image] = imagesIn(content);
+      expect(sourceOf(image!).media_type).toBe(expectedTypes[i]!);
+      expect(Buffer.from(sourceOf(image!).data, "base64").equals(bytes)).toBe(true);
+    }
+  });
+
+  test("an image over the API's 8000 px limit is scaled down and accepted; a broken one is refused with a sentence", async () => {
+    fake = startFakeAnthropic([reply([toolUse("read_file", { path: "banner.png" }), toolUse("read_file", { path: "broken.png" })]), reply("ok")]);
+    const { root, env } = workspace("bunker-images-", fake.url);
+    writeFileSync(join(root, "banner.png"), makePng(9000, 120));
+    writeFileSync(join(root, "broken.png"), makePng(64, 64).subarray(0, 60));
+    const r = await runHeadless(root, env, ["-p", "look"]);
+    expect(r.code).toBe(0);
+    expect(statuses(fake)).toEqual(["200", "200"]);
+    const [banner, broken] = blocks(fake.requests[1]!.body.messages.at(-1)) as ToolResultBlockParam[];
+    const meta = await new Bun.Image(Buffer.from(sourceOf(imagesIn(banner!.content)[0]!).data, "base64")).metadata();
+    expect(Math.max(meta.width, meta.height)).toBe(1568);
+    expect(broken).toMatchObject({ is_error: true, content: expect.stringContaining("broken.png looks like a PNG image but cannot be read") });
+  });
+});
+
+describe("images named in the prompt", () => {
+  test("@shot.png and a pasted absolute path inside the workspace go with the prompt; one outside it is refused by the read permission", async () => {
+    fake = startFakeAnthropic([reply("I see them.")]);
+    const { root, env } = workspace("bunker-attach-", fake.url);
+    mkdirSync(join(root, "my shots"));
+    writeFileSync(join(root, "shot.png"), makePng(100, 50));
+    writeFileSync(join(root, "my shots", "two.jpg"), await jpegOf(makePng(60, 60)));
+    const outside = tempDir("bunker-attach-outside-");
+    writeFileSync(join(outside, "secret.png"), makePng(10, 10));
+    // Dragged into a terminal, a path with a space comes escaped (or quoted).
+    const prompt = `compare @shot.png with ${join(root, "my\\ shots")}/two.jpg, and '${join(outside, "secret.png")}'.`;
+    const r = await runHeadless(root, env, ["-p", prompt]);
+    expect(r.code).toBe(0);
+    expect(statuses(fake)).toEqual(["200"]);
+    const sent = blocks(fake.requests[0]!.body.messages[0]);
+    expect(imagesIn(sent).map((b) => sourceOf(b).media_type)).toEqual(["image/png", "image/jpeg"]);
+    const text = (sent[0] as { text: string }).text;
+    expect(text).toStartWith(prompt);
+    expect(text).toContain(`[${join(outside, "secret.png")} was not attached: `);
+    expect(r.stderr).toContain("attached shot.png: PNG image, 100×50");
+    expect(r.stderr).toContain(`${join(outside, "secret.png")} was not attached: `);
+  });
+});
+
+describe("the scripted server checks image blocks as the API does", () => {
+  test("a wrong media type, bad base64, over 5 MB or over 8000 px is refused with 400", async () => {
+    fake = startFakeAnthropic([reply("fine")]);
+    const client = new Anthropic({ apiKey: "k", baseURL: fake.url, maxRetries: 0 });
+    const send = (media_type: string, data: string) =>
+      client.messages
+        .create({ model: "m", max_tokens: 10, messages: [{ role: "user", content: [{ type: "text", text: "see" }, { type: "image", source: { type: "base64", media_type, data } } as ContentBlockParam] }] })
+        .then(() => "accepted", (e: Error) => e.message);
+    const png = makePng(8, 8).toString("base64");
+    expect(await send("image/jpeg", png)).toContain("Image does not match the provided media type image/jpeg");
+    expect(await send("image/bmp", png)).toContain("media_type: Input should be");
+    expect(await send("image/png", png.slice(1))).toContain("not valid base64");
+    expect(await send("image/png", "A".repeat(5 * 1024 * 1024 + 4))).toContain("image exceeds 5 MB maximum");
+    expect(await send("image/png", makePng(8001, 1).toString("base64"))).toContain("exceed max allowed size: 8000 pixels");
+    expect(await send("image/png", png)).toBe("accepted");
+  });
+});

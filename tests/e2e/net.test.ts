@@ -1,0 +1,113 @@
+// End to end: --allow-net=HOSTS for sandboxed commands. Two servers, A on
+// 127.0.0.2 and B on 127.0.0.3 (host loopback addresses that the sandbox's
+// own localhost does not cover), plain HTTP and TLS; bunker runs the
+// commands the scripted model asks for inside the real sandbox, where the
+// only way out is bunker's proxy.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { copyFileSync } from "node:fs";
+import { join } from "node:path";
+import { detectSandbox } from "../../src/sandbox/detect.ts";
+import { reply, toolUse } from "../support/fake-anthropic/steps.ts";
+import { BUNKER, count, endToEnd, press, quitWithCtrlD, runHeadless, toolResults, waitForCount } from "../support/cli.ts";
+import { opensslAvailable, startTestServer, type TestServer } from "../support/net-servers.ts";
+import { tmuxAvailable } from "../support/tmux.ts";
+
+const bubblewrap = detectSandbox().kind === "bubblewrap";
+const canRun = bubblewrap && opensslAvailable && Bun.which("curl") !== null;
+
+const e2e = endToEnd("bunker-net-e2e-");
+let A: TestServer;
+let B: TestServer;
+beforeAll(() => {
+  if (!canRun) return;
+  A = startTestServer("A", "127.0.0.2");
+  B = startTestServer("B", "127.0.0.3");
+});
+afterAll(() => {
+  A?.stop();
+  B?.stop();
+});
+
+const run = (command: string) => toolUse("run_bash", { command });
+
+/** A workspace holding A's and B's certificates, so commands inside the sandbox can trust them. */
+function workspace() {
+  const w = e2e.workspace();
+  copyFileSync(A.caFile, join(w.root, "a.pem"));
+  copyFileSync(B.caFile, join(w.root, "b.pem"));
+  return w;
+}
+
+const bunFetch = (url: string) => `bun -e 'process.stdout.write(await (await fetch("${url}")).text())'`;
+
+describe.skipIf(!canRun)("sandboxed commands with --allow-net=127.0.0.2:PORT", () => {
+  test("curl and bun reach A (HTTP and TLS through CONNECT); B is refused with the proxy's reason; /dev/tcp to A finds nothing", async () => {
+    const fake = e2e.serve([
+      reply([
+        run(`curl -sS ${A.url}/curl`),
+        run(`curl -sS --cacert a.pem ${A.tlsUrl}/curl-tls`),
+        run(bunFetch(`${A.url}/bun`)),
+        run(`NODE_EXTRA_CA_CERTS=$PWD/a.pem ${bunFetch(`${A.tlsUrl}/bun-tls`)}`),
+        run(`curl -sS ${B.url}/curl`),
+        run(`curl -sS --cacert b.pem ${B.tlsUrl}/curl-tls`),
+        run(`exec 3<>/dev/tcp/127.0.0.2/${A.port} && echo reached A`),
+      ]),
+      reply("Done."),
+    ]);
+    const { root, env } = workspace();
+    const grant = `--allow-net=127.0.0.2:${A.port},127.0.0.2:${A.tlsPort}`;
+    const r = await runHeadless(root, env, ["-p", "fetch", "--allow-run", "--sandbox", "on", grant]);
+    expect(r.code).toBe(0);
+    const [curl, curlTls, bun, bunTls, toB, toBTls, devTcp] = toolResults(fake.requests[1]);
+    for (const ok of [curl, curlTls, bun, bunTls]) expect(ok).toEqual({ is_error: false, content: "exit code 0\n\nhello from A" });
+    expect(A.seen.map((s) => s.split(" ")[1])).toEqual(expect.arrayContaining(["/curl", "/curl-tls", "/bun", "/bun-tls"]));
+
+    // B: the body of the 403 (plain HTTP) and the note (CONNECT, where curl shows only the status) name the flag.
+    const bReason = (port: number) => `network access to 127.0.0.3:${port} needs approval, and bunker is not asking (no terminal or --no-prompt). To grant it, run bunker with --allow-net=127.0.0.3:${port}`;
+    expect(toB?.content).toContain(`bunker: ${bReason(B.port)}`);
+    expect(toB?.content).toContain(`note: bunker's network proxy refused 127.0.0.3:${B.port}: ${bReason(B.port)}`);
+    expect(toBTls?.is_error).toBe(true);
+    expect(toBTls?.content).toContain(`note: bunker's network proxy refused 127.0.0.3:${B.tlsPort}: ${bReason(B.tlsPort)}`);
+    expect(B.seen).toEqual([]);
+
+    expect(devTcp?.is_error).toBe(true);
+    expect(devTcp?.content).toContain("Connection refused");
+    expect(devTcp?.content).not.toContain("reached A");
+  }, 60_000);
+
+  test("--no-prompt and no grant: the failure names --allow-net=127.0.0.2:PORT and permission_denials lists it", async () => {
+    const fake = e2e.serve([reply([run(`curl -sSf ${A.url}/denied`)]), reply("Could not.")]);
+    const { root, env } = workspace();
+    const r = await runHeadless(root, env, ["-p", "fetch", "--allow-run", "--no-prompt", "--output-format", "json"]);
+    expect(r.code).toBe(0);
+    const [result] = toolResults(fake.requests[1]);
+    expect(result?.is_error).toBe(true);
+    expect(result?.content).toContain(`--allow-net=127.0.0.2:${A.port}`);
+    const denials = (JSON.parse(r.stdout) as { permission_denials: string[] }).permission_denials;
+    expect(denials).toEqual([`network access to 127.0.0.2:${A.port} needs approval, and bunker is not asking (no terminal or --no-prompt). To grant it, run bunker with --allow-net=127.0.0.2:${A.port}`]);
+    expect(A.seen.map((s) => s.split(" ")[1])).not.toContain("/denied");
+  }, 60_000);
+});
+
+describe.skipIf(!canRun || !tmuxAvailable)("in a real terminal (tmux)", () => {
+  test("a command reaching B asks which host and which command; 'for the session' lets the next one through unasked", async () => {
+    const fake = e2e.serve([
+      reply([run(`curl -sS ${B.url}/first`)]),
+      reply([run(`curl -sS ${B.url}/second`)]),
+      reply("Both done."),
+    ]);
+    const { root, env } = workspace();
+    const tmux = await e2e.terminal([...BUNKER, "--allow-run", "--sandbox", "on", "fetch from B"], { cwd: root, env, cols: 140, rows: 50 });
+    const question = `Allow net access to "127.0.0.3:${B.port}"?`;
+    const screen = await waitForCount(tmux, question, 1);
+    expect(screen).toContain(`run_bash requests net access to "127.0.0.3:${B.port}"`);
+    expect(screen).toContain(`Requested by curl -sS ${B.url}/first`);
+    expect(B.seen).toEqual([]);
+    await press(tmux, "Down", "Enter"); // Allow 127.0.0.3:PORT for the rest of the session
+    const done = await waitForCount(tmux, "Both done.", 1);
+    expect(count(done, question)).toBe(1);
+    expect(B.seen.map((s) => s.split(" ")[1])).toEqual(["/first", "/second"]);
+    expect(toolResults(fake.requests[2])).toEqual([{ is_error: false, content: "exit code 0\n\nhello from B" }]);
+    expect(await quitWithCtrlD(tmux)).not.toBeNull();
+  }, 60_000);
+});

@@ -1,0 +1,53 @@
+// The proxy path as the sandboxes see it: what bubblewrap binds, what the
+// Seatbelt profile lets through (text-checked: macOS is not here to run it),
+// and the environment that points programs at the proxy.
+import { describe, expect, test } from "bun:test";
+import { PROXY_SOCKET_IN_SANDBOX, proxyEnv, refusalNote, startCommandNet } from "../../../src/net/command-net.ts";
+import { bubblewrapArgs } from "../../../src/sandbox/bubblewrap.ts";
+import { seatbeltProfile } from "../../../src/sandbox/seatbelt.ts";
+import type { SandboxSpec } from "../../../src/sandbox/spec.ts";
+
+const spec = (over: Partial<SandboxSpec> = {}): SandboxSpec => ({ root: "/work/proj", allowNet: false, gitWritable: false, writable: [], ...over });
+const netProxy = { socket: "/tmp/bunker-net-x/proxy.sock", port: 31337, readable: ["/opt/bunker"] };
+
+describe("the proxy in the sandbox", () => {
+  test("bubblewrap: the socket bound read-only at a fixed place, the forwarder's files readable, still no shared network", () => {
+    const args = bubblewrapArgs(spec({ netProxy }), ["true"], "bwrap", () => null).join(" ");
+    expect(args).toContain(`--ro-bind-try /opt/bunker /opt/bunker --dir /run/bunker-net --ro-bind /tmp/bunker-net-x/proxy.sock ${PROXY_SOCKET_IN_SANDBOX} --unshare-all`);
+    expect(args).not.toContain("--share-net");
+  });
+
+  test("Seatbelt: outbound to the proxy's port on localhost and nothing else", () => {
+    const profile = seatbeltProfile(spec({ netProxy: { port: 31337, readable: [] } }), "/t");
+    expect(profile.match(/\(allow network[^\n]*/g)).toEqual(['(allow network-outbound (remote ip "localhost:31337"))']);
+    expect(profile).not.toContain("(allow network*)");
+    expect(profile).not.toContain("com.apple.dnssd.service");
+  });
+
+  test("programs are pointed at the proxy in both spellings; their own loopback stays direct", () => {
+    const env = proxyEnv("http://127.0.0.1:31337");
+    for (const name of ["HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy"]) expect(env[name]).toBe("http://127.0.0.1:31337");
+    expect(env.NO_PROXY).toBe("localhost,127.0.0.1,::1");
+    expect(env.no_proxy).toBe("localhost,127.0.0.1,::1");
+  });
+
+  test("macOS: the proxy on the host's loopback wants the password only the command is given", async () => {
+    const net = await startCommandNet("seatbelt", { admit: async () => null, addressGranted: () => false });
+    try {
+      const { port, username, password } = new URL(net.env.HTTP_PROXY!);
+      expect(Number(port)).toBe(net.spec.port);
+      expect(username).toBe("bunker");
+      expect(password.length).toBeGreaterThan(20);
+      const res = await fetch("http://127.0.0.2:9/", { proxy: `http://127.0.0.1:${port}` });
+      expect(res.status).toBe(407);
+    } finally {
+      await net.close();
+    }
+  });
+
+  test("refusals become one note line per target", () => {
+    expect(refusalNote([])).toBeNull();
+    const r = { target: "a.com:443", reason: "not granted" };
+    expect(refusalNote([r, r, { target: "b.com:80", reason: "denied" }])).toBe("note: bunker's network proxy refused a.com:443: not granted\nnote: bunker's network proxy refused b.com:80: denied");
+  });
+});

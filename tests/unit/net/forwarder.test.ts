@@ -1,0 +1,35 @@
+// The forwarder outside a sandbox: it listens, carries connections to the
+// proxy's Unix socket, runs the command, and exits with its status.
+import { afterAll, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { forwarderCommand, runForwarder } from "../../../src/net/forwarder.ts";
+import { NetProxy } from "../../../src/net/proxy.ts";
+import { tempDir } from "../../support/context.ts";
+import { startTestServer } from "../../support/net-servers.ts";
+
+const A = startTestServer("A", "127.0.0.2");
+afterAll(() => A.stop());
+
+test("connections to 127.0.0.1:PORT reach the proxy; the command's status comes back", async () => {
+  const dir = tempDir("bunker-fwd-");
+  const socket = join(dir, "proxy.sock");
+  const proxy = new NetProxy({ gate: { admit: async () => null, addressGranted: () => false } });
+  await proxy.listenUnix(socket);
+  try {
+    const port = 20_000 + Math.floor(Math.random() * 40_000);
+    const out = join(dir, "out.txt");
+    const code = await runForwarder([socket, String(port), "--", "sh", "-c", `curl -sS -x http://127.0.0.1:${port} ${A.url}/via > ${out}; exit 7`]);
+    expect(code).toBe(7);
+    expect(readFileSync(out, "utf8")).toBe("hello from A\n");
+  } finally {
+    await proxy.close();
+  }
+});
+
+test("bad arguments: usage, status 2; from source the forwarder is bun running main.ts", async () => {
+  expect(await runForwarder(["only-a-socket"])).toBe(2);
+  const { argv, paths } = forwarderCommand();
+  expect(argv.slice(1)).toEqual([join(import.meta.dir, "../../../src/main.ts"), "__net-forward"]);
+  expect(paths).toContain(process.execPath);
+});

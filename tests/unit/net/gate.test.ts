@@ -1,0 +1,35 @@
+import { expect, test } from "bun:test";
+import { grantedByAddress, permissionGate } from "../../../src/net/gate.ts";
+import { emptyGrants } from "../../../src/perms/policy.ts";
+import { makeContext, tempDir } from "../../support/context.ts";
+
+test("a target is decided once per gate: concurrent connections share one question", async () => {
+  const ctx = makeContext(tempDir(), { answers: [{ answer: "once" }] });
+  const gate = permissionGate(ctx.perms, "run_bash", "bun install");
+  const answers = await Promise.all([gate.admit("registry.npmjs.org", 443), gate.admit("registry.npmjs.org", 443)]);
+  expect(answers).toEqual([null, null]);
+  expect(await gate.admit("registry.npmjs.org", 443)).toBeNull();
+  expect(ctx.approver.asked.map((r) => [r.kind, r.target, r.tool, r.net?.requestedBy])).toEqual([["net", "registry.npmjs.org:443", "run_bash", "bun install"]]);
+});
+
+test("a refusal is the one line the command and the model see", async () => {
+  const ctx = makeContext(tempDir(), { answers: [{ answer: "deny", feedback: "not that registry" }] });
+  const gate = permissionGate(ctx.perms, "run_bash", "curl x");
+  expect(await gate.admit("x.example", 80)).toBe("The person refused network access to x.example:80 and said: not that registry");
+  const g = emptyGrants();
+  g.deny.net.hosts.push("*.example");
+  const denied = permissionGate(makeContext(tempDir(), { grants: g }).perms, "run_bash", "curl x");
+  expect(await denied.admit("x.example", 80)).toBe("network access to x.example:80 is denied by --deny-net or a deny rule");
+});
+
+test("a local address counts as granted only when a flag or rule names it, not under bare --allow-net", () => {
+  const g = emptyGrants();
+  g.allow.net.all = true;
+  g.allow.net.hosts.push("127.0.0.2:8080");
+  const perms = makeContext(tempDir(), { grants: g }).perms;
+  expect(grantedByAddress(perms, "127.0.0.2:8080")).toBe(true);
+  expect(grantedByAddress(perms, "127.0.0.2:8081")).toBe(false);
+  expect(grantedByAddress(perms, "127.0.0.1:8080")).toBe(false);
+  g.deny.net.hosts.push("127.0.0.2");
+  expect(grantedByAddress(perms, "127.0.0.2:8080")).toBe(false);
+});

@@ -1,0 +1,128 @@
+// The proxy in-process, against real local servers: CONNECT tunnels and
+// plain requests reach granted targets; refusals are a 403 with one line;
+// names that resolve to local addresses need a grant by address.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { connect } from "node:net";
+import { NetProxy, type NetGate } from "../../../src/net/proxy.ts";
+import { hostsCover, netTarget } from "../../../src/net/host-pattern.ts";
+import { startTestServer, type TestServer } from "../../support/net-servers.ts";
+
+let A: TestServer;
+beforeAll(() => {
+  A = startTestServer("A", "127.0.0.2", { "/headers": (req) => Response.json(Object.fromEntries(req.headers)) });
+});
+afterAll(() => A.stop());
+
+/** Allows what `allowed` covers; grants by address what `byAddress` covers. */
+function gate(allowed: string[], byAddress: string[] = []): NetGate & { asked: string[] } {
+  const asked: string[] = [];
+  return {
+    asked,
+    async admit(host, port) {
+      asked.push(netTarget(host, port));
+      return hostsCover(allowed, netTarget(host, port)) ? null : `not granted: --allow-net=${netTarget(host, port)}`;
+    },
+    addressGranted: (host, port) => hostsCover(byAddress, netTarget(host, port)),
+  };
+}
+
+async function withProxy<T>(g: NetGate, fn: (url: string, proxy: NetProxy) => Promise<T>, resolve?: (h: string) => Promise<string[]>): Promise<T> {
+  const proxy = new NetProxy({ gate: g, ...(resolve ? { resolve } : {}) });
+  const port = await proxy.listenLoopback();
+  try {
+    return await fn(`http://127.0.0.1:${port}`, proxy);
+  } finally {
+    await proxy.close();
+  }
+}
+
+/** Sends raw bytes to the proxy and returns everything it answers. */
+function raw(proxyUrl: string, request: string): Promise<string> {
+  const { port } = new URL(proxyUrl);
+  return new Promise((resolve, reject) => {
+    const s = connect(Number(port), "127.0.0.1", () => s.write(request));
+    let out = "";
+    s.on("data", (d) => (out += d.toString("latin1")));
+    s.on("end", () => resolve(out));
+    s.on("error", reject);
+  });
+}
+
+describe("the proxy", () => {
+  test("plain HTTP to a granted host:port is forwarded in origin form; proxy headers are not passed on", async () => {
+    const g = gate([`127.0.0.2:${A.port}`]);
+    await withProxy(g, async (proxy) => {
+      const res = await fetch(`${A.url}/page?q=1`, { proxy });
+      expect(await res.text()).toBe("hello from A\n");
+      const answer = await raw(proxy, `GET ${A.url}/headers HTTP/1.1\r\nHost: 127.0.0.2:${A.port}\r\nProxy-Authorization: Basic c2VjcmV0\r\nProxy-Connection: keep-alive\r\n\r\n`);
+      expect(answer).toStartWith("HTTP/1.1 200");
+      const headers = JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4)) as Record<string, string>;
+      expect(headers.host).toBe(`127.0.0.2:${A.port}`);
+      expect(headers.connection).toBe("close");
+      expect(Object.keys(headers).filter((h) => h.startsWith("proxy-"))).toEqual([]);
+    });
+    expect(A.seen).toContain(`GET /page 127.0.0.2:${A.port}`);
+    expect(A.seen).toContain(`GET /headers 127.0.0.2:${A.port}`);
+  });
+
+  test("TLS goes through a CONNECT tunnel, the certificate checked end to end", async () => {
+    await withProxy(gate([`127.0.0.2:${A.tlsPort}`]), async (proxy) => {
+      const res = await fetch(`${A.tlsUrl}/tls`, { proxy, tls: { ca: await Bun.file(A.caFile).text() } });
+      expect(await res.text()).toBe("hello from A\n");
+    });
+  });
+
+  test("a target not granted gets 403 and one line saying why; nothing reaches the server", async () => {
+    const before = A.seen.length;
+    await withProxy(gate([]), async (proxy, p) => {
+      const answer = await raw(proxy, `CONNECT 127.0.0.2:${A.port} HTTP/1.1\r\n\r\n`);
+      expect(answer).toStartWith("HTTP/1.1 403 Forbidden");
+      expect(answer).toEndWith(`\r\n\r\nbunker: not granted: --allow-net=127.0.0.2:${A.port}\n`);
+      expect(p.refusals).toEqual([{ target: `127.0.0.2:${A.port}`, reason: `not granted: --allow-net=127.0.0.2:${A.port}` }]);
+    });
+    expect(A.seen.length).toBe(before);
+  });
+
+  test("the host is judged as the URL parser reads it: 0x7f.2 is 127.0.0.2", async () => {
+    const g = gate([]);
+    await withProxy(g, async (proxy) => {
+      await raw(proxy, `CONNECT 0x7f.2:${A.port} HTTP/1.1\r\n\r\n`);
+      await raw(proxy, `GET http://2130706434:${A.port}/ HTTP/1.1\r\n\r\n`);
+    });
+    expect(g.asked).toEqual([`127.0.0.2:${A.port}`, `127.0.0.2:${A.port}`]);
+  });
+
+  test("a name that resolves to a loopback address is refused unless that address is granted", async () => {
+    const resolve = async () => ["127.0.0.2"];
+    await withProxy(gate([`sneaky.example:${A.port}`]), async (proxy) => {
+      const answer = await raw(proxy, `GET http://sneaky.example:${A.port}/ HTTP/1.1\r\nHost: sneaky.example\r\n\r\n`);
+      expect(answer).toStartWith("HTTP/1.1 403");
+      expect(answer).toContain(`sneaky.example resolves to 127.0.0.2, a loopback address; bunker connects to loopback, link-local and private addresses only when they are granted by address: --allow-net=127.0.0.2:${A.port}`);
+    }, resolve);
+    await withProxy(gate([`sneaky.example:${A.port}`], [`127.0.0.2:${A.port}`]), async (proxy) => {
+      const res = await fetch(`http://sneaky.example:${A.port}/`, { proxy });
+      expect(await res.text()).toBe("hello from A\n");
+    }, resolve);
+  });
+
+  test("not a proxy request, an https: URL without CONNECT, or a huge head: a clear 4xx", async () => {
+    await withProxy(gate(["*.x"]), async (proxy) => {
+      expect(await raw(proxy, "GET / HTTP/1.1\r\nHost: x\r\n\r\n")).toContain("a proxy request names the whole URL");
+      expect(await raw(proxy, "GET https://a.x/ HTTP/1.1\r\n\r\n")).toContain("https: requests go through CONNECT");
+      expect(await raw(proxy, "CONNECT a.x HTTP/1.1\r\n\r\n")).toContain("CONNECT needs host:port");
+      expect(await raw(proxy, `GET http://a.x/ HTTP/1.1\r\nX: ${"y".repeat(40_000)}`)).toStartWith("HTTP/1.1 431");
+    });
+  });
+
+  test("with credentials set, a client without them gets 407", async () => {
+    const proxy = new NetProxy({ gate: gate([`127.0.0.2:${A.port}`]), credentials: "bunker:pw" });
+    const port = await proxy.listenLoopback();
+    try {
+      expect(await raw(`http://127.0.0.1:${port}`, `GET ${A.url}/ HTTP/1.1\r\n\r\n`)).toStartWith("HTTP/1.1 407");
+      const res = await fetch(`${A.url}/`, { proxy: `http://bunker:pw@127.0.0.1:${port}` });
+      expect(await res.text()).toBe("hello from A\n");
+    } finally {
+      await proxy.close();
+    }
+  });
+});
