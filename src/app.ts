@@ -43,14 +43,16 @@ export function canPrompt(config: Config): boolean {
   return !config.noPrompt && Boolean(process.stdin.isTTY) && Boolean(process.stderr.isTTY);
 }
 
-async function makeApprover(config: Config): Promise<Approver> {
+async function makeApprover(config: Config, ui: TerminalUI): Promise<Approver> {
   if (!canPrompt(config)) return new NoPromptApprover();
   const { TtyApprover } = await import("./perms/tty-approver.ts");
-  return new TtyApprover();
+  const tty = new TtyApprover();
+  // The question has the terminal to itself: the status line and the REPL's key reader step aside.
+  return { interactive: true, ask: (req) => ui.aside(() => tty.ask(req)) };
 }
 
 export async function buildApp(config: Config, ui: TerminalUI): Promise<App> {
-  const approver = await makeApprover(config);
+  const approver = await makeApprover(config, ui);
   // Read-only commands (ls, cat, git status…) run unasked only inside the sandbox.
   const sandboxed = planSandbox(config.sandbox, detectSandbox()).confined;
   const perms = new Permissions({

@@ -1,16 +1,37 @@
 // The interactive session: a prompt, a turn per line, slash commands.
-// Ctrl+C during a turn cancels it; twice at an empty prompt (or Ctrl+D) exits.
+// Escape or Ctrl+C during a turn cancels it; Ctrl+C twice at an empty prompt
+// (or Ctrl+D) exits.
 import type { MessageParam } from "@anthropic-ai/sdk/resources/messages";
 import pc from "picocolors";
 import { buildApp, usageSummary, type App } from "./app.ts";
 import type { Config } from "./config.ts";
 import { escapeControl } from "./ui/escape.ts";
-import { LineReader } from "./ui/line-reader.ts";
+import { Keyboard } from "./ui/keys.ts";
+import { LineReader, type ReadResult } from "./ui/line-reader.ts";
+import { LiveRegion } from "./ui/live-region.ts";
+import { TtyPrompt } from "./ui/prompt.ts";
 import { TerminalUI } from "./ui/terminal.ts";
-import { runSlashCommand, withKeptTodos, type CommandContext, type ReplState } from "./slash-commands.ts";
+import { costLine, runSlashCommand, withKeptTodos, type CommandContext, type ReplState } from "./slash-commands.ts";
+
+/** Reads the next message: the raw-mode prompt on a terminal, readline otherwise. */
+interface MessageReader {
+  read(): Promise<ReadResult>;
+  beginTurn?(interrupt: () => void): void;
+  endTurn?(): void;
+  close?(): void;
+}
 
 export async function runRepl(config: Config): Promise<number> {
-  const ui = new TerminalUI({ streamText: true, verbose: config.verbose, spinner: Boolean(process.stderr.isTTY) && process.env.TERM !== "dumb" });
+  // Drawn in place (rendered answers, status line, raw-mode keys) only when every end is a terminal.
+  const live = Boolean(process.stdin.isTTY && process.stdout.isTTY && process.stderr.isTTY) && process.env.TERM !== "dumb";
+  const region = live ? new LiveRegion(process.stderr, ["preview", "input", "status"]) : undefined;
+  const ui = new TerminalUI({
+    streamText: true,
+    verbose: config.verbose,
+    spinner: Boolean(process.stderr.isTTY) && process.env.TERM !== "dumb",
+    region,
+    markdown: live && !process.env.NO_COLOR,
+  });
   const app = await buildApp(config, ui);
   process.stderr.write(`${pc.bold("bunker")} ${pc.dim(`· ${app.model.name} · ${config.root}`)}\n${pc.dim("/help for commands, Ctrl+D to leave")}\n`);
   const resumed = app.agent.history.messages.length;
@@ -22,29 +43,43 @@ export async function runRepl(config: Config): Promise<number> {
     const last = lastReply(app.agent.history.messages);
     if (last) process.stderr.write(`${pc.dim("Last reply:")}\n${escapeControl(last, { keepNewlines: true })}\n`);
   }
-  const reader = new LineReader();
+  /** Whole lines for the transcript: above the region when there is one. */
+  const say = (text: string) => (region ? region.print(text) : process.stderr.write(text));
+  let reader: MessageReader;
+  if (region) {
+    ui.statusFigures = () => ({ model: app.model.name, usage: app.model.usage, costUsd: usageSummary(app).cost_usd, contextPct: app.agent.contextPercent || null });
+    const keyboard = new Keyboard();
+    ui.owner = keyboard;
+    reader = new TtyPrompt(keyboard, region);
+    // A new width applies to what is drawn next; the region is redrawn for it now.
+    process.stderr.on("resize", () => region.draw());
+    ui.drawStatus();
+  } else {
+    const lines = new LineReader();
+    reader = { read: () => lines.read(`${pc.cyan("›")} `) };
+  }
   let pending = config.prompt;
   let lastInterrupt = 0;
   const carry: ReplState = { keptTodos: false };
-  const commands: CommandContext = { app, carry, write: (t) => process.stderr.write(t) };
+  const commands: CommandContext = { app, carry, write: say };
 
   for (;;) {
     let input: string;
     if (pending !== undefined) {
       input = pending;
       pending = undefined;
-      process.stderr.write(`${pc.cyan("›")} ${input}\n`);
+      say(`${pc.cyan("›")} ${escapeControl(input, { keepNewlines: true })}\n`);
     } else {
-      const { line, interrupted } = await reader.read(`${pc.cyan("›")} `);
+      const { line, interrupted } = await reader.read();
       if (line === null) {
-        // Ctrl+D leaves the cursor after the prompt: end that line first.
-        process.stderr.write("\n");
+        // Ctrl+D leaves readline's cursor after the prompt: end that line first.
+        if (!region) process.stderr.write("\n");
         break;
       }
       if (interrupted) {
         if (Date.now() - lastInterrupt < 2000) break;
         lastInterrupt = Date.now();
-        process.stderr.write(pc.dim("(Ctrl+C again to leave)\n"));
+        say(pc.dim("(Ctrl+C again to leave)\n"));
         continue;
       }
       input = line;
@@ -56,18 +91,21 @@ export async function runRepl(config: Config): Promise<number> {
       if ((await runSlashCommand(text, commands)) === "exit") break;
       continue;
     }
-    await runOneTurn(app, withKeptTodos(app, text, carry));
+    await runOneTurn(app, withKeptTodos(app, text, carry), reader);
   }
-  const { usage, cost_usd } = usageSummary(app);
-  process.stderr.write(pc.dim(`${usage.input_tokens + usage.cache_read_input_tokens} tokens in, ${usage.output_tokens} out, $${cost_usd.toFixed(4)}\n`));
+  reader.close?.();
+  region?.hide();
+  process.stderr.write(pc.dim(`${costLine(app)}\n`));
   if (app.recorder.saving && app.agent.history.messages.length > 0) process.stderr.write(pc.dim(`Session saved. Continue it with: bunker -r ${app.recorder.id}\n`));
   return 0;
 }
 
-async function runOneTurn(app: App, text: string): Promise<void> {
+async function runOneTurn(app: App, text: string, reader: MessageReader): Promise<void> {
   const controller = new AbortController();
-  const onSigint = () => controller.abort();
-  process.on("SIGINT", onSigint);
+  const interrupt = () => controller.abort();
+  process.on("SIGINT", interrupt);
+  app.ui.beginTurn();
+  reader.beginTurn?.(interrupt);
   try {
     const outcome = await app.agent.runTurn(text, app.context(controller.signal), app.ui);
     app.ui.endText();
@@ -78,7 +116,9 @@ async function runOneTurn(app: App, text: string): Promise<void> {
     app.ui.endText();
     app.ui.error(`unexpected failure: ${err instanceof Error ? err.message : String(err)}. The session goes on; /clear starts afresh if it repeats.`);
   } finally {
-    process.off("SIGINT", onSigint);
+    reader.endTurn?.();
+    app.ui.endTurn();
+    process.off("SIGINT", interrupt);
   }
 }
 

@@ -108,6 +108,11 @@ export class Agent {
 
   constructor(private readonly opts: AgentOptions) {}
 
+  /** How full the context window was at the last request (0–100; 0 before the first): the status line shows it. */
+  get contextPercent(): number {
+    return (100 * this.contextTokens) / (this.opts.contextWindow ?? DEFAULT_CONTEXT_WINDOW);
+  }
+
   /** Shorten old tool output, keeping the last `keepRecentRounds` rounds whole (/compact). */
   compact(keepRecentRounds = 1): ElideResult {
     const r = elideOldToolOutput(this.history.messages, keepRecentRounds);

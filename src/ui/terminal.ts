@@ -1,9 +1,14 @@
 // What the person sees during a turn: a spinner until the first token, text
 // as it streams, a dim line per tool call, notices in yellow, errors in red.
 // Progress goes to stderr; stdout carries only the answer in headless mode.
+// On a terminal (a LiveRegion given) the answer is rendered markdown, block by
+// block, with the block being written and the status line drawn below it.
 import pc from "picocolors";
 import type { LoopEvents } from "../agent/loop.ts";
 import { escapeControl } from "./escape.ts";
+import type { LiveRegion } from "./live-region.ts";
+import { MarkdownBlocks, renderMarkdown } from "./markdown.ts";
+import { formatStatus, type RunningStep, type StatusFigures } from "./status-line.ts";
 
 const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 
@@ -15,7 +20,20 @@ export interface TerminalOptions {
   spinner: boolean;
   out?: NodeJS.WriteStream;
   err?: NodeJS.WriteStream;
+  /** Draw on a terminal: everything is printed above this region, which holds the open block and the status line. */
+  region?: LiveRegion;
+  /** Render finished blocks as markdown (with a region; off for NO_COLOR). */
+  markdown?: boolean;
 }
+
+/** Who else reads the terminal, paused while a prompt (an approval) has it. */
+export interface TerminalOwner {
+  suspend(): void;
+  resume(): void;
+}
+
+/** Rows of the open block shown under the transcript while it is written. */
+const PREVIEW_ROWS = 12;
 
 export class TerminalUI implements LoopEvents {
   private timer: ReturnType<typeof setInterval> | undefined;
@@ -23,13 +41,64 @@ export class TerminalUI implements LoopEvents {
   private midLine = false;
   private readonly out: NodeJS.WriteStream;
   private readonly err: NodeJS.WriteStream;
+  private readonly region: LiveRegion | undefined;
+  private blocks = new MarkdownBlocks();
+  /** A block was printed: the next one is set off by a blank line. */
+  private afterBlock = false;
+  private step: RunningStep | null = null;
+  private ticker: ReturnType<typeof setInterval> | undefined;
+  /** The figures the status line shows (set by the REPL). */
+  statusFigures: (() => StatusFigures) | null = null;
+  /** Paused while an approval prompt has the terminal. */
+  owner: TerminalOwner | null = null;
 
   constructor(private readonly opts: TerminalOptions) {
     this.out = opts.out ?? process.stdout;
     this.err = opts.err ?? process.stderr;
+    this.region = opts.region;
+  }
+
+  /** A turn starts: the status line shows what runs and for how long. */
+  beginTurn(): void {
+    this.setStep("waiting");
+    clearInterval(this.ticker);
+    if (this.region) this.ticker = setInterval(() => this.drawStatus(), 100);
+  }
+
+  endTurn(): void {
+    this.endText();
+    clearInterval(this.ticker);
+    this.ticker = undefined;
+    this.step = null;
+    this.drawStatus();
+  }
+
+  private setStep(label: string): void {
+    if (this.step?.label === label) return;
+    this.step = { label, startedAt: Date.now() };
+    this.drawStatus();
+  }
+
+  drawStatus(): void {
+    if (!this.region || !this.statusFigures) return;
+    this.region.set("status", [formatStatus(this.statusFigures(), this.step, Date.now())]);
+  }
+
+  /** Runs `fn` with the whole terminal: the region is taken down and the keyboard paused meanwhile. */
+  async aside<T>(fn: () => Promise<T>): Promise<T> {
+    this.endText();
+    this.region?.hide();
+    this.owner?.suspend();
+    try {
+      return await fn();
+    } finally {
+      this.owner?.resume();
+      this.region?.show();
+    }
   }
 
   onModelStart(): void {
+    if (this.region) return this.setStep("waiting");
     if (!this.opts.spinner) return;
     this.stopSpinner();
     this.timer = setInterval(() => {
@@ -45,6 +114,7 @@ export class TerminalUI implements LoopEvents {
   }
 
   onText(delta: string): void {
+    if (this.region) return this.liveText(delta);
     this.stopSpinner();
     if (!this.opts.streamText) return;
     const safe = escapeControl(delta, { keepNewlines: true, keepTabs: true });
@@ -52,14 +122,43 @@ export class TerminalUI implements LoopEvents {
     this.midLine = !safe.endsWith("\n");
   }
 
+  /** Finished blocks go into the transcript rendered; the open one is previewed as plain text. */
+  private liveText(delta: string): void {
+    const region = this.region!;
+    this.setStep("writing");
+    for (const block of this.blocks.push(delta)) this.printBlock(block);
+    // Only what fits the preview is wrapped: the cost per delta does not grow with the block.
+    const tail = this.blocks.pending(PREVIEW_ROWS).slice(-PREVIEW_ROWS * region.columns);
+    const wrapped = tail ? Bun.wrapAnsi(escapeControl(tail, { keepNewlines: true, keepTabs: true }), region.columns - 1, { hard: true, trim: false }).split("\n") : [];
+    region.set("preview", wrapped.slice(-PREVIEW_ROWS), undefined, true);
+  }
+
+  private printBlock(block: string): void {
+    const region = this.region!;
+    const text = this.opts.markdown ? renderMarkdown(block, region.columns - 1) : escapeControl(block, { keepNewlines: true, keepTabs: true });
+    region.print((this.afterBlock ? "\n" : "") + text + "\n");
+    this.afterBlock = true;
+  }
+
   /** End a streamed reply on its own line. */
   endText(): void {
+    if (this.region) {
+      const last = this.blocks.finish();
+      this.region.set("preview", []);
+      if (last !== null) this.printBlock(last);
+      this.afterBlock = false;
+      return;
+    }
     this.stopSpinner();
     if (this.midLine) this.out.write("\n");
     this.midLine = false;
   }
 
   private line(text: string): void {
+    if (this.region) {
+      this.endText();
+      return this.region.print(text + "\n");
+    }
     this.stopSpinner();
     if (this.midLine && this.opts.streamText) {
       this.out.write("\n");
@@ -69,6 +168,7 @@ export class TerminalUI implements LoopEvents {
   }
 
   onToolStart(summary: string): void {
+    this.setStep(summary.split(" ")[0]!);
     this.line(pc.dim(`  ${escapeControl(summary)}`));
   }
 

@@ -60,7 +60,8 @@ describe.skipIf(!tmuxAvailable)("REPL input in a real terminal (tmux)", () => {
     t.keys(["first try"], true);
     t.keys(["Enter"]);
     await t.waitFor("error: the API rejected the key (401): check ANTHROPIC_API_KEY (invalid x-api-key)");
-    await t.waitFor(/›\s*$/);
+    // Back at an empty prompt, the status line under it.
+    await t.waitFor(/› *\n[^\n]*\$\d+\.\d{4}\s*$/);
     t.keys(["second try"], true);
     t.keys(["Enter"]);
     await t.waitFor("Now it works.");

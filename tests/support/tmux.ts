@@ -46,6 +46,11 @@ export class TmuxSession {
     return this.tmux(["capture-pane", "-p", "-J", "-S", "-2000", "-t", this.name]);
   }
 
+  /** The screen and scrollback with the colour escapes the program drew (to check what is coloured). */
+  screenWithColours(): string {
+    return this.tmux(["capture-pane", "-p", "-e", "-J", "-S", "-2000", "-t", this.name]);
+  }
+
   /** Only what is on the screen now, without the scrollback. */
   visible(): string {
     return this.tmux(["capture-pane", "-p", "-J", "-t", this.name]);

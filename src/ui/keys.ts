@@ -1,0 +1,170 @@
+// The one keyboard reader: stdin in raw mode, bytes turned into keys. A lone
+// Escape is a key of its own (never the start of the next character: "abc",
+// Escape, "def" is abc, Escape, def); escape sequences the REPL does not use
+// are swallowed whole, never typed as text. Approval prompts take the
+// terminal with `suspend` and give it back with `resume`, so two readers
+// never see the same keystroke.
+import { StringDecoder } from "node:string_decoder";
+
+export type KeyName =
+  | "text" | "paste" | "enter" | "escape" | "backspace" | "delete" | "tab"
+  | "left" | "right" | "up" | "down" | "home" | "end" | "word-left" | "word-right"
+  | "ctrl-a" | "ctrl-c" | "ctrl-d" | "ctrl-e" | "ctrl-k" | "ctrl-l" | "ctrl-u" | "ctrl-w";
+
+export interface Key {
+  name: KeyName;
+  /** For "text" and "paste". */
+  text?: string;
+}
+
+const CSI_KEYS: Record<string, KeyName> = {
+  A: "up", B: "down", C: "right", D: "left", H: "home", F: "end",
+  "1~": "home", "7~": "home", "4~": "end", "8~": "end", "3~": "delete",
+  "1;5C": "word-right", "1;5D": "word-left", "1;3C": "word-right", "1;3D": "word-left",
+};
+const SS3_KEYS: Record<string, KeyName> = { A: "up", B: "down", C: "right", D: "left", H: "home", F: "end" };
+const CTRL_KEYS: Record<number, KeyName> = {
+  0x01: "ctrl-a", 0x03: "ctrl-c", 0x04: "ctrl-d", 0x05: "ctrl-e", 0x08: "backspace", 0x09: "tab",
+  0x0a: "enter", 0x0b: "ctrl-k", 0x0c: "ctrl-l", 0x0d: "enter", 0x15: "ctrl-u", 0x17: "ctrl-w", 0x7f: "backspace",
+};
+const PASTE_START = "\x1b[200~";
+const PASTE_END = "\x1b[201~";
+
+/**
+ * Parses `input` into keys. `rest` is an unfinished sequence at the end (an
+ * Escape that may start one, half a paste) to prepend to the next chunk; when
+ * no more input comes, `flush` says what it was.
+ */
+export function parseKeys(input: string): { keys: Key[]; rest: string } {
+  const keys: Key[] = [];
+  let text = "";
+  const pushText = () => {
+    if (text) keys.push({ name: "text", text });
+    text = "";
+  };
+  let i = 0;
+  while (i < input.length) {
+    const ch = input[i]!;
+    const code = ch.charCodeAt(0);
+    if (ch === "\x1b") {
+      const rest = input.slice(i);
+      if (rest.startsWith(PASTE_START)) {
+        const end = rest.indexOf(PASTE_END);
+        if (end < 0) return { keys: (pushText(), keys), rest };
+        pushText();
+        keys.push({ name: "paste", text: rest.slice(PASTE_START.length, end).replace(/\r\n?/g, "\n") });
+        i += end + PASTE_END.length;
+        continue;
+      }
+      if (rest.length === 1 || rest === "\x1b[" || rest === "\x1bO" || (rest[1] === "[" && /^\x1b\[[0-9;:?<=>]*$/.test(rest))) {
+        pushText();
+        return { keys, rest };
+      }
+      pushText();
+      const csi = /^\x1b\[([0-9;:?<=>]*[ -/]*[@-~])/.exec(rest);
+      if (csi) {
+        const name = CSI_KEYS[csi[1]!];
+        if (name) keys.push({ name });
+        i += csi[0].length;
+        continue;
+      }
+      const ss3 = /^\x1bO([A-DHFP-S])/.exec(rest);
+      if (ss3) {
+        const name = SS3_KEYS[ss3[1]!];
+        if (name) keys.push({ name });
+        i += 3;
+        continue;
+      }
+      // Escape followed by anything else: the Escape, then that key as typed.
+      keys.push({ name: "escape" });
+      i += 1;
+      continue;
+    }
+    if (code < 0x20 || code === 0x7f) {
+      pushText();
+      const name = CTRL_KEYS[code];
+      if (name) keys.push({ name });
+      i += 1;
+      continue;
+    }
+    text += ch;
+    i += 1;
+  }
+  pushText();
+  return { keys, rest: "" };
+}
+
+/** What an unfinished sequence was once no more input followed it: a lone Escape, or a paste cut short. */
+export function flushKeys(rest: string): Key[] {
+  if (rest.startsWith(PASTE_START)) return [{ name: "paste", text: rest.slice(PASTE_START.length).replace(/\r\n?/g, "\n") }];
+  return rest.startsWith("\x1b") ? [{ name: "escape" }] : [];
+}
+
+export interface KeyboardInput {
+  isTTY?: boolean;
+  setRawMode?(mode: boolean): unknown;
+  on(event: "data", listener: (chunk: Buffer | string) => void): unknown;
+  off(event: "data", listener: (chunk: Buffer | string) => void): unknown;
+  resume(): unknown;
+  pause(): unknown;
+}
+
+/** Reads keys from a terminal and hands each to `onKey`. */
+export class Keyboard {
+  onKey: (key: Key) => void = () => {};
+  private rest = "";
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private active = false;
+  // A character split across two reads is put together again.
+  private readonly decoder = new StringDecoder("utf8");
+  private readonly listener = (chunk: Buffer | string) => this.feed(typeof chunk === "string" ? chunk : this.decoder.write(chunk));
+
+  /** `escapeMs`: how long a lone Escape waits for the rest of a sequence. */
+  constructor(
+    private readonly input: KeyboardInput = process.stdin,
+    private readonly output: { write(text: string): unknown } = process.stderr,
+    private readonly escapeMs = 25,
+  ) {}
+
+  start(): void {
+    if (this.active) return;
+    this.active = true;
+    this.input.setRawMode?.(true);
+    // Bracketed paste: a pasted text arrives as one piece, its newlines never taken for Enter.
+    this.output.write("\x1b[?2004h");
+    this.input.on("data", this.listener);
+    this.input.resume();
+  }
+
+  /** Gives the terminal to another reader (an approval prompt). */
+  suspend(): void {
+    if (!this.active) return;
+    this.active = false;
+    this.input.off("data", this.listener);
+    this.output.write("\x1b[?2004l");
+    this.input.setRawMode?.(false);
+  }
+
+  resume(): void {
+    this.start();
+  }
+
+  stop(): void {
+    this.suspend();
+    this.input.pause();
+  }
+
+  feed(chunk: string): void {
+    clearTimeout(this.timer);
+    const { keys, rest } = parseKeys(this.rest + chunk);
+    this.rest = rest;
+    for (const k of keys) this.onKey(k);
+    if (rest) {
+      this.timer = setTimeout(() => {
+        const pending = this.rest;
+        this.rest = "";
+        for (const k of flushKeys(pending)) this.onKey(k);
+      }, rest.startsWith("\x1b[200~") ? 500 : this.escapeMs);
+    }
+  }
+}

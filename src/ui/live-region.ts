@@ -1,0 +1,128 @@
+// The bottom of the terminal that is redrawn in place: the block of the answer
+// still being written, the input line, the status line. Everything else is
+// printed above it with `print` and scrolls into the transcript as usual, so
+// what is in the region never does. The region is never taller than the
+// screen (relative cursor moves cannot reach rows scrolled away).
+
+export interface RegionOutput {
+  write(text: string): unknown;
+  columns?: number;
+  rows?: number;
+}
+
+export interface RegionCursor {
+  /** Index into the part's lines. */
+  line: number;
+  /** Display width of the text before the cursor on that line. */
+  col: number;
+}
+
+interface Part {
+  lines: string[];
+  cursor?: RegionCursor;
+}
+
+export class LiveRegion {
+  private readonly parts = new Map<string, Part>();
+  /** Physical row, counted from the region's top, where the terminal cursor is. */
+  private cursorRow = 0;
+  private drawn = false;
+  private hidden = false;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+
+  /** `order`: the parts from top to bottom, e.g. ["preview", "input", "status"]. */
+  constructor(
+    private readonly out: RegionOutput,
+    private readonly order: string[],
+  ) {}
+
+  get columns(): number {
+    return Math.max(20, this.out.columns ?? 80);
+  }
+
+  private get maxRows(): number {
+    return Math.max(3, (this.out.rows ?? 24) - 1);
+  }
+
+  /** Replaces a part; drawn now, or with `later` within a frame (for text that streams fast). */
+  set(name: string, lines: string[], cursor?: RegionCursor, later = false): void {
+    if (lines.length === 0) this.parts.delete(name);
+    else this.parts.set(name, cursor ? { lines, cursor } : { lines });
+    if (!later) return this.draw();
+    this.timer ??= setTimeout(() => this.draw(), 16);
+  }
+
+  /** Writes `text` (whole lines) into the transcript above the region. */
+  print(text: string): void {
+    this.out.write(this.eraseCode() + text + (text.endsWith("\n") ? "" : "\n"));
+    this.drawn = false;
+    this.draw();
+  }
+
+  /** Takes the region off the screen (for a prompt that needs the whole terminal) until `show`. */
+  hide(): void {
+    this.erase();
+    this.hidden = true;
+  }
+
+  show(): void {
+    this.hidden = false;
+    this.draw();
+  }
+
+  erase(): void {
+    if (this.drawn) this.out.write(this.eraseCode() + "\x1b[?25h");
+    this.drawn = false;
+  }
+
+  draw(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.hidden) return;
+    const cols = this.columns;
+    const lines: { text: string; cursor?: number }[] = [];
+    for (const name of this.order) {
+      const part = this.parts.get(name);
+      if (!part) continue;
+      part.lines.forEach((text, i) => lines.push(part.cursor?.line === i ? { text, cursor: part.cursor.col } : { text: fit(text, cols) }));
+    }
+    const rowsOf = (text: string) => Math.floor(Bun.stringWidth(text) / cols) + 1;
+    // Too tall for the screen: the oldest rows of the preview go first.
+    let total = lines.reduce((n, l) => n + rowsOf(l.text), 0);
+    while (total > this.maxRows && lines.length > 1 && lines[0]!.cursor === undefined) total -= rowsOf(lines.shift()!.text);
+    let out = this.eraseCode();
+    let row = 0;
+    let target: { row: number; col: number } | undefined;
+    lines.forEach((l, i) => {
+      const width = Bun.stringWidth(l.text);
+      if (l.cursor !== undefined) target = { row: row + Math.floor(l.cursor / cols), col: l.cursor % cols };
+      // A line that fills its last row exactly leaves the cursor waiting to wrap: make the wrap happen,
+      // so every line takes floor(width / cols) + 1 rows.
+      out += l.text + (width > 0 && width % cols === 0 ? " \r" : "") + (i < lines.length - 1 ? "\r\n" : "");
+      row += rowsOf(l.text);
+    });
+    const end = row - 1;
+    if (target) {
+      out += "\r" + (end > target.row ? `\x1b[${end - target.row}A` : "") + (target.col > 0 ? `\x1b[${target.col}C` : "") + "\x1b[?25h";
+      this.cursorRow = target.row;
+    } else {
+      out += "\x1b[?25l";
+      this.cursorRow = Math.max(0, end);
+    }
+    this.out.write(out);
+    this.drawn = lines.length > 0;
+    if (!this.drawn) this.cursorRow = 0;
+  }
+
+  /** Back to the region's first row and clear from there down. */
+  private eraseCode(): string {
+    if (!this.drawn) return "";
+    return "\r" + (this.cursorRow > 0 ? `\x1b[${this.cursorRow}A` : "") + "\x1b[J";
+  }
+}
+
+/** A line cut to fit one row (escape sequences kept). */
+function fit(text: string, cols: number): string {
+  if (Bun.stringWidth(text) < cols) return text;
+  return Bun.sliceAnsi(text, 0, cols - 1, { ellipsis: "…" });
+}

@@ -1,0 +1,103 @@
+// The model's markdown, rendered for the terminal as it streams. Text is cut
+// into blocks (paragraph, list, fenced code, table, heading); each finished
+// block is rendered once with Bun.markdown.ansi and never redrawn, while the
+// block still being written is shown as plain text by the caller. Control
+// characters are escaped before rendering, so the renderer's own colours are
+// the only escape sequences that reach the terminal.
+import { escapeControl } from "./escape.ts";
+
+const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+const HEADING = /^ {0,3}#{1,6}(\s|$)/;
+const BLANK = /^\s*$/;
+/** A light background (COLORFGBG "fg;bg" with a white bg): decided once here, since the renderer's own check costs per call. */
+const LIGHT = /;(7|15)$/.test(process.env.COLORFGBG ?? "");
+
+/** One finished block rendered for a terminal `columns` wide: no line is wider. */
+export function renderMarkdown(markdown: string, columns: number, colors = true): string {
+  const safe = escapeControl(markdown, { keepNewlines: true, keepTabs: true }).replace(/\t/g, "    ");
+  const width = Math.max(10, columns);
+  const out = Bun.markdown.ansi(safe, { columns: width, colors, light: LIGHT }).replace(/\n+$/, "");
+  // Paragraphs, headings and tables come back wrapped; code lines and long words can still be wider.
+  return out.split("\n").map((line) => wrapLine(line, width)).join("\n");
+}
+
+/** A code block's line keeps its gutter on every row it wraps onto. */
+function wrapLine(line: string, width: number): string {
+  if (Bun.stringWidth(line) <= width) return line;
+  const gutter = /^(?:\x1b\[[0-9;]*m)*│ (?:\x1b\[[0-9;]*m)*/.exec(line)?.[0];
+  if (!gutter) return Bun.wrapAnsi(line, width, { hard: true, trim: false });
+  const rows = Bun.wrapAnsi(line.slice(gutter.length), width - 2, { hard: true, trim: false }).split("\n");
+  return rows.map((row) => gutter + row).join("\n");
+}
+
+/**
+ * Splits streamed text into finished blocks. `push` takes a delta and returns
+ * the markdown of every block it finished; `pending` is the text of the block
+ * still open; `finish` returns whatever is left as the last block.
+ */
+export class MarkdownBlocks {
+  /** Complete lines of the block being written. */
+  private lines: string[] = [];
+  /** The line being written (no newline yet). */
+  private partial = "";
+  /** The open code fence's marker ("```", "~~~~"), when inside one. */
+  private fence: string | null = null;
+
+  push(delta: string): string[] {
+    const done: string[] = [];
+    const parts = (this.partial + delta).split("\n");
+    this.partial = parts.pop()!;
+    for (const line of parts) this.line(line, done);
+    return done;
+  }
+
+  /** The last `maxLines` lines of the open block as typed so far (for a plain preview). */
+  pending(maxLines: number): string {
+    return [...this.lines.slice(-maxLines), this.partial].join("\n").replace(/^\n+/, "");
+  }
+
+  /** The rest, as the last block (or null when nothing is left). */
+  finish(): string | null {
+    if (this.partial) this.lines.push(this.partial);
+    this.partial = "";
+    this.fence = null;
+    return this.take();
+  }
+
+  private take(): string | null {
+    const block = this.lines.join("\n");
+    this.lines = [];
+    return BLANK.test(block) ? null : block;
+  }
+
+  private emit(done: string[]): void {
+    const block = this.take();
+    if (block !== null) done.push(block);
+  }
+
+  private line(line: string, done: string[]): void {
+    if (this.fence !== null) {
+      this.lines.push(line);
+      const close = FENCE.exec(line);
+      if (close && close[1]![0] === this.fence[0] && close[1]!.length >= this.fence.length && BLANK.test(line.slice(close[0].length))) {
+        this.fence = null;
+        this.emit(done);
+      }
+      return;
+    }
+    if (BLANK.test(line)) return this.emit(done);
+    const open = FENCE.exec(line);
+    if (open) {
+      this.emit(done);
+      this.fence = open[1]!;
+      this.lines.push(line);
+      return;
+    }
+    if (HEADING.test(line)) {
+      this.emit(done);
+      this.lines.push(line);
+      return this.emit(done);
+    }
+    this.lines.push(line);
+  }
+}

@@ -1,0 +1,134 @@
+// The REPL's prompt on a terminal: the one keyboard reader feeds the line
+// editor at all times, so what is typed while a turn runs is kept for the
+// next message (Enter then sends it when the turn ends), and Escape or
+// Ctrl+C during a turn interrupts it. An Enter followed at once by more
+// input (a paste the terminal did not bracket) is a newline in the message,
+// not the end of it.
+import pc from "picocolors";
+import type { Key, Keyboard } from "./keys.ts";
+import { LineEditor } from "./line-editor.ts";
+import type { LiveRegion } from "./live-region.ts";
+import type { ReadResult } from "./line-reader.ts";
+import { escapeControl } from "./escape.ts";
+
+export interface TtyPromptOptions {
+  /** Earlier messages, newest first (the Up arrow walks them). */
+  history?: string[];
+  /** An Enter followed by more input within this time is a newline (default 30 ms; typing is far slower). */
+  pasteWindowMs?: number;
+}
+
+const PROMPT = `${pc.cyan("›")} `;
+const PROMPT_WIDTH = 2;
+
+export class TtyPrompt {
+  readonly editor: LineEditor;
+  private reading: ((r: ReadResult) => void) | null = null;
+  private onInterrupt: (() => void) | null = null;
+  /** Enter was pressed during a turn: the message goes as soon as the turn ends. */
+  private queued = false;
+  private enterTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly pasteWindowMs: number;
+
+  constructor(
+    private readonly keyboard: Keyboard,
+    private readonly region: LiveRegion,
+    opts: TtyPromptOptions = {},
+  ) {
+    this.editor = new LineEditor(opts.history ?? []);
+    this.pasteWindowMs = opts.pasteWindowMs ?? 30;
+    keyboard.onKey = (k) => this.key(k);
+    keyboard.start();
+  }
+
+  read(): Promise<ReadResult> {
+    return new Promise((resolve) => {
+      this.reading = resolve;
+      if (this.queued) return this.submit();
+      this.draw();
+    });
+  }
+
+  /** While a turn runs: Escape and Ctrl+C call `interrupt`; typing goes on into the next message. */
+  beginTurn(interrupt: () => void): void {
+    this.onInterrupt = interrupt;
+    this.draw();
+  }
+
+  endTurn(): void {
+    this.onInterrupt = null;
+  }
+
+  close(): void {
+    clearTimeout(this.enterTimer);
+    this.region.set("input", []);
+    this.keyboard.stop();
+  }
+
+  private key(k: Key): void {
+    if (this.enterTimer !== undefined) {
+      // More input right after Enter: that Enter was a newline inside a paste.
+      clearTimeout(this.enterTimer);
+      this.enterTimer = undefined;
+    }
+    switch (k.name) {
+      case "enter":
+        this.editor.insert("\n");
+        this.enterTimer = setTimeout(() => this.enter(), this.pasteWindowMs);
+        break;
+      case "escape":
+        this.onInterrupt?.();
+        break;
+      case "ctrl-c":
+        if (this.onInterrupt) this.onInterrupt();
+        else if (this.reading) {
+          this.editor.take();
+          this.finish({ line: "", interrupted: true }, "^C");
+          return;
+        }
+        break;
+      case "ctrl-d":
+        if (this.reading && this.editor.text === "") {
+          this.finish({ line: null, interrupted: false }, "");
+          return;
+        }
+        this.editor.edit(k);
+        break;
+      default:
+        this.editor.edit(k);
+    }
+    this.draw();
+  }
+
+  private enter(): void {
+    this.enterTimer = undefined;
+    // Take back the newline the Enter put in: it ends the message.
+    this.editor.edit({ name: "backspace" });
+    this.queued = true;
+    if (this.reading) this.submit();
+    else this.draw();
+  }
+
+  private submit(): void {
+    this.queued = false;
+    const line = this.editor.take();
+    this.finish({ line, interrupted: false }, line);
+  }
+
+  private finish(result: ReadResult, echo: string): void {
+    const resolve = this.reading;
+    this.reading = null;
+    this.region.set("input", []);
+    // The message stays in the transcript as it was sent.
+    const shown = escapeControl(echo, { keepNewlines: true }).split("\n").join(`\n${" ".repeat(PROMPT_WIDTH)}`);
+    this.region.print(PROMPT + shown);
+    resolve?.(result);
+  }
+
+  private draw(): void {
+    if (!this.reading && this.editor.text === "") return this.region.set("input", []);
+    const { lines, cursor } = this.editor.render(PROMPT, PROMPT_WIDTH);
+    if (!this.reading && this.queued) lines[lines.length - 1] += pc.dim("  (sent when this turn ends)");
+    this.region.set("input", lines, this.reading ? cursor : undefined);
+  }
+}

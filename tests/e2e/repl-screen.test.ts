@@ -1,0 +1,177 @@
+// What the person sees in a real terminal (tmux) while a turn runs: rendered
+// markdown wrapped at the pane's width, the status line and its figures,
+// Escape interrupting a streaming answer without losing a keystroke.
+import { afterEach, describe, expect, test } from "bun:test";
+import type { MessageParam } from "@anthropic-ai/sdk/resources/messages";
+import { startFakeAnthropic, type FakeAnthropic } from "../support/fake-anthropic.ts";
+import { reply, type Step } from "../support/fake-anthropic/steps.ts";
+import { BUNKER, quitWithCtrlD, stopAll, workspace } from "../support/cli.ts";
+import { TmuxSession, tmuxAvailable } from "../support/tmux.ts";
+
+let fake: FakeAnthropic | undefined;
+let tmux: TmuxSession | undefined;
+afterEach(async () => {
+  await stopAll(tmux, fake);
+  tmux = undefined;
+  fake = undefined;
+});
+
+async function startRepl(steps: Step[], cols: number, env: Record<string, string> = {}): Promise<TmuxSession> {
+  fake = startFakeAnthropic(steps);
+  const ws = workspace("bunker-screen-", fake.url);
+  tmux = await TmuxSession.start([...BUNKER], { cwd: ws.root, env: { ...ws.env, ...env }, cols, rows: 50 });
+  await tmux.waitFor("/help for commands");
+  await tmux.waitFor("›");
+  return tmux;
+}
+
+/** The status line at the bottom, at rest: it starts with the model, no step running. */
+const IDLE = /\nclaude-[^\n]*· \$\d+\.\d{4}\s*$/;
+
+/** Ctrl+D leaves with the closing usage line (tmux does not always learn the exit status). */
+async function leaves(t: TmuxSession): Promise<void> {
+  expect(await quitWithCtrlD(t)).not.toBeNull();
+  expect(t.screen()).toMatch(/\d+ tokens in \(\d+ from cache\), \d+ out, \$\d+\.\d{4}\n/);
+}
+
+function send(t: TmuxSession, text: string): void {
+  t.keys([text], true);
+  t.keys(["Enter"]);
+}
+
+const ANSWER = [
+  "## Summary of the change",
+  "",
+  "I updated **src/greet.js** so that it greets people by name instead of the whole world, which is what the issue asked for in its second paragraph.",
+  "",
+  "- the function takes a **name** parameter with a default for callers that pass nothing",
+  "- the tests cover both",
+  "",
+  "```typescript",
+  "export function greet(name: string): string {",
+  "  return `Hello, ${name}!`;",
+  "}",
+  "```",
+  "",
+  "| File | Change |",
+  "|------|--------|",
+  "| src/greet.js | added a name parameter |",
+  "",
+  "All done.",
+].join("\n");
+
+/** Every word of `text` the screen shows, in order, with nothing cut mid-word at a line's end. */
+function wordsIntact(screen: string, text: string): void {
+  const words = screen.split(/\s+/).filter(Boolean);
+  const wanted = text.split(/\s+/);
+  const at = words.indexOf(wanted[0]!);
+  expect(at).toBeGreaterThanOrEqual(0);
+  expect(words.slice(at, at + wanted.length)).toEqual(wanted);
+}
+
+describe.skipIf(!tmuxAvailable)("the REPL's screen (tmux)", () => {
+  for (const cols of [40, 120]) {
+    test(`a streamed markdown answer is rendered and wrapped on word boundaries at ${cols} columns`, async () => {
+      const t = await startRepl([reply(ANSWER, "end_turn", { chunkSize: 7 })], cols);
+      send(t, "what changed?");
+      const screen = await t.waitFor("All done.");
+      const shown = screen.slice(screen.indexOf("what changed?"));
+      // Rendered, not typed out: no markers left.
+      expect(shown).not.toContain("**");
+      expect(shown).not.toContain("```");
+      expect(shown).not.toContain("## ");
+      expect(shown).not.toContain("|------");
+      expect(shown).toContain("Summary of the change");
+      expect(shown).toMatch(/• the function takes a name/);
+      expect(shown).toMatch(/│\s+File\s+│\s+Change\s+│/);
+      // The code block keeps its gutter on every row, wrapped or not.
+      const code = shown.slice(shown.indexOf("┌─ typescript"), shown.indexOf("└─")).split("\n").slice(1, -1);
+      expect(code.every((l) => l.startsWith("│ "))).toBe(true);
+      expect(code.map((l) => l.slice(2)).join(" ").replace(/\s+/g, " ")).toBe("export function greet(name: string): string { return `Hello, ${name}!`; }");
+      // No line is wider than the pane; words are whole.
+      for (const line of shown.split("\n")) expect(Bun.stringWidth(line)).toBeLessThanOrEqual(cols);
+      wordsIntact(shown, "I updated src/greet.js so that it greets people by name instead of the whole world, which is what the issue asked for in its second paragraph.");
+      if (cols === 40) expect(shown.split("\n").filter((l) => l.startsWith("I updated")).length).toBe(1);
+      // The code is coloured: its keyword carries a colour escape on the screen.
+      const coloured = t.screenWithColours();
+      expect(coloured).toMatch(/\x1b\[[0-9;]*m(export|function)\x1b/);
+      await leaves(t);
+    }, 30_000);
+  }
+
+  test("NO_COLOR keeps the answer as the model wrote it", async () => {
+    const t = await startRepl([reply("Some **bold** words.")], 80, { NO_COLOR: "1" });
+    send(t, "hi");
+    await t.waitFor("Some **bold** words.");
+    await leaves(t);
+  }, 30_000);
+
+  test("Escape mid-stream stops the turn at once; what was typed around it is the next message, whole", async () => {
+    const slow = reply("one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen", "end_turn", { eventDelayMs: 150, chunkSize: 4 });
+    const t = await startRepl([slow, reply("Fine, stopping.")], 100);
+    send(t, "count for me");
+    await t.waitFor("one t");
+    // Typed at full speed: text, Escape, text, all in one go.
+    t.keys(["abc"], true);
+    t.keys(["Escape"]);
+    const pressed = Date.now();
+    t.keys(["def"], true);
+    for (;;) {
+      if (t.screen().includes("Interrupted.")) break;
+      if (Date.now() - pressed > 5_000) throw new Error(`not interrupted:\n${t.screen()}`);
+      await Bun.sleep(5);
+    }
+    expect(Date.now() - pressed).toBeLessThan(200);
+    await t.waitFor("› abcdef");
+    t.keys([" ghi"], true);
+    t.keys(["Enter"]);
+    await t.waitFor("Fine, stopping.");
+    expect(fake!.requests).toHaveLength(2);
+    const messages: MessageParam[] = fake!.requests[1]!.body.messages;
+    const last = messages.at(-1)!;
+    const text = typeof last.content === "string" ? last.content : last.content.map((b) => (b.type === "text" ? b.text : "")).join("\n");
+    expect(text).toContain("interrupted your reply");
+    expect(text.endsWith("abcdef ghi")).toBe(true);
+    await leaves(t);
+  }, 30_000);
+
+  test("Escape at the prompt eats nothing: abc, Escape, def is sent as abcdef", async () => {
+    const t = await startRepl([reply("Got it.")], 100);
+    t.keys(["abc"], true);
+    t.keys(["Escape"]);
+    t.keys(["def"], true);
+    t.keys(["Enter"]);
+    await t.waitFor("Got it.");
+    const last = fake!.requests[0]!.body.messages.at(-1)!;
+    expect(last.content).toMatchObject([{ type: "text", text: "abcdef" }]);
+    await leaves(t);
+  }, 30_000);
+
+  test("the status line shows during a turn and after it, with the figures /cost prints", async () => {
+    const usage = { input_tokens: 1200, output_tokens: 345, cache_read_input_tokens: 3000, cache_creation_input_tokens: 500 };
+    const t = await startRepl([reply("First answer.", "end_turn", { usage }), reply("Second answer, slowly.", "end_turn", { usage, eventDelayMs: 200 })], 140);
+    send(t, "one");
+    await t.waitFor("First answer.");
+    // Back at the prompt: the status line no longer offers to interrupt.
+    await t.waitFor(IDLE);
+    send(t, "two");
+    const during = await t.waitFor(/esc to interrupt/);
+    // Only ever one status line: it never scrolls into the transcript.
+    expect(during.match(/esc to interrupt/g)).toHaveLength(1);
+    expect(during).toMatch(/(waiting|writing) \d+\.\ds/);
+    expect(during).toContain("4700 in (64% cached) · 345 out");
+    await t.waitFor("Second answer, slowly.");
+    await t.waitFor(IDLE);
+    send(t, "/cost");
+    const after = await t.waitFor("tokens in (");
+    const cost = /(\d+) tokens in \((\d+) from cache\), (\d+) out, (\$\d+\.\d{4})/.exec(after)!;
+    expect(cost.slice(1, 4)).toEqual(["9400", "6000", "690"]);
+    const status = t.visible().trim().split("\n").at(-1)!;
+    expect(status).toContain(`claude-`);
+    expect(status).toContain(`${cost[1]} in (64% cached) · ${cost[3]} out · ${cost[4]}`);
+    expect(status).toMatch(/context \d+%/);
+    expect(status).not.toContain("esc to interrupt");
+    expect(after.match(/ in \(64% cached\)/g)).toHaveLength(1);
+    await leaves(t);
+  }, 30_000);
+});

@@ -1,0 +1,45 @@
+// Bytes from a raw-mode terminal into keys: a lone Escape never swallows what follows it.
+import { describe, expect, test } from "bun:test";
+import { flushKeys, Keyboard, parseKeys, type Key } from "../../../src/ui/keys.ts";
+
+describe("parseKeys", () => {
+  test("abc, Escape, def typed in one burst is three keys, nothing lost", () => {
+    expect(parseKeys("abc\x1bdef")).toEqual({ keys: [{ name: "text", text: "abc" }, { name: "escape" }, { name: "text", text: "def" }], rest: "" });
+    expect(parseKeys("\x1b\x1bx").keys).toEqual([{ name: "escape" }, { name: "escape" }, { name: "text", text: "x" }]);
+  });
+
+  test("arrows, delete and home are keys; sequences the REPL does not use are swallowed whole", () => {
+    expect(parseKeys("\x1b[A\x1bOB\x1b[3~\x1b[H\x1b[1;5D\x1b[15~z").keys.map((k) => k.name)).toEqual(["up", "down", "delete", "home", "word-left", "text"]);
+  });
+
+  test("an Escape or half a sequence at the end waits for the next chunk", () => {
+    expect(parseKeys("ab\x1b")).toEqual({ keys: [{ name: "text", text: "ab" }], rest: "\x1b" });
+    expect(parseKeys("\x1b[1;")).toEqual({ keys: [], rest: "\x1b[1;" });
+    expect(flushKeys("\x1b")).toEqual([{ name: "escape" }]);
+  });
+
+  test("a bracketed paste is one key, its line ends newlines", () => {
+    expect(parseKeys("\x1b[200~one\r\ntwo\rthree\x1b[201~!").keys).toEqual([{ name: "paste", text: "one\ntwo\nthree" }, { name: "text", text: "!" }]);
+    expect(parseKeys("\x1b[200~half").rest).toBe("\x1b[200~half");
+  });
+
+  test("control keys", () => {
+    expect(parseKeys("\r\x7f\x03\x04\x15\x17").keys.map((k) => k.name)).toEqual(["enter", "backspace", "ctrl-c", "ctrl-d", "ctrl-u", "ctrl-w"]);
+  });
+});
+
+test("Keyboard: a lone Escape is reported after a short wait; its next chunk is not eaten; a split character is joined", async () => {
+  const listeners: ((c: Buffer | string) => void)[] = [];
+  const input = { isTTY: true, setRawMode: () => {}, on: (_e: "data", l: (c: Buffer | string) => void) => listeners.push(l), off: () => {}, resume: () => {}, pause: () => {} };
+  const kb = new Keyboard(input, { write: () => true }, 10);
+  const keys: Key[] = [];
+  kb.onKey = (k) => keys.push(k);
+  kb.start();
+  listeners[0]!(Buffer.from("x\x1b"));
+  await Bun.sleep(30);
+  listeners[0]!(Buffer.from("d"));
+  const euro = Buffer.from("€");
+  listeners[0]!(euro.subarray(0, 1));
+  listeners[0]!(euro.subarray(1));
+  expect(keys).toEqual([{ name: "text", text: "x" }, { name: "escape" }, { name: "text", text: "d" }, { name: "text", text: "€" }]);
+});

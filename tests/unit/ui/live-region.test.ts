@@ -1,0 +1,71 @@
+// The redrawn bottom of the screen, replayed on a model terminal to see what a person would see.
+import { expect, test } from "bun:test";
+import { LiveRegion } from "../../../src/ui/live-region.ts";
+
+/** A tiny terminal (at least 20 columns, the region's minimum): enough of CR, LF, CUU, CUF, ED and line wrapping to show the screen. */
+function screen(cols: number) {
+  const rows: string[] = [""];
+  let r = 0;
+  let c = 0;
+  const put = (ch: string) => {
+    if (c >= cols) {
+      r++;
+      c = 0;
+    }
+    rows[r] = (rows[r] ?? "").padEnd(c, " ");
+    rows[r] = rows[r]!.slice(0, c) + ch + rows[r]!.slice(c + 1);
+    c++;
+  };
+  return {
+    columns: cols,
+    rows: 20,
+    write(s: string) {
+      const re = /\x1b\[(\d*)([A-Za-z])|\x1b\[\?\d+[hl]|\r|\n|[^\x1b\r\n]/gu;
+      for (const m of s.matchAll(re)) {
+        const t = m[0];
+        if (t === "\r") c = 0;
+        else if (t === "\n") (r++, (c = 0)); // the tty's ONLCR, which raw mode keeps
+        else if (m[2] === "A") r -= Number(m[1] || 1);
+        else if (m[2] === "C") c += Number(m[1] || 1);
+        else if (m[2] === "J") rows.length = r + 1, (rows[r] = (rows[r] ?? "").slice(0, c));
+        else if (m[2] || t.startsWith("\x1b")) continue;
+        else put(t);
+        rows[r] ??= "";
+      }
+    },
+    text: () => rows.map((l) => l.trimEnd()).join("\n").trimEnd(),
+    cursor: () => ({ r, c }),
+  };
+}
+
+test("printed lines go above the region; the region is redrawn below them, never twice", () => {
+  const term = screen(30);
+  const region = new LiveRegion(term, ["preview", "input", "status"]);
+  region.set("status", ["status: 1"]);
+  region.set("input", ["> hi"], { line: 0, col: 4 });
+  region.print("first answer line");
+  region.set("status", ["status: 2"]);
+  region.print("second line");
+  expect(term.text()).toBe("first answer line\nsecond line\n> hi\nstatus: 2");
+  expect(term.cursor()).toEqual({ r: 2, c: 4 });
+});
+
+test("an input line longer than the screen is wide wraps, and the cursor lands where the text ends", () => {
+  const term = screen(20);
+  const region = new LiveRegion(term, ["input", "status"]);
+  region.set("status", ["st"]);
+  region.set("input", ["> 123456789012345678"], { line: 0, col: 20 });
+  region.set("input", ["> 1234567890123456789abc"], { line: 0, col: 24 });
+  expect(term.text()).toBe("> 123456789012345678\n9abc\nst");
+  expect(term.cursor()).toEqual({ r: 1, c: 4 });
+  region.hide();
+  expect(term.text()).toBe("");
+});
+
+test("lines other than the input are cut to one row", () => {
+  const term = screen(20);
+  const region = new LiveRegion(term, ["status"]);
+  region.set("status", ["a status much wider than twenty"]);
+  // One column is kept free: a line that fills the row would leave the cursor waiting to wrap.
+  expect(term.text()).toBe("a status much wide…");
+});

@@ -1,0 +1,49 @@
+// Streamed markdown: cut into finished blocks as it arrives, each rendered once for the terminal's width.
+import { describe, expect, test } from "bun:test";
+import { MarkdownBlocks, renderMarkdown } from "../../../src/ui/markdown.ts";
+
+const plain = (s: string) => Bun.stripANSI(s);
+
+describe("MarkdownBlocks", () => {
+  test("a block is finished by a blank line, a heading by its own line, a fence by its closing line", () => {
+    const b = new MarkdownBlocks();
+    const text = "# Title\nFirst para\ngoes on.\n\n- a\n- b\n\n```ts\nconst x = 1;\n\nconst y = 2;\n```\nAfter.";
+    const done: string[] = [];
+    for (const ch of text) done.push(...b.push(ch));
+    expect(done).toEqual(["# Title", "First para\ngoes on.", "- a\n- b", "```ts\nconst x = 1;\n\nconst y = 2;\n```"]);
+    expect(b.pending(5)).toBe("After.");
+    expect(b.finish()).toBe("After.");
+    expect(b.finish()).toBeNull();
+  });
+
+  test("a fence of tildes is closed only by tildes at least as long", () => {
+    const b = new MarkdownBlocks();
+    expect(b.push("~~~~\n```\n~~~\nstill code\n")).toEqual([]);
+    expect(b.pending(2)).toBe("~~~\nstill code\n");
+    expect(b.push("~~~~\n")).toEqual(["~~~~\n```\n~~~\nstill code\n~~~~"]);
+  });
+});
+
+describe("renderMarkdown", () => {
+  test("markers are rendered away and no line is wider than the terminal", () => {
+    const out = renderMarkdown("Some **bold** text and a `span` in a paragraph long enough to wrap at twenty columns.", 20);
+    expect(plain(out)).not.toContain("**");
+    for (const line of plain(out).split("\n")) expect(Bun.stringWidth(line)).toBeLessThanOrEqual(20);
+    expect(plain(out).split(/\s+/).join(" ")).toBe("Some bold text and a span in a paragraph long enough to wrap at twenty columns.");
+  });
+
+  test("a long code line wraps with its gutter on every row", () => {
+    const out = plain(renderMarkdown("```ts\nconst aVeryLongName = anotherVeryLongName + yetAnotherLongName;\n```", 30));
+    const rows = out.split("\n").filter((l) => l.startsWith("│"));
+    expect(rows.length).toBeGreaterThan(1);
+    for (const r of rows) expect(Bun.stringWidth(r)).toBeLessThanOrEqual(30);
+    expect(rows.map((r) => r.slice(2)).join("")).toBe("const aVeryLongName = anotherVeryLongName + yetAnotherLongName;");
+  });
+
+  test("control characters in the model's text are escaped, never sent to the terminal", () => {
+    const out = renderMarkdown("title\x1b]0;owned\x07 and \x1b[2J here", 80);
+    expect(out).not.toContain("\x1b]");
+    expect(out).not.toContain("\x07");
+    expect(plain(out)).toContain("\\x1b]0;owned\\x07 and \\x1b[2J here");
+  });
+});

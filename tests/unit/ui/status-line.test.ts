@@ -1,0 +1,15 @@
+// The status line's figures are /cost's; what runs, and for how long, comes first.
+import { expect, test } from "bun:test";
+import { formatStatus, tokensIn } from "../../../src/ui/status-line.ts";
+
+const figures = { model: "claude-x", usage: { input_tokens: 100, output_tokens: 50, cache_read_input_tokens: 300, cache_creation_input_tokens: 100 }, costUsd: 0.01234, contextPct: 12.4 };
+
+test("at rest: model, context, tokens in with the cached share, out, cost", () => {
+  expect(tokensIn(figures.usage)).toBe(500);
+  expect(Bun.stripANSI(formatStatus(figures, null, 0))).toBe("claude-x · context 12% · 500 in (60% cached) · 50 out · $0.0123");
+});
+
+test("while a step runs: its name, its elapsed time and how to interrupt, before the figures", () => {
+  const line = Bun.stripANSI(formatStatus({ ...figures, contextPct: null }, { label: "run_bash", startedAt: 1000 }, 4250));
+  expect(line).toMatch(/^. run_bash 3\.3s · esc to interrupt · claude-x · context – · 500 in/);
+});
