@@ -5,7 +5,7 @@ import { describe, expect, test } from "bun:test";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { reply } from "../support/fake-anthropic/steps.ts";
-import { endToEnd, runHeadless, workspace as e2eWorkspace } from "../support/cli.ts";
+import { endToEnd, runHeadless } from "../support/cli.ts";
 
 const e2e = endToEnd("bunker-system-");
 
@@ -39,7 +39,7 @@ describe("the system prompt", () => {
     await e2e.fake.stop();
 
     const fake = e2e.serve([reply("ok")]);
-    const { root, env } = e2eWorkspace("bunker-system-", fake.url, { "pkg/index.ts": "" });
+    const { root, env } = e2e.workspace({ "pkg/index.ts": "" });
     mkdirSync(join(root, ".git"));
     await runHeadless(join(root, "pkg"), env, ["-p", "hi"]);
     system = JSON.stringify(fake.requests[0]!.body.system);
@@ -60,7 +60,7 @@ describe("the system prompt", () => {
     await e2e.fake.stop();
 
     const fake = e2e.serve([reply("ok")]);
-    const { root, env } = e2eWorkspace("bunker-system-", fake.url, {});
+    const { root, env } = e2e.workspace();
     plant(root);
     await runHeadless(root, env, [`--allow-read=${outsideFile}`, "-p", "hi"]);
     expect(JSON.stringify(fake.requests[0]!.body.system)).toContain("OUTSIDE-SECRET");
