@@ -6,6 +6,7 @@
 import type { ContentBlock, Message, ToolResultBlockParam } from "@anthropic-ai/sdk/resources/messages";
 import type { LoopEvents } from "./agent/loop.ts";
 import type { UsageTotals } from "./agent/usage.ts";
+import type { Denial } from "./perms/permissions.ts";
 
 /** How bunker decides what it may do unasked: the `permissionMode` of the init event. */
 export type PermissionMode = "ask" | "no-prompt" | "allow-all";
@@ -66,7 +67,7 @@ export interface ResultInfo {
   model: string;
   usage: UsageTotals;
   costUSD: number;
-  permissionDenials: string[];
+  permissionDenials: Denial[];
 }
 
 /** The last line of stream-json, and the one object of --output-format json. */

@@ -5,7 +5,7 @@ import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { emptyGrants } from "../../src/perms/policy.ts";
-import { decideRun } from "../../src/perms/run-policy.ts";
+import { Policy } from "../../src/perms/policy.ts";
 import { confine, detectSandbox, planSandbox } from "../../src/sandbox/detect.ts";
 import { median, timeMedian, type BenchRow } from "./types.ts";
 
@@ -24,7 +24,13 @@ export async function bench(): Promise<BenchRow[]> {
     const g = emptyGrants();
     g.allow.run.programs = ["git"];
     const line = "cd src && git log --oneline -5 | head -3 && cat package.json | wc -l > /dev/null";
-    rows.push({ name: "run policy decision (parse + judge a 5-command line)", value: round(await timeMedian(200, () => decideRun(g, line, root))), unit: "ms" });
+    // One run_bash call's whole decision: verdict, per-command grants, read-only workspace (one parse).
+    const policy = new Policy(root, g);
+    rows.push({ name: "run decision for one run_bash call (parse once + judge a 5-command line)", value: round(await timeMedian(300, () => policy.decide("run", line))), unit: "ms" });
+    const withSession = new Policy(root, emptyGrants());
+    withSession.grantSession("run", "bun test");
+    const tested = "bun test tests/a.test.ts 2>&1 | tail -5";
+    rows.push({ name: "run decision covered by a session prefix (`bun test … | tail`)", value: round(await timeMedian(300, () => withSession.decide("run", tested))), unit: "ms" });
 
     const shell = Bun.which("bash") ?? "/bin/sh";
     const plain = [shell, "-c", "true"];

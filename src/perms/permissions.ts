@@ -1,14 +1,27 @@
 // What tools hold: resolve a path through the workspace resolver, then ask
-// the policy, then (only if the policy says "ask") the approver. Remembers
-// session grants and denials so the person is not asked the same thing twice.
+// the policy (the one place that decides, session grants included), then
+// (only if the policy says "ask") the approver. The person's session answers
+// are handed back to the policy; refusals are remembered here so the person
+// is not asked the same thing twice.
 import { ToolError } from "../tools/tool.ts";
-import { Policy } from "./policy.ts";
-import { askDetails, commandCoveredByPrefixes } from "./run-policy.ts";
+import { Policy, type Decision } from "./policy.ts";
+import type { CommandDecision } from "./run/evaluate.ts";
 import type { Approver, PermKind, PermRequest } from "./types.ts";
 import { PathError, resolvePath, type ResolvedPath } from "./workspace.ts";
 
 export class PermissionDenied extends ToolError {
   override name = "PermissionDenied";
+}
+
+/** One refusal of this run, as told to the model (headless json lists them as permission_denials). */
+export interface Denial {
+  /** The tool refused (named as in claude -p's permission_denials). */
+  tool_name: string;
+  kind: PermKind;
+  target: string;
+  message: string;
+  /** For commands: each simple command, what granted it or why it was not. */
+  commands?: CommandDecision[];
 }
 
 export interface PermissionsOptions {
@@ -26,11 +39,8 @@ export class Permissions {
   private readonly approver: Approver;
   private readonly notify: (line: string) => void;
   private readonly onAutoAllowed: ((req: PermRequest) => void) | undefined;
-  /** "kind\0target" granted for the session by the person. */
-  private readonly sessionTargets = new Set<string>();
-  private readonly sessionKinds = new Set<PermKind>();
-  /** Every denial of this run, in order, as told to the model (headless json lists them). */
-  readonly denials: string[] = [];
+  /** Every denial of this run, in order. */
+  readonly denials: Denial[] = [];
   /** "kind\0target" the person refused: not asked again this session. */
   private readonly refused = new Map<string, string>();
 
@@ -63,23 +73,29 @@ export class Permissions {
    * Early check for a write target, before the tool does the work of
    * computing a diff: refuses paths that no answer could allow.
    */
-  precheckWrite(path: ResolvedPath): void {
+  precheckWrite(path: ResolvedPath, tool = "write"): void {
     const d = this.policy.decide("write", path.real);
-    if (d.verdict === "deny") this.deny(d.reason ?? `writing ${path.display} is denied`);
+    if (d.verdict === "deny") this.deny({ kind: "write", target: path.real, tool }, d.reason ?? `writing ${path.display} is denied`, d);
   }
 
-  /** Throws PermissionDenied unless the request is allowed (asking when needed). */
-  async authorize(req: PermRequest): Promise<void> {
+  /**
+   * Throws PermissionDenied unless the request is allowed (asking when
+   * needed). Returns the policy's decision for the request's target (for a
+   * command: the whole evaluation, which run_bash reads for the sandbox).
+   */
+  async authorize(req: PermRequest): Promise<Decision> {
     const targets = [req.target, ...(req.alsoTargets ?? [])];
     let mustAsk = false;
-    for (const target of targets) {
+    const decisions = targets.map((target) => {
       const d = this.policy.decide(req.kind, target);
-      if (d.verdict === "deny") this.deny(d.reason ?? `${req.kind} ${target} is denied`);
-      if (d.verdict === "ask" && !this.grantedForSession(req.kind, target)) mustAsk = true;
-    }
+      if (d.verdict === "deny") this.deny(req, d.reason ?? `${req.kind} ${target} is denied`, d);
+      if (d.verdict === "ask") mustAsk = true;
+      return d;
+    });
+    const first = decisions[0]!;
     if (!mustAsk) {
       if (req.kind === "write" && req.files?.length) this.onAutoAllowed?.(req);
-      return;
+      return first;
     }
 
     // A refused write is remembered with its content: after "No, do X instead"
@@ -87,46 +103,38 @@ export class Permissions {
     const change = req.kind === "write" && req.files ? `\0${Bun.hash(req.files.map((f) => f.diff).join("\0"))}` : "";
     const key = `${req.kind}\0${targets.join("\0")}${change}`;
     const earlier = this.refused.get(key);
-    if (earlier !== undefined) this.deny(`the person already refused this in this session${earlier ? `: ${earlier}` : ""}. Do not retry it; ask them or take another approach`);
+    if (earlier !== undefined) this.deny(req, `the person already refused this in this session${earlier ? `: ${earlier}` : ""}. Do not retry it; ask them or take another approach`, first);
 
     if (!this.approver.interactive) {
       if (req.kind === "write" && targets.some((t) => this.policy.isProtectedPath(t))) {
-        this.deny(`${describe(req)} needs approval: writes into .git/ and .bunker/ always ask, even under --allow-write or -A, and bunker is not asking (no terminal or --no-prompt). Run bunker in a terminal without --no-prompt to approve it`);
+        this.deny(req, `${describe(req)} needs approval: writes into .git/ and .bunker/ always ask, even under --allow-write or -A, and bunker is not asking (no terminal or --no-prompt). Run bunker in a terminal without --no-prompt to approve it`, first);
       }
-      const hint = this.policy.grantHint(req.kind, req.target);
-      this.deny(`${describe(req)} needs approval, and bunker is not asking (no terminal or --no-prompt). To grant it, run bunker with ${hint}`);
+      this.deny(req, `${describe(req)} needs approval, and bunker is not asking (no terminal or --no-prompt). To grant it, run bunker with ${first.hint ?? this.policy.grantHint(req.kind, req.target)}`, first);
     }
 
-    if (req.kind === "run" && req.run) {
+    if (req.kind === "run" && req.run && first.run) {
       // Offer the prefix of what is not yet covered, and say why the line is asked about.
-      const { prefix, reasons } = askDetails(req.target, this.sessionPrefixes(), this.root, this.policy.grants, this.policy.runOptions);
-      req = { ...req, run: { ...req.run, prefix, reasons } };
+      req = { ...req, run: { ...req.run, prefix: first.run.prefix, reasons: first.run.reasons } };
     }
     const answer = await this.approver.ask(req);
     switch (answer.answer) {
       case "once":
-        return;
+        return first;
       case "target-session":
-        for (const t of targets) this.sessionTargets.add(`${req.kind}\0${req.kind === "run" ? (req.run?.prefix ?? t) : t}`);
-        return;
+        if (req.kind === "run") this.policy.grantSession("run", req.run?.prefix ?? "");
+        else for (const t of targets) this.policy.grantSession(req.kind, t);
+        return first;
       case "kind-session":
-        this.sessionKinds.add(req.kind);
-        return;
+        this.policy.grantKindForSession(req.kind);
+        return first;
       case "deny": {
         const feedback = answer.feedback?.trim() ?? "";
         this.refused.set(key, feedback);
         const reason = feedback ? `The person refused ${describe(req)} and said: ${feedback}` : `The person refused ${describe(req)}.`;
-        this.denials.push(reason);
+        this.record(req, reason, first);
         throw new PermissionDenied(reason);
       }
     }
-  }
-
-  private grantedForSession(kind: PermKind, target: string): boolean {
-    // Session-wide grants never cover protected paths: those ask every time.
-    if (this.sessionKinds.has(kind) && !(kind === "write" && this.policy.isProtectedPath(target))) return true;
-    if (kind === "run") return commandCoveredByPrefixes(target, this.sessionPrefixes(), this.root, this.policy.grants, this.policy.runOptions);
-    return this.sessionTargets.has(`${kind}\0${target}`);
   }
 
   /** /clear: a new conversation starts without the old one's refusals (what was allowed stays allowed). */
@@ -134,13 +142,12 @@ export class Permissions {
     this.refused.clear();
   }
 
-  /** Command prefixes the person allowed for the session. */
-  private sessionPrefixes(): string[] {
-    return [...this.sessionTargets].filter((k) => k.startsWith("run\0")).map((k) => k.slice(4));
+  private record(req: Pick<PermRequest, "kind" | "target" | "tool">, message: string, d?: Decision): void {
+    this.denials.push({ tool_name: req.tool, kind: req.kind, target: req.target, message, ...(d?.run?.commands.length ? { commands: d.run.commands } : {}) });
   }
 
-  private deny(reason: string): never {
-    this.denials.push(reason);
+  private deny(req: Pick<PermRequest, "kind" | "target" | "tool">, reason: string, d?: Decision): never {
+    this.record(req, reason, d);
     this.notify(reason);
     throw new PermissionDenied(reason);
   }

@@ -1,18 +1,28 @@
-// The one place that decides. Given the grants (flags + rules files) and a
-// request, answer allow / deny / ask, in this order: deny rules and --deny-*
-// flags, then protected paths (always ask), then allow rules and --allow-*
-// flags, then defaults. Pure: no I/O, no prompts; the approver asks.
-import { isAbsolute, relative, resolve, sep } from "node:path";
+// The one place that decides. Given the grants (flags + rules files), what
+// the person granted for this session, and a request, answer allow / deny /
+// ask, and say what decided it. Order: deny rules and --deny-* flags, then
+// protected paths (always ask), then allow rules and --allow-* flags, then
+// session grants, then defaults. No prompts: the approver asks; Permissions
+// records the person's session answers here (grantSession).
+//
+// Adding a kind (net hosts, MCP tools…): add it to PermKind (types.ts), give
+// it a case in decide() returning a Decision, and a hint for the no-prompt
+// denial. Session grants (grantSession) work for every kind.
+import { isAbsolute, relative, resolve } from "node:path";
 import { isProtectedPath, isWithin } from "./workspace.ts";
 import type { PermKind, Verdict } from "./types.ts";
 import { hostsCover } from "../net/host-pattern.ts";
-import { decideRun, runGrantHint, type RunPolicyOptions, type RunRules } from "./run-policy.ts";
+import { evaluateRun, type RunEvaluation } from "./run/evaluate.ts";
+import type { RunGrant } from "./run/judge.ts";
+import type { RunRules } from "./run/patterns.ts";
+
+export type { RunRules } from "./run/patterns.ts";
 
 /** Grants for one path kind (read or write). */
 export interface PathRules {
   /** Bare flag (`--allow-write`): the whole workspace, no prompts. Never reaches outside. */
   workspace: boolean;
-  /** Absolute paths named by flags: each covers itself and everything below. */
+  /** Absolute paths named by flags (or by wildcard-free rules-file entries): each covers itself and everything below. */
   paths: string[];
   /** Absolute glob patterns from rules files. */
   globs: string[];
@@ -28,10 +38,28 @@ export interface Grants {
   deny: { read: PathRules; write: PathRules; run: RunRules; net: HostRules };
 }
 
+/**
+ * What let a request through: a flag (or a path named in a rules file), a
+ * rules-file pattern, the person's session answer, the read-only class of
+ * commands, or the default (reads inside the workspace).
+ */
+export type GrantedBy = RunGrant | "default";
+
 export interface Decision {
   verdict: Verdict;
-  /** Why, in words the model and the person can act on (always set for deny). */
+  /** Why, in words the model and the person can act on (always set unless allowed). */
   reason?: string;
+  /** What allowed it (set when allowed). */
+  grantedBy?: GrantedBy;
+  /** The flag that would grant it, for the no-prompt denial (set when asked). */
+  hint?: string;
+  /** Commands: the whole evaluation, per simple command (what the prompt, run_bash and permission_denials read). */
+  run?: RunEvaluation;
+}
+
+export interface PolicyOptions {
+  /** Whether read-only commands may run without asking (only when run_bash is sandboxed). Default true. */
+  readOnlyUnasked?: boolean;
 }
 
 export const emptyPathRules = (): PathRules => ({ workspace: false, paths: [], globs: [] });
@@ -42,42 +70,42 @@ export const emptyGrants = (): Grants => ({
 });
 
 export class Policy {
+  /** "kind\0target" the person allowed for the session (for run: a command prefix). */
+  private readonly sessionTargets = new Set<string>();
+  /** Kinds the person allowed for the session ("all edits"); never covers protected paths. */
+  private readonly sessionKinds = new Set<PermKind>();
+  private readonly sessionPrefixes: string[] = [];
+
   constructor(
     readonly root: string,
     readonly grants: Grants,
-    /** How commands are judged: read-only ones run unasked only when commands are sandboxed. */
-    readonly runOptions: RunPolicyOptions = {},
+    readonly runOptions: PolicyOptions = {},
   ) {}
 
   decide(kind: PermKind, target: string): Decision {
     switch (kind) {
       case "read":
       case "write":
-        return this.decidePath(kind, target);
+        return this.withSession(kind, target, this.decidePath(kind, target));
       case "run":
-        return decideRun(this.grants, target, this.root, this.runOptions);
+        return this.decideRun(target);
       case "net":
-        return this.decideNet(target);
+        return this.withSession(kind, target, this.decideNet(target));
     }
   }
 
-  private decidePath(kind: "read" | "write", real: string): Decision {
-    const inside = isWithin(this.root, real);
-    const shown = inside ? relative(this.root, real) || "." : real;
-    if (matchesPathRules(this.grants.deny[kind], real, this.root, true)) {
-      return { verdict: "deny", reason: `${kind} access to ${shown} is denied by a --deny-${kind} flag or a deny rule` };
+  /** The person answered "for the rest of the session": this target (for run, this command prefix). */
+  grantSession(kind: PermKind, target: string): void {
+    if (kind === "run") {
+      if (target.trim() && !this.sessionPrefixes.includes(target)) this.sessionPrefixes.push(target);
+      return;
     }
-    if (kind === "write" && inside && this.isProtectedPath(real)) return { verdict: "ask" };
-    const allow = this.grants.allow[kind];
-    if (matchesPathRules(allow, real, this.root, false)) return { verdict: "allow" };
-    if (!inside) {
-      return {
-        verdict: "deny",
-        reason: `${shown} is outside the workspace (${this.root}). To grant it, run bunker with --allow-${kind}=${shown}`,
-      };
-    }
-    if (allow.workspace) return { verdict: "allow" };
-    return kind === "read" ? { verdict: "allow" } : { verdict: "ask" };
+    this.sessionTargets.add(`${kind}\0${target}`);
+  }
+
+  /** The person answered "all of this kind for the session" (protected paths still ask). */
+  grantKindForSession(kind: PermKind): void {
+    this.sessionKinds.add(kind);
   }
 
   /** Inside the workspace and under a `.git` or `.bunker` directory at any depth (workspace.ts). */
@@ -85,35 +113,82 @@ export class Policy {
     return isProtectedPath(this.root, real);
   }
 
+  /** The flag that would grant a request, for the no-prompt denial message. */
+  grantHint(kind: PermKind, target: string): string {
+    return this.decide(kind, target).hint ?? "";
+  }
+
+  private withSession(kind: PermKind, target: string, d: Decision): Decision {
+    if (d.verdict !== "ask") return d;
+    const protectedWrite = kind === "write" && this.isProtectedPath(target);
+    if ((this.sessionKinds.has(kind) && !protectedWrite) || this.sessionTargets.has(`${kind}\0${target}`)) {
+      return { verdict: "allow", grantedBy: "session" };
+    }
+    return d;
+  }
+
+  private decideRun(command: string): Decision {
+    const run = evaluateRun(command, {
+      root: this.root,
+      grants: this.grants,
+      sessionPrefixes: this.sessionPrefixes,
+      readOnlyUnasked: this.runOptions.readOnlyUnasked ?? true,
+    });
+    if (run.verdict === "ask" && this.sessionKinds.has("run")) return { verdict: "allow", grantedBy: "session", run };
+    const grantedBy = run.verdict === "allow" ? lineGrant(run) : undefined;
+    return {
+      verdict: run.verdict,
+      ...(run.reason ? { reason: run.reason } : {}),
+      ...(grantedBy ? { grantedBy } : {}),
+      ...(run.verdict === "ask" ? { hint: run.hint } : {}),
+      run,
+    };
+  }
+
+  private decidePath(kind: "read" | "write", real: string): Decision {
+    const inside = isWithin(this.root, real);
+    const shown = inside ? relative(this.root, real) || "." : real;
+    const hint = `--allow-${kind}=${shown}` + (kind === "write" && inside ? ` (or --allow-write for the whole workspace)` : "");
+    if (matchesPathRules(this.grants.deny[kind], real, true)) {
+      return { verdict: "deny", reason: `${kind} access to ${shown} is denied by a --deny-${kind} flag or a deny rule` };
+    }
+    if (kind === "write" && inside && this.isProtectedPath(real)) return { verdict: "ask", reason: `${shown} is protected: writes there always ask`, hint };
+    const allow = this.grants.allow[kind];
+    const by = matchesPathRules(allow, real, false);
+    if (by) return { verdict: "allow", grantedBy: by };
+    if (!inside) {
+      return { verdict: "deny", reason: `${shown} is outside the workspace (${this.root}). To grant it, run bunker with --allow-${kind}=${shown}` };
+    }
+    if (allow.workspace) return { verdict: "allow", grantedBy: "flag" };
+    return kind === "read" ? { verdict: "allow", grantedBy: "default" } : { verdict: "ask", reason: `writing ${shown} needs approval`, hint };
+  }
+
   /** `target` is "host:port" (net/host-pattern.ts): patterns may name the host, host:port, or *.domain. */
   private decideNet(target: string): Decision {
     const allow = this.grants.allow.net;
     const deny = this.grants.deny.net;
     if (deny.all || hostsCover(deny.hosts, target)) return { verdict: "deny", reason: `network access to ${target} is denied by --deny-net or a deny rule` };
-    if (allow.all || hostsCover(allow.hosts, target)) return { verdict: "allow" };
-    return { verdict: "ask" };
-  }
-
-  /** The flag that would grant a request, for the no-prompt denial message. */
-  grantHint(kind: PermKind, target: string): string {
-    if (kind === "read" || kind === "write") {
-      const inside = isWithin(this.root, target);
-      const shown = inside ? relative(this.root, target) || "." : target;
-      return `--allow-${kind}=${shown}` + (kind === "write" && inside ? ` (or --allow-write for the whole workspace)` : "");
-    }
-    if (kind === "run") return runGrantHint(this.grants, target, this.root);
-    return `--allow-net=${target}`;
+    if (allow.all || hostsCover(allow.hosts, target)) return { verdict: "allow", grantedBy: "flag" };
+    return { verdict: "ask", reason: `network access to ${target} needs approval`, hint: `--allow-net=${target}` };
   }
 }
 
+/** What let a whole line through: the one grant its commands share, else the strongest ("flag" over "session" over "read-only"). */
+function lineGrant(run: RunEvaluation): GrantedBy {
+  const by = new Set(run.commands.map((c) => c.granted_by).filter((g): g is RunGrant => g !== undefined));
+  for (const g of ["flag", "rules", "session", "read-only"] as const) if (by.has(g)) return g;
+  return "read-only";
+}
+
 /**
- * `deny` matters for bare flags: a bare --deny-write means everywhere, while a
- * bare --allow-write means the workspace only.
+ * Which grant matches, or null. `deny` matters for bare flags: a bare
+ * --deny-write means everywhere, while a bare --allow-write means the
+ * workspace only (decided by the caller).
  */
-function matchesPathRules(rules: PathRules, real: string, root: string, deny: boolean): boolean {
-  if (rules.workspace && deny) return true;
-  if (rules.paths.some((p) => isWithin(p, real))) return true;
-  return rules.globs.some((g) => new Bun.Glob(g).match(real));
+function matchesPathRules(rules: PathRules, real: string, deny: boolean): "flag" | "rules" | null {
+  if (rules.workspace && deny) return "flag";
+  if (rules.paths.some((p) => isWithin(p, real))) return "flag";
+  return rules.globs.some((g) => new Bun.Glob(g).match(real)) ? "rules" : null;
 }
 
 /** Turn a rules-file glob (relative to the workspace, or absolute) into an absolute pattern. */

@@ -20,7 +20,7 @@ import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { isAbsolute, join, sep } from "node:path";
 import { emptyGrants, type Grants, type HostRules, type PathRules } from "./policy.ts";
-import type { RunRules } from "./run-policy.ts";
+import type { RunRules } from "./run/patterns.ts";
 import { parseThinkingLevel, THINKING_LEVELS, type ThinkingLevel } from "../agent/thinking.ts";
 import { JsonSyntaxError, parseJsonWithPositions, type Position } from "./settings-json.ts";
 import { isProtectedPath, isWithin, resolveFrom } from "./workspace.ts";

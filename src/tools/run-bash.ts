@@ -8,7 +8,7 @@ import { homedir, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { emptyGrants, type Grants } from "../perms/policy.ts";
 import { isWithin } from "../perms/workspace.ts";
-import { isReadOnlyLine } from "../perms/run-policy.ts";
+import { evaluateRun } from "../perms/run/evaluate.ts";
 import { confine, detectSandbox, locateProgram, planSandbox, type SandboxAvailability, type SandboxMode, type SandboxPlan } from "../sandbox/detect.ts";
 import { scrubEnv, withGitHardening } from "../sandbox/env.ts";
 import { refusalNote, startCommandNet } from "../net/command-net.ts";
@@ -128,7 +128,8 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
       const p = getPlan();
       if (!p.confined && p.refuse) throw new ToolError(p.refuse);
 
-      await ctx.perms.authorize({
+      // The one evaluation of the line: its verdict, and whether it only reads (then the workspace is mounted read-only).
+      const decision = await ctx.perms.authorize({
         kind: "run",
         target: command,
         tool: "run_bash",
@@ -145,7 +146,7 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
         for (const [i, l] of lines.entries()) ctx.ui.info(`    ${i === 0 ? "$" : ">"} ${l}`);
       }
 
-      const spec = commandSandboxSpec(command, ctx.root, opts, p.confined);
+      const spec = commandSandboxSpec(command, ctx.root, opts, p.confined, decision.run?.readOnly ?? false);
       const env = withGitHardening(scrubEnv(opts.env ?? process.env, opts.allowEnv));
       // Confined without the whole network: granted hosts only, through bunker's proxy, judged per connection.
       const net = p.confined && !opts.allowNet ? await startCommandNet(p.kind, permissionGate(ctx.perms, "run_bash", command)) : null;
@@ -190,8 +191,12 @@ function removeIfEmptyDir(dir: string): void {
   }
 }
 
-/** What the sandbox lets `command` touch; a line that only reads gets a read-only workspace. */
-export function commandSandboxSpec(command: string, root: string, opts: RunBashOptions, confined: boolean): SandboxSpec {
+/**
+ * What the sandbox lets `command` touch; a line that only reads gets a
+ * read-only workspace. `readOnly` comes from the policy's decision (the line
+ * is evaluated once); without it the line is evaluated here.
+ */
+export function commandSandboxSpec(command: string, root: string, opts: RunBashOptions, confined: boolean, readOnly?: boolean): SandboxSpec {
   return {
     root,
     allowNet: opts.allowNet,
@@ -199,7 +204,7 @@ export function commandSandboxSpec(command: string, root: string, opts: RunBashO
     writable: [...(opts.writable ?? []), ...(opts.gitWritable ? linkedGitDirs(root) : [])],
     hidden: [...secretPaths(opts.home ?? homedir(), root), ...(opts.sessionsDir && !isWithin(opts.sessionsDir, root) && !isWithin(root, opts.sessionsDir) ? [opts.sessionsDir] : [])],
     readOnly: opts.readOnly ?? [],
-    workspaceReadOnly: confined && isReadOnlyLine(command, root, opts.grants ?? emptyGrants()),
+    workspaceReadOnly: confined && (readOnly ?? evaluateRun(command, { root, grants: opts.grants ?? emptyGrants() }).readOnly),
   };
 }
 

@@ -83,8 +83,15 @@ describe.skipIf(!canRun)("sandboxed commands with --allow-net=127.0.0.2:PORT", (
     const [result] = toolResults(fake.requests[1]);
     expect(result?.is_error).toBe(true);
     expect(result?.content).toContain(`--allow-net=127.0.0.2:${A.port}`);
-    const denials = (JSON.parse(r.stdout) as { permission_denials: string[] }).permission_denials;
-    expect(denials).toEqual([`network access to 127.0.0.2:${A.port} needs approval, and bunker is not asking (no terminal or --no-prompt). To grant it, run bunker with --allow-net=127.0.0.2:${A.port}`]);
+    const denials = (JSON.parse(r.stdout) as { permission_denials: unknown[] }).permission_denials;
+    expect(denials).toEqual([
+      {
+        tool_name: "run_bash",
+        kind: "net",
+        target: `127.0.0.2:${A.port}`,
+        message: `network access to 127.0.0.2:${A.port} needs approval, and bunker is not asking (no terminal or --no-prompt). To grant it, run bunker with --allow-net=127.0.0.2:${A.port}`,
+      },
+    ]);
     expect(A.seen.map((s) => s.split(" ")[1])).not.toContain("/denied");
   }, 60_000);
 });

@@ -5,8 +5,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
-import { emptyGrants } from "../../../src/perms/policy.ts";
-import { commandCoveredByPrefixes, decideRun, isReadOnlyLine } from "../../../src/perms/run-policy.ts";
+import { emptyGrants, type Grants } from "../../../src/perms/policy.ts";
+import { evaluateRun } from "../../../src/perms/run/evaluate.ts";
 import { absolutize, realpathLoose, resolveFrom, resolvePath, resolveRoot } from "../../../src/perms/workspace.ts";
 import { ESCAPE_ATTEMPTS, makeEscapeFixture, type EscapeFixture } from "../../support/escape-table.ts";
 
@@ -15,6 +15,12 @@ beforeAll(() => {
   f = makeEscapeFixture();
 });
 afterAll(() => f.cleanup());
+
+// The command judge's one evaluation, read three ways.
+const decideRun = (grants: Grants, line: string, root: string) => evaluateRun(line, { root, grants });
+const isReadOnlyLine = (line: string, root: string, grants: Grants) => evaluateRun(line, { root, grants }).readOnly;
+const commandCoveredByPrefixes = (line: string, prefixes: string[], root: string, grants: Grants) =>
+  evaluateRun(line, { root, grants, sessionPrefixes: prefixes }).verdict === "allow";
 
 /** Where the kernel really lands for an existing path (realpath(3) walks it physically). */
 const kernel = (abs: string) => realpathSync.native(abs);

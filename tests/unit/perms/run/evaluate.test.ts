@@ -1,11 +1,30 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { emptyGrants, Policy, type Grants } from "../../../src/perms/policy.ts";
-import { askDetails, commandCoveredByPrefixes, decideRun, isReadOnlyLine, runGrantHint, suggestPrefix } from "../../../src/perms/run-policy.ts";
-import type { Verdict } from "../../../src/perms/types.ts";
-import { readOnlyInside } from "../../../src/sandbox/spec.ts";
-import { tempDir } from "../../support/context.ts";
+import { emptyGrants, Policy, type Grants, type PolicyOptions } from "../../../../src/perms/policy.ts";
+import { evaluateRun, suggestPrefix } from "../../../../src/perms/run/evaluate.ts";
+import type { Verdict } from "../../../../src/perms/types.ts";
+import { readOnlyInside } from "../../../../src/sandbox/spec.ts";
+import { tempDir } from "../../../support/context.ts";
+
+// The run policy's decision table, as it stood before the single evaluation,
+// asserted unchanged: each entry point below is one call of that evaluation
+// (through Policy, the one place that decides, where the old code had one).
+const decideRun = (grants: Grants, command: string, root: string, opts: PolicyOptions = {}) => {
+  const d = new Policy(root, grants, opts).decide("run", command);
+  // Whatever it decided, the decision says per command what granted it or why not.
+  for (const c of d.run?.commands ?? []) expect(c.verdict === "allow" ? c.granted_by : c.reason).toBeTruthy();
+  return d.reason === undefined ? { verdict: d.verdict } : { verdict: d.verdict, reason: d.reason };
+};
+/** Session prefixes join the grants in the same evaluation. */
+const commandCoveredByPrefixes = (command: string, prefixes: string[], root: string | null = null, grants = emptyGrants(), opts: PolicyOptions = {}) =>
+  prefixes.length > 0 && evaluateRun(command, { root, grants, sessionPrefixes: prefixes, readOnlyUnasked: opts.readOnlyUnasked ?? true }).verdict === "allow";
+const isReadOnlyLine = (command: string, root: string, grants: Grants) => evaluateRun(command, { root, grants }).readOnly;
+const askDetails = (command: string, sessionPrefixes: string[], root: string, grants: Grants) => {
+  const e = evaluateRun(command, { root, grants, sessionPrefixes });
+  return { prefix: e.prefix, reasons: e.reasons };
+};
+const runGrantHint = (grants: Grants, command: string, root: string) => evaluateRun(command, { root, grants }).hint;
 
 let root: string;
 let outside: string;

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { parseShell, type SimpleCommand } from "../../../src/perms/shell-parse.ts";
+import { parseShell, type SimpleCommand } from "../../../src/shell/parse.ts";
 
 /** One simple command as `A=1 prog arg >target`, for readable expectations. */
 function show(c: SimpleCommand): string {

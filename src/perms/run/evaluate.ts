@@ -1,0 +1,157 @@
+// The one evaluation of a command line: parsed once, every simple command
+// judged once, and one structured answer that the policy, the approval
+// prompt, run_bash (read-only workspace), the no-prompt hint and
+// permission_denials all read. Anything uncertain asks.
+import { basename } from "node:path";
+import { parseShell, type SimpleCommand } from "../../shell/parse.ts";
+import type { Grants } from "../policy.ts";
+import type { Verdict } from "../types.ts";
+import { argumentsInside, isGranted, judgeLine, type CommandJudgement, type Judge, type RunGrant } from "./judge.ts";
+import { isCd } from "./paths.ts";
+import { matchesPattern, parsePattern, parsePatterns, type RunRules } from "./patterns.ts";
+import { prefixOf } from "./prefix.ts";
+import { READ_ONLY, RUNS_ARGUMENTS } from "./programs.ts";
+
+export interface RunContext {
+  /** The workspace root; null when none is known (then no path argument or file redirection passes). */
+  root: string | null;
+  grants: Grants;
+  /** Prefixes the person allowed for the session ("always allow commands starting with …"). */
+  sessionPrefixes?: readonly string[];
+  /** Whether read-only commands may run without asking (only when run_bash is sandboxed). Default true. */
+  readOnlyUnasked?: boolean;
+}
+
+/** One simple command of the line and what decided it (machine-readable: permission_denials carries these). */
+export interface CommandDecision {
+  /** The command as written (assignments, program and arguments). */
+  command: string;
+  verdict: Verdict;
+  /** What allowed it: --allow-run ("flag"), a rules-file pattern ("rules"), a session prefix, or the read-only class. */
+  granted_by?: RunGrant;
+  /** Why it is asked about or denied. */
+  reason?: string;
+}
+
+export interface RunEvaluation {
+  verdict: Verdict;
+  /** The first reason (always set unless allowed). */
+  reason?: string;
+  commands: CommandDecision[];
+  /** Up to three distinct reasons, for the prompt. */
+  reasons: string[];
+  /** The prefix worth offering for "always allow commands starting with …" ("" offers none). */
+  prefix: string;
+  /** Every command only reads inside the workspace: the line may run with the workspace mounted read-only. */
+  readOnly: boolean;
+  /** The flag that would grant the line, for the no-prompt denial. */
+  hint: string;
+}
+
+export function evaluateRun(command: string, ctx: RunContext): RunEvaluation {
+  const { grants } = ctx;
+  const deny = grants.deny.run;
+  const nothing = { commands: [], reasons: [], prefix: "", readOnly: false };
+  if (deny.all) {
+    const reason = "running commands is denied by --deny-run";
+    return { ...nothing, verdict: "deny", reason, reasons: [reason], hint: "" };
+  }
+  const parsed = parseShell(command);
+  for (const cmd of parsed.commands) {
+    const by = deniedBy(cmd, deny);
+    if (by) {
+      const reason = `running \`${by}\` is denied by --deny-run or a deny rule`;
+      return { ...nothing, verdict: "deny", reason, reasons: [reason], commands: [{ command: text(cmd), verdict: "deny", reason }], hint: "" };
+    }
+  }
+  if (parsed.uncertain) {
+    const reason = `bunker cannot analyse this command line: ${parsed.uncertain}`;
+    // A bare --allow-run grants even what we cannot read, unless a denial might be hidden in it.
+    const denies = deny.programs.length > 0 || deny.patterns.length > 0;
+    if (grants.allow.run.all && !denies) return { ...nothing, verdict: "allow", commands: [{ command, verdict: "allow", granted_by: "flag" }], hint: "" };
+    return { ...nothing, verdict: "ask", reason, reasons: [reason], hint: `--allow-run (${reason})` };
+  }
+  const judge: Judge = {
+    root: ctx.root,
+    programs: new Set(grants.allow.run.programs),
+    patterns: parsePatterns(grants.allow.run.patterns),
+    sessionPatterns: parsePatterns([...(ctx.sessionPrefixes ?? [])], true),
+    deny: { read: grants.deny.read, write: grants.deny.write },
+    readOnlyUnasked: ctx.readOnlyUnasked ?? true,
+  };
+  const { judgements } = judgeLine(parsed, judge);
+  const readOnly = judgements.length > 0 && judgements.every((j) => j.readOnly);
+  if (grants.allow.run.all) {
+    const commands = judgements.map((j): CommandDecision => ({ command: text(j.cmd), verdict: "allow", granted_by: j.grantedBy === "read-only" ? "read-only" : "flag" }));
+    return { verdict: "allow", commands, reasons: [], prefix: "", readOnly, hint: "" };
+  }
+  const commands = judgements.map((j): CommandDecision =>
+    j.grantedBy ? { command: text(j.cmd), verdict: "allow", granted_by: j.grantedBy } : { command: text(j.cmd), verdict: "ask", reason: j.why ?? "not granted" },
+  );
+  const failures = judgements.filter((j) => !j.grantedBy);
+  if (failures.length === 0) return { verdict: "allow", commands, reasons: [], prefix: "", readOnly, hint: "" };
+  const reasons = [...new Set(failures.map((f) => f.why ?? "not granted"))].slice(0, 3);
+  return { verdict: "ask", reason: reasons[0], commands, reasons, prefix: offeredPrefix(parsed, failures, judge), readOnly, hint: grantHint(failures, grants) };
+}
+
+/**
+ * The prefix of the first command nothing covers yet (`ls && echo hi > x.txt`
+ * offers `echo`, not `ls`); none when only arguments or redirections of
+ * covered commands leave the workspace, nor when the prefix would not cover
+ * its command (`ls /tmp > x.txt`) or its own words reach outside (`make -C /`).
+ */
+function offeredPrefix(parsed: ReturnType<typeof parseShell>, failures: CommandJudgement[], judge: Judge): string {
+  const uncovered = failures.find((f) => f.cmd.argv.length > 0 && !isCd(f.cmd) && !isGranted(f.cmd, judge));
+  if (!uncovered) return "";
+  const prefix = prefixOf(uncovered.cmd);
+  const pattern = prefix ? parsePattern(prefix, true) : null;
+  if (!pattern) return "";
+  const withPrefix = judgeLine(parsed, { ...judge, sessionPatterns: [...judge.sessionPatterns, pattern] });
+  const stillFails = withPrefix.judgements.some((j) => j.cmd === uncovered.cmd && !j.grantedBy);
+  if (stillFails) return "";
+  const ownWords = { ...uncovered.cmd, argv: uncovered.cmd.argv.slice(0, pattern.words.length) };
+  return argumentsInside(ownWords, 1, withPrefix.paths, false) === null ? prefix : "";
+}
+
+/** `--allow-run=git,curl`, naming the programs that were not granted. */
+function grantHint(failures: CommandJudgement[], grants: Grants): string {
+  const programs = [...new Set(failures.map((f) => f.cmd.argv[0]?.text).filter((p): p is string => !!p))];
+  if (programs.length === 0) return "--allow-run (a redirection writes a file)";
+  const listed = [...new Set([...grants.allow.run.programs, ...programs])];
+  return `--allow-run=${listed.join(",")} (or --allow-run for every command)`;
+}
+
+/**
+ * The prefix offered for a line on its own (no grants, no session): the first
+ * command that needs a grant, as program plus subcommand. "" when the line
+ * cannot be analysed.
+ */
+export function suggestPrefix(command: string): string {
+  const parsed = parseShell(command);
+  if (parsed.uncertain) return "";
+  const withProgram = parsed.commands.filter((c) => c.argv.length > 0);
+  const cmd = withProgram.find((c) => !READ_ONLY[c.argv[0]!.text] && !isCd(c)) ?? withProgram[0];
+  return cmd ? prefixOf(cmd) : "";
+}
+
+/** What --deny-run names in this command (the program, one it runs, or a pattern), or null. */
+function deniedBy(cmd: SimpleCommand, deny: RunRules): string | null {
+  const program = cmd.argv[0];
+  if (!program) return null;
+  const names = new Set(deny.programs);
+  const base = basename(program.text);
+  if (names.has(program.text) || names.has(base)) return base;
+  if (RUNS_ARGUMENTS.has(base)) {
+    const hit = cmd.argv.slice(1).find((w) => names.has(basename(w.text)));
+    if (hit) return basename(hit.text);
+  }
+  for (const p of deny.patterns) {
+    const pat = parsePattern(p);
+    if (pat && matchesPattern(cmd.argv, pat)) return p;
+  }
+  return null;
+}
+
+function text(cmd: SimpleCommand): string {
+  return [...cmd.assignments.map((a) => `${a.name}=${a.value.raw}`), ...cmd.argv.map((w) => w.raw)].join(" ") || cmd.redirects.map((r) => `${r.op}${r.target?.raw ?? ""}`).join(" ");
+}

@@ -1,0 +1,172 @@
+// Where a command's words lead: the directories a line may run in (after its
+// `cd`s) and whether a word, every way it can expand, resolves inside the
+// workspace (through links, globs and `~`). Reads the file system (stat,
+// realpath, glob scans); never writes.
+import { existsSync, statSync } from "node:fs";
+import { homedir } from "node:os";
+import { basename, isAbsolute, join } from "node:path";
+import { isLiteral, type SimpleCommand, type Word } from "../../shell/parse.ts";
+import type { PathRules } from "../policy.ts";
+import { isProtectedPath, isWithin, joinRaw, realpathLoose, resolveFrom } from "../workspace.ts";
+
+/** Devices a read-only command may write to or read from. */
+export const SAFE_WRITE_DEVICES = new Set(["/dev/null", "/dev/stdout", "/dev/stderr", "/dev/fd/1", "/dev/fd/2"]);
+const SAFE_READ_DEVICES = new Set(["/dev/null", "/dev/stdin", "/dev/fd/0"]);
+const MAX_GLOB_MATCHES = 2000;
+
+/** Deny rules that also hold for what commands read and write. */
+export interface PathDenies {
+  read?: PathRules;
+  write?: PathRules;
+}
+
+/** `cd` and `pushd` both move the shell: paths after them resolve from elsewhere. */
+export function isCd(cmd: SimpleCommand): boolean {
+  const w = cmd.argv[0];
+  return (w?.text === "cd" || w?.text === "pushd") && isLiteral(w);
+}
+
+/**
+ * Every directory the shell could be in when a command runs, given the `cd`s
+ * in the line. Over-approximates (a `cd` inside a subshell counts for the
+ * rest of the line too), which only makes checks stricter.
+ */
+export function possibleDirectories(commands: SimpleCommand[], root: string): string[] {
+  const dirs = new Set([root]);
+  for (const cmd of commands) {
+    if (!isCd(cmd)) continue;
+    const target = cdTarget(cmd);
+    if (!target) continue;
+    for (const d of [...dirs]) dirs.add(resolveFrom(d, target).real);
+  }
+  return [...dirs];
+}
+
+/** The literal target of `cd DIR`, when it has no `..` and is not `-`. */
+export function cdTarget(cmd: SimpleCommand): string | null {
+  const args = cmd.argv.slice(1).filter((w) => w.text !== "--");
+  const w = args[0];
+  if (args.length !== 1 || !w || !isLiteral(w) || w.text === "-" || w.text === "") return null;
+  if (w.text.split("/").includes("..")) return null;
+  return w.text;
+}
+
+export class PathChecker {
+  constructor(
+    /** Null when no workspace is known: then no path argument or file redirect passes. */
+    readonly root: string | null,
+    private readonly deny: PathDenies,
+    /** Every directory a command in the line may run in. */
+    readonly cwds: string[],
+    readonly hasCd: boolean,
+  ) {}
+
+  /** Some way this word resolves is the root or a folder holding .git or .bunker (copying onto it, or removing it, reaches them). */
+  holdsProtected(w: Word): boolean {
+    const root = this.root;
+    if (!root) return true;
+    return !this.all(w, (real) => real !== root && !existsSync(join(real, ".git")) && !existsSync(join(real, ".bunker")));
+  }
+
+  /** Some way this word resolves is an executable file: a program, however it is named. */
+  executable(w: Word): boolean {
+    return !this.all(w, (real) => {
+      try {
+        const st = statSync(real);
+        return !(st.isFile() && (st.mode & 0o111) !== 0);
+      } catch {
+        return true;
+      }
+    });
+  }
+
+  /** Every way this word can resolve is a real path inside the workspace (and not denied). */
+  readable(w: Word): boolean {
+    if (isLiteral(w) && SAFE_READ_DEVICES.has(w.text)) return true;
+    return this.all(w, (real) => !matchesRules(this.deny.read, real));
+  }
+
+  /** Same, for writing: also not under .git or .bunker, and not denied. */
+  writable(w: Word): boolean {
+    if (isLiteral(w) && SAFE_WRITE_DEVICES.has(w.text)) return true;
+    const root = this.root;
+    if (!root) return false;
+    return this.all(
+      w,
+      (real) =>
+        !isProtectedPath(root, real) && !matchesRules(this.deny.write, real),
+    );
+  }
+
+  cdTargetOk(cmd: SimpleCommand): boolean {
+    const target = cdTarget(cmd);
+    const root = this.root;
+    if (!target || !root) return false;
+    return this.cwds.every((d) => isWithin(root, resolveFrom(d, target).real));
+  }
+
+  private all(w: Word, extra: (real: string) => boolean): boolean {
+    const root = this.root;
+    if (!root || w.expanded || w.brace) return false;
+    let text = w.text;
+    if (w.tilde) {
+      if (text !== "~" && !text.startsWith("~/")) return false; // ~user
+      text = homedir() + text.slice(1); // not join(): that would drop `link/..` as text
+    }
+    if (text === "" || text.includes("\0")) return false;
+    // After a `cd`, `..` could climb from a directory we did not foresee.
+    if (this.hasCd && !isAbsolute(text) && text.split("/").includes("..")) return false;
+    // `a/../x` where `a` does not exist yet: an earlier command in the line may make `a` a link (`ln -s / a`).
+    if (text.split("/").some((part, i, all) => part === ".." && i > 0 && !this.cwds.every((cwd) => resolveFrom(cwd, all.slice(0, i).join("/")).exists))) return false;
+    try {
+      for (const cwd of this.cwds) {
+        const candidates = w.glob ? expandGlob(cwd, text) : [joinRaw(cwd, text)];
+        if (!candidates) return false;
+        for (const abs of candidates) {
+          // bash hands a match named `-R` or `--pre=sh` to the program as an option.
+          if (w.glob && basename(abs).startsWith("-")) return false;
+          const real = realpathLoose(abs).real;
+          if (!isWithin(root, real) || !extra(real)) return false;
+        }
+      }
+      return true;
+    } catch {
+      return false;
+    }
+  }
+}
+
+/**
+ * What a pathname pattern can expand to (plus its fixed directory prefix),
+ * or null when that cannot be bounded: a component that could match `..`,
+ * or too many matches.
+ */
+function expandGlob(cwd: string, pattern: string): string[] | null {
+  const parts = pattern.split("/");
+  const firstGlob = parts.findIndex((p) => /[*?[]/.test(p));
+  if (parts.slice(firstGlob).some((p) => p.startsWith(".") && /[*?[]/.test(p))) return null;
+  if (parts.slice(firstGlob).includes("..")) return null;
+  // The fixed prefix resolved physically (`link/../*` starts where the link leads, then goes up).
+  const base = resolveFrom(cwd, parts.slice(0, firstGlob).join("/") || ".").real;
+  // bash's default has no globstar: `**` is `*`, one level; that also keeps a scan through links bounded.
+  const rest = parts.slice(firstGlob).join("/").replace(/\*\*+/g, "*");
+  const out = [base];
+  try {
+    // As bash does, through linked directories (`d/*/x` reaches d/link/x): every match is then resolved and checked.
+    for (const m of new Bun.Glob(rest).scanSync({ cwd: base, onlyFiles: false, dot: false, followSymlinks: true })) {
+      out.push(join(base, m));
+      if (out.length > MAX_GLOB_MATCHES) return null;
+    }
+  } catch {
+    // A missing directory matches nothing: bash passes the pattern through literally.
+  }
+  return out;
+}
+
+function matchesRules(rules: PathRules | undefined, real: string): boolean {
+  if (!rules) return false;
+  if (rules.workspace) return true;
+  if (rules.paths.some((p) => isWithin(p, real))) return true;
+  return rules.globs.some((g) => new Bun.Glob(g).match(real));
+}
+
