@@ -53,10 +53,24 @@ async function makeApprover(config: Config, ui: TerminalUI): Promise<Approver> {
 
 export async function buildApp(config: Config, ui: TerminalUI): Promise<App> {
   const approver = await makeApprover(config, ui);
-  // Read-only commands (ls, cat, git status…) run unasked only inside the sandbox.
-  const sandboxed = planSandbox(config.sandbox, detectSandbox()).confined;
+  // Whether commands run in a sandbox is found out when a command is first judged (spawning
+  // bwrap to probe it costs more than the rest of start-up), and said once then if there is none.
+  let sandboxed: boolean | undefined;
+  const probeSandbox = (): boolean => {
+    if (sandboxed !== undefined) return sandboxed;
+    const avail = detectSandbox();
+    sandboxed = planSandbox(config.sandbox, avail).confined;
+    const notice = config.sandbox === "off" ? null : sandboxStartupNotice(config.sandbox, avail);
+    if (notice) ui.info(pc.yellow(notice));
+    return sandboxed;
+  };
   const perms = new Permissions({
-    policy: new Policy(config.root, config.grants, { readOnlyUnasked: sandboxed }),
+    // Read-only commands (ls, cat, git status…) run unasked only inside the sandbox.
+    policy: new Policy(config.root, config.grants, {
+      get readOnlyUnasked() {
+        return probeSandbox();
+      },
+    }),
     approver,
     // The tool's error line (TerminalUI.onToolEnd) already shows the person every denial.
     notify: (line) => ui.debug(`  denied: ${escapeControl(line)}`),
@@ -67,10 +81,8 @@ export async function buildApp(config: Config, ui: TerminalUI): Promise<App> {
   });
   const registry = new ToolRegistry(allTools(config));
   for (const warning of config.startupWarnings) ui.info(pc.yellow(escapeControl(warning)));
-  if (config.sandbox !== "off") {
-    const notice = sandboxStartupNotice(config.sandbox, detectSandbox());
-    if (notice) ui.info(pc.yellow(notice));
-  }
+  // At a prompt the person hears about a missing sandbox before the first command; a headless turn may need none.
+  if (!config.print) probeSandbox();
   const session = new SessionState();
   const opened = openSession(config, (message) => ui.info(pc.yellow(escapeControl(message))));
   if (opened.notice) ui.info(pc.yellow(opened.notice));

@@ -1,49 +1,57 @@
 // A headless one-shot turn (one tool call, then the answer) through the
-// compiled binary against the scripted server, and the size of the first
-// request as the server received it: every later request resends it.
+// compiled binary against the scripted server, side by side with the
+// reference: a ~100-line fetch loop (reference-loop.ts) compiled with the
+// same flags, doing the same two requests against the same server. Runs
+// alternate (bunker, reference, bunker, …) so a noisy moment falls on both.
+// Also: peak memory, and the size of the first request as the server
+// received it (every later request resends it).
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { freshBinary } from "../build/fresh.ts";
+import { compile } from "../build/compile.ts";
+import { freshBinary, ROOT } from "../build/fresh.ts";
 import { startFakeAnthropic, reply, text, toolUse } from "../../tests/support/fake-anthropic.ts";
 import { median, type BenchRow } from "./types.ts";
 
-const RUNS = 15;
+const RUNS = 21;
 const MiB = 1024 * 1024;
 
+interface Sample { ms: number; rssMiB: number }
+
 export async function bench(): Promise<BenchRow[]> {
-  const { path: bunker } = await freshBinary();
+  const { path: bunker, stamp } = await freshBinary();
+  // Built here at bench time, never committed (.bench/ is ignored).
+  const reference = join(ROOT, ".bench", "reference-loop");
+  await compile({ entry: join(ROOT, "scripts/bench/reference-loop.ts"), outfile: reference, stamp, bytecode: true, cwd: ROOT });
   const ws = mkdtempSync(join(tmpdir(), "bunker-bench-ws-"));
   // A home of its own: bunker refuses its home directory as the workspace.
   const home = mkdtempSync(join(tmpdir(), "bunker-bench-home-"));
   writeFileSync(join(ws, "a.txt"), "hello\n");
   const fake = startFakeAnthropic([reply([toolUse("read_file", { path: "a.txt" })]), reply([text("done")])], { loop: true });
+  const env = { PATH: "", HOME: home, ANTHROPIC_API_KEY: "bench", ANTHROPIC_BASE_URL: fake.url };
+  const once = async (argv: string[]): Promise<Sample> => {
+    const t0 = performance.now();
+    const proc = Bun.spawn(argv, { cwd: ws, env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+    const [out, err] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
+    if ((await proc.exited) !== 0 || out.trim() !== "done") throw new Error(`${argv[0]} failed: ${out}${err}`);
+    return { ms: performance.now() - t0, rssMiB: (proc.resourceUsage()?.maxRSS ?? NaN) / MiB };
+  };
   try {
-    const walls: number[] = [];
-    const rss: number[] = [];
-    for (let i = 0; i <= RUNS; i++) {
-      const t0 = performance.now();
-      const proc = Bun.spawn([bunker, "-p", "read a.txt"], {
-        cwd: ws,
-        env: { PATH: "", HOME: home, ANTHROPIC_API_KEY: "bench", ANTHROPIC_BASE_URL: fake.url },
-        stdin: "ignore",
-        stdout: "pipe",
-        stderr: "ignore",
-      });
-      const out = await new Response(proc.stdout).text();
-      if ((await proc.exited) !== 0 || out.trim() !== "done") throw new Error(`headless turn failed: ${out}`);
-      if (i === 0) continue; // warm-up
-      walls.push(performance.now() - t0);
-      const maxRSS = proc.resourceUsage()?.maxRSS;
-      if (maxRSS !== undefined) rss.push(maxRSS / MiB);
-    }
-    const first = fake.requests[0]!;
-    const wall = median(walls);
-    const mem = median(rss);
+    const commands = [[bunker, "-p", "read a.txt"], [reference, "read a.txt"]];
+    const samples: Sample[][] = commands.map(() => []);
+    for (const argv of commands) await once(argv); // warm-up
+    const firstRequest = fake.requests[0]!;
+    for (let i = 0; i < RUNS; i++) for (const [k, argv] of commands.entries()) samples[k]!.push(await once(argv));
+    const [b, r] = samples.map((s) => ({ ms: median(s.map((x) => x.ms)), rssMiB: median(s.map((x) => x.rssMiB)) })) as [Sample, Sample];
+    const ratio = b.ms / r.ms;
+    const round = (n: number, d = 1) => Number(n.toFixed(d));
     return [
-      { name: "headless one-shot turn (2 model calls, 1 tool): wall", value: Number(wall.toFixed(1)), unit: "ms", target: "< 150 ms", ok: wall < 150 },
-      { name: "headless one-shot turn: peak RSS", value: Number(mem.toFixed(1)), unit: "MiB", target: "< 80 MiB", ok: mem < 80 },
-      { name: "first request (system prompt + tool schemas)", value: Number((first.bytes / 1024).toFixed(2)), unit: "KB", target: "< 8 KB", ok: first.bytes < 8 * 1024 },
+      { name: "reference fetch loop, same flags (2 model calls, 1 tool): wall", value: round(r.ms), unit: "ms" },
+      { name: "headless one-shot turn (2 model calls, 1 tool): wall", value: round(b.ms), unit: "ms", target: `≤ 1.5x reference (${round(1.5 * r.ms)} ms)`, ok: ratio <= 1.5 },
+      { name: "headless one-shot turn / reference loop: wall", value: round(ratio, 2), unit: "x", target: "≤ 1.5x", ok: ratio <= 1.5 },
+      { name: "reference fetch loop: peak RSS", value: round(r.rssMiB), unit: "MiB" },
+      { name: "headless one-shot turn: peak RSS", value: round(b.rssMiB), unit: "MiB", target: "< 80 MiB", ok: b.rssMiB < 80 },
+      { name: "first request (system prompt + tool schemas)", value: round(firstRequest.bytes / 1024, 2), unit: "KB", target: "< 8 KB", ok: firstRequest.bytes < 8 * 1024 },
     ];
   } finally {
     await fake.stop();

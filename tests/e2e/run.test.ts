@@ -8,7 +8,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { detectSandbox } from "../../src/sandbox/detect.ts";
 import { reply, toolUse } from "../support/fake-anthropic/steps.ts";
-import { BUNKER, endToEnd, count, press, quitWithCtrlD, runHeadless, toolResults, waitForCount } from "../support/cli.ts";
+import { BUNKER, count, endToEnd, press, quitWithCtrlD, runHeadless, toolResults, waitForCount } from "../support/cli.ts";
+import { alive } from "../support/process.ts";
 import { tmuxAvailable } from "../support/tmux.ts";
 
 const sandboxed = detectSandbox().kind !== null;
@@ -105,14 +106,6 @@ describe("when bunker itself is killed", () => {
   }
 });
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe.skipIf(!tmuxAvailable)("in a real terminal (tmux)", () => {
   test("the command is shown with where it runs; yes, a session prefix, and no with a reason each do what they say", async () => {

@@ -1,11 +1,12 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { readFileSync, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { PermissionDenied } from "../../../src/perms/permissions.ts";
 import { emptyGrants, type Grants } from "../../../src/perms/policy.ts";
 import { createRunBashTool, type RunBashOptions } from "../../../src/tools/run-bash.ts";
 import { BoundedOutput } from "../../../src/tools/bounded-output.ts";
 import type { ToolOutput } from "../../../src/tools/tool.ts";
 import { makeContext, tempDir } from "../../support/context.ts";
+import { alive } from "../../support/process.ts";
 
 const root = tempDir("bunker-runbash-");
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -27,16 +28,6 @@ async function run(command: string, opts: { timeout_ms?: number; tool?: ReturnTy
   return { ...out, ctx };
 }
 
-/** Running (a zombie waiting for its reaper does not count: it has stopped). */
-function alive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const state = stat.slice(stat.lastIndexOf(")") + 2)[0];
-    return state !== "Z" && state !== "X";
-  } catch {
-    return false;
-  }
-}
 
 describe("exit status", () => {
   test("success", async () => {
