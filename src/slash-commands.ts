@@ -2,7 +2,9 @@
 // written from the table, so a new command is one entry here and nothing else.
 import pc from "picocolors";
 import { keptTodosNote, renderTodosColoured } from "./agent/todo.ts";
+import { lastThinking } from "./agent/thinking.ts";
 import { usageSummary, type App } from "./app.ts";
+import { escapeControl } from "./ui/escape.ts";
 
 /** What the REPL carries from one message to the next. */
 export interface ReplState {
@@ -35,6 +37,7 @@ export const COMMANDS: SlashCommand[] = [
   { name: "/clear", usage: "[keep-todos]", help: "forget the conversation (keep-todos: keep the todo list for the next message)", run: clear },
   { name: "/todos", help: "show the todo list", run: todos },
   { name: "/compact", help: "shorten old tool output (file contents, command logs) to free context", run: compact },
+  { name: "/thinking", help: "show the model's last thinking in full (on screen it is folded to one line)", run: thinking },
   { name: "/cost", help: "tokens used and cost so far", run: (_args, ctx) => ctx.write(costLine(ctx.app) + "\n") },
   { name: "/exit", aliases: ["/quit"], help: "leave (also: exit, quit, Ctrl+D)", run: () => "exit" },
 ];
@@ -89,6 +92,11 @@ function clear(args: string[], { app, carry, write }: CommandContext): void {
   carry.keptTodos = keep;
   const n = app.session.todos.length;
   write(pc.dim(keep && n > 0 ? `Conversation cleared${old}; kept ${n} todo${n === 1 ? "" : "s"}.\n` : `Conversation cleared${old}.\n`));
+}
+
+function thinking(_args: string[], { app, write }: CommandContext): void {
+  const text = lastThinking(app.agent.history.messages);
+  write(text === null ? pc.dim("No thinking yet in this conversation.\n") : pc.dim(escapeControl(text, { keepNewlines: true, keepTabs: true })) + "\n");
 }
 
 function todos(_args: string[], { app, write }: CommandContext): void {

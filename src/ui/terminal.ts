@@ -5,6 +5,7 @@
 // block, with the block being written and the status line drawn below it.
 import pc from "picocolors";
 import type { LoopEvents } from "../agent/loop.ts";
+import { foldThinking } from "../agent/thinking.ts";
 import { escapeControl } from "./escape.ts";
 import type { LiveRegion } from "./live-region.ts";
 import { MarkdownBlocks, renderMarkdown } from "./markdown.ts";
@@ -183,6 +184,21 @@ export class TerminalUI implements LoopEvents {
     if (result.isError) this.line(pc.red(`  ✗ ${escapeControl(shown, { keepNewlines: true }).replace(/\n/g, "\n    ")}`));
     else if (command) this.line(pc.dim(`    ${escapeControl(shown, { keepNewlines: true }).replace(/\n/g, " ")}`));
     else if (this.opts.verbose) this.line(pc.dim(`    ${summary}: ${result.content.length} chars`));
+  }
+
+  /** Thinking streams: the status line says so. */
+  onThinking(): void {
+    this.stopSpinner();
+    this.setStep("thinking");
+  }
+
+  /** A finished thinking block: one dim line, folded (/thinking shows the last one whole). Headless shows only the answer. */
+  onThinkingBlock(thinking: string, redacted: boolean): void {
+    if (!this.opts.streamText) return;
+    const columns = (this.region?.columns ?? this.err.columns) || 80;
+    // Escaped before folding: the line is as wide as it looks.
+    const line = redacted ? "✻ Thinking (encrypted by the API)" : foldThinking(escapeControl(thinking, { keepNewlines: true }), columns - 3);
+    this.line(pc.dim(`  ${line}`));
   }
 
   onRetry(message: string): void {

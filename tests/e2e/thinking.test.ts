@@ -10,7 +10,10 @@ import { Agent, type LoopEvents } from "../../src/agent/loop.ts";
 import { Model } from "../../src/agent/model.ts";
 import type { ThinkingLevel } from "../../src/agent/thinking.ts";
 import { costUSD } from "../../src/agent/usage.ts";
+import { buildApp } from "../../src/app.ts";
 import { parseConfig } from "../../src/config.ts";
+import { runSlashCommand } from "../../src/slash-commands.ts";
+import { TerminalUI } from "../../src/ui/terminal.ts";
 import { allTools } from "../../src/tools/all.ts";
 import { ToolRegistry } from "../../src/tools/registry.ts";
 import { makeContext, tempDir } from "../support/context.ts";
@@ -114,6 +117,29 @@ describe("thinking across tool use", () => {
     await s.turn("think");
     expect(s.model.usage.output_tokens).toBeGreaterThanOrEqual(Math.ceil(long.length / 4));
     expect(costUSD(s.model.name, s.model.usage)).toBeGreaterThanOrEqual((Math.ceil(long.length / 4) * 15) / 1e6);
+  });
+});
+
+describe("on screen", () => {
+  test("each thinking block is one folded line among the tool lines; /thinking shows the last one whole, escaped", async () => {
+    const plan = "First read a.txt.\nThen compare it with\nthe \x1b[31mnotes\x1b[0m and answer briefly.";
+    fake = startFakeAnthropic([reply([thinking("Look at the file."), toolUse("read_file", { path: "a.txt" })]), reply([thinking(plan), text("alpha")])]);
+    const { config } = parseConfig(["-C", root], { ANTHROPIC_API_KEY: "test", ANTHROPIC_BASE_URL: fake.url, XDG_STATE_HOME: tempDir("bunker-state-") }, true);
+    const err: string[] = [];
+    const sink = (into: string[]) => ({ write: (c: string) => (into.push(String(c)), true), columns: 60 }) as unknown as NodeJS.WriteStream;
+    const ui = new TerminalUI({ streamText: true, verbose: false, spinner: false, out: sink([]), err: sink(err) });
+    const app = await buildApp(config!, ui);
+    await app.agent.runTurn("what is in a.txt?", app.context(new AbortController().signal), ui);
+    const plain = (t: string) => t.replace(/\x1b\[[0-9;]*m/g, "");
+    expect(plain(err.join("")).split("\n")).toEqual([
+      "  ✻ Thinking: Look at the file.",
+      "  read_file a.txt",
+      "  ✻ Thinking: First read a.txt. Then compare it … (3 lines)",
+      "",
+    ]);
+    const written: string[] = [];
+    await runSlashCommand("/thinking", { app, carry: { keptTodos: false }, write: (t) => void written.push(t) });
+    expect(plain(written.join(""))).toBe("First read a.txt.\nThen compare it with\nthe \\x1b[31mnotes\\x1b[0m and answer briefly.\n");
   });
 });
 
