@@ -123,7 +123,7 @@ describe("thinking across tool use", () => {
 describe("on screen", () => {
   test("each thinking block is one folded line among the tool lines; /thinking shows the last one whole, escaped", async () => {
     const plan = "First read a.txt.\nThen compare it with\nthe \x1b[31mnotes\x1b[0m and answer briefly.";
-    fake = startFakeAnthropic([reply([thinking("Look at the file."), toolUse("read_file", { path: "a.txt" })]), reply([thinking(plan), text("alpha")])]);
+    const fake = e2e.serve([reply([thinking("Look at the file."), toolUse("read_file", { path: "a.txt" })]), reply([thinking(plan), text("alpha")])]);
     const { config } = parseConfig(["-C", root], { ANTHROPIC_API_KEY: "test", ANTHROPIC_BASE_URL: fake.url, XDG_STATE_HOME: tempDir("bunker-state-") }, true);
     const err: string[] = [];
     const sink = (into: string[]) => ({ write: (c: string) => (into.push(String(c)), true), columns: 60 }) as unknown as NodeJS.WriteStream;
