@@ -22,6 +22,7 @@ import { continueCommand, openSession } from "./session/open.ts";
 import type { SessionRecorder } from "./session/recorder.ts";
 import { SessionError } from "./session/store.ts";
 import { detectSandbox, planSandbox, sandboxStartupNotice } from "./sandbox/detect.ts";
+import type { McpHub } from "./mcp/hub.ts";
 
 export interface App {
   config: Config;
@@ -34,6 +35,8 @@ export interface App {
   toolNames: string[];
   /** Saves the conversation as it goes (bunker -c / -r pick it up). */
   recorder: SessionRecorder;
+  /** The MCP servers, when any are configured. */
+  mcp: McpHub | undefined;
   /** A context for one turn, with its own abort signal. */
   context(signal: AbortSignal): ToolContext;
 }
@@ -83,6 +86,10 @@ export async function buildApp(config: Config, ui: TerminalUI): Promise<App> {
   for (const warning of config.startupWarnings) ui.info(pc.yellow(escapeControl(warning)));
   // At a prompt the person hears about a missing sandbox before the first command; a headless turn may need none.
   if (!config.print) probeSandbox();
+  // The MCP client is loaded only when servers are configured.
+  const mcp = config.mcp.servers.length === 0 ? undefined : await (await import("./mcp/start.ts")).startMcp({
+    config, registry, interactive: canPrompt(config), notify: (line) => ui.info(pc.yellow(escapeControl(line))),
+  });
   const session = new SessionState();
   const opened = openSession(config, (message) => ui.info(pc.yellow(escapeControl(message))));
   if (opened.notice) ui.info(pc.yellow(opened.notice));
@@ -111,6 +118,7 @@ export async function buildApp(config: Config, ui: TerminalUI): Promise<App> {
     perms,
     toolNames: registry.names,
     recorder: opened.recorder,
+    mcp,
     context: (signal) => ({ root: config.root, perms, session, ui, signal }),
   };
 }

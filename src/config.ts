@@ -5,7 +5,8 @@ import { DEFAULT_MAX_TURNS, DEFAULT_MODEL } from "./help.ts";
 import { homedir } from "node:os";
 import { emptyGrants, type Grants, type PathRules } from "./perms/policy.ts";
 import { isWithin, resolveFrom, resolveRoot } from "./perms/workspace.ts";
-import { loadRulesFiles, RulesFileError } from "./perms/rules-file.ts";
+import { loadRulesFiles, rulesFilePaths, RulesFileError } from "./perms/rules-file.ts";
+import { loadMcpConfig, type McpConfig } from "./mcp/config.ts";
 import { parseHostPattern } from "./net/host-pattern.ts";
 import { defaultSessionsPath } from "./session/paths.ts";
 import { parseThinkingLevel, THINKING_LEVELS, type ThinkingLevel } from "./agent/thinking.ts";
@@ -49,6 +50,10 @@ export interface Config {
   thinking: ThinkingLevel | undefined;
   /** The saved-sessions database ($XDG_STATE_HOME/bunker/sessions.db). */
   sessionsPath: string;
+  /** MCP servers from the user's settings.json and the project's .mcp.json (none started yet). */
+  mcp: McpConfig;
+  /** Servers named by --allow-mcp=NAMES: a project's among them start without asking. */
+  mcpNamed: string[];
 }
 
 export class UsageError extends Error {
@@ -58,6 +63,7 @@ export class UsageError extends Error {
 const PERMISSION_FLAGS = [
   "allow-read", "allow-write", "allow-run", "allow-net",
   "deny-read", "deny-write", "deny-run", "deny-net",
+  "allow-mcp", "deny-mcp",
 ] as const;
 
 
@@ -95,6 +101,7 @@ function splitList(flag: string, values: string[] | undefined): { bare: boolean;
 const EXAMPLE: Record<string, string> = {
   "allow-read": "../shared", "allow-write": "src,tests", "allow-run": "git,bun", "allow-net": "registry.npmjs.org",
   "deny-read": "secrets", "deny-write": "package-lock.json", "deny-run": "curl", "deny-net": "example.com", "allow-env": "GITHUB_TOKEN",
+  "allow-mcp": "github,docs/search", "deny-mcp": "github/delete_repo",
 };
 
 function pathRules(root: string, flag: string, values: string[] | undefined, into: PathRules): void {
@@ -219,6 +226,13 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
     }
     target.hosts.push(...items.map((h) => h.toLowerCase()));
   }
+  for (const [kind, target] of [["allow", grants.allow.mcp], ["deny", grants.deny.mcp]] as const) {
+    const { bare, items } = splitList(`${kind}-mcp`, list(`${kind}-mcp`));
+    target.all ||= bare;
+    target.names.push(...items);
+  }
+  // Taken before the rules files add theirs: only the command line starts a project's server unasked.
+  const mcpNamed = grants.allow.mcp.names.map((n) => n.split("/")[0]!);
   if (v["allow-all"]) {
     // -A: no prompts inside the workspace. It grants nothing outside it.
     grants.allow.read.workspace = true;
@@ -257,6 +271,8 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
   }
   const retryBase = Number(env.BUNKER_RETRY_BASE_MS ?? "1000");
   const idleSeconds = Number(env.BUNKER_STREAM_IDLE_SECONDS ?? "90");
+  const mcp = loadMcpConfig({ root, userFile: rulesFilePaths(root, env).user, home, env });
+  startupWarnings.push(...mcp.warnings);
   const config: Config = {
     prompt,
     print,
@@ -279,6 +295,8 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
     resume,
     thinking: thinkingFlag ?? thinkingSetting,
     sessionsPath: defaultSessionsPath(env),
+    mcp,
+    mcpNamed,
   };
   return { help: false, version: false, config };
 }

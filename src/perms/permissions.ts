@@ -163,5 +163,7 @@ function describe(req: PermRequest): string {
       return `running \`${req.target}\``;
     case "net":
       return `network access to ${req.target}`;
+    case "mcp":
+      return `calling the MCP tool ${req.target}`;
   }
 }

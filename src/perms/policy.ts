@@ -15,6 +15,7 @@ import { hostsCover } from "../net/host-pattern.ts";
 import { evaluateRun, type RunEvaluation } from "./run/evaluate.ts";
 import type { RunGrant } from "./run/judge.ts";
 import type { RunRules } from "./run/patterns.ts";
+import { decideMcp, emptyMcpRules, type McpRules } from "../mcp/decide.ts";
 
 export type { RunRules } from "./run/patterns.ts";
 
@@ -34,8 +35,8 @@ export interface HostRules {
 }
 
 export interface Grants {
-  allow: { read: PathRules; write: PathRules; run: RunRules; net: HostRules };
-  deny: { read: PathRules; write: PathRules; run: RunRules; net: HostRules };
+  allow: { read: PathRules; write: PathRules; run: RunRules; net: HostRules; mcp: McpRules };
+  deny: { read: PathRules; write: PathRules; run: RunRules; net: HostRules; mcp: McpRules };
 }
 
 /**
@@ -65,8 +66,8 @@ export interface PolicyOptions {
 export const emptyPathRules = (): PathRules => ({ workspace: false, paths: [], globs: [] });
 export const emptyRunRules = (): RunRules => ({ all: false, programs: [], patterns: [] });
 export const emptyGrants = (): Grants => ({
-  allow: { read: emptyPathRules(), write: emptyPathRules(), run: emptyRunRules(), net: { all: false, hosts: [] } },
-  deny: { read: emptyPathRules(), write: emptyPathRules(), run: emptyRunRules(), net: { all: false, hosts: [] } },
+  allow: { read: emptyPathRules(), write: emptyPathRules(), run: emptyRunRules(), net: { all: false, hosts: [] }, mcp: emptyMcpRules() },
+  deny: { read: emptyPathRules(), write: emptyPathRules(), run: emptyRunRules(), net: { all: false, hosts: [] }, mcp: emptyMcpRules() },
 });
 
 export class Policy {
@@ -91,6 +92,8 @@ export class Policy {
         return this.decideRun(target);
       case "net":
         return this.withSession(kind, target, this.decideNet(target));
+      case "mcp":
+        return this.withSession(kind, target, decideMcp(this.grants.allow.mcp, this.grants.deny.mcp, target));
     }
   }
 

@@ -21,6 +21,7 @@ import { homedir } from "node:os";
 import { isAbsolute, join, sep } from "node:path";
 import { emptyGrants, type Grants, type HostRules, type PathRules } from "./policy.ts";
 import type { RunRules } from "./run/patterns.ts";
+import { parseMcpRule, type McpRules } from "../mcp/decide.ts";
 import { parseThinkingLevel, THINKING_LEVELS, type ThinkingLevel } from "../agent/thinking.ts";
 import { JsonSyntaxError, parseJsonWithPositions, type Position } from "./settings-json.ts";
 import { isProtectedPath, isWithin, resolveFrom } from "./workspace.ts";
@@ -44,7 +45,7 @@ export interface RulesFilesResult {
 }
 
 /** Top-level keys a settings file may have. Extend here when a feature adds one. */
-export const KNOWN_SETTINGS_KEYS = ["$schema", "allow", "deny", "reminders", "thinking"] as const;
+export const KNOWN_SETTINGS_KEYS = ["$schema", "allow", "deny", "reminders", "thinking", "mcpServers"] as const;
 
 export class RulesFileError extends Error {
   override name = "RulesFileError";
@@ -151,6 +152,10 @@ export function parseRulesFile(
     });
   }
 
+  // MCP servers are read by mcp/config.ts; a workspace's own file may not define them.
+  if (scope === "workspace" && settings.mcpServers !== undefined) {
+    ignored.push(`${at("/mcpServers", true)}: ignored "mcpServers": a project's MCP servers belong in .mcp.json, where bunker asks before starting them`);
+  }
   const reminders = settings.reminders;
   if (reminders !== undefined) checkReminders(reminders, at);
   const thinking = settings.thinking === undefined ? undefined : parseThinkingLevel(String(settings.thinking));
@@ -185,6 +190,9 @@ function mergeGrants(into: Grants, from: Grants): void {
     a.run.patterns.push(...b.run.patterns);
     a.net.all ||= b.net.all;
     a.net.hosts.push(...b.net.hosts);
+    a.mcp.all ||= b.mcp.all;
+    a.mcp.names.push(...b.mcp.names);
+    a.mcp.rules.push(...b.mcp.rules);
   }
 }
 
@@ -199,7 +207,7 @@ interface RuleContext {
 /** What became of one entry: a mistake that stops bunker, or a grant it will not take from this file. */
 type RuleOutcome = { problem: string; ignored?: undefined } | { ignored: string; problem?: undefined } | null;
 
-type RuleSet = { read: PathRules; write: PathRules; run: RunRules; net: HostRules };
+type RuleSet = { read: PathRules; write: PathRules; run: RunRules; net: HostRules; mcp: McpRules };
 
 /** Adds one entry; returns what is wrong with it, or why it was not taken, or null. */
 function addRule(into: RuleSet, entry: string, ctx: RuleContext): RuleOutcome {
@@ -208,7 +216,7 @@ function addRule(into: RuleSet, entry: string, ctx: RuleContext): RuleOutcome {
   const value = colon === -1 ? "" : entry.slice(colon + 1).trim();
   const untrusted = ctx.list === "allow" && ctx.scope === "workspace";
   const elsewhere = (flag: string) =>
-    `a workspace's own settings cannot allow ${flag === "run" ? "commands" : "network access"} (a cloned repository could grant itself anything). To allow it, add it to ${ctx.userFile} or pass --allow-${flag}`;
+    `a workspace's own settings cannot allow ${flag === "run" ? "commands" : flag === "mcp" ? "MCP tools" : "network access"} (a cloned repository could grant itself anything). To allow it, add it to ${ctx.userFile} or pass --allow-${flag}`;
   switch (kind) {
     case "read":
     case "write":
@@ -229,8 +237,15 @@ function addRule(into: RuleSet, entry: string, ctx: RuleContext): RuleOutcome {
       else into.net.hosts.push(host);
       return null;
     }
+    case "mcp": {
+      const rule = parseMcpRule(value);
+      if (rule === null) return { problem: `give a server and tool after "mcp:", like "mcp:github/*" or "mcp:github/create_issue"` };
+      if (untrusted) return { ignored: elsewhere("mcp") };
+      into.mcp.rules.push(rule);
+      return null;
+    }
     default:
-      return { problem: `unknown kind ${JSON.stringify(kind || entry)}; entries look like read:GLOB, write:GLOB, run:COMMAND-PATTERN or net:HOST` };
+      return { problem: `unknown kind ${JSON.stringify(kind || entry)}; entries look like read:GLOB, write:GLOB, run:COMMAND-PATTERN, net:HOST or mcp:SERVER/TOOL` };
   }
 }
 

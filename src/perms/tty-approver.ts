@@ -9,6 +9,7 @@ import { DEFAULT_MAX_DIFF_LINES, renderFileChanges } from "../ui/diff-view.ts";
 import { escapeControl } from "../ui/escape.ts";
 import type { ApprovalAnswer, Approver, PermRequest } from "./types.ts";
 import { isProtectedRelative } from "./workspace.ts";
+import { argLines, MAX_ARG_LINES } from "../mcp/preview.ts";
 
 export interface TtyApproverOptions {
   input?: Readable;
@@ -146,6 +147,29 @@ export class TtyApprover implements Approver {
         if (prefix) options.push({ value: "target-session", label: `Yes, and always allow commands starting with \`${prefix}\`` });
         options.push({ value: "deny", label: "No, and tell Claude why" });
         return { title: `${tool} wants to run a command`, details, question: "Run this command?", options, denyPrompt: "Why not (sent to Claude)?" };
+      }
+      case "mcp": {
+        const call = req.mcp;
+        const server = escapeControl(call?.server ?? "");
+        const name = escapeControl(call?.tool ?? req.target);
+        const width = this.maxLineLength ?? 160;
+        const details = [
+          `${c.dim("server:")} ${c.bold(server)}   ${c.dim("tool:")} ${c.bold(name)}`,
+          ...(call?.readOnlyHint ? [c.dim("the server says this tool only reads (its word, not checked)")] : []),
+          c.dim("arguments:"),
+          ...argLines(call?.args ?? "{}", MAX_ARG_LINES, width).map((l) => `  ${l}`),
+        ];
+        return {
+          title: `${tool} wants to call the MCP tool ${name} of ${server}`,
+          details,
+          question: `Call ${target}?`,
+          options: [
+            { value: "once", label: "Yes" },
+            { value: "target-session", label: `Yes, and allow ${target} for the session` },
+            { value: "deny", label: "No, and tell Claude why" },
+          ],
+          denyPrompt: "Why not (sent to Claude)?",
+        };
       }
       case "read":
         return {

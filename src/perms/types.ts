@@ -1,6 +1,6 @@
 // Shared permission vocabulary: what is asked, and what the answer can be.
 
-export type PermKind = "read" | "write" | "run" | "net";
+export type PermKind = "read" | "write" | "run" | "net" | "mcp";
 
 /** One file's change, as shown before a write is approved. */
 export interface FileChangePreview {
@@ -24,6 +24,16 @@ export interface RunPreview {
   reasons?: string[];
 }
 
+/** An MCP tool call, as shown before it is approved. */
+export interface McpCallPreview {
+  server: string;
+  tool: string;
+  /** The arguments as pretty-printed JSON (the approver escapes and cuts them). */
+  args: string;
+  /** The server says the tool only reads: shown, never trusted. */
+  readOnlyHint: boolean;
+}
+
 export interface PermRequest {
   kind: PermKind;
   /** Real absolute path, command line, or host. */
@@ -33,6 +43,7 @@ export interface PermRequest {
   /** Write previews (one per file; apply_patch sends several), or a command preview. */
   files?: FileChangePreview[];
   run?: RunPreview;
+  mcp?: McpCallPreview;
   /** For a network request: who asked (the command line, or the URL web_fetch was given). */
   net?: { requestedBy: string };
   /** Extra paths a multi-file write touches; each is checked like `target`. */

@@ -43,6 +43,7 @@ export function bubblewrapArgs(spec: SandboxSpec, argv: string[], bwrap = "bwrap
     // Missing .bunker: an empty read-only mount, so a command cannot create settings that grant it more.
     else if (p.endsWith("/.bunker")) args.push("--tmpfs", p, "--remount-ro", p);
   }
+  for (const p of spec.privateDirs ?? []) args.push("--bind", p, p);
   if (spec.netProxy && !spec.allowNet) args.push(...proxyBwrapArgs(spec.netProxy));
   args.push("--unshare-all");
   if (spec.allowNet) args.push("--share-net");

@@ -26,6 +26,7 @@ export function seatbeltProfile(spec: SandboxSpec, tmpDir: string): string {
   const writable = [
     ...(spec.workspaceReadOnly ? [] : [`(require-all ${workspace.join(" ")})`]),
     `(subpath ${sbplString(tmpDir)})`,
+    ...(spec.privateDirs ?? []).map((p) => `(subpath ${sbplString(p)})`),
     ...(spec.workspaceReadOnly ? [] : spec.writable.map((p) => `(subpath ${sbplString(p)})`)),
     `(literal "/dev/null")`,
     `(literal "/dev/zero")`,
@@ -65,6 +66,7 @@ export function seatbeltProfile(spec: SandboxSpec, tmpDir: string): string {
     "(allow file-read*)",
     ...(spec.hidden?.length ? [`(deny file-read* file-write*\n  ${spec.hidden.map((p) => `(subpath ${sbplString(p)})`).join("\n  ")})`] : []),
     `(allow file-write*\n  ${writable.join("\n  ")})`,
+    ...(spec.privateDirs?.length ? [`(allow file-read*\n  ${spec.privateDirs.map((p) => `(subpath ${sbplString(p)})`).join("\n  ")})`] : []),
     "",
     spec.allowNet
       ? "; network: granted (--allow-net)\n(allow network*)\n(allow mach-lookup (global-name \"com.apple.dnssd.service\") (global-name \"com.apple.SystemConfiguration.configd\"))"

@@ -27,6 +27,8 @@ export interface SandboxSpec {
    * that bunker ran unasked because it only reads (ls, cat, git status…).
    */
   workspaceReadOnly?: boolean;
+  /** Writable even when the workspace is read-only: an MCP server's own state directory (and what the person's settings let it write). */
+  privateDirs?: string[];
 }
 
 /**

@@ -13,28 +13,55 @@ export interface ToolCallResult {
   images?: ToolImage[];
 }
 
+/** Finds a tool the registry does not hold yet (an MCP server still starting), or undefined. */
+export type ToolResolver = (name: string) => Promise<AnyTool | undefined>;
+
 export class ToolRegistry {
   private readonly byName = new Map<string, AnyTool>();
+  /** Tools held but not sent with requests (MCP tools beyond the schema budget, until found). */
+  private readonly deferred = new Set<string>();
+  private resolver: ToolResolver | undefined;
 
   constructor(tools: AnyTool[]) {
     for (const t of tools) this.byName.set(t.name, t);
   }
 
   get names(): string[] {
-    return [...this.byName.keys()];
+    return [...this.byName.keys()].filter((n) => !this.deferred.has(n));
   }
 
   get(name: string): AnyTool | undefined {
     return this.byName.get(name);
   }
 
+  /** Adds a tool (MCP tools join when their server is ready); `offered: false` holds it back from requests until offer(). */
+  add(tool: AnyTool, opts: { offered?: boolean } = {}): void {
+    this.byName.set(tool.name, tool);
+    if (opts.offered === false) this.deferred.add(tool.name);
+    else this.deferred.delete(tool.name);
+  }
+
+  remove(name: string): void {
+    this.byName.delete(name);
+    this.deferred.delete(name);
+  }
+
+  /** Sends a held-back tool with every request from now on. */
+  offer(name: string): void {
+    this.deferred.delete(name);
+  }
+
+  isOffered(name: string): boolean {
+    return this.byName.has(name) && !this.deferred.has(name);
+  }
+
+  setResolver(resolver: ToolResolver): void {
+    this.resolver = resolver;
+  }
+
   /** The tool definitions sent with every request. */
   apiTools(): ApiTool[] {
-    return [...this.byName.values()].map((t) => ({
-      name: t.name,
-      description: t.description,
-      input_schema: t.inputSchema as ApiTool["input_schema"],
-    }));
+    return [...this.byName.values()].filter((t) => !this.deferred.has(t.name)).map(apiTool);
   }
 
   /** The dim one-line summary shown for a call; falls back to the name. */
@@ -51,7 +78,7 @@ export class ToolRegistry {
   }
 
   async run(name: string, input: unknown, ctx: ToolContext): Promise<ToolCallResult> {
-    const tool = this.byName.get(name);
+    const tool = this.byName.get(name) ?? (await this.resolver?.(name).catch(() => undefined));
     if (!tool) {
       return { isError: true, content: `Unknown tool "${name}". Available tools: ${this.names.join(", ")}.` };
     }
@@ -69,4 +96,9 @@ export class ToolRegistry {
       return { isError: true, content: `${name} failed unexpectedly: ${message}` };
     }
   }
+}
+
+/** One tool as the API takes it. */
+export function apiTool(t: AnyTool): ApiTool {
+  return { name: t.name, description: t.description, input_schema: (t.apiInputSchema ?? t.inputSchema) as ApiTool["input_schema"] };
 }

@@ -51,6 +51,12 @@ export interface Tool<Input = Record<string, unknown>> {
   /** Sent on every request: keep it short and precise. */
   description: string;
   inputSchema: JsonSchema & { type: "object" };
+  /**
+   * Sent to the API instead of `inputSchema` when set: a schema bunker did not
+   * write (an MCP server's), which validate.ts's subset cannot check; the
+   * server checks it.
+   */
+  apiInputSchema?: Record<string, unknown>;
   /** The dim one-liner shown per call, e.g. `read_file src/a.ts`. */
   summarize(input: Input): string;
   run(input: Input, ctx: ToolContext): Promise<ToolOutput>;

@@ -4,7 +4,7 @@
 // bundles src/main.ts the same way and checks that closure stays small and
 // free of the SDK: a static import of app.ts or config.ts in main.ts fails it.
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ROOT } from "../../scripts/build/fresh.ts";
@@ -44,4 +44,17 @@ test("the rest (flag parser, SDK, agent) is reached only through import()", () =
   for (const f of lazy) staticClosure(f, reachable);
   const sdk = [...reachable].filter((f) => readFileSync(join(out, f), "utf8").includes("anthropic-version"));
   expect(sdk.length).toBeGreaterThan(0);
+});
+
+/** A message only the MCP client's code holds (it survives minification). */
+const MCP_CLIENT_MARK = "StdioClientTransport already started";
+
+test("a session without MCP servers never loads the MCP client: it is reached only through a further import()", () => {
+  const main = readFileSync(join(out, "main.js"), "utf8");
+  const session = new Set<string>();
+  staticClosure("main.js", session);
+  for (const m of main.matchAll(/import\("\.\/([^"]+\.js)"\)/g)) staticClosure(m[1]!, session);
+  for (const f of session) expect(readFileSync(join(out, f), "utf8")).not.toContain(MCP_CLIENT_MARK);
+  const all = readdirSync(out).filter((f) => f.endsWith(".js"));
+  expect(all.some((f) => readFileSync(join(out, f), "utf8").includes(MCP_CLIENT_MARK))).toBe(true);
 });

@@ -1,0 +1,234 @@
+// Which MCP servers are configured: `mcpServers` in the user's settings.json
+// and the project's `.mcp.json`, both in Claude Code's format —
+//   {"mcpServers": {"NAME": {"command": "...", "args": [...], "env": {...}}}}
+//   {"mcpServers": {"NAME": {"type": "http", "url": "...", "headers": {...}}}}
+// with ${VAR} and ${VAR:-default} expanded from the environment. Pure apart
+// from reading the two files; nothing here starts a server.
+//
+// A project's servers are code from whoever wrote the repository: they start
+// only after consent (consent.ts), and what only the person may grant (`net`,
+// `write`) is taken from the user's file alone.
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { isAbsolute, join, resolve } from "node:path";
+import { isWithin } from "../perms/workspace.ts";
+
+export type McpSource = "user" | "project";
+
+export type McpTransportDef =
+  | { type: "stdio"; command: string; args: string[]; env: Record<string, string> }
+  | { type: "http"; url: string; headers: Record<string, string> };
+
+export interface McpServerDef {
+  /** As configured; what rules and flags name (`mcp:NAME/tool`, --allow-mcp=NAME). */
+  name: string;
+  source: McpSource;
+  /** The file it was defined in. */
+  file: string;
+  transport: McpTransportDef;
+  /** Environment variables the definition passes in (its `env` keys and every ${VAR} it expands). */
+  passes: string[];
+  /** Hosts its sandbox may reach (user file only). */
+  net: string[];
+  /** Absolute paths its sandbox may write (user file only). */
+  write: string[];
+  /** How long one tool call may take. */
+  timeoutMs: number;
+  /** sha256 of the definition as written: consent is remembered against it. */
+  hash: string;
+}
+
+export interface McpConfig {
+  servers: McpServerDef[];
+  /** Shown once at start-up: entries that were skipped, and why. */
+  warnings: string[];
+}
+
+export const DEFAULT_CALL_TIMEOUT_MS = 120_000;
+const NAME = /^[A-Za-z0-9_.-]{1,48}$/;
+const KNOWN_KEYS = new Set(["type", "command", "args", "env", "url", "headers", "net", "write", "timeout", "description"]);
+
+type Env = Record<string, string | undefined>;
+
+/** A problem with one server entry: that server is skipped, the rest load. */
+class EntryError extends Error {}
+
+/** `${VAR}` and `${VAR:-default}` from `env`; the names used are added to `used`. */
+export function expandVars(text: string, env: Env, used: Set<string>): string {
+  return text.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g, (_m, name: string, fallback: string | undefined) => {
+    used.add(name);
+    const value = env[name];
+    if (value !== undefined && value !== "") return value;
+    if (fallback !== undefined) return fallback;
+    throw new EntryError(`it uses \${${name}}, which is not set`);
+  });
+}
+
+function stringList(value: unknown, what: string): string[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value) || value.some((v) => typeof v !== "string")) throw new EntryError(`"${what}" must be a list of strings`);
+  return value as string[];
+}
+
+function stringMap(value: unknown, what: string): Record<string, string> {
+  if (value === undefined) return {};
+  if (typeof value !== "object" || value === null || Array.isArray(value) || Object.values(value).some((v) => typeof v !== "string")) {
+    throw new EntryError(`"${what}" must be an object of strings`);
+  }
+  return value as Record<string, string>;
+}
+
+/** A stable text of a JSON value (keys sorted), so the hash does not depend on key order. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  if (typeof value === "object" && value !== null) {
+    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`).join(",")}}`;
+  }
+  return JSON.stringify(value);
+}
+
+export function definitionHash(raw: unknown): string {
+  return createHash("sha256").update(canonical(raw)).digest("hex");
+}
+
+interface ParseContext {
+  source: McpSource;
+  file: string;
+  root: string;
+  home: string;
+  env: Env;
+  defaultTimeoutMs: number;
+}
+
+/** One entry of `mcpServers`; throws EntryError. */
+function parseEntry(name: string, raw: unknown, ctx: ParseContext, warnings: string[]): McpServerDef {
+  if (!NAME.test(name)) throw new EntryError("a server name may hold only letters, digits, '_', '.' and '-' (at most 48)");
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) throw new EntryError('a server is an object like {"command": "npx", "args": ["-y", "some-server"]}');
+  const entry = raw as Record<string, unknown>;
+  for (const key of Object.keys(entry)) if (!KNOWN_KEYS.has(key)) warnings.push(`${ctx.file}: server "${name}": unknown key "${key}" ignored`);
+  const used = new Set<string>();
+  const expand = (s: string) => expandVars(s, ctx.env, used);
+  const type = entry.type ?? (entry.url !== undefined ? "http" : "stdio");
+  let transport: McpTransportDef;
+  if (type === "stdio") {
+    if (typeof entry.command !== "string" || entry.command.trim() === "") throw new EntryError('"command" must name the program to run');
+    const env = stringMap(entry.env, "env");
+    for (const k of Object.keys(env)) used.add(k);
+    transport = {
+      type: "stdio",
+      command: expand(entry.command),
+      args: stringList(entry.args, "args").map(expand),
+      env: Object.fromEntries(Object.entries(env).map(([k, v]) => [k, expand(v)])),
+    };
+  } else if (type === "http" || type === "streamable-http") {
+    if (typeof entry.url !== "string") throw new EntryError('"url" must be the server\'s address, like "https://example.com/mcp"');
+    const url = expand(entry.url);
+    if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) throw new EntryError(`"${url}" is not an http(s) URL`);
+    const headers = stringMap(entry.headers, "headers");
+    transport = { type: "http", url, headers: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, expand(v)])) };
+  } else {
+    throw new EntryError(`type ${JSON.stringify(type)} is not supported; use "stdio" (command) or "http" (url)`);
+  }
+
+  // What only the person may grant: never from a repository's file.
+  let net: string[] = [];
+  let write: string[] = [];
+  if (ctx.source === "user") {
+    net = stringList(entry.net, "net").map((h) => h.toLowerCase());
+    write = stringList(entry.write, "write").map((p) => (p === "~" || p.startsWith("~/") ? join(ctx.home, p.slice(2)) : resolve(ctx.root, p)));
+    for (const p of write) {
+      for (const inner of [".git", ".bunker"]) {
+        if (isWithin(p, join(ctx.root, inner))) throw new EntryError(`"write" may not cover ${join(ctx.root, inner)}`);
+      }
+    }
+  } else if (entry.net !== undefined || entry.write !== undefined) {
+    warnings.push(`${ctx.file}: server "${name}": "net" and "write" are ignored in a project's file; grant them in your own settings.json`);
+  }
+  const timeout = entry.timeout;
+  if (timeout !== undefined && !(typeof timeout === "number" && Number.isInteger(timeout) && timeout > 0)) {
+    throw new EntryError('"timeout" must be a whole number of milliseconds');
+  }
+  return {
+    name,
+    source: ctx.source,
+    file: ctx.file,
+    transport,
+    passes: [...used].sort(),
+    net,
+    write,
+    timeoutMs: (timeout as number | undefined) ?? ctx.defaultTimeoutMs,
+    hash: definitionHash(raw),
+  };
+}
+
+/** The servers of one file's `mcpServers` object; bad entries become warnings. */
+export function parseMcpServers(servers: unknown, ctx: ParseContext): McpConfig {
+  const warnings: string[] = [];
+  if (servers === undefined) return { servers: [], warnings };
+  if (typeof servers !== "object" || servers === null || Array.isArray(servers)) {
+    return { servers: [], warnings: [`${ctx.file}: "mcpServers" must be an object of servers by name; no server from it was started`] };
+  }
+  const out: McpServerDef[] = [];
+  for (const [name, raw] of Object.entries(servers)) {
+    try {
+      out.push(parseEntry(name, raw, ctx, warnings));
+    } catch (err) {
+      if (!(err instanceof EntryError)) throw err;
+      warnings.push(`${ctx.file}: MCP server "${name}" skipped: ${err.message}`);
+    }
+  }
+  return { servers: out, warnings };
+}
+
+function readJson(file: string, warnings: string[]): Record<string, unknown> | undefined {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "ENOENT") warnings.push(`${file}: cannot read it: ${(err as Error).message}`);
+    return undefined;
+  }
+  try {
+    const value: unknown = JSON.parse(text);
+    if (typeof value === "object" && value !== null && !Array.isArray(value)) return value as Record<string, unknown>;
+    warnings.push(`${file}: not a JSON object; no MCP server from it was started`);
+  } catch (err) {
+    warnings.push(`${file}: invalid JSON (${(err as Error).message}); no MCP server from it was started`);
+  }
+  return undefined;
+}
+
+export interface LoadOptions {
+  root: string;
+  /** The user's settings.json. */
+  userFile: string;
+  home: string;
+  env: Env;
+}
+
+/**
+ * The user's servers, then the project's. A project server whose name a user
+ * server already has is skipped: the person's own definition wins.
+ */
+export function loadMcpConfig(opts: LoadOptions): McpConfig {
+  const warnings: string[] = [];
+  const fromEnv = Number(opts.env.BUNKER_MCP_TIMEOUT_MS);
+  const defaultTimeoutMs = Number.isInteger(fromEnv) && fromEnv > 0 ? fromEnv : DEFAULT_CALL_TIMEOUT_MS;
+  const base = { root: opts.root, home: opts.home, env: opts.env, defaultTimeoutMs };
+  const user = readJson(opts.userFile, warnings);
+  const projectFile = join(opts.root, ".mcp.json");
+  const project = readJson(projectFile, warnings);
+  const a = parseMcpServers(user?.mcpServers, { ...base, source: "user", file: opts.userFile });
+  const b = parseMcpServers(project?.mcpServers, { ...base, source: "project", file: projectFile });
+  const servers = [...a.servers];
+  for (const s of b.servers) {
+    if (servers.some((u) => u.name === s.name)) warnings.push(`${projectFile}: MCP server "${s.name}" skipped: your settings.json defines a server of that name`);
+    else servers.push(s);
+  }
+  return { servers, warnings: [...warnings, ...a.warnings, ...b.warnings] };
+}
+
+/** A relative program or argument that names a file, as an absolute path (for the sandbox's read-only view). */
+export function absoluteIn(root: string, path: string): string {
+  return isAbsolute(path) ? path : resolve(root, path);
+}

@@ -1,0 +1,255 @@
+// One MCP server: started (in its sandbox, or over HTTP), its tools and
+// prompts listed, calls made with a timeout and Ctrl+C, and every way it can
+// fail turned into a state and one sentence: it did not start, it stopped,
+// it printed something that is not MCP, it did not answer in time, it sent
+// an invalid result. Nothing here throws into the session except McpCallError,
+// which the tool turns into a tool error for the model.
+import { Client } from "@modelcontextprotocol/client";
+import type { Transport } from "@modelcontextprotocol/client";
+import { SSEClientTransport, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import type { Readable } from "node:stream";
+import { version } from "../build-info.ts";
+import type { McpServerDef } from "./config.ts";
+import { launchStdio, type LaunchContext } from "./sandbox.ts";
+
+export type ServerState = "starting" | "ready" | "failed" | "stopped";
+
+export interface ServerTool {
+  name: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+  readOnlyHint: boolean;
+}
+
+export interface ServerPrompt {
+  name: string;
+  description: string;
+  arguments: { name: string; required: boolean; description?: string }[];
+}
+
+export class McpCallError extends Error {
+  override name = "McpCallError";
+}
+
+/** Non-MCP lines on stdout before the handshake that mean "this is not an MCP server". */
+const GARBAGE_LINES_TO_FAIL = 3;
+const STDERR_TAIL = 20;
+/** One message larger than this ends the connection (the SDK's default is 10 MB). */
+const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
+
+export interface ConnectionEvents {
+  /** The state changed (started, failed, stopped): one line for the person when `line` is set. */
+  onState(conn: McpConnection, line?: string): void;
+}
+
+export class McpConnection {
+  state: ServerState = "stopped";
+  /** Why it failed or stopped, in words. */
+  reason = "";
+  tools: ServerTool[] = [];
+  prompts: ServerPrompt[] = [];
+  /** Whether it runs confined, and what network it has (stdio servers). */
+  sandboxed = false;
+  network: "all" | "hosts" | "none" = "none";
+  private closeLaunch: (() => Promise<void>) | undefined;
+  private client: Client | undefined;
+  private transport: Transport | undefined;
+  private readonly stderrTail: string[] = [];
+  private garbage: string[] = [];
+  private generation = 0;
+  /** Settles when the current start attempt does. */
+  ready: Promise<void> = Promise.resolve();
+
+  constructor(
+    readonly def: McpServerDef,
+    private readonly launch: LaunchContext,
+    private readonly events: ConnectionEvents,
+    private readonly startTimeoutMs: number,
+  ) {}
+
+  /** Starts (or restarts) the server; never throws: failure is a state with a reason. */
+  start(): Promise<void> {
+    const gen = ++this.generation;
+    this.state = "starting";
+    this.reason = "";
+    this.tools = [];
+    this.prompts = [];
+    this.garbage = [];
+    this.stderrTail.length = 0;
+    this.ready = this.connect(gen).catch((err: unknown) => {
+      if (gen !== this.generation) return;
+      void this.dispose();
+      this.fail(`did not start: ${this.explain(err)}`);
+    });
+    return this.ready;
+  }
+
+  private async connect(gen: number): Promise<void> {
+    const transport = await this.makeTransport();
+    this.transport = transport;
+    const client = new Client({ name: "bunker", version }, { capabilities: {} });
+    this.client = client;
+    client.onerror = (err) => this.onTransportError(err, gen);
+    client.onclose = () => this.onClose(gen);
+    const timeout = AbortSignal.timeout(this.startTimeoutMs);
+    const guard = new Promise<never>((_, reject) =>
+      timeout.addEventListener("abort", () => reject(new McpCallError(`it did not finish starting within ${Math.round(this.startTimeoutMs / 1000)} s`))),
+    );
+    await Promise.race([client.connect(transport, { timeout: this.startTimeoutMs }), guard]);
+    const listed = await Promise.race([client.listTools(undefined, { timeout: this.startTimeoutMs }), guard]);
+    const caps = client.getServerCapabilities();
+    const prompts = caps?.prompts ? await Promise.race([client.listPrompts(undefined, { timeout: this.startTimeoutMs }), guard]).catch(() => ({ prompts: [] })) : { prompts: [] };
+    if (gen !== this.generation) return;
+    this.tools = listed.tools.map((t) => ({
+      name: t.name,
+      description: t.description ?? t.title ?? "",
+      inputSchema: withoutMeta(t.inputSchema as Record<string, unknown>),
+      readOnlyHint: t.annotations?.readOnlyHint === true,
+    }));
+    this.prompts = prompts.prompts.map((p) => ({
+      name: p.name,
+      description: p.description ?? "",
+      arguments: (p.arguments ?? []).map((a) => ({ name: a.name, required: a.required === true, ...(a.description ? { description: a.description } : {}) })),
+    }));
+    this.state = "ready";
+    this.events.onState(this);
+  }
+
+  private async makeTransport(): Promise<Transport> {
+    const t = this.def.transport;
+    if (t.type === "http") {
+      const url = new URL(t.url);
+      const requestInit = { headers: t.headers };
+      return url.pathname.endsWith("/sse") ? new SSEClientTransport(url, { requestInit }) : new StreamableHTTPClientTransport(url, { requestInit });
+    }
+    const l = await launchStdio(this.def, this.launch);
+    this.sandboxed = l.sandboxed;
+    this.network = l.network;
+    this.closeLaunch = l.close;
+    const transport = new StdioClientTransport({ command: l.command, args: l.args, env: l.env, cwd: l.cwd, stderr: "pipe", maxBufferSize: MAX_MESSAGE_BYTES });
+    this.watchStderr(transport.stderr as Readable | null);
+    return transport;
+  }
+
+  /** Keeps the last lines the server wrote to stderr (for the one-line reason), never more. */
+  private watchStderr(stream: Readable | null): void {
+    let partial = "";
+    stream?.on("data", (chunk: Buffer) => {
+      const text = partial + chunk.toString("utf8");
+      const lines = text.split("\n");
+      partial = (lines.pop() ?? "").slice(-400);
+      for (const l of lines) if (l.trim()) this.stderrTail.push(l.slice(0, 400));
+      if (this.stderrTail.length > STDERR_TAIL) this.stderrTail.splice(0, this.stderrTail.length - STDERR_TAIL);
+    });
+  }
+
+  private onTransportError(err: Error, gen: number): void {
+    if (gen !== this.generation) return;
+    // Lines on stdout that are not JSON-RPC: a server that logs to stdout, or no MCP server at all.
+    if (/JSON|parse|Unexpected token|invalid/i.test(err.message) && this.state === "starting") {
+      this.garbage.push(err.message);
+      if (this.garbage.length >= GARBAGE_LINES_TO_FAIL) {
+        this.generation++;
+        void this.dispose();
+        this.fail(`did not start: it printed something that is not MCP on its output (${cut(err.message, 120)})`);
+      }
+    }
+  }
+
+  private onClose(gen: number): void {
+    if (gen !== this.generation) return;
+    if (this.state === "ready" || this.state === "starting") {
+      const was = this.state;
+      this.generation++;
+      this.fail(was === "ready" ? `stopped${this.lastWords()}` : `did not start: it exited${this.lastWords()}`);
+    }
+  }
+
+  private fail(reason: string): void {
+    this.state = "failed";
+    this.reason = reason;
+    this.events.onState(this, `MCP server ${this.def.name} ${reason}. /mcp restart ${this.def.name} starts it again.`);
+  }
+
+  private lastWords(): string {
+    const last = this.stderrTail.at(-1);
+    return last ? ` (its last words: ${cut(last, 160)})` : "";
+  }
+
+  private explain(err: unknown): string {
+    const message = err instanceof Error ? err.message : String(err);
+    if (/ENOENT|spawn/.test(message)) return `it could not be run: ${message}`;
+    if (/Connection closed/i.test(message)) return `it exited${this.lastWords()}`;
+    if (/ECONNREFUSED|fetch failed|Unable to connect/i.test(message)) return `nothing answers at ${this.def.transport.type === "http" ? this.def.transport.url : "its address"}`;
+    return `${cut(message, 200)}${this.lastWords()}`;
+  }
+
+  /** Calls a tool; throws McpCallError with a sentence the model and the person can act on. */
+  async call(tool: string, args: Record<string, unknown>, opts: { signal: AbortSignal }): Promise<unknown> {
+    if (this.state === "starting") await this.ready;
+    const client = this.client;
+    if (this.state !== "ready" || !client) {
+      throw new McpCallError(`the MCP server ${this.def.name} is not running (${this.reason || this.state}). The person can restart it with /mcp restart ${this.def.name}.`);
+    }
+    const seconds = Math.round(this.def.timeoutMs / 1000);
+    try {
+      return await client.callTool({ name: tool, arguments: args }, { timeout: this.def.timeoutMs, signal: opts.signal });
+    } catch (err) {
+      if (opts.signal.aborted) throw new McpCallError("Interrupted by the user.");
+      const message = err instanceof Error ? err.message : String(err);
+      const code = (err as { code?: unknown }).code;
+      if (code === "REQUEST_TIMEOUT" || /timed out/i.test(message)) {
+        throw new McpCallError(`the MCP server ${this.def.name} did not answer ${tool} within ${seconds} s; the call was cancelled. Try something smaller, or another way.`);
+      }
+      if (code === "CONNECTION_CLOSED" || /Connection closed|Not connected/i.test(message)) {
+        throw new McpCallError(`the MCP server ${this.def.name} stopped during ${tool}${this.lastWords()}. It is not running now; the person can restart it with /mcp restart ${this.def.name}.`);
+      }
+      throw new McpCallError(`the MCP server ${this.def.name} failed on ${tool}: ${cut(message, 400)}`);
+    }
+  }
+
+  async getPrompt(name: string, args: Record<string, string>): Promise<{ role: string; content: unknown }[]> {
+    if (this.state === "starting") await this.ready;
+    if (this.state !== "ready" || !this.client) throw new McpCallError(`the MCP server ${this.def.name} is not running (${this.reason || this.state})`);
+    const r = await this.client.getPrompt({ name, arguments: args }, { timeout: this.def.timeoutMs });
+    return r.messages;
+  }
+
+  /** The server's process id (stdio), for the exit hook. */
+  get pid(): number | null {
+    return this.transport instanceof StdioClientTransport ? this.transport.pid : null;
+  }
+
+  async stop(): Promise<void> {
+    this.generation++;
+    this.state = "stopped";
+    this.reason = "stopped";
+    await this.dispose();
+  }
+
+  private async dispose(): Promise<void> {
+    const client = this.client;
+    const closeLaunch = this.closeLaunch;
+    this.client = undefined;
+    this.transport = undefined;
+    this.closeLaunch = undefined;
+    try {
+      await client?.close();
+    } catch {
+      // already gone
+    }
+    await closeLaunch?.().catch(() => undefined);
+  }
+}
+
+/** `$schema` and the like cost schema budget and tell the model nothing. */
+function withoutMeta(schema: Record<string, unknown>): Record<string, unknown> {
+  const { $schema: _s, ...rest } = schema;
+  return rest;
+}
+
+function cut(text: string, max: number): string {
+  const one = text.replace(/\s+/g, " ").trim();
+  return one.length > max ? `${one.slice(0, max)}…` : one;
+}

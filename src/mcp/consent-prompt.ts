@@ -1,0 +1,48 @@
+// The question asked before a project's MCP server first starts: the whole
+// command (or address) it runs, the variables of yours it gets, and how it
+// will be confined; then yes (remembered for this workspace and this exact
+// definition) or no (for this session).
+import { isCancel, log, select } from "@clack/prompts";
+import pc from "picocolors";
+import { escapeControl } from "../ui/escape.ts";
+import type { McpServerDef } from "./config.ts";
+import type { ConsentAnswer } from "./consent.ts";
+
+/** A word as a shell would need it quoted, so the command shown can be read exactly. */
+function shellWord(word: string): string {
+  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/** The lines that describe a definition: what runs, with what of yours. */
+export function describeDefinition(def: McpServerDef, sandboxed: boolean): string[] {
+  const t = def.transport;
+  const lines: string[] = [];
+  if (t.type === "stdio") {
+    lines.push(`${pc.dim("$")} ${pc.bold(escapeControl([t.command, ...t.args].map(shellWord).join(" ")))}`);
+    const set = Object.keys(t.env);
+    if (set.length) lines.push(`${pc.dim("sets:")} ${escapeControl(set.join(", "))}`);
+    lines.push(sandboxed ? pc.dim("runs in the sandbox: workspace read-only, no network, its own state directory") : pc.yellow("runs WITHOUT a sandbox (none is available here)"));
+  } else {
+    lines.push(`${pc.dim("connects to")} ${pc.bold(escapeControl(t.url))}`);
+    const headers = Object.keys(t.headers);
+    if (headers.length) lines.push(`${pc.dim("headers:")} ${escapeControl(headers.join(", "))}`);
+  }
+  if (def.passes.length) lines.push(`${pc.dim("gets your variables:")} ${pc.yellow(escapeControl(def.passes.join(", ")))}`);
+  return lines;
+}
+
+export async function askConsent(def: McpServerDef, changed: boolean, sandboxed: boolean): Promise<ConsentAnswer> {
+  const output = process.stderr;
+  const what = changed ? "changed its MCP server" : "wants to start an MCP server";
+  log.step(`This project's ${escapeControl(def.file)} ${what} ${pc.bold(escapeControl(def.name))}`, { output });
+  log.message(describeDefinition(def, sandboxed), { output, spacing: 0 });
+  const answer = await select<ConsentAnswer>({
+    message: `Start ${escapeControl(def.name)}?`,
+    options: [
+      { value: "yes", label: "Yes, and remember it for this workspace (until the definition changes)" },
+      { value: "no", label: "No, not in this session" },
+    ],
+    output,
+  });
+  return isCancel(answer) ? "no" : answer;
+}

@@ -1,0 +1,140 @@
+// All of a session's MCP servers: started in parallel, their tools joining
+// the registry as each becomes ready (within the schema budget), restarted
+// on request, listed for /mcp, stopped when bunker exits. A server that fails
+// is a state and one line; the session goes on.
+import type { ToolRegistry } from "../tools/registry.ts";
+import type { AnyTool } from "../tools/tool.ts";
+import { SchemaBudget, schemaBytes } from "./budget.ts";
+import type { McpServerDef } from "./config.ts";
+import { McpConnection, type ServerPrompt } from "./connection.ts";
+import { mcpPromptCommand, serverPart, sanitize } from "./naming.ts";
+import type { LaunchContext } from "./sandbox.ts";
+import { mcpTool } from "./tools.ts";
+
+export interface HubOptions {
+  /** Servers to start. */
+  servers: McpServerDef[];
+  /** Servers configured but not started, with why (a project's, not approved). */
+  skipped: { def: McpServerDef; reason: string }[];
+  launch: LaunchContext;
+  registry: ToolRegistry;
+  /** One line for the person (a server failed, or joined late). */
+  notify(line: string): void;
+  startTimeoutMs?: number;
+}
+
+export interface ServerRow {
+  name: string;
+  source: McpServerDef["source"];
+  state: string;
+  tools: number;
+  /** Bytes of its tools' schemas. */
+  schemaBytes: number;
+  /** Tools held back by the schema budget (found through mcp_tool_search). */
+  held: number;
+  sandbox: string;
+}
+
+export const DEFAULT_START_TIMEOUT_MS = 30_000;
+const NETWORK = { all: "all network", hosts: "granted hosts only", none: "no network" } as const;
+
+export class McpHub {
+  private readonly conns = new Map<string, McpConnection>();
+  private readonly toolNames = new Map<string, string[]>();
+  readonly budget: SchemaBudget;
+  private firstWaitOver = false;
+
+  constructor(private readonly opts: HubOptions) {
+    this.budget = new SchemaBudget(opts.registry);
+    const timeout = opts.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS;
+    for (const def of opts.servers) {
+      this.conns.set(def.name, new McpConnection(def, opts.launch, { onState: (c, line) => this.onState(c, line) }, timeout));
+    }
+    opts.registry.setResolver((name) => this.resolve(name));
+    // Sandboxed servers die with bwrap's parent; unconfined ones are told to go.
+    process.once("exit", () => {
+      for (const c of this.conns.values()) if (c.pid) try { process.kill(c.pid, "SIGTERM"); } catch { /* gone */ }
+    });
+  }
+
+  /** Starts every server in parallel; resolves when all have settled or after `waitMs`, whichever is first. */
+  async start(waitMs: number): Promise<void> {
+    const all = Promise.all([...this.conns.values()].map((c) => c.start()));
+    await Promise.race([all, Bun.sleep(waitMs)]);
+    this.firstWaitOver = true;
+    const late = [...this.conns.values()].filter((c) => c.state === "starting").map((c) => c.def.name);
+    if (late.length > 0) this.opts.notify(`MCP server${late.length === 1 ? "" : "s"} ${late.join(", ")} still starting; ${late.length === 1 ? "it joins" : "they join"} when ready.`);
+  }
+
+  private onState(conn: McpConnection, line?: string): void {
+    const name = conn.def.name;
+    // A server that stopped keeps its tools: a call says it is not running and how to restart it.
+    if (conn.state === "ready") {
+      this.budget.removeServer(this.toolNames.get(name) ?? []);
+      const names: string[] = [];
+      for (const t of conn.tools) {
+        const tool = mcpTool(conn, t);
+        // Two tools whose names sanitize alike: the first keeps the name.
+        if (this.opts.registry.get(tool.name)) continue;
+        this.budget.add(tool, name);
+        names.push(tool.name);
+      }
+      this.toolNames.set(name, names);
+      if (this.firstWaitOver) this.opts.notify(`MCP server ${name} is ready (${names.length} tool${names.length === 1 ? "" : "s"}).`);
+    }
+    if (line) this.opts.notify(line);
+  }
+
+  /** A call to a tool of a server still starting waits for it. */
+  private async resolve(toolName: string): Promise<AnyTool | undefined> {
+    const part = serverPart(toolName);
+    if (part === null) return undefined;
+    const conn = [...this.conns.values()].find((c) => sanitize(c.def.name) === part);
+    if (!conn || conn.state !== "starting") return undefined;
+    await conn.ready;
+    return this.opts.registry.get(toolName);
+  }
+
+  get(name: string): McpConnection | undefined {
+    return this.conns.get(name);
+  }
+
+  async restart(name: string): Promise<McpConnection | undefined> {
+    const conn = this.conns.get(name);
+    if (!conn) return undefined;
+    await conn.stop();
+    this.budget.removeServer(this.toolNames.get(name) ?? []);
+    this.toolNames.delete(name);
+    await conn.start();
+    return conn;
+  }
+
+  rows(): ServerRow[] {
+    const rows: ServerRow[] = [...this.conns.values()].map((c) => {
+      const names = this.toolNames.get(c.def.name) ?? [];
+      const tools = names.map((n) => this.opts.registry.get(n)).filter((t): t is AnyTool => t !== undefined);
+      return {
+        name: c.def.name,
+        source: c.def.source,
+        state: c.state === "failed" ? `failed: ${c.reason}` : c.state,
+        tools: tools.length,
+        schemaBytes: tools.reduce((n, t) => n + schemaBytes(t), 0),
+        held: names.filter((n) => !this.opts.registry.isOffered(n)).length,
+        sandbox: c.def.transport.type === "http" ? "http (bunker connects)" : c.sandboxed ? `sandboxed, ${NETWORK[c.network]}` : "NOT sandboxed",
+      };
+    });
+    for (const s of this.opts.skipped) {
+      rows.push({ name: s.def.name, source: s.def.source, state: `not started: ${s.reason}`, tools: 0, schemaBytes: 0, held: 0, sandbox: "" });
+    }
+    return rows;
+  }
+
+  /** Every ready server's prompts, as slash commands. */
+  prompts(): { command: string; server: McpConnection; prompt: ServerPrompt }[] {
+    return [...this.conns.values()].flatMap((c) => (c.state === "ready" ? c.prompts.map((p) => ({ command: mcpPromptCommand(c.def.name, p.name), server: c, prompt: p })) : []));
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.conns.values()].map((c) => c.stop()));
+  }
+}

@@ -1,0 +1,57 @@
+// Reached only when MCP servers are configured (app.ts imports it
+// dynamically): start-up without servers never loads the MCP client.
+// Decides which servers start (a project's need consent), starts them in
+// parallel and waits at most a second before the first prompt.
+import type { Config } from "../config.ts";
+import { detectSandbox, planSandbox } from "../sandbox/detect.ts";
+import type { ToolRegistry } from "../tools/registry.ts";
+import { ConsentStore, decideServers } from "./consent.ts";
+import { McpHub } from "./hub.ts";
+import { bunkerStateDir } from "./sandbox.ts";
+
+/** Longest the first prompt waits for servers; a slower one joins when ready. */
+export const FIRST_PROMPT_WAIT_MS = 1000;
+
+export interface StartOptions {
+  config: Config;
+  registry: ToolRegistry;
+  interactive: boolean;
+  notify(line: string): void;
+  env?: Record<string, string | undefined>;
+}
+
+export async function startMcp(opts: StartOptions): Promise<McpHub> {
+  const { config } = opts;
+  const env = opts.env ?? process.env;
+  const stateDir = bunkerStateDir(config.sessionsPath);
+  const plan = planSandbox(config.sandbox, detectSandbox());
+  const store = new ConsentStore(stateDir);
+  const { start, skipped } = await decideServers(config.mcp.servers, {
+    root: config.root,
+    named: config.mcpNamed,
+    interactive: opts.interactive,
+    store,
+    ask: async (def, changed) => (await import("./consent-prompt.ts")).askConsent(def, changed, plan.confined),
+  });
+  for (const s of skipped) if (s.def.source === "project" && !opts.interactive) opts.notify(`MCP server ${s.def.name} not started: ${s.reason}.`);
+  const startWait = Number(env.BUNKER_MCP_START_TIMEOUT_MS);
+  const hub = new McpHub({
+    servers: start,
+    skipped,
+    registry: opts.registry,
+    notify: opts.notify,
+    launch: {
+      root: config.root,
+      plan,
+      stateDir,
+      allowNetAll: config.grants.allow.net.all && !config.grants.deny.net.all,
+      denyHosts: config.grants.deny.net.hosts,
+      denyAllNet: config.grants.deny.net.all,
+      env,
+      ...(env.HOME ? { home: env.HOME } : {}),
+    },
+    ...(Number.isInteger(startWait) && startWait > 0 ? { startTimeoutMs: startWait } : {}),
+  });
+  await hub.start(FIRST_PROMPT_WAIT_MS);
+  return hub;
+}

@@ -1,0 +1,48 @@
+// An MCP server's tool as a bunker tool: named mcp__<server>__<tool>, its
+// schema sent as the server wrote it, every call a permission (server, tool,
+// arguments shown), and the result converted for the API. A failure of any
+// kind is a tool error for the model; the person sees the usual one line.
+import { ToolError, type AnyTool } from "../tools/tool.ts";
+import type { McpConnection, ServerTool } from "./connection.ts";
+import { McpCallError } from "./connection.ts";
+import { mcpTarget } from "./decide.ts";
+import { mcpToolName } from "./naming.ts";
+import { prettyArgs } from "./preview.ts";
+import { convertResult } from "./results.ts";
+
+/** Longest description sent (servers write essays; the budget is shared). */
+const MAX_DESCRIPTION = 1024;
+const SUMMARY_CHARS = 100;
+
+export function mcpTool(conn: McpConnection, t: ServerTool): AnyTool {
+  const server = conn.def.name;
+  const name = mcpToolName(server, t.name);
+  const description = t.description.length > MAX_DESCRIPTION ? `${t.description.slice(0, MAX_DESCRIPTION)}…` : t.description;
+  return {
+    name,
+    description: description || `${t.name} (MCP server ${server})`,
+    // Checked by the server; bunker only insists on an object.
+    inputSchema: { type: "object" },
+    apiInputSchema: { type: "object", ...t.inputSchema },
+    summarize(input) {
+      const args = JSON.stringify(input);
+      return args === "{}" ? "" : args.length > SUMMARY_CHARS ? `${args.slice(0, SUMMARY_CHARS)}…` : args;
+    },
+    async run(input: Record<string, unknown>, ctx) {
+      await ctx.perms.authorize({
+        kind: "mcp",
+        target: mcpTarget(server, t.name),
+        tool: name,
+        mcp: { server, tool: t.name, args: prettyArgs(input), readOnlyHint: t.readOnlyHint },
+      });
+      let result: unknown;
+      try {
+        result = await conn.call(t.name, input, { signal: ctx.signal });
+      } catch (err) {
+        if (err instanceof McpCallError) throw new ToolError(err.message);
+        throw err;
+      }
+      return await convertResult(result, server);
+    },
+  };
+}

@@ -1,0 +1,165 @@
+// End to end: bunker starts a real MCP server (the SDK's server side, as the
+// person configured it), the scripted model calls its tools, and what comes
+// back reaches the model in the form the API accepts. Headless here; the
+// prompts in a terminal are in mcp-tty.test.ts.
+import { afterEach, describe, expect, test } from "bun:test";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { detectSandbox } from "../../src/sandbox/detect.ts";
+import { startFakeAnthropic, type FakeAnthropic } from "../support/fake-anthropic.ts";
+import { reply, toolUse } from "../support/fake-anthropic/steps.ts";
+import { runHeadless, toolResults, workspace as e2eWorkspace } from "../support/cli.ts";
+import { PIXEL_PNG } from "../support/mcp-server.ts";
+import { startHttpServer, testServer, writeProjectServers, writeUserSettings } from "../support/mcp.ts";
+
+const sandboxed = detectSandbox().kind !== null;
+let fake: FakeAnthropic | undefined;
+const cleanups: (() => void)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0)) c();
+  await fake?.stop();
+  fake = undefined;
+});
+
+const workspace = (files: Record<string, string> = {}) => e2eWorkspace("bunker-mcp-e2e-", fake!.url, files);
+
+/** The content blocks of the first tool_result of a request, as sent. */
+function resultBlocks(req: FakeAnthropic["requests"][number] | undefined): unknown {
+  const last = req?.body.messages.at(-1);
+  if (!last || typeof last.content === "string") return undefined;
+  return (last.content.find((b) => b.type === "tool_result") as { content?: unknown } | undefined)?.content;
+}
+
+describe("a stdio server from the user's settings", () => {
+  test("--no-prompt: the call is denied, naming --allow-mcp, on stderr and to the model", async () => {
+    fake = startFakeAnthropic([reply([toolUse("mcp__alpha__echo", { text: "hi" })]), reply("Denied.")]);
+    const { root, env } = workspace();
+    writeUserSettings(env, { mcpServers: { alpha: testServer(["--name", "alpha"]) } });
+    const r = await runHeadless(root, env, ["-p", "echo", "--no-prompt"]);
+    expect(r.code).toBe(0);
+    const [result] = toolResults(fake.requests[1]);
+    expect(result?.is_error).toBe(true);
+    expect(result?.content).toContain("--allow-mcp=alpha");
+    expect(r.stderr).toContain("--allow-mcp=alpha");
+    // The server's tools are offered under Claude Code's names (once it is ready: a slow start joins later).
+    const names = (fake.requests[1]!.body.tools ?? []).map((t) => (t as { name: string }).name);
+    expect(names).toContain("mcp__alpha__echo");
+    expect(names).toContain("mcp__alpha__picture");
+  });
+
+  test("allowed by a rule in the user's settings: text and an image reach the model as API blocks", async () => {
+    fake = startFakeAnthropic([reply([toolUse("mcp__alpha__echo", { text: "hi" }), toolUse("mcp__alpha__picture", {}), toolUse("mcp__alpha__link", {})]), reply("Seen.")]);
+    const { root, env } = workspace();
+    writeUserSettings(env, { allow: ["mcp:alpha/*"], mcpServers: { alpha: testServer(["--name", "alpha"]) } });
+    const r = await runHeadless(root, env, ["-p", "use it", "--no-prompt"]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).not.toContain("denied");
+    const results = toolResults(fake.requests[1]);
+    expect(results.map((x) => x.is_error)).toEqual([false, false, false]);
+    expect(results[0]?.content).toBe("alpha says: hi");
+    expect(results[2]?.content).toBe("[resource link: guide.md file:///docs/guide.md (text/markdown; the guide)]");
+    const last = fake.requests[1]!.body.messages.at(-1)!;
+    const picture = (last.content as { type: string; content?: unknown }[])[1];
+    expect(picture?.content).toEqual([
+      { type: "text", text: "a one-pixel picture" },
+      { type: "image", source: { type: "base64", media_type: "image/png", data: PIXEL_PNG } },
+    ]);
+  });
+
+  test("--allow-mcp=alpha/echo allows that tool only", async () => {
+    fake = startFakeAnthropic([reply([toolUse("mcp__alpha__echo", { text: "hi" }), toolUse("mcp__alpha__picture", {})]), reply("Half.")]);
+    const { root, env } = workspace();
+    writeUserSettings(env, { mcpServers: { alpha: testServer(["--name", "alpha"]) } });
+    await runHeadless(root, env, ["-p", "use it", "--no-prompt", "--allow-mcp=alpha/echo"]);
+    const results = toolResults(fake.requests[1]);
+    expect(results[0]).toEqual({ content: "alpha says: hi", is_error: false });
+    expect(results[1]?.is_error).toBe(true);
+  });
+});
+
+/**
+ * A web server on the host's loopback at 127.0.0.2, not 127.0.0.1: the sandbox's own loopback
+ * (127.0.0.1, localhost) is always direct, so a host address must go through bunker's proxy.
+ */
+function localWeb(): { url: string; host: string } {
+  const web = Bun.serve({ port: 0, hostname: "127.0.0.2", fetch: () => new Response("reached") });
+  cleanups.push(() => web.stop(true));
+  return { url: `http://127.0.0.2:${web.port}/`, host: `127.0.0.2:${web.port}` };
+}
+
+describe.skipIf(!sandboxed)("the stdio server's sandbox", () => {
+  const probe = (input: Record<string, string>) => toolUse("mcp__box__probe", input);
+
+  test("it cannot read ~/.ssh, cannot write the workspace, cannot reach an ungranted local server; its state directory is writable", async () => {
+    const web = localWeb();
+    const { root, env } = e2eWorkspace("bunker-mcp-e2e-", "", { "readme.md": "hello\n" });
+    mkdirSync(join(env.HOME!, ".ssh"), { recursive: true });
+    writeFileSync(join(env.HOME!, ".ssh", "id_marker"), "SECRET-MARKER");
+    writeUserSettings(env, { allow: ["mcp:box/*"], mcpServers: { box: testServer(["--name", "box"]) } });
+    fake = startFakeAnthropic([
+      reply([probe({ read: join(env.HOME!, ".ssh", "id_marker") }), probe({ read: join(root, "readme.md") }), probe({ write: join(root, "planted.txt") }), probe({ fetch: web.url }), toolUse("mcp__box__state", {})]),
+      reply("Done."),
+    ]);
+    env.ANTHROPIC_BASE_URL = fake.url;
+    const r = await runHeadless(root, env, ["-p", "probe", "--no-prompt"]);
+    expect(r.code).toBe(0);
+    const [ssh, readme, write, net, state] = toolResults(fake.requests[1]).map((x) => x.content);
+    expect(ssh).not.toContain("SECRET-MARKER");
+    expect(ssh).toContain("FAILED");
+    expect(readme).toContain("hello");
+    expect(write).toContain("FAILED");
+    expect(existsSync(join(root, "planted.txt"))).toBe(false);
+    expect(net).not.toContain("reached");
+    expect(state).toContain(": kept");
+  });
+
+  test("with that host granted to the server in the user's settings, it reaches it through bunker's proxy, and nothing else", async () => {
+    const web = localWeb();
+    const other = localWeb();
+    fake = startFakeAnthropic([reply([probe({ fetch: web.url }), probe({ fetch: other.url })]), reply("Done.")]);
+    const { root, env } = workspace();
+    writeUserSettings(env, { allow: ["mcp:box/*"], mcpServers: { box: testServer(["--name", "box"], { net: [web.host] }) } });
+    const r = await runHeadless(root, env, ["-p", "probe", "--no-prompt"]);
+    expect(r.code).toBe(0);
+    const [granted, ungranted] = toolResults(fake.requests[1]).map((x) => x.content);
+    expect(granted).toContain("200 reached");
+    expect(ungranted).not.toContain("reached");
+  });
+});
+
+describe("a streamable-HTTP server", () => {
+  test("its tools are called and answered", async () => {
+    const http = await startHttpServer(["--name", "remote"]);
+    cleanups.push(http.stop);
+    fake = startFakeAnthropic([reply([toolUse("mcp__remote__echo", { text: "over http" })]), reply("Done.")]);
+    const { root, env } = workspace();
+    writeUserSettings(env, { mcpServers: { remote: { type: "http", url: http.url } } });
+    const r = await runHeadless(root, env, ["-p", "use it", "--allow-mcp=remote"]);
+    expect(r.code).toBe(0);
+    expect(toolResults(fake.requests[1])).toEqual([{ content: "remote says: over http", is_error: false }]);
+    expect(resultBlocks(fake.requests[1])).toBe("remote says: over http");
+  });
+});
+
+describe("a project's .mcp.json", () => {
+  test("headless without --allow-mcp: not started, and the person is told how to start it", async () => {
+    fake = startFakeAnthropic([reply("No tools.")]);
+    const { root, env } = workspace();
+    writeProjectServers(root, { proj: testServer(["--name", "proj"]) });
+    const r = await runHeadless(root, env, ["-p", "hello"]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain("MCP server proj not started");
+    expect(r.stderr).toContain("--allow-mcp=proj");
+    const names = (fake.requests[0]!.body.tools ?? []).map((t) => (t as { name: string }).name);
+    expect(names.some((n) => n.startsWith("mcp__"))).toBe(false);
+  });
+
+  test("headless with --allow-mcp=proj: started, and its tools callable", async () => {
+    fake = startFakeAnthropic([reply([toolUse("mcp__proj__echo", { text: "x" })]), reply("Done.")]);
+    const { root, env } = workspace();
+    writeProjectServers(root, { proj: testServer(["--name", "proj"]) });
+    const r = await runHeadless(root, env, ["-p", "hello", "--allow-mcp=proj"]);
+    expect(r.code).toBe(0);
+    expect(toolResults(fake.requests[1])).toEqual([{ content: "proj says: x", is_error: false }]);
+  });
+});

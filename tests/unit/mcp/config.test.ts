@@ -1,0 +1,84 @@
+import { describe, expect, test } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { definitionHash, expandVars, loadMcpConfig, parseMcpServers } from "../../../src/mcp/config.ts";
+import { tempDir } from "../../support/context.ts";
+
+const ctx = (env: Record<string, string> = {}, source: "user" | "project" = "user") => ({
+  source, file: "/cfg/settings.json", root: "/ws", home: "/home/a", env, defaultTimeoutMs: 1000,
+});
+
+describe("parseMcpServers", () => {
+  test("a stdio server in Claude Code's format, with ${VAR} and ${VAR:-default} expanded and the variables it passes named", () => {
+    const { servers, warnings } = parseMcpServers(
+      { gh: { command: "npx", args: ["-y", "server-${FLAVOR:-github}"], env: { GITHUB_TOKEN: "${GH_TOKEN}" } } },
+      ctx({ GH_TOKEN: "t0k" }),
+    );
+    expect(warnings).toEqual([]);
+    expect(servers[0]!.transport).toEqual({ type: "stdio", command: "npx", args: ["-y", "server-github"], env: { GITHUB_TOKEN: "t0k" } });
+    expect(servers[0]!.passes).toEqual(["FLAVOR", "GH_TOKEN", "GITHUB_TOKEN"]);
+    expect(servers[0]!.timeoutMs).toBe(1000);
+  });
+
+  test("an http server with headers; the type may be left out when there is a url", () => {
+    const { servers } = parseMcpServers({ docs: { url: "https://x.example/mcp", headers: { Authorization: "Bearer ${T}" } } }, ctx({ T: "abc" }));
+    expect(servers[0]!.transport).toEqual({ type: "http", url: "https://x.example/mcp", headers: { Authorization: "Bearer abc" } });
+  });
+
+  test("a variable that is not set skips that server, with a warning that names it; the others load", () => {
+    const { servers, warnings } = parseMcpServers({ a: { command: "x", env: { K: "${MISSING}" } }, b: { command: "y" } }, ctx());
+    expect(servers.map((s) => s.name)).toEqual(["b"]);
+    expect(warnings).toEqual(['/cfg/settings.json: MCP server "a" skipped: it uses ${MISSING}, which is not set']);
+  });
+
+  test("bad entries say what is wrong", () => {
+    const { warnings } = parseMcpServers({ "bad name": { command: "x" }, a: { args: [] }, b: { type: "ws", url: "x" }, c: { command: "x", args: "no" }, d: { url: "ftp://x" } }, ctx());
+    expect(warnings).toHaveLength(5);
+    expect(warnings[1]).toContain('"command" must name the program to run');
+    expect(warnings[2]).toContain('type "ws" is not supported');
+    expect(warnings[3]).toContain('"args" must be a list of strings');
+    expect(warnings[4]).toContain("is not an http(s) URL");
+  });
+
+  test("net and write come only from the user's file; a project's are ignored with a warning", () => {
+    const user = parseMcpServers({ a: { command: "x", net: ["API.example.com"], write: ["out"] } }, ctx());
+    expect(user.servers[0]!.net).toEqual(["api.example.com"]);
+    expect(user.servers[0]!.write).toEqual(["/ws/out"]);
+    const project = parseMcpServers({ a: { command: "x", net: ["api.example.com"], write: ["out"] } }, ctx({}, "project"));
+    expect(project.servers[0]!.net).toEqual([]);
+    expect(project.servers[0]!.write).toEqual([]);
+    expect(project.warnings[0]).toContain('"net" and "write" are ignored in a project\'s file');
+  });
+
+  test("write may not cover .git or .bunker", () => {
+    const { warnings } = parseMcpServers({ a: { command: "x", write: ["."] } }, ctx());
+    expect(warnings[0]).toContain('"write" may not cover /ws/.git');
+  });
+
+  test("the hash is of the definition as written, whatever the key order; any change changes it", () => {
+    expect(definitionHash({ command: "a", args: ["b"] })).toBe(definitionHash({ args: ["b"], command: "a" }));
+    expect(definitionHash({ command: "a", args: ["b"] })).not.toBe(definitionHash({ command: "a", args: ["c"] }));
+  });
+});
+
+test("expandVars records every name used", () => {
+  const used = new Set<string>();
+  expect(expandVars("${A}-${B:-b}", { A: "a" }, used)).toBe("a-b");
+  expect([...used]).toEqual(["A", "B"]);
+});
+
+describe("loadMcpConfig", () => {
+  test("the user's servers, then the project's; a project server cannot take a user server's name; broken JSON is a warning", () => {
+    const base = tempDir();
+    const root = join(base, "ws");
+    mkdirSync(root);
+    const userFile = join(base, "settings.json");
+    writeFileSync(userFile, JSON.stringify({ mcpServers: { a: { command: "x" } } }));
+    writeFileSync(join(root, ".mcp.json"), JSON.stringify({ mcpServers: { a: { command: "evil" }, p: { command: "y" } } }));
+    const cfg = loadMcpConfig({ root, userFile, home: base, env: {} });
+    expect(cfg.servers.map((s) => [s.name, s.source, s.transport.type === "stdio" && s.transport.command])).toEqual([["a", "user", "x"], ["p", "project", "y"]]);
+    expect(cfg.warnings[0]).toContain('MCP server "a" skipped: your settings.json defines a server of that name');
+    writeFileSync(join(root, ".mcp.json"), "{ not json");
+    expect(loadMcpConfig({ root, userFile, home: base, env: {} }).warnings[0]).toContain("invalid JSON");
+  });
+});

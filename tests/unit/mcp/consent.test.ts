@@ -1,0 +1,37 @@
+import { expect, test } from "bun:test";
+import { parseMcpServers, type McpServerDef } from "../../../src/mcp/config.ts";
+import { ConsentStore, decideServers } from "../../../src/mcp/consent.ts";
+import { tempDir } from "../../support/context.ts";
+
+const defs = (raw: Record<string, unknown>, source: "user" | "project") =>
+  parseMcpServers(raw, { source, file: "/ws/.mcp.json", root: "/ws", home: "/h", env: {}, defaultTimeoutMs: 1 }).servers;
+
+test("a project's server asks once per exact definition: remembered yes, asked again when it changes; the user's never ask", async () => {
+  const store = new ConsentStore(tempDir());
+  const asked: [string, boolean][] = [];
+  const ask = async (def: McpServerDef, changed: boolean) => (asked.push([def.name, changed]), "yes" as const);
+  const opts = { root: "/ws", named: [], interactive: true, store, ask };
+  const first = await decideServers([...defs({ u: { command: "a" } }, "user"), ...defs({ p: { command: "b" } }, "project")], opts);
+  expect(first.start.map((d) => d.name)).toEqual(["u", "p"]);
+  expect(asked).toEqual([["p", false]]);
+  await decideServers(defs({ p: { command: "b" } }, "project"), opts);
+  expect(asked).toHaveLength(1);
+  await decideServers(defs({ p: { command: "b", args: ["--more"] } }, "project"), opts);
+  expect(asked).toEqual([["p", false], ["p", true]]);
+  // Another workspace is another question.
+  await decideServers(defs({ p: { command: "b" } }, "project"), { ...opts, root: "/other" });
+  expect(asked).toHaveLength(3);
+});
+
+test("without a terminal a project's server starts only when --allow-mcp names it; a no is not remembered", async () => {
+  const store = new ConsentStore(tempDir());
+  const p = defs({ p: { command: "b" } }, "project");
+  const ask = async () => "no" as const;
+  const headless = await decideServers(p, { root: "/ws", named: [], interactive: false, store, ask });
+  expect(headless.start).toEqual([]);
+  expect(headless.skipped[0]!.reason).toContain("--allow-mcp=p");
+  expect((await decideServers(p, { root: "/ws", named: ["p"], interactive: false, store, ask })).start).toHaveLength(1);
+  const declined = await decideServers(p, { root: "/ws", named: [], interactive: true, store, ask });
+  expect(declined.skipped[0]!.reason).toContain("declined");
+  expect(store.approved("/ws", p[0]!)).toBe(false);
+});
