@@ -21,6 +21,8 @@ import { renderFileChanges } from "./ui/diff-view.ts";
 import { continueCommand, openSession } from "./session/open.ts";
 import type { SessionRecorder } from "./session/recorder.ts";
 import { SessionError } from "./session/store.ts";
+import { Checkpoints } from "./change/checkpoints.ts";
+import { startChanges } from "./change/start.ts";
 import { detectSandbox, planSandbox, sandboxStartupNotice } from "./sandbox/detect.ts";
 import type { McpHub } from "./mcp/hub.ts";
 
@@ -35,6 +37,8 @@ export interface App {
   toolNames: string[];
   /** Saves the conversation as it goes (bunker -c / -r pick it up). */
   recorder: SessionRecorder;
+  /** What bunker's file changes were, for /undo and /rewind. */
+  checkpoints: Checkpoints;
   /** The MCP servers, when any are configured. */
   mcp: McpHub | undefined;
   /** A context for one turn, with its own abort signal. */
@@ -91,12 +95,15 @@ export async function buildApp(config: Config, ui: TerminalUI): Promise<App> {
     config, registry, interactive: canPrompt(config), notify: (line) => ui.info(pc.yellow(escapeControl(line))),
   });
   const session = new SessionState();
+  const changes = startChanges(config, (line) => ui.info(pc.yellow(escapeControl(line))));
   const opened = openSession(config, (message) => ui.info(pc.yellow(escapeControl(message))));
   if (opened.notice) ui.info(pc.yellow(opened.notice));
   if (opened.resumed) {
     session.todos = opened.resumed.todos;
     session.continued = true;
   }
+  const checkpoints = new Checkpoints(opened.recorder.sessionStore, () => opened.recorder.id, () => agent.history.messages);
+  changes.onCommitted = (tool, files) => checkpoints.record(tool, files, (line) => ui.info(pc.yellow(escapeControl(line))));
   const model = new Model({ apiKey: config.apiKey, baseURL: config.baseURL, model: opened.model, retryBaseMs: config.retryBaseMs, idleTimeoutMs: config.idleTimeoutMs, thinking: config.thinking });
   if (model.thinking.note) ui.info(pc.yellow(escapeControl(model.thinking.note)));
   const system = buildSystemPrompt(config.root, {
@@ -105,7 +112,7 @@ export async function buildApp(config: Config, ui: TerminalUI): Promise<App> {
   });
   const agent = new Agent({ model, registry, system, maxTurns: config.maxTurns,
     advice: config.print ? headlessAdvice(() => continueCommand(config.root, opened.recorder)) : REPL_ADVICE,
-    hooks: [new TodoRoundHook(session, config.todoAfter)],
+    hooks: [new TodoRoundHook(session, config.todoAfter), checkpoints],
     onHistoryChange: () => opened.recorder.save({ messages: agent.history.messages, todos: session.todos }),
   });
   if (opened.resumed) agent.load(opened.resumed.messages);
@@ -118,8 +125,9 @@ export async function buildApp(config: Config, ui: TerminalUI): Promise<App> {
     perms,
     toolNames: registry.names,
     recorder: opened.recorder,
+    checkpoints,
     mcp,
-    context: (signal) => ({ root: config.root, perms, session, ui, signal }),
+    context: (signal) => ({ root: config.root, perms, session, ui, signal, changes }),
   };
 }
 

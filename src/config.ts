@@ -46,6 +46,8 @@ export interface Config {
   /** Shown once at start-up: rules-file entries that were ignored, and why. */
   startupWarnings: string[];
   resume: ResumeRequest | undefined;
+  /** --undo / --rewind[=N]: take back file changes of the session instead of running a turn ("list": show the turns). */
+  takeBack: { turn: "last" | "list" | number } | undefined;
   /** --thinking or the settings' "thinking"; undefined: on where the model supports it. */
   thinking: ThinkingLevel | undefined;
   /** The saved-sessions database ($XDG_STATE_HOME/bunker/sessions.db). */
@@ -83,6 +85,7 @@ function normalizeBareFlags(argv: string[]): string[] {
     if (a.startsWith("--") && (PERMISSION_FLAGS as readonly string[]).includes(a.slice(2))) return `${a}=${BARE}`;
     const next = argv[i + 1];
     if ((a === "--resume" || a === "-r") && (next === undefined || next.startsWith("-"))) return `--resume=${BARE}`;
+    if (a === "--rewind" && !(next !== undefined && /^\d+$/.test(next))) return `--rewind=${BARE}`;
     return a;
   });
 }
@@ -156,6 +159,8 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
         verbose: { type: "boolean" },
         continue: { type: "boolean", short: "c" },
         resume: { type: "string", short: "r" },
+        undo: { type: "boolean" },
+        rewind: { type: "string" },
         version: { type: "boolean", short: "v" },
         help: { type: "boolean", short: "h" },
         ...Object.fromEntries(PERMISSION_FLAGS.map((f) => [f, { type: "string", multiple: true }] as const)),
@@ -186,7 +191,14 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
   if (resumeId !== undefined && resumeId !== BARE && resumeId.trim() === "") {
     throw new UsageError("--resume= names no session (an empty id, perhaps an unset variable). Write --resume alone to list them, or -r ID");
   }
-  const resume: ResumeRequest | undefined = v.continue
+  const rewind = v.rewind as string | undefined;
+  if (v.undo && rewind !== undefined) throw new UsageError("use --undo (the last turn) or --rewind=N (back to before turn N), not both");
+  if (rewind !== undefined && rewind !== BARE && !/^[1-9]\d*$/.test(rewind.trim())) {
+    throw new UsageError(`--rewind takes a turn number from the list that --rewind alone prints, not "${rewind}"`);
+  }
+  const takeBack: Config["takeBack"] = v.undo ? { turn: "last" } : rewind === undefined ? undefined : { turn: rewind === BARE ? "list" : Number(rewind) };
+  if (takeBack && parsed.positionals.length > 0) throw new UsageError("--undo and --rewind take back file changes and run no prompt: leave the prompt out");
+  const resume: ResumeRequest | undefined = takeBack && !v.continue && resumeId === undefined ? { kind: "latest" } : v.continue
     ? { kind: "latest" }
     : resumeId === undefined ? undefined : resumeId === BARE ? { kind: "list" } : { kind: "id", id: resumeId.trim() };
   if (resume?.kind === "list" && (v.print || parsed.positionals.length > 0)) {
@@ -293,6 +305,7 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
     idleTimeoutMs: Number.isFinite(idleSeconds) && idleSeconds > 0 ? idleSeconds * 1000 : 90_000,
     startupWarnings,
     resume,
+    takeBack,
     thinking: thinkingFlag ?? thinkingSetting,
     sessionsPath: defaultSessionsPath(env),
     mcp,

@@ -18,6 +18,8 @@ Options:
       --thinking LEVEL             off | low | medium | high: extended thinking (default high where the model supports it)
   -c, --continue                   continue the newest saved session in this workspace
   -r, --resume [ID]                continue session ID; bare: list this workspace's sessions
+  --undo                           take back the file changes of the session's last turn (with -c, the default, or -r ID)
+  --rewind [N]                     take the files back to before turn N; bare: list the turns that changed files
 
 Permissions (PATHS and PROGRAMS are comma-separated):
       --allow-read[=PATHS]         reads: bare = whole workspace; PATHS may lie outside it

@@ -48,6 +48,11 @@ async function main(): Promise<number> {
     (code === 0 ? process.stdout : process.stderr).write(text);
     return code;
   }
+  if (config.takeBack) {
+    // Taking back file changes talks to no model: no key needed.
+    const { runTakeBack } = await import("./rewind-command.ts");
+    return runTakeBack(config);
+  }
   if (!config.apiKey) {
     process.stderr.write("bunker: ANTHROPIC_API_KEY is not set. Create a key at console.anthropic.com and run: export ANTHROPIC_API_KEY=sk-ant-...\n");
     return 2;

@@ -4,7 +4,9 @@ import pc from "picocolors";
 import { keptTodosNote, renderTodosColoured } from "./agent/todo.ts";
 import { lastThinking } from "./agent/thinking.ts";
 import { usageSummary, type App } from "./app.ts";
+import { rewindCommand } from "./rewind-command.ts";
 import { escapeControl } from "./ui/escape.ts";
+import { page } from "./ui/pager.ts";
 
 /** What the REPL carries from one message to the next. */
 export interface ReplState {
@@ -39,6 +41,9 @@ export const COMMANDS: SlashCommand[] = [
   { name: "/compact", help: "shorten old tool output (file contents, command logs) to free context", run: compact },
   { name: "/thinking", help: "show the model's last thinking in full (on screen it is folded to one line)", run: thinking },
   { name: "/cost", help: "tokens used and cost so far", run: (_args, ctx) => ctx.write(costLine(ctx.app) + "\n") },
+  { name: "/undo", usage: "[force]", help: "take back the file changes of the last turn (shows the diff and asks)", run: async (args, ctx) => void (await rewindCommand(["/undo", ...args].join(" "), ctx.app, ctx.write)) },
+  { name: "/rewind", usage: "[N [conversation] [force]]", help: "list the turns that changed files; N: take the files back to before turn N", run: async (args, ctx) => void (await rewindCommand(["/rewind", ...args].join(" "), ctx.app, ctx.write)) },
+  { name: "/expand", help: "the last command's whole output, in a pager", run: expand },
   { name: "/exit", aliases: ["/quit"], help: "leave (also: exit, quit, Ctrl+D)", run: () => "exit" },
 ];
 
@@ -110,4 +115,11 @@ function compact(_args: string[], { app, write }: CommandContext): void {
   write(pc.dim(r.elided === 0
     ? "Nothing to compact: no earlier tool output is long enough to shorten.\n"
     : `Shortened ${r.elided} earlier tool call${r.elided === 1 ? "" : "s"} (${kb} KB); the model can run them again.\n`));
+}
+
+async function expand(_args: string[], { app, write }: CommandContext): Promise<void> {
+  const last = app.ui.lastCommand;
+  if (!last) return void write(pc.dim("No command has run yet in this session.\n"));
+  const text = `${last.summary.replace(/^run_bash /, "$ ")}\n\n${last.content}`;
+  await app.ui.aside(() => page(text, write));
 }

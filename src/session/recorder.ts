@@ -17,6 +17,11 @@ export class SessionRecorder {
     private version: number | null = null,
   ) {}
 
+  /** The store, for what is kept beside the conversation (checkpoints); null when there is none. */
+  get sessionStore(): SessionStore | null {
+    return this.store;
+  }
+
   /** Whether this session is being saved (a store opened and has not failed). */
   get saving(): boolean {
     return this.store !== null && !this.broken;

@@ -8,6 +8,7 @@ import { chmodSync, mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import type { MessageParam } from "@anthropic-ai/sdk/resources/messages";
 import type { TodoItem } from "../agent/session-state.ts";
+import { applyDelta, makeDelta, sha256 } from "../change/delta.ts";
 
 export interface SessionSummary {
   id: string;
@@ -41,7 +42,9 @@ export class SessionError extends Error {
   }
 }
 
-const SCHEMA_VERSION = 1;
+const SCHEMA_VERSION = 2;
+/** A version is stored whole at least every this many deltas, so reading one back stays cheap. */
+const MAX_DELTA_DEPTH = 100;
 const ID_ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz";
 
 /** A fresh session id: 10 characters of a 32-letter alphabet (50 bits). */
@@ -136,9 +139,86 @@ export class SessionStore {
     return rows.map(summaryOf);
   }
 
+  /** Keeps `bytes` (deduplicated by sha256; a delta against `base`, the bytes stored as `base.hash`, when smaller); returns its hash. */
+  putBlob(bytes: Uint8Array, base: { hash: string; bytes: Uint8Array } | null): string {
+    const hash = sha256(bytes);
+    if (this.db.query(`SELECT 1 FROM blobs WHERE hash = $hash`).get({ hash })) return hash;
+    const baseRow = base ? (this.db.query(`SELECT depth FROM blobs WHERE hash = $hash`).get({ hash: base.hash }) as { depth: number } | null) : null;
+    let row = { hash, base: null as string | null, depth: 0, data: Bun.zstdCompressSync(bytes) };
+    if (base && baseRow && baseRow.depth < MAX_DELTA_DEPTH) {
+      const delta = Bun.zstdCompressSync(makeDelta(base.bytes, bytes));
+      if (delta.length < row.data.length) row = { hash, base: base.hash, depth: baseRow.depth + 1, data: delta };
+    }
+    this.db.query(`INSERT OR IGNORE INTO blobs (hash, base, depth, data) VALUES ($hash, $base, $depth, $data)`).run(row);
+    return hash;
+  }
+
+  /** The bytes stored as `hash`; a SessionError when they are missing or damaged. */
+  getBlob(hash: string): Uint8Array {
+    const chain: { base: string | null; data: Uint8Array }[] = [];
+    for (let h: string | null = hash; h !== null; ) {
+      const row = this.db.query(`SELECT base, data FROM blobs WHERE hash = $h`).get({ h }) as { base: string | null; data: Uint8Array } | null;
+      if (!row) throw new SessionError(`the session store is missing a saved file version (${hash.slice(0, 12)})`);
+      chain.push(row);
+      h = row.base;
+    }
+    let bytes: Uint8Array = Bun.zstdDecompressSync(chain.pop()!.data);
+    for (const link of chain.reverse()) bytes = applyDelta(bytes, Bun.zstdDecompressSync(link.data));
+    if (sha256(bytes) !== hash) throw new SessionError(`a saved file version in the session store is damaged (${hash.slice(0, 12)})`);
+    return bytes;
+  }
+
+  /** One committed change: a row per file, in one transaction. */
+  recordChange(rows: ChangeRow[]): void {
+    const insert = this.db.query(
+      `INSERT INTO changes (session, turn, prompt, message_index, commit_id, at, tool, path, display, before_hash, after_hash, before_mode, after_mode, added, removed)
+       VALUES ($session, $turn, $prompt, $message_index, $commit_id, $at, $tool, $path, $display, $before_hash, $after_hash, $before_mode, $after_mode, $added, $removed)`,
+    );
+    this.db.transaction(() => {
+      const next = (this.db.query(`SELECT coalesce(max(commit_id), 0) + 1 AS n FROM changes`).get() as { n: number }).n;
+      for (const r of rows) insert.run({ ...r, commit_id: next });
+    })();
+  }
+
+  /** The changes of `session` not yet undone, from turn `fromTurn` on, oldest first. */
+  changesSince(session: string, fromTurn: number): StoredChange[] {
+    return this.db.query(`SELECT * FROM changes WHERE session = $session AND turn >= $fromTurn AND undone = 0 ORDER BY id`).all({ session, fromTurn }) as StoredChange[];
+  }
+
+  markUndone(ids: number[]): void {
+    const q = this.db.query(`UPDATE changes SET undone = 1 WHERE id = $id`);
+    this.db.transaction(() => {
+      for (const id of ids) q.run({ id });
+    })();
+  }
+
   close(): void {
     this.db.close();
   }
+}
+
+/** A file of a committed change, as recorded. */
+export interface ChangeRow {
+  session: string;
+  turn: number;
+  prompt: string;
+  message_index: number;
+  at: number;
+  tool: string;
+  path: string;
+  display: string;
+  before_hash: string | null;
+  after_hash: string | null;
+  before_mode: number | null;
+  after_mode: number | null;
+  added: number;
+  removed: number;
+}
+
+export interface StoredChange extends ChangeRow {
+  id: number;
+  commit_id: number;
+  undone: number;
 }
 
 interface Row {
@@ -160,6 +240,7 @@ function migrate(db: Database): void {
     throw new Error(`it was written by a newer bunker (schema ${user_version}); update bunker`);
   }
   if (user_version === SCHEMA_VERSION) return;
+  // Every statement is IF NOT EXISTS: version 1 stores gain the checkpoint tables, and two bunkers may migrate at once.
   db.exec(`
     CREATE TABLE IF NOT EXISTS sessions (
       id TEXT PRIMARY KEY,
@@ -174,6 +255,34 @@ function migrate(db: Database): void {
       version INTEGER NOT NULL
     );
     CREATE INDEX IF NOT EXISTS sessions_by_root ON sessions (root, updated);
+    -- File contents before and after each change, by sha256: whole (zstd) or a delta against \`base\`.
+    CREATE TABLE IF NOT EXISTS blobs (
+      hash TEXT PRIMARY KEY,
+      base TEXT,
+      depth INTEGER NOT NULL,
+      data BLOB NOT NULL
+    );
+    -- One row per file of each committed change; a move is two rows of one commit.
+    CREATE TABLE IF NOT EXISTS changes (
+      id INTEGER PRIMARY KEY,
+      session TEXT NOT NULL,
+      turn INTEGER NOT NULL,
+      prompt TEXT NOT NULL,
+      message_index INTEGER NOT NULL,
+      commit_id INTEGER NOT NULL,
+      at INTEGER NOT NULL,
+      tool TEXT NOT NULL,
+      path TEXT NOT NULL,
+      display TEXT NOT NULL,
+      before_hash TEXT,
+      after_hash TEXT,
+      before_mode INTEGER,
+      after_mode INTEGER,
+      added INTEGER NOT NULL,
+      removed INTEGER NOT NULL,
+      undone INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE INDEX IF NOT EXISTS changes_by_session ON changes (session, turn);
     PRAGMA user_version = ${SCHEMA_VERSION};
   `);
 }

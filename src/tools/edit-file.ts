@@ -1,8 +1,7 @@
 // edit_file: replace one exact piece of text in a file (or create a missing
 // file with an empty old_string). The person sees the real diff before
 // anything is written; a refused or failed edit touches nothing.
-import { makeFilePreview } from "../diff/preview.ts";
-import { checkCreatable, commitWrite, readForWrite } from "../edit/guarded-write.ts";
+import { ChangeSet } from "../change/change-set.ts";
 import { applyEdit } from "../text/replace.ts";
 import { ToolError, type Tool } from "./tool.ts";
 
@@ -36,36 +35,27 @@ export const editFileTool: Tool<EditFileInput> = {
     if (input.old_string === input.new_string) {
       throw new ToolError("old_string and new_string are the same, so the edit would change nothing.");
     }
-    const path = ctx.perms.resolve(input.path);
-    ctx.perms.precheckWrite(path);
-
-    const existing = path.exists ? readForWrite(ctx.session, path, "edit") : null;
-    let after: string;
+    const change = new ChangeSet(ctx, "edit_file");
+    const snap = change.snapshot(change.target(input.path), "edit");
+    const display = snap.path.display;
     let what: string;
-    if (existing === null) {
+    if (snap.text === null) {
       if (input.old_string !== "") {
-        throw new ToolError(`${path.display} does not exist. To create it, call edit_file with an empty old_string, or use write_file.`);
+        throw new ToolError(`${display} does not exist. To create it, call edit_file with an empty old_string, or use write_file.`);
       }
-      checkCreatable(ctx.root, path);
-      after = input.new_string;
-      what = `Created ${path.display}`;
+      change.write(snap, input.new_string);
+      what = `Created ${display}`;
     } else {
-      const edit = applyEdit(existing.text, input.old_string, input.new_string, {
-        replaceAll: input.replace_all === true,
-        display: path.display,
-      });
+      const edit = applyEdit(snap.text, input.old_string, input.new_string, { replaceAll: input.replace_all === true, display });
       if (!edit.ok) throw new ToolError(edit.error);
-      after = edit.content;
+      change.write(snap, edit.content);
       const n = edit.replacements;
       what =
-        `Edited ${path.display}: replaced ${n} occurrence${n === 1 ? "" : "s"} (first at line ${edit.line})` +
+        `Edited ${display}: replaced ${n} occurrence${n === 1 ? "" : "s"} (first at line ${edit.line})` +
         (edit.level.name === "exact" ? "" : `, matched ${edit.level.says}`);
     }
-
-    const preview = makeFilePreview(path.display, existing?.text ?? null, after);
-    await ctx.perms.authorize({ kind: "write", target: path.real, tool: "edit_file", files: [preview] });
-    if (ctx.signal.aborted) throw new ToolError("Interrupted by the user; nothing was written.");
-    commitWrite(ctx.session, path, existing, after);
-    return `${what} (+${preview.added} -${preview.removed}).`;
+    const [preview] = change.previews();
+    await change.commit([preview!]);
+    return `${what} (+${preview!.added} -${preview!.removed}).`;
   },
 };

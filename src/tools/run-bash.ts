@@ -355,12 +355,13 @@ export function runProcess(argv: string[], o: RunOptions): Promise<ProcessResult
   });
 }
 
-/** Shows the latest output line now and then while a command runs. */
+/** Shows the command's output as it runs: to the UI's live tail when it has one, else its latest line now and then. */
 class LiveTail {
   private last = 0;
   private pending = "";
   constructor(private readonly ui: ToolContext["ui"]) {}
   show(chunk: Buffer): void {
+    if (this.ui.output) return this.ui.output(chunk.toString("utf8"));
     this.pending = (this.pending + chunk.toString("utf8")).slice(-4096);
     const now = Date.now();
     if (now - this.last < TAIL_INTERVAL_MS) return;

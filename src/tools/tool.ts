@@ -2,6 +2,7 @@
 // shape (via the registry); a tool knows permissions only through `ctx.perms`.
 import type { Permissions } from "../perms/permissions.ts";
 import type { SessionState } from "../agent/session-state.ts";
+import type { ChangeEnv } from "../change/change-set.ts";
 import type { ToolImage } from "./image.ts";
 
 /** A JSON Schema subset: what we hand the API and what validate.ts checks. */
@@ -21,6 +22,8 @@ export interface ToolUI {
   info(line: string): void;
   /** Verbose-only diagnostics. */
   debug(line: string): void;
+  /** A running command's output as it comes (the person's live tail of it); without it, tools print progress lines. */
+  output?(text: string): void;
 }
 
 export interface ToolContext {
@@ -31,6 +34,8 @@ export interface ToolContext {
   ui: ToolUI;
   /** Aborted when the person presses Ctrl+C: stop work, kill children. */
   signal: AbortSignal;
+  /** Where file changes are journalled and checkpointed (absent: neither, as in bare tests). */
+  changes?: ChangeEnv;
 }
 
 /** What a tool returns to the model. A plain string is a success; `images` go after the text (read_file on a PNG). */

@@ -1,8 +1,7 @@
 // write_file: create a file, or replace a whole file the model has read.
 // Parent directories are created. The person sees the diff against the old
 // content (or the new content as additions) before anything is written.
-import { makeFilePreview } from "../diff/preview.ts";
-import { checkCreatable, commitWrite, readForWrite } from "../edit/guarded-write.ts";
+import { ChangeSet } from "../change/change-set.ts";
 import { dominantEol } from "../text/replace.ts";
 import { ToolError, type Tool } from "./tool.ts";
 
@@ -28,26 +27,23 @@ export const writeFileTool: Tool<WriteFileInput> = {
   summarize: (input) => input.path,
 
   async run(input, ctx) {
-    const path = ctx.perms.resolve(input.path);
-    ctx.perms.precheckWrite(path);
-
-    const existing = path.exists ? readForWrite(ctx.session, path, "overwrite") : null;
-    if (!existing) checkCreatable(ctx.root, path);
-    const after = existing ? keepFileConventions(existing.text, input.content) : input.content;
-    if (existing && existing.text === after) {
-      if (after === input.content) return `${path.display} already has exactly this content; nothing was written.`;
+    const change = new ChangeSet(ctx, "write_file");
+    const snap = change.snapshot(change.target(input.path), "overwrite");
+    const display = snap.path.display;
+    const existing = snap.text;
+    const after = existing !== null ? keepFileConventions(existing, input.content) : input.content;
+    if (existing === after) {
+      if (after === input.content) return `${display} already has exactly this content; nothing was written.`;
       // Only the line endings or BOM differ, and write_file keeps those: say so rather than claim the bytes match.
-      return `${path.display} already has this content apart from its CRLF line endings or BOM, which write_file keeps; nothing was written. To change line endings, run a command (for example sed -i 's/\\r$//' ${path.display}).`;
+      return `${display} already has this content apart from its CRLF line endings or BOM, which write_file keeps; nothing was written. To change line endings, run a command (for example sed -i 's/\\r$//' ${display}).`;
     }
-
-    const preview = makeFilePreview(path.display, existing?.text ?? null, after);
-    await ctx.perms.authorize({ kind: "write", target: path.real, tool: "write_file", files: [preview] });
-    if (ctx.signal.aborted) throw new ToolError("Interrupted by the user; nothing was written.");
-    commitWrite(ctx.session, path, existing, after);
+    change.write(snap, after);
+    const [preview] = change.previews();
+    await change.commit([preview!]);
     const lines = after === "" ? 0 : after.split("\n").length - (after.endsWith("\n") ? 1 : 0);
-    return existing
-      ? `Wrote ${path.display} (+${preview.added} -${preview.removed}).`
-      : `Created ${path.display} (${lines} line${lines === 1 ? "" : "s"}).`;
+    return existing !== null
+      ? `Wrote ${display} (+${preview!.added} -${preview!.removed}).`
+      : `Created ${display} (${lines} line${lines === 1 ? "" : "s"}).`;
   },
 };
 

@@ -28,7 +28,11 @@ export class LiveRegion {
   private cursorRow = 0;
   private drawn = false;
   private hidden = false;
+  /** A frame is due (set with `later`): parts changed since the last draw. */
   private timer: ReturnType<typeof setTimeout> | undefined;
+  private dirty = false;
+  private readonly fitted = new Map<string, { text: string; width: number }>();
+  private fittedFor = 0;
 
   /** `order`: the parts from top to bottom, e.g. ["preview", "input", "status"]. */
   constructor(
@@ -49,7 +53,11 @@ export class LiveRegion {
     if (lines.length === 0) this.parts.delete(name);
     else this.parts.set(name, cursor ? { lines, cursor } : { lines });
     if (!later) return this.draw();
-    this.timer ??= setTimeout(() => this.draw(), 16);
+    this.dirty = true;
+    this.timer ??= setTimeout(() => {
+      this.timer = undefined;
+      if (this.dirty) this.draw();
+    }, 16);
   }
 
   /** Writes `text` (whole lines) into the transcript above the region. */
@@ -76,31 +84,34 @@ export class LiveRegion {
   }
 
   draw(): void {
-    clearTimeout(this.timer);
-    this.timer = undefined;
+    this.dirty = false;
     if (this.hidden) return;
     const cols = this.columns;
-    const lines: { text: string; cursor?: number }[] = [];
+    if (cols !== this.fittedFor) {
+      this.fitted.clear();
+      this.fittedFor = cols;
+    }
+    const lines: { text: string; width: number; cursor?: number }[] = [];
     for (const name of this.order) {
       const part = this.parts.get(name);
       if (!part) continue;
-      part.lines.forEach((text, i) => lines.push(part.cursor?.line === i ? { text, cursor: part.cursor.col } : { text: fit(text, cols) }));
+      part.lines.forEach((text, i) => lines.push(part.cursor?.line === i ? { text, width: displayWidth(text), cursor: part.cursor.col } : this.fit(text, cols)));
     }
-    const rowsOf = (text: string) => Math.floor(Bun.stringWidth(text) / cols) + 1;
+    const rowsOf = (l: { width: number }) => Math.floor(l.width / cols) + 1;
     // Too tall for the screen: the oldest rows of the preview go first.
-    let total = lines.reduce((n, l) => n + rowsOf(l.text), 0);
-    while (total > this.maxRows && lines.length > 1 && lines[0]!.cursor === undefined) total -= rowsOf(lines.shift()!.text);
+    let total = lines.reduce((n, l) => n + rowsOf(l), 0);
+    while (total > this.maxRows && lines.length > 1 && lines[0]!.cursor === undefined) total -= rowsOf(lines.shift()!);
     let out = this.eraseCode();
     let row = 0;
     let target: { row: number; col: number } | undefined;
-    lines.forEach((l, i) => {
-      const width = Bun.stringWidth(l.text);
+    for (let i = 0; i < lines.length; i++) {
+      const l = lines[i]!;
       if (l.cursor !== undefined) target = { row: row + Math.floor(l.cursor / cols), col: l.cursor % cols };
       // A line that fills its last row exactly leaves the cursor waiting to wrap: make the wrap happen,
       // so every line takes floor(width / cols) + 1 rows.
-      out += l.text + (width > 0 && width % cols === 0 ? " \r" : "") + (i < lines.length - 1 ? "\r\n" : "");
-      row += rowsOf(l.text);
-    });
+      out += l.text + (l.width > 0 && l.width % cols === 0 ? " \r" : "") + (i < lines.length - 1 ? "\r\n" : "");
+      row += rowsOf(l);
+    }
     const end = row - 1;
     if (target) {
       out += "\r" + (end > target.row ? `\x1b[${end - target.row}A` : "") + (target.col > 0 ? `\x1b[${target.col}C` : "") + "\x1b[?25h";
@@ -114,6 +125,17 @@ export class LiveRegion {
     if (!this.drawn) this.cursorRow = 0;
   }
 
+  /** A line cut to fit one row (escape sequences kept), remembered: most lines are drawn many times over. */
+  private fit(text: string, cols: number): { text: string; width: number } {
+    let f = this.fitted.get(text);
+    if (f) return f;
+    const width = displayWidth(text);
+    f = width < cols ? { text, width } : { text: Bun.sliceAnsi(text, 0, cols - 1, { ellipsis: "…" }), width: cols - 1 };
+    if (this.fitted.size > 512) this.fitted.clear();
+    this.fitted.set(text, f);
+    return f;
+  }
+
   /** Back to the region's first row and clear from there down. */
   private eraseCode(): string {
     if (!this.drawn) return "";
@@ -121,8 +143,9 @@ export class LiveRegion {
   }
 }
 
-/** A line cut to fit one row (escape sequences kept). */
-function fit(text: string, cols: number): string {
-  if (Bun.stringWidth(text) < cols) return text;
-  return Bun.sliceAnsi(text, 0, cols - 1, { ellipsis: "…" });
+/** Columns a line takes; plain ASCII (most lines) without a call into the width tables. */
+function displayWidth(text: string): number {
+  return /^[\x20-\x7e]*$/.test(text) ? text.length : Bun.stringWidth(text);
 }
+
+

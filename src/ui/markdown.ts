@@ -44,6 +44,10 @@ export class MarkdownBlocks {
   private fence: string | null = null;
 
   push(delta: string): string[] {
+    if (!delta.includes("\n")) {
+      this.partial += delta;
+      return [];
+    }
     const done: string[] = [];
     const parts = (this.partial + delta).split("\n");
     this.partial = parts.pop()!;
@@ -51,9 +55,17 @@ export class MarkdownBlocks {
     return done;
   }
 
-  /** The last `maxLines` lines of the open block as typed so far (for a plain preview). */
-  pending(maxLines: number): string {
-    return [...this.lines.slice(-maxLines), this.partial].join("\n").replace(/^\n+/, "");
+  /** Counts finished blocks: a new value means `openLines` started afresh. */
+  generation = 0;
+
+  /** The complete lines of the open block (for a plain preview). */
+  get openLines(): readonly string[] {
+    return this.lines;
+  }
+
+  /** The line being written. */
+  get partialLine(): string {
+    return this.partial;
   }
 
   /** The rest, as the last block (or null when nothing is left). */
@@ -67,6 +79,7 @@ export class MarkdownBlocks {
   private take(): string | null {
     const block = this.lines.join("\n");
     this.lines = [];
+    this.generation++;
     return BLANK.test(block) ? null : block;
   }
 

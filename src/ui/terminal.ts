@@ -33,6 +33,10 @@ export interface TerminalOwner {
   resume(): void;
 }
 
+/** A command's last lines shown live while it runs. */
+const TAIL_LINES = 5;
+/** …and kept in the transcript when it ends. */
+const KEPT_LINES = 3;
 /** Rows of the open block shown under the transcript while it is written. */
 const PREVIEW_ROWS = 12;
 
@@ -44,6 +48,8 @@ export class TerminalUI implements LoopEvents {
   private readonly err: NodeJS.WriteStream;
   private readonly region: LiveRegion | undefined;
   private blocks = new MarkdownBlocks();
+  /** The open block's wrapped rows so far (see previewRows). */
+  private preview = { generation: -1, cols: 0, lines: 0, rows: [] as string[] };
   /** A block was printed: the next one is set off by a blank line. */
   private afterBlock = false;
   private step: RunningStep | null = null;
@@ -52,11 +58,17 @@ export class TerminalUI implements LoopEvents {
   statusFigures: (() => StatusFigures) | null = null;
   /** Paused while an approval prompt has the terminal. */
   owner: TerminalOwner | null = null;
+  /** The last command's output as the model got it (/expand shows it). */
+  lastCommand: { summary: string; content: string } | null = null;
+  /** A running command's output for its live tail (a terminal only: elsewhere run_bash prints progress lines). */
+  readonly output?: (text: string) => void;
+  private tail: { partial: string; lines: string[] } | null = null;
 
   constructor(private readonly opts: TerminalOptions) {
     this.out = opts.out ?? process.stdout;
     this.err = opts.err ?? process.stderr;
     this.region = opts.region;
+    if (this.region) this.output = (text) => this.liveOutput(text);
   }
 
   /** A turn starts: the status line shows what runs and for how long. */
@@ -128,10 +140,22 @@ export class TerminalUI implements LoopEvents {
     const region = this.region!;
     this.setStep("writing");
     for (const block of this.blocks.push(delta)) this.printBlock(block);
-    // Only what fits the preview is wrapped: the cost per delta does not grow with the block.
-    const tail = this.blocks.pending(PREVIEW_ROWS).slice(-PREVIEW_ROWS * region.columns);
-    const wrapped = tail ? Bun.wrapAnsi(escapeControl(tail, { keepNewlines: true, keepTabs: true }), region.columns - 1, { hard: true, trim: false }).split("\n") : [];
-    region.set("preview", wrapped.slice(-PREVIEW_ROWS), undefined, true);
+    region.set("preview", this.previewRows(region.columns - 1), undefined, true);
+  }
+
+  /**
+   * The open block's last rows, wrapped. Complete lines are wrapped once and
+   * kept; only the line being written is wrapped again for each delta, so the
+   * cost of a delta does not grow with the block.
+   */
+  private previewRows(cols: number): string[] {
+    const { openLines, partialLine, generation } = this.blocks;
+    const p = this.preview;
+    if (p.generation !== generation || p.cols !== cols) Object.assign(p, { generation, cols, lines: 0, rows: [] });
+    for (; p.lines < openLines.length; p.lines++) p.rows.push(...wrapPlain(openLines[p.lines]!, cols));
+    p.rows = p.rows.slice(-PREVIEW_ROWS);
+    const partial = partialLine.slice(-PREVIEW_ROWS * cols);
+    return partial ? [...p.rows, ...wrapPlain(partial, cols)].slice(-PREVIEW_ROWS) : p.rows;
   }
 
   private printBlock(block: string): void {
@@ -168,6 +192,17 @@ export class TerminalUI implements LoopEvents {
     this.err.write(text + "\n");
   }
 
+  /** The live tail of a running command: its last lines, redrawn under the transcript as they come. */
+  private liveOutput(text: string): void {
+    const t = (this.tail ??= { partial: "", lines: [] });
+    const parts = (t.partial + text).split(/\r?\n|\r/);
+    t.partial = parts.pop()!.slice(-1000);
+    for (const p of parts) if (p.trim() !== "") t.lines.push(p);
+    t.lines = t.lines.slice(-TAIL_LINES);
+    const rows = t.partial.trim() ? [...t.lines, t.partial].slice(-TAIL_LINES) : t.lines;
+    this.region!.set("preview", rows.map((l) => pc.dim(`  │ ${escapeControl(l)}`)), undefined, true);
+  }
+
   onToolStart(summary: string): void {
     this.setStep(summary.split(" ")[0]!);
     this.line(pc.dim(`  ${escapeControl(summary)}`));
@@ -178,11 +213,17 @@ export class TerminalUI implements LoopEvents {
     // A failed command says why at the end of its output: show its status and last lines, not its first.
     // "exit code 0" and "(no output)" is one fact, not a line and "1 more line".
     const quiet = command && /^[^\n]*\n+\(no output\)\s*$/.test(result.content);
+    if (command) {
+      this.tail = null;
+      this.region?.set("preview", []);
+      this.lastCommand = { summary, content: result.content };
+    }
+    // A command's output ends with what matters (the result, the error): its last lines stay on screen.
     const shown = quiet
       ? result.content.split("\n")[0]!
-      : command && result.isError ? statusAndLastLines(result.content, 3) : firstLines(result.content, result.isError ? 3 : 1);
+      : command ? statusAndLastLines(result.content, KEPT_LINES) : firstLines(result.content, result.isError ? 3 : 1);
     if (result.isError) this.line(pc.red(`  ✗ ${escapeControl(shown, { keepNewlines: true }).replace(/\n/g, "\n    ")}`));
-    else if (command) this.line(pc.dim(`    ${escapeControl(shown, { keepNewlines: true }).replace(/\n/g, " ")}`));
+    else if (command) this.line(pc.dim(`    ${escapeControl(shown, { keepNewlines: true }).replace(/\n/g, "\n    ")}`));
     else if (this.opts.verbose) this.line(pc.dim(`    ${summary}: ${result.content.length} chars`));
   }
 
@@ -229,6 +270,24 @@ export class TerminalUI implements LoopEvents {
   error(message: string): void {
     this.line(pc.red(`error: ${escapeControl(message)}`));
   }
+}
+
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
+/** Model text as plain rows of at most `cols` columns, control characters escaped. */
+export function wrapPlain(text: string, cols: number): string[] {
+  if (!PRINTABLE_ASCII.test(text)) return Bun.wrapAnsi(escapeControl(text, { keepTabs: true }), cols, { hard: true, trim: false }).split("\n");
+  // The common case, done cheaply for every delta: break after the last space that fits, or mid-word when none does.
+  const rows: string[] = [];
+  let rest = text;
+  while (rest.length > cols) {
+    const space = rest.lastIndexOf(" ", cols);
+    const cut = space > 0 ? space + 1 : cols;
+    rows.push(rest.slice(0, cut));
+    rest = rest.slice(cut);
+  }
+  rows.push(rest);
+  return rows;
 }
 
 /** run_bash's status line (exit code…), then the last `n` non-empty lines of its output. */

@@ -3,16 +3,16 @@
 // Escape interrupting a streaming answer without losing a keystroke.
 import { describe, expect, test } from "bun:test";
 import type { MessageParam } from "@anthropic-ai/sdk/resources/messages";
-import { reply, type Step } from "../support/fake-anthropic/steps.ts";
+import { reply, toolUse, type Step } from "../support/fake-anthropic/steps.ts";
 import { BUNKER, endToEnd, quitWithCtrlD } from "../support/cli.ts";
 import { TmuxSession, tmuxAvailable } from "../support/tmux.ts";
 
 const e2e = endToEnd("bunker-screen-");
 
-async function startRepl(steps: Step[], cols: number, env: Record<string, string> = {}): Promise<TmuxSession> {
+async function startRepl(steps: Step[], cols: number, env: Record<string, string> = {}, args: string[] = []): Promise<TmuxSession> {
   e2e.serve(steps);
   const ws = e2e.workspace();
-  const tmux = await e2e.terminal([...BUNKER], { cwd: ws.root, env: { ...ws.env, ...env }, cols, rows: 50 });
+  const tmux = await e2e.terminal([...BUNKER, ...args], { cwd: ws.root, env: { ...ws.env, ...env }, cols, rows: 50 });
   await tmux.waitFor("/help for commands");
   await tmux.waitFor("›");
   return tmux;
@@ -165,6 +165,33 @@ describe.skipIf(!tmuxAvailable)("the REPL's screen (tmux)", () => {
     expect(status).toMatch(/context \d+%/);
     expect(status).not.toContain("esc to interrupt");
     expect(after.match(/ in \(64% cached\)/g)).toHaveLength(1);
+    await leaves(t);
+  }, 30_000);
+
+  test("a command's last line is on screen when it ends, and the count says only what is not shown", async () => {
+    const t = await startRepl([reply([toolUse("run_bash", { command: "echo a; sleep 0.1; echo LAST" })]), reply("Ran it.")], 100, {}, ["--allow-run"]);
+    send(t, "run it");
+    const screen = await t.waitFor("Ran it.");
+    const shown = screen.slice(screen.indexOf("echo a; sleep 0.1; echo LAST"), screen.indexOf("Ran it."));
+    expect(shown).toMatch(/exit code 0\n\s+a\n\s+LAST\n/);
+    expect(shown).not.toMatch(/more line|earlier line/);
+    await leaves(t);
+  }, 30_000);
+
+  test("/expand shows the last command's whole output in a pager; q goes back to the prompt", async () => {
+    const t = await startRepl([reply([toolUse("run_bash", { command: "seq 1 80" })]), reply("Counted.")], 100, {}, ["--allow-run"]);
+    send(t, "count");
+    const screen = await t.waitFor("Counted.");
+    expect(screen).toMatch(/exit code 0\n\s+… \(77 earlier lines\)\n\s+78\n\s+79\n\s+80\n/);
+    await t.waitFor(IDLE);
+    send(t, "/expand");
+    const paged = await t.waitFor(/^\$ seq 1 80\n\nexit code 0\n\n1\n2\n3\n/m);
+    expect(paged).not.toContain("esc to interrupt");
+    t.keys(["q"]);
+    await t.waitFor(IDLE);
+    // The keyboard is the REPL's again: a message typed now is sent.
+    send(t, "/cost");
+    await t.waitFor("tokens in (");
     await leaves(t);
   }, 30_000);
 });

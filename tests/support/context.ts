@@ -52,6 +52,8 @@ export function makeContext(
     session: new SessionState(),
     ui: { info: (l) => notices.push(l), debug: () => {} },
     signal: opts.signal ?? new AbortController().signal,
+    // Commits are journalled as in bunker, in a state directory of their own.
+    changes: { journalDir: join(tempDir("bunker-state-"), "journal") },
     approver,
     notices,
   };

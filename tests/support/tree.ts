@@ -1,6 +1,7 @@
 // Whole-directory snapshots for byte-for-byte comparisons in patch tests.
-import { cpSync, existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { join } from "node:path";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 
 /** Every file (exact bytes, as a latin1 string) and every directory ("<dir>") under `root`, by relative path. */
 export function readTree(root: string): Record<string, string> {
@@ -23,4 +24,14 @@ export function readTree(root: string): Record<string, string> {
 export function resetTree(src: string, dest: string): void {
   for (const e of readdirSync(dest)) rmSync(join(dest, e), { recursive: true, force: true });
   if (existsSync(src)) cpSync(src, dest, { recursive: true });
+}
+
+/** A fresh temp workspace holding `files` (path → content), directories made as needed. */
+export function workspaceWith(files: Record<string, string | Uint8Array>, prefix = "bunker-ws-"): string {
+  const root = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+  for (const [p, c] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, p)), { recursive: true });
+    writeFileSync(join(root, p), c);
+  }
+  return root;
 }

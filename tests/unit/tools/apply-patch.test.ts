@@ -9,19 +9,12 @@ import type { PermRequest } from "../../../src/perms/types.ts";
 import { applyPatchTool } from "../../../src/tools/apply-patch.ts";
 import { ToolRegistry } from "../../../src/tools/registry.ts";
 import { makeContext, tempDir, type TestContext } from "../../support/context.ts";
-import { readTree } from "../../support/tree.ts";
+import { readTree, workspaceWith } from "../../support/tree.ts";
 import { testEscapes } from "../../support/write-escape.ts";
 
 const registry = new ToolRegistry([applyPatchTool]);
 
-function workspace(files: Record<string, string>): string {
-  const root = tempDir("bunker-ap-");
-  for (const [p, c] of Object.entries(files)) {
-    mkdirSync(dirname(join(root, p)), { recursive: true });
-    writeFileSync(join(root, p), c);
-  }
-  return root;
-}
+const workspace = (files: Record<string, string>) => workspaceWith(files, "bunker-ap-");
 
 const run = (ctx: TestContext, patch: string, dry_run?: boolean) =>
   registry.run("apply_patch", dry_run === undefined ? { patch } : { patch, dry_run }, ctx);
@@ -202,7 +195,7 @@ describe("apply_patch", () => {
     const res = await run(ctx, "--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-a\n+A\n");
     expect(res).toEqual({
       isError: true,
-      content: "a.txt changed on disk while the patch was waiting for approval; nothing was written. Re-read it and send the patch again.",
+      content: "a.txt changed on disk while waiting for approval; nothing was written. Read it again with read_file and redo the change.",
     });
     expect(readFileSync(join(root, "a.txt"), "utf8")).toBe("a\nedited by the person\n");
   });
@@ -213,9 +206,9 @@ describe("apply_patch", () => {
     writeFileSync(join(root, "latin1.txt"), new Uint8Array([0x63, 0x61, 0x66, 0xe9, 0x0a]));
     const ctx = makeContext(root);
     const patch = (p: string) => `--- a/${p}\n+++ b/${p}\n@@ -1 +1 @@\n-x\n+y\n`;
-    expect((await run(ctx, patch("bin"))).content).toBe("bin looks like a binary file; apply_patch only edits text. Nothing was written.");
+    expect((await run(ctx, patch("bin"))).content).toBe("bin looks like a binary file; only text files can be changed this way.");
     expect((await run(ctx, patch("latin1.txt"))).content).toContain("latin1.txt is not valid UTF-8 text");
-    expect((await run(ctx, patch("dir"))).content).toBe("dir is a directory, not a file; nothing was written.");
+    expect((await run(ctx, patch("dir"))).content).toBe("dir is a directory, not a file.");
   });
 
   test("a report about very many failing hunks is bounded and says so", async () => {

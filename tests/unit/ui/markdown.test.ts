@@ -11,7 +11,7 @@ describe("MarkdownBlocks", () => {
     const done: string[] = [];
     for (const ch of text) done.push(...b.push(ch));
     expect(done).toEqual(["# Title", "First para\ngoes on.", "- a\n- b", "```ts\nconst x = 1;\n\nconst y = 2;\n```"]);
-    expect(b.pending(5)).toBe("After.");
+    expect([b.openLines, b.partialLine]).toEqual([[], "After."]);
     expect(b.finish()).toBe("After.");
     expect(b.finish()).toBeNull();
   });
@@ -19,7 +19,7 @@ describe("MarkdownBlocks", () => {
   test("a fence of tildes is closed only by tildes at least as long", () => {
     const b = new MarkdownBlocks();
     expect(b.push("~~~~\n```\n~~~\nstill code\n")).toEqual([]);
-    expect(b.pending(2)).toBe("~~~\nstill code\n");
+    expect(b.openLines).toEqual(["~~~~", "```", "~~~", "still code"]);
     expect(b.push("~~~~\n")).toEqual(["~~~~\n```\n~~~\nstill code\n~~~~"]);
   });
 });

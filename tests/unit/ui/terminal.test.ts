@@ -8,12 +8,15 @@ function captured(): { stream: NodeJS.WriteStream; text: () => string } {
   return { stream, text: () => chunks.join("").replace(/\x1b\[[0-9;]*m/g, "") };
 }
 
-test("a run_bash call shows its first output line and a count of the rest, on one line with no literal \\n", () => {
+test("a finished command keeps its status and its last lines; the count says only what is not shown", () => {
   const err = captured();
   const ui = new TerminalUI({ streamText: false, verbose: false, spinner: false, out: captured().stream, err: err.stream });
   ui.onToolStart("run_bash ls -1");
   ui.onToolEnd("run_bash ls -1", { content: "exit code 0\na.txt\nb.txt\nc.txt\n", isError: false });
-  expect(err.text()).toBe("  run_bash ls -1\n    exit code 0 … (3 more lines)\n");
+  expect(err.text()).toBe("  run_bash ls -1\n    exit code 0\n    a.txt\n    b.txt\n    c.txt\n");
+  ui.onToolEnd("run_bash seq 5", { content: "exit code 0\n\n1\n2\n3\n4\n5", isError: false });
+  expect(err.text()).toEndWith("    exit code 0\n    … (2 earlier lines)\n    3\n    4\n    5\n");
+  expect(ui.lastCommand).toEqual({ summary: "run_bash seq 5", content: "exit code 0\n\n1\n2\n3\n4\n5" });
 });
 
 test("a failed call shows up to three lines of its error, indented, with control characters escaped", () => {

@@ -1,0 +1,175 @@
+// Checkpoints: every committed change kept in the session store with its
+// before and after bytes, by turn, so /undo and /rewind (and the headless
+// --undo / --rewind) can take the workspace back. Taking back goes through
+// the same change pipeline as any write: its own diff, asked like any write.
+// A file changed since (by the person or a command) is named and left alone
+// unless the person says "force". Changes made by commands are not tracked.
+import type { MessageParam } from "@anthropic-ai/sdk/resources/messages";
+import { readFileSync } from "node:fs";
+import type { SessionStore, StoredChange } from "../session/store.ts";
+import { ToolError, type ToolContext } from "../tools/tool.ts";
+import { ChangeSet, type CommittedFile } from "./change-set.ts";
+import { sha256 } from "./delta.ts";
+
+/** One turn that changed files, as /rewind lists it. */
+export interface TurnSummary {
+  /** 1 = the oldest turn with changes still in effect. */
+  number: number;
+  turn: number;
+  at: number;
+  prompt: string;
+  files: string[];
+  added: number;
+  removed: number;
+}
+
+export class Checkpoints {
+  /** Where in the conversation the running turn's prompt is (its turn id). */
+  private turnStart = 0;
+
+  constructor(
+    private readonly store: SessionStore | null,
+    /** The session being recorded (changes with /clear or a fork). */
+    private readonly sessionId: () => string,
+    private readonly history: () => MessageParam[],
+  ) {}
+
+  /** A round hook: a turn starts, its prompt goes at the end of the history. */
+  onTurnStart(): void {
+    this.turnStart = this.history().length;
+  }
+  afterRound(): string | null {
+    return null;
+  }
+
+  get enabled(): boolean {
+    return this.store !== null;
+  }
+
+  /** Called by the change pipeline after every commit. Never throws: a checkpoint that cannot be kept is said once. */
+  record(tool: string, files: CommittedFile[], warn: (line: string) => void): void {
+    if (!this.store) return;
+    try {
+      const at = Date.now();
+      const prompt = promptText(this.history()[this.turnStart]);
+      const rows = files.map((f) => {
+        const before = f.before ? this.store!.putBlob(f.before, null) : null;
+        const after = f.after ? this.store!.putBlob(f.after, before && f.before ? { hash: before, bytes: f.before } : null) : null;
+        return {
+          session: this.sessionId(), turn: this.turnStart, prompt, message_index: this.turnStart, at, tool, path: f.real, display: f.display,
+          before_hash: before, after_hash: after, before_mode: f.beforeMode, after_mode: f.afterMode, added: f.added, removed: f.removed,
+        };
+      });
+      this.store.recordChange(rows);
+    } catch (err) {
+      warn(`This change could not be kept for /undo: ${(err as Error).message}`);
+    }
+  }
+
+  /** Turns of this session whose changes are still in effect, oldest first. */
+  turns(): TurnSummary[] {
+    if (!this.store) return [];
+    const byTurn = new Map<number, TurnSummary>();
+    for (const c of this.store.changesSince(this.sessionId(), 0)) {
+      let t = byTurn.get(c.turn);
+      if (!t) byTurn.set(c.turn, (t = { number: 0, turn: c.turn, at: c.at, prompt: c.prompt, files: [], added: 0, removed: 0 }));
+      if (!t.files.includes(c.display)) t.files.push(c.display);
+      t.added += c.added;
+      t.removed += c.removed;
+    }
+    return [...byTurn.values()].map((t, i) => ({ ...t, number: i + 1 }));
+  }
+
+  /**
+   * Takes the workspace back to before `turn` (every later change too):
+   * shows the diff and asks, through the change pipeline. Returns what to say.
+   */
+  async undo(ctx: ToolContext, turn: TurnSummary, opts: { force: boolean }): Promise<string> {
+    const store = this.store;
+    if (!store) return "Nothing to undo: this session's changes are not being kept.";
+    const changes = store.changesSince(this.sessionId(), turn.turn);
+    const plan = planUndo(changes);
+    const change = new ChangeSet(ctx, "undo", { checkpoint: false });
+    const leftAlone: string[] = [];
+    const restored: string[] = [];
+    const undoneIds: number[] = [];
+    for (const f of plan) {
+      if (!opts.force && currentHash(f.real) !== f.expected) {
+        leftAlone.push(f.display);
+        continue;
+      }
+      const target = change.target(f.real);
+      const snap = change.snapshot(target);
+      const bytes = f.restore ? store.getBlob(f.restore) : null;
+      if (bytes === null) {
+        if (snap.text !== null) change.delete(snap);
+        restored.push(`removed ${f.display}`);
+      } else {
+        change.write(snap, new TextDecoder().decode(bytes), f.mode ?? undefined);
+        restored.push(`${f.created ? "brought back" : "restored"} ${f.display}`);
+      }
+      undoneIds.push(...f.ids);
+    }
+    if (change.size > 0) await change.commit();
+    store.markUndone(undoneIds);
+    const what = `turn ${turn.number} ("${turn.prompt}")${changes.some((c) => c.turn > turn.turn) ? " and the turns after it" : ""}`;
+    const said = restored.length > 0 ? `Took back ${what}: ${restored.join(", ")}.` : `Nothing of ${what} was taken back.`;
+    const left =
+      leftAlone.length > 0
+        ? ` Left alone, because ${leftAlone.length === 1 ? "it was" : "they were"} changed after bunker's change (by you or a command): ${leftAlone.join(", ")}. Add "force" to take ${leftAlone.length === 1 ? "it" : "them"} back too.`
+        : "";
+    return said + left;
+  }
+}
+
+interface UndoFile {
+  real: string;
+  display: string;
+  /** What the file should hold now (bunker's last change): null when absent. */
+  expected: string | null;
+  /** What it held before the first of these changes: null when it did not exist. */
+  restore: string | null;
+  mode: number | null;
+  /** It did not exist after the changes (deleted, or moved away): it comes back. */
+  created: boolean;
+  ids: number[];
+}
+
+/** Per file: the content before the earliest change and after the latest one. */
+export function planUndo(changes: StoredChange[]): UndoFile[] {
+  const files = new Map<string, UndoFile>();
+  for (const c of changes) {
+    const f = files.get(c.path);
+    if (!f) {
+      files.set(c.path, { real: c.path, display: c.display, expected: c.after_hash, restore: c.before_hash, mode: c.before_mode, created: c.after_hash === null && c.before_hash !== null, ids: [c.id] });
+      continue;
+    }
+    f.expected = c.after_hash;
+    f.created = f.expected === null && f.restore !== null;
+    f.ids.push(c.id);
+  }
+  // A file bunker created and then removed again needs nothing.
+  return [...files.values()].filter((f) => !(f.restore === null && f.expected === null));
+}
+
+function currentHash(real: string): string | null {
+  try {
+    return sha256(readFileSync(real));
+  } catch {
+    return null;
+  }
+}
+
+function promptText(m: MessageParam | undefined): string {
+  if (!m) return "";
+  let text = "";
+  if (typeof m.content === "string") text = m.content;
+  else for (const b of m.content) if (b.type === "text") { text = b.text; break; }
+  const line = text.trim().split("\n")[0] ?? "";
+  return line.length > 60 ? `${line.slice(0, 59)}…` : line;
+}
+
+/** For callers that must not throw into the loop. */
+export function undoError(err: unknown): string {
+  return err instanceof ToolError ? err.message : `unexpected failure: ${(err as Error).message}`;
+}

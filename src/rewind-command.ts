@@ -1,0 +1,129 @@
+// /undo and /rewind in the REPL, and `bunker --undo` / `--rewind[=N]` without
+// one: take back bunker's file changes by turn (src/change/checkpoints.ts),
+// through the change pipeline, so the person sees the diff and is asked.
+import pc from "picocolors";
+import { SessionState } from "./agent/session-state.ts";
+import type { App } from "./app.ts";
+import { Checkpoints, type TurnSummary } from "./change/checkpoints.ts";
+import { startChanges } from "./change/start.ts";
+import type { Config } from "./config.ts";
+import { NoPromptApprover } from "./perms/approver.ts";
+import { Permissions } from "./perms/permissions.ts";
+import { Policy } from "./perms/policy.ts";
+import { openSession } from "./session/open.ts";
+import { SessionError } from "./session/store.ts";
+import type { ToolContext } from "./tools/tool.ts";
+import { escapeControl } from "./ui/escape.ts";
+
+const UNTRACKED = "changes made by commands are not tracked";
+
+/** Handles /undo and /rewind; false for any other line. */
+export async function rewindCommand(text: string, app: App, write: (s: string) => void = (s) => void process.stderr.write(s)): Promise<boolean> {
+  const [cmd, ...args] = text.trim().split(/\s+/);
+  if (cmd !== "/undo" && cmd !== "/rewind") return false;
+  const force = args.includes("force");
+  const conversation = args.includes("conversation");
+  const rest = args.filter((a) => a !== "force" && a !== "conversation");
+  const turns = app.checkpoints.turns();
+  if (turns.length === 0) {
+    write(pc.dim(`Nothing to take back: bunker changed no files in this session that are not already taken back (${UNTRACKED}).\n`));
+    return true;
+  }
+  let turn: TurnSummary | undefined;
+  if (cmd === "/undo") {
+    if (rest.length > 0) {
+      write(pc.red(`Unknown option ${escapeControl(rest.join(" "))}. `) + "Use /undo or /undo force.\n");
+      return true;
+    }
+    turn = turns.at(-1);
+  } else {
+    if (rest.length === 0) {
+      write(listTurns(turns));
+      return true;
+    }
+    const n = Number(rest[0]);
+    turn = turns.find((t) => t.number === n);
+    if (!turn || rest.length > 1) {
+      write(pc.red(`No turn ${escapeControl(rest.join(" "))}. `) + `Give a number from /rewind's list (1 to ${turns.length}).\n`);
+      return true;
+    }
+  }
+  write(await takeBack(app, turn!, force, conversation));
+  return true;
+}
+
+/** Takes the files (and, if asked, the conversation) back to before `turn`; the line to show. */
+export async function takeBack(app: App, turn: TurnSummary, force: boolean, conversation: boolean): Promise<string> {
+  const controller = new AbortController();
+  const onSigint = () => controller.abort();
+  process.on("SIGINT", onSigint);
+  try {
+    const said = await app.checkpoints.undo(app.context(controller.signal), turn, { force });
+    let convo = "";
+    if (conversation) {
+      app.agent.history.truncate(turn.turn);
+      app.recorder.save({ messages: app.agent.history.messages, todos: app.session.todos });
+      convo = ` The conversation is back to before turn ${turn.number} too.`;
+    }
+    return `${escapeControl(said)}${convo}\n`;
+  } catch (err) {
+    return pc.red(`${escapeControl((err as Error).message)}\n`);
+  } finally {
+    process.off("SIGINT", onSigint);
+  }
+}
+
+export function listTurns(turns: TurnSummary[]): string {
+  const rows = turns.map((t) => {
+    const time = new Date(t.at).toTimeString().slice(0, 5);
+    const files = t.files.length > 3 ? `${t.files.slice(0, 3).join(", ")} (+${t.files.length - 3} more)` : t.files.join(", ");
+    return `  ${String(t.number).padStart(2)}  ${time}  ${escapeControl(files)}  ${pc.green(`+${t.added}`)} ${pc.red(`-${t.removed}`)}  ${pc.dim(escapeControl(`"${t.prompt}"`))}`;
+  });
+  return (
+    `Turns that changed files, oldest first (${UNTRACKED}):\n${rows.join("\n")}\n` +
+    pc.dim("/rewind N takes the files back to before turn N; add \"conversation\" to drop those turns from the conversation too, \"force\" to take back files changed since.\n")
+  );
+}
+
+/**
+ * `bunker --undo` / `--rewind[=N]`: the same without a prompt. Nothing is
+ * asked: the take-back goes ahead only where --allow-write (or a rule) covers
+ * the files, and is refused with the flag to add otherwise.
+ */
+export async function runTakeBack(config: Config): Promise<number> {
+  const say = (line: string) => process.stderr.write(`${escapeControl(line)}\n`);
+  let opened;
+  try {
+    opened = openSession(config, say);
+  } catch (err) {
+    say(`bunker: ${(err as Error).message}`);
+    return err instanceof SessionError ? err.exitCode : 1;
+  }
+  if (!opened.resumed) {
+    say("No saved session in this workspace: nothing to take back.");
+    return 1;
+  }
+  const messages = opened.resumed.messages;
+  const checkpoints = new Checkpoints(opened.recorder.sessionStore, () => opened.recorder.id, () => messages);
+  const changes = startChanges(config, say);
+  const perms = new Permissions({ policy: new Policy(config.root, config.grants), approver: new NoPromptApprover(), notify: () => {} });
+  const ctx: ToolContext = { root: config.root, perms, session: new SessionState(), ui: { info: say, debug: () => {} }, signal: new AbortController().signal, changes };
+  const turns = checkpoints.turns();
+  const want = config.takeBack!.turn;
+  if (want === "list") {
+    process.stdout.write(turns.length === 0 ? `Session ${opened.recorder.id} has no file changes to take back (${UNTRACKED}).\n` : listTurns(turns).replace(/\/rewind N/, "bunker --rewind=N"));
+    return 0;
+  }
+  const turn = want === "last" ? turns.at(-1) : turns.find((t) => t.number === want);
+  if (!turn) {
+    say(turns.length === 0 ? `Session ${opened.recorder.id} has no file changes to take back (${UNTRACKED}).` : `No turn ${want}: bunker --rewind lists turns 1 to ${turns.length}.`);
+    return 1;
+  }
+  try {
+    process.stdout.write(`${escapeControl(await checkpoints.undo(ctx, turn, { force: false }))}\n`);
+    return 0;
+  } catch (err) {
+    say(`bunker: ${(err as Error).message}`);
+    return 1;
+  }
+}

@@ -1,0 +1,102 @@
+// Checkpoints through the real tools and the real session store: /undo and
+// /rewind put files back byte for byte, name and leave alone a file changed
+// since, bring deleted files back with their mode; and the store stays small.
+import { describe, expect, test } from "bun:test";
+import type { MessageParam } from "@anthropic-ai/sdk/resources/messages";
+import { chmodSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { Checkpoints } from "../../../src/change/checkpoints.ts";
+import { emptyGrants } from "../../../src/perms/policy.ts";
+import { SessionStore } from "../../../src/session/store.ts";
+import { applyPatchTool } from "../../../src/tools/apply-patch.ts";
+import { editFileTool } from "../../../src/tools/edit-file.ts";
+import { readFileTool } from "../../../src/tools/read-file.ts";
+import { ToolRegistry } from "../../../src/tools/registry.ts";
+import { writeFileTool } from "../../../src/tools/write-file.ts";
+import { makeContext, tempDir, type TestContext } from "../../support/context.ts";
+import { readTree, workspaceWith } from "../../support/tree.ts";
+import { measureStoreGrowth } from "../../../scripts/bench/checkpoints.ts";
+
+const registry = new ToolRegistry([readFileTool, editFileTool, writeFileTool, applyPatchTool]);
+
+function setup(files: Record<string, string>) {
+  const root = workspaceWith(files, "bunker-cp-");
+  const store = SessionStore.open(join(tempDir("bunker-state-"), "sessions.db"));
+  const history: MessageParam[] = [];
+  const checkpoints = new Checkpoints(store, () => "s1", () => history);
+  const grants = emptyGrants();
+  grants.allow.write.workspace = true;
+  const ctx = makeContext(root, { grants });
+  ctx.changes!.onCommitted = (tool, f) => checkpoints.record(tool, f, (l) => { throw new Error(l); });
+  /** A turn: the prompt goes into the history as the loop puts it, then the tools run. */
+  const turn = async (prompt: string, calls: [string, Record<string, unknown>][]) => {
+    checkpoints.onTurnStart();
+    history.push({ role: "user", content: prompt }, { role: "assistant", content: "ok" });
+    for (const [name, input] of calls) {
+      const r = await registry.run(name, input, ctx);
+      if (r.isError) throw new Error(r.content);
+    }
+  };
+  return { root, store, checkpoints, ctx, turn };
+}
+
+const read = (path: string): [string, Record<string, unknown>] => ["read_file", { path }];
+
+describe("checkpoints", () => {
+  test("/undo takes back the last turn byte for byte; /rewind to turn 1 takes back both, saying what it did", async () => {
+    const original = "line one\r\nline two\r\n\tünïcode\r\n";
+    const { root, checkpoints, ctx, turn } = setup({ "a.txt": original });
+    await turn("change a", [read("a.txt"), ["edit_file", { path: "a.txt", old_string: "one", new_string: "ONE" }]]);
+    const afterTurn1 = readFileSync(join(root, "a.txt"));
+    await turn("add b and change a again", [["write_file", { path: "b.txt", content: "bee\n" }], ["edit_file", { path: "a.txt", old_string: "two", new_string: "TWO" }]]);
+
+    const turns = checkpoints.turns();
+    expect(turns.map((t) => [t.number, t.prompt, t.files, t.added, t.removed])).toEqual([
+      [1, "change a", ["a.txt"], 1, 1],
+      [2, "add b and change a again", ["b.txt", "a.txt"], 2, 1],
+    ]);
+    expect(await checkpoints.undo(ctx, turns[1]!, { force: false })).toBe('Took back turn 2 ("add b and change a again"): removed b.txt, restored a.txt.');
+    expect(readFileSync(join(root, "a.txt"))).toEqual(afterTurn1);
+    expect(readTree(root)).toEqual({ "a.txt": afterTurn1.toString("latin1") });
+
+    await turn("again", [read("a.txt"), ["edit_file", { path: "a.txt", old_string: "ünïcode", new_string: "x" }]]);
+    const all = checkpoints.turns();
+    expect(all.map((t) => t.prompt)).toEqual(["change a", "again"]);
+    expect(await checkpoints.undo(ctx, all[0]!, { force: false })).toBe('Took back turn 1 ("change a") and the turns after it: restored a.txt.');
+    expect(readFileSync(join(root, "a.txt"), "latin1")).toBe(Buffer.from(original).toString("latin1"));
+    expect(checkpoints.turns()).toEqual([]);
+  });
+
+  test("a file edited by hand since is named and left alone; force takes it back too", async () => {
+    const { root, checkpoints, ctx, turn } = setup({ "a.txt": "a\n", "b.txt": "b\n" });
+    await turn("change both", [read("a.txt"), read("b.txt"), ["write_file", { path: "a.txt", content: "A\n" }], ["write_file", { path: "b.txt", content: "B\n" }]]);
+    writeFileSync(join(root, "b.txt"), "B, and my own edit\n");
+    const [t] = checkpoints.turns();
+    expect(await checkpoints.undo(ctx, t!, { force: false })).toBe(
+      'Took back turn 1 ("change both"): restored a.txt. Left alone, because it was changed after bunker\'s change (by you or a command): b.txt. Add "force" to take it back too.',
+    );
+    expect(readTree(root)).toEqual({ "a.txt": "a\n", "b.txt": "B, and my own edit\n" });
+    const [left] = checkpoints.turns();
+    expect(left!.files).toEqual(["b.txt"]);
+    expect(await checkpoints.undo(ctx, left!, { force: true })).toBe('Took back turn 1 ("change both"): restored b.txt.');
+    expect(readTree(root)).toEqual({ "a.txt": "a\n", "b.txt": "b\n" });
+  });
+
+  test("a deleted file comes back with its mode; a moved file goes back to its old name; the person is asked with the diff", async () => {
+    const { root, checkpoints, turn } = setup({ "run.sh": "#!/bin/sh\necho hi\n", "old/m.txt": "m\n" });
+    chmodSync(join(root, "run.sh"), 0o750);
+    await turn("tidy", [["apply_patch", { patch: "*** Begin Patch\n*** Delete File: run.sh\n*** Update File: old/m.txt\n*** Move to: new/m.txt\n@@\n-m\n+M\n*** End Patch\n" }]]);
+    expect(readTree(root)).toEqual({ "new/": "<dir>", "new/m.txt": "M\n" });
+    const asking = makeContext(root, { answers: [{ answer: "once" }] });
+    const said = await checkpoints.undo(asking, checkpoints.turns()[0]!, { force: false });
+    expect(said).toBe('Took back turn 1 ("tidy"): brought back run.sh, brought back old/m.txt, removed new/m.txt.');
+    expect(asking.approver.asked).toHaveLength(1);
+    expect(asking.approver.asked[0]!.files!.map((f) => `${f.kind} ${f.display}`)).toEqual(["create run.sh", "create old/m.txt", "delete new/m.txt"]);
+    expect(readTree(root)).toEqual({ "old/": "<dir>", "old/m.txt": "m\n", "run.sh": "#!/bin/sh\necho hi\n" });
+    expect(statSync(join(root, "run.sh")).mode & 0o777).toBe(0o750);
+  });
+
+  test("1,000 edits of a 100 KB file grow the store by less than 5 MB", () => {
+    expect(measureStoreGrowth(1000, 100_000).grown).toBeLessThan(5_000_000);
+  });
+});
