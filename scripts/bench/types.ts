@@ -6,7 +6,7 @@ export interface BenchRow {
   name: string;
   /** Median (or the single measurement). */
   value: number;
-  unit: "ms" | "MiB" | "KB" | "bytes" | "x";
+  unit: "ms" | "MiB" | "MiB/s" | "KB" | "bytes" | "x";
   /** The goal from the issue, in words, e.g. "< 50 ms". */
   target?: string;
   /** Whether the target is met; omitted when there is none. */

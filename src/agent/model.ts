@@ -1,7 +1,8 @@
-// The SDK client: one streamed Messages call with our own retry loop (so the
-// person sees "retrying in Ns"), prompt caching marks, and usage totals.
-import Anthropic from "@anthropic-ai/sdk";
+// The model: one streamed Messages call (api-client.ts) with our own retry
+// loop (so the person sees "retrying in Ns"), an idle watchdog, prompt
+// caching marks, thinking, and usage totals.
 import type { Message, MessageParam, TextBlockParam, Tool } from "@anthropic-ai/sdk/resources/messages";
+import { ApiConnectionError, ApiError, NotAStreamError, StreamError, streamMessage } from "./api-client.ts";
 import { planThinking, type ThinkingLevel, type ThinkingPlan } from "./thinking.ts";
 import { addUsage, emptyUsage, type UsageTotals } from "./usage.ts";
 
@@ -53,42 +54,10 @@ export class Model {
   readonly usage: UsageTotals = emptyUsage();
   /** Milliseconds spent waiting on the API (retries included): stream-json's duration_api_ms. */
   apiMs = 0;
-  private readonly client: Anthropic;
-  /** Called on every chunk of the response body: feeds the current attempt's idle watchdog. */
-  private onBytes: () => void = () => {};
-  /** The content-type of the last successful response: a 200 that is not an event stream is a wrong server. */
-  private okContentType: string | undefined;
   readonly thinking: ThinkingPlan;
 
   constructor(readonly opts: ModelOptions) {
     this.thinking = planThinking(opts.model, opts.thinking);
-    this.client = new Anthropic({
-      apiKey: opts.apiKey,
-      baseURL: opts.baseURL,
-      maxRetries: 0,
-      timeout: 10 * 60_000,
-      // Errors reach the person through explain(), not as SDK dumps on stderr.
-      logLevel: "off",
-      fetch: (url, init) => this.watchedFetch(url, init),
-    });
-  }
-
-  /** fetch, with the response body passed through a counter so a silent stream can be noticed. */
-  private async watchedFetch(url: string | URL | Request, init?: RequestInit): Promise<Response> {
-    const res = await fetch(url, init);
-    this.onBytes();
-    this.okContentType = res.ok ? (res.headers.get("content-type") ?? "no content-type") : undefined;
-    if (!res.body) return res;
-    const touch = () => this.onBytes();
-    const body = res.body.pipeThrough(
-      new TransformStream<Uint8Array, Uint8Array>({
-        transform(chunk, c) {
-          touch();
-          c.enqueue(chunk);
-        },
-      }),
-    );
-    return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
   }
 
   get name(): string {
@@ -136,34 +105,33 @@ export class Model {
           attemptAbort.abort();
         }, idleMs);
       };
-      this.onBytes = rearm;
       rearm();
       try {
-        const stream = this.client.messages.stream(params, { signal: attemptAbort.signal });
         streamed = false;
-        stream.on("text", (delta) => {
-          streamed = true;
-          events.onText(delta);
-        });
-        if (events.onThinking) stream.on("thinking", (delta) => events.onThinking?.(delta));
-        stream.on("contentBlock", (block) => {
-          if (block.type === "thinking") events.onThinkingBlock?.(block.thinking, false);
-          else if (block.type === "redacted_thinking") events.onThinkingBlock?.("", true);
-        });
-        const message = await stream.finalMessage();
-        // message_stop without a message_delta: the reply's end never came.
-        if (message.stop_reason === null) throw new StreamCutError("the stream ended before the reply was complete");
+        const message = await streamMessage(
+          { apiKey: this.opts.apiKey, baseURL: this.opts.baseURL, body: params, signal: attemptAbort.signal },
+          {
+            onBytes: rearm,
+            onText: (delta) => {
+              streamed = true;
+              events.onText(delta);
+            },
+            onThinking: (delta) => {
+              streamed = true;
+              events.onThinking?.(delta);
+            },
+            onBlock: (block) => {
+              if (block.type === "thinking") events.onThinkingBlock?.(block.thinking, false);
+              else if (block.type === "redacted_thinking") events.onThinkingBlock?.("", true);
+            },
+          },
+        );
         addUsage(this.usage, message.usage);
         return message;
       } catch (err) {
         if (signal.aborted) throw err;
-        const wrongServer = !silent && isStreamProblem(err) && this.okContentType !== undefined && !this.okContentType.includes("text/event-stream");
-        const retry: { ok: boolean; afterMs?: number } = silent ? { ok: true } : wrongServer ? { ok: false } : retryable(err);
-        const why = silent
-          ? `the API sent nothing for ${formatSeconds(idleMs)}`
-          : wrongServer
-            ? `the server answered with ${this.okContentType}, not an event stream: check that ANTHROPIC_BASE_URL (${this.opts.baseURL ?? "the default"}) is a Messages API`
-            : explain(err, this.opts.baseURL);
+        const retry: { ok: boolean; afterMs?: number } = silent ? { ok: true } : retryable(err);
+        const why = silent ? `the API sent nothing for ${formatSeconds(idleMs)}` : explain(err, this.opts.baseURL);
         if (!retry.ok || attempt >= maxRetries) throw new ModelError(why, { tooLong: isTooLong(err), badConversation: isBadConversation(err) });
         const delay = retry.afterMs ?? this.opts.retryBaseMs * 2 ** attempt;
         // Text already shown from a cut-off stream is not resent: say the reply starts over.
@@ -173,7 +141,6 @@ export class Model {
       } finally {
         clearTimeout(timer);
         signal.removeEventListener("abort", forward);
-        this.onBytes = () => {};
       }
     }
   }
@@ -190,73 +157,58 @@ function withCacheMark(messages: MessageParam[]): MessageParam[] {
   return [...messages.slice(0, -1), { ...last, content: marked } as MessageParam];
 }
 
-/** A reply that arrived but could not be assembled: cut short, out of order, not JSON. */
-class StreamCutError extends Error {
-  override name = "StreamCutError";
-}
-
-function isStreamProblem(err: unknown): boolean {
-  return err instanceof StreamCutError || (err instanceof Anthropic.AnthropicError && !(err instanceof Anthropic.APIError));
-}
-
 function retryable(err: unknown): { ok: boolean; afterMs?: number } {
-  if (err instanceof Anthropic.APIConnectionError) return { ok: true };
-  // A garbled or truncated stream is a bad sample or a bad hop: asking again usually works.
-  if (isStreamProblem(err)) return { ok: true };
-  if (err instanceof Anthropic.APIError) {
+  if (err instanceof ApiConnectionError || err instanceof StreamError) return { ok: true };
+  if (err instanceof NotAStreamError) return { ok: false };
+  if (err instanceof ApiError) {
+    // An error event mid-stream (overloaded, api_error): the reply can be asked for again.
+    if (err.status === undefined) return { ok: err.type !== "invalid_request_error" };
     const h = err.headers;
     if (h?.get("x-should-retry") === "false") return { ok: false };
-    const status = err.status ?? 0;
-    const ok = status === 408 || status === 409 || status === 429 || status >= 500 || err.type === "overloaded_error" || status === 0;
+    const status = err.status;
+    const ok = status === 408 || status === 409 || status === 429 || status >= 500 || err.type === "overloaded_error";
     const ms = Number(h?.get("retry-after-ms"));
     const s = Number(h?.get("retry-after"));
     const afterMs = Number.isFinite(ms) && ms >= 0 && h?.get("retry-after-ms") ? ms : Number.isFinite(s) && h?.get("retry-after") ? s * 1000 : undefined;
     return { ok, afterMs: afterMs !== undefined ? Math.min(afterMs, 60_000) : undefined };
   }
-  // A stream cut mid-way surfaces as a plain error from the SDK's reader.
-  return { ok: err instanceof Error && /terminated|ECONNRESET|socket|network|fetch failed/i.test(err.message) };
+  return { ok: false };
 }
 
 /** The API's answer to a prompt over the context window (400) or a body over its byte limit (413). */
 export function isTooLong(err: unknown): boolean {
-  if (!(err instanceof Anthropic.APIError)) return false;
-  if (err.status === 413) return true;
-  const body = err.error as { error?: { message?: string } } | undefined;
-  const detail = body?.error?.message ?? err.message;
-  return err.status === 400 && /prompt is too long|too many (input )?tokens|context (window|length)/i.test(detail);
+  if (!(err instanceof ApiError)) return false;
+  if (err.status === 413 || err.type === "request_too_large") return true;
+  return err.status === 400 && /prompt is too long|too many (input )?tokens|context (window|length)/i.test(err.detail);
 }
 
 /** A 400 about the messages themselves (not their size): the history holds something the API will never accept. */
 function isBadConversation(err: unknown): boolean {
-  if (!(err instanceof Anthropic.APIError) || err.status !== 400 || isTooLong(err)) return false;
-  const body = err.error as { error?: { message?: string } } | undefined;
-  return /\bmessages\b/.test(body?.error?.message ?? err.message);
+  if (!(err instanceof ApiError) || err.status !== 400 || isTooLong(err)) return false;
+  return /\bmessages\b/.test(err.detail);
 }
 
 /** One sentence a person can act on. */
 export function explain(err: unknown, baseURL?: string): string {
-  if (err instanceof Anthropic.APIError) {
-    const status = err.status;
-    const body = err.error as { error?: { message?: string } } | undefined;
-    const detail = body?.error?.message ?? err.message;
-    if (status === 401) return `the API rejected the key (401): check ANTHROPIC_API_KEY${detail ? ` (${detail})` : ""}`;
-    if (status === 403) return `the API refused access (403): ${detail}`;
-    if (status === 404) return `not found (404): ${detail}. Check the model name (--model) and ANTHROPIC_BASE_URL`;
-    if (status === 429) return `rate limited (429): ${detail}`;
+  if (err instanceof ApiError) {
+    const { status, detail } = err;
+    if (status === 401) return `the API rejected the key (401): check ANTHROPIC_API_KEY${detail ? ` (${tidy(detail)})` : ""}`;
+    if (status === 403) return `the API refused access (403): ${tidy(detail)}`;
+    if (status === 404) return `not found (404): ${tidy(detail)}. Check the model name (--model) and ANTHROPIC_BASE_URL`;
+    if (status === 429) return `rate limited (429): ${tidy(detail)}`;
     if (status === 529 || err.type === "overloaded_error") return `the API is overloaded (529)`;
-    if (status === undefined) {
-      const where = baseURL ? ` at ${baseURL} (ANTHROPIC_BASE_URL)` : "";
-      return `could not reach the API${where}: ${tidy(err.message).replace(/\.$/, "")} (check your network${baseURL ? " and that URL" : ""})`;
-    }
+    if (status === undefined) return `the API reported an error${err.type ? ` (${err.type})` : ""}: ${tidy(detail)}`;
     return `API error ${status}: ${tidy(detail)}`;
   }
-  if (err instanceof StreamCutError) return err.message;
-  if (isStreamProblem(err)) {
-    const msg = (err as Error).message;
-    if (/stream ended|without sending any chunks/.test(msg)) return "the stream ended before the reply was complete";
-    return `the reply stream could not be read (${tidy(msg)})`;
+  if (err instanceof ApiConnectionError) {
+    const where = baseURL ? ` at ${baseURL} (ANTHROPIC_BASE_URL)` : "";
+    return `could not reach the API${where}: ${tidy(err.message).replace(/\.$/, "")} (check your network${baseURL ? " and that URL" : ""})`;
   }
-  return err instanceof Error ? `connection failed: ${tidy(err.message)}` : String(err);
+  if (err instanceof NotAStreamError) {
+    return `${err.message}: check that ANTHROPIC_BASE_URL (${baseURL ?? "the default"}) is a Messages API`;
+  }
+  if (err instanceof StreamError) return err.kind === "garbled" ? `the reply stream could not be read (${tidy(err.message)})` : err.message;
+  return err instanceof Error ? `unexpected error: ${tidy(err.message)}` : String(err);
 }
 
 /** An error detail fit for one line: a proxy's HTML page becomes its title, Bun's fetch hint goes. */

@@ -7,11 +7,11 @@
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync } from "node:fs";
 import { homedir } from "node:os";
-import { dirname, join } from "node:path";
+import { dirname, isAbsolute, join } from "node:path";
 import { isWithin } from "../perms/workspace.ts";
 import { confine, locateProgram, type SandboxPlan } from "../sandbox/detect.ts";
 import { scrubEnv, withGitHardening } from "../sandbox/env.ts";
-import { secretPaths, type SandboxSpec } from "../sandbox/spec.ts";
+import { hostView, type SandboxSpec } from "../sandbox/spec.ts";
 import { startCommandNet, type CommandNet } from "../net/command-net.ts";
 import { hostsCover, netTarget } from "../net/host-pattern.ts";
 import type { NetGate } from "../net/proxy.ts";
@@ -76,6 +76,29 @@ export function serverGate(def: McpServerDef, denyHosts: string[]): NetGate {
   };
 }
 
+/**
+ * What a server needs to read of its own: the program, and for each argument
+ * naming an existing absolute path (a script) its project (the nearest folder
+ * above it with a package manifest, for its dependencies), else the path.
+ * Never the home directory or anything above it.
+ */
+export function serverFiles(program: string, args: string[], home: string): string[] {
+  const out = [program];
+  for (const arg of args) {
+    if (!isAbsolute(arg) || !existsSync(arg)) continue;
+    let dir = dirname(arg);
+    let project: string | null = null;
+    for (; dir !== dirname(dir) && !isWithin(dir, home); dir = dirname(dir)) {
+      if (["package.json", "pyproject.toml", "Cargo.toml", "go.mod", "deno.json"].some((m) => existsSync(join(dir, m)))) {
+        project = dir;
+        break;
+      }
+    }
+    out.push(project ?? arg);
+  }
+  return out;
+}
+
 export async function launchStdio(def: McpServerDef, ctx: LaunchContext): Promise<Launch> {
   if (def.transport.type !== "stdio") throw new LaunchError(`${def.name} is not a stdio server`);
   const { command, args, env: own } = def.transport;
@@ -87,9 +110,13 @@ export async function launchStdio(def: McpServerDef, ctx: LaunchContext): Promis
   mkdirSync(state, { recursive: true, mode: 0o700 });
   // What the person granted this server: the whole network (bare --allow-net), or its `net` list through the proxy.
   const network = ctx.allowNetAll ? "all" : def.net.length > 0 && !ctx.denyAllNet ? "hosts" : "none";
-  const hidden = [...secretPaths(ctx.home ?? homedir(), ctx.root)];
+  // The same allow-list as commands (system, toolchains, git config, a private home), and the program itself.
+  const host = hostView(ctx.root, ctx.env, ctx.home ?? homedir());
+  const hidden = [...(host.hidden ?? [])];
   if (!isWithin(ctx.stateDir, ctx.root) && !isWithin(ctx.root, ctx.stateDir)) hidden.push(ctx.stateDir);
   const spec: SandboxSpec = {
+    ...host,
+    readable: serverFiles(program, args, ctx.home ?? homedir()),
     root: ctx.root,
     allowNet: network === "all",
     gitWritable: false,

@@ -24,7 +24,6 @@ export const PROXY_SOCKET_IN_SANDBOX = "/run/bunker-net/proxy.sock";
 /** The extra bubblewrap arguments for the proxy path: the socket, and the forwarder's own files. */
 export function proxyBwrapArgs(p: NetProxySpec): string[] {
   const args: string[] = [];
-  for (const path of p.readable) args.push("--ro-bind-try", path, path);
   if (p.socket) args.push("--dir", "/run/bunker-net", "--ro-bind", p.socket, PROXY_SOCKET_IN_SANDBOX);
   return args;
 }
@@ -53,7 +52,7 @@ export interface CommandNet {
 }
 
 /** Starts the proxy for one command; `kind` is the sandbox it runs in. */
-export async function startCommandNet(kind: "bubblewrap" | "seatbelt", gate: NetGate): Promise<CommandNet> {
+export async function startCommandNet(kind: "bubblewrap" | "seatbelt", gate: NetGate, fwd = forwarderCommand()): Promise<CommandNet> {
   if (kind === "seatbelt") {
     // No network namespace on macOS: the proxy listens on the host's loopback, behind a password only the command holds.
     const password = crypto.randomUUID();
@@ -78,7 +77,6 @@ export async function startCommandNet(kind: "bubblewrap" | "seatbelt", gate: Net
   }
   // Any port is free in the command's fresh network namespace; a random one rarely meets a server the command starts.
   const port = 20_000 + Math.floor(Math.random() * 40_000);
-  const fwd = forwarderCommand();
   return {
     spec: { socket, port, readable: fwd.paths },
     env: proxyEnv(`http://127.0.0.1:${port}`),

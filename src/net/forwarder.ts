@@ -44,5 +44,6 @@ export async function runForwarder(args: string[]): Promise<number> {
 export function forwarderCommand(): { argv: string[]; paths: string[] } {
   if (import.meta.path.startsWith("/$bunfs/")) return { argv: [process.execPath, FORWARD_SUBCOMMAND], paths: [process.execPath] };
   const src = join(import.meta.dir, "..");
-  return { argv: [process.execPath, join(src, "main.ts"), FORWARD_SUBCOMMAND], paths: [process.execPath, src] };
+  // The whole checkout: main.ts imports ../package.json and node_modules.
+  return { argv: [process.execPath, join(src, "main.ts"), FORWARD_SUBCOMMAND], paths: [process.execPath, join(src, "..")] };
 }

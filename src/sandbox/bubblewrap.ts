@@ -1,49 +1,38 @@
-// Linux confinement with bubblewrap (bwrap): a private mount namespace where
-// the root file system is read-only, the workspace read-write (except .git
-// and .bunker), /tmp and /run private and empty, /dev and /proc minimal; new
-// PID, IPC, UTS and network namespaces (network shared only when granted); no
-// capabilities; killed with its parent; a new session (no TIOCSTI into our
-// terminal).
-import { statSync } from "node:fs";
+// Linux confinement with bubblewrap (bwrap): a private mount namespace built
+// from nothing (bwrap's root is an empty tmpfs) with exactly the mounts of
+// spec.ts's allow-list; /dev and /proc minimal; new PID, IPC, UTS and
+// network namespaces (network shared only when granted); no capabilities;
+// killed with its parent; a new session (no TIOCSTI into our terminal).
 import { proxyBwrapArgs } from "../net/command-net.ts";
-import { readOnlyInside, type SandboxSpec } from "./spec.ts";
+import { realHostFs, sandboxMounts, type HostFs, type Mount, type SandboxSpec } from "./spec.ts";
 
-export type PathKind = "dir" | "file" | null;
-
-function pathKind(path: string): PathKind {
-  try {
-    return statSync(path).isDirectory() ? "dir" : "file";
-  } catch {
-    return null;
+/** One mount as bwrap arguments. */
+function mountArgs(m: Mount): string[] {
+  switch (m.kind) {
+    case "ro":
+      return ["--ro-bind", m.path, m.path];
+    case "rw":
+      return ["--bind", m.path, m.path];
+    case "link":
+      return ["--symlink", m.target, m.path];
+    case "empty":
+      return m.writable ? ["--tmpfs", m.path] : ["--tmpfs", m.path, "--remount-ro", m.path];
+    case "mask":
+      // A file becomes /dev/null (--ro-bind would mount it nodev: unreadable rather than empty).
+      return m.dir ? ["--tmpfs", m.path, "--remount-ro", m.path] : ["--dev-bind", "/dev/null", m.path];
   }
 }
 
 /** The bwrap command line that runs `argv` under `spec`. */
-export function bubblewrapArgs(spec: SandboxSpec, argv: string[], bwrap = "bwrap", kind: (path: string) => PathKind = pathKind): string[] {
-  const exists = (p: string) => kind(p) !== null;
-  const args = [bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"];
-  // /run holds sockets (docker, databases, the session bus, agents): reachable even read-only.
-  args.push("--tmpfs", "/run");
+export function bubblewrapArgs(spec: SandboxSpec, argv: string[], bwrap = "bwrap", fs: HostFs = realHostFs): string[] {
+  const mounts = sandboxMounts(spec, "linux", fs);
+  const args = [bwrap];
+  // A grant of / itself comes first, then bwrap's own /dev and /proc, then the rest on top.
+  for (const m of mounts) if (m.path === "/") args.push(...mountArgs(m));
+  args.push("--dev", "/dev", "--proc", "/proc");
+  for (const m of mounts) if (m.path !== "/") args.push(...mountArgs(m));
+  // /run is private (it holds sockets: docker, databases, the session bus, agents); the resolver's, when networked.
   if (spec.allowNet) args.push("--ro-bind-try", "/run/systemd/resolve", "/run/systemd/resolve");
-  // Credential stores: an empty directory, or /dev/null for a file.
-  for (const p of spec.hidden ?? []) {
-    const k = kind(p);
-    if (k === "dir") args.push("--tmpfs", p);
-    else if (k === "file") args.push("--dev-bind", "/dev/null", p); // --ro-bind would mount it nodev: unreadable
-  }
-  if (spec.workspaceReadOnly) {
-    // Unasked read-only commands: whatever trick we did not foresee, nothing can be written.
-    args.push("--ro-bind", spec.root, spec.root);
-  } else {
-    args.push("--bind", spec.root, spec.root);
-    for (const p of spec.writable) args.push("--bind-try", p, p);
-  }
-  for (const p of spec.workspaceReadOnly ? [] : readOnlyInside(spec)) {
-    if (exists(p)) args.push("--ro-bind", p, p);
-    // Missing .bunker: an empty read-only mount, so a command cannot create settings that grant it more.
-    else if (p.endsWith("/.bunker")) args.push("--tmpfs", p, "--remount-ro", p);
-  }
-  for (const p of spec.privateDirs ?? []) args.push("--bind", p, p);
   if (spec.netProxy && !spec.allowNet) args.push(...proxyBwrapArgs(spec.netProxy));
   args.push("--unshare-all");
   if (spec.allowNet) args.push("--share-net");

@@ -1,10 +1,11 @@
 // The environment a command runs with: the person's, minus what looks like a
-// credential (API keys, tokens, passwords, connection URLs, agent sockets),
+// credential by its name (API keys, tokens, passwords, connection URLs, agent
+// sockets) or by its value (a URL with a password, a webhook, a known key),
 // unless named in --allow-env; plus git settings that keep a repository's
 // own files from running code.
 
 const ALWAYS_SECRET = new Set(["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "SSH_AUTH_SOCK", "GPG_AGENT_INFO", "MYSQL_PWD", "PGPASSFILE"]);
-const SECRET_NAME = /KEY|TOKEN|SECRET|PASS(WORD|WD|PHRASE)?(_|$)|CREDENTIAL|AUTH|COOKIE|SESSION|(^|_)(PAT|PWD|DSN)$|DATABASE_URL|_URI$/i;
+const SECRET_NAME = /KEY|TOKEN|SECRET|PASS(WORD|WD|PHRASE)?(_|$)|CREDENTIAL|AUTH|COOKIE|SESSION|WEBHOOK|(^|_)(PAT|PWD|DSN|SK)$|DATABASE_URL|_URI$/i;
 
 /** Whether `name` is dropped from a command's environment unless allowed. */
 export function looksSecret(name: string): boolean {
@@ -32,13 +33,37 @@ export function withGitHardening(env: Record<string, string>): Record<string, st
   return out;
 }
 
-/** A copy of `env` without secret-looking variables; names in `allowNames` pass through. */
+/**
+ * Values that carry a credential whatever the variable is called: a URL with
+ * a password (`redis://:pw@host`, `amqp://u:pw@host`), a webhook URL (the URL
+ * is the secret), a private key, and the shapes of well-known keys and tokens.
+ */
+const SECRET_VALUE = [
+  /^[a-z][a-z0-9+.-]*:\/\/[^/\s@]*:[^/\s@]+@/i, // scheme://user:password@
+  /hooks\.slack\.com\/|discord(app)?\.com\/api\/webhooks\/|webhook\.office\.com\/|\.webhook\.|\/webhooks?\/[A-Za-z0-9_-]{16,}/i,
+  /-----BEGIN [A-Z ]*PRIVATE KEY-----/,
+  /\b(sk|rk|pk)_(live|test)_[A-Za-z0-9]{10,}/, // Stripe
+  /\bsk-(ant-)?[A-Za-z0-9_-]{20,}/, // Anthropic, OpenAI
+  /\b(ghp|gho|ghs|ghu|ghr)_[A-Za-z0-9]{30,}|\bgithub_pat_[A-Za-z0-9_]{30,}|\bglpat-[A-Za-z0-9_-]{20,}/, // GitHub, GitLab
+  /\bxox[abposr]-[A-Za-z0-9-]{10,}/, // Slack
+  /\b(AKIA|ASIA)[0-9A-Z]{16}\b/, // AWS access key id
+  /\bAIza[0-9A-Za-z_-]{35}\b/, // Google API key
+  /\bnpm_[A-Za-z0-9]{36}\b/, // npm
+  /\bey[A-Za-z0-9_-]{10,}\.ey[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}/, // a JWT
+];
+
+/** Whether a variable's value carries a credential (see SECRET_VALUE). */
+export function valueLooksSecret(value: string): boolean {
+  return SECRET_VALUE.some((re) => re.test(value));
+}
+
+/** A copy of `env` without secret-looking variables (by name or by value); names in `allowNames` pass through. */
 export function scrubEnv(env: Record<string, string | undefined>, allowNames: readonly string[] = []): Record<string, string> {
   const allowed = new Set(allowNames);
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(env)) {
     if (value === undefined) continue;
-    if (looksSecret(name) && !allowed.has(name)) continue;
+    if ((looksSecret(name) || valueLooksSecret(value)) && !allowed.has(name)) continue;
     out[name] = value;
   }
   return out;

@@ -1,11 +1,13 @@
 // macOS confinement with sandbox-exec and a generated Seatbelt (SBPL)
-// profile of the same meaning as the bubblewrap one: read everything but the
-// credential stores, write
-// only the workspace (not .git unless granted, never .bunker) and a private
-// temporary directory, no network unless granted. sandbox-exec is called by
-// its absolute path so a PATH entry cannot stand in for it.
+// profile of the same meaning as the bubblewrap mounts (spec.ts): read only
+// the system and toolchain directories, git's config, what was granted and
+// the workspace, minus the hidden paths; write only the workspace (not .git
+// unless granted, never .bunker), granted paths and a private temporary
+// directory; no network unless granted. macOS has no private home: the home
+// directory is simply not readable. sandbox-exec is called by its absolute
+// path so a PATH entry cannot stand in for it.
 import { proxySeatbeltRule } from "../net/command-net.ts";
-import { readOnlyInside, type SandboxSpec } from "./spec.ts";
+import { readOnlyInside, sandboxMounts, type HostFs, realHostFs, type SandboxSpec } from "./spec.ts";
 
 export const SANDBOX_EXEC = "/usr/bin/sandbox-exec";
 
@@ -14,11 +16,25 @@ export function sbplString(s: string): string {
   return `"${s.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`;
 }
 
+/** Devices every program may use. */
+const DEVICES = [
+  `(literal "/dev/null")`, `(literal "/dev/zero")`, `(literal "/dev/stdout")`, `(literal "/dev/stderr")`, `(literal "/dev/tty")`,
+  `(literal "/dev/random")`, `(literal "/dev/urandom")`, `(literal "/dev/dtracehelper")`,
+  `(regex #"^/dev/fd/[0-9]+$")`, `(regex #"^/dev/ttys[0-9]+$")`,
+];
+
 /**
  * The profile. `tmpDir` is a fresh per-command directory (passed to the
- * command as TMPDIR): macOS has no private /tmp, so /tmp stays read-only.
+ * command as TMPDIR): macOS has no private /tmp, so /tmp is not shown.
  */
-export function seatbeltProfile(spec: SandboxSpec, tmpDir: string): string {
+export function seatbeltProfile(spec: SandboxSpec, tmpDir: string, fs: HostFs = realHostFs): string {
+  const mounts = sandboxMounts(spec, "darwin", fs);
+  const readable = mounts.flatMap((m) => {
+    if (m.kind === "ro" || m.kind === "rw") return [`(subpath ${sbplString(m.path)})`];
+    if (m.kind === "link") return [`(literal ${sbplString(m.path)})`];
+    return [];
+  });
+  const hidden = mounts.filter((m) => m.kind === "mask").map((m) => `(subpath ${sbplString(m.path)})`);
   const workspace = [
     `(subpath ${sbplString(spec.root)})`,
     ...readOnlyInside(spec).map((p) => `(require-not (subpath ${sbplString(p)}))`),
@@ -28,13 +44,7 @@ export function seatbeltProfile(spec: SandboxSpec, tmpDir: string): string {
     `(subpath ${sbplString(tmpDir)})`,
     ...(spec.privateDirs ?? []).map((p) => `(subpath ${sbplString(p)})`),
     ...(spec.workspaceReadOnly ? [] : spec.writable.map((p) => `(subpath ${sbplString(p)})`)),
-    `(literal "/dev/null")`,
-    `(literal "/dev/zero")`,
-    `(literal "/dev/stdout")`,
-    `(literal "/dev/stderr")`,
-    `(literal "/dev/tty")`,
-    `(regex #"^/dev/fd/[0-9]+$")`,
-    `(regex #"^/dev/ttys[0-9]+$")`,
+    ...DEVICES.filter((d) => !d.includes("random") && !d.includes("dtrace")),
   ];
   return [
     "(version 1)",
@@ -62,11 +72,11 @@ export function seatbeltProfile(spec: SandboxSpec, tmpDir: string): string {
     "  (global-name \"com.apple.coreservices.launchservicesd\")",
     "  (global-name \"com.apple.logd\"))",
     "",
-    "; files: read everywhere, write only here",
-    "(allow file-read*)",
-    ...(spec.hidden?.length ? [`(deny file-read* file-write*\n  ${spec.hidden.map((p) => `(subpath ${sbplString(p)})`).join("\n  ")})`] : []),
+    "; files: names and attributes along any path (realpath needs them); contents only of what is shown",
+    "(allow file-read-metadata)",
+    `(allow file-read*\n  ${[...readable, `(subpath ${sbplString(tmpDir)})`, ...DEVICES].join("\n  ")})`,
     `(allow file-write*\n  ${writable.join("\n  ")})`,
-    ...(spec.privateDirs?.length ? [`(allow file-read*\n  ${spec.privateDirs.map((p) => `(subpath ${sbplString(p)})`).join("\n  ")})`] : []),
+    ...(hidden.length ? [`(deny file-read* file-write*\n  ${hidden.join("\n  ")})`] : []),
     "",
     spec.allowNet
       ? "; network: granted (--allow-net)\n(allow network*)\n(allow mach-lookup (global-name \"com.apple.dnssd.service\") (global-name \"com.apple.SystemConfiguration.configd\"))"

@@ -1,11 +1,17 @@
-// What a sandboxed command may touch, whatever the mechanism (bubblewrap on
-// Linux, Seatbelt on macOS): read everything except the usual credential
-// stores, write only the workspace (and paths the person granted), no
-// network unless granted.
-import { readFileSync, statSync } from "node:fs";
-import { join, resolve } from "node:path";
+// What a sandboxed command sees, whatever the mechanism (bubblewrap on Linux,
+// Seatbelt on macOS): an allow-list, as Deno's --allow-read is, enforced by
+// the OS. The workspace (read-write, its .git and .bunker read-only); the
+// system directories programs need (/etc without its secret files); the
+// toolchains on PATH and the version managers' trees, read-only; git's own
+// config (not its credential store); what the person granted; a private empty
+// home and /tmp. Nothing else of the machine exists inside: other homes, the
+// rest of $HOME, /root, /srv, /mnt, /media. Credential stores need no list
+// there; the list below only hides those a grant or toolchain tree would
+// otherwise show.
+import { lstatSync, readdirSync, readFileSync, readlinkSync, statSync } from "node:fs";
+import { dirname, isAbsolute, join, resolve, sep } from "node:path";
 import type { NetProxySpec } from "../net/command-net.ts";
-import { gitDirsInside, isWithin } from "../perms/workspace.ts";
+import { gitDirsInside, isWithin, realpathLoose } from "../perms/workspace.ts";
 
 export interface SandboxSpec {
   /** The workspace root (absolute, realpath'd): read-write. */
@@ -18,7 +24,17 @@ export interface SandboxSpec {
   gitWritable: boolean;
   /** Further absolute paths the person granted for writing (--allow-write=PATHS outside the workspace). */
   writable: string[];
-  /** Absolute paths made invisible (empty) inside the sandbox: credential stores. */
+  /** Absolute paths outside the workspace granted for reading (--allow-read=PATHS, read: rules): shown read-only. */
+  readable?: string[];
+  /** System directories shown read-only (default: SYSTEM_DIRS for this platform). */
+  system?: string[];
+  /** Toolchain directories shown read-only: PATH entries, version managers' trees (see toolchainDirs). */
+  toolchains?: string[];
+  /** git's own config files (never its credential store), shown read-only. */
+  gitConfig?: string[];
+  /** The person's home directory: an empty private one in its place. */
+  home?: string;
+  /** Absolute paths made invisible (empty) wherever a mount would show them: credential stores, denied reads. */
   hidden?: string[];
   /** Further paths inside the workspace kept read-only (--deny-write). */
   readOnly?: string[];
@@ -30,6 +46,29 @@ export interface SandboxSpec {
   /** Writable even when the workspace is read-only: an MCP server's own state directory (and what the person's settings let it write). */
   privateDirs?: string[];
 }
+
+/** What one path in the sandbox is. Listed parents first: a later mount sits on top of an earlier one. */
+export type Mount =
+  /** The host's path, read-only or read-write. */
+  | { kind: "ro" | "rw"; path: string }
+  /** A symbolic link as the host has it (`/bin -> usr/bin`). */
+  | { kind: "link"; path: string; target: string }
+  /** An empty directory: writable (private /tmp, home) or a read-only stand-in (a missing .bunker). */
+  | { kind: "empty"; path: string; writable: boolean }
+  /** Hidden: an empty read-only directory, or an empty file. */
+  | { kind: "mask"; path: string; dir: boolean };
+
+/** Where programs and their libraries live: read-only in every sandbox. /etc loses its secrets (etcSecrets). */
+export const SYSTEM_DIRS: Partial<Record<NodeJS.Platform, string[]>> = {
+  linux: ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt", "/nix/store"],
+  darwin: [
+    "/usr", "/bin", "/sbin", "/System", "/Library", "/private/etc", "/etc", "/private/var/db/timezone", "/var",
+    "/opt/homebrew", "/opt/local", "/nix/store", "/Applications/Xcode.app",
+  ],
+};
+
+/** Always-empty private directories (Linux; macOS gets a per-command TMPDIR instead). */
+const PRIVATE_DIRS = ["/tmp", "/var/tmp", "/run"];
 
 /**
  * Paths inside the workspace that stay read-only: .git (unless granted), and
@@ -43,31 +82,234 @@ export function readOnlyInside(spec: SandboxSpec): string[] {
   return paths;
 }
 
+/** What the host has at a path (without following a link at the path itself). */
+export interface HostFs {
+  kind(path: string): "dir" | "file" | "link" | null;
+  readlink(path: string): string;
+}
+
+export const realHostFs: HostFs = {
+  kind(path) {
+    try {
+      const st = lstatSync(path);
+      return st.isSymbolicLink() ? "link" : st.isDirectory() ? "dir" : "file";
+    } catch {
+      return null;
+    }
+  },
+  readlink: (path) => readlinkSync(path),
+};
+
+/** `path` split into components, for ordering mounts parents first. */
+function depth(path: string): number {
+  return path.split(sep).filter(Boolean).length;
+}
+
+/**
+ * The mounts that make up what `spec` shows, parents before children (masks
+ * last at their depth), so nothing is mounted over something deeper.
+ */
+export function sandboxMounts(spec: SandboxSpec, platform: NodeJS.Platform = process.platform, fs: HostFs = realHostFs): Mount[] {
+  const out: Mount[] = [];
+  const exists = (p: string) => fs.kind(p) !== null;
+  // A directory or file the host has: a link is kept as a link (its target is mounted on its own, or not at all).
+  const show = (path: string, kind: "ro" | "rw") => {
+    const k = fs.kind(path);
+    if (k === "link") out.push({ kind: "link", path, target: fs.readlink(path) });
+    else if (k) out.push({ kind, path });
+  };
+  for (const dir of spec.system ?? SYSTEM_DIRS[platform] ?? []) show(dir, "ro");
+  if (platform === "linux") for (const dir of PRIVATE_DIRS) out.push({ kind: "empty", path: dir, writable: true });
+  if (spec.home) out.push({ kind: "empty", path: spec.home, writable: true });
+  const granted = [...(spec.readable ?? []), ...(spec.workspaceReadOnly ? [] : spec.writable), ...(spec.privateDirs ?? [])];
+  for (const dir of [...(spec.toolchains ?? []), ...(spec.gitConfig ?? [])]) {
+    if (!isWithin(spec.root, dir) && exists(dir)) out.push({ kind: "ro", path: dir });
+  }
+  for (const p of spec.readable ?? []) {
+    // A read inside a granted write would make it read-only; the workspace is shown anyway.
+    if (isWithin(spec.root, p) || (!spec.workspaceReadOnly && spec.writable.some((w) => isWithin(w, p)))) continue;
+    if (exists(p)) out.push({ kind: "ro", path: p });
+  }
+  if (!spec.workspaceReadOnly) for (const p of spec.writable) if (exists(p)) out.push({ kind: "rw", path: p });
+  for (const p of spec.privateDirs ?? []) if (exists(p)) out.push({ kind: "rw", path: p });
+  // Unasked read-only commands: whatever trick we did not foresee, nothing can be written.
+  out.push({ kind: spec.workspaceReadOnly ? "ro" : "rw", path: spec.root });
+  if (!spec.workspaceReadOnly) {
+    for (const p of readOnlyInside(spec)) {
+      if (exists(p)) out.push({ kind: "ro", path: p });
+      // Missing .bunker: an empty read-only stand-in, so a command cannot create settings that grant it more.
+      else if (p === join(spec.root, ".bunker")) out.push({ kind: "empty", path: p, writable: false });
+    }
+  }
+  // Hidden: wherever something above would show it, unless a grant names it (or something inside it).
+  const shown = out.filter((m) => m.kind === "ro" || m.kind === "rw").map((m) => m.path);
+  for (const p of spec.hidden ?? []) {
+    const k = fs.kind(p);
+    if (!k || k === "link") continue; // a link shows only what its target's own mount shows
+    if (!shown.some((s) => isWithin(s, p)) || granted.some((g) => isWithin(p, g))) continue;
+    out.push({ kind: "mask", path: p, dir: k === "dir" });
+  }
+  const rank = (m: Mount) => depth(m.path) * 2 + (m.kind === "mask" ? 1 : 0);
+  return out.map((m, i) => ({ m, i })).sort((a, b) => rank(a.m) - rank(b.m) || a.i - b.i).map(({ m }) => m);
+}
+
+/** What a command inside the sandbox finds at `path` (absolute): the innermost mount that covers it. */
+export function shownAs(mounts: Mount[], path: string): "rw" | "ro" | "hidden" | "private" | "absent" {
+  let found: Mount | undefined;
+  for (const m of mounts) if (isWithin(m.path, path)) found = m;
+  if (!found) return "absent";
+  if (found.kind === "mask") return "hidden";
+  if (found.kind === "empty") return found.writable ? "private" : "ro";
+  if (found.kind === "link") return "ro";
+  return found.kind;
+}
+
+// ---- what the host contributes --------------------------------------------------
+
 /**
  * Where credentials (and sockets that control the machine) usually live
- * under a home directory: keys, cloud and registry logins, tokens, shell
- * histories (which hold pasted secrets), browser profiles, keyrings.
+ * under a home directory or the config directory: hidden when a grant or a
+ * toolchain tree would show them (the private home shows none of them).
  */
 const SECRET_HOME_ENTRIES = [
   ".ssh", ".gnupg", ".aws", ".azure", ".config/gcloud", ".password-store", ".netrc", ".git-credentials", ".pgpass",
-  ".config/gh", ".config/hub", ".config/glab-cli", ".docker", ".kube", ".npmrc", ".yarnrc", ".yarnrc.yml", ".pypirc",
-  ".cargo/credentials", ".cargo/credentials.toml", ".gem/credentials", ".terraform.d", ".vault-token", ".config/op",
-  ".config/rclone", ".m2/settings.xml", ".gradle/gradle.properties", ".composer/auth.json", ".local/share/keyrings",
-  ".mozilla", ".config/google-chrome", ".config/chromium", ".bash_history", ".zsh_history", ".python_history",
+  ".config/gh", ".config/hub", ".config/glab-cli", ".config/git/credentials", ".docker", ".kube", ".npmrc", ".yarnrc",
+  ".yarnrc.yml", ".pypirc", ".cargo/credentials", ".cargo/credentials.toml", ".gem/credentials", ".terraform.d",
+  ".vault-token", ".config/op", ".config/rclone", ".m2/settings.xml", ".gradle/gradle.properties",
+  ".composer/auth.json", ".local/share/keyrings", ".mozilla", ".config/google-chrome", ".config/chromium",
+  ".claude/.credentials.json", ".config/anthropic", ".bash_history", ".zsh_history", ".python_history",
   ".psql_history", ".mysql_history", ".node_repl_history", ".lesshst", ".local/share/fish/fish_history",
+];
+/** The same stores, by the variables that move them. */
+const SECRET_ENV_PATHS = [
+  "GNUPGHOME", "DOCKER_CONFIG", "KUBECONFIG", "AWS_SHARED_CREDENTIALS_FILE", "AWS_CONFIG_FILE", "AZURE_CONFIG_DIR",
+  "CLOUDSDK_CONFIG", "GOOGLE_APPLICATION_CREDENTIALS", "GH_CONFIG_DIR", "NPM_CONFIG_USERCONFIG", "PASSWORD_STORE_DIR",
+  "VAULT_CONFIG_PATH", "HISTFILE", "NETRC", "CARGO_HOME/credentials.toml", "CARGO_HOME/credentials",
 ];
 
 /** Control sockets outside /run (which the sandbox replaces): a reachable one is a way out. */
 const SOCKET_DIRS = ["/var/snap/lxd/common/lxd", "/var/lib/lxd/unix.socket", "/var/lib/incus/unix.socket"];
 
 /** The credential stores and control sockets to hide, except any that lie inside the workspace. */
-export function secretPaths(home: string, root: string): string[] {
-  return [...SECRET_HOME_ENTRIES.map((e) => join(home, e)), ...SOCKET_DIRS].filter((p) => !isWithin(root, p) && !isWithin(p, root));
+export function secretPaths(home: string, root: string, env: Record<string, string | undefined> = {}): string[] {
+  const config = env.XDG_CONFIG_HOME && isAbsolute(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : null;
+  const fromHome = SECRET_HOME_ENTRIES.map((e) => join(home, e));
+  const fromConfig = config ? SECRET_HOME_ENTRIES.filter((e) => e.startsWith(".config/")).map((e) => join(config, e.slice(8))) : [];
+  const fromEnv = SECRET_ENV_PATHS.flatMap((spec) => {
+    const [name, sub] = spec.split("/");
+    // KUBECONFIG may be a list.
+    return (env[name!] ?? "").split(":").filter((v) => isAbsolute(v)).map((v) => (sub ? join(v, sub) : v));
+  });
+  return [...fromHome, ...fromConfig, ...fromEnv, ...SOCKET_DIRS].filter((p) => !isWithin(root, p) && !isWithin(p, root));
+}
+
+/** Names in /etc that are secret whatever their mode says (some images make them world-readable). */
+const ETC_SECRET_NAMES = [
+  "shadow", "shadow-", "gshadow", "gshadow-", "sudoers", "sudoers.d", "ssl/private", "security/opasswd", "krb5.keytab",
+  "NetworkManager/system-connections", "wpa_supplicant", "ppp/chap-secrets", "ppp/pap-secrets", "openvpn", "wireguard",
+  "master.passwd", "spwd.db",
+];
+
+const etcCache = new Map<string, string[]>();
+
+/**
+ * The secret files of /etc: the ones named above, SSH host keys, and every
+ * entry the system itself keeps from other users (a file not world-readable,
+ * a directory not world-searchable): the system's own word for "secret".
+ * Walked once per process (a thousand entries, a few milliseconds).
+ */
+export function etcSecrets(etc = "/etc"): string[] {
+  const hit = etcCache.get(etc);
+  if (hit) return hit;
+  const found = new Set<string>();
+  for (const name of ETC_SECRET_NAMES) if (realHostFs.kind(join(etc, name)) !== null) found.add(join(etc, name));
+  const walk = (dir: string, level: number) => {
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      const p = join(dir, name);
+      if (found.has(p)) continue;
+      let st;
+      try {
+        st = lstatSync(p);
+      } catch {
+        continue;
+      }
+      if (st.isSymbolicLink()) continue;
+      if (/^ssh_host_.*key$/.test(name) || (st.mode & 0o004) === 0 || (st.isDirectory() && (st.mode & 0o001) === 0)) {
+        found.add(p);
+      } else if (st.isDirectory() && level < 8) {
+        walk(p, level + 1);
+      }
+    }
+  };
+  walk(etc, 0);
+  const list = [...found].sort();
+  etcCache.set(etc, list);
+  return list;
+}
+
+/** Version managers' trees, by the variable that moves them, else under the home directory. */
+const TOOLCHAIN_TREES: [string | null, string][] = [
+  ["BUN_INSTALL", ".bun"], ["NVM_DIR", ".nvm"], ["VOLTA_HOME", ".volta"], ["FNM_DIR", ".fnm"], [null, ".local/share/fnm"],
+  ["CARGO_HOME", ".cargo"], ["RUSTUP_HOME", ".rustup"], ["PYENV_ROOT", ".pyenv"], [null, ".local/share/uv"],
+  [null, ".local/share/pipx"], ["DENO_INSTALL", ".deno"], ["ASDF_DATA_DIR", ".asdf"], [null, ".local/share/mise"],
+  ["SDKMAN_DIR", ".sdkman"], ["RBENV_ROOT", ".rbenv"], ["GOROOT", ".go"],
+];
+/** Directories of a home that hold more than one tool: never shown whole, even when a PATH entry sits in one. */
+const MIXED_HOME_DIRS = [".local", ".config", ".cache"];
+
+/**
+ * The toolchain directories a command may run from: every PATH entry, and
+ * the version managers' trees (where a PATH entry's `bin` links into), all
+ * resolved physically. Never `/`, the home directory or anything above it or
+ * the workspace, a folder inside the workspace, nor a credential store.
+ */
+export function toolchainDirs(env: Record<string, string | undefined>, home: string, root: string): string[] {
+  const candidates: string[] = [];
+  for (const entry of (env.PATH ?? "").split(":")) {
+    if (!isAbsolute(entry)) continue; // "" and "." mean the current directory: the workspace
+    const dir = realpathLoose(entry).real;
+    candidates.push(dir);
+    // `~/.bun/bin`, `~/.npm-global/bin`: the tool's own prefix holds what its bin links to.
+    const parent = dirname(dir);
+    if (dir.endsWith("/bin") && dirname(parent) === home && parent.slice(home.length + 1).startsWith(".") && !MIXED_HOME_DIRS.includes(parent.slice(home.length + 1))) {
+      candidates.push(parent);
+    }
+  }
+  for (const [name, rel] of TOOLCHAIN_TREES) {
+    const v = name ? env[name] : undefined;
+    candidates.push(realpathLoose(v && isAbsolute(v) ? v : join(home, rel)).real);
+  }
+  // GOPATH trees (GOPATH/src holds projects, the workspace may be one of them): only the installed tools and modules.
+  for (const gopath of (env.GOPATH || join(home, "go")).split(":").filter((v) => isAbsolute(v))) {
+    candidates.push(join(realpathLoose(gopath).real, "bin"), join(realpathLoose(gopath).real, "pkg"));
+  }
+  const secrets = secretPaths(home, root, env);
+  const out: string[] = [];
+  for (const dir of candidates) {
+    if (dir === sep || isWithin(dir, home) || isWithin(dir, root) || isWithin(root, dir)) continue;
+    if (secrets.some((s) => isWithin(s, dir))) continue;
+    if (!out.includes(dir) && !out.some((o) => isWithin(o, dir))) out.push(dir);
+  }
+  return out.filter((d) => !out.some((o) => o !== d && isWithin(o, d)));
+}
+
+/** git's own config files (global and XDG), not its credential store: `git` works as the person set it up. */
+export function gitConfigFiles(env: Record<string, string | undefined>, home: string): string[] {
+  const xdg = env.XDG_CONFIG_HOME && isAbsolute(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : join(home, ".config");
+  const files = [join(home, ".gitconfig"), ...["config", "ignore", "attributes"].map((f) => join(xdg, "git", f))];
+  if (env.GIT_CONFIG_GLOBAL && isAbsolute(env.GIT_CONFIG_GLOBAL)) files.push(env.GIT_CONFIG_GLOBAL);
+  return files;
 }
 
 /**
  * When .git is a file (a worktree or submodule: `gitdir: …`), the repository
- * lives outside the workspace: the directories a granted .git write needs.
+ * lives outside the workspace: the directories git needs to work there.
  */
 export function linkedGitDirs(root: string, read: (path: string) => string | null = readText): string[] {
   const pointer = read(join(root, ".git"));
@@ -84,4 +326,35 @@ function readText(path: string): string | null {
   } catch {
     return null;
   }
+}
+
+/** What this machine contributes to every command's view: system, toolchains, git config, the home to replace, the secrets to hide. */
+export function hostView(
+  root: string,
+  env: Record<string, string | undefined>,
+  home: string,
+  platform: NodeJS.Platform = process.platform,
+): Pick<SandboxSpec, "system" | "toolchains" | "gitConfig" | "home" | "hidden"> {
+  const realHome = realpathLoose(home).real;
+  const system = SYSTEM_DIRS[platform] ?? [];
+  // HOME=/ (a service) or one inside a system directory: nothing to replace.
+  const privateHome = realHome !== sep && !system.some((s) => isWithin(s, realHome)) && !isWithin(realHome, root);
+  const inSystem = (p: string) => system.some((s) => realHostFs.kind(s) === "dir" && isWithin(s, p));
+  return {
+    system,
+    toolchains: toolchainDirs(env, realHome, root).filter((d) => !inSystem(d)),
+    gitConfig: gitConfigFiles(env, realHome),
+    ...(privateHome ? { home: realHome } : {}),
+    hidden: [...secretPaths(realHome, root, env), ...etcSecrets(platform === "darwin" ? "/private/etc" : "/etc")],
+  };
+}
+
+/** The paths --allow-read and read: rules grant: each path, and a glob rule's fixed part (`/data/**` shows /data). */
+export function grantedReadPaths(grants: { allow: { read: { paths: string[]; globs: string[] } } }): string[] {
+  const fromGlobs = grants.allow.read.globs.map((g) => {
+    const parts = g.split(sep);
+    const first = parts.findIndex((p) => /(^|[^\\])[*?[\]{}]/.test(p));
+    return (first === -1 ? parts : parts.slice(0, first)).join(sep).replace(/\\(.)/g, "$1") || sep;
+  });
+  return [...grants.allow.read.paths, ...fromGlobs];
 }

@@ -10,7 +10,8 @@ import { writeFileTool } from "./write-file.ts";
 import { todoTool } from "./todo.ts";
 import { applyPatchTool } from "./apply-patch.ts";
 import { createRunBashTool, runBashOptions } from "./run-bash.ts";
+import { webFetchTool } from "./web-fetch.ts";
 
 export function allTools(config: Config): AnyTool[] {
-  return [readFileTool, listFilesTool, grepTool, globTool, editFileTool, writeFileTool, applyPatchTool, createRunBashTool(runBashOptions(config)), todoTool];
+  return [readFileTool, listFilesTool, grepTool, globTool, editFileTool, writeFileTool, applyPatchTool, createRunBashTool(runBashOptions(config)), webFetchTool, todoTool];
 }

@@ -11,9 +11,10 @@ import { isWithin } from "../perms/workspace.ts";
 import { evaluateRun } from "../perms/run/evaluate.ts";
 import { confine, detectSandbox, locateProgram, planSandbox, type SandboxAvailability, type SandboxMode, type SandboxPlan } from "../sandbox/detect.ts";
 import { scrubEnv, withGitHardening } from "../sandbox/env.ts";
+import { pathNote } from "../sandbox/explain.ts";
 import { refusalNote, startCommandNet } from "../net/command-net.ts";
 import { permissionGate } from "../net/gate.ts";
-import { linkedGitDirs, secretPaths, type SandboxSpec } from "../sandbox/spec.ts";
+import { grantedReadPaths, hostView, linkedGitDirs, type SandboxSpec } from "../sandbox/spec.ts";
 import { escapeControl } from "../ui/escape.ts";
 import { BoundedOutput } from "./bounded-output.ts";
 import { ToolError, type Tool, type ToolContext, type ToolOutput } from "./tool.ts";
@@ -152,6 +153,8 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
       const net = p.confined && !opts.allowNet ? await startCommandNet(p.kind, permissionGate(ctx.perms, "run_bash", command)) : null;
       if (net) {
         spec.netProxy = net.spec;
+        // The forwarder's own files, shown read-only like any granted read (never over the workspace).
+        spec.readable = [...(spec.readable ?? []), ...net.spec.readable];
         Object.assign(env, net.env);
       }
       let tmp: string | undefined;
@@ -197,14 +200,24 @@ function removeIfEmptyDir(dir: string): void {
  * is evaluated once); without it the line is evaluated here.
  */
 export function commandSandboxSpec(command: string, root: string, opts: RunBashOptions, confined: boolean, readOnly?: boolean): SandboxSpec {
+  const grants = opts.grants ?? emptyGrants();
+  const host = hostView(root, opts.env ?? process.env, opts.home ?? homedir());
+  const gitDirs = linkedGitDirs(root);
   return {
+    ...host,
     root,
     allowNet: opts.allowNet,
     gitWritable: opts.gitWritable,
-    writable: [...(opts.writable ?? []), ...(opts.gitWritable ? linkedGitDirs(root) : [])],
-    hidden: [...secretPaths(opts.home ?? homedir(), root), ...(opts.sessionsDir && !isWithin(opts.sessionsDir, root) && !isWithin(root, opts.sessionsDir) ? [opts.sessionsDir] : [])],
+    writable: [...(opts.writable ?? []), ...(opts.gitWritable ? gitDirs : [])],
+    // Granted reads (a rule's glob shows its fixed part), and the repository of a worktree, read-only.
+    readable: [...grantedReadPaths(grants), ...(opts.gitWritable ? [] : gitDirs)],
+    hidden: [
+      ...(host.hidden ?? []),
+      ...grants.deny.read.paths,
+      ...(opts.sessionsDir && !isWithin(opts.sessionsDir, root) && !isWithin(root, opts.sessionsDir) ? [opts.sessionsDir] : []),
+    ],
     readOnly: opts.readOnly ?? [],
-    workspaceReadOnly: confined && (readOnly ?? evaluateRun(command, { root, grants: opts.grants ?? emptyGrants() }).readOnly),
+    workspaceReadOnly: confined && (readOnly ?? evaluateRun(command, { root, grants }).readOnly),
   };
 }
 
@@ -416,13 +429,9 @@ export function sandboxNote(r: ProcessResult, spec: SandboxSpec): string | null 
         "Do not retry with another tool; if the command needs a host, ask the person to grant it (--allow-net=HOST).",
     );
   }
-  if (/\/tmp\/[^\n]*No such file or directory|No such file or directory[^\n]*\/tmp\//.test(out)) {
-    notes.push("The sandbox has a private /tmp: files in the machine's /tmp are not visible inside it. Work with files in the workspace instead.");
-  }
-  const denied = /(\/[^\s:'"`]+)[^\n]*?(Permission denied|Operation not permitted)/.exec(out);
-  if (denied && !isWithin(spec.root, denied[1]!)) {
-    notes.push(`The sandbox blocked access to ${denied[1]}, outside the workspace. Do not retry; ask the person to grant it or to run bunker with --sandbox off.`);
-  }
+  // A path the sandbox does not show: what it shows, and which flag shows more.
+  const path = pathNote(out, spec);
+  if (path) notes.push(path);
   return notes.length > 0 ? `note: ${notes.join(" ")}` : null;
 }
 

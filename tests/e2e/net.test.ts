@@ -96,6 +96,22 @@ describe.skipIf(!canRun)("sandboxed commands with --allow-net=127.0.0.2:PORT", (
   }, 60_000);
 });
 
+describe.skipIf(!opensslAvailable)("web_fetch in a headless run", () => {
+  test("a granted local page comes back as Markdown; localhost is refused, naming the grant by address", async () => {
+    const fake = e2e.serve([
+      reply([toolUse("web_fetch", { url: `${A.url}/` }), toolUse("web_fetch", { url: `http://localhost:${A.port}/` })]),
+      reply("Read it."),
+    ]);
+    const { root, env } = workspace();
+    const r = await runHeadless(root, env, ["-p", "read the page", `--allow-net=127.0.0.2:${A.port},localhost`, "--output-format", "json"]);
+    expect(r.code).toBe(0);
+    const [page, local] = toolResults(fake.requests[1]);
+    expect(page).toEqual({ is_error: false, content: `${A.url}/ (200 OK, text/plain)\n\nhello from A\n` });
+    expect(local?.is_error).toBe(true);
+    expect(local?.content).toContain(`localhost resolves to 127.0.0.1, a loopback address; bunker connects to loopback, link-local and private addresses only when they are granted by address: --allow-net=127.0.0.1:${A.port}`);
+  }, 60_000);
+});
+
 describe.skipIf(!canRun || !tmuxAvailable)("in a real terminal (tmux)", () => {
   test("a command reaching B asks which host and which command; 'for the session' lets the next one through unasked", async () => {
     const fake = e2e.serve([

@@ -67,7 +67,8 @@ describe("headless", () => {
   });
 
   test.skipIf(!sandboxed)("--allow-run with the sandbox: a write outside the workspace is blocked and says so", async () => {
-    const outside = `/var/tmp/bunker-e2e-outside-${process.pid}`;
+    // A system directory: shown read-only (/tmp and /var/tmp are private, a write there would land in the sandbox's own).
+    const outside = `/usr/local/bunker-e2e-outside-${process.pid}`;
     const fake = e2e.serve([reply([run(`echo x > ${outside}`)]), reply("Blocked.")]);
     const { root, env } = e2e.workspace();
     const r = await runHeadless(root, env, ["-p", "go", "--allow-run"]);

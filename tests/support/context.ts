@@ -1,6 +1,6 @@
 // Builds a real ToolContext over a temp workspace for tool tests: the real
 // resolver, policy and Permissions, with a scripted approver.
-import { mkdtempSync, realpathSync } from "node:fs";
+import { existsSync, mkdtempSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SessionState } from "../../src/agent/session-state.ts";
@@ -12,6 +12,15 @@ import type { ToolContext } from "../../src/tools/tool.ts";
 /** A fresh, realpath'd temp directory. */
 export function tempDir(prefix = "bunker-test-"): string {
   return realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+}
+
+/**
+ * A fresh directory that no sandbox shows: not under /tmp or /var/tmp
+ * (private inside it, so a test would pass for the wrong reason), nor a
+ * home. /dev/shm on Linux (the sandbox has its own /dev).
+ */
+export function unseenDir(prefix = "bunker-unseen-"): string {
+  return realpathSync(mkdtempSync(join(existsSync("/dev/shm") ? "/dev/shm" : tmpdir(), prefix)));
 }
 
 /** Answers prompts from a list (or denies when it runs out) and records what was asked. */

@@ -39,7 +39,7 @@ export function selfSignedCert(host: string): { cert: string; key: string; certF
 }
 
 /** Starts NAME's servers on `host`; `routes` add paths beyond "/" (which says hello). */
-export function startTestServer(name: string, host: string, routes: Record<string, (req: Request) => Response> = {}): TestServer {
+export function startTestServer(name: string, host: string, routes: Record<string, (req: Request) => Response | Promise<Response>> = {}): TestServer {
   const seen: string[] = [];
   const fetchHandler = (req: Request) => {
     const url = new URL(req.url);

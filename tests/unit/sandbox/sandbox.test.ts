@@ -1,40 +1,68 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { emptyGrants } from "../../../src/perms/policy.ts";
 import { bubblewrapArgs } from "../../../src/sandbox/bubblewrap.ts";
 import { detectSandbox, locateProgram, parseSandboxMode, planSandbox, sandboxStartupNotice } from "../../../src/sandbox/detect.ts";
 import { scrubEnv } from "../../../src/sandbox/env.ts";
 import { sbplString, seatbeltProfile } from "../../../src/sandbox/seatbelt.ts";
-import { linkedGitDirs, secretPaths, type SandboxSpec } from "../../../src/sandbox/spec.ts";
+import { etcSecrets, grantedReadPaths, linkedGitDirs, sandboxMounts, secretPaths, shownAs, toolchainDirs, type HostFs, type SandboxSpec } from "../../../src/sandbox/spec.ts";
 import { parseConfig } from "../../../src/config.ts";
 import { commandSandboxSpec, createRunBashTool, runBashOptions, sandboxNote, type RunBashOptions } from "../../../src/tools/run-bash.ts";
 import type { ToolOutput } from "../../../src/tools/tool.ts";
-import { makeContext, tempDir } from "../../support/context.ts";
+import { makeContext, tempDir, unseenDir } from "../../support/context.ts";
 
-const spec = (over: Partial<SandboxSpec> = {}): SandboxSpec => ({ root: "/work/proj", allowNet: false, gitWritable: false, writable: [], ...over });
+const spec = (over: Partial<SandboxSpec> = {}): SandboxSpec => ({ root: "/work/proj", allowNet: false, gitWritable: false, writable: [], system: ["/usr", "/bin", "/etc"], ...over });
 
-describe("bubblewrap arguments", () => {
-  const kind = (p: string) => (p === "/work/proj/.git" || p === "/home/u/.ssh" ? "dir" : p === "/home/u/.netrc" ? "file" : null);
-  test("read-only root, writable workspace, private /tmp and /run, minimal /dev and /proc, no net", () => {
-    const args = bubblewrapArgs(spec(), ["bash", "-c", "ls"], "/usr/bin/bwrap", kind).join(" ");
+/** A made-up machine: /bin a link, a home with a toolchain and credential stores, a project with .git. */
+const fakeHost: HostFs = {
+  kind: (p) =>
+    ({
+      "/usr": "dir", "/bin": "link", "/etc": "dir", "/etc/shadow": "file", "/etc/ssl/private": "dir", "/work/proj": "dir",
+      "/work/proj/.git": "dir", "/home/u/.ssh": "dir", "/home/u/.netrc": "file", "/home/u/.cargo": "dir",
+      "/home/u/.cargo/credentials.toml": "file", "/home/u/.gitconfig": "file", "/data": "dir", "/data/.kube": "dir",
+    } as Record<string, "dir" | "file" | "link">)[p] ?? null,
+  readlink: () => "usr/bin",
+};
+const hidden = ["/etc/shadow", "/etc/ssl/private", "/home/u/.ssh", "/home/u/.netrc", "/home/u/.cargo/credentials.toml", "/data/.kube"];
+
+describe("bubblewrap arguments: an allow-list", () => {
+  test("system directories read-only (links kept as links), private /tmp, /run and home, the workspace, no net", () => {
+    const args = bubblewrapArgs(spec({ home: "/home/u", hidden }), ["bash", "-c", "ls"], "/usr/bin/bwrap", fakeHost).join(" ");
     expect(args).toBe(
-      "/usr/bin/bwrap --ro-bind / / --dev /dev --proc /proc --tmpfs /tmp --tmpfs /run --bind /work/proj /work/proj " +
+      "/usr/bin/bwrap --dev /dev --proc /proc --ro-bind /usr /usr --symlink usr/bin /bin --ro-bind /etc /etc " +
+        "--tmpfs /tmp --tmpfs /run --tmpfs /var/tmp --tmpfs /home/u --bind /work/proj /work/proj --dev-bind /dev/null /etc/shadow " +
         "--ro-bind /work/proj/.git /work/proj/.git --tmpfs /work/proj/.bunker --remount-ro /work/proj/.bunker " +
+        "--tmpfs /etc/ssl/private --remount-ro /etc/ssl/private " +
         "--unshare-all --die-with-parent --new-session --cap-drop ALL --chdir /work/proj -- bash -c ls",
     );
+    // Credential stores in the home need no hiding: the home is empty.
+    expect(args).not.toContain(".ssh");
+    expect(args).not.toContain(".netrc");
+  });
+  test("toolchains and git config read-only on the private home; a credential file inside a toolchain tree is hidden", () => {
+    const args = bubblewrapArgs(spec({ home: "/home/u", hidden, toolchains: ["/home/u/.cargo"], gitConfig: ["/home/u/.gitconfig", "/home/u/.config/git/config"] }), ["true"], "bwrap", fakeHost).join(" ");
+    expect(args).toContain("--tmpfs /home/u --bind /work/proj /work/proj --dev-bind /dev/null /etc/shadow --ro-bind /home/u/.cargo /home/u/.cargo --ro-bind /home/u/.gitconfig /home/u/.gitconfig");
+    expect(args).toContain("--dev-bind /dev/null /home/u/.cargo/credentials.toml");
+    expect(args).not.toContain(".config/git"); // missing: not mounted
+  });
+  test("granted reads read-only, granted writes read-write, credential stores inside them hidden, unless the grant names them", () => {
+    const g = bubblewrapArgs(spec({ readable: ["/data"], hidden }), ["true"], "bwrap", fakeHost).join(" ");
+    expect(g).toContain("--ro-bind /data /data");
+    expect(g).toContain("--tmpfs /data/.kube --remount-ro /data/.kube");
+    expect(bubblewrapArgs(spec({ writable: ["/data"], hidden }), ["true"], "bwrap", fakeHost).join(" ")).toContain("--bind /data /data");
+    expect(bubblewrapArgs(spec({ readable: ["/data/.kube"], hidden }), ["true"], "bwrap", fakeHost).join(" ")).not.toContain("--tmpfs /data/.kube");
   });
   test("network, a writable .git and extra writable paths when granted", () => {
-    const args = bubblewrapArgs(spec({ allowNet: true, gitWritable: true, writable: ["/data"] }), ["true"], "bwrap", kind);
+    const args = bubblewrapArgs(spec({ allowNet: true, gitWritable: true, writable: ["/data"] }), ["true"], "bwrap", fakeHost);
     expect(args).toContain("--share-net");
-    expect(args.join(" ")).toContain("--bind-try /data /data");
+    expect(args.join(" ")).toContain("--bind /data /data");
     expect(args.join(" ")).not.toContain("/work/proj/.git");
   });
-  test("credential stores that exist are hidden: directories emptied, files replaced by /dev/null", () => {
-    const args = bubblewrapArgs(spec({ hidden: ["/home/u/.ssh", "/home/u/.netrc", "/home/u/.aws"] }), ["true"], "bwrap", kind).join(" ");
-    expect(args).toContain("--tmpfs /home/u/.ssh --dev-bind /dev/null /home/u/.netrc --bind /work/proj /work/proj");
-    expect(args).not.toContain(".aws");
+  test("a grant of / comes before bwrap's own /dev and /proc", () => {
+    const args = bubblewrapArgs(spec({ readable: ["/"] }), ["true"], "bwrap", { kind: (p) => (p === "/" ? "dir" : fakeHost.kind(p)), readlink: fakeHost.readlink });
+    expect(args.slice(0, 11).join(" ")).toBe("bwrap --ro-bind / / --dev /dev --proc /proc --ro-bind /usr /usr");
   });
-  test("a worktree's repository (outside the workspace) is found for a granted .git write", () => {
+  test("a worktree's repository (outside the workspace) is found for git to work there", () => {
     const files: Record<string, string> = {
       "/w/.git": "gitdir: /main/.git/worktrees/w\n",
       "/main/.git/worktrees/w/commondir": "../..\n",
@@ -42,18 +70,68 @@ describe("bubblewrap arguments", () => {
     expect(linkedGitDirs("/w", (p) => files[p] ?? null)).toEqual(["/main/.git/worktrees/w", "/main/.git"]);
     expect(linkedGitDirs("/plain", () => null)).toEqual([]);
   });
-  test("secretPaths never hides the workspace or a parent of it", () => {
-    expect(secretPaths("/home/u", "/work/proj")).toContain("/home/u/.ssh");
+  test("secretPaths: the home's stores, the same under XDG_CONFIG_HOME, and those moved by variables; never the workspace or a parent of it", () => {
+    const env = { XDG_CONFIG_HOME: "/cfg", GNUPGHOME: "/keys/gpg", KUBECONFIG: "/k/a:/k/b", AWS_SHARED_CREDENTIALS_FILE: "/aws/creds", DOCKER_CONFIG: "/d" };
+    const paths = secretPaths("/home/u", "/work/proj", env);
+    for (const p of ["/home/u/.ssh", "/home/u/.config/git/credentials", "/cfg/gh", "/cfg/gcloud", "/home/u/.claude/.credentials.json", "/keys/gpg", "/k/a", "/k/b", "/aws/creds", "/d"]) {
+      expect(paths).toContain(p);
+    }
     expect(secretPaths("/home/u", "/home/u/.ssh/proj")).not.toContain("/home/u/.ssh");
     expect(secretPaths("/home/u", "/home/u/.aws")).not.toContain("/home/u/.aws");
+  });
+  test("shownAs says what a command finds at a path", () => {
+    const mounts = sandboxMounts(spec({ home: "/home/u", hidden }), "linux", fakeHost);
+    expect(shownAs(mounts, "/work/proj/src/a.ts")).toBe("rw");
+    expect(shownAs(mounts, "/work/proj/.git/config")).toBe("ro");
+    expect(shownAs(mounts, "/usr/bin/env")).toBe("ro");
+    expect(shownAs(mounts, "/etc/shadow")).toBe("hidden");
+    expect(shownAs(mounts, "/home/u/.ssh/id_rsa")).toBe("private");
+    expect(shownAs(mounts, "/srv/data")).toBe("absent");
+  });
+});
+
+describe("the machine's own view", () => {
+  test("toolchainDirs: PATH entries and version managers' trees; never /, the home or above, the workspace or a credential store", () => {
+    const home = tempDir("bunker-home-");
+    for (const d of [".bun/bin", ".cargo/bin", ".local/bin", "bin", ".ssh", "go/bin", "go/src/proj"]) mkdirSync(`${home}/${d}`, { recursive: true });
+    const root = `${home}/go/src/proj`;
+    const env = { PATH: `${home}/.bun/bin:${home}/.local/bin:${home}/bin:${home}:/:.::${home}/.ssh:${root}/node_modules/.bin:/usr/bin`, GOPATH: `${home}/go` };
+    const dirs = toolchainDirs(env, home, root);
+    expect(dirs).toContain(`${home}/.bun`); // the bin's own prefix
+    expect(dirs).toContain(`${home}/.cargo`); // a version manager's tree, not on PATH
+    expect(dirs).toContain(`${home}/.local/bin`); // but not ~/.local whole
+    expect(dirs).toContain(`${home}/bin`);
+    expect(dirs).toContain(`${home}/go/bin`); // GOPATH/src holds the workspace and its siblings: not shown
+    for (const no of [home, "/", `${home}/.local`, `${home}/.ssh`, `${home}/go`, `${root}/node_modules/.bin`, `${home}/.bun/bin`]) expect(dirs).not.toContain(no);
+  });
+  test("etcSecrets: the named files and every entry /etc keeps from other users", () => {
+    const etc = tempDir("bunker-etc-");
+    mkdirSync(`${etc}/ssh`);
+    mkdirSync(`${etc}/private`, { mode: 0o700 });
+    writeFileSync(`${etc}/shadow`, "x", { mode: 0o644 }); // world-readable in some images: named anyway
+    writeFileSync(`${etc}/app.key`, "x", { mode: 0o600 });
+    writeFileSync(`${etc}/ssh/ssh_host_ed25519_key`, "x", { mode: 0o644 });
+    writeFileSync(`${etc}/ssh/ssh_host_ed25519_key.pub`, "x", { mode: 0o644 });
+    writeFileSync(`${etc}/hosts`, "x", { mode: 0o644 });
+    chmodSync(`${etc}/private`, 0o700);
+    expect(etcSecrets(etc)).toEqual([`${etc}/app.key`, `${etc}/private`, `${etc}/shadow`, `${etc}/ssh/ssh_host_ed25519_key`]);
+  });
+  test("grantedReadPaths: paths, and a glob rule's fixed part", () => {
+    const g = emptyGrants();
+    g.allow.read.paths.push("/data");
+    g.allow.read.globs.push("/shared/\\[x\\]/**/*.md");
+    expect(grantedReadPaths(g)).toEqual(["/data", "/shared/[x]"]);
   });
 });
 
 describe("seatbelt profile", () => {
-  const profile = seatbeltProfile(spec(), "/private/var/folders/x/T/bunker-run-1");
-  test("denies by default and reads everywhere", () => {
+  const profile = seatbeltProfile(spec({ hidden }), "/private/var/folders/x/T/bunker-run-1", fakeHost);
+  test("denies by default; reads only what bubblewrap would show", () => {
     expect(profile.startsWith("(version 1)\n(deny default)\n")).toBe(true);
-    expect(profile).toContain("(allow file-read*)");
+    expect(profile).not.toContain("(allow file-read*)\n");
+    expect(profile).toContain('(allow file-read*\n  (subpath "/usr")\n  (literal "/bin")\n  (subpath "/etc")\n  (subpath "/work/proj")');
+    expect(profile).toContain('(deny file-read* file-write*\n  (subpath "/etc/shadow")\n  (subpath "/etc/ssl/private"))');
+    expect(profile).not.toContain("/home/u");
   });
   test("writes only the workspace minus .git and .bunker, the private temp dir and safe devices", () => {
     expect(profile).toContain(
@@ -64,13 +142,18 @@ describe("seatbelt profile", () => {
   });
   test("network only when granted", () => {
     expect(profile).not.toContain("(allow network");
-    expect(seatbeltProfile(spec({ allowNet: true }), "/t")).toContain("(allow network*)");
+    expect(seatbeltProfile(spec({ allowNet: true }), "/t", fakeHost)).toContain("(allow network*)");
   });
-  test("credential stores are neither readable nor writable", () => {
-    expect(seatbeltProfile(spec({ hidden: ["/Users/u/.ssh"] }), "/t")).toContain('(deny file-read* file-write*\n  (subpath "/Users/u/.ssh"))');
+  test("granted reads and toolchains are readable; credential stores inside them are not", () => {
+    const p = seatbeltProfile(spec({ toolchains: ["/home/u/.cargo"], readable: ["/data"], hidden }), "/t", fakeHost);
+    expect(p).toContain('(subpath "/home/u/.cargo")');
+    expect(p).toContain('(subpath "/data")');
+    const denied = p.slice(p.indexOf("(deny file-read* file-write*"));
+    expect(denied).toContain('(subpath "/home/u/.cargo/credentials.toml")');
+    expect(denied).toContain('(subpath "/data/.kube")');
   });
   test("a writable .git drops its exception; quotes in paths are escaped", () => {
-    const p = seatbeltProfile(spec({ root: '/Users/a "b"\\c', gitWritable: true }), "/t");
+    const p = seatbeltProfile(spec({ root: '/Users/a "b"\\c', gitWritable: true }), "/t", { kind: () => "dir", readlink: () => "" });
     expect(p).toContain('(subpath "/Users/a \\"b\\"\\\\c")');
     expect(p).not.toContain(".git");
     expect(sbplString('x"y')).toBe('"x\\"y"');
@@ -107,6 +190,17 @@ describe("--sandbox auto|on|off", () => {
     expect(scrubEnv(env, ["DB_PASS"])).toEqual({ DB_PASS: "p", PWD: "/ws", OLDPWD: "/", LANG: "C.UTF-8", PASSENGER_LOG: "kept" });
   });
 
+  test("scrubEnv drops values that carry a credential whatever the name: URLs with a password, webhooks, known key shapes", () => {
+    const env = {
+      REDIS_URL: "redis://:hunter2@cache:6379/0", AMQP_URL: "amqp://guest:guest@mq/", SLACK_WEBHOOK_URL: "https://hooks.slack.com/services/T0/B0/xyz",
+      HOOK: "https://discord.com/api/webhooks/123/abcdefghijklmnopqrstuvwxyz", STRIPE_SK: "sk_live_51HxYzAbCdEfGhIjKl", PAYMENTS: "sk_live_51HxYzAbCdEfGhIjKl",
+      GH: "ghp_0123456789abcdefghijklmnopqrstuvwxyz", AWS_ID: "AKIAIOSFODNN7EXAMPLE", CERT: "-----BEGIN OPENSSH PRIVATE KEY-----\nabc",
+      AI: "sk-ant-api03-abcdefghijklmnopqrstuvwxyz", JWT_ISH: "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.abcdefghijklmnop",
+      // Kept: URLs without a password, ordinary words.
+      MIRROR_URL: "https://user@mirror.example/x", HOMEPAGE: "https://example.com/webhooks", EDITOR: "vim", SKIP: "1",
+    };
+    expect(scrubEnv(env, ["PAYMENTS"])).toEqual({ PAYMENTS: "sk_live_51HxYzAbCdEfGhIjKl", MIRROR_URL: "https://user@mirror.example/x", HOMEPAGE: "https://example.com/webhooks", EDITOR: "vim", SKIP: "1" });
+  });
   test("scrubEnv keeps ordinary variables", () => {
     expect(scrubEnv({ HOME: "/h", API_KEY: "k", KEYBOARD_LAYOUT: "us", GH_TOKEN: undefined }, [])).toEqual({ HOME: "/h" });
   });
@@ -214,11 +308,28 @@ describe(`inside bubblewrap${skipReason}`, () => {
   });
 
   test.skipIf(!usable)("writing outside the workspace fails, and the result says the sandbox blocked it", async () => {
-    const r = await sandboxed(`echo x > ${hostProbe}`);
+    const etcProbe = `/etc/bunker-sandbox-probe-${process.pid}`;
+    const r = await sandboxed(`echo x > ${etcProbe}`);
     expect(r.isError).toBe(true);
     expect(r.content).toContain("Read-only file system");
     expect(r.content).toContain("note: The sandbox blocked a write");
+    expect(existsSync(etcProbe)).toBe(false);
+    // /var/tmp is private like /tmp: a write there lands in the sandbox's own, gone with it.
+    expect((await sandboxed(`echo x > ${hostProbe} && cat ${hostProbe}`)).content).toBe("exit code 0\n\nx");
     expect(existsSync(hostProbe)).toBe(false);
+  });
+
+  test.skipIf(!usable)("a path the sandbox does not show: the result says in one line what it shows and which flag shows more", async () => {
+    const dir = unseenDir("bunker-unseen-");
+    try {
+      const r = await sandboxed(`cat ${dir}/notes.txt`, { grants: emptyGrants() });
+      expect(r.content).toContain(`cat: ${dir}/notes.txt: No such file or directory`);
+      const note = r.content.split("\n").at(-1)!;
+      expect(note).toStartWith("note: The sandbox shows commands the workspace (read-write; .git and .bunker read-only), the system and toolchain directories and git's config (read-only), what the person granted (--allow-read, --allow-write), a private empty home and a private /tmp; nothing else of this machine.");
+      expect(note).toContain(`the person can show it with --allow-read=${dir}/notes.txt (read-only) or --allow-write=${dir}/notes.txt`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test.skipIf(!usable)("/tmp is private: writable inside, invisible outside", async () => {
@@ -235,7 +346,7 @@ describe(`inside bubblewrap${skipReason}`, () => {
     try {
       const r = await sandboxed(`cat ${name}`);
       expect(r.content).toContain("No such file or directory");
-      expect(r.content).toContain("note: The sandbox has a private /tmp: files in the machine's /tmp are not visible inside it.");
+      expect(r.content).toContain("/tmp is private: files in the machine's /tmp are not visible inside it.");
     } finally {
       rmSync(name, { force: true });
     }
@@ -304,16 +415,17 @@ describe(`inside bubblewrap${skipReason}`, () => {
     }
   });
 
-  test.skipIf(!usable)("credential stores in the home directory are hidden", async () => {
-    // Not under /tmp: that is private inside the sandbox anyway.
-    const home = realpathSync(mkdtempSync("/var/tmp/bunker-home-"));
+  test.skipIf(!usable)("the home directory is a private empty one: credential stores and everything else of it are not there", async () => {
+    const home = unseenDir("bunker-home-");
     mkdirSync(`${home}/.ssh`);
     writeFileSync(`${home}/.ssh/id_ed25519`, "PRIVATE KEY");
     writeFileSync(`${home}/.netrc`, "machine x password hunter2");
-    writeFileSync(`${home}/.profile`, "visible");
+    writeFileSync(`${home}/.profile`, "profile");
+    writeFileSync(`${home}/.gitconfig`, "[user]\n\tname = Shown\n");
     try {
-      const r = await sandboxed(`ls -A ${home}/.ssh; cat ${home}/.netrc; cat ${home}/.profile`, { home });
-      expect(r.content).toBe("exit code 0\n\nvisible");
+      const r = await sandboxed(`ls -A ${home}; cat ${home}/.gitconfig; echo cache > ${home}/.cache-probe`, { home, env: { PATH: process.env.PATH, HOME: home } });
+      expect(r.content).toBe("exit code 0\n\n.gitconfig\n[user]\n\tname = Shown");
+      expect(existsSync(`${home}/.cache-probe`)).toBe(false);
     } finally {
       rmSync(home, { recursive: true, force: true });
     }

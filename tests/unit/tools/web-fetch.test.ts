@@ -1,0 +1,120 @@
+// web_fetch against real local servers, with the real Permissions: pages
+// become Markdown, every redirect hop is judged, local addresses need a
+// grant by address, and the limits hold.
+import { afterAll, describe, expect, test } from "bun:test";
+import { emptyGrants } from "../../../src/perms/policy.ts";
+import type { ApprovalAnswer } from "../../../src/perms/types.ts";
+import { ToolRegistry } from "../../../src/tools/registry.ts";
+import { createWebFetchTool, WEB_FETCH_LIMITS, type WebFetchLimits } from "../../../src/tools/web-fetch.ts";
+import { makeContext, tempDir } from "../../support/context.ts";
+import { startTestServer } from "../../support/net-servers.ts";
+
+const PAGE = `<!doctype html><html><head><title>Guide</title><script>alert("x")</script><style>p { color: red }</style></head>
+<body><header><nav><a href="/">Home</a> | <a href="/blog">Blog</a></nav></header>
+<main><h1>Getting started</h1><p>Install with <code>bun add x</code>, then read <a href="/api">the API</a>.</p>
+<ul><li>fast</li><li>small</li></ul><pre><code>let a = 1 &lt; 2;</code></pre></main><footer>© footer</footer></body></html>`;
+
+const A = startTestServer("A", "127.0.0.2", {
+  "/page": () => new Response(PAGE, { headers: { "content-type": "text/html; charset=utf-8" } }),
+  "/data.json": () => Response.json({ ok: true, items: [1, 2] }),
+  "/image.png": () => new Response(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 0]), { headers: { "content-type": "image/png" } }),
+  "/long.txt": () => new Response("0123456789".repeat(12), { headers: { "content-type": "text/plain" } }),
+  "/slow": () => new Promise<Response>((resolve) => setTimeout(() => resolve(new Response("late")), 5_000)),
+  "/cookie": () => new Response(null, { status: 302, headers: { location: "/headers", "set-cookie": "sid=secret; Path=/" } }),
+  "/headers": (req) => Response.json(Object.fromEntries(req.headers)),
+  "/missing": () => new Response("no such page", { status: 404, headers: { "content-type": "text/plain" } }),
+});
+const B = startTestServer("B", "127.0.0.3");
+const L = startTestServer("L", "127.0.0.1");
+const redirects = startTestServer("R", "127.0.0.2", {
+  "/to-b": () => Response.redirect(`${B.url}/from-a`, 302),
+  "/to-localhost": () => Response.redirect(`http://localhost:${L.port}/`, 302),
+});
+afterAll(() => [A, B, L, redirects].forEach((s) => s.stop()));
+
+function setup(hosts: string[], opts: { answers?: ApprovalAnswer[]; interactive?: boolean; limits?: Partial<WebFetchLimits> } = {}) {
+  const g = emptyGrants();
+  g.allow.net.hosts.push(...hosts);
+  const ctx = makeContext(tempDir(), { grants: g, answers: opts.answers ?? [], interactive: opts.interactive ?? false });
+  const registry = new ToolRegistry([createWebFetchTool({ ...WEB_FETCH_LIMITS, ...opts.limits })]);
+  return { ctx, fetchUrl: (url: string, offset?: number) => registry.run("web_fetch", { url, ...(offset ? { offset } : {}) }, ctx) };
+}
+
+describe("web_fetch", () => {
+  test("an HTML page comes back as Markdown: headings, links, lists, code kept; scripts, styles, navigation dropped", async () => {
+    const { fetchUrl } = setup([`127.0.0.2:${A.port}`]);
+    expect(await fetchUrl(`${A.url}/page`)).toEqual({
+      isError: false,
+      content: `${A.url}/page (200 OK, text/html)\n\n# Getting started\n\nInstall with \`bun add x\`, then read [the API](${A.url}/api).\n\n- fast\n- small\n\n\`\`\`\nlet a = 1 < 2;\n\`\`\``,
+    });
+  });
+
+  test("JSON and text as they are; a binary type is refused; an HTTP error is an error with the body", async () => {
+    const { fetchUrl } = setup([`127.0.0.2:${A.port}`]);
+    expect((await fetchUrl(`${A.url}/data.json`)).content).toBe(`${A.url}/data.json (200 OK, application/json)\n\n{"ok":true,"items":[1,2]}`);
+    expect(await fetchUrl(`${A.url}/image.png`)).toEqual({ isError: true, content: `${A.url}/image.png is image/png (6 bytes), not text: web_fetch reads HTML, JSON and text` });
+    expect(await fetchUrl(`${A.url}/missing`)).toEqual({ isError: true, content: `${A.url}/missing (404 Not Found, text/plain)\n\nno such page` });
+  });
+
+  test("a host not granted: asked on a terminal (who asked: the URL), refused without one naming the flag", async () => {
+    const asked = setup([], { interactive: true, answers: [{ answer: "once" }] });
+    expect((await asked.fetchUrl(`${B.url}/hi`)).content).toContain("hello from B");
+    expect(asked.ctx.approver.asked.map((r) => [r.kind, r.target, r.tool, r.net?.requestedBy])).toEqual([["net", `127.0.0.3:${B.port}`, "web_fetch", `${B.url}/hi`]]);
+    const headless = setup([]);
+    expect(await headless.fetchUrl(`${B.url}/hi`)).toEqual({
+      isError: true,
+      content: `network access to 127.0.0.3:${B.port} needs approval, and bunker is not asking (no terminal or --no-prompt). To grant it, run bunker with --allow-net=127.0.0.3:${B.port}`,
+    });
+    expect(headless.ctx.perms.denials).toHaveLength(1);
+  });
+
+  test("a redirect to a host not granted asks again; refused, nothing reaches it", async () => {
+    const before = B.seen.length;
+    const refused = setup([`127.0.0.2:${redirects.port}`], { interactive: true, answers: [{ answer: "deny" }] });
+    const r = await refused.fetchUrl(`${redirects.url}/to-b`);
+    expect(refused.ctx.approver.asked.map((q) => [q.target, q.net?.requestedBy])).toEqual([[`127.0.0.3:${B.port}`, `${B.url}/from-a`]]);
+    expect(r).toEqual({ isError: true, content: `${redirects.url}/to-b redirected to ${B.url}/from-a: The person refused network access to 127.0.0.3:${B.port}.` });
+    expect(B.seen.length).toBe(before);
+    const allowed = setup([`127.0.0.2:${redirects.port}`], { interactive: true, answers: [{ answer: "once" }] });
+    expect((await allowed.fetchUrl(`${redirects.url}/to-b`)).content).toBe(`${B.url}/from-a (200 OK, text/plain)\n\nhello from B\n`);
+  });
+
+  test("localhost (127.0.0.1) is refused unless granted by address, however it is spelled", async () => {
+    const byName = setup([`localhost:${L.port}`]);
+    expect(await byName.fetchUrl(`http://localhost:${L.port}/`)).toEqual({
+      isError: true,
+      content: `bunker's network proxy refused localhost:${L.port}: localhost resolves to 127.0.0.1, a loopback address; bunker connects to loopback, link-local and private addresses only when they are granted by address: --allow-net=127.0.0.1:${L.port}`,
+    });
+    const viaRedirect = setup([`127.0.0.2:${redirects.port}`, `localhost:${L.port}`]);
+    expect((await viaRedirect.fetchUrl(`${redirects.url}/to-localhost`)).content).toContain(`--allow-net=127.0.0.1:${L.port}`);
+    for (const spelling of ["0x7f.1", "2130706433", "127.1", "[::ffff:127.0.0.1]"]) {
+      const r = await byName.fetchUrl(`http://${spelling}:${L.port}/`);
+      expect(r.isError).toBe(true);
+      expect(r.content).toContain("needs approval");
+    }
+    const byAddress = setup([`localhost:${L.port}`, `127.0.0.1:${L.port}`]);
+    expect((await byAddress.fetchUrl(`http://localhost:${L.port}/`)).content).toContain("hello from L");
+    expect((await byAddress.fetchUrl(`http://0x7f.1:${L.port}/`)).content).toContain("hello from L");
+  });
+
+  test("no cookies are kept or sent, and a URL with credentials is refused", async () => {
+    const { fetchUrl } = setup([`127.0.0.2:${A.port}`]);
+    const r = await fetchUrl(`${A.url}/cookie`);
+    const headers = JSON.parse(r.content.slice(r.content.indexOf("\n\n") + 2)) as Record<string, string>;
+    expect(headers.cookie).toBeUndefined();
+    expect(headers.authorization).toBeUndefined();
+    expect(Object.keys(headers).filter((h) => h.startsWith("proxy-"))).toEqual([]);
+    expect((await fetchUrl(`http://user:pw@127.0.0.2:${A.port}/`)).content).toBe("web_fetch sends no credentials: remove the user name and password from the URL");
+    expect((await fetchUrl("file:///etc/passwd")).content).toBe("web_fetch reads http:// and https:// URLs, not file:");
+  });
+
+  test("bounded: a page at a time with the offset to read on; a size cap; a timeout", async () => {
+    const { fetchUrl } = setup([`127.0.0.2:${A.port}`], { limits: { pageChars: 50, maxBytes: 110, timeoutMs: 300 } });
+    const first = await fetchUrl(`${A.url}/long.txt`);
+    expect(first.content).toBe(`${A.url}/long.txt (200 OK, text/plain)\n\n${"0123456789".repeat(5)}\n\n[characters 0–50 of 110; call web_fetch with offset=50 to read on]\n[only the first 110 bytes of the page were read]`);
+    const last = await fetchUrl(`${A.url}/long.txt`, 100);
+    expect(last.content).toContain("\n\n0123456789\n\n[characters 100–110 of 110: the end]");
+    expect((await fetchUrl(`${A.url}/long.txt`, 500)).content).toBe("offset 500 is past the end: the page has 110 characters");
+    expect(await fetchUrl(`${A.url}/slow`)).toEqual({ isError: true, content: `${A.url}/slow did not answer within 0.3 s` });
+  });
+});
