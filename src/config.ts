@@ -285,6 +285,10 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
   const idleSeconds = Number(env.BUNKER_STREAM_IDLE_SECONDS ?? "90");
   const mcp = loadMcpConfig({ root, userFile: rulesFilePaths(root, env).user, home, env });
   startupWarnings.push(...mcp.warnings);
+  if (sandbox === "off" && grants.allow.net.hosts.length > 0 && !grants.allow.net.all) {
+    // Only the sandbox keeps commands to the proxy: say so rather than let the host list look like a limit.
+    startupWarnings.push(`--sandbox off: commands reach the whole network; --allow-net=${grants.allow.net.hosts.join(",")} limits only web_fetch.`);
+  }
   const config: Config = {
     prompt,
     print,

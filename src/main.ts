@@ -40,13 +40,16 @@ async function main(): Promise<number> {
     process.stdout.write(HELP + "\n");
     return 0;
   }
-  const config = parsed.config;
+  let config = parsed.config;
   if (config.resume?.kind === "list") {
-    // Listing saved sessions needs no key and starts no session.
-    const { listSessions } = await import("./session/open.ts");
-    const { text, code } = listSessions(config);
-    (code === 0 ? process.stdout : process.stderr).write(text);
-    return code;
+    const { listSessions, pickSession } = await import("./session/open.ts");
+    // On a terminal, the list is a picker; otherwise (and with nothing to pick) it is printed and nothing starts.
+    const picked = process.stdin.isTTY && process.stderr.isTTY ? await pickSession(config) : listSessions(config);
+    if (!("id" in picked)) {
+      (picked.code === 0 ? process.stdout : process.stderr).write(picked.text);
+      return picked.code;
+    }
+    config = { ...config, resume: { kind: "id", id: picked.id } };
   }
   if (config.takeBack) {
     // Taking back file changes talks to no model: no key needed.

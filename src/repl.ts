@@ -8,6 +8,7 @@ import type { Config } from "./config.ts";
 import { escapeControl } from "./ui/escape.ts";
 import { Keyboard } from "./ui/keys.ts";
 import { LineReader, type ReadResult } from "./ui/line-reader.ts";
+import { promptHistory } from "./session/open.ts";
 import { LiveRegion } from "./ui/live-region.ts";
 import { TtyPrompt } from "./ui/prompt.ts";
 import { TerminalUI } from "./ui/terminal.ts";
@@ -45,12 +46,14 @@ export async function runRepl(config: Config): Promise<number> {
   }
   /** Whole lines for the transcript: above the region when there is one. */
   const say = (text: string) => (region ? region.print(text) : process.stderr.write(text));
+  // What was typed in this workspace before, for the Up arrow; every message sent is added.
+  const history = promptHistory(config);
   let reader: MessageReader;
   if (region) {
     ui.statusFigures = () => ({ model: app.model.name, usage: app.model.usage, costUsd: usageSummary(app).cost_usd, contextPct: app.agent.contextPercent || null });
     const keyboard = new Keyboard();
     ui.owner = keyboard;
-    reader = new TtyPrompt(keyboard, region);
+    reader = new TtyPrompt(keyboard, region, { history: history.earlier });
     // A new width applies to what is drawn next; the region is redrawn for it now.
     process.stderr.on("resize", () => region.draw());
     ui.drawStatus();
@@ -86,6 +89,7 @@ export async function runRepl(config: Config): Promise<number> {
     }
     const text = input.trim();
     if (!text) continue;
+    history.add(input);
     if (text === "exit" || text === "quit") break;
     if (text.startsWith("/")) {
       if ((await runSlashCommand(text, commands)) === "exit") break;
@@ -94,6 +98,7 @@ export async function runRepl(config: Config): Promise<number> {
     await runOneTurn(app, withKeptTodos(app, text, carry), reader);
   }
   reader.close?.();
+  history.close();
   region?.hide();
   process.stderr.write(pc.dim(`${costLine(app)}\n`));
   if (app.recorder.saving && app.agent.history.messages.length > 0) process.stderr.write(pc.dim(`Session saved. Continue it with: bunker -r ${app.recorder.id}\n`));

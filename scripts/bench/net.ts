@@ -111,7 +111,7 @@ async function startupRows(): Promise<BenchRow[]> {
   if (!plan.confined || plan.kind !== "bubblewrap") return [];
   const { path: bunker } = await freshBinary();
   const root = mkdtempSync(join(tmpdir(), "bunker-bench-net-ws-"));
-  const gate = { admit: async () => null, addressGranted: () => false };
+  const gate = { admit: async () => null, addressGranted: () => true };
   const spec = { root, allowNet: false, gitWritable: false, writable: [] };
   const argv = ["bash", "-c", "true"];
   const run = async (cmd: string[]) => {

@@ -8,26 +8,34 @@ import { PermissionDenied } from "../perms/permissions.ts";
 import { hostsCover, netTarget } from "./host-pattern.ts";
 import type { NetGate } from "./proxy.ts";
 
-export function permissionGate(perms: Permissions, tool: string, requestedBy: string): NetGate {
+export function permissionGate(perms: Permissions, tool: string, requestedBy: string | (() => string)): NetGate {
   const decided = new Map<string, Promise<string | null>>();
+  /** Targets the person allowed when asked (now or earlier in the session): for an address, a grant by address. */
+  const approved = new Set<string>();
   return {
     admit(host, port) {
       const target = netTarget(host, port);
       let decision = decided.get(target);
       if (!decision) {
-        decision = perms.authorize({ kind: "net", target, tool, net: { requestedBy } }).then(
-          () => null,
+        const before = perms.policy.decide("net", target);
+        const byPerson = before.verdict === "ask" || before.grantedBy === "session";
+        const by = typeof requestedBy === "string" ? requestedBy : requestedBy();
+        decision = perms.authorize({ kind: "net", target, tool, net: { requestedBy: by } }).then(
+          () => {
+            if (byPerson) approved.add(target);
+            return null;
+          },
           (err: unknown) => (err instanceof PermissionDenied ? err.message : `network access to ${target} failed: ${(err as Error).message}`),
         );
         decided.set(target, decision);
       }
       return decision;
     },
-    addressGranted: (host, port) => grantedByAddress(perms, netTarget(host, port)),
+    addressGranted: (host, port) => approved.has(netTarget(host, port)) || grantedByAddress(perms, netTarget(host, port)),
   };
 }
 
-/** A local address is reachable only when a flag or rule names it (bare --allow-net is not a grant by address). */
+/** A flag or rule names this address (bare --allow-net, or a name that resolves to it, is not a grant by address). */
 export function grantedByAddress(perms: Permissions, target: string): boolean {
   const { allow, deny } = perms.policy.grants;
   return hostsCover(allow.net.hosts, target) && !deny.net.all && !hostsCover(deny.net.hosts, target);

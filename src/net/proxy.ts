@@ -19,7 +19,7 @@ import { splice } from "./splice.ts";
 export interface NetGate {
   /** null to let the connection go ahead, or the one-line reason it may not. May ask the person. */
   admit(host: string, port: number): Promise<string | null>;
-  /** Whether a local (loopback, private…) address was granted by address, for a name that resolved to it. */
+  /** Whether a local (loopback, private…) address was granted by address (a flag or rule naming it, or the person asked about it). */
   addressGranted(host: string, port: number): boolean;
 }
 
@@ -166,16 +166,12 @@ export class NetProxy {
       if (addresses.length === 0) throw new ProxyRefusal(502, `cannot resolve ${host}: no addresses`);
     }
     for (const address of addresses) {
-      const kind = localAddressKind(address);
-      // An address typed as the host was itself what the person granted (or was asked about).
-      if (kind === null || literal || this.opts.gate.addressGranted(addressAsHost(address), port)) return address;
+      if (localAddressKind(address) === null || this.opts.gate.addressGranted(addressAsHost(address), port)) return address;
     }
     const first = addresses[0]!;
     const shown = netTarget(addressAsHost(first), port);
-    throw new ProxyRefusal(
-      403,
-      `${host} resolves to ${first}, a ${localAddressKind(first)} address; bunker connects to loopback, link-local and private addresses only when they are granted by address: --allow-net=${shown}`,
-    );
+    const what = literal ? `${host} is a ${localAddressKind(first)} address` : `${host} resolves to ${first}, a ${localAddressKind(first)} address`;
+    throw new ProxyRefusal(403, `${what}; bunker connects to loopback, link-local and private addresses only when they are granted by address: --allow-net=${shown}`);
   }
 
   private connectTo(address: string, port: number): Promise<Socket> {

@@ -77,6 +77,62 @@ export function listSessions(config: Config, now = Date.now()): { text: string; 
   return { text: `Sessions in ${config.root}, newest first:\n${rows.join("\n")}\n${more}Continue one with: bunker -r ID  (the newest: bunker -c)\n`, code: 0 };
 }
 
+/**
+ * bunker --resume on a terminal: the sessions of this workspace to choose
+ * from, newest first, each named by its first prompt and the last reply.
+ * Returns the id picked, or what to print and the exit code when there is
+ * nothing to pick or the person cancels.
+ */
+export async function pickSession(config: Config, now = Date.now()): Promise<{ id: string } | { text: string; code: number }> {
+  let sessions: (SessionSummary & { lastReply: string })[];
+  try {
+    const store = SessionStore.open(config.sessionsPath);
+    sessions = store.list(config.root).map((s) => ({ ...s, lastReply: store.lastReply(s.id) }));
+    store.close();
+  } catch (err) {
+    return { text: `bunker: ${(err as Error).message}\n`, code: 1 };
+  }
+  if (sessions.length === 0) return { text: `No saved sessions in ${config.root}.\n`, code: 0 };
+  const labels = sessions.map((s) => `${ago(now - s.updated).padEnd(11)} ${s.title}${s.lastReply ? `  → ${s.lastReply}` : ""}`);
+  const { pick } = await import("../ui/picker.ts");
+  const index = await pick("Resume which session?", labels);
+  return index === null ? { text: "", code: 130 } : { id: sessions[index]!.id };
+}
+
+export interface PromptHistory {
+  /** Earlier messages in this workspace, newest first. */
+  earlier: string[];
+  add(text: string): void;
+  close(): void;
+}
+
+/** The workspace's prompt history in the session store; empty and forgetful when the store cannot open. */
+export function promptHistory(config: Config): PromptHistory {
+  let store: SessionStore;
+  try {
+    store = SessionStore.open(config.sessionsPath);
+  } catch {
+    // openSession has already said the session is not being saved.
+    return { earlier: [], add: () => {}, close: () => {} };
+  }
+  let broken = false;
+  const guard = <T>(fn: () => T, fallback: T): T => {
+    if (broken) return fallback;
+    try {
+      return fn();
+    } catch {
+      // A full disk or a locked store costs the history, never the session.
+      broken = true;
+      return fallback;
+    }
+  };
+  return {
+    earlier: guard(() => store.prompts(config.root), []),
+    add: (text) => guard(() => store.addPrompt(config.root, text), undefined),
+    close: () => store.close(),
+  };
+}
+
 function ago(ms: number): string {
   const min = Math.floor(ms / 60_000);
   if (min < 1) return "just now";

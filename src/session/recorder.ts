@@ -29,6 +29,8 @@ export class SessionRecorder {
 
   save(snap: SessionSnapshot): void {
     if (!this.store || this.broken || snap.messages.length === 0) return;
+    // A run that never got an answer (a bad key, no server) is nothing to continue: it is saved from its first reply on.
+    if (this.version === null && !snap.messages.some((m) => m.role === "assistant")) return;
     try {
       let saved = this.store.save(this.id, this.meta, snap, this.version);
       if (saved === "conflict") {

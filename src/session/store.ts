@@ -139,6 +139,46 @@ export class SessionStore {
     return rows.map(summaryOf);
   }
 
+  /** The last thing the model said in session `id` (its last text's last non-empty line), "" when nothing. */
+  lastReply(id: string): string {
+    const row = this.db.query(`SELECT messages FROM sessions WHERE id = $id`).get({ id }) as { messages: string } | null;
+    let messages: unknown;
+    try {
+      messages = JSON.parse(row?.messages ?? "[]");
+    } catch {
+      return "";
+    }
+    if (!Array.isArray(messages)) return "";
+    for (const m of [...messages].reverse()) {
+      if (!isMessage(m) || m.role !== "assistant") continue;
+      const text = typeof m.content === "string" ? m.content : m.content.map((b) => (b.type === "text" ? b.text : "")).join("\n");
+      const line = text.split("\n").map((l) => l.trim()).filter(Boolean).at(-1);
+      if (line) return line.length > 120 ? `${line.slice(0, 119)}…` : line;
+    }
+    return "";
+  }
+
+  /** Remembers a message the person sent in `root`, for the Up arrow in later sessions. */
+  addPrompt(root: string, text: string): void {
+    this.promptTable();
+    this.db.query(`INSERT INTO prompt_history (root, text, at) VALUES ($root, $text, $at)`).run({ root, text, at: Date.now() });
+    // Only the newest are ever offered: keep the table from growing without end.
+    this.db.query(`DELETE FROM prompt_history WHERE root = $root AND rowid NOT IN (SELECT rowid FROM prompt_history WHERE root = $root ORDER BY rowid DESC LIMIT ${PROMPTS_KEPT})`).run({ root });
+  }
+
+  /** Messages sent in `root`, newest first, each once. */
+  prompts(root: string, limit = PROMPTS_KEPT): string[] {
+    this.promptTable();
+    const rows = this.db.query(`SELECT text FROM prompt_history WHERE root = $root GROUP BY text ORDER BY max(rowid) DESC LIMIT $limit`).all({ root, limit }) as { text: string }[];
+    return rows.map((r) => r.text);
+  }
+
+  /** The prompt history table, made when first used (an addition any schema version can carry). */
+  private promptTable(): void {
+    this.db.exec(`CREATE TABLE IF NOT EXISTS prompt_history (root TEXT NOT NULL, text TEXT NOT NULL, at INTEGER NOT NULL);
+      CREATE INDEX IF NOT EXISTS prompt_history_by_root ON prompt_history (root);`);
+  }
+
   /** Keeps `bytes` (deduplicated by sha256; a delta against `base`, the bytes stored as `base.hash`, when smaller); returns its hash. */
   putBlob(bytes: Uint8Array, base: { hash: string; bytes: Uint8Array } | null): string {
     const hash = sha256(bytes);
@@ -196,6 +236,9 @@ export class SessionStore {
     this.db.close();
   }
 }
+
+/** Prompts kept per workspace. */
+const PROMPTS_KEPT = 500;
 
 /** A file of a committed change, as recorded. */
 export interface ChangeRow {

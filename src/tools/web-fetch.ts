@@ -6,10 +6,8 @@
 // credentials; a timeout and a size cap; HTML comes back as Markdown, JSON
 // and text as they are, a page at a time (offset reads further).
 import { NetProxy, type Refusal } from "../net/proxy.ts";
-import { grantedByAddress } from "../net/gate.ts";
-import { netTarget } from "../net/host-pattern.ts";
+import { permissionGate } from "../net/gate.ts";
 import { htmlToMarkdown } from "../net/html-markdown.ts";
-import { PermissionDenied } from "../perms/permissions.ts";
 import { escapeControl } from "../ui/escape.ts";
 import { ToolError, type Tool, type ToolContext, type ToolOutput } from "./tool.ts";
 
@@ -71,30 +69,17 @@ async function fetchPage(input: WebFetchInput, ctx: ToolContext, limits: WebFetc
   const offset = input.offset ?? 0;
   if (offset < 0) throw new ToolError("offset must be 0 or more");
   let url = parseUrl(input.url);
-  // Only what this call was allowed to reach goes through its proxy.
-  const allowed = new Set<string>();
+  // The same gate the proxy asks: each host decided once per call, the question naming the URL of this hop.
+  const gate = permissionGate(ctx.perms, "web_fetch", () => url.href);
   const password = crypto.randomUUID();
-  const proxy = new NetProxy({
-    gate: {
-      admit: async (host, port) => (allowed.has(netTarget(host, port)) ? null : `web_fetch was not granted ${netTarget(host, port)}`),
-      addressGranted: (host, port) => grantedByAddress(ctx.perms, netTarget(host, port)),
-    },
-    credentials: `bunker:${password}`,
-    timeoutMs: limits.timeoutMs,
-  });
+  const proxy = new NetProxy({ gate, credentials: `bunker:${password}`, timeoutMs: limits.timeoutMs });
   const proxyUrl = `http://bunker:${password}@127.0.0.1:${await proxy.listenLoopback()}`;
   const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(limits.timeoutMs)]);
   const hops: string[] = [];
   try {
     for (;;) {
-      const target = netTarget(url.hostname, portOf(url));
-      try {
-        await ctx.perms.authorize({ kind: "net", target, tool: "web_fetch", net: { requestedBy: url.href } });
-      } catch (err) {
-        if (err instanceof PermissionDenied && hops.length > 0) throw new ToolError(`${hops.join(" → ")} redirected to ${url.href}: ${err.message}`);
-        throw err;
-      }
-      allowed.add(target);
+      const refusal = await gate.admit(url.hostname, portOf(url));
+      if (refusal !== null) throw new ToolError(hops.length > 0 ? `${hops.join(" → ")} redirected to ${url.href}: ${refusal}` : refusal);
       const refusedBefore = proxy.refusals.length;
       let res: Response;
       try {

@@ -149,10 +149,12 @@ describe("bad usage", () => {
   });
 
   test("--allow-net=HOSTS takes hosts (host, host:port, *.domain) and no start-up warning; anything else exits 2 naming the form", async () => {
-    const env = serve([reply("ok")]);
+    const env = serve([reply("ok"), reply("ok")]);
     const r = await bunker(["-p", "hi", "--allow-net=github.com,*.npmjs.org,127.0.0.2:8080"], env);
     expect(r.code).toBe(0);
     expect(r.stderr).not.toContain("allow-net");
+    const off = await bunker(["-p", "hi", "--allow-net=github.com", "--sandbox", "off"], env);
+    expect(off.stderr).toContain("--sandbox off: commands reach the whole network; --allow-net=github.com limits only web_fetch.");
     const bad = await bunker(["-p", "hi", "--allow-net=https://github.com/x"], env);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--allow-net: "https://github.com/x" is not a host name; write a host, host:port or *.domain, like --allow-net=registry.npmjs.org');

@@ -125,13 +125,16 @@ describe("headless", () => {
     expect(fake.requests.length).toBe(1);
   });
 
-  test("a session of one message is listed as '1 message'", async () => {
-    e2e.serve([{ status: 500 }, { status: 500 }, { status: 500 }, { status: 500 }, { status: 500 }]);
+  test("a run that failed before any answer is not saved: -c does not continue it", async () => {
+    e2e.serve([{ status: 500 }, { status: 500 }, { status: 500 }, { status: 500 }, { status: 500 }, reply("fresh")]);
     const { root, env } = e2e.workspace();
     const failed = await runHeadless(root, { ...env, BUNKER_RETRY_BASE_MS: "1" }, ["-p", "never answered"]);
     expect(failed.code).toBe(1);
     const { ANTHROPIC_API_KEY: _key, ...noKey } = env;
-    expect((await runHeadless(root, noKey, ["--resume"])).stdout).toMatch(/just now +1 message +never answered/);
+    expect((await runHeadless(root, noKey, ["--resume"])).stdout).toBe(`No saved sessions in ${root}.\n`);
+    const next = await runHeadless(root, env, ["-c", "-p", "hello"]);
+    expect(next.stderr).toContain("No earlier session in this workspace: starting a new one.");
+    expect(next.stdout).toBe("fresh\n");
   });
 
   test("-c with nothing to continue says so and starts a new session", async () => {
@@ -254,5 +257,59 @@ describe.skipIf(!tmuxAvailable)("in a real terminal (tmux)", () => {
     expect(list).toContain(`${forked![1]}  just now    4 messages    first from A`);
     // B's turn survived in the shared session.
     expect(transcript(2)).toEqual(["user: first from A", "assistant: A one.", "user: second from A"]);
+  });
+
+  test("bare --resume on a terminal is a picker: newest first, named by first prompt and last reply; Enter continues the one picked", async () => {
+    const fake = e2e.serve([reply("Alpha is done."), reply("Beta is done."), reply("Back in alpha.")]);
+    const { root, env } = e2e.workspace();
+    await runHeadless(root, env, ["-p", "alpha task"]);
+    await Bun.sleep(20);
+    await runHeadless(root, env, ["-p", "beta task"]);
+    const tmux = await e2e.terminal([...BUNKER, "--resume"], { cwd: root, env, cols: 100 });
+    const list = await tmux.waitFor("Enter to pick");
+    expect(list).toMatch(/› just now +beta task +→ Beta is done\.\n +just now +alpha task +→ Alpha is done\./);
+    tmux.keys(["Down"]);
+    await tmux.waitFor(/› just now +alpha task/);
+    tmux.keys(["Enter"]);
+    const screen = await tmux.waitFor("Last reply:\nAlpha is done.");
+    expect(screen).toMatch(/Continuing session [0-9a-z]{10} \(2 messages\)/);
+    tmux.keys(["more", "Enter"]);
+    await tmux.waitFor("Back in alpha.");
+    expect(transcript(2)).toEqual(["user: alpha task", "assistant: Alpha is done.", "user: more"]);
+    expect(await quitWithCtrlD(tmux)).not.toBeNull();
+  });
+
+  test("Escape in the picker starts nothing", async () => {
+    const fake = e2e.serve([reply("Done.")]);
+    const { root, env } = e2e.workspace();
+    await runHeadless(root, env, ["-p", "a task"]);
+    const tmux = await e2e.terminal([...BUNKER, "--resume"], { cwd: root, env });
+    await tmux.waitFor("Enter to pick");
+    tmux.keys(["Escape"]);
+    await tmux.waitFor("Resume which session? (cancelled)");
+    const deadline = Date.now() + 10_000;
+    while (tmux.exitStatus() === null && Date.now() < deadline) await Bun.sleep(50);
+    expect(tmux.exitStatus()).not.toBeNull();
+    expect(fake.requests).toHaveLength(1);
+  });
+
+  test("the Up arrow brings back what was typed in this workspace in an earlier session", async () => {
+    const fake = e2e.serve([reply("First."), reply("Again.")]);
+    const { root, env } = e2e.workspace();
+    let tmux = await e2e.terminal([...BUNKER], { cwd: root, env });
+    await tmux.waitFor("/help for commands");
+    tmux.keys(["remember this one", "Enter"]);
+    await tmux.waitFor("First.");
+    expect(await quitWithCtrlD(tmux)).not.toBeNull();
+    tmux.close();
+    tmux = await e2e.terminal([...BUNKER], { cwd: root, env });
+    await tmux.waitFor("/help for commands");
+    await Bun.sleep(200);
+    tmux.keys(["Up"]);
+    await tmux.waitFor("› remember this one");
+    tmux.keys(["Enter"]);
+    await tmux.waitFor("Again.");
+    expect(transcript(1)).toEqual(["user: remember this one"]);
+    expect(await quitWithCtrlD(tmux)).not.toBeNull();
   });
 });

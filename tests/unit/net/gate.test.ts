@@ -33,3 +33,21 @@ test("a local address counts as granted only when a flag or rule names it, not u
   g.deny.net.hosts.push("127.0.0.2");
   expect(grantedByAddress(perms, "127.0.0.2:8080")).toBe(false);
 });
+
+test("an address the person allowed when asked is granted by address, now and (for the session) in later gates; bare --allow-net is not", async () => {
+  const ctx = makeContext(tempDir(), { answers: [{ answer: "target-session" }] });
+  const first = permissionGate(ctx.perms, "run_bash", "curl a");
+  expect(first.addressGranted("127.0.0.3", 80)).toBe(false);
+  expect(await first.admit("127.0.0.3", 80)).toBeNull();
+  expect(first.addressGranted("127.0.0.3", 80)).toBe(true);
+  const later = permissionGate(ctx.perms, "run_bash", "curl b");
+  expect(await later.admit("127.0.0.3", 80)).toBeNull();
+  expect(later.addressGranted("127.0.0.3", 80)).toBe(true);
+  expect(ctx.approver.asked).toHaveLength(1);
+
+  const g = emptyGrants();
+  g.allow.net.all = true;
+  const bare = permissionGate(makeContext(tempDir(), { grants: g }).perms, "web_fetch", () => "http://127.0.0.1/");
+  expect(await bare.admit("127.0.0.1", 80)).toBeNull();
+  expect(bare.addressGranted("127.0.0.1", 80)).toBe(false);
+});

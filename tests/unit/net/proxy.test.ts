@@ -13,8 +13,8 @@ beforeAll(() => {
 });
 afterAll(() => A.stop());
 
-/** Allows what `allowed` covers; grants by address what `byAddress` covers. */
-function gate(allowed: string[], byAddress: string[] = []): NetGate & { asked: string[] } {
+/** Allows what `allowed` covers; grants by address what `byAddress` covers (by default the same). */
+function gate(allowed: string[], byAddress: string[] = allowed): NetGate & { asked: string[] } {
   const asked: string[] = [];
   return {
     asked,
@@ -94,7 +94,7 @@ describe("the proxy", () => {
 
   test("a name that resolves to a loopback address is refused unless that address is granted", async () => {
     const resolve = async () => ["127.0.0.2"];
-    await withProxy(gate([`sneaky.example:${A.port}`]), async (proxy) => {
+    await withProxy(gate([`sneaky.example:${A.port}`], []), async (proxy) => {
       const answer = await raw(proxy, `GET http://sneaky.example:${A.port}/ HTTP/1.1\r\nHost: sneaky.example\r\n\r\n`);
       expect(answer).toStartWith("HTTP/1.1 403");
       expect(answer).toContain(`sneaky.example resolves to 127.0.0.2, a loopback address; bunker connects to loopback, link-local and private addresses only when they are granted by address: --allow-net=127.0.0.2:${A.port}`);
@@ -103,6 +103,13 @@ describe("the proxy", () => {
       const res = await fetch(`http://sneaky.example:${A.port}/`, { proxy });
       expect(await res.text()).toBe("hello from A\n");
     }, resolve);
+  });
+
+  test("an address admitted without being granted by address (say under bare --allow-net) is still refused", async () => {
+    await withProxy(gate([`127.0.0.2:${A.port}`], []), async (proxy) => {
+      const answer = await raw(proxy, `CONNECT 127.0.0.2:${A.port} HTTP/1.1\r\n\r\n`);
+      expect(answer).toContain(`bunker: 127.0.0.2 is a loopback address; bunker connects to loopback, link-local and private addresses only when they are granted by address: --allow-net=127.0.0.2:${A.port}`);
+    });
   });
 
   test("not a proxy request, an https: URL without CONNECT, or a huge head: a clear 4xx", async () => {

@@ -147,19 +147,19 @@ test("two recorders on one session: the second to save keeps its conversation as
   const { store: s } = store();
   const warnings: string[] = [];
   const a = new SessionRecorder(s, meta, (w) => warnings.push(w), "samesess01", null);
-  a.save({ messages: conversation.slice(0, 1), todos: [] });
+  a.save({ messages: conversation.slice(0, 2), todos: [] });
   const loaded = s.find("samesess01");
   const b = new SessionRecorder(s, meta, (w) => warnings.push(w), loaded.id, loaded.version);
   const c = new SessionRecorder(s, meta, (w) => warnings.push(w), loaded.id, loaded.version);
-  b.save({ messages: [...conversation.slice(0, 1), { role: "assistant", content: "from b" }], todos: [] });
-  c.save({ messages: [...conversation.slice(0, 1), { role: "assistant", content: "from c" }], todos: [] });
+  b.save({ messages: [...conversation.slice(0, 3), { role: "assistant", content: "from b" }], todos: [] });
+  c.save({ messages: [...conversation.slice(0, 3), { role: "assistant", content: "from c" }], todos: [] });
   expect(b.id).toBe("samesess01");
   expect(c.id).not.toBe("samesess01");
   expect(s.find("samesess01").messages.at(-1)).toEqual({ role: "assistant", content: "from b" });
   expect(s.find(c.id).messages.at(-1)).toEqual({ role: "assistant", content: "from c" });
   expect(warnings).toEqual([`Session samesess01 was also continued elsewhere; so nothing is lost, this conversation is now saved as session ${c.id}.`]);
   // c goes on saving under its new id without further warnings.
-  c.save({ messages: [...conversation.slice(0, 1), { role: "assistant", content: "from c, later" }], todos: [] });
+  c.save({ messages: [...conversation.slice(0, 3), { role: "assistant", content: "from c, later" }], todos: [] });
   expect(s.find(c.id).messages.at(-1)).toEqual({ role: "assistant", content: "from c, later" });
   expect(warnings).toHaveLength(1);
 });
@@ -198,4 +198,25 @@ describe("History.load", () => {
     expect(h.messages.map((m) => m.role)).toEqual(["user", "assistant"]);
     expect(h.messages[0]!.content).toEqual([{ type: "text", text: "a" }, { type: "text", text: "b" }]);
   });
+});
+
+test("a conversation with no answer yet is not saved; from its first answer on it is", () => {
+  const { store: s } = store();
+  const r = new SessionRecorder(s, meta, () => {});
+  r.save({ messages: conversation.slice(0, 1), todos: [] });
+  expect(s.count(meta.root)).toBe(0);
+  r.save({ messages: conversation.slice(0, 2), todos: [] });
+  expect(s.find(r.id).messages).toHaveLength(2);
+});
+
+test("prompt history: per workspace, newest first, each message once; the last reply of a session", () => {
+  const { store: s } = store();
+  s.addPrompt(meta.root, "first");
+  s.addPrompt(meta.root, "second");
+  s.addPrompt("/elsewhere", "not here");
+  s.addPrompt(meta.root, "first");
+  expect(s.prompts(meta.root)).toEqual(["first", "second"]);
+  expect(s.prompts("/elsewhere")).toEqual(["not here"]);
+  new SessionRecorder(s, meta, () => {}, "lastreply1").save({ messages: conversation, todos: [] });
+  expect(s.lastReply("lastreply1")).toBe("Because x is 1.");
 });

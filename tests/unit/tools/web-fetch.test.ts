@@ -32,9 +32,10 @@ const redirects = startTestServer("R", "127.0.0.2", {
 });
 afterAll(() => [A, B, L, redirects].forEach((s) => s.stop()));
 
-function setup(hosts: string[], opts: { answers?: ApprovalAnswer[]; interactive?: boolean; limits?: Partial<WebFetchLimits> } = {}) {
+function setup(hosts: string[], opts: { answers?: ApprovalAnswer[]; interactive?: boolean; limits?: Partial<WebFetchLimits>; allNet?: boolean } = {}) {
   const g = emptyGrants();
   g.allow.net.hosts.push(...hosts);
+  g.allow.net.all = opts.allNet ?? false;
   const ctx = makeContext(tempDir(), { grants: g, answers: opts.answers ?? [], interactive: opts.interactive ?? false });
   const registry = new ToolRegistry([createWebFetchTool({ ...WEB_FETCH_LIMITS, ...opts.limits })]);
   return { ctx, fetchUrl: (url: string, offset?: number) => registry.run("web_fetch", { url, ...(offset ? { offset } : {}) }, ctx) };
@@ -79,7 +80,7 @@ describe("web_fetch", () => {
     expect((await allowed.fetchUrl(`${redirects.url}/to-b`)).content).toBe(`${B.url}/from-a (200 OK, text/plain)\n\nhello from B\n`);
   });
 
-  test("localhost (127.0.0.1) is refused unless granted by address, however it is spelled", async () => {
+  test("localhost (127.0.0.1) is refused unless granted by address, however it is spelled, and bare --allow-net is no grant by address", async () => {
     const byName = setup([`localhost:${L.port}`]);
     expect(await byName.fetchUrl(`http://localhost:${L.port}/`)).toEqual({
       isError: true,
@@ -92,6 +93,11 @@ describe("web_fetch", () => {
       expect(r.isError).toBe(true);
       expect(r.content).toContain("needs approval");
     }
+    const bare = setup([], { allNet: true });
+    expect(await bare.fetchUrl(`http://127.0.0.1:${L.port}/`)).toEqual({
+      isError: true,
+      content: `bunker's network proxy refused 127.0.0.1:${L.port}: 127.0.0.1 is a loopback address; bunker connects to loopback, link-local and private addresses only when they are granted by address: --allow-net=127.0.0.1:${L.port}`,
+    });
     const byAddress = setup([`localhost:${L.port}`, `127.0.0.1:${L.port}`]);
     expect((await byAddress.fetchUrl(`http://localhost:${L.port}/`)).content).toContain("hello from L");
     expect((await byAddress.fetchUrl(`http://0x7f.1:${L.port}/`)).content).toContain("hello from L");

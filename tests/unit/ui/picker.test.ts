@@ -1,0 +1,29 @@
+// Choosing from a list with the arrow keys.
+import { expect, test } from "bun:test";
+import { Keyboard } from "../../../src/ui/keys.ts";
+import { pick } from "../../../src/ui/picker.ts";
+
+function setUp() {
+  let listener: (c: Buffer | string) => void = () => {};
+  const input = { isTTY: true, setRawMode: () => {}, on: (_e: "data", l: typeof listener) => void (listener = l), off: () => {}, resume: () => {}, pause: () => {} };
+  let shown = "";
+  const output = { write: (s: string) => (shown += s), columns: 80, rows: 24 };
+  return { keyboard: new Keyboard(input, output, 5), output, type: (s: string) => listener(Buffer.from(s)), shown: () => Bun.stripANSI(shown) };
+}
+
+test("arrows move, Enter picks, and the choice is left on screen", async () => {
+  const { keyboard, output, type, shown } = setUp();
+  const picked = pick("Which?", ["one", "two\x1b[2J", "three"], { keyboard, output });
+  type("\x1b[B\x1b[B\x1b[B\x1b[A");
+  expect(shown()).toContain("› two\\x1b[2J");
+  type("\r");
+  expect(await picked).toBe(1);
+  expect(shown()).toEndWith("Which? two\\x1b[2J\n");
+});
+
+test("Escape picks nothing", async () => {
+  const { keyboard, output, type } = setUp();
+  const picked = pick("Which?", ["one"], { keyboard, output });
+  type("\x1b");
+  expect(await picked).toBeNull();
+});
