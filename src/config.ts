@@ -8,6 +8,7 @@ import { isWithin, resolveFrom, resolveRoot } from "./perms/workspace.ts";
 import { loadRulesFiles, rulesFilePaths, RulesFileError } from "./perms/rules-file.ts";
 import { loadMcpConfig, type McpConfig } from "./mcp/config.ts";
 import { parseHostPattern } from "./net/host-pattern.ts";
+import { sessionIdProblem } from "./session/id.ts";
 import { defaultSessionsPath } from "./session/paths.ts";
 import { parseThinkingLevel, THINKING_LEVELS, type ThinkingLevel } from "./agent/thinking.ts";
 
@@ -118,11 +119,25 @@ function pathRules(root: string, flag: string, values: string[] | undefined, int
 }
 
 /** node:util's parse errors, trimmed to the part a person needs: "unknown option --bogus". */
+/** What a flag's value is, for "-m needs a model name". */
+const VALUE_NAMES: Record<string, string> = {
+  model: "a model name", workspace: "a directory", "output-format": "a format", "max-turns": "a number", sandbox: "a mode", thinking: "a level",
+};
+const VALUE_EXAMPLES: Record<string, string> = {
+  model: "claude-sonnet-4-5", workspace: "../project", "output-format": "json", "max-turns": "20", sandbox: "off", thinking: "low",
+};
+
 function flagError(message: string): string {
   const unknown = /^Unknown option '([^']+)'/.exec(message);
   if (unknown) {
     const flag = unknown[1]!;
     return `unknown option ${flag.startsWith("-") ? flag : `-${flag}`}`;
+  }
+  const missing = /^Option '(?:(-\w), )?(--[\w-]+) <value>' argument missing/.exec(message);
+  if (missing) {
+    const [, short, long] = missing;
+    const value = VALUE_NAMES[long!.slice(2)] ?? "a value";
+    return `${short ? `${short} (${long})` : long} needs ${value}, e.g. ${short ?? long} ${VALUE_EXAMPLES[long!.slice(2)] ?? "VALUE"}`;
   }
   const ambiguous = /^Option '([^']+)' argument is ambiguous/.exec(message);
   if (ambiguous) {
@@ -191,6 +206,9 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
   if (resumeId !== undefined && resumeId !== BARE && resumeId.trim() === "") {
     throw new UsageError("--resume= names no session (an empty id, perhaps an unset variable). Write --resume alone to list them, or -r ID");
   }
+  // A malformed id is the mistake to report, before stdin or the key are looked at.
+  const idProblem = resumeId !== undefined && resumeId !== BARE ? sessionIdProblem(resumeId) : null;
+  if (idProblem) throw new UsageError(idProblem);
   const rewind = v.rewind as string | undefined;
   if (v.undo && rewind !== undefined) throw new UsageError("use --undo (the last turn) or --rewind=N (back to before turn N), not both");
   if (rewind !== undefined && rewind !== BARE && !/^[1-9]\d*$/.test(rewind.trim())) {

@@ -130,7 +130,7 @@ export class Model {
         return message;
       } catch (err) {
         if (signal.aborted) throw err;
-        const retry: { ok: boolean; afterMs?: number } = silent ? { ok: true } : retryable(err);
+        const retry: { ok: boolean; afterMs?: number } = silent ? { ok: true } : refusedHere(err, this.opts.baseURL) ? { ok: false } : retryable(err);
         const why = silent ? `the API sent nothing for ${formatSeconds(idleMs)}` : explain(err, this.opts.baseURL);
         if (!retry.ok || attempt >= maxRetries) throw new ModelError(why, { tooLong: isTooLong(err), badConversation: isBadConversation(err) });
         const delay = retry.afterMs ?? this.opts.retryBaseMs * 2 ** attempt;
@@ -155,6 +155,17 @@ function withCacheMark(messages: MessageParam[]): MessageParam[] {
   if (!tail || tail.type === "thinking" || tail.type === "redacted_thinking") return messages;
   const marked = [...content.slice(0, -1), { ...tail, cache_control: { type: "ephemeral" as const } }];
   return [...messages.slice(0, -1), { ...last, content: marked } as MessageParam];
+}
+
+/** A connection refused by this machine: nothing listens at that port, and retrying for seconds will not start it. */
+function refusedHere(err: unknown, baseURL: string | undefined): boolean {
+  if (!(err instanceof ApiConnectionError) || !baseURL || !/ECONNREFUSED|connection refused/i.test(err.message)) return false;
+  try {
+    const host = new URL(baseURL).hostname;
+    return host === "localhost" || host === "[::1]" || /^127\./.test(host);
+  } catch {
+    return false;
+  }
 }
 
 function retryable(err: unknown): { ok: boolean; afterMs?: number } {
@@ -200,6 +211,7 @@ export function explain(err: unknown, baseURL?: string): string {
     if (status === undefined) return `the API reported an error${err.type ? ` (${err.type})` : ""}: ${tidy(detail)}`;
     return `API error ${status}: ${tidy(detail)}`;
   }
+  if (refusedHere(err, baseURL)) return `nothing is listening at ${baseURL} (ANTHROPIC_BASE_URL): start the server there or correct the URL`;
   if (err instanceof ApiConnectionError) {
     const where = baseURL ? ` at ${baseURL} (ANTHROPIC_BASE_URL)` : "";
     return `could not reach the API${where}: ${tidy(err.message).replace(/\.$/, "")} (check your network${baseURL ? " and that URL" : ""})`;

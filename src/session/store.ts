@@ -8,6 +8,7 @@ import { chmodSync, mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import type { MessageParam } from "@anthropic-ai/sdk/resources/messages";
 import type { TodoItem } from "../agent/session-state.ts";
+import { sessionIdProblem } from "./id.ts";
 import { applyDelta, makeDelta, sha256 } from "../change/delta.ts";
 
 export interface SessionSummary {
@@ -116,10 +117,8 @@ export class SessionStore {
   /** The session whose id is `idOrPrefix` or starts with it (at least 4 characters). */
   find(idOrPrefix: string): SavedSession {
     const wanted = idOrPrefix.trim().toLowerCase();
-    if (/^[0-9a-z]{1,3}$/.test(wanted)) throw new SessionError(`give at least 4 characters of the session id, not "${idOrPrefix}" (bunker --resume lists them)`, 2);
-    if (!/^[0-9a-z]{4,}$/.test(wanted)) {
-      throw new SessionError(`"${idOrPrefix}" is not a session id (ids are letters and digits; bunker --resume lists them)`, 2);
-    }
+    const problem = sessionIdProblem(idOrPrefix);
+    if (problem) throw new SessionError(problem, 2);
     const rows = this.db.query(`SELECT * FROM sessions WHERE substr(id, 1, length($p)) = $p ORDER BY updated DESC LIMIT 2`).all({ p: wanted }) as Row[];
     if (rows.length === 0) throw new SessionError(`no saved session ${idOrPrefix} (bunker --resume lists them)`, 2);
     if (rows.length > 1) throw new SessionError(`${idOrPrefix} matches more than one session: give more of the id`, 2);

@@ -82,6 +82,21 @@ describe("without an API key", () => {
 });
 
 describe("bad usage", () => {
+  test("a flag with its value left out says which value it needs, not the parser's words", async () => {
+    for (const [args, said] of [[["-m"], "bunker: -m (--model) needs a model name, e.g. -m claude-sonnet-4-5."], [["-p", "hi", "--max-turns"], "bunker: --max-turns needs a number, e.g. --max-turns 20."]] as const) {
+      const r = await bunker([...args], { ANTHROPIC_API_KEY: "k" });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toStartWith(said);
+      expect(r.stderr).not.toContain("<value>");
+    }
+  });
+
+  test("-r with a short id and no stdin is about the id", async () => {
+    const r = await bunker(["-r", "zz"], { ANTHROPIC_API_KEY: "k" });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('bunker: give at least 4 characters of the session id, not "zz" (bunker --resume lists them)\n');
+  });
+
   test("an unknown flag exits 2 and points at --help", async () => {
     const r = await bunker(["--frobnicate", "-p", "hi"], { ANTHROPIC_API_KEY: "k" });
     expect(r.code).toBe(2);
@@ -393,5 +408,19 @@ describe("what a person types wrong, and piped input", () => {
     const sent = JSON.stringify(e2e.fake.requests[0]!.body.messages[0]);
     expect(sent).toContain("summarise this");
     expect(sent).toContain("line one\\nline two");
+  });
+});
+
+describe("an API address where nothing listens", () => {
+  test("a refused connection to this machine fails at once, saying nothing listens there", async () => {
+    const port = Bun.serve({ port: 0, fetch: () => new Response("") });
+    const url = `http://127.0.0.1:${port.port}`;
+    await port.stop(true);
+    const started = Date.now();
+    const r = await bunker(["-p", "hi"], { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: url, BUNKER_RETRY_BASE_MS: "1000" });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`nothing is listening at ${url} (ANTHROPIC_BASE_URL): start the server there or correct the URL`);
+    expect(r.stderr).not.toContain("retrying");
+    expect(Date.now() - started).toBeLessThan(5_000);
   });
 });
