@@ -20,7 +20,10 @@ let A: TestServer;
 let B: TestServer;
 beforeAll(() => {
   if (!canRun) return;
-  A = startTestServer("A", "127.0.0.2");
+  A = startTestServer("A", "127.0.0.2", {
+    "/to-b": () => Response.redirect(`${B.url}/from-a`, 302),
+    "/page": () => new Response(`<html><body><nav>menu</nav><h1>Hi</h1><p>from <a href="/x">A</a></p><script>x()</script></body></html>`, { headers: { "content-type": "text/html" } }),
+  });
   B = startTestServer("B", "127.0.0.3");
 });
 afterAll(() => {
@@ -99,14 +102,14 @@ describe.skipIf(!canRun)("sandboxed commands with --allow-net=127.0.0.2:PORT", (
 describe.skipIf(!opensslAvailable)("web_fetch in a headless run", () => {
   test("a granted local page comes back as Markdown; localhost is refused, naming the grant by address", async () => {
     const fake = e2e.serve([
-      reply([toolUse("web_fetch", { url: `${A.url}/` }), toolUse("web_fetch", { url: `http://localhost:${A.port}/` })]),
+      reply([toolUse("web_fetch", { url: `${A.url}/page` }), toolUse("web_fetch", { url: `http://localhost:${A.port}/` })]),
       reply("Read it."),
     ]);
     const { root, env } = workspace();
     const r = await runHeadless(root, env, ["-p", "read the page", `--allow-net=127.0.0.2:${A.port},localhost`, "--output-format", "json"]);
     expect(r.code).toBe(0);
     const [page, local] = toolResults(fake.requests[1]);
-    expect(page).toEqual({ is_error: false, content: `${A.url}/ (200 OK, text/plain)\n\nhello from A\n` });
+    expect(page).toEqual({ is_error: false, content: `${A.url}/page (200 OK, text/html)\n\n# Hi\n\nfrom [A](${A.url}/x)` });
     expect(local?.is_error).toBe(true);
     expect(local?.content).toContain(`localhost resolves to 127.0.0.1, a loopback address; bunker connects to loopback, link-local and private addresses only when they are granted by address: --allow-net=127.0.0.1:${A.port}`);
   }, 60_000);
@@ -131,6 +134,23 @@ describe.skipIf(!canRun || !tmuxAvailable)("in a real terminal (tmux)", () => {
     expect(count(done, question)).toBe(1);
     expect(B.seen.map((s) => s.split(" ")[1])).toEqual(["/first", "/second"]);
     expect(toolResults(fake.requests[2])).toEqual([{ is_error: false, content: "exit code 0\n\nhello from B" }]);
+    expect(await quitWithCtrlD(tmux)).not.toBeNull();
+  }, 60_000);
+  test("web_fetch: a redirect from a granted host to B asks, naming the new URL; denied, B is not reached", async () => {
+    const fake = e2e.serve([reply([toolUse("web_fetch", { url: `${A.url}/to-b` })]), reply("Stopped.")]);
+    const { root, env } = workspace();
+    const tmux = await e2e.terminal([...BUNKER, `--allow-net=127.0.0.2:${A.port}`, "read the page"], { cwd: root, env, cols: 140, rows: 50 });
+    const question = `Allow net access to "127.0.0.3:${B.port}"?`;
+    const screen = await waitForCount(tmux, question, 1);
+    expect(screen).toContain(`web_fetch requests net access to "127.0.0.3:${B.port}"`);
+    expect(screen).toContain(`Requested by ${B.url}/from-a`);
+    const seenBefore = B.seen.length;
+    await press(tmux, "Down", "Down", "Enter"); // Deny
+    await waitForCount(tmux, "Why not (sent to Claude)?", 1);
+    await press(tmux, "Enter");
+    await waitForCount(tmux, "Stopped.", 1);
+    expect(toolResults(fake.requests[1])).toEqual([{ is_error: true, content: `${A.url}/to-b redirected to ${B.url}/from-a: The person refused network access to 127.0.0.3:${B.port}.` }]);
+    expect(B.seen.length).toBe(seenBefore);
     expect(await quitWithCtrlD(tmux)).not.toBeNull();
   }, 60_000);
 });
