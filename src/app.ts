@@ -68,7 +68,7 @@ export async function buildApp(config: Config, ui: TerminalUI): Promise<App> {
     const avail = detectSandbox();
     sandboxed = planSandbox(config.sandbox, avail).confined;
     const notice = config.sandbox === "off" ? null : sandboxStartupNotice(config.sandbox, avail);
-    if (notice) ui.info(pc.yellow(notice));
+    if (notice) ui.info(pc.yellow(escapeControl(notice)));
     return sandboxed;
   };
   const perms = new Permissions({
@@ -97,7 +97,7 @@ export async function buildApp(config: Config, ui: TerminalUI): Promise<App> {
   const session = new SessionState();
   const changes = startChanges(config, (line) => ui.info(pc.yellow(escapeControl(line))));
   const opened = openSession(config, (message) => ui.info(pc.yellow(escapeControl(message))));
-  if (opened.notice) ui.info(pc.yellow(opened.notice));
+  if (opened.notice) ui.info(pc.yellow(escapeControl(opened.notice)));
   if (opened.resumed) {
     session.todos = opened.resumed.todos;
     session.continued = true;
@@ -142,7 +142,7 @@ export async function runApp(config: Config): Promise<number> {
   } catch (err) {
     // -c / -r that cannot be honoured: say why, start nothing.
     if (err instanceof SessionError) {
-      process.stderr.write(`bunker: ${err.message}\n`);
+      process.stderr.write(`bunker: ${escapeControl(err.message)}\n`);
       return err.exitCode;
     }
     throw err;

@@ -2,6 +2,7 @@
 // --version and --help answer before anything heavy (the SDK) is loaded.
 import { commit, version } from "./build-info.ts";
 import { HELP } from "./help.ts";
+import { escapeControl } from "./ui/escape.ts";
 
 async function main(): Promise<number> {
   const argv = process.argv.slice(2);
@@ -27,7 +28,7 @@ async function main(): Promise<number> {
     parsed = parseConfig(argv, process.env, Boolean(process.stdin.isTTY));
   } catch (err) {
     if (err instanceof UsageError) {
-      process.stderr.write(`bunker: ${err.message}\n`);
+      process.stderr.write(`bunker: ${escapeControl(err.message)}\n`);
       return 2;
     }
     throw err;

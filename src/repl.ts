@@ -34,7 +34,7 @@ export async function runRepl(config: Config): Promise<number> {
     markdown: live && !process.env.NO_COLOR,
   });
   const app = await buildApp(config, ui);
-  process.stderr.write(`${pc.bold("bunker")} ${pc.dim(`· ${app.model.name} · ${config.root}`)}\n${pc.dim("/help for commands, Ctrl+D to leave")}\n`);
+  process.stderr.write(`${pc.bold("bunker")} ${pc.dim(`· ${escapeControl(app.model.name)} · ${escapeControl(config.root)}`)}\n${pc.dim("/help for commands, Ctrl+D to leave")}\n`);
   const resumed = app.agent.history.messages.length;
   if (resumed > 0) {
     const todos = app.session.todos.length;

@@ -4,6 +4,7 @@
 import pc from "picocolors";
 import type { RoundHook } from "./loop.ts";
 import type { SessionState, TodoItem, TodoStatus } from "./session-state.ts";
+import { escapeControl } from "../ui/escape.ts";
 
 export const MAX_TODOS = 20;
 export const TODO_STATUSES: readonly TodoStatus[] = ["pending", "in_progress", "completed"];
@@ -130,15 +131,8 @@ function renderLines(todos: readonly TodoItem[], c: Palette): string[] {
   return lines;
 }
 
-/** Control characters from the model are shown escaped, never sent raw to a terminal. */
-function printable(s: string): string {
-  return s.replace(/[\u0000-\u001f\u007f-\u009f]/g, (ch) => {
-    if (ch === "\n") return "\\n";
-    if (ch === "\t") return "\\t";
-    if (ch === "\r") return "\\r";
-    return `\\x${ch.charCodeAt(0).toString(16).padStart(2, "0")}`;
-  });
-}
+/** Characters from the model that do not show themselves (controls, bidi, zero-width) are shown escaped. */
+const printable = (s: string): string => escapeControl(s);
 
 function describe(value: unknown): string {
   if (value === undefined) return "nothing";

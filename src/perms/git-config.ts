@@ -103,3 +103,29 @@ function gitDirOf(dir: string): string | "none" | null {
     return null;
   }
 }
+
+/**
+ * core.hooksPath of the repository at `root` (as written: relative paths are
+ * relative to the work tree), or null. Files there run on commit, merge, push.
+ */
+export function gitHooksPath(root: string): string | null {
+  let found: string | null = null;
+  for (const file of repoConfigFiles(root)) {
+    let text: string;
+    try {
+      text = readFileSync(file, "utf8");
+    } catch {
+      continue;
+    }
+    let section = "";
+    for (const raw of text.split("\n")) {
+      const line = raw.trim();
+      const header = /^\[\s*([A-Za-z0-9.-]+)[^\]]*\](.*)$/.exec(line);
+      const rest = header ? header[2]!.trim() : line;
+      if (header) section = header[1]!.toLowerCase();
+      const m = /^hookspath\s*=\s*(.*?)\s*$/i.exec(rest);
+      if (section === "core" && m) found = m[1]!.replace(/^"(.*)"$/, "$1");
+    }
+  }
+  return found;
+}

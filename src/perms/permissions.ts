@@ -3,6 +3,7 @@
 // (only if the policy says "ask") the approver. The person's session answers
 // are handed back to the policy; refusals are remembered here so the person
 // is not asked the same thing twice.
+import { relative } from "node:path";
 import { ToolError } from "../tools/tool.ts";
 import { Policy, type Decision } from "./policy.ts";
 import type { CommandDecision } from "./run/evaluate.ts";
@@ -105,9 +106,11 @@ export class Permissions {
     const earlier = this.refused.get(key);
     if (earlier !== undefined) this.deny(req, `the person already refused this in this session${earlier ? `: ${earlier}` : ""}. Do not retry it; ask them or take another approach`, first);
 
+    const protectedFiles = req.kind === "write" ? this.protectedFiles(targets) : [];
     if (!this.approver.interactive) {
-      if (req.kind === "write" && targets.some((t) => this.policy.isProtectedPath(t))) {
-        this.deny(req, `${describe(req)} needs approval: writes into .git/ and .bunker/ always ask, even under --allow-write or -A, and bunker is not asking (no terminal or --no-prompt). Run bunker in a terminal without --no-prompt to approve it`, first);
+      if (protectedFiles.length > 0) {
+        const whys = protectedFiles.map((p) => `${p.display}: ${p.why}`).join("; ");
+        this.deny(req, `${describe(req)} needs approval (${whys}). Such writes always ask, even under --allow-write or -A, and bunker is not asking (no terminal or --no-prompt). Run bunker in a terminal without --no-prompt to approve it`, first);
       }
       this.deny(req, `${describe(req)} needs approval, and bunker is not asking (no terminal or --no-prompt). To grant it, run bunker with ${first.hint ?? this.policy.grantHint(req.kind, req.target)}`, first);
     }
@@ -116,6 +119,7 @@ export class Permissions {
       // Offer the prefix of what is not yet covered, and say why the line is asked about.
       req = { ...req, run: { ...req.run, prefix: first.run.prefix, reasons: first.run.reasons } };
     }
+    if (protectedFiles.length > 0) req = { ...req, protectedFiles };
     const answer = await this.approver.ask(req);
     switch (answer.answer) {
       case "once":
@@ -135,6 +139,14 @@ export class Permissions {
         throw new PermissionDenied(reason);
       }
     }
+  }
+
+  /** The targets a write always asks about, each with what runs it. */
+  private protectedFiles(targets: string[]): { display: string; why: string }[] {
+    return targets.flatMap((t) => {
+      const why = this.policy.protectedReason(t);
+      return why ? [{ display: relative(this.root, t) || ".", why }] : [];
+    });
   }
 
   /** /clear: a new conversation starts without the old one's refusals (what was allowed stays allowed). */

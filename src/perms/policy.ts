@@ -10,6 +10,7 @@
 // denial. Session grants (grantSession) work for every kind.
 import { isAbsolute, relative, resolve } from "node:path";
 import { isProtectedPath, isWithin } from "./workspace.ts";
+import { runsLaterReason, type RunsLaterRule } from "./runs-later.ts";
 import type { PermKind, Verdict } from "./types.ts";
 import { hostsCover } from "../net/host-pattern.ts";
 import { evaluateRun, type RunEvaluation } from "./run/evaluate.ts";
@@ -35,6 +36,8 @@ export interface HostRules {
 }
 
 export interface Grants {
+  /** Files that run code later, from settings' "protect" (on top of runs-later.ts's list): writing them always asks. */
+  protect?: RunsLaterRule[];
   allow: { read: PathRules; write: PathRules; run: RunRules; net: HostRules; mcp: McpRules };
   deny: { read: PathRules; write: PathRules; run: RunRules; net: HostRules; mcp: McpRules };
 }
@@ -116,6 +119,17 @@ export class Policy {
     return isProtectedPath(this.root, real);
   }
 
+  /**
+   * Why a write to `real` always asks, even under -A (and is never covered by
+   * "all edits for the session"), or null: `.git`/`.bunker`, or a file other
+   * programs run later (runs-later.ts).
+   */
+  protectedReason(real: string): string | null {
+    if (!isWithin(this.root, real)) return null;
+    if (this.isProtectedPath(real)) return "git and bunker run what is in .git/ and .bunker/";
+    return runsLaterReason(this.root, real, this.grants.protect);
+  }
+
   /** The flag that would grant a request, for the no-prompt denial message. */
   grantHint(kind: PermKind, target: string): string {
     return this.decide(kind, target).hint ?? "";
@@ -123,7 +137,7 @@ export class Policy {
 
   private withSession(kind: PermKind, target: string, d: Decision): Decision {
     if (d.verdict !== "ask") return d;
-    const protectedWrite = kind === "write" && this.isProtectedPath(target);
+    const protectedWrite = kind === "write" && this.protectedReason(target) !== null;
     if ((this.sessionKinds.has(kind) && !protectedWrite) || this.sessionTargets.has(`${kind}\0${target}`)) {
       return { verdict: "allow", grantedBy: "session" };
     }
@@ -156,6 +170,8 @@ export class Policy {
       return { verdict: "deny", reason: `${kind} access to ${shown} is denied by a --deny-${kind} flag or a deny rule` };
     }
     if (kind === "write" && inside && this.isProtectedPath(real)) return { verdict: "ask", reason: `${shown} is protected: writes there always ask`, hint };
+    const later = kind === "write" && inside ? runsLaterReason(this.root, real, this.grants.protect) : null;
+    if (later) return { verdict: "ask", reason: `${shown} ${later}: writing it always asks`, hint };
     const allow = this.grants.allow[kind];
     const by = matchesPathRules(allow, real, false);
     if (by) return { verdict: "allow", grantedBy: by };

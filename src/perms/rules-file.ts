@@ -21,6 +21,7 @@ import { homedir } from "node:os";
 import { isAbsolute, join, sep } from "node:path";
 import { emptyGrants, type Grants, type HostRules, type PathRules } from "./policy.ts";
 import type { RunRules } from "./run/patterns.ts";
+import { protectRule } from "./runs-later.ts";
 import { parseMcpRule, type McpRules } from "../mcp/decide.ts";
 import { parseThinkingLevel, THINKING_LEVELS, type ThinkingLevel } from "../agent/thinking.ts";
 import { JsonSyntaxError, parseJsonWithPositions, type Position } from "./settings-json.ts";
@@ -45,7 +46,7 @@ export interface RulesFilesResult {
 }
 
 /** Top-level keys a settings file may have. Extend here when a feature adds one. */
-export const KNOWN_SETTINGS_KEYS = ["$schema", "allow", "deny", "reminders", "thinking", "mcpServers"] as const;
+export const KNOWN_SETTINGS_KEYS = ["$schema", "allow", "deny", "protect", "reminders", "thinking", "mcpServers"] as const;
 
 export class RulesFileError extends Error {
   override name = "RulesFileError";
@@ -152,6 +153,15 @@ export function parseRulesFile(
     });
   }
 
+  // Files that run code later: writing them always asks. Either file may add to the list (it only asks more).
+  const protect = settings.protect;
+  if (protect !== undefined) {
+    if (!Array.isArray(protect) || protect.some((p) => typeof p !== "string" || p.trim() === "")) {
+      throw new RulesFileError(`${at("/protect")}: "protect" must be a list of paths or globs relative to the workspace, for example ["scripts/deploy.sh", "tools/hooks/**"]`);
+    }
+    local.protect = protect.map((p: string) => protectRule(p, file));
+  }
+
   // MCP servers are read by mcp/config.ts; a workspace's own file may not define them.
   if (scope === "workspace" && settings.mcpServers !== undefined) {
     ignored.push(`${at("/mcpServers", true)}: ignored "mcpServers": a project's MCP servers belong in .mcp.json, where bunker asks before starting them`);
@@ -177,6 +187,7 @@ function checkReminders(reminders: unknown, at: (pointer: string) => string): vo
 }
 
 function mergeGrants(into: Grants, from: Grants): void {
+  if (from.protect?.length) into.protect = [...(into.protect ?? []), ...from.protect];
   for (const list of ["allow", "deny"] as const) {
     const a = into[list];
     const b = from[list];

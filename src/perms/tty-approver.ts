@@ -114,7 +114,7 @@ export class TtyApprover implements Approver {
         const files = req.files ?? [];
         const names = files.length > 0 ? files.map((f) => escapeControl(f.display)) : [target];
         const many = names.length > 1;
-        const touchesProtected = files.some((f) => isProtectedRelative(f.display));
+        const touchesProtected = files.some((f) => isProtectedRelative(f.display)) || (req.protectedFiles?.length ?? 0) > 0;
         const options: { value: Choice; label: string }[] = [
           { value: "once", label: "Yes" },
           { value: "target-session", label: `Yes, and allow all edits to ${many ? "these files" : "this file"} for the session` },
@@ -123,7 +123,10 @@ export class TtyApprover implements Approver {
         options.push({ value: "deny", label: "No, and tell Claude what to do instead" });
         return {
           title: `${tool} wants to ${files.every((f) => f.kind === "create") && files.length > 0 ? "create" : "edit"} ${names.join(", ")}`,
-          details: renderFileChanges(files, { color: this.color, maxLines: this.maxDiffLines, maxLineLength: this.maxLineLength }),
+          details: [
+            ...(req.protectedFiles ?? []).map((p) => `${c.yellow("runs code later:")} ${escapeControl(p.display)} ${c.dim("—")} ${c.yellow(escapeControl(p.why))}`),
+            ...renderFileChanges(files, { color: this.color, maxLines: this.maxDiffLines, maxLineLength: this.maxLineLength }),
+          ],
           question: many ? `Apply these changes to ${names.length} files?` : `Apply this change to ${names[0]}?`,
           options,
           denyPrompt: "What should Claude do instead?",

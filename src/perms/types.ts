@@ -48,6 +48,8 @@ export interface PermRequest {
   net?: { requestedBy: string };
   /** Extra paths a multi-file write touches; each is checked like `target`. */
   alsoTargets?: string[];
+  /** Set by Permissions for a write that always asks: which file, and what runs it (`.envrc: direnv runs it…`). */
+  protectedFiles?: { display: string; why: string }[];
 }
 
 export type ApprovalAnswer =

@@ -1,7 +1,15 @@
 // Turns a FileChangePreview (an uncoloured unified diff) into the coloured,
 // bounded lines shown before a write is approved: a header with the path and
 // `+added -removed`, then the hunks (additions green, deletions red, hunk
-// headers cyan). A long diff is cut with a line saying how much is hidden.
+// headers cyan). Inside a changed line the words that changed are marked
+// (the `diff` package's word diff); a long line is cut around its change.
+// What is shown is what will be written: every character that does not show
+// itself is escaped (escape.ts), a CR included. A diff whose every line ends
+// in CRLF shows the lines without it and says "CRLF line ends" once; a CR
+// anywhere else is shown on its line, and a line whose only change is its
+// line end is named as such. A long diff is cut with a line saying how much
+// is hidden.
+import { diffWordsWithSpace } from "diff";
 import pc from "picocolors";
 import type { FileChangePreview } from "../perms/types.ts";
 import { escapeControl } from "./escape.ts";
@@ -37,15 +45,17 @@ export function renderFileChange(file: FileChangePreview, opts: DiffViewOptions 
   const c = pc.createColors(opts.color ?? pc.isColorSupported);
   const maxLines = Math.max(0, opts.maxLines ?? DEFAULT_MAX_DIFF_LINES);
   const maxLen = opts.maxLineLength ?? DEFAULT_MAX_LINE_LENGTH;
-  const body = diffBody(file.diff);
+  const { lines: body, crlf, lineEndChanges } = diffBody(file.diff);
+  const words = changedWords(body);
+  const show = (line: string, i: number) => colourLine(line, c, maxLen, words.get(i));
 
-  const out = [header(file, c)];
+  const out = [header(file, c, crlf, lineEndChanges)];
   if (body.length === 0) {
     out.push(c.dim(file.kind === "create" ? "(empty file)" : "(no changes to the content)"));
     return out;
   }
   if (body.length <= maxLines) {
-    for (const line of body) out.push(colourLine(clip(line, maxLen), c));
+    body.forEach((line, i) => out.push(show(line, i)));
     return out;
   }
   const runs = runsOf(body);
@@ -53,26 +63,65 @@ export function renderFileChange(file: FileChangePreview, opts: DiffViewOptions 
   if (keep === 0) {
     // Too many separate changes to show a piece of each: the first ones, and a count of the rest.
     const shown = body.slice(0, Math.max(0, maxLines - 1));
-    for (const line of shown) out.push(colourLine(clip(line, maxLen), c));
+    shown.forEach((line, i) => out.push(show(line, i)));
     out.push(hiddenNote(body.slice(shown.length), c));
     return out;
   }
   // Every run of removed, added or unchanged lines shows its start, so a rewrite shows new lines as well as old.
   for (const run of runs) {
-    for (const line of run.slice(0, keep)) out.push(colourLine(clip(line, maxLen), c));
-    if (run.length > keep) out.push(hiddenNote(run.slice(keep), c));
+    for (const i of run.slice(0, keep)) out.push(show(body[i]!, i));
+    if (run.length > keep) out.push(hiddenNote(run.slice(keep).map((i) => body[i]!), c));
   }
   return out;
 }
 
-/** Consecutive lines of one kind (hunk header, removed, added, unchanged). */
-function runsOf(body: string[]): string[][] {
-  const runs: string[][] = [];
-  for (const line of body) {
-    const last = runs.at(-1);
-    if (last && kindOf(last[0]!) === kindOf(line) && kindOf(line) !== "@") last.push(line);
-    else runs.push([line]);
+/** A piece of a changed line, and whether the word diff marks it as changed. */
+interface Piece {
+  text: string;
+  changed: boolean;
+}
+
+/**
+ * For each removed line directly followed by added lines, paired in order
+ * (the first removed with the first added…): which words changed. Keyed by
+ * body index; text without the diff sign.
+ */
+function changedWords(body: string[]): Map<number, Piece[]> {
+  const out = new Map<number, Piece[]>();
+  for (let i = 0; i < body.length; ) {
+    if (!body[i]!.startsWith("-")) {
+      i++;
+      continue;
+    }
+    let r = i;
+    while (r < body.length && body[r]!.startsWith("-")) r++;
+    let a = r;
+    while (a < body.length && body[a]!.startsWith("+")) a++;
+    const pairs = Math.min(r - i, a - r);
+    for (let k = 0; k < pairs; k++) {
+      const before = body[i + k]!.slice(1);
+      const after = body[r + k]!.slice(1);
+      // Word diffs of huge lines cost more than they show.
+      if (before.length + after.length > 20_000) continue;
+      const parts = diffWordsWithSpace(before, after);
+      // A line rewritten whole has nothing worth marking inside it.
+      if (!parts.some((p) => !p.added && !p.removed && p.value.trim() !== "")) continue;
+      out.set(i + k, parts.filter((p) => !p.added).map((p) => ({ text: p.value, changed: p.removed })));
+      out.set(r + k, parts.filter((p) => !p.removed).map((p) => ({ text: p.value, changed: p.added })));
+    }
+    i = a;
   }
+  return out;
+}
+
+/** Consecutive lines of one kind (hunk header, removed, added, unchanged), as indices into the body. */
+function runsOf(body: string[]): number[][] {
+  const runs: number[][] = [];
+  body.forEach((line, i) => {
+    const last = runs.at(-1);
+    if (last && kindOf(body[last[0]!]!) === kindOf(line) && kindOf(line) !== "@") last.push(i);
+    else runs.push([i]);
+  });
   return runs;
 }
 
@@ -81,7 +130,7 @@ function kindOf(line: string): string {
 }
 
 /** The most lines of each run that fit `budget`, counting a note for each run cut; 0 if not even one each fits. */
-function runLength(runs: string[][], budget: number): number {
+function runLength(runs: number[][], budget: number): number {
   const cost = (k: number) => runs.reduce((n, r) => n + Math.min(r.length, k) + (r.length > k ? 1 : 0), 0);
   let lo = 0;
   let hi = Math.max(...runs.map((r) => r.length));
@@ -93,43 +142,99 @@ function runLength(runs: string[][], budget: number): number {
   return lo;
 }
 
-function header(file: FileChangePreview, c: Colors): string {
+function header(file: FileChangePreview, c: Colors, crlf: boolean, lineEndChanges: number): string {
   const what = { create: "new file", modify: "", delete: "deleted", rename: "renamed" }[file.kind];
   const path = c.bold(escapeControl(file.display));
   // A zero count is dim, not alarming red or green.
   const count = (n: number, sign: string, colour: (t: string) => string) => (n === 0 ? c.dim(`${sign}0`) : colour(`${sign}${n}`));
   const counts = `${count(file.added, "+", c.green)} ${count(file.removed, "-", c.red)}`;
-  return `${path}${what ? ` ${c.dim(`(${what})`)}` : ""}  ${counts}`;
+  const notes = [
+    ...(crlf ? [c.yellow("CRLF line ends")] : []),
+    ...(lineEndChanges > 0 ? [c.yellow(lineEndChanges === 1 ? "1 line changes only its line end (\\r)" : `${lineEndChanges} lines change only their line end (\\r)`)] : []),
+  ];
+  return `${path}${what ? ` ${c.dim(`(${what})`)}` : ""}  ${counts}${notes.length ? `  ${notes.join(", ")}` : ""}`;
 }
 
-/** The diff's lines without the `---`/`+++` file headers (the header line shows the path). */
-function diffBody(diff: string): string[] {
-  if (diff === "") return [];
+/**
+ * The diff's lines without the `---`/`+++` file headers (the header line shows
+ * the path). When every content line ends in CR (a CRLF file, before and
+ * after), the CR is taken off and named once in the header; otherwise each CR
+ * stays, to be shown escaped. Also counts removed/added pairs that differ only
+ * by a trailing CR.
+ */
+function diffBody(diff: string): { lines: string[]; crlf: boolean; lineEndChanges: number } {
+  if (diff === "") return { lines: [], crlf: false, lineEndChanges: 0 };
   const lines = diff.split("\n");
   // Before the first hunk: drop the file headers, keep notes such as "new file mode 100755".
   let firstHunk = lines.findIndex((l) => l.startsWith("@@"));
   if (firstHunk === -1) firstHunk = lines.length;
   const head = lines.slice(0, firstHunk).filter((l) => !l.startsWith("--- ") && !l.startsWith("+++ "));
-  // A CRLF file's diff lines end in \r: not worth shouting about on every line.
-  return [...head, ...lines.slice(firstHunk)].map((l) => (l.endsWith("\r") ? l.slice(0, -1) : l));
+  const hunks = lines.slice(firstHunk);
+  const content = hunks.filter((l) => /^[-+ ]/.test(l));
+  const crlf = content.length > 0 && content.every((l) => l.endsWith("\r"));
+  let lineEndChanges = 0;
+  for (let i = 0; i + 1 < hunks.length; i++) {
+    const [a, b] = [hunks[i]!, hunks[i + 1]!];
+    if (a.startsWith("-") && b.startsWith("+") && a !== "-" + b.slice(1) && a.slice(1).replace(/\r$/, "") === b.slice(1).replace(/\r$/, "")) lineEndChanges++;
+  }
+  const body = crlf ? hunks.map((l) => (/^[-+ ]/.test(l) ? l.slice(0, -1) : l)) : hunks;
+  return { lines: [...head, ...body], crlf, lineEndChanges };
 }
 
-/** At most `max` characters, the note about the cut included, so a cut line never wraps on a screen that wide. */
-function clip(line: string, max: number): string {
-  if (line.length <= max) return line;
-  const noteLength = ` (${line.length} more characters)…`.length;
-  const keep = Math.max(1, max - noteLength);
-  return `${line.slice(0, keep)}… (${line.length - keep} more characters)`;
+/** The line's colour, by its diff sign. */
+function lineColour(raw: string, c: Colors): (t: string) => string {
+  if (raw.startsWith("@@")) return c.cyan;
+  if (raw.startsWith("new file mode")) return c.yellow;
+  if (raw.startsWith("+")) return c.green;
+  if (raw.startsWith("-")) return c.red;
+  if (raw.startsWith("\\")) return c.dim;
+  return (t) => t;
 }
 
-function colourLine(raw: string, c: Colors): string {
-  const line = escapeControl(raw, { keepTabs: true });
-  if (raw.startsWith("@@")) return c.cyan(line);
-  if (raw.startsWith("new file mode")) return c.yellow(line);
-  if (raw.startsWith("+")) return c.green(line);
-  if (raw.startsWith("-")) return c.red(line);
-  if (raw.startsWith("\\")) return c.dim(line);
-  return line;
+/**
+ * One diff line, escaped, at most `max` characters wide (the cut marks
+ * included), coloured by its sign, with its changed words marked. A line too
+ * long for the screen is cut around its first change, not at its start.
+ */
+function colourLine(raw: string, c: Colors, max: number, pieces?: Piece[]): string {
+  const colour = lineColour(raw, c);
+  const sign = pieces ? raw[0]! : "";
+  const parts = (pieces ?? [{ text: raw, changed: false }]).map((p) => ({ text: escapeControl(p.text, { keepTabs: true }), changed: p.changed }));
+  const text = parts.map((p) => p.text).join("");
+  const width = max - sign.length;
+  let from = 0;
+  let to = text.length;
+  let before = "";
+  let after = "";
+  if (text.length > width) {
+    // Where the first change starts, in the escaped text: keep a third of the width before it.
+    let firstChange = 0;
+    for (const p of parts) {
+      if (p.changed) break;
+      firstChange += p.text.length;
+    }
+    if (!parts.some((p) => p.changed)) firstChange = 0;
+    const note = (n: number) => `… (${n} more characters)`;
+    from = firstChange > width / 2 ? firstChange - Math.floor(width / 3) : 0;
+    before = from > 0 ? "…" : "";
+    const room = Math.max(1, width - before.length - note(text.length).length);
+    to = Math.min(text.length, from + room);
+    after = to < text.length ? note(text.length - to) : "";
+    if (from > 0 && to === text.length) from = Math.max(0, text.length - (width - before.length));
+  }
+  // Colour each piece inside the window; changed words in reverse video.
+  let out = "";
+  let at = 0;
+  for (const p of parts) {
+    const start = Math.max(at, from);
+    const end = Math.min(at + p.text.length, to);
+    if (end > start) {
+      const piece = p.text.slice(start - at, end - at);
+      out += p.changed ? c.inverse(piece) : piece;
+    }
+    at += p.text.length;
+  }
+  return colour(`${sign}${before}${out}${after}`);
 }
 
 function hiddenNote(hidden: string[], c: Colors): string {

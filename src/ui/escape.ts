@@ -1,13 +1,26 @@
-// Makes text from the model or from files safe to print on a terminal. A
-// control character could move the cursor, recolour or erase the screen, or
-// hide what is really being approved, so every one is shown as a visible
-// escape (`\x1b`, `\r`, `\u202e`). Used by everyone who displays model text.
+// The one escaping function: text from the model, from files or from the
+// disk is made safe and honest to print on a terminal. A control character
+// could move the cursor, recolour or erase the screen, or set the clipboard
+// (OSC 52); an invisible one could make what is approved differ from what is
+// shown (`'admin'` that is `'admin\u200d'`, `notes.txt` with U+061C in it, a
+// Hangul filler that also breaks a border). Every character that does not
+// show itself is printed as a visible escape (`\x1b`, `\r`, `\u200d`,
+// `\u{e0041}`): C0/C1 controls and DEL, format characters (Cf: bidi marks,
+// overrides and isolates, zero-width joiners and spaces, the soft hyphen,
+// U+061C, tag characters), line and paragraph separators (Zl, Zp), the
+// default-ignorable set (fillers like U+3164, variation selectors) and lone
+// surrogates. Emoji sequences stay whole: the joiners, selectors and tags
+// inside a recommended emoji (👨‍👩‍👧, ❤️, 🏴󠁧󠁢󠁳󠁣󠁴󠁿) draw that emoji.
 
-/**
- * C0 controls, DEL, C1 controls, bidi overrides and isolates ("Trojan
- * Source"), line/paragraph separators and the BOM / zero-width no-break space.
- */
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/g;
+/** Characters that do not show themselves. */
+const INVISIBLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}\p{Cs}]/u;
+const INVISIBLE_ALL = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}\p{Cs}]/gu;
+/** The same without newline and tab, for callers that keep them. */
+const INVISIBLE_BUT_NL_TAB = /[^\P{Cc}\n\t]|[\p{Cf}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}\p{Cs}]/u;
+const INVISIBLE_BUT_NL = /[^\P{Cc}\n]|[\p{Cf}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}\p{Cs}]/u;
+const INVISIBLE_BUT_TAB = /[^\P{Cc}\t]|[\p{Cf}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}\p{Cs}]/u;
+/** A whole emoji as Unicode recommends it (ZWJ sequences, flags, keycaps, modifiers, tag sequences). */
+const RGI_EMOJI = /^\p{RGI_Emoji}$/v;
 
 const NAMED: Record<string, string> = { "\t": "\\t", "\n": "\\n", "\r": "\\r" };
 
@@ -18,13 +31,37 @@ export interface EscapeOptions {
   keepTabs?: boolean;
 }
 
+let segmenter: Intl.Segmenter | undefined;
+
 export function escapeControl(text: string, opts: EscapeOptions = {}): string {
-  return text.replace(UNSAFE, (ch) => {
+  const check = opts.keepNewlines ? (opts.keepTabs ? INVISIBLE_BUT_NL_TAB : INVISIBLE_BUT_NL) : opts.keepTabs ? INVISIBLE_BUT_TAB : INVISIBLE;
+  // Almost all text has nothing to escape: no segmenting for it.
+  if (!check.test(text)) return text;
+  const escape = (ch: string) => {
     if (ch === "\n" && opts.keepNewlines) return ch;
     if (ch === "\t" && opts.keepTabs) return ch;
-    const named = NAMED[ch];
-    if (named) return named;
-    const code = ch.charCodeAt(0);
-    return code <= 0xff ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u${code.toString(16).padStart(4, "0")}`;
-  });
+    return escapeChar(ch);
+  };
+  // Only a character inside a whole emoji keeps its meaning; anywhere else it is escaped.
+  if (!/\p{Extended_Pictographic}|\p{Regional_Indicator}|\u20e3/u.test(text)) return text.replace(INVISIBLE_ALL, escape);
+  let out = "";
+  for (const { segment } of (segmenter ??= new Intl.Segmenter()).segment(text)) {
+    out += segment.length > 1 && RGI_EMOJI.test(segment) ? segment : segment.replace(INVISIBLE_ALL, escape);
+  }
+  return out;
+}
+
+/** `\n`, `\x1b`, `\u200d`, `\u{e0041}`: how one invisible character is shown. */
+function escapeChar(ch: string): string {
+  const named = NAMED[ch];
+  if (named) return named;
+  const code = ch.codePointAt(0)!;
+  if (code <= 0xff) return `\\x${code.toString(16).padStart(2, "0")}`;
+  if (code <= 0xffff) return `\\u${code.toString(16).padStart(4, "0")}`;
+  return `\\u{${code.toString(16)}}`;
+}
+
+/** Whether the text holds a character escapeControl would escape (newlines and tabs aside). */
+export function hasInvisible(text: string): boolean {
+  return INVISIBLE_BUT_NL_TAB.test(text) && escapeControl(text, { keepNewlines: true, keepTabs: true }) !== text;
 }

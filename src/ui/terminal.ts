@@ -224,7 +224,7 @@ export class TerminalUI implements LoopEvents {
       : command ? statusAndLastLines(result.content, KEPT_LINES) : firstLines(result.content, result.isError ? 3 : 1);
     if (result.isError) this.line(pc.red(`  ✗ ${escapeControl(shown, { keepNewlines: true }).replace(/\n/g, "\n    ")}`));
     else if (command) this.line(pc.dim(`    ${escapeControl(shown, { keepNewlines: true }).replace(/\n/g, "\n    ")}`));
-    else if (this.opts.verbose) this.line(pc.dim(`    ${summary}: ${result.content.length} chars`));
+    else if (this.opts.verbose) this.line(pc.dim(`    ${escapeControl(summary)}: ${result.content.length} chars`));
   }
 
   /** Thinking streams: the status line says so. */
@@ -251,7 +251,7 @@ export class TerminalUI implements LoopEvents {
   }
 
   onNotice(message: string): void {
-    this.line(pc.yellow(message));
+    this.line(pc.yellow(escapeControl(message)));
   }
 
   onInjected(text: string): void {

@@ -41,6 +41,11 @@ export class TmuxSession {
     return r.stdout.toString();
   }
 
+  /** Any other tmux command against this test's own server (`set-option -g set-clipboard on`, `list-buffers`). */
+  command(args: string[]): string {
+    return this.tmux(args);
+  }
+
   /** The visible screen plus scrollback, as plain text. */
   screen(): string {
     return this.tmux(["capture-pane", "-p", "-J", "-S", "-2000", "-t", this.name]);

@@ -76,7 +76,7 @@ export function evaluateRun(command: string, ctx: RunContext): RunEvaluation {
     programs: new Set(grants.allow.run.programs),
     patterns: parsePatterns(grants.allow.run.patterns),
     sessionPatterns: parsePatterns([...(ctx.sessionPrefixes ?? [])], true),
-    deny: { read: grants.deny.read, write: grants.deny.write },
+    deny: { read: grants.deny.read, write: grants.deny.write, ...(grants.protect ? { protect: grants.protect } : {}) },
     readOnlyUnasked: ctx.readOnlyUnasked ?? true,
   };
   const { judgements } = judgeLine(parsed, judge);

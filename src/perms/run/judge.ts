@@ -268,7 +268,7 @@ function attachedPathOutside(t: string, w: Word, paths: PathChecker, write = fal
  * (`--upload-pack`, `--use-compress-program`, `-exec`), or any unambiguous start
  * of one (`--upload-p`, `--exe`: git and getopt accept abbreviations).
  */
-function isRiskyOption(flag: string): boolean {
+export function isRiskyOption(flag: string): boolean {
   const name = flag.replace(/^--?/, "").toLowerCase();
   if (name.length >= 3 && RISKY_OPTION_NAMES.some((full) => full.startsWith(name))) return true;
   const padded = `-${name}-`;

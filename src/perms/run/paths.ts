@@ -7,6 +7,7 @@ import { homedir } from "node:os";
 import { basename, isAbsolute, join } from "node:path";
 import { isLiteral, type SimpleCommand, type Word } from "../../shell/parse.ts";
 import type { PathRules } from "../policy.ts";
+import { runsLaterReason, type RunsLaterRule } from "../runs-later.ts";
 import { isProtectedPath, isWithin, joinRaw, realpathLoose, resolveFrom } from "../workspace.ts";
 
 /** Devices a read-only command may write to or read from. */
@@ -18,6 +19,8 @@ const MAX_GLOB_MATCHES = 2000;
 export interface PathDenies {
   read?: PathRules;
   write?: PathRules;
+  /** Settings' "protect" entries: with runs-later.ts's list, files no command writes unasked. */
+  protect?: readonly RunsLaterRule[];
 }
 
 /** `cd` and `pushd` both move the shell: paths after them resolve from elsewhere. */
@@ -94,7 +97,7 @@ export class PathChecker {
     return this.all(
       w,
       (real) =>
-        !isProtectedPath(root, real) && !matchesRules(this.deny.write, real),
+        !isProtectedPath(root, real) && !matchesRules(this.deny.write, real) && runsLaterReason(root, real, this.deny.protect) === null,
     );
   }
 

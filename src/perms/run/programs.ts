@@ -134,7 +134,7 @@ export const SESSION_OPTION_LIMITS: SpecEntry[] = [
   { names: ["bun"], spec: { paths: true, forbidLong: ["--global", "--cwd"], forbidShort: "g" }, why: "-g and --cwd work outside the workspace", match: ["bun add -g x"], notMatch: ["bun add lodash"] },
   { names: ["pip", "pip3"], spec: { paths: true, forbidLong: ["--user", "--target", "--prefix", "--root", "--editable"], forbidShort: "te" }, why: "install outside the workspace, or run a project's setup (-e)", match: ["pip install --user x", "pip3 install -e ."], notMatch: ["pip install requests", "pip3 install requests"] },
   { names: ["git"], spec: { paths: true, forbidShort: "uxcC" }, why: "-u (upload-pack), -x and -c run programs or set config; -C moves elsewhere", match: ["git clone -u ./x.sh . dst"], notMatch: ["git commit -m 'fix the parser'"] },
-  { names: ["make"], spec: { paths: true, forbidShort: "CfIo" }, why: "-C and -f read a makefile from elsewhere, -I includes from elsewhere", match: ["make -f out/x"], notMatch: ["make build"] },
+  { names: ["make"], spec: { paths: true, forbidShort: "CfIo" }, why: "-C and -f read a makefile from elsewhere, -I includes from elsewhere", match: ["make build -f out/x", "make build -Cout"], notMatch: ["make build"] },
   { names: ["chmod", "chown", "chgrp"], spec: { paths: true, forbidShort: "LH", forbidLong: ["--dereference"] }, why: "-L and -H follow links out of the workspace", match: ["chmod -L +x src/a.ts", "chown -H u src/a.ts", "chgrp --dereference g src/a.ts"], notMatch: ["chmod +x src/a.ts", "chown u src/a.ts", "chgrp g src/a.ts"] },
 ];
 
@@ -217,9 +217,10 @@ export const PACKAGE_INSTALLERS = new Set(PACKAGE_INSTALLER_ENTRIES.flatMap((e) 
  */
 export const SUBCOMMAND_PROGRAM_ENTRIES: ProgramEntry[] = [
   {
-    names: ["git", "npm", "pnpm", "yarn", "bun", "deno", "cargo", "go", "docker", "podman", "kubectl", "pip", "pip3", "uv", "poetry", "gh", "make", "dotnet", "mvn", "gradle", "terraform", "rustup", "composer", "mix", "swift", "brew", "apt", "apt-get", "systemctl"],
+    // (deno runs scripts: it gets no prefix at all, see SCRIPT_RUNNERS.)
+    names: ["git", "npm", "pnpm", "yarn", "bun", "cargo", "go", "docker", "podman", "kubectl", "pip", "pip3", "uv", "poetry", "gh", "make", "dotnet", "mvn", "gradle", "terraform", "rustup", "composer", "mix", "swift", "brew", "apt", "apt-get", "systemctl"],
     why: "`git status` and `git push` are different grants",
-    match: ["git status -s", "npm test", "pnpm test", "yarn test", "bun test x", "deno test", "cargo build --release", "go test ./...", "docker build .", "podman build .", "kubectl get pods", "pip list", "pip3 list", "uv sync", "poetry install", "gh pr list", "make build", "dotnet build", "mvn package", "gradle build", "terraform plan", "rustup update", "composer install", "mix test", "swift build", "brew list", "apt list", "apt-get update", "systemctl status"],
+    match: ["git status -s", "npm test", "pnpm test", "yarn test", "bun test x", "cargo build --release", "go test ./...", "docker build .", "podman build .", "kubectl get pods", "pip list", "pip3 list", "uv sync", "poetry install", "gh pr list", "make build", "dotnet build", "mvn package", "gradle build", "terraform plan", "rustup update", "composer install", "mix test", "swift build", "brew list", "apt list", "apt-get update", "systemctl status"],
     notMatch: ["ls -la", "make"],
   },
 ];

@@ -91,6 +91,55 @@ describe("diff view", () => {
   });
 });
 
+describe("diff view: what is shown is what will be written", () => {
+  const INVERSE = "\x1b[7m";
+  const plain = (before: string | null, after: string, opts = {}) => renderFileChange(makeFilePreview("run.sh", before, after), { color: false, ...opts });
+
+  test("a CR on some lines is shown on each of them (the approved script is the one that runs)", () => {
+    const lines = plain(null, "cd build\r\nrm -rf -- *");
+    expect(lines.slice(2)).toEqual(["+cd build\\r", "+rm -rf -- *", "\\ No newline at end of file"]);
+  });
+
+  test("a file whose every line ends in CRLF says so once instead of on every line", () => {
+    const lines = plain("a\r\nb\r\n", "a\r\nc\r\n");
+    expect(lines[0]).toBe("run.sh  +1 -1  CRLF line ends");
+    expect(lines.join("\n")).not.toContain("\\r");
+  });
+
+  test("a line whose only change is its line end is named, and the CR shown", () => {
+    const lines = plain("a\nb\n", "a\r\nb\n");
+    expect(lines[0]).toBe("run.sh  +1 -1  1 line changes only its line end (\\r)");
+    expect(lines).toContain("-a");
+    expect(lines).toContain("+a\\r");
+  });
+
+  test("zero-width, bidi, tag and filler characters in the content are escaped", () => {
+    const text = plain("role = 'admin'\n", "role = 'admin\u200d'\nopen notes\u061c.txt\nok\u{e0041}\nx\u3164y\n").join("\n");
+    for (const shown of ["'admin\\u200d'", "notes\\u061c.txt", "ok\\u{e0041}", "x\\u3164y"]) expect(text).toContain(shown);
+    expect(text).not.toMatch(/[\u200d\u061c\u3164]|\u{e0041}/u);
+  });
+
+  test("only the words that changed are marked inside a changed line", () => {
+    const lines = renderFileChange(makeFilePreview("package.json", '{\n  "version": "1.2.3",\n}\n', '{\n  "version": "1.2.4",\n}\n'), { color: true });
+    expect(lines).toContain(`${RED}-  "version": "1.2.${INVERSE}3\x1b[27m",\x1b[39m`);
+    expect(lines).toContain(`${GREEN}+  "version": "1.2.${INVERSE}4\x1b[27m",\x1b[39m`);
+  });
+
+  test("a long line is cut around its change, not at its start", () => {
+    const before = `const table = [${"1, ".repeat(300)}2, 3];\n`;
+    const after = before.replace("2, 3", "2, 4");
+    const lines = renderFileChange(makeFilePreview("t.js", before, after), { color: false, maxLineLength: 80 });
+    const removed = lines.find((l) => l.startsWith("-"))!;
+    const added = lines.find((l) => l.startsWith("+"))!;
+    expect(removed).toMatch(/^-….*2, 3\];$/);
+    expect(added).toMatch(/^\+….*2, 4\];$/);
+    expect(added.length).toBeLessThanOrEqual(80);
+    // A change near the start keeps the start, cut at the end with the count.
+    const early = renderFileChange(makeFilePreview("t.js", `x = 1; ${"y".repeat(500)}\n`, `x = 2; ${"y".repeat(500)}\n`), { color: false, maxLineLength: 80 });
+    expect(early.find((l) => l.startsWith("+"))).toMatch(/^\+x = 2; y+… \(\d+ more characters\)$/);
+  });
+});
+
 describe("escapeControl", () => {
   test("makes every control visible and leaves ordinary text alone", () => {
     expect(escapeControl("a\tb\nc\rd\x1b[31me\x7f\x9b\u2028\ufeff")).toBe("a\\tb\\nc\\rd\\x1b[31me\\x7f\\x9b\\u2028\\ufeff");

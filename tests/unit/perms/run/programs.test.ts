@@ -1,0 +1,78 @@
+// The program tables carry their own examples (as Codex's execpolicy rules
+// carry match/not_match): every example is run through the real evaluation
+// here, so a table entry that stops doing what its reason says fails.
+import { afterAll, describe, expect, test } from "bun:test";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { emptyGrants } from "../../../../src/perms/policy.ts";
+import { evaluateRun, suggestPrefix } from "../../../../src/perms/run/evaluate.ts";
+import { isRiskyOption } from "../../../../src/perms/run/judge.ts";
+import {
+  NO_PREFIX_SUBCOMMAND_ENTRIES, PACKAGE_INSTALLER_ENTRIES, READ_ONLY, READ_ONLY_PROGRAMS, SCRIPT_PROGRAMS, RISKY_OPTION_ENTRIES, RUNS_ARGUMENT_PROGRAMS, SCRIPT_RUNNERS,
+  SESSION_OPTION_LIMITS, SUBCOMMAND_PROGRAM_ENTRIES, type ProgramEntry,
+} from "../../../../src/perms/run/programs.ts";
+import { tempDir } from "../../../support/context.ts";
+
+const root = tempDir("bunker-programs-");
+mkdirSync(join(root, "src"));
+mkdirSync(join(root, "d"));
+mkdirSync(join(root, ".git"));
+writeFileSync(join(root, ".git", "config"), "[core]\n\tbare = false\n");
+for (const f of ["src/a.ts", "src/b.ts", "a.txt", "b.txt", "list.txt"]) writeFileSync(join(root, f), "a 1\nb 2\n");
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+const verdict = (line: string, grants = emptyGrants(), sessionPrefixes: string[] = []) => evaluateRun(line, { root, grants, sessionPrefixes }).verdict;
+
+/** Each entry: a reason, at least one example either way. */
+function wellFormed(table: ProgramEntry[]): void {
+  for (const e of table) {
+    expect({ names: e.names, why: e.why.length > 10, match: e.match.length > 0, notMatch: e.notMatch.length > 0 }).toEqual({ names: e.names, why: true, match: true, notMatch: true });
+  }
+}
+
+/** `rule(line)` must hold for every match example and fail for every not-match one. */
+function examples(name: string, table: ProgramEntry[], rule: (line: string) => boolean): void {
+  describe(name, () => {
+    test("every entry has a reason and examples either way", () => wellFormed(table));
+    for (const e of table) {
+      test(`${e.names.slice(0, 4).join(", ")}${e.names.length > 4 ? ", …" : ""}: ${e.why}`, () => {
+        for (const line of e.match) expect({ line, holds: rule(line) }).toEqual({ line, holds: true });
+        for (const line of e.notMatch) expect({ line, holds: rule(line) }).toEqual({ line, holds: false });
+      });
+    }
+  });
+}
+
+examples("read-only programs: match runs unasked, not-match asks", READ_ONLY_PROGRAMS, (line) => verdict(line) === "allow");
+test("every read-only program has an example of its own (its options differ)", () => {
+  for (const e of READ_ONLY_PROGRAMS) {
+    for (const name of e.names) expect({ name, example: e.match.some((l) => l.split(" ")[0] === name || l.startsWith(`TZ=UTC ${name}`)) }).toEqual({ name, example: true });
+  }
+});
+
+examples("options a session prefix does not cover: match still asks under the line's own prefix", SESSION_OPTION_LIMITS, (line) => {
+  // The leading words before the first option: what the person allowed (`cp`, `npm install`, `make build`).
+  const words = line.split(" ");
+  const prefix = words.slice(0, Math.min(2, words.findIndex((w) => w.startsWith("-")))).join(" ");
+  return verdict(line, emptyGrants(), [prefix]) === "ask";
+});
+
+examples("programs that run their arguments: match is denied under --deny-run=rm", RUNS_ARGUMENT_PROGRAMS, (line) => {
+  const g = emptyGrants();
+  g.deny.run.programs = ["rm"];
+  return verdict(line, g) === "deny";
+});
+
+examples("script runners and network clients: match gets no session prefix", SCRIPT_RUNNERS, (line) => suggestPrefix(line) === "");
+examples("subcommands that run programs: match gets no session prefix", NO_PREFIX_SUBCOMMAND_ENTRIES, (line) => suggestPrefix(line) === "");
+examples("installers: match is not covered by the installer's prefix", PACKAGE_INSTALLER_ENTRIES, (line) => {
+  const prefix = line.split(" ").slice(0, 2).join(" ");
+  return verdict(line, emptyGrants(), [prefix]) === "ask";
+});
+examples("programs with subcommands: match's prefix keeps the subcommand", SUBCOMMAND_PROGRAM_ENTRIES, (line) => suggestPrefix(line).split(" ").length >= 2);
+examples("risky option names: match is risky", RISKY_OPTION_ENTRIES, (option) => isRiskyOption(option));
+
+test("the evaluation reads these tables and nothing else: one entry adds a program", () => {
+  expect(Object.keys(READ_ONLY).sort()).toEqual(READ_ONLY_PROGRAMS.flatMap((e) => e.names).sort());
+  expect([...SCRIPT_PROGRAMS].sort()).toEqual([...new Set(SCRIPT_RUNNERS.flatMap((e) => e.names))].sort());
+});
