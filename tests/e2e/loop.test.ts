@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ContentBlockParam, MessageParam, ToolResultBlockParam } from "@anthropic-ai/sdk/resources/messages";
-import { Agent, type LoopEvents, type TurnOutcome } from "../../src/agent/loop.ts";
+import { Agent, type TurnOutcome } from "../../src/agent/loop.ts";
 import { Model } from "../../src/agent/model.ts";
 import { parseConfig } from "../../src/config.ts";
 import { allTools } from "../../src/tools/all.ts";
@@ -24,38 +24,10 @@ import {
   type Step,
 } from "../support/fake-anthropic.ts";
 import { endToEnd } from "../support/cli.ts";
+import { RecordingEvents } from "../support/loop-events.ts";
 
 const e2e = endToEnd();
 
-/** Every event the loop reports, in order. */
-class RecordingEvents implements LoopEvents {
-  readonly log: string[] = [];
-  readonly notices: string[] = [];
-  readonly retries: string[] = [];
-  readonly tools: { summary: string; content: string; isError: boolean }[] = [];
-  text = "";
-  modelStarts = 0;
-  onModelStart(): void {
-    this.modelStarts++;
-  }
-  onText(delta: string): void {
-    this.text += delta;
-  }
-  onRetry(message: string): void {
-    this.retries.push(message);
-  }
-  onToolStart(summary: string): void {
-    this.log.push(`start ${summary}`);
-  }
-  onToolEnd(summary: string, result: { content: string; isError: boolean }): void {
-    this.log.push(`end ${summary}`);
-    this.tools.push({ summary, ...result });
-  }
-  onNotice(message: string): void {
-    this.notices.push(message);
-  }
-  onInjected(): void {}
-}
 
 let root: string;
 let outside: string;

@@ -6,7 +6,7 @@ import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import Anthropic from "@anthropic-ai/sdk";
 import type { ContentBlockParam, MessageParam } from "@anthropic-ai/sdk/resources/messages";
-import { Agent, type LoopEvents } from "../../src/agent/loop.ts";
+import { Agent } from "../../src/agent/loop.ts";
 import { Model } from "../../src/agent/model.ts";
 import type { ThinkingLevel } from "../../src/agent/thinking.ts";
 import { costUSD } from "../../src/agent/usage.ts";
@@ -19,6 +19,7 @@ import { ToolRegistry } from "../../src/tools/registry.ts";
 import { makeContext, tempDir } from "../support/context.ts";
 import { reply, text, thinking, toolUse, type FakeAnthropic, type Step } from "../support/fake-anthropic.ts";
 import { endToEnd } from "../support/cli.ts";
+import { RecordingEvents } from "../support/loop-events.ts";
 
 const e2e = endToEnd();
 
@@ -34,19 +35,6 @@ afterEach(() => {
   rmSync(root, { recursive: true, force: true });
 });
 
-class Events implements LoopEvents {
-  thoughts: string[] = [];
-  onModelStart(): void {}
-  onText(): void {}
-  onRetry(): void {}
-  onToolStart(): void {}
-  onToolEnd(): void {}
-  onNotice(): void {}
-  onInjected(): void {}
-  onThinkingBlock(t: string): void {
-    this.thoughts.push(t);
-  }
-}
 
 function setup(steps: Step[], model: string, level?: ThinkingLevel) {
   const fake = e2e.serve(steps);
@@ -54,7 +42,7 @@ function setup(steps: Step[], model: string, level?: ThinkingLevel) {
   const m = new Model({ apiKey: "test", baseURL: fake.url, model, retryBaseMs: 1, ...(level ? { thinking: level } : {}) });
   const agent = new Agent({ model: m, registry: new ToolRegistry(allTools(config)), system: "You are a test.", maxTurns: 10 });
   const ctx = makeContext(root, { grants: config.grants, interactive: false });
-  const events = new Events();
+  const events = new RecordingEvents();
   return { agent, model: m, events, turn: (p: string) => agent.runTurn(p, ctx, events) };
 }
 

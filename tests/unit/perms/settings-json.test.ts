@@ -2,15 +2,11 @@
 // starts, and syntax errors at their line and column.
 import { describe, expect, test } from "bun:test";
 import { JsonSyntaxError, parseJsonWithPositions } from "../../../src/perms/settings-json.ts";
+import { thrown } from "../../support/thrown.ts";
 
 function syntaxError(text: string): string {
-  try {
-    parseJsonWithPositions(text);
-  } catch (err) {
-    if (err instanceof JsonSyntaxError) return `${err.position.line}:${err.position.col} ${err.message}`;
-    throw err;
-  }
-  throw new Error("expected a syntax error");
+  const err = thrown(() => parseJsonWithPositions(text), JsonSyntaxError);
+  return `${err.position.line}:${err.position.col} ${err.message}`;
 }
 
 describe("parseJsonWithPositions", () => {

@@ -6,6 +6,7 @@ import { parseConfig, type Config } from "../../../src/config.ts";
 import { continueCommand, listSessions, openSession, promptHistory } from "../../../src/session/open.ts";
 import { SessionError, SessionStore } from "../../../src/session/store.ts";
 import { tempDir } from "../../support/context.ts";
+import { thrown } from "../../support/thrown.ts";
 
 function config(root: string, state: string, ...flags: string[]): Config {
   return parseConfig(["-C", root, ...flags, "-p", "hi"], { ANTHROPIC_API_KEY: "k", XDG_STATE_HOME: state }, false).config!;
@@ -49,16 +50,9 @@ describe("openSession", () => {
     const state = tempDir("bunker-open-state-");
     const there = tempDir("bunker-open-ws-");
     saveOne(config(there, state), "bbbbbbbbbb", "elsewhere");
-    const err = (() => {
-      try {
-        openSession(config(tempDir("bunker-open-ws-"), state, "-r", "bbbbbbbbbb"), () => {});
-      } catch (e) {
-        return e;
-      }
-    })();
-    expect(err).toBeInstanceOf(SessionError);
-    expect((err as SessionError).exitCode).toBe(2);
-    expect((err as Error).message).toBe(`session bbbbbbbbbb was in ${there}, not here: run bunker -C ${there} -r bbbbbbbbbb`);
+    const err = thrown(() => openSession(config(tempDir("bunker-open-ws-"), state, "-r", "bbbbbbbbbb"), () => {}), SessionError);
+    expect(err.exitCode).toBe(2);
+    expect(err.message).toBe(`session bbbbbbbbbb was in ${there}, not here: run bunker -C ${there} -r bbbbbbbbbb`);
   });
 
   test("a store that cannot open: the run goes on unsaved, with a warning", () => {

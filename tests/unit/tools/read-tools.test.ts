@@ -1,7 +1,7 @@
 // The read-only tools as the model sees them: every call goes through the
 // registry (schema validation, ToolError → is_error) over a real temp
 // workspace with the real resolver and policy.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { mkdirSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { emptyGrants } from "../../../src/perms/policy.ts";
@@ -14,7 +14,7 @@ import { readFileTool } from "../../../src/tools/read-file.ts";
 import { requiredLiteral } from "../../../src/tools/regex-literal.ts";
 import { ToolRegistry, type ToolCallResult } from "../../../src/tools/registry.ts";
 import { makeContext, tempDir, type TestContext } from "../../support/context.ts";
-import { ESCAPE_ATTEMPTS, makeEscapeFixture, SECRET, type EscapeFixture } from "../../support/escape-table.ts";
+import { eachEscape, SECRET } from "../../support/escape-table.ts";
 
 const registry = new ToolRegistry([readFileTool, listFilesTool, grepTool, globTool]);
 
@@ -333,26 +333,19 @@ describe("nothing outside the workspace is read, listed or searched", () => {
 
   // The shared escape table (link/.., link to /, sibling, dangling, ...): every row, every reading tool.
   describe("the escape table", () => {
-    let f: EscapeFixture;
-    beforeAll(() => {
-      f = makeEscapeFixture();
-    });
-    afterAll(() => f.cleanup());
-    for (const row of ESCAPE_ATTEMPTS) {
-      test(row.name, async () => {
-        const ctx = makeContext(f.root);
-        for (const [tool, input] of calls(row.path(f))) {
-          const r = await call(ctx, tool, input);
-          expect({ tool, isError: r.isError, content: r.content }).toMatchObject({ tool, isError: true, content: expect.stringMatching(row.expect) });
-          if (row.expect.source.includes("outside")) expect(r.content).toContain("--allow-read=");
-          expect(r.content).not.toContain(SECRET);
-          expect(r.content).not.toContain("root:x:0");
-        }
-        expect(ctx.approver.asked).toHaveLength(0);
-      });
-    }
-    test("the innocent links alone stay inside: self/inside.txt, sub/here/../inside.txt, sub/up/inside.txt", async () => {
+    const fixture = eachEscape(async (f, row) => {
       const ctx = makeContext(f.root);
+      for (const [tool, input] of calls(row.path(f))) {
+        const r = await call(ctx, tool, input);
+        expect({ tool, isError: r.isError, content: r.content }).toMatchObject({ tool, isError: true, content: expect.stringMatching(row.expect) });
+        if (row.expect.source.includes("outside")) expect(r.content).toContain("--allow-read=");
+        expect(r.content).not.toContain(SECRET);
+        expect(r.content).not.toContain("root:x:0");
+      }
+      expect(ctx.approver.asked).toHaveLength(0);
+    });
+    test("the innocent links alone stay inside: self/inside.txt, sub/here/../inside.txt, sub/up/inside.txt", async () => {
+      const ctx = makeContext(fixture().root);
       for (const path of ["self/inside.txt", "sub/here/../inside.txt", "sub/up/inside.txt", "self/self/sub/up/inside.txt"]) {
         expect(await ok(ctx, "read_file", { path })).toBe("1\tinside");
       }
