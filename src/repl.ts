@@ -55,7 +55,7 @@ export async function runRepl(config: Config): Promise<number> {
     ui.owner = keyboard;
     reader = new TtyPrompt(keyboard, region, { history: history.earlier });
     // A new width applies to what is drawn next; the region is redrawn for it now.
-    process.stderr.on("resize", () => region.draw());
+    process.stdout.on("resize", () => region.draw());
     ui.drawStatus();
   } else {
     const lines = new LineReader();
@@ -92,7 +92,9 @@ export async function runRepl(config: Config): Promise<number> {
     history.add(input);
     if (text === "exit" || text === "quit") break;
     if (text.startsWith("/")) {
-      if ((await runSlashCommand(text, commands)) === "exit") break;
+      const result = await runSlashCommand(text, commands);
+      if (result === "exit") break;
+      if (result) await runOneTurn(app, result.send, reader);
       continue;
     }
     await runOneTurn(app, withKeptTodos(app, text, carry), reader);

@@ -115,6 +115,7 @@ export class Keyboard {
   private rest = "";
   private timer: ReturnType<typeof setTimeout> | undefined;
   private active = false;
+  private exitHook: (() => void) | undefined;
   // A character split across two reads is put together again.
   private readonly decoder = new StringDecoder("utf8");
   private readonly listener = (chunk: Buffer | string) => this.feed(typeof chunk === "string" ? chunk : this.decoder.write(chunk));
@@ -129,6 +130,11 @@ export class Keyboard {
   start(): void {
     if (this.active) return;
     this.active = true;
+    // However bunker ends, the terminal is given back as it was found.
+    if (!this.exitHook) {
+      this.exitHook = () => this.suspend();
+      process.once("exit", this.exitHook);
+    }
     this.input.setRawMode?.(true);
     // Bracketed paste: a pasted text arrives as one piece, its newlines never taken for Enter.
     this.output.write("\x1b[?2004h");
@@ -152,6 +158,8 @@ export class Keyboard {
   stop(): void {
     this.suspend();
     this.input.pause();
+    if (this.exitHook) process.off("exit", this.exitHook);
+    this.exitHook = undefined;
   }
 
   feed(chunk: string): void {

@@ -20,6 +20,16 @@ export interface RegionCursor {
 interface Part {
   lines: string[];
   cursor?: RegionCursor;
+  /** The caller made every line narrower than the screen: no need to measure or cut them. */
+  fits?: boolean;
+}
+
+export interface SetOptions {
+  cursor?: RegionCursor;
+  /** Draw within a frame rather than now (text that streams fast). */
+  later?: boolean;
+  /** Every line is already narrower than the screen (wrapped by the caller). */
+  fits?: boolean;
 }
 
 export class LiveRegion {
@@ -33,6 +43,9 @@ export class LiveRegion {
   private dirty = false;
   private readonly fitted = new Map<string, { text: string; width: number }>();
   private fittedFor = 0;
+  /** The lines on screen as last drawn, and where the cursor was put among them. */
+  private shown: string[] = [];
+  private cursorKey = "";
 
   /** `order`: the parts from top to bottom, e.g. ["preview", "input", "status"]. */
   constructor(
@@ -48,11 +61,11 @@ export class LiveRegion {
     return Math.max(3, (this.out.rows ?? 24) - 1);
   }
 
-  /** Replaces a part; drawn now, or with `later` within a frame (for text that streams fast). */
-  set(name: string, lines: string[], cursor?: RegionCursor, later = false): void {
+  /** Replaces a part; drawn now, or with `later` within a frame. */
+  set(name: string, lines: string[], opts: SetOptions = {}): void {
     if (lines.length === 0) this.parts.delete(name);
-    else this.parts.set(name, cursor ? { lines, cursor } : { lines });
-    if (!later) return this.draw();
+    else this.parts.set(name, { lines, cursor: opts.cursor, fits: opts.fits });
+    if (!opts.later) return this.draw();
     this.dirty = true;
     this.timer ??= setTimeout(() => {
       this.timer = undefined;
@@ -64,6 +77,8 @@ export class LiveRegion {
   print(text: string): void {
     this.out.write(this.eraseCode() + text + (text.endsWith("\n") ? "" : "\n"));
     this.drawn = false;
+    this.shown = [];
+    this.cursorRow = 0;
     this.draw();
   }
 
@@ -81,6 +96,8 @@ export class LiveRegion {
   erase(): void {
     if (this.drawn) this.out.write(this.eraseCode() + "\x1b[?25h");
     this.drawn = false;
+    this.shown = [];
+    this.cursorRow = 0;
   }
 
   draw(): void {
@@ -90,39 +107,63 @@ export class LiveRegion {
     if (cols !== this.fittedFor) {
       this.fitted.clear();
       this.fittedFor = cols;
+      // Every row may have moved on a resize: draw it all again.
+      this.shown = [];
     }
     const lines: { text: string; width: number; cursor?: number }[] = [];
     for (const name of this.order) {
       const part = this.parts.get(name);
       if (!part) continue;
-      part.lines.forEach((text, i) => lines.push(part.cursor?.line === i ? { text, width: displayWidth(text), cursor: part.cursor.col } : this.fit(text, cols)));
+      part.lines.forEach((text, i) => {
+        if (part.cursor?.line === i) lines.push({ text, width: displayWidth(text), cursor: part.cursor.col });
+        // A line known to be narrower than the screen takes one row; its exact width is not needed.
+        else lines.push(part.fits ? { text, width: 0 } : this.fit(text, cols));
+      });
     }
     const rowsOf = (l: { width: number }) => Math.floor(l.width / cols) + 1;
     // Too tall for the screen: the oldest rows of the preview go first.
     let total = lines.reduce((n, l) => n + rowsOf(l), 0);
     while (total > this.maxRows && lines.length > 1 && lines[0]!.cursor === undefined) total -= rowsOf(lines.shift()!);
-    let out = this.eraseCode();
+    if (lines.length === 0) return this.erase();
+
+    // Rows above the first line that changed stay as they are on screen; only the rest is written.
+    let first = 0;
+    if (this.drawn) while (first < lines.length && first < this.shown.length && lines[first]!.text === this.shown[first]) first++;
+    const unchanged = this.drawn && first === lines.length && lines.length === this.shown.length;
+    if (!unchanged) first = Math.min(first, lines.length - 1);
     let row = 0;
+    for (let i = 0; i < first; i++) row += rowsOf(lines[i]!);
     let target: { row: number; col: number } | undefined;
-    for (let i = 0; i < lines.length; i++) {
-      const l = lines[i]!;
-      if (l.cursor !== undefined) target = { row: row + Math.floor(l.cursor / cols), col: l.cursor % cols };
-      // A line that fills its last row exactly leaves the cursor waiting to wrap: make the wrap happen,
-      // so every line takes floor(width / cols) + 1 rows.
-      out += l.text + (l.width > 0 && l.width % cols === 0 ? " \r" : "") + (i < lines.length - 1 ? "\r\n" : "");
-      row += rowsOf(l);
+    for (let i = 0, r = 0; i < lines.length; r += rowsOf(lines[i]!), i++) {
+      const c = lines[i]!.cursor;
+      if (c !== undefined) target = { row: r + Math.floor(c / cols), col: c % cols };
     }
-    const end = row - 1;
+    const end = total - 1;
+    let out = "";
+    let at = this.cursorRow;
+    if (!unchanged) {
+      out += this.drawn ? "\r" + vertical(row - this.cursorRow) + "\x1b[J" : "";
+      for (let i = first; i < lines.length; i++) {
+        const l = lines[i]!;
+        // A line that fills its last row exactly leaves the cursor waiting to wrap: make the wrap happen,
+        // so every line takes floor(width / cols) + 1 rows.
+        out += l.text + (l.width > 0 && l.width % cols === 0 ? " \r" : "") + (i < lines.length - 1 ? "\r\n" : "");
+      }
+      at = end;
+    }
+    const key = target ? `${target.row},${target.col}` : "";
+    if (unchanged && key === this.cursorKey) return;
     if (target) {
-      out += "\r" + (end > target.row ? `\x1b[${end - target.row}A` : "") + (target.col > 0 ? `\x1b[${target.col}C` : "") + "\x1b[?25h";
+      out += "\r" + vertical(target.row - at) + (target.col > 0 ? `\x1b[${target.col}C` : "") + "\x1b[?25h";
       this.cursorRow = target.row;
     } else {
       out += "\x1b[?25l";
-      this.cursorRow = Math.max(0, end);
+      this.cursorRow = at;
     }
+    this.cursorKey = key;
     this.out.write(out);
-    this.drawn = lines.length > 0;
-    if (!this.drawn) this.cursorRow = 0;
+    this.drawn = true;
+    this.shown = lines.map((l) => l.text);
   }
 
   /** A line cut to fit one row (escape sequences kept), remembered: most lines are drawn many times over. */
@@ -141,6 +182,11 @@ export class LiveRegion {
     if (!this.drawn) return "";
     return "\r" + (this.cursorRow > 0 ? `\x1b[${this.cursorRow}A` : "") + "\x1b[J";
   }
+}
+
+/** Moves the cursor `n` rows down (up when negative) within the region. */
+function vertical(n: number): string {
+  return n > 0 ? `\x1b[${n}B` : n < 0 ? `\x1b[${-n}A` : "";
 }
 
 /** Columns a line takes; plain ASCII (most lines) without a call into the width tables. */

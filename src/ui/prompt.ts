@@ -129,6 +129,6 @@ export class TtyPrompt {
     if (!this.reading && this.editor.text === "") return this.region.set("input", []);
     const { lines, cursor } = this.editor.render(PROMPT, PROMPT_WIDTH);
     if (!this.reading && this.queued) lines[lines.length - 1] += pc.dim("  (sent when this turn ends)");
-    this.region.set("input", lines, this.reading ? cursor : undefined);
+    this.region.set("input", lines, this.reading ? { cursor } : {});
   }
 }

@@ -140,7 +140,7 @@ export class TerminalUI implements LoopEvents {
     const region = this.region!;
     this.setStep("writing");
     for (const block of this.blocks.push(delta)) this.printBlock(block);
-    region.set("preview", this.previewRows(region.columns - 1), undefined, true);
+    region.set("preview", this.previewRows(region.columns - 1), { later: true, fits: true });
   }
 
   /**
@@ -200,7 +200,7 @@ export class TerminalUI implements LoopEvents {
     for (const p of parts) if (p.trim() !== "") t.lines.push(p);
     t.lines = t.lines.slice(-TAIL_LINES);
     const rows = t.partial.trim() ? [...t.lines, t.partial].slice(-TAIL_LINES) : t.lines;
-    this.region!.set("preview", rows.map((l) => pc.dim(`  │ ${escapeControl(l)}`)), undefined, true);
+    this.region!.set("preview", rows.map((l) => pc.dim(`  │ ${escapeControl(l)}`)), { later: true });
   }
 
   onToolStart(summary: string): void {

@@ -2,7 +2,7 @@
 import { expect, test } from "bun:test";
 import { LiveRegion } from "../../../src/ui/live-region.ts";
 
-/** A tiny terminal (at least 20 columns, the region's minimum): enough of CR, LF, CUU, CUF, ED and line wrapping to show the screen. */
+/** A tiny terminal (at least 20 columns, the region's minimum): enough of CR, LF, CUU, CUD, CUF, ED and line wrapping to show the screen. */
 function screen(cols: number) {
   const rows: string[] = [""];
   let r = 0;
@@ -26,6 +26,7 @@ function screen(cols: number) {
         if (t === "\r") c = 0;
         else if (t === "\n") (r++, (c = 0)); // the tty's ONLCR, which raw mode keeps
         else if (m[2] === "A") r -= Number(m[1] || 1);
+        else if (m[2] === "B") r += Number(m[1] || 1);
         else if (m[2] === "C") c += Number(m[1] || 1);
         else if (m[2] === "J") rows.length = r + 1, (rows[r] = (rows[r] ?? "").slice(0, c));
         else if (m[2] || t.startsWith("\x1b")) continue;
@@ -42,7 +43,7 @@ test("printed lines go above the region; the region is redrawn below them, never
   const term = screen(30);
   const region = new LiveRegion(term, ["preview", "input", "status"]);
   region.set("status", ["status: 1"]);
-  region.set("input", ["> hi"], { line: 0, col: 4 });
+  region.set("input", ["> hi"], { cursor: { line: 0, col: 4 } });
   region.print("first answer line");
   region.set("status", ["status: 2"]);
   region.print("second line");
@@ -54,8 +55,8 @@ test("an input line longer than the screen is wide wraps, and the cursor lands w
   const term = screen(20);
   const region = new LiveRegion(term, ["input", "status"]);
   region.set("status", ["st"]);
-  region.set("input", ["> 123456789012345678"], { line: 0, col: 20 });
-  region.set("input", ["> 1234567890123456789abc"], { line: 0, col: 24 });
+  region.set("input", ["> 123456789012345678"], { cursor: { line: 0, col: 20 } });
+  region.set("input", ["> 1234567890123456789abc"], { cursor: { line: 0, col: 24 } });
   expect(term.text()).toBe("> 123456789012345678\n9abc\nst");
   expect(term.cursor()).toEqual({ r: 1, c: 4 });
   region.hide();
@@ -68,4 +69,26 @@ test("lines other than the input are cut to one row", () => {
   region.set("status", ["a status much wider than twenty"]);
   // One column is kept free: a line that fills the row would leave the cursor waiting to wrap.
   expect(term.text()).toBe("a status much wide…");
+});
+
+test("a redraw writes only from the first line that changed", () => {
+  const term = screen(30);
+  let written = "";
+  const out = { ...term, write: (s: string) => ((written += s), term.write(s)) };
+  const region = new LiveRegion(out, ["preview", "input", "status"]);
+  region.set("preview", ["one", "two", "thr"]);
+  region.set("input", ["> "], { cursor: { line: 0, col: 2 } });
+  region.set("status", ["status"]);
+  written = "";
+  region.set("preview", ["one", "two", "three"]);
+  expect(written).not.toContain("one");
+  expect(written).toContain("three");
+  expect(term.text()).toBe("one\ntwo\nthree\n>\nstatus");
+  expect(term.cursor()).toEqual({ r: 3, c: 2 });
+  written = "";
+  region.set("preview", ["one", "two", "three"]);
+  expect(written).toBe("");
+  region.set("preview", ["one"]);
+  expect(term.text()).toBe("one\n>\nstatus");
+  expect(term.cursor()).toEqual({ r: 1, c: 2 });
 });
