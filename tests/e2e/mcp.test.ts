@@ -162,7 +162,7 @@ describe("a project's .mcp.json", () => {
 
 describe("failures stay contained", () => {
   test("a server that hangs, one that crashes mid-call, one that prints garbage and one that sends invalid results: tool errors for the model, one line each for the person, the session goes on", async () => {
-    fake = startFakeAnthropic([
+    const fake = e2e.serve([
       reply([toolUse("mcp__alpha__hang", {})]),
       reply([toolUse("mcp__alpha__echo", { text: "after the hang" })]),
       reply([toolUse("mcp__alpha__flood", {})]),
@@ -179,7 +179,7 @@ describe("failures stay contained", () => {
     const r = await runHeadless(root, env, ["-p", "break things", "--no-prompt"]);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe("Still here.\n");
-    const result = (i: number) => toolResults(fake!.requests[i])[0]!;
+    const result = (i: number) => toolResults(e2e.fake.requests[i])[0]!;
     expect(result(1)).toEqual({ is_error: true, content: "the MCP server alpha did not answer hang within 2 s; the call was cancelled. Try something smaller, or another way." });
     expect(result(2)).toEqual({ is_error: false, content: "alpha says: after the hang" });
     expect(result(3).is_error).toBe(false);
@@ -198,7 +198,7 @@ describe("failures stay contained", () => {
   });
 
   test("a server whose program does not exist: one line, the session goes on", async () => {
-    fake = startFakeAnthropic([reply("Fine.")]);
+    const fake = e2e.serve([reply("Fine.")]);
     const { root, env } = workspace();
     writeUserSettings(env, { mcpServers: { ghost: { command: "no-such-mcp-server-program" } } });
     const r = await runHeadless(root, env, ["-p", "hello"]);
