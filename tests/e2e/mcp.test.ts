@@ -171,7 +171,7 @@ describe("failures stay contained", () => {
       reply([toolUse("mcp__bad__answer", {})]),
       reply("Still here."),
     ]);
-    const { root, env } = workspace();
+    const { root, env } = e2e.workspace();
     writeUserSettings(env, {
       allow: ["mcp:alpha/*", "mcp:bad/*", "mcp:junk/*"],
       mcpServers: { alpha: testServer(["--name", "alpha"], { timeout: 1500 }), junk: brokenServer("garbage"), bad: brokenServer("invalid") },
@@ -199,7 +199,7 @@ describe("failures stay contained", () => {
 
   test("a server whose program does not exist: one line, the session goes on", async () => {
     const fake = e2e.serve([reply("Fine.")]);
-    const { root, env } = workspace();
+    const { root, env } = e2e.workspace();
     writeUserSettings(env, { mcpServers: { ghost: { command: "no-such-mcp-server-program" } } });
     const r = await runHeadless(root, env, ["-p", "hello"]);
     expect(r.code).toBe(0);

@@ -69,6 +69,8 @@ export interface EndToEnd {
   readonly fake: FakeAnthropic;
   /** Starts `argv` in a real terminal (tmux) for this test. */
   terminal(argv: string[], opts: TmuxOptions): Promise<TmuxSession>;
+  /** The terminal this test started last (throws when it started none). */
+  readonly tmux: TmuxSession;
   /** A private workspace (own HOME and config dir) whose bunker talks to this test's server. */
   workspace(files?: Record<string, string>): { root: string; env: Record<string, string> };
 }
@@ -99,6 +101,11 @@ export function endToEnd(prefix = "bunker-e2e-"): EndToEnd {
       const fake = current();
       if (!fake) throw new Error("this test started no scripted server (call serve first)");
       return fake;
+    },
+    get tmux() {
+      const t = terminals.at(-1);
+      if (!t) throw new Error("this test started no terminal (call terminal first)");
+      return t;
     },
     async terminal(argv, opts) {
       const t = await TmuxSession.start(argv, opts);
