@@ -7,7 +7,7 @@ import { afterAll, beforeAll, test } from "bun:test";
 import { lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, join } from "node:path";
-import { tempDir } from "./context.ts";
+import { tempDir, unseenDir } from "./context.ts";
 
 export const SECRET = "top secret content 7f3a";
 
@@ -87,8 +87,9 @@ export function eachEscape(run: (f: EscapeFixture, row: EscapeAttempt) => Promis
   return () => f;
 }
 
-export function makeEscapeFixture(): EscapeFixture {
-  const base = tempDir("bunker-escape-");
+/** `unseen`: under a directory no sandbox shows (not /tmp, which is private inside it), for running the table in the sandbox. */
+export function makeEscapeFixture(opts: { unseen?: boolean } = {}): EscapeFixture {
+  const base = opts.unseen ? unseenDir("bunker-escape-") : tempDir("bunker-escape-");
   const root = join(base, "ws");
   const outside = join(base, "outside");
   const sibling = join(base, "ws2");
