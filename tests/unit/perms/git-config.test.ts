@@ -1,11 +1,60 @@
-// A repository's own config that would make a read-only git command run a
-// program is found, in .git/config, a worktree's config and the shared one.
+// Unasked git reads every config it will obey: a repository embedded in the
+// workspace (a gitlink) is looked into by `git status` under its own config.
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { gitConfigRunsPrograms, riskyKey } from "../../../src/perms/git-config.ts";
+import { gitConfigRunsPrograms, gitlinks, riskyKey } from "../../../src/perms/git-config.ts";
+import { emptyGrants } from "../../../src/perms/policy.ts";
+import { evaluateRun } from "../../../src/perms/run/evaluate.ts";
 import { tempDir } from "../../support/context.ts";
+import { git, makeEmbeddedRepo } from "../../support/embedded-repo.ts";
 
+const judge = (line: string, root: string) => evaluateRun(line, { root, grants: emptyGrants() });
+
+describe("a repository embedded as a gitlink, whose own config runs a program", () => {
+  test("control: plain git status in it really runs the embedded repository's filter", () => {
+    const r = makeEmbeddedRepo();
+    git(r.root, r.env, "status", "--porcelain");
+    expect(existsSync(r.marker)).toBe(true);
+  });
+
+  test("git status, diff and log in the outer repository ask, naming the nested repository and the key", () => {
+    const r = makeEmbeddedRepo();
+    for (const line of ["git status", "git diff --stat", "git log --oneline -3", "cd vendor && git status"]) {
+      expect({ line, d: judge(line, r.root) }).toMatchObject({
+        line,
+        d: { verdict: "ask", reason: "the nested repository vendor/lib (git looks inside it) has a git config that sets filter.clean, which runs a program" },
+      });
+    }
+    expect(existsSync(r.marker)).toBe(false);
+  });
+
+  test.each([3, 4])("the gitlink is found in an index of version %i too", (v) => {
+    const r = makeEmbeddedRepo({ indexVersion: v });
+    expect(gitlinks(join(r.root, ".git"))).toEqual(["vendor/lib"]);
+    expect(judge("git status", r.root).verdict).toBe("ask");
+  });
+
+  test("an embedded repository with a plain config: git status still runs unasked", () => {
+    const r = makeEmbeddedRepo({ filter: false });
+    expect(judge("git status", r.root)).toMatchObject({ verdict: "allow", commands: [{ granted_by: "read-only" }] });
+  });
+
+  test("an index bunker cannot read makes git ask rather than guess", () => {
+    const r = makeEmbeddedRepo({ filter: false });
+    writeFileSync(join(r.root, ".git", "index"), "DIRC\0\0\0\x09garbage");
+    expect(judge("git status", r.root)).toMatchObject({ verdict: "ask", reason: "bunker cannot read this repository's index" });
+  });
+
+  test("a nested checkout the index does not list is not looked into by git, and is not read either", () => {
+    const r = makeEmbeddedRepo({ filter: false });
+    mkdirSync(join(r.root, "other", ".git"), { recursive: true });
+    writeFileSync(join(r.root, "other", ".git", "config"), "[diff]\n\texternal = x\n");
+    expect(judge("git status", r.root).verdict).toBe("allow");
+  });
+});
+
+// The config keys that run programs, and where they are looked for.
 describe("riskyKey", () => {
   const TABLE: [string, string | null][] = [
     ["[core]\n\tbare = false\n\tfilemode = true\n", null],
@@ -42,7 +91,7 @@ describe("gitConfigRunsPrograms", () => {
     mkdirSync(join(repo, "sub"));
     expect(gitConfigRunsPrograms(join(repo, "sub"))).toBeNull();
     writeFileSync(join(repo, ".git", "config.worktree"), "[diff]\n\texternal = x\n");
-    expect(gitConfigRunsPrograms(join(repo, "sub"))).toBe("diff.external");
+    expect(gitConfigRunsPrograms(join(repo, "sub"))).toMatchObject({ key: "diff.external", where: "" });
   });
 
   test("a linked worktree: the .git file's git directory, and the shared config through commondir", () => {
@@ -55,6 +104,6 @@ describe("gitConfigRunsPrograms", () => {
     const wt = join(base, "wt");
     mkdirSync(wt);
     writeFileSync(join(wt, ".git"), `gitdir: ${wtGit}\n`);
-    expect(gitConfigRunsPrograms(wt)).toBe("core.sshcommand");
+    expect(gitConfigRunsPrograms(wt)).toMatchObject({ key: "core.sshcommand", where: "" });
   });
 });
