@@ -2,31 +2,22 @@
 // a turn still running in one is never taken up by the other, so each
 // task's commands run exactly once. Each bunker talks to its own scripted
 // server, so what each one sent is known.
-import { afterEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { MessageParam } from "@anthropic-ai/sdk/resources/messages";
-import { startFakeAnthropic, type FakeAnthropic } from "../support/fake-anthropic.ts";
 import { reply, toolUse } from "../support/fake-anthropic/steps.ts";
-import { runHeadless, workspace } from "../support/cli.ts";
+import { endToEnd, runHeadless } from "../support/cli.ts";
 
-const servers: FakeAnthropic[] = [];
-afterEach(() => {
-  for (const s of servers.splice(0)) s.stop();
-});
-
-function serve(steps: Parameters<typeof startFakeAnthropic>[0]): FakeAnthropic {
-  const s = startFakeAnthropic(steps);
-  servers.push(s);
-  return s;
-}
+const e2e = endToEnd("bunker-concurrent-");
+const serve = e2e.serve;
 
 const allText = (messages: MessageParam[]) => JSON.stringify(messages);
 
 test("two `bunker -c` started together, 20 times: each task's command runs exactly once", async () => {
   for (let round = 0; round < 20; round++) {
     const first = serve([reply("Ready.")]);
-    const { root, env } = workspace("bunker-concurrent-", first.url);
+    const { root, env } = e2e.workspace();
     expect((await runHeadless(root, env, ["-p", "get ready"])).code).toBe(0);
     // Even rounds: both start at the same moment. Odd rounds: B starts once A's prompt is saved and its request
     // is out (A's reply comes late, so A is surely mid-turn while B loads): the window in which a second bunker

@@ -1,23 +1,14 @@
 // /undo and /rewind in a real terminal (tmux), and --undo / --rewind without
 // one: approved edits taken back byte for byte, through the same prompt as
 // any write; a file edited by hand in between is named and left alone.
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { startFakeAnthropic, type FakeAnthropic } from "../support/fake-anthropic.ts";
 import { reply, toolUse } from "../support/fake-anthropic/steps.ts";
-import { BUNKER, press, quitWithCtrlD, runHeadless, stopAll, waitForCount, workspace as e2eWorkspace } from "../support/cli.ts";
-import { TmuxSession, tmuxAvailable } from "../support/tmux.ts";
+import { BUNKER, endToEnd, press, quitWithCtrlD, runHeadless, waitForCount } from "../support/cli.ts";
+import { tmuxAvailable, type TmuxSession } from "../support/tmux.ts";
 
-let fake: FakeAnthropic | undefined;
-let tmux: TmuxSession | undefined;
-afterEach(async () => {
-  await stopAll(tmux, fake);
-  tmux = undefined;
-  fake = undefined;
-});
-
-const workspace = (files: Record<string, string>) => e2eWorkspace("bunker-undo-", fake!.url, files);
+const e2e = endToEnd("bunker-undo-");
 /** Bytes a text editor would not round-trip by accident: CRLF, a BOM, no final newline, tabs. */
 const ORIGINAL = "\uFEFFvalue = alpha\r\n\tünïcode line\r\nno newline at the end";
 
@@ -28,13 +19,13 @@ async function say(t: TmuxSession, text: string): Promise<void> {
 
 describe.skipIf(!tmuxAvailable)("undo in a real terminal (tmux)", () => {
   test("an approved edit, then /undo: the file is byte-identical, and /undo asked with its own diff", async () => {
-    fake = startFakeAnthropic([
+    const fake = e2e.serve([
       reply([toolUse("read_file", { path: "a.txt" })]),
       reply([toolUse("edit_file", { path: "a.txt", old_string: "alpha", new_string: "beta" })]),
       reply("Changed it."),
     ]);
-    const { root, env } = workspace({ "a.txt": ORIGINAL });
-    tmux = await TmuxSession.start([...BUNKER, "change alpha"], { cwd: root, env, cols: 120, rows: 50 });
+    const { root, env } = e2e.workspace({ "a.txt": ORIGINAL });
+    const tmux = await e2e.terminal([...BUNKER, "change alpha"], { cwd: root, env, cols: 120, rows: 50 });
     await waitForCount(tmux, "Apply this change to a.txt?", 1);
     await press(tmux, "Enter");
     await waitForCount(tmux, "Changed it.", 1);
@@ -51,15 +42,15 @@ describe.skipIf(!tmuxAvailable)("undo in a real terminal (tmux)", () => {
   });
 
   test("/rewind two turns back restores both files and says so; a file edited by hand in between is named and left alone", async () => {
-    fake = startFakeAnthropic([
+    const fake = e2e.serve([
       reply([toolUse("read_file", { path: "a.txt" })]),
       reply([toolUse("edit_file", { path: "a.txt", old_string: "alpha", new_string: "beta" })]),
       reply("First done."),
       reply([toolUse("write_file", { path: "b.txt", content: "bee\n" }), toolUse("write_file", { path: "c.txt", content: "sea\n" })]),
       reply("Second done."),
     ]);
-    const { root, env } = workspace({ "a.txt": ORIGINAL });
-    tmux = await TmuxSession.start([...BUNKER, "--allow-write", "first"], { cwd: root, env, cols: 140, rows: 50 });
+    const { root, env } = e2e.workspace({ "a.txt": ORIGINAL });
+    const tmux = await e2e.terminal([...BUNKER, "--allow-write", "first"], { cwd: root, env, cols: 140, rows: 50 });
     await waitForCount(tmux, "First done.", 1);
     await say(tmux, "second");
     await waitForCount(tmux, "Second done.", 1);
@@ -81,12 +72,12 @@ describe.skipIf(!tmuxAvailable)("undo in a real terminal (tmux)", () => {
 
 describe("bunker --undo and --rewind without a terminal", () => {
   test("take back the last turn's changes when --allow-write covers them, and say what was done; refuse naming the flag otherwise", async () => {
-    fake = startFakeAnthropic([
+    const fake = e2e.serve([
       reply([toolUse("write_file", { path: "notes/new.txt", content: "new\n" }), toolUse("read_file", { path: "a.txt" })]),
       reply([toolUse("edit_file", { path: "a.txt", old_string: "alpha", new_string: "beta" })]),
       reply("Done."),
     ]);
-    const { root, env } = workspace({ "a.txt": ORIGINAL });
+    const { root, env } = e2e.workspace({ "a.txt": ORIGINAL });
     expect((await runHeadless(root, env, ["-p", "make notes", "--allow-write"])).code).toBe(0);
     expect(readFileSync(join(root, "notes/new.txt"), "utf8")).toBe("new\n");
 
