@@ -140,6 +140,8 @@ export async function launchStdio(def: McpServerDef, ctx: LaunchContext): Promis
   if (ctx.plan.confined && network === "hosts") {
     net = await startCommandNet(ctx.plan.kind, serverGate(def, ctx.denyHosts));
     spec.netProxy = net.spec;
+    // The forwarder's own files, read-only like the server's.
+    spec.readable = [...(spec.readable ?? []), ...net.spec.readable];
     Object.assign(env, net.env);
   }
   const inner = [program, ...args];
