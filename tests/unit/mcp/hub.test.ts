@@ -55,3 +55,10 @@ test("prompt helpers", () => {
   expect(promptArguments(p, [])).toEqual({ missing: ["a"] });
   expect(promptText([{ role: "user", content: { type: "text", text: "one" } }, { role: "user", content: { type: "image" } }])).toBe("one\n\n[image left out]");
 });
+
+test("what a server wrote into a prompt's description and arguments is escaped before /help shows it", () => {
+  const evil = { prompts: () => [{ command: "/mcp__s__p", server: { def: { name: "s" } }, prompt: { name: "p", description: "hi\x1b]52;c;eA==\x07", arguments: [{ name: "a\x1b[2J", required: true }] } }] };
+  const [p] = promptCommands(evil as unknown as McpHub);
+  expect(p!.help).toBe("hi\\x1b]52;c;eA==\\x07 (MCP server s)");
+  expect(p!.usage).toBe("A\\x1b[2J");
+});

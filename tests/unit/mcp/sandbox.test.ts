@@ -1,4 +1,5 @@
 import { expect, test } from "bun:test";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseMcpServers } from "../../../src/mcp/config.ts";
 import { LaunchError, launchStdio, serverGate, serverStateDir, type LaunchContext } from "../../../src/mcp/sandbox.ts";
@@ -57,4 +58,27 @@ test.skipIf(detectSandbox().kind !== "bubblewrap")("in bubblewrap: workspace rea
 test("a program that is not there, or --sandbox on without a sandbox: a LaunchError that says so", async () => {
   await expect(launchStdio(def({ command: "no-such-program-here" }), context())).rejects.toThrow('the program "no-such-program-here" was not found on PATH');
   await expect(launchStdio(def({ command: BUN }), context({ plan: { confined: false, refuse: "no sandbox here" } }))).rejects.toBeInstanceOf(LaunchError);
+});
+
+test.skipIf(detectSandbox().kind !== "bubblewrap")("a path named in the arguments is shown, unless it is a credential store (or a link to one), or, for a project's server, in the home directory", async () => {
+  const base = tempDir();
+  const home = join(base, "home");
+  mkdirSync(join(home, ".ssh"), { recursive: true });
+  mkdirSync(join(home, "tools"), { recursive: true });
+  writeFileSync(join(home, ".ssh", "id_rsa"), "KEY");
+  writeFileSync(join(home, "tools", "conf.json"), "{}");
+  symlinkSync(join(home, ".ssh", "id_rsa"), join(base, "innocent.txt"));
+  const args = [join(home, ".ssh", "id_rsa"), join(base, "innocent.txt"), join(home, "tools", "conf.json")];
+  const shown = async (source: "user" | "project") => {
+    const ctx = context({ plan: planSandbox("on", detectSandbox()), home, env: { PATH: process.env.PATH, HOME: home } });
+    const l = await launchStdio(def({ command: BUN, args }, source), ctx);
+    return [l.command, ...l.args].join(" ");
+  };
+  for (const source of ["user", "project"] as const) {
+    const argv = await shown(source);
+    expect(argv).not.toContain(`--ro-bind ${join(home, ".ssh", "id_rsa")}`);
+    expect(argv).not.toContain(`--ro-bind ${join(base, "innocent.txt")}`);
+  }
+  expect(await shown("user")).toContain(`--ro-bind ${join(home, "tools", "conf.json")}`);
+  expect(await shown("project")).not.toContain(`--ro-bind ${join(home, "tools", "conf.json")}`);
 });
