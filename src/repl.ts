@@ -92,7 +92,9 @@ export async function runRepl(config: Config): Promise<number> {
     history.add(input);
     if (text === "exit" || text === "quit") break;
     if (text.startsWith("/")) {
-      if ((await runSlashCommand(text, commands)) === "exit") break;
+      const result = await runSlashCommand(text, commands);
+      if (result === "exit") break;
+      if (result) await runOneTurn(app, result.send, reader);
       continue;
     }
     await runOneTurn(app, withKeptTodos(app, text, carry), reader);

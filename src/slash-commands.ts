@@ -6,6 +6,7 @@ import { lastThinking } from "./agent/thinking.ts";
 import { usageSummary, type App } from "./app.ts";
 import { rewindCommand } from "./rewind-command.ts";
 import { escapeControl } from "./ui/escape.ts";
+import { mcpCommand, promptCommands } from "./mcp/commands.ts";
 import { page } from "./ui/pager.ts";
 
 /** What the REPL carries from one message to the next. */
@@ -30,16 +31,19 @@ export interface SlashCommand {
   help: string;
   /** Other names that run it ("/quit"). */
   aliases?: string[];
-  /** "exit" leaves the REPL. */
-  run(args: string[], ctx: CommandContext): void | "exit" | Promise<void | "exit">;
+  /** "exit" leaves the REPL; `send` is sent as the next message (an MCP prompt). */
+  run(args: string[], ctx: CommandContext): CommandResult | Promise<CommandResult>;
 }
 
+export type CommandResult = void | "exit" | { send: string };
+
 export const COMMANDS: SlashCommand[] = [
-  { name: "/help", help: "this list", run: (_args, ctx) => ctx.write(helpText() + "\n") },
+  { name: "/help", help: "this list", run: (_args, ctx) => ctx.write(helpText(withMcpPrompts(ctx.app)) + "\n") },
   { name: "/clear", usage: "[keep-todos]", help: "forget the conversation (keep-todos: keep the todo list for the next message)", run: clear },
   { name: "/todos", help: "show the todo list", run: todos },
   { name: "/compact", help: "shorten old tool output (file contents, command logs) to free context", run: compact },
   { name: "/thinking", help: "show the model's last thinking in full (on screen it is folded to one line)", run: thinking },
+  { name: "/mcp", usage: "[restart NAME]", help: "MCP servers: state, tools, schema size; restart one", run: async (args, ctx) => ctx.write(await mcpCommand(ctx.app.mcp, args)) },
   { name: "/cost", help: "tokens used and cost so far", run: (_args, ctx) => ctx.write(costLine(ctx.app) + "\n") },
   { name: "/undo", usage: "[force]", help: "take back the file changes of the last turn (shows the diff and asks)", run: async (args, ctx) => void (await rewindCommand(["/undo", ...args].join(" "), ctx.app, ctx.write)) },
   { name: "/rewind", usage: "[N [conversation] [force]]", help: "list the turns that changed files; N: take the files back to before turn N", run: async (args, ctx) => void (await rewindCommand(["/rewind", ...args].join(" "), ctx.app, ctx.write)) },
@@ -53,8 +57,22 @@ export function helpText(commands: SlashCommand[] = COMMANDS): string {
   return ["Commands:", ...commands.map((c, i) => `  ${heads[i]!.padEnd(width)}${c.help}`), "Escape or Ctrl+C interrupts a turn; Ctrl+C twice at an empty prompt leaves."].join("\n");
 }
 
-/** Runs `/name args…`; returns "exit" when the REPL should leave. */
-export async function runSlashCommand(text: string, ctx: CommandContext, commands: SlashCommand[] = COMMANDS): Promise<void | "exit"> {
+/** The commands, and each ready MCP server's prompts as `/mcp__server__prompt`. */
+function withMcpPrompts(app: App): SlashCommand[] {
+  return [...COMMANDS, ...promptCommands(app.mcp).map((p): SlashCommand => ({
+    name: p.name,
+    ...(p.usage ? { usage: p.usage } : {}),
+    help: p.help,
+    run: async (args, ctx) => {
+      const r = await p.run(args);
+      if ("send" in r) return r;
+      ctx.write(pc.red(escapeControl(r.error)) + "\n");
+    },
+  }))];
+}
+
+/** Runs `/name args…`; returns "exit" when the REPL should leave, or a message to send. */
+export async function runSlashCommand(text: string, ctx: CommandContext, commands: SlashCommand[] = withMcpPrompts(ctx.app)): Promise<CommandResult> {
   const [name = "", ...args] = text.trim().split(/\s+/);
   const command = commands.find((c) => c.name === name || c.aliases?.includes(name));
   if (!command) {

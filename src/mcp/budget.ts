@@ -11,9 +11,9 @@ export const SCHEMA_BUDGET_BYTES = 10 * 1024;
 export const SEARCH_TOOL_NAME = "mcp_tool_search";
 const MAX_FOUND = 5;
 
-/** Bytes a tool adds to a request. */
+/** Bytes a tool adds to a request (its JSON and the comma before it). */
 export function schemaBytes(tool: AnyTool): number {
-  return Buffer.byteLength(JSON.stringify(apiTool(tool)));
+  return Buffer.byteLength(JSON.stringify(apiTool(tool))) + 1;
 }
 
 interface Held {
@@ -27,6 +27,8 @@ export class SchemaBudget {
   private readonly held = new Map<string, Held>();
   private searchAdded = false;
   private readonly reserve: number;
+  /** Waits for servers still starting, so a search sees their tools too. */
+  beforeSearch: () => Promise<void> = async () => {};
 
   constructor(
     private readonly registry: ToolRegistry,
@@ -100,6 +102,7 @@ export class SchemaBudget {
       inputSchema: { type: "object", properties: { query: { type: "string", description: "words to look for, e.g. \"create issue\"" } }, required: ["query"], additionalProperties: false },
       summarize: (input: { query?: string }) => JSON.stringify(input.query ?? ""),
       run: async (input: { query: string }) => {
+        await this.beforeSearch();
         const found = this.search(input.query);
         if (found.length === 0) {
           return `No unloaded MCP tool matches "${input.query}" (${this.held.size} are not loaded). Try other words, or the server's name.`;

@@ -7,11 +7,10 @@
 import { Client } from "@modelcontextprotocol/client";
 import type { Transport } from "@modelcontextprotocol/client";
 import { SSEClientTransport, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import type { Readable } from "node:stream";
 import { version } from "../build-info.ts";
 import type { McpServerDef } from "./config.ts";
 import { launchStdio, type LaunchContext } from "./sandbox.ts";
+import { SandboxedStdioTransport } from "./stdio.ts";
 
 export type ServerState = "starting" | "ready" | "failed" | "stopped";
 
@@ -35,8 +34,6 @@ export class McpCallError extends Error {
 /** Non-MCP lines on stdout before the handshake that mean "this is not an MCP server". */
 const GARBAGE_LINES_TO_FAIL = 3;
 const STDERR_TAIL = 20;
-/** One message larger than this ends the connection (the SDK's default is 10 MB). */
-const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 
 export interface ConnectionEvents {
   /** The state changed (started, failed, stopped): one line for the person when `line` is set. */
@@ -56,7 +53,7 @@ export class McpConnection {
   private client: Client | undefined;
   private transport: Transport | undefined;
   private readonly stderrTail: string[] = [];
-  private garbage: string[] = [];
+  private garbage = 0;
   private generation = 0;
   /** Settles when the current start attempt does. */
   ready: Promise<void> = Promise.resolve();
@@ -75,12 +72,13 @@ export class McpConnection {
     this.reason = "";
     this.tools = [];
     this.prompts = [];
-    this.garbage = [];
+    this.garbage = 0;
     this.stderrTail.length = 0;
     this.ready = this.connect(gen).catch((err: unknown) => {
       if (gen !== this.generation) return;
+      const why = this.explain(err);
       void this.dispose();
-      this.fail(`did not start: ${this.explain(err)}`);
+      this.fail(`did not start: ${why}`);
     });
     return this.ready;
   }
@@ -90,7 +88,6 @@ export class McpConnection {
     this.transport = transport;
     const client = new Client({ name: "bunker", version }, { capabilities: {} });
     this.client = client;
-    client.onerror = (err) => this.onTransportError(err, gen);
     client.onclose = () => this.onClose(gen);
     const timeout = AbortSignal.timeout(this.startTimeoutMs);
     const guard = new Promise<never>((_, reject) =>
@@ -127,34 +124,22 @@ export class McpConnection {
     this.sandboxed = l.sandboxed;
     this.network = l.network;
     this.closeLaunch = l.close;
-    const transport = new StdioClientTransport({ command: l.command, args: l.args, env: l.env, cwd: l.cwd, stderr: "pipe", maxBufferSize: MAX_MESSAGE_BYTES });
-    this.watchStderr(transport.stderr as Readable | null);
-    return transport;
-  }
-
-  /** Keeps the last lines the server wrote to stderr (for the one-line reason), never more. */
-  private watchStderr(stream: Readable | null): void {
-    let partial = "";
-    stream?.on("data", (chunk: Buffer) => {
-      const text = partial + chunk.toString("utf8");
-      const lines = text.split("\n");
-      partial = (lines.pop() ?? "").slice(-400);
-      for (const l of lines) if (l.trim()) this.stderrTail.push(l.slice(0, 400));
-      if (this.stderrTail.length > STDERR_TAIL) this.stderrTail.splice(0, this.stderrTail.length - STDERR_TAIL);
-    });
-  }
-
-  private onTransportError(err: Error, gen: number): void {
-    if (gen !== this.generation) return;
-    // Lines on stdout that are not JSON-RPC: a server that logs to stdout, or no MCP server at all.
-    if (/JSON|parse|Unexpected token|invalid/i.test(err.message) && this.state === "starting") {
-      this.garbage.push(err.message);
-      if (this.garbage.length >= GARBAGE_LINES_TO_FAIL) {
+    const gen = this.generation;
+    return new SandboxedStdioTransport(l, {
+      // Lines on stdout that are not JSON-RPC before the handshake: a server that logs to stdout, or no MCP server at all.
+      onGarbage: (line) => {
+        if (gen !== this.generation || this.state !== "starting" || ++this.garbage < GARBAGE_LINES_TO_FAIL) return;
         this.generation++;
         void this.dispose();
-        this.fail(`did not start: it printed something that is not MCP on its output (${cut(err.message, 120)})`);
-      }
-    }
+        this.fail(`did not start: it printed something that is not MCP on its output ("${cut(line, 80)}")`);
+      },
+      // The last lines it wrote to stderr, for the one-line reason; never more.
+      onStderr: (line) => {
+        if (!line.trim()) return;
+        this.stderrTail.push(line.slice(0, 400));
+        if (this.stderrTail.length > STDERR_TAIL) this.stderrTail.shift();
+      },
+    });
   }
 
   private onClose(gen: number): void {
@@ -173,8 +158,10 @@ export class McpConnection {
   }
 
   private lastWords(): string {
+    const code = this.transport instanceof SandboxedStdioTransport ? this.transport.exitCode : null;
     const last = this.stderrTail.at(-1);
-    return last ? ` (its last words: ${cut(last, 160)})` : "";
+    const parts = [...(code !== null ? [`exit status ${code}`] : []), ...(last ? [`its last words: ${cut(last, 160)}`] : [])];
+    return parts.length ? ` (${parts.join("; ")})` : "";
   }
 
   private explain(err: unknown): string {
@@ -218,7 +205,7 @@ export class McpConnection {
 
   /** The server's process id (stdio), for the exit hook. */
   get pid(): number | null {
-    return this.transport instanceof StdioClientTransport ? this.transport.pid : null;
+    return this.transport instanceof SandboxedStdioTransport ? this.transport.pid : null;
   }
 
   async stop(): Promise<void> {

@@ -4,7 +4,7 @@
 // is a state and one line; the session goes on.
 import type { ToolRegistry } from "../tools/registry.ts";
 import type { AnyTool } from "../tools/tool.ts";
-import { SchemaBudget, schemaBytes } from "./budget.ts";
+import { SchemaBudget, schemaBytes, SEARCH_TOOL_NAME } from "./budget.ts";
 import type { McpServerDef } from "./config.ts";
 import { McpConnection, type ServerPrompt } from "./connection.ts";
 import { mcpPromptCommand, serverPart, sanitize } from "./naming.ts";
@@ -51,6 +51,7 @@ export class McpHub {
       this.conns.set(def.name, new McpConnection(def, opts.launch, { onState: (c, line) => this.onState(c, line) }, timeout));
     }
     opts.registry.setResolver((name) => this.resolve(name));
+    this.budget.beforeSearch = async () => void (await Promise.all([...this.conns.values()].map((c) => c.ready)));
     // Sandboxed servers die with bwrap's parent; unconfined ones are told to go.
     process.once("exit", () => {
       for (const c of this.conns.values()) if (c.pid) try { process.kill(c.pid, "SIGTERM"); } catch { /* gone */ }
@@ -85,8 +86,12 @@ export class McpHub {
     if (line) this.opts.notify(line);
   }
 
-  /** A call to a tool of a server still starting waits for it. */
+  /** A call to a tool of a server still starting waits for it (the search tool, for them all). */
   private async resolve(toolName: string): Promise<AnyTool | undefined> {
+    if (toolName === SEARCH_TOOL_NAME) {
+      await this.budget.beforeSearch();
+      return this.opts.registry.get(toolName);
+    }
     const part = serverPart(toolName);
     if (part === null) return undefined;
     const conn = [...this.conns.values()].find((c) => sanitize(c.def.name) === part);

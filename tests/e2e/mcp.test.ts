@@ -10,7 +10,7 @@ import { startFakeAnthropic, type FakeAnthropic } from "../support/fake-anthropi
 import { reply, toolUse } from "../support/fake-anthropic/steps.ts";
 import { runHeadless, toolResults, workspace as e2eWorkspace } from "../support/cli.ts";
 import { PIXEL_PNG } from "../support/mcp-server.ts";
-import { startHttpServer, testServer, writeProjectServers, writeUserSettings } from "../support/mcp.ts";
+import { brokenServer, startHttpServer, testServer, writeProjectServers, writeUserSettings } from "../support/mcp.ts";
 
 const sandboxed = detectSandbox().kind !== null;
 let fake: FakeAnthropic | undefined;
@@ -161,5 +161,53 @@ describe("a project's .mcp.json", () => {
     const r = await runHeadless(root, env, ["-p", "hello", "--allow-mcp=proj"]);
     expect(r.code).toBe(0);
     expect(toolResults(fake.requests[1])).toEqual([{ content: "proj says: x", is_error: false }]);
+  });
+});
+
+describe("failures stay contained", () => {
+  test("a server that hangs, one that crashes mid-call, one that prints garbage and one that sends invalid results: tool errors for the model, one line each for the person, the session goes on", async () => {
+    fake = startFakeAnthropic([
+      reply([toolUse("mcp__alpha__hang", {})]),
+      reply([toolUse("mcp__alpha__echo", { text: "after the hang" })]),
+      reply([toolUse("mcp__alpha__flood", {})]),
+      reply([toolUse("mcp__alpha__crash", {})]),
+      reply([toolUse("mcp__alpha__echo", { text: "after the crash" })]),
+      reply([toolUse("mcp__bad__answer", {})]),
+      reply("Still here."),
+    ]);
+    const { root, env } = workspace();
+    writeUserSettings(env, {
+      allow: ["mcp:alpha/*", "mcp:bad/*", "mcp:junk/*"],
+      mcpServers: { alpha: testServer(["--name", "alpha"], { timeout: 1500 }), junk: brokenServer("garbage"), bad: brokenServer("invalid") },
+    });
+    const r = await runHeadless(root, env, ["-p", "break things", "--no-prompt"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe("Still here.\n");
+    const result = (i: number) => toolResults(fake!.requests[i])[0]!;
+    expect(result(1)).toEqual({ is_error: true, content: "the MCP server alpha did not answer hang within 2 s; the call was cancelled. Try something smaller, or another way." });
+    expect(result(2)).toEqual({ is_error: false, content: "alpha says: after the hang" });
+    expect(result(3).is_error).toBe(false);
+    expect(result(3).content.length).toBeLessThan(25_000);
+    expect(result(3).content).toContain("[output truncated");
+    expect(result(4).is_error).toBe(true);
+    expect(result(4).content).toContain("the MCP server alpha stopped during crash (exit status 3; its last words: about to crash)");
+    expect(result(5).is_error).toBe(true);
+    expect(result(5).content).toContain("the MCP server alpha is not running");
+    expect(result(5).content).toContain("/mcp restart alpha");
+    expect(result(6).is_error).toBe(true);
+    expect(result(6).content).toContain("the MCP server bad failed on answer");
+    // One line each for the person.
+    expect(r.stderr).toContain('MCP server junk did not start: it printed something that is not MCP on its output ("Welcome to the server! line 2"). /mcp restart junk starts it again.');
+    expect(r.stderr).toContain("MCP server alpha stopped (exit status 3; its last words: about to crash). /mcp restart alpha starts it again.");
+  });
+
+  test("a server whose program does not exist: one line, the session goes on", async () => {
+    fake = startFakeAnthropic([reply("Fine.")]);
+    const { root, env } = workspace();
+    writeUserSettings(env, { mcpServers: { ghost: { command: "no-such-mcp-server-program" } } });
+    const r = await runHeadless(root, env, ["-p", "hello"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe("Fine.\n");
+    expect(r.stderr).toContain('MCP server ghost did not start: the program "no-such-mcp-server-program" was not found on PATH');
   });
 });

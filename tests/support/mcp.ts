@@ -40,3 +40,10 @@ export async function startHttpServer(args: string[] = []): Promise<{ url: strin
   reader.releaseLock();
   return { url: /listening on (\S+)/.exec(text)![1]!, proc, stop: () => proc.kill() };
 }
+
+export const MCP_BROKEN_SCRIPT = join(import.meta.dir, "mcp-broken.ts");
+
+/** A stdio definition for one of the misbehaving servers (tests/support/mcp-broken.ts). */
+export function brokenServer(mode: "garbage" | "invalid"): Record<string, unknown> {
+  return { command: BUN, args: [MCP_BROKEN_SCRIPT, mode] };
+}

@@ -1,0 +1,99 @@
+// The REPL's MCP commands: `/mcp` lists the servers (state, tools, schema
+// size, confinement), `/mcp restart NAME` starts one again, and each ready
+// server's prompts are slash commands `/mcp__server__prompt ARGS…` whose text
+// becomes the next message. Reads the hub only: the MCP client stays unloaded
+// when no server is configured.
+import pc from "picocolors";
+import { escapeControl } from "../ui/escape.ts";
+import type { ServerPrompt } from "./connection.ts";
+import type { McpHub, ServerRow } from "./hub.ts";
+
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+
+function rowLine(r: ServerRow, nameWidth: number): string {
+  const state = r.state === "ready" ? pc.green(r.state) : r.state === "starting" ? pc.yellow(r.state) : pc.red(escapeControl(r.state));
+  const tools = r.state === "ready" || r.tools > 0
+    ? `  ${r.tools} tool${r.tools === 1 ? "" : "s"}, ${kb(r.schemaBytes)} of schemas${r.held ? ` (${r.held} loaded on demand)` : ""}`
+    : "";
+  const where = r.sandbox ? pc.dim(`  ${r.sandbox}`) : "";
+  return `  ${escapeControl(r.name).padEnd(nameWidth)}  ${pc.dim(r.source.padEnd(7))}  ${state}${tools}${where}`;
+}
+
+/** `/mcp` and `/mcp restart NAME`; returns the text to show. */
+export async function mcpCommand(hub: McpHub | undefined, args: string[]): Promise<string> {
+  if (!hub) return pc.dim("No MCP servers are configured (mcpServers in your settings.json, or a project's .mcp.json).\n");
+  const [verb, name] = args;
+  if (verb === undefined) {
+    const rows = hub.rows();
+    const width = Math.max(...rows.map((r) => r.name.length));
+    const prompts = hub.prompts().map((p) => p.command);
+    return [
+      "MCP servers:",
+      ...rows.map((r) => rowLine(r, width)),
+      ...(prompts.length ? [pc.dim(`Prompts: ${prompts.map((p) => escapeControl(p)).join(" ")}`)] : []),
+      pc.dim("/mcp restart NAME starts a server again."),
+    ].join("\n") + "\n";
+  }
+  if (verb === "restart" && name !== undefined) {
+    const conn = await hub.restart(name);
+    if (!conn) return pc.red(`No MCP server ${escapeControl(name)} is running in this session. `) + "/mcp lists them.\n";
+    return conn.state === "ready"
+      ? pc.dim(`MCP server ${escapeControl(name)} restarted (${conn.tools.length} tool${conn.tools.length === 1 ? "" : "s"}).\n`)
+      : pc.red(`MCP server ${escapeControl(name)} ${escapeControl(conn.reason)}.\n`);
+  }
+  return pc.red(`Unknown use of /mcp. `) + "Use /mcp, or /mcp restart NAME.\n";
+}
+
+/** Positional words for a prompt's arguments, in order; the last argument takes the rest of the line. */
+export function promptArguments(prompt: ServerPrompt, words: string[]): Record<string, string> | { missing: string[] } {
+  const out: Record<string, string> = {};
+  prompt.arguments.forEach((a, i) => {
+    const last = i === prompt.arguments.length - 1;
+    const value = last ? words.slice(i).join(" ") : words[i];
+    if (value !== undefined && value !== "") out[a.name] = value;
+  });
+  const missing = prompt.arguments.filter((a) => a.required && out[a.name] === undefined).map((a) => a.name);
+  return missing.length ? { missing } : out;
+}
+
+function isMissing(a: Record<string, string> | { missing: string[] }): a is { missing: string[] } {
+  return Array.isArray((a as { missing?: unknown }).missing);
+}
+
+/** A prompt's messages as one message to send: their text, in order. */
+export function promptText(messages: { role: string; content: unknown }[]): string {
+  return messages
+    .map((m) => {
+      const c = m.content as { type?: string; text?: string; resource?: { text?: string; uri?: string } };
+      if (c?.type === "text" && typeof c.text === "string") return c.text;
+      if (c?.type === "resource" && typeof c.resource?.text === "string") return c.resource.text;
+      return `[${String(c?.type ?? "content")} left out]`;
+    })
+    .join("\n\n");
+}
+
+export interface PromptCommand {
+  name: string;
+  usage: string;
+  help: string;
+  /** The message to send, or an error line to show. */
+  run(words: string[]): Promise<{ send: string } | { error: string }>;
+}
+
+/** Every ready server's prompts as slash commands. */
+export function promptCommands(hub: McpHub | undefined): PromptCommand[] {
+  return (hub?.prompts() ?? []).map(({ command, server, prompt }) => ({
+    name: command,
+    usage: prompt.arguments.map((a) => (a.required ? a.name.toUpperCase() : `[${a.name.toUpperCase()}]`)).join(" "),
+    help: `${prompt.description || "a prompt"} (MCP server ${server.def.name})`,
+    run: async (words) => {
+      const args = promptArguments(prompt, words);
+      if (isMissing(args)) return { error: `${command} needs ${args.missing.map((m) => m.toUpperCase()).join(" ")}` };
+      try {
+        return { send: promptText(await server.getPrompt(prompt.name, args)) };
+      } catch (err) {
+        return { error: `${command}: ${err instanceof Error ? err.message : String(err)}` };
+      }
+    },
+  }));
+}

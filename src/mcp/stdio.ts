@@ -1,0 +1,126 @@
+// The stdio transport for a sandboxed server, on Bun.spawn: newline-framed
+// JSON-RPC on stdin/stdout, as the SDK's own, plus what bunker needs to say
+// what went wrong — lines on stdout that are not MCP are counted (the SDK's
+// transport skips them silently, so a server that prints only a banner would
+// just hang), stderr is kept as a short tail (never all of it), the exit
+// status is known, and one message larger than the cap ends the connection.
+import type { JSONRPCMessage, Transport } from "@modelcontextprotocol/client";
+import { deserializeMessage, serializeMessage } from "@modelcontextprotocol/client";
+import type { Subprocess } from "bun";
+
+export interface StdioLaunch {
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  cwd: string;
+}
+
+export interface StdioHooks {
+  /** A line on stdout that is not a JSON-RPC message. */
+  onGarbage(line: string): void;
+  /** A line on stderr. */
+  onStderr(line: string): void;
+}
+
+/** One message larger than this ends the connection. */
+export const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
+const KILL_GRACE_MS = 2000;
+
+export class SandboxedStdioTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+  /** The exit status once it has exited (a signal as 128+n), else null. */
+  exitCode: number | null = null;
+  private proc: Subprocess<"pipe", "pipe", "pipe"> | undefined;
+
+  constructor(
+    private readonly launch: StdioLaunch,
+    private readonly hooks: StdioHooks,
+  ) {}
+
+  get pid(): number | null {
+    return this.proc?.pid ?? null;
+  }
+
+  async start(): Promise<void> {
+    const proc = Bun.spawn([this.launch.command, ...this.launch.args], {
+      cwd: this.launch.cwd,
+      env: this.launch.env,
+      stdin: "pipe",
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    this.proc = proc;
+    void this.readLines(proc.stdout, MAX_MESSAGE_BYTES, (line) => this.onLine(line));
+    void this.readLines(proc.stderr, 64 * 1024, (line) => this.hooks.onStderr(line));
+    void proc.exited.then((code) => {
+      this.exitCode = proc.signalCode ? 128 + (SIGNALS[proc.signalCode] ?? 0) : code;
+      this.proc = undefined;
+      this.onclose?.();
+    });
+  }
+
+  private onLine(line: string): void {
+    if (line.trim() === "") return;
+    let message: JSONRPCMessage;
+    try {
+      message = deserializeMessage(line);
+    } catch {
+      this.hooks.onGarbage(line);
+      return;
+    }
+    this.onmessage?.(message);
+  }
+
+  /** Splits a stream into lines; a line longer than `max` ends the connection (stdout) or is cut (stderr). */
+  private async readLines(stream: ReadableStream<Uint8Array>, max: number, each: (line: string) => void): Promise<void> {
+    const decoder = new TextDecoder();
+    let partial = "";
+    try {
+      for await (const chunk of stream) {
+        partial += decoder.decode(chunk, { stream: true });
+        let nl = partial.indexOf("\n");
+        while (nl !== -1) {
+          each(partial.slice(0, nl).replace(/\r$/, ""));
+          partial = partial.slice(nl + 1);
+          nl = partial.indexOf("\n");
+        }
+        if (partial.length > max) {
+          if (stream === this.proc?.stdout) {
+            this.onerror?.(new Error(`it sent a message larger than ${max / 1024 / 1024} MB`));
+            void this.close();
+            return;
+          }
+          partial = partial.slice(-max);
+        }
+      }
+    } catch {
+      // the process went away: onclose says so
+    }
+  }
+
+  async send(message: JSONRPCMessage): Promise<void> {
+    const stdin = this.proc?.stdin;
+    if (!stdin) throw new Error("Not connected");
+    stdin.write(serializeMessage(message));
+    await stdin.flush();
+  }
+
+  async close(): Promise<void> {
+    const proc = this.proc;
+    if (!proc) return;
+    try {
+      proc.stdin.end();
+    } catch {
+      // already closed
+    }
+    const exited = (ms: number) => Promise.race([proc.exited.then(() => true), Bun.sleep(ms).then(() => false)]);
+    if (await exited(KILL_GRACE_MS)) return;
+    proc.kill("SIGTERM");
+    if (await exited(KILL_GRACE_MS)) return;
+    proc.kill("SIGKILL");
+  }
+}
+
+const SIGNALS: Record<string, number> = { SIGHUP: 1, SIGINT: 2, SIGKILL: 9, SIGSEGV: 11, SIGTERM: 15, SIGABRT: 6 };
