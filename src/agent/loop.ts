@@ -57,7 +57,7 @@ export interface AgentOptions {
   contextWindow?: number;
   /** How to tell the person to go on, start afresh or make room: the REPL's words by default. */
   advice?: TurnAdvice;
-  /** Called whenever the history is whole (as each model call goes out, and when a turn ends): the session is saved then. */
+  /** Called whenever the history is whole (before each model call, and when a turn ends): the session is saved then. */
   onHistoryChange?: () => void;
 }
 
@@ -170,15 +170,13 @@ export class Agent {
 
     let shrinkAttempts = 0;
     for (let call = 1; call <= maxTurns; call++) {
+      this.opts.onHistoryChange?.();
       const before = this.history.messages.length;
       let message: Message;
       this.compactIfNearlyFull(events);
       events.onModelStart();
       try {
-        // The request is serialised and on its way before the session is saved: the disk is not on the path of the first byte.
-        const reply = model.send(system, this.history.messages, registry.apiTools(), events, ctx.signal);
-        this.opts.onHistoryChange?.();
-        message = await reply;
+        message = await model.send(system, this.history.messages, registry.apiTools(), events, ctx.signal);
       } catch (err) {
         this.history.truncate(before);
         if (ctx.signal.aborted) {

@@ -41,8 +41,31 @@ export function gitConfigRunsPrograms(root: string): string | null {
 }
 
 export function riskyKey(configText: string): string | null {
+  for (const e of configEntries(configText)) if (runsProgram(e.section, e.key)) return `${e.section}.${e.key}`;
+  return null;
+}
+
+/** Whether `section.key` (section without its subsection, both lower case) names a program git may run. */
+export function runsProgram(section: string, key: string): boolean {
+  const risky = RUNS_PROGRAMS[section];
+  return risky === "*" || risky?.has(key) === true;
+}
+
+export interface ConfigEntry {
+  /** Index of the line the key is on (0-based). */
+  line: number;
+  /** Section, lower case, without its subsection: `diff` for `[diff "x"]` and `[diff.x]`. */
+  section: string;
+  key: string;
+  /** The value as written, quotes removed ("" for a bare boolean key). */
+  value: string;
+}
+
+/** The key lines of a git config file, in order. */
+export function* configEntries(configText: string): Generator<ConfigEntry> {
   let section = "";
-  for (const raw of configText.split("\n")) {
+  const lines = configText.split("\n");
+  for (const [i, raw] of lines.entries()) {
     const line = raw.trim();
     if (line === "" || line.startsWith("#") || line.startsWith(";")) continue;
     // [diff "x"], [diff.x] (old syntax) and [diff] all count as "diff".
@@ -53,12 +76,11 @@ export function riskyKey(configText: string): string | null {
       rest = header[2]!.trim();
       if (rest === "" || rest.startsWith("#") || rest.startsWith(";")) continue;
     }
-    const key = /^([A-Za-z][A-Za-z0-9-]*)/.exec(rest)?.[1]?.toLowerCase();
-    if (!key) continue;
-    const risky = RUNS_PROGRAMS[section];
-    if (risky === "*" || risky?.has(key)) return `${section}.${key}`;
+    const m = /^([A-Za-z][A-Za-z0-9-]*)\s*(?:=\s*(.*))?$/.exec(rest);
+    if (!m) continue;
+    const value = (m[2] ?? "").replace(/\s+[#;].*$/, "").trim().replace(/^"(.*)"$/, "$1");
+    yield { line: i, section, key: m[1]!.toLowerCase(), value };
   }
-  return null;
 }
 
 /** The config files git would read for the repository containing `root`: .git/config, or a worktree's common one too. */

@@ -12,6 +12,7 @@ import { lstatSync, readdirSync, readFileSync, readlinkSync, statSync } from "no
 import { dirname, isAbsolute, join, resolve, sep } from "node:path";
 import type { NetProxySpec } from "../net/command-net.ts";
 import { gitDirsInside, isWithin, realpathLoose } from "../perms/workspace.ts";
+import type { GitSite } from "./git-guard.ts";
 
 export interface SandboxSpec {
   /** The workspace root (absolute, realpath'd): read-write. */
@@ -43,6 +44,8 @@ export interface SandboxSpec {
    * that bunker ran unasked because it only reads (ls, cat, git status…).
    */
   workspaceReadOnly?: boolean;
+  /** The repositories found in the workspace before the command (every one is in readOnly): checked again after it. */
+  repositories?: { sites: GitSite[]; missingHooks: string[]; missingIncludes: string[] };
   /** Writable even when the workspace is read-only: an MCP server's own state directory (and what the person's settings let it write). */
   privateDirs?: string[];
 }
@@ -137,8 +140,9 @@ export function sandboxMounts(spec: SandboxSpec, platform: NodeJS.Platform = pro
   if (!spec.workspaceReadOnly) {
     for (const p of readOnlyInside(spec)) {
       if (exists(p)) out.push({ kind: "ro", path: p });
-      // Missing .bunker: an empty read-only stand-in, so a command cannot create settings that grant it more.
-      else if (p === join(spec.root, ".bunker")) out.push({ kind: "empty", path: p, writable: false });
+      // Missing .bunker or .git: an empty read-only stand-in, so a command can neither create settings that
+      // grant it more nor a repository whose hooks the person's next git would run (`git init`).
+      else if (p === join(spec.root, ".bunker") || p === join(spec.root, ".git")) out.push({ kind: "empty", path: p, writable: false });
     }
   }
   // Hidden: wherever something above would show it, unless a grant names it (or something inside it).

@@ -7,11 +7,12 @@ import { existsSync, mkdtempSync, rmdirSync, rmSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { emptyGrants, type Grants } from "../perms/policy.ts";
-import { isWithin } from "../perms/workspace.ts";
+import { gitDirsInside, isWithin } from "../perms/workspace.ts";
 import { evaluateRun } from "../perms/run/evaluate.ts";
 import { confine, detectSandbox, locateProgram, planSandbox, type SandboxAvailability, type SandboxMode, type SandboxPlan } from "../sandbox/detect.ts";
 import { scrubEnv, withGitHardening } from "../sandbox/env.ts";
 import { pathNote } from "../sandbox/explain.ts";
+import { disarmNewRepositories, findGitSites, gitGuard } from "../sandbox/git-guard.ts";
 import { refusalNote, startCommandNet } from "../net/command-net.ts";
 import { permissionGate } from "../net/gate.ts";
 import { grantedReadPaths, hostView, linkedGitDirs, type SandboxSpec } from "../sandbox/spec.ts";
@@ -161,9 +162,8 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
       if (p.confined && p.kind === "seatbelt") env.TMPDIR = tmp = mkdtempSync(join(tmpdir(), "bunker-run-"));
       if (p.confined && p.kind === "bubblewrap") env.TMPDIR = "/tmp";
       const argv = confine(p, spec, net ? net.wrap([shell, "-c", command]) : [shell, "-c", command], tmp ?? "");
-      // bubblewrap mounts an empty read-only .bunker where there was none: take the empty mount point away after.
-      const bunkerDir = join(ctx.root, ".bunker");
-      const hadBunkerDir = existsSync(bunkerDir);
+      // bubblewrap mounts an empty read-only .bunker and .git where there were none: take the empty mount points away after.
+      const standIns = [join(ctx.root, ".bunker"), join(ctx.root, ".git")].filter((d) => !existsSync(d));
       try {
         const result = await runProcess(argv, {
           cwd: ctx.root,
@@ -175,12 +175,16 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
           ui: ctx.ui,
           command,
         });
-        const notes = [net && refusalNote(net.refusals()), p.confined ? sandboxNote(result, spec) : null].filter((n) => n);
+        for (const d of standIns) removeIfEmptyDir(d);
+        // A repository the command created (`git init sub`) must not leave live hooks for the person's next git.
+        const disarmed = spec.repositories ? disarmNewRepositories(ctx.root, spec.repositories.sites, findGitSites(ctx.root), spec.repositories) : [];
+        for (const line of disarmed) ctx.ui.info(`  ${escapeControl(line)}`);
+        const notes = [net && refusalNote(net.refusals()), p.confined ? sandboxNote(result, spec) : null, ...disarmed.map((l) => `note: ${l}`)].filter((n) => n);
         return formatResult(result, notes.length > 0 ? notes.join("\n") : null);
       } finally {
         await net?.close();
         if (tmp) rmSync(tmp, { recursive: true, force: true });
-        if (!hadBunkerDir) removeIfEmptyDir(bunkerDir);
+        for (const d of standIns) removeIfEmptyDir(d);
       }
     },
   };
@@ -203,6 +207,11 @@ export function commandSandboxSpec(command: string, root: string, opts: RunBashO
   const grants = opts.grants ?? emptyGrants();
   const host = hostView(root, opts.env ?? process.env, opts.home ?? homedir());
   const gitDirs = linkedGitDirs(root);
+  const workspaceReadOnly = confined && (readOnly ?? evaluateRun(command, { root, grants }).readOnly);
+  // Every repository at any depth read-only (the top one writable only when granted); not needed when nothing is writable.
+  const sites = confined && !workspaceReadOnly ? findGitSites(root) : [];
+  const guard = gitGuard(root, sites, host.gitConfig);
+  const topGit = new Set(opts.gitWritable ? [join(root, ".git"), ...gitDirsInside(root)] : []);
   return {
     ...host,
     root,
@@ -216,8 +225,9 @@ export function commandSandboxSpec(command: string, root: string, opts: RunBashO
       ...grants.deny.read.paths,
       ...(opts.sessionsDir && !isWithin(opts.sessionsDir, root) && !isWithin(root, opts.sessionsDir) ? [opts.sessionsDir] : []),
     ],
-    readOnly: opts.readOnly ?? [],
-    workspaceReadOnly: confined && (readOnly ?? evaluateRun(command, { root, grants }).readOnly),
+    readOnly: [...(opts.readOnly ?? []), ...guard.readOnly.filter((p) => !topGit.has(p))],
+    workspaceReadOnly,
+    ...(confined && !workspaceReadOnly ? { repositories: { sites, missingHooks: guard.missingHooks, missingIncludes: guard.missingIncludes } } : {}),
   };
 }
 
@@ -419,7 +429,7 @@ export function sandboxNote(r: ProcessResult, spec: SandboxSpec): string | null 
     );
   } else if (/Read-only file system|EROFS/.test(out)) {
     notes.push(
-      "The sandbox blocked a write: only the workspace and /tmp are writable (.git and .bunker inside it are read-only unless granted). " +
+      "The sandbox blocked a write: only the workspace and /tmp are writable (every git repository in it, at any depth, and .bunker are read-only; the top .git unless granted). " +
         "Do not retry; if the write is needed, ask the person, who can grant the path with --allow-write=PATH or run bunker with --sandbox off.",
     );
   }
