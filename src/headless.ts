@@ -61,7 +61,8 @@ export async function runHeadless(config: Config): Promise<number> {
       turns: outcome.modelCalls,
       durationMs: performance.now() - started,
       apiMs: app.model.apiMs,
-      sessionId: sessionId(),
+      // Only a session that exists: a run that got no answer was not saved, and -r could not find it.
+      sessionId: app.recorder.saved ? app.recorder.id : null,
       model: app.model.name,
       usage,
       costUSD: cost_usd,

@@ -27,6 +27,11 @@ export class SessionRecorder {
     return this.store !== null && !this.broken;
   }
 
+  /** Whether this session is in the store now (a run that got no answer never is): what `bunker -r ID` can continue. */
+  get saved(): boolean {
+    return this.saving && this.version !== null;
+  }
+
   save(snap: SessionSnapshot): void {
     if (!this.store || this.broken || snap.messages.length === 0) return;
     // A run that never got an answer (a bad key, no server) is nothing to continue: it is saved from its first reply on.

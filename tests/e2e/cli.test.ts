@@ -323,6 +323,8 @@ describe("headless -p", () => {
     expect(r.code).toBe(1);
     const obj = JSON.parse(r.stdout) as Record<string, unknown>;
     expect(obj).toMatchObject({ subtype: "error_during_execution", is_error: true, num_turns: 1 });
+    // Nothing was saved, so there is no session to continue.
+    expect(obj.session_id).toBeUndefined();
     expect(String(obj.error)).toContain("ANTHROPIC_API_KEY");
   });
 

@@ -1,0 +1,39 @@
+// Thinking in a real terminal (tmux): each block is one dim, folded line
+// above the answer, and /thinking brings back the last one whole.
+import { afterEach, expect, test } from "bun:test";
+import { BUNKER, stopAll, workspace } from "../support/cli.ts";
+import { reply, startFakeAnthropic, text, thinking, type FakeAnthropic } from "../support/fake-anthropic.ts";
+import { TmuxSession } from "../support/tmux.ts";
+
+let fake: FakeAnthropic | undefined;
+let tmux: TmuxSession | undefined;
+afterEach(async () => {
+  await stopAll(tmux, fake);
+  tmux = undefined;
+  fake = undefined;
+});
+
+const PLAN = ["The person asks about the greeting.", "First check how greet() is called,", "then whether the tests cover a name.", "DEEP-DETAIL at the end of the plan."].join("\n");
+
+test("a thinking block shows as one dim line; /thinking shows all of it", async () => {
+  fake = startFakeAnthropic([reply([thinking(PLAN), text("The greeting takes a name.")])]);
+  const ws = workspace("bunker-thinking-screen-", fake.url);
+  tmux = await TmuxSession.start(BUNKER, { cwd: ws.root, env: ws.env, cols: 80, rows: 40 });
+  await tmux.waitFor("›");
+  tmux.keys(["how does greet work?"], true);
+  tmux.keys(["Enter"]);
+  await tmux.waitFor("The greeting takes a name.");
+  const screen = tmux.screen();
+  const folded = screen.split("\n").filter((l) => l.includes("✻ Thinking:"));
+  expect(folded).toHaveLength(1);
+  expect(folded[0]).toContain("The person asks about the greeting. First check how");
+  expect(folded[0]).toContain("(4 lines)");
+  expect(folded[0]!.length).toBeLessThanOrEqual(80);
+  expect(screen).not.toContain("DEEP-DETAIL");
+  // Dim (SGR 2) on screen.
+  expect(tmux.screenWithColours()).toMatch(/\x1b\[2m[^\n]*✻ Thinking:/);
+  tmux.keys(["/thinking"], true);
+  tmux.keys(["Enter"]);
+  await tmux.waitFor("DEEP-DETAIL at the end of the plan.");
+  expect(tmux.screen()).toContain("First check how greet() is called,\nthen whether the tests cover a name.");
+});
