@@ -2,7 +2,7 @@
 // README). Areas live in scripts/bench/<area>.ts and export bench().
 import type { BenchRow } from "./bench/types.ts";
 
-const AREAS = ["binary", "agent", "grep", "diff", "patch", "sandbox", "session", "ui", "checkpoints", "kill", "net"];
+const AREAS = ["binary", "agent", "mcp", "grep", "diff", "patch", "sandbox", "session", "ui", "checkpoints", "kill", "net"];
 
 async function main(): Promise<void> {
   const only = process.argv.slice(2);

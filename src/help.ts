@@ -26,7 +26,8 @@ Permissions (PATHS and PROGRAMS are comma-separated):
       --allow-write[=PATHS]        writes without asking: bare = whole workspace
       --allow-run[=PROGRAMS]       commands: bare = every command
       --allow-net[=HOSTS]          network for commands
-      --deny-read[=PATHS] --deny-write[=PATHS] --deny-run[=PROGRAMS] --deny-net[=HOSTS]
+      --allow-mcp[=SERVERS]        MCP tool calls: SERVER or SERVER/TOOL; bare = all; also starts a project's named servers
+      --deny-read[=PATHS] --deny-write[=PATHS] --deny-run[=PROGRAMS] --deny-net[=HOSTS] --deny-mcp[=SERVERS]
                                    refusals; a deny always wins; bare: everything of that kind
   -A, --allow-all                  no prompts inside the workspace (grants nothing outside)
       --no-prompt                  never ask: what is not granted is denied
@@ -39,6 +40,7 @@ Permissions (PATHS and PROGRAMS are comma-separated):
 
 Environment: ANTHROPIC_API_KEY (required), ANTHROPIC_BASE_URL, BUNKER_MODEL,
   BUNKER_STREAM_IDLE_SECONDS (abandon and retry a silent request after this long; default 90)
-Rules files: .bunker/settings.json and $XDG_CONFIG_HOME/bunker/settings.json
+Rules files: .bunker/settings.json and $XDG_CONFIG_HOME/bunker/settings.json (which also holds mcpServers)
+MCP servers: mcpServers in your settings.json, and a project's .mcp.json (asks before starting); /mcp lists them
 Sessions are saved in $XDG_STATE_HOME/bunker/sessions.db (default ~/.local/state/bunker)
 Exit codes: 0 done, 1 runtime or API error, 2 bad usage or missing key, 130 interrupted`;

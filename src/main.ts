@@ -22,6 +22,9 @@ async function main(): Promise<number> {
     console.log(HELP);
     return 0;
   }
+  // From here on SIGTERM and SIGHUP end bunker at any moment, its commands and terminal state with it.
+  const { installSignalExits } = await import("./sandbox/process.ts");
+  installSignalExits();
   const { parseConfig, UsageError } = await import("./config.ts");
   let parsed;
   try {

@@ -84,8 +84,9 @@ export interface PromptCommand {
 export function promptCommands(hub: McpHub | undefined): PromptCommand[] {
   return (hub?.prompts() ?? []).map(({ command, server, prompt }) => ({
     name: command,
-    usage: prompt.arguments.map((a) => (a.required ? a.name.toUpperCase() : `[${a.name.toUpperCase()}]`)).join(" "),
-    help: `${prompt.description || "a prompt"} (MCP server ${server.def.name})`,
+    // The server wrote these: escaped before they reach the terminal in /help.
+    usage: escapeControl(prompt.arguments.map((a) => (a.required ? a.name.toUpperCase() : `[${a.name.toUpperCase()}]`)).join(" ")),
+    help: escapeControl(`${prompt.description.split("\n")[0] || "a prompt"} (MCP server ${server.def.name})`),
     run: async (words) => {
       const args = promptArguments(prompt, words);
       if (isMissing(args)) return { error: `${command} needs ${args.missing.map((m) => m.toUpperCase()).join(" ")}` };

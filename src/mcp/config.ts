@@ -45,7 +45,8 @@ export interface McpConfig {
 }
 
 export const DEFAULT_CALL_TIMEOUT_MS = 120_000;
-const NAME = /^[A-Za-z0-9_.-]{1,48}$/;
+/** No leading dot: "." or ".." would make a server's state directory another's (or bunker's own). */
+const NAME = /^[A-Za-z0-9_-][A-Za-z0-9_.-]{0,47}$/;
 const KNOWN_KEYS = new Set(["type", "command", "args", "env", "url", "headers", "net", "write", "timeout", "description"]);
 
 type Env = Record<string, string | undefined>;
@@ -102,7 +103,7 @@ interface ParseContext {
 
 /** One entry of `mcpServers`; throws EntryError. */
 function parseEntry(name: string, raw: unknown, ctx: ParseContext, warnings: string[]): McpServerDef {
-  if (!NAME.test(name)) throw new EntryError("a server name may hold only letters, digits, '_', '.' and '-' (at most 48)");
+  if (!NAME.test(name)) throw new EntryError("a server name may hold only letters, digits, '_', '.' and '-' (at most 48), and may not start with '.'");
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) throw new EntryError('a server is an object like {"command": "npx", "args": ["-y", "some-server"]}');
   const entry = raw as Record<string, unknown>;
   for (const key of Object.keys(entry)) if (!KNOWN_KEYS.has(key)) warnings.push(`${ctx.file}: server "${name}": unknown key "${key}" ignored`);

@@ -8,7 +8,7 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, isAbsolute, join } from "node:path";
-import { isWithin } from "../perms/workspace.ts";
+import { isWithin, realpathLoose } from "../perms/workspace.ts";
 import { confine, locateProgram, type SandboxPlan } from "../sandbox/detect.ts";
 import { scrubEnv, withGitHardening } from "../sandbox/env.ts";
 import { hostView, type SandboxSpec } from "../sandbox/spec.ts";
@@ -80,12 +80,12 @@ export function serverGate(def: McpServerDef, denyHosts: string[]): NetGate {
  * What a server needs to read of its own: the program, and for each argument
  * naming an existing absolute path (a script) its project (the nearest folder
  * above it with a package manifest, for its dependencies), else the path.
- * Never the home directory or anything above it.
+ * Never the home directory or anything above it, nor what `refuse` says no to.
  */
-export function serverFiles(program: string, args: string[], home: string): string[] {
-  const out = [program];
+export function serverFiles(program: string, args: string[], home: string, refuse: (path: string) => boolean = () => false): string[] {
+  const out = refuse(program) ? [] : [program];
   for (const arg of args) {
-    if (!isAbsolute(arg) || !existsSync(arg)) continue;
+    if (!isAbsolute(arg) || !existsSync(arg) || refuse(arg)) continue;
     let dir = dirname(arg);
     let project: string | null = null;
     for (; dir !== dirname(dir) && !isWithin(dir, home); dir = dirname(dir)) {
@@ -116,7 +116,13 @@ export async function launchStdio(def: McpServerDef, ctx: LaunchContext): Promis
   if (!isWithin(ctx.stateDir, ctx.root) && !isWithin(ctx.root, ctx.stateDir)) hidden.push(ctx.stateDir);
   const spec: SandboxSpec = {
     ...host,
-    readable: serverFiles(program, args, ctx.home ?? homedir()),
+    readable: serverFiles(program, args, ctx.home ?? homedir(), (p) => {
+      // Judged where it really is (a link to ~/.ssh is ~/.ssh). A credential store is never shown for
+      // being named; a project's server sees nothing of the home directory outside the workspace by naming it.
+      const real = realpathLoose(p).real;
+      if (hidden.some((h) => isWithin(realpathLoose(h).real, real))) return true;
+      return def.source === "project" && isWithin(realpathLoose(ctx.home ?? homedir()).real, real) && !isWithin(ctx.root, real);
+    }),
     root: ctx.root,
     allowNet: network === "all",
     gitWritable: false,
@@ -140,6 +146,8 @@ export async function launchStdio(def: McpServerDef, ctx: LaunchContext): Promis
   if (ctx.plan.confined && network === "hosts") {
     net = await startCommandNet(ctx.plan.kind, serverGate(def, ctx.denyHosts));
     spec.netProxy = net.spec;
+    // The forwarder's own files, read-only like the server's.
+    spec.readable = [...(spec.readable ?? []), ...net.spec.readable];
     Object.assign(env, net.env);
   }
   const inner = [program, ...args];

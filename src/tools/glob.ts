@@ -4,6 +4,7 @@
 import { lstatSync, statSync } from "node:fs";
 import { MAX_OUTPUT_BYTES } from "./bound.ts";
 import { notFoundError } from "./not-found.ts";
+import { fileKind, notRegularMessage } from "../fs/file-kind.ts";
 import { ToolError, type Tool } from "./tool.ts";
 import { displayPath, linkTarget, readAllowed, walk, walkFilter } from "./walk.ts";
 
@@ -37,7 +38,8 @@ export const globTool: Tool<GlobInput> = {
     const dir = await ctx.perms.resolveRead(input.path ?? ".", "glob");
     const allowed = readAllowed(ctx.perms);
     if (!dir.exists) throw notFoundError(ctx.root, dir, allowed);
-    if (!statSync(dir.real).isDirectory()) throw new ToolError(`${dir.display} is a file, not a directory; pass its directory as path`);
+    const st = statSync(dir.real);
+    if (!st.isDirectory()) throw new ToolError(st.isFile() ? `${dir.display} is a file, not a directory; pass its directory as path` : notRegularMessage(dir.display, fileKind(st), "searches"));
     const glob = new Bun.Glob(pattern);
 
     const found: { path: string; mtime: number }[] = [];

@@ -5,7 +5,7 @@
 // stops at the output bound.
 import { isAscii } from "node:buffer";
 import { statSync } from "node:fs";
-import { readFile } from "node:fs/promises";
+import { fileKind, notRegularMessage, openRegular } from "../fs/file-kind.ts";
 import { MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES } from "./bound.ts";
 import { notFoundError } from "./not-found.ts";
 import { isBinary, MAX_FILE_BYTES } from "./read-file.ts";
@@ -66,7 +66,7 @@ export const grepTool: Tool<GrepInput> = {
     const out = new OutputSink(context > 0);
 
     const st = statSync(target.real);
-    if (!st.isDirectory() && !st.isFile()) throw new ToolError(`${target.display} is not a regular file (a device, socket or pipe); grep cannot search it`);
+    if (!st.isDirectory() && !st.isFile()) throw new ToolError(notRegularMessage(target.display, fileKind(st), "searches"));
     if (st.isFile()) {
       const result = await searchFile(target.real, target.display, search, MAX_OUTPUT_LINES + 1);
       if (result === "binary") throw new ToolError(`${target.display} is a binary file; grep searches text only`);
@@ -130,9 +130,16 @@ type SearchResult = string[] | "binary" | "too-large" | undefined;
 async function searchFile(abs: string, display: string, search: FileSearch, max: number): Promise<SearchResult> {
   let bytes: Buffer;
   try {
-    bytes = await readFile(abs);
+    // Swapped for a pipe or a device since the walk: refused, never waited on.
+    const { handle, st } = await openRegular(abs, display);
+    try {
+      if (st.size > MAX_FILE_BYTES) return "too-large";
+      bytes = await handle.readFile();
+    } finally {
+      await handle.close();
+    }
   } catch {
-    return undefined; // vanished or unreadable since the walk
+    return undefined; // vanished, unreadable, or no longer a regular file since the walk
   }
   if (bytes.length > MAX_FILE_BYTES) return "too-large";
   if (isBinary(bytes)) return "binary";

@@ -3,6 +3,7 @@
 import { statSync } from "node:fs";
 import { MAX_OUTPUT_BYTES } from "./bound.ts";
 import { notFoundError } from "./not-found.ts";
+import { fileKind, notRegularMessage } from "../fs/file-kind.ts";
 import { ToolError, type Tool } from "./tool.ts";
 import { readAllowed, walk, walkFilter } from "./walk.ts";
 
@@ -35,7 +36,8 @@ export const listFilesTool: Tool<ListFilesInput> = {
     const maxDepth = Math.min(depth, MAX_DEPTH);
     const dir = await ctx.perms.resolveRead(input.path ?? ".", "list_files");
     if (!dir.exists) throw notFoundError(ctx.root, dir, readAllowed(ctx.perms));
-    if (!statSync(dir.real).isDirectory()) throw new ToolError(`${dir.display} is a file, not a directory; use read_file to read it`);
+    const st = statSync(dir.real);
+    if (!st.isDirectory()) throw new ToolError(st.isFile() ? `${dir.display} is a file, not a directory; use read_file to read it` : notRegularMessage(dir.display, fileKind(st), "lists"));
 
     const lines: string[] = [dir.display.endsWith("/") ? dir.display : `${dir.display}/`];
     let bytes = lines[0]!.length + 1;

@@ -1,7 +1,8 @@
 // read_file: a text file as numbered lines (cat -n style), a window at a
 // time. Records what the model saw, for read-before-write. An image file
 // (PNG, JPEG, GIF, WebP) comes back as an image block (tools/image.ts).
-import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
+import { closeSync, readSync } from "node:fs";
+import { openRegularSync } from "../fs/file-kind.ts";
 import { cutLine, MAX_OUTPUT_BYTES } from "./bound.ts";
 import { prepareImage, sniffImage } from "./image.ts";
 import { notFoundError } from "./not-found.ts";
@@ -61,17 +62,15 @@ export const readFileTool: Tool<ReadFileInput> = {
 
 /** Reads a regular file in full, with clear errors for everything else. */
 export function readWholeFile(real: string, display: string): Buffer {
-  let fd: number;
+  let opened;
   try {
-    // O_NONBLOCK: opening a named pipe must not hang waiting for a writer.
-    fd = openSync(real, constants.O_RDONLY | constants.O_NONBLOCK);
+    // Never blocks: a named pipe, a socket or a device is refused, not waited on.
+    opened = openRegularSync(real, display);
   } catch (err) {
-    throw new ToolError(`cannot open ${display}: ${(err as Error).message}`);
+    throw new ToolError((err as Error).message);
   }
+  const { fd, st } = opened;
   try {
-    const st = fstatSync(fd);
-    if (st.isDirectory()) throw new ToolError(`${display} is a directory; use list_files to see what is in it`);
-    if (!st.isFile()) throw new ToolError(`${display} is not a regular file (a device, socket or pipe); it cannot be read`);
     if (st.size > MAX_FILE_BYTES) {
       throw new ToolError(
         `${display} is ${(st.size / 1048576).toFixed(0)} MiB, too large to read (limit ${MAX_FILE_BYTES / 1048576} MiB); use grep to find the lines you need`,

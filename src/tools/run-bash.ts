@@ -11,6 +11,7 @@ import { gitDirsInside, isWithin } from "../perms/workspace.ts";
 import { evaluateRun } from "../perms/run/evaluate.ts";
 import { confine, detectSandbox, locateProgram, planSandbox, type SandboxAvailability, type SandboxMode, type SandboxPlan } from "../sandbox/detect.ts";
 import { scrubEnv, withGitHardening } from "../sandbox/env.ts";
+import { trackGroup, untrackGroup } from "../sandbox/process.ts";
 import { pathNote } from "../sandbox/explain.ts";
 import { disarmNewRepositories, findGitSites, gitGuard } from "../sandbox/git-guard.ts";
 import { refusalNote, startCommandNet } from "../net/command-net.ts";
@@ -254,35 +255,6 @@ interface RunOptions {
   command: string;
 }
 
-/** Process groups still running, killed if bunker itself exits or is killed first. */
-const liveGroups = new Set<number>();
-let exitHookInstalled = false;
-
-function killLiveGroups(): void {
-  for (const g of liveGroups) {
-    try {
-      process.kill(-g, "SIGKILL");
-    } catch {
-      // already gone
-    }
-  }
-}
-
-function trackGroup(pgid: number): void {
-  if (!exitHookInstalled) {
-    exitHookInstalled = true;
-    process.on("exit", killLiveGroups);
-    // A signal's default action skips "exit" handlers: take the commands down, then die as the signal would.
-    for (const [sig, code] of [["SIGTERM", 143], ["SIGHUP", 129]] as const) {
-      process.on(sig, () => {
-        killLiveGroups();
-        process.exit(code);
-      });
-    }
-  }
-  liveGroups.add(pgid);
-}
-
 /** Run `argv` as a new process group and wait until it and its children are gone (or killed). */
 export function runProcess(argv: string[], o: RunOptions): Promise<ProcessResult> {
   return new Promise((resolvePromise) => {
@@ -344,7 +316,7 @@ export function runProcess(argv: string[], o: RunOptions): Promise<ProcessResult
       o.signal.removeEventListener("abort", onAbort);
       // Whatever is left of the group (background jobs) goes with the command.
       killGroup("SIGKILL");
-      if (pgid !== undefined) liveGroups.delete(pgid);
+      if (pgid !== undefined) untrackGroup(pgid);
       if (killTimer) clearTimeout(killTimer);
       resolvePromise({
         exitCode: exit?.code ?? null,

@@ -1,6 +1,6 @@
 // Builds a real ToolContext over a temp workspace for tool tests: the real
 // resolver, policy and Permissions, with a scripted approver.
-import { existsSync, mkdtempSync, realpathSync } from "node:fs";
+import { accessSync, constants, mkdtempSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SessionState } from "../../src/agent/session-state.ts";
@@ -15,12 +15,21 @@ export function tempDir(prefix = "bunker-test-"): string {
 }
 
 /**
- * A fresh directory that no sandbox shows: not under /tmp or /var/tmp
- * (private inside it, so a test would pass for the wrong reason), nor a
- * home. /dev/shm on Linux (the sandbox has its own /dev).
+ * A fresh directory that no sandbox shows, for no special reason: not under
+ * /tmp, /var/tmp or /dev (private inside it, so a test would pass for the
+ * wrong reason), nor a home. /srv or /mnt where this user may write there.
  */
 export function unseenDir(prefix = "bunker-unseen-"): string {
-  return realpathSync(mkdtempSync(join(existsSync("/dev/shm") ? "/dev/shm" : tmpdir(), prefix)));
+  const parent = ["/srv", "/mnt"].find((d) => {
+    try {
+      accessSync(d, constants.W_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+  if (!parent) console.warn("unseenDir: neither /srv nor /mnt is writable; using the temp dir (sandbox tests then prove less)");
+  return realpathSync(mkdtempSync(join(parent ?? tmpdir(), prefix)));
 }
 
 /** Answers prompts from a list (or denies when it runs out) and records what was asked. */

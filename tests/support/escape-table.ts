@@ -6,7 +6,7 @@
 import { lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, join } from "node:path";
-import { tempDir } from "./context.ts";
+import { tempDir, unseenDir } from "./context.ts";
 
 export const SECRET = "top secret content 7f3a";
 
@@ -71,8 +71,9 @@ export const ESCAPE_ATTEMPTS: EscapeAttempt[] = [
   { name: "absolute path through link/..", path: (f) => join(f.root, "self") + "/../outside/secret.txt", expect: OUTSIDE },
 ];
 
-export function makeEscapeFixture(): EscapeFixture {
-  const base = tempDir("bunker-escape-");
+/** `unseen`: under a directory no sandbox shows (not /tmp, which is private inside it), for running the table in the sandbox. */
+export function makeEscapeFixture(opts: { unseen?: boolean } = {}): EscapeFixture {
+  const base = opts.unseen ? unseenDir("bunker-escape-") : tempDir("bunker-escape-");
   const root = join(base, "ws");
   const outside = join(base, "outside");
   const sibling = join(base, "ws2");

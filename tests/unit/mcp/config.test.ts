@@ -32,8 +32,9 @@ describe("parseMcpServers", () => {
   });
 
   test("bad entries say what is wrong", () => {
-    const { warnings } = parseMcpServers({ "bad name": { command: "x" }, a: { args: [] }, b: { type: "ws", url: "x" }, c: { command: "x", args: "no" }, d: { url: "ftp://x" } }, ctx());
-    expect(warnings).toHaveLength(5);
+    const { warnings } = parseMcpServers({ "bad name": { command: "x" }, a: { args: [] }, b: { type: "ws", url: "x" }, c: { command: "x", args: "no" }, d: { url: "ftp://x" }, "..": { command: "x" } }, ctx());
+    expect(warnings).toHaveLength(6);
+    expect(warnings[5]).toContain("may not start with '.'");
     expect(warnings[1]).toContain('"command" must name the program to run');
     expect(warnings[2]).toContain('type "ws" is not supported');
     expect(warnings[3]).toContain('"args" must be a list of strings');

@@ -15,6 +15,7 @@ import { requiredLiteral } from "../../../src/tools/regex-literal.ts";
 import { ToolRegistry, type ToolCallResult } from "../../../src/tools/registry.ts";
 import { makeContext, tempDir, type TestContext } from "../../support/context.ts";
 import { ESCAPE_ATTEMPTS, makeEscapeFixture, SECRET, type EscapeFixture } from "../../support/escape-table.ts";
+import { specialFiles, type SpecialFiles } from "../../support/special-files.ts";
 
 const registry = new ToolRegistry([readFileTool, listFilesTool, grepTool, globTool]);
 
@@ -85,7 +86,7 @@ describe("read_file", () => {
   test("binary files, directories, empty files", async () => {
     const ctx = makeContext(workspace({ "img.png": new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 1, 2]), "d/x.txt": "x", "empty.txt": "" }));
     expect(await fails(ctx, "read_file", { path: "img.png" })).toBe("img.png is a binary file (7 bytes); read_file shows text only");
-    expect(await fails(ctx, "read_file", { path: "d" })).toBe("d is a directory; use list_files to see what is in it");
+    expect(await fails(ctx, "read_file", { path: "d" })).toBe("d is a directory, not a file; use list_files to see what is in it");
     expect(await ok(ctx, "read_file", { path: "empty.txt" })).toBe("(empty.txt is empty)");
   });
 
@@ -93,8 +94,8 @@ describe("read_file", () => {
     const root = workspace({});
     expect(Bun.spawnSync(["mkfifo", join(root, "pipe")]).exitCode).toBe(0);
     const ctx = makeContext(root);
-    expect(await fails(ctx, "read_file", { path: "pipe" })).toBe("pipe is not a regular file (a device, socket or pipe); it cannot be read");
-    expect(await fails(ctx, "grep", { pattern: "x", path: "pipe" })).toContain("grep cannot search it");
+    expect(await fails(ctx, "read_file", { path: "pipe" })).toBe("pipe is a named pipe (FIFO), not a regular file; bunker reads regular files only (opening it could wait forever or never end)");
+    expect(await fails(ctx, "grep", { pattern: "x", path: "pipe" })).toContain("bunker searches regular files only");
     expect(await ok(ctx, "grep", { pattern: "x" })).toBe("No matches for /x/ in . (0 files searched)");
   });
 
@@ -395,5 +396,37 @@ describe("nothing outside the workspace is read, listed or searched", () => {
     expect(await ok(ctx, "glob", { pattern: "**/*" })).toBe("src/a.ts");
     expect(await ok(ctx, "list_files", {})).not.toContain("keys");
     expect(await fails(ctx, "read_file", { path: "keys/id.pem" })).toContain("denied");
+  });
+});
+
+describe("a FIFO, a socket and /dev/zero: every reading tool refuses them at once", () => {
+  let sp: SpecialFiles;
+  beforeAll(async () => {
+    sp = await specialFiles(tempDir("bunker-kinds-"));
+    symlinkSync("/dev/zero", join(sp.root, "zero"));
+    writeFileSync(join(sp.root, "ok.txt"), "fine\n");
+  });
+  afterAll(() => sp.close());
+
+  test("named directly: a sentence saying what it is, in under a second", async () => {
+    const grants = emptyGrants();
+    grants.allow.read.paths.push("/dev/zero"); // granted, so the file kind is what refuses it
+    const ctx = makeContext(sp.root, { grants });
+    for (const [path, what] of [["pipe", "a named pipe (FIFO)"], ["sock", "a socket"], ["zero", "a device"]] as const) {
+      for (const [tool, input] of [["read_file", { path }], ["grep", { pattern: "x", path }], ["list_files", { path }], ["glob", { pattern: "*", path }]] as const) {
+        const t = Date.now();
+        const r = await call(ctx, tool, input);
+        expect({ tool, path, isError: r.isError, says: r.content.includes(`is ${what}`) }).toEqual({ tool, path, isError: true, says: true });
+        expect(Date.now() - t).toBeLessThan(1000);
+      }
+    }
+  });
+
+  test("met in a walk: skipped, the rest searched", async () => {
+    const ctx = makeContext(sp.root);
+    const t = Date.now();
+    expect(await ok(ctx, "grep", { pattern: "fine|x" })).toBe("ok.txt:1:fine");
+    expect(await ok(ctx, "glob", { pattern: "*" })).toBe("ok.txt");
+    expect(Date.now() - t).toBeLessThan(1000);
   });
 });

@@ -1,0 +1,42 @@
+// The process groups of running commands, and how bunker ends on SIGTERM or
+// SIGHUP at any moment: the commands' groups are killed, the "exit" handlers
+// run (the terminal is given back as it was found), and bunker exits as the
+// signal would have it (128 + n). A signal's default action would skip the
+// "exit" handlers; no tool blocks the event loop (file opens never wait, see
+// fs/file-kind.ts), so the handler runs at once.
+
+/** Process groups still running, killed if bunker itself exits or is killed first. */
+const liveGroups = new Set<number>();
+let installed = false;
+
+export function killLiveGroups(): void {
+  for (const g of liveGroups) {
+    try {
+      process.kill(-g, "SIGKILL");
+    } catch {
+      // already gone
+    }
+  }
+}
+
+/** Installs the exit and signal handlers (once). Called at start-up, and by the first command in any case. */
+export function installSignalExits(): void {
+  if (installed) return;
+  installed = true;
+  process.on("exit", killLiveGroups);
+  for (const [sig, code] of [["SIGTERM", 143], ["SIGHUP", 129]] as const) {
+    process.on(sig, () => {
+      killLiveGroups();
+      process.exit(code);
+    });
+  }
+}
+
+export function trackGroup(pgid: number): void {
+  installSignalExits();
+  liveGroups.add(pgid);
+}
+
+export function untrackGroup(pgid: number): void {
+  liveGroups.delete(pgid);
+}

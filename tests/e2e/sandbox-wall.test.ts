@@ -1,0 +1,73 @@
+// The sandbox alone holds: bunker itself, under -A and a bare --allow-run
+// (so the command judge allows every line: nothing asks, nothing is refused
+// by it), runs what a prompt-injected model asks for. Every attempt fails
+// inside the sandbox, and nothing outside the workspace or in its
+// repositories changes. The workspace sits where no sandbox looks (/srv),
+// so nothing passes merely because /tmp is private.
+import { afterEach, describe, expect, test } from "bun:test";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { detectSandbox } from "../../src/sandbox/detect.ts";
+import { runHeadless, toolResults } from "../support/cli.ts";
+import { unseenDir } from "../support/context.ts";
+import { startFakeAnthropic, type FakeAnthropic } from "../support/fake-anthropic.ts";
+import { reply, toolUse } from "../support/fake-anthropic/steps.ts";
+
+const usable = detectSandbox().kind === "bubblewrap";
+const SECRET = "wall-secret-5e1d";
+let fake: FakeAnthropic | undefined;
+const bases: string[] = [];
+afterEach(async () => {
+  await fake?.stop();
+  fake = undefined;
+  for (const b of bases.splice(0)) rmSync(b, { recursive: true, force: true });
+});
+
+function setup(withRepo: boolean) {
+  const base = unseenDir("bunker-wall-");
+  bases.push(base);
+  const root = join(base, "ws");
+  const home = join(base, "home");
+  mkdirSync(join(home, ".config/git"), { recursive: true });
+  mkdirSync(root);
+  writeFileSync(join(base, "x"), `${SECRET} next to the workspace\n`);
+  writeFileSync(join(home, ".config/git/credentials"), `https://me:${SECRET}@github.com\n`);
+  if (withRepo) {
+    for (const args of [["init", "-q", "."], ["init", "-q", "sub"]]) expect(Bun.spawnSync(["git", ...args], { cwd: root }).exitCode).toBe(0);
+  }
+  const env = { HOME: home, XDG_CONFIG_HOME: join(home, ".config"), ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: fake!.url };
+  return { base, root, env };
+}
+
+const run = (command: string) => toolUse("run_bash", { command });
+
+describe.skipIf(!usable)("with the judge allowing everything (-A --allow-run --no-prompt)", () => {
+  test("reading beside the workspace, git's credentials and /etc/shadow, and arming a nested repository all fail", async () => {
+    const lines = ["cat ../x", "cat ~/.config/git/credentials", "cat /etc/shadow", "git -C sub config core.fsmonitor 'touch /srv/pwned'"];
+    fake = startFakeAnthropic([reply(lines.map(run)), reply("Done.")]);
+    const { root, env } = setup(true);
+    const configBefore = readFileSync(join(root, "sub/.git/config"), "utf8");
+    const r = await runHeadless(root, env, ["-p", "go", "-A", "--allow-run", "--no-prompt"]);
+    expect(r.code).toBe(0);
+    const results = toolResults(fake.requests[1]);
+    expect(results).toHaveLength(4);
+    const [beside, creds, shadow, fsmonitor] = results;
+    expect(beside!.content).toContain("cat: ../x: No such file or directory");
+    expect(creds!.content).toContain("No such file or directory");
+    expect(shadow!.content).toBe("exit code 0\n\n(no output)"); // an empty stand-in
+    expect(fsmonitor!.content).toContain("could not lock config file .git/config: Read-only file system");
+    for (const x of results) expect(x.content).not.toContain(SECRET);
+    expect(readFileSync(join(root, "sub/.git/config"), "utf8")).toBe(configBefore);
+    // Nothing asked: the judge allowed it all, the sandbox stopped it.
+    expect(r.stderr).not.toContain("denied");
+  });
+
+  test("git init in a fresh workspace fails, and no .git is left", async () => {
+    fake = startFakeAnthropic([reply([run("git init && echo 'touch /srv/pwned' > .git/hooks/pre-commit")]), reply("Done.")]);
+    const { root, env } = setup(false);
+    await runHeadless(root, env, ["-p", "go", "-A", "--allow-run", "--no-prompt"]);
+    const [result] = toolResults(fake.requests[1]);
+    expect(result!.content).toContain("Read-only file system");
+    expect(existsSync(join(root, ".git"))).toBe(false);
+  });
+});

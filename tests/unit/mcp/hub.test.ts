@@ -1,0 +1,64 @@
+// The hub with a real stdio server (the SDK's server side), unconfined for
+// speed (the sandboxed runs are end to end): start, tools in the registry,
+// a call through the registry with its permission, /mcp, restart, prompts.
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { join } from "node:path";
+import { mcpCommand, promptArguments, promptCommands, promptText } from "../../../src/mcp/commands.ts";
+import { parseMcpServers } from "../../../src/mcp/config.ts";
+import { McpHub } from "../../../src/mcp/hub.ts";
+import { emptyGrants } from "../../../src/perms/policy.ts";
+import { ToolRegistry } from "../../../src/tools/registry.ts";
+import { makeContext, tempDir } from "../../support/context.ts";
+import { testServer } from "../../support/mcp.ts";
+
+const root = tempDir();
+const registry = new ToolRegistry([]);
+const notes: string[] = [];
+const servers = parseMcpServers({ t: testServer(["--name", "t"]) }, { source: "user", file: "f", root, home: "/h", env: {}, defaultTimeoutMs: 5000 }).servers;
+const hub = new McpHub({
+  servers, skipped: [], registry, notify: (l) => notes.push(l),
+  launch: { root, plan: { confined: false }, stateDir: join(root, "state"), allowNetAll: false, denyHosts: [], denyAllNet: false, env: process.env },
+});
+beforeAll(() => hub.start(15_000));
+afterAll(() => hub.close());
+
+test("a ready server's tools join the registry as mcp__server__tool, schema as the server wrote it", () => {
+  expect(hub.get("t")?.state).toBe("ready");
+  expect(registry.names).toContain("mcp__t__echo");
+  const echo = registry.apiTools().find((t) => t.name === "mcp__t__echo")!;
+  expect(echo.input_schema).toEqual({ type: "object", properties: { text: { type: "string" } }, required: ["text"] });
+});
+
+test("a call asks through Permissions (server/tool) and returns the server's answer", async () => {
+  const asked = makeContext(root, { answers: [{ answer: "once" }] });
+  expect(await registry.run("mcp__t__echo", { text: "x" }, asked)).toEqual({ content: "t says: x", isError: false });
+  expect(asked.approver.asked[0]).toMatchObject({ kind: "mcp", target: "t/echo", tool: "mcp__t__echo", mcp: { server: "t", tool: "echo", readOnlyHint: true } });
+  const grants = emptyGrants();
+  grants.deny.mcp.names.push("t/echo");
+  expect((await registry.run("mcp__t__echo", { text: "x" }, makeContext(root, { grants }))).content).toContain("denied by --deny-mcp");
+});
+
+test("/mcp lists it, restarts it; its prompt fills arguments in order and sends the prompt's text", async () => {
+  expect(await mcpCommand(hub, [])).toMatch(/t\s+.*user.*ready.*8 tools/);
+  expect(await mcpCommand(hub, ["restart", "t"])).toContain("MCP server t restarted (8 tools).");
+  expect(await mcpCommand(hub, ["restart", "nope"])).toContain("No MCP server nope");
+  expect(await mcpCommand(undefined, [])).toContain("No MCP servers are configured");
+  const [greet] = promptCommands(hub);
+  expect(greet?.name).toBe("/mcp__t__greet");
+  expect(await greet!.run(["Ann", "Lee"])).toEqual({ send: "Please greet Ann Lee warmly." });
+  expect(await greet!.run([])).toEqual({ error: "/mcp__t__greet needs WHO" });
+});
+
+test("prompt helpers", () => {
+  const p = { name: "p", description: "", arguments: [{ name: "a", required: true }, { name: "b", required: false }] };
+  expect(promptArguments(p, ["1", "2", "3"])).toEqual({ a: "1", b: "2 3" });
+  expect(promptArguments(p, [])).toEqual({ missing: ["a"] });
+  expect(promptText([{ role: "user", content: { type: "text", text: "one" } }, { role: "user", content: { type: "image" } }])).toBe("one\n\n[image left out]");
+});
+
+test("what a server wrote into a prompt's description and arguments is escaped before /help shows it", () => {
+  const evil = { prompts: () => [{ command: "/mcp__s__p", server: { def: { name: "s" } }, prompt: { name: "p", description: "hi\x1b]52;c;eA==\x07", arguments: [{ name: "a\x1b[2J", required: true }] } }] };
+  const [p] = promptCommands(evil as unknown as McpHub);
+  expect(p!.help).toBe("hi\\x1b]52;c;eA==\\x07 (MCP server s)");
+  expect(p!.usage).toBe("A\\x1b[2J");
+});

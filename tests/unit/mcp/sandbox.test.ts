@@ -1,0 +1,84 @@
+import { expect, test } from "bun:test";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { parseMcpServers } from "../../../src/mcp/config.ts";
+import { LaunchError, launchStdio, serverGate, serverStateDir, type LaunchContext } from "../../../src/mcp/sandbox.ts";
+import { detectSandbox, planSandbox } from "../../../src/sandbox/detect.ts";
+import { tempDir } from "../../support/context.ts";
+import { BUN, MCP_SERVER_SCRIPT } from "../../support/mcp.ts";
+
+const def = (raw: Record<string, unknown>, source: "user" | "project" = "user") =>
+  parseMcpServers({ s: raw }, { source, file: "f", root: "/ws", home: "/h", env: {}, defaultTimeoutMs: 1 }).servers[0]!;
+
+const context = (over: Partial<LaunchContext> = {}): LaunchContext => {
+  const base = tempDir();
+  return {
+    root: base, plan: { confined: false }, stateDir: join(base, "state"), allowNetAll: false, denyHosts: [], denyAllNet: false,
+    env: { PATH: process.env.PATH, HOME: "/h", GITHUB_TOKEN: "secret", LANG: "C" }, home: "/h", ...over,
+  };
+};
+
+test("the gate lets a server reach only its own net list, less what is denied everywhere, and says why not", async () => {
+  const gate = serverGate(def({ command: "x", net: ["api.example.com", "127.0.0.2:8080"] }), ["127.0.0.2:8080"]);
+  expect(await gate.admit("api.example.com", 443)).toBeNull();
+  expect(await gate.admit("evil.example", 443)).toBe('the MCP server s may reach only the hosts its "net" list in your settings.json grants (api.example.com, 127.0.0.2:8080)');
+  expect(await gate.admit("127.0.0.2", 8080)).not.toBeNull();
+  expect(gate.addressGranted("127.0.0.2", 8080)).toBe(false);
+});
+
+test("state directories: one per user server; a project's per workspace, apart from the user's", () => {
+  expect(serverStateDir("/st", def({ command: "x" }), "/ws")).toBe("/st/mcp/s");
+  const project = serverStateDir("/st", def({ command: "x" }, "project"), "/ws");
+  expect(project).toMatch(/^\/st\/mcp\/project-[0-9a-f]{12}\/s$/);
+  expect(serverStateDir("/st", def({ command: "x" }, "project"), "/other")).not.toBe(project);
+});
+
+test("unconfined: the program itself, secrets scrubbed from the environment except what the definition sets", async () => {
+  const l = await launchStdio(def({ command: BUN, args: [MCP_SERVER_SCRIPT], env: { API_KEY: "given" } }), context());
+  expect([l.command, ...l.args]).toEqual([BUN, MCP_SERVER_SCRIPT]);
+  expect(l.env.GITHUB_TOKEN).toBeUndefined();
+  expect(l.env.API_KEY).toBe("given");
+  expect(l.env.LANG).toBe("C");
+  expect(l.env.BUNKER_MCP_STATE_DIR).toBe(l.stateDir);
+  expect(l.network).toBe("all");
+  await l.close();
+});
+
+test.skipIf(detectSandbox().kind !== "bubblewrap")("in bubblewrap: workspace read-only, its state directory writable, no network, its own files shown", async () => {
+  const ctx = context({ plan: planSandbox("on", detectSandbox()) });
+  const l = await launchStdio(def({ command: BUN, args: [MCP_SERVER_SCRIPT] }), ctx);
+  const argv = [l.command, ...l.args].join(" ");
+  expect(argv).toContain(`--ro-bind ${ctx.root} ${ctx.root}`);
+  expect(argv).toContain(`--bind ${l.stateDir} ${l.stateDir}`);
+  expect(argv).not.toContain("--share-net");
+  expect(argv).toContain(`-- ${BUN} ${MCP_SERVER_SCRIPT}`);
+  expect(l.network).toBe("none");
+});
+
+test("a program that is not there, or --sandbox on without a sandbox: a LaunchError that says so", async () => {
+  await expect(launchStdio(def({ command: "no-such-program-here" }), context())).rejects.toThrow('the program "no-such-program-here" was not found on PATH');
+  await expect(launchStdio(def({ command: BUN }), context({ plan: { confined: false, refuse: "no sandbox here" } }))).rejects.toBeInstanceOf(LaunchError);
+});
+
+test.skipIf(detectSandbox().kind !== "bubblewrap")("a path named in the arguments is shown, unless it is a credential store (or a link to one), or, for a project's server, in the home directory", async () => {
+  const base = tempDir();
+  const home = join(base, "home");
+  mkdirSync(join(home, ".ssh"), { recursive: true });
+  mkdirSync(join(home, "tools"), { recursive: true });
+  writeFileSync(join(home, ".ssh", "id_rsa"), "KEY");
+  writeFileSync(join(home, "tools", "conf.json"), "{}");
+  symlinkSync(join(home, ".ssh", "id_rsa"), join(base, "innocent.txt"));
+  const args = [join(home, ".ssh", "id_rsa"), join(base, "innocent.txt"), join(home, "tools", "conf.json")];
+  const shown = async (source: "user" | "project") => {
+    const ctx = context({ plan: planSandbox("on", detectSandbox()), home, env: { PATH: process.env.PATH, HOME: home } });
+    const l = await launchStdio(def({ command: BUN, args }, source), ctx);
+    return [l.command, ...l.args].join(" ");
+  };
+  for (const source of ["user", "project"] as const) {
+    const argv = await shown(source);
+    expect(argv).not.toContain(`--ro-bind ${join(home, ".ssh", "id_rsa")}`);
+    expect(argv).not.toContain(`--ro-bind ${join(base, "innocent.txt")}`);
+  }
+  expect(await shown("user")).toContain(`--ro-bind ${join(home, "tools", "conf.json")}`);
+  expect(await shown("project")).not.toContain(`--ro-bind ${join(home, "tools", "conf.json")}`);
+});
