@@ -94,8 +94,9 @@ export class McpConnection {
       timeout.addEventListener("abort", () => reject(new McpCallError(`it did not finish starting within ${Math.round(this.startTimeoutMs / 1000)} s`))),
     );
     await Promise.race([client.connect(transport, { timeout: this.startTimeoutMs }), guard]);
-    const listed = await Promise.race([client.listTools(undefined, { timeout: this.startTimeoutMs }), guard]);
     const caps = client.getServerCapabilities();
+    // Asked only of a server that says it has them: the SDK logs to stdout (the answer, headless) otherwise.
+    const listed = caps?.tools ? await Promise.race([client.listTools(undefined, { timeout: this.startTimeoutMs }), guard]) : { tools: [] };
     const prompts = caps?.prompts ? await Promise.race([client.listPrompts(undefined, { timeout: this.startTimeoutMs }), guard]).catch(() => ({ prompts: [] })) : { prompts: [] };
     if (gen !== this.generation) return;
     this.tools = listed.tools.map((t) => ({

@@ -25,19 +25,154 @@ const RUNS_PROGRAMS: Record<string, Set<string> | "*"> = {
   uploadpack: new Set(["packobjectshook"]),
 };
 
-/** The first setting in the repository around `root` that would run a program, e.g. `diff.external`; null if none. */
-export function gitConfigRunsPrograms(root: string): string | null {
-  for (const file of repoConfigFiles(root)) {
+/** A setting that runs a program (`filter.clean`), or something git reads that bunker cannot; and in which nested repository ("" for the outer one). */
+interface ConfigHit {
+  key?: string;
+  unreadable?: string;
+  where: string;
+}
+
+/**
+ * The first setting that would run a program in the repository around `root`
+ * (`diff.external`), or in a repository nested in it as a gitlink (an
+ * embedded repository or a submodule: `git status` and `git diff` look inside
+ * those, under their own config). Null if none.
+ */
+export function gitConfigRunsPrograms(root: string): ConfigHit | null {
+  const repo = findRepo(root);
+  return repo ? repoRunsPrograms(repo, "", 0) : null;
+}
+
+/** Why git in `dir` may run a program its config names, in words, or null. */
+export function gitConfigProblemIn(dir: string): string | null {
+  const hit = gitConfigRunsPrograms(dir);
+  if (!hit) return null;
+  if (hit.unreadable) return hit.where ? `git looks inside the nested repository ${hit.where}, whose ${hit.unreadable} bunker cannot read` : `bunker cannot read this repository's ${hit.unreadable}`;
+  if (!hit.where) return `this repository's git config sets ${hit.key}, which runs a program`;
+  return `the nested repository ${hit.where} (git looks inside it) has a git config that sets ${hit.key}, which runs a program`;
+}
+
+const MAX_NESTING = 4;
+
+function repoRunsPrograms(repo: Repo, where: string, depth: number): ConfigHit | null {
+  for (const file of configFilesOf(repo.gitDir)) {
     let text: string;
     try {
       text = readFileSync(file, "utf8");
     } catch {
       continue;
     }
-    const hit = riskyKey(text);
+    const key = riskyKey(text);
+    if (key) return { key, where };
+  }
+  const links = gitlinks(repo.gitDir);
+  if (links === null) return { unreadable: "index", where };
+  for (const link of links) {
+    const dir = join(repo.workTree, link);
+    const gd = gitDirOf(dir);
+    // Not checked out (no .git there): git has nothing to look into.
+    if (gd === "none") continue;
+    const inner = where ? `${where}/${link}` : link;
+    if (gd === null) return { unreadable: ".git file", where: inner };
+    if (depth >= MAX_NESTING) return { unreadable: "nesting, this deep,", where: inner };
+    const hit = repoRunsPrograms({ workTree: dir, gitDir: gd }, inner, depth + 1);
     if (hit) return hit;
   }
   return null;
+}
+
+interface Repo {
+  workTree: string;
+  gitDir: string;
+}
+
+/** The repository containing `dir` (walking up), or null. */
+function findRepo(dir: string): Repo | null {
+  for (let d = dir; ; d = dirname(d)) {
+    const gd = gitDirOf(d);
+    if (gd === null) return null;
+    if (gd !== "none") return { workTree: d, gitDir: gd };
+    if (dirname(d) === d) return null;
+  }
+}
+
+const indexCache = new Map<string, { key: string; links: string[] | null }>();
+
+/**
+ * Paths of the gitlinks (mode 160000: embedded repositories and submodules)
+ * in a git directory's index; [] without an index, null when it cannot be read.
+ * Index versions 2 to 4, SHA-1 or SHA-256 object names.
+ */
+export function gitlinks(gitDir: string): string[] | null {
+  const file = join(gitDir, "index");
+  let key: string;
+  try {
+    const st = statSync(file);
+    key = `${st.size}:${st.mtimeMs}:${st.ino}`;
+  } catch {
+    return [];
+  }
+  const cached = indexCache.get(file);
+  if (cached?.key === key) return cached.links;
+  let links: string[] | null;
+  try {
+    links = parseIndexGitlinks(readFileSync(file), hashLength(gitDir));
+  } catch {
+    links = null;
+  }
+  indexCache.set(file, { key, links });
+  return links;
+}
+
+/** 32 bytes for a SHA-256 repository (extensions.objectFormat), else 20. */
+function hashLength(gitDir: string): number {
+  for (const f of configFilesOf(gitDir)) {
+    try {
+      if (/^\s*objectformat\s*=\s*sha256\s*$/im.test(readFileSync(f, "utf8"))) return 32;
+    } catch {
+      // missing
+    }
+  }
+  return 20;
+}
+
+function parseIndexGitlinks(buf: Buffer, hashLen: number): string[] | null {
+  if (buf.length < 12 || buf.toString("latin1", 0, 4) !== "DIRC") return null;
+  const version = buf.readUInt32BE(4);
+  if (version < 2 || version > 4) return null;
+  const count = buf.readUInt32BE(8);
+  const links: string[] = [];
+  let pos = 12;
+  let previous = "";
+  for (let i = 0; i < count; i++) {
+    const start = pos;
+    if (pos + 40 + hashLen + 2 > buf.length) return null;
+    const mode = buf.readUInt32BE(pos + 24);
+    pos += 40 + hashLen;
+    const flags = buf.readUInt16BE(pos);
+    pos += 2;
+    if (version >= 3 && flags & 0x4000) pos += 2; // extended flags
+    let path: string;
+    if (version === 4) {
+      // The path is the previous one minus N trailing bytes, plus this suffix (N a varint).
+      let strip = buf[pos]! & 0x7f;
+      while (buf[pos++]! & 0x80) strip = ((strip + 1) << 7) | (buf[pos]! & 0x7f);
+      const end = buf.indexOf(0, pos);
+      if (end < 0) return null;
+      const prev = Buffer.from(previous, "utf8");
+      path = Buffer.concat([prev.subarray(0, prev.length - strip), buf.subarray(pos, end)]).toString("utf8");
+      pos = end + 1;
+    } else {
+      const end = buf.indexOf(0, pos);
+      if (end < 0) return null;
+      path = buf.toString("utf8", pos, end);
+      // Entries are padded with 1 to 8 NULs to a multiple of 8 bytes.
+      pos = start + Math.ceil((end + 1 - start) / 8) * 8;
+    }
+    previous = path;
+    if ((mode & 0o170000) === 0o160000) links.push(path);
+  }
+  return links;
 }
 
 export function riskyKey(configText: string): string | null {
@@ -83,27 +218,23 @@ export function* configEntries(configText: string): Generator<ConfigEntry> {
   }
 }
 
-/** The config files git would read for the repository containing `root`: .git/config, or a worktree's common one too. */
-function repoConfigFiles(root: string): string[] {
-  for (let dir = root; ; dir = dirname(dir)) {
-    const gd = gitDirOf(dir);
-    if (gd === "none") {
-      if (dirname(dir) === dir) return [];
-      continue;
-    }
-    if (gd === null) return [];
-    // git reads all of these: the repository's config, a worktree's own, and (through commondir, which
-    // a plain .git directory may have too) the shared repository's.
-    const files = [join(gd, "config"), join(gd, "config.worktree")];
-    try {
-      const common = readFileSync(join(gd, "commondir"), "utf8").trim();
-      const cd = isAbsolute(common) ? common : resolve(gd, common);
-      files.push(join(cd, "config"), join(cd, "config.worktree"));
-    } catch {
-      // not a linked worktree
-    }
-    return files;
+/** The config files git reads for a git directory: its config, a worktree's own, and (through commondir) the shared repository's. */
+function configFilesOf(gd: string): string[] {
+  const files = [join(gd, "config"), join(gd, "config.worktree")];
+  try {
+    const common = readFileSync(join(gd, "commondir"), "utf8").trim();
+    const cd = isAbsolute(common) ? common : resolve(gd, common);
+    files.push(join(cd, "config"), join(cd, "config.worktree"));
+  } catch {
+    // not a linked worktree
   }
+  return files;
+}
+
+/** The config files git would read for the repository containing `root`. */
+function repoConfigFiles(root: string): string[] {
+  const repo = findRepo(root);
+  return repo ? configFilesOf(repo.gitDir) : [];
 }
 
 /** The git directory for `dir`: its .git directory, where a .git file points, "none" without .git, null if unreadable. */
@@ -139,15 +270,7 @@ export function gitHooksPath(root: string): string | null {
     } catch {
       continue;
     }
-    let section = "";
-    for (const raw of text.split("\n")) {
-      const line = raw.trim();
-      const header = /^\[\s*([A-Za-z0-9.-]+)[^\]]*\](.*)$/.exec(line);
-      const rest = header ? header[2]!.trim() : line;
-      if (header) section = header[1]!.toLowerCase();
-      const m = /^hookspath\s*=\s*(.*?)\s*$/i.exec(rest);
-      if (section === "core" && m) found = m[1]!.replace(/^"(.*)"$/, "$1");
-    }
+    for (const e of configEntries(text)) if (e.section === "core" && e.key === "hookspath") found = e.value;
   }
   return found;
 }

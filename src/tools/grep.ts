@@ -10,7 +10,7 @@ import { MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES } from "./bound.ts";
 import { notFoundError } from "./not-found.ts";
 import { isBinary, MAX_FILE_BYTES } from "./read-file.ts";
 import { requiredLiteral } from "./regex-literal.ts";
-import { compileLineRegex, formatMatches, matchingLines, type LineRegex } from "./search-text.ts";
+import { compileLineRegex, formatMatches, matchingLines, RegexTooComplex, type LineRegex } from "./search-text.ts";
 import { ToolError, type Tool } from "./tool.ts";
 import { displayPath, readAllowed, walk, walkFilter, type WalkEntry } from "./walk.ts";
 
@@ -71,7 +71,8 @@ export const grepTool: Tool<GrepInput> = {
       const result = await searchFile(target.real, target.display, search, MAX_OUTPUT_LINES + 1);
       if (result === "binary") throw new ToolError(`${target.display} is a binary file; grep searches text only`);
       if (result === "too-large") throw new ToolError(`${target.display} is larger than ${MAX_FILE_BYTES / 1048576} MiB; grep skips it`);
-      if (result) out.add(result);
+      if (isGaveUp(result)) out.gaveUp(result.gaveUp);
+      else if (result) out.add(result);
       return out.render(input.pattern, target.display, 1, 0);
     }
 
@@ -94,7 +95,8 @@ export const grepTool: Tool<GrepInput> = {
         const result = await searchFile(entry.abs, displayPath(target.display, entry.rel), search, MAX_OUTPUT_LINES + 1);
         if (result === "binary" || result === "too-large") skipped++;
         else searched++;
-        pending.set(index, typeof result === "object" ? result : undefined);
+        if (isGaveUp(result)) out.gaveUp(result.gaveUp);
+        pending.set(index, Array.isArray(result) ? result : undefined);
         while (pending.has(nextToEmit)) {
           const lines = pending.get(nextToEmit);
           pending.delete(nextToEmit++);
@@ -124,7 +126,11 @@ function* filesOf(entries: Iterable<WalkEntry>, glob: Bun.Glob | undefined, glob
   }
 }
 
-type SearchResult = string[] | "binary" | "too-large" | undefined;
+/** The regex engine gave up on this file (see RegexTooComplex). */
+interface GaveUp {
+  gaveUp: string;
+}
+type SearchResult = string[] | "binary" | "too-large" | GaveUp | undefined;
 
 /** The output lines for one file, or why it was skipped; undefined for no match. */
 async function searchFile(abs: string, display: string, search: FileSearch, max: number): Promise<SearchResult> {
@@ -147,9 +153,19 @@ async function searchFile(abs: string, display: string, search: FileSearch, max:
   // Pure ASCII decodes faster as latin1, and means the same text.
   let text = isAscii(bytes) ? bytes.toString("latin1") : bytes.toString("utf8");
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  const matches = matchingLines(text, search.re, max);
+  let matches: ReturnType<typeof matchingLines>;
+  try {
+    matches = matchingLines(text, search.re, max);
+  } catch (err) {
+    if (err instanceof RegexTooComplex) return { gaveUp: display };
+    throw err;
+  }
   if (matches.length === 0) return undefined;
   return formatMatches(display, text, matches, search.context);
+}
+
+function isGaveUp(r: SearchResult): r is GaveUp {
+  return typeof r === "object" && !Array.isArray(r);
 }
 
 /** Collects output lines up to the bound; knows when to stop searching. */
@@ -178,8 +194,24 @@ class OutputSink {
     return true;
   }
 
+  /** Files where the regex engine gave up: their matches may be missing. */
+  private readonly gaveUpOn: string[] = [];
+
+  gaveUp(display: string): void {
+    this.gaveUpOn.push(display);
+  }
+
   render(pattern: string, where: string, searched: number, skipped: number): string {
     const skippedNote = skipped > 0 ? `; ${skipped} binary or oversized file${skipped === 1 ? "" : "s"} skipped` : "";
+    if (this.gaveUpOn.length > 0) {
+      const files = this.gaveUpOn.length === 1 ? this.gaveUpOn[0]! : `${this.gaveUpOn.length} files (${this.gaveUpOn.slice(0, 3).join(", ")}${this.gaveUpOn.length > 3 ? ", …" : ""})`;
+      const why =
+        `the pattern /${pattern}/ is too complex for the regex engine: it gave up backtracking in ${files}, so matches there may be missing. ` +
+        "Use a simpler pattern: no nested repetition like (a+)+ or (x|xy)*, a literal word that must be on the line, or anchors (^, $)";
+      // Nothing found at all: that is not "No matches", it is an unanswered question.
+      if (this.lines.length === 0) throw new ToolError(why);
+      this.lines.push(`[note: ${why}]`);
+    }
     if (this.lines.length === 0) {
       return `No matches for /${pattern}/ in ${where} (${searched} file${searched === 1 ? "" : "s"} searched${skippedNote})`;
     }

@@ -22,7 +22,27 @@ export function compileLineRegex(pattern: string, ignoreCase: boolean): LineRege
   return { scan: new RegExp(pattern, `gm${flags}`), line: new RegExp(pattern, `m${flags}`) };
 }
 
-/** The lines of `text` that match, in order, at most `max` of them. */
+/**
+ * JavaScriptCore's regex engine stops after too much backtracking and then
+ * reports "no match" (`/(x+x+)+y|z/` finds no `z` in 28 x's and a z): a
+ * silent wrong answer. A search that comes back empty after this long, for
+ * the length it covered, is taken to be that, and said.
+ */
+export class RegexTooComplex extends Error {
+  override name = "RegexTooComplex";
+}
+const GAVE_UP_MS = 400;
+/** Far slower than any linear scan (about 20 MB/s): a scan this slow was backtracking. */
+const CHARS_PER_MS = 20_000;
+
+function execOrGiveUp(re: RegExp, text: string, from: number): RegExpExecArray | null {
+  const t0 = performance.now();
+  const m = re.exec(text);
+  if (m === null && performance.now() - t0 > GAVE_UP_MS + (text.length - from) / CHARS_PER_MS) throw new RegexTooComplex();
+  return m;
+}
+
+/** The lines of `text` that match, in order, at most `max` of them. Throws RegexTooComplex when the engine gave up. */
 export function matchingLines(text: string, re: LineRegex, max: number): LineMatch[] {
   const out: LineMatch[] = [];
   if (text === "") return out;
@@ -33,7 +53,7 @@ export function matchingLines(text: string, re: LineRegex, max: number): LineMat
   let counted = 0; // newlines are counted up to here
   scan.lastIndex = 0;
   while (out.length < max) {
-    const m = scan.exec(text);
+    const m = execOrGiveUp(scan, text, scan.lastIndex);
     if (m === null) break;
     const at = m.index;
     if (at >= pastLastLine) break;
@@ -41,7 +61,7 @@ export function matchingLines(text: string, re: LineRegex, max: number): LineMat
     let stop = text.indexOf("\n", at);
     if (stop === -1) stop = text.length;
     const line = text.slice(start, stop);
-    const hit = re.line.exec(line);
+    const hit = execOrGiveUp(re.line, line, 0);
     if (hit !== null) {
       for (let nl = text.indexOf("\n", counted); nl !== -1 && nl < start; nl = text.indexOf("\n", nl + 1)) lineNo++;
       counted = start;

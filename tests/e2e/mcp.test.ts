@@ -201,6 +201,15 @@ describe("failures stay contained", () => {
     expect(r.stderr).toContain("MCP server alpha stopped (exit status 3; its last words: about to crash). /mcp restart alpha starts it again.");
   });
 
+  test("a server with no tools: it starts, and stdout holds only the answer", async () => {
+    fake = startFakeAnthropic([reply("Only this.")]);
+    const { root, env } = workspace();
+    writeUserSettings(env, { mcpServers: { empty: brokenServer("no-tools") } });
+    const r = await runHeadless(root, env, ["-p", "hello"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe("Only this.\n");
+  });
+
   test("a server whose program does not exist: one line, the session goes on", async () => {
     fake = startFakeAnthropic([reply("Fine.")]);
     const { root, env } = workspace();

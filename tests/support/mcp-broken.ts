@@ -2,6 +2,7 @@
 // SDK would not let a server be this wrong):
 //   bun tests/support/mcp-broken.ts garbage   prints lines that are not JSON-RPC, and never answers
 //   bun tests/support/mcp-broken.ts invalid   a correct handshake, one tool, and a result that is not a CallToolResult
+//   bun tests/support/mcp-broken.ts no-tools  a correct handshake from a server that offers no tools at all
 import { createInterface } from "node:readline";
 
 const mode = process.argv[2];
@@ -14,7 +15,7 @@ if (mode === "garbage") {
     const msg = JSON.parse(line) as { id?: number; method: string; params?: { protocolVersion?: string } };
     if (msg.id === undefined) return;
     if (msg.method === "initialize") {
-      send({ jsonrpc: "2.0", id: msg.id, result: { protocolVersion: msg.params?.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: "invalid", version: "1" } } });
+      send({ jsonrpc: "2.0", id: msg.id, result: { protocolVersion: msg.params?.protocolVersion, capabilities: mode === "no-tools" ? {} : { tools: {} }, serverInfo: { name: mode, version: "1" } } });
     } else if (msg.method === "tools/list") {
       send({ jsonrpc: "2.0", id: msg.id, result: { tools: [{ name: "answer", description: "Answers wrongly.", inputSchema: { type: "object" } }] } });
     } else if (msg.method === "tools/call") {

@@ -44,6 +44,6 @@ export async function startHttpServer(args: string[] = []): Promise<{ url: strin
 export const MCP_BROKEN_SCRIPT = join(import.meta.dir, "mcp-broken.ts");
 
 /** A stdio definition for one of the misbehaving servers (tests/support/mcp-broken.ts). */
-export function brokenServer(mode: "garbage" | "invalid"): Record<string, unknown> {
+export function brokenServer(mode: "garbage" | "invalid" | "no-tools"): Record<string, unknown> {
   return { command: BUN, args: [MCP_BROKEN_SCRIPT, mode] };
 }

@@ -7,7 +7,7 @@
 import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { isLiteral, type ParseResult, type Redirect, type SimpleCommand, type Word } from "../../shell/parse.ts";
-import { gitConfigRunsPrograms } from "../git-config.ts";
+import { gitConfigProblemIn } from "../git-config.ts";
 import { resolveFrom } from "../workspace.ts";
 import { matchesPattern, type CommandPattern } from "./patterns.ts";
 import { isCd, PathChecker, possibleDirectories, SAFE_WRITE_DEVICES, type PathDenies } from "./paths.ts";
@@ -314,8 +314,8 @@ const PLAIN_GLOB = /^[\w.\/+,%*?[\]-][\w.\/+,%~^*?[\]-]*$/;
 function gitConfigProblem(cmd: SimpleCommand, judge: Judge, paths: PathChecker): string | null {
   if (cmd.argv[0]?.text !== "git" || judge.root === null) return null;
   for (const dir of paths.cwds) {
-    const key = gitConfigRunsPrograms(dir);
-    if (key) return `this repository's git config sets ${key}, which runs a program`;
+    const problem = gitConfigProblemIn(dir);
+    if (problem) return problem;
   }
   return null;
 }
