@@ -26,7 +26,7 @@ export interface McpServerDef {
   /** The file it was defined in. */
   file: string;
   transport: McpTransportDef;
-  /** Environment variables the definition passes in (its `env` keys and every ${VAR} it expands). */
+  /** The person's environment variables the definition takes in (every ${VAR} it expands), for the consent question. */
   passes: string[];
   /** Hosts its sandbox may reach (user file only). */
   net: string[];
@@ -114,7 +114,6 @@ function parseEntry(name: string, raw: unknown, ctx: ParseContext, warnings: str
   if (type === "stdio") {
     if (typeof entry.command !== "string" || entry.command.trim() === "") throw new EntryError('"command" must name the program to run');
     const env = stringMap(entry.env, "env");
-    for (const k of Object.keys(env)) used.add(k);
     transport = {
       type: "stdio",
       command: expand(entry.command),

@@ -65,7 +65,8 @@ describe.skipIf(!tmuxAvailable)("MCP in a real terminal (tmux)", () => {
     expect(screen).toContain("wants to start an MCP server proj");
     expect(screen).toContain(`$ ${process.execPath} `);
     expect(screen).toContain("mcp-server.ts --name proj");
-    expect(screen).toContain("gets your variables: PROJ_KEY, PROJ_TOKEN");
+    expect(screen).toContain("sets: PROJ_KEY");
+    expect(screen).toContain("gets your variables: PROJ_TOKEN");
     await press(tmux!, "Enter");
     await waitForCount(tmux!, "/help for commands", 1);
     expect(await mcpListing(tmux!, /proj\s+project\s+ready/)).toMatch(/proj\s+project\s+ready\s+8 tools/);

@@ -16,7 +16,7 @@ describe("parseMcpServers", () => {
     );
     expect(warnings).toEqual([]);
     expect(servers[0]!.transport).toEqual({ type: "stdio", command: "npx", args: ["-y", "server-github"], env: { GITHUB_TOKEN: "t0k" } });
-    expect(servers[0]!.passes).toEqual(["FLAVOR", "GH_TOKEN", "GITHUB_TOKEN"]);
+    expect(servers[0]!.passes).toEqual(["FLAVOR", "GH_TOKEN"]);
     expect(servers[0]!.timeoutMs).toBe(1000);
   });
 

@@ -12,7 +12,7 @@ test("the question shows the whole command quoted as a shell would need it, invi
   const lines = describeDefinition(def!, true).map(strip);
   expect(lines[0]).toBe("$ node server.js --name 'a b' 'x\\u202ey'");
   expect(lines).toContain("sets: TOKEN");
-  expect(lines).toContain("gets your variables: MY_TOKEN, TOKEN");
+  expect(lines).toContain("gets your variables: MY_TOKEN");
   expect(lines).toContain("runs in the sandbox: workspace read-only, no network, its own state directory");
   const [http] = parseMcpServers({ h: { type: "http", url: "https://x.example/mcp", headers: { Authorization: "b" } } }, { source: "project", file: "f", root: "/ws", home: "/h", env: {}, defaultTimeoutMs: 1 }).servers;
   expect(describeDefinition(http!, true).map(strip)).toEqual(["connects to https://x.example/mcp", "headers: Authorization"]);
