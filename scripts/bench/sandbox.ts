@@ -1,5 +1,6 @@
 // The added start-up cost of confining a command: `bash -c true` inside
-// bubblewrap versus unconfined, median over many runs. Also the cost of the
+// bubblewrap (the allow-list run_bash builds) versus unconfined, median over
+// many runs; and what building that spec costs in a real checkout. Also the cost of the
 // run policy deciding a typical command line.
 import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -7,6 +8,8 @@ import { join } from "node:path";
 import { emptyGrants } from "../../src/perms/policy.ts";
 import { Policy } from "../../src/perms/policy.ts";
 import { confine, detectSandbox, planSandbox } from "../../src/sandbox/detect.ts";
+import { sandboxMounts } from "../../src/sandbox/spec.ts";
+import { commandSandboxSpec } from "../../src/tools/run-bash.ts";
 import { median, timeMedian, type BenchRow } from "./types.ts";
 
 const RUNS = 40;
@@ -40,10 +43,24 @@ export async function bench(): Promise<BenchRow[]> {
       rows.push({ name: `sandbox start-up: unavailable (${avail.reason})`, value: 0, unit: "ms" });
       return rows;
     }
-    const boxed = confine(plan, { root, allowNet: false, gitWritable: false, writable: [] }, plain, root);
-    // Interleave the two so drift in machine load hits both alike.
+    // The spec as run_bash builds it for a command that may write: the allow-list (system, toolchains, git config,
+    // private home, /etc's secrets hidden) and every repository of the workspace found and kept read-only.
+    const opts = { sandbox: "on" as const, allowNet: false, allowEnv: [], gitWritable: false };
+    const specFor = (ws: string) => commandSandboxSpec("touch x", ws, opts, true, false);
+    const boxed = confine(plan, specFor(root), plain, root);
+    // Building that spec for this checkout (node_modules and all) as the workspace: the repositories scan dominates.
+    const checkout = join(import.meta.dir, "../..");
+    specFor(checkout);
+    rows.push({ name: "sandbox spec for one command, this checkout as the workspace (allow-list + scan for every .git)", value: round(await timeMedian(30, () => specFor(checkout))), unit: "ms" });
+    // The view before the allow-list (the whole root read-only, the workspace writable): what the new mounts add.
+    const wholeRoot = plan.kind === "bubblewrap"
+      ? [plan.program, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--tmpfs", "/run", "--bind", root, root,
+        "--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL", "--chdir", root, "--", ...plain]
+      : null;
+    // Interleave them so drift in machine load hits all alike.
     const unconfined: number[] = [];
     const confined: number[] = [];
+    const before: number[] = [];
     await runOnce(plain, root);
     await runOnce(boxed, root);
     const time = async (argv: string[]) => {
@@ -54,10 +71,12 @@ export async function bench(): Promise<BenchRow[]> {
     for (let i = 0; i < RUNS; i++) {
       unconfined.push(await time(plain));
       confined.push(await time(boxed));
+      if (wholeRoot) before.push(await time(wholeRoot));
     }
     const m = (xs: number[]) => round(median(xs));
     rows.push({ name: "`bash -c true` unconfined", value: m(unconfined), unit: "ms" });
-    rows.push({ name: `\`bash -c true\` in ${plan.kind}`, value: m(confined), unit: "ms" });
+    rows.push({ name: `\`bash -c true\` in ${plan.kind} (the allow-list: ${sandboxMounts(specFor(root)).length} mounts)`, value: m(confined), unit: "ms" });
+    if (wholeRoot) rows.push({ name: "`bash -c true` in bubblewrap with the old whole-root read-only view (reference)", value: m(before), unit: "ms" });
     const added = round(m(confined) - m(unconfined));
     rows.push({ name: `sandbox start-up added per command (${plan.kind})`, value: added, unit: "ms", target: "< 15 ms", ok: added < 15 });
     return rows;

@@ -79,6 +79,8 @@ export function renderFileChange(file: FileChangePreview, opts: DiffViewOptions 
 interface Piece {
   text: string;
   changed: boolean;
+  /** The change is only in whitespace with a tab in it: tabs are shown as `\t`, or the change would not show. */
+  tabs?: boolean;
 }
 
 /**
@@ -106,8 +108,10 @@ function changedWords(body: string[]): Map<number, Piece[]> {
       const parts = diffWordsWithSpace(before, after);
       // A line rewritten whole has nothing worth marking inside it.
       if (!parts.some((p) => !p.added && !p.removed && p.value.trim() !== "")) continue;
-      out.set(i + k, parts.filter((p) => !p.added).map((p) => ({ text: p.value, changed: p.removed })));
-      out.set(r + k, parts.filter((p) => !p.removed).map((p) => ({ text: p.value, changed: p.added })));
+      const changed = parts.filter((p) => p.added || p.removed);
+      const tabs = changed.every((p) => p.value.trim() === "") && changed.some((p) => p.value.includes("\t"));
+      out.set(i + k, parts.filter((p) => !p.added).map((p) => ({ text: p.value, changed: p.removed, tabs })));
+      out.set(r + k, parts.filter((p) => !p.removed).map((p) => ({ text: p.value, changed: p.added, tabs })));
     }
     i = a;
   }
@@ -199,7 +203,7 @@ function lineColour(raw: string, c: Colors): (t: string) => string {
 function colourLine(raw: string, c: Colors, max: number, pieces?: Piece[]): string {
   const colour = lineColour(raw, c);
   const sign = pieces ? raw[0]! : "";
-  const parts = (pieces ?? [{ text: raw, changed: false }]).map((p) => ({ text: escapeControl(p.text, { keepTabs: true }), changed: p.changed }));
+  const parts = (pieces ?? [{ text: raw, changed: false }]).map((p) => ({ text: escapeControl(p.text, { keepTabs: !p.tabs }), changed: p.changed }));
   const text = parts.map((p) => p.text).join("");
   const width = max - sign.length;
   let from = 0;

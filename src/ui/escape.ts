@@ -60,8 +60,3 @@ function escapeChar(ch: string): string {
   if (code <= 0xffff) return `\\u${code.toString(16).padStart(4, "0")}`;
   return `\\u{${code.toString(16)}}`;
 }
-
-/** Whether the text holds a character escapeControl would escape (newlines and tabs aside). */
-export function hasInvisible(text: string): boolean {
-  return INVISIBLE_BUT_NL_TAB.test(text) && escapeControl(text, { keepNewlines: true, keepTabs: true }) !== text;
-}

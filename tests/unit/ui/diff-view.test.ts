@@ -119,6 +119,14 @@ describe("diff view: what is shown is what will be written", () => {
     expect(text).not.toMatch(/[\u200d\u061c\u3164]|\u{e0041}/u);
   });
 
+  test("a change only between tabs and spaces shows the tabs (a Makefile recipe needs its tab)", () => {
+    const lines = renderFileChange(makeFilePreview("Makefile", "all:\n\tcc x.c\n", "all:\n        cc x.c\n"), { color: false });
+    expect(lines).toContain("-\\tcc x.c");
+    expect(lines).toContain("+        cc x.c");
+    // Elsewhere a tab is left as it is.
+    expect(renderFileChange(makeFilePreview("a.c", "\tint a;\n", "\tint b;\n"), { color: false })).toContain("+\tint b;");
+  });
+
   test("only the words that changed are marked inside a changed line", () => {
     const lines = renderFileChange(makeFilePreview("package.json", '{\n  "version": "1.2.3",\n}\n', '{\n  "version": "1.2.4",\n}\n'), { color: true });
     expect(lines).toContain(`${RED}-  "version": "1.2.${INVERSE}3\x1b[27m",\x1b[39m`);

@@ -644,3 +644,22 @@ describe("a third red team: what read-only commands could reach", () => {
     }
   });
 });
+
+describe("the decision names, per simple command, what granted it", () => {
+  const grantedBy = (p: Policy, line: string) => p.decide("run", line).run!.commands.map((c) => c.granted_by ?? `asks: ${c.reason}`);
+  test("a flag, a rules-file pattern, a session prefix, the read-only class; and why the rest asks", () => {
+    const g = grants((g) => {
+      g.allow.run.programs = ["git"];
+      g.allow.run.patterns = ["bun test *"];
+    });
+    const p = new Policy(root, g);
+    p.grantSession("run", "touch");
+    expect(grantedBy(p, "git commit -m x && bun test a.ts | tail -3; touch notes/n.txt; rm x")).toEqual(["flag", "rules", "read-only", "session", "asks: `rm` is not granted"]);
+    expect(p.decide("run", "git status && bun test")).toMatchObject({ verdict: "allow", grantedBy: "flag" });
+    expect(new Policy(root, emptyGrants()).decide("run", "ls src")).toMatchObject({ verdict: "allow", grantedBy: "read-only", run: { readOnly: true } });
+  });
+  test("a bare --allow-run grants what it does not analyse, and says so", () => {
+    const d = new Policy(root, grants((g) => (g.allow.run.all = true))).decide("run", "eval $X");
+    expect(d).toMatchObject({ verdict: "allow", grantedBy: "flag", run: { commands: [{ command: "eval $X", granted_by: "flag" }] } });
+  });
+});
