@@ -312,6 +312,23 @@ export function gitConfigFiles(env: Record<string, string | undefined>, home: st
 }
 
 /**
+ * The repository the workspace is a folder of (a .git above the root), shown
+ * read-only so git works in a workspace that is part of a larger repository.
+ * Never one at or above the home directory: a dotfiles repository's history
+ * holds what the home holds.
+ */
+export function enclosingGitDirs(root: string, home: string, fs: HostFs = realHostFs): string[] {
+  for (let dir = dirname(root); !isWithin(dir, home); dir = dirname(dir)) {
+    const dotGit = join(dir, ".git");
+    const kind = fs.kind(dotGit);
+    if (kind === "dir") return [dotGit];
+    if (kind === "file") return linkedGitDirs(dir);
+    if (dirname(dir) === dir) break;
+  }
+  return [];
+}
+
+/**
  * When .git is a file (a worktree or submodule: `gitdir: …`), the repository
  * lives outside the workspace: the directories git needs to work there.
  */

@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, rmdirSync, rmSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { emptyGrants, type Grants } from "../perms/policy.ts";
-import { gitDirsInside, isWithin } from "../perms/workspace.ts";
+import { gitDirsInside, isWithin, realpathLoose } from "../perms/workspace.ts";
 import { evaluateRun } from "../perms/run/evaluate.ts";
 import { confine, detectSandbox, locateProgram, planSandbox, type SandboxAvailability, type SandboxMode, type SandboxPlan } from "../sandbox/detect.ts";
 import { scrubEnv, withGitHardening } from "../sandbox/env.ts";
@@ -16,7 +16,7 @@ import { pathNote } from "../sandbox/explain.ts";
 import { disarmNewRepositories, findGitSites, gitGuard } from "../sandbox/git-guard.ts";
 import { refusalNote, startCommandNet } from "../net/command-net.ts";
 import { permissionGate } from "../net/gate.ts";
-import { grantedReadPaths, hostView, linkedGitDirs, type SandboxSpec } from "../sandbox/spec.ts";
+import { enclosingGitDirs, grantedReadPaths, hostView, linkedGitDirs, type SandboxSpec } from "../sandbox/spec.ts";
 import { escapeControl } from "../ui/escape.ts";
 import { BoundedOutput } from "./bounded-output.ts";
 import { ToolError, type Tool, type ToolContext, type ToolOutput } from "./tool.ts";
@@ -151,6 +151,8 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
 
       const spec = commandSandboxSpec(command, ctx.root, opts, p.confined, decision.run?.readOnly ?? false);
       const env = withGitHardening(scrubEnv(opts.env ?? process.env, opts.allowEnv));
+      // The workspace is its own mount in the sandbox: git looks past it for the repository it is a folder of.
+      if (p.confined && enclosingGitDirs(ctx.root, spec.home ?? homedir()).length > 0) env.GIT_DISCOVERY_ACROSS_FILESYSTEM = "1";
       // Confined without the whole network: granted hosts only, through bunker's proxy, judged per connection.
       const net = p.confined && !opts.allowNet ? await startCommandNet(p.kind, permissionGate(ctx.perms, "run_bash", command)) : null;
       if (net) {
@@ -220,7 +222,7 @@ export function commandSandboxSpec(command: string, root: string, opts: RunBashO
     gitWritable: opts.gitWritable,
     writable: [...(opts.writable ?? []), ...(opts.gitWritable ? gitDirs : [])],
     // Granted reads (a rule's glob shows its fixed part), and the repository of a worktree, read-only.
-    readable: [...grantedReadPaths(grants), ...(opts.gitWritable ? [] : gitDirs)],
+    readable: [...grantedReadPaths(grants), ...(opts.gitWritable ? [] : gitDirs), ...enclosingGitDirs(root, host.home ?? realpathLoose(opts.home ?? homedir()).real)],
     hidden: [
       ...(host.hidden ?? []),
       ...grants.deny.read.paths,

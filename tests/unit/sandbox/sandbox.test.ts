@@ -5,7 +5,7 @@ import { bubblewrapArgs } from "../../../src/sandbox/bubblewrap.ts";
 import { detectSandbox, locateProgram, parseSandboxMode, planSandbox, sandboxStartupNotice } from "../../../src/sandbox/detect.ts";
 import { scrubEnv } from "../../../src/sandbox/env.ts";
 import { sbplString, seatbeltProfile } from "../../../src/sandbox/seatbelt.ts";
-import { etcSecrets, grantedReadPaths, linkedGitDirs, sandboxMounts, secretPaths, shownAs, toolchainDirs, type HostFs, type SandboxSpec } from "../../../src/sandbox/spec.ts";
+import { enclosingGitDirs, etcSecrets, grantedReadPaths, linkedGitDirs, sandboxMounts, secretPaths, shownAs, toolchainDirs, type HostFs, type SandboxSpec } from "../../../src/sandbox/spec.ts";
 import { parseConfig } from "../../../src/config.ts";
 import { commandSandboxSpec, createRunBashTool, runBashOptions, sandboxNote, type RunBashOptions } from "../../../src/tools/run-bash.ts";
 import type { ToolOutput } from "../../../src/tools/tool.ts";
@@ -447,6 +447,30 @@ describe(`inside bubblewrap${skipReason}`, () => {
         createRunBashTool({ sandbox: "on", allowNet: false, allowEnv: [], gitWritable }).run({ command: commit }, ctx) as Promise<Exclude<ToolOutput, string>>;
       expect((await run(false)).content).toContain("Read-only file system");
       expect((await run(true)).content).toBe("exit code 0\n\n(no output)");
+    } finally {
+      rmSync(base, { recursive: true, force: true });
+    }
+  });
+
+  test.skipIf(!usable || !Bun.which("git"))("a workspace that is a folder of a larger repository: git works, the repository read-only", async () => {
+    const base = tempDir("bunker-mono-");
+    const git = (...args: string[]) => Bun.spawnSync(["git", "-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd: base, stdout: "ignore", stderr: "ignore" }).exitCode;
+    try {
+      mkdirSync(`${base}/pkg`);
+      writeFileSync(`${base}/pkg/a.txt`, "a\n");
+      expect(git("init", "-q", ".")).toBe(0);
+      expect(git("add", ".")).toBe(0);
+      expect(git("commit", "-q", "-m", "first")).toBe(0);
+      const g = emptyGrants();
+      g.allow.run.all = true;
+      const ctx = makeContext(`${base}/pkg`, { grants: g });
+      const tool = createRunBashTool({ sandbox: "on", allowNet: false, allowEnv: [], gitWritable: true });
+      const r = (await tool.run({ command: "git log --format=%s; git ls-files; git commit -q --allow-empty -m second" }, ctx)) as Exclude<ToolOutput, string>;
+      expect(r.content).toContain("first\na.txt\n");
+      expect(r.content).toContain("Read-only file system");
+      expect(enclosingGitDirs(`${base}/pkg`, "/nonexistent-home")).toEqual([`${base}/.git`]);
+      // Never a repository at or above the home directory (dotfiles).
+      expect(enclosingGitDirs(`${base}/pkg`, base)).toEqual([]);
     } finally {
       rmSync(base, { recursive: true, force: true });
     }
