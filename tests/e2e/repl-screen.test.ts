@@ -100,12 +100,12 @@ describe.skipIf(!tmuxAvailable)("the REPL's screen (tmux)", () => {
   }, 30_000);
 
   test("a piped stdout gets the answer as the model wrote it", async () => {
-    fake = startFakeAnthropic([reply("Some **bold** words.")]);
-    const ws = workspace("bunker-screen-", fake.url);
-    tmux = await TmuxSession.start(["sh", "-c", `${BUNKER.join(" ")} | cat`], { cwd: ws.root, env: ws.env, cols: 80, rows: 30 });
-    await tmux.waitFor("/help for commands");
-    send(tmux, "hi");
-    const screen = await tmux.waitFor("Some **bold** words.");
+    e2e.serve([reply("Some **bold** words.")]);
+    const ws = e2e.workspace();
+    const t = await e2e.terminal(["sh", "-c", `${BUNKER.join(" ")} | cat`], { cwd: ws.root, env: ws.env, cols: 80, rows: 30 });
+    await t.waitFor("/help for commands");
+    send(t, "hi");
+    const screen = await t.waitFor("Some **bold** words.");
     expect(screen).not.toContain("esc to interrupt");
   }, 30_000);
 
@@ -215,7 +215,7 @@ describe.skipIf(!tmuxAvailable)("the REPL's screen (tmux)", () => {
     expect(Date.now() - pressed).toBeLessThan(3_000);
     send(t, "never mind");
     await t.waitFor("Understood.");
-    const results = JSON.stringify(fake!.requests[1]!.body.messages);
+    const results = JSON.stringify(e2e.fake.requests[1]!.body.messages);
     expect(results).toContain("interrupted by the user; the command and its children were stopped");
     await leaves(t);
   }, 30_000);
