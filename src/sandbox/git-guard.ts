@@ -106,13 +106,13 @@ function readDir(dir: string, isRoot: boolean, ctimeMs: number, ino: number, lat
   } catch {
     return m;
   }
-  // git takes a directory with HEAD and objects+refs (or a commondir) for a repository: not entered, guarded whole.
+  // git takes a directory with HEAD and objects+refs (or a commondir) for a repository: guarded whole, and entered
+  // (a folder inside it may be one too) but for its object store.
   const names = new Set(entries.map((e) => e.name));
-  if (!isRoot && names.has("HEAD") && ((names.has("objects") && names.has("refs")) || names.has("commondir"))) {
-    m.sites.push({ path: dir, kind: "bare", id: `dir:${ino}` });
-    return m;
-  }
+  const bare = !isRoot && names.has("HEAD") && ((names.has("objects") && names.has("refs")) || names.has("commondir"));
+  if (bare) m.sites.push({ path: dir, kind: "bare", id: `dir:${ino}` });
   for (const e of entries) {
+    if (bare && e.name === "objects") continue;
     const p = `${dir}/${e.name}`;
     if (e.name.toLowerCase() === ".git") {
       try {
@@ -292,7 +292,8 @@ function setAside(root: string, path: string, what: string): string {
   return `bunker set aside ${what}: it is now ${from}; to restore it after checking it: mv ${shellQuote(from)} ${shellQuote(to)}`;
 }
 
-function isLink(path: string): boolean {
+/** `path` is a symbolic link (not followed). */
+export function isLink(path: string): boolean {
   try {
     return lstatSync(path).isSymbolicLink();
   } catch {

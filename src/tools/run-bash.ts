@@ -3,7 +3,7 @@
 // process group with stdin closed; on timeout or Ctrl+C the whole group gets
 // SIGTERM, then SIGKILL, and background children never outlive the command.
 import { spawn } from "node:child_process";
-import { existsSync, lstatSync, mkdtempSync, rmdirSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmdirSync, rmSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { emptyGrants, type Grants } from "../perms/policy.ts";
@@ -14,7 +14,7 @@ import { confine, detectSandbox, locateProgram, planSandbox, type SandboxAvailab
 import { scrubEnv, withGitHardening } from "../sandbox/env.ts";
 import { trackGroup, untrackGroup } from "../sandbox/process.ts";
 import { pathNote } from "../sandbox/explain.ts";
-import { disarmNewRepositories, gitGuard, scanWorkspace, setAsideRunsLater, type LaterMatch } from "../sandbox/git-guard.ts";
+import { disarmNewRepositories, gitGuard, isLink, scanWorkspace, setAsideRunsLater, type LaterMatch } from "../sandbox/git-guard.ts";
 import { runsLaterMatcher } from "../perms/runs-later.ts";
 import { refusalNote, startCommandNet } from "../net/command-net.ts";
 import { permissionGate } from "../net/gate.ts";
@@ -209,14 +209,6 @@ function afterCommand(root: string, before: NonNullable<SandboxSpec["repositorie
     ...disarmNewRepositories(root, before.sites, after.sites, before),
     ...setAsideRunsLater(root, before.laterFiles, after.later, before.later.match),
   ];
-}
-
-function isLink(path: string): boolean {
-  try {
-    return lstatSync(path).isSymbolicLink();
-  } catch {
-    return false;
-  }
 }
 
 function removeIfEmptyDir(dir: string): void {

@@ -110,13 +110,14 @@ describe("disarming what a command created", () => {
 });
 
 describe("what else git takes for a repository", () => {
-  test("a bare repository (HEAD, objects, refs) and a .git link are sites; a bare one is not entered", () => {
+  test("a bare repository (HEAD, objects, refs), one inside it, and a .git link are sites; an object store is not entered", () => {
     const root = tempDir("bunker-gitguard-bare-");
-    for (const d of ["b1/objects", "b1/refs", "b1/hooks/inner/.git", "s3"]) mkdirSync(join(root, d), { recursive: true });
+    for (const d of ["b1/objects/ab/.git", "b1/refs", "b1/x/objects", "b1/x/refs", "s3"]) mkdirSync(join(root, d), { recursive: true });
     writeFileSync(join(root, "b1/HEAD"), "ref: refs/heads/main\n");
+    writeFileSync(join(root, "b1/x/HEAD"), "ref: refs/heads/main\n");
     symlinkSync("../b1", join(root, "s3/.git"));
-    expect(findGitSites(root).map((s) => `${s.path.slice(root.length + 1)}:${s.kind}`).sort()).toEqual(["b1:bare", "s3/.git:link"]);
-    // The bare one is kept read-only; the link is not mounted over (it is set aside when a command makes one).
-    expect(gitGuard(root, findGitSites(root)).readOnly).toEqual([join(root, "b1")]);
+    expect(findGitSites(root).map((s) => `${s.path.slice(root.length + 1)}:${s.kind}`).sort()).toEqual(["b1/x:bare", "b1:bare", "s3/.git:link"]);
+    // The bare ones are kept read-only; the link is not mounted over (it is set aside when a command makes one).
+    expect(gitGuard(root, findGitSites(root)).readOnly).toEqual([join(root, "b1"), join(root, "b1/x")]);
   });
 });

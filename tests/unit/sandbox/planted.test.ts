@@ -103,6 +103,12 @@ const ROWS: Row[] = [
     says: ["bunker disarmed the git repository the command created at b1 (alias.st commented out in config)"],
   },
   {
+    name: "a bare repository inside another one",
+    command: `git init -q --bare b1 && git init -q --bare b1/x && git --git-dir=b1/x config alias.st '!${touch}'`,
+    then: { dir: "b1/x", git: ["st"] },
+    says: ["bunker disarmed the git repository the command created at b1/x (alias.st commented out in config)"],
+  },
+  {
     name: "git apply creating the husky hook the person's git commit runs",
     setup: husky,
     command: `git apply <<'EOF'\ndiff --git a/.husky/pre-commit b/.husky/pre-commit\nnew file mode 100755\n--- /dev/null\n+++ b/.husky/pre-commit\n@@ -0,0 +1 @@\n+${touch}\nEOF`,
