@@ -30,7 +30,7 @@ export function runsLaterReason(root: string, real: string, extra: readonly Runs
  * read once (the sandbox asks it of every file in the workspace).
  */
 export function runsLaterMatcher(root: string, extra: readonly RunsLaterRule[] = []): (real: string) => string | null {
-  const rules = [...RUNS_LATER, ...extra].map((rule) => ({ glob: new Bun.Glob(rule.glob), absolute: isAbsolute(rule.glob), why: rule.why }));
+  const rules = [...RUNS_LATER, ...extra].map((rule) => ({ glob: new Bun.Glob(rule.glob), absolute: isAbsolute(rule.glob), why: rule.why, needle: needle(rule.glob) }));
   const hooks = gitHooksPath(root);
   const hooksDir = hooks ? resolve(root, hooks) : null;
   return (real) => {
@@ -39,10 +39,24 @@ export function runsLaterMatcher(root: string, extra: readonly RunsLaterRule[] =
     // Case-insensitive file systems (macOS, Windows) treat `.ENVRC` as `.envrc`.
     const lower = rel.toLowerCase();
     const names = lower === rel ? [rel] : [rel, lower];
-    for (const rule of rules) if (rule.absolute ? rule.glob.match(real) : names.some((n) => rule.glob.match(n))) return rule.why;
+    for (const rule of rules) {
+      if (!(rule.absolute ? real.toLowerCase() : lower).includes(rule.needle)) continue;
+      if (rule.absolute ? rule.glob.match(real) : names.some((n) => rule.glob.match(n))) return rule.why;
+    }
     if (hooksDir && isWithin(hooksDir, real)) return `git runs it as a hook (core.hooksPath is ${hooks})`;
     return null;
   };
+}
+
+/**
+ * Text any path a glob matches must contain (its longest literal name, lower
+ * case): most paths are ruled out without running the glob. "" when the glob
+ * has alternatives or classes, whose literals may not all be needed.
+ */
+function needle(glob: string): string {
+  if (/[[{\\]/.test(glob)) return "";
+  // Split at "/" too: `**/` may stand for nothing (`**/.envrc` matches `.envrc`).
+  return glob.split(/[*?/]/).reduce((a, b) => (b.length > a.length ? b : a), "").toLowerCase();
 }
 
 /** A settings "protect" entry as a rule: a wildcard-free path covers itself and everything below it. */
