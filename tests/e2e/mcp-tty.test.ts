@@ -6,7 +6,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { startFakeAnthropic, type FakeAnthropic } from "../support/fake-anthropic.ts";
 import { reply, toolUse } from "../support/fake-anthropic/steps.ts";
 import { BUNKER, count, press, quitWithCtrlD, stopAll, toolResults, waitForCount, workspace as e2eWorkspace } from "../support/cli.ts";
-import { testServer, writeProjectServers, writeUserSettings } from "../support/mcp.ts";
+import { SERVER_PACKAGE, serverPackageGrant, testServer, writeProjectServers, writeUserSettings } from "../support/mcp.ts";
 import { TmuxSession, tmuxAvailable } from "../support/tmux.ts";
 
 let fake: FakeAnthropic | undefined;
@@ -57,6 +57,7 @@ describe.skipIf(!tmuxAvailable)("MCP in a real terminal (tmux)", () => {
     const { root, env } = workspace();
     const def = testServer(["--name", "proj"], { env: { PROJ_KEY: "${PROJ_TOKEN:-none}" } });
     writeProjectServers(root, { proj: def });
+    writeUserSettings(env, { mcpServers: serverPackageGrant("proj") });
 
     // 1: asked, with what runs and what of ours it gets; yes
     await start(root, env);
@@ -67,6 +68,8 @@ describe.skipIf(!tmuxAvailable)("MCP in a real terminal (tmux)", () => {
     expect(screen).toContain("mcp-server.ts --name proj");
     expect(screen).toContain("sets: PROJ_KEY");
     expect(screen).toContain("gets your variables: PROJ_TOKEN");
+    // Exactly the paths it sees beyond the workspace: the one the person granted.
+    expect(screen).toContain(`also sees, read-only: ${SERVER_PACKAGE}`);
     await press(tmux!, "Enter");
     await waitForCount(tmux!, "/help for commands", 1);
     expect(await mcpListing(tmux!, /proj\s+project\s+ready/)).toMatch(/proj\s+project\s+ready\s+8 tools/);
