@@ -1,18 +1,19 @@
 // `bun src/main.ts` as a person or a script runs it: flags, exit codes, what
 // lands on stdout and stderr, against the scripted Messages API server.
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ToolResultBlockParam } from "@anthropic-ai/sdk/resources/messages";
 import { parseConfig } from "../../src/config.ts";
-import { MAIN, runBunker, type Run } from "../support/cli.ts";
+import { endToEnd, MAIN, runBunker, type Run } from "../support/cli.ts";
 import { tempDir } from "../support/context.ts";
-import { overloaded, reply, startFakeAnthropic, text, toolUse, type FakeAnthropic, type Step } from "../support/fake-anthropic.ts";
+import { overloaded, reply, text, toolUse, type Step } from "../support/fake-anthropic.ts";
+
+const e2e = endToEnd();
 
 let ws: string;
 let outside: string;
 let home: string;
-let fake: FakeAnthropic | undefined;
 
 beforeAll(() => {
   ws = tempDir("bunker-cli-ws-");
@@ -27,11 +28,6 @@ afterAll(() => {
   for (const d of [ws, outside, home]) rmSync(d, { recursive: true, force: true });
 });
 
-afterEach(async () => {
-  await fake?.stop();
-  fake = undefined;
-});
-
 /** Runs bunker with a clean environment: only what the test gives it. */
 const bunker = (args: string[], env: Record<string, string> = {}): Promise<Run> =>
   runBunker(args, {
@@ -41,12 +37,12 @@ const bunker = (args: string[], env: Record<string, string> = {}): Promise<Run> 
   });
 
 function serve(steps: Step[], opts: { apiKey?: string } = {}): Record<string, string> {
-  fake = startFakeAnthropic(steps, opts);
+  const fake = e2e.serve(steps, opts);
   return { ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: fake.url };
 }
 
 function toolResultsOf(requestIndex: number): ToolResultBlockParam[] {
-  const msgs = fake!.requests[requestIndex]!.body.messages;
+  const msgs = e2e.fake.requests[requestIndex]!.body.messages;
   const last = msgs.at(-1)!;
   return (typeof last.content === "string" ? [] : last.content).filter((b): b is ToolResultBlockParam => b.type === "tool_result");
 }
@@ -81,7 +77,7 @@ describe("without an API key", () => {
     expect(r.stdout).toBe("");
     expect(r.stderr.trimEnd().split("\n")).toHaveLength(1);
     expect(r.stderr).toContain("ANTHROPIC_API_KEY");
-    expect(fake!.requests).toHaveLength(0);
+    expect(e2e.fake.requests).toHaveLength(0);
   });
 });
 
@@ -119,7 +115,7 @@ describe("bad usage", () => {
     }
     const env2 = await bunker(["--allow-env=", "-p", "hi"], env);
     expect(env2.stderr).toContain("List what you mean: --allow-env=GITHUB_TOKEN");
-    expect(fake!.requests.length).toBe(0);
+    expect(e2e.fake.requests.length).toBe(0);
   });
 
   test("the home directory, or a directory above it, is refused as the workspace: exit 2, nothing sent", async () => {
@@ -130,7 +126,7 @@ describe("bad usage", () => {
     const above = await bunker(["-C", "/", "-p", "hi"], { ...env, HOME: home });
     expect(above.code).toBe(2);
     expect(above.stderr).toStartWith(`bunker: / holds your home directory (${home}):`);
-    expect(fake!.requests.length).toBe(0);
+    expect(e2e.fake.requests.length).toBe(0);
   });
 
   test("after --, words like -r or --allow-run are the prompt's, as typed", () => {
@@ -164,7 +160,7 @@ describe("bad usage", () => {
     const r = await bunker(["-p", "   "], env);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("bunker: no prompt");
-    expect(fake!.requests).toHaveLength(0);
+    expect(e2e.fake.requests).toHaveLength(0);
   });
 
   test("--allow-net=HOSTS takes hosts (host, host:port, *.domain) and no start-up warning; anything else exits 2 naming the form", async () => {
@@ -194,8 +190,8 @@ describe("headless -p", () => {
     expect(r.stdout).toBe("The file says hello.\n");
     expect(r.stderr).toContain("read_file hello.txt");
     expect(resultText(toolResultsOf(1)[0]!)).toContain("hello from the workspace");
-    expect(fake!.requests[0]!.body.messages[0]).toMatchObject({ role: "user" });
-    expect(JSON.stringify(fake!.requests[0]!.body.messages[0])).toContain("what does hello.txt say?");
+    expect(e2e.fake.requests[0]!.body.messages[0]).toMatchObject({ role: "user" });
+    expect(JSON.stringify(e2e.fake.requests[0]!.body.messages[0])).toContain("what does hello.txt say?");
   });
 
   test("-C sets the workspace when run from elsewhere", async () => {
@@ -235,7 +231,7 @@ describe("headless -p", () => {
     expect(r.stdout).toBe("");
     expect(r.stderr).toContain("401");
     expect(r.stderr).toContain("ANTHROPIC_API_KEY");
-    expect(fake!.requests).toHaveLength(1);
+    expect(e2e.fake.requests).toHaveLength(1);
   });
 
   test("--max-turns 2 stops a looping model with a clear message", async () => {
@@ -248,7 +244,7 @@ describe("headless -p", () => {
     expect(out).toMatchObject({ end: "max_turns", subtype: "error_max_turns", is_error: true, num_turns: 2 });
     // The exact command that continues this session, from here.
     expect(r.stderr).toContain(`Stopped after 2 model calls (--max-turns 2). Run bunker -r ${out.session_id} -p "continue" to let it go on.`);
-    expect(fake!.requests).toHaveLength(2);
+    expect(e2e.fake.requests).toHaveLength(2);
   });
 
   test("run from elsewhere with -C, the advice names the workspace too", async () => {
@@ -307,7 +303,7 @@ describe("headless -p", () => {
     expect(resultText(res!)).toContain("--allow-read");
     expect(resultText(res!)).not.toContain("TOP SECRET");
     expect(r.stderr).toContain("--allow-read");
-    await fake!.stop();
+    await e2e.fake.stop();
 
     env = serve([reply([toolUse("read_file", { path: "linked/secret.txt" })]), reply("granted")]);
     r = await bunker(["-p", `--allow-read=${outside}`, "read linked/secret.txt"], env);
@@ -333,7 +329,7 @@ describe("headless -p", () => {
     const r = await bunker(["-p"], env);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("prompt");
-    expect(fake!.requests).toHaveLength(0);
+    expect(e2e.fake.requests).toHaveLength(0);
   });
 
   test("a refusal is shown and the run ends cleanly", async () => {
@@ -373,7 +369,7 @@ describe("when stdout cannot be written", () => {
     expect(JSON.parse(got.split("\n")[0]!)).toMatchObject({ type: "system", subtype: "init" });
     expect(stderr).not.toContain("EPIPE");
     expect(code).toBe(141);
-    expect(fake!.requests.length).toBeLessThanOrEqual(2);
+    expect(e2e.fake.requests.length).toBeLessThanOrEqual(2);
   });
 });
 
@@ -396,7 +392,7 @@ describe("what a person types wrong, and piped input", () => {
     const [err, code] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);
     expect(code).toBe(2);
     expect(err).toBe('bunker: no prompt: stdin is not a terminal and was empty. Give one as an argument, bunker -p "what to do", or pipe it in: echo "what to do" | bunker -p\n');
-    expect(fake!.requests).toHaveLength(0);
+    expect(e2e.fake.requests).toHaveLength(0);
   });
 
   test("piped input goes to the model as context for the prompt", async () => {
@@ -411,7 +407,7 @@ describe("what a person types wrong, and piped input", () => {
     const [out, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
     expect(code).toBe(0);
     expect(out).toBe("got it\n");
-    const sent = JSON.stringify(fake!.requests[0]!.body.messages[0]);
+    const sent = JSON.stringify(e2e.fake.requests[0]!.body.messages[0]);
     expect(sent).toContain("summarise this");
     expect(sent).toContain("line one\\nline two");
   });

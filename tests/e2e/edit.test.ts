@@ -2,33 +2,24 @@
 // with --no-prompt and --allow-write, and the real prompt in a pseudo-terminal
 // (tmux): the diff is on screen, each answer does what it says, and the file
 // changes only on yes.
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { startFakeAnthropic, type FakeAnthropic } from "../support/fake-anthropic.ts";
 import { reply, toolUse } from "../support/fake-anthropic/steps.ts";
-import { BUNKER, count, press, quitWithCtrlD, runHeadless, stopAll, toolResults, waitForCount, workspace as e2eWorkspace } from "../support/cli.ts";
-import { TmuxSession, tmuxAvailable } from "../support/tmux.ts";
+import { BUNKER, endToEnd, count, press, quitWithCtrlD, runHeadless, toolResults, waitForCount } from "../support/cli.ts";
+import { tmuxAvailable } from "../support/tmux.ts";
 
 
-let fake: FakeAnthropic | undefined;
-let tmux: TmuxSession | undefined;
-afterEach(async () => {
-  await stopAll(tmux, fake);
-  tmux = undefined;
-  fake = undefined;
-});
-
-const workspace = (files: Record<string, string>) => e2eWorkspace("bunker-e2e-", fake!.url, files);
+const e2e = endToEnd("bunker-e2e-");
 
 describe("headless", () => {
   test("--no-prompt: the edit is refused, the file is unchanged, stderr names --allow-write", async () => {
-    fake = startFakeAnthropic([
+    const fake = e2e.serve([
       reply([toolUse("read_file", { path: "src/app.ts" })]),
       reply([toolUse("edit_file", { path: "src/app.ts", old_string: "one", new_string: "two" })]),
       reply("I could not edit it."),
     ]);
-    const { root, env } = workspace({ "src/app.ts": "export const n = 'one';\n" });
+    const { root, env } = e2e.workspace({ "src/app.ts": "export const n = 'one';\n" });
     const r = await runHeadless(root, env, ["-p", "change one to two", "--no-prompt"]);
     expect(r.code).toBe(0);
     expect(readFileSync(join(root, "src/app.ts"), "utf8")).toBe("export const n = 'one';\n");
@@ -40,7 +31,7 @@ describe("headless", () => {
   });
 
   test("--allow-write=src: an edit in src lands, one in docs is refused", async () => {
-    fake = startFakeAnthropic([
+    const fake = e2e.serve([
       reply([toolUse("read_file", { path: "src/app.ts" }), toolUse("read_file", { path: "docs/guide.md" })]),
       reply([
         toolUse("edit_file", { path: "src/app.ts", old_string: "one", new_string: "two" }),
@@ -48,7 +39,7 @@ describe("headless", () => {
       ]),
       reply("Edited src; docs was refused."),
     ]);
-    const { root, env } = workspace({ "src/app.ts": "n = one\n", "docs/guide.md": "say one\n" });
+    const { root, env } = e2e.workspace({ "src/app.ts": "n = one\n", "docs/guide.md": "say one\n" });
     const r = await runHeadless(root, env, ["-p", "change one to two everywhere", "--allow-write=src"]);
     expect(r.code).toBe(0);
     expect(readFileSync(join(root, "src/app.ts"), "utf8")).toBe("n = two\n");
@@ -64,8 +55,8 @@ describe("headless", () => {
   });
 
   test("a malformed rules file stops bunker with its path and line (exit 2)", async () => {
-    fake = startFakeAnthropic([]);
-    const { root, env } = workspace({ ".bunker/settings.json": '{\n  "allow": ["write:src/**", "exec:ls"]\n}\n' });
+    const fake = e2e.serve([]);
+    const { root, env } = e2e.workspace({ ".bunker/settings.json": '{\n  "allow": ["write:src/**", "exec:ls"]\n}\n' });
     const r = await runHeadless(root, env, ["-p", "hi"]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`${join(root, ".bunker/settings.json")}:2:29:`);
@@ -74,12 +65,12 @@ describe("headless", () => {
   });
 
   test("a rules-file grant lets the edit through without a flag", async () => {
-    fake = startFakeAnthropic([
+    e2e.serve([
       reply([toolUse("read_file", { path: "src/app.ts" })]),
       reply([toolUse("edit_file", { path: "src/app.ts", old_string: "one", new_string: "two" })]),
       reply("done"),
     ]);
-    const { root, env } = workspace({ "src/app.ts": "one\n", ".bunker/settings.json": '{"allow": ["write:src/**"]}\n' });
+    const { root, env } = e2e.workspace({ "src/app.ts": "one\n", ".bunker/settings.json": '{"allow": ["write:src/**"]}\n' });
     const r = await runHeadless(root, env, ["-p", "edit", "--no-prompt"]);
     expect(r.code).toBe(0);
     expect(readFileSync(join(root, "src/app.ts"), "utf8")).toBe("two\n");
@@ -89,7 +80,7 @@ describe("headless", () => {
 describe.skipIf(!tmuxAvailable)("in a real terminal (tmux)", () => {
   test("the diff is on screen, each answer does what it says, the file changes only on yes", async () => {
     const edit = (from: string, to: string) => toolUse("edit_file", { path: "a.txt", old_string: from, new_string: to });
-    fake = startFakeAnthropic([
+    const fake = e2e.serve([
       reply([toolUse("read_file", { path: "a.txt" })]),
       reply([edit("alpha", "beta")]), // 1: No, with what to do instead
       reply([edit("alpha", "gamma")]), // 2: Yes
@@ -100,9 +91,9 @@ describe.skipIf(!tmuxAvailable)("in a real terminal (tmux)", () => {
       reply([toolUse("write_file", { path: "d.txt", content: "dee\n" })]), // 7: not asked
       reply("All done."),
     ]);
-    const { root, env } = workspace({ "a.txt": "value = alpha\n" });
+    const { root, env } = e2e.workspace({ "a.txt": "value = alpha\n" });
     const file = join(root, "a.txt");
-    tmux = await TmuxSession.start([...BUNKER, "edit a.txt please"], { cwd: root, env, cols: 120, rows: 50 });
+    const tmux = await e2e.terminal([...BUNKER, "edit a.txt please"], { cwd: root, env, cols: 120, rows: 50 });
 
     // 1: the diff, then No and what to do instead
     let screen = await waitForCount(tmux, "Apply this change to a.txt?", 1);
@@ -154,9 +145,9 @@ describe.skipIf(!tmuxAvailable)("in a real terminal (tmux)", () => {
   test("a long rewrite fits a 40-row terminal: the file name, old and new lines and the question are all on screen", async () => {
     const before = Array.from({ length: 300 }, (_, i) => `${i + 1}`).join("\n") + "\n";
     const after = Array.from({ length: 300 }, (_, i) => `new ${i + 1}`).join("\n") + "\n";
-    fake = startFakeAnthropic([reply([toolUse("read_file", { path: "long.txt" })]), reply([toolUse("write_file", { path: "long.txt", content: after })]), reply("Rewritten.")]);
-    const { root, env } = workspace({ "long.txt": before });
-    tmux = await TmuxSession.start([...BUNKER, "rewrite long.txt"], { cwd: root, env, cols: 100, rows: 40 });
+    e2e.serve([reply([toolUse("read_file", { path: "long.txt" })]), reply([toolUse("write_file", { path: "long.txt", content: after })]), reply("Rewritten.")]);
+    const { root, env } = e2e.workspace({ "long.txt": before });
+    const tmux = await e2e.terminal([...BUNKER, "rewrite long.txt"], { cwd: root, env, cols: 100, rows: 40 });
     await waitForCount(tmux, "Apply this change to long.txt?", 1);
     const screen = tmux.visible();
     expect(screen).toContain("long.txt  +300 -300");
@@ -171,12 +162,12 @@ describe.skipIf(!tmuxAvailable)("in a real terminal (tmux)", () => {
     expect(await quitWithCtrlD(tmux)).not.toBeNull();
   });
   test("Ctrl+C at the prompt refuses and cancels the turn: nothing written, no further request, the session goes on", async () => {
-    fake = startFakeAnthropic([
+    const fake = e2e.serve([
       reply([toolUse("write_file", { path: "a.txt", content: "one\n" }), toolUse("write_file", { path: "b.txt", content: "two\n" })]),
       reply("Next turn."),
     ]);
-    const { root, env } = workspace({});
-    tmux = await TmuxSession.start([...BUNKER, "write two files"], { cwd: root, env, cols: 100, rows: 40 });
+    const { root, env } = e2e.workspace({});
+    const tmux = await e2e.terminal([...BUNKER, "write two files"], { cwd: root, env, cols: 100, rows: 40 });
     await waitForCount(tmux, "Apply this change to a.txt?", 1);
     await press(tmux, "C-c");
     await waitForCount(tmux, "Interrupted.", 1);

@@ -1,23 +1,18 @@
 // Unasked git reads every config it will obey: a `git status` in a workspace
 // holding an embedded repository whose own config runs a filter is asked
 // about, so headless with --no-prompt it is refused and nothing runs.
-import { afterEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { startFakeAnthropic, type FakeAnthropic } from "../support/fake-anthropic.ts";
 import { reply, toolUse } from "../support/fake-anthropic/steps.ts";
-import { runHeadless, stopAll, toolResults } from "../support/cli.ts";
+import { endToEnd, runHeadless, toolResults } from "../support/cli.ts";
 import { makeEmbeddedRepo } from "../support/embedded-repo.ts";
 import { tempDir } from "../support/context.ts";
 
-let fake: FakeAnthropic | undefined;
-afterEach(async () => {
-  await stopAll(undefined, fake);
-  fake = undefined;
-});
+const e2e = endToEnd();
 
 test("the embedded-repository filter case asks: with --no-prompt it is refused naming why, and the filter never runs", async () => {
-  fake = startFakeAnthropic([reply([toolUse("run_bash", { command: "git status --porcelain" })]), reply("Checked.")]);
+  const fake = e2e.serve([reply([toolUse("run_bash", { command: "git status --porcelain" })]), reply("Checked.")]);
   const base = tempDir("bunker-e2e-nested-");
   const r = makeEmbeddedRepo({ root: join(base, "ws") });
   const home = join(base, "home-bunker");

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ContentBlockParam, MessageParam, ToolResultBlockParam } from "@anthropic-ai/sdk/resources/messages";
-import { Agent, type LoopEvents, type TurnOutcome } from "../../src/agent/loop.ts";
+import { Agent, type TurnOutcome } from "../../src/agent/loop.ts";
 import { Model } from "../../src/agent/model.ts";
 import { parseConfig } from "../../src/config.ts";
 import { allTools } from "../../src/tools/all.ts";
@@ -18,46 +18,19 @@ import {
   overloaded,
   raw,
   reply,
-  startFakeAnthropic,
   text,
   toolUse,
   type FakeAnthropic,
   type Step,
 } from "../support/fake-anthropic.ts";
+import { endToEnd } from "../support/cli.ts";
+import { RecordingEvents } from "../support/loop-events.ts";
 
-/** Every event the loop reports, in order. */
-class RecordingEvents implements LoopEvents {
-  readonly log: string[] = [];
-  readonly notices: string[] = [];
-  readonly retries: string[] = [];
-  readonly tools: { summary: string; content: string; isError: boolean }[] = [];
-  text = "";
-  modelStarts = 0;
-  onModelStart(): void {
-    this.modelStarts++;
-  }
-  onText(delta: string): void {
-    this.text += delta;
-  }
-  onRetry(message: string): void {
-    this.retries.push(message);
-  }
-  onToolStart(summary: string): void {
-    this.log.push(`start ${summary}`);
-  }
-  onToolEnd(summary: string, result: { content: string; isError: boolean }): void {
-    this.log.push(`end ${summary}`);
-    this.tools.push({ summary, ...result });
-  }
-  onNotice(message: string): void {
-    this.notices.push(message);
-  }
-  onInjected(): void {}
-}
+const e2e = endToEnd();
+
 
 let root: string;
 let outside: string;
-let fake: FakeAnthropic | undefined;
 
 beforeEach(() => {
   root = tempDir("bunker-loop-ws-");
@@ -69,9 +42,7 @@ beforeEach(() => {
   symlinkSync(outside, join(root, "linked"));
 });
 
-afterEach(async () => {
-  await fake?.stop();
-  fake = undefined;
+afterEach(() => {
   rmSync(root, { recursive: true, force: true });
   rmSync(outside, { recursive: true, force: true });
 });
@@ -86,7 +57,7 @@ interface Setup {
 }
 
 function setup(steps: Step[], opts: { maxTurns?: number; maxContinuations?: number; flags?: string[]; idleTimeoutMs?: number } = {}): Setup {
-  fake = startFakeAnthropic(steps);
+  const fake = e2e.serve(steps);
   const parsed = parseConfig(["-C", root, ...(opts.flags ?? [])], { ANTHROPIC_API_KEY: "test" }, true);
   const config = parsed.config!;
   const model = new Model({ apiKey: "test", baseURL: fake.url, model: "claude-test", retryBaseMs: 1, ...(opts.idleTimeoutMs ? { idleTimeoutMs: opts.idleTimeoutMs } : {}) });
@@ -99,8 +70,7 @@ function setup(steps: Step[], opts: { maxTurns?: number; maxContinuations?: numb
   });
   const ctx = makeContext(root, { grants: config.grants, interactive: false });
   const events = new RecordingEvents();
-  const f = fake;
-  return { agent, ctx, events, model, fake: f, turn: (p) => agent.runTurn(p, ctx, events) };
+  return { agent, ctx, events, model, fake, turn: (p) => agent.runTurn(p, ctx, events) };
 }
 
 function blocks(m: MessageParam | undefined): ContentBlockParam[] {
@@ -573,7 +543,7 @@ describe("interruption (Ctrl+C)", () => {
 
 describe("a bug mid-round", () => {
   test("an exception after the model asked for tools leaves every call answered: the next turn is accepted", async () => {
-    fake = startFakeAnthropic([reply([toolUse("read_file", { path: "alpha.txt" }, "toolu_a")]), reply("Recovered.")]);
+    const fake = e2e.serve([reply([toolUse("read_file", { path: "alpha.txt" }, "toolu_a")]), reply("Recovered.")]);
     const config = parseConfig(["-C", root], { ANTHROPIC_API_KEY: "test" }, true).config!;
     let broken = true;
     const agent = new Agent({

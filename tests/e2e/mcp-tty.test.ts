@@ -2,24 +2,14 @@
 // tool and the escaped arguments; a project's .mcp.json server asks once per
 // workspace and again when its definition changes; /mcp lists and restarts
 // servers, and a server's prompt is a slash command.
-import { afterEach, describe, expect, test } from "bun:test";
-import { startFakeAnthropic, type FakeAnthropic } from "../support/fake-anthropic.ts";
+import { describe, expect, test } from "bun:test";
 import { reply, toolUse } from "../support/fake-anthropic/steps.ts";
-import { BUNKER, count, press, quitWithCtrlD, stopAll, toolResults, waitForCount, workspace as e2eWorkspace } from "../support/cli.ts";
+import { BUNKER, count, endToEnd, press, quitWithCtrlD, toolResults, waitForCount } from "../support/cli.ts";
 import { SERVER_PACKAGE, serverPackageGrant, testServer, writeProjectServers, writeUserSettings } from "../support/mcp.ts";
-import { TmuxSession, tmuxAvailable } from "../support/tmux.ts";
+import { tmuxAvailable, type TmuxSession } from "../support/tmux.ts";
 
-let fake: FakeAnthropic | undefined;
-let tmux: TmuxSession | undefined;
-afterEach(async () => {
-  await stopAll(tmux, fake);
-  tmux = undefined;
-  fake = undefined;
-});
-
-const workspace = () => e2eWorkspace("bunker-mcp-tty-", fake!.url);
-const start = async (root: string, env: Record<string, string>, args: string[] = []) =>
-  (tmux = await TmuxSession.start([...BUNKER, ...args], { cwd: root, env, cols: 140, rows: 50 }));
+const e2e = endToEnd("bunker-mcp-tty-");
+const start = (root: string, env: Record<string, string>, args: string[] = []) => e2e.terminal([...BUNKER, ...args], { cwd: root, env, cols: 140, rows: 50 });
 
 /** Types /mcp until the listing shows `pattern` (a server may still be starting on a busy machine); returns that listing. */
 async function mcpListing(t: TmuxSession, pattern: RegExp): Promise<string> {
@@ -35,33 +25,33 @@ async function mcpListing(t: TmuxSession, pattern: RegExp): Promise<string> {
 
 describe.skipIf(!tmuxAvailable)("MCP in a real terminal (tmux)", () => {
   test("a call asks, showing the server, the tool, the read-only hint and the arguments escaped; yes runs it", async () => {
-    fake = startFakeAnthropic([reply([toolUse("mcp__alpha__echo", { text: "hi\u202eexe" })]), reply("Echoed.")]);
-    const { root, env } = workspace();
+    const fake = e2e.serve([reply([toolUse("mcp__alpha__echo", { text: "hi\u202eexe" })]), reply("Echoed.")]);
+    const { root, env } = e2e.workspace();
     writeUserSettings(env, { mcpServers: { alpha: testServer(["--name", "alpha"]) } });
     await start(root, env, ["say hi"]);
-    const screen = await waitForCount(tmux!, "Call alpha/echo?", 1);
+    const screen = await waitForCount(e2e.tmux, "Call alpha/echo?", 1);
     expect(screen).toContain("mcp__alpha__echo wants to call the MCP tool echo of alpha");
     expect(screen).toContain("server: alpha   tool: echo");
     expect(screen).toContain("the server says this tool only reads (its word, not checked)");
     expect(screen).toContain('"text": "hi\\u202eexe"');
     expect(screen).not.toContain("\u202e");
     expect(screen).toContain("Yes, and allow alpha/echo for the session");
-    await press(tmux!, "Enter");
-    await waitForCount(tmux!, "Echoed.", 1);
+    await press(e2e.tmux, "Enter");
+    await waitForCount(e2e.tmux, "Echoed.", 1);
     expect(toolResults(fake.requests[1])).toEqual([{ content: "alpha says: hi\u202eexe", is_error: false }]);
-    expect(await quitWithCtrlD(tmux!)).not.toBeNull();
+    expect(await quitWithCtrlD(e2e.tmux)).not.toBeNull();
   });
 
   test("a project's server asks once with its full command, is remembered, and asks again after its definition changes", async () => {
-    fake = startFakeAnthropic([]);
-    const { root, env } = workspace();
+    const fake = e2e.serve([]);
+    const { root, env } = e2e.workspace();
     const def = testServer(["--name", "proj"], { env: { PROJ_KEY: "${PROJ_TOKEN:-none}" } });
     writeProjectServers(root, { proj: def });
     writeUserSettings(env, { mcpServers: serverPackageGrant("proj") });
 
     // 1: asked, with what runs and what of ours it gets; yes
     await start(root, env);
-    let screen = await waitForCount(tmux!, "Start proj?", 1);
+    let screen = await waitForCount(e2e.tmux, "Start proj?", 1);
     expect(screen).toContain("This project's");
     expect(screen).toContain("wants to start an MCP server proj");
     expect(screen).toContain(`$ ${process.execPath} `);
@@ -70,48 +60,48 @@ describe.skipIf(!tmuxAvailable)("MCP in a real terminal (tmux)", () => {
     expect(screen).toContain("gets your variables: PROJ_TOKEN");
     // Exactly the paths it sees beyond the workspace: the one the person granted.
     expect(screen).toContain(`also sees, read-only: ${SERVER_PACKAGE}`);
-    await press(tmux!, "Enter");
-    await waitForCount(tmux!, "/help for commands", 1);
-    expect(await mcpListing(tmux!, /proj\s+project\s+ready/)).toMatch(/proj\s+project\s+ready\s+8 tools/);
-    expect(await quitWithCtrlD(tmux!)).not.toBeNull();
-    tmux!.close();
+    await press(e2e.tmux, "Enter");
+    await waitForCount(e2e.tmux, "/help for commands", 1);
+    expect(await mcpListing(e2e.tmux, /proj\s+project\s+ready/)).toMatch(/proj\s+project\s+ready\s+8 tools/);
+    expect(await quitWithCtrlD(e2e.tmux)).not.toBeNull();
+    e2e.tmux.close();
 
     // 2: remembered: not asked, started
     await start(root, env);
-    await waitForCount(tmux!, "/help for commands", 1);
-    expect(await mcpListing(tmux!, /proj\s+project\s+ready/)).toMatch(/proj\s+project\s+ready/);
-    expect(count(tmux!.screen(), "Start proj?")).toBe(0);
-    expect(await quitWithCtrlD(tmux!)).not.toBeNull();
-    tmux!.close();
+    await waitForCount(e2e.tmux, "/help for commands", 1);
+    expect(await mcpListing(e2e.tmux, /proj\s+project\s+ready/)).toMatch(/proj\s+project\s+ready/);
+    expect(count(e2e.tmux.screen(), "Start proj?")).toBe(0);
+    expect(await quitWithCtrlD(e2e.tmux)).not.toBeNull();
+    e2e.tmux.close();
 
     // 3: the definition changed: asked again, saying so; no means not started
     writeProjectServers(root, { proj: { ...def, args: [...(def.args as string[]), "--tools", "1"] } });
     await start(root, env);
-    screen = await waitForCount(tmux!, "Start proj?", 1);
+    screen = await waitForCount(e2e.tmux, "Start proj?", 1);
     expect(screen).toContain("changed its MCP server proj");
-    await press(tmux!, "Down", "Enter");
-    await waitForCount(tmux!, "/help for commands", 1);
-    expect(await mcpListing(tmux!, /not started/)).toContain("not started: you declined it for this session");
-    expect(await quitWithCtrlD(tmux!)).not.toBeNull();
+    await press(e2e.tmux, "Down", "Enter");
+    await waitForCount(e2e.tmux, "/help for commands", 1);
+    expect(await mcpListing(e2e.tmux, /not started/)).toContain("not started: you declined it for this session");
+    expect(await quitWithCtrlD(e2e.tmux)).not.toBeNull();
   });
 
   test("/mcp lists and restarts a server; its prompt is a slash command whose text is sent", async () => {
-    fake = startFakeAnthropic([reply("Hello, Ann!")]);
-    const { root, env } = workspace();
+    const fake = e2e.serve([reply("Hello, Ann!")]);
+    const { root, env } = e2e.workspace();
     writeUserSettings(env, { mcpServers: { alpha: testServer(["--name", "alpha"]) } });
     await start(root, env);
-    await waitForCount(tmux!, "/help for commands", 1);
-    const screen = await mcpListing(tmux!, /alpha\s+user\s+ready/);
+    await waitForCount(e2e.tmux, "/help for commands", 1);
+    const screen = await mcpListing(e2e.tmux, /alpha\s+user\s+ready/);
     expect(screen).toMatch(/alpha\s+user\s+ready\s+8 tools, [\d.]+ KB of schemas\s+sandboxed, no network|alpha\s+user\s+ready\s+8 tools, [\d.]+ KB of schemas\s+NOT sandboxed/);
     expect(screen).toContain("Prompts: /mcp__alpha__greet");
-    tmux!.keys(["/mcp restart alpha"], true);
-    await press(tmux!, "Enter");
-    await waitForCount(tmux!, "MCP server alpha restarted (8 tools).", 1);
-    tmux!.keys(["/mcp__alpha__greet Ann"], true);
-    await press(tmux!, "Enter");
-    await waitForCount(tmux!, "Hello, Ann!", 1);
+    e2e.tmux.keys(["/mcp restart alpha"], true);
+    await press(e2e.tmux, "Enter");
+    await waitForCount(e2e.tmux, "MCP server alpha restarted (8 tools).", 1);
+    e2e.tmux.keys(["/mcp__alpha__greet Ann"], true);
+    await press(e2e.tmux, "Enter");
+    await waitForCount(e2e.tmux, "Hello, Ann!", 1);
     const sent = fake.requests[0]!.body.messages[0]!;
     expect(JSON.stringify(sent.content)).toContain("Please greet Ann warmly.");
-    expect(await quitWithCtrlD(tmux!)).not.toBeNull();
+    expect(await quitWithCtrlD(e2e.tmux)).not.toBeNull();
   });
 });

@@ -6,22 +6,18 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { detectSandbox } from "../../src/sandbox/detect.ts";
-import { startFakeAnthropic, type FakeAnthropic } from "../support/fake-anthropic.ts";
+import type { FakeAnthropic } from "../support/fake-anthropic.ts";
 import { reply, toolUse } from "../support/fake-anthropic/steps.ts";
-import { runHeadless, toolResults, workspace as e2eWorkspace } from "../support/cli.ts";
+import { endToEnd, runHeadless, toolResults, workspace } from "../support/cli.ts";
 import { PIXEL_PNG } from "../support/mcp-server.ts";
 import { brokenServer, serverPackageGrant, startHttpServer, testServer, writeProjectServers, writeUserSettings } from "../support/mcp.ts";
 
 const sandboxed = detectSandbox().kind !== null;
-let fake: FakeAnthropic | undefined;
+const e2e = endToEnd("bunker-mcp-e2e-");
 const cleanups: (() => void)[] = [];
-afterEach(async () => {
+afterEach(() => {
   for (const c of cleanups.splice(0)) c();
-  await fake?.stop();
-  fake = undefined;
 });
-
-const workspace = (files: Record<string, string> = {}) => e2eWorkspace("bunker-mcp-e2e-", fake!.url, files);
 
 /** The content blocks of the first tool_result of a request, as sent. */
 function resultBlocks(req: FakeAnthropic["requests"][number] | undefined): unknown {
@@ -32,8 +28,8 @@ function resultBlocks(req: FakeAnthropic["requests"][number] | undefined): unkno
 
 describe("a stdio server from the user's settings", () => {
   test("--no-prompt: the call is denied, naming --allow-mcp, on stderr and to the model", async () => {
-    fake = startFakeAnthropic([reply([toolUse("mcp__alpha__echo", { text: "hi" })]), reply("Denied.")]);
-    const { root, env } = workspace();
+    const fake = e2e.serve([reply([toolUse("mcp__alpha__echo", { text: "hi" })]), reply("Denied.")]);
+    const { root, env } = e2e.workspace();
     writeUserSettings(env, { mcpServers: { alpha: testServer(["--name", "alpha"]) } });
     const r = await runHeadless(root, env, ["-p", "echo", "--no-prompt"]);
     expect(r.code).toBe(0);
@@ -48,8 +44,8 @@ describe("a stdio server from the user's settings", () => {
   });
 
   test("allowed by a rule in the user's settings: text and an image reach the model as API blocks", async () => {
-    fake = startFakeAnthropic([reply([toolUse("mcp__alpha__echo", { text: "hi" }), toolUse("mcp__alpha__picture", {}), toolUse("mcp__alpha__link", {})]), reply("Seen.")]);
-    const { root, env } = workspace();
+    const fake = e2e.serve([reply([toolUse("mcp__alpha__echo", { text: "hi" }), toolUse("mcp__alpha__picture", {}), toolUse("mcp__alpha__link", {})]), reply("Seen.")]);
+    const { root, env } = e2e.workspace();
     writeUserSettings(env, { allow: ["mcp:alpha/*"], mcpServers: { alpha: testServer(["--name", "alpha"]) } });
     const r = await runHeadless(root, env, ["-p", "use it", "--no-prompt"]);
     expect(r.code).toBe(0);
@@ -67,8 +63,8 @@ describe("a stdio server from the user's settings", () => {
   });
 
   test("--allow-mcp=alpha/echo allows that tool only", async () => {
-    fake = startFakeAnthropic([reply([toolUse("mcp__alpha__echo", { text: "hi" }), toolUse("mcp__alpha__picture", {})]), reply("Half.")]);
-    const { root, env } = workspace();
+    const fake = e2e.serve([reply([toolUse("mcp__alpha__echo", { text: "hi" }), toolUse("mcp__alpha__picture", {})]), reply("Half.")]);
+    const { root, env } = e2e.workspace();
     writeUserSettings(env, { mcpServers: { alpha: testServer(["--name", "alpha"]) } });
     await runHeadless(root, env, ["-p", "use it", "--no-prompt", "--allow-mcp=alpha/echo"]);
     const results = toolResults(fake.requests[1]);
@@ -92,11 +88,11 @@ describe.skipIf(!sandboxed)("the stdio server's sandbox", () => {
 
   test("it cannot read ~/.ssh, cannot write the workspace, cannot reach an ungranted local server; its state directory is writable", async () => {
     const web = localWeb();
-    const { root, env } = e2eWorkspace("bunker-mcp-e2e-", "", { "readme.md": "hello\n" });
+    const { root, env } = workspace("bunker-mcp-e2e-", "", { "readme.md": "hello\n" });
     mkdirSync(join(env.HOME!, ".ssh"), { recursive: true });
     writeFileSync(join(env.HOME!, ".ssh", "id_marker"), "SECRET-MARKER");
     writeUserSettings(env, { allow: ["mcp:box/*"], mcpServers: { box: testServer(["--name", "box"]) } });
-    fake = startFakeAnthropic([
+    const fake = e2e.serve([
       reply([probe({ read: join(env.HOME!, ".ssh", "id_marker") }), probe({ read: join(root, "readme.md") }), probe({ write: join(root, "planted.txt") }), probe({ fetch: web.url }), toolUse("mcp__box__state", {})]),
       reply("Done."),
     ]);
@@ -116,8 +112,8 @@ describe.skipIf(!sandboxed)("the stdio server's sandbox", () => {
   test("with that host granted to the server in the user's settings, it reaches it through bunker's proxy, and nothing else", async () => {
     const web = localWeb();
     const other = localWeb();
-    fake = startFakeAnthropic([reply([probe({ fetch: web.url }), probe({ fetch: other.url })]), reply("Done.")]);
-    const { root, env } = workspace();
+    const fake = e2e.serve([reply([probe({ fetch: web.url }), probe({ fetch: other.url })]), reply("Done.")]);
+    const { root, env } = e2e.workspace();
     writeUserSettings(env, { allow: ["mcp:box/*"], mcpServers: { box: testServer(["--name", "box"], { net: [web.host] }) } });
     const r = await runHeadless(root, env, ["-p", "probe", "--no-prompt"]);
     expect(r.code).toBe(0);
@@ -132,7 +128,7 @@ describe.skipIf(!sandboxed)("what a server's definition names: the person decide
 
   /** A workspace, a file outside it, and a marker in the fake home's ~/.ssh. */
   function attackScene() {
-    const { root, env } = e2eWorkspace("bunker-mcp-e2e-", "", { "readme.md": "hello\n" });
+    const { root, env } = workspace("bunker-mcp-e2e-", "", { "readme.md": "hello\n" });
     const outside = join(root, "..", "outproj");
     mkdirSync(outside, { recursive: true });
     writeFileSync(join(outside, ".env"), "OUTSIDE-SECRET");
@@ -142,7 +138,7 @@ describe.skipIf(!sandboxed)("what a server's definition names: the person decide
   }
 
   async function run(root: string, env: Record<string, string>, calls: ReturnType<typeof toolUse>[], flags: string[]) {
-    fake = startFakeAnthropic([reply(calls), reply("Done.")]);
+    const fake = e2e.serve([reply(calls), reply("Done.")]);
     env.ANTHROPIC_BASE_URL = fake.url;
     const r = await runHeadless(root, env, ["-p", "read them", "--no-prompt", ...flags]);
     expect(r.code).toBe(0);
@@ -184,8 +180,8 @@ describe("a streamable-HTTP server", () => {
   test("its tools are called and answered", async () => {
     const http = await startHttpServer(["--name", "remote"]);
     cleanups.push(http.stop);
-    fake = startFakeAnthropic([reply([toolUse("mcp__remote__echo", { text: "over http" })]), reply("Done.")]);
-    const { root, env } = workspace();
+    const fake = e2e.serve([reply([toolUse("mcp__remote__echo", { text: "over http" })]), reply("Done.")]);
+    const { root, env } = e2e.workspace();
     writeUserSettings(env, { mcpServers: { remote: { type: "http", url: http.url } } });
     const r = await runHeadless(root, env, ["-p", "use it", "--allow-mcp=remote"]);
     expect(r.code).toBe(0);
@@ -196,8 +192,8 @@ describe("a streamable-HTTP server", () => {
 
 describe("a project's .mcp.json", () => {
   test("headless without --allow-mcp: not started, and the person is told how to start it", async () => {
-    fake = startFakeAnthropic([reply("No tools.")]);
-    const { root, env } = workspace();
+    const fake = e2e.serve([reply("No tools.")]);
+    const { root, env } = e2e.workspace();
     writeProjectServers(root, { proj: testServer(["--name", "proj"]) });
     const r = await runHeadless(root, env, ["-p", "hello"]);
     expect(r.code).toBe(0);
@@ -208,8 +204,8 @@ describe("a project's .mcp.json", () => {
   });
 
   test("headless with --allow-mcp=proj: started, and its tools callable", async () => {
-    fake = startFakeAnthropic([reply([toolUse("mcp__proj__echo", { text: "x" })]), reply("Done.")]);
-    const { root, env } = workspace();
+    const fake = e2e.serve([reply([toolUse("mcp__proj__echo", { text: "x" })]), reply("Done.")]);
+    const { root, env } = e2e.workspace();
     writeProjectServers(root, { proj: testServer(["--name", "proj"]) });
     writeUserSettings(env, { mcpServers: serverPackageGrant("proj") });
     const r = await runHeadless(root, env, ["-p", "hello", "--allow-mcp=proj"]);
@@ -220,7 +216,7 @@ describe("a project's .mcp.json", () => {
 
 describe("failures stay contained", () => {
   test("a server that hangs, one that crashes mid-call, one that prints garbage and one that sends invalid results: tool errors for the model, one line each for the person, the session goes on", async () => {
-    fake = startFakeAnthropic([
+    const fake = e2e.serve([
       reply([toolUse("mcp__alpha__hang", {})]),
       reply([toolUse("mcp__alpha__echo", { text: "after the hang" })]),
       reply([toolUse("mcp__alpha__flood", {})]),
@@ -229,7 +225,7 @@ describe("failures stay contained", () => {
       reply([toolUse("mcp__bad__answer", {})]),
       reply("Still here."),
     ]);
-    const { root, env } = workspace();
+    const { root, env } = e2e.workspace();
     writeUserSettings(env, {
       allow: ["mcp:alpha/*", "mcp:bad/*", "mcp:junk/*"],
       mcpServers: { alpha: testServer(["--name", "alpha"], { timeout: 1500 }), junk: brokenServer("garbage"), bad: brokenServer("invalid") },
@@ -237,7 +233,7 @@ describe("failures stay contained", () => {
     const r = await runHeadless(root, env, ["-p", "break things", "--no-prompt"]);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe("Still here.\n");
-    const result = (i: number) => toolResults(fake!.requests[i])[0]!;
+    const result = (i: number) => toolResults(e2e.fake.requests[i])[0]!;
     expect(result(1)).toEqual({ is_error: true, content: "the MCP server alpha did not answer hang within 2 s; the call was cancelled. Try something smaller, or another way." });
     expect(result(2)).toEqual({ is_error: false, content: "alpha says: after the hang" });
     expect(result(3).is_error).toBe(false);
@@ -256,8 +252,8 @@ describe("failures stay contained", () => {
   });
 
   test("a server with no tools: it starts, and stdout holds only the answer", async () => {
-    fake = startFakeAnthropic([reply("Only this.")]);
-    const { root, env } = workspace();
+    const fake = e2e.serve([reply("Only this.")]);
+    const { root, env } = e2e.workspace();
     writeUserSettings(env, { mcpServers: { empty: brokenServer("no-tools") } });
     const r = await runHeadless(root, env, ["-p", "hello"]);
     expect(r.code).toBe(0);
@@ -265,8 +261,8 @@ describe("failures stay contained", () => {
   });
 
   test("a server whose program does not exist: one line, the session goes on", async () => {
-    fake = startFakeAnthropic([reply("Fine.")]);
-    const { root, env } = workspace();
+    const fake = e2e.serve([reply("Fine.")]);
+    const { root, env } = e2e.workspace();
     writeUserSettings(env, { mcpServers: { ghost: { command: "no-such-mcp-server-program" } } });
     const r = await runHeadless(root, env, ["-p", "hello"]);
     expect(r.code).toBe(0);

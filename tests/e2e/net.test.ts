@@ -3,21 +3,19 @@
 // own localhost does not cover), plain HTTP and TLS; bunker runs the
 // commands the scripted model asks for inside the real sandbox, where the
 // only way out is bunker's proxy.
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { copyFileSync } from "node:fs";
 import { join } from "node:path";
 import { detectSandbox } from "../../src/sandbox/detect.ts";
-import { startFakeAnthropic, type FakeAnthropic } from "../support/fake-anthropic.ts";
 import { reply, toolUse } from "../support/fake-anthropic/steps.ts";
-import { BUNKER, count, press, quitWithCtrlD, runHeadless, stopAll, toolResults, waitForCount, workspace as e2eWorkspace } from "../support/cli.ts";
+import { BUNKER, count, endToEnd, press, quitWithCtrlD, runHeadless, toolResults, waitForCount } from "../support/cli.ts";
 import { opensslAvailable, startTestServer, type TestServer } from "../support/net-servers.ts";
-import { TmuxSession, tmuxAvailable } from "../support/tmux.ts";
+import { tmuxAvailable } from "../support/tmux.ts";
 
 const bubblewrap = detectSandbox().kind === "bubblewrap";
 const canRun = bubblewrap && opensslAvailable && Bun.which("curl") !== null;
 
-let fake: FakeAnthropic | undefined;
-let tmux: TmuxSession | undefined;
+const e2e = endToEnd("bunker-net-e2e-");
 let A: TestServer;
 let B: TestServer;
 beforeAll(() => {
@@ -32,17 +30,12 @@ afterAll(() => {
   A?.stop();
   B?.stop();
 });
-afterEach(async () => {
-  await stopAll(tmux, fake);
-  tmux = undefined;
-  fake = undefined;
-});
 
 const run = (command: string) => toolUse("run_bash", { command });
 
 /** A workspace holding A's and B's certificates, so commands inside the sandbox can trust them. */
 function workspace() {
-  const w = e2eWorkspace("bunker-net-e2e-", fake!.url);
+  const w = e2e.workspace();
   copyFileSync(A.caFile, join(w.root, "a.pem"));
   copyFileSync(B.caFile, join(w.root, "b.pem"));
   return w;
@@ -52,7 +45,7 @@ const bunFetch = (url: string) => `bun -e 'process.stdout.write(await (await fet
 
 describe.skipIf(!canRun)("sandboxed commands with --allow-net=127.0.0.2:PORT", () => {
   test("curl and bun reach A (HTTP and TLS through CONNECT); B is refused with the proxy's reason; /dev/tcp to A finds nothing", async () => {
-    fake = startFakeAnthropic([
+    const fake = e2e.serve([
       reply([
         run(`curl -sS ${A.url}/curl`),
         run(`curl -sS --cacert a.pem ${A.tlsUrl}/curl-tls`),
@@ -86,7 +79,7 @@ describe.skipIf(!canRun)("sandboxed commands with --allow-net=127.0.0.2:PORT", (
   }, 60_000);
 
   test("--no-prompt and no grant: the failure names --allow-net=127.0.0.2:PORT and permission_denials lists it", async () => {
-    fake = startFakeAnthropic([reply([run(`curl -sSf ${A.url}/denied`)]), reply("Could not.")]);
+    const fake = e2e.serve([reply([run(`curl -sSf ${A.url}/denied`)]), reply("Could not.")]);
     const { root, env } = workspace();
     const r = await runHeadless(root, env, ["-p", "fetch", "--allow-run", "--no-prompt", "--output-format", "json"]);
     expect(r.code).toBe(0);
@@ -108,7 +101,7 @@ describe.skipIf(!canRun)("sandboxed commands with --allow-net=127.0.0.2:PORT", (
 
 describe.skipIf(!opensslAvailable)("web_fetch in a headless run", () => {
   test("a granted local page comes back as Markdown; localhost is refused, naming the grant by address", async () => {
-    fake = startFakeAnthropic([
+    const fake = e2e.serve([
       reply([toolUse("web_fetch", { url: `${A.url}/page` }), toolUse("web_fetch", { url: `http://localhost:${A.port}/` })]),
       reply("Read it."),
     ]);
@@ -124,13 +117,13 @@ describe.skipIf(!opensslAvailable)("web_fetch in a headless run", () => {
 
 describe.skipIf(!canRun || !tmuxAvailable)("in a real terminal (tmux)", () => {
   test("a command reaching B asks which host and which command; 'for the session' lets the next one through unasked", async () => {
-    fake = startFakeAnthropic([
+    const fake = e2e.serve([
       reply([run(`curl -sS ${B.url}/first`)]),
       reply([run(`curl -sS ${B.url}/second`)]),
       reply("Both done."),
     ]);
     const { root, env } = workspace();
-    tmux = await TmuxSession.start([...BUNKER, "--allow-run", "--sandbox", "on", "fetch from B"], { cwd: root, env, cols: 140, rows: 50 });
+    const tmux = await e2e.terminal([...BUNKER, "--allow-run", "--sandbox", "on", "fetch from B"], { cwd: root, env, cols: 140, rows: 50 });
     const question = `Allow net access to "127.0.0.3:${B.port}"?`;
     const screen = await waitForCount(tmux, question, 1);
     expect(screen).toContain(`run_bash requests net access to "127.0.0.3:${B.port}"`);
@@ -144,9 +137,9 @@ describe.skipIf(!canRun || !tmuxAvailable)("in a real terminal (tmux)", () => {
     expect(await quitWithCtrlD(tmux)).not.toBeNull();
   }, 60_000);
   test("web_fetch: a redirect from a granted host to B asks, naming the new URL; denied, B is not reached", async () => {
-    fake = startFakeAnthropic([reply([toolUse("web_fetch", { url: `${A.url}/to-b` })]), reply("Stopped.")]);
+    const fake = e2e.serve([reply([toolUse("web_fetch", { url: `${A.url}/to-b` })]), reply("Stopped.")]);
     const { root, env } = workspace();
-    tmux = await TmuxSession.start([...BUNKER, `--allow-net=127.0.0.2:${A.port}`, "read the page"], { cwd: root, env, cols: 140, rows: 50 });
+    const tmux = await e2e.terminal([...BUNKER, `--allow-net=127.0.0.2:${A.port}`, "read the page"], { cwd: root, env, cols: 140, rows: 50 });
     const question = `Allow net access to "127.0.0.3:${B.port}"?`;
     const screen = await waitForCount(tmux, question, 1);
     expect(screen).toContain(`web_fetch requests net access to "127.0.0.3:${B.port}"`);

@@ -3,24 +3,15 @@
 // the model can act on, and its corrected patch lands. In a real terminal
 // (tmux): one prompt shows every file's diff, Yes writes them all, No writes
 // nothing and passes the reason on.
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { startFakeAnthropic, type FakeAnthropic } from "../support/fake-anthropic.ts";
 import { reply, toolUse } from "../support/fake-anthropic/steps.ts";
-import { BUNKER, press, quitWithCtrlD, runHeadless, stopAll, toolResults, waitForCount, workspace as e2eWorkspace } from "../support/cli.ts";
-import { TmuxSession, tmuxAvailable } from "../support/tmux.ts";
+import { BUNKER, endToEnd, press, quitWithCtrlD, runHeadless, toolResults, waitForCount } from "../support/cli.ts";
+import { tmuxAvailable } from "../support/tmux.ts";
 import { readTree } from "../support/tree.ts";
 
-let fake: FakeAnthropic | undefined;
-let tmux: TmuxSession | undefined;
-afterEach(async () => {
-  await stopAll(tmux, fake);
-  tmux = undefined;
-  fake = undefined;
-});
-
-const workspace = (files: Record<string, string>) => e2eWorkspace("bunker-patch-e2e-", fake!.url, files);
+const e2e = endToEnd("bunker-patch-e2e-");
 
 const app = "export function main() {\n  const x = 1;\n  run(x);\n}\n";
 const util = "export function run(n) {\n  return n;\n}\n";
@@ -46,12 +37,12 @@ const fixedPatch = wrongPatch.replace("-  const x = 0;", "-  const x = 1;");
 
 describe("apply_patch headless", () => {
   test("a failing patch returns the report, nothing is written, and the corrected patch lands", async () => {
-    fake = startFakeAnthropic([
+    const fake = e2e.serve([
       reply([toolUse("apply_patch", { patch: wrongPatch })]),
       reply([toolUse("apply_patch", { patch: fixedPatch })]),
       reply("Both files are patched."),
     ]);
-    const { root, env } = workspace({ "src/app.js": app, "src/util.js": util });
+    const { root, env } = e2e.workspace({ "src/app.js": app, "src/util.js": util });
     const r = await runHeadless(root, env, ["-p", "make x 42 and double run", "--allow-write"]);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe("Both files are patched.\n");
@@ -73,8 +64,8 @@ describe("apply_patch headless", () => {
   });
 
   test("--no-prompt: the patch is refused as a whole, stderr and the model are told which flag grants it", async () => {
-    fake = startFakeAnthropic([reply([toolUse("apply_patch", { patch: fixedPatch })]), reply("I could not patch.")]);
-    const { root, env } = workspace({ "src/app.js": app, "src/util.js": util });
+    const fake = e2e.serve([reply([toolUse("apply_patch", { patch: fixedPatch })]), reply("I could not patch.")]);
+    const { root, env } = e2e.workspace({ "src/app.js": app, "src/util.js": util });
     const r = await runHeadless(root, env, ["-p", "patch it", "--no-prompt"]);
     expect(r.code).toBe(0);
     expect(r.stderr).toContain("--allow-write");
@@ -89,13 +80,13 @@ describe("apply_patch headless", () => {
 describe.skipIf(!tmuxAvailable)("apply_patch in a real terminal (tmux)", () => {
   test("one prompt with every file's diff; Yes writes them all, No writes nothing and passes the reason on", async () => {
     const second = "*** Begin Patch\n*** Update File: src/util.js\n@@\n-  return n * 2;\n+  return n * 3;\n*** Delete File: src/app.js\n*** End Patch\n";
-    fake = startFakeAnthropic([
+    const fake = e2e.serve([
       reply([toolUse("apply_patch", { patch: fixedPatch })]), // Yes
       reply([toolUse("apply_patch", { patch: second })]), // No, with a reason
       reply("All done."),
     ]);
-    const { root, env } = workspace({ "src/app.js": app, "src/util.js": util });
-    tmux = await TmuxSession.start([...BUNKER, "patch both files"], { cwd: root, env, cols: 120, rows: 60 });
+    const { root, env } = e2e.workspace({ "src/app.js": app, "src/util.js": util });
+    const tmux = await e2e.terminal([...BUNKER, "patch both files"], { cwd: root, env, cols: 120, rows: 60 });
 
     let screen = await waitForCount(tmux, "Apply these changes to 2 files?", 1);
     expect(screen).toContain("apply_patch wants to edit src/app.js, src/util.js");

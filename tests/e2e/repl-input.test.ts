@@ -1,24 +1,17 @@
 // What the person types at the REPL prompt reaches the model whole: a
 // multi-line paste is one message (not its first line), a paste without a
 // final newline waits for the rest of its line, typed lines stay separate.
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import type { MessageParam } from "@anthropic-ai/sdk/resources/messages";
-import { startFakeAnthropic, type FakeAnthropic } from "../support/fake-anthropic.ts";
 import { apiError, reply, type Step } from "../support/fake-anthropic/steps.ts";
-import { BUNKER, quitWithCtrlD, stopAll, workspace as e2eWorkspace } from "../support/cli.ts";
+import { BUNKER, endToEnd, quitWithCtrlD } from "../support/cli.ts";
 import { TmuxSession, tmuxAvailable } from "../support/tmux.ts";
 
-let fake: FakeAnthropic | undefined;
-let tmux: TmuxSession | undefined;
-afterEach(async () => {
-  await stopAll(tmux, fake);
-  tmux = undefined;
-  fake = undefined;
-});
+const e2e = endToEnd("bunker-repl-");
 
 /** The text of the last user message of request `i`. */
 function lastUserText(i: number): string {
-  const messages: MessageParam[] = fake!.requests[i]!.body.messages;
+  const messages: MessageParam[] = e2e.fake.requests[i]!.body.messages;
   const last = messages.at(-1)!;
   if (typeof last.content === "string") return last.content;
   return last.content.map((b) => (b.type === "text" ? b.text : "")).join("");
@@ -31,9 +24,9 @@ async function leaves(t: TmuxSession): Promise<void> {
 }
 
 async function startRepl(steps: Step[]): Promise<TmuxSession> {
-  fake = startFakeAnthropic(steps);
-  const { root, env } = e2eWorkspace("bunker-repl-", fake.url);
-  tmux = await TmuxSession.start([...BUNKER], { cwd: root, env, cols: 100, rows: 40 });
+  e2e.serve(steps);
+  const { root, env } = e2e.workspace();
+  const tmux = await e2e.terminal([...BUNKER], { cwd: root, env, cols: 100, rows: 40 });
   await tmux.waitFor("/help for commands");
   await tmux.waitFor("›");
   return tmux;
@@ -45,7 +38,7 @@ describe.skipIf(!tmuxAvailable)("REPL input in a real terminal (tmux)", () => {
     t.paste("first line of the paste\nsecond line\n  third, indented\n");
     await t.waitFor("Got all three lines.");
     await Bun.sleep(200);
-    expect(fake!.requests).toHaveLength(1);
+    expect(e2e.fake.requests).toHaveLength(1);
     expect(lastUserText(0)).toBe("first line of the paste\nsecond line\n  third, indented");
     await leaves(t);
   }, 30_000);
@@ -54,7 +47,7 @@ describe.skipIf(!tmuxAvailable)("REPL input in a real terminal (tmux)", () => {
     const t = await startRepl([reply("Joined.")]);
     t.paste("alpha\nbeta");
     await Bun.sleep(300);
-    expect(fake!.requests).toHaveLength(0);
+    expect(e2e.fake.requests).toHaveLength(0);
     t.keys([" gamma"], true);
     t.keys(["Enter"]);
     await t.waitFor("Joined.");
@@ -72,9 +65,9 @@ describe.skipIf(!tmuxAvailable)("REPL input in a real terminal (tmux)", () => {
     t.keys(["second try"], true);
     t.keys(["Enter"]);
     await t.waitFor("Now it works.");
-    expect(fake!.requests.map((r) => r.status)).toEqual([401, 200]);
+    expect(e2e.fake.requests.map((r) => r.status)).toEqual([401, 200]);
     // The failed message stays in the conversation, merged with the next: roles still alternate.
-    expect(fake!.requests[1]!.body.messages).toHaveLength(1);
+    expect(e2e.fake.requests[1]!.body.messages).toHaveLength(1);
     expect(lastUserText(1)).toBe("first trysecond try");
     await leaves(t);
   }, 30_000);
@@ -94,9 +87,9 @@ describe.skipIf(!tmuxAvailable)("REPL input in a real terminal (tmux)", () => {
       while (t.exitStatus() === null && Date.now() < deadline) await Bun.sleep(50);
       expect(t.exitStatus()).not.toBeNull();
       expect(t.screen()).toContain("tokens in");
-      expect(fake!.requests).toHaveLength(0);
+      expect(e2e.fake.requests).toHaveLength(0);
       t.close();
-      await fake!.stop();
+      await e2e.fake.stop();
     }
   }, 60_000);
 
@@ -109,7 +102,7 @@ describe.skipIf(!tmuxAvailable)("REPL input in a real terminal (tmux)", () => {
     t.keys(["again"], true);
     t.keys(["Enter"]);
     await t.waitFor("Two.");
-    expect(fake!.requests).toHaveLength(2);
+    expect(e2e.fake.requests).toHaveLength(2);
     expect(lastUserText(0)).toBe("hello");
     expect(lastUserText(1)).toBe("again");
     await leaves(t);

@@ -1,25 +1,18 @@
 // What the person sees in a real terminal (tmux) while a turn runs: rendered
 // markdown wrapped at the pane's width, the status line and its figures,
 // Escape interrupting a streaming answer without losing a keystroke.
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import type { MessageParam } from "@anthropic-ai/sdk/resources/messages";
-import { startFakeAnthropic, type FakeAnthropic } from "../support/fake-anthropic.ts";
 import { reply, toolUse, type Step } from "../support/fake-anthropic/steps.ts";
-import { BUNKER, quitWithCtrlD, stopAll, workspace } from "../support/cli.ts";
+import { BUNKER, endToEnd, quitWithCtrlD } from "../support/cli.ts";
 import { TmuxSession, tmuxAvailable } from "../support/tmux.ts";
 
-let fake: FakeAnthropic | undefined;
-let tmux: TmuxSession | undefined;
-afterEach(async () => {
-  await stopAll(tmux, fake);
-  tmux = undefined;
-  fake = undefined;
-});
+const e2e = endToEnd("bunker-screen-");
 
 async function startRepl(steps: Step[], cols: number, env: Record<string, string> = {}, args: string[] = []): Promise<TmuxSession> {
-  fake = startFakeAnthropic(steps);
-  const ws = workspace("bunker-screen-", fake.url);
-  tmux = await TmuxSession.start([...BUNKER, ...args], { cwd: ws.root, env: { ...ws.env, ...env }, cols, rows: 50 });
+  e2e.serve(steps);
+  const ws = e2e.workspace();
+  const tmux = await e2e.terminal([...BUNKER, ...args], { cwd: ws.root, env: { ...ws.env, ...env }, cols, rows: 50 });
   await tmux.waitFor("/help for commands");
   await tmux.waitFor("›");
   return tmux;
@@ -126,8 +119,8 @@ describe.skipIf(!tmuxAvailable)("the REPL's screen (tmux)", () => {
     t.keys([" ghi"], true);
     t.keys(["Enter"]);
     await t.waitFor("Fine, stopping.");
-    expect(fake!.requests).toHaveLength(2);
-    const messages: MessageParam[] = fake!.requests[1]!.body.messages;
+    expect(e2e.fake.requests).toHaveLength(2);
+    const messages: MessageParam[] = e2e.fake.requests[1]!.body.messages;
     const last = messages.at(-1)!;
     const text = typeof last.content === "string" ? last.content : last.content.map((b) => (b.type === "text" ? b.text : "")).join("\n");
     expect(text).toContain("interrupted your reply");
@@ -142,7 +135,7 @@ describe.skipIf(!tmuxAvailable)("the REPL's screen (tmux)", () => {
     t.keys(["def"], true);
     t.keys(["Enter"]);
     await t.waitFor("Got it.");
-    const last = fake!.requests[0]!.body.messages.at(-1)!;
+    const last = e2e.fake.requests[0]!.body.messages.at(-1)!;
     expect(last.content).toMatchObject([{ type: "text", text: "abcdef" }]);
     await leaves(t);
   }, 30_000);

@@ -3,34 +3,25 @@
 // --allow-run (runs, output returned), and the real prompt in a
 // pseudo-terminal (tmux) where the person approves, allows a prefix for the
 // session, and refuses with a reason.
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { detectSandbox } from "../../src/sandbox/detect.ts";
-import { startFakeAnthropic, type FakeAnthropic } from "../support/fake-anthropic.ts";
 import { reply, toolUse } from "../support/fake-anthropic/steps.ts";
-import { BUNKER, count, press, quitWithCtrlD, runHeadless, stopAll, toolResults, waitForCount, workspace as e2eWorkspace } from "../support/cli.ts";
-import { TmuxSession, tmuxAvailable } from "../support/tmux.ts";
+import { BUNKER, count, endToEnd, press, quitWithCtrlD, runHeadless, toolResults, waitForCount } from "../support/cli.ts";
 import { alive } from "../support/process.ts";
+import { tmuxAvailable } from "../support/tmux.ts";
 
 const sandboxed = detectSandbox().kind !== null;
 
-let fake: FakeAnthropic | undefined;
-let tmux: TmuxSession | undefined;
-afterEach(async () => {
-  await stopAll(tmux, fake);
-  tmux = undefined;
-  fake = undefined;
-});
-
-const workspace = (files: Record<string, string> = {}) => e2eWorkspace("bunker-run-e2e-", fake!.url, files);
+const e2e = endToEnd("bunker-run-e2e-");
 
 const run = (command: string) => toolUse("run_bash", { command });
 
 describe("headless", () => {
   test("--no-prompt: the command is refused, nothing runs, the result and stderr name --allow-run", async () => {
-    fake = startFakeAnthropic([reply([run("touch made.txt")]), reply("I could not run it.")]);
-    const { root, env } = workspace();
+    const fake = e2e.serve([reply([run("touch made.txt")]), reply("I could not run it.")]);
+    const { root, env } = e2e.workspace();
     const r = await runHeadless(root, env, ["-p", "make a file", "--no-prompt"]);
     expect(r.code).toBe(0);
     expect(existsSync(join(root, "made.txt"))).toBe(false);
@@ -42,8 +33,8 @@ describe("headless", () => {
   });
 
   test("a cloned repo's .bunker/settings.json cannot allow itself commands: warned at start, the command refused", async () => {
-    fake = startFakeAnthropic([reply([run("touch made.txt")]), reply("Refused.")]);
-    const { root, env } = workspace({ ".bunker/settings.json": '{"allow": ["run:touch *", "net:*"]}' });
+    const fake = e2e.serve([reply([run("touch made.txt")]), reply("Refused.")]);
+    const { root, env } = e2e.workspace({ ".bunker/settings.json": '{"allow": ["run:touch *", "net:*"]}' });
     const r = await runHeadless(root, env, ["-p", "make a file", "--no-prompt"]);
     expect(r.code).toBe(0);
     expect(existsSync(join(root, "made.txt"))).toBe(false);
@@ -55,8 +46,8 @@ describe("headless", () => {
   });
 
   test("--allow-run: the command runs in the workspace and its output goes back, without secrets", async () => {
-    fake = startFakeAnthropic([reply([run("echo hello > out.txt && cat out.txt && echo \"key=[$ANTHROPIC_API_KEY]\"")]), reply("Done.")]);
-    const { root, env } = workspace();
+    const fake = e2e.serve([reply([run("echo hello > out.txt && cat out.txt && echo \"key=[$ANTHROPIC_API_KEY]\"")]), reply("Done.")]);
+    const { root, env } = e2e.workspace();
     const r = await runHeadless(root, env, ["-p", "say hello", "--allow-run"]);
     expect(r.code).toBe(0);
     expect(readFileSync(join(root, "out.txt"), "utf8")).toBe("hello\n");
@@ -65,8 +56,8 @@ describe("headless", () => {
   });
 
   test("--allow-run=git grants git, not what is chained after it", async () => {
-    fake = startFakeAnthropic([reply([run("git --version && touch sneaky.txt")]), reply("Refused.")]);
-    const { root, env } = workspace();
+    const fake = e2e.serve([reply([run("git --version && touch sneaky.txt")]), reply("Refused.")]);
+    const { root, env } = e2e.workspace();
     const r = await runHeadless(root, env, ["-p", "go", "--allow-run=git"]);
     expect(r.code).toBe(0);
     expect(existsSync(join(root, "sneaky.txt"))).toBe(false);
@@ -78,8 +69,8 @@ describe("headless", () => {
   test.skipIf(!sandboxed)("--allow-run with the sandbox: a write outside the workspace is blocked and says so", async () => {
     // A system directory: shown read-only (/tmp and /var/tmp are private, a write there would land in the sandbox's own).
     const outside = `/usr/local/bunker-e2e-outside-${process.pid}`;
-    fake = startFakeAnthropic([reply([run(`echo x > ${outside}`)]), reply("Blocked.")]);
-    const { root, env } = workspace();
+    const fake = e2e.serve([reply([run(`echo x > ${outside}`)]), reply("Blocked.")]);
+    const { root, env } = e2e.workspace();
     const r = await runHeadless(root, env, ["-p", "go", "--allow-run"]);
     expect(r.code).toBe(0);
     expect(existsSync(outside)).toBe(false);
@@ -93,8 +84,8 @@ describe("headless", () => {
 describe("when bunker itself is killed", () => {
   for (const [sig, code] of [["SIGTERM", 143], ["SIGHUP", 129]] as const) {
     test(`${sig} with --sandbox off takes the running command down too (exit ${code})`, async () => {
-      fake = startFakeAnthropic([reply([run("echo $$ > pid.txt; sleep 30")]), reply("never")]);
-      const { root, env } = workspace();
+      e2e.serve([reply([run("echo $$ > pid.txt; sleep 30")]), reply("never")]);
+      const { root, env } = e2e.workspace();
       const proc = Bun.spawn([...BUNKER, "-p", "go", "--allow-run", "--sandbox", "off"], {
         cwd: root,
         env: { PATH: process.env.PATH ?? "", ...env },
@@ -119,15 +110,15 @@ describe("when bunker itself is killed", () => {
 
 describe.skipIf(!tmuxAvailable)("in a real terminal (tmux)", () => {
   test("the command is shown with where it runs; yes, a session prefix, and no with a reason each do what they say", async () => {
-    fake = startFakeAnthropic([
+    const fake = e2e.serve([
       reply([run("touch one.txt")]), // 1: Yes
       reply([run("mkdir -p a && touch a/x")]), // 2: Yes, and always allow commands starting with `mkdir`
       reply([run("mkdir -p b")]), // 3: covered by the prefix, not asked
       reply([run("rm -rf a")]), // 4: No, with a reason
       reply("All done."),
     ]);
-    const { root, env } = workspace();
-    tmux = await TmuxSession.start([...BUNKER, "make some files"], { cwd: root, env, cols: 120, rows: 50 });
+    const { root, env } = e2e.workspace();
+    const tmux = await e2e.terminal([...BUNKER, "make some files"], { cwd: root, env, cols: 120, rows: 50 });
 
     // 1: what will run, where, how confined; then Yes
     let screen = await waitForCount(tmux, "Run this command?", 1);

@@ -2,28 +2,19 @@
 // against the scripted Messages API. A conversation goes on with -c or -r,
 // the model sees what came before, a crash loses at most the running round,
 // and every way of naming a session wrongly says what to do instead.
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { MessageParam } from "@anthropic-ai/sdk/resources/messages";
-import { startFakeAnthropic, type FakeAnthropic } from "../support/fake-anthropic.ts";
 import { reply, toolUse } from "../support/fake-anthropic/steps.ts";
-import { BUNKER, quitWithCtrlD, runHeadless, stopAll, waitForCount, workspace as e2eWorkspace } from "../support/cli.ts";
-import { TmuxSession, tmuxAvailable } from "../support/tmux.ts";
+import { BUNKER, endToEnd, quitWithCtrlD, runHeadless, waitForCount } from "../support/cli.ts";
+import { tmuxAvailable } from "../support/tmux.ts";
 
-let fake: FakeAnthropic | undefined;
-let tmux: TmuxSession | undefined;
-afterEach(async () => {
-  await stopAll(tmux, fake);
-  tmux = undefined;
-  fake = undefined;
-});
-
-const workspace = (files: Record<string, string> = {}) => e2eWorkspace("bunker-session-e2e-", fake!.url, files);
+const e2e = endToEnd("bunker-session-e2e-");
 
 /** Each message of request `i` as "role: text of its blocks" (tool calls and results by name/content). */
 function transcript(i: number): string[] {
-  return fake!.requests[i]!.body.messages.map((m: MessageParam) => {
+  return e2e.fake.requests[i]!.body.messages.map((m: MessageParam) => {
     const blocks = typeof m.content === "string" ? [{ type: "text" as const, text: m.content }] : m.content;
     const parts = blocks.map((b) => {
       if (b.type === "text") return b.text;
@@ -37,8 +28,8 @@ function transcript(i: number): string[] {
 
 describe("headless", () => {
   test("-c continues the newest session here: the model sees the earlier exchange; json names the session", async () => {
-    fake = startFakeAnthropic([reply("The answer is 42."), reply("Still 42.")]);
-    const { root, env } = workspace();
+    e2e.serve([reply("The answer is 42."), reply("Still 42.")]);
+    const { root, env } = e2e.workspace();
     const first = await runHeadless(root, env, ["-p", "what is the answer?", "--output-format", "json"]);
     expect(first.code).toBe(0);
     const id = (JSON.parse(first.stdout) as { session_id: string }).session_id;
@@ -52,8 +43,8 @@ describe("headless", () => {
   });
 
   test("a continued session keeps its model unless -m names another", async () => {
-    fake = startFakeAnthropic([reply("one"), reply("two"), reply("three")]);
-    const { root, env } = workspace();
+    const fake = e2e.serve([reply("one"), reply("two"), reply("three")]);
+    const { root, env } = e2e.workspace();
     await runHeadless(root, env, ["-m", "claude-special-1", "-p", "hello"]);
     const json = await runHeadless(root, env, ["-c", "-p", "again", "--output-format", "json"]);
     expect(JSON.parse(json.stdout)).toMatchObject({ model: "claude-special-1" });
@@ -62,13 +53,13 @@ describe("headless", () => {
   });
 
   test("after -c, an edit of a file read before needs a fresh read, and the model is told why", async () => {
-    fake = startFakeAnthropic([
+    e2e.serve([
       reply([toolUse("read_file", { path: "a.txt" })]),
       reply("Read it."),
       reply([toolUse("edit_file", { path: "a.txt", old_string: "one", new_string: "two" })]),
       reply("I will read it again."),
     ]);
-    const { root, env } = workspace({ "a.txt": "one\n" });
+    const { root, env } = e2e.workspace({ "a.txt": "one\n" });
     await runHeadless(root, env, ["-p", "read a.txt"]);
     await runHeadless(root, env, ["-c", "--allow-write", "-p", "now edit it"]);
     const result = transcript(3).at(-1)!;
@@ -76,8 +67,8 @@ describe("headless", () => {
   });
 
   test("-r ID (or a prefix of it) continues that session, not the newest", async () => {
-    fake = startFakeAnthropic([reply("about apples"), reply("about pears"), reply("back to apples")]);
-    const { root, env } = workspace();
+    e2e.serve([reply("about apples"), reply("about pears"), reply("back to apples")]);
+    const { root, env } = e2e.workspace();
     const apples = JSON.parse((await runHeadless(root, env, ["-p", "apples", "--output-format", "json"])).stdout) as { session_id: string };
     await runHeadless(root, env, ["-p", "pears"]);
     const r = await runHeadless(root, env, ["-r", apples.session_id.slice(0, 6), "-p", "more apples"]);
@@ -86,8 +77,8 @@ describe("headless", () => {
   });
 
   test("a bare --resume lists this workspace's sessions, newest first, without needing a key", async () => {
-    fake = startFakeAnthropic([reply("one"), reply("two")]);
-    const { root, env } = workspace();
+    e2e.serve([reply("one"), reply("two")]);
+    const { root, env } = e2e.workspace();
     await runHeadless(root, env, ["-p", "fix the parser\nand the lexer"]);
     await runHeadless(root, env, ["-p", "write the docs"]);
     const { ANTHROPIC_API_KEY: _key, ...noKey } = env;
@@ -107,8 +98,8 @@ describe("headless", () => {
   });
 
   test("a session from another workspace, an unknown id, or -c with -r: exit 2 and what to run instead", async () => {
-    fake = startFakeAnthropic([reply("hi")]);
-    const { root, env } = workspace();
+    const fake = e2e.serve([reply("hi")]);
+    const { root, env } = e2e.workspace();
     const id = (JSON.parse((await runHeadless(root, env, ["-p", "hello", "--output-format", "json"])).stdout) as { session_id: string }).session_id;
     const elsewhere = join(root, "..", "other");
     mkdirSync(elsewhere);
@@ -135,8 +126,8 @@ describe("headless", () => {
   });
 
   test("a run that failed before any answer is not saved: -c does not continue it", async () => {
-    fake = startFakeAnthropic([{ status: 500 }, { status: 500 }, { status: 500 }, { status: 500 }, { status: 500 }, reply("fresh")]);
-    const { root, env } = workspace();
+    e2e.serve([{ status: 500 }, { status: 500 }, { status: 500 }, { status: 500 }, { status: 500 }, reply("fresh")]);
+    const { root, env } = e2e.workspace();
     const failed = await runHeadless(root, { ...env, BUNKER_RETRY_BASE_MS: "1" }, ["-p", "never answered"]);
     expect(failed.code).toBe(1);
     const { ANTHROPIC_API_KEY: _key, ...noKey } = env;
@@ -147,8 +138,8 @@ describe("headless", () => {
   });
 
   test("-c with nothing to continue says so and starts a new session", async () => {
-    fake = startFakeAnthropic([reply("fresh")]);
-    const { root, env } = workspace();
+    e2e.serve([reply("fresh")]);
+    const { root, env } = e2e.workspace();
     const r = await runHeadless(root, env, ["-c", "-p", "hello"]);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe("fresh\n");
@@ -157,13 +148,13 @@ describe("headless", () => {
   });
 
   test("killed mid-turn: the finished tool round is kept, and the next turn goes on from it", async () => {
-    fake = startFakeAnthropic([
+    const fake = e2e.serve([
       reply([toolUse("read_file", { path: "notes.txt" })]),
       // The second call hangs: bunker is killed while waiting for it.
       { ...reply("never sent"), delayMs: 60_000 },
       reply("The notes say hello."),
     ]);
-    const { root, env } = workspace({ "notes.txt": "hello\n" });
+    const { root, env } = e2e.workspace({ "notes.txt": "hello\n" });
     const proc = Bun.spawn([...BUNKER, "-p", "read the notes"], { cwd: root, env: { PATH: process.env.PATH ?? "", ...env }, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
     const deadline = Date.now() + 15_000;
     while (fake.requests.length < 2 && Date.now() < deadline) await Bun.sleep(20);
@@ -182,8 +173,8 @@ describe("headless", () => {
   });
 
   test("a relative XDG_STATE_HOME is ignored (the store would land in the project)", async () => {
-    fake = startFakeAnthropic([reply("ok")]);
-    const { root, env } = workspace();
+    e2e.serve([reply("ok")]);
+    const { root, env } = e2e.workspace();
     const r = await runHeadless(root, { ...env, XDG_STATE_HOME: "relstate" }, ["-p", "hi"]);
     expect(r.code).toBe(0);
     expect(existsSync(join(root, "relstate"))).toBe(false);
@@ -191,8 +182,8 @@ describe("headless", () => {
   });
 
   test("a store that cannot be opened is a warning: the turn still runs, unsaved", async () => {
-    fake = startFakeAnthropic([reply("done anyway")]);
-    const { root, env } = workspace();
+    e2e.serve([reply("done anyway")]);
+    const { root, env } = e2e.workspace();
     const blocker = join(root, "..", "state-is-a-file");
     writeFileSync(blocker, "");
     const r = await runHeadless(root, { ...env, XDG_STATE_HOME: blocker }, ["-p", "hi", "--output-format", "json"]);
@@ -207,21 +198,21 @@ describe("headless", () => {
 describe.skipIf(!tmuxAvailable)("in a real terminal (tmux)", () => {
   test("leaving says how to continue; -c brings back the conversation and the plan; /clear starts a new session", async () => {
     const plan = [{ id: "1", text: "Read the notes", status: "completed" }, { id: "2", text: "Summarise them", status: "in_progress" }];
-    fake = startFakeAnthropic([
+    e2e.serve([
       reply([toolUse("todo", { items: plan })]),
       reply("Planned."),
       reply("Continuing the plan."),
       reply("A new start."),
     ]);
-    const { root, env } = workspace();
-    tmux = await TmuxSession.start([...BUNKER, "make a plan"], { cwd: root, env });
+    const { root, env } = e2e.workspace();
+    let tmux = await e2e.terminal([...BUNKER, "make a plan"], { cwd: root, env });
     await waitForCount(tmux, "Planned.", 1);
     expect(await quitWithCtrlD(tmux)).not.toBeNull();
     const saved = /Session saved\. Continue it with: bunker -r ([0-9a-z]{10})/.exec(tmux.screen());
     expect(saved).not.toBeNull();
     tmux.close();
 
-    tmux = await TmuxSession.start([...BUNKER, "-c"], { cwd: root, env });
+    tmux = await e2e.terminal([...BUNKER, "-c"], { cwd: root, env });
     let screen = await waitForCount(tmux, `Continuing session ${saved![1]} (4 messages, 2 todos).`, 1);
     expect(screen).toContain("Last reply:\nPlanned.");
     tmux.keys(["/todos", "Enter"]);
@@ -248,9 +239,9 @@ describe.skipIf(!tmuxAvailable)("in a real terminal (tmux)", () => {
   });
 
   test("a session continued by a second bunker meanwhile: the first keeps its turn as a new session, and says so", async () => {
-    fake = startFakeAnthropic([reply("A one."), reply("B one."), reply("A two.")]);
-    const { root, env } = workspace();
-    tmux = await TmuxSession.start([...BUNKER, "first from A"], { cwd: root, env });
+    e2e.serve([reply("A one."), reply("B one."), reply("A two.")]);
+    const { root, env } = e2e.workspace();
+    const tmux = await e2e.terminal([...BUNKER, "first from A"], { cwd: root, env });
     await waitForCount(tmux, "A one.", 1);
     const b = await runHeadless(root, env, ["-c", "-p", "from B", "--output-format", "json"]);
     const shared = (JSON.parse(b.stdout) as { session_id: string }).session_id;
@@ -269,12 +260,12 @@ describe.skipIf(!tmuxAvailable)("in a real terminal (tmux)", () => {
   });
 
   test("bare --resume on a terminal is a picker: newest first, named by first prompt and last reply; Enter continues the one picked", async () => {
-    fake = startFakeAnthropic([reply("Alpha is done."), reply("Beta is done."), reply("Back in alpha.")]);
-    const { root, env } = workspace();
+    const fake = e2e.serve([reply("Alpha is done."), reply("Beta is done."), reply("Back in alpha.")]);
+    const { root, env } = e2e.workspace();
     await runHeadless(root, env, ["-p", "alpha task"]);
     await Bun.sleep(20);
     await runHeadless(root, env, ["-p", "beta task"]);
-    tmux = await TmuxSession.start([...BUNKER, "--resume"], { cwd: root, env, cols: 100 });
+    const tmux = await e2e.terminal([...BUNKER, "--resume"], { cwd: root, env, cols: 100 });
     const list = await tmux.waitFor("Enter to pick");
     expect(list).toMatch(/› just now +beta task +→ Beta is done\.\n +just now +alpha task +→ Alpha is done\./);
     tmux.keys(["Down"]);
@@ -289,10 +280,10 @@ describe.skipIf(!tmuxAvailable)("in a real terminal (tmux)", () => {
   });
 
   test("Escape in the picker starts nothing", async () => {
-    fake = startFakeAnthropic([reply("Done.")]);
-    const { root, env } = workspace();
+    const fake = e2e.serve([reply("Done.")]);
+    const { root, env } = e2e.workspace();
     await runHeadless(root, env, ["-p", "a task"]);
-    tmux = await TmuxSession.start([...BUNKER, "--resume"], { cwd: root, env });
+    const tmux = await e2e.terminal([...BUNKER, "--resume"], { cwd: root, env });
     await tmux.waitFor("Enter to pick");
     tmux.keys(["Escape"]);
     await tmux.waitFor("Resume which session? (cancelled)");
@@ -303,15 +294,15 @@ describe.skipIf(!tmuxAvailable)("in a real terminal (tmux)", () => {
   });
 
   test("the Up arrow brings back what was typed in this workspace in an earlier session", async () => {
-    fake = startFakeAnthropic([reply("First."), reply("Again.")]);
-    const { root, env } = workspace();
-    tmux = await TmuxSession.start([...BUNKER], { cwd: root, env });
+    const fake = e2e.serve([reply("First."), reply("Again.")]);
+    const { root, env } = e2e.workspace();
+    let tmux = await e2e.terminal([...BUNKER], { cwd: root, env });
     await tmux.waitFor("/help for commands");
     tmux.keys(["remember this one", "Enter"]);
     await tmux.waitFor("First.");
     expect(await quitWithCtrlD(tmux)).not.toBeNull();
     tmux.close();
-    tmux = await TmuxSession.start([...BUNKER], { cwd: root, env });
+    tmux = await e2e.terminal([...BUNKER], { cwd: root, env });
     await tmux.waitFor("/help for commands");
     await Bun.sleep(200);
     tmux.keys(["Up"]);

@@ -1,22 +1,15 @@
 // SIGTERM ends bunker within a second wherever it is: in a sandboxed command
 // (the command dies with it) and at an approval prompt in a real terminal
 // (the terminal is given back).
-import { afterEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { detectSandbox } from "../../src/sandbox/detect.ts";
-import { BUNKER, stopAll, waitForCount, workspace as e2eWorkspace } from "../support/cli.ts";
-import { startFakeAnthropic, type FakeAnthropic } from "../support/fake-anthropic.ts";
+import { BUNKER, endToEnd, waitForCount } from "../support/cli.ts";
 import { reply, toolUse } from "../support/fake-anthropic/steps.ts";
 import { alive } from "../support/process.ts";
-import { TmuxSession, tmuxAvailable } from "../support/tmux.ts";
+import { tmuxAvailable } from "../support/tmux.ts";
 
-let fake: FakeAnthropic | undefined;
-let tmux: TmuxSession | undefined;
-afterEach(async () => {
-  await stopAll(tmux, fake);
-  tmux = undefined;
-  fake = undefined;
-});
+const e2e = endToEnd("bunker-signal-");
 
 /** Pids of live processes whose command line contains `arg`. */
 function withArg(arg: string): number[] {
@@ -31,8 +24,8 @@ function withArg(arg: string): number[] {
 
 test.skipIf(detectSandbox().kind !== "bubblewrap")("SIGTERM during a sandboxed command: bunker exits 143 within a second, the command with it", async () => {
   const marker = `4242.${process.pid}`;
-  fake = startFakeAnthropic([reply([toolUse("run_bash", { command: `sleep ${marker}` })]), reply("never")]);
-  const { root, env } = e2eWorkspace("bunker-signal-", fake.url);
+  e2e.serve([reply([toolUse("run_bash", { command: `sleep ${marker}` })]), reply("never")]);
+  const { root, env } = e2e.workspace();
   const proc = Bun.spawn([...BUNKER, "-p", "go", "--allow-run"], { cwd: root, env: { PATH: process.env.PATH ?? "", ...env }, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
   const deadline = Date.now() + 15_000;
   while (withArg(`sleep ${marker}`).length === 0 && Date.now() < deadline) await Bun.sleep(20);
@@ -47,9 +40,9 @@ test.skipIf(detectSandbox().kind !== "bubblewrap")("SIGTERM during a sandboxed c
 }, 30_000);
 
 test.skipIf(!tmuxAvailable)("SIGTERM at an approval prompt: bunker exits 143 within a second", async () => {
-  fake = startFakeAnthropic([reply([toolUse("write_file", { path: "a.txt", content: "new\n" })]), reply("never")]);
-  const { root, env } = e2eWorkspace("bunker-signal-", fake.url);
-  tmux = await TmuxSession.start([...BUNKER, "write a.txt"], { cwd: root, env, cols: 100, rows: 30 });
+  e2e.serve([reply([toolUse("write_file", { path: "a.txt", content: "new\n" })]), reply("never")]);
+  const { root, env } = e2e.workspace();
+  const tmux = await e2e.terminal([...BUNKER, "write a.txt"], { cwd: root, env, cols: 100, rows: 30 });
   await waitForCount(tmux, "a.txt?", 1);
   const pid = Number(tmux.command(["display-message", "-p", "-t", tmux.name, "#{pane_pid}"]).trim());
   expect(alive(pid)).toBe(true);

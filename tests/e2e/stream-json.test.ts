@@ -1,15 +1,11 @@
 // `bunker -p --output-format stream-json` read the way a script reads
 // `claude -p --output-format stream-json`: line by line, following every
 // tool call from its tool_use to its tool_result by id.
-import { afterEach, describe, expect, test } from "bun:test";
-import { runHeadless, workspace } from "../support/cli.ts";
-import { reply, startFakeAnthropic, text, thinking, toolUse, type FakeAnthropic } from "../support/fake-anthropic.ts";
+import { describe, expect, test } from "bun:test";
+import { endToEnd, runHeadless } from "../support/cli.ts";
+import { reply, text, thinking, toolUse } from "../support/fake-anthropic.ts";
 
-let fake: FakeAnthropic | undefined;
-afterEach(async () => {
-  await fake?.stop();
-  fake = undefined;
-});
+const e2e = endToEnd("bunker-stream-json-");
 
 type Block = { type: string; id?: string; name?: string; input?: unknown; tool_use_id?: string; content?: unknown; is_error?: boolean; text?: string };
 type Event = { type: string; subtype?: string; session_id?: string | null; message?: { role: string; content: Block[]; usage?: unknown }; [k: string]: unknown };
@@ -34,12 +30,12 @@ function follow(stdout: string) {
 
 describe("stream-json", () => {
   test("init, every reply with its tool calls, every round of results, then the result with usage and cost", async () => {
-    fake = startFakeAnthropic([
+    const fake = e2e.serve([
       reply([thinking("Two files to look at."), text("Reading."), toolUse("read_file", { path: "notes.txt" }), toolUse("read_file", { path: "missing.txt" })]),
       reply([toolUse("grep", { pattern: "beta" })]),
       reply("notes.txt says alpha; missing.txt does not exist; beta is in notes.txt."),
     ]);
-    const { root, env } = workspace("bunker-stream-json-", fake.url, { "notes.txt": "alpha\nbeta\n" });
+    const { root, env } = e2e.workspace({ "notes.txt": "alpha\nbeta\n" });
     const r = await runHeadless(root, env, ["-p", "look around", "--output-format", "stream-json"]);
     expect(r.code).toBe(0);
     const { events, calls, orphans } = follow(r.stdout);
@@ -82,8 +78,8 @@ describe("stream-json", () => {
   });
 
   test("-A shows as permissionMode allow-all; a turn cut by --max-turns is error_max_turns with the open call answered", async () => {
-    fake = startFakeAnthropic([reply([toolUse("read_file", { path: "notes.txt" })]), reply("never")]);
-    const { root, env } = workspace("bunker-stream-json-", fake.url, { "notes.txt": "alpha\n" });
+    e2e.serve([reply([toolUse("read_file", { path: "notes.txt" })]), reply("never")]);
+    const { root, env } = e2e.workspace({ "notes.txt": "alpha\n" });
     const r = await runHeadless(root, env, ["-p", "go", "-A", "--max-turns", "1", "--output-format", "stream-json"]);
     expect(r.code).toBe(1);
     const { events, calls, orphans } = follow(r.stdout);

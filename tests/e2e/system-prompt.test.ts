@@ -1,23 +1,18 @@
 // The system prompt as the API receives it (bunker run headless against the
 // scripted server): the workspace facts, the project's AGENTS.md or CLAUDE.md,
 // and never a notes file that leads outside the workspace.
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { startFakeAnthropic, type FakeAnthropic } from "../support/fake-anthropic.ts";
 import { reply } from "../support/fake-anthropic/steps.ts";
-import { runHeadless, stopAll, workspace as e2eWorkspace } from "../support/cli.ts";
+import { endToEnd, runHeadless } from "../support/cli.ts";
 
-let fake: FakeAnthropic | undefined;
-afterEach(async () => {
-  await stopAll(undefined, fake);
-  fake = undefined;
-});
+const e2e = endToEnd("bunker-system-");
 
 /** Runs one headless turn in a fresh workspace; returns the system prompt sent and stderr. */
 async function systemFor(files: Record<string, string>, setup: (root: string) => void = () => {}, flags: string[] = []): Promise<{ system: string; stderr: string; root: string }> {
-  fake = startFakeAnthropic([reply("ok")]);
-  const { root, env } = e2eWorkspace("bunker-system-", fake.url, files);
+  const fake = e2e.serve([reply("ok")]);
+  const { root, env } = e2e.workspace(files);
   setup(root);
   const r = await runHeadless(root, env, [...flags, "-p", "hi"]);
   expect(r.code).toBe(0);
@@ -41,10 +36,10 @@ describe("the system prompt", () => {
     let { system } = await systemFor({ "CLAUDE.md": "Prefer tabs." }, (root) => mkdirSync(join(root, ".git")));
     expect(system).toContain("Project instructions from CLAUDE.md:\nPrefer tabs.");
     expect(system).toContain("Git repository: yes\n");
-    await fake!.stop();
+    await e2e.fake.stop();
 
-    fake = startFakeAnthropic([reply("ok")]);
-    const { root, env } = e2eWorkspace("bunker-system-", fake.url, { "pkg/index.ts": "" });
+    const fake = e2e.serve([reply("ok")]);
+    const { root, env } = e2e.workspace({ "pkg/index.ts": "" });
     mkdirSync(join(root, ".git"));
     await runHeadless(join(root, "pkg"), env, ["-p", "hi"]);
     system = JSON.stringify(fake.requests[0]!.body.system);
@@ -62,10 +57,10 @@ describe("the system prompt", () => {
     expect(system).not.toContain("OUTSIDE-SECRET");
     expect(system).toContain("Project instructions from CLAUDE.md:\ninside notes");
     expect(stderr).toContain(`AGENTS.md was not read: it leads to ${outsideFile}, and it is outside the workspace; --allow-read=${outsideFile} would grant it.`);
-    await fake!.stop();
+    await e2e.fake.stop();
 
-    fake = startFakeAnthropic([reply("ok")]);
-    const { root, env } = e2eWorkspace("bunker-system-", fake.url, {});
+    const fake = e2e.serve([reply("ok")]);
+    const { root, env } = e2e.workspace();
     plant(root);
     await runHeadless(root, env, [`--allow-read=${outsideFile}`, "-p", "hi"]);
     expect(JSON.stringify(fake.requests[0]!.body.system)).toContain("OUTSIDE-SECRET");
@@ -79,7 +74,7 @@ describe("the system prompt", () => {
 
   test("the first request (system prompt and every tool schema) stays under 8 KB", async () => {
     await systemFor({});
-    const body = JSON.stringify(fake!.requests[0]!.body);
+    const body = JSON.stringify(e2e.fake.requests[0]!.body);
     expect(body.length).toBeLessThan(8 * 1024);
   });
 });

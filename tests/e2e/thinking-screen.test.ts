@@ -1,24 +1,17 @@
 // Thinking in a real terminal (tmux): each block is one dim, folded line
 // above the answer, and /thinking brings back the last one whole.
-import { afterEach, expect, test } from "bun:test";
-import { BUNKER, stopAll, workspace } from "../support/cli.ts";
-import { reply, startFakeAnthropic, text, thinking, type FakeAnthropic } from "../support/fake-anthropic.ts";
-import { TmuxSession } from "../support/tmux.ts";
+import { expect, test } from "bun:test";
+import { BUNKER, endToEnd } from "../support/cli.ts";
+import { reply, text, thinking } from "../support/fake-anthropic.ts";
 
-let fake: FakeAnthropic | undefined;
-let tmux: TmuxSession | undefined;
-afterEach(async () => {
-  await stopAll(tmux, fake);
-  tmux = undefined;
-  fake = undefined;
-});
+const e2e = endToEnd("bunker-thinking-screen-");
 
 const PLAN = ["The person asks about the greeting.", "First check how greet() is called,", "then whether the tests cover a name.", "DEEP-DETAIL at the end of the plan."].join("\n");
 
 test("a thinking block shows as one dim line; /thinking shows all of it", async () => {
-  fake = startFakeAnthropic([reply([thinking(PLAN), text("The greeting takes a name.")])]);
-  const ws = workspace("bunker-thinking-screen-", fake.url);
-  tmux = await TmuxSession.start(BUNKER, { cwd: ws.root, env: ws.env, cols: 80, rows: 40 });
+  e2e.serve([reply([thinking(PLAN), text("The greeting takes a name.")])]);
+  const ws = e2e.workspace();
+  const tmux = await e2e.terminal(BUNKER, { cwd: ws.root, env: ws.env, cols: 80, rows: 40 });
   await tmux.waitFor("›");
   tmux.keys(["how does greet work?"], true);
   tmux.keys(["Enter"]);

@@ -6,7 +6,7 @@ import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import Anthropic from "@anthropic-ai/sdk";
 import type { ContentBlockParam, MessageParam } from "@anthropic-ai/sdk/resources/messages";
-import { Agent, type LoopEvents } from "../../src/agent/loop.ts";
+import { Agent } from "../../src/agent/loop.ts";
 import { Model } from "../../src/agent/model.ts";
 import type { ThinkingLevel } from "../../src/agent/thinking.ts";
 import { costUSD } from "../../src/agent/usage.ts";
@@ -17,10 +17,13 @@ import { TerminalUI } from "../../src/ui/terminal.ts";
 import { allTools } from "../../src/tools/all.ts";
 import { ToolRegistry } from "../../src/tools/registry.ts";
 import { makeContext, tempDir } from "../support/context.ts";
-import { reply, startFakeAnthropic, text, thinking, toolUse, type FakeAnthropic, type Step } from "../support/fake-anthropic.ts";
+import { reply, text, thinking, toolUse, type FakeAnthropic, type Step } from "../support/fake-anthropic.ts";
+import { endToEnd } from "../support/cli.ts";
+import { RecordingEvents } from "../support/loop-events.ts";
+
+const e2e = endToEnd();
 
 let root: string;
-let fake: FakeAnthropic | undefined;
 
 beforeEach(() => {
   root = tempDir("bunker-thinking-");
@@ -28,33 +31,18 @@ beforeEach(() => {
   writeFileSync(join(root, "big.txt"), "line of text\n".repeat(400));
 });
 
-afterEach(async () => {
-  await fake?.stop();
-  fake = undefined;
+afterEach(() => {
   rmSync(root, { recursive: true, force: true });
 });
 
-class Events implements LoopEvents {
-  thoughts: string[] = [];
-  onModelStart(): void {}
-  onText(): void {}
-  onRetry(): void {}
-  onToolStart(): void {}
-  onToolEnd(): void {}
-  onNotice(): void {}
-  onInjected(): void {}
-  onThinkingBlock(t: string): void {
-    this.thoughts.push(t);
-  }
-}
 
 function setup(steps: Step[], model: string, level?: ThinkingLevel) {
-  fake = startFakeAnthropic(steps);
+  const fake = e2e.serve(steps);
   const config = parseConfig(["-C", root], { ANTHROPIC_API_KEY: "test" }, true).config!;
   const m = new Model({ apiKey: "test", baseURL: fake.url, model, retryBaseMs: 1, ...(level ? { thinking: level } : {}) });
   const agent = new Agent({ model: m, registry: new ToolRegistry(allTools(config)), system: "You are a test.", maxTurns: 10 });
   const ctx = makeContext(root, { grants: config.grants, interactive: false });
-  const events = new Events();
+  const events = new RecordingEvents();
   return { agent, model: m, events, turn: (p: string) => agent.runTurn(p, ctx, events) };
 }
 
@@ -72,12 +60,12 @@ describe("thinking across tool use", () => {
     );
     const out = await s.turn("what is in a.txt?");
     expect(out).toMatchObject({ end: "done", text: "It says alpha." });
-    expect(accepted(fake!)).toEqual(["200", "200"]);
-    const first = fake!.requests[0]!.body as unknown as Record<string, unknown>;
+    expect(accepted(e2e.fake)).toEqual(["200", "200"]);
+    const first = e2e.fake.requests[0]!.body as unknown as Record<string, unknown>;
     expect(first.thinking).toEqual({ type: "adaptive" });
     expect(first.output_config).toEqual({ effort: "high" });
-    const sentBack = blocks(fake!.requests[1]!.body.messages[1]);
-    expect(sentBack[0]).toEqual(fake!.requests[0]!.reply!.content[0] as ContentBlockParam);
+    const sentBack = blocks(e2e.fake.requests[1]!.body.messages[1]);
+    expect(sentBack[0]).toEqual(e2e.fake.requests[0]!.reply!.content[0] as ContentBlockParam);
     expect(sentBack[1]).toMatchObject({ type: "tool_use", id: "toolu_r1" });
     expect(s.events.thoughts).toEqual(["I should read a.txt first.\nThen answer.", "It says alpha."]);
   });
@@ -85,12 +73,12 @@ describe("thinking across tool use", () => {
   test("a budget model gets budget_tokens below max_tokens; --thinking off sends disabled", async () => {
     const s = setup([reply("ok")], "claude-haiku-4-5", "low");
     await s.turn("hi");
-    expect(fake!.requests[0]!.body).toMatchObject({ thinking: { type: "enabled", budget_tokens: 4000 }, max_tokens: 20000 });
-    await fake!.stop();
+    expect(e2e.fake.requests[0]!.body).toMatchObject({ thinking: { type: "enabled", budget_tokens: 4000 }, max_tokens: 20000 });
+    await e2e.fake.stop();
     const off = setup([reply("ok")], "claude-sonnet-5-5", "off");
     await off.turn("hi");
-    expect(fake!.requests[0]!.body).toMatchObject({ thinking: { type: "disabled" } });
-    expect((fake!.requests[0]!.body as unknown as Record<string, unknown>).output_config).toBeUndefined();
+    expect(e2e.fake.requests[0]!.body).toMatchObject({ thinking: { type: "disabled" } });
+    expect((e2e.fake.requests[0]!.body as unknown as Record<string, unknown>).output_config).toBeUndefined();
   });
 
   test("compaction, automatic or /compact, never drops or edits a thinking block, and the conversation stays acceptable", async () => {
@@ -107,8 +95,8 @@ describe("thinking across tool use", () => {
     const after = s.agent.history.messages.flatMap((m) => blocks(m).filter((b) => b.type === "thinking"));
     expect(after).toEqual(before);
     await s.turn("and a.txt?");
-    expect(accepted(fake!).every((x) => x === "200")).toBe(true);
-    expect(fake!.requests).toHaveLength(7);
+    expect(accepted(e2e.fake).every((x) => x === "200")).toBe(true);
+    expect(e2e.fake.requests).toHaveLength(7);
   });
 
   test("thinking is paid for: its tokens are output tokens in the usage and the cost", async () => {
@@ -123,7 +111,7 @@ describe("thinking across tool use", () => {
 describe("on screen", () => {
   test("each thinking block is one folded line among the tool lines; /thinking shows the last one whole, escaped", async () => {
     const plan = "First read a.txt.\nThen compare it with\nthe \x1b[31mnotes\x1b[0m and answer briefly.";
-    fake = startFakeAnthropic([reply([thinking("Look at the file."), toolUse("read_file", { path: "a.txt" })]), reply([thinking(plan), text("alpha")])]);
+    const fake = e2e.serve([reply([thinking("Look at the file."), toolUse("read_file", { path: "a.txt" })]), reply([thinking(plan), text("alpha")])]);
     const { config } = parseConfig(["-C", root], { ANTHROPIC_API_KEY: "test", ANTHROPIC_BASE_URL: fake.url, XDG_STATE_HOME: tempDir("bunker-state-") }, true);
     const err: string[] = [];
     const sink = (into: string[]) => ({ write: (c: string) => (into.push(String(c)), true), columns: 60 }) as unknown as NodeJS.WriteStream;
@@ -156,7 +144,7 @@ describe("the scripted server holds thinking blocks to the API's rule", () => {
   }
 
   test("a dropped, edited or re-signed thinking block is refused with 400", async () => {
-    fake = startFakeAnthropic([reply([thinking("plan"), toolUse("read_file", {}, "toolu_x")])]);
+    const fake = e2e.serve([reply([thinking("plan"), toolUse("read_file", {}, "toolu_x")])]);
     const { msg, send } = await firstRound(fake);
     const [th, use] = msg.content as [{ type: "thinking"; thinking: string; signature: string }, ContentBlockParam];
     expect(await send([use])).toContain("Expected `thinking` or `redacted_thinking`, but found `tool_use`");

@@ -1,6 +1,6 @@
 // The todo reminder end to end: the real loop, the real tools and the real
 // SDK against the scripted server, checking the requests it received.
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ContentBlockParam, MessageParam } from "@anthropic-ai/sdk/resources/messages";
@@ -13,13 +13,10 @@ import { ToolRegistry } from "../../src/tools/registry.ts";
 import { todoTool } from "../../src/tools/todo.ts";
 import { TerminalUI } from "../../src/ui/terminal.ts";
 import { makeContext, tempDir } from "../support/context.ts";
-import { reply, startFakeAnthropic, toolUse, type FakeAnthropic, type Step } from "../support/fake-anthropic.ts";
+import { reply, toolUse, type FakeAnthropic, type Step } from "../support/fake-anthropic.ts";
+import { endToEnd } from "../support/cli.ts";
 
-let fake: FakeAnthropic | undefined;
-afterEach(async () => {
-  await fake?.stop();
-  fake = undefined;
-});
+const e2e = endToEnd();
 
 /** Captures what the terminal UI writes to stderr. */
 function captured(): { stream: NodeJS.WriteStream; text: () => string } {
@@ -32,7 +29,7 @@ function setup(steps: Step[], opts: { verbose?: boolean; todoAfter?: number } = 
   const root = tempDir();
   writeFileSync(join(root, "a.txt"), "alpha\n");
   writeFileSync(join(root, "b.txt"), "beta\n");
-  fake = startFakeAnthropic(steps);
+  const fake = e2e.serve(steps);
   const ctx = makeContext(root);
   const err = captured();
   const ui = new TerminalUI({ streamText: false, verbose: opts.verbose ?? false, spinner: false, out: captured().stream, err: err.stream });
@@ -43,7 +40,7 @@ function setup(steps: Step[], opts: { verbose?: boolean; todoAfter?: number } = 
     maxTurns: 30,
     hooks: [new TodoRoundHook(ctx.session, opts.todoAfter ?? 3)],
   });
-  return { agent, ctx, ui, stderr: err.text, fake: fake! };
+  return { agent, ctx, ui, stderr: err.text, fake };
 }
 
 /** One tool round reading two files, so "after every tool_result" means something. */
@@ -137,7 +134,7 @@ describe("todo reminder against the scripted server", () => {
     expect(s.fake.requests).toHaveLength(6);
     expect(remindedRounds(s.fake)).toEqual([]);
 
-    await fake!.stop();
+    await e2e.fake.stop();
     const off = setup([...Array.from({ length: 7 }, readRound), reply("done")], { todoAfter: 0 });
     await off.agent.runTurn("go", off.ctx, off.ui);
     expect(off.fake.requests).toHaveLength(8);
@@ -145,7 +142,7 @@ describe("todo reminder against the scripted server", () => {
   });
 
   test("the server enforces the ordering: a reminder before the tool_result is a 400", async () => {
-    fake = startFakeAnthropic([reply("never sent")]);
+    const fake = e2e.serve([reply("never sent")]);
     const model = new Model({ apiKey: "test", baseURL: fake.url, model: "claude-test", retryBaseMs: 1 });
     const messages: MessageParam[] = [
       { role: "user", content: "go" },

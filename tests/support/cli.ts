@@ -1,11 +1,13 @@
-// Shared pieces of the end-to-end tests that run bunker as a process against
-// the scripted Messages API: which bunker to run, a private workspace, a
-// headless run, the tool_results it sent, and driving its prompt in tmux.
+// Shared pieces of the end-to-end tests that run bunker (or its loop) against
+// the scripted Messages API: the per-test set-up (server, terminal, workspace,
+// teardown), which bunker to run, a headless run, the tool_results it sent,
+// and driving its prompt in tmux.
+import { afterEach } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { FakeAnthropic, ServedRequest } from "./fake-anthropic.ts";
+import { startFakeAnthropic, type FakeAnthropic, type FakeAnthropicOptions, type ServedRequest, type Step } from "./fake-anthropic.ts";
 import { tempDir } from "./context.ts";
-import type { TmuxSession } from "./tmux.ts";
+import { TmuxSession, type TmuxOptions } from "./tmux.ts";
 
 export const MAIN = join(import.meta.dir, "..", "..", "src", "main.ts");
 /** BUNKER_BIN=path/to/compiled/bunker runs these against the compiled binary instead of the source. */
@@ -59,10 +61,63 @@ export function toolResults(req: ServedRequest | undefined): { content: string; 
     });
 }
 
-/** Closes what a test started: the terminal first (it talks to the server), then the server. */
-export async function stopAll(tmux: TmuxSession | undefined, fake: FakeAnthropic | undefined): Promise<void> {
-  tmux?.close();
-  await fake?.stop();
+/** What one end-to-end test starts, through `endToEnd()`; all of it is closed after the test. */
+export interface EndToEnd {
+  /** Starts the scripted server for this test. */
+  serve(steps: Step[], opts?: FakeAnthropicOptions): FakeAnthropic;
+  /** The server this test started last (throws when it started none). */
+  readonly fake: FakeAnthropic;
+  /** Starts `argv` in a real terminal (tmux) for this test. */
+  terminal(argv: string[], opts: TmuxOptions): Promise<TmuxSession>;
+  /** The terminal this test started last (throws when it started none). */
+  readonly tmux: TmuxSession;
+  /** A private workspace (own HOME and config dir) whose bunker talks to this test's server. */
+  workspace(files?: Record<string, string>): { root: string; env: Record<string, string> };
+}
+
+/**
+ * The set-up every end-to-end test file shares: call once at the top of the
+ * file. After each test the terminal is closed first (it talks to the
+ * server), then the server is stopped.
+ */
+export function endToEnd(prefix = "bunker-e2e-"): EndToEnd {
+  let fakes: FakeAnthropic[] = [];
+  let terminals: TmuxSession[] = [];
+  afterEach(async () => {
+    const [ts, fs] = [terminals, fakes];
+    terminals = [];
+    fakes = [];
+    for (const t of ts) t.close();
+    await Promise.all(fs.map((f) => f.stop()));
+  });
+  const current = (): FakeAnthropic | undefined => fakes.at(-1);
+  return {
+    serve(steps, opts) {
+      const fake = startFakeAnthropic(steps, opts);
+      fakes.push(fake);
+      return fake;
+    },
+    get fake() {
+      const fake = current();
+      if (!fake) throw new Error("this test started no scripted server (call serve first)");
+      return fake;
+    },
+    get tmux() {
+      const t = terminals.at(-1);
+      if (!t) throw new Error("this test started no terminal (call terminal first)");
+      return t;
+    },
+    async terminal(argv, opts) {
+      const t = await TmuxSession.start(argv, opts);
+      terminals.push(t);
+      return t;
+    },
+    workspace(files = {}) {
+      const fake = current();
+      if (!fake) throw new Error("start the scripted server (serve) before the workspace: its URL goes into the environment");
+      return workspace(prefix, fake.url, files);
+    },
+  };
 }
 
 /** Counts how often `text` is on screen (scrollback included). */

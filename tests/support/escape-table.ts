@@ -3,6 +3,7 @@
 // shares the root's prefix (/…/ws vs /…/ws2), with links pointing out.
 // `snapshot()` records everything outside the workspace so a test can assert
 // that nothing there was read into a result or written.
+import { afterAll, beforeAll, test } from "bun:test";
 import { lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, join } from "node:path";
@@ -70,6 +71,21 @@ export const ESCAPE_ATTEMPTS: EscapeAttempt[] = [
   { name: ".. after a link to the root inside sub/ (sub/up -> ..)", path: () => "sub/up/../outside/secret.txt", expect: OUTSIDE },
   { name: "absolute path through link/..", path: (f) => join(f.root, "self") + "/../outside/secret.txt", expect: OUTSIDE },
 ];
+
+/**
+ * One test per row, over one fixture made before the enclosing block's tests
+ * and removed after them: `run` tries the row and checks its result. Returns
+ * the fixture, for further tests in the same block.
+ */
+export function eachEscape(run: (f: EscapeFixture, row: EscapeAttempt) => Promise<void>): () => EscapeFixture {
+  let f: EscapeFixture;
+  beforeAll(() => {
+    f = makeEscapeFixture();
+  });
+  afterAll(() => f.cleanup());
+  for (const row of ESCAPE_ATTEMPTS) test(row.name, () => run(f, row));
+  return () => f;
+}
 
 /** `unseen`: under a directory no sandbox shows (not /tmp, which is private inside it), for running the table in the sandbox. */
 export function makeEscapeFixture(opts: { unseen?: boolean } = {}): EscapeFixture {

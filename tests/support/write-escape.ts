@@ -1,10 +1,10 @@
 // Setup shared by the write tools' tests (edit_file, write_file): a grant to
 // write anywhere in the workspace, and one test per escape-table row.
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { expect } from "bun:test";
 import { readFileSync } from "node:fs";
 import { emptyGrants, type Grants } from "../../src/perms/policy.ts";
 import { makeContext, type TestContext } from "./context.ts";
-import { ESCAPE_ATTEMPTS, makeEscapeFixture, type EscapeAttempt, type EscapeFixture } from "./escape-table.ts";
+import { eachEscape, type EscapeAttempt, type EscapeFixture } from "./escape-table.ts";
 
 /** Writes anywhere in the workspace allowed, as --allow-write does. */
 export function allowAllWrites(): Grants {
@@ -32,19 +32,11 @@ export function escapeContext(f: EscapeFixture, attempt: EscapeAttempt): TestCon
  * and checks its own result; then nobody was asked and nothing outside changed.
  */
 export function testEscapes(attempt: (f: EscapeFixture, row: EscapeAttempt, ctx: TestContext) => Promise<void>): void {
-  let f: EscapeFixture;
-  beforeAll(() => {
-    f = makeEscapeFixture();
+  eachEscape(async (f, row) => {
+    const ctx = escapeContext(f, row);
+    const before = f.snapshot();
+    await attempt(f, row, ctx);
+    expect(ctx.approver.asked).toHaveLength(0);
+    expect(f.snapshot()).toEqual(before);
   });
-  afterAll(() => f.cleanup());
-
-  for (const row of ESCAPE_ATTEMPTS) {
-    test(row.name, async () => {
-      const ctx = escapeContext(f, row);
-      const before = f.snapshot();
-      await attempt(f, row, ctx);
-      expect(ctx.approver.asked).toHaveLength(0);
-      expect(f.snapshot()).toEqual(before);
-    });
-  }
 }

@@ -7,7 +7,7 @@ import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ContentBlockParam, MessageParam, ToolResultBlockParam, ToolUseBlockParam } from "@anthropic-ai/sdk/resources/messages";
 import { ELIDE_MIN_CHARS, elideOldToolOutput } from "../../../src/agent/compact.ts";
-import { Agent, type LoopEvents } from "../../../src/agent/loop.ts";
+import { Agent } from "../../../src/agent/loop.ts";
 import { Model } from "../../../src/agent/model.ts";
 import { buildApp } from "../../../src/app.ts";
 import { parseConfig } from "../../../src/config.ts";
@@ -16,7 +16,9 @@ import { allTools } from "../../../src/tools/all.ts";
 import { ToolRegistry } from "../../../src/tools/registry.ts";
 import { TerminalUI } from "../../../src/ui/terminal.ts";
 import { makeContext, tempDir } from "../../support/context.ts";
-import { apiError, reply, startFakeAnthropic, text, toolUse, type FakeAnthropic, type Step } from "../../support/fake-anthropic.ts";
+import { apiError, reply, text, toolUse, type FakeAnthropic, type Step } from "../../support/fake-anthropic.ts";
+import { endToEnd } from "../../support/cli.ts";
+import { RecordingEvents } from "../../support/loop-events.ts";
 
 const big = (tag: string) => `${tag}:` + "x".repeat(2000);
 
@@ -93,33 +95,18 @@ describe("elideOldToolOutput", () => {
 
 // ---- through the real loop, SDK and scripted server ------------------------
 
-class Events implements LoopEvents {
-  notices: string[] = [];
-  onModelStart(): void {}
-  onText(): void {}
-  onRetry(): void {}
-  onToolStart(): void {}
-  onToolEnd(): void {}
-  onNotice(m: string): void {
-    this.notices.push(m);
-  }
-  onInjected(): void {}
-}
-
+const e2e = endToEnd();
 let root: string;
-let fake: FakeAnthropic | undefined;
 beforeEach(() => {
   root = tempDir("bunker-compact-");
   for (const n of [1, 2, 3, 4]) writeFileSync(join(root, `f${n}.txt`), `file ${n}\n` + "line of text\n".repeat(200));
 });
-afterEach(async () => {
-  await fake?.stop();
-  fake = undefined;
+afterEach(() => {
   rmSync(root, { recursive: true, force: true });
 });
 
-function agentFor(steps: Step[]): { agent: Agent; run: (p: string) => ReturnType<Agent["runTurn"]>; events: Events } {
-  fake = startFakeAnthropic(steps);
+function agentFor(steps: Step[]): { agent: Agent; run: (p: string) => ReturnType<Agent["runTurn"]>; events: RecordingEvents } {
+  const fake = e2e.serve(steps);
   const { config } = parseConfig(["-C", root], { ANTHROPIC_API_KEY: "test", XDG_STATE_HOME: tempDir("bunker-state-") }, true);
   const agent = new Agent({
     model: new Model({ apiKey: "test", baseURL: fake.url, model: "claude-test", retryBaseMs: 1 }),
@@ -129,7 +116,7 @@ function agentFor(steps: Step[]): { agent: Agent; run: (p: string) => ReturnType
     contextWindow: 10_000,
   });
   const ctx = makeContext(root, { interactive: false });
-  const events = new Events();
+  const events = new RecordingEvents();
   return { agent, events, run: (p) => agent.runTurn(p, ctx, events) };
 }
 
@@ -143,13 +130,13 @@ describe("in the loop", () => {
     const s = agentFor([read(1), read(2), read(3), { ...read(4), usage: { input_tokens: 7_500 } }, reply("done")]);
     const out = await s.run("read them all");
     expect(out).toMatchObject({ end: "done", text: "done" });
-    expect(accepted(fake!)).toEqual([200, 200, 200, 200, 200]);
+    expect(accepted(e2e.fake)).toEqual([200, 200, 200, 200, 200]);
     // Request 4 (index 3) still carried every file; request 5 had rounds 1–2 elided, 3–4 whole.
-    expect(resultText(sentResult(fake!, 3, "r1"))).toContain("file 1");
-    expect(resultText(sentResult(fake!, 4, "r1"))).toContain("Output elided");
-    expect(resultText(sentResult(fake!, 4, "r2"))).toContain("Output elided");
-    expect(resultText(sentResult(fake!, 4, "r3"))).toContain("file 3");
-    expect(resultText(sentResult(fake!, 4, "r4"))).toContain("file 4");
+    expect(resultText(sentResult(e2e.fake, 3, "r1"))).toContain("file 1");
+    expect(resultText(sentResult(e2e.fake, 4, "r1"))).toContain("Output elided");
+    expect(resultText(sentResult(e2e.fake, 4, "r2"))).toContain("Output elided");
+    expect(resultText(sentResult(e2e.fake, 4, "r3"))).toContain("file 3");
+    expect(resultText(sentResult(e2e.fake, 4, "r4"))).toContain("file 4");
     expect(s.events.notices).toEqual([expect.stringMatching(/^Context 75% full: elided the output of 2 earlier tool calls \(\d+ KB\)/)]);
   });
 
@@ -157,10 +144,10 @@ describe("in the loop", () => {
     const s = agentFor([read(1), read(2), apiError(400, { message: "prompt is too long: 212345 tokens > 200000 maximum" }), reply("fits now")]);
     const out = await s.run("go");
     expect(out).toMatchObject({ end: "done", text: "fits now" });
-    expect(accepted(fake!)).toEqual([200, 200, 400, 200]);
-    expect(resultText(sentResult(fake!, 2, "r1"))).toContain("file 1");
-    expect(resultText(sentResult(fake!, 3, "r1"))).toContain("Output elided");
-    expect(resultText(sentResult(fake!, 3, "r2"))).toContain("file 2");
+    expect(accepted(e2e.fake)).toEqual([200, 200, 400, 200]);
+    expect(resultText(sentResult(e2e.fake, 2, "r1"))).toContain("file 1");
+    expect(resultText(sentResult(e2e.fake, 3, "r1"))).toContain("Output elided");
+    expect(resultText(sentResult(e2e.fake, 3, "r2"))).toContain("file 2");
     expect(s.events.notices[0]).toMatch(/^The request was too long for the model: elided the output of 1 earlier tool call/);
   });
 
@@ -178,9 +165,9 @@ describe("in the loop", () => {
     const s = agentFor([read(1), read(2), reply([text("Half of the ans")], "model_context_window_exceeded"), reply("the whole answer")]);
     const out = await s.run("go");
     expect(out).toMatchObject({ end: "done", text: "the whole answer" });
-    expect(accepted(fake!)).toEqual([200, 200, 200, 200]);
-    expect(resultText(sentResult(fake!, 3, "r1"))).toContain("Output elided");
-    const last = fake!.requests[3]!.body.messages.at(-1)!;
+    expect(accepted(e2e.fake)).toEqual([200, 200, 200, 200]);
+    expect(resultText(sentResult(e2e.fake, 3, "r1"))).toContain("Output elided");
+    const last = e2e.fake.requests[3]!.body.messages.at(-1)!;
     expect(blocks(last).map((b) => (b.type === "text" ? b.text : b.type)).join(" ")).toContain("context window filled");
     expect(s.events.notices[0]).toMatch(/^The context window filled during the reply: elided/);
   });

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { commitFiles, TransactionError, type FileOp } from "../../../src/fs/transaction.ts";
 import { tempDir } from "../../support/context.ts";
 import { readTree } from "../../support/tree.ts";
+import { thrown } from "../../support/thrown.ts";
 
 function workspace(files: Record<string, string>): string {
   const root = tempDir("bunker-tx-");
@@ -14,15 +15,7 @@ function workspace(files: Record<string, string>): string {
   return root;
 }
 
-function failure(fn: () => void): TransactionError {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof TransactionError) return err;
-    throw err;
-  }
-  throw new Error("expected a TransactionError");
-}
+const failure = (fn: () => void) => thrown(fn, TransactionError);
 
 describe("commitFiles", () => {
   test("writes, creates (with directories) and deletes, keeping modes and leaving no temp files", () => {

@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { parseEnvelopeText } from "../../../src/patch/envelope.ts";
 import { parsePatch, parseUnifiedDiff } from "../../../src/patch/parse.ts";
 import { PatchSyntaxError, type FilePatch } from "../../../src/patch/types.ts";
+import { thrown } from "../../support/thrown.ts";
 
 /** The parts of a FilePatch a reader cares about, in a compact form. */
 function shape(fps: FilePatch[]) {
@@ -13,15 +14,7 @@ function shape(fps: FilePatch[]) {
   }));
 }
 
-function syntaxError(fn: () => unknown): PatchSyntaxError {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof PatchSyntaxError) return err;
-    throw err;
-  }
-  throw new Error("expected a PatchSyntaxError");
-}
+const syntaxError = (fn: () => unknown) => thrown(fn, PatchSyntaxError);
 
 describe("unified diff", () => {
   test("git diff with several files, prefixes stripped, numbers kept as hints", () => {

@@ -14,7 +14,7 @@ import { readFileTool } from "../../../src/tools/read-file.ts";
 import { requiredLiteral } from "../../../src/tools/regex-literal.ts";
 import { ToolRegistry, type ToolCallResult } from "../../../src/tools/registry.ts";
 import { makeContext, tempDir, type TestContext } from "../../support/context.ts";
-import { ESCAPE_ATTEMPTS, makeEscapeFixture, SECRET, type EscapeFixture } from "../../support/escape-table.ts";
+import { eachEscape, SECRET } from "../../support/escape-table.ts";
 import { specialFiles, type SpecialFiles } from "../../support/special-files.ts";
 
 const registry = new ToolRegistry([readFileTool, listFilesTool, grepTool, globTool]);
@@ -334,26 +334,19 @@ describe("nothing outside the workspace is read, listed or searched", () => {
 
   // The shared escape table (link/.., link to /, sibling, dangling, ...): every row, every reading tool.
   describe("the escape table", () => {
-    let f: EscapeFixture;
-    beforeAll(() => {
-      f = makeEscapeFixture();
-    });
-    afterAll(() => f.cleanup());
-    for (const row of ESCAPE_ATTEMPTS) {
-      test(row.name, async () => {
-        const ctx = makeContext(f.root);
-        for (const [tool, input] of calls(row.path(f))) {
-          const r = await call(ctx, tool, input);
-          expect({ tool, isError: r.isError, content: r.content }).toMatchObject({ tool, isError: true, content: expect.stringMatching(row.expect) });
-          if (row.expect.source.includes("outside")) expect(r.content).toContain("--allow-read=");
-          expect(r.content).not.toContain(SECRET);
-          expect(r.content).not.toContain("root:x:0");
-        }
-        expect(ctx.approver.asked).toHaveLength(0);
-      });
-    }
-    test("the innocent links alone stay inside: self/inside.txt, sub/here/../inside.txt, sub/up/inside.txt", async () => {
+    const fixture = eachEscape(async (f, row) => {
       const ctx = makeContext(f.root);
+      for (const [tool, input] of calls(row.path(f))) {
+        const r = await call(ctx, tool, input);
+        expect({ tool, isError: r.isError, content: r.content }).toMatchObject({ tool, isError: true, content: expect.stringMatching(row.expect) });
+        if (row.expect.source.includes("outside")) expect(r.content).toContain("--allow-read=");
+        expect(r.content).not.toContain(SECRET);
+        expect(r.content).not.toContain("root:x:0");
+      }
+      expect(ctx.approver.asked).toHaveLength(0);
+    });
+    test("the innocent links alone stay inside: self/inside.txt, sub/here/../inside.txt, sub/up/inside.txt", async () => {
+      const ctx = makeContext(fixture().root);
       for (const path of ["self/inside.txt", "sub/here/../inside.txt", "sub/up/inside.txt", "self/self/sub/up/inside.txt"]) {
         expect(await ok(ctx, "read_file", { path })).toBe("1\tinside");
       }

@@ -1,0 +1,11 @@
+// What a call threw, for tests that check an error's fields: the error when
+// it is of the expected class; anything else (or nothing) fails the test.
+export function thrown<E extends Error>(fn: () => unknown, type: abstract new (...args: never[]) => E): E {
+  try {
+    fn();
+  } catch (err) {
+    if (err instanceof type) return err;
+    throw err;
+  }
+  throw new Error(`expected a ${type.name}, but nothing was thrown`);
+}

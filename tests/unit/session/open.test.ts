@@ -1,0 +1,102 @@
+// Which session a run records into (new, -c, -r ID), the list for a bare
+// --resume, the command that continues a session, and the prompt history.
+import { describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { parseConfig, type Config } from "../../../src/config.ts";
+import { continueCommand, listSessions, openSession, promptHistory } from "../../../src/session/open.ts";
+import { SessionError, SessionStore } from "../../../src/session/store.ts";
+import { tempDir } from "../../support/context.ts";
+import { thrown } from "../../support/thrown.ts";
+
+function config(root: string, state: string, ...flags: string[]): Config {
+  return parseConfig(["-C", root, ...flags, "-p", "hi"], { ANTHROPIC_API_KEY: "k", XDG_STATE_HOME: state }, false).config!;
+}
+
+/** A saved session of one exchange in `root`, as a finished run leaves it. */
+function saveOne(cfg: Config, id: string, prompt: string, model = "claude-saved"): void {
+  const store = SessionStore.open(cfg.sessionsPath);
+  store.save(id, { root: cfg.root, model }, { messages: [{ role: "user", content: prompt }, { role: "assistant", content: [{ type: "text", text: "ok" }] }], todos: [] }, null);
+  store.close();
+}
+
+describe("openSession", () => {
+  test("with no -c or -r: a new session that is saved", () => {
+    const cfg = config(tempDir("bunker-open-ws-"), tempDir("bunker-open-state-"));
+    const warnings: string[] = [];
+    const s = openSession(cfg, (w) => warnings.push(w));
+    expect(s.resumed).toBeNull();
+    expect(s.recorder.saving).toBe(true);
+    expect(s.model).toBe(cfg.model);
+    expect(warnings).toEqual([]);
+  });
+
+  test("-c with nothing saved here starts a new session and says so", () => {
+    const s = openSession(config(tempDir("bunker-open-ws-"), tempDir("bunker-open-state-"), "-c"), () => {});
+    expect(s.resumed).toBeNull();
+    expect(s.notice).toBe("No earlier session in this workspace: starting a new one.");
+  });
+
+  test("-c continues the newest session here, keeping its model unless -m names one", () => {
+    const root = tempDir("bunker-open-ws-");
+    const state = tempDir("bunker-open-state-");
+    saveOne(config(root, state), "aaaaaaaaaa", "first question");
+    const s = openSession(config(root, state, "-c"), () => {});
+    expect(s.resumed?.id).toBe("aaaaaaaaaa");
+    expect(s.model).toBe("claude-saved");
+    expect(openSession(config(root, state, "-c", "-m", "claude-other"), () => {}).model).toBe("claude-other");
+  });
+
+  test("-r ID of another workspace's session is refused, naming the command that continues it", () => {
+    const state = tempDir("bunker-open-state-");
+    const there = tempDir("bunker-open-ws-");
+    saveOne(config(there, state), "bbbbbbbbbb", "elsewhere");
+    const err = thrown(() => openSession(config(tempDir("bunker-open-ws-"), state, "-r", "bbbbbbbbbb"), () => {}), SessionError);
+    expect(err.exitCode).toBe(2);
+    expect(err.message).toBe(`session bbbbbbbbbb was in ${there}, not here: run bunker -C ${there} -r bbbbbbbbbb`);
+  });
+
+  test("a store that cannot open: the run goes on unsaved, with a warning", () => {
+    const blocker = join(tempDir("bunker-open-state-"), "file");
+    Bun.write(blocker, "not a directory");
+    const warnings: string[] = [];
+    const cfg = config(tempDir("bunker-open-ws-"), blocker);
+    const s = openSession(cfg, (w) => warnings.push(w));
+    expect(s.recorder.saving).toBe(false);
+    expect(warnings[0]).toStartWith("This session will not be saved: ");
+    // Nothing to continue: no command is offered.
+    expect(continueCommand(cfg.root, s.recorder, cfg.root)).toBe("");
+  });
+});
+
+describe("listSessions and continueCommand", () => {
+  test("the list names each session with its age, size and title, escaped; none says so", () => {
+    const root = tempDir("bunker-open-ws-");
+    const state = tempDir("bunker-open-state-");
+    const cfg = config(root, state);
+    expect(listSessions(cfg)).toEqual({ text: `No saved sessions in ${root}.\n`, code: 0 });
+    saveOne(cfg, "cccccccccc", "fix the \x1b[31mbug\x1b[0m");
+    const { text, code } = listSessions(cfg);
+    expect(code).toBe(0);
+    expect(text).toStartWith(`Sessions in ${root}, newest first:\n  cccccccccc  just now    2 messages `);
+    expect(text).toContain("fix the \\x1b[31mbug\\x1b[0m");
+    expect(text).toEndWith("Continue one with: bunker -r ID  (the newest: bunker -c)\n");
+  });
+
+  test("continueCommand adds -C (quoted) only when run from elsewhere", () => {
+    const root = tempDir("bunker open ws ");
+    const s = openSession(config(root, tempDir("bunker-open-state-")), () => {});
+    expect(continueCommand(root, s.recorder, root)).toBe(`bunker -r ${s.recorder.id}`);
+    expect(continueCommand(root, s.recorder, "/")).toBe(`bunker -C '${root}' -r ${s.recorder.id}`);
+  });
+});
+
+test("promptHistory: earlier prompts of this workspace, newest first", () => {
+  const cfg = config(tempDir("bunker-open-ws-"), tempDir("bunker-open-state-"));
+  const h = promptHistory(cfg);
+  h.add("one");
+  h.add("two");
+  h.close();
+  const again = promptHistory(cfg);
+  expect(again.earlier.slice(0, 2)).toEqual(["two", "one"]);
+  again.close();
+});
