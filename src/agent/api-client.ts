@@ -125,6 +125,7 @@ async function* readEvents(body: ReadableStream<Uint8Array>, signal: AbortSignal
   let event = "";
   let data: string[] = [];
   const reader = body.getReader();
+  let finished = false;
   try {
     for (;;) {
       let chunk: Awaited<ReturnType<typeof reader.read>>;
@@ -134,7 +135,10 @@ async function* readEvents(body: ReadableStream<Uint8Array>, signal: AbortSignal
         if (signal.aborted) throw err;
         throw new StreamError(`the connection was cut mid-reply (${(err as Error).message})`);
       }
-      if (chunk.done) break;
+      if (chunk.done) {
+        finished = true;
+        break;
+      }
       onBytes?.();
       buffer += decoder.decode(chunk.value, { stream: true });
       let nl: number;
@@ -150,6 +154,8 @@ async function* readEvents(body: ReadableStream<Uint8Array>, signal: AbortSignal
       }
     }
   } finally {
+    // Given up on mid-stream (garbled, an error event): close the connection rather than let the server go on.
+    if (!finished) await reader.cancel().catch(() => {});
     reader.releaseLock();
   }
   if (data.length > 0) yield { event, data: data.join("\n") };
