@@ -18,6 +18,8 @@ export interface RunPreview {
   cwd: string;
   sandboxed: boolean;
   network: boolean;
+  /** Without the whole network: granted hosts through bunker's proxy, others asked about (a sandboxed command). */
+  proxied?: boolean;
   /** The prefix offered for "always allow commands starting with …" (set by Permissions when it asks; "" offers none). */
   prefix?: string;
   /** Why the line needs approval (set by Permissions): shown above the question. */

@@ -141,6 +141,7 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
           cwd: ctx.root,
           sandboxed: p.confined,
           network: !p.confined || opts.allowNet,
+          ...(p.confined && !opts.allowNet && !opts.grants?.deny.net.all ? { proxied: true } : {}),
         },
       });
       // The tool line shows at most one line of 100 characters: what runs is shown whole (a prompt may not have).

@@ -126,7 +126,7 @@ describe.skipIf(!tmuxAvailable)("in a real terminal (tmux)", () => {
     expect(screen).toContain("$ touch one.txt");
     expect(screen).toContain(`in ${root}`);
     expect(screen).toContain(`sandboxed: ${sandboxed ? "yes" : "no"}`);
-    expect(screen).toContain(`network: ${sandboxed ? "no" : "yes"}`);
+    expect(screen).toContain(`network: ${sandboxed ? "granted hosts only, others ask" : "yes"}`);
     expect(existsSync(join(root, "one.txt"))).toBe(false);
     await press(tmux, "Enter");
 

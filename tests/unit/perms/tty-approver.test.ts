@@ -272,6 +272,15 @@ describe("tty approver: commands, reads, network", () => {
     expect(term.screen).toContain("Yes, and always allow commands starting with `bun test`");
   });
 
+  test("a sandboxed command without the whole network: granted hosts through the proxy, others asked about", async () => {
+    const term = new Terminal();
+    const pending = approver(term).ask({ ...runReq, run: { ...runReq.run!, proxied: true } });
+    await term.waitFor("Run this command?");
+    expect(term.screen).toContain("network: granted hosts only, others ask");
+    await term.press(KEY.enter);
+    expect(await pending).toEqual({ answer: "once" });
+  });
+
   test("says why it asks; with no prefix to offer there is no 'always' option", async () => {
     const term = new Terminal();
     const req: PermRequest = { ...runReq, target: "touch /tmp/x", run: { ...runReq.run!, command: "touch /tmp/x", prefix: "", reasons: ["`touch` names /tmp/x, outside the workspace"] } };
