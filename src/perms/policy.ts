@@ -10,6 +10,7 @@
 // denial. Session grants (grantSession) work for every kind.
 import { isAbsolute, relative, resolve } from "node:path";
 import { isProtectedPath, isWithin } from "./workspace.ts";
+import { matchesPathRules } from "./path-rules.ts";
 import { runsLaterReason, type RunsLaterRule } from "./runs-later.ts";
 import type { PermKind, Verdict } from "./types.ts";
 import { hostsCover } from "../net/host-pattern.ts";
@@ -199,16 +200,6 @@ function lineGrant(run: RunEvaluation): GrantedBy {
   return "read-only";
 }
 
-/**
- * Which grant matches, or null. `deny` matters for bare flags: a bare
- * --deny-write means everywhere, while a bare --allow-write means the
- * workspace only (decided by the caller).
- */
-function matchesPathRules(rules: PathRules, real: string, deny: boolean): "flag" | "rules" | null {
-  if (rules.workspace && deny) return "flag";
-  if (rules.paths.some((p) => isWithin(p, real))) return "flag";
-  return rules.globs.some((g) => new Bun.Glob(g).match(real)) ? "rules" : null;
-}
 
 /** Turn a rules-file glob (relative to the workspace, or absolute) into an absolute pattern. */
 export function absoluteGlob(root: string, pattern: string): string {

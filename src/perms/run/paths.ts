@@ -6,6 +6,7 @@ import { existsSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, isAbsolute, join } from "node:path";
 import { isLiteral, type SimpleCommand, type Word } from "../../shell/parse.ts";
+import { matchesPathRules } from "../path-rules.ts";
 import type { PathRules } from "../policy.ts";
 import { runsLaterReason, type RunsLaterRule } from "../runs-later.ts";
 import { isProtectedPath, isWithin, joinRaw, realpathLoose, resolveFrom } from "../workspace.ts";
@@ -86,7 +87,7 @@ export class PathChecker {
   /** Every way this word can resolve is a real path inside the workspace (and not denied). */
   readable(w: Word): boolean {
     if (isLiteral(w) && SAFE_READ_DEVICES.has(w.text)) return true;
-    return this.all(w, (real) => !matchesRules(this.deny.read, real));
+    return this.all(w, (real) => matchesPathRules(this.deny.read, real, true) === null);
   }
 
   /** Same, for writing: also not under .git or .bunker, and not denied. */
@@ -97,7 +98,7 @@ export class PathChecker {
     return this.all(
       w,
       (real) =>
-        !isProtectedPath(root, real) && !matchesRules(this.deny.write, real) && runsLaterReason(root, real, this.deny.protect) === null,
+        !isProtectedPath(root, real) && matchesPathRules(this.deny.write, real, true) === null && runsLaterReason(root, real, this.deny.protect) === null,
     );
   }
 
@@ -164,12 +165,5 @@ function expandGlob(cwd: string, pattern: string): string[] | null {
     // A missing directory matches nothing: bash passes the pattern through literally.
   }
   return out;
-}
-
-function matchesRules(rules: PathRules | undefined, real: string): boolean {
-  if (!rules) return false;
-  if (rules.workspace) return true;
-  if (rules.paths.some((p) => isWithin(p, real))) return true;
-  return rules.globs.some((g) => new Bun.Glob(g).match(real));
 }
 
