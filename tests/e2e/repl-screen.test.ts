@@ -99,6 +99,16 @@ describe.skipIf(!tmuxAvailable)("the REPL's screen (tmux)", () => {
     await leaves(t);
   }, 30_000);
 
+  test("a piped stdout gets the answer as the model wrote it", async () => {
+    e2e.serve([reply("Some **bold** words.")]);
+    const ws = e2e.workspace();
+    const t = await e2e.terminal(["sh", "-c", `${BUNKER.join(" ")} | cat`], { cwd: ws.root, env: ws.env, cols: 80, rows: 30 });
+    await t.waitFor("/help for commands");
+    send(t, "hi");
+    const screen = await t.waitFor("Some **bold** words.");
+    expect(screen).not.toContain("esc to interrupt");
+  }, 30_000);
+
   test("Escape mid-stream stops the turn at once; what was typed around it is the next message, whole", async () => {
     const slow = reply("one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen", "end_turn", { eventDelayMs: 150, chunkSize: 4 });
     const t = await startRepl([slow, reply("Fine, stopping.")], 100);
@@ -192,6 +202,39 @@ describe.skipIf(!tmuxAvailable)("the REPL's screen (tmux)", () => {
     // The keyboard is the REPL's again: a message typed now is sent.
     send(t, "/cost");
     await t.waitFor("tokens in (");
+    await leaves(t);
+  }, 30_000);
+
+  test("Escape stops a running command as Ctrl+C does; the model is told with the next message", async () => {
+    const t = await startRepl([reply([toolUse("run_bash", { command: "echo started; sleep 30" })]), reply("Understood.")], 100, {}, ["--allow-run"]);
+    send(t, "wait a while");
+    await t.waitFor("│ started");
+    const pressed = Date.now();
+    t.keys(["Escape"]);
+    await t.waitFor("Interrupted.");
+    expect(Date.now() - pressed).toBeLessThan(3_000);
+    send(t, "never mind");
+    await t.waitFor("Understood.");
+    const results = JSON.stringify(e2e.fake.requests[1]!.body.messages);
+    expect(results).toContain("interrupted by the user; the command and its children were stopped");
+    await leaves(t);
+  }, 30_000);
+
+  test("after a resize, answers wrap at the new width", async () => {
+    const long = "This paragraph is long enough to need several rows at forty columns, so where it breaks shows the width that was used.";
+    const t = await startRepl([reply(long), reply(`Again: ${long}`)], 120);
+    send(t, "one");
+    await t.waitFor("width that was used.");
+    expect(t.screen()).toContain(long);
+    t.resize(40, 50);
+    await Bun.sleep(200);
+    send(t, "two");
+    const screen = await t.waitFor(/Again:[^]*used\./);
+    const rows = screen.slice(screen.indexOf("Again:")).split("\n");
+    const answer = rows.slice(0, rows.findIndex((r) => r.includes("used.")) + 1);
+    expect(answer.length).toBeGreaterThan(2);
+    for (const r of answer) expect(Bun.stringWidth(r)).toBeLessThanOrEqual(40);
+    wordsIntact(answer.join("\n"), `Again: ${long}`);
     await leaves(t);
   }, 30_000);
 });

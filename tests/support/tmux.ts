@@ -66,6 +66,11 @@ export class TmuxSession {
     this.tmux(["send-keys", "-t", this.name, ...(literal ? ["-l"] : []), ...keys]);
   }
 
+  /** Resizes the terminal, as a person dragging the window's edge does. */
+  resize(cols: number, rows: number): void {
+    this.tmux(["resize-window", "-t", this.name, "-x", String(cols), "-y", String(rows)]);
+  }
+
   /** Paste `text` as a terminal paste does: all at once, newlines sent as Enter. */
   paste(text: string): void {
     this.tmux(["set-buffer", "-b", "bunker-paste", "--", text]);
