@@ -1,13 +1,10 @@
-// One streamed Messages API call over fetch: the request, the SSE events as
-// they come, and the assembled Message. This is all bunker needs of the
-// SDK at run time, and loading and starting the SDK cost more than the rest
-// of a headless turn (scripts/bench: agent); its types are still used.
-// Failures are thrown as the classes below, which model.ts turns into words
-// and retry decisions.
+// One streamed Messages API call through the SDK (@anthropic-ai/sdk): the
+// SSE events as they come, and the assembled Message. The SDK is imported on
+// the first call, so start-up (--version, --help) never loads it. Its
+// failures are translated here into the classes below, which model.ts turns
+// into words and retry decisions (retries are ours: the SDK's are off).
+import type { Anthropic } from "@anthropic-ai/sdk";
 import type { ContentBlock, Message, RawMessageStreamEvent, Usage } from "@anthropic-ai/sdk/resources/messages";
-
-export const ANTHROPIC_VERSION = "2023-06-01";
-const DEFAULT_BASE_URL = "https://api.anthropic.com";
 
 /** The API answered with an error: an HTTP status, or an `error` event in the stream (status undefined). */
 export class ApiError extends Error {
@@ -34,14 +31,6 @@ export class StreamError extends Error {
   override name = "StreamError";
   constructor(message: string, readonly kind: "cut" | "garbled" = "cut") {
     super(message);
-  }
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch (err) {
-    throw new StreamError((err as Error).message, "garbled");
   }
 }
 
@@ -72,41 +61,55 @@ export interface StreamRequest {
 
 type Building = ContentBlock & { partialJson?: string };
 
+type Sdk = typeof import("@anthropic-ai/sdk");
+let sdk: Promise<Sdk> | undefined;
+
 /** Sends one streamed request and assembles the reply. Throws the errors above, or the abort. */
 export async function streamMessage(req: StreamRequest, h: StreamHandlers = {}): Promise<Message> {
-  const url = `${(req.baseURL ?? DEFAULT_BASE_URL).replace(/\/+$/, "")}/v1/messages`;
-  let res: Response;
+  const { Anthropic } = await (sdk ??= import("@anthropic-ai/sdk"));
+  const client = new Anthropic({
+    apiKey: req.apiKey,
+    authToken: null,
+    baseURL: req.baseURL,
+    maxRetries: 0,
+    timeout: 10 * 60_000,
+    // Errors reach the person through model.ts's words, not as SDK dumps on stderr.
+    logLevel: "off",
+    fetch: (url, init) => countedFetch(url, init, h.onBytes),
+  });
+  let events: AsyncIterable<RawMessageStreamEvent>;
   try {
-    res = await fetch(url, {
-      method: "POST",
-      headers: { "content-type": "application/json", accept: "application/json", "x-api-key": req.apiKey, "anthropic-version": ANTHROPIC_VERSION },
-      body: JSON.stringify({ ...req.body, stream: true }),
-      signal: req.signal,
-    });
+    const { data, response } = await client.messages.create({ ...(req.body as Anthropic.MessageCreateParamsNonStreaming), stream: true }, { signal: req.signal }).withResponse();
+    const contentType = response.headers.get("content-type") ?? "no content-type";
+    if (!contentType.includes("text/event-stream")) {
+      // The SDK reads any 200 as a stream. Its body, unread so far, says what it is:
+      // the API's error JSON (some proxies answer so) is that error; anything else is not a Messages API.
+      const text = await response.text();
+      const apiError = parseErrorBody(text);
+      if (apiError) throw new ApiError(undefined, apiError.type, apiError.message ?? text, response.headers);
+      throw new NotAStreamError(contentType);
+    }
+    events = data;
   } catch (err) {
-    if (req.signal.aborted) throw err;
-    throw new ApiConnectionError((err as Error).message || "connection failed");
+    throw translate(err, req.signal, Anthropic);
   }
-  h.onBytes?.();
-  const contentType = res.headers.get("content-type") ?? "no content-type";
-  if (!res.ok || !contentType.includes("text/event-stream")) {
-    const text = await readText(res, req.signal);
-    const apiError = parseErrorBody(text);
-    // A 200 carrying the API's error JSON (some proxies do that) is that error.
-    if (!res.ok || apiError) throw new ApiError(res.ok ? undefined : res.status, apiError?.type, apiError?.message ?? text, res.headers);
-    throw new NotAStreamError(contentType);
-  }
-  if (!res.body) throw new StreamError("the stream ended before the reply was complete");
-  return assemble(readEvents(res.body, req.signal, h.onBytes), h);
+  return assemble(readEvents(events, req.signal, Anthropic), h);
 }
 
-async function readText(res: Response, signal: AbortSignal): Promise<string> {
-  try {
-    return await res.text();
-  } catch (err) {
-    if (signal.aborted) throw err;
-    throw new ApiConnectionError((err as Error).message);
-  }
+/** fetch, with every chunk of the response body reported: the idle watchdog's pulse. */
+async function countedFetch(url: string | URL | Request, init: RequestInit | undefined, onBytes?: () => void): Promise<Response> {
+  const res = await fetch(url, init);
+  onBytes?.();
+  if (!res.body || !onBytes) return res;
+  const body = res.body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, c) {
+        onBytes();
+        c.enqueue(chunk);
+      },
+    }),
+  );
+  return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
 }
 
 function parseErrorBody(text: string): { type?: string; message?: string } | null {
@@ -118,56 +121,37 @@ function parseErrorBody(text: string): { type?: string; message?: string } | nul
   }
 }
 
-/** The SSE events of a body: `event:` and `data:` lines, a blank line ending each. */
-async function* readEvents(body: ReadableStream<Uint8Array>, signal: AbortSignal, onBytes?: () => void): AsyncGenerator<{ event: string; data: string }> {
-  const decoder = new TextDecoder();
-  let buffer = "";
-  let event = "";
-  let data: string[] = [];
-  const reader = body.getReader();
-  let finished = false;
+/** The SDK's events, with a failure mid-stream translated. */
+async function* readEvents(events: AsyncIterable<RawMessageStreamEvent>, signal: AbortSignal, S: Sdk["Anthropic"]): AsyncGenerator<RawMessageStreamEvent> {
   try {
-    for (;;) {
-      let chunk: Awaited<ReturnType<typeof reader.read>>;
-      try {
-        chunk = await reader.read();
-      } catch (err) {
-        if (signal.aborted) throw err;
-        throw new StreamError(`the connection was cut mid-reply (${(err as Error).message})`);
-      }
-      if (chunk.done) {
-        finished = true;
-        break;
-      }
-      onBytes?.();
-      buffer += decoder.decode(chunk.value, { stream: true });
-      let nl: number;
-      while ((nl = buffer.indexOf("\n")) >= 0) {
-        const line = buffer.slice(0, nl).replace(/\r$/, "");
-        buffer = buffer.slice(nl + 1);
-        if (line === "") {
-          if (data.length > 0) yield { event, data: data.join("\n") };
-          event = "";
-          data = [];
-        } else if (line.startsWith("data:")) data.push(line.slice(5).replace(/^ /, ""));
-        else if (line.startsWith("event:")) event = line.slice(6).trim();
-      }
-    }
-  } finally {
-    // Given up on mid-stream (garbled, an error event): close the connection rather than let the server go on.
-    if (!finished) await reader.cancel().catch(() => {});
-    reader.releaseLock();
+    yield* events;
+  } catch (err) {
+    throw translate(err, signal, S);
   }
-  if (data.length > 0) yield { event, data: data.join("\n") };
+  // The SDK ends an aborted stream quietly: the abort is not a reply cut short.
+  signal.throwIfAborted();
 }
 
-async function assemble(events: AsyncIterable<{ event: string; data: string }>, h: StreamHandlers): Promise<Message> {
+/** An SDK failure (or one of its fetch's) as one of the classes above; the abort as it is. */
+function translate(err: unknown, signal: AbortSignal, S: Sdk["Anthropic"]): unknown {
+  if (signal.aborted || err instanceof ApiError || err instanceof NotAStreamError || err instanceof StreamError) return err;
+  // APIConnectionError is an APIError in the SDK: asked first. Its cause is fetch's own words (ECONNREFUSED…).
+  if (err instanceof S.APIConnectionError) return new ApiConnectionError((err.cause as Error | undefined)?.message || err.message);
+  if (err instanceof S.APIError) {
+    // The API's own message; else the body as it came (a proxy's HTML page), after the SDK's "<status> " prefix.
+    const detail = err.apiMessage ?? (err.status ? err.message.replace(/^\d+ /, "") : err.message);
+    return new ApiError(err.status, err.type ?? undefined, detail, err.headers ?? undefined);
+  }
+  if (err instanceof SyntaxError) return new StreamError(err.message, "garbled");
+  return new StreamError(`the connection was cut mid-reply (${(err as Error).message})`);
+}
+
+async function assemble(events: AsyncIterable<RawMessageStreamEvent>, h: StreamHandlers): Promise<Message> {
   let message: Message | undefined;
   const blocks: Building[] = [];
   let stopped = false;
   let brokenInput: { index: number; message: string } | undefined;
-  for await (const { data } of events) {
-    const e = parseJson(data) as RawMessageStreamEvent | { type: "ping" } | { type: "error"; error: { type: string; message: string } };
+  for await (const e of events) {
     switch (e.type) {
       case "message_start":
         message = { ...e.message, content: [] };
@@ -216,10 +200,8 @@ async function assemble(events: AsyncIterable<{ event: string; data: string }>, 
       case "message_stop":
         stopped = true;
         break;
-      case "error":
-        throw new ApiError(undefined, e.error?.type, e.error?.message ?? "error event", undefined);
       default:
-        break; // ping, and events this version does not know
+        break; // events this version does not know (the SDK drops pings and throws error events)
     }
   }
   // message_stop without a message_delta (or no message_stop at all): the reply's end never came.

@@ -1,5 +1,6 @@
-// The Messages API client on its own: what it makes of a stream and of the
-// ways a server can fail (the loop's view of the same: tests/e2e/loop.test.ts).
+// The Messages API client on its own (the SDK underneath, against the scripted
+// server): what it makes of a stream and of the ways a server can fail (the
+// loop's view of the same: tests/e2e/loop.test.ts).
 import { afterEach, describe, expect, test } from "bun:test";
 import { ApiConnectionError, ApiError, NotAStreamError, StreamError, streamMessage } from "../../../src/agent/api-client.ts";
 import { raw, reply, startFakeAnthropic, text, thinking, toolUse, type FakeAnthropic, type Step } from "../../support/fake-anthropic.ts";
@@ -28,6 +29,8 @@ describe("streamMessage", () => {
     expect(msg).toMatchObject({ id: served.id, stop_reason: "tool_use", usage: { input_tokens: 12, output_tokens: 7 } });
     expect(deltas.join("")).toBe("Reading now.");
     expect(fake!.requests[0]!.body.stream).toBe(true);
+    // The request is the SDK's, not a hand-made one.
+    expect(fake!.requests[0]!.headers["user-agent"]).toStartWith("Anthropic/JS");
   });
 
   test("each way of failing is its own error, with what the model layer needs to word it", async () => {
