@@ -2,13 +2,15 @@
 // bubblewrap (the allow-list run_bash builds) versus unconfined, median over
 // many runs; and what building that spec costs in a real checkout. Also the cost of the
 // run policy deciding a typical command line.
-import { mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { emptyGrants } from "../../src/perms/policy.ts";
 import { Policy } from "../../src/perms/policy.ts";
 import { confine, detectSandbox, planSandbox } from "../../src/sandbox/detect.ts";
 import { sandboxMounts } from "../../src/sandbox/spec.ts";
+import { scanWorkspace } from "../../src/sandbox/git-guard.ts";
+import { runsLaterMatcher } from "../../src/perms/runs-later.ts";
 import { commandSandboxSpec } from "../../src/tools/run-bash.ts";
 import { median, timeMedian, type BenchRow } from "./types.ts";
 
@@ -34,6 +36,8 @@ export async function bench(): Promise<BenchRow[]> {
     withSession.grantSession("run", "bun test");
     const tested = "bun test tests/a.test.ts 2>&1 | tail -5";
     rows.push({ name: "run decision covered by a session prefix (`bun test … | tail`)", value: round(await timeMedian(300, () => withSession.decide("run", tested))), unit: "ms" });
+
+    rows.push(...(await afterScanRows(root)));
 
     const shell = Bun.which("bash") ?? "/bin/sh";
     const plain = [shell, "-c", "true"];
@@ -83,6 +87,36 @@ export async function bench(): Promise<BenchRow[]> {
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
+}
+
+/**
+ * The walk run_bash does after every command that may write (new repositories,
+ * .git links and files, runs-later files): on a 5,000-file workspace, the
+ * first walk and the usual one (directories unchanged since the last command:
+ * their ctime says so, nothing re-read), next to a plain recursive readdir of
+ * the same tree (the reference).
+ */
+async function afterScanRows(base: string): Promise<BenchRow[]> {
+  const ws = join(base, "ws5000");
+  for (let d = 0; d < 250; d++) {
+    const dir = join(ws, `pkg${d % 10}`, `mod${d}`);
+    mkdirSync(dir, { recursive: true });
+    for (let f = 0; f < 20; f++) writeFileSync(join(dir, `f${f}.ts`), "x");
+  }
+  writeFileSync(join(ws, "pkg1/.envrc"), "x");
+  const later = { key: "bench", match: runsLaterMatcher(ws) };
+  const t0 = performance.now();
+  scanWorkspace(ws, later);
+  const first = performance.now() - t0;
+  // Directories changed in the last 2 s are re-read whatever their ctime says: let the tree age.
+  await Bun.sleep(2_100);
+  const walk = (dir: string): number => readdirSync(dir, { withFileTypes: true }).reduce((n, e) => n + (e.isDirectory() ? walk(join(dir, e.name)) : 1), 0);
+  const usual = round(await timeMedian(30, () => scanWorkspace(ws, later)));
+  return [
+    { name: "after-command scan, 5,000-file workspace, first walk", value: round(first), unit: "ms" },
+    { name: "after-command scan, 5,000-file workspace, usual (memoised by ctime)", value: usual, unit: "ms", target: "< 20 ms", ok: usual < 20 },
+    { name: "plain recursive readdir of the same tree (reference)", value: round(await timeMedian(30, () => walk(ws))), unit: "ms" },
+  ];
 }
 
 if (import.meta.main) console.table(await bench());

@@ -7,7 +7,8 @@
 //
 // A project's servers are code from whoever wrote the repository: they start
 // only after consent (consent.ts), and what only the person may grant (`net`,
-// `write`) is taken from the user's file alone.
+// `write`, `read`) is taken from the user's file alone: on the user's own
+// servers, or as an entry of only those keys naming a project's server.
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
@@ -32,6 +33,8 @@ export interface McpServerDef {
   net: string[];
   /** Absolute paths its sandbox may write (user file only). */
   write: string[];
+  /** Absolute paths outside the workspace its sandbox shows read-only (user file only). */
+  read: string[];
   /** How long one tool call may take. */
   timeoutMs: number;
   /** sha256 of the definition as written: consent is remembered against it. */
@@ -47,7 +50,12 @@ export interface McpConfig {
 export const DEFAULT_CALL_TIMEOUT_MS = 120_000;
 /** No leading dot: "." or ".." would make a server's state directory another's (or bunker's own). */
 const NAME = /^[A-Za-z0-9_-][A-Za-z0-9_.-]{0,47}$/;
-const KNOWN_KEYS = new Set(["type", "command", "args", "env", "url", "headers", "net", "write", "timeout", "description"]);
+const KNOWN_KEYS = new Set(["type", "command", "args", "env", "url", "headers", "net", "write", "read", "timeout", "description"]);
+/** What only the person grants a server. */
+const GRANT_KEYS = ["net", "write", "read"] as const;
+
+/** The grants of one server in the user's file. */
+export type ServerGrants = Pick<McpServerDef, "net" | "write" | "read">;
 
 type Env = Record<string, string | undefined>;
 
@@ -131,18 +139,10 @@ function parseEntry(name: string, raw: unknown, ctx: ParseContext, warnings: str
   }
 
   // What only the person may grant: never from a repository's file.
-  let net: string[] = [];
-  let write: string[] = [];
-  if (ctx.source === "user") {
-    net = stringList(entry.net, "net").map((h) => h.toLowerCase());
-    write = stringList(entry.write, "write").map((p) => (p === "~" || p.startsWith("~/") ? join(ctx.home, p.slice(2)) : resolve(ctx.root, p)));
-    for (const p of write) {
-      for (const inner of [".git", ".bunker"]) {
-        if (isWithin(p, join(ctx.root, inner))) throw new EntryError(`"write" may not cover ${join(ctx.root, inner)}`);
-      }
-    }
-  } else if (entry.net !== undefined || entry.write !== undefined) {
-    warnings.push(`${ctx.file}: server "${name}": "net" and "write" are ignored in a project's file; grant them in your own settings.json`);
+  let grants: ServerGrants = { net: [], write: [], read: [] };
+  if (ctx.source === "user") grants = parseGrants(entry, ctx);
+  else if (GRANT_KEYS.some((k) => entry[k] !== undefined)) {
+    warnings.push(`${ctx.file}: server "${name}": "net", "write" and "read" are ignored in a project's file; grant them in your own settings.json`);
   }
   const timeout = entry.timeout;
   if (timeout !== undefined && !(typeof timeout === "number" && Number.isInteger(timeout) && timeout > 0)) {
@@ -154,30 +154,57 @@ function parseEntry(name: string, raw: unknown, ctx: ParseContext, warnings: str
     file: ctx.file,
     transport,
     passes: [...used].sort(),
-    net,
-    write,
+    ...grants,
     timeoutMs: (timeout as number | undefined) ?? ctx.defaultTimeoutMs,
     hash: definitionHash(raw),
   };
 }
 
+/** `net`, `write` and `read` of a user-file entry: paths absolute (`~/` is the home directory, others from the workspace). */
+function parseGrants(entry: Record<string, unknown>, ctx: ParseContext): ServerGrants {
+  const absolute = (p: string) => (p === "~" || p.startsWith("~/") ? join(ctx.home, p.slice(2)) : resolve(ctx.root, p));
+  const net = stringList(entry.net, "net").map((h) => h.toLowerCase());
+  const write = stringList(entry.write, "write").map(absolute);
+  const read = stringList(entry.read, "read").map(absolute);
+  for (const p of write) {
+    for (const inner of [".git", ".bunker"]) {
+      if (isWithin(p, join(ctx.root, inner))) throw new EntryError(`"write" may not cover ${join(ctx.root, inner)}`);
+    }
+  }
+  return { net, write, read };
+}
+
+/** A user-file entry with only grant keys: what the person grants the project's server of that name. */
+function isGrantOnly(raw: unknown): raw is Record<string, unknown> {
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return false;
+  const keys = Object.keys(raw);
+  return keys.length > 0 && keys.every((k) => (GRANT_KEYS as readonly string[]).includes(k));
+}
+
+export interface ParsedServers extends McpConfig {
+  /** Grants for a project's servers, by name (user file only). */
+  grants: Record<string, ServerGrants>;
+}
+
 /** The servers of one file's `mcpServers` object; bad entries become warnings. */
-export function parseMcpServers(servers: unknown, ctx: ParseContext): McpConfig {
+export function parseMcpServers(servers: unknown, ctx: ParseContext): ParsedServers {
   const warnings: string[] = [];
-  if (servers === undefined) return { servers: [], warnings };
+  const grants: Record<string, ServerGrants> = {};
+  if (servers === undefined) return { servers: [], warnings, grants };
   if (typeof servers !== "object" || servers === null || Array.isArray(servers)) {
-    return { servers: [], warnings: [`${ctx.file}: "mcpServers" must be an object of servers by name; no server from it was started`] };
+    return { servers: [], warnings: [`${ctx.file}: "mcpServers" must be an object of servers by name; no server from it was started`], grants };
   }
   const out: McpServerDef[] = [];
   for (const [name, raw] of Object.entries(servers)) {
     try {
-      out.push(parseEntry(name, raw, ctx, warnings));
+      if (ctx.source === "user" && isGrantOnly(raw)) grants[name] = parseGrants(raw, ctx);
+      else out.push(parseEntry(name, raw, ctx, warnings));
     } catch (err) {
       if (!(err instanceof EntryError)) throw err;
       warnings.push(`${ctx.file}: MCP server "${name}" skipped: ${err.message}`);
     }
   }
-  return { servers: out, warnings };
+  return { servers: out, warnings, grants };
 }
 
 function readJson(file: string, warnings: string[]): Record<string, unknown> | undefined {
@@ -208,7 +235,8 @@ export interface LoadOptions {
 
 /**
  * The user's servers, then the project's. A project server whose name a user
- * server already has is skipped: the person's own definition wins.
+ * server already has is skipped: the person's own definition wins. A user
+ * entry of only `net`/`write`/`read` grants those to the project's server.
  */
 export function loadMcpConfig(opts: LoadOptions): McpConfig {
   const warnings: string[] = [];
@@ -223,7 +251,7 @@ export function loadMcpConfig(opts: LoadOptions): McpConfig {
   const servers = [...a.servers];
   for (const s of b.servers) {
     if (servers.some((u) => u.name === s.name)) warnings.push(`${projectFile}: MCP server "${s.name}" skipped: your settings.json defines a server of that name`);
-    else servers.push(s);
+    else servers.push(a.grants[s.name] ? { ...s, ...a.grants[s.name] } : s);
   }
   return { servers, warnings: [...warnings, ...a.warnings, ...b.warnings] };
 }

@@ -1,27 +1,47 @@
 // The question asked before a project's MCP server first starts: the whole
-// command (or address) it runs, the variables of yours it gets, and how it
-// will be confined; then yes (remembered for this workspace and this exact
+// command (or address) it runs, the variables of yours it gets, how it will be
+// confined and exactly which paths beyond the workspace it will see (and
+// which it names but will not, with how to grant them); then yes (remembered for this workspace and this exact
 // definition) or no (for this session).
 import { isCancel, log, select } from "@clack/prompts";
 import pc from "picocolors";
 import { escapeControl } from "../ui/escape.ts";
 import type { McpServerDef } from "./config.ts";
 import type { ConsentAnswer } from "./consent.ts";
+import type { LaunchView } from "./sandbox.ts";
 
 /** A word as a shell would need it quoted, so the command shown can be read exactly. */
 function shellWord(word: string): string {
   return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
+const NETWORK: Record<LaunchView["network"], string> = { all: "all network", hosts: "network only to", none: "no network" };
+
+/** How it is confined, and what it sees and does not see beyond the workspace. */
+function describeView(def: McpServerDef, view: LaunchView): string[] {
+  if (!view.sandboxed) return [pc.yellow("runs WITHOUT a sandbox (none is available here)")];
+  const net = view.network === "hosts" ? `${NETWORK.hosts} ${escapeControl(def.net.join(", "))}` : NETWORK[view.network];
+  const lines = [pc.dim(`runs in the sandbox: workspace read-only, ${net}, its own state directory`)];
+  lines.push(view.readable.length
+    ? `${pc.dim("also sees, read-only:")} ${pc.yellow(escapeControl(view.readable.join(", ")))}`
+    : pc.dim("sees nothing else of this machine but the system and toolchain directories"));
+  if (view.notShown.length) {
+    const first = escapeControl(view.notShown[0]!);
+    lines.push(`${pc.dim("named but NOT shown to it (outside the workspace):")} ${escapeControl(view.notShown.join(", "))}`);
+    lines.push(pc.dim(`to let it read one, add "read": ["${first}"] under mcpServers.${escapeControl(def.name)} in your settings.json, or run with --allow-read=${first}`));
+  }
+  return lines;
+}
+
 /** The lines that describe a definition: what runs, with what of yours. */
-export function describeDefinition(def: McpServerDef, sandboxed: boolean): string[] {
+export function describeDefinition(def: McpServerDef, view: LaunchView): string[] {
   const t = def.transport;
   const lines: string[] = [];
   if (t.type === "stdio") {
     lines.push(`${pc.dim("$")} ${pc.bold(escapeControl([t.command, ...t.args].map(shellWord).join(" ")))}`);
     const set = Object.keys(t.env);
     if (set.length) lines.push(`${pc.dim("sets:")} ${escapeControl(set.join(", "))}`);
-    lines.push(sandboxed ? pc.dim("runs in the sandbox: workspace read-only, no network, its own state directory") : pc.yellow("runs WITHOUT a sandbox (none is available here)"));
+    lines.push(...describeView(def, view));
   } else {
     lines.push(`${pc.dim("connects to")} ${pc.bold(escapeControl(t.url))}`);
     const headers = Object.keys(t.headers);
@@ -31,11 +51,11 @@ export function describeDefinition(def: McpServerDef, sandboxed: boolean): strin
   return lines;
 }
 
-export async function askConsent(def: McpServerDef, changed: boolean, sandboxed: boolean): Promise<ConsentAnswer> {
+export async function askConsent(def: McpServerDef, changed: boolean, view: LaunchView): Promise<ConsentAnswer> {
   const output = process.stderr;
   const what = changed ? "changed its MCP server" : "wants to start an MCP server";
   log.step(`This project's ${escapeControl(def.file)} ${what} ${pc.bold(escapeControl(def.name))}`, { output });
-  log.message(describeDefinition(def, sandboxed), { output, spacing: 0 });
+  log.message(describeDefinition(def, view), { output, spacing: 0 });
   const answer = await select<ConsentAnswer>({
     message: `Start ${escapeControl(def.name)}?`,
     options: [

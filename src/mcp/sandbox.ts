@@ -1,5 +1,5 @@
-// How a stdio MCP server is started: in the command sandbox, with the
-// workspace read-only (a server cannot write behind the diff prompt), the
+// How a stdio MCP server is started: in the command sandbox, shown only what
+// the person decided (view.ts), with the workspace read-only (a server cannot write behind the diff prompt), the
 // credential stores and bunker's own state hidden, its own writable state
 // directory, network only to the hosts granted to it (through bunker's
 // filtering proxy; all of it with a bare --allow-net), and an environment
@@ -7,7 +7,7 @@
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync } from "node:fs";
 import { homedir } from "node:os";
-import { dirname, isAbsolute, join } from "node:path";
+import { dirname, join } from "node:path";
 import { isWithin, realpathLoose } from "../perms/workspace.ts";
 import { confine, locateProgram, type SandboxPlan } from "../sandbox/detect.ts";
 import { scrubEnv, withGitHardening } from "../sandbox/env.ts";
@@ -16,6 +16,7 @@ import { startCommandNet, type CommandNet } from "../net/command-net.ts";
 import { hostsCover, netTarget } from "../net/host-pattern.ts";
 import type { NetGate } from "../net/proxy.ts";
 import { absoluteIn, type McpServerDef } from "./config.ts";
+import { serverView, type ServerView } from "./view.ts";
 
 export interface LaunchContext {
   root: string;
@@ -30,6 +31,10 @@ export interface LaunchContext {
   denyAllNet: boolean;
   env: Record<string, string | undefined>;
   home?: string;
+  /** --allow-read paths: shown to every server, read-only. */
+  grantedRead?: string[];
+  /** --deny-read paths: shown to none. */
+  deniedRead?: string[];
 }
 
 export interface Launch {
@@ -76,27 +81,35 @@ export function serverGate(def: McpServerDef, denyHosts: string[]): NetGate {
   };
 }
 
-/**
- * What a server needs to read of its own: the program, and for each argument
- * naming an existing absolute path (a script) its project (the nearest folder
- * above it with a package manifest, for its dependencies), else the path.
- * Never the home directory or anything above it, nor what `refuse` says no to.
- */
-export function serverFiles(program: string, args: string[], home: string, refuse: (path: string) => boolean = () => false): string[] {
-  const out = refuse(program) ? [] : [program];
-  for (const arg of args) {
-    if (!isAbsolute(arg) || !existsSync(arg) || refuse(arg)) continue;
-    let dir = dirname(arg);
-    let project: string | null = null;
-    for (; dir !== dirname(dir) && !isWithin(dir, home); dir = dirname(dir)) {
-      if (["package.json", "pyproject.toml", "Cargo.toml", "go.mod", "deno.json"].some((m) => existsSync(join(dir, m)))) {
-        project = dir;
-        break;
-      }
-    }
-    out.push(project ?? arg);
-  }
-  return out;
+/** How a server will run: what the consent question shows, and exactly what launchStdio mounts. */
+export interface LaunchView extends ServerView {
+  sandboxed: boolean;
+  network: Launch["network"];
+}
+
+/** The host's part of a server's sandbox, and what is never shown to it for being named. */
+function hostFor(ctx: LaunchContext): { host: ReturnType<typeof hostView>; hidden: string[] } {
+  const host = hostView(ctx.root, ctx.env, ctx.home ?? homedir());
+  const hidden = [...(host.hidden ?? []), ...(ctx.deniedRead ?? [])];
+  if (!isWithin(ctx.stateDir, ctx.root) && !isWithin(ctx.root, ctx.stateDir)) hidden.push(ctx.stateDir);
+  return { host, hidden };
+}
+
+function viewOf(def: McpServerDef, ctx: LaunchContext, program: string | null, host: ReturnType<typeof hostView>, hidden: string[]): LaunchView {
+  const view = serverView(def, {
+    root: ctx.root, home: ctx.home ?? homedir(), program, hidden, granted: ctx.grantedRead ?? [],
+    shownAnyway: [...(host.system ?? []), ...(host.toolchains ?? [])],
+  });
+  // What the person granted: the whole network (bare --allow-net), or its `net` list through the proxy.
+  const network = ctx.allowNetAll ? "all" : def.net.length > 0 && !ctx.denyAllNet ? "hosts" : "none";
+  return { ...view, sandboxed: ctx.plan.confined, network: ctx.plan.confined ? network : "all" };
+}
+
+/** What a stdio server would be shown and reach if started now (for the consent question). */
+export function launchView(def: McpServerDef, ctx: LaunchContext): LaunchView {
+  const { host, hidden } = hostFor(ctx);
+  const program = def.transport.type === "stdio" ? resolveProgram(def.transport.command, ctx.root, ctx.env.PATH ?? "") : null;
+  return viewOf(def, ctx, program, host, hidden);
 }
 
 export async function launchStdio(def: McpServerDef, ctx: LaunchContext): Promise<Launch> {
@@ -106,23 +119,18 @@ export async function launchStdio(def: McpServerDef, ctx: LaunchContext): Promis
   const program = resolveProgram(command, ctx.root, ctx.env.PATH ?? "");
   if (!program || !existsSync(program)) throw new LaunchError(`the program "${command}" was not found${command.includes("/") ? "" : " on PATH"}`);
 
+  // The same allow-list as commands (system, toolchains, git config, a private home), and what serverView adds.
+  const { host, hidden } = hostFor(ctx);
+  const view = viewOf(def, ctx, program, host, hidden);
+  if (ctx.plan.confined && view.notShown.includes(realpathLoose(program).real)) {
+    throw new LaunchError(`the program ${program} lies outside the workspace, and a project's server is not shown it; grant it with "read": ["${program}"] under mcpServers.${def.name} in your settings.json, or --allow-read=${program}`);
+  }
+  const network = view.network;
   const state = serverStateDir(ctx.stateDir, def, ctx.root);
   mkdirSync(state, { recursive: true, mode: 0o700 });
-  // What the person granted this server: the whole network (bare --allow-net), or its `net` list through the proxy.
-  const network = ctx.allowNetAll ? "all" : def.net.length > 0 && !ctx.denyAllNet ? "hosts" : "none";
-  // The same allow-list as commands (system, toolchains, git config, a private home), and the program itself.
-  const host = hostView(ctx.root, ctx.env, ctx.home ?? homedir());
-  const hidden = [...(host.hidden ?? [])];
-  if (!isWithin(ctx.stateDir, ctx.root) && !isWithin(ctx.root, ctx.stateDir)) hidden.push(ctx.stateDir);
   const spec: SandboxSpec = {
     ...host,
-    readable: serverFiles(program, args, ctx.home ?? homedir(), (p) => {
-      // Judged where it really is (a link to ~/.ssh is ~/.ssh). A credential store is never shown for
-      // being named; a project's server sees nothing of the home directory outside the workspace by naming it.
-      const real = realpathLoose(p).real;
-      if (hidden.some((h) => isWithin(realpathLoose(h).real, real))) return true;
-      return def.source === "project" && isWithin(realpathLoose(ctx.home ?? homedir()).real, real) && !isWithin(ctx.root, real);
-    }),
+    readable: view.readable,
     root: ctx.root,
     allowNet: network === "all",
     gitWritable: false,
@@ -154,8 +162,7 @@ export async function launchStdio(def: McpServerDef, ctx: LaunchContext): Promis
   const argv = confine(ctx.plan, spec, net ? net.wrap(inner) : inner, state);
   return {
     command: argv[0]!, args: argv.slice(1), env, cwd: ctx.root, sandboxed: ctx.plan.confined,
-    // Unconfined, nothing stops it.
-    network: ctx.plan.confined ? network : "all",
+    network,
     stateDir: state,
     close: async () => void (await net?.close()),
   };

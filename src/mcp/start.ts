@@ -7,7 +7,8 @@ import { detectSandbox, planSandbox } from "../sandbox/detect.ts";
 import type { ToolRegistry } from "../tools/registry.ts";
 import { ConsentStore, decideServers } from "./consent.ts";
 import { McpHub } from "./hub.ts";
-import { bunkerStateDir } from "./sandbox.ts";
+import { bunkerStateDir, launchView, type LaunchContext } from "./sandbox.ts";
+import { grantedReadPaths } from "../sandbox/spec.ts";
 
 /** Longest the first prompt waits for servers; a slower one joins when ready. */
 export const FIRST_PROMPT_WAIT_MS = 1000;
@@ -26,12 +27,24 @@ export async function startMcp(opts: StartOptions): Promise<McpHub> {
   const stateDir = bunkerStateDir(config.sessionsPath);
   const plan = planSandbox(config.sandbox, detectSandbox());
   const store = new ConsentStore(stateDir);
+  const launch: LaunchContext = {
+    root: config.root,
+    plan,
+    stateDir,
+    allowNetAll: config.grants.allow.net.all && !config.grants.deny.net.all,
+    denyHosts: config.grants.deny.net.hosts,
+    denyAllNet: config.grants.deny.net.all,
+    grantedRead: grantedReadPaths(config.grants),
+    deniedRead: config.grants.deny.read.paths,
+    env,
+    ...(env.HOME ? { home: env.HOME } : {}),
+  };
   const { start, skipped } = await decideServers(config.mcp.servers, {
     root: config.root,
     named: config.mcpNamed,
     interactive: opts.interactive,
     store,
-    ask: async (def, changed) => (await import("./consent-prompt.ts")).askConsent(def, changed, plan.confined),
+    ask: async (def, changed) => (await import("./consent-prompt.ts")).askConsent(def, changed, launchView(def, launch)),
   });
   for (const s of skipped) if (s.def.source === "project" && !opts.interactive) opts.notify(`MCP server ${s.def.name} not started: ${s.reason}.`);
   const startWait = Number(env.BUNKER_MCP_START_TIMEOUT_MS);
@@ -40,16 +53,7 @@ export async function startMcp(opts: StartOptions): Promise<McpHub> {
     skipped,
     registry: opts.registry,
     notify: opts.notify,
-    launch: {
-      root: config.root,
-      plan,
-      stateDir,
-      allowNetAll: config.grants.allow.net.all && !config.grants.deny.net.all,
-      denyHosts: config.grants.deny.net.hosts,
-      denyAllNet: config.grants.deny.net.all,
-      env,
-      ...(env.HOME ? { home: env.HOME } : {}),
-    },
+    launch,
     ...(Number.isInteger(startWait) && startWait > 0 ? { startTimeoutMs: startWait } : {}),
   });
   await hub.start(FIRST_PROMPT_WAIT_MS);

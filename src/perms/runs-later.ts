@@ -22,16 +22,41 @@ export const RUNS_LATER: readonly RunsLaterRule[] = [
 
 /** Why writing `real` (inside `root`) means running code later, or null. */
 export function runsLaterReason(root: string, real: string, extra: readonly RunsLaterRule[] = []): string | null {
-  if (!isWithin(root, real) || real === root) return null;
-  const rel = relative(root, real);
-  // Case-insensitive file systems (macOS, Windows) treat `.ENVRC` as `.envrc`.
-  const names = [rel, rel.toLowerCase()];
-  for (const rule of [...RUNS_LATER, ...extra]) {
-    if (isAbsolute(rule.glob) ? new Bun.Glob(rule.glob).match(real) : names.some((n) => new Bun.Glob(rule.glob).match(n))) return rule.why;
-  }
+  return runsLaterMatcher(root, extra)(real);
+}
+
+/**
+ * The same question for many paths: the globs compiled and the hooks folder
+ * read once (the sandbox asks it of every file in the workspace).
+ */
+export function runsLaterMatcher(root: string, extra: readonly RunsLaterRule[] = []): (real: string) => string | null {
+  const rules = [...RUNS_LATER, ...extra].map((rule) => ({ glob: new Bun.Glob(rule.glob), absolute: isAbsolute(rule.glob), why: rule.why, needle: needle(rule.glob) }));
   const hooks = gitHooksPath(root);
-  if (hooks && isWithin(resolve(root, hooks), real)) return `git runs it as a hook (core.hooksPath is ${hooks})`;
-  return null;
+  const hooksDir = hooks ? resolve(root, hooks) : null;
+  return (real) => {
+    if (!isWithin(root, real) || real === root) return null;
+    const rel = relative(root, real);
+    // Case-insensitive file systems (macOS, Windows) treat `.ENVRC` as `.envrc`.
+    const lower = rel.toLowerCase();
+    const names = lower === rel ? [rel] : [rel, lower];
+    for (const rule of rules) {
+      if (!(rule.absolute ? real.toLowerCase() : lower).includes(rule.needle)) continue;
+      if (rule.absolute ? rule.glob.match(real) : names.some((n) => rule.glob.match(n))) return rule.why;
+    }
+    if (hooksDir && isWithin(hooksDir, real)) return `git runs it as a hook (core.hooksPath is ${hooks})`;
+    return null;
+  };
+}
+
+/**
+ * Text any path a glob matches must contain (its longest literal name, lower
+ * case): most paths are ruled out without running the glob. "" when the glob
+ * has alternatives or classes, whose literals may not all be needed.
+ */
+function needle(glob: string): string {
+  if (/[[{\\]/.test(glob)) return "";
+  // Split at "/" too: `**/` may stand for nothing (`**/.envrc` matches `.envrc`).
+  return glob.split(/[*?/]/).reduce((a, b) => (b.length > a.length ? b : a), "").toLowerCase();
 }
 
 /** A settings "protect" entry as a rule: a wildcard-free path covers itself and everything below it. */

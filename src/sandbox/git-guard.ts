@@ -6,23 +6,43 @@
 // directories and included files their configs name. A `.git` that a command
 // creates anyway (`git init sub`) is disarmed after it: its hooks renamed,
 // its program-running config keys commented out, and the result says so.
-import { closeSync, fstatSync, lstatSync, openSync, readdirSync, readFileSync, renameSync, writeFileSync, constants } from "node:fs";
-import { dirname, join, relative } from "node:path";
+import { closeSync, existsSync, fstatSync, lstatSync, openSync, readdirSync, readFileSync, renameSync, writeFileSync, constants } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
 import { configEntries, runsProgram } from "../perms/git-config.ts";
 import { isWithin, resolveFrom } from "../perms/workspace.ts";
 
-/** A `.git` found in the workspace, and which file it is (a new one at an old path is new). */
+/**
+ * A git directory found in the workspace, and which file it is (a new one at
+ * an old path is new): a `.git` directory, file (`gitdir: …`) or link, or a
+ * directory git itself would take for a repository (HEAD with objects and
+ * refs, or a commondir file: a bare repository).
+ */
 export interface GitSite {
   path: string;
-  kind: "dir" | "file";
+  kind: "dir" | "file" | "link" | "bare";
   id: string;
+}
+
+/** What one walk found: the git sites, and the files the person's tools run later (runs-later.ts), by identity. */
+export interface WorkspaceScan {
+  sites: GitSite[];
+  /** Runs-later file (or link) → `ino:ctime` when scanned: a command that writes one changes it. */
+  later: Map<string, string>;
+}
+
+/** Which files run later (runsLaterMatcher), and a key that changes when that answer may (settings, hooksPath). */
+export interface LaterMatch {
+  key: string;
+  match: (real: string) => string | null;
 }
 
 interface DirMemo {
   ctimeMs: number;
   ino: number;
+  laterKey: string;
   subdirs: string[];
   sites: GitSite[];
+  later: string[];
 }
 
 /** Per directory: what it held when last read (re-read when its ctime changes, which no command can fake). */
@@ -31,10 +51,16 @@ const memo = new Map<string, DirMemo>();
 const FRESH_MS = 2_000;
 /** A walk this large stops: the rest is treated as having no repositories (said in the note). */
 const MAX_DIRS = 200_000;
+const NO_LATER: LaterMatch = { key: "", match: () => null };
 
-/** Every `.git` in the workspace, at any depth (links are not followed; a `.git` directory is not entered). */
+/** Every `.git` in the workspace, at any depth (links are not followed; a git directory is not entered). */
 export function findGitSites(root: string): GitSite[] {
-  const out: GitSite[] = [];
+  return scanWorkspace(root).sites;
+}
+
+/** One walk of the workspace: its git sites and its runs-later files (`later` says which). */
+export function scanWorkspace(root: string, later: LaterMatch = NO_LATER): WorkspaceScan {
+  const out: WorkspaceScan = { sites: [], later: new Map() };
   const stack = [root];
   let dirs = 0;
   const now = Date.now();
@@ -48,47 +74,85 @@ export function findGitSites(root: string): GitSite[] {
       continue;
     }
     let m = memo.get(dir);
-    if (!m || m.ctimeMs !== st.ctimeMs || m.ino !== st.ino || st.ctimeMs > now - FRESH_MS || st.mtimeMs > now - FRESH_MS) {
-      m = readDir(dir, st.ctimeMs, st.ino);
+    if (!m || m.ctimeMs !== st.ctimeMs || m.ino !== st.ino || m.laterKey !== later.key || st.ctimeMs > now - FRESH_MS || st.mtimeMs > now - FRESH_MS) {
+      m = readDir(dir, dir === root, st.ctimeMs, st.ino, later);
       memo.set(dir, m);
     }
-    out.push(...m.sites);
+    out.sites.push(...m.sites);
+    for (const p of m.later) {
+      const id = fileId(p);
+      if (id) out.later.set(p, id);
+    }
     for (const d of m.subdirs) stack.push(d);
   }
   return out;
 }
 
-function readDir(dir: string, ctimeMs: number, ino: number): DirMemo {
-  const m: DirMemo = { ctimeMs, ino, subdirs: [], sites: [] };
+/** A file's identity and last change (a write, rename or chmod moves its ctime). */
+function fileId(path: string): string | null {
+  try {
+    const st = lstatSync(path);
+    return `${st.dev}:${st.ino}:${st.ctimeMs}`;
+  } catch {
+    return null;
+  }
+}
+
+function readDir(dir: string, isRoot: boolean, ctimeMs: number, ino: number, later: LaterMatch): DirMemo {
+  const m: DirMemo = { ctimeMs, ino, laterKey: later.key, subdirs: [], sites: [], later: [] };
   let entries;
   try {
     entries = readdirSync(dir, { withFileTypes: true });
   } catch {
     return m;
   }
+  // git takes a directory with HEAD and objects+refs (or a commondir) for a repository: guarded whole, and entered
+  // (a folder inside it may be one too) but for its object store.
+  const names = new Set(entries.map((e) => e.name));
+  const bare = !isRoot && names.has("HEAD") && ((names.has("objects") && names.has("refs")) || names.has("commondir"));
+  if (bare) m.sites.push({ path: dir, kind: "bare", id: `dir:${ino}` });
   for (const e of entries) {
+    if (bare && e.name === "objects") continue;
     const p = `${dir}/${e.name}`;
     if (e.name.toLowerCase() === ".git") {
       try {
         const st = lstatSync(p);
-        if (st.isDirectory() || st.isFile()) m.sites.push({ path: p, kind: st.isDirectory() ? "dir" : "file", id: `${st.dev}:${st.ino}` });
+        const kind = st.isDirectory() ? "dir" : st.isFile() ? "file" : st.isSymbolicLink() ? "link" : null;
+        if (kind) m.sites.push({ path: p, kind, id: `${st.dev}:${st.ino}` });
       } catch {
         // gone meanwhile
       }
     } else if (e.isDirectory()) {
       m.subdirs.push(p);
+    } else if (later.match(p) !== null || (e.isSymbolicLink() && later.match(`${p}/_`) !== null)) {
+      // A link counts where a folder of such files would (`.husky -> elsewhere`).
+      m.later.push(p);
     }
   }
   return m;
 }
 
-/** The git directory a `.git` site stands for, and its common directory (linked worktrees, submodules). */
+/** A gitdir or commondir target git resolves differently from bunker (/proc/self, /dev/fd), or that leads nowhere. */
+function untrustedTarget(base: string, target: string): boolean {
+  const abs = resolve(base, target);
+  return /^\/(proc|dev)(\/|$)/.test(abs) || !resolveFrom(base, target).exists;
+}
+
+/** The `gitdir:` a `.git` file names, or null. */
+function gitdirTarget(file: string): string | null {
+  const pointer = readSmall(file);
+  return (pointer ? /^gitdir:\s*(.+?)\s*$/m.exec(pointer)?.[1] : undefined) ?? null;
+}
+
+/** The git directory a site stands for, and its common directory (linked worktrees, submodules). */
 export function gitDirsOf(site: GitSite): string[] {
-  if (site.kind === "dir") return [site.path];
-  const pointer = readSmall(site.path);
-  const target = pointer ? /^gitdir:\s*(.+?)\s*$/m.exec(pointer)?.[1] : undefined;
-  if (!target) return [];
-  const gitDir = resolveFrom(dirname(site.path), target).real;
+  if (site.kind === "link") return [];
+  let gitDir = site.path;
+  if (site.kind === "file") {
+    const target = gitdirTarget(site.path);
+    if (!target) return [];
+    gitDir = resolveFrom(dirname(site.path), target).real;
+  }
   const common = readSmall(join(gitDir, "commondir"))?.trim();
   return common ? [gitDir, resolveFrom(gitDir, common).real] : [gitDir];
 }
@@ -113,8 +177,10 @@ export function gitGuard(root: string, sites: GitSite[], globalConfig: string[] 
   const missingIncludes = new Set<string>();
   const globalHooks = globalConfig.flatMap((f) => hooksPaths(readSmall(f) ?? ""));
   for (const site of sites) {
+    // A link is not mounted over (bubblewrap would follow it); one the command makes is set aside after.
+    if (site.kind === "link") continue;
     readOnly.add(site.path);
-    const top = dirname(site.path);
+    const top = site.kind === "bare" ? site.path : dirname(site.path);
     for (const gitDir of gitDirsOf(site)) {
       if (isWithin(root, gitDir)) readOnly.add(gitDir);
       for (const name of ["config", "config.worktree"]) {
@@ -161,14 +227,28 @@ export function disarmNewRepositories(root: string, before: GitSite[], after: Gi
   const lines: string[] = [];
   for (const site of after) {
     if (known.has(`${site.path}\0${site.id}`)) continue;
+    const shown = relative(root, site.path);
+    // A link, or a gitdir git would resolve elsewhere than bunker does: the person's git must not follow it.
+    const target = site.kind === "file" ? gitdirTarget(site.path) : null;
+    if (site.kind === "link" || (site.kind === "file" && (!target || untrustedTarget(dirname(site.path), target)))) {
+      const why = site.kind === "link" ? "a link git would follow" : `its gitdir ${JSON.stringify(target ?? "")} is not a folder git and bunker find alike`;
+      lines.push(setAside(root, site.path, `the .git the command created at ${shown} (${why})`));
+      continue;
+    }
     const done: string[] = [];
     for (const gitDir of gitDirsOf(site)) {
       // Only what the command could have written: inside the workspace, never through a link.
       if (!isWithin(root, gitDir) || theirs.some((d) => isWithin(d, gitDir)) || !isRealDir(root, gitDir)) continue;
-      done.push(...disarmHooks(join(gitDir, "hooks")));
-      for (const name of ["config", "config.worktree"]) done.push(...disarmConfig(join(gitDir, name)));
+      const common = readSmall(join(gitDir, "commondir"))?.trim();
+      if (common && untrustedTarget(gitDir, common)) {
+        renameSync(join(gitDir, "commondir"), join(gitDir, "commondir.bunker-set-aside"));
+        done.push(`its commondir ${JSON.stringify(common)} (not a folder git and bunker find alike) renamed to commondir.bunker-set-aside`);
+      }
+      const here = [...disarmHooks(join(gitDir, "hooks")), ...["config", "config.worktree"].flatMap((name) => disarmConfig(join(gitDir, name)))];
+      // The git directory a .git file or commondir leads to: named, so the person knows where to look.
+      done.push(...(gitDir === site.path ? here : here.map((d) => `${d} of ${relative(root, gitDir)}`)));
     }
-    lines.push(`bunker disarmed the git repository the command created at ${relative(root, site.path)}${done.length ? ` (${done.join("; ")})` : " (nothing in it ran programs)"}: the person's git there will not run what the command planted.`);
+    lines.push(`bunker disarmed the git repository the command created at ${shown}${done.length ? ` (${done.join("; ")})` : " (nothing in it ran programs)"}: the person's git there will not run what the command planted.`);
   }
   for (const hooks of missing.missingHooks ?? []) {
     if (!isRealDir(root, hooks)) continue;
@@ -181,6 +261,48 @@ export function disarmNewRepositories(root: string, before: GitSite[], after: Gi
     if (done.length) lines.push(`bunker disarmed ${relative(root, inc)}, which the command created and a git config includes: ${done.join("; ")}.`);
   }
   return lines;
+}
+
+/**
+ * Files the person's tools run later (direnv, husky, VS Code tasks, CI, a
+ * hooks folder, settings' "protect") that the command created or changed
+ * (not in `before` with the same identity and ctime): renamed aside, so
+ * nothing runs them until the person has looked. One line per file.
+ */
+export function setAsideRunsLater(root: string, before: Map<string, string>, after: Map<string, string>, why: (p: string) => string | null): string[] {
+  const lines: string[] = [];
+  for (const [path, id] of after) {
+    // Already dealt with (a hooks folder's hook renamed by disarmNewRepositories) or gone: nothing to do.
+    if (before.get(path) === id || fileId(path) !== id || !isRealDir(root, dirname(path))) continue;
+    lines.push(setAside(root, path, `${relative(root, path)}, which the command ${before.has(path) ? "changed" : "created"} (${why(path) ?? "runs later"})`));
+  }
+  return lines;
+}
+
+/** Rename `path` to PATH.bunker-set-aside (or -2, -3…): nothing lost, nothing run; the line says how to restore it. */
+function setAside(root: string, path: string, what: string): string {
+  let aside = `${path}.bunker-set-aside`;
+  for (let n = 2; existsSync(aside) || isLink(aside); n++) aside = `${path}.bunker-set-aside-${n}`;
+  try {
+    renameSync(path, aside);
+  } catch (e) {
+    return `bunker could not set aside ${what} (${(e as Error).message}): check it before using git or opening the folder`;
+  }
+  const [from, to] = [relative(root, aside), relative(root, path)];
+  return `bunker set aside ${what}: it is now ${from}; to restore it after checking it: mv ${shellQuote(from)} ${shellQuote(to)}`;
+}
+
+/** `path` is a symbolic link (not followed). */
+export function isLink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
+function shellQuote(s: string): string {
+  return /^[\w./@%+=:,-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
 /** `dir` is a directory reached from `root` without a link on the way (so a rename there stays inside). */
@@ -233,7 +355,8 @@ function disarmConfig(config: string): string[] {
   const lines = text.split("\n");
   const keys: string[] = [];
   for (const e of configEntries(text)) {
-    if (!runsProgram(e.section, e.key)) continue;
+    // An alias is a command line of its own (`!sh …`, or `-c core.pager=… log`).
+    if (!runsProgram(e.section, e.key) && e.section !== "alias") continue;
     keys.push(`${e.section}.${e.key}`);
     // A header with the key on the same line (`[core] fsmonitor = x`): the whole line goes.
     lines[e.line] = `# disarmed by bunker: ${lines[e.line]}`;

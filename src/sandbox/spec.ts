@@ -12,7 +12,7 @@ import { lstatSync, readdirSync, readFileSync, readlinkSync, statSync } from "no
 import { dirname, isAbsolute, join, resolve, sep } from "node:path";
 import type { NetProxySpec } from "../net/command-net.ts";
 import { gitDirsInside, isWithin, realpathLoose } from "../perms/workspace.ts";
-import type { GitSite } from "./git-guard.ts";
+import type { GitSite, LaterMatch } from "./git-guard.ts";
 
 export interface SandboxSpec {
   /** The workspace root (absolute, realpath'd): read-write. */
@@ -45,7 +45,7 @@ export interface SandboxSpec {
    */
   workspaceReadOnly?: boolean;
   /** The repositories found in the workspace before the command (every one is in readOnly): checked again after it. */
-  repositories?: { sites: GitSite[]; missingHooks: string[]; missingIncludes: string[] };
+  repositories?: { sites: GitSite[]; missingHooks: string[]; missingIncludes: string[]; later: LaterMatch; laterFiles: Map<string, string> };
   /** Writable even when the workspace is read-only: an MCP server's own state directory (and what the person's settings let it write). */
   privateDirs?: string[];
 }

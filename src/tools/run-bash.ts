@@ -8,12 +8,14 @@ import { homedir, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { emptyGrants, type Grants } from "../perms/policy.ts";
 import { gitDirsInside, isWithin, realpathLoose } from "../perms/workspace.ts";
+import { gitHooksPath } from "../perms/git-config.ts";
 import { evaluateRun } from "../perms/run/evaluate.ts";
 import { confine, detectSandbox, locateProgram, planSandbox, type SandboxAvailability, type SandboxMode, type SandboxPlan } from "../sandbox/detect.ts";
 import { scrubEnv, withGitHardening } from "../sandbox/env.ts";
 import { trackGroup, untrackGroup } from "../sandbox/process.ts";
 import { pathNote } from "../sandbox/explain.ts";
-import { disarmNewRepositories, findGitSites, gitGuard } from "../sandbox/git-guard.ts";
+import { disarmNewRepositories, gitGuard, isLink, scanWorkspace, setAsideRunsLater, type LaterMatch } from "../sandbox/git-guard.ts";
+import { runsLaterMatcher } from "../perms/runs-later.ts";
 import { refusalNote, startCommandNet } from "../net/command-net.ts";
 import { permissionGate } from "../net/gate.ts";
 import { enclosingGitDirs, grantedReadPaths, hostView, linkedGitDirs, type SandboxSpec } from "../sandbox/spec.ts";
@@ -180,8 +182,9 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
           command,
         });
         for (const d of standIns) removeIfEmptyDir(d);
-        // A repository the command created (`git init sub`) must not leave live hooks for the person's next git.
-        const disarmed = spec.repositories ? disarmNewRepositories(ctx.root, spec.repositories.sites, findGitSites(ctx.root), spec.repositories) : [];
+        // What the command planted for the person's own tools to run later, outside the sandbox: one walk finds
+        // new repositories (disarmed) and new or changed runs-later files and untrustworthy .git entries (set aside).
+        const disarmed = spec.repositories ? afterCommand(ctx.root, spec.repositories) : [];
         for (const line of disarmed) ctx.ui.info(`  ${escapeControl(line)}`);
         const notes = [net && refusalNote(net.refusals()), p.confined ? sandboxNote(result, spec) : null, ...disarmed.map((l) => `note: ${l}`)].filter((n) => n);
         return formatResult(result, notes.length > 0 ? notes.join("\n") : null);
@@ -192,6 +195,21 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
       }
     },
   };
+}
+
+/** Which files run later here (the write tools' list, runs-later.ts), with a key that changes when the answer may. */
+function laterMatch(root: string, grants: Grants): LaterMatch {
+  const protect = grants.protect ?? [];
+  const match = runsLaterMatcher(root, protect);
+  return { key: `${protect.map((r) => r.glob).join("\0")}\0${gitHooksPath(root) ?? ""}`, match };
+}
+
+function afterCommand(root: string, before: NonNullable<SandboxSpec["repositories"]>): string[] {
+  const after = scanWorkspace(root, before.later);
+  return [
+    ...disarmNewRepositories(root, before.sites, after.sites, before),
+    ...setAsideRunsLater(root, before.laterFiles, after.later, before.later.match),
+  ];
 }
 
 function removeIfEmptyDir(dir: string): void {
@@ -213,8 +231,12 @@ export function commandSandboxSpec(command: string, root: string, opts: RunBashO
   const gitDirs = linkedGitDirs(root);
   const workspaceReadOnly = confined && (readOnly ?? evaluateRun(command, { root, grants }).readOnly);
   // Every repository at any depth read-only (the top one writable only when granted); not needed when nothing is writable.
-  const sites = confined && !workspaceReadOnly ? findGitSites(root) : [];
+  const later = laterMatch(root, grants);
+  const scan = confined && !workspaceReadOnly ? scanWorkspace(root, later) : { sites: [], later: new Map<string, string>() };
+  const sites = scan.sites;
   const guard = gitGuard(root, sites, host.gitConfig);
+  // Files the person's tools run later, read-only like .git (a link is not mounted over: one the command makes is set aside).
+  const laterReadOnly = [...scan.later.keys()].filter((p) => !isLink(p));
   const topGit = new Set(opts.gitWritable ? [join(root, ".git"), ...gitDirsInside(root)] : []);
   return {
     ...host,
@@ -229,9 +251,9 @@ export function commandSandboxSpec(command: string, root: string, opts: RunBashO
       ...grants.deny.read.paths,
       ...(opts.sessionsDir && !isWithin(opts.sessionsDir, root) && !isWithin(root, opts.sessionsDir) ? [opts.sessionsDir] : []),
     ],
-    readOnly: [...(opts.readOnly ?? []), ...guard.readOnly.filter((p) => !topGit.has(p))],
+    readOnly: [...(opts.readOnly ?? []), ...guard.readOnly.filter((p) => !topGit.has(p)), ...laterReadOnly],
     workspaceReadOnly,
-    ...(confined && !workspaceReadOnly ? { repositories: { sites, missingHooks: guard.missingHooks, missingIncludes: guard.missingIncludes } } : {}),
+    ...(confined && !workspaceReadOnly ? { repositories: { sites, missingHooks: guard.missingHooks, missingIncludes: guard.missingIncludes, later, laterFiles: scan.later } } : {}),
   };
 }
 
@@ -404,8 +426,8 @@ export function sandboxNote(r: ProcessResult, spec: SandboxSpec): string | null 
     );
   } else if (/Read-only file system|EROFS/.test(out)) {
     notes.push(
-      "The sandbox blocked a write: only the workspace and /tmp are writable (every git repository in it, at any depth, and .bunker are read-only; the top .git unless granted). " +
-        "Do not retry; if the write is needed, ask the person, who can grant the path with --allow-write=PATH or run bunker with --sandbox off.",
+      "The sandbox blocked a write: only the workspace and /tmp are writable (every git repository in it, at any depth, .bunker, and the files other tools run later, such as .envrc, .husky/ and .vscode/tasks.json, are read-only; the top .git unless granted). " +
+        "Do not retry; if the write is needed, ask the person, who can grant the path with --allow-write=PATH or run bunker with --sandbox off; a file other tools run later is written with the file tools, which ask the person.",
     );
   }
   if (!spec.allowNet && /Network is unreachable|Could not resolve host|Temporary failure in name resolution|Name or service not known|getaddrinfo|ENETUNREACH|EAI_AGAIN|Connection refused/.test(out)) {

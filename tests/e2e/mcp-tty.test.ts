@@ -5,7 +5,7 @@
 import { describe, expect, test } from "bun:test";
 import { reply, toolUse } from "../support/fake-anthropic/steps.ts";
 import { BUNKER, count, endToEnd, press, quitWithCtrlD, toolResults, waitForCount } from "../support/cli.ts";
-import { testServer, writeProjectServers, writeUserSettings } from "../support/mcp.ts";
+import { SERVER_PACKAGE, serverPackageGrant, testServer, writeProjectServers, writeUserSettings } from "../support/mcp.ts";
 import { tmuxAvailable, type TmuxSession } from "../support/tmux.ts";
 
 const e2e = endToEnd("bunker-mcp-tty-");
@@ -47,6 +47,7 @@ describe.skipIf(!tmuxAvailable)("MCP in a real terminal (tmux)", () => {
     const { root, env } = e2e.workspace();
     const def = testServer(["--name", "proj"], { env: { PROJ_KEY: "${PROJ_TOKEN:-none}" } });
     writeProjectServers(root, { proj: def });
+    writeUserSettings(env, { mcpServers: serverPackageGrant("proj") });
 
     // 1: asked, with what runs and what of ours it gets; yes
     await start(root, env);
@@ -57,6 +58,8 @@ describe.skipIf(!tmuxAvailable)("MCP in a real terminal (tmux)", () => {
     expect(screen).toContain("mcp-server.ts --name proj");
     expect(screen).toContain("sets: PROJ_KEY");
     expect(screen).toContain("gets your variables: PROJ_TOKEN");
+    // Exactly the paths it sees beyond the workspace: the one the person granted.
+    expect(screen).toContain(`also sees, read-only: ${SERVER_PACKAGE}`);
     await press(e2e.tmux, "Enter");
     await waitForCount(e2e.tmux, "/help for commands", 1);
     expect(await mcpListing(e2e.tmux, /proj\s+project\s+ready/)).toMatch(/proj\s+project\s+ready\s+8 tools/);

@@ -3,14 +3,14 @@
 // back reaches the model in the form the API accepts. Headless here; the
 // prompts in a terminal are in mcp-tty.test.ts.
 import { afterEach, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { detectSandbox } from "../../src/sandbox/detect.ts";
 import type { FakeAnthropic } from "../support/fake-anthropic.ts";
 import { reply, toolUse } from "../support/fake-anthropic/steps.ts";
 import { endToEnd, runHeadless, toolResults, workspace } from "../support/cli.ts";
 import { PIXEL_PNG } from "../support/mcp-server.ts";
-import { brokenServer, startHttpServer, testServer, writeProjectServers, writeUserSettings } from "../support/mcp.ts";
+import { brokenServer, serverPackageGrant, startHttpServer, testServer, writeProjectServers, writeUserSettings } from "../support/mcp.ts";
 
 const sandboxed = detectSandbox().kind !== null;
 const e2e = endToEnd("bunker-mcp-e2e-");
@@ -123,6 +123,59 @@ describe.skipIf(!sandboxed)("the stdio server's sandbox", () => {
   });
 });
 
+describe.skipIf(!sandboxed)("what a server's definition names: the person decides what it sees", () => {
+  const peek = (path: string, server = "box") => toolUse(`mcp__${server}__probe`, { read: path });
+
+  /** A workspace, a file outside it, and a marker in the fake home's ~/.ssh. */
+  function attackScene() {
+    const { root, env } = workspace("bunker-mcp-e2e-", "", { "readme.md": "hello\n" });
+    const outside = join(root, "..", "outproj");
+    mkdirSync(outside, { recursive: true });
+    writeFileSync(join(outside, ".env"), "OUTSIDE-SECRET");
+    mkdirSync(join(env.HOME!, ".ssh"), { recursive: true });
+    writeFileSync(join(env.HOME!, ".ssh", "x"), "SSH-SECRET");
+    return { root, env, outsideFile: join(outside, ".env"), sshFile: join(env.HOME!, ".ssh", "x") };
+  }
+
+  async function run(root: string, env: Record<string, string>, calls: ReturnType<typeof toolUse>[], flags: string[]) {
+    const fake = e2e.serve([reply(calls), reply("Done.")]);
+    env.ANTHROPIC_BASE_URL = fake.url;
+    const r = await runHeadless(root, env, ["-p", "read them", "--no-prompt", ...flags]);
+    expect(r.code).toBe(0);
+    return toolResults(fake.requests[1]).map((x) => String(x.content));
+  }
+
+  test("a project's server naming a file outside the workspace, or a link in the workspace to it: neither is readable", async () => {
+    const { root, env, outsideFile } = attackScene();
+    symlinkSync(outsideFile, join(root, "innocent.txt"));
+    writeProjectServers(root, { box: testServer(["--name", "box", outsideFile, "./innocent.txt", `--config=${outsideFile}`]) });
+    writeUserSettings(env, { allow: ["mcp:box/*"], mcpServers: serverPackageGrant("box") });
+    const [direct, viaLink, inside] = await run(root, env, [peek(outsideFile), peek(join(root, "innocent.txt")), peek(join(root, "readme.md"))], ["--allow-mcp=box"]);
+    expect(direct).not.toContain("OUTSIDE-SECRET");
+    expect(direct).toContain(`read ${outsideFile}: FAILED ENOENT`);
+    expect(viaLink).not.toContain("OUTSIDE-SECRET");
+    expect(viaLink).toContain("FAILED ENOENT");
+    expect(inside).toContain("hello");
+  });
+
+  test("the person's --allow-read shows that file to a project's server", async () => {
+    const { root, env, outsideFile } = attackScene();
+    writeProjectServers(root, { box: testServer(["--name", "box", outsideFile]) });
+    writeUserSettings(env, { allow: ["mcp:box/*"], mcpServers: serverPackageGrant("box") });
+    const [granted] = await run(root, env, [peek(outsideFile)], ["--allow-mcp=box", `--allow-read=${outsideFile}`]);
+    expect(granted).toContain("OUTSIDE-SECRET");
+  });
+
+  test("a server in the user's settings naming a file: readable; naming ~/.ssh/x: not", async () => {
+    const { root, env, outsideFile, sshFile } = attackScene();
+    writeUserSettings(env, { allow: ["mcp:box/*"], mcpServers: { box: testServer(["--name", "box", outsideFile, sshFile]) } });
+    const [named, ssh] = await run(root, env, [peek(outsideFile), peek(sshFile)], []);
+    expect(named).toContain("OUTSIDE-SECRET");
+    expect(ssh).not.toContain("SSH-SECRET");
+    expect(ssh).toContain("FAILED");
+  });
+});
+
 describe("a streamable-HTTP server", () => {
   test("its tools are called and answered", async () => {
     const http = await startHttpServer(["--name", "remote"]);
@@ -154,6 +207,7 @@ describe("a project's .mcp.json", () => {
     const fake = e2e.serve([reply([toolUse("mcp__proj__echo", { text: "x" })]), reply("Done.")]);
     const { root, env } = e2e.workspace();
     writeProjectServers(root, { proj: testServer(["--name", "proj"]) });
+    writeUserSettings(env, { mcpServers: serverPackageGrant("proj") });
     const r = await runHeadless(root, env, ["-p", "hello", "--allow-mcp=proj"]);
     expect(r.code).toBe(0);
     expect(toolResults(fake.requests[1])).toEqual([{ content: "proj says: x", is_error: false }]);

@@ -83,10 +83,13 @@ function attempt(what: string, fn: () => string): string {
 }
 
 if (import.meta.main) {
+  // Other arguments (paths, --flag=PATH) are accepted and ignored: the sandbox tests name files with them, as real servers take them.
   const { values } = parseArgs({
+    strict: false,
+    allowPositionals: true,
     options: { http: { type: "boolean" }, port: { type: "string" }, tools: { type: "string" }, name: { type: "string" } },
   });
-  const opts: TestServerOptions = { name: values.name ?? "test", tools: Number(values.tools ?? 0) };
+  const opts: TestServerOptions = { name: String(values.name ?? "test"), tools: Number(values.tools ?? 0) };
   if (values.http) {
     const handler = createMcpHandler(() => createTestServer(opts));
     const server = Bun.serve({ port: Number(values.port ?? 0), hostname: "127.0.0.1", fetch: (req) => handler.fetch(req) });

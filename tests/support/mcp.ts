@@ -2,11 +2,21 @@
 // configured as bunker's users configure theirs — in the user's settings.json
 // or a project's .mcp.json — and run over streamable HTTP for the HTTP tests.
 import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import type { Subprocess } from "bun";
 
 export const MCP_SERVER_SCRIPT = join(import.meta.dir, "mcp-server.ts");
 export const BUN = process.execPath;
+/** The folder that holds the test server's script and its node_modules: outside every test workspace. */
+export const SERVER_PACKAGE = dirname(dirname(import.meta.dir));
+
+/**
+ * The user's grant that lets a project's server run the test server: a
+ * project's server is shown nothing its definition names outside the workspace.
+ */
+export function serverPackageGrant(name: string): Record<string, unknown> {
+  return { [name]: { read: [SERVER_PACKAGE] } };
+}
 
 /** A stdio definition that runs the test server with `args`. */
 export function testServer(args: string[] = [], extra: Record<string, unknown> = {}): Record<string, unknown> {

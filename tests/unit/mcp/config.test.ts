@@ -48,7 +48,7 @@ describe("parseMcpServers", () => {
     const project = parseMcpServers({ a: { command: "x", net: ["api.example.com"], write: ["out"] } }, ctx({}, "project"));
     expect(project.servers[0]!.net).toEqual([]);
     expect(project.servers[0]!.write).toEqual([]);
-    expect(project.warnings[0]).toContain('"net" and "write" are ignored in a project\'s file');
+    expect(project.warnings[0]).toContain('"net", "write" and "read" are ignored in a project\'s file');
   });
 
   test("write may not cover .git or .bunker", () => {

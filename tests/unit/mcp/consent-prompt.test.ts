@@ -1,19 +1,32 @@
 import { expect, test } from "bun:test";
 import { describeDefinition } from "../../../src/mcp/consent-prompt.ts";
 import { parseMcpServers } from "../../../src/mcp/config.ts";
+import type { LaunchView } from "../../../src/mcp/sandbox.ts";
 
 const strip = (s: string) => s.replace(/\x1b\[[0-9;]*m/g, "");
+const confined: LaunchView = { sandboxed: true, network: "none", readable: [], notShown: [] };
 
 test("the question shows the whole command quoted as a shell would need it, invisible characters escaped, and the variables it gets", () => {
   const [def] = parseMcpServers(
     { p: { command: "node", args: ["server.js", "--name", "a b", "x\u202ey"], env: { TOKEN: "${MY_TOKEN}" } } },
     { source: "project", file: "/ws/.mcp.json", root: "/ws", home: "/h", env: { MY_TOKEN: "t" }, defaultTimeoutMs: 1 },
   ).servers;
-  const lines = describeDefinition(def!, true).map(strip);
+  const lines = describeDefinition(def!, confined).map(strip);
   expect(lines[0]).toBe("$ node server.js --name 'a b' 'x\\u202ey'");
   expect(lines).toContain("sets: TOKEN");
   expect(lines).toContain("gets your variables: MY_TOKEN");
   expect(lines).toContain("runs in the sandbox: workspace read-only, no network, its own state directory");
   const [http] = parseMcpServers({ h: { type: "http", url: "https://x.example/mcp", headers: { Authorization: "b" } } }, { source: "project", file: "f", root: "/ws", home: "/h", env: {}, defaultTimeoutMs: 1 }).servers;
-  expect(describeDefinition(http!, true).map(strip)).toEqual(["connects to https://x.example/mcp", "headers: Authorization"]);
+  expect(describeDefinition(http!, confined).map(strip)).toEqual(["connects to https://x.example/mcp", "headers: Authorization"]);
+});
+
+test("the question lists exactly the extra paths it will see, and those its arguments name that it will not, with how to grant one", () => {
+  const [def] = parseMcpServers({ leak: { command: "bun", args: ["./srv.ts", "/out/.env"] } }, { source: "project", file: "/ws/.mcp.json", root: "/ws", home: "/h", env: {}, defaultTimeoutMs: 1 }).servers;
+  const nothing = describeDefinition(def!, confined).map(strip);
+  expect(nothing).toContain("sees nothing else of this machine but the system and toolchain directories");
+  const lines = describeDefinition(def!, { sandboxed: true, network: "none", readable: ["/opt/tool\x1b[2J"], notShown: ["/out/.env", "/root/m.txt"] }).map(strip);
+  expect(lines).toContain("also sees, read-only: /opt/tool\\x1b[2J");
+  expect(lines).toContain("named but NOT shown to it (outside the workspace): /out/.env, /root/m.txt");
+  expect(lines).toContain('to let it read one, add "read": ["/out/.env"] under mcpServers.leak in your settings.json, or run with --allow-read=/out/.env');
+  expect(describeDefinition(def!, { ...confined, sandboxed: false }).map(strip)).toContain("runs WITHOUT a sandbox (none is available here)");
 });

@@ -82,3 +82,12 @@ test.skipIf(detectSandbox().kind !== "bubblewrap")("a path named in the argument
   expect(await shown("user")).toContain(`--ro-bind ${join(home, "tools", "conf.json")}`);
   expect(await shown("project")).not.toContain(`--ro-bind ${join(home, "tools", "conf.json")}`);
 });
+
+test.skipIf(detectSandbox().kind !== "bubblewrap")("a project's server whose program lies outside the workspace, off PATH: not started, and the error says how to grant it", async () => {
+  const ctx = context({ plan: planSandbox("on", detectSandbox()) });
+  const program = join(tempDir(), "srv");
+  writeFileSync(program, "#!/bin/sh\n", { mode: 0o755 });
+  await expect(launchStdio(def({ command: program }, "project"), ctx)).rejects.toThrow(`the program ${program} lies outside the workspace, and a project's server is not shown it; grant it with "read": ["${program}"] under mcpServers.s in your settings.json, or --allow-read=${program}`);
+  const granted = await launchStdio(def({ command: program }, "project"), { ...ctx, grantedRead: [program] });
+  expect([granted.command, ...granted.args].join(" ")).toContain(`--ro-bind ${program} ${program}`);
+});

@@ -79,7 +79,7 @@ describe("disarming what a command created", () => {
     mkdirSync(join(root, "evil/hooks"), { recursive: true });
     writeFileSync(join(root, "x/.git"), "gitdir: ../evil\n");
     writeFileSync(join(root, "evil/hooks/post-checkout"), "boom");
-    expect(disarmNewRepositories(root, before, findGitSites(root))[0]).toContain("created at x/.git (hooks renamed to NAME.bunker-disarmed: post-checkout)");
+    expect(disarmNewRepositories(root, before, findGitSites(root))[0]).toContain("created at x/.git (hooks renamed to NAME.bunker-disarmed: post-checkout of evil)");
   });
 
   test("the person's repositories are left alone, and a worktree's .git file pointing into them too", () => {
@@ -106,5 +106,18 @@ describe("disarming what a command created", () => {
       "bunker disarmed the hooks folder sub/missing-hooks the command created (a git config names it core.hooksPath): hooks renamed to NAME.bunker-disarmed: pre-push.",
       "bunker disarmed shared.gitconfig, which the command created and a git config includes: core.fsmonitor commented out in config.",
     ]);
+  });
+});
+
+describe("what else git takes for a repository", () => {
+  test("a bare repository (HEAD, objects, refs), one inside it, and a .git link are sites; an object store is not entered", () => {
+    const root = tempDir("bunker-gitguard-bare-");
+    for (const d of ["b1/objects/ab/.git", "b1/refs", "b1/x/objects", "b1/x/refs", "s3"]) mkdirSync(join(root, d), { recursive: true });
+    writeFileSync(join(root, "b1/HEAD"), "ref: refs/heads/main\n");
+    writeFileSync(join(root, "b1/x/HEAD"), "ref: refs/heads/main\n");
+    symlinkSync("../b1", join(root, "s3/.git"));
+    expect(findGitSites(root).map((s) => `${s.path.slice(root.length + 1)}:${s.kind}`).sort()).toEqual(["b1/x:bare", "b1:bare", "s3/.git:link"]);
+    // The bare ones are kept read-only; the link is not mounted over (it is set aside when a command makes one).
+    expect(gitGuard(root, findGitSites(root)).readOnly).toEqual([join(root, "b1"), join(root, "b1/x")]);
   });
 });

@@ -1,0 +1,170 @@
+// A command plants something the person's own tools run later, outside the
+// sandbox: a git directory reached through a `.git` link, a `gitdir:` git
+// resolves elsewhere than bunker, a commondir, a bare repository, a husky
+// hook, an .envrc. Each row runs the attack for real in bubblewrap (the judge
+// allows everything: the sandbox and the after-scan alone hold), then runs
+// the person's git on the host where the attack aims; its marker must not
+// appear. Each row first runs the same attack unconfined, so the marker is
+// known to fire when nothing stops it.
+import { afterAll, describe, expect, test } from "bun:test";
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { emptyGrants } from "../../../src/perms/policy.ts";
+import { detectSandbox } from "../../../src/sandbox/detect.ts";
+import { createRunBashTool } from "../../../src/tools/run-bash.ts";
+import type { ToolOutput } from "../../../src/tools/tool.ts";
+import { makeContext, unseenDir } from "../../support/context.ts";
+
+const usable = detectSandbox().kind === "bubblewrap";
+const base = unseenDir("bunker-planted-");
+afterAll(() => rmSync(base, { recursive: true, force: true }));
+const home = join(base, "home");
+mkdirSync(home, { recursive: true });
+const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, XDG_CONFIG_HOME: join(home, ".config") };
+const hostEnv = { ...env, GIT_CONFIG_NOSYSTEM: "1", GIT_AUTHOR_NAME: "a", GIT_AUTHOR_EMAIL: "a@b", GIT_COMMITTER_NAME: "a", GIT_COMMITTER_EMAIL: "a@b" };
+/** Where the planted program would leave its mark: on the host, outside every workspace. */
+const MARK = join(base, "PWNED");
+
+/** The person's git on the host, as they would type it. */
+function hostGit(cwd: string, ...args: string[]): { code: number; out: string } {
+  const r = Bun.spawnSync(["git", ...args], { cwd, env: hostEnv, stdout: "pipe", stderr: "pipe" });
+  return { code: r.exitCode, out: r.stdout.toString() + r.stderr.toString() };
+}
+
+let n = 0;
+/** A fresh workspace that is the person's repository (one commit), with `setup` done by them. */
+function workspace(setup: (root: string) => void = () => {}): string {
+  const root = join(base, `ws${++n}`);
+  mkdirSync(root);
+  hostGit(root, "init", "-q", ".");
+  writeFileSync(join(root, "a.txt"), "hi\n");
+  setup(root);
+  hostGit(root, "add", "-A");
+  expect(hostGit(root, "commit", "-qm", "init", "--no-verify").code).toBe(0);
+  return root;
+}
+
+async function sandboxed(root: string, command: string): Promise<string> {
+  const grants = emptyGrants();
+  grants.allow.run.all = true; // -A: the judge allows everything
+  grants.allow.write.workspace = true;
+  const ctx = makeContext(root, { grants });
+  const tool = createRunBashTool({ sandbox: "on", allowNet: false, allowEnv: [], gitWritable: false, grants, env, home, killGraceMs: 300 });
+  const r = (await tool.run({ command }, ctx)) as Exclude<ToolOutput, string>;
+  return r.content;
+}
+
+interface Row {
+  name: string;
+  setup?: (root: string) => void;
+  command: string;
+  /** The person's next step on the host, in this folder of the workspace. */
+  then: { dir: string; git: string[] };
+  /** What the command's result must say was done. */
+  says: string[];
+}
+
+const husky = (root: string) => {
+  // husky v9: core.hooksPath=.husky/_, whose hook runs .husky/pre-commit when there is one.
+  mkdirSync(join(root, ".husky/_"), { recursive: true });
+  writeFileSync(join(root, ".husky/_/pre-commit"), '#!/bin/sh\n[ -f .husky/pre-commit ] && sh .husky/pre-commit\nexit 0\n');
+  chmodSync(join(root, ".husky/_/pre-commit"), 0o755);
+  hostGit(root, "config", "core.hooksPath", ".husky/_");
+};
+const touch = `touch ${MARK}`;
+
+const ROWS: Row[] = [
+  {
+    name: "a .git link to a bare repository the command configured",
+    command: `git init -q --bare g3 && git --git-dir=g3 config core.bare false && git --git-dir=g3 config core.fsmonitor '${touch}' && mkdir s3 && ln -s ../g3 s3/.git`,
+    then: { dir: "s3", git: ["status"] },
+    says: [
+      "bunker set aside the .git the command created at s3/.git (a link git would follow): it is now s3/.git.bunker-set-aside; to restore it after checking it: mv s3/.git.bunker-set-aside s3/.git",
+      "bunker disarmed the git repository the command created at g3 (core.fsmonitor commented out in config)",
+    ],
+  },
+  {
+    name: "a .git file whose gitdir goes through /proc/self (bunker and git resolve it from different folders)",
+    command: `git init -q --bare g5 && git --git-dir=g5 config core.bare false && git --git-dir=g5 config core.fsmonitor '${touch}' && mkdir s5 && echo 'gitdir: /proc/self/cwd/../g5' > s5/.git`,
+    then: { dir: "s5", git: ["status"] },
+    says: ['bunker set aside the .git the command created at s5/.git (its gitdir "/proc/self/cwd/../g5" is not a folder git and bunker find alike): it is now s5/.git.bunker-set-aside'],
+  },
+  {
+    name: "a .git directory holding only HEAD and a commondir naming a configured bare repository",
+    command: `git init -q --bare c20 && git --git-dir=c20 config core.bare false && git --git-dir=c20 config core.fsmonitor '${touch}' && mkdir -p r20/.git && echo 'ref: refs/heads/master' > r20/.git/HEAD && echo ../../c20 > r20/.git/commondir`,
+    then: { dir: "r20", git: ["status"] },
+    // c20 is found twice (as itself and through r20's commondir): whichever comes first disarms it.
+    says: ["bunker disarmed the git repository the command created at r20/.git", "bunker disarmed the git repository the command created at c20", "core.fsmonitor commented out in config"],
+  },
+  {
+    name: "a bare repository with an alias that runs a program",
+    command: `git init -q --bare b1 && git --git-dir=b1 config alias.st '!${touch}'`,
+    then: { dir: "b1", git: ["st"] },
+    says: ["bunker disarmed the git repository the command created at b1 (alias.st commented out in config)"],
+  },
+  {
+    name: "a bare repository inside another one",
+    command: `git init -q --bare b1 && git init -q --bare b1/x && git --git-dir=b1/x config alias.st '!${touch}'`,
+    then: { dir: "b1/x", git: ["st"] },
+    says: ["bunker disarmed the git repository the command created at b1/x (alias.st commented out in config)"],
+  },
+  {
+    name: "git apply creating the husky hook the person's git commit runs",
+    setup: husky,
+    command: `git apply <<'EOF'\ndiff --git a/.husky/pre-commit b/.husky/pre-commit\nnew file mode 100755\n--- /dev/null\n+++ b/.husky/pre-commit\n@@ -0,0 +1 @@\n+${touch}\nEOF`,
+    then: { dir: ".", git: ["commit", "-qm", "next", "--allow-empty"] },
+    says: ["bunker set aside .husky/pre-commit, which the command created (runs on git commit (husky hooks)): it is now .husky/pre-commit.bunker-set-aside; to restore it after checking it: mv .husky/pre-commit.bunker-set-aside .husky/pre-commit"],
+  },
+];
+
+describe.skipIf(!usable)("what a command plants for the person's tools is set aside or disarmed (real bubblewrap)", () => {
+  for (const row of ROWS) {
+    test(row.name, async () => {
+      // Unconfined, the same attack fires on the person's next git: the marker works.
+      const control = workspace(row.setup);
+      expect(Bun.spawnSync(["bash", "-c", row.command], { cwd: control, env: hostEnv }).exitCode).toBe(0);
+      hostGit(join(control, row.then.dir), ...row.then.git);
+      expect(existsSync(MARK)).toBe(true);
+      rmSync(MARK);
+
+      const root = workspace(row.setup);
+      const out = await sandboxed(root, row.command);
+      expect(out.split("\n")[0]).toBe("exit code 0");
+      for (const line of row.says) expect(out).toContain(line);
+      hostGit(join(root, row.then.dir), ...row.then.git);
+      expect(existsSync(MARK)).toBe(false);
+    });
+  }
+
+  test("an existing husky hook is read-only to commands (bun writing it fails), and the person's commit runs only their own", async () => {
+    const root = workspace((r) => {
+      husky(r);
+      writeFileSync(join(r, ".husky/pre-commit"), "echo theirs\n");
+    });
+    const out = await sandboxed(root, `bun -e "require('fs').writeFileSync('.husky/pre-commit', 'touch ${MARK}')"`);
+    expect(out).toContain("EROFS");
+    expect(readFileSync(join(root, ".husky/pre-commit"), "utf8")).toBe("echo theirs\n");
+    expect(hostGit(root, "commit", "-qm", "next", "--allow-empty").out).toContain("theirs");
+    expect(existsSync(MARK)).toBe(false);
+  });
+
+  test(".envrc at any depth and .vscode/tasks.json made by a command are set aside, content kept", async () => {
+    const root = workspace();
+    const out = await sandboxed(root, `echo '${touch}' > .envrc && mkdir -p deep/er .vscode && echo x > deep/er/.envrc && echo '{}' > .vscode/tasks.json`);
+    for (const f of [".envrc", "deep/er/.envrc", ".vscode/tasks.json"]) {
+      expect(out).toContain(`bunker set aside ${f}, which the command created`);
+      expect(existsSync(join(root, f))).toBe(false);
+      expect(existsSync(join(root, `${f}.bunker-set-aside`))).toBe(true);
+    }
+    expect(readFileSync(join(root, ".envrc.bunker-set-aside"), "utf8")).toBe(`${touch}\n`);
+  });
+
+  test("an ordinary git init sub + commit works, and the person's git there sees the commit and runs nothing", async () => {
+    const root = workspace();
+    const out = await sandboxed(root, "git init -q sub && cd sub && echo a > a && git add a && git -c user.name=a -c user.email=a@b commit -qm one && git log --format=%s");
+    expect(out).toStartWith("exit code 0\n\none\n");
+    expect(out).toContain("bunker disarmed the git repository the command created at sub/.git (nothing in it ran programs)");
+    expect(hostGit(join(root, "sub"), "log", "--format=%s").out).toBe("one\n");
+    expect(hostGit(join(root, "sub"), "status", "--porcelain").out).toBe("");
+  });
+});
