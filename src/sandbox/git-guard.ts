@@ -10,6 +10,7 @@ import { closeSync, existsSync, fstatSync, lstatSync, openSync, readdirSync, rea
 import { dirname, join, relative, resolve } from "node:path";
 import { configEntries, runsProgram } from "../perms/git-config.ts";
 import { isWithin, resolveFrom } from "../perms/workspace.ts";
+import { shellQuote } from "../shell/quote.ts";
 
 /**
  * A git directory found in the workspace, and which file it is (a new one at
@@ -301,9 +302,6 @@ export function isLink(path: string): boolean {
   }
 }
 
-function shellQuote(s: string): string {
-  return /^[\w./@%+=:,-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
-}
 
 /** `dir` is a directory reached from `root` without a link on the way (so a rename there stays inside). */
 function isRealDir(root: string, dir: string): boolean {

@@ -7,6 +7,7 @@ import type { MessageParam } from "@anthropic-ai/sdk/resources/messages";
 import { idRunning } from "../fs/process-id.ts";
 import { finishedLength, SessionRecorder, unfinished } from "./recorder.ts";
 import { SessionError, SessionStore, type SavedSession, type SessionSummary } from "./store.ts";
+import { shellQuote } from "../shell/quote.ts";
 
 export interface OpenedSession {
   recorder: SessionRecorder;
@@ -160,6 +161,3 @@ function ago(ms: number): string {
   return `${Math.floor(h / 24)} days ago`;
 }
 
-function shellQuote(s: string): string {
-  return /^[\w./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
-}
