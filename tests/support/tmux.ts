@@ -89,11 +89,17 @@ export class TmuxSession {
   }
 
   /** The program's exit status once it has exited (-1 if tmux does not say), else null. */
+  private deadSince: number | undefined;
+
   exitStatus(): number | null {
     const out = this.tmux(["list-panes", "-t", this.name, "-F", "#{pane_dead} #{pane_dead_status}"]).trim();
     const [dead, status] = out.split(" ");
     if (dead !== "1") return null;
-    return status ? Number(status) : -1;
+    if (status) return Number(status);
+    // tmux marks a pane dead when its terminal closes, and fills in the status only once it has reaped
+    // the process: an empty status is "not yet" for a moment, then a death by signal (-1).
+    this.deadSince ??= Date.now();
+    return Date.now() - this.deadSince < 1000 ? null : -1;
   }
 
   close(): void {
