@@ -2,7 +2,7 @@
 // command (or address) it runs, the variables of yours it gets, how it will be
 // confined and exactly which paths beyond the workspace it will see (and
 // which it names but will not, with how to grant them); then yes (remembered for this workspace and this exact
-// definition) or no (for this session).
+// definition), no (for this session) or never (remembered like a yes).
 import { isCancel, log, select } from "@clack/prompts";
 import pc from "picocolors";
 import { escapeControl } from "../ui/escape.ts";
@@ -61,6 +61,7 @@ export async function askConsent(def: McpServerDef, changed: boolean, view: Laun
     options: [
       { value: "yes", label: "Yes, and remember it for this workspace (until the definition changes)" },
       { value: "no", label: "No, not in this session" },
+      { value: "never", label: "No, and do not ask again in this workspace (until the definition changes)" },
     ],
     output,
   });
