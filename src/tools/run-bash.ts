@@ -157,7 +157,8 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
       // The workspace is its own mount in the sandbox: git looks past it for the repository it is a folder of.
       if (p.confined && enclosingGitDirs(ctx.root, spec.home ?? homedir()).length > 0) env.GIT_DISCOVERY_ACROSS_FILESYSTEM = "1";
       // Confined without the whole network: granted hosts only, through bunker's proxy, judged per connection.
-      const net = p.confined && !opts.allowNet ? await startCommandNet(p.kind, permissionGate(ctx.perms, "run_bash", command)) : null;
+      // A line that only reads (ls, cat, git status, …) never connects: it gets no network at all, and is spared the forwarder's start.
+      const net = p.confined && !opts.allowNet && !decision.run?.readOnly ? await startCommandNet(p.kind, permissionGate(ctx.perms, "run_bash", command)) : null;
       if (net) {
         spec.netProxy = net.spec;
         // The forwarder's own files, shown read-only like any granted read (never over the workspace).
