@@ -66,6 +66,28 @@ describe("headless", () => {
     expect(result?.content).toContain("--allow-run");
   });
 
+  test("--allow-run=git: git handed a program to run (a `!` alias, diff.external) asks for that program; granted too, it runs", async () => {
+    const lines = [run("git -c alias.x='!touch pwned' x"), run("git -c diff.external='touch pwned2' diff --no-index a b"), run("git diff --no-index --stat a b")];
+    const files = { a: "a\n", b: "b\n" };
+    const fake = e2e.serve([reply(lines), reply("Done.")]);
+    const { root, env } = e2e.workspace(files);
+    const r = await runHeadless(root, env, ["-p", "go", "--allow-run=git", "--no-prompt"]);
+    expect(r.code).toBe(0);
+    expect(existsSync(join(root, "pwned"))).toBe(false);
+    expect(existsSync(join(root, "pwned2"))).toBe(false);
+    const [alias, external, plain] = toolResults(fake.requests[1]);
+    expect(alias?.is_error).toBe(true);
+    expect(alias?.content).toContain("To grant it, run bunker with --allow-run=git,touch");
+    expect(external?.content).toContain("--allow-run=git,touch");
+    expect(plain?.content).toContain("1 file changed");
+
+    const granted = e2e.serve([reply(lines.slice(0, 1)), reply("Done.")]);
+    const again = e2e.workspace(files);
+    expect((await runHeadless(again.root, again.env, ["-p", "go", "--allow-run=git,touch", "--no-prompt"])).code).toBe(0);
+    expect(toolResults(granted.requests[1])[0]).toEqual({ is_error: false, content: "exit code 0\n\n(no output)" });
+    expect(existsSync(join(again.root, "pwned"))).toBe(true);
+  });
+
   test.skipIf(!sandboxed)("--allow-run with the sandbox: a write outside the workspace is blocked and says so", async () => {
     // A system directory: shown read-only (/tmp and /var/tmp are private, a write there would land in the sandbox's own).
     const outside = `/usr/local/bunker-e2e-outside-${process.pid}`;
