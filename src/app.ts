@@ -92,7 +92,7 @@ export async function buildApp(config: Config, ui: TerminalUI): Promise<App> {
   if (!config.print) probeSandbox();
   // The MCP client is loaded only when servers are configured.
   const mcp = config.mcp.servers.length === 0 ? undefined : await (await import("./mcp/start.ts")).startMcp({
-    config, registry, interactive: canPrompt(config), notify: (line) => ui.info(pc.yellow(escapeControl(line))),
+    config, registry, interactive: canPrompt(config), notify: (line) => ui.info(pc.yellow(escapeControl(line))), aside: (fn) => ui.aside(fn),
   });
   const session = new SessionState();
   const changes = startChanges(config, (line) => ui.info(pc.yellow(escapeControl(line))));

@@ -1,5 +1,6 @@
 // The REPL's MCP commands: `/mcp` lists the servers (state, tools, schema
-// size, confinement), `/mcp restart NAME` starts one again, and each ready
+// size, confinement), `/mcp restart NAME` starts one again, `/mcp start NAME`
+// asks again about a project's server that was not started, and each ready
 // server's prompts are slash commands `/mcp__server__prompt ARGS…` whose text
 // becomes the next message. Reads the hub only: the MCP client stays unloaded
 // when no server is configured.
@@ -31,7 +32,7 @@ export async function mcpCommand(hub: McpHub | undefined, args: string[]): Promi
       "MCP servers:",
       ...rows.map((r) => rowLine(r, width)),
       ...(prompts.length ? [pc.dim(`Prompts: ${prompts.map((p) => escapeControl(p)).join(" ")}`)] : []),
-      pc.dim("/mcp restart NAME starts a server again."),
+      pc.dim("/mcp restart NAME starts a server again; /mcp start NAME asks again about one not started."),
     ].join("\n") + "\n";
   }
   if (verb === "restart" && name !== undefined) {
@@ -41,7 +42,20 @@ export async function mcpCommand(hub: McpHub | undefined, args: string[]): Promi
       ? pc.dim(`MCP server ${escapeControl(name)} restarted (${conn.tools.length} tool${conn.tools.length === 1 ? "" : "s"}).\n`)
       : pc.red(`MCP server ${escapeControl(name)} ${escapeControl(conn.reason)}.\n`);
   }
-  return pc.red(`Unknown use of /mcp. `) + "Use /mcp, or /mcp restart NAME.\n";
+  if (verb === "start" && name !== undefined) {
+    const started = await hub.startSkipped(name);
+    if (!started) {
+      return hub.get(name)
+        ? pc.dim(`MCP server ${escapeControl(name)} is already started; /mcp restart ${escapeControl(name)} starts it again.\n`)
+        : pc.red(`No MCP server ${escapeControl(name)} is configured. `) + "/mcp lists them.\n";
+    }
+    if ("refused" in started) return pc.dim(`MCP server ${escapeControl(name)} ${escapeControl(started.refused)}.\n`);
+    const { conn } = started;
+    return conn.state === "ready"
+      ? pc.dim(`MCP server ${escapeControl(name)} started (${conn.tools.length} tool${conn.tools.length === 1 ? "" : "s"}).\n`)
+      : pc.red(`MCP server ${escapeControl(name)} ${escapeControl(conn.reason)}.\n`);
+  }
+  return pc.red(`Unknown use of /mcp. `) + "Use /mcp, /mcp restart NAME or /mcp start NAME.\n";
 }
 
 /** Positional words for a prompt's arguments, in order; the last argument takes the rest of the line. */

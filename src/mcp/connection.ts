@@ -38,6 +38,8 @@ const STDERR_TAIL = 20;
 export interface ConnectionEvents {
   /** The state changed (started, failed, stopped): one line for the person when `line` is set. */
   onState(conn: McpConnection, line?: string): void;
+  /** A ready server said its tools changed (notifications/tools/list_changed) and they were listed again. */
+  onToolsChanged?(conn: McpConnection, before: string[]): void;
 }
 
 export class McpConnection {
@@ -86,7 +88,14 @@ export class McpConnection {
   private async connect(gen: number): Promise<void> {
     const transport = await this.makeTransport();
     this.transport = transport;
-    const client = new Client({ name: "bunker", version }, { capabilities: {} });
+    const client = new Client({ name: "bunker", version }, {
+      capabilities: {},
+      // A server may add or drop tools mid-session: the model is offered the new list from the next request.
+      listChanged: {
+        tools: { onChanged: (err, tools) => this.onToolsListed(gen, err, tools) },
+        prompts: { onChanged: (err, prompts) => { if (!err && prompts && gen === this.generation && this.state === "ready") this.prompts = prompts.map(toPrompt); } },
+      },
+    });
     this.client = client;
     client.onclose = () => this.onClose(gen);
     const timeout = AbortSignal.timeout(this.startTimeoutMs);
@@ -99,19 +108,22 @@ export class McpConnection {
     const listed = caps?.tools ? await Promise.race([client.listTools(undefined, { timeout: this.startTimeoutMs }), guard]) : { tools: [] };
     const prompts = caps?.prompts ? await Promise.race([client.listPrompts(undefined, { timeout: this.startTimeoutMs }), guard]).catch(() => ({ prompts: [] })) : { prompts: [] };
     if (gen !== this.generation) return;
-    this.tools = listed.tools.map((t) => ({
-      name: t.name,
-      description: t.description ?? t.title ?? "",
-      inputSchema: withoutMeta(t.inputSchema as Record<string, unknown>),
-      readOnlyHint: t.annotations?.readOnlyHint === true,
-    }));
-    this.prompts = prompts.prompts.map((p) => ({
-      name: p.name,
-      description: p.description ?? "",
-      arguments: (p.arguments ?? []).map((a) => ({ name: a.name, required: a.required === true, ...(a.description ? { description: a.description } : {}) })),
-    }));
+    this.tools = listed.tools.map(toServerTool);
+    this.prompts = prompts.prompts.map(toPrompt);
     this.state = "ready";
     this.events.onState(this);
+  }
+
+  /** The SDK listed the tools again after the server said they changed. A failed listing keeps the old ones. */
+  private onToolsListed(gen: number, err: Error | null, tools: ListedTool[] | null): void {
+    if (gen !== this.generation || this.state !== "ready") return;
+    if (err || !tools) {
+      this.events.onState(this, `MCP server ${this.def.name} said its tools changed, but listing them again failed (${cut(err?.message ?? "no answer", 160)}); the old list stays.`);
+      return;
+    }
+    const before = this.tools.map((t) => t.name);
+    this.tools = tools.map(toServerTool);
+    this.events.onToolsChanged?.(this, before);
   }
 
   private async makeTransport(): Promise<Transport> {
@@ -229,6 +241,26 @@ export class McpConnection {
     }
     await closeLaunch?.().catch(() => undefined);
   }
+}
+
+type ListedTool = Awaited<ReturnType<Client["listTools"]>>["tools"][number];
+type ListedPrompt = Awaited<ReturnType<Client["listPrompts"]>>["prompts"][number];
+
+function toServerTool(t: ListedTool): ServerTool {
+  return {
+    name: t.name,
+    description: t.description ?? t.title ?? "",
+    inputSchema: withoutMeta(t.inputSchema as Record<string, unknown>),
+    readOnlyHint: t.annotations?.readOnlyHint === true,
+  };
+}
+
+function toPrompt(p: ListedPrompt): ServerPrompt {
+  return {
+    name: p.name,
+    description: p.description ?? "",
+    arguments: (p.arguments ?? []).map((a) => ({ name: a.name, required: a.required === true, ...(a.description ? { description: a.description } : {}) })),
+  };
 }
 
 /** `$schema` and the like cost schema budget and tell the model nothing. */

@@ -2,18 +2,14 @@
 // command (or address) it runs, the variables of yours it gets, how it will be
 // confined and exactly which paths beyond the workspace it will see (and
 // which it names but will not, with how to grant them); then yes (remembered for this workspace and this exact
-// definition) or no (for this session).
+// definition), no (for this session) or never (remembered like a yes).
 import { isCancel, log, select } from "@clack/prompts";
 import pc from "picocolors";
+import { shellQuote } from "../shell/quote.ts";
 import { escapeControl } from "../ui/escape.ts";
 import type { McpServerDef } from "./config.ts";
 import type { ConsentAnswer } from "./consent.ts";
 import type { LaunchView } from "./sandbox.ts";
-
-/** A word as a shell would need it quoted, so the command shown can be read exactly. */
-function shellWord(word: string): string {
-  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
-}
 
 const NETWORK: Record<LaunchView["network"], string> = { all: "all network", hosts: "network only to", none: "no network" };
 
@@ -38,7 +34,7 @@ export function describeDefinition(def: McpServerDef, view: LaunchView): string[
   const t = def.transport;
   const lines: string[] = [];
   if (t.type === "stdio") {
-    lines.push(`${pc.dim("$")} ${pc.bold(escapeControl([t.command, ...t.args].map(shellWord).join(" ")))}`);
+    lines.push(`${pc.dim("$")} ${pc.bold(escapeControl([t.command, ...t.args].map(shellQuote).join(" ")))}`);
     const set = Object.keys(t.env);
     if (set.length) lines.push(`${pc.dim("sets:")} ${escapeControl(set.join(", "))}`);
     lines.push(...describeView(def, view));
@@ -61,6 +57,7 @@ export async function askConsent(def: McpServerDef, changed: boolean, view: Laun
     options: [
       { value: "yes", label: "Yes, and remember it for this workspace (until the definition changes)" },
       { value: "no", label: "No, not in this session" },
+      { value: "never", label: "No, and do not ask again in this workspace (until the definition changes)" },
     ],
     output,
   });

@@ -1,8 +1,10 @@
 // A project's MCP servers are code from whoever wrote the repository. Each
 // starts only when the person said yes to its exact definition in this
 // workspace (remembered by hash: a changed definition asks again), or when
-// --allow-mcp names it. Headless and --no-prompt never ask, so never start
-// one that was not approved or named.
+// --allow-mcp names it. A "never" is remembered the same way, so a declined
+// server is not asked about at every start (`/mcp start NAME` asks again).
+// Headless and --no-prompt never ask, so never start one that was not
+// approved or named.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic } from "../fs/atomic-write.ts";
@@ -12,6 +14,8 @@ interface ConsentFile {
   version: 1;
   /** workspace root → server name → definition hash the person approved. */
   workspaces: Record<string, Record<string, string>>;
+  /** workspace root → server name → definition hash the person said never to. */
+  declined?: Record<string, Record<string, string>>;
 }
 
 export class ConsentStore {
@@ -40,14 +44,23 @@ export class ConsentStore {
     return this.read().workspaces[root]?.[name] !== undefined;
   }
 
-  remember(root: string, def: McpServerDef): void {
+  /** Whether the person said never to this exact definition here. */
+  declined(root: string, def: McpServerDef): boolean {
+    return this.read().declined?.[root]?.[def.name] === def.hash;
+  }
+
+  /** Remembers the answer to this exact definition: yes (it starts unasked) or never (it is not asked about). */
+  remember(root: string, def: McpServerDef, answer: "yes" | "never" = "yes"): void {
     const data = this.read();
-    (data.workspaces[root] ??= {})[def.name] = def.hash;
+    const [keep, drop] = answer === "yes" ? [data.workspaces, data.declined] : [(data.declined ??= {}), data.workspaces];
+    (keep[root] ??= {})[def.name] = def.hash;
+    if (drop?.[root]) delete drop[root][def.name];
     writeFileAtomic(this.file, JSON.stringify(data, null, 2) + "\n", { mkdirs: true, mode: 0o600 });
   }
 }
 
-export type ConsentAnswer = "yes" | "no";
+/** yes (remembered), no (this session), never (remembered until the definition changes). */
+export type ConsentAnswer = "yes" | "no" | "never";
 
 export interface ConsentOptions {
   root: string;
@@ -76,13 +89,26 @@ export async function decideServers(servers: McpServerDef[], opts: ConsentOption
       out.skipped.push({ def, reason: `a project's server (${def.file}) starts only once you approve it in a terminal, or with --allow-mcp=${def.name}` });
       continue;
     }
-    const changed = opts.store.approvedName(opts.root, def.name);
-    if ((await opts.ask(def, changed)) === "yes") {
-      opts.store.remember(opts.root, def);
-      out.start.push(def);
-    } else {
-      out.skipped.push({ def, reason: "you declined it for this session; it asks again next time" });
+    if (opts.store.declined(opts.root, def)) {
+      out.skipped.push({ def, reason: declinedReason(def, "never") });
+      continue;
     }
+    const answer = await askOnce(def, opts);
+    if (answer === "yes") out.start.push(def);
+    else out.skipped.push({ def, reason: declinedReason(def, answer) });
   }
   return out;
+}
+
+/** Asks about one server and remembers a yes or a never. */
+export async function askOnce(def: McpServerDef, opts: Pick<ConsentOptions, "root" | "store" | "ask">): Promise<ConsentAnswer> {
+  const answer = await opts.ask(def, opts.store.approvedName(opts.root, def.name));
+  if (answer !== "no") opts.store.remember(opts.root, def, answer);
+  return answer;
+}
+
+export function declinedReason(def: McpServerDef, answer: "no" | "never"): string {
+  return answer === "never"
+    ? `you declined it in this workspace; /mcp start ${def.name} asks again`
+    : `you declined it for this session; /mcp start ${def.name} asks again`;
 }

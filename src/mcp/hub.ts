@@ -6,6 +6,7 @@ import type { ToolRegistry } from "../tools/registry.ts";
 import type { AnyTool } from "../tools/tool.ts";
 import { SchemaBudget, schemaBytes, SEARCH_TOOL_NAME } from "./budget.ts";
 import type { McpServerDef } from "./config.ts";
+import { declinedReason, type ConsentAnswer } from "./consent.ts";
 import { McpConnection, type ServerPrompt } from "./connection.ts";
 import { mcpPromptCommand, serverPart, sanitize } from "./naming.ts";
 import type { LaunchContext } from "./sandbox.ts";
@@ -16,6 +17,8 @@ export interface HubOptions {
   servers: McpServerDef[];
   /** Servers configured but not started, with why (a project's, not approved). */
   skipped: { def: McpServerDef; reason: string }[];
+  /** Asks the person whether a project's server may start (`/mcp start NAME`); absent where no one can be asked. */
+  consent?(def: McpServerDef): Promise<ConsentAnswer>;
   launch: LaunchContext;
   registry: ToolRegistry;
   /** One line for the person (a server failed, or joined late). */
@@ -40,22 +43,50 @@ const NETWORK = { all: "all network", hosts: "granted hosts only", none: "no net
 
 export class McpHub {
   private readonly conns = new Map<string, McpConnection>();
+  private readonly timeoutMs: number;
   private readonly toolNames = new Map<string, string[]>();
   readonly budget: SchemaBudget;
   private firstWaitOver = false;
 
   constructor(private readonly opts: HubOptions) {
     this.budget = new SchemaBudget(opts.registry);
-    const timeout = opts.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS;
-    for (const def of opts.servers) {
-      this.conns.set(def.name, new McpConnection(def, opts.launch, { onState: (c, line) => this.onState(c, line) }, timeout));
-    }
+    this.timeoutMs = opts.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS;
+    for (const def of opts.servers) this.connect(def);
     opts.registry.setResolver((name) => this.resolve(name));
     this.budget.beforeSearch = async () => void (await Promise.all([...this.conns.values()].map((c) => c.ready)));
     // Sandboxed servers die with bwrap's parent; unconfined ones are told to go.
     process.once("exit", () => {
       for (const c of this.conns.values()) if (c.pid) try { process.kill(c.pid, "SIGTERM"); } catch { /* gone */ }
     });
+  }
+
+  private connect(def: McpServerDef): McpConnection {
+    const conn = new McpConnection(def, this.opts.launch, {
+      onState: (c, line) => this.onState(c, line),
+      onToolsChanged: (c, before) => this.onToolsChanged(c, before),
+    }, this.timeoutMs);
+    this.conns.set(def.name, conn);
+    return conn;
+  }
+
+  /**
+   * `/mcp start NAME`: a server not started (declined, or not approved) is asked about
+   * again and started on a yes. Returns what to tell the person.
+   */
+  async startSkipped(name: string): Promise<{ conn: McpConnection } | { refused: string } | undefined> {
+    const i = this.opts.skipped.findIndex((s) => s.def.name === name);
+    if (i < 0) return undefined;
+    const skipped = this.opts.skipped[i]!;
+    if (!this.opts.consent) return { refused: `not started: ${skipped.reason}` };
+    const answer = await this.opts.consent(skipped.def);
+    if (answer !== "yes") {
+      skipped.reason = declinedReason(skipped.def, answer);
+      return { refused: `not started: ${skipped.reason}` };
+    }
+    this.opts.skipped.splice(i, 1);
+    const conn = this.connect(skipped.def);
+    await conn.start();
+    return { conn };
   }
 
   /** Starts every server in parallel; resolves when all have settled or after `waitMs`, whichever is first. */
@@ -68,22 +99,38 @@ export class McpHub {
   }
 
   private onState(conn: McpConnection, line?: string): void {
-    const name = conn.def.name;
     // A server that stopped keeps its tools: a call says it is not running and how to restart it.
     if (conn.state === "ready") {
-      this.budget.removeServer(this.toolNames.get(name) ?? []);
-      const names: string[] = [];
-      for (const t of conn.tools) {
-        const tool = mcpTool(conn, t);
-        // Two tools whose names sanitize alike: the first keeps the name.
-        if (this.opts.registry.get(tool.name)) continue;
-        this.budget.add(tool, name);
-        names.push(tool.name);
-      }
-      this.toolNames.set(name, names);
-      if (this.firstWaitOver) this.opts.notify(`MCP server ${name} is ready (${names.length} tool${names.length === 1 ? "" : "s"}).`);
+      const names = this.register(conn);
+      if (this.firstWaitOver) this.opts.notify(`MCP server ${conn.def.name} is ready (${names.length} tool${names.length === 1 ? "" : "s"}).`);
     }
     if (line) this.opts.notify(line);
+  }
+
+  /** Puts a ready server's tools in the registry in place of its old ones; returns their registered names. */
+  private register(conn: McpConnection): string[] {
+    const name = conn.def.name;
+    this.budget.removeServer(this.toolNames.get(name) ?? []);
+    const names: string[] = [];
+    for (const t of conn.tools) {
+      const tool = mcpTool(conn, t);
+      // Two tools whose names sanitize alike: the first keeps the name.
+      if (this.opts.registry.get(tool.name)) continue;
+      this.budget.add(tool, name);
+      names.push(tool.name);
+    }
+    this.toolNames.set(name, names);
+    return names;
+  }
+
+  /** The server's tool list changed mid-session: the model gets the new one from its next request, and the person one line. */
+  private onToolsChanged(conn: McpConnection, before: string[]): void {
+    this.register(conn);
+    const now = conn.tools.map((t) => t.name);
+    const added = now.filter((n) => !before.includes(n));
+    const removed = before.filter((n) => !now.includes(n));
+    const parts = [...(added.length ? [`added ${someNames(added)}`] : []), ...(removed.length ? [`removed ${someNames(removed)}`] : [])];
+    this.opts.notify(`MCP server ${conn.def.name} changed its tools${parts.length ? ` (${parts.join("; ")})` : ""}: ${now.length} now.`);
   }
 
   /** A call to a tool of a server still starting waits for it (the search tool, for them all). */
@@ -142,4 +189,10 @@ export class McpHub {
   async close(): Promise<void> {
     await Promise.all([...this.conns.values()].map((c) => c.stop()));
   }
+}
+
+/** A few names and how many more: a server may list thousands. */
+function someNames(names: string[], shown = 5): string {
+  const head = names.slice(0, shown).map((n) => (n.length > 60 ? `${n.slice(0, 60)}…` : n)).join(", ");
+  return names.length > shown ? `${head} and ${names.length - shown} more` : head;
 }

@@ -5,7 +5,8 @@
 import type { Config } from "../config.ts";
 import { detectSandbox, planSandbox } from "../sandbox/detect.ts";
 import type { ToolRegistry } from "../tools/registry.ts";
-import { ConsentStore, decideServers } from "./consent.ts";
+import type { McpServerDef } from "./config.ts";
+import { askOnce, ConsentStore, decideServers, type ConsentOptions } from "./consent.ts";
 import { McpHub } from "./hub.ts";
 import { bunkerStateDir, launchView, type LaunchContext } from "./sandbox.ts";
 import { grantedReadPaths } from "../sandbox/spec.ts";
@@ -18,6 +19,8 @@ export interface StartOptions {
   registry: ToolRegistry;
   interactive: boolean;
   notify(line: string): void;
+  /** Runs a question with the terminal to itself (TerminalUI.aside). */
+  aside?<T>(fn: () => Promise<T>): Promise<T>;
   env?: Record<string, string | undefined>;
 }
 
@@ -39,12 +42,13 @@ export async function startMcp(opts: StartOptions): Promise<McpHub> {
     env,
     ...(env.HOME ? { home: env.HOME } : {}),
   };
+  const ask: ConsentOptions["ask"] = async (def, changed) => (await import("./consent-prompt.ts")).askConsent(def, changed, launchView(def, launch));
   const { start, skipped } = await decideServers(config.mcp.servers, {
     root: config.root,
     named: config.mcpNamed,
     interactive: opts.interactive,
     store,
-    ask: async (def, changed) => (await import("./consent-prompt.ts")).askConsent(def, changed, launchView(def, launch)),
+    ask,
   });
   for (const s of skipped) if (s.def.source === "project" && !opts.interactive) opts.notify(`MCP server ${s.def.name} not started: ${s.reason}.`);
   const startWait = Number(env.BUNKER_MCP_START_TIMEOUT_MS);
@@ -54,6 +58,8 @@ export async function startMcp(opts: StartOptions): Promise<McpHub> {
     registry: opts.registry,
     notify: opts.notify,
     launch,
+    // The question has the terminal to itself (the REPL's key reader steps aside).
+    ...(opts.interactive ? { consent: (def: McpServerDef) => (opts.aside ?? ((fn) => fn()))(() => askOnce(def, { root: config.root, store, ask })) } : {}),
     ...(Number.isInteger(startWait) && startWait > 0 ? { startTimeoutMs: startWait } : {}),
   });
   await hub.start(FIRST_PROMPT_WAIT_MS);

@@ -9,6 +9,7 @@ import { dirname } from "node:path";
 import type { MessageParam } from "@anthropic-ai/sdk/resources/messages";
 import type { TodoItem } from "../agent/session-state.ts";
 import { sessionIdProblem } from "./id.ts";
+import { shellQuote } from "../shell/quote.ts";
 import { applyDelta, makeDelta, sha256 } from "../change/delta.ts";
 import { fsProblem, isDamagedDatabase } from "../fs/errno-words.ts";
 
@@ -280,7 +281,7 @@ export interface StoredChange extends ChangeRow {
 
 function explainStoreError(err: unknown, path: string): string {
   const said = (err as Error)?.message ?? String(err);
-  if (isDamagedDatabase(err)) return `${said}: the file is damaged. Move it aside (mv ${path} ${path}.damaged) and bunker starts a new store; earlier sessions stay in the moved file`;
+  if (isDamagedDatabase(err)) return `${said}: the file is damaged. Move it aside (mv ${shellQuote(path)} ${shellQuote(`${path}.damaged`)}) and bunker starts a new store; earlier sessions stay in the moved file`;
   return fsProblem(err, dirname(path)) ?? (/disk is full|SQLITE_FULL/i.test(said) ? `the disk holding ${path} is full. Free some space` : said);
 }
 

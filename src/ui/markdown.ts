@@ -46,8 +46,10 @@ export class MarkdownBlocks {
   push(delta: string): string[] {
     if (!delta.includes("\n")) {
       this.partial += delta;
+      this.appended = delta;
       return [];
     }
+    this.appended = null;
     const done: string[] = [];
     const parts = (this.partial + delta).split("\n");
     this.partial = parts.pop()!;
@@ -68,10 +70,14 @@ export class MarkdownBlocks {
     return this.partial;
   }
 
+  /** What the last push added to the end of the line being written (null when it began a new line). */
+  appended: string | null = null;
+
   /** The rest, as the last block (or null when nothing is left). */
   finish(): string | null {
     if (this.partial) this.lines.push(this.partial);
     this.partial = "";
+    this.appended = null;
     this.fence = null;
     return this.take();
   }

@@ -9,6 +9,7 @@ import { foldThinking } from "../agent/thinking.ts";
 import { escapeControl } from "./escape.ts";
 import type { LiveRegion } from "./live-region.ts";
 import { MarkdownBlocks, renderMarkdown } from "./markdown.ts";
+import { BlockPreview } from "./preview.ts";
 import { formatStatus, type RunningStep, type StatusFigures } from "./status-line.ts";
 
 const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
@@ -37,8 +38,6 @@ export interface TerminalOwner {
 const TAIL_LINES = 5;
 /** …and kept in the transcript when it ends. */
 const KEPT_LINES = 3;
-/** Rows of the open block shown under the transcript while it is written. */
-const PREVIEW_ROWS = 12;
 
 export class TerminalUI implements LoopEvents {
   private timer: ReturnType<typeof setInterval> | undefined;
@@ -48,8 +47,8 @@ export class TerminalUI implements LoopEvents {
   private readonly err: NodeJS.WriteStream;
   private readonly region: LiveRegion | undefined;
   private blocks = new MarkdownBlocks();
-  /** The open block's wrapped rows so far (see previewRows). */
-  private preview = { generation: -1, cols: 0, lines: 0, rows: [] as string[] };
+  /** The open block's wrapped rows so far. */
+  private readonly preview = new BlockPreview();
   /** A block was printed: the next one is set off by a blank line. */
   private afterBlock = false;
   private step: RunningStep | null = null;
@@ -140,22 +139,7 @@ export class TerminalUI implements LoopEvents {
     const region = this.region!;
     this.setStep("writing");
     for (const block of this.blocks.push(delta)) this.printBlock(block);
-    region.set("preview", this.previewRows(region.columns - 1), { later: true, fits: true });
-  }
-
-  /**
-   * The open block's last rows, wrapped. Complete lines are wrapped once and
-   * kept; only the line being written is wrapped again for each delta, so the
-   * cost of a delta does not grow with the block.
-   */
-  private previewRows(cols: number): string[] {
-    const { openLines, partialLine, generation } = this.blocks;
-    const p = this.preview;
-    if (p.generation !== generation || p.cols !== cols) Object.assign(p, { generation, cols, lines: 0, rows: [] });
-    for (; p.lines < openLines.length; p.lines++) p.rows.push(...wrapPlain(openLines[p.lines]!, cols));
-    p.rows = p.rows.slice(-PREVIEW_ROWS);
-    const partial = partialLine.slice(-PREVIEW_ROWS * cols);
-    return partial ? [...p.rows, ...wrapPlain(partial, cols)].slice(-PREVIEW_ROWS) : p.rows;
+    region.set("preview", this.preview.rowsFor(this.blocks, region.columns - 1), { later: true, fits: true });
   }
 
   private printBlock(block: string): void {
@@ -270,24 +254,6 @@ export class TerminalUI implements LoopEvents {
   error(message: string): void {
     this.line(pc.red(`error: ${escapeControl(message)}`));
   }
-}
-
-const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
-
-/** Model text as plain rows of at most `cols` columns, control characters escaped. */
-export function wrapPlain(text: string, cols: number): string[] {
-  if (!PRINTABLE_ASCII.test(text)) return Bun.wrapAnsi(escapeControl(text, { keepTabs: true }), cols, { hard: true, trim: false }).split("\n");
-  // The common case, done cheaply for every delta: break after the last space that fits, or mid-word when none does.
-  const rows: string[] = [];
-  let rest = text;
-  while (rest.length > cols) {
-    const space = rest.lastIndexOf(" ", cols);
-    const cut = space > 0 ? space + 1 : cols;
-    rows.push(rest.slice(0, cut));
-    rest = rest.slice(cut);
-  }
-  rows.push(rest);
-  return rows;
 }
 
 /** run_bash's status line (exit code…), then the last `n` non-empty lines of its output. */

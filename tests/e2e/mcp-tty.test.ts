@@ -85,6 +85,34 @@ describe.skipIf(!tmuxAvailable)("MCP in a real terminal (tmux)", () => {
     expect(await quitWithCtrlD(e2e.tmux)).not.toBeNull();
   });
 
+  test("never is remembered: the next start does not ask; /mcp start asks again and a yes starts it", async () => {
+    e2e.serve([]);
+    const { root, env } = e2e.workspace();
+    writeProjectServers(root, { proj: testServer(["--name", "proj"]) });
+    writeUserSettings(env, { mcpServers: serverPackageGrant("proj") });
+
+    await start(root, env);
+    const screen = await waitForCount(e2e.tmux, "Start proj?", 1);
+    expect(screen).toContain("No, and do not ask again in this workspace");
+    await press(e2e.tmux, "Down", "Down", "Enter");
+    await waitForCount(e2e.tmux, "/help for commands", 1);
+    expect(await mcpListing(e2e.tmux, /not started/)).toContain("not started: you declined it in this workspace; /mcp start proj asks again");
+    expect(await quitWithCtrlD(e2e.tmux)).not.toBeNull();
+    e2e.tmux.close();
+
+    await start(root, env);
+    await waitForCount(e2e.tmux, "/help for commands", 1);
+    expect(await mcpListing(e2e.tmux, /not started/)).toContain("you declined it in this workspace");
+    expect(count(e2e.tmux.screen(), "Start proj?")).toBe(0);
+    e2e.tmux.keys(["/mcp start proj"], true);
+    await press(e2e.tmux, "Enter");
+    await waitForCount(e2e.tmux, "Start proj?", 1);
+    await press(e2e.tmux, "Enter");
+    await waitForCount(e2e.tmux, "MCP server proj started (8 tools).", 1);
+    expect(await mcpListing(e2e.tmux, /proj\s+project\s+ready/)).toMatch(/proj\s+project\s+ready\s+8 tools/);
+    expect(await quitWithCtrlD(e2e.tmux)).not.toBeNull();
+  });
+
   test("/mcp lists and restarts a server; its prompt is a slash command whose text is sent", async () => {
     const fake = e2e.serve([reply("Hello, Ann!")]);
     const { root, env } = e2e.workspace();

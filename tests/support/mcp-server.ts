@@ -8,7 +8,9 @@
 // (tries to read, write or fetch, and says what happened: the sandbox tests),
 // crash (exits mid-call), hang (never answers), flood (a huge answer), and
 // with --tools N, N filler tools `tool_<i>` of about 250 bytes of schema each
-// (the schema-budget tests). One prompt, `greet`.
+// (the schema-budget tests). With --grow, a tool `grow` that adds a tool
+// `grown_<n>` and drops the one it added before (the server tells the client
+// its tool list changed). One prompt, `greet`.
 import { readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { createMcpHandler, McpServer } from "@modelcontextprotocol/server";
@@ -21,6 +23,7 @@ export const PIXEL_PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQV
 export interface TestServerOptions {
   name: string;
   tools: number;
+  grow?: boolean;
 }
 
 export function createTestServer(opts: TestServerOptions): McpServer {
@@ -68,6 +71,16 @@ export function createTestServer(opts: TestServerOptions): McpServer {
       inputSchema: z.object({ id: z.string().describe("the record id"), verbose: z.boolean().optional().describe("include every field") }),
     }, async ({ id }) => text(`${opts.name} tool_${i} found record ${id}`));
   }
+  if (opts.grow) {
+    let grown: { remove(): void } | undefined;
+    let n = 0;
+    server.registerTool("grow", { description: "Add a tool, drop the one added before." }, async () => {
+      grown?.remove();
+      const name = `grown_${++n}`;
+      grown = server.registerTool(name, { description: `Grown tool ${n}.` }, async () => text(`${name} ran`));
+      return text(`now offering ${name}`);
+    });
+  }
   server.registerPrompt("greet", { description: "Greet someone.", argsSchema: z.object({ who: z.string() }) }, ({ who }) => ({
     messages: [{ role: "user", content: { type: "text", text: `Please greet ${who} warmly.` } }],
   }));
@@ -87,9 +100,9 @@ if (import.meta.main) {
   const { values } = parseArgs({
     strict: false,
     allowPositionals: true,
-    options: { http: { type: "boolean" }, port: { type: "string" }, tools: { type: "string" }, name: { type: "string" } },
+    options: { http: { type: "boolean" }, port: { type: "string" }, tools: { type: "string" }, name: { type: "string" }, grow: { type: "boolean" } },
   });
-  const opts: TestServerOptions = { name: String(values.name ?? "test"), tools: Number(values.tools ?? 0) };
+  const opts: TestServerOptions = { name: String(values.name ?? "test"), tools: Number(values.tools ?? 0), grow: values.grow === true };
   if (values.http) {
     const handler = createMcpHandler(() => createTestServer(opts));
     const server = Bun.serve({ port: Number(values.port ?? 0), hostname: "127.0.0.1", fetch: (req) => handler.fetch(req) });

@@ -1,5 +1,5 @@
-// The Messages API client on its own (the SDK underneath, against the scripted
-// server): what it makes of a stream and of the ways a server can fail (the
+// The Messages API client on its own (fetch and the SDK's SSE reader, against
+// the scripted server): what it makes of a stream and of the ways a server can fail (the
 // loop's view of the same: tests/e2e/loop.test.ts).
 import { afterEach, describe, expect, test } from "bun:test";
 import { ApiConnectionError, ApiError, NotAStreamError, StreamError, streamMessage } from "../../../src/agent/api-client.ts";
@@ -29,8 +29,10 @@ describe("streamMessage", () => {
     expect(msg).toMatchObject({ id: served.id, stop_reason: "tool_use", usage: { input_tokens: 12, output_tokens: 7 } });
     expect(deltas.join("")).toBe("Reading now.");
     expect(fake!.requests[0]!.body.stream).toBe(true);
-    // The request is the SDK's, not a hand-made one.
-    expect(fake!.requests[0]!.headers["user-agent"]).toStartWith("Anthropic/JS");
+    // What the API needs to take the request, and a name for the server's logs.
+    const headers = fake!.requests[0]!.headers;
+    expect([headers["x-api-key"], headers["anthropic-version"], headers["content-type"], headers.accept]).toEqual(["k", "2023-06-01", "application/json", "text/event-stream"]);
+    expect(headers["user-agent"]).toMatch(/^bunker\/\d+\.\d+\.\d+/);
   });
 
   test("each way of failing is its own error, with what the model layer needs to word it", async () => {
@@ -48,6 +50,29 @@ describe("streamMessage", () => {
     expect(garbled.kind).toBe("garbled");
     const refused = await failure(streamMessage({ apiKey: "k", baseURL: "http://127.0.0.1:1", body, signal: new AbortController().signal }));
     expect(refused).toBeInstanceOf(ApiConnectionError);
+  });
+
+  test("an error status that is not the API's JSON keeps its body as it came; an empty body says so", async () => {
+    const page = "<html><head><title>502 Bad Gateway</title></head></html>";
+    const html = (await failure(send(raw(page, { status: 502, contentType: "text/html" })))) as ApiError;
+    expect([html.status, html.type, html.detail]).toEqual([502, undefined, page]);
+    const empty = (await failure(send(raw("", { status: 503, contentType: "text/plain" })))) as ApiError;
+    expect([empty.status, empty.detail]).toEqual([503, "the body was empty"]);
+  });
+
+  test("a base URL with a path (a proxy's) keeps it, with or without a trailing slash", async () => {
+    fake = startFakeAnthropic([]);
+    for (const base of [`${fake.url}/anthropic`, `${fake.url}/anthropic/`]) {
+      const e = (await failure(streamMessage({ apiKey: "k", baseURL: base, body, signal: new AbortController().signal }))) as ApiError;
+      expect([e.status, e.type, e.detail]).toEqual([404, "not_found_error", "Not found: POST /anthropic/v1/messages (the fake serves POST /v1/messages)"]);
+    }
+  });
+
+  test("the idle watchdog hears the headers and every chunk of the stream", async () => {
+    let pulses = 0;
+    // Events sent 5 ms apart arrive as chunks of their own: message_start, ping, block start, delta(s), block stop, message_delta, message_stop.
+    await send({ ...reply("slow"), eventDelayMs: 5 }, { onBytes: () => pulses++ });
+    expect(pulses).toBeGreaterThanOrEqual(1 + 7);
   });
 
   test("a tool call cut mid-JSON is kept (input {}) only when the output limit cut the reply", async () => {

@@ -25,10 +25,12 @@ describe("file-system faults", () => {
     expect(said.session).not.toContain("disk I/O error");
   });
 
-  test("a damaged session store says to move it aside, and how", () => {
-    const path = join(tempDir("bunker-damaged-"), "sessions.db");
+  test("a damaged session store says to move it aside, and how, with a command that survives a space in the path", () => {
+    const dir = join(tempDir("bunker-damaged-"), "my state");
+    mkdirSync(dir);
+    const path = join(dir, "sessions.db");
     writeFileSync(path, "this is not a database, it was overwritten by something ".repeat(100));
-    expect(() => SessionStore.open(path)).toThrow(`the file is damaged. Move it aside (mv ${path} ${path}.damaged) and bunker starts a new store`);
+    expect(() => SessionStore.open(path)).toThrow(`the file is damaged. Move it aside (mv '${path}' '${path}.damaged') and bunker starts a new store`);
   });
 
   test("a directory with no write bits is refused as a file with none is, root or not", () => {

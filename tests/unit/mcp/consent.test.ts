@@ -32,6 +32,27 @@ test("without a terminal a project's server starts only when --allow-mcp names i
   expect(headless.skipped[0]!.reason).toContain("--allow-mcp=p");
   expect((await decideServers(p, { root: "/ws", named: ["p"], interactive: false, store, ask })).start).toHaveLength(1);
   const declined = await decideServers(p, { root: "/ws", named: [], interactive: true, store, ask });
-  expect(declined.skipped[0]!.reason).toContain("declined");
+  expect(declined.skipped[0]!.reason).toBe("you declined it for this session; /mcp start p asks again");
   expect(store.approved("/ws", p[0]!)).toBe(false);
+});
+
+test("never is remembered for this exact definition: not asked again until it changes; a later yes replaces it", async () => {
+  const store = new ConsentStore(tempDir());
+  let answer: "never" | "yes" = "never";
+  let asked = 0;
+  const ask = async () => (asked++, answer);
+  const opts = { root: "/ws", named: [], interactive: true, store, ask };
+  const p = defs({ p: { command: "b" } }, "project");
+  expect((await decideServers(p, opts)).skipped[0]!.reason).toBe("you declined it in this workspace; /mcp start p asks again");
+  const again = await decideServers(p, opts);
+  expect([asked, again.start.length, again.skipped[0]!.reason]).toEqual([1, 0, "you declined it in this workspace; /mcp start p asks again"]);
+  // --allow-mcp still names it in; another workspace still asks.
+  expect((await decideServers(p, { ...opts, named: ["p"] })).start).toHaveLength(1);
+  await decideServers(p, { ...opts, root: "/other" });
+  expect(asked).toBe(2);
+  // A changed definition is a new question; a yes to it replaces the never.
+  answer = "yes";
+  const changed = defs({ p: { command: "b", args: ["--v2"] } }, "project");
+  expect((await decideServers(changed, opts)).start).toHaveLength(1);
+  expect([asked, store.declined("/ws", p[0]!), store.approved("/ws", changed[0]!)]).toEqual([3, false, true]);
 });

@@ -49,6 +49,31 @@ test("/mcp lists it, restarts it; its prompt fills arguments in order and sends 
   expect(await greet!.run([])).toEqual({ error: "/mcp__t__greet needs WHO" });
 });
 
+test("/mcp start NAME asks again about a server not started, and starts it on a yes", async () => {
+  const dir = tempDir();
+  const [def] = parseMcpServers({ later: testServer(["--name", "later"]) }, { source: "project", file: "f", root: dir, home: "/h", env: {}, defaultTimeoutMs: 5000 }).servers;
+  const answers: ("no" | "yes")[] = ["no", "yes"];
+  const asked: string[] = [];
+  const later = new McpHub({
+    servers: [], skipped: [{ def: def!, reason: "you declined it for this session; /mcp start later asks again" }], registry: new ToolRegistry([]), notify: () => {},
+    consent: async (d) => (asked.push(d.name), answers.shift()!),
+    launch: { root: dir, plan: { confined: false }, stateDir: join(dir, "state"), allowNetAll: false, denyHosts: [], denyAllNet: false, env: process.env },
+  });
+  try {
+    expect(await mcpCommand(later, ["start", "later"])).toContain("MCP server later not started: you declined it for this session; /mcp start later asks again.");
+    expect(await mcpCommand(later, ["start", "later"])).toContain("MCP server later started (8 tools).");
+    expect(asked).toEqual(["later", "later"]);
+    expect(await mcpCommand(later, [])).toMatch(/later\s+project\s+ready\s+8 tools/);
+    expect(await mcpCommand(later, ["start", "later"])).toContain("MCP server later is already started");
+    expect(await mcpCommand(later, ["start", "nope"])).toContain("No MCP server nope is configured");
+    // Where no one can be asked, it says why it is not started.
+    const headless = new McpHub({ servers: [], skipped: [{ def: def!, reason: "why" }], registry: new ToolRegistry([]), notify: () => {}, launch: later["opts"].launch });
+    expect(await mcpCommand(headless, ["start", "later"])).toContain("MCP server later not started: why.");
+  } finally {
+    await later.close();
+  }
+});
+
 test("prompt helpers", () => {
   const p = { name: "p", description: "", arguments: [{ name: "a", required: true }, { name: "b", required: false }] };
   expect(promptArguments(p, ["1", "2", "3"])).toEqual({ a: "1", b: "2 3" });
@@ -61,4 +86,34 @@ test("what a server wrote into a prompt's description and arguments is escaped b
   const [p] = promptCommands(evil as unknown as McpHub);
   expect(p!.help).toBe("hi\\x1b]52;c;eA==\\x07 (MCP server s)");
   expect(p!.usage).toBe("A\\x1b[2J");
+});
+
+test("a server that changes its tools mid-session: the model is offered the new list, the person told what changed", async () => {
+  const dir = tempDir();
+  const reg = new ToolRegistry([]);
+  const lines: string[] = [];
+  const defs = parseMcpServers({ g: testServer(["--name", "g", "--grow"]) }, { source: "user", file: "f", root: dir, home: "/h", env: {}, defaultTimeoutMs: 5000 }).servers;
+  const growing = new McpHub({
+    servers: defs, skipped: [], registry: reg, notify: (l) => lines.push(l),
+    launch: { root: dir, plan: { confined: false }, stateDir: join(dir, "state"), allowNetAll: false, denyHosts: [], denyAllNet: false, env: process.env },
+  });
+  try {
+    await growing.start(15_000);
+    const offered = () => reg.apiTools().map((t) => t.name).filter((n) => n.startsWith("mcp__g__grow"));
+    expect(offered()).toEqual(["mcp__g__grow"]);
+    const changed = async (text: string) => {
+      for (let i = 0; i < 200 && !lines.some((l) => l.includes(text)); i++) await Bun.sleep(25);
+      return lines.find((l) => l.includes(text));
+    };
+    await reg.run("mcp__g__grow", {}, makeContext(dir, { answers: [{ answer: "once" }] }));
+    expect(await changed("added grown_1")).toBe("MCP server g changed its tools (added grown_1): 10 now.");
+    expect(offered()).toEqual(["mcp__g__grow", "mcp__g__grown_1"]);
+    expect((await reg.run("mcp__g__grown_1", {}, makeContext(dir, { answers: [{ answer: "once" }] }))).content).toBe("grown_1 ran");
+    await reg.run("mcp__g__grow", {}, makeContext(dir, { answers: [{ answer: "once" }] }));
+    expect(await changed("added grown_2")).toBe("MCP server g changed its tools (added grown_2; removed grown_1): 10 now.");
+    expect(offered()).toEqual(["mcp__g__grow", "mcp__g__grown_2"]);
+    expect(reg.get("mcp__g__grown_1")).toBeUndefined();
+  } finally {
+    await growing.close();
+  }
 });
