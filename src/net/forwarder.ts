@@ -122,6 +122,8 @@ export async function runForwarder(args: string[]): Promise<number> {
 export function forwarderCommand(): { argv: string[]; paths: string[] } {
   if (import.meta.path.startsWith("/$bunfs/")) return { argv: [process.execPath, FORWARD_SUBCOMMAND], paths: [process.execPath] };
   const src = join(import.meta.dir, "..");
-  // The whole checkout: main.ts imports ../package.json and node_modules.
-  return { argv: [process.execPath, join(src, "main.ts"), FORWARD_SUBCOMMAND], paths: [process.execPath, join(src, "..")] };
+  // The whole checkout: main.ts imports ../package.json and node_modules. bun would cache its
+  // transpiled sources in the command's private home (~/.bun), where the command would find them.
+  const env = ["/usr/bin/env", "BUN_RUNTIME_TRANSPILER_CACHE_PATH=0"];
+  return { argv: [...env, process.execPath, join(src, "main.ts"), FORWARD_SUBCOMMAND], paths: [process.execPath, join(src, "..")] };
 }
