@@ -12,7 +12,7 @@ import { gitHooksPath } from "../perms/git-config.ts";
 import { evaluateRun } from "../perms/run/evaluate.ts";
 import { confine, detectSandbox, locateProgram, planSandbox, type SandboxAvailability, type SandboxMode, type SandboxPlan } from "../sandbox/detect.ts";
 import { scrubEnv, withGitHardening } from "../sandbox/env.ts";
-import { trackGroup, untrackGroup } from "../sandbox/process.ts";
+import { adoptOrphans, endGroup, trackGroup } from "../sandbox/process.ts";
 import { pathNote } from "../sandbox/explain.ts";
 import { disarmNewRepositories, gitGuard, isLink, scanWorkspace, setAsideRunsLater, type LaterMatch } from "../sandbox/git-guard.ts";
 import { runsLaterMatcher } from "../perms/runs-later.ts";
@@ -287,6 +287,7 @@ export function runProcess(argv: string[], o: RunOptions): Promise<ProcessResult
     const out = new BoundedOutput(o.maxOutputBytes);
     const tail = new LiveTail(o.ui);
 
+    const adoptedBefore = adoptOrphans();
     const child = spawn(argv[0]!, argv.slice(1), {
       cwd: o.cwd,
       env: o.env,
@@ -340,9 +341,8 @@ export function runProcess(argv: string[], o: RunOptions): Promise<ProcessResult
       clearTimeout(timer);
       clearTimeout(drainTimer);
       o.signal.removeEventListener("abort", onAbort);
-      // Whatever is left of the group (background jobs) goes with the command.
-      killGroup("SIGKILL");
-      if (pgid !== undefined) untrackGroup(pgid);
+      // Whatever is left of the group (background jobs), and what it started outside the group, goes with the command.
+      if (pgid !== undefined) endGroup(pgid, adoptedBefore);
       if (killTimer) clearTimeout(killTimer);
       resolvePromise({
         exitCode: exit?.code ?? null,

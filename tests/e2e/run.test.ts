@@ -86,7 +86,7 @@ describe("headless", () => {
     expect((await runHeadless(again.root, again.env, ["-p", "go", "--allow-run=git,touch", "--no-prompt"])).code).toBe(0);
     expect(toolResults(granted.requests[1])[0]).toEqual({ is_error: false, content: "exit code 0\n\n(no output)" });
     expect(existsSync(join(again.root, "pwned"))).toBe(true);
-  });
+  }, 20_000);
 
   test.skipIf(!sandboxed)("--allow-run with the sandbox: a write outside the workspace is blocked and says so", async () => {
     // A system directory: shown read-only (/tmp and /var/tmp are private, a write there would land in the sandbox's own).
@@ -101,6 +101,46 @@ describe("headless", () => {
     expect(result?.content).toContain("Read-only file system");
     expect(result?.content).toContain("The sandbox blocked a write");
   });
+});
+
+describe("processes a command starts outside its group (setsid)", () => {
+  const modes = sandboxed ? (["off", "on"] as const) : (["off"] as const);
+  for (const mode of modes) {
+    test(`--sandbox ${mode}: they die when the command ends and when its time is up; nothing they would do later happens`, async () => {
+      const later = (marker: string) => `setsid sh -c 'sleep 1.5; touch ${marker}' > /dev/null 2>&1 &`;
+      const fake = e2e.serve([
+        reply([run(`${later("after-end")} echo started`), toolUse("run_bash", { command: `${later("after-timeout")} sleep 30`, timeout_ms: 500 })]),
+        reply("Done."),
+      ]);
+      const { root, env } = e2e.workspace();
+      const r = await runHeadless(root, env, ["-p", "go", "--allow-run", "--sandbox", mode]);
+      expect(r.code).toBe(0);
+      const [ended, timedOut] = toolResults(fake.requests[1]);
+      expect(ended?.content).toBe("exit code 0\n\nstarted");
+      expect(timedOut?.content).toContain("timed out after 0.5s");
+      await Bun.sleep(2_000);
+      expect(existsSync(join(root, "after-end"))).toBe(false);
+      expect(existsSync(join(root, "after-timeout"))).toBe(false);
+    }, 30_000);
+  }
+
+  test("--sandbox off: they die with bunker when it is stopped by SIGTERM", async () => {
+    e2e.serve([reply([run("setsid sh -c 'echo $$ > escaped.pid; sleep 1.5; touch escaped' > /dev/null 2>&1 & echo $$ > pid.txt; sleep 30")]), reply("never")]);
+    const { root, env } = e2e.workspace();
+    const proc = Bun.spawn([...BUNKER, "-p", "go", "--allow-run", "--sandbox", "off"], { cwd: root, env: { PATH: process.env.PATH ?? "", ...env }, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+    const files = [join(root, "pid.txt"), join(root, "escaped.pid")];
+    const deadline = Date.now() + 10_000;
+    while (!files.every((f) => existsSync(f) && readFileSync(f, "utf8").trim()) && Date.now() < deadline) await Bun.sleep(20);
+    const escaped = Number(readFileSync(files[1]!, "utf8").trim());
+    expect(alive(escaped)).toBe(true);
+    proc.kill("SIGTERM");
+    expect(await proc.exited).toBe(143);
+    const gone = Date.now() + 2_000;
+    while (alive(escaped) && Date.now() < gone) await Bun.sleep(20);
+    expect(alive(escaped)).toBe(false);
+    await Bun.sleep(1_700);
+    expect(existsSync(join(root, "escaped"))).toBe(false);
+  }, 20_000);
 });
 
 describe("when bunker itself is killed", () => {
