@@ -1,8 +1,8 @@
 // The compiled host binary for tests and benchmarks: dist/bunker, rebuilt
 // only when it is older than the sources or was stamped with another commit,
 // so a test run pays for at most one compile (~1 s).
-import { existsSync, readdirSync, statSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import { compile } from "./compile.ts";
 import { readStamp, type Stamp } from "./stamp.ts";
 
@@ -30,15 +30,50 @@ function stampedWith(bin: string, stamp: Stamp): boolean {
 
 let pending: Promise<{ path: string; stamp: Stamp; compiled: boolean }> | undefined;
 
-/** Path to an up-to-date dist/bunker built from src/main.ts, compiling it if needed (once per process). */
+const LOCK = join(ROOT, "dist", ".fresh.lock");
+/** A compile holding the lock longer than this has died; its lock is taken over. */
+const STALE_LOCK_MS = 120_000;
+
+/**
+ * Runs `fn` while holding dist/.fresh.lock (a directory: mkdir is atomic), so
+ * that test files run side by side (`bun test --parallel`) and benchmarks
+ * compile the binary once between them instead of once each.
+ */
+async function withLock<T>(fn: () => Promise<T>): Promise<T> {
+  mkdirSync(dirname(LOCK), { recursive: true });
+  for (;;) {
+    try {
+      mkdirSync(LOCK);
+      break;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
+      try {
+        if (Date.now() - statSync(LOCK).mtimeMs > STALE_LOCK_MS) rmSync(LOCK, { recursive: true, force: true });
+      } catch {
+        // released meanwhile
+      }
+      await Bun.sleep(50);
+    }
+  }
+  try {
+    return await fn();
+  } finally {
+    rmSync(LOCK, { recursive: true, force: true });
+  }
+}
+
+/** Path to an up-to-date dist/bunker built from src/main.ts, compiling it if needed (once per process, one process at a time). */
 export function freshBinary(): Promise<{ path: string; stamp: Stamp; compiled: boolean }> {
   pending ??= (async () => {
     const stamp = readStamp(ROOT);
-    if (existsSync(DIST_BINARY) && statSync(DIST_BINARY).mtimeMs > newestInput() && stampedWith(DIST_BINARY, stamp)) {
-      return { path: DIST_BINARY, stamp, compiled: false };
-    }
-    await compile({ entry: join(ROOT, "src/main.ts"), outfile: DIST_BINARY, stamp, bytecode: true, cwd: ROOT });
-    return { path: DIST_BINARY, stamp, compiled: true };
+    const fresh = () => existsSync(DIST_BINARY) && statSync(DIST_BINARY).mtimeMs > newestInput() && stampedWith(DIST_BINARY, stamp);
+    if (fresh()) return { path: DIST_BINARY, stamp, compiled: false };
+    return withLock(async () => {
+      // Another process may have compiled it while this one waited for the lock.
+      if (fresh()) return { path: DIST_BINARY, stamp, compiled: false };
+      await compile({ entry: join(ROOT, "src/main.ts"), outfile: DIST_BINARY, stamp, bytecode: true, cwd: ROOT });
+      return { path: DIST_BINARY, stamp, compiled: true };
+    });
   })();
   return pending;
 }
