@@ -3,21 +3,12 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync
 import { join } from "node:path";
 import { ToolRegistry } from "../../../src/tools/registry.ts";
 import { writeFileTool } from "../../../src/tools/write-file.ts";
-import { makeContext, tempDir, type TestContext } from "../../support/context.ts";
+import { makeContext, tempDir, workspaceWithRead, type TestContext } from "../../support/context.ts";
 import { allowAllWrites, testEscapes } from "../../support/write-escape.ts";
 
 const registry = new ToolRegistry([writeFileTool]);
 const write = (ctx: TestContext, path: string, content: string) => registry.run("write_file", { path, content }, ctx);
 
-/** A workspace holding `name` with `content`, which the model has read (as it must before replacing it). */
-function readFile(name: string, content: string, opts: Parameters<typeof makeContext>[1] = {}) {
-  const root = tempDir();
-  const file = join(root, name);
-  writeFileSync(file, content);
-  const ctx = makeContext(root, opts);
-  ctx.session.recordRead(file, readFileSync(file));
-  return { root, file, ctx };
-}
 
 describe("write_file: new files", () => {
   test("creates the file and its parent directories after showing the content as additions", async () => {
@@ -80,7 +71,7 @@ describe("write_file: overwriting", () => {
   });
 
   test("refused when the file changed since it was read", async () => {
-    const { file, ctx } = readFile("a.txt", "one\n", { grants: allowAllWrites() });
+    const { file, ctx } = workspaceWithRead("a.txt", "one\n", { grants: allowAllWrites() });
     writeFileSync(file, "one, changed by someone else\n");
     const r = await write(ctx, "a.txt", "mine\n");
     expect(r.content).toContain("changed on disk since you last read it");
@@ -88,7 +79,7 @@ describe("write_file: overwriting", () => {
   });
 
   test("keeps the mode, CRLF endings and BOM of the file it replaces", async () => {
-    const { file, ctx } = readFile("run.sh", "\uFEFFecho one\r\n", { grants: allowAllWrites() });
+    const { file, ctx } = workspaceWithRead("run.sh", "\uFEFFecho one\r\n", { grants: allowAllWrites() });
     chmodSync(file, 0o775);
     expect((await write(ctx, "run.sh", "echo two\necho three\n")).isError).toBe(false);
     expect(readFileSync(file, "utf8")).toBe("\uFEFFecho two\r\necho three\r\n");
@@ -96,7 +87,7 @@ describe("write_file: overwriting", () => {
   });
 
   test("content that differs only by the CRLF endings kept: nothing written, and the result says why, with the fix", async () => {
-    const { file, ctx } = readFile("crlf.txt", "line1\r\nline2\r\n");
+    const { file, ctx } = workspaceWithRead("crlf.txt", "line1\r\nline2\r\n");
     const r = await write(ctx, "crlf.txt", "line1\nline2\n");
     expect(r.content).not.toContain("exactly");
     expect(r.content).toContain("apart from its CRLF line endings or BOM, which write_file keeps; nothing was written");
@@ -105,7 +96,7 @@ describe("write_file: overwriting", () => {
   });
 
   test("identical content writes nothing and asks nothing", async () => {
-    const { ctx } = readFile("a.txt", "same\n");
+    const { ctx } = workspaceWithRead("a.txt", "same\n");
     const r = await write(ctx, "a.txt", "same\n");
     expect(r).toEqual({ isError: false, content: "a.txt already has exactly this content; nothing was written." });
     expect(ctx.approver.asked).toHaveLength(0);
