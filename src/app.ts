@@ -1,6 +1,6 @@
 // Builds the pieces from a Config (permissions, tools, model, agent) and
 // runs the headless turn or the REPL.
-import pc from "picocolors";
+import pc from "./ui/colors.ts";
 import { Agent, headlessAdvice, REPL_ADVICE } from "./agent/loop.ts";
 import { TodoRoundHook } from "./agent/todo.ts";
 import { Model } from "./agent/model.ts";
@@ -17,6 +17,7 @@ import { ToolRegistry } from "./tools/registry.ts";
 import type { ToolContext } from "./tools/tool.ts";
 import { TerminalUI } from "./ui/terminal.ts";
 import { escapeControl } from "./ui/escape.ts";
+import { isTerminal } from "./ui/is-terminal.ts";
 import { renderFileChanges } from "./ui/diff-view.ts";
 import { continueCommand, openSession } from "./session/open.ts";
 import type { SessionRecorder } from "./session/recorder.ts";
@@ -47,7 +48,7 @@ export interface App {
 
 /** Whether the person can be asked: a terminal on both ends, and not --no-prompt. */
 export function canPrompt(config: Config): boolean {
-  return !config.noPrompt && Boolean(process.stdin.isTTY) && Boolean(process.stderr.isTTY);
+  return !config.noPrompt && isTerminal(0) && isTerminal(2);
 }
 
 async function makeApprover(config: Config, ui: TerminalUI): Promise<Approver> {

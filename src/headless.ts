@@ -5,26 +5,40 @@ import { version } from "./build-info.ts";
 import type { Config } from "./config.ts";
 import { initEvent, resultEvent, streamJsonEvents, type PermissionMode } from "./stream-json.ts";
 import { escapeControl } from "./ui/escape.ts";
+import { isTerminal } from "./ui/is-terminal.ts";
+import { FdSink, type TextSink } from "./ui/std.ts";
 import { Stdout } from "./ui/stdout.ts";
 import { TerminalUI } from "./ui/terminal.ts";
 
-export async function runHeadless(config: Config): Promise<number> {
+/** What a headless run reads and writes: the process's own standard streams (without Node's stream objects), or a test's. */
+export interface HeadlessIO {
+  /** stdin is a terminal: nothing is piped in. */
+  stdinIsTerminal: boolean;
+  stdout: TextSink;
+  stderr: TextSink;
+}
+
+function standardIO(): HeadlessIO {
+  return { stdinIsTerminal: isTerminal(0), stdout: new FdSink(1), stderr: new FdSink(2) };
+}
+
+export async function runHeadless(config: Config, io: HeadlessIO = standardIO()): Promise<number> {
   // Piped input is part of the request: the prompt, or context for the prompt.
-  const piped = process.stdin.isTTY ? "" : (await Bun.stdin.text()).trim();
+  const piped = io.stdinIsTerminal ? "" : (await Bun.stdin.text()).trim();
   const prompt = config.prompt && piped ? `${config.prompt}\n\n<stdin>\n${piped}\n</stdin>` : (config.prompt ?? piped);
   if (!prompt) {
     // Here stdin is not a terminal (a terminal without a prompt is refused earlier), and it held nothing.
-    process.stderr.write('bunker: no prompt: stdin is not a terminal and was empty. Give one as an argument, bunker -p "what to do", or pipe it in: echo "what to do" | bunker -p\n');
+    io.stderr.write('bunker: no prompt: stdin is not a terminal and was empty. Give one as an argument, bunker -p "what to do", or pipe it in: echo "what to do" | bunker -p\n');
     return 2;
   }
   const started = performance.now();
-  const ui = new TerminalUI({ streamText: false, verbose: config.verbose, spinner: false });
+  const ui = new TerminalUI({ streamText: false, verbose: config.verbose, spinner: false, out: io.stdout, err: io.stderr });
   const app = await buildApp(config, ui);
   const controller = new AbortController();
   const onSigint = () => controller.abort();
   process.on("SIGINT", onSigint);
   // Whoever reads stdout went away: stop the turn instead of working for nobody.
-  const stdout = new Stdout(process.stdout, () => controller.abort());
+  const stdout = new Stdout(io.stdout, () => controller.abort());
   const emit = (event: object) => stdout.write(JSON.stringify(event) + "\n");
   const sessionId = () => (app.recorder.saving ? app.recorder.id : null);
   let events: TerminalUI = ui;
@@ -49,7 +63,7 @@ export async function runHeadless(config: Config): Promise<number> {
   if (config.outputFormat === "text") {
     if (outcome.error) ui.error(outcome.error);
     // On a terminal the answer cannot move the cursor or retitle the window; piped, it is exact.
-    const answer = process.stdout.isTTY ? escapeControl(outcome.text, { keepNewlines: true, keepTabs: true }) : outcome.text;
+    const answer = io.stdout.isTTY ? escapeControl(outcome.text, { keepNewlines: true, keepTabs: true }) : outcome.text;
     if (answer) stdout.write(answer + "\n");
   } else {
     const { usage, cost_usd } = usageSummary(app);
@@ -72,7 +86,7 @@ export async function runHeadless(config: Config): Promise<number> {
   const writeError = await stdout.flush();
   if (writeError?.code === "EPIPE") return 141; // as if killed by SIGPIPE, quietly
   if (writeError) {
-    process.stderr.write(`bunker: could not write the answer to stdout: ${writeError.message}\n`);
+    io.stderr.write(`bunker: could not write the answer to stdout: ${writeError.message}\n`);
     return 1;
   }
   if (outcome.end === "interrupted") return 130;

@@ -3,6 +3,7 @@
 import { commit, version } from "./build-info.ts";
 import { HELP } from "./help.ts";
 import { escapeControl } from "./ui/escape.ts";
+import { isTerminal } from "./ui/is-terminal.ts";
 
 async function main(): Promise<number> {
   const argv = process.argv.slice(2);
@@ -28,7 +29,7 @@ async function main(): Promise<number> {
   const { parseConfig, UsageError } = await import("./config.ts");
   let parsed;
   try {
-    parsed = parseConfig(argv, process.env, Boolean(process.stdin.isTTY));
+    parsed = parseConfig(argv, process.env, isTerminal(0));
   } catch (err) {
     if (err instanceof UsageError) {
       process.stderr.write(`bunker: ${escapeControl(err.message)}\n`);
@@ -48,7 +49,7 @@ async function main(): Promise<number> {
   if (config.resume?.kind === "list") {
     const { listSessions, pickSession } = await import("./session/open.ts");
     // On a terminal, the list is a picker; otherwise (and with nothing to pick) it is printed and nothing starts.
-    const picked = process.stdin.isTTY && process.stderr.isTTY ? await pickSession(config) : listSessions(config);
+    const picked = isTerminal(0) && isTerminal(2) ? await pickSession(config) : listSessions(config);
     if (!("id" in picked)) {
       (picked.code === 0 ? process.stdout : process.stderr).write(picked.text);
       return picked.code;

@@ -2,7 +2,7 @@
 // Escape or Ctrl+C during a turn cancels it; Ctrl+C twice at an empty prompt
 // (or Ctrl+D) exits.
 import type { MessageParam } from "@anthropic-ai/sdk/resources/messages";
-import pc from "picocolors";
+import pc from "./ui/colors.ts";
 import { buildApp, usageSummary, type App } from "./app.ts";
 import type { Config } from "./config.ts";
 import { escapeControl } from "./ui/escape.ts";

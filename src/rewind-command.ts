@@ -1,7 +1,7 @@
 // /undo and /rewind in the REPL, and `bunker --undo` / `--rewind[=N]` without
 // one: take back bunker's file changes by turn (src/change/checkpoints.ts),
 // through the change pipeline, so the person sees the diff and is asked.
-import pc from "picocolors";
+import pc from "./ui/colors.ts";
 import { SessionState } from "./agent/session-state.ts";
 import type { App } from "./app.ts";
 import { Checkpoints, type TurnSummary } from "./change/checkpoints.ts";

@@ -1,6 +1,6 @@
 // The REPL's slash commands: one table, one entry per command. /help is
 // written from the table, so a new command is one entry here and nothing else.
-import pc from "picocolors";
+import pc from "./ui/colors.ts";
 import { keptTodosNote, renderTodosColoured } from "./agent/todo.ts";
 import { lastThinking } from "./agent/thinking.ts";
 import { usageSummary, type App } from "./app.ts";

@@ -1,7 +1,7 @@
 // The todo list and the reminder policy, pure: validating a list the model
 // sent, rendering it (plain for the model, coloured for the person), and
 // deciding when the loop should nudge the model to update its plan.
-import pc from "picocolors";
+import pc from "../ui/colors.ts";
 import type { RoundHook } from "./loop.ts";
 import type { SessionState, TodoItem, TodoStatus } from "./session-state.ts";
 import { escapeControl } from "../ui/escape.ts";

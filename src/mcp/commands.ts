@@ -4,7 +4,7 @@
 // server's prompts are slash commands `/mcp__server__prompt ARGS…` whose text
 // becomes the next message. Reads the hub only: the MCP client stays unloaded
 // when no server is configured.
-import pc from "picocolors";
+import pc from "../ui/colors.ts";
 import { escapeControl } from "../ui/escape.ts";
 import type { ServerPrompt } from "./connection.ts";
 import type { McpHub, ServerRow } from "./hub.ts";

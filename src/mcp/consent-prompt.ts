@@ -4,7 +4,7 @@
 // which it names but will not, with how to grant them); then yes (remembered for this workspace and this exact
 // definition), no (for this session) or never (remembered like a yes).
 import { isCancel, log, select } from "@clack/prompts";
-import pc from "picocolors";
+import pc from "../ui/colors.ts";
 import { shellQuote } from "../shell/quote.ts";
 import { escapeControl } from "../ui/escape.ts";
 import type { McpServerDef } from "./config.ts";

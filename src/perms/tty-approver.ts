@@ -4,7 +4,7 @@
 // default: stdout is the answer in headless mode). One question at a time.
 import type { Readable, Writable } from "node:stream";
 import { isCancel, log, select, text } from "@clack/prompts";
-import pc from "picocolors";
+import pc from "../ui/colors.ts";
 import { DEFAULT_MAX_DIFF_LINES, renderFileChanges } from "../ui/diff-view.ts";
 import { escapeControl } from "../ui/escape.ts";
 import type { ApprovalAnswer, Approver, PermRequest } from "./types.ts";

@@ -10,7 +10,7 @@
 // line end is named as such. A long diff is cut with a line saying how much
 // is hidden.
 import { diffWordsWithSpace } from "diff";
-import pc from "picocolors";
+import pc from "./colors.ts";
 import type { FileChangePreview } from "../perms/types.ts";
 import { escapeControl } from "./escape.ts";
 

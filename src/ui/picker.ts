@@ -1,7 +1,7 @@
 // A list to choose one item from with the arrow keys: Enter picks, Escape or
 // Ctrl+C picks nothing. Drawn in a live region, so it leaves only the line
 // that says what was picked.
-import pc from "picocolors";
+import pc from "./colors.ts";
 import { escapeControl } from "./escape.ts";
 import { Keyboard, type Key } from "./keys.ts";
 import { LiveRegion, type RegionOutput } from "./live-region.ts";

@@ -4,7 +4,7 @@
 // Ctrl+C during a turn interrupts it. An Enter followed at once by more
 // input (a paste the terminal did not bracket) is a newline in the message,
 // not the end of it.
-import pc from "picocolors";
+import pc from "./colors.ts";
 import type { Key, Keyboard } from "./keys.ts";
 import { LineEditor } from "./line-editor.ts";
 import type { LiveRegion } from "./live-region.ts";

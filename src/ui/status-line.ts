@@ -2,7 +2,7 @@
 // tokens in and out (with the share read from the cache), cost so far, what
 // is running and for how long, and how to interrupt it. The token and cost
 // figures are the ones /cost prints.
-import pc from "picocolors";
+import pc from "./colors.ts";
 import type { UsageTotals } from "../agent/usage.ts";
 
 export interface StatusFigures {

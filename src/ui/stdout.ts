@@ -1,15 +1,17 @@
 // Headless output. A full disk or a closed pipe on stdout is not a success:
 // the write errors are caught (never an uncaught EPIPE crash) and decide the
 // exit code once everything written has been flushed.
+import type { TextSink } from "./std.ts";
+
 export class Stdout {
   private error: NodeJS.ErrnoException | undefined;
 
   /** `onClosed`: the reader went away (EPIPE), so the work can stop. */
   constructor(
-    private readonly stream: NodeJS.WritableStream = process.stdout,
+    private readonly stream: TextSink = process.stdout,
     private readonly onClosed: () => void = () => {},
   ) {
-    stream.on("error", (e: NodeJS.ErrnoException) => this.failed(e));
+    stream.on?.("error", (e: NodeJS.ErrnoException) => this.failed(e));
   }
 
   private failed(e: NodeJS.ErrnoException): void {

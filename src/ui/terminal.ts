@@ -3,10 +3,11 @@
 // Progress goes to stderr; stdout carries only the answer in headless mode.
 // On a terminal (a LiveRegion given) the answer is rendered markdown, block by
 // block, with the block being written and the status line drawn below it.
-import pc from "picocolors";
+import pc from "./colors.ts";
 import type { LoopEvents } from "../agent/loop.ts";
 import { foldThinking } from "../agent/thinking.ts";
 import { escapeControl } from "./escape.ts";
+import type { TextSink } from "./std.ts";
 import type { LiveRegion } from "./live-region.ts";
 import { MarkdownBlocks, renderMarkdown } from "./markdown.ts";
 import { BlockPreview } from "./preview.ts";
@@ -20,8 +21,9 @@ export interface TerminalOptions {
   verbose: boolean;
   /** Animate a spinner (only on a terminal). */
   spinner: boolean;
-  out?: NodeJS.WriteStream;
-  err?: NodeJS.WriteStream;
+  /** Default process.stdout and process.stderr, built only when first written to (headless passes FdSinks). */
+  out?: TextSink;
+  err?: TextSink;
   /** Draw on a terminal: everything is printed above this region, which holds the open block and the status line. */
   region?: LiveRegion;
   /** Render finished blocks as markdown (with a region; off for NO_COLOR). */
@@ -43,8 +45,6 @@ export class TerminalUI implements LoopEvents {
   private timer: ReturnType<typeof setInterval> | undefined;
   private frame = 0;
   private midLine = false;
-  private readonly out: NodeJS.WriteStream;
-  private readonly err: NodeJS.WriteStream;
   private readonly region: LiveRegion | undefined;
   private blocks = new MarkdownBlocks();
   /** The open block's wrapped rows so far. */
@@ -64,10 +64,16 @@ export class TerminalUI implements LoopEvents {
   private tail: { partial: string; lines: string[] } | null = null;
 
   constructor(private readonly opts: TerminalOptions) {
-    this.out = opts.out ?? process.stdout;
-    this.err = opts.err ?? process.stderr;
     this.region = opts.region;
     if (this.region) this.output = (text) => this.liveOutput(text);
+  }
+
+  private get out(): TextSink {
+    return this.opts.out ?? process.stdout;
+  }
+
+  private get err(): TextSink {
+    return this.opts.err ?? process.stderr;
   }
 
   /** A turn starts: the status line shows what runs and for how long. */

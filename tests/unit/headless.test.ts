@@ -1,9 +1,9 @@
 // bunker -p in process: the answer on stdout, and an exit code a script can
 // trust (0 done, 1 an error or work cut short, 141 when stdout's reader went
 // away), with stdin taken as a terminal so nothing is read from it.
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { beforeEach, describe, expect, test } from "bun:test";
 import { parseConfig } from "../../src/config.ts";
-import { runHeadless } from "../../src/headless.ts";
+import { runHeadless, type HeadlessIO } from "../../src/headless.ts";
 import { endToEnd } from "../support/cli.ts";
 import { tempDir } from "../support/context.ts";
 import { apiError, reply, toolUse } from "../support/fake-anthropic.ts";
@@ -14,29 +14,26 @@ const e2e = endToEnd();
 let out: string[];
 let err: string[];
 let stdoutError: string | undefined;
-const originals = { out: process.stdout.write, err: process.stderr.write, isTTY: Object.getOwnPropertyDescriptor(process.stdin, "isTTY") };
+let io: HeadlessIO;
 
 beforeEach(() => {
   out = [];
   err = [];
   stdoutError = undefined;
-  Object.defineProperty(process.stdin, "isTTY", { value: true, configurable: true });
-  process.stdout.write = ((chunk: string, cb?: (e?: Error | null) => void) => {
-    if (stdoutError) queueMicrotask(() => cb?.(Object.assign(new Error(`write ${stdoutError}`), { code: stdoutError })));
-    else {
-      out.push(String(chunk));
-      queueMicrotask(() => cb?.(null));
-    }
-    return true;
-  }) as typeof process.stdout.write;
-  process.stderr.write = ((chunk: string) => (err.push(String(chunk)), true)) as typeof process.stderr.write;
-});
-
-afterEach(() => {
-  process.stdout.write = originals.out;
-  process.stderr.write = originals.err;
-  if (originals.isTTY) Object.defineProperty(process.stdin, "isTTY", originals.isTTY);
-  else delete (process.stdin as { isTTY?: boolean }).isTTY;
+  io = {
+    stdinIsTerminal: true,
+    stdout: {
+      write(chunk: string, cb?: (e?: Error | null) => void) {
+        if (stdoutError) queueMicrotask(() => cb?.(Object.assign(new Error(`write ${stdoutError}`), { code: stdoutError })));
+        else {
+          out.push(String(chunk));
+          queueMicrotask(() => cb?.(null));
+        }
+        return true;
+      },
+    },
+    stderr: { write: (chunk: string) => err.push(String(chunk)) },
+  };
 });
 
 function config(...flags: string[]) {
@@ -48,13 +45,13 @@ function config(...flags: string[]) {
 describe("runHeadless", () => {
   test("the answer goes to stdout with a newline; exit 0", async () => {
     e2e.serve([reply("It is 42.")]);
-    expect(await runHeadless(config())).toBe(0);
+    expect(await runHeadless(config(), io)).toBe(0);
     expect(out.join("")).toBe("It is 42.\n");
   });
 
   test("--output-format json: one result object naming the end, the answer and the session", async () => {
     e2e.serve([reply("Done.")]);
-    expect(await runHeadless(config("--output-format", "json"))).toBe(0);
+    expect(await runHeadless(config("--output-format", "json"), io)).toBe(0);
     const result = JSON.parse(out.join(""));
     expect(result).toMatchObject({ type: "result", is_error: false, result: "Done." });
     expect(result.session_id).toMatch(/^[0-9a-z]{10}$/);
@@ -62,23 +59,23 @@ describe("runHeadless", () => {
 
   test("an API error is exit 1, said on stderr, nothing on stdout", async () => {
     e2e.serve([apiError(400)]);
-    expect(await runHeadless(config())).toBe(1);
+    expect(await runHeadless(config(), io)).toBe(1);
     expect(out.join("")).toBe("");
     expect(err.join("")).toContain("400");
   });
 
   test("work cut short by --max-turns is exit 1, not a quiet success", async () => {
     e2e.serve([reply([toolUse("list_files", {})]), reply([toolUse("list_files", {})]), reply("never")]);
-    expect(await runHeadless(config("--max-turns", "1"))).toBe(1);
+    expect(await runHeadless(config("--max-turns", "1"), io)).toBe(1);
   });
 
   test("stdout's reader gone (EPIPE) is exit 141, as if killed by SIGPIPE; another write error is exit 1, said on stderr", async () => {
     e2e.serve([reply("unread")]);
     stdoutError = "EPIPE";
-    expect(await runHeadless(config())).toBe(141);
+    expect(await runHeadless(config(), io)).toBe(141);
     e2e.serve([reply("unwritten")]);
     stdoutError = "ENOSPC";
-    expect(await runHeadless(config())).toBe(1);
+    expect(await runHeadless(config(), io)).toBe(1);
     expect(err.join("")).toContain("bunker: could not write the answer to stdout: write ENOSPC");
   });
 });

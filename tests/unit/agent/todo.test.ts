@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import pc from "picocolors";
+import pc from "../../../src/ui/colors.ts";
 import type { TodoItem } from "../../../src/agent/session-state.ts";
 import {
   keptTodosNote,
