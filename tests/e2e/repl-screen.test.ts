@@ -111,6 +111,8 @@ describe.skipIf(!tmuxAvailable)("the REPL's screen (tmux)", () => {
     const ws = e2e.workspace();
     const t = await e2e.terminal(["sh", "-c", `${BUNKER.join(" ")} | cat`], { cwd: ws.root, env: ws.env, cols: 80, rows: 30 });
     await t.waitFor("/help for commands");
+    // As a person does, type at the prompt: keys typed before it is drawn can be discarded (a loaded machine showed it).
+    await t.waitFor("›");
     send(t, "hi");
     const screen = await t.waitFor("Some **bold** words.");
     expect(screen).not.toContain("esc to interrupt");
