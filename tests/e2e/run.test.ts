@@ -57,6 +57,28 @@ describe("headless", () => {
     expect(result).toContain("--allow-run");
   });
 
+  test("--allow-run=git: git handed a program to run (a `!` alias, diff.external) asks for that program; granted too, it runs", async () => {
+    const lines = [run("git -c alias.x='!touch pwned' x"), run("git -c diff.external='touch pwned2' diff --no-index a b"), run("git diff --no-index --stat a b")];
+    const files = { a: "a\n", b: "b\n" };
+    const fake = e2e.serve([reply(lines), reply("Done.")]);
+    const { root, env } = e2e.workspace(files);
+    const r = await runHeadless(root, env, ["-p", "go", "--allow-run=git", "--no-prompt"]);
+    expect(r.code).toBe(0);
+    expect(existsSync(join(root, "pwned"))).toBe(false);
+    expect(existsSync(join(root, "pwned2"))).toBe(false);
+    const [alias, external, plain] = toolResults(fake.requests[1]);
+    expect(alias?.is_error).toBe(true);
+    expect(alias?.content).toContain("To grant it, run bunker with --allow-run=git,touch");
+    expect(external?.content).toContain("--allow-run=git,touch");
+    expect(plain?.content).toContain("1 file changed");
+
+    const granted = e2e.serve([reply(lines.slice(0, 1)), reply("Done.")]);
+    const again = e2e.workspace(files);
+    expect((await runHeadless(again.root, again.env, ["-p", "go", "--allow-run=git,touch", "--no-prompt"])).code).toBe(0);
+    expect(toolResults(granted.requests[1])[0]).toEqual({ is_error: false, content: "exit code 0\n\n(no output)" });
+    expect(existsSync(join(again.root, "pwned"))).toBe(true);
+  }, 20_000);
+
   test.skipIf(!sandboxed)("--allow-run with the sandbox: a write outside the workspace is blocked and says so", async () => {
     // A system directory: shown read-only (/tmp and /var/tmp are private, a write there would land in the sandbox's own).
     const outside = `/usr/local/bunker-e2e-outside-${process.pid}`;
@@ -68,6 +90,46 @@ describe("headless", () => {
     expect(result?.content).toContain("Read-only file system");
     expect(result?.content).toContain("The sandbox blocked a write");
   });
+});
+
+describe("processes a command starts outside its group (setsid)", () => {
+  const modes = sandboxed ? (["off", "on"] as const) : (["off"] as const);
+  for (const mode of modes) {
+    test(`--sandbox ${mode}: they die when the command ends and when its time is up; nothing they would do later happens`, async () => {
+      const later = (marker: string) => `setsid sh -c 'sleep 1.5; touch ${marker}' > /dev/null 2>&1 &`;
+      const fake = e2e.serve([
+        reply([run(`${later("after-end")} echo started`), toolUse("run_bash", { command: `${later("after-timeout")} sleep 30`, timeout_ms: 500 })]),
+        reply("Done."),
+      ]);
+      const { root, env } = e2e.workspace();
+      const r = await runHeadless(root, env, ["-p", "go", "--allow-run", "--sandbox", mode]);
+      expect(r.code).toBe(0);
+      const [ended, timedOut] = toolResults(fake.requests[1]);
+      expect(ended?.content).toBe("exit code 0\n\nstarted");
+      expect(timedOut?.content).toContain("timed out after 0.5s");
+      await Bun.sleep(2_000);
+      expect(existsSync(join(root, "after-end"))).toBe(false);
+      expect(existsSync(join(root, "after-timeout"))).toBe(false);
+    }, 30_000);
+  }
+
+  test("--sandbox off: they die with bunker when it is stopped by SIGTERM", async () => {
+    e2e.serve([reply([run("setsid sh -c 'echo $$ > escaped.pid; sleep 1.5; touch escaped' > /dev/null 2>&1 & echo $$ > pid.txt; sleep 30")]), reply("never")]);
+    const { root, env } = e2e.workspace();
+    const proc = Bun.spawn([...BUNKER, "-p", "go", "--allow-run", "--sandbox", "off"], { cwd: root, env: { PATH: process.env.PATH ?? "", ...env }, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+    const files = [join(root, "pid.txt"), join(root, "escaped.pid")];
+    const deadline = Date.now() + 10_000;
+    while (!files.every((f) => existsSync(f) && readFileSync(f, "utf8").trim()) && Date.now() < deadline) await Bun.sleep(20);
+    const escaped = Number(readFileSync(files[1]!, "utf8").trim());
+    expect(alive(escaped)).toBe(true);
+    proc.kill("SIGTERM");
+    expect(await proc.exited).toBe(143);
+    const gone = Date.now() + 2_000;
+    while (alive(escaped) && Date.now() < gone) await Bun.sleep(20);
+    expect(alive(escaped)).toBe(false);
+    await Bun.sleep(1_700);
+    expect(existsSync(join(root, "escaped"))).toBe(false);
+  }, 20_000);
 });
 
 describe("when bunker itself is killed", () => {
