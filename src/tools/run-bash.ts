@@ -170,7 +170,7 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
       if (p.confined && p.kind === "bubblewrap") env.TMPDIR = "/tmp";
       const argv = confine(p, spec, net ? net.wrap([shell, "-c", command]) : [shell, "-c", command], tmp ?? "");
       // bubblewrap mounts an empty read-only .bunker and .git where there were none: take the empty mount points away after.
-      const standIns = [join(ctx.root, ".bunker"), join(ctx.root, ".git"), ...standInPaths(spec)].filter((d) => !existsSync(d));
+      const standIns = [...new Set([join(ctx.root, ".bunker"), join(ctx.root, ".git"), ...standInPaths(spec)])].filter((d) => !existsSync(d));
       try {
         const result = await runProcess(argv, {
           cwd: ctx.root,
@@ -447,7 +447,7 @@ export function sandboxNote(r: ProcessResult, spec: SandboxSpec): string | null 
     );
   } else if (/Read-only file system|EROFS/.test(out)) {
     notes.push(
-      "The sandbox blocked a write: only the workspace and /tmp are writable (every git repository in it, at any depth, .bunker, and the files other tools run later, such as .envrc, .husky/ and .vscode/tasks.json, are read-only; the top .git unless granted). " +
+      `The sandbox blocked a write: only the workspace${spec.grantedRoots?.length ? ", the folders granted with --allow-write" : ""} and /tmp are writable (every git repository in ${spec.grantedRoots?.length ? "them" : "it"}, at any depth, .bunker, and the files other tools run later, such as .envrc, .husky/ and .vscode/tasks.json, are read-only; the top .git unless granted). ` +
         "Do not retry; if the write is needed, ask the person, who can grant the path with --allow-write=PATH or run bunker with --sandbox off; a file other tools run later is written with the file tools, which ask the person.",
     );
   }

@@ -245,8 +245,9 @@ describe.skipIf(!usable)("a folder granted with --allow-write outside the worksp
 
     const root = workspace();
     const dir = shared();
-    const out = await sandboxed(root, `${plant(dir)}; echo written > ${dir}/b.txt`, [dir]);
+    const out = await sandboxed(root, `echo written > ${dir}/b.txt; ${plant(dir)}`, [dir]);
     expect(out).toContain("Read-only file system");
+    expect(out).toContain("only the workspace, the folders granted with --allow-write and /tmp are writable (every git repository in them");
     // The grant itself still works: an ordinary file is written.
     expect(readFileSync(join(dir, "b.txt"), "utf8")).toBe("written\n");
     hostGit(dir, "checkout", "-q", "other");
