@@ -272,6 +272,8 @@ export function isRiskyOption(flag: string): boolean {
   const name = flag.replace(/^--?/, "").toLowerCase();
   if (name.length >= 3 && RISKY_OPTION_NAMES.some((full) => full.startsWith(name))) return true;
   const padded = `-${name}-`;
+  // `--userconfig`, `--globalconfig`, `--tsconfig`: a config file by another name.
+  if (name.split("-").some((part) => part.endsWith("config"))) return true;
   return RISKY_OPTION_NAMES.some((risky) => padded.includes(`-${risky}-`));
 }
 

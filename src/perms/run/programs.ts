@@ -128,13 +128,29 @@ export const READ_ONLY: Record<string, ReadOnlySpec> = Object.fromEntries(READ_O
  */
 export const SESSION_OPTION_LIMITS: SpecEntry[] = [
   { names: ["cp"], spec: { paths: true, forbidLong: ["--dereference"], forbidShort: "LH" }, why: "-L and -H copy what a link points at, outside the workspace", match: ["cp -rL d copy"], notMatch: ["cp a.txt b.txt"] },
-  { names: ["npm"], spec: { paths: true, forbidLong: ["--global", "--location", "--prefix"], forbidShort: "g" }, why: "-g, --prefix and --location install outside the workspace", match: ["npm install -g evilpkg"], notMatch: ["npm install lodash"] },
+  {
+    names: ["npm"],
+    spec: {
+      paths: true,
+      forbidShort: "gC",
+      forbidLong: ["--global", "--location", "--prefix", "--userconfig", "--globalconfig", "--init-module", "--onload-script", "--node-gyp", "--git", "--browser", "--viewer", "--call", "--script-shell", "--node-options", "--ignore-scripts"],
+    },
+    why: "-g, -C/--prefix and --location install outside the workspace; --userconfig, --globalconfig and the program options (--node-gyp, --git, --script-shell…) load a config or a program of the model's choosing (npm takes any unambiguous abbreviation)",
+    match: ["npm install -g evilpkg", "npm test --userconfig=a.txt", "npm test --globalconfig=a.txt", "npm test --userconfig a.txt", "npm test --userc=a.txt", "npm test --onload-script=./x.js", "npm test --node-gyp=./x", "npm test -C /tmp"],
+    notMatch: ["npm install lodash", "npm test --silent"],
+  },
   { names: ["pnpm"], spec: { paths: true, forbidLong: ["--global", "--dir"], forbidShort: "gC" }, why: "-g and --dir/-C work outside the workspace", match: ["pnpm add -g x"], notMatch: ["pnpm add lodash"] },
-  { names: ["yarn"], spec: { paths: true, forbidLong: ["--global", "--cwd"] }, why: "--global and --cwd work outside the workspace", match: ["yarn add --cwd /tmp x"], notMatch: ["yarn add lodash"] },
-  { names: ["bun"], spec: { paths: true, forbidLong: ["--global", "--cwd"], forbidShort: "g" }, why: "-g and --cwd work outside the workspace", match: ["bun add -g x"], notMatch: ["bun add lodash"] },
+  { names: ["yarn"], spec: { paths: true, forbidLong: ["--global", "--cwd", "--use-yarnrc", "--modules-folder"] }, why: "--global, --cwd and --modules-folder work outside the workspace; --use-yarnrc loads a config", match: ["yarn add --cwd /tmp x", "yarn test --use-yarnrc=x"], notMatch: ["yarn add lodash"] },
+  { names: ["bun"], spec: { paths: true, forbidLong: ["--global", "--cwd", "--config", "--preload"], forbidShort: "gcr" }, why: "-g and --cwd work outside the workspace; -c/--config loads a bunfig and -r/--preload a script", match: ["bun add -g x", "bun test -c x.toml", "bun test --conf=x.toml", "bun test -r ./x.ts"], notMatch: ["bun add lodash", "bun test --bail"] },
   { names: ["pip", "pip3"], spec: { paths: true, forbidLong: ["--user", "--target", "--prefix", "--root", "--editable"], forbidShort: "te" }, why: "install outside the workspace, or run a project's setup (-e)", match: ["pip install --user x", "pip3 install -e ."], notMatch: ["pip install requests", "pip3 install requests"] },
   { names: ["git"], spec: { paths: true, forbidShort: "uxcC" }, why: "-u (upload-pack), -x and -c run programs or set config; -C moves elsewhere", match: ["git clone -u ./x.sh . dst"], notMatch: ["git commit -m 'fix the parser'"] },
-  { names: ["make"], spec: { paths: true, forbidShort: "CfIo" }, why: "-C and -f read a makefile from elsewhere, -I includes from elsewhere", match: ["make build -f out/x", "make build -Cout"], notMatch: ["make build"] },
+  {
+    names: ["make"],
+    spec: { paths: true, forbidShort: "CfIoEW", forbidLong: ["--directory", "--file", "--makefile", "--include-dir", "--old-file", "--assume-old", "--eval", "--what-if", "--new-file", "--assume-new"] },
+    why: "-C/--directory and -f/--file/--makefile read a makefile from elsewhere, -I/--include-dir includes from elsewhere, -E/--eval is makefile code, -o/-W pretend files are old or new (any unambiguous abbreviation counts)",
+    match: ["make build -f out/x", "make build -Cout", "make build --makefile=a.txt", "make build --file=a.txt", "make build --makef=a.txt", "make build --directory=out", "make build --include-dir=out", "make build -E x", "make build --eval=x"],
+    notMatch: ["make build", "make build -j4", "make build --jobs=4 --debug", "make build -j --load-average"],
+  },
   { names: ["chmod", "chown", "chgrp"], spec: { paths: true, forbidShort: "LH", forbidLong: ["--dereference"] }, why: "-L and -H follow links out of the workspace", match: ["chmod -L +x src/a.ts", "chown -H u src/a.ts", "chgrp --dereference g src/a.ts"], notMatch: ["chmod +x src/a.ts", "chown u src/a.ts", "chgrp g src/a.ts"] },
 ];
 
@@ -242,7 +258,7 @@ export const GIT_MESSAGE_SUBCOMMANDS = new Set(["commit", "tag", "merge", "stash
  */
 export const RISKY_OPTION_ENTRIES: ProgramEntry[] = [
   { names: ["exec", "exec-path", "extcmd", "upload-pack", "receive-pack", "pre", "pre-glob", "program", "command", "cmd", "to-command", "rsh", "ssh", "editor", "pager", "shell", "wrapper", "toolexec", "interpreter", "loader"], why: "hand over a program to run", match: ["--exec", "--exec-path", "--extcmd", "--upload-pack", "--receive-pack", "--pre", "--pre-glob", "--use-compress-program", "--command", "--cmd", "--to-command", "--rsh", "--ssh", "--editor", "--pager", "--shell", "--wrapper", "-toolexec", "--interpreter", "--loader", "--upload-p", "--exe"], notMatch: ["--stat", "--prefer-offline", "--execute-nothing-x"] },
-  { names: ["hook", "hooks", "plugin", "plugins", "preload", "require", "import", "eval", "setup", "template", "filter", "driver", "helper", "config", "rcfile", "init-file", "proxy"], why: "load code or configuration that runs code", match: ["--hook", "--hooks", "--plugin", "--plugins", "--preload", "--require", "--import", "--eval", "--setup", "--template", "--filter", "--driver", "--helper", "--config", "--rcfile", "--init-file", "--proxy"], notMatch: ["--verbose", "--quiet"] },
+  { names: ["hook", "hooks", "plugin", "plugins", "preload", "require", "import", "eval", "setup", "template", "filter", "driver", "helper", "config", "rcfile", "init-file", "proxy"], why: "load code or configuration that runs code (a name ending in config too: --userconfig)", match: ["--userconfig", "--globalconfig", "--hook", "--hooks", "--plugin", "--plugins", "--preload", "--require", "--import", "--eval", "--setup", "--template", "--filter", "--driver", "--helper", "--config", "--rcfile", "--init-file", "--proxy"], notMatch: ["--verbose", "--quiet", "--configure-nothing-x"] },
   { names: ["output", "pathspec-from-file", "file", "reference", "git-dir", "work-tree", "namespace", "super-prefix", "global"], why: "write, read or install somewhere chosen by the value", match: ["--output", "--pathspec-from-file", "--file", "--reference", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--global"], notMatch: ["--oneline", "--format"] },
 ];
 export const RISKY_OPTION_NAMES = RISKY_OPTION_ENTRIES.flatMap((e) => e.names);
