@@ -10,6 +10,7 @@
 // `write`, `read`) is taken from the user's file alone: on the user's own
 // servers, or as an entry of only those keys naming a project's server.
 import { readFileSync } from "node:fs";
+import { sanitize } from "./naming.ts";
 import { isAbsolute, join, resolve } from "node:path";
 import { isWithin } from "../perms/workspace.ts";
 
@@ -235,8 +236,11 @@ export interface LoadOptions {
 
 /**
  * The user's servers, then the project's. A project server whose name a user
- * server already has is skipped: the person's own definition wins. A user
- * entry of only `net`/`write`/`read` grants those to the project's server.
+ * server already has is skipped: the person's own definition wins. Names are
+ * compared as the model sees them (`mcp__<name>__<tool>`, see naming.ts): a
+ * project's `my_docs` must not take the tools of the person's `my.docs`, and a
+ * name with `__` in it would make its tools' names ambiguous. A user entry of
+ * only `net`/`write`/`read` grants those to the project's server.
  */
 export function loadMcpConfig(opts: LoadOptions): McpConfig {
   const warnings: string[] = [];
@@ -248,12 +252,25 @@ export function loadMcpConfig(opts: LoadOptions): McpConfig {
   const project = readJson(projectFile, warnings);
   const a = parseMcpServers(user?.mcpServers, { ...base, source: "user", file: opts.userFile });
   const b = parseMcpServers(project?.mcpServers, { ...base, source: "project", file: projectFile });
-  const servers = [...a.servers];
-  for (const s of b.servers) {
-    if (servers.some((u) => u.name === s.name)) warnings.push(`${projectFile}: MCP server "${s.name}" skipped: your settings.json defines a server of that name`);
-    else servers.push(a.grants[s.name] ? { ...s, ...a.grants[s.name] } : s);
+  const servers: McpServerDef[] = [];
+  for (const s of [...a.servers, ...b.servers]) {
+    const why = nameClash(s, servers);
+    if (why) warnings.push(`${s.file}: MCP server "${s.name}" skipped: ${why}`);
+    else servers.push(s.source === "project" && a.grants[s.name] ? { ...s, ...a.grants[s.name] } : s);
   }
   return { servers, warnings: [...warnings, ...a.warnings, ...b.warnings] };
+}
+
+/** Why a server cannot take its name beside those already kept, or null. */
+function nameClash(s: McpServerDef, kept: McpServerDef[]): string | null {
+  const key = sanitize(s.name);
+  if (key.includes("__")) return `its tools would be named mcp__${key}__…, which reads as another server's; use a name without "__"`;
+  const other = kept.find((k) => sanitize(k.name) === key);
+  if (!other) return null;
+  const mine = other.source === "user" ? "your settings.json defines" : "this file already defines";
+  return other.name === s.name
+    ? `${mine} a server of that name`
+    : `${mine} "${other.name}", whose tools the model sees under the same name (mcp__${key}__…)`;
 }
 
 /** A relative program or argument that names a file, as an absolute path (for the sandbox's read-only view). */

@@ -18,9 +18,13 @@ export interface TtyApproverOptions {
   color?: boolean;
   /** Diff lines shown before the rest is summarised. Default: what fits the terminal with the question, at most 200. */
   maxDiffLines?: number;
+  /** Shows the whole of a change or a call that the question had to cut (default: the pager, src/ui/pager.ts). */
+  viewer?: (text: string) => Promise<void>;
 }
 
-type Choice = "once" | "target-session" | "kind-session" | "deny";
+type Choice = "once" | "target-session" | "kind-session" | "deny" | "view";
+/** The option offered when the question could not show everything: nothing is approved unseen. */
+const VIEW_OPTION = { value: "view", label: "Show all of it first (nothing cut)" } as const;
 /** Rows the title, file header, question and four options take around the diff. */
 const QUESTION_ROWS = 14;
 
@@ -32,6 +36,7 @@ export class TtyApprover implements Approver {
   private readonly output: Writable;
   private readonly color: boolean | undefined;
   private readonly fixedDiffLines: number | undefined;
+  private readonly viewer: (text: string) => Promise<void>;
   /** Serialises questions: two prompts must never share the terminal. */
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -40,6 +45,10 @@ export class TtyApprover implements Approver {
     this.output = opts.output ?? process.stderr;
     this.color = opts.color;
     this.fixedDiffLines = opts.maxDiffLines;
+    this.viewer = opts.viewer ?? (async (text) => {
+      const { page } = await import("../ui/pager.ts");
+      await page(text, (t) => void this.output.write(t), { tty: Boolean((this.output as { isTTY?: boolean }).isTTY) && Boolean(process.stdout.isTTY) });
+    });
   }
 
   /** A diff longer than the screen would push its own header and the file name out of sight: fit it to the terminal. */
@@ -63,12 +72,18 @@ export class TtyApprover implements Approver {
   }
 
   private async askNow(req: PermRequest): Promise<ApprovalAnswer> {
-    const { title, details, question, options, denyPrompt } = this.describe(req);
+    const { title, details, question, options, denyPrompt, whole } = this.describe(req);
     log.step(title, { output: this.output });
     if (details.length > 0) log.message(details, { output: this.output, spacing: 0 });
 
-    const choice = await this.watchingCtrlC(() => select<Choice>({ message: question, options, input: this.input, output: this.output }));
-    if (isCancel(choice)) return { answer: "deny" };
+    let choice: Choice | symbol;
+    for (;;) {
+      choice = await this.watchingCtrlC(() => select<Choice>({ message: question, options, input: this.input, output: this.output }));
+      if (choice !== "view" || whole === undefined) break;
+      // Seen whole, then asked again (the same question, nothing approved yet).
+      await this.viewer(whole());
+    }
+    if (typeof choice === "symbol" || choice === "view") return { answer: "deny" };
     if (choice !== "deny") return { answer: choice };
 
     const feedback = await this.watchingCtrlC(() =>
@@ -105,6 +120,8 @@ export class TtyApprover implements Approver {
     question: string;
     options: { value: Choice; label: string }[];
     denyPrompt: string;
+    /** Everything the details had to cut, whole and escaped, when they cut anything. */
+    whole?: () => string;
   } {
     const c = pc.createColors(this.color ?? pc.isColorSupported);
     const tool = escapeControl(req.tool);
@@ -115,21 +132,24 @@ export class TtyApprover implements Approver {
         const names = files.length > 0 ? files.map((f) => escapeControl(f.display)) : [target];
         const many = names.length > 1;
         const touchesProtected = files.some((f) => isProtectedRelative(f.display)) || (req.protectedFiles?.length ?? 0) > 0;
-        const options: { value: Choice; label: string }[] = [
-          { value: "once", label: "Yes" },
-          { value: "target-session", label: `Yes, and allow all edits to ${many ? "these files" : "this file"} for the session` },
-        ];
+        let cut = false;
+        const diff = renderFileChanges(files, { color: this.color, maxLines: this.maxDiffLines, maxLineLength: this.maxLineLength, onCut: () => (cut = true) });
+        const options: { value: Choice; label: string }[] = [{ value: "once", label: "Yes" }];
+        if (cut) options.push(VIEW_OPTION);
+        options.push({ value: "target-session", label: `Yes, and allow all edits to ${many ? "these files" : "this file"} for the session` });
         if (!touchesProtected) options.push({ value: "kind-session", label: "Yes, and allow all edits for the session" });
         options.push({ value: "deny", label: "No, and tell Claude what to do instead" });
         return {
           title: `${tool} wants to ${files.every((f) => f.kind === "create") && files.length > 0 ? "create" : "edit"} ${names.join(", ")}`,
           details: [
             ...(req.protectedFiles ?? []).map((p) => `${c.yellow("runs code later:")} ${escapeControl(p.display)} ${c.dim("—")} ${c.yellow(escapeControl(p.why))}`),
-            ...renderFileChanges(files, { color: this.color, maxLines: this.maxDiffLines, maxLineLength: this.maxLineLength }),
+            ...diff,
           ],
           question: many ? `Apply these changes to ${names.length} files?` : `Apply this change to ${names[0]}?`,
           options,
           denyPrompt: "What should Claude do instead?",
+          // Uncoloured: the viewer shows text as it is, escaped once more.
+          ...(cut ? { whole: () => renderFileChanges(files, { color: false, maxLines: Number.MAX_SAFE_INTEGER, maxLineLength: Number.MAX_SAFE_INTEGER }).join("\n") } : {}),
         };
       }
       case "run": {
@@ -156,11 +176,14 @@ export class TtyApprover implements Approver {
         const server = escapeControl(call?.server ?? "");
         const name = escapeControl(call?.tool ?? req.target);
         const width = this.maxLineLength ?? 160;
+        const args = call?.args ?? "{}";
+        const shown = argLines(args, MAX_ARG_LINES, width);
+        const cut = shown.join("\n") !== escapeControl(args, { keepNewlines: true });
         const details = [
           `${c.dim("server:")} ${c.bold(server)}   ${c.dim("tool:")} ${c.bold(name)}`,
           ...(call?.readOnlyHint ? [c.dim("the server says this tool only reads (its word, not checked)")] : []),
           c.dim("arguments:"),
-          ...argLines(call?.args ?? "{}", MAX_ARG_LINES, width).map((l) => `  ${l}`),
+          ...shown.map((l) => `  ${l}`),
         ];
         return {
           title: `${tool} wants to call the MCP tool ${name} of ${server}`,
@@ -168,10 +191,12 @@ export class TtyApprover implements Approver {
           question: `Call ${target}?`,
           options: [
             { value: "once", label: "Yes" },
+            ...(cut ? [VIEW_OPTION] : []),
             { value: "target-session", label: `Yes, and allow ${target} for the session` },
             { value: "deny", label: "No, and tell Claude why" },
           ],
           denyPrompt: "Why not (sent to Claude)?",
+          ...(cut ? { whole: () => escapeControl(args, { keepNewlines: true }) } : {}),
         };
       }
       case "read":

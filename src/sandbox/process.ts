@@ -5,6 +5,8 @@
 // "exit" handlers; no tool blocks the event loop (file opens never wait, see
 // fs/file-kind.ts), so the handler runs at once.
 
+import { adoptedNow, becomeSubreaper, killEscaped } from "./reaper.ts";
+
 /** Process groups still running, killed if bunker itself exits or is killed first. */
 const liveGroups = new Set<number>();
 let installed = false;
@@ -17,6 +19,8 @@ export function killLiveGroups(): void {
       // already gone
     }
   }
+  // And what the commands started outside their groups (setsid), which bunker adopted.
+  killEscaped();
 }
 
 /** Installs the exit and signal handlers (once). Called at start-up, and by the first command in any case. */
@@ -32,11 +36,33 @@ export function installSignalExits(): void {
   }
 }
 
+/**
+ * Call before starting a command: from then on what it leaves outside its
+ * group is adopted by bunker (reaper.ts). Returns what was adopted before it
+ * (not the command's to answer for: endGroup leaves those alone).
+ */
+export function adoptOrphans(): ReadonlySet<number> {
+  installSignalExits();
+  becomeSubreaper();
+  return adoptedNow();
+}
+
 export function trackGroup(pgid: number): void {
   installSignalExits();
   liveGroups.add(pgid);
 }
 
-export function untrackGroup(pgid: number): void {
+/**
+ * The command leading `pgid` has ended (or its time is up): its whole group
+ * is killed, and so is everything it started outside the group, unless
+ * another running command's.
+ */
+export function endGroup(pgid: number, adoptedBefore: ReadonlySet<number>): void {
+  try {
+    process.kill(-pgid, "SIGKILL");
+  } catch {
+    // ESRCH: the group is already gone.
+  }
   liveGroups.delete(pgid);
+  killEscaped(new Set([...liveGroups, ...adoptedBefore]));
 }

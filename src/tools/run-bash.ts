@@ -12,7 +12,7 @@ import { gitHooksPath } from "../perms/git-config.ts";
 import { evaluateRun } from "../perms/run/evaluate.ts";
 import { confine, detectSandbox, locateProgram, planSandbox, type SandboxAvailability, type SandboxMode, type SandboxPlan } from "../sandbox/detect.ts";
 import { scrubEnv, withGitHardening } from "../sandbox/env.ts";
-import { trackGroup, untrackGroup } from "../sandbox/process.ts";
+import { adoptOrphans, endGroup, trackGroup } from "../sandbox/process.ts";
 import { pathNote } from "../sandbox/explain.ts";
 import { disarmNewRepositories, gitGuard, isLink, scanWorkspace, setAsideRunsLater, type LaterMatch } from "../sandbox/git-guard.ts";
 import { runsLaterMatcher } from "../perms/runs-later.ts";
@@ -157,7 +157,8 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
       // The workspace is its own mount in the sandbox: git looks past it for the repository it is a folder of.
       if (p.confined && enclosingGitDirs(ctx.root, spec.home ?? homedir()).length > 0) env.GIT_DISCOVERY_ACROSS_FILESYSTEM = "1";
       // Confined without the whole network: granted hosts only, through bunker's proxy, judged per connection.
-      const net = p.confined && !opts.allowNet ? await startCommandNet(p.kind, permissionGate(ctx.perms, "run_bash", command)) : null;
+      // A line that only reads (ls, cat, git status, …) never connects: it gets no network at all, and is spared the forwarder's start.
+      const net = p.confined && !opts.allowNet && !decision.run?.readOnly ? await startCommandNet(p.kind, permissionGate(ctx.perms, "run_bash", command)) : null;
       if (net) {
         spec.netProxy = net.spec;
         // The forwarder's own files, shown read-only like any granted read (never over the workspace).
@@ -286,6 +287,7 @@ export function runProcess(argv: string[], o: RunOptions): Promise<ProcessResult
     const out = new BoundedOutput(o.maxOutputBytes);
     const tail = new LiveTail(o.ui);
 
+    const adoptedBefore = adoptOrphans();
     const child = spawn(argv[0]!, argv.slice(1), {
       cwd: o.cwd,
       env: o.env,
@@ -339,9 +341,8 @@ export function runProcess(argv: string[], o: RunOptions): Promise<ProcessResult
       clearTimeout(timer);
       clearTimeout(drainTimer);
       o.signal.removeEventListener("abort", onAbort);
-      // Whatever is left of the group (background jobs) goes with the command.
-      killGroup("SIGKILL");
-      if (pgid !== undefined) untrackGroup(pgid);
+      // Whatever is left of the group (background jobs), and what it started outside the group, goes with the command.
+      if (pgid !== undefined) endGroup(pgid, adoptedBefore);
       if (killTimer) clearTimeout(killTimer);
       resolvePromise({
         exitCode: exit?.code ?? null,

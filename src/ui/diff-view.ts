@@ -21,6 +21,8 @@ export interface DiffViewOptions {
   maxLineLength?: number;
   /** Colour the output. Default: picocolors' detection. */
   color?: boolean;
+  /** Called when anything of the diff is not shown (a line cut, diff lines hidden): the approver then offers the whole change. */
+  onCut?: () => void;
 }
 
 export const DEFAULT_MAX_DIFF_LINES = 200;
@@ -47,7 +49,8 @@ export function renderFileChange(file: FileChangePreview, opts: DiffViewOptions 
   const maxLen = opts.maxLineLength ?? DEFAULT_MAX_LINE_LENGTH;
   const { lines: body, crlf, lineEndChanges } = diffBody(file.diff);
   const words = changedWords(body);
-  const show = (line: string, i: number) => colourLine(line, c, maxLen, words.get(i));
+  const cut = () => opts.onCut?.();
+  const show = (line: string, i: number) => colourLine(line, c, maxLen, words.get(i), cut);
 
   const out = [header(file, c, crlf, lineEndChanges)];
   if (body.length === 0) {
@@ -55,21 +58,22 @@ export function renderFileChange(file: FileChangePreview, opts: DiffViewOptions 
     return out;
   }
   if (body.length <= maxLines) {
-    body.forEach((line, i) => out.push(show(line, i)));
+    body.forEach((line, i) => out.push(...show(line, i)));
     return out;
   }
+  cut();
   const runs = runsOf(body);
   const keep = runLength(runs, maxLines);
   if (keep === 0) {
     // Too many separate changes to show a piece of each: the first ones, and a count of the rest.
     const shown = body.slice(0, Math.max(0, maxLines - 1));
-    shown.forEach((line, i) => out.push(show(line, i)));
+    shown.forEach((line, i) => out.push(...show(line, i)));
     out.push(hiddenNote(body.slice(shown.length), c));
     return out;
   }
   // Every run of removed, added or unchanged lines shows its start, so a rewrite shows new lines as well as old.
   for (const run of runs) {
-    for (const i of run.slice(0, keep)) out.push(show(body[i]!, i));
+    for (const i of run.slice(0, keep)) out.push(...show(body[i]!, i));
     if (run.length > keep) out.push(hiddenNote(run.slice(keep).map((i) => body[i]!), c));
   }
   return out;
@@ -195,38 +199,59 @@ function lineColour(raw: string, c: Colors): (t: string) => string {
   return (t) => t;
 }
 
+/** Rows shown at most for one long line with changes far apart: its first change, then one row per further change. */
+const MAX_ROWS_PER_LINE = 4;
+
 /**
- * One diff line, escaped, at most `max` characters wide (the cut marks
- * included), coloured by its sign, with its changed words marked. A line too
- * long for the screen is cut around its first change, not at its start.
+ * One diff line, escaped, coloured by its sign, its changed words marked, as
+ * rows at most `max` characters wide (the cut marks included). A line too
+ * long for the screen is cut around its first change, not at its start, and
+ * each further change the cut would hide gets a row of its own (up to
+ * MAX_ROWS_PER_LINE; the last row's note says "changed" when it leaves a
+ * change out): a change at the far end of a long line must not pass unseen.
  */
-function colourLine(raw: string, c: Colors, max: number, pieces?: Piece[]): string {
+function colourLine(raw: string, c: Colors, max: number, pieces: Piece[] | undefined, onCut: () => void): string[] {
   const colour = lineColour(raw, c);
   const sign = pieces ? raw[0]! : "";
   const parts = (pieces ?? [{ text: raw, changed: false }]).map((p) => ({ text: escapeControl(p.text, { keepTabs: !p.tabs }), changed: p.changed }));
   const text = parts.map((p) => p.text).join("");
   const width = max - sign.length;
-  let from = 0;
-  let to = text.length;
-  let before = "";
-  let after = "";
-  if (text.length > width) {
-    // Where the first change starts, in the escaped text: keep a third of the width before it.
-    let firstChange = 0;
-    for (const p of parts) {
-      if (p.changed) break;
-      firstChange += p.text.length;
-    }
-    if (!parts.some((p) => p.changed)) firstChange = 0;
-    const note = (n: number) => `… (${n} more characters)`;
-    from = firstChange > width / 2 ? firstChange - Math.floor(width / 3) : 0;
-    before = from > 0 ? "…" : "";
-    const room = Math.max(1, width - before.length - note(text.length).length);
-    to = Math.min(text.length, from + room);
-    after = to < text.length ? note(text.length - to) : "";
-    if (from > 0 && to === text.length) from = Math.max(0, text.length - (width - before.length));
+  if (text.length <= width) return [colour(`${sign}${paint(parts, c, 0, text.length)}`)];
+  onCut();
+  // Where each change is, in the escaped text.
+  const changes: [number, number][] = [];
+  let at = 0;
+  for (const p of parts) {
+    if (p.changed) changes.push([at, at + p.text.length]);
+    at += p.text.length;
   }
-  // Colour each piece inside the window; changed words in reverse video.
+  // The note says when what it leaves out holds a change, so a hidden change never reads as more of the same.
+  const note = (to: number) => `… (${text.length - to} more characters${changes.some(([, end]) => end > to) ? ", changed" : ""})`;
+  const third = Math.floor(width / 3);
+  const room = Math.max(1, width - 1 - `… (${text.length} more characters, changed)`.length);
+  const rows: string[] = [];
+  let shownTo = 0;
+  let focus = changes[0]?.[0] ?? 0;
+  for (;;) {
+    const continued = rows.length > 0;
+    let from = continued ? Math.max(shownTo, focus - third) : focus > width / 2 ? focus - third : 0;
+    // The rest of the line whole when it fits without a note.
+    const to = text.length - from <= width - 1 ? text.length : Math.min(text.length, from + room);
+    // At the end of the line: fill the row with what comes before instead.
+    if (from > 0 && to === text.length) from = Math.max(shownTo, text.length - (width - 1));
+    // The next change that starts beyond this row gets a row of its own; the last row's note says what is left out.
+    const unseen = changes.findIndex(([begin]) => begin >= to);
+    const last = unseen < 0 || rows.length === MAX_ROWS_PER_LINE - 1;
+    const after = to >= text.length ? "" : last ? note(to) : "…";
+    rows.push(colour(`${continued ? " " : sign}${from > 0 ? "…" : ""}${paint(parts, c, from, to)}${after}`));
+    if (last) return rows;
+    shownTo = to;
+    focus = changes[unseen]![0];
+  }
+}
+
+/** The pieces' text between `from` and `to`, changed words in reverse video. */
+function paint(parts: { text: string; changed: boolean }[], c: Colors, from: number, to: number): string {
   let out = "";
   let at = 0;
   for (const p of parts) {
@@ -238,7 +263,7 @@ function colourLine(raw: string, c: Colors, max: number, pieces?: Piece[]): stri
     }
     at += p.text.length;
   }
-  return colour(`${sign}${before}${out}${after}`);
+  return out;
 }
 
 function hiddenNote(hidden: string[], c: Colors): string {

@@ -78,6 +78,16 @@ describe.skipIf(!canRun)("sandboxed commands with --allow-net=127.0.0.2:PORT", (
     expect(devTcp?.content).not.toContain("reached A");
   }, 60_000);
 
+  test("a line that only reads gets no network path (no forwarder started, no proxy variables); one that may connect does", async () => {
+    const fake = e2e.serve([reply([run("printenv HTTPS_PROXY"), run("touch seen && env | grep -c '^HTTPS_PROXY='")]), reply("Done.")]);
+    const { root, env } = workspace();
+    const r = await runHeadless(root, env, ["-p", "look", "--allow-run", "--sandbox", "on", `--allow-net=127.0.0.2:${A.port}`]);
+    expect(r.code).toBe(0);
+    const [readOnly, mayConnect] = toolResults(fake.requests[1]);
+    expect(readOnly).toEqual({ is_error: true, content: "exit code 1\n\n(no output)" });
+    expect(mayConnect).toEqual({ is_error: false, content: "exit code 0\n\n1" });
+  }, 60_000);
+
   test("--no-prompt and no grant: the failure names --allow-net=127.0.0.2:PORT and permission_denials lists it", async () => {
     const fake = e2e.serve([reply([run(`curl -sSf ${A.url}/denied`)]), reply("Could not.")]);
     const { root, env } = workspace();

@@ -20,36 +20,32 @@ const e2e = endToEnd("bunker-run-e2e-");
 const run = (command: string) => toolUse("run_bash", { command });
 
 describe("headless", () => {
-  test("--no-prompt: the command is refused, nothing runs, the result and stderr name --allow-run", async () => {
-    const fake = e2e.serve([reply([run("touch made.txt")]), reply("I could not run it.")]);
-    const { root, env } = e2e.workspace();
-    const r = await runHeadless(root, env, ["-p", "make a file", "--no-prompt"]);
+  /** A turn in which the model runs `command` under `flags` and bunker refuses it: nothing runs, the model is told. */
+  async function refused(command: string, made: string, flags: string[], files: Record<string, string> = {}) {
+    const { fake, root, run: r } = await e2e.headless([reply([run(command)]), reply("I could not run it.")], ["-p", "go", ...flags], files);
     expect(r.code).toBe(0);
-    expect(existsSync(join(root, "made.txt"))).toBe(false);
+    expect(r.stdout).toBe("I could not run it.\n");
+    expect(existsSync(join(root, made))).toBe(false);
     const [result] = toolResults(fake.requests[1]);
     expect(result?.is_error).toBe(true);
-    expect(result?.content).toContain("--allow-run=touch");
-    expect(r.stderr).toContain("--allow-run");
-    expect(r.stdout).toBe("I could not run it.\n");
+    return { root, stderr: r.stderr, result: result!.content };
+  }
+
+  test("--no-prompt: the command is refused, nothing runs, the result and stderr name --allow-run", async () => {
+    const { stderr, result } = await refused("touch made.txt", "made.txt", ["--no-prompt"]);
+    expect(result).toContain("--allow-run=touch");
+    expect(stderr).toContain("--allow-run");
   });
 
   test("a cloned repo's .bunker/settings.json cannot allow itself commands: warned at start, the command refused", async () => {
-    const fake = e2e.serve([reply([run("touch made.txt")]), reply("Refused.")]);
-    const { root, env } = e2e.workspace({ ".bunker/settings.json": '{"allow": ["run:touch *", "net:*"]}' });
-    const r = await runHeadless(root, env, ["-p", "make a file", "--no-prompt"]);
-    expect(r.code).toBe(0);
-    expect(existsSync(join(root, "made.txt"))).toBe(false);
-    expect(r.stderr).toContain(`${join(root, ".bunker/settings.json")}:1:12: ignored "run:touch *": a workspace's own settings cannot allow commands`);
-    expect(r.stderr).toContain('ignored "net:*"');
-    const [result] = toolResults(fake.requests[1]);
-    expect(result?.is_error).toBe(true);
-    expect(result?.content).toContain("--allow-run=touch");
+    const { root, stderr, result } = await refused("touch made.txt", "made.txt", ["--no-prompt"], { ".bunker/settings.json": '{"allow": ["run:touch *", "net:*"]}' });
+    expect(stderr).toContain(`${join(root, ".bunker/settings.json")}:1:12: ignored "run:touch *": a workspace's own settings cannot allow commands`);
+    expect(stderr).toContain('ignored "net:*"');
+    expect(result).toContain("--allow-run=touch");
   });
 
   test("--allow-run: the command runs in the workspace and its output goes back, without secrets", async () => {
-    const fake = e2e.serve([reply([run("echo hello > out.txt && cat out.txt && echo \"key=[$ANTHROPIC_API_KEY]\"")]), reply("Done.")]);
-    const { root, env } = e2e.workspace();
-    const r = await runHeadless(root, env, ["-p", "say hello", "--allow-run"]);
+    const { fake, root, run: r } = await e2e.headless([reply([run("echo hello > out.txt && cat out.txt && echo \"key=[$ANTHROPIC_API_KEY]\"")]), reply("Done.")], ["-p", "say hello", "--allow-run"]);
     expect(r.code).toBe(0);
     expect(readFileSync(join(root, "out.txt"), "utf8")).toBe("hello\n");
     expect(toolResults(fake.requests[1])).toEqual([{ is_error: false, content: "exit code 0\n\nhello\nkey=[]" }]);
@@ -57,22 +53,36 @@ describe("headless", () => {
   });
 
   test("--allow-run=git grants git, not what is chained after it", async () => {
-    const fake = e2e.serve([reply([run("git --version && touch sneaky.txt")]), reply("Refused.")]);
-    const { root, env } = e2e.workspace();
-    const r = await runHeadless(root, env, ["-p", "go", "--allow-run=git"]);
-    expect(r.code).toBe(0);
-    expect(existsSync(join(root, "sneaky.txt"))).toBe(false);
-    const [result] = toolResults(fake.requests[1]);
-    expect(result?.is_error).toBe(true);
-    expect(result?.content).toContain("--allow-run");
+    const { result } = await refused("git --version && touch sneaky.txt", "sneaky.txt", ["--allow-run=git"]);
+    expect(result).toContain("--allow-run");
   });
+
+  test("--allow-run=git: git handed a program to run (a `!` alias, diff.external) asks for that program; granted too, it runs", async () => {
+    const lines = [run("git -c alias.x='!touch pwned' x"), run("git -c diff.external='touch pwned2' diff --no-index a b"), run("git diff --no-index --stat a b")];
+    const files = { a: "a\n", b: "b\n" };
+    const fake = e2e.serve([reply(lines), reply("Done.")]);
+    const { root, env } = e2e.workspace(files);
+    const r = await runHeadless(root, env, ["-p", "go", "--allow-run=git", "--no-prompt"]);
+    expect(r.code).toBe(0);
+    expect(existsSync(join(root, "pwned"))).toBe(false);
+    expect(existsSync(join(root, "pwned2"))).toBe(false);
+    const [alias, external, plain] = toolResults(fake.requests[1]);
+    expect(alias?.is_error).toBe(true);
+    expect(alias?.content).toContain("To grant it, run bunker with --allow-run=git,touch");
+    expect(external?.content).toContain("--allow-run=git,touch");
+    expect(plain?.content).toContain("1 file changed");
+
+    const granted = e2e.serve([reply(lines.slice(0, 1)), reply("Done.")]);
+    const again = e2e.workspace(files);
+    expect((await runHeadless(again.root, again.env, ["-p", "go", "--allow-run=git,touch", "--no-prompt"])).code).toBe(0);
+    expect(toolResults(granted.requests[1])[0]).toEqual({ is_error: false, content: "exit code 0\n\n(no output)" });
+    expect(existsSync(join(again.root, "pwned"))).toBe(true);
+  }, 20_000);
 
   test.skipIf(!sandboxed)("--allow-run with the sandbox: a write outside the workspace is blocked and says so", async () => {
     // A system directory: shown read-only (/tmp and /var/tmp are private, a write there would land in the sandbox's own).
     const outside = `/usr/local/bunker-e2e-outside-${process.pid}`;
-    const fake = e2e.serve([reply([run(`echo x > ${outside}`)]), reply("Blocked.")]);
-    const { root, env } = e2e.workspace();
-    const r = await runHeadless(root, env, ["-p", "go", "--allow-run"]);
+    const { fake, run: r } = await e2e.headless([reply([run(`echo x > ${outside}`)]), reply("Blocked.")], ["-p", "go", "--allow-run"]);
     expect(r.code).toBe(0);
     expect(existsSync(outside)).toBe(false);
     const [result] = toolResults(fake.requests[1]);
@@ -80,6 +90,46 @@ describe("headless", () => {
     expect(result?.content).toContain("Read-only file system");
     expect(result?.content).toContain("The sandbox blocked a write");
   });
+});
+
+describe("processes a command starts outside its group (setsid)", () => {
+  const modes = sandboxed ? (["off", "on"] as const) : (["off"] as const);
+  for (const mode of modes) {
+    test(`--sandbox ${mode}: they die when the command ends and when its time is up; nothing they would do later happens`, async () => {
+      const later = (marker: string) => `setsid sh -c 'sleep 1.5; touch ${marker}' > /dev/null 2>&1 &`;
+      const fake = e2e.serve([
+        reply([run(`${later("after-end")} echo started`), toolUse("run_bash", { command: `${later("after-timeout")} sleep 30`, timeout_ms: 500 })]),
+        reply("Done."),
+      ]);
+      const { root, env } = e2e.workspace();
+      const r = await runHeadless(root, env, ["-p", "go", "--allow-run", "--sandbox", mode]);
+      expect(r.code).toBe(0);
+      const [ended, timedOut] = toolResults(fake.requests[1]);
+      expect(ended?.content).toBe("exit code 0\n\nstarted");
+      expect(timedOut?.content).toContain("timed out after 0.5s");
+      await Bun.sleep(2_000);
+      expect(existsSync(join(root, "after-end"))).toBe(false);
+      expect(existsSync(join(root, "after-timeout"))).toBe(false);
+    }, 30_000);
+  }
+
+  test("--sandbox off: they die with bunker when it is stopped by SIGTERM", async () => {
+    e2e.serve([reply([run("setsid sh -c 'echo $$ > escaped.pid; sleep 1.5; touch escaped' > /dev/null 2>&1 & echo $$ > pid.txt; sleep 30")]), reply("never")]);
+    const { root, env } = e2e.workspace();
+    const proc = Bun.spawn([...BUNKER, "-p", "go", "--allow-run", "--sandbox", "off"], { cwd: root, env: { PATH: process.env.PATH ?? "", ...env }, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+    const files = [join(root, "pid.txt"), join(root, "escaped.pid")];
+    const deadline = Date.now() + 10_000;
+    while (!files.every((f) => existsSync(f) && readFileSync(f, "utf8").trim()) && Date.now() < deadline) await Bun.sleep(20);
+    const escaped = Number(readFileSync(files[1]!, "utf8").trim());
+    expect(alive(escaped)).toBe(true);
+    proc.kill("SIGTERM");
+    expect(await proc.exited).toBe(143);
+    const gone = Date.now() + 2_000;
+    while (alive(escaped) && Date.now() < gone) await Bun.sleep(20);
+    expect(alive(escaped)).toBe(false);
+    await Bun.sleep(1_700);
+    expect(existsSync(join(root, "escaped"))).toBe(false);
+  }, 20_000);
 });
 
 describe("when bunker itself is killed", () => {

@@ -7,6 +7,7 @@ import { parseShell, type SimpleCommand } from "../../shell/parse.ts";
 import type { Grants } from "../policy.ts";
 import type { Verdict } from "../types.ts";
 import { argumentsInside, isGranted, judgeLine, type CommandJudgement, type Judge, type RunGrant } from "./judge.ts";
+import { gitRuns } from "./git-runs.ts";
 import { isCd } from "./paths.ts";
 import { matchesPattern, parsePattern, parsePatterns, type RunRules } from "./patterns.ts";
 import { prefixOf } from "./prefix.ts";
@@ -115,7 +116,9 @@ function offeredPrefix(parsed: ReturnType<typeof parseShell>, failures: CommandJ
 
 /** `--allow-run=git,curl`, naming the programs that were not granted. */
 function grantHint(failures: CommandJudgement[], grants: Grants): string {
-  const programs = [...new Set(failures.map((f) => f.cmd.argv[0]?.text).filter((p): p is string => !!p))];
+  // What git is handed to run needs its own grant; something no name would cover needs --allow-run.
+  if (failures.some((f) => f.needs?.length === 0)) return "--allow-run (git would run programs bunker cannot name beforehand)";
+  const programs = [...new Set(failures.flatMap((f) => f.needs ?? [f.cmd.argv[0]?.text]).filter((p): p is string => !!p))];
   if (programs.length === 0) return "--allow-run (a redirection writes a file)";
   const listed = [...new Set([...grants.allow.run.programs, ...programs])];
   return `--allow-run=${listed.join(",")} (or --allow-run for every command)`;
@@ -148,6 +151,13 @@ function deniedBy(cmd: SimpleCommand, deny: RunRules): string | null {
   for (const p of deny.patterns) {
     const pat = parsePattern(p);
     if (pat && matchesPattern(cmd.argv, pat)) return p;
+  }
+  // What git is told to run (`git -c alias.x='!rm -rf .' x`) is run all the same.
+  for (const run of gitRuns(cmd.argv)) {
+    for (const inner of run.command ? parseShell(run.command).commands : []) {
+      const by = deniedBy(inner, deny);
+      if (by) return by;
+    }
   }
   return null;
 }

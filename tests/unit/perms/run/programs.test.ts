@@ -8,7 +8,7 @@ import { emptyGrants } from "../../../../src/perms/policy.ts";
 import { evaluateRun, suggestPrefix } from "../../../../src/perms/run/evaluate.ts";
 import { isRiskyOption } from "../../../../src/perms/run/judge.ts";
 import {
-  NO_PREFIX_SUBCOMMAND_ENTRIES, PACKAGE_INSTALLER_ENTRIES, READ_ONLY, READ_ONLY_PROGRAMS, SCRIPT_PROGRAMS, RISKY_OPTION_ENTRIES, RUNS_ARGUMENT_PROGRAMS, SCRIPT_RUNNERS,
+  GIT_PROGRAM_OPTIONS, GIT_PROGRAM_SETTINGS, GIT_PROGRAM_SUBCOMMANDS, NO_PREFIX_SUBCOMMAND_ENTRIES, PACKAGE_INSTALLER_ENTRIES, READ_ONLY, READ_ONLY_PROGRAMS, SCRIPT_PROGRAMS, RISKY_OPTION_ENTRIES, RUNS_ARGUMENT_PROGRAMS, SCRIPT_RUNNERS,
   SESSION_OPTION_LIMITS, SUBCOMMAND_PROGRAM_ENTRIES, type ProgramEntry,
 } from "../../../../src/perms/run/programs.ts";
 import { tempDir } from "../../../support/context.ts";
@@ -70,6 +70,27 @@ examples("installers: match is not covered by the installer's prefix", PACKAGE_I
   return verdict(line, emptyGrants(), [prefix]) === "ask";
 });
 examples("programs with subcommands: match's prefix keeps the subcommand", SUBCOMMAND_PROGRAM_ENTRIES, (line) => suggestPrefix(line).split(" ").length >= 2);
+const gitGranted = (line: string, also: string[] = []) => {
+  const g = emptyGrants();
+  g.allow.run.programs = ["git", ...also];
+  return verdict(line, g);
+};
+const gitTables = [...GIT_PROGRAM_OPTIONS, ...GIT_PROGRAM_SUBCOMMANDS, ...GIT_PROGRAM_SETTINGS];
+examples("git handed a program to run: match asks under --allow-run=git", gitTables, (line) => gitGranted(line) === "ask");
+test("what git is handed is judged as that program: granted too, it runs; under --deny-run it is denied", () => {
+  for (const line of ["git -c alias.x='!touch p' x", "git difftool -x 'touch p' HEAD", "git -c core.pager='touch p' log", "git rebase --exec='touch p' main"]) {
+    expect({ line, verdict: gitGranted(line, ["touch"]) }).toEqual({ line, verdict: "allow" });
+    const g = emptyGrants();
+    g.allow.run.all = true;
+    g.deny.run.programs = ["touch"];
+    expect({ line, verdict: verdict(line, g) }).toEqual({ line, verdict: "deny" });
+  }
+  // What cannot be judged beforehand asks even when every program is granted by name.
+  expect(gitGranted("git -c include.path=x.cfg log", ["touch"])).toBe("ask");
+  expect(evaluateRun("git -c core.pager=less log", { root, grants: (() => { const g = emptyGrants(); g.allow.run.programs = ["git"]; return g; })() }).reason)
+    .toBe("`git -c core.pager=less` makes git run `less`: `less` is not granted");
+});
+
 examples("risky option names: match is risky", RISKY_OPTION_ENTRIES, (option) => isRiskyOption(option));
 
 test("the evaluation reads these tables and nothing else: one entry adds a program", () => {

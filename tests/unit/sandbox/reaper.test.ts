@@ -1,0 +1,28 @@
+// bunker as a child subreaper: a process that leaves its parent's group and
+// is orphaned is adopted by this process, found, killed and reaped.
+import { expect, test } from "bun:test";
+import { adoptedNow, becomeSubreaper, killEscaped } from "../../../src/sandbox/reaper.ts";
+import { alive } from "../../support/process.ts";
+
+test.skipIf(process.platform !== "linux")("an orphan that called setsid is adopted, then killed and reaped; the ones adopted before are left alone", async () => {
+  expect(becomeSubreaper()).toBe(true);
+  // What this test process adopted before (tmux servers of other tests) is not this test's to kill.
+  const before = adoptedNow();
+  const orphan = async () => {
+    // The shell exits at once: its setsid'd child is orphaned, and adopted here.
+    const sh = Bun.spawn(["sh", "-c", "setsid sleep 100 > /dev/null 2>&1 & echo $!"], { stdout: "pipe", detached: true });
+    const pid = Number((await new Response(sh.stdout).text()).trim());
+    await sh.exited;
+    for (let i = 0; i < 100 && !adoptedNow().has(pid); i++) await Bun.sleep(10);
+    return pid;
+  };
+  const earlier = await orphan();
+  const pid = await orphan();
+  expect([...adoptedNow()]).toEqual(expect.arrayContaining([earlier, pid]));
+  expect(killEscaped(new Set([...before, earlier]))).toBe(1);
+  expect(alive(pid)).toBe(false);
+  expect(adoptedNow().has(pid)).toBe(false); // reaped, not a zombie
+  expect(alive(earlier)).toBe(true);
+  killEscaped(before);
+  expect(alive(earlier)).toBe(false);
+});
