@@ -13,7 +13,7 @@ import { evaluateRun } from "../perms/run/evaluate.ts";
 import { confine, detectSandbox, locateProgram, planSandbox, type SandboxAvailability, type SandboxMode, type SandboxPlan } from "../sandbox/detect.ts";
 import { scrubEnv, withGitHardening } from "../sandbox/env.ts";
 import { adoptOrphans, endGroup, trackGroup } from "../sandbox/process.ts";
-import { pathNote } from "../sandbox/explain.ts";
+import { pathNote, toolchainWriteNote } from "../sandbox/explain.ts";
 import { disarmNewRepositories, gitGuard, isLink, scanWorkspace, setAsideRunsLater, type LaterMatch } from "../sandbox/git-guard.ts";
 import { runsLaterMatcher } from "../perms/runs-later.ts";
 import { refusalNote, startCommandNet } from "../net/command-net.ts";
@@ -420,12 +420,17 @@ export function sandboxNote(r: ProcessResult, spec: SandboxSpec): string | null 
   if (r.exitCode === 0 && !r.signal) return null;
   const out = r.output;
   const notes: string[] = [];
-  if (/Read-only file system|EROFS/.test(out) && spec.workspaceReadOnly) {
+  const erofs = /Read-only file system|EROFS/.test(out);
+  // A package cache in a toolchain's tree (`bun install`, `cargo build` fetching): which flag, and the other way.
+  const toolchain = erofs && !spec.workspaceReadOnly ? toolchainWriteNote(out, spec) : null;
+  if (erofs && spec.workspaceReadOnly) {
     notes.push(
       "This command ran without asking because it only reads, so the whole workspace was read-only. " +
         "If it must write, run it in a form that asks the person (for example without the read-only wrapper it was judged by).",
     );
-  } else if (/Read-only file system|EROFS/.test(out)) {
+  } else if (toolchain) {
+    notes.push(toolchain);
+  } else if (erofs) {
     notes.push(
       "The sandbox blocked a write: only the workspace and /tmp are writable (every git repository in it, at any depth, .bunker, and the files other tools run later, such as .envrc, .husky/ and .vscode/tasks.json, are read-only; the top .git unless granted). " +
         "Do not retry; if the write is needed, ask the person, who can grant the path with --allow-write=PATH or run bunker with --sandbox off; a file other tools run later is written with the file tools, which ask the person.",
