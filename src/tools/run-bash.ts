@@ -12,7 +12,7 @@ import { gitHooksPath } from "../perms/git-config.ts";
 import { evaluateRun } from "../perms/run/evaluate.ts";
 import { confine, detectSandbox, locateProgram, planSandbox, type SandboxAvailability, type SandboxMode, type SandboxPlan } from "../sandbox/detect.ts";
 import { scrubEnv, withGitHardening } from "../sandbox/env.ts";
-import { adoptOrphans, endGroup, trackGroup } from "../sandbox/process.ts";
+import { adoptOrphans, endGroup, killAdoptedSince, trackGroup } from "../sandbox/process.ts";
 import { pathNote, toolchainWriteNote } from "../sandbox/explain.ts";
 import { disarmNewRepositories, gitGuard, isLink, scanWorkspace, setAsideRunsLater, type LaterMatch } from "../sandbox/git-guard.ts";
 import { runsLaterMatcher } from "../perms/runs-later.ts";
@@ -300,6 +300,7 @@ export function runProcess(argv: string[], o: RunOptions): Promise<ProcessResult
     let interrupted = false;
     let killTimer: ReturnType<typeof setTimeout> | undefined;
     let drainTimer: ReturnType<typeof setTimeout> | undefined;
+    let sweep: ReturnType<typeof setInterval> | undefined;
     let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
     let openStreams = 2;
     let settled = false;
@@ -340,6 +341,7 @@ export function runProcess(argv: string[], o: RunOptions): Promise<ProcessResult
       settled = true;
       clearTimeout(timer);
       clearTimeout(drainTimer);
+      clearInterval(sweep);
       o.signal.removeEventListener("abort", onAbort);
       // Whatever is left of the group (background jobs), and what it started outside the group, goes with the command.
       if (pgid !== undefined) endGroup(pgid, adoptedBefore);
@@ -365,8 +367,11 @@ export function runProcess(argv: string[], o: RunOptions): Promise<ProcessResult
     child.on("exit", (code, signal) => {
       exit = { code, signal };
       if (openStreams === 0) return finish();
-      // Background children may still hold the pipes: stop them, then stop waiting.
+      // Background children may still hold the pipes: stop them, then stop waiting. What left the group
+      // (setsid) goes at once, and again as the group's dying members leave more of it to bunker.
       stop();
+      killAdoptedSince(adoptedBefore);
+      sweep = setInterval(() => killAdoptedSince(adoptedBefore), 100);
       drainTimer = setTimeout(() => {
         child.stdout!.destroy();
         child.stderr!.destroy();
