@@ -1,11 +1,12 @@
-// `bun src/main.ts` as a person or a script runs it: flags, exit codes, what
-// lands on stdout and stderr, against the scripted Messages API server.
+// bunker as a person or a script runs it: flags, exit codes, what lands on
+// stdout and stderr, against the scripted Messages API server. (The compiled
+// binary by default; BUNKER_BIN=source runs `bun src/main.ts`, see support/cli.ts.)
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ToolResultBlockParam } from "@anthropic-ai/sdk/resources/messages";
 import { parseConfig } from "../../src/config.ts";
-import { endToEnd, MAIN, runBunker, type Run } from "../support/cli.ts";
+import { BUNKER, endToEnd, runBunker, type Run } from "../support/cli.ts";
 import { tempDir } from "../support/context.ts";
 import { overloaded, reply, text, toolUse, type Step } from "../support/fake-anthropic.ts";
 
@@ -31,7 +32,6 @@ afterAll(() => {
 /** Runs bunker with a clean environment: only what the test gives it. */
 const bunker = (args: string[], env: Record<string, string> = {}): Promise<Run> =>
   runBunker(args, {
-    argv: ["bun", MAIN],
     cwd: ws,
     env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, XDG_CONFIG_HOME: join(home, ".config"), NO_COLOR: "1", BUNKER_RETRY_BASE_MS: "1", ...env },
   });
@@ -196,7 +196,7 @@ describe("headless -p", () => {
 
   test("-C sets the workspace when run from elsewhere", async () => {
     const env = serve([reply([toolUse("read_file", { path: "hello.txt" })]), reply("ok")]);
-    const r = await runBunker(["-C", ws, "-p", "read it"], { argv: ["bun", MAIN], cwd: home, env: { HOME: home, XDG_CONFIG_HOME: join(home, ".config"), ...env } });
+    const r = await runBunker(["-C", ws, "-p", "read it"], { cwd: home, env: { HOME: home, XDG_CONFIG_HOME: join(home, ".config"), ...env } });
     expect(r.code).toBe(0);
     expect(resultText(toolResultsOf(1)[0]!)).toContain("hello from the workspace");
   });
@@ -251,8 +251,7 @@ describe("headless -p", () => {
     const again = reply([toolUse("read_file", { path: "hello.txt" })]);
     const env = serve([again, again]);
     const r = await runBunker(["-C", ws, "-p", "--max-turns", "1", "loop", "--output-format", "json"], {
-      argv: ["bun", MAIN],
-      cwd: home,
+        cwd: home,
       env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, NO_COLOR: "1", ...env },
     });
     const out = JSON.parse(r.stdout) as { session_id: string };
@@ -345,7 +344,7 @@ describe("when stdout cannot be written", () => {
 
   test("a full disk (/dev/full) is an error on stderr and exit 1, not a silent success", async () => {
     const env = serve([reply("An answer nobody can store.")]);
-    const proc = Bun.spawn(["bun", MAIN, "-p", "hi"], { cwd: ws, env: spawnEnv(env), stdin: "ignore", stdout: Bun.file("/dev/full"), stderr: "pipe" });
+    const proc = Bun.spawn([...BUNKER, "-p", "hi"], { cwd: ws, env: spawnEnv(env), stdin: "ignore", stdout: Bun.file("/dev/full"), stderr: "pipe" });
     const [stderr, code] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);
     expect(code).toBe(1);
     expect(stderr).toContain("bunker: could not write the answer to stdout:");
@@ -355,7 +354,7 @@ describe("when stdout cannot be written", () => {
   test("stream-json whose reader goes away stops quietly (exit 141), no EPIPE crash, no further requests", async () => {
     const slow = reply([text("one two three four five six seven eight nine ten")], "end_turn", { chunkSize: 3, eventDelayMs: 40 });
     const env = serve([reply([toolUse("read_file", { path: "hello.txt" })]), slow, reply("never sent")]);
-    const proc = Bun.spawn(["bun", MAIN, "-p", "hi", "--output-format", "stream-json"], { cwd: ws, env: spawnEnv(env), stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+    const proc = Bun.spawn([...BUNKER, "-p", "hi", "--output-format", "stream-json"], { cwd: ws, env: spawnEnv(env), stdin: "ignore", stdout: "pipe", stderr: "pipe" });
     // Like `| head -1`: read the first line, then close the pipe.
     const reader = proc.stdout.getReader();
     let got = "";
@@ -388,7 +387,7 @@ describe("what a person types wrong, and piped input", () => {
 
   test("empty stdin and no prompt: exit 2, saying why bunker is headless and how to give a prompt", async () => {
     const env = serve([reply("never")]);
-    const proc = Bun.spawn(["bun", MAIN], { cwd: ws, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, ...env }, stdin: new Uint8Array(0), stdout: "pipe", stderr: "pipe" });
+    const proc = Bun.spawn(BUNKER, { cwd: ws, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, ...env }, stdin: new Uint8Array(0), stdout: "pipe", stderr: "pipe" });
     const [err, code] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);
     expect(code).toBe(2);
     expect(err).toBe('bunker: no prompt: stdin is not a terminal and was empty. Give one as an argument, bunker -p "what to do", or pipe it in: echo "what to do" | bunker -p\n');
@@ -397,7 +396,7 @@ describe("what a person types wrong, and piped input", () => {
 
   test("piped input goes to the model as context for the prompt", async () => {
     const env = serve([reply([text("got it")])]);
-    const proc = Bun.spawn(["bun", MAIN, "-p", "summarise this"], {
+    const proc = Bun.spawn([...BUNKER, "-p", "summarise this"], {
       cwd: ws,
       env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, ...env },
       stdin: new TextEncoder().encode("line one\nline two\n"),

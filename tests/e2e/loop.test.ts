@@ -86,6 +86,15 @@ function resultText(r: ToolResultBlockParam): string {
   return typeof r.content === "string" ? r.content : (r.content ?? []).map((b) => (b.type === "text" ? b.text : "")).join("");
 }
 
+/** A turn whose tool round is answered, then a 400 with `message`; the next turn is answered with `recovered`. */
+async function failedAfterToolRound(message: string, recovered: string) {
+  const s = setup([reply([toolUse("read_file", { path: "alpha.txt" }, "toolu_a")]), apiError(400, { message }), reply(recovered)]);
+  const out = await s.turn("first");
+  expect(out.end).toBe("error");
+  expect(await s.turn("second")).toMatchObject({ end: "done", text: recovered });
+  return { s, out };
+}
+
 /** Every request the fake got was valid and answered. */
 function expectAllAccepted(f: FakeAnthropic): void {
   expect(f.requests.map((r) => `${r.status} ${r.error ?? ""}`.trim())).toEqual(f.requests.map(() => "200"));
@@ -345,16 +354,8 @@ describe("API failures", () => {
   });
 
   test("a failure after a tool round leaves a history the server accepts on the next turn", async () => {
-    const s = setup([
-      reply([toolUse("read_file", { path: "alpha.txt" }, "toolu_a")]),
-      apiError(400, { message: "something the client cannot retry" }),
-      reply("Recovered."),
-    ]);
-    const out = await s.turn("first");
-    expect(out.end).toBe("error");
+    const { s, out } = await failedAfterToolRound("something the client cannot retry", "Recovered.");
     expect(out.error).toContain("something the client cannot retry");
-    const next = await s.turn("second");
-    expect(next).toMatchObject({ end: "done", text: "Recovered." });
     const last = s.fake.requests.at(-1)!;
     expect(last.status).toBe(200);
     // The answered tool call is still paired with its result.
@@ -486,17 +487,10 @@ describe("replies the API would not take back", () => {
   });
 
   test("a 400 about the messages drops the turn so the session goes on, and says so", async () => {
-    const s = setup([
-      reply([toolUse("read_file", { path: "alpha.txt" }, "toolu_a")]),
-      apiError(400, { message: "messages.1.content.0: something this client got wrong" }),
-      reply("Fresh start."),
-    ]);
-    const out = await s.turn("first");
-    expect(out.end).toBe("error");
+    const { s, out } = await failedAfterToolRound("messages.1.content.0: something this client got wrong", "Fresh start.");
     expect(out.error).toContain("something this client got wrong");
     expect(out.error).toContain("taken out of the conversation");
     expect(out.error).toContain("/clear");
-    expect(await s.turn("second")).toMatchObject({ end: "done", text: "Fresh start." });
     expect(s.fake.requests.at(-1)!.body.messages).toEqual([{ role: "user", content: [{ type: "text", text: "second", cache_control: { type: "ephemeral" } }] }]);
   });
 });

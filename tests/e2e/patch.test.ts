@@ -7,7 +7,7 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { reply, toolUse } from "../support/fake-anthropic/steps.ts";
-import { BUNKER, endToEnd, press, quitWithCtrlD, runHeadless, toolResults, waitForCount } from "../support/cli.ts";
+import { BUNKER, endToEnd, press, quitWithCtrlD, toolResults, waitForCount } from "../support/cli.ts";
 import { tmuxAvailable } from "../support/tmux.ts";
 import { readTree } from "../support/tree.ts";
 
@@ -34,16 +34,15 @@ const wrongPatch = [
   " }",
 ].join("\n");
 const fixedPatch = wrongPatch.replace("-  const x = 0;", "-  const x = 1;");
+const files = { "src/app.js": app, "src/util.js": util };
 
 describe("apply_patch headless", () => {
   test("a failing patch returns the report, nothing is written, and the corrected patch lands", async () => {
-    const fake = e2e.serve([
-      reply([toolUse("apply_patch", { patch: wrongPatch })]),
-      reply([toolUse("apply_patch", { patch: fixedPatch })]),
-      reply("Both files are patched."),
-    ]);
-    const { root, env } = e2e.workspace({ "src/app.js": app, "src/util.js": util });
-    const r = await runHeadless(root, env, ["-p", "make x 42 and double run", "--allow-write"]);
+    const { fake, root, run: r } = await e2e.headless(
+      [reply([toolUse("apply_patch", { patch: wrongPatch })]), reply([toolUse("apply_patch", { patch: fixedPatch })]), reply("Both files are patched.")],
+      ["-p", "make x 42 and double run", "--allow-write"],
+      files,
+    );
     expect(r.code).toBe(0);
     expect(r.stdout).toBe("Both files are patched.\n");
 
@@ -64,9 +63,7 @@ describe("apply_patch headless", () => {
   });
 
   test("--no-prompt: the patch is refused as a whole, stderr and the model are told which flag grants it", async () => {
-    const fake = e2e.serve([reply([toolUse("apply_patch", { patch: fixedPatch })]), reply("I could not patch.")]);
-    const { root, env } = e2e.workspace({ "src/app.js": app, "src/util.js": util });
-    const r = await runHeadless(root, env, ["-p", "patch it", "--no-prompt"]);
+    const { fake, root, run: r } = await e2e.headless([reply([toolUse("apply_patch", { patch: fixedPatch })]), reply("I could not patch.")], ["-p", "patch it", "--no-prompt"], files);
     expect(r.code).toBe(0);
     expect(r.stderr).toContain("--allow-write");
     const [result] = toolResults(fake.requests[1]);
@@ -85,7 +82,7 @@ describe.skipIf(!tmuxAvailable)("apply_patch in a real terminal (tmux)", () => {
       reply([toolUse("apply_patch", { patch: second })]), // No, with a reason
       reply("All done."),
     ]);
-    const { root, env } = e2e.workspace({ "src/app.js": app, "src/util.js": util });
+    const { root, env } = e2e.workspace(files);
     const tmux = await e2e.terminal([...BUNKER, "patch both files"], { cwd: root, env, cols: 120, rows: 60 });
 
     let screen = await waitForCount(tmux, "Apply these changes to 2 files?", 1);

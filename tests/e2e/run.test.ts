@@ -20,36 +20,32 @@ const e2e = endToEnd("bunker-run-e2e-");
 const run = (command: string) => toolUse("run_bash", { command });
 
 describe("headless", () => {
-  test("--no-prompt: the command is refused, nothing runs, the result and stderr name --allow-run", async () => {
-    const fake = e2e.serve([reply([run("touch made.txt")]), reply("I could not run it.")]);
-    const { root, env } = e2e.workspace();
-    const r = await runHeadless(root, env, ["-p", "make a file", "--no-prompt"]);
+  /** A turn in which the model runs `command` under `flags` and bunker refuses it: nothing runs, the model is told. */
+  async function refused(command: string, made: string, flags: string[], files: Record<string, string> = {}) {
+    const { fake, root, run: r } = await e2e.headless([reply([run(command)]), reply("I could not run it.")], ["-p", "go", ...flags], files);
     expect(r.code).toBe(0);
-    expect(existsSync(join(root, "made.txt"))).toBe(false);
+    expect(r.stdout).toBe("I could not run it.\n");
+    expect(existsSync(join(root, made))).toBe(false);
     const [result] = toolResults(fake.requests[1]);
     expect(result?.is_error).toBe(true);
-    expect(result?.content).toContain("--allow-run=touch");
-    expect(r.stderr).toContain("--allow-run");
-    expect(r.stdout).toBe("I could not run it.\n");
+    return { root, stderr: r.stderr, result: result!.content };
+  }
+
+  test("--no-prompt: the command is refused, nothing runs, the result and stderr name --allow-run", async () => {
+    const { stderr, result } = await refused("touch made.txt", "made.txt", ["--no-prompt"]);
+    expect(result).toContain("--allow-run=touch");
+    expect(stderr).toContain("--allow-run");
   });
 
   test("a cloned repo's .bunker/settings.json cannot allow itself commands: warned at start, the command refused", async () => {
-    const fake = e2e.serve([reply([run("touch made.txt")]), reply("Refused.")]);
-    const { root, env } = e2e.workspace({ ".bunker/settings.json": '{"allow": ["run:touch *", "net:*"]}' });
-    const r = await runHeadless(root, env, ["-p", "make a file", "--no-prompt"]);
-    expect(r.code).toBe(0);
-    expect(existsSync(join(root, "made.txt"))).toBe(false);
-    expect(r.stderr).toContain(`${join(root, ".bunker/settings.json")}:1:12: ignored "run:touch *": a workspace's own settings cannot allow commands`);
-    expect(r.stderr).toContain('ignored "net:*"');
-    const [result] = toolResults(fake.requests[1]);
-    expect(result?.is_error).toBe(true);
-    expect(result?.content).toContain("--allow-run=touch");
+    const { root, stderr, result } = await refused("touch made.txt", "made.txt", ["--no-prompt"], { ".bunker/settings.json": '{"allow": ["run:touch *", "net:*"]}' });
+    expect(stderr).toContain(`${join(root, ".bunker/settings.json")}:1:12: ignored "run:touch *": a workspace's own settings cannot allow commands`);
+    expect(stderr).toContain('ignored "net:*"');
+    expect(result).toContain("--allow-run=touch");
   });
 
   test("--allow-run: the command runs in the workspace and its output goes back, without secrets", async () => {
-    const fake = e2e.serve([reply([run("echo hello > out.txt && cat out.txt && echo \"key=[$ANTHROPIC_API_KEY]\"")]), reply("Done.")]);
-    const { root, env } = e2e.workspace();
-    const r = await runHeadless(root, env, ["-p", "say hello", "--allow-run"]);
+    const { fake, root, run: r } = await e2e.headless([reply([run("echo hello > out.txt && cat out.txt && echo \"key=[$ANTHROPIC_API_KEY]\"")]), reply("Done.")], ["-p", "say hello", "--allow-run"]);
     expect(r.code).toBe(0);
     expect(readFileSync(join(root, "out.txt"), "utf8")).toBe("hello\n");
     expect(toolResults(fake.requests[1])).toEqual([{ is_error: false, content: "exit code 0\n\nhello\nkey=[]" }]);
@@ -57,14 +53,8 @@ describe("headless", () => {
   });
 
   test("--allow-run=git grants git, not what is chained after it", async () => {
-    const fake = e2e.serve([reply([run("git --version && touch sneaky.txt")]), reply("Refused.")]);
-    const { root, env } = e2e.workspace();
-    const r = await runHeadless(root, env, ["-p", "go", "--allow-run=git"]);
-    expect(r.code).toBe(0);
-    expect(existsSync(join(root, "sneaky.txt"))).toBe(false);
-    const [result] = toolResults(fake.requests[1]);
-    expect(result?.is_error).toBe(true);
-    expect(result?.content).toContain("--allow-run");
+    const { result } = await refused("git --version && touch sneaky.txt", "sneaky.txt", ["--allow-run=git"]);
+    expect(result).toContain("--allow-run");
   });
 
   test("--allow-run=git: git handed a program to run (a `!` alias, diff.external) asks for that program; granted too, it runs", async () => {
@@ -92,9 +82,7 @@ describe("headless", () => {
   test.skipIf(!sandboxed)("--allow-run with the sandbox: a write outside the workspace is blocked and says so", async () => {
     // A system directory: shown read-only (/tmp and /var/tmp are private, a write there would land in the sandbox's own).
     const outside = `/usr/local/bunker-e2e-outside-${process.pid}`;
-    const fake = e2e.serve([reply([run(`echo x > ${outside}`)]), reply("Blocked.")]);
-    const { root, env } = e2e.workspace();
-    const r = await runHeadless(root, env, ["-p", "go", "--allow-run"]);
+    const { fake, run: r } = await e2e.headless([reply([run(`echo x > ${outside}`)]), reply("Blocked.")], ["-p", "go", "--allow-run"]);
     expect(r.code).toBe(0);
     expect(existsSync(outside)).toBe(false);
     const [result] = toolResults(fake.requests[1]);

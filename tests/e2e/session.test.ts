@@ -298,13 +298,14 @@ describe.skipIf(!tmuxAvailable)("in a real terminal (tmux)", () => {
     const { root, env } = e2e.workspace();
     let tmux = await e2e.terminal([...BUNKER], { cwd: root, env });
     await tmux.waitFor("/help for commands");
+    await tmux.waitFor("›");
     tmux.keys(["remember this one", "Enter"]);
     await tmux.waitFor("First.");
     expect(await quitWithCtrlD(tmux)).not.toBeNull();
     tmux.close();
     tmux = await e2e.terminal([...BUNKER], { cwd: root, env });
     await tmux.waitFor("/help for commands");
-    await Bun.sleep(200);
+    await tmux.waitFor("›");
     tmux.keys(["Up"]);
     await tmux.waitFor("› remember this one");
     tmux.keys(["Enter"]);

@@ -81,6 +81,8 @@ export interface EndToEnd {
   readonly tmux: TmuxSession;
   /** A private workspace (own HOME and config dir) whose bunker talks to this test's server. */
   workspace(files?: Record<string, string>): { root: string; env: Record<string, string> };
+  /** The common headless test: a server scripted with `steps`, a workspace holding `files`, one run of bunker with `args`. */
+  headless(steps: Step[], args: string[], files?: Record<string, string>): Promise<{ fake: FakeAnthropic; root: string; env: Record<string, string>; run: Run }>;
 }
 
 /**
@@ -124,6 +126,11 @@ export function endToEnd(prefix = "bunker-e2e-"): EndToEnd {
       const fake = current();
       if (!fake) throw new Error("start the scripted server (serve) before the workspace: its URL goes into the environment");
       return workspace(prefix, fake.url, files);
+    },
+    async headless(steps, args, files = {}) {
+      const fake = this.serve(steps);
+      const { root, env } = this.workspace(files);
+      return { fake, root, env, run: await runHeadless(root, env, args) };
     },
   };
 }

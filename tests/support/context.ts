@@ -1,6 +1,6 @@
 // Builds a real ToolContext over a temp workspace for tool tests: the real
 // resolver, policy and Permissions, with a scripted approver.
-import { accessSync, constants, mkdtempSync, realpathSync } from "node:fs";
+import { accessSync, constants, mkdtempSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SessionState } from "../../src/agent/session-state.ts";
@@ -75,4 +75,14 @@ export function makeContext(
     approver,
     notices,
   };
+}
+
+/** A workspace holding one file, `name` with `content`, that the model has read (as it must before replacing it). */
+export function workspaceWithRead(name: string, content: string | Uint8Array, opts: Parameters<typeof makeContext>[1] = {}): { root: string; file: string; ctx: TestContext } {
+  const root = tempDir();
+  const file = join(root, name);
+  writeFileSync(file, content);
+  const ctx = makeContext(root, opts);
+  ctx.session.recordRead(file, readFileSync(file));
+  return { root, file, ctx };
 }

@@ -49,26 +49,27 @@ describe("REPL todo commands", () => {
     expect(shown()).toBe("No todos yet.\n");
   });
 
-  test("/clear forgets the conversation and the list", async () => {
+  /** Runs `command` on a session with a plan; the conversation is gone, the old session named, a new one started. */
+  async function cleared(command: string, says: string) {
     const a = await app();
     const carry: ReplState = { keptTodos: false };
     const old = a.recorder.id;
-    await slashCommand("/clear", a, carry);
+    await slashCommand(command, a, carry);
     expect(a.agent.history.messages).toEqual([]);
-    expect(a.session.todos).toEqual([]);
-    expect(shown()).toBe(`Conversation cleared (the old one is saved: bunker -r ${old}).\n`);
+    expect(shown()).toBe(`Conversation cleared (the old one is saved: bunker -r ${old})${says}\n`);
     expect(a.recorder.id).not.toBe(old);
+    return { a, carry };
+  }
+
+  test("/clear forgets the conversation and the list", async () => {
+    const { a, carry } = await cleared("/clear", ".");
+    expect(a.session.todos).toEqual([]);
     expect(withKeptTodos(a, "next", carry)).toBe("next");
   });
 
   test("/clear keep-todos keeps the list and hands it to the next message only", async () => {
-    const a = await app();
-    const carry: ReplState = { keptTodos: false };
-    const old = a.recorder.id;
-    await slashCommand("/clear keep-todos", a, carry);
-    expect(a.agent.history.messages).toEqual([]);
+    const { a, carry } = await cleared("/clear keep-todos", "; kept 3 todos.");
     expect(a.session.todos).toEqual(plan);
-    expect(shown()).toBe(`Conversation cleared (the old one is saved: bunker -r ${old}); kept 3 todos.\n`);
     expect(withKeptTodos(a, "go on", carry)).toBe(`go on\n\n${keptTodosNote(plan)}`);
     expect(withKeptTodos(a, "and then", carry)).toBe("and then");
   });

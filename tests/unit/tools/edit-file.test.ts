@@ -5,22 +5,15 @@ import type { Grants } from "../../../src/perms/policy.ts";
 import type { ApprovalAnswer } from "../../../src/perms/types.ts";
 import { editFileTool } from "../../../src/tools/edit-file.ts";
 import { ToolRegistry } from "../../../src/tools/registry.ts";
-import { makeContext, tempDir, type TestContext } from "../../support/context.ts";
+import { makeContext, tempDir, workspaceWithRead, type TestContext } from "../../support/context.ts";
 import { SECRET } from "../../support/escape-table.ts";
 import { allowAllWrites, testEscapes } from "../../support/write-escape.ts";
 
 const registry = new ToolRegistry([editFileTool]);
 const edit = (ctx: TestContext, input: Record<string, unknown>) => registry.run("edit_file", input, ctx);
 
-/** A workspace with one file the session has read. */
-function setup(content = "alpha\nbeta\ngamma\n", opts: { answers?: ApprovalAnswer[]; grants?: Grants; interactive?: boolean } = {}) {
-  const root = tempDir();
-  const file = join(root, "a.txt");
-  writeFileSync(file, content);
-  const ctx = makeContext(root, opts);
-  ctx.session.recordRead(file, readFileSync(file));
-  return { root, file, ctx };
-}
+/** A workspace with one file, a.txt, the session has read. */
+const setup = (content = "alpha\nbeta\ngamma\n", opts: { answers?: ApprovalAnswer[]; grants?: Grants; interactive?: boolean } = {}) => workspaceWithRead("a.txt", content, opts);
 
 describe("edit_file: approval", () => {
   test("shows the real diff, and writes only on yes", async () => {

@@ -3,11 +3,12 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync
 import { join } from "node:path";
 import { ToolRegistry } from "../../../src/tools/registry.ts";
 import { writeFileTool } from "../../../src/tools/write-file.ts";
-import { makeContext, tempDir, type TestContext } from "../../support/context.ts";
+import { makeContext, tempDir, workspaceWithRead, type TestContext } from "../../support/context.ts";
 import { allowAllWrites, testEscapes } from "../../support/write-escape.ts";
 
 const registry = new ToolRegistry([writeFileTool]);
 const write = (ctx: TestContext, path: string, content: string) => registry.run("write_file", { path, content }, ctx);
+
 
 describe("write_file: new files", () => {
   test("creates the file and its parent directories after showing the content as additions", async () => {
@@ -21,22 +22,16 @@ describe("write_file: new files", () => {
     expect(preview.diff).toContain("+# Intro");
   });
 
-  test("a refusal creates nothing, not even the directories", async () => {
+  // name, how the person answers, the path written, what the model is told, what must not exist afterwards
+  test.each([
+    ["a refusal creates nothing, not even the directories", { answers: [{ answer: "deny", feedback: "put it in README.md" }] }, "docs/intro.md", "put it in README.md", "docs"],
+    ["headless (no prompt): refused, naming --allow-write", { interactive: false }, "src/a.ts", "--allow-write=src/a.ts", "src/a.ts"],
+  ] as [string, Parameters<typeof makeContext>[1], string, string, string][])("%s", async (_name, answers, path, told, absent) => {
     const root = tempDir();
-    const ctx = makeContext(root, { answers: [{ answer: "deny", feedback: "put it in README.md" }] });
-    const r = await write(ctx, "docs/intro.md", "x\n");
+    const r = await write(makeContext(root, answers), path, "x\n");
     expect(r.isError).toBe(true);
-    expect(r.content).toContain("put it in README.md");
-    expect(existsSync(join(root, "docs"))).toBe(false);
-  });
-
-  test("headless (no prompt): refused, naming --allow-write", async () => {
-    const root = tempDir();
-    const ctx = makeContext(root, { interactive: false });
-    const r = await write(ctx, "src/a.ts", "x\n");
-    expect(r.isError).toBe(true);
-    expect(r.content).toContain("--allow-write=src/a.ts");
-    expect(existsSync(join(root, "src/a.ts"))).toBe(false);
+    expect(r.content).toContain(told);
+    expect(existsSync(join(root, absent))).toBe(false);
   });
 
   test("a path through an existing file is refused before asking", async () => {
@@ -76,11 +71,7 @@ describe("write_file: overwriting", () => {
   });
 
   test("refused when the file changed since it was read", async () => {
-    const root = tempDir();
-    const file = join(root, "a.txt");
-    writeFileSync(file, "one\n");
-    const ctx = makeContext(root, { grants: allowAllWrites() });
-    ctx.session.recordRead(file, "one\n");
+    const { file, ctx } = workspaceWithRead("a.txt", "one\n", { grants: allowAllWrites() });
     writeFileSync(file, "one, changed by someone else\n");
     const r = await write(ctx, "a.txt", "mine\n");
     expect(r.content).toContain("changed on disk since you last read it");
@@ -88,23 +79,15 @@ describe("write_file: overwriting", () => {
   });
 
   test("keeps the mode, CRLF endings and BOM of the file it replaces", async () => {
-    const root = tempDir();
-    const file = join(root, "run.sh");
-    writeFileSync(file, "\uFEFFecho one\r\n");
+    const { file, ctx } = workspaceWithRead("run.sh", "\uFEFFecho one\r\n", { grants: allowAllWrites() });
     chmodSync(file, 0o775);
-    const ctx = makeContext(root, { grants: allowAllWrites() });
-    ctx.session.recordRead(file, readFileSync(file));
     expect((await write(ctx, "run.sh", "echo two\necho three\n")).isError).toBe(false);
     expect(readFileSync(file, "utf8")).toBe("\uFEFFecho two\r\necho three\r\n");
     expect(statSync(file).mode & 0o777).toBe(0o775);
   });
 
   test("content that differs only by the CRLF endings kept: nothing written, and the result says why, with the fix", async () => {
-    const root = tempDir();
-    const file = join(root, "crlf.txt");
-    writeFileSync(file, "line1\r\nline2\r\n");
-    const ctx = makeContext(root);
-    ctx.session.recordRead(file, readFileSync(file));
+    const { file, ctx } = workspaceWithRead("crlf.txt", "line1\r\nline2\r\n");
     const r = await write(ctx, "crlf.txt", "line1\nline2\n");
     expect(r.content).not.toContain("exactly");
     expect(r.content).toContain("apart from its CRLF line endings or BOM, which write_file keeps; nothing was written");
@@ -113,11 +96,7 @@ describe("write_file: overwriting", () => {
   });
 
   test("identical content writes nothing and asks nothing", async () => {
-    const root = tempDir();
-    const file = join(root, "a.txt");
-    writeFileSync(file, "same\n");
-    const ctx = makeContext(root);
-    ctx.session.recordRead(file, "same\n");
+    const { ctx } = workspaceWithRead("a.txt", "same\n");
     const r = await write(ctx, "a.txt", "same\n");
     expect(r).toEqual({ isError: false, content: "a.txt already has exactly this content; nothing was written." });
     expect(ctx.approver.asked).toHaveLength(0);
