@@ -9,7 +9,7 @@
 // it a case in decide() returning a Decision, and a hint for the no-prompt
 // denial. Session grants (grantSession) work for every kind.
 import { isAbsolute, relative, resolve } from "node:path";
-import { isProtectedPath, isWithin } from "./workspace.ts";
+import { isProtectedPath, isProtectedRelative, isWithin } from "./workspace.ts";
 import { matchesPathRules } from "./path-rules.ts";
 import { runsLaterReason, type RunsLaterRule } from "./runs-later.ts";
 import type { PermKind, Verdict } from "./types.ts";
@@ -115,20 +115,28 @@ export class Policy {
     this.sessionKinds.add(kind);
   }
 
-  /** Inside the workspace and under a `.git` or `.bunker` directory at any depth (workspace.ts). */
+  /**
+   * Under a `.git` or `.bunker` directory at any depth (workspace.ts), inside
+   * the workspace or anywhere else (a granted `--allow-write=../shared` has
+   * hooks too).
+   */
   isProtectedPath(real: string): boolean {
-    return isProtectedPath(this.root, real);
+    return isWithin(this.root, real) ? isProtectedPath(this.root, real) : isProtectedRelative(real);
   }
 
   /**
-   * Why a write to `real` always asks, even under -A (and is never covered by
-   * "all edits for the session"), or null: `.git`/`.bunker`, or a file other
-   * programs run later (runs-later.ts).
+   * Why a write to `real` always asks, even under -A or --allow-write (and is
+   * never covered by "all edits for the session"), or null: `.git`/`.bunker`,
+   * or a file other programs run later (runs-later.ts), wherever it is.
    */
   protectedReason(real: string): string | null {
-    if (!isWithin(this.root, real)) return null;
     if (this.isProtectedPath(real)) return "git and bunker run what is in .git/ and .bunker/";
-    return runsLaterReason(this.root, real, this.grants.protect);
+    return this.runsLater(real);
+  }
+
+  /** runs-later.ts's answer, with the granted write paths as roots of their own (`../shared/.github/workflows/x`). */
+  private runsLater(real: string): string | null {
+    return runsLaterReason([this.root, ...this.grants.allow.write.paths], real, this.grants.protect);
   }
 
   /** The flag that would grant a request, for the no-prompt denial message. */
@@ -170,11 +178,14 @@ export class Policy {
     if (matchesPathRules(this.grants.deny[kind], real, true)) {
       return { verdict: "deny", reason: `${kind} access to ${shown} is denied by a --deny-${kind} flag or a deny rule` };
     }
-    if (kind === "write" && inside && this.isProtectedPath(real)) return { verdict: "ask", reason: `${shown} is protected: writes there always ask`, hint };
-    const later = kind === "write" && inside ? runsLaterReason(this.root, real, this.grants.protect) : null;
-    if (later) return { verdict: "ask", reason: `${shown} ${later}: writing it always asks`, hint };
     const allow = this.grants.allow[kind];
     const by = matchesPathRules(allow, real, false);
+    // Protected wherever it is; outside the workspace only a grant makes it askable (else it is denied below).
+    if (kind === "write" && (inside || by)) {
+      if (this.isProtectedPath(real)) return { verdict: "ask", reason: `${shown} is protected: writes there always ask`, hint };
+      const later = this.runsLater(real);
+      if (later) return { verdict: "ask", reason: `${shown} ${later}: writing it always asks`, hint };
+    }
     if (by) return { verdict: "allow", grantedBy: by };
     if (!inside) {
       return { verdict: "deny", reason: `${shown} is outside the workspace (${this.root}). To grant it, run bunker with --allow-${kind}=${shown}` };

@@ -2,7 +2,7 @@
 // good as running a command, so a write there asks even under -A or
 // --allow-write (and a session-wide "all edits" does not cover it). The list
 // is short on purpose; settings add to it with "protect": ["GLOB", …].
-import { isAbsolute, relative, resolve } from "node:path";
+import { isAbsolute, relative, resolve, sep } from "node:path";
 import { gitHooksPath } from "./git-config.ts";
 import { isWithin } from "./workspace.ts";
 
@@ -17,33 +17,51 @@ export const RUNS_LATER: readonly RunsLaterRule[] = [
   { glob: "**/.envrc", why: "direnv runs it when you enter the folder" },
   { glob: "**/.vscode/tasks.json", why: "runs when you open the folder (VS Code tasks)" },
   { glob: "**/.husky/**", why: "runs on git commit (husky hooks)" },
+  // lefthook reads lefthook.yml, .lefthook.yml, their -local variants (and .yaml/.json/.toml), or .config/lefthook.yml.
+  { glob: "**/{,.}lefthook{,-local}.{yml,yaml,json,jsonc,toml}", why: "runs on git commit once lefthook is installed (lefthook hooks)" },
+  { glob: "**/.config/lefthook{,-local}.{yml,yaml,json,jsonc,toml}", why: "runs on git commit once lefthook is installed (lefthook hooks)" },
+  { glob: "**/.pre-commit-config.{yaml,yml}", why: "runs on git commit once pre-commit is installed (pre-commit hooks)" },
   { glob: ".github/workflows/**", why: "runs in CI when pushed (GitHub Actions)" },
 ];
 
-/** Why writing `real` (inside `root`) means running code later, or null. */
-export function runsLaterReason(root: string, real: string, extra: readonly RunsLaterRule[] = []): string | null {
-  return runsLaterMatcher(root, extra)(real);
+/**
+ * Why writing `real` means running code later, or null. `roots`: the
+ * workspace (first) and any other writable roots (granted write paths); a
+ * relative glob is matched from the innermost root holding `real`, and from
+ * every folder of a path outside them all.
+ */
+export function runsLaterReason(roots: string | readonly string[], real: string, extra: readonly RunsLaterRule[] = []): string | null {
+  return runsLaterMatcher(roots, extra)(real);
 }
 
 /**
- * The same question for many paths: the globs compiled and the hooks folder
- * read once (the sandbox asks it of every file in the workspace).
+ * The same question for many paths: the globs compiled and the hooks folders
+ * read once (the sandbox asks it of every file in every writable root).
  */
-export function runsLaterMatcher(root: string, extra: readonly RunsLaterRule[] = []): (real: string) => string | null {
+export function runsLaterMatcher(roots: string | readonly string[], extra: readonly RunsLaterRule[] = []): (real: string) => string | null {
+  const all = typeof roots === "string" ? [roots] : [...roots];
   const rules = [...RUNS_LATER, ...extra].map((rule) => ({ glob: new Bun.Glob(rule.glob), absolute: isAbsolute(rule.glob), why: rule.why, needle: needle(rule.glob) }));
-  const hooks = gitHooksPath(root);
-  const hooksDir = hooks ? resolve(root, hooks) : null;
+  const hooksDirs = all.flatMap((root) => {
+    const hooks = gitHooksPath(root);
+    return hooks ? [{ dir: resolve(root, hooks), hooks }] : [];
+  });
+  // Innermost first: a granted folder inside another is its own root.
+  const byDepth = [...all].sort((a, b) => b.length - a.length);
   return (real) => {
-    if (!isWithin(root, real) || real === root) return null;
-    const rel = relative(root, real);
-    // Case-insensitive file systems (macOS, Windows) treat `.ENVRC` as `.envrc`.
-    const lower = rel.toLowerCase();
-    const names = lower === rel ? [rel] : [rel, lower];
+    const root = byDepth.find((r) => isWithin(r, real));
+    if (root === real) return null;
+    // Outside every root: each folder of the path could be where direnv or husky looks.
+    const rels = root ? [relative(root, real)] : real.split(sep).map((_, i, parts) => parts.slice(i).join(sep)).filter((r) => r && !isAbsolute(r));
     for (const rule of rules) {
-      if (!(rule.absolute ? real.toLowerCase() : lower).includes(rule.needle)) continue;
-      if (rule.absolute ? rule.glob.match(real) : names.some((n) => rule.glob.match(n))) return rule.why;
+      for (const rel of rule.absolute ? [real] : rels) {
+        // Case-insensitive file systems (macOS, Windows) treat `.ENVRC` as `.envrc`.
+        const lower = rel.toLowerCase();
+        if (!lower.includes(rule.needle)) continue;
+        if (rule.glob.match(rel) || (lower !== rel && rule.glob.match(lower))) return rule.why;
+      }
     }
-    if (hooksDir && isWithin(hooksDir, real)) return `git runs it as a hook (core.hooksPath is ${hooks})`;
+    const hooks = hooksDirs.find((h) => isWithin(h.dir, real));
+    if (hooks) return `git runs it as a hook (core.hooksPath is ${hooks.hooks})`;
     return null;
   };
 }

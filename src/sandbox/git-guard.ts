@@ -59,8 +59,12 @@ export function findGitSites(root: string): GitSite[] {
   return scanWorkspace(root).sites;
 }
 
-/** One walk of the workspace: its git sites and its runs-later files (`later` says which). */
-export function scanWorkspace(root: string, later: LaterMatch = NO_LATER): WorkspaceScan {
+/**
+ * One walk of a writable root (the workspace, or a granted write path): its
+ * git sites and its runs-later files (`later` says which). `skip`: folders
+ * walked on their own (the workspace inside a granted parent).
+ */
+export function scanWorkspace(root: string, later: LaterMatch = NO_LATER, skip: readonly string[] = []): WorkspaceScan {
   const out: WorkspaceScan = { sites: [], later: new Map() };
   const stack = [root];
   let dirs = 0;
@@ -84,10 +88,30 @@ export function scanWorkspace(root: string, later: LaterMatch = NO_LATER): Works
       const id = fileId(p);
       if (id) out.later.set(p, id);
     }
-    for (const d of m.subdirs) stack.push(d);
+    for (const d of m.subdirs) if (!skip.includes(d)) stack.push(d);
   }
   return out;
 }
+
+/** Every writable root walked once (roots[0] the workspace; a root inside another is left to its own walk). */
+export function scanRoots(roots: readonly string[], later: LaterMatch = NO_LATER): WorkspaceScan {
+  const out: WorkspaceScan = { sites: [], later: new Map() };
+  for (const root of roots) {
+    const scan = scanWorkspace(root, later, roots.filter((r) => r !== root && isWithin(root, r)));
+    out.sites.push(...scan.sites);
+    for (const [p, id] of scan.later) out.later.set(p, id);
+  }
+  return out;
+}
+
+/** The writable root holding `path` (the innermost), or null. */
+function rootOf(roots: readonly string[], path: string): string | null {
+  let found: string | null = null;
+  for (const r of roots) if (isWithin(r, path) && (found === null || r.length > found.length)) found = r;
+  return found;
+}
+
+const asRoots = (roots: string | readonly string[]): string[] => (typeof roots === "string" ? [roots] : [...roots]);
 
 /** A file's identity and last change (a write, rename or chmod moves its ctime). */
 function fileId(path: string): string | null {
@@ -166,13 +190,14 @@ export interface GitGuard {
 }
 
 /**
- * Paths inside `root` to keep read-only: every site, the git directories
+ * Paths inside the writable roots (the workspace, granted write paths) to keep read-only: every site, the git directories
  * they point at, and for every repository the hooks directory its config
  * (or git's global config, `globalConfig`) names with core.hooksPath, and
  * the files it includes. A hooks directory that does not exist yet is
  * checked after the command (disarmNewRepositories).
  */
-export function gitGuard(root: string, sites: GitSite[], globalConfig: string[] = []): GitGuard {
+export function gitGuard(roots: string | readonly string[], sites: GitSite[], globalConfig: string[] = []): GitGuard {
+  const all = asRoots(roots);
   const readOnly = new Set<string>();
   const missing = new Set<string>();
   const missingIncludes = new Set<string>();
@@ -183,7 +208,7 @@ export function gitGuard(root: string, sites: GitSite[], globalConfig: string[] 
     readOnly.add(site.path);
     const top = site.kind === "bare" ? site.path : dirname(site.path);
     for (const gitDir of gitDirsOf(site)) {
-      if (isWithin(root, gitDir)) readOnly.add(gitDir);
+      if (rootOf(all, gitDir)) readOnly.add(gitDir);
       for (const name of ["config", "config.worktree"]) {
         const config = join(gitDir, name);
         const text = readSmall(config) ?? "";
@@ -196,13 +221,16 @@ export function gitGuard(root: string, sites: GitSite[], globalConfig: string[] 
     }
     for (const hooks of globalHooks) addHooks(hooks, top);
   }
+  function inside(p: string): boolean {
+    const r = rootOf(all, p);
+    return r !== null && p !== r;
+  }
   function addHooks(hooks: string, top: string): void {
     const abs = hooks.startsWith("~/") ? null : resolveFrom(top, hooks);
     if (!abs) return;
     if (abs.exists) readOnly.add(abs.real);
-    else if (isWithin(root, abs.real) && abs.real !== root) missing.add(abs.real);
+    else if (inside(abs.real)) missing.add(abs.real);
   }
-  const inside = (p: string) => isWithin(root, p) && p !== root;
   return { readOnly: [...readOnly].filter(inside).sort(), missingHooks: [...missing].sort(), missingIncludes: [...missingIncludes].filter(inside).sort() };
 }
 
@@ -221,43 +249,62 @@ function includePaths(configText: string): string[] {
  * commented out, so the person's next `git` there runs nothing the command
  * planted. Returns one line per thing disarmed.
  */
-export function disarmNewRepositories(root: string, before: GitSite[], after: GitSite[], missing: Partial<Omit<GitGuard, "readOnly">> = {}): string[] {
+export function disarmNewRepositories(roots: string | readonly string[], before: GitSite[], after: GitSite[], missing: Partial<Omit<GitGuard, "readOnly">> = {}): string[] {
+  const all = asRoots(roots);
+  const root = all[0]!;
   const known = new Set(before.map((s) => `${s.path}\0${s.id}`));
   // The person's own git directories (a worktree's .git file created under a .git grant points into one).
   const theirs = before.flatMap(gitDirsOf);
+  // Where a git directory may lead and still be checked here: what the command could write, or the person's own.
+  const reachable = (dir: string) => rootOf(all, dir) !== null || theirs.some((d) => isWithin(d, dir));
   const lines: string[] = [];
   for (const site of after) {
     if (known.has(`${site.path}\0${site.id}`)) continue;
     const shown = relative(root, site.path);
-    // A link, or a gitdir git would resolve elsewhere than bunker does: the person's git must not follow it.
+    // A link, or a gitdir git would resolve elsewhere than bunker does, or one leading out of what the command may
+    // write (a git directory something else filled: bunker cannot check or disarm it): the person's git must not follow it.
     const target = site.kind === "file" ? gitdirTarget(site.path) : null;
-    if (site.kind === "link" || (site.kind === "file" && (!target || untrustedTarget(dirname(site.path), target)))) {
-      const why = site.kind === "link" ? "a link git would follow" : `its gitdir ${JSON.stringify(target ?? "")} is not a folder git and bunker find alike`;
+    const outside = target !== null && !untrustedTarget(dirname(site.path), target) && !reachable(resolveFrom(dirname(site.path), target).real);
+    if (site.kind === "link" || (site.kind === "file" && (!target || untrustedTarget(dirname(site.path), target) || outside))) {
+      const why =
+        site.kind === "link" ? "a link git would follow"
+        : outside ? `its gitdir ${JSON.stringify(target)} is outside what the command may write, where bunker cannot check it`
+        : `its gitdir ${JSON.stringify(target ?? "")} is not a folder git and bunker find alike`;
       lines.push(setAside(root, site.path, `the .git the command created at ${shown} (${why})`));
       continue;
     }
     const done: string[] = [];
+    let checked = false;
     for (const gitDir of gitDirsOf(site)) {
-      // Only what the command could have written: inside the workspace, never through a link.
-      if (!isWithin(root, gitDir) || theirs.some((d) => isWithin(d, gitDir)) || !isRealDir(root, gitDir)) continue;
+      // Only what the command could have written: inside a writable root, never through a link.
+      const home = rootOf(all, gitDir);
+      if (!home || theirs.some((d) => isWithin(d, gitDir)) || !isRealDir(home, gitDir)) continue;
+      checked = true;
       const common = readSmall(join(gitDir, "commondir"))?.trim();
-      if (common && untrustedTarget(gitDir, common)) {
-        renameSync(join(gitDir, "commondir"), join(gitDir, "commondir.bunker-set-aside"));
-        done.push(`its commondir ${JSON.stringify(common)} (not a folder git and bunker find alike) renamed to commondir.bunker-set-aside`);
+      const commonOutside = common ? !untrustedTarget(gitDir, common) && !reachable(resolveFrom(gitDir, common).real) : false;
+      if (common && (untrustedTarget(gitDir, common) || commonOutside)) {
+        const aside = join(gitDir, "commondir.bunker-set-aside");
+        renameSync(join(gitDir, "commondir"), aside);
+        const why = commonOutside ? "outside what the command may write, where bunker cannot check it" : "not a folder git and bunker find alike";
+        done.push(`its commondir ${JSON.stringify(common)} (${why}) renamed to commondir.bunker-set-aside; to restore it after checking it: mv ${shellQuote(relative(root, aside))} ${shellQuote(relative(root, join(gitDir, "commondir")))}`);
       }
       const here = [...disarmHooks(join(gitDir, "hooks")), ...["config", "config.worktree"].flatMap((name) => disarmConfig(join(gitDir, name)))];
       // The git directory a .git file or commondir leads to: named, so the person knows where to look.
       done.push(...(gitDir === site.path ? here : here.map((d) => `${d} of ${relative(root, gitDir)}`)));
     }
+    // Nothing checked (it leads into the person's own repository): nothing planted, nothing to say.
+    if (!checked) continue;
     lines.push(`bunker disarmed the git repository the command created at ${shown}${done.length ? ` (${done.join("; ")})` : " (nothing in it ran programs)"}: the person's git there will not run what the command planted.`);
   }
   for (const hooks of missing.missingHooks ?? []) {
-    if (!isRealDir(root, hooks)) continue;
+    const home = rootOf(all, hooks);
+    if (!home || !isRealDir(home, hooks)) continue;
     const done = disarmHooks(hooks);
     if (done.length) lines.push(`bunker disarmed the hooks folder ${relative(root, hooks)} the command created (a git config names it core.hooksPath): ${done.join("; ")}.`);
   }
   for (const inc of missing.missingIncludes ?? []) {
-    if (!isRealDir(root, dirname(inc))) continue;
+    const home = rootOf(all, inc);
+    if (!home || !isRealDir(home, dirname(inc))) continue;
     const done = disarmConfig(inc);
     if (done.length) lines.push(`bunker disarmed ${relative(root, inc)}, which the command created and a git config includes: ${done.join("; ")}.`);
   }
@@ -270,11 +317,14 @@ export function disarmNewRepositories(root: string, before: GitSite[], after: Gi
  * (not in `before` with the same identity and ctime): renamed aside, so
  * nothing runs them until the person has looked. One line per file.
  */
-export function setAsideRunsLater(root: string, before: Map<string, string>, after: Map<string, string>, why: (p: string) => string | null): string[] {
+export function setAsideRunsLater(roots: string | readonly string[], before: Map<string, string>, after: Map<string, string>, why: (p: string) => string | null): string[] {
+  const all = asRoots(roots);
+  const root = all[0]!;
   const lines: string[] = [];
   for (const [path, id] of after) {
+    const home = rootOf(all, path);
     // Already dealt with (a hooks folder's hook renamed by disarmNewRepositories) or gone: nothing to do.
-    if (before.get(path) === id || fileId(path) !== id || !isRealDir(root, dirname(path))) continue;
+    if (before.get(path) === id || fileId(path) !== id || !home || !isRealDir(home, dirname(path))) continue;
     lines.push(setAside(root, path, `${relative(root, path)}, which the command ${before.has(path) ? "changed" : "created"} (${why(path) ?? "runs later"})`));
   }
   return lines;

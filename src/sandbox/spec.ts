@@ -25,6 +25,12 @@ export interface SandboxSpec {
   gitWritable: boolean;
   /** Further absolute paths the person granted for writing (--allow-write=PATHS outside the workspace). */
   writable: string[];
+  /**
+   * The granted write paths that are folders: each guarded as the workspace
+   * is (every .git in it read-only, found in `readOnly`; a missing top .git a
+   * read-only stand-in; walked after the command).
+   */
+  grantedRoots?: string[];
   /** Absolute paths outside the workspace granted for reading (--allow-read=PATHS, read: rules): shown read-only. */
   readable?: string[];
   /** System directories shown read-only (default: SYSTEM_DIRS for this platform). */
@@ -81,8 +87,20 @@ export function readOnlyInside(spec: SandboxSpec): string[] {
   const paths = [join(spec.root, ".bunker")];
   // A .git file's git directory inside the workspace (`gitdir: ./.bare`) is .git all the same.
   if (!spec.gitWritable) paths.unshift(join(spec.root, ".git"), ...gitDirsInside(spec.root));
-  for (const p of spec.readOnly ?? []) if (isWithin(spec.root, p) && p !== spec.root && !paths.includes(p)) paths.push(p);
+  const roots = [spec.root, ...(spec.grantedRoots ?? [])];
+  for (const r of spec.grantedRoots ?? []) if (!paths.includes(join(r, ".git"))) paths.push(join(r, ".git"));
+  for (const p of spec.readOnly ?? []) if (roots.some((r) => isWithin(r, p) && p !== r) && !paths.includes(p)) paths.push(p);
   return paths;
+}
+
+/**
+ * Where bubblewrap mounts an empty read-only stand-in when nothing is there:
+ * the workspace's .bunker and .git, each granted root's .git. A command can
+ * then neither create settings that grant it more nor a repository whose
+ * hooks the person's next git would run (`git init`).
+ */
+export function standInPaths(spec: SandboxSpec): string[] {
+  return [join(spec.root, ".bunker"), ...(spec.gitWritable ? [] : [join(spec.root, ".git")]), ...(spec.grantedRoots ?? []).map((r) => join(r, ".git"))];
 }
 
 /** What the host has at a path (without following a link at the path itself). */
@@ -138,11 +156,11 @@ export function sandboxMounts(spec: SandboxSpec, platform: NodeJS.Platform = pro
   // Unasked read-only commands: whatever trick we did not foresee, nothing can be written.
   out.push({ kind: spec.workspaceReadOnly ? "ro" : "rw", path: spec.root });
   if (!spec.workspaceReadOnly) {
+    const standIns = standInPaths(spec);
     for (const p of readOnlyInside(spec)) {
       if (exists(p)) out.push({ kind: "ro", path: p });
-      // Missing .bunker or .git: an empty read-only stand-in, so a command can neither create settings that
-      // grant it more nor a repository whose hooks the person's next git would run (`git init`).
-      else if (p === join(spec.root, ".bunker") || p === join(spec.root, ".git")) out.push({ kind: "empty", path: p, writable: false });
+      // Missing .bunker or .git: an empty read-only stand-in (standInPaths).
+      else if (standIns.includes(p)) out.push({ kind: "empty", path: p, writable: false });
     }
   }
   // Hidden: wherever something above would show it, unless a grant names it (or something inside it).

@@ -3,22 +3,22 @@
 // process group with stdin closed; on timeout or Ctrl+C the whole group gets
 // SIGTERM, then SIGKILL, and background children never outlive the command.
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, rmdirSync, rmSync } from "node:fs";
+import { existsSync, lstatSync, mkdtempSync, rmdirSync, rmSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { emptyGrants, type Grants } from "../perms/policy.ts";
-import { gitDirsInside, isWithin, realpathLoose } from "../perms/workspace.ts";
+import { gitDirsInside, isProtectedRelative, isWithin, realpathLoose } from "../perms/workspace.ts";
 import { gitHooksPath } from "../perms/git-config.ts";
 import { evaluateRun } from "../perms/run/evaluate.ts";
 import { confine, detectSandbox, locateProgram, planSandbox, type SandboxAvailability, type SandboxMode, type SandboxPlan } from "../sandbox/detect.ts";
 import { scrubEnv, withGitHardening } from "../sandbox/env.ts";
 import { adoptOrphans, endGroup, trackGroup } from "../sandbox/process.ts";
 import { pathNote } from "../sandbox/explain.ts";
-import { disarmNewRepositories, gitGuard, isLink, scanWorkspace, setAsideRunsLater, type LaterMatch } from "../sandbox/git-guard.ts";
+import { disarmNewRepositories, gitGuard, isLink, scanRoots, setAsideRunsLater, type LaterMatch } from "../sandbox/git-guard.ts";
 import { runsLaterMatcher } from "../perms/runs-later.ts";
 import { refusalNote, startCommandNet } from "../net/command-net.ts";
 import { permissionGate } from "../net/gate.ts";
-import { enclosingGitDirs, grantedReadPaths, hostView, linkedGitDirs, type SandboxSpec } from "../sandbox/spec.ts";
+import { enclosingGitDirs, grantedReadPaths, hostView, linkedGitDirs, standInPaths, type SandboxSpec } from "../sandbox/spec.ts";
 import { escapeControl } from "../ui/escape.ts";
 import { BoundedOutput } from "./bounded-output.ts";
 import { ToolError, type Tool, type ToolContext, type ToolOutput } from "./tool.ts";
@@ -170,7 +170,7 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
       if (p.confined && p.kind === "bubblewrap") env.TMPDIR = "/tmp";
       const argv = confine(p, spec, net ? net.wrap([shell, "-c", command]) : [shell, "-c", command], tmp ?? "");
       // bubblewrap mounts an empty read-only .bunker and .git where there were none: take the empty mount points away after.
-      const standIns = [join(ctx.root, ".bunker"), join(ctx.root, ".git")].filter((d) => !existsSync(d));
+      const standIns = [join(ctx.root, ".bunker"), join(ctx.root, ".git"), ...standInPaths(spec)].filter((d) => !existsSync(d));
       try {
         const result = await runProcess(argv, {
           cwd: ctx.root,
@@ -185,7 +185,7 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
         for (const d of standIns) removeIfEmptyDir(d);
         // What the command planted for the person's own tools to run later, outside the sandbox: one walk finds
         // new repositories (disarmed) and new or changed runs-later files and untrustworthy .git entries (set aside).
-        const disarmed = spec.repositories ? afterCommand(ctx.root, spec.repositories) : [];
+        const disarmed = spec.repositories ? afterCommand([ctx.root, ...(spec.grantedRoots ?? [])], spec.repositories) : [];
         for (const line of disarmed) ctx.ui.info(`  ${escapeControl(line)}`);
         const notes = [net && refusalNote(net.refusals()), p.confined ? sandboxNote(result, spec) : null, ...disarmed.map((l) => `note: ${l}`)].filter((n) => n);
         return formatResult(result, notes.length > 0 ? notes.join("\n") : null);
@@ -198,18 +198,34 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
   };
 }
 
-/** Which files run later here (the write tools' list, runs-later.ts), with a key that changes when the answer may. */
-function laterMatch(root: string, grants: Grants): LaterMatch {
+/** Which files run later in these writable roots (the write tools' list, runs-later.ts), with a key that changes when the answer may. */
+function laterMatch(roots: string[], grants: Grants): LaterMatch {
   const protect = grants.protect ?? [];
-  const match = runsLaterMatcher(root, protect);
-  return { key: `${protect.map((r) => r.glob).join("\0")}\0${gitHooksPath(root) ?? ""}`, match };
+  const match = runsLaterMatcher(roots, protect);
+  return { key: `${protect.map((r) => r.glob).join("\0")}\0${roots.map((r) => `${r}\0${gitHooksPath(r) ?? ""}`).join("\0")}`, match };
 }
 
-function afterCommand(root: string, before: NonNullable<SandboxSpec["repositories"]>): string[] {
-  const after = scanWorkspace(root, before.later);
+/**
+ * The granted write paths that are folders: guarded like the workspace. Not
+ * a git directory the person named (`--allow-write=../shared/.git` means it).
+ */
+function grantedFolders(writable: string[], root: string): string[] {
+  return writable.filter((p) => {
+    if (p === root || isProtectedRelative(p)) return false;
+    try {
+      return lstatSync(p).isDirectory();
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** The after-command walk of every writable root (the workspace first, then each granted folder). */
+function afterCommand(roots: string[], before: NonNullable<SandboxSpec["repositories"]>): string[] {
+  const after = scanRoots(roots, before.later);
   return [
-    ...disarmNewRepositories(root, before.sites, after.sites, before),
-    ...setAsideRunsLater(root, before.laterFiles, after.later, before.later.match),
+    ...disarmNewRepositories(roots, before.sites, after.sites, before),
+    ...setAsideRunsLater(roots, before.laterFiles, after.later, before.later.match),
   ];
 }
 
@@ -232,10 +248,13 @@ export function commandSandboxSpec(command: string, root: string, opts: RunBashO
   const gitDirs = linkedGitDirs(root);
   const workspaceReadOnly = confined && (readOnly ?? evaluateRun(command, { root, grants }).readOnly);
   // Every repository at any depth read-only (the top one writable only when granted); not needed when nothing is writable.
-  const later = laterMatch(root, grants);
-  const scan = confined && !workspaceReadOnly ? scanWorkspace(root, later) : { sites: [], later: new Map<string, string>() };
+  // Every writable root guarded alike: the workspace and each granted folder (`--allow-write=../shared`).
+  const granted = confined && !workspaceReadOnly ? grantedFolders(opts.writable ?? [], root) : [];
+  const roots = [root, ...granted];
+  const later = laterMatch(roots, grants);
+  const scan = confined && !workspaceReadOnly ? scanRoots(roots, later) : { sites: [], later: new Map<string, string>() };
   const sites = scan.sites;
-  const guard = gitGuard(root, sites, host.gitConfig);
+  const guard = gitGuard(roots, sites, host.gitConfig);
   // Files the person's tools run later, read-only like .git (a link is not mounted over: one the command makes is set aside).
   const laterReadOnly = [...scan.later.keys()].filter((p) => !isLink(p));
   const topGit = new Set(opts.gitWritable ? [join(root, ".git"), ...gitDirsInside(root)] : []);
@@ -245,6 +264,7 @@ export function commandSandboxSpec(command: string, root: string, opts: RunBashO
     allowNet: opts.allowNet,
     gitWritable: opts.gitWritable,
     writable: [...(opts.writable ?? []), ...(opts.gitWritable ? gitDirs : [])],
+    ...(granted.length > 0 ? { grantedRoots: granted } : {}),
     // Granted reads (a rule's glob shows its fixed part), and the repository of a worktree, read-only.
     readable: [...grantedReadPaths(grants), ...(opts.gitWritable ? [] : gitDirs), ...enclosingGitDirs(root, host.home ?? realpathLoose(opts.home ?? homedir()).real)],
     hidden: [
@@ -427,7 +447,7 @@ export function sandboxNote(r: ProcessResult, spec: SandboxSpec): string | null 
     );
   } else if (/Read-only file system|EROFS/.test(out)) {
     notes.push(
-      "The sandbox blocked a write: only the workspace and /tmp are writable (every git repository in it, at any depth, .bunker, and the files other tools run later, such as .envrc, .husky/ and .vscode/tasks.json, are read-only; the top .git unless granted). " +
+      `The sandbox blocked a write: only the workspace${spec.grantedRoots?.length ? ", the folders granted with --allow-write" : ""} and /tmp are writable (every git repository in ${spec.grantedRoots?.length ? "them" : "it"}, at any depth, .bunker, and the files other tools run later, such as .envrc, .husky/ and .vscode/tasks.json, are read-only; the top .git unless granted). ` +
         "Do not retry; if the write is needed, ask the person, who can grant the path with --allow-write=PATH or run bunker with --sandbox off; a file other tools run later is written with the file tools, which ask the person.",
     );
   }

@@ -311,9 +311,8 @@ function plainWordProblem(t: string, w: Word, paths: PathChecker, programNames =
     return /[:@]/.test(t) ? `names ${w.raw}, which may be a host, a URL or a file to send` : `has an argument that is not a plain word (${w.raw})`;
   }
   if (programNames && !t.includes("/") && Bun.which(t) !== null) return `names a program (${w.raw})`;
-  if (!paths.writable(w)) {
-    return paths.readable(w) ? `names ${w.raw}, in .git or .bunker (changes there always ask)` : `names ${w.raw}, outside the workspace`;
-  }
+  const writeProblem = paths.writeProblem(w);
+  if (writeProblem) return `names ${w.raw}, ${writeProblem}`;
   // Inside, but a program all the same (`git clone -u ./x.sh`, `--pre ./x.sh`).
   if (programNames && paths.executable(w)) return `names an executable file (${w.raw})`;
   return null;
@@ -353,8 +352,11 @@ function gitConfigProblem(cmd: SimpleCommand, judge: Judge, paths: PathChecker):
 function redirectsInside(redirects: Redirect[], paths: PathChecker): string | null {
   for (const r of redirects) {
     if (!r.target) continue;
-    if (r.writes ? !paths.writable(r.target) : !paths.readable(r.target)) {
-      return `the redirection to ${r.target.raw} leaves the workspace or touches a protected path`;
+    if (r.writes) {
+      const problem = paths.writeProblem(r.target);
+      if (problem) return `the redirection to ${r.target.raw} writes ${problem}`;
+    } else if (!paths.readable(r.target)) {
+      return `the redirection from ${r.target.raw} reads outside the workspace`;
     }
   }
   return null;

@@ -65,11 +65,15 @@ export class PathChecker {
     readonly hasCd: boolean,
   ) {}
 
-  /** Some way this word resolves is the root or a folder holding .git or .bunker (copying onto it, or removing it, reaches them). */
+  /**
+   * Some way this word resolves is the root or a folder holding .git or
+   * .bunker (copying onto it, or removing it, reaches them). A pattern's
+   * matches count, not the folder it is matched in (`o*` is not the root).
+   */
   holdsProtected(w: Word): boolean {
     const root = this.root;
     if (!root) return true;
-    return !this.all(w, (real) => real !== root && !existsSync(join(real, ".git")) && !existsSync(join(real, ".bunker")));
+    return !this.all(w, (real) => real !== root && !existsSync(join(real, ".git")) && !existsSync(join(real, ".bunker")), false);
   }
 
   /** Some way this word resolves is an executable file: a program, however it is named. */
@@ -90,16 +94,31 @@ export class PathChecker {
     return this.all(w, (real) => matchesPathRules(this.deny.read, real, true) === null);
   }
 
-  /** Same, for writing: also not under .git or .bunker, and not denied. */
+  /** Same, for writing: also not under .git or .bunker, not a file run later, and not denied. */
   writable(w: Word): boolean {
-    if (isLiteral(w) && SAFE_WRITE_DEVICES.has(w.text)) return true;
+    return this.writeProblem(w) === null;
+  }
+
+  /**
+   * Why a command may not write where this word leads, naming the real cause
+   * (`names X, …`): outside the workspace, in .git or .bunker, a file other
+   * programs run later, or denied. Null when every way it resolves is writable.
+   */
+  writeProblem(w: Word): string | null {
+    if (isLiteral(w) && SAFE_WRITE_DEVICES.has(w.text)) return null;
     const root = this.root;
-    if (!root) return false;
-    return this.all(
-      w,
-      (real) =>
-        !isProtectedPath(root, real) && matchesPathRules(this.deny.write, real, true) === null && runsLaterReason(root, real, this.deny.protect) === null,
-    );
+    const outside = "outside the workspace";
+    if (!root) return outside;
+    let problem: string = outside;
+    const ok = this.all(w, (real) => {
+      const later = runsLaterReason(root, real, this.deny.protect);
+      if (isProtectedPath(root, real)) problem = "in .git or .bunker (changes there always ask)";
+      else if (later) problem = `a file other programs run later (${later}; writing it always asks)`;
+      else if (matchesPathRules(this.deny.write, real, true) !== null) problem = "where a --deny-write flag or deny rule forbids writing";
+      else return true;
+      return false;
+    }, true, true);
+    return ok ? null : problem;
   }
 
   cdTargetOk(cmd: SimpleCommand): boolean {
@@ -109,7 +128,12 @@ export class PathChecker {
     return this.cwds.every((d) => isWithin(root, resolveFrom(d, target).real));
   }
 
-  private all(w: Word, extra: (real: string) => boolean): boolean {
+  /**
+   * `globBase`: a pattern's fixed folder counts as a candidate; `globParts`:
+   * so do the matches of its leading parts (for writes: `o*` + `/x`, where `o*`
+   * is a link out, leads `x` out even while nothing matches yet).
+   */
+  private all(w: Word, extra: (real: string) => boolean, globBase = true, globParts = false): boolean {
     const root = this.root;
     if (!root || w.expanded || w.brace) return false;
     let text = w.text;
@@ -124,8 +148,9 @@ export class PathChecker {
     if (text.split("/").some((part, i, all) => part === ".." && i > 0 && !this.cwds.every((cwd) => resolveFrom(cwd, all.slice(0, i).join("/")).exists))) return false;
     try {
       for (const cwd of this.cwds) {
-        const candidates = w.glob ? expandGlob(cwd, text) : [joinRaw(cwd, text)];
-        if (!candidates) return false;
+        const expanded = w.glob ? expandGlob(cwd, text, globParts) : [joinRaw(cwd, text)];
+        if (!expanded) return false;
+        const candidates = w.glob && !globBase ? expanded.slice(1) : expanded;
         for (const abs of candidates) {
           // bash hands a match named `-R` or `--pre=sh` to the program as an option.
           if (w.glob && basename(abs).startsWith("-")) return false;
@@ -141,11 +166,12 @@ export class PathChecker {
 }
 
 /**
- * What a pathname pattern can expand to (plus its fixed directory prefix),
- * or null when that cannot be bounded: a component that could match `..`,
- * or too many matches.
+ * What a pathname pattern can expand to (its fixed directory prefix first;
+ * with `leadingParts`, the matches of each leading part too: for `o*` + `/x`
+ * what `o*` matches, as a link there leads `x` elsewhere), or null when that cannot be bounded: a
+ * component that could match `..`, or too many matches.
  */
-function expandGlob(cwd: string, pattern: string): string[] | null {
+function expandGlob(cwd: string, pattern: string, leadingParts: boolean): string[] | null {
   const parts = pattern.split("/");
   const firstGlob = parts.findIndex((p) => /[*?[]/.test(p));
   if (parts.slice(firstGlob).some((p) => p.startsWith(".") && /[*?[]/.test(p))) return null;
@@ -153,16 +179,18 @@ function expandGlob(cwd: string, pattern: string): string[] | null {
   // The fixed prefix resolved physically (`link/../*` starts where the link leads, then goes up).
   const base = resolveFrom(cwd, parts.slice(0, firstGlob).join("/") || ".").real;
   // bash's default has no globstar: `**` is `*`, one level; that also keeps a scan through links bounded.
-  const rest = parts.slice(firstGlob).join("/").replace(/\*\*+/g, "*");
+  const rest = parts.slice(firstGlob).map((p) => p.replace(/\*\*+/g, "*"));
   const out = [base];
-  try {
-    // As bash does, through linked directories (`d/*/x` reaches d/link/x): every match is then resolved and checked.
-    for (const m of new Bun.Glob(rest).scanSync({ cwd: base, onlyFiles: false, dot: false, followSymlinks: true })) {
-      out.push(join(base, m));
-      if (out.length > MAX_GLOB_MATCHES) return null;
+  for (let n = leadingParts ? 1 : rest.length; n <= rest.length; n++) {
+    try {
+      // As bash does, through linked directories (`d/*/x` reaches d/link/x): every match is then resolved and checked.
+      for (const m of new Bun.Glob(rest.slice(0, n).join("/")).scanSync({ cwd: base, onlyFiles: false, dot: false, followSymlinks: true })) {
+        out.push(join(base, m));
+        if (out.length > MAX_GLOB_MATCHES) return null;
+      }
+    } catch {
+      // A missing directory matches nothing: bash passes the pattern through literally.
     }
-  } catch {
-    // A missing directory matches nothing: bash passes the pattern through literally.
   }
   return out;
 }

@@ -2,7 +2,7 @@
 // under -A, is never covered by "all edits for the session", and commands
 // under a session prefix do not write them either.
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { emptyGrants, Policy } from "../../../src/perms/policy.ts";
 import { evaluateRun } from "../../../src/perms/run/evaluate.ts";
@@ -29,6 +29,12 @@ describe("under -A, writing a file that runs code later asks, saying what runs i
     ["sub/.envrc", "direnv runs it when you enter the folder"],
     [".vscode/tasks.json", "runs when you open the folder (VS Code tasks)"],
     [".husky/pre-commit", "runs on git commit (husky hooks)"],
+    ["lefthook.yml", "runs on git commit once lefthook is installed (lefthook hooks)"],
+    ["lefthook.yaml", "runs on git commit once lefthook is installed (lefthook hooks)"],
+    [".lefthook.yml", "runs on git commit once lefthook is installed (lefthook hooks)"],
+    ["sub/lefthook-local.yml", "runs on git commit once lefthook is installed (lefthook hooks)"],
+    [".config/lefthook.yml", "runs on git commit once lefthook is installed (lefthook hooks)"],
+    [".pre-commit-config.yaml", "runs on git commit once pre-commit is installed (pre-commit hooks)"],
     [".github/workflows/ci.yml", "runs in CI when pushed (GitHub Actions)"],
     [".GitHub/Workflows/ci.yml", "runs in CI when pushed (GitHub Actions)"],
     ["tools/hooks/pre-push", "git runs it as a hook (core.hooksPath is tools/hooks)"],
@@ -45,7 +51,7 @@ describe("under -A, writing a file that runs code later asks, saying what runs i
 
   test("ordinary files stay granted; look-alikes are not on the list", () => {
     const policy = new Policy(root, allowAll());
-    for (const path of ["src/a.ts", "envrc", ".envrc.example/x", ".vscode/settings.json", "docs/.github/workflows/x", "tools/hooksx/y"]) {
+    for (const path of ["src/a.ts", "envrc", ".envrc.example/x", ".vscode/settings.json", "docs/.github/workflows/x", "tools/hooksx/y", ".gitlab-ci.yml", "lefthook.yml.orig"]) {
       expect({ path, d: policy.decide("write", join(root, path)) }).toEqual({ path, d: { verdict: "allow", grantedBy: "flag" } });
     }
   });
@@ -72,5 +78,59 @@ describe("under -A, writing a file that runs code later asks, saying what runs i
       expect({ line, v: evaluateRun(line, { root, grants: g, sessionPrefixes: ["touch", "cp", "echo"] }).verdict }).toEqual({ line, v: "ask" });
     }
     expect(evaluateRun("touch notes.txt", { root, grants: g, sessionPrefixes: ["touch"] }).verdict).toBe("allow");
+  });
+});
+
+describe("a folder granted outside the workspace (--allow-write=../shared) has the same protections", () => {
+  const shared = tempDir("bunker-runs-later-shared-");
+  mkdirSync(join(shared, ".git/hooks"), { recursive: true });
+  const elsewhere = tempDir("bunker-runs-later-elsewhere-");
+  afterAll(() => rmSync(shared, { recursive: true, force: true }));
+  afterAll(() => rmSync(elsewhere, { recursive: true, force: true }));
+  const grants = () => {
+    const g = allowAll();
+    g.allow.write.paths = [shared];
+    return g;
+  };
+
+  test.each([
+    [".git/hooks/pre-commit", "is protected: writes there always ask"],
+    ["new/.git/config", "is protected: writes there always ask"],
+    [".envrc", "direnv runs it when you enter the folder: writing it always asks"],
+    [".vscode/tasks.json", "runs when you open the folder (VS Code tasks): writing it always asks"],
+    [".github/workflows/ci.yml", "runs in CI when pushed (GitHub Actions): writing it always asks"],
+    ["lefthook.yml", "runs on git commit once lefthook is installed (lefthook hooks): writing it always asks"],
+  ])("%s asks, and all edits for the session do not cover it", (path, why) => {
+    const policy = new Policy(root, grants());
+    const target = join(shared, path);
+    expect(policy.decide("write", target)).toMatchObject({ verdict: "ask", reason: `${target} ${why}` });
+    policy.grantKindForSession("write");
+    expect(policy.decide("write", target).verdict).toBe("ask");
+  });
+
+  test("an ordinary file there is granted; the same names in a folder not granted are denied, not asked", () => {
+    const policy = new Policy(root, grants());
+    expect(policy.decide("write", join(shared, "notes.txt"))).toEqual({ verdict: "allow", grantedBy: "flag" });
+    for (const path of [".envrc", ".git/hooks/pre-commit", "x.txt"]) expect(policy.decide("write", join(elsewhere, path)).verdict).toBe("deny");
+  });
+});
+
+describe("what a command is asked about names the real cause", () => {
+  const ws = tempDir("bunker-runs-later-why-");
+  mkdirSync(join(ws, ".git"));
+  const out = tempDir("bunker-runs-later-out-");
+  symlinkSync(out, join(ws, "out"));
+  afterAll(() => rmSync(ws, { recursive: true, force: true }));
+  afterAll(() => rmSync(out, { recursive: true, force: true }));
+  const reason = (line: string, prefix: string) => evaluateRun(line, { root: ws, grants: emptyGrants(), sessionPrefixes: [prefix] }).reason;
+
+  test.each([
+    ["ln -sf .envrc x", "ln", "`ln` names .envrc, a file other programs run later (direnv runs it when you enter the folder; writing it always asks)"],
+    ["touch lefthook.yml", "touch", "`touch` names lefthook.yml, a file other programs run later (runs on git commit once lefthook is installed (lefthook hooks); writing it always asks)"],
+    ["touch .git/x", "touch", "`touch` names .git/x, in .git or .bunker (changes there always ask)"],
+    ["touch o*/x", "touch", "`touch` names o*/x, outside the workspace"],
+    ["echo x > .envrc", "echo", "the redirection to .envrc writes a file other programs run later (direnv runs it when you enter the folder; writing it always asks)"],
+  ])("%s", (line, prefix, why) => {
+    expect(reason(line, prefix)).toContain(why);
   });
 });

@@ -88,9 +88,8 @@ describe("disarming what a command created", () => {
     const before = findGitSites(root);
     mkdirSync(join(root, "wt2"));
     writeFileSync(join(root, "wt2/.git"), "gitdir: ../.git\n");
-    expect(disarmNewRepositories(root, before, findGitSites(root))).toEqual([
-      "bunker disarmed the git repository the command created at wt2/.git (nothing in it ran programs): the person's git there will not run what the command planted.",
-    ]);
+    // Nothing was checked there (it is their own repository), so nothing is said to be disarmed.
+    expect(disarmNewRepositories(root, before, findGitSites(root))).toEqual([]);
     expect(readFileSync(join(root, ".git/hooks/pre-commit"), "utf8")).toBe("theirs");
     expect(disarmNewRepositories(root, before, before)).toEqual([]);
   });

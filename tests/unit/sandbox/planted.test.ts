@@ -44,12 +44,13 @@ function workspace(setup: (root: string) => void = () => {}): string {
   return root;
 }
 
-async function sandboxed(root: string, command: string): Promise<string> {
+async function sandboxed(root: string, command: string, writable: string[] = []): Promise<string> {
   const grants = emptyGrants();
   grants.allow.run.all = true; // -A: the judge allows everything
   grants.allow.write.workspace = true;
+  grants.allow.write.paths = writable; // --allow-write=PATHS outside the workspace
   const ctx = makeContext(root, { grants });
-  const tool = createRunBashTool({ sandbox: "on", allowNet: false, allowEnv: [], gitWritable: false, grants, env, home, killGraceMs: 300 });
+  const tool = createRunBashTool({ sandbox: "on", allowNet: false, allowEnv: [], gitWritable: false, writable, grants, env, home, killGraceMs: 300 });
   const r = (await tool.run({ command }, ctx)) as Exclude<ToolOutput, string>;
   return r.content;
 }
@@ -166,5 +167,130 @@ describe.skipIf(!usable)("what a command plants for the person's tools is set as
     expect(out).toContain("bunker disarmed the git repository the command created at sub/.git (nothing in it ran programs)");
     expect(hostGit(join(root, "sub"), "log", "--format=%s").out).toBe("one\n");
     expect(hostGit(join(root, "sub"), "status", "--porcelain").out).toBe("");
+  });
+});
+
+/**
+ * A git directory something other than the command filled (an MCP server's
+ * state folder, say): outside every writable root, armed with core.fsmonitor
+ * and a pre-commit hook.
+ */
+function armedGitDirOutside(): string {
+  const g = join(base, `armed${++n}`);
+  for (const d of ["objects", "refs/heads", "hooks"]) mkdirSync(join(g, d), { recursive: true });
+  writeFileSync(join(g, "HEAD"), "ref: refs/heads/main\n");
+  writeFileSync(join(g, "config"), `[core]\n\trepositoryformatversion = 0\n\tbare = false\n\tfsmonitor = "${touch}; false"\n`);
+  writeFileSync(join(g, "hooks/pre-commit"), `#!/bin/sh\n${touch}\n`);
+  chmodSync(join(g, "hooks/pre-commit"), 0o755);
+  return g;
+}
+
+describe.skipIf(!usable)("a new .git file or commondir leading out of what the command may write is set aside (real bubblewrap)", () => {
+  const rows: { name: string; command: (g: string) => string; dir: string; says: (g: string) => string }[] = [
+    {
+      name: "a .git file whose gitdir is an armed git directory outside",
+      command: (g) => `mkdir -p docs-preview && printf 'gitdir: ${g}\\n' > docs-preview/.git`,
+      dir: "docs-preview",
+      says: (g) => `bunker set aside the .git the command created at docs-preview/.git (its gitdir ${JSON.stringify(g)} is outside what the command may write, where bunker cannot check it): it is now docs-preview/.git.bunker-set-aside; to restore it after checking it: mv docs-preview/.git.bunker-set-aside docs-preview/.git`,
+    },
+    {
+      name: "a .git directory whose commondir is an armed git directory outside",
+      command: (g) => `mkdir -p r/.git/refs r/.git/objects && echo 'ref: refs/heads/main' > r/.git/HEAD && echo '${g}' > r/.git/commondir`,
+      dir: "r",
+      says: (g) => `bunker disarmed the git repository the command created at r/.git (its commondir ${JSON.stringify(g)} (outside what the command may write, where bunker cannot check it) renamed to commondir.bunker-set-aside; to restore it after checking it: mv r/.git/commondir.bunker-set-aside r/.git/commondir)`,
+    },
+  ];
+  for (const row of rows) {
+    test(row.name, async () => {
+      const g = armedGitDirOutside();
+      const control = workspace();
+      expect(Bun.spawnSync(["bash", "-c", row.command(g)], { cwd: control, env: hostEnv }).exitCode).toBe(0);
+      hostGit(join(control, row.dir), "status");
+      expect(existsSync(MARK)).toBe(true);
+      rmSync(MARK);
+
+      const root = workspace();
+      const out = await sandboxed(root, row.command(g));
+      expect(out.split("\n")[0]).toBe("exit code 0");
+      expect(out).toContain(row.says(g));
+      expect(out).not.toContain("nothing in it ran programs");
+      hostGit(join(root, row.dir), "status");
+      hostGit(join(root, row.dir), "commit", "-qm", "x", "--allow-empty");
+      expect(existsSync(MARK)).toBe(false);
+    });
+  }
+});
+
+describe.skipIf(!usable)("a folder granted with --allow-write outside the workspace is guarded as the workspace is (real bubblewrap)", () => {
+  /** The person's other repository beside the workspace, granted writable: `--allow-write=../shared`. */
+  function shared(): string {
+    const dir = join(base, `shared${++n}`);
+    mkdirSync(dir);
+    hostGit(dir, "init", "-q", "-b", "main", ".");
+    writeFileSync(join(dir, "a.txt"), "hi\n");
+    hostGit(dir, "add", "-A");
+    hostGit(dir, "commit", "-qm", "init", "--no-verify");
+    hostGit(dir, "branch", "other");
+    return dir;
+  }
+  const hook = (path: string) => `mkdir -p $(dirname ${path}) && printf '#!/bin/sh\\n${touch}\\n' > ${path} && chmod +x ${path}`;
+
+  test("its .git is read-only: a hook written there fails, and the person's git checkout runs nothing", async () => {
+    const plant = (dir: string) => hook(`${dir}/.git/hooks/post-checkout`);
+    const control = shared();
+    Bun.spawnSync(["bash", "-c", plant(control)], { env: hostEnv });
+    hostGit(control, "checkout", "-q", "other");
+    expect(existsSync(MARK)).toBe(true);
+    rmSync(MARK);
+
+    const root = workspace();
+    const dir = shared();
+    const out = await sandboxed(root, `echo written > ${dir}/b.txt; ${plant(dir)}`, [dir]);
+    expect(out).toContain("Read-only file system");
+    expect(out).toContain("only the workspace, the folders granted with --allow-write and /tmp are writable (every git repository in them");
+    // The grant itself still works: an ordinary file is written.
+    expect(readFileSync(join(dir, "b.txt"), "utf8")).toBe("written\n");
+    hostGit(dir, "checkout", "-q", "other");
+    expect(existsSync(MARK)).toBe(false);
+  });
+
+  test("a repository made there with git init has its hook disarmed before the person's git commit", async () => {
+    const plant = (dir: string) => `git init -q ${dir}/new && ${hook(`${dir}/new/.git/hooks/pre-commit`)}`;
+    const control = shared();
+    Bun.spawnSync(["bash", "-c", plant(control)], { env: hostEnv });
+    hostGit(join(control, "new"), "commit", "-qm", "x", "--allow-empty");
+    expect(existsSync(MARK)).toBe(true);
+    rmSync(MARK);
+
+    const root = workspace();
+    const dir = shared();
+    const out = await sandboxed(root, plant(dir), [dir]);
+    expect(out).toContain("bunker disarmed the git repository the command created at ../");
+    expect(out).toContain("hooks renamed to NAME.bunker-disarmed: pre-commit");
+    hostGit(join(dir, "new"), "commit", "-qm", "x", "--allow-empty");
+    expect(existsSync(MARK)).toBe(false);
+  });
+
+  test("git init at the granted folder's top is refused when it has no .git (a read-only stand-in), and the stand-in is gone after", async () => {
+    const root = workspace();
+    const dir = join(base, `plain${++n}`);
+    mkdirSync(dir);
+    const out = await sandboxed(root, `git init -q ${dir}`, [dir]);
+    expect(out.split("\n")[0]).not.toBe("exit code 0");
+    expect(existsSync(join(dir, ".git"))).toBe(false);
+  });
+
+  test(".envrc and .vscode/tasks.json made there are set aside; an existing .envrc there is read-only", async () => {
+    const root = workspace();
+    const dir = shared();
+    mkdirSync(join(dir, "old"));
+    writeFileSync(join(dir, "old/.envrc"), "theirs\n");
+    const out = await sandboxed(root, `echo '${touch}' > ${dir}/.envrc; mkdir -p ${dir}/.vscode && echo '{}' > ${dir}/.vscode/tasks.json; echo evil > ${dir}/old/.envrc`, [dir]);
+    for (const f of [".envrc", ".vscode/tasks.json"]) {
+      expect(out).toContain(`, which the command created (`);
+      expect(existsSync(join(dir, f))).toBe(false);
+      expect(existsSync(join(dir, `${f}.bunker-set-aside`))).toBe(true);
+    }
+    expect(readFileSync(join(dir, "old/.envrc"), "utf8")).toBe("theirs\n");
   });
 });
