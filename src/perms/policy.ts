@@ -121,7 +121,9 @@ export class Policy {
    * hooks too).
    */
   isProtectedPath(real: string): boolean {
-    return isWithin(this.root, real) ? isProtectedPath(this.root, real) : isProtectedRelative(real);
+    if (isWithin(this.root, real)) return isProtectedPath(this.root, real);
+    // A granted folder's own `.git` file may name its git directory beside it (`gitdir: ./.bare`).
+    return isProtectedRelative(real) || this.grants.allow.write.paths.some((r) => isWithin(r, real) && isProtectedPath(r, real));
   }
 
   /**

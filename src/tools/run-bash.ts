@@ -170,7 +170,7 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
       if (p.confined && p.kind === "bubblewrap") env.TMPDIR = "/tmp";
       const argv = confine(p, spec, net ? net.wrap([shell, "-c", command]) : [shell, "-c", command], tmp ?? "");
       // bubblewrap mounts an empty read-only .bunker and .git where there were none: take the empty mount points away after.
-      const standIns = [join(ctx.root, ".bunker"), join(ctx.root, ".git"), ...standInPaths(spec)].filter((d) => !existsSync(d));
+      const standIns = [...new Set([join(ctx.root, ".bunker"), join(ctx.root, ".git"), ...standInPaths(spec)])].filter((d) => !existsSync(d));
       try {
         const result = await runProcess(argv, {
           cwd: ctx.root,

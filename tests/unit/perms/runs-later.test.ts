@@ -84,12 +84,17 @@ describe("under -A, writing a file that runs code later asks, saying what runs i
 describe("a folder granted outside the workspace (--allow-write=../shared) has the same protections", () => {
   const shared = tempDir("bunker-runs-later-shared-");
   mkdirSync(join(shared, ".git/hooks"), { recursive: true });
+  // A linked worktree of it whose git directory sits beside it (`gitdir: ./.bare`), granted too.
+  const wt = tempDir("bunker-runs-later-wt-");
+  mkdirSync(join(wt, ".bare/hooks"), { recursive: true });
+  writeFileSync(join(wt, ".git"), "gitdir: ./.bare\n");
+  afterAll(() => rmSync(wt, { recursive: true, force: true }));
   const elsewhere = tempDir("bunker-runs-later-elsewhere-");
   afterAll(() => rmSync(shared, { recursive: true, force: true }));
   afterAll(() => rmSync(elsewhere, { recursive: true, force: true }));
   const grants = () => {
     const g = allowAll();
-    g.allow.write.paths = [shared];
+    g.allow.write.paths = [shared, wt];
     return g;
   };
 
@@ -106,6 +111,12 @@ describe("a folder granted outside the workspace (--allow-write=../shared) has t
     expect(policy.decide("write", target)).toMatchObject({ verdict: "ask", reason: `${target} ${why}` });
     policy.grantKindForSession("write");
     expect(policy.decide("write", target).verdict).toBe("ask");
+  });
+
+  test("the git directory a granted folder's .git file names beside it is protected too", () => {
+    const policy = new Policy(root, grants());
+    expect(policy.decide("write", join(wt, ".bare/hooks/pre-commit"))).toMatchObject({ verdict: "ask", reason: `${join(wt, ".bare/hooks/pre-commit")} is protected: writes there always ask` });
+    expect(policy.decide("write", join(wt, "notes.txt"))).toEqual({ verdict: "allow", grantedBy: "flag" });
   });
 
   test("an ordinary file there is granted; the same names in a folder not granted are denied, not asked", () => {
