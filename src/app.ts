@@ -103,7 +103,7 @@ export async function buildApp(config: Config, ui: TerminalUI): Promise<App> {
     session.todos = opened.resumed.todos;
     session.continued = true;
   }
-  const checkpoints = new Checkpoints(opened.recorder.sessionStore, () => opened.recorder.id, () => agent.history.messages);
+  const checkpoints = new Checkpoints(() => opened.recorder.sessionStore, () => opened.recorder.id, () => agent.history.messages);
   changes.onCommitted = (tool, files) => checkpoints.record(tool, files, (line) => ui.info(pc.yellow(escapeControl(line))));
   const model = new Model({ apiKey: config.apiKey, baseURL: config.baseURL, model: opened.model, retryBaseMs: config.retryBaseMs, idleTimeoutMs: config.idleTimeoutMs, thinking: config.thinking });
   if (model.thinking.note) ui.info(pc.yellow(escapeControl(model.thinking.note)));
@@ -115,6 +115,7 @@ export async function buildApp(config: Config, ui: TerminalUI): Promise<App> {
     advice: config.print ? headlessAdvice(() => continueCommand(config.root, opened.recorder)) : REPL_ADVICE,
     hooks: [new TodoRoundHook(session, config.todoAfter), checkpoints],
     onHistoryChange: () => opened.recorder.save({ messages: agent.history.messages, todos: session.todos }),
+    besideRequest: () => opened.recorder.open(),
   });
   if (opened.resumed) agent.load(opened.resumed.messages);
   return {

@@ -59,6 +59,8 @@ export interface AgentOptions {
   advice?: TurnAdvice;
   /** Called whenever the history is whole (before each model call, and when a turn ends): the session is saved then. */
   onHistoryChange?: () => void;
+  /** Work the first request need not wait for, done while each request is on its way (the session store opens then). */
+  besideRequest?: () => void;
 }
 
 const INTERRUPTED = "Interrupted by the user.";
@@ -176,7 +178,9 @@ export class Agent {
       this.compactIfNearlyFull(events);
       events.onModelStart();
       try {
-        message = await model.send(system, this.history.messages, registry.apiTools(), events, ctx.signal);
+        const reply = model.send(system, this.history.messages, registry.apiTools(), events, ctx.signal);
+        this.opts.besideRequest?.();
+        message = await reply;
       } catch (err) {
         this.history.truncate(before);
         if (ctx.signal.aborted) {

@@ -28,11 +28,16 @@ export class Checkpoints {
   private turnStart = 0;
 
   constructor(
-    private readonly store: SessionStore | null,
+    /** The store, or where to get it when first needed (a new session's is opened beside its first request). */
+    private readonly storeOf: SessionStore | null | (() => SessionStore | null),
     /** The session being recorded (changes with /clear or a fork). */
     private readonly sessionId: () => string,
     private readonly history: () => MessageParam[],
   ) {}
+
+  private get store(): SessionStore | null {
+    return typeof this.storeOf === "function" ? this.storeOf() : this.storeOf;
+  }
 
   /** A round hook: a turn starts, its prompt goes at the end of the history. */
   onTurnStart(): void {

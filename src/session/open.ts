@@ -19,18 +19,21 @@ export interface OpenedSession {
   model: string;
 }
 
-/** Throws SessionError when -c/-r cannot be honoured; a store that cannot open for a new session only warns. */
+/** Throws SessionError when -c/-r cannot be honoured; a store that cannot open for a new session only warns (when it is first needed). */
 export function openSession(config: Config, warn: (message: string) => void): OpenedSession {
   const request = config.resume;
   const meta = { root: config.root, model: config.model };
   if (!request || request.kind === "list") {
-    let store: SessionStore | null = null;
-    try {
-      store = SessionStore.open(config.sessionsPath);
-    } catch (err) {
-      warn(`This session will not be saved: ${(err as Error).message}`);
-    }
-    return { recorder: new SessionRecorder(store, meta, warn), resumed: null, model: config.model };
+    // A new session's store is opened when first needed: beside the first request (the agent's besideRequest), not before it.
+    const open = (): SessionStore | null => {
+      try {
+        return SessionStore.open(config.sessionsPath);
+      } catch (err) {
+        warn(`This session will not be saved: ${(err as Error).message}`);
+        return null;
+      }
+    };
+    return { recorder: new SessionRecorder(open, meta, warn), resumed: null, model: config.model };
   }
   const store = SessionStore.open(config.sessionsPath);
   if (request.kind === "latest") {

@@ -23,24 +23,37 @@ export function finishedLength(messages: MessageParam[]): number {
 
 export class SessionRecorder {
   private broken = false;
+  /** The store once opened (null: none could be); undefined until first needed. */
+  private store: SessionStore | null | undefined;
+  private readonly openStore: (() => SessionStore | null) | undefined;
 
   constructor(
-    private readonly store: SessionStore | null,
+    /** The store, or how to open it when first needed (a new session opens it beside its first request). */
+    store: SessionStore | null | (() => SessionStore | null),
     private readonly meta: { root: string; model: string },
     private readonly warn: (message: string) => void,
     public id: string = newSessionId(),
     /** The version last saved or loaded; null while this session has never been saved. */
     private version: number | null = null,
-  ) {}
+  ) {
+    if (typeof store === "function") this.openStore = store;
+    else this.store = store;
+  }
+
+  /** Opens the store now if it is opened lazily and not yet open (work that need not hold up a request). */
+  open(): SessionStore | null {
+    if (this.store === undefined) this.store = this.openStore!();
+    return this.store;
+  }
 
   /** The store, for what is kept beside the conversation (checkpoints); null when there is none. */
   get sessionStore(): SessionStore | null {
-    return this.store;
+    return this.open();
   }
 
   /** Whether this session is being saved (a store opened and has not failed). */
   get saving(): boolean {
-    return this.store !== null && !this.broken;
+    return this.open() !== null && !this.broken;
   }
 
   /** Whether this session is in the store now (a run that got no answer never is): what `bunker -r ID` can continue. */
@@ -49,24 +62,26 @@ export class SessionRecorder {
   }
 
   save(snap: SessionSnapshot): void {
-    if (!this.store || this.broken || snap.messages.length === 0) return;
+    if (this.broken || snap.messages.length === 0) return;
     // A run that never got an answer (a bad key, no server) is nothing to continue: it is saved from its first reply on.
     if (this.version === null && !snap.messages.some((m) => m.role === "assistant")) return;
+    const store = this.open();
+    if (!store) return;
     // A turn still running is marked as this bunker's, so a second one continuing the session does not adopt it.
     snap = { ...snap, running: unfinished(snap.messages) ? selfId() : null };
     try {
-      let saved = this.store.save(this.id, this.meta, snap, this.version);
+      let saved = store.save(this.id, this.meta, snap, this.version);
       if (saved === "conflict") {
         const old = this.id;
         this.startNew();
-        saved = this.store.save(this.id, this.meta, snap, null);
+        saved = store.save(this.id, this.meta, snap, null);
         this.warn(`Session ${old} was also continued elsewhere; so nothing is lost, this conversation is now saved as session ${this.id}.`);
       }
       if (saved === "conflict") throw new Error("two sessions got the same id");
       this.version = saved;
     } catch (err) {
       this.broken = true;
-      this.warn(`This session is no longer being saved: ${this.store.explain(err)}`);
+      this.warn(`This session is no longer being saved: ${store.explain(err)}`);
     }
   }
 

@@ -1,4 +1,4 @@
-// The real agent loop (Agent.runTurn) over real HTTP/SSE and the real SDK,
+// The real agent loop (Agent.runTurn) over real HTTP/SSE and the SDK's SSE reader,
 // against the scripted Messages API server. The fake rejects what the real
 // API rejects (role order, tool_result pairing), so a request it accepts is
 // a request the API would accept.
@@ -563,5 +563,25 @@ describe("usage", () => {
     const s = setup([reply([toolUse("read_file", { path: "alpha.txt" })], undefined, { usage: { input_tokens: 100, output_tokens: 10 } }), reply("ok", undefined, { usage: { input_tokens: 200, output_tokens: 20 } })]);
     await s.turn("hi");
     expect(s.model.usage).toMatchObject({ input_tokens: 300, output_tokens: 30 });
+  });
+});
+
+describe("work beside the request", () => {
+  test("besideRequest runs once per model call, while the request is out: before its answer is in the history", async () => {
+    const fake = e2e.serve([{ ...reply([toolUse("read_file", { path: "alpha.txt" })]), delayMs: 50 }, { ...reply("Read it."), delayMs: 50 }]);
+    const config = parseConfig(["-C", root], { ANTHROPIC_API_KEY: "test" }, true).config!;
+    const historyLengths: number[] = [];
+    const agent: Agent = new Agent({
+      model: new Model({ apiKey: "test", baseURL: fake.url, model: "claude-test", retryBaseMs: 1 }),
+      registry: new ToolRegistry(allTools(config)),
+      system: "You are a test.",
+      maxTurns: 5,
+      besideRequest: () => historyLengths.push(agent.history.messages.length),
+    });
+    const out = await agent.runTurn("read alpha", makeContext(root, { interactive: false }), new RecordingEvents());
+    expect(out).toMatchObject({ end: "done", text: "Read it." });
+    // The prompt alone; then prompt, tool call and its result: each time without the reply being waited for.
+    expect(historyLengths).toEqual([1, 3]);
+    expectAllAccepted(fake);
   });
 });

@@ -79,6 +79,18 @@ describe("bubblewrap arguments: an allow-list", () => {
     expect(secretPaths("/home/u", "/home/u/.ssh/proj")).not.toContain("/home/u/.ssh");
     expect(secretPaths("/home/u", "/home/u/.aws")).not.toContain("/home/u/.aws");
   });
+  test("a granted write folder is guarded as the workspace is: its repositories read-only, a missing top .git a read-only stand-in", () => {
+    const host: HostFs = { kind: (p) => (["/data", "/data/sub/.git", "/shared"].includes(p) ? "dir" : fakeHost.kind(p)), readlink: fakeHost.readlink };
+    const mounts = sandboxMounts(spec({ writable: ["/data", "/shared"], grantedRoots: ["/data", "/shared"], readOnly: ["/data/sub/.git", "/elsewhere/.git"] }), "linux", host);
+    expect(shownAs(mounts, "/data/notes.txt")).toBe("rw");
+    expect(shownAs(mounts, "/data/sub/.git/hooks/pre-commit")).toBe("ro");
+    expect(shownAs(mounts, "/data/.git/hooks/pre-commit")).toBe("ro"); // no .git there: an empty read-only stand-in
+    expect(shownAs(mounts, "/shared/.git/config")).toBe("ro");
+    expect(mounts).toContainEqual({ kind: "empty", path: "/shared/.git", writable: false });
+    // A read-only path outside every writable root is not mounted at all.
+    expect(mounts.some((m) => m.path === "/elsewhere/.git")).toBe(false);
+    expect(seatbeltProfile(spec({ writable: ["/data"], grantedRoots: ["/data"], readOnly: ["/data/sub/.git"] }), "/t", host)).toContain('(require-not (subpath "/data/sub/.git"))');
+  });
   test("shownAs says what a command finds at a path", () => {
     const mounts = sandboxMounts(spec({ home: "/home/u", hidden }), "linux", fakeHost);
     expect(shownAs(mounts, "/work/proj/src/a.ts")).toBe("rw");

@@ -1,6 +1,7 @@
 // Which session a run records into (new, -c, -r ID), the list for a bare
 // --resume, the command that continues a session, and the prompt history.
 import { describe, expect, test } from "bun:test";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { parseConfig, type Config } from "../../../src/config.ts";
 import { continueCommand, listSessions, openSession, promptHistory } from "../../../src/session/open.ts";
@@ -28,6 +29,17 @@ describe("openSession", () => {
     expect(s.recorder.saving).toBe(true);
     expect(s.model).toBe(cfg.model);
     expect(warnings).toEqual([]);
+  });
+
+  test("a new session's store is opened when first needed (beside the first request), not when the session is picked", () => {
+    const cfg = config(tempDir("bunker-open-ws-"), tempDir("bunker-open-state-"));
+    const s = openSession(cfg, () => {});
+    expect(existsSync(cfg.sessionsPath)).toBe(false);
+    // Before any answer there is nothing to save, and nothing is opened for it.
+    s.recorder.save({ messages: [{ role: "user", content: "hi" }], todos: [] });
+    expect(existsSync(cfg.sessionsPath)).toBe(false);
+    expect(s.recorder.open()).not.toBeNull();
+    expect(existsSync(cfg.sessionsPath)).toBe(true);
   });
 
   test("-c with nothing saved here starts a new session and says so", () => {
