@@ -1,7 +1,8 @@
 // When a sandboxed command fails on a path, one line that says what the
 // sandbox shows and which flag shows more: the model can then ask the person
 // instead of retrying, and the person knows what to pass.
-import { isAbsolute, resolve } from "node:path";
+import { isAbsolute, join, resolve } from "node:path";
+import { isWithin } from "../perms/workspace.ts";
 import { sandboxMounts, shownAs, type Mount, type SandboxSpec } from "./spec.ts";
 
 /** What a command sees, in one phrase. */
@@ -38,6 +39,41 @@ export function pathNote(output: string, spec: SandboxSpec, home: string = spec.
         return `${view} ${where}.`;
       }
     }
+  }
+  return null;
+}
+
+/**
+ * Package caches inside the toolchain trees (read-only in the sandbox), and
+ * the variable that points the toolchain at another cache for one command.
+ */
+const TOOLCHAIN_CACHES: { dir: string; variable: string }[] = [
+  { dir: ".bun/install/cache", variable: "BUN_INSTALL_CACHE_DIR" },
+  { dir: ".cargo/registry", variable: "CARGO_HOME" },
+  { dir: ".cargo/git", variable: "CARGO_HOME" },
+  { dir: "go/pkg/mod", variable: "GOMODCACHE" },
+  { dir: ".rustup", variable: "RUSTUP_HOME" },
+];
+
+/**
+ * When a write failed because it went to a toolchain's directory (a package
+ * cache: `bun install`, `cargo build` fetching): which flag makes it
+ * writable, what that costs, and the other way. Null when the output names
+ * no such path.
+ */
+export function toolchainWriteNote(output: string, spec: SandboxSpec, home: string = spec.home ?? "", mounts: Mount[] = sandboxMounts(spec)): string | null {
+  if (!/Read-only file system|EROFS|os error 30/.test(output)) return null;
+  for (const m of output.matchAll(PATH_WORD)) {
+    const word = m[1]!.replace(/[.;]+$/, "").replace(/(.)\/+$/, "$1");
+    const abs = word.startsWith("~/") ? (home ? `${home}/${word.slice(2)}` : null) : isAbsolute(word) ? word : null;
+    if (!abs || shownAs(mounts, abs) !== "ro") continue;
+    const tree = (spec.toolchains ?? []).find((t) => isWithin(t, abs));
+    if (!tree) continue;
+    const cache = home ? TOOLCHAIN_CACHES.find((c) => isWithin(join(home, c.dir), abs)) : undefined;
+    const grant = cache ? join(home, cache.dir) : abs;
+    const other = cache ? ` Or the command can use a cache of its own for this run, e.g. ${cache.variable}=/tmp/${cache.variable.toLowerCase()} (gone when it ends) or a folder in the workspace.` : "";
+    return `${abs} is in ${tree}, a toolchain's directory, which the sandbox shows read-only so that a command cannot change the packages and programs the person's other projects use. ` +
+      `The person can make it writable with --allow-write=${grant} (commands here can then change what is in it).${other} Do not retry as it is.`;
   }
   return null;
 }

@@ -64,5 +64,10 @@ export function endGroup(pgid: number, adoptedBefore: ReadonlySet<number>): void
     // ESRCH: the group is already gone.
   }
   liveGroups.delete(pgid);
+  killAdoptedSince(adoptedBefore);
+}
+
+/** Kills what was adopted since `adoptedBefore` was taken, except running commands' leaders. */
+export function killAdoptedSince(adoptedBefore: ReadonlySet<number>): void {
   killEscaped(new Set([...liveGroups, ...adoptedBefore]));
 }

@@ -103,18 +103,22 @@ export function killEscaped(keep: ReadonlySet<number> = new Set()): number {
     const adopted = childrenOf(process.pid).filter((pid) => !keep.has(pid) && stat(pid)?.sid !== ownSession);
     if (adopted.length === 0) break;
     for (const root of adopted) {
-      for (const pid of subtree(root)) {
-        try {
-          process.kill(pid, "SIGKILL");
-          killed++;
-        } catch {
-          // gone already
-        }
-      }
+      // Stopped first, so none of them can start more while the tree is walked; then killed.
+      for (const pid of subtree(root)) signal(pid, "SIGSTOP");
+      for (const pid of subtree(root)) if (signal(pid, "SIGKILL")) killed++;
     }
     // Reap them (libuv waits only for the children it started): a zombie each otherwise.
     const deadline = Date.now() + 200;
     for (const pid of adopted) while (c.waitpid(pid, null, WNOHANG) === 0 && Date.now() < deadline) Bun.sleepSync(1);
   }
   return killed;
+}
+
+function signal(pid: number, sig: NodeJS.Signals): boolean {
+  try {
+    process.kill(pid, sig);
+    return true;
+  } catch {
+    return false; // gone already
+  }
 }

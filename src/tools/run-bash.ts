@@ -12,8 +12,8 @@ import { gitHooksPath } from "../perms/git-config.ts";
 import { evaluateRun } from "../perms/run/evaluate.ts";
 import { confine, detectSandbox, locateProgram, planSandbox, type SandboxAvailability, type SandboxMode, type SandboxPlan } from "../sandbox/detect.ts";
 import { scrubEnv, withGitHardening } from "../sandbox/env.ts";
-import { adoptOrphans, endGroup, trackGroup } from "../sandbox/process.ts";
-import { pathNote } from "../sandbox/explain.ts";
+import { adoptOrphans, endGroup, killAdoptedSince, trackGroup } from "../sandbox/process.ts";
+import { pathNote, toolchainWriteNote } from "../sandbox/explain.ts";
 import { disarmNewRepositories, gitGuard, isLink, scanRoots, setAsideRunsLater, type LaterMatch } from "../sandbox/git-guard.ts";
 import { runsLaterMatcher } from "../perms/runs-later.ts";
 import { refusalNote, startCommandNet } from "../net/command-net.ts";
@@ -320,6 +320,7 @@ export function runProcess(argv: string[], o: RunOptions): Promise<ProcessResult
     let interrupted = false;
     let killTimer: ReturnType<typeof setTimeout> | undefined;
     let drainTimer: ReturnType<typeof setTimeout> | undefined;
+    let sweep: ReturnType<typeof setInterval> | undefined;
     let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
     let openStreams = 2;
     let settled = false;
@@ -360,6 +361,7 @@ export function runProcess(argv: string[], o: RunOptions): Promise<ProcessResult
       settled = true;
       clearTimeout(timer);
       clearTimeout(drainTimer);
+      clearInterval(sweep);
       o.signal.removeEventListener("abort", onAbort);
       // Whatever is left of the group (background jobs), and what it started outside the group, goes with the command.
       if (pgid !== undefined) endGroup(pgid, adoptedBefore);
@@ -385,8 +387,11 @@ export function runProcess(argv: string[], o: RunOptions): Promise<ProcessResult
     child.on("exit", (code, signal) => {
       exit = { code, signal };
       if (openStreams === 0) return finish();
-      // Background children may still hold the pipes: stop them, then stop waiting.
+      // Background children may still hold the pipes: stop them, then stop waiting. What left the group
+      // (setsid) goes at once, and again as the group's dying members leave more of it to bunker.
       stop();
+      killAdoptedSince(adoptedBefore);
+      sweep = setInterval(() => killAdoptedSince(adoptedBefore), 100);
       drainTimer = setTimeout(() => {
         child.stdout!.destroy();
         child.stderr!.destroy();
@@ -440,12 +445,17 @@ export function sandboxNote(r: ProcessResult, spec: SandboxSpec): string | null 
   if (r.exitCode === 0 && !r.signal) return null;
   const out = r.output;
   const notes: string[] = [];
-  if (/Read-only file system|EROFS/.test(out) && spec.workspaceReadOnly) {
+  const erofs = /Read-only file system|EROFS/.test(out);
+  // A package cache in a toolchain's tree (`bun install`, `cargo build` fetching): which flag, and the other way.
+  const toolchain = erofs && !spec.workspaceReadOnly ? toolchainWriteNote(out, spec) : null;
+  if (erofs && spec.workspaceReadOnly) {
     notes.push(
       "This command ran without asking because it only reads, so the whole workspace was read-only. " +
         "If it must write, run it in a form that asks the person (for example without the read-only wrapper it was judged by).",
     );
-  } else if (/Read-only file system|EROFS/.test(out)) {
+  } else if (toolchain) {
+    notes.push(toolchain);
+  } else if (erofs) {
     notes.push(
       `The sandbox blocked a write: only the workspace${spec.grantedRoots?.length ? ", the folders granted with --allow-write" : ""} and /tmp are writable (every git repository in ${spec.grantedRoots?.length ? "them" : "it"}, at any depth, .bunker, and the files other tools run later, such as .envrc, .husky/ and .vscode/tasks.json, are read-only; the top .git unless granted). ` +
         "Do not retry; if the write is needed, ask the person, who can grant the path with --allow-write=PATH or run bunker with --sandbox off; a file other tools run later is written with the file tools, which ask the person.",

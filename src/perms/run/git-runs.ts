@@ -43,6 +43,8 @@ export function gitRuns(argv: Word[]): GitRun[] {
     const command = s.runs === "argv" ? words.map((w) => shellQuote(w.text)).join(" ") : words.map((w) => w.text).join(" ");
     out.push({ via: `${sub} ${s.words[1]}`, command });
   }
+  // `git config alias.x '!cmd'`: what the setting will run is judged now, as if run (the next `git x` would run it unasked).
+  if (sub === "config") out.push(...configWrites(rest));
   const options = GIT_PROGRAM_OPTIONS.filter((o) => o.subcommands.includes(sub));
   for (let k = 0; k < rest.length; k++) {
     const t = rest[k]!.text;
@@ -110,10 +112,31 @@ function runOf(runs: GitRuns, value: string, via: string): GitRun {
     case "opaque":
       return { via, command: null };
     case "program":
-      return { via, command: shellQuote(value) };
+      // Judged as words, as git hands a value with spaces or shell characters to sh.
+      return { via, command: value };
     case "git":
       return { via, command: value.startsWith("!") ? value.slice(1) : `git ${value}` };
     case "shell":
       return { via, command: value.startsWith("!") ? value.slice(1) : value };
   }
+}
+
+/** git config's options that take the next word as their value. */
+const CONFIG_WITH_VALUE = new Set(["-f", "--file", "--blob", "--type", "--default", "--comment", "--value", "--url"]);
+
+/** `git config [set] [--add|--file F|…] KEY VALUE`: the setting it writes, when that setting runs a program. */
+function configWrites(rest: Word[]): GitRun[] {
+  const words: string[] = [];
+  for (let k = 0; k < rest.length; k++) {
+    const t = rest[k]!.text;
+    if (t.startsWith("-")) {
+      if (CONFIG_WITH_VALUE.has(t)) k++;
+      continue;
+    }
+    words.push(t);
+  }
+  if (words[0] === "set" || words[0] === "add") words.shift();
+  if (words.length < 2) return [];
+  const setting = `${words[0]}=${words[1]}`;
+  return settingRuns(setting, `config ${shellQuote(words[0]!)} ${shellQuote(words[1]!)}`);
 }

@@ -443,6 +443,26 @@ describe(`inside bubblewrap${skipReason}`, () => {
     }
   });
 
+  test.skipIf(!usable || !Bun.which("bun"))("bun install cannot fill the toolchain's read-only cache: the result names --allow-write for it, and with that grant the cache takes writes", async () => {
+    const home = unseenDir("bunker-home-");
+    const cache = `${home}/.bun/install/cache`;
+    mkdirSync(cache, { recursive: true });
+    writeFileSync(`${root}/package.json`, JSON.stringify({ name: "p", dependencies: { "is-number": "7.0.0" } }));
+    const env = { PATH: process.env.PATH, HOME: home };
+    try {
+      const blocked = await sandboxed("bun install --no-save", { home, env });
+      expect(blocked.content).toContain(`cannot write files to cache directory "${cache}/": EROFS`);
+      expect(blocked.content).toContain(`note: ${cache} is in ${home}/.bun, a toolchain's directory, which the sandbox shows read-only`);
+      expect(blocked.content).toContain(`The person can make it writable with --allow-write=${cache} (commands here can then change what is in it). Or the command can use a cache of its own for this run, e.g. BUN_INSTALL_CACHE_DIR=`);
+      const granted = await sandboxed(`touch ${cache}/probe`, { home, env, writable: [cache] });
+      expect(granted.content).toBe("exit code 0\n\n(no output)");
+      expect(existsSync(`${cache}/probe`)).toBe(true);
+    } finally {
+      rmSync(`${root}/package.json`, { force: true });
+      rmSync(home, { recursive: true, force: true });
+    }
+  });
+
   test.skipIf(!usable || !Bun.which("git"))("in a git worktree, commits need the .git grant", async () => {
     const base = realpathSync(mkdtempSync("/var/tmp/bunker-git-"));
     const git = (cwd: string, ...args: string[]) =>
