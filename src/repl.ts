@@ -130,7 +130,7 @@ async function runOneTurn(app: App, text: string, reader: MessageReader): Promis
 }
 
 /** The last assistant text of a conversation, cut to its last 8 lines. */
-function lastReply(messages: MessageParam[]): string {
+export function lastReply(messages: MessageParam[]): string {
   for (let i = messages.length - 1; i >= 0; i--) {
     const m = messages[i]!;
     if (m.role !== "assistant") continue;

@@ -13,6 +13,8 @@ import { readFileTool } from "../../../src/tools/read-file.ts";
 import { writeFileTool } from "../../../src/tools/write-file.ts";
 import { ToolRegistry } from "../../../src/tools/registry.ts";
 import { recoverCommits } from "../../../src/fs/transaction.ts";
+import { ChangeSet, type CommittedFile } from "../../../src/change/change-set.ts";
+import { startChanges } from "../../../src/change/start.ts";
 import { makeContext, tempDir, type TestContext } from "../../support/context.ts";
 import { readTree, workspaceWith } from "../../support/tree.ts";
 
@@ -133,7 +135,9 @@ describe("the change pipeline", () => {
     // Killed entering the 12th rename: the journal took two, so nine files are already in place.
     Bun.spawnSync(["strace", "-f", "-qq", "-o", "/dev/null", "-e", "trace=rename", "-e", "inject=rename:signal=KILL:when=12", "bun", child, "commit", root, state]);
     expect(readTree(root)).not.toEqual(before);
-    const lines = recoverCommits(join(state, "journal"), root);
+    // The next start in this workspace (src/change/start.ts) puts it right and says so.
+    const lines: string[] = [];
+    expect(startChanges({ root, sessionsPath: join(state, "sessions.sqlite") }, (l) => lines.push(l))).toEqual({ journalDir: join(state, "journal") });
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/^bunker was stopped while writing apply_patch of 20 files at .*; the 9 files already written were put back, so nothing of it is applied\.$/);
     expect(readTree(root)).toEqual(before);
@@ -141,5 +145,64 @@ describe("the change pipeline", () => {
     expect(recoverCommits(join(state, "journal"), root)).toEqual([]);
     rmSync(state, { recursive: true });
     expect(existsSync(state)).toBe(false);
+  });
+});
+
+// The pipeline used directly, as every writing tool uses it: plan several files, one prompt with every
+// diff, all or nothing on disk, and what /undo keeps.
+describe("ChangeSet", () => {
+  /** a.txt and old.txt, for the ChangeSet used directly. */
+  const twoFiles = () => workspace({ "a.txt": "one\n", "old.txt": "bye\n" });
+
+  test("a write, a create and a delete: one prompt with each file's diff, then all of them on disk, and what /undo keeps", async () => {
+    const root = twoFiles();
+    const ctx = makeContext(root, { answers: [{ answer: "once" }] });
+    const committed: CommittedFile[][] = [];
+    ctx.changes = { journalDir: join(tempDir("bunker-state-"), "journal"), onCommitted: (_tool, files) => committed.push(files) };
+    ctx.session.recordRead(join(root, "a.txt"), "one\n");
+    const set = new ChangeSet(ctx, "apply_patch");
+    set.write(set.snapshot(set.target("a.txt"), "edit"), "one\ntwo\n");
+    set.write(set.snapshot(set.target("new/b.txt")), "bee\n");
+    set.delete(set.snapshot(set.target("old.txt")));
+    expect(set.size).toBe(3);
+    await set.commit();
+    expect(ctx.approver.asked).toHaveLength(1);
+    expect(ctx.approver.asked[0]!.files!.map((f) => [f.display, f.added, f.removed])).toEqual([["a.txt", 1, 0], ["new/b.txt", 1, 0], ["old.txt", 0, 1]]);
+    expect(readFileSync(join(root, "a.txt"), "utf8")).toBe("one\ntwo\n");
+    expect(readFileSync(join(root, "new/b.txt"), "utf8")).toBe("bee\n");
+    expect(existsSync(join(root, "old.txt"))).toBe(false);
+    expect(committed[0]!.map((f) => [f.display, f.before && new TextDecoder().decode(f.before), f.after && new TextDecoder().decode(f.after)])).toEqual([
+      ["a.txt", "one\n", "one\ntwo\n"],
+      ["new/b.txt", null, "bee\n"],
+      ["old.txt", "bye\n", null],
+    ]);
+  });
+
+  test("refused: nothing is written, not even the new folder", async () => {
+    const root = twoFiles();
+    const ctx = makeContext(root, { answers: [{ answer: "deny" }] });
+    const set = new ChangeSet(ctx, "apply_patch");
+    set.write(set.snapshot(set.target("new/b.txt")), "bee\n");
+    set.delete(set.snapshot(set.target("old.txt")));
+    await expect(set.commit()).rejects.toThrow();
+    expect(existsSync(join(root, "new"))).toBe(false);
+    expect(readFileSync(join(root, "old.txt"), "utf8")).toBe("bye\n");
+  });
+
+  test("a file the model has not read cannot be replaced; one that changed since it was read is refused before asking", () => {
+    const root = twoFiles();
+    const ctx = makeContext(root, { answers: [{ answer: "once" }] });
+    const set = new ChangeSet(ctx, "edit_file");
+    expect(() => set.snapshot(set.target("a.txt"), "edit")).toThrow("You have not read a.txt");
+    ctx.session.recordRead(join(root, "a.txt"), "one\n");
+    writeFileSync(join(root, "a.txt"), "changed meanwhile\n");
+    expect(() => new ChangeSet(ctx, "edit_file").snapshot(set.target("a.txt"), "edit")).toThrow("changed on disk since you last read it");
+    expect(ctx.approver.asked).toHaveLength(0);
+  });
+
+  test("a directory is no target", () => {
+    const root = twoFiles();
+    const set = new ChangeSet(makeContext(root), "write_file");
+    expect(() => set.target(".")).toThrow("is a directory, not a file.");
   });
 });

@@ -5,6 +5,7 @@
 import { describe, expect, test } from "bun:test";
 import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { diskFull, fsProblem, isDamagedDatabase } from "../../../src/fs/errno-words.ts";
 import { writeProblem } from "../../../src/fs/writable.ts";
 import { SessionStore } from "../../../src/session/store.ts";
 import { tempDir } from "../../support/context.ts";
@@ -46,5 +47,29 @@ describe("file-system faults", () => {
     } finally {
       chmodSync(join(root, "locked"), 0o755);
     }
+  });
+});
+
+describe("the words for each errno (src/fs/errno-words.ts)", () => {
+  const err = (code: string, message = code) => Object.assign(new Error(message), { code });
+  test.each([
+    ["EROFS", "src/a.ts is on a read-only file system (mounted read-only), so nothing there can be changed. Remount it read-write, or work in a copy elsewhere."],
+    ["ENOSPC", "the disk holding src/a.ts is full (no space left on device). Free some space, then try again."],
+    ["EDQUOT", "the disk quota for src/a.ts is used up. Free some space, then try again."],
+  ])("%s", (code, words) => {
+    expect(fsProblem(err(code), "src/a.ts")).toBe(words);
+  });
+
+  test("a vague I/O error is a full disk only when the disk is full; otherwise nothing better is known", () => {
+    expect(fsProblem(err("EIO", "disk I/O error"), tempDir())).toBeNull();
+    expect(fsProblem(err("EACCES"), "x")).toBeNull();
+    expect(fsProblem("not an error", "x")).toBeNull();
+    expect(diskFull(tempDir())).toBe(false);
+  });
+
+  test("SQLite's words for a damaged database are recognised, other errors are not", () => {
+    expect(isDamagedDatabase(new Error("file is not a database"))).toBe(true);
+    expect(isDamagedDatabase(new Error("database disk image is malformed"))).toBe(true);
+    expect(isDamagedDatabase(new Error("database is locked"))).toBe(false);
   });
 });

@@ -1,0 +1,30 @@
+// /rewind's list of turns (src/rewind-command.ts): what the person reads
+// before choosing a turn to take back. The take-back itself runs end to end in
+// tests/e2e/undo.test.ts.
+import { expect, test } from "bun:test";
+import type { TurnSummary } from "../../src/change/checkpoints.ts";
+import { listTurns } from "../../src/rewind-command.ts";
+
+const at = new Date(2026, 0, 5, 9, 7).getTime();
+const turn = (number: number, files: string[], prompt: string): TurnSummary => ({ number, turn: number * 2, at, prompt, files, added: 3, removed: 1 });
+
+test("each turn: its number, time, files, lines added and removed, and prompt; then how to use it", () => {
+  const shown = Bun.stripANSI(listTurns([turn(1, ["a.ts"], "fix a"), turn(2, ["b.ts", "c.ts"], "and b")]));
+  expect(shown).toBe(
+    "Turns that changed files, oldest first (changes made by commands are not tracked):\n" +
+      '   1  09:07  a.ts  +3 -1  "fix a"\n' +
+      '   2  09:07  b.ts, c.ts  +3 -1  "and b"\n' +
+      '/rewind N takes the files back to before turn N; add "conversation" to drop those turns from the conversation too, "force" to take back files changed since.\n',
+  );
+});
+
+test("more than three files: the first three and how many more", () => {
+  expect(Bun.stripANSI(listTurns([turn(1, ["a", "b", "c", "d", "e"], "many")]))).toContain("  a, b, c (+2 more)  ");
+});
+
+test("a prompt or file name with control characters is shown escaped, not obeyed", () => {
+  const shown = listTurns([turn(1, ["x\x1b[2J.ts"], "clear\x1b]52;c;aGk=\x07")]);
+  expect(shown).not.toContain("\x1b[2J");
+  expect(shown).not.toContain("\x07");
+  expect(shown).not.toContain("\x1b]52");
+});
