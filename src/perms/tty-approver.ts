@@ -7,6 +7,7 @@ import { isCancel, log, select, text } from "@clack/prompts";
 import pc from "../ui/colors.ts";
 import { DEFAULT_MAX_DIFF_LINES, renderFileChanges } from "../ui/diff-view.ts";
 import { escapeControl } from "../ui/escape.ts";
+import { giveBackAtExit, type TtyIn } from "../ui/tty-exit.ts";
 import type { ApprovalAnswer, Approver, PermRequest } from "./types.ts";
 import { isProtectedRelative } from "./workspace.ts";
 import { argLines, MAX_ARG_LINES } from "../mcp/preview.ts";
@@ -105,7 +106,12 @@ export class TtyApprover implements Approver {
       if (typeof data === "string" ? data.includes("\x03") : data.includes(0x03)) ctrlC = true;
     };
     this.input.on("data", watch);
-    const answer = await prompt().finally(() => this.input.off("data", watch));
+    // The prompt puts the terminal in raw mode and hides the cursor: a signal meanwhile must not leave it so.
+    const unhook = giveBackAtExit(this.input as TtyIn, this.output);
+    const answer = await prompt().finally(() => {
+      unhook();
+      this.input.off("data", watch);
+    });
     if (isCancel(answer)) {
       const c = pc.createColors(this.color ?? pc.isColorSupported);
       log.message(c.red(ctrlC ? "Refused; the turn is cancelled." : "Refused."), { output: this.output, spacing: 0 });

@@ -5,6 +5,7 @@
 // terminal with `suspend` and give it back with `resume`, so two readers
 // never see the same keystroke.
 import { StringDecoder } from "node:string_decoder";
+import { giveBackAtExit } from "./tty-exit.ts";
 
 export type KeyName =
   | "text" | "paste" | "enter" | "escape" | "backspace" | "delete" | "tab"
@@ -115,7 +116,8 @@ export class Keyboard {
   private rest = "";
   private timer: ReturnType<typeof setTimeout> | undefined;
   private active = false;
-  private exitHook: (() => void) | undefined;
+  /** Removes the exit hook that gives the terminal back. */
+  private unhook: (() => void) | undefined;
   // A character split across two reads is put together again.
   private readonly decoder = new StringDecoder("utf8");
   private readonly listener = (chunk: Buffer | string) => this.feed(typeof chunk === "string" ? chunk : this.decoder.write(chunk));
@@ -130,11 +132,8 @@ export class Keyboard {
   start(): void {
     if (this.active) return;
     this.active = true;
-    // However bunker ends, the terminal is given back as it was found.
-    if (!this.exitHook) {
-      this.exitHook = () => this.suspend();
-      process.once("exit", this.exitHook);
-    }
+    // However bunker ends, the terminal is given back as it was found (also while suspended: a prompt has it then).
+    this.unhook ??= giveBackAtExit(this.input, this.output);
     this.input.setRawMode?.(true);
     // Bracketed paste: a pasted text arrives as one piece, its newlines never taken for Enter.
     this.output.write("\x1b[?2004h");
@@ -158,8 +157,8 @@ export class Keyboard {
   stop(): void {
     this.suspend();
     this.input.pause();
-    if (this.exitHook) process.off("exit", this.exitHook);
-    this.exitHook = undefined;
+    this.unhook?.();
+    this.unhook = undefined;
   }
 
   feed(chunk: string): void {

@@ -4,7 +4,7 @@
 import { expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { detectSandbox } from "../../src/sandbox/detect.ts";
-import { BUNKER, endToEnd, waitForCount } from "../support/cli.ts";
+import { BUNKER, endToEnd } from "../support/cli.ts";
 import { reply, toolUse } from "../support/fake-anthropic/steps.ts";
 import { alive } from "../support/process.ts";
 import { tmuxAvailable } from "../support/tmux.ts";
@@ -38,18 +38,51 @@ test.skipIf(detectSandbox().kind !== "bubblewrap")("SIGTERM during a sandboxed c
   expect(withArg(`sleep ${marker}`)).toEqual([]);
 }, 30_000);
 
-test.skipIf(!tmuxAvailable)("SIGTERM at an approval prompt: bunker exits 143 within a second", async () => {
-  e2e.serve([reply([toolUse("write_file", { path: "a.txt", content: "new\n" })]), reply("never")]);
+/**
+ * Runs bunker in the pane under a parent that reaps it and prints exactly how
+ * it ended (its exit status, or the signal that killed it) and whether the
+ * terminal was left raw. tmux's own pane status is no witness: its server
+ * sometimes misses the SIGCHLD (it is in a blocking wait for another child of
+ * its own), and the pane then reads as dead with no status for seconds.
+ */
+const REAPER = [
+  'const p = Bun.spawn(process.argv.slice(1), { stdio: ["inherit", "inherit", "inherit"] });',
+  "await p.exited;",
+  'const tty = Bun.spawnSync(["stty", "-a"], { stdin: "inherit" }).stdout.toString();',
+  'console.log("bunker ended: exit " + p.exitCode + ", signal " + p.signalCode + ", terminal " + (/(^|\\s)-(icanon|echo)(\\s|$)/m.test(tty) ? "raw" : "cooked"));',
+  "await Bun.sleep(1e9)",
+].join(" "); // no ";" at the end: tmux would take it for the end of its own command
+
+/** Starts bunker with `prompt` under REAPER, waits for `shown`, sends SIGTERM; what the person is left with. */
+async function sigtermWhen(shown: string, prompt: string): Promise<{ ms: number; ended: string; cursorShown: boolean }> {
   const { root, env } = e2e.workspace();
-  // Run under a shell that prints the status as a person's shell sees it (143 whether bunker exits with it or dies of the signal).
-  const tmux = await e2e.terminal(["sh", "-c", '"$@"; echo "shell saw status $?"', "sh", ...BUNKER, "write a.txt"], { cwd: root, env, cols: 100, rows: 30 });
-  await waitForCount(tmux, "a.txt?", 1);
-  const shell = Number(tmux.command(["display-message", "-p", "-t", tmux.name, "#{pane_pid}"]).trim());
-  const pid = Number(readFileSync(`/proc/${shell}/task/${shell}/children`, "utf8").trim().split(/\s+/)[0]);
+  const tmux = await e2e.terminal(["bun", "-e", REAPER, ...BUNKER, prompt], { cwd: root, env, cols: 100, rows: 30 });
+  await tmux.waitFor(shown);
+  const reaper = Number(tmux.command(["display-message", "-p", "-t", tmux.name, "#{pane_pid}"]).trim());
+  const pid = Number(readdirSync(`/proc/${reaper}/task`).map((t) => readFileSync(`/proc/${reaper}/task/${t}/children`, "utf8")).join(" ").trim().split(/\s+/)[0]);
   expect(alive(pid)).toBe(true);
   const t = Date.now();
   process.kill(pid, "SIGTERM");
   while (alive(pid) && Date.now() - t < 3000) await Bun.sleep(10);
-  expect(Date.now() - t).toBeLessThan(1000);
-  expect(await tmux.waitFor(/shell saw status \d+/, 5000)).toContain("shell saw status 143");
+  const ms = Date.now() - t;
+  const ended = (await tmux.waitFor(/bunker ended: .*/, 5000)).match(/bunker ended: .*/)![0];
+  const cursorShown = tmux.command(["display-message", "-p", "-t", tmux.name, "#{cursor_flag}"]).trim() === "1";
+  return { ms, ended, cursorShown };
+}
+
+test.skipIf(!tmuxAvailable)("SIGTERM at an approval prompt: bunker exits 143 through its handler within a second, the terminal given back (cooked, cursor shown)", async () => {
+  e2e.serve([reply([toolUse("write_file", { path: "a.txt", content: "new\n" })]), reply("never")]);
+  const { ms, ended, cursorShown } = await sigtermWhen("a.txt?", "write a.txt");
+  expect(ms).toBeLessThan(1000);
+  expect(ended).toBe("bunker ended: exit 143, signal null, terminal cooked");
+  // The prompt hides the cursor while it asks.
+  expect(cursorShown).toBe(true);
+}, 30_000);
+
+test.skipIf(!tmuxAvailable)("SIGTERM while an answer streams: the same (the live region hides the cursor while it draws)", async () => {
+  e2e.serve([reply("one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen", "end_turn", { eventDelayMs: 150, chunkSize: 4 })]);
+  const { ms, ended, cursorShown } = await sigtermWhen("three", "count");
+  expect(ms).toBeLessThan(1000);
+  expect(ended).toBe("bunker ended: exit 143, signal null, terminal cooked");
+  expect(cursorShown).toBe(true);
 }, 30_000);
