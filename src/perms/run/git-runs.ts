@@ -32,7 +32,8 @@ export function gitRuns(argv: Word[]): GitRun[] {
       continue;
     }
     const option = GIT_PROGRAM_OPTIONS.find((o) => o.subcommands.includes("") && o.names.some((n) => abbreviates(name, n)));
-    if (option && (inline !== undefined || option.names[0] === "--config-env")) out.push(runOf(option.runs, value ?? "", `${t}`));
+    const run = option && (inline !== undefined || option.names[0] === "--config-env") ? runOf(option.runs, value ?? "", t) : null;
+    if (run) out.push(run);
   }
   const sub = argv[i]?.text ?? "";
   const rest = argv.slice(i + 1);
@@ -64,7 +65,8 @@ export function gitRuns(argv: Word[]): GitRun[] {
         value = t.length > 2 ? t.slice(2) : o.short === "O" ? "" : rest[++k]?.text;
       } else continue;
       const via = `${sub} ${t}${separate && value !== undefined ? ` ${shellQuote(value)}` : ""}`;
-      out.push(value === "" && o.short === "O" ? { via, command: null } : runOf(o.runs, value ?? "", via));
+      const run = value === "" && o.short === "O" ? { via, command: null } : runOf(o.runs, value ?? "", via);
+      if (run) out.push(run);
       break;
     }
   }
@@ -94,7 +96,8 @@ function settingRuns(setting: string, via: string): GitRun[] {
   if (/^credential\.(.*\.)?helper$/.test(key) && !value.startsWith("!") && !value.includes("/")) {
     return value === "" ? [] : [{ via, command: `git credential-${value}` }];
   }
-  return [runOf(entry.runs, value, via)];
+  const run = runOf(entry.runs, value, via);
+  return run ? [run] : [];
 }
 
 /** `diff.*.command` matches `diff.x.command` and `diff.a.b.command` (a subsection may hold dots). */
@@ -107,10 +110,13 @@ function keyMatches(key: string, pattern: string): boolean {
   return restParts.length === 1 ? parts.length === 2 : parts.length >= 3;
 }
 
-function runOf(runs: GitRuns, value: string, via: string): GitRun {
+/** What git runs for `value` given as `runs` says; null when it runs nothing (a harmless setting). */
+function runOf(runs: GitRuns, value: string, via: string): GitRun | null {
   switch (runs) {
     case "opaque":
       return { via, command: null };
+    case "setting":
+      return settingRuns(value, via)[0] ?? null;
     case "program":
       // Judged as words, as git hands a value with spaces or shell characters to sh.
       return { via, command: value };

@@ -290,12 +290,14 @@ export interface GitProgramOption extends ProgramEntry {
   short?: string;
   runs: GitRuns;
 }
-export type GitRuns = "shell" | "program" | "git" | "opaque";
+export type GitRuns = "shell" | "program" | "git" | "opaque" | "setting";
 
 export const GIT_PROGRAM_OPTIONS: GitProgramOption[] = [
   { names: ["--exec-path"], subcommands: [""], runs: "opaque", why: "git runs its subcommands from that directory", match: ["git --exec-path=. status"], notMatch: ["git --exec-path"] },
   { names: ["--config-env"], subcommands: [""], runs: "opaque", why: "a setting whose value comes from a variable, which may name a program (`core.pager`)", match: ["git --config-env=core.pager=X log"], notMatch: ["git log"] },
   { names: ["--extcmd"], short: "x", subcommands: ["difftool"], runs: "shell", why: "the diff is shown by the command given", match: ["git difftool -x 'touch p' HEAD", "git difftool --extcmd='touch p'", "git difftool -xtouch", "git difftool --extc=touch"], notMatch: ["git difftool -x cat HEAD", "git clean -x -n"] },
+  { names: ["--config"], short: "c", subcommands: ["clone"], runs: "setting", why: "a setting written into the new repository, obeyed by the checkout that follows (a hooks folder, a filter)", match: ["git clone -c core.hooksPath=hk . d", "git clone --config=filter.x.smudge='touch p' . d"], notMatch: ["git clone -c user.name=x . d"] },
+  { names: ["--template"], subcommands: ["clone", "init"], runs: "opaque", why: "the hooks of the template folder are copied in, and clone's checkout runs them at once", match: ["git clone --template=t . d", "git init --template t r"], notMatch: ["git init r"] },
   { names: ["--tool"], short: "t", subcommands: ["difftool", "mergetool"], runs: "program", why: "the named tool is a program (vimdiff, meld, …)", match: ["git difftool -t vimdiff", "git mergetool --tool=meld"], notMatch: ["git difftool --tool-help"] },
   { names: ["--exec"], short: "x", subcommands: ["rebase"], runs: "shell", why: "runs the command after each commit", match: ["git rebase -x 'touch p' main", "git rebase --exec='touch p' main"], notMatch: ["git rebase main"] },
   { names: ["--upload-pack"], short: "u", subcommands: ["clone", "fetch", "pull", "ls-remote"], runs: "shell", why: "the other end is started by running this command", match: ["git clone -u 'touch p' . d", "git fetch --upload-pack='touch p' origin", "git ls-remote --upload-p=./x.sh origin"], notMatch: ["git fetch origin", "git clone . d"] },
