@@ -108,10 +108,14 @@ async function cold(n: number): Promise<{ plain: number; rendered: number }> {
 
 export async function bench(): Promise<BenchRow[]> {
   const text = markdownAnswer();
+  // The line being written at its longest and widest: a 20 KB paragraph of CJK with no line break.
+  const oneLine = "漢字かなまじり文の段落、".repeat(1700).slice(0, 6700);
   const fd = openSync("/dev/null", "w");
   let w: ReturnType<typeof warm>;
+  let long: ReturnType<typeof warm>;
   try {
     w = warm(text, terminal(fd));
+    long = warm(oneLine, terminal(fd));
   } finally {
     closeSync(fd);
   }
@@ -120,6 +124,7 @@ export async function bench(): Promise<BenchRow[]> {
     { name: `20 KB answer streamed in ${DELTA}-character deltas, plain text (reference, CPU)`, value: round(w.plain), unit: "ms" },
     { name: "the same, rendered markdown + live region drawn per delta (CPU)", value: round(w.rendered), unit: "ms" },
     { name: "rendering a 20 KB answer adds (CPU, median of paired runs)", value: round(w.added), unit: "ms", target: "< 5 ms", ok: w.added < 5 },
+    { name: "a 20 KB answer that is one unbroken line of CJK (the line being written is long and wide): rendering adds (CPU)", value: round(long.added), unit: "ms", target: "< 5 ms", ok: long.added < 5 },
     { name: "first answer of a session (fresh process, JIT cold), plain text: wall", value: round(c.plain), unit: "ms" },
     { name: "the same, rendered: wall", value: round(c.rendered), unit: "ms" },
     { name: "rendering the first answer of a session adds (wall)", value: round(c.rendered - c.plain), unit: "ms" },

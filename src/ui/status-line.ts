@@ -3,6 +3,7 @@
 // is running and for how long, and how to interrupt it. The token and cost
 // figures are the ones /cost prints.
 import pc from "./colors.ts";
+import { escapeControl } from "./escape.ts";
 import type { UsageTotals } from "../agent/usage.ts";
 
 export interface StatusFigures {
@@ -31,7 +32,8 @@ export function formatStatus(f: StatusFigures, step: RunningStep | null, now: nu
   const input = tokensIn(f.usage);
   const cached = input > 0 ? Math.round((100 * f.usage.cache_read_input_tokens) / input) : 0;
   const parts = [
-    f.model,
+    // The model's name can come from a stored session on disk, the step's from an MCP server's tool name.
+    escapeControl(f.model),
     `context ${f.contextPct === null ? "–" : `${Math.round(f.contextPct)}%`}`,
     `${input} in (${cached}% cached)`,
     `${f.usage.output_tokens} out`,
@@ -42,7 +44,7 @@ export function formatStatus(f: StatusFigures, step: RunningStep | null, now: nu
     const seconds = Math.max(0, (now - step.startedAt) / 1000);
     const frame = FRAMES[Math.floor(now / 100) % FRAMES.length]!;
     // What runs and how to stop it come first: on a narrow terminal the figures are cut, not these.
-    text = `${c.cyan(frame)} ${step.label} ${seconds.toFixed(1)}s ${c.dim("· esc to interrupt ·")} ${text}`;
+    text = `${c.cyan(frame)} ${escapeControl(step.label)} ${seconds.toFixed(1)}s ${c.dim("· esc to interrupt ·")} ${text}`;
   }
   return text;
 }

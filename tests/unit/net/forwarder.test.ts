@@ -8,6 +8,14 @@ import { NetProxy } from "../../../src/net/proxy.ts";
 import { tempDir } from "../../support/context.ts";
 import { startTestServer } from "../../support/net-servers.ts";
 
+/** A port free on this machine's loopback now (other test runs share it: a random one was sometimes taken). */
+function freePort(): number {
+  const probe = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
+  const { port } = probe;
+  probe.stop(true);
+  return port;
+}
+
 const BIG = Buffer.alloc(8 * 1024 * 1024, "bunker ");
 const A = startTestServer("A", "127.0.0.2", {
   "/big": () => new Response(BIG),
@@ -21,7 +29,7 @@ test("connections to 127.0.0.1:PORT reach the proxy; the command's status comes 
   const proxy = new NetProxy({ gate: { admit: async () => null, addressGranted: () => true } });
   await proxy.listenUnix(socket);
   try {
-    const port = 20_000 + Math.floor(Math.random() * 40_000);
+    const port = freePort();
     const out = join(dir, "out.txt");
     const code = await runForwarder([socket, String(port), "--", "sh", "-c", `curl -sS -x http://127.0.0.1:${port} ${A.url}/via > ${out}; exit 7`]);
     expect(code).toBe(7);
@@ -37,7 +45,7 @@ test("8 MB each way arrive whole (the forwarder waits when either side is slow t
   const proxy = new NetProxy({ gate: { admit: async () => null, addressGranted: () => true } });
   await proxy.listenUnix(socket);
   try {
-    const port = 20_000 + Math.floor(Math.random() * 40_000);
+    const port = freePort();
     const up = join(dir, "up.bin");
     await Bun.write(up, BIG);
     const down = join(dir, "down.bin");

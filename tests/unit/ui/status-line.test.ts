@@ -13,3 +13,10 @@ test("while a step runs: its name, its elapsed time and how to interrupt, before
   const line = Bun.stripANSI(formatStatus({ ...figures, contextPct: null }, { label: "run_bash", startedAt: 1000 }, 4250));
   expect(line).toMatch(/^. run_bash 3\.3s · esc to interrupt · claude-x · context – · 500 in/);
 });
+
+test("a model or step name with control characters shows them escaped: nothing but the line's own colours reaches the terminal", () => {
+  const line = formatStatus({ ...figures, model: "claude\x1b]52;c;cm0gLXJm\x07" }, { label: "mcp\x1b[2Jx", startedAt: 0 }, 100);
+  expect(Bun.stripANSI(line)).toContain("claude\\x1b]52;c;cm0gLXJm\\x07");
+  expect(Bun.stripANSI(line)).toContain("mcp\\x1b[2Jx");
+  expect(Bun.stripANSI(line)).not.toMatch(/[\x00-\x1f\x7f]/);
+});
