@@ -24,7 +24,6 @@ import type { SessionRecorder } from "./session/recorder.ts";
 import { SessionError } from "./session/store.ts";
 import { Checkpoints } from "./change/checkpoints.ts";
 import { startChanges } from "./change/start.ts";
-import { detectSandbox, planSandbox, sandboxStartupNotice } from "./sandbox/detect.ts";
 import type { McpHub } from "./mcp/hub.ts";
 
 export interface App {
@@ -62,24 +61,28 @@ async function makeApprover(config: Config, ui: TerminalUI): Promise<Approver> {
 export async function buildApp(config: Config, ui: TerminalUI): Promise<App> {
   const approver = await makeApprover(config, ui);
   // Whether commands run in a sandbox is found out when a command is first judged (spawning
-  // bwrap to probe it costs more than the rest of start-up), and said once then if there is none.
+  // bwrap to probe it costs more than the rest of start-up, and its module pulls in the
+  // network code), and said once then if there is none.
   let sandboxed: boolean | undefined;
-  const probeSandbox = (): boolean => {
-    if (sandboxed !== undefined) return sandboxed;
+  const probeSandbox = async (): Promise<void> => {
+    if (sandboxed !== undefined) return;
+    const { detectSandbox, planSandbox, sandboxStartupNotice } = await import("./sandbox/detect.ts");
+    if (sandboxed !== undefined) return;
     const avail = detectSandbox();
     sandboxed = planSandbox(config.sandbox, avail).confined;
     const notice = config.sandbox === "off" ? null : sandboxStartupNotice(config.sandbox, avail);
     if (notice) ui.info(pc.yellow(escapeControl(notice)));
-    return sandboxed;
   };
   const perms = new Permissions({
     // Read-only commands (ls, cat, git status…) run unasked only inside the sandbox.
     policy: new Policy(config.root, config.grants, {
+      // Until the probe has run (before any command is judged), nothing runs unasked for it.
       get readOnlyUnasked() {
-        return probeSandbox();
+        return sandboxed ?? false;
       },
     }),
     approver,
+    beforeRun: probeSandbox,
     // The tool's error line (TerminalUI.onToolEnd) already shows the person every denial.
     notify: (line) => ui.debug(`  denied: ${escapeControl(line)}`),
     // Writes allowed by a flag or a session grant still show what they change.
@@ -90,7 +93,7 @@ export async function buildApp(config: Config, ui: TerminalUI): Promise<App> {
   const registry = new ToolRegistry(allTools(config));
   for (const warning of config.startupWarnings) ui.info(pc.yellow(escapeControl(warning)));
   // At a prompt the person hears about a missing sandbox before the first command; a headless turn may need none.
-  if (!config.print) probeSandbox();
+  if (!config.print) await probeSandbox();
   // The MCP client is loaded only when servers are configured.
   const mcp = config.mcp.servers.length === 0 ? undefined : await (await import("./mcp/start.ts")).startMcp({
     config, registry, interactive: canPrompt(config), notify: (line) => ui.info(pc.yellow(escapeControl(line))), aside: (fn) => ui.aside(fn),

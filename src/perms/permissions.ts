@@ -32,6 +32,8 @@ export interface PermissionsOptions {
   notify: (line: string) => void;
   /** Called for a write that goes ahead without a prompt (a flag, rule or session grant), so the person still sees the change. */
   onAutoAllowed?: (req: PermRequest) => void;
+  /** Awaited before a command is judged: what the judgement depends on that start-up does not load (the sandbox probe). */
+  beforeRun?: () => Promise<void>;
 }
 
 export class Permissions {
@@ -40,6 +42,7 @@ export class Permissions {
   private readonly approver: Approver;
   private readonly notify: (line: string) => void;
   private readonly onAutoAllowed: ((req: PermRequest) => void) | undefined;
+  private readonly beforeRun: (() => Promise<void>) | undefined;
   /** Every denial of this run, in order. */
   readonly denials: Denial[] = [];
   /** "kind\0target" the person refused: not asked again this session. */
@@ -51,6 +54,7 @@ export class Permissions {
     this.approver = opts.approver;
     this.notify = opts.notify;
     this.onAutoAllowed = opts.onAutoAllowed;
+    this.beforeRun = opts.beforeRun;
   }
 
   /** Resolve a path the model gave, turning resolver errors into tool errors. */
@@ -85,6 +89,7 @@ export class Permissions {
    * command: the whole evaluation, which run_bash reads for the sandbox).
    */
   async authorize(req: PermRequest): Promise<Decision> {
+    if (req.kind === "run") await this.beforeRun?.();
     const targets = [req.target, ...(req.alsoTargets ?? [])];
     let mustAsk = false;
     const decisions = targets.map((target) => {

@@ -22,6 +22,9 @@ import { enclosingGitDirs, grantedReadPaths, hostView, linkedGitDirs, standInPat
 import { escapeControl } from "../ui/escape.ts";
 import { BoundedOutput } from "./bounded-output.ts";
 import { ToolError, type Tool, type ToolContext, type ToolOutput } from "./tool.ts";
+import { oneLine, runBashSpec, SUMMARY_CHARS, type RunBashInput } from "./run-bash-spec.ts";
+
+export { oneLine, type RunBashInput };
 
 export interface RunBashOptions {
   /** --sandbox auto|on|off */
@@ -82,17 +85,9 @@ export function runBashOptions(config: RunBashConfig): RunBashOptions {
   };
 }
 
-export interface RunBashInput {
-  command: string;
-  timeout_ms?: number;
-  description?: string;
-}
-
 export const DEFAULT_TIMEOUT_MS = 120_000;
 export const MAX_TIMEOUT_MS = 600_000;
 const MIN_TIMEOUT_MS = 100;
-/** The command's length in the one-line tool summary. */
-const SUMMARY_CHARS = 100;
 /** How often the live tail may print a line. */
 const TAIL_INTERVAL_MS = 250;
 
@@ -102,28 +97,7 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
   const getPlan = () => (plan ??= planSandbox(opts.sandbox, opts.availability ?? detectSandbox()));
 
   return {
-    name: "run_bash",
-    description:
-      "Run a shell command with bash -c in the workspace root. Stdin is closed; stdout and stderr come back " +
-      "interleaved, bounded to about 30 KB (head and tail kept). Default timeout 120000 ms, at most 600000. " +
-      "Background processes are stopped when the command ends. Where an OS sandbox is available, only the " +
-      "workspace and a private /tmp are writable and there is no network unless the person granted it. " +
-      "Commands the person has not granted need their approval; if they refuse, do not retry the same command.",
-    inputSchema: {
-      type: "object",
-      properties: {
-        command: { type: "string", description: "The command line, as you would type it in bash." },
-        timeout_ms: { type: "integer", description: "Milliseconds before the command is stopped (default 120000, max 600000)." },
-        description: { type: "string", description: "Five to ten words on what the command does, shown to the person." },
-      },
-      required: ["command"],
-      additionalProperties: false,
-    },
-
-    summarize(input) {
-      const line = oneLine(input.command ?? "", SUMMARY_CHARS);
-      return input.description ? `${line}  (${oneLine(input.description, 60)})` : line;
-    },
+    ...runBashSpec,
 
     async run(input, ctx) {
       const command = input.command;
@@ -473,8 +447,3 @@ export function sandboxNote(r: ProcessResult, spec: SandboxSpec): string | null 
   return notes.length > 0 ? `note: ${notes.join(" ")}` : null;
 }
 
-/** One display line: control characters escaped, long text cut. */
-export function oneLine(text: string, max: number): string {
-  const escaped = escapeControl(text);
-  return escaped.length > max ? escaped.slice(0, max - 1) + "…" : escaped;
-}

@@ -67,5 +67,21 @@ export interface Tool<Input = Record<string, unknown>> {
   run(input: Input, ctx: ToolContext): Promise<ToolOutput>;
 }
 
+/** What the model is told about a tool and its summary line, without the code that runs it. */
+export type ToolSpec<Input> = Omit<Tool<Input>, "run">;
+
+/**
+ * A tool whose code is loaded on its first call: start-up offers it from its
+ * spec alone (run_bash's sandbox and web_fetch's proxy stay unloaded in a
+ * turn that never uses them).
+ */
+export function lazyTool<Input>(spec: ToolSpec<Input>, load: () => Promise<Tool<Input>>): Tool<Input> {
+  let loaded: Promise<Tool<Input>> | undefined;
+  return {
+    ...spec,
+    run: async (input, ctx) => (await (loaded ??= load())).run(input, ctx),
+  };
+}
+
 /** Erases the input type so tools of different inputs fit in one list. */
 export type AnyTool = Tool<any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- heterogeneous registry

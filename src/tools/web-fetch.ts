@@ -8,13 +8,10 @@
 import { NetProxy, type Refusal } from "../net/proxy.ts";
 import { permissionGate } from "../net/gate.ts";
 import { htmlToMarkdown } from "../net/html-markdown.ts";
-import { escapeControl } from "../ui/escape.ts";
 import { ToolError, type Tool, type ToolContext, type ToolOutput } from "./tool.ts";
+import { webFetchSpec, type WebFetchInput } from "./web-fetch-spec.ts";
 
-export interface WebFetchInput {
-  url: string;
-  offset?: number;
-}
+export type { WebFetchInput };
 
 export interface WebFetchLimits {
   timeoutMs: number;
@@ -31,19 +28,7 @@ const TEXT_TYPES = /^(text\/|application\/([\w.+-]*\+)?(json|xml|javascript|yaml
 
 export function createWebFetchTool(limits: WebFetchLimits = WEB_FETCH_LIMITS): Tool<WebFetchInput> {
   return {
-    name: "web_fetch",
-    description:
-      "Fetch an http(s) URL. HTML comes back as Markdown, JSON and text as they are, 20000 characters at a time: pass offset to read on. Hosts the person has not granted need their approval.",
-    inputSchema: {
-      type: "object",
-      properties: {
-        url: { type: "string" },
-        offset: { type: "integer", description: "Character to start from (default 0)." },
-      },
-      required: ["url"],
-      additionalProperties: false,
-    },
-    summarize: (input) => escapeControl(String(input.url)).slice(0, 120) + (input.offset ? ` (from ${input.offset})` : ""),
+    ...webFetchSpec,
     run: (input, ctx) => fetchPage(input, ctx, limits),
   };
 }

@@ -69,3 +69,29 @@ test("a session without MCP servers never loads the MCP client: it is reached on
   const all = readdirSync(out).filter((f) => f.endsWith(".js"));
   expect(all.some((f) => readFileSync(join(out, f), "utf8").includes(MCP_CLIENT_MARK))).toBe(true);
 });
+
+/** The chunk holding `mark` (a string only that module's code holds; strings survive minification). */
+function chunkHolding(mark: string): string {
+  const found = readdirSync(out).filter((f) => f.endsWith(".js") && readFileSync(join(out, f), "utf8").includes(mark));
+  expect(found).toHaveLength(1);
+  return found[0]!;
+}
+
+// Marks of the modules a headless turn passes through (config.ts, app.ts, headless.ts), and of the code it may not need.
+const CONFIG_MARK = "names nothing (an empty list";
+const APP_MARK = "  denied: ";
+const HEADLESS_MARK = "no prompt: stdin is not a terminal";
+const BUBBLEWRAP_MARK = '"--ro-bind"';
+const NODE_NET = /from\s*"(node:)?net"/;
+
+test("a headless turn that runs no command and fetches nothing loads neither the sandbox (bubblewrap) nor node:net: run_bash and web_fetch load them on first use", () => {
+  const turn = new Set<string>();
+  for (const f of ["main.js", chunkHolding(CONFIG_MARK), chunkHolding(APP_MARK), chunkHolding(HEADLESS_MARK)]) staticClosure(f, turn);
+  const code = (f: string) => readFileSync(join(out, f), "utf8");
+  expect([...turn].filter((f) => code(f).includes(BUBBLEWRAP_MARK))).toEqual([]);
+  expect([...turn].filter((f) => NODE_NET.test(code(f)))).toEqual([]);
+  // Both are in the binary, reached through import().
+  const all = readdirSync(out).filter((f) => f.endsWith(".js"));
+  expect(all.some((f) => code(f).includes(BUBBLEWRAP_MARK))).toBe(true);
+  expect(all.some((f) => NODE_NET.test(code(f)))).toBe(true);
+});
