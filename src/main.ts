@@ -72,7 +72,8 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (err: unknown) => {
-    process.stderr.write(`bunker: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    // An unexpected error's words may quote the disk, the network or the model: escaped, newlines kept.
+    process.stderr.write(`bunker: ${escapeControl(err instanceof Error ? (err.stack ?? err.message) : String(err), { keepNewlines: true })}\n`);
     process.exit(1);
   },
 );

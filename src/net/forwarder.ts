@@ -5,6 +5,7 @@
 // status. bunker's own binary is the forwarder, so nothing needs installing.
 // It sits in front of every command that may use the network, so it uses
 // Bun's own sockets: loading node:net cost each command about 4 ms more.
+import { escapeControl } from "../ui/escape.ts";
 import { constants } from "node:os";
 import { join } from "node:path";
 
@@ -103,7 +104,7 @@ export async function runForwarder(args: string[]): Promise<number> {
       },
     });
   } catch (err) {
-    process.stderr.write(`bunker: the network proxy could not listen on 127.0.0.1:${port}: ${(err as Error).message}\n`);
+    process.stderr.write(`bunker: the network proxy could not listen on 127.0.0.1:${port}: ${escapeControl((err as Error).message)}\n`);
     return 1;
   }
   server.unref();

@@ -16,9 +16,10 @@ const conn = new McpConnection(
   def!,
   { root, plan: { confined: false }, stateDir: join(root, "state"), allowNetAll: false, denyHosts: [], denyAllNet: false, env: process.env },
   { onState: (_c, line) => line && lines.push(line) },
-  15_000,
+  // Generous, as in hub.test.ts: a server start is a bun start, slow on a loaded machine.
+  60_000,
 );
-beforeAll(() => conn.start());
+beforeAll(() => conn.start(), 90_000);
 afterAll(() => conn.stop());
 
 const signal = () => new AbortController().signal;

@@ -19,7 +19,8 @@ const hub = new McpHub({
   servers, skipped: [], registry, notify: (l) => notes.push(l),
   launch: { root, plan: { confined: false }, stateDir: join(root, "state"), allowNetAll: false, denyHosts: [], denyAllNet: false, env: process.env },
 });
-beforeAll(() => hub.start(15_000));
+// Generous: a server start is a bun start, which took over 15 s with two test suites running beside this one.
+beforeAll(() => hub.start(60_000), 90_000);
 afterAll(() => hub.close());
 
 test("a ready server's tools join the registry as mcp__server__tool, schema as the server wrote it", () => {
