@@ -1,5 +1,6 @@
 // bunker -p: one turn, the answer on stdout, progress on stderr, and an exit
 // code a script can trust.
+import { fstatSync, statSync } from "node:fs";
 import { buildApp, canPrompt, usageSummary } from "./app.ts";
 import { version } from "./build-info.ts";
 import type { Config } from "./config.ts";
@@ -14,17 +15,36 @@ import { TerminalUI } from "./ui/terminal.ts";
 export interface HeadlessIO {
   /** stdin is a terminal: nothing is piped in. */
   stdinIsTerminal: boolean;
+  /** stdin is /dev/null or closed: nothing is piped in, and reading it is skipped. */
+  stdinIsEmpty?: boolean;
   stdout: TextSink;
   stderr: TextSink;
 }
 
 function standardIO(): HeadlessIO {
-  return { stdinIsTerminal: isTerminal(0), stdout: new FdSink(1), stderr: new FdSink(2) };
+  return { stdinIsTerminal: isTerminal(0), stdinIsEmpty: isNullOrClosed(0), stdout: new FdSink(1), stderr: new FdSink(2) };
+}
+
+/** Whether `fd` is /dev/null or not open: it holds nothing, and Bun.stdin's reader need not be built to find that out. */
+export function isNullOrClosed(fd: number): boolean {
+  let st;
+  try {
+    st = fstatSync(fd);
+  } catch {
+    return true;
+  }
+  if (!st.isCharacterDevice()) return false;
+  try {
+    const devNull = statSync("/dev/null");
+    return st.rdev === devNull.rdev;
+  } catch {
+    return false;
+  }
 }
 
 export async function runHeadless(config: Config, io: HeadlessIO = standardIO()): Promise<number> {
   // Piped input is part of the request: the prompt, or context for the prompt.
-  const piped = io.stdinIsTerminal ? "" : (await Bun.stdin.text()).trim();
+  const piped = io.stdinIsTerminal || io.stdinIsEmpty ? "" : (await Bun.stdin.text()).trim();
   const prompt = config.prompt && piped ? `${config.prompt}\n\n<stdin>\n${piped}\n</stdin>` : (config.prompt ?? piped);
   if (!prompt) {
     // Here stdin is not a terminal (a terminal without a prompt is refused earlier), and it held nothing.

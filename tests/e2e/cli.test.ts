@@ -394,6 +394,23 @@ describe("what a person types wrong, and piped input", () => {
     expect(e2e.fake.requests).toHaveLength(0);
   });
 
+  test("stdin on /dev/null or closed, no prompt: the same exit 2 and words; with a prompt the turn runs", async () => {
+    const env = serve([reply([text("ran")])]);
+    const spawnEnv = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, ...env };
+    // stdin "ignore" is /dev/null; sh's <&- starts bunker with descriptor 0 closed.
+    const onDevNull = (argv: string[]) => Bun.spawn([...BUNKER, ...argv], { cwd: ws, env: spawnEnv, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+    const closed = (argv: string[]) => Bun.spawn(["sh", "-c", 'exec "$@" <&-', "sh", ...BUNKER, ...argv], { cwd: ws, env: spawnEnv, stdout: "pipe", stderr: "pipe" });
+    for (const start of [onDevNull, closed]) {
+      const proc = start(["-p"]);
+      const [err, code] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);
+      expect({ how: start.name, code, err }).toEqual({ how: start.name, code: 2, err: 'bunker: no prompt: stdin is not a terminal and was empty. Give one as an argument, bunker -p "what to do", or pipe it in: echo "what to do" | bunker -p\n' });
+    }
+    expect(e2e.fake.requests).toHaveLength(0);
+    const proc = onDevNull(["-p", "go"]);
+    const [out, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
+    expect({ out, code }).toEqual({ out: "ran\n", code: 0 });
+  });
+
   test("piped input goes to the model as context for the prompt", async () => {
     const env = serve([reply([text("got it")])]);
     const proc = Bun.spawn([...BUNKER, "-p", "summarise this"], {

@@ -2,8 +2,10 @@
 // trust (0 done, 1 an error or work cut short, 141 when stdout's reader went
 // away), with stdin taken as a terminal so nothing is read from it.
 import { beforeEach, describe, expect, test } from "bun:test";
+import { closeSync, openSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { parseConfig } from "../../src/config.ts";
-import { runHeadless, type HeadlessIO } from "../../src/headless.ts";
+import { isNullOrClosed, runHeadless, type HeadlessIO } from "../../src/headless.ts";
 import { endToEnd } from "../support/cli.ts";
 import { tempDir } from "../support/context.ts";
 import { apiError, reply, toolUse } from "../support/fake-anthropic.ts";
@@ -78,4 +80,20 @@ describe("runHeadless", () => {
     expect(await runHeadless(config(), io)).toBe(1);
     expect(err.join("")).toContain("bunker: could not write the answer to stdout: write ENOSPC");
   });
+});
+
+test("stdin that is /dev/null or closed is known empty without reading it; a file, another device or a pipe is read", () => {
+  const dir = tempDir();
+  const file = join(dir, "input.txt");
+  writeFileSync(file, "context\n");
+  const open = (path: string) => openSync(path, "r");
+  const fds = { devNull: open("/dev/null"), devZero: open("/dev/zero"), file: open(file) };
+  try {
+    expect(isNullOrClosed(fds.devNull)).toBe(true);
+    expect(isNullOrClosed(fds.devZero)).toBe(false);
+    expect(isNullOrClosed(fds.file)).toBe(false);
+  } finally {
+    for (const fd of Object.values(fds)) closeSync(fd);
+  }
+  expect(isNullOrClosed(fds.file)).toBe(true); // closed now
 });
