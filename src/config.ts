@@ -1,6 +1,6 @@
 // Flags, environment and settings files → one frozen Config. Everything the
 // rest of bunker knows about how it was started comes from here.
-import { parseArgs } from "node:util";
+import { parseFlags, type FlagSpec } from "./flags.ts";
 import { DEFAULT_MAX_TURNS, DEFAULT_MODEL } from "./help.ts";
 import { homedir } from "node:os";
 import { emptyGrants, type Grants, type PathRules } from "./perms/policy.ts";
@@ -118,7 +118,7 @@ function pathRules(root: string, flag: string, values: string[] | undefined, int
   }
 }
 
-/** node:util's parse errors, trimmed to the part a person needs: "unknown option --bogus". */
+/** The flag parser's errors (node:util parseArgs's words), trimmed to the part a person needs: "unknown option --bogus". */
 /** What a flag's value is, for "-m needs a model name". */
 const VALUE_NAMES: Record<string, string> = {
   model: "a model name", workspace: "a directory", "output-format": "a format", "max-turns": "a number", sandbox: "a mode", thinking: "a level",
@@ -147,6 +147,28 @@ function flagError(message: string): string {
   return message.split("\n")[0]!.replace(/\.$/, "");
 }
 
+/** Every flag bunker takes (src/flags.ts parses them). */
+export const FLAGS: Record<string, FlagSpec> = {
+  print: { type: "boolean", short: "p" },
+  "output-format": { type: "string" },
+  model: { type: "string", short: "m" },
+  "max-turns": { type: "string" },
+  workspace: { type: "string", short: "C" },
+  "allow-all": { type: "boolean", short: "A" },
+  "no-prompt": { type: "boolean" },
+  "allow-env": { type: "string", multiple: true },
+  sandbox: { type: "string" },
+  thinking: { type: "string" },
+  verbose: { type: "boolean" },
+  continue: { type: "boolean", short: "c" },
+  resume: { type: "string", short: "r" },
+  undo: { type: "boolean" },
+  rewind: { type: "string" },
+  version: { type: "boolean", short: "v" },
+  help: { type: "boolean", short: "h" },
+  ...Object.fromEntries(PERMISSION_FLAGS.map((f) => [f, { type: "string", multiple: true }] as const)),
+};
+
 export interface ParsedArgs {
   help: boolean;
   version: boolean;
@@ -156,31 +178,7 @@ export interface ParsedArgs {
 export function parseConfig(argv: string[], env: Record<string, string | undefined>, stdinIsTTY: boolean): ParsedArgs {
   let parsed;
   try {
-    parsed = parseArgs({
-      args: normalizeBareFlags(argv),
-      allowPositionals: true,
-      strict: true,
-      options: {
-        print: { type: "boolean", short: "p" },
-        "output-format": { type: "string" },
-        model: { type: "string", short: "m" },
-        "max-turns": { type: "string" },
-        workspace: { type: "string", short: "C" },
-        "allow-all": { type: "boolean", short: "A" },
-        "no-prompt": { type: "boolean" },
-        "allow-env": { type: "string", multiple: true },
-        sandbox: { type: "string" },
-        thinking: { type: "string" },
-        verbose: { type: "boolean" },
-        continue: { type: "boolean", short: "c" },
-        resume: { type: "string", short: "r" },
-        undo: { type: "boolean" },
-        rewind: { type: "string" },
-        version: { type: "boolean", short: "v" },
-        help: { type: "boolean", short: "h" },
-        ...Object.fromEntries(PERMISSION_FLAGS.map((f) => [f, { type: "string", multiple: true }] as const)),
-      },
-    });
+    parsed = parseFlags(normalizeBareFlags(argv), FLAGS);
   } catch (err) {
     throw new UsageError(`${flagError((err as Error).message)}. Run bunker --help for usage.`);
   }

@@ -5,7 +5,7 @@
 // is not asked the same thing twice.
 import { relative } from "node:path";
 import { ToolError } from "../tools/tool.ts";
-import { Policy, type Decision } from "./policy.ts";
+import { loadRunJudge, Policy, type Decision } from "./policy.ts";
 import type { CommandDecision } from "./run/evaluate.ts";
 import type { Approver, PermKind, PermRequest } from "./types.ts";
 import { PathError, resolvePath, type ResolvedPath } from "./workspace.ts";
@@ -89,7 +89,10 @@ export class Permissions {
    * command: the whole evaluation, which run_bash reads for the sandbox).
    */
   async authorize(req: PermRequest): Promise<Decision> {
-    if (req.kind === "run") await this.beforeRun?.();
+    if (req.kind === "run") {
+      await loadRunJudge();
+      await this.beforeRun?.();
+    }
     const targets = [req.target, ...(req.alsoTargets ?? [])];
     let mustAsk = false;
     const decisions = targets.map((target) => {

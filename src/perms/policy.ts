@@ -14,7 +14,7 @@ import { matchesPathRules } from "./path-rules.ts";
 import { runsLaterReason, type RunsLaterRule } from "./runs-later.ts";
 import type { PermKind, Verdict } from "./types.ts";
 import { hostsCover } from "../net/host-pattern.ts";
-import { evaluateRun, type RunEvaluation } from "./run/evaluate.ts";
+import type { RunEvaluation } from "./run/evaluate.ts";
 import type { RunGrant } from "./run/judge.ts";
 import type { RunRules } from "./run/patterns.ts";
 import { decideMcp, emptyMcpRules, type McpRules } from "../mcp/decide.ts";
@@ -73,6 +73,14 @@ export const emptyGrants = (): Grants => ({
   allow: { read: emptyPathRules(), write: emptyPathRules(), run: emptyRunRules(), net: { all: false, hosts: [] }, mcp: emptyMcpRules() },
   deny: { read: emptyPathRules(), write: emptyPathRules(), run: emptyRunRules(), net: { all: false, hosts: [] }, mcp: emptyMcpRules() },
 });
+
+// The command judge's tables (src/perms/run/) are loaded when the first command is judged, not at start-up.
+let runJudge: typeof import("./run/evaluate.ts") | undefined;
+
+/** Loads the command judge: Permissions awaits it before a command is judged (decide("run") needs it). */
+export async function loadRunJudge(): Promise<void> {
+  runJudge ??= await import("./run/evaluate.ts");
+}
 
 export class Policy {
   /** "kind\0target" the person allowed for the session (for run: a command prefix). */
@@ -156,7 +164,8 @@ export class Policy {
   }
 
   private decideRun(command: string): Decision {
-    const run = evaluateRun(command, {
+    if (!runJudge) throw new Error("the command judge is not loaded: await loadRunJudge() before deciding on a command");
+    const run = runJudge.evaluateRun(command, {
       root: this.root,
       grants: this.grants,
       sessionPrefixes: this.sessionPrefixes,

@@ -1,11 +1,14 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { emptyGrants, Policy, type Grants, type PolicyOptions } from "../../../../src/perms/policy.ts";
+import { emptyGrants, loadRunJudge, Policy, type Grants, type PolicyOptions } from "../../../../src/perms/policy.ts";
 import { evaluateRun, suggestPrefix } from "../../../../src/perms/run/evaluate.ts";
 import type { Verdict } from "../../../../src/perms/types.ts";
 import { readOnlyInside } from "../../../../src/sandbox/spec.ts";
 import { tempDir } from "../../../support/context.ts";
+
+// Permissions loads the judge before a command is judged; these tests ask the Policy directly.
+beforeAll(loadRunJudge);
 
 // The run policy's decision table, as it stood before the single evaluation,
 // asserted unchanged: each entry point below is one call of that evaluation
