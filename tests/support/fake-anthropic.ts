@@ -220,7 +220,9 @@ function streamResponse(message: WireMessage, step: ReplyStep, rec: ServedReques
           }
           if (cut !== undefined && i === cut) {
             rec.error = `connection reset after ${cut} events`;
-            // Let the sent events reach the socket before resetting it.
+            // Let the sent events reach the socket before resetting it: first the server takes every queued
+            // event (on a loaded machine that took longer than a fixed pause), then a moment for the write.
+            for (const deadline = Date.now() + 2_000; (c.desiredSize ?? 1) < 1 && Date.now() < deadline; ) await Bun.sleep(1);
             await Bun.sleep(FLUSH_MS);
             c.error(undefined);
             return;
