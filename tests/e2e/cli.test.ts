@@ -439,6 +439,7 @@ describe("an API address where nothing listens", () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(`nothing is listening at ${url} (ANTHROPIC_BASE_URL): start the server there or correct the URL`);
     expect(r.stderr).not.toContain("retrying");
-    expect(Date.now() - started).toBeLessThan(5_000);
+    // Retries (base 1 s here) would take 15 s; a loaded machine may take a few seconds just to start bunker from its sources.
+    expect(Date.now() - started).toBeLessThan(10_000);
   });
 });

@@ -70,8 +70,9 @@ describe("streamMessage", () => {
 
   test("the idle watchdog hears the headers and every chunk of the stream", async () => {
     let pulses = 0;
-    // Events sent 5 ms apart arrive as chunks of their own: message_start, ping, block start, delta(s), block stop, message_delta, message_stop.
-    await send({ ...reply("slow"), eventDelayMs: 5 }, { onBytes: () => pulses++ });
+    // Events sent 40 ms apart arrive as chunks of their own, even on a loaded machine: message_start, ping, block start,
+    // delta(s), block stop, message_delta, message_stop.
+    await send({ ...reply("slow"), eventDelayMs: 40 }, { onBytes: () => pulses++ });
     expect(pulses).toBeGreaterThanOrEqual(1 + 7);
   });
 
