@@ -5,8 +5,7 @@
 import { mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { emptyGrants } from "../../src/perms/policy.ts";
-import { Policy } from "../../src/perms/policy.ts";
+import { emptyGrants, loadRunJudge, Policy } from "../../src/perms/policy.ts";
 import { confine, detectSandbox, planSandbox } from "../../src/sandbox/detect.ts";
 import { sandboxMounts } from "../../src/sandbox/spec.ts";
 import { scanWorkspace } from "../../src/sandbox/git-guard.ts";
@@ -30,6 +29,8 @@ export async function bench(): Promise<BenchRow[]> {
     g.allow.run.programs = ["git"];
     const line = "cd src && git log --oneline -5 | head -3 && cat package.json | wc -l > /dev/null";
     // One run_bash call's whole decision: verdict, per-command grants, read-only workspace (one parse).
+    // The judge's tables load when a command is first judged (off a headless turn's start-up path).
+    await loadRunJudge();
     const policy = new Policy(root, g);
     rows.push({ name: "run decision for one run_bash call (parse once + judge a 5-command line)", value: round(await timeMedian(300, () => policy.decide("run", line))), unit: "ms" });
     const withSession = new Policy(root, emptyGrants());
