@@ -23,29 +23,29 @@ const A = startTestServer("A", "127.0.0.2", {
 });
 afterAll(() => A.stop());
 
-test("connections to 127.0.0.1:PORT reach the proxy; the command's status comes back", async () => {
+/** A proxy that admits everything, on a Unix socket in a fresh folder; `fn` gets the folder, the socket and a free port. */
+async function withProxy(fn: (dir: string, socket: string, port: number) => Promise<void>): Promise<void> {
   const dir = tempDir("bunker-fwd-");
   const socket = join(dir, "proxy.sock");
   const proxy = new NetProxy({ gate: { admit: async () => null, addressGranted: () => true } });
   await proxy.listenUnix(socket);
   try {
-    const port = freePort();
+    await fn(dir, socket, freePort());
+  } finally {
+    await proxy.close();
+  }
+}
+
+test("connections to 127.0.0.1:PORT reach the proxy; the command's status comes back", () =>
+  withProxy(async (dir, socket, port) => {
     const out = join(dir, "out.txt");
     const code = await runForwarder([socket, String(port), "--", "sh", "-c", `curl -sS -x http://127.0.0.1:${port} ${A.url}/via > ${out}; exit 7`]);
     expect(code).toBe(7);
     expect(readFileSync(out, "utf8")).toBe("hello from A\n");
-  } finally {
-    await proxy.close();
-  }
-});
+  }));
 
-test("8 MB each way arrive whole (the forwarder waits when either side is slow to take bytes)", async () => {
-  const dir = tempDir("bunker-fwd-");
-  const socket = join(dir, "proxy.sock");
-  const proxy = new NetProxy({ gate: { admit: async () => null, addressGranted: () => true } });
-  await proxy.listenUnix(socket);
-  try {
-    const port = freePort();
+test("8 MB each way arrive whole (the forwarder waits when either side is slow to take bytes)", () =>
+  withProxy(async (dir, socket, port) => {
     const up = join(dir, "up.bin");
     await Bun.write(up, BIG);
     const down = join(dir, "down.bin");
@@ -55,10 +55,7 @@ test("8 MB each way arrive whole (the forwarder waits when either side is slow t
     expect(code).toBe(0);
     expect(Buffer.compare(readFileSync(down), BIG)).toBe(0);
     expect(readFileSync(echoed, "utf8")).toBe(String(BIG.length));
-  } finally {
-    await proxy.close();
-  }
-}, 30_000);
+  }), 30_000);
 
 test("bad arguments: usage, status 2; from source the forwarder is bun running main.ts", async () => {
   expect(await runForwarder(["only-a-socket"])).toBe(2);
