@@ -218,13 +218,15 @@ function colourLine(raw: string, c: Colors, max: number, pieces: Piece[] | undef
   const width = max - sign.length;
   if (text.length <= width) return [colour(`${sign}${paint(parts, c, 0, text.length)}`)];
   onCut();
-  // Where each change is, in the escaped text.
+  // Where each change is, in the escaped text. An added or removed line with no word diff is a change all along
+  // (a new line's hidden tail is new code: red team, `DOC = "…"; import os; os.system(…)` passed as "more characters").
   const changes: [number, number][] = [];
   let at = 0;
   for (const p of parts) {
     if (p.changed) changes.push([at, at + p.text.length]);
     at += p.text.length;
   }
+  if (!pieces && /^[-+]/.test(raw)) changes.push([1, text.length]);
   // The note says when what it leaves out holds a change, so a hidden change never reads as more of the same.
   const note = (to: number) => `… (${text.length - to} more characters${changes.some(([, end]) => end > to) ? ", changed" : ""})`;
   const third = Math.floor(width / 3);

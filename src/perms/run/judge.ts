@@ -173,6 +173,8 @@ function readOnlyProblem(cmd: SimpleCommand, judge: Judge, paths: PathChecker): 
  * git is told to run. Null when there is none, or all of it is allowed.
  */
 function gitRunsProblem(cmd: SimpleCommand, judge: Judge, paths: PathChecker): { why: string; needs: string[] } | null {
+  const elsewhere = gitRepositoryElsewhere(cmd, paths);
+  if (elsewhere) return { why: `\`git\` ${elsewhere}: that repository's config (aliases, pagers, hooks) may run programs, and bunker does not read it beforehand`, needs: [] };
   for (const run of gitRuns(cmd.argv)) {
     const via = `\`git ${run.via}\``;
     if (run.command === null) return { why: `${via} makes git run programs bunker cannot judge beforehand`, needs: [] };
@@ -184,6 +186,35 @@ function gitRunsProblem(cmd: SimpleCommand, judge: Judge, paths: PathChecker): {
       if (!j.grantedBy) return { why: `${via} makes git run \`${name ?? run.command}\`: ${j.why ?? "not granted"}`, needs: j.needs ?? (name ? [name] : []) };
     }
   }
+  return null;
+}
+
+/** Environment variables that point git at another repository or config file. */
+const GIT_ELSEWHERE_ENV = new Set(["GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_CONFIG", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_CEILING_DIRECTORIES", "GIT_DISCOVERY_ACROSS_FILESYSTEM"]);
+
+/**
+ * How a git command uses a repository other than the workspace's own, whose
+ * .git the sandbox keeps read-only and the write rules guard: `--git-dir`,
+ * `--work-tree`, `-C DIR`, a `GIT_DIR=` in front, or a `cd` earlier in the
+ * line. Its config may have been written by the same line (a red team ran
+ * `git init --bare ev && git log … >> ev/config && git --git-dir=ev x`, an
+ * alias planted and run under --allow-run=git), so it is not granted by a
+ * grant of git alone. Null for the workspace's own repository.
+ */
+function gitRepositoryElsewhere(cmd: SimpleCommand, paths: PathChecker): string | null {
+  if (cmd.argv[0]?.text !== "git") return null;
+  const env = cmd.assignments.find((a) => GIT_ELSEWHERE_ENV.has(a.name));
+  if (env) return `is pointed at another repository (\`${env.name}=\`)`;
+  for (let i = 1; i < cmd.argv.length; i++) {
+    const t = cmd.argv[i]!.text;
+    if (!t.startsWith("-")) break;
+    const [name, inline] = t.startsWith("--") && t.includes("=") ? [t.slice(0, t.indexOf("=")), t.slice(t.indexOf("=") + 1)] : [t, undefined];
+    const takesValue = name === "-c" || name === "-C" || name === "--git-dir" || name === "--work-tree" || name === "--namespace" || name === "--config-env";
+    const value = inline ?? (takesValue ? cmd.argv[++i]?.text : undefined);
+    if (name === "--git-dir" || name === "--work-tree" || (name === "-C" && value !== ".")) return `is pointed at another repository (\`${name} ${value ?? ""}\`)`;
+    if (/^-C./.test(t) && t !== "-C.") return `is pointed at another repository (\`${t}\`)`;
+  }
+  if (paths.hasCd) return "runs after a `cd` in the same line, in a repository bunker did not look at";
   return null;
 }
 

@@ -84,10 +84,14 @@ describe("diff view", () => {
   test("very long lines are cut", () => {
     const text = renderFileChange(makeFilePreview("min.js", null, "x".repeat(5000)), { color: false, maxLineLength: 100 }).join("\n");
     const cut = text.split("\n")[2]!;
-    expect(cut).toMatch(/^\+x+… \(\d+ more characters\)$/);
+    // What is cut off of an added line is added too: the note says it holds a change.
+    expect(cut).toMatch(/^\+x+… \(\d+ more characters, changed\)$/);
     // The note counts towards the width: the line is no longer than asked.
     expect(cut.length).toBeLessThanOrEqual(100 + 1);
     expect(cut.length - cut.replace(/x/g, "").length + Number(/(\d+) more/.exec(cut)![1])).toBe(5000);
+    // An unchanged context line cut short says only how much is left.
+    const context = renderFileChange(makeFilePreview("min.js", `${"y".repeat(500)}\na\n`, `${"y".repeat(500)}\nb\n`), { color: false, maxLineLength: 100 });
+    expect(context.find((l) => l.startsWith(" y"))).toMatch(/^ y+… \(\d+ more characters\)$/);
   });
 });
 

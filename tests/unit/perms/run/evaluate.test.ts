@@ -160,6 +160,26 @@ describe("decideRun under --allow-run=git,ls", () => {
   }
 });
 
+describe("--allow-run=git grants git on the workspace's own repository, not on one the line may have planted", () => {
+  // Red team: `git init --bare ev && git log … >> ev/config && git --git-dir=ev zz` ran an alias planted by the same line.
+  test.each([
+    ["git --git-dir=ev zz", "`git` is pointed at another repository (`--git-dir ev`)"],
+    ["git --git-dir ev log", "`git` is pointed at another repository (`--git-dir ev`)"],
+    ["git --work-tree=w status", "`git` is pointed at another repository (`--work-tree w`)"],
+    ["git -C s zz", "`git` is pointed at another repository (`-C s`)"],
+    ["git -Cs zz", "`git` is pointed at another repository (`-Cs`)"],
+    ["GIT_DIR=ev git zz", "setting GIT_DIR changes what commands run"],
+    ["cd s2 && git zz", "`git` runs after a `cd` in the same line, in a repository bunker did not look at"],
+  ])("%s asks", (line, why) => {
+    const d = decideRun(gitLs(), line, root);
+    expect(d.verdict).toBe("ask");
+    expect(d.reason).toContain(why);
+  });
+  test.each(["git status", "git -C . log", "git commit -m x", "git -c core.pager=cat log"])("%s runs unasked", (line) => {
+    expect(decideRun(gitLs(), line, root).verdict).toBe("allow");
+  });
+});
+
 describe("decideRun without grants (read-only commands)", () => {
   const none = () => emptyGrants();
   test.each([
