@@ -21,6 +21,10 @@ export const RUNS_LATER: readonly RunsLaterRule[] = [
   { glob: "**/{,.}lefthook{,-local}.{yml,yaml,json,jsonc,toml}", why: "runs on git commit once lefthook is installed (lefthook hooks)" },
   { glob: "**/.config/lefthook{,-local}.{yml,yaml,json,jsonc,toml}", why: "runs on git commit once lefthook is installed (lefthook hooks)" },
   { glob: "**/.pre-commit-config.{yaml,yml}", why: "runs on git commit once pre-commit is installed (pre-commit hooks)" },
+  // Package managers' own settings can name code they load before every script: hidden where package.json's scripts are not.
+  { glob: "**/.npmrc", why: "npm obeys it on every npm run (node-options can preload code, script-shell picks the shell)" },
+  { glob: "**/bunfig.toml", why: "bun obeys it on every bun run and bun test (preload runs code first)" },
+  { glob: "**/.yarnrc{,.yml}", why: "yarn obeys it on every yarn command (yarnPath runs that file as yarn)" },
   { glob: ".github/workflows/**", why: "runs in CI when pushed (GitHub Actions)" },
 ];
 

@@ -160,6 +160,24 @@ describe.skipIf(!usable)("what a command plants for the person's tools is set as
     expect(readFileSync(join(root, ".envrc.bunker-set-aside"), "utf8")).toBe(`${touch}\n`);
   });
 
+  test(".npmrc made by a command is set aside: the person's npm run does not preload what it names (red team: node-options=--require)", async () => {
+    const plant = `echo 'require("fs").writeFileSync("${MARK}", "")' > pre.cjs && echo 'node-options=--require ./pre.cjs' > .npmrc`;
+    const pkg = (r: string) => writeFileSync(join(r, "package.json"), JSON.stringify({ name: "p", version: "1.0.0", scripts: { x: "node -e 1" } }));
+    const npmRun = (r: string) => Bun.spawnSync(["npm", "run", "-s", "x"], { cwd: r, env: hostEnv });
+    // Unconfined, the person's next npm run fires it: the marker works.
+    const control = workspace(pkg);
+    expect(Bun.spawnSync(["bash", "-c", plant], { cwd: control, env: hostEnv }).exitCode).toBe(0);
+    npmRun(control);
+    expect(existsSync(MARK)).toBe(true);
+    rmSync(MARK);
+
+    const root = workspace(pkg);
+    const out = await sandboxed(root, plant);
+    expect(out).toContain("bunker set aside .npmrc, which the command created (npm obeys it on every npm run");
+    npmRun(root);
+    expect(existsSync(MARK)).toBe(false);
+  });
+
   test("an ordinary git init sub + commit works, and the person's git there sees the commit and runs nothing", async () => {
     const root = workspace();
     const out = await sandboxed(root, "git init -q sub && cd sub && echo a > a && git add a && git -c user.name=a -c user.email=a@b commit -qm one && git log --format=%s");
