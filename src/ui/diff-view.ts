@@ -50,7 +50,10 @@ export function renderFileChange(file: FileChangePreview, opts: DiffViewOptions 
   const { lines: body, crlf, lineEndChanges } = diffBody(file.diff);
   const words = changedWords(body);
   const cut = () => opts.onCut?.();
-  const show = (line: string, i: number) => colourLine(line, c, maxLen, words.get(i), cut);
+  // Rows the budget has to spare when every line fits: they go to showing more of a change a cut would hide.
+  let spare = body.length <= maxLines ? maxLines - body.length : 0;
+  const takeRow = () => spare > 0 && spare-- > 0;
+  const show = (line: string, i: number) => colourLine(line, c, maxLen, words.get(i), cut, takeRow);
 
   const out = [header(file, c, crlf, lineEndChanges)];
   if (body.length === 0) {
@@ -206,11 +209,12 @@ const MAX_ROWS_PER_LINE = 4;
  * One diff line, escaped, coloured by its sign, its changed words marked, as
  * rows at most `max` characters wide (the cut marks included). A line too
  * long for the screen is cut around its first change, not at its start, and
- * each further change the cut would hide gets a row of its own (up to
- * MAX_ROWS_PER_LINE; the last row's note says "changed" when it leaves a
- * change out): a change at the far end of a long line must not pass unseen.
+ * each further change the cut would hide gets a row of its own, and a change
+ * the cut splits goes on in the next row while the diff has rows to spare
+ * (up to MAX_ROWS_PER_LINE; the last row's note says "changed" when it leaves
+ * a change out): a change at the far end of a long line must not pass unseen.
  */
-function colourLine(raw: string, c: Colors, max: number, pieces: Piece[] | undefined, onCut: () => void): string[] {
+function colourLine(raw: string, c: Colors, max: number, pieces: Piece[] | undefined, onCut: () => void, takeRow: () => boolean): string[] {
   const colour = lineColour(raw, c);
   const sign = pieces ? raw[0]! : "";
   const parts = (pieces ?? [{ text: raw, changed: false }]).map((p) => ({ text: escapeControl(p.text, { keepTabs: !p.tabs }), changed: p.changed }));
@@ -241,14 +245,16 @@ function colourLine(raw: string, c: Colors, max: number, pieces: Piece[] | undef
     const to = text.length - from <= width - 1 ? text.length : Math.min(text.length, from + room);
     // At the end of the line: fill the row with what comes before instead.
     if (from > 0 && to === text.length) from = Math.max(shownTo, text.length - (width - 1));
-    // The next change that starts beyond this row gets a row of its own; the last row's note says what is left out.
+    // The next change that starts beyond this row gets a row of its own; a change the row cuts goes on in the next
+    // while the diff has rows to spare; the last row's note says what is left out.
     const unseen = changes.findIndex(([begin]) => begin >= to);
-    const last = unseen < 0 || rows.length === MAX_ROWS_PER_LINE - 1;
+    const cutsChange = to < text.length && changes.some(([begin, end]) => begin < to && end > to);
+    const last = rows.length === MAX_ROWS_PER_LINE - 1 || !(unseen >= 0 || (cutsChange && takeRow()));
     const after = to >= text.length ? "" : last ? note(to) : "…";
     rows.push(colour(`${continued ? " " : sign}${from > 0 ? "…" : ""}${paint(parts, c, from, to)}${after}`));
     if (last) return rows;
     shownTo = to;
-    focus = changes[unseen]![0];
+    focus = cutsChange ? to : changes[unseen]![0];
   }
 }
 

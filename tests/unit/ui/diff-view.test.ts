@@ -82,13 +82,19 @@ describe("diff view", () => {
   });
 
   test("very long lines are cut", () => {
-    const text = renderFileChange(makeFilePreview("min.js", null, "x".repeat(5000)), { color: false, maxLineLength: 100 }).join("\n");
-    const cut = text.split("\n")[2]!;
-    // What is cut off of an added line is added too: the note says it holds a change.
-    expect(cut).toMatch(/^\+x+… \(\d+ more characters, changed\)$/);
-    // The note counts towards the width: the line is no longer than asked.
-    expect(cut.length).toBeLessThanOrEqual(100 + 1);
-    expect(cut.length - cut.replace(/x/g, "").length + Number(/(\d+) more/.exec(cut)![1])).toBe(5000);
+    const lines = renderFileChange(makeFilePreview("min.js", null, "x".repeat(5000)), { color: false, maxLineLength: 100 });
+    // An added line is a change all along: with rows to spare it goes on over four rows, then the note says
+    // that what is cut off holds a change.
+    const rows = lines.slice(2, 6);
+    expect(rows[0]).toMatch(/^\+x+…$/);
+    expect(rows[1]).toMatch(/^ …x+…$/);
+    expect(rows[3]).toMatch(/^ …x+… \(\d+ more characters, changed\)$/);
+    // The note counts towards the width: no row is longer than asked.
+    for (const row of rows) expect(row.length).toBeLessThanOrEqual(100 + 1);
+    expect(rows.join("").replace(/[^x]/g, "").length + Number(/(\d+) more/.exec(rows[3]!)![1])).toBe(5000);
+    // With no rows to spare (the diff fills its budget), one row and the note.
+    const tight = renderFileChange(makeFilePreview("min.js", null, `${"x".repeat(5000)}\n`), { color: false, maxLineLength: 100, maxLines: 2 });
+    expect(tight[2]).toMatch(/^\+x+… \(\d+ more characters, changed\)$/);
     // An unchanged context line cut short says only how much is left.
     const context = renderFileChange(makeFilePreview("min.js", `${"y".repeat(500)}\na\n`, `${"y".repeat(500)}\nb\n`), { color: false, maxLineLength: 100 });
     expect(context.find((l) => l.startsWith(" y"))).toMatch(/^ y+… \(\d+ more characters\)$/);
