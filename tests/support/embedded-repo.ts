@@ -3,7 +3,7 @@
 // a plain `git status` in the outer repository runs it (git looks inside the
 // embedded one, under its config). Built with the real git, isolated from the
 // person's config.
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "./context.ts";
 
@@ -25,7 +25,13 @@ export interface EmbeddedRepo {
   env: Record<string, string>;
 }
 
-/** `root` (a repository) with `vendor/lib` (a gitlink) whose filter touches `marker`; `vendor/lib/a.txt` is modified, so git runs the filter. */
+/**
+ * `root` (a repository) with `vendor/lib` (a gitlink) whose filter touches `marker`; `vendor/lib/a.txt` is
+ * modified, so git runs the filter. Modified in a way git can only tell by reading the file through the
+ * filter: the same size, another mtime. (A change of size git sees from stat alone; then the filter ran only
+ * when the files had been written in the same second as the index, and the control test failed when a
+ * second boundary fell between them.)
+ */
 export function makeEmbeddedRepo(opts: { filter?: boolean; indexVersion?: number; root?: string } = {}): EmbeddedRepo {
   const base = tempDir("bunker-embedded-");
   const root = opts.root ?? join(base, "ws");
@@ -43,6 +49,7 @@ export function makeEmbeddedRepo(opts: { filter?: boolean; indexVersion?: number
   if (opts.filter !== false) git(lib, env, "config", "filter.x.clean", `sh -c 'touch ${marker}; cat'`);
   git(root, env, "add", "vendor/lib");
   if (opts.indexVersion) git(root, env, "update-index", "--index-version", String(opts.indexVersion));
-  writeFileSync(join(lib, "a.txt"), "a\nb\n");
+  writeFileSync(join(lib, "a.txt"), "b\n");
+  utimesSync(join(lib, "a.txt"), 1_000_000_000, 1_000_000_000);
   return { root, marker, env };
 }
