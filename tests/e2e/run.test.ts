@@ -101,8 +101,9 @@ describe("processes a command starts outside its group (setsid)", () => {
     test(`--sandbox ${mode}: they die when the command ends and when its time is up; nothing they would do later happens`, async () => {
       const later = (marker: string) => `setsid sh -c 'sleep ${FUSE_S}; touch ${marker}' > /dev/null 2>&1 &`;
       const fake = e2e.serve([
-        // The first keeps the command's output pipe open (setsid -f forks and leaves it behind at once).
-        reply([run("setsid -f sh -c 'sleep 1.5; touch after-end'; echo started"), toolUse("run_bash", { command: `${later("after-timeout")} sleep 30`, timeout_ms: 500 })]),
+        // The first keeps the command's output pipe open (setsid -f forks and leaves it behind at once); it
+        // waits the same fuse (1.5 s was less than a loaded machine can take to end the command and kill it).
+        reply([run(`setsid -f sh -c 'sleep ${FUSE_S}; touch after-end'; echo started`), toolUse("run_bash", { command: `${later("after-timeout")} sleep 30`, timeout_ms: 500 })]),
         reply("Done."),
       ]);
       const { root, env } = e2e.workspace();
