@@ -133,7 +133,9 @@ describe.skipIf(!tmuxAvailable)("the REPL's screen (tmux)", () => {
       if (Date.now() - pressed > 5_000) throw new Error(`not interrupted:\n${t.screen()}`);
       await Bun.sleep(5);
     }
-    expect(Date.now() - pressed).toBeLessThan(200);
+    // "At once": well before the stream's next seconds of words would have ended the turn anyway (a bound
+    // of 200 ms, some 30 times what an idle machine takes, was a race with a loaded machine's scheduler).
+    expect(Date.now() - pressed).toBeLessThan(1_000);
     await t.waitFor("› abcdef");
     t.keys([" ghi"], true);
     t.keys(["Enter"]);
