@@ -204,7 +204,10 @@ describe.skipIf(!tmuxAvailable)("in a real terminal (tmux)", () => {
     // less shows the whole line (it fits the screen, so less -F prints it and is done); then the question again.
     screen = await waitForCount(tmux, "Apply this change to package.json?", 3);
     expect(screen).toContain(`+"test": "jest --ci ${"--coverage ".repeat(40)}"${tail}`);
-    await press(tmux, "Up", "Enter", "Enter");
+    await press(tmux, "Up", "Enter");
+    // The reason is asked once its question is drawn (an Enter pressed in the same breath may reach the choice's reader).
+    await waitForCount(tmux, "What should Claude do instead?", 1);
+    await press(tmux, "Enter");
     await waitForCount(tmux, "Done.", 1);
     expect(readFileSync(join(root, "package.json"), "utf8")).toBe(`"test": "jest --ci ${"--coverage ".repeat(40)}"\n`);
     expect(toolResults(fake.requests[3])[0]?.is_error).toBe(true);
