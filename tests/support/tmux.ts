@@ -14,6 +14,8 @@ export interface TmuxOptions {
   env?: Record<string, string>;
   cols?: number;
   rows?: number;
+  /** Server options (`set-option -g`) in force before the program starts, such as `{ "set-clipboard": "on" }`. */
+  serverOptions?: Record<string, string>;
 }
 
 export class TmuxSession {
@@ -26,12 +28,15 @@ export class TmuxSession {
     this.socket = join(this.dir, "sock");
   }
 
-  /** Starts `argv` in a fresh session; the pane stays after the program exits so its last screen can be read. */
+  /**
+   * Starts `argv` in a fresh session; the pane stays after the program exits so its last screen can be read.
+   * The options are set in the same tmux command, before the session: set after it, they raced the program.
+   */
   static async start(argv: string[], opts: TmuxOptions): Promise<TmuxSession> {
     const s = new TmuxSession();
     const envArgs = Object.entries(opts.env ?? {}).flatMap(([k, v]) => ["-e", `${k}=${v}`]);
-    s.tmux(["new-session", "-d", "-s", s.name, "-x", String(opts.cols ?? 120), "-y", String(opts.rows ?? 50), "-c", opts.cwd, ...envArgs, "--", ...argv]);
-    s.tmux(["set-option", "-t", s.name, "remain-on-exit", "on"]);
+    const options = Object.entries({ "remain-on-exit": "on", ...opts.serverOptions }).flatMap(([k, v]) => ["set-option", "-g", k, v, ";"]);
+    s.tmux(["start-server", ";", ...options, "new-session", "-d", "-s", s.name, "-x", String(opts.cols ?? 120), "-y", String(opts.rows ?? 50), "-c", opts.cwd, ...envArgs, "--", ...argv]);
     return s;
   }
 
