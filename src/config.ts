@@ -53,6 +53,8 @@ export interface Config {
   thinking: ThinkingLevel | undefined;
   /** The saved-sessions database ($XDG_STATE_HOME/bunker/sessions.db). */
   sessionsPath: string;
+  /** False with --no-session-persistence: nothing of this run goes into the session store (conversation, prompts, checkpoints). */
+  persist: boolean;
   /** MCP servers from the user's settings.json and the project's .mcp.json (none started yet). */
   mcp: McpConfig;
   /** Servers named by --allow-mcp=NAMES: a project's among them start without asking. */
@@ -163,6 +165,7 @@ export const FLAGS: Record<string, FlagSpec> = {
   continue: { type: "boolean", short: "c" },
   resume: { type: "string", short: "r" },
   undo: { type: "boolean" },
+  "no-session-persistence": { type: "boolean" },
   rewind: { type: "string" },
   version: { type: "boolean", short: "v" },
   help: { type: "boolean", short: "h" },
@@ -217,6 +220,11 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
   const resume: ResumeRequest | undefined = takeBack && !v.continue && resumeId === undefined ? { kind: "latest" } : v.continue
     ? { kind: "latest" }
     : resumeId === undefined ? undefined : resumeId === BARE ? { kind: "list" } : { kind: "id", id: resumeId.trim() };
+  const persist = !v["no-session-persistence"];
+  if (!persist && (v.continue || resumeId !== undefined || takeBack)) {
+    const other = v.continue ? "-c" : resumeId !== undefined ? "--resume" : v.undo ? "--undo" : "--rewind";
+    throw new UsageError(`--no-session-persistence saves nothing, so it cannot be used with ${other}, which works on a saved session: leave one of them out`);
+  }
   if (resume?.kind === "list" && (v.print || parsed.positionals.length > 0)) {
     throw new UsageError("--resume without an id lists the sessions and runs nothing; to continue one, give its id: bunker -r ID -p \"what to do\"");
   }
@@ -328,6 +336,7 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
     takeBack,
     thinking: thinkingFlag ?? thinkingSetting,
     sessionsPath: defaultSessionsPath(env),
+    persist,
     mcp,
     mcpNamed,
   };

@@ -37,18 +37,21 @@ export async function bench(): Promise<BenchRow[]> {
     return { ms: performance.now() - t0, rssMiB: (proc.resourceUsage()?.maxRSS ?? NaN) / MiB };
   };
   try {
-    const commands = [[bunker, "-p", "read a.txt"], [reference, "read a.txt"]];
+    // The second bunker row saves nothing (--no-session-persistence): what the session store costs.
+    const commands = [[bunker, "-p", "read a.txt"], [reference, "read a.txt"], [bunker, "-p", "read a.txt", "--no-session-persistence"]];
     const samples: Sample[][] = commands.map(() => []);
     for (const argv of commands) await once(argv); // warm-up
     const firstRequest = fake.requests[0]!;
     for (let i = 0; i < RUNS; i++) for (const [k, argv] of commands.entries()) samples[k]!.push(await once(argv));
-    const [b, r] = samples.map((s) => ({ ms: median(s.map((x) => x.ms)), rssMiB: median(s.map((x) => x.rssMiB)) })) as [Sample, Sample];
+    const [b, r, unsaved] = samples.map((s) => ({ ms: median(s.map((x) => x.ms)), rssMiB: median(s.map((x) => x.rssMiB)) })) as [Sample, Sample, Sample];
     const ratio = b.ms / r.ms;
     const round = (n: number, d = 1) => Number(n.toFixed(d));
     return [
       { name: "reference fetch loop, same flags (2 model calls, 1 tool): wall", value: round(r.ms), unit: "ms" },
       { name: "headless one-shot turn (2 model calls, 1 tool): wall", value: round(b.ms), unit: "ms", target: `≤ 1.5x reference (${round(1.5 * r.ms)} ms)`, ok: ratio <= 1.5 },
       { name: "headless one-shot turn / reference loop: wall", value: round(ratio, 2), unit: "x", target: "≤ 1.5x", ok: ratio <= 1.5 },
+      { name: "the same turn, --no-session-persistence: wall", value: round(unsaved.ms), unit: "ms" },
+      { name: "the same turn, --no-session-persistence / reference loop", value: round(unsaved.ms / r.ms, 2), unit: "x" },
       { name: "reference fetch loop: peak RSS", value: round(r.rssMiB), unit: "MiB" },
       { name: "headless one-shot turn: peak RSS", value: round(b.rssMiB), unit: "MiB", target: "< 80 MiB", ok: b.rssMiB < 80 },
       { name: "first request (system prompt + tool schemas)", value: round(firstRequest.bytes / 1024, 2), unit: "KB", target: "< 8 KB", ok: firstRequest.bytes < 8 * 1024 },

@@ -4,7 +4,7 @@
 // opens at once), O_NOFOLLOW (a path resolved a moment ago that became a link
 // is refused, not followed), then checked with fstat on what was opened.
 import { closeSync, constants, fstatSync, openSync, type Stats } from "node:fs";
-import { open, type FileHandle } from "node:fs/promises";
+import type { FileHandle } from "node:fs/promises";
 
 export type FileKind = "file" | "directory" | "symlink" | "pipe" | "socket" | "device";
 
@@ -67,6 +67,8 @@ export function openRegularSync(path: string, display: string): { fd: number; st
 export async function openRegular(path: string, display: string): Promise<{ handle: FileHandle; st: Stats }> {
   let handle: FileHandle;
   try {
+    // Loaded on grep's first file, not at start-up: importing node:fs/promises cost 0.3 ms of every run.
+    const { open } = process.getBuiltinModule("node:fs/promises") as typeof import("node:fs/promises");
     handle = await open(path, READ_FLAGS);
   } catch (err) {
     throw openError(display, err as NodeJS.ErrnoException);

@@ -2,7 +2,6 @@
 // convention, so names and habits carry over). The API takes only
 // [a-zA-Z0-9_-] and at most 64 characters: anything else becomes `_`, and a
 // name cut to fit gets a short hash so two long names stay apart.
-import { createHash } from "node:crypto";
 
 const MAX = 64;
 
@@ -13,7 +12,8 @@ export function sanitize(part: string): string {
 export function mcpToolName(server: string, tool: string): string {
   const full = `mcp__${sanitize(server)}__${sanitize(tool)}`;
   if (full.length <= MAX) return full;
-  const hash = createHash("sha256").update(`${server}\0${tool}`).digest("hex").slice(0, 8);
+  // Bun's hasher, not node:crypto: config.ts loads this module at start-up, and node:crypto costs 2.7 ms to load in the binary.
+  const hash = new Bun.CryptoHasher("sha256").update(`${server}\0${tool}`).digest("hex").slice(0, 8);
   return `${full.slice(0, MAX - 9)}_${hash}`;
 }
 

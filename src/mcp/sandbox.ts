@@ -4,7 +4,6 @@
 // directory, network only to the hosts granted to it (through bunker's
 // filtering proxy; all of it with a bare --allow-net), and an environment
 // scrubbed of secrets except the variables its definition names.
-import { createHash } from "node:crypto";
 import { existsSync, mkdirSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
@@ -54,7 +53,7 @@ export interface Launch {
 /** Where a server keeps its state: per user server, or per project and server (a repository's server never shares the person's). */
 export function serverStateDir(stateDir: string, def: McpServerDef, root: string): string {
   if (def.source === "user") return join(stateDir, "mcp", def.name);
-  const project = createHash("sha256").update(root).digest("hex").slice(0, 12);
+  const project = new Bun.CryptoHasher("sha256").update(root).digest("hex").slice(0, 12);
   return join(stateDir, "mcp", `project-${project}`, def.name);
 }
 

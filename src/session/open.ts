@@ -23,6 +23,8 @@ export interface OpenedSession {
 export function openSession(config: Config, warn: (message: string) => void): OpenedSession {
   const request = config.resume;
   const meta = { root: config.root, model: config.model };
+  // --no-session-persistence: a recorder with no store saves nothing, and says nothing about it.
+  if (!config.persist) return { recorder: new SessionRecorder(null, meta, warn), resumed: null, model: config.model };
   if (!request || request.kind === "list") {
     // A new session's store is opened when first needed: beside the first request (the agent's besideRequest), not before it.
     const open = (): SessionStore | null => {
@@ -130,6 +132,7 @@ export interface PromptHistory {
 
 /** The workspace's prompt history in the session store; empty and forgetful when the store cannot open. */
 export function promptHistory(config: Config): PromptHistory {
+  if (!config.persist) return { earlier: [], add: () => {}, close: () => {} };
   let store: SessionStore;
   try {
     store = SessionStore.open(config.sessionsPath);

@@ -137,6 +137,33 @@ describe("headless", () => {
     expect(next.stdout).toBe("fresh\n");
   });
 
+  test("--no-session-persistence: the turn runs and prints as usual, and nothing is saved: no store, nothing to continue, no session id", async () => {
+    e2e.serve([reply([toolUse("read_file", { path: "a.txt" })]), reply("It says hi."), reply("fresh")]);
+    const { root, env } = e2e.workspace({ "a.txt": "hi\n" });
+    const r = await runHeadless(root, env, ["-p", "read a.txt", "--no-session-persistence", "--output-format", "json"]);
+    expect(r.stderr).toBe("  read_file a.txt\n");
+    expect(r.code).toBe(0);
+    const result = JSON.parse(r.stdout) as Record<string, unknown>;
+    expect(result.result).toBe("It says hi.");
+    // As for a run that got no answer: no session to name.
+    expect("session_id" in result).toBe(false);
+    expect(existsSync(join(env.HOME!, ".local/state/bunker/sessions.db"))).toBe(false);
+    const next = await runHeadless(root, env, ["-c", "-p", "hello"]);
+    expect(next.stderr).toContain("No earlier session in this workspace: starting a new one.");
+    expect(next.stdout).toBe("fresh\n");
+  });
+
+  test("--no-session-persistence with -c, -r or --undo is refused: they work on a saved session (exit 2, nothing runs)", async () => {
+    const fake = e2e.serve([reply("never")]);
+    const { root, env } = e2e.workspace();
+    for (const [flags, named] of [[["-c", "-p", "x"], "-c"], [["-r", "abcdefghjk", "-p", "x"], "--resume"], [["--undo"], "--undo"]] as const) {
+      const r = await runHeadless(root, env, [...flags, "--no-session-persistence"]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toBe(`bunker: --no-session-persistence saves nothing, so it cannot be used with ${named}, which works on a saved session: leave one of them out\n`);
+    }
+    expect(fake.requests).toHaveLength(0);
+  });
+
   test("-c with nothing to continue says so and starts a new session", async () => {
     e2e.serve([reply("fresh")]);
     const { root, env } = e2e.workspace();

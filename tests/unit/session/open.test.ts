@@ -42,6 +42,21 @@ describe("openSession", () => {
     expect(existsSync(cfg.sessionsPath)).toBe(true);
   });
 
+  test("--no-session-persistence: a session that saves nothing, opens no store, keeps no prompt history, and says nothing about it", () => {
+    const cfg = config(tempDir("bunker-open-ws-"), tempDir("bunker-open-state-"), "--no-session-persistence");
+    const warnings: string[] = [];
+    const s = openSession(cfg, (w) => warnings.push(w));
+    s.recorder.save({ messages: [{ role: "user", content: "hi" }, { role: "assistant", content: [{ type: "text", text: "ok" }] }], todos: [] });
+    expect(s.recorder.saving).toBe(false);
+    expect(s.recorder.saved).toBe(false);
+    expect(continueCommand(cfg.root, s.recorder)).toBe("");
+    const history = promptHistory(cfg);
+    history.add("remember me");
+    history.close();
+    expect(existsSync(cfg.sessionsPath)).toBe(false);
+    expect(warnings).toEqual([]);
+  });
+
   test("-c with nothing saved here starts a new session and says so", () => {
     const s = openSession(config(tempDir("bunker-open-ws-"), tempDir("bunker-open-state-"), "-c"), () => {});
     expect(s.resumed).toBeNull();
