@@ -76,11 +76,12 @@ describe("tty approver: writes", () => {
     expect(screen).toContain("@@ -1,3 +1,3 @@");
     expect(screen).toContain("-old");
     expect(screen).toContain("+new");
+    // Numbered: the number is the key that picks the option; each says how long its yes lasts.
     for (const label of [
-      "Yes",
-      "Yes, and allow all edits to this file for the session",
-      "Yes, and allow all edits for the session",
-      "No, and tell Claude what to do instead",
+      "1. Yes, this once",
+      "2. Yes, and allow all edits to this file for this session",
+      "3. Yes, and allow all edits for this session",
+      "4. No, and tell Claude what to do instead",
     ]) {
       expect(screen).toContain(label);
     }
@@ -92,6 +93,26 @@ describe("tty approver: writes", () => {
 
   test("the third option allows all edits for the session", async () => {
     expect((await answerWrite([KEY.down, KEY.down, KEY.enter])).answer).toEqual({ answer: "kind-session" });
+  });
+
+  test("a number key picks its option at once, whatever is highlighted; y is yes once; n is no", async () => {
+    expect((await answerWrite(["2"])).answer).toEqual({ answer: "target-session" });
+    expect((await answerWrite([KEY.down, KEY.down, "1"])).answer).toEqual({ answer: "once" });
+    const three = await answerWrite(["3"]);
+    expect(three.answer).toEqual({ answer: "kind-session" });
+    // The answer is shown as picked, as Enter shows it.
+    expect(three.screen).toMatch(/Apply this change to src\/app\.ts\?\n│\s+3\. Yes, and allow all edits for this session/);
+    expect((await answerWrite(["Y"])).answer).toEqual({ answer: "once" });
+    // A key that picks nothing (no fifth option, another letter) does nothing: Enter still answers.
+    expect((await answerWrite(["5", "x", KEY.down, KEY.enter])).answer).toEqual({ answer: "target-session" });
+    // n is No, which asks what to do instead.
+    const term = new Terminal();
+    const pending = approver(term).ask(writeReq());
+    await term.waitFor("Apply this change");
+    await term.press("n");
+    await term.waitFor("What should Claude do instead?");
+    await term.press("use a flag", KEY.enter);
+    expect(await pending).toEqual({ answer: "deny", feedback: "use a flag" });
   });
 
   test("No asks what to do instead and sends the text back", async () => {
@@ -234,7 +255,7 @@ describe("tty approver: writes", () => {
   test(".git/ writes do not offer 'all edits for the session'", async () => {
     const { screen } = await answerWrite([KEY.enter], writeReq(".git/config", "a\n", "b\n"));
     expect(screen).toContain("allow all edits to this file");
-    expect(screen).not.toContain("allow all edits for the session");
+    expect(screen).not.toContain("allow all edits for this session");
   });
 
   test("writes only to its output stream", async () => {
@@ -292,7 +313,7 @@ describe("tty approver: commands, reads, network", () => {
     expect(term.screen).toContain("in /ws/pkg");
     expect(term.screen).toContain("sandboxed: yes");
     expect(term.screen).toContain("network: no");
-    expect(term.screen).toContain("Yes, and always allow commands starting with `bun test`");
+    expect(term.screen).toContain("Yes, and allow commands starting with `bun test` for this session");
   });
 
   test("a sandboxed command without the whole network: granted hosts through the proxy, others asked about", async () => {
@@ -312,7 +333,7 @@ describe("tty approver: commands, reads, network", () => {
     await term.press(KEY.enter);
     expect(await pending).toEqual({ answer: "once" });
     expect(term.screen).toContain("asked because `touch` names /tmp/x, outside the workspace");
-    expect(term.screen).not.toContain("always allow");
+    expect(term.screen).not.toContain("allow commands starting with");
   });
 
   test("No with a reason; the command is escaped", async () => {
@@ -335,7 +356,7 @@ describe("tty approver: commands, reads, network", () => {
     await term.waitFor("Allow reading /data/shared/a.csv?");
     await term.press(KEY.down, KEY.enter);
     expect(await pending).toEqual({ answer: "target-session" });
-    expect(term.screen).toContain("Yes, for the rest of the session");
+    expect(term.screen).toContain("Yes, and allow reading it for this session");
   });
 
   test("net, in Deno's words: which host, which command asked; allow, for the session, or deny", async () => {
@@ -348,7 +369,7 @@ describe("tty approver: commands, reads, network", () => {
     expect(term.screen).toContain("Deny, and tell Claude why");
     await term.press(KEY.down, KEY.enter);
     expect(await pending).toEqual({ answer: "target-session" });
-    expect(term.screen).toContain("Allow registry.npmjs.org:443 for the rest of the session");
+    expect(term.screen).toContain("Allow registry.npmjs.org:443 for this session");
   });
 });
 
