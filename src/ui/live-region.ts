@@ -3,6 +3,7 @@
 // printed above it with `print` and scrolls into the transcript as usual, so
 // what is in the region never does. The region is never taller than the
 // screen (relative cursor moves cannot reach rows scrolled away).
+import pc from "./colors.ts";
 
 export interface RegionOutput {
   write(text: string): unknown;
@@ -119,20 +120,37 @@ export class LiveRegion {
       this.shown = [];
       this.cursorRow = 0;
     }
-    const lines: { text: string; width: number; cursor?: number }[] = [];
+    const lines: { text: string; width: number; cursor?: number; part: string }[] = [];
+    let edited: string | undefined;
     for (const name of this.order) {
       const part = this.parts.get(name);
       if (!part) continue;
+      if (part.cursor) edited = name;
       part.lines.forEach((text, i) => {
-        if (part.cursor?.line === i) lines.push({ text, width: displayWidth(text), cursor: part.cursor.col });
+        if (part.cursor?.line === i) lines.push({ text, width: displayWidth(text), cursor: part.cursor.col, part: name });
         // A line known to be narrower than the screen takes one row; its exact width is not needed.
-        else lines.push(part.fitsFor === cols ? { text, width: 0 } : this.fit(text, cols));
+        else lines.push({ ...(part.fitsFor === cols ? { text, width: 0 } : this.fit(text, cols)), part: name });
       });
     }
     const rowsOf = (l: { width: number }) => Math.floor(l.width / cols) + 1;
     // Too tall for the screen: the oldest rows of the preview go first.
     let total = lines.reduce((n, l) => n + rowsOf(l), 0);
-    while (total > this.maxRows && lines.length > 1 && lines[0]!.cursor === undefined) total -= rowsOf(lines.shift()!);
+    while (total > this.maxRows && lines.length > 1 && lines[0]!.cursor === undefined && lines[0]!.part !== edited) total -= rowsOf(lines.shift()!);
+    // Then the first lines of the text being edited (a long paste): a row in their place keeps its marker and
+    // says how many are above, so the screen still shows where the message starts.
+    if (total > this.maxRows && lines[0]?.part === edited && lines[0]!.cursor === undefined) {
+      const head = lines[0]!.text;
+      let hidden = 0;
+      while (total + 1 > this.maxRows && lines.length > 1 && lines[0]!.cursor === undefined) {
+        total -= rowsOf(lines.shift()!);
+        hidden++;
+      }
+      // The marker is what stands where the lines below are indented ("› " above "  ").
+      const indent = /^ */.exec(Bun.stripANSI(lines[0]!.text))![0].length;
+      const note = `${indent > 0 ? Bun.sliceAnsi(head, 0, indent) : ""}${pc.dim(`(${hidden} more line${hidden === 1 ? "" : "s"} above)`)}`;
+      lines.unshift({ ...this.fit(note, cols), part: edited! });
+      total += 1;
+    }
     if (lines.length === 0) return this.erase();
 
     // Rows above the first line that changed stay as they are on screen; only the rest is written.

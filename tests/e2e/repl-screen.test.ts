@@ -228,6 +228,31 @@ describe.skipIf(!tmuxAvailable)("the REPL's screen (tmux)", () => {
     await leaves(t);
   }, 30_000);
 
+  test("a paste taller than the screen shows the prompt marker and how many lines are above; Enter sends it whole", async () => {
+    e2e.serve([reply("Got the list.")]);
+    const ws = e2e.workspace();
+    const t = await e2e.terminal(BUNKER, { cwd: ws.root, env: ws.env, cols: 80, rows: 20 });
+    await t.waitFor(/\n› *\nclaude-/);
+    const pasted = Array.from({ length: 60 }, (_, i) => `line ${i + 1}`);
+    t.paste(pasted.join("\n"));
+    await t.waitFor(/line 60\s*\nclaude-/);
+    await Bun.sleep(200);
+    const rows = t.visible().replace(/\n+$/, "").split("\n").map((r) => r.trimEnd());
+    expect(rows).toHaveLength(20);
+    const note = rows.findIndex((r) => /^› \(\d+ more lines above\)$/.test(r));
+    expect(note).toBeGreaterThanOrEqual(0);
+    const hidden = Number(/\d+/.exec(rows[note]!)![0]);
+    // Below the note, the rest of the paste to its last line, then the status line.
+    const shown = rows.slice(note + 1, -1).map((r) => r.trim());
+    expect(shown).toEqual(pasted.slice(hidden));
+    expect(rows.at(-1)).toMatch(/^claude-/);
+    t.keys(["Enter"]);
+    await t.waitFor("Got the list.");
+    const last = e2e.fake.requests[0]!.body.messages.at(-1)!;
+    expect(last.content).toMatchObject([{ type: "text", text: pasted.join("\n") }]);
+    await leaves(t);
+  }, 30_000);
+
   for (const cols of [40, 100]) {
     test(`/help fits ${cols} columns: descriptions wrap on word boundaries under their own column`, async () => {
       const t = await startRepl([], cols);
