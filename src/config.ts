@@ -216,7 +216,7 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
   if (!["auto", "on", "off"].includes(sandbox)) throw new UsageError(`--sandbox must be auto, on or off, not "${sandbox}"`);
   const thinkingText = v.thinking as string | undefined;
   const thinkingFlag = thinkingText === undefined ? undefined : parseThinkingLevel(thinkingText);
-  if (thinkingFlag === null) throw new UsageError(`--thinking must be ${THINKING_LEVELS.join(", ")}, not "${thinkingText}"`);
+  if (thinkingFlag === null) throw new UsageError(`--thinking must be ${THINKING_LEVELS.slice(0, -1).join(", ")} or ${THINKING_LEVELS.at(-1)}, not "${thinkingText}"`);
   const maxTurnsText = (v["max-turns"] as string | undefined) ?? String(DEFAULT_MAX_TURNS);
   const maxTurns = Number(maxTurnsText);
   if (!Number.isInteger(maxTurns) || maxTurns < 1) throw new UsageError(`--max-turns must be a whole number of at least 1, not "${maxTurnsText}"`);
