@@ -28,8 +28,8 @@ const CSI_KEYS: Record<string, KeyName> = {
 const SS3_KEYS: Record<string, KeyName> = { A: "up", B: "down", C: "right", D: "left", H: "home", F: "end" };
 const CTRL_KEYS: Record<number, KeyName> = {
   0x01: "ctrl-a", 0x03: "ctrl-c", 0x04: "ctrl-d", 0x05: "ctrl-e", 0x08: "backspace", 0x09: "tab",
-  // Enter sends CR; LF is Ctrl+J, which starts a new line in the message, as in Codex and readline-style editors.
-  0x0a: "newline", 0x0b: "ctrl-k", 0x0c: "ctrl-l", 0x0d: "enter", 0x15: "ctrl-u", 0x17: "ctrl-w", 0x7f: "backspace",
+  // LF is Enter too: what was typed before raw mode was set comes through the terminal's CR-to-LF translation.
+  0x0a: "enter", 0x0b: "ctrl-k", 0x0c: "ctrl-l", 0x0d: "enter", 0x15: "ctrl-u", 0x17: "ctrl-w", 0x7f: "backspace",
 };
 const PASTE_START = "\x1b[200~";
 const PASTE_END = "\x1b[201~";

@@ -3,8 +3,8 @@
 // next message (Enter then sends it when the turn ends), and Escape or
 // Ctrl+C during a turn interrupts it. An Enter followed at once by more
 // input (a paste the terminal did not bracket) is a newline in the message,
-// not the end of it. Ctrl+J, Alt+Enter, Shift+Enter (where the terminal tells
-// it apart) and a backslash before Enter start a new line in the message.
+// not the end of it. Alt+Enter, Shift+Enter (where the terminal tells it
+// apart) and a backslash before Enter start a new line in the message.
 // Ctrl+C with text clears the line (Up brings it back); at an empty prompt it
 // is the REPL's "press again to leave".
 import pc from "./colors.ts";

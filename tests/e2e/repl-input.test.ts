@@ -43,7 +43,7 @@ describe.skipIf(!tmuxAvailable)("REPL input in a real terminal (tmux)", () => {
     await leaves(t);
   }, 30_000);
 
-  test("Ctrl+C with text clears the line without leaving, even right after a Ctrl+C at an empty prompt; Up brings the text back; Ctrl+J is a new line", async () => {
+  test("Ctrl+C with text clears the line without leaving, even right after a Ctrl+C at an empty prompt; Up brings the text back; Alt+Enter is a new line", async () => {
     const t = await startRepl([reply("Both lines arrived.")]);
     t.keys(["C-c"]);
     await t.waitFor("(Ctrl+C again to leave)");
@@ -53,7 +53,7 @@ describe.skipIf(!tmuxAvailable)("REPL input in a real terminal (tmux)", () => {
     await Bun.sleep(300);
     expect(t.screen()).toContain("› a long message I half wrote  ^C (cleared; ↑ brings it back)");
     t.keys(["Up"]);
-    t.keys(["C-j"]);
+    t.keys(["M-Enter"]);
     t.keys(["and its second line"], true);
     t.keys(["Enter"]);
     await t.waitFor("Both lines arrived.");

@@ -57,12 +57,12 @@ test("a paste the terminal did not bracket is one message; Ctrl+C and Ctrl+D at 
   expect(await r).toEqual({ line: null, interrupted: false });
 });
 
-test("Ctrl+J, Alt+Enter, Shift+Enter (kitty, xterm) and a backslash before Enter start a new line; Enter alone sends", async () => {
+test("Alt+Enter, Shift+Enter (kitty, xterm) and a backslash before Enter start a new line; Enter alone sends, as CR or as LF", async () => {
   const { prompt, type } = setUp();
   const r = prompt.read();
-  type("one\ntwo");
+  type("one\x1b\rtwo");
   await Bun.sleep(30);
-  type("\x1b\rthree");
+  type("\x1b\nthree");
   await Bun.sleep(30);
   type("\x1b[13;2ufour\x1b[27;2;13~five\\");
   await Bun.sleep(30);
@@ -70,4 +70,8 @@ test("Ctrl+J, Alt+Enter, Shift+Enter (kitty, xterm) and a backslash before Enter
   await Bun.sleep(30);
   type("six\r");
   expect(await r).toEqual({ line: "one\ntwo\nthree\nfour\nfive\nsix", interrupted: false });
+  // Typed before raw mode: the terminal turned Enter into LF.
+  const typedAhead = prompt.read();
+  type("/mcp\n");
+  expect(await typedAhead).toEqual({ line: "/mcp", interrupted: false });
 });
