@@ -219,7 +219,8 @@ describe.skipIf(!tmuxAvailable)("the REPL's screen (tmux)", () => {
     const pressed = Date.now();
     t.keys(["Escape"]);
     await t.waitFor("Interrupted.");
-    expect(Date.now() - pressed).toBeLessThan(3_000);
+    // Stopped, not left to its 30 s (a kill and a redraw, given 10 s on a loaded machine).
+    expect(Date.now() - pressed).toBeLessThan(10_000);
     send(t, "never mind");
     await t.waitFor("Understood.");
     const results = JSON.stringify(e2e.fake.requests[1]!.body.messages);
