@@ -20,8 +20,8 @@ export interface RegionCursor {
 interface Part {
   lines: string[];
   cursor?: RegionCursor;
-  /** The caller made every line narrower than the screen: no need to measure or cut them. */
-  fits?: boolean;
+  /** The caller made every line narrower than a screen this wide: no need to measure or cut them at that width. */
+  fitsFor?: number;
 }
 
 export interface SetOptions {
@@ -46,6 +46,9 @@ export class LiveRegion {
   /** The lines on screen as last drawn, and where the cursor was put among them. */
   private shown: string[] = [];
   private cursorKey = "";
+  /** The width the region was last drawn for, and the cursor's place as (line, columns into it). */
+  private drawnCols = 0;
+  private cursorAt = { line: 0, offset: 0 };
 
   /** `order`: the parts from top to bottom, e.g. ["preview", "input", "status"]. */
   constructor(
@@ -64,7 +67,7 @@ export class LiveRegion {
   /** Replaces a part; drawn now, or with `later` within a frame. */
   set(name: string, lines: string[], opts: SetOptions = {}): void {
     if (lines.length === 0) this.parts.delete(name);
-    else this.parts.set(name, { lines, cursor: opts.cursor, fits: opts.fits });
+    else this.parts.set(name, { lines, cursor: opts.cursor, fitsFor: opts.fits ? this.columns : undefined });
     if (!opts.later) return this.draw();
     this.dirty = true;
     this.timer ??= setTimeout(() => {
@@ -107,8 +110,14 @@ export class LiveRegion {
     if (cols !== this.fittedFor) {
       this.fitted.clear();
       this.fittedFor = cols;
-      // Every row may have moved on a resize: draw it all again.
+    }
+    if (this.drawn && cols !== this.drawnCols) {
+      // A resize: the terminal has re-wrapped the rows drawn for the old width. Clear from the region's top
+      // (where it is now) and draw it all again.
+      this.out.write(this.eraseCode());
+      this.drawn = false;
       this.shown = [];
+      this.cursorRow = 0;
     }
     const lines: { text: string; width: number; cursor?: number }[] = [];
     for (const name of this.order) {
@@ -117,7 +126,7 @@ export class LiveRegion {
       part.lines.forEach((text, i) => {
         if (part.cursor?.line === i) lines.push({ text, width: displayWidth(text), cursor: part.cursor.col });
         // A line known to be narrower than the screen takes one row; its exact width is not needed.
-        else lines.push(part.fits ? { text, width: 0 } : this.fit(text, cols));
+        else lines.push(part.fitsFor === cols ? { text, width: 0 } : this.fit(text, cols));
       });
     }
     const rowsOf = (l: { width: number }) => Math.floor(l.width / cols) + 1;
@@ -134,9 +143,13 @@ export class LiveRegion {
     let row = 0;
     for (let i = 0; i < first; i++) row += rowsOf(lines[i]!);
     let target: { row: number; col: number } | undefined;
+    let cursorAt = { line: 0, offset: 0 };
     for (let i = 0, r = 0; i < lines.length; r += rowsOf(lines[i]!), i++) {
       const c = lines[i]!.cursor;
-      if (c !== undefined) target = { row: r + Math.floor(c / cols), col: c % cols };
+      if (c !== undefined) {
+        target = { row: r + Math.floor(c / cols), col: c % cols };
+        cursorAt = { line: i, offset: c };
+      }
     }
     const end = total - 1;
     let out = "";
@@ -157,13 +170,33 @@ export class LiveRegion {
       out += "\r" + vertical(target.row - at) + (target.col > 0 ? `\x1b[${target.col}C` : "") + "\x1b[?25h";
       this.cursorRow = target.row;
     } else {
-      out += "\x1b[?25l";
-      this.cursorRow = at;
+      // No cursor to show: it waits, hidden, at the region's top left, a place a resize does not move.
+      out += "\x1b[?25l\r" + vertical(-at);
+      this.cursorRow = 0;
     }
     this.cursorKey = key;
     this.out.write(out);
     this.drawn = true;
     this.shown = lines.map((l) => l.text);
+    this.drawnCols = cols;
+    this.cursorAt = cursorAt;
+  }
+
+  /**
+   * Rows from the region's top down to the cursor. After a resize the terminal has re-wrapped every line
+   * drawn (a line of n cells takes ceil(n / width) rows) and keeps the cursor at its place in its line.
+   */
+  private rowsAboveCursor(): number {
+    const cols = this.columns;
+    if (cols === this.drawnCols) return this.cursorRow;
+    const rowsAt = (cells: number) => Math.max(1, Math.ceil(cells / cols));
+    let rows = 0;
+    for (let i = 0; i < this.cursorAt.line; i++) {
+      const width = displayWidth(this.shown[i] ?? "");
+      // A line that filled its last row exactly was followed by one space, to make the wrap happen.
+      rows += rowsAt(width > 0 && width % this.drawnCols === 0 ? width + 1 : width);
+    }
+    return rows + Math.floor(this.cursorAt.offset / cols);
   }
 
   /** A line cut to fit one row (escape sequences kept), remembered: most lines are drawn many times over. */
@@ -180,7 +213,7 @@ export class LiveRegion {
   /** Back to the region's first row and clear from there down. */
   private eraseCode(): string {
     if (!this.drawn) return "";
-    return "\r" + (this.cursorRow > 0 ? `\x1b[${this.cursorRow}A` : "") + "\x1b[J";
+    return "\r" + vertical(-this.rowsAboveCursor()) + "\x1b[J";
   }
 }
 

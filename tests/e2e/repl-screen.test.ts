@@ -9,6 +9,7 @@ import { reply, toolUse, type Step } from "../support/fake-anthropic/steps.ts";
 import { BUNKER, endToEnd, quitWithCtrlD } from "../support/cli.ts";
 import { TmuxSession, tmuxAvailable } from "../support/tmux.ts";
 import { until } from "../support/wait.ts";
+import { COMMANDS } from "../../src/slash-commands.ts";
 
 const e2e = endToEnd("bunker-screen-");
 
@@ -237,6 +238,25 @@ describe.skipIf(!tmuxAvailable)("the REPL's screen (tmux)", () => {
     expect(results).toContain("interrupted by the user; the command and its children were stopped");
     await leaves(t);
   }, 30_000);
+
+  for (const cols of [40, 100]) {
+    test(`/help fits ${cols} columns: descriptions wrap on word boundaries under their own column`, async () => {
+      const t = await startRepl([], cols);
+      send(t, "/help");
+      const screen = await t.waitFor(/Ctrl\+C twice at an\s+empty prompt leaves\./);
+      const rows = screen.slice(screen.indexOf("Commands:"), screen.indexOf("Escape or Ctrl+C")).split("\n").slice(1, -1);
+      for (const r of rows) expect(Bun.stringWidth(r)).toBeLessThan(cols);
+      for (const c of COMMANDS) {
+        // The name at the row's start, its description whole, word after word.
+        expect(rows.some((r) => r.startsWith(`  ${c.name}`))).toBe(true);
+        expect(rows.join("\n").replace(/\s+/g, " ")).toContain(c.help);
+      }
+      // Every row after a name's is indented to the description column.
+      const column = rows[0]!.indexOf("this list");
+      for (const r of rows.filter((r) => !r.startsWith("  /"))) expect(r.search(/\S/)).toBe(column);
+      await leaves(t);
+    }, 30_000);
+  }
 
   test("after a resize, answers wrap at the new width", async () => {
     const long = "This paragraph is long enough to need several rows at forty columns, so where it breaks shows the width that was used.";
