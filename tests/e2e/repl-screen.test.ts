@@ -2,10 +2,13 @@
 // markdown wrapped at the pane's width, the status line and its figures,
 // Escape interrupting a streaming answer without losing a keystroke.
 import { describe, expect, test } from "bun:test";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import type { MessageParam } from "@anthropic-ai/sdk/resources/messages";
 import { reply, toolUse, type Step } from "../support/fake-anthropic/steps.ts";
 import { BUNKER, endToEnd, quitWithCtrlD } from "../support/cli.ts";
 import { TmuxSession, tmuxAvailable } from "../support/tmux.ts";
+import { until } from "../support/wait.ts";
 import { COMMANDS } from "../../src/slash-commands.ts";
 
 const e2e = endToEnd("bunker-screen-");
@@ -110,13 +113,20 @@ describe.skipIf(!tmuxAvailable)("the REPL's screen (tmux)", () => {
   test("a piped stdout gets the answer as the model wrote it", async () => {
     e2e.serve([reply("Some **bold** words.")]);
     const ws = e2e.workspace();
-    const t = await e2e.terminal(["sh", "-c", `${BUNKER.join(" ")} | cat`], { cwd: ws.root, env: ws.env, cols: 80, rows: 30 });
+    // What the pipe carries is read from a file: a reader that writes it to this same terminal races bunker's next
+    // prompt, whose redraw clears the line the answer's tail is on (a reader late by a few ms lost "Some **" so).
+    const piped = join(ws.root, "..", "piped.txt");
+    const t = await e2e.terminal(["sh", "-c", `${BUNKER.join(" ")} | cat > ${piped}`], { cwd: ws.root, env: ws.env, cols: 80, rows: 30 });
     await t.waitFor("/help for commands");
-    // As a person does, type at the prompt: keys typed before it is drawn can be discarded (a loaded machine showed it).
     await t.waitFor("›");
     send(t, "hi");
-    const screen = await t.waitFor("Some **bold** words.");
-    expect(screen).not.toContain("esc to interrupt");
+    await until(() => existsSync(piped) && readFileSync(piped, "utf8").endsWith("\n"), "the answer through the pipe");
+    expect(readFileSync(piped, "utf8")).toBe("Some **bold** words.\n");
+    // Not drawn in place: no status line on the terminal either.
+    expect(t.screen()).not.toContain("esc to interrupt");
+    // Nothing else ever goes down the pipe.
+    expect(await quitWithCtrlD(t)).not.toBeNull();
+    expect(readFileSync(piped, "utf8")).toBe("Some **bold** words.\n");
   }, 30_000);
 
   test("Escape mid-stream stops the turn at once; what was typed around it is the next message, whole", async () => {
@@ -220,7 +230,8 @@ describe.skipIf(!tmuxAvailable)("the REPL's screen (tmux)", () => {
     const pressed = Date.now();
     t.keys(["Escape"]);
     await t.waitFor("Interrupted.");
-    expect(Date.now() - pressed).toBeLessThan(3_000);
+    // Stopped, not left to its 30 s (a kill and a redraw, given 10 s on a loaded machine).
+    expect(Date.now() - pressed).toBeLessThan(10_000);
     send(t, "never mind");
     await t.waitFor("Understood.");
     const results = JSON.stringify(e2e.fake.requests[1]!.body.messages);
