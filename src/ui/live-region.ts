@@ -173,7 +173,7 @@ export class LiveRegion {
     let out = "";
     let at = this.cursorRow;
     if (!unchanged) {
-      out += this.drawn ? "\r" + vertical(row - this.cursorRow) + "\x1b[J" : "";
+      out += this.drawn ? vertical(row - this.cursorRow) + CLEAR_DOWN : "";
       for (let i = first; i < lines.length; i++) {
         const l = lines[i]!;
         // A line that fills its last row exactly leaves the cursor waiting to wrap: make the wrap happen,
@@ -231,9 +231,17 @@ export class LiveRegion {
   /** Back to the region's first row and clear from there down. */
   private eraseCode(): string {
     if (!this.drawn) return "";
-    return "\r" + vertical(-this.rowsAboveCursor()) + "\x1b[J";
+    return vertical(-this.rowsAboveCursor()) + CLEAR_DOWN;
   }
 }
+
+/**
+ * Clears from the start of the cursor's row to the end of the screen, and leaves the cursor at that row's
+ * start. Not one "erase below" from column 0: at the screen's top left that clears the whole screen, which
+ * tmux (scroll-on-clear) first copies into the scrollback, a stale copy of the region for every redraw of a
+ * region at the top of the screen (as a shrink leaves it). The row is cleared, then the rest from column 1.
+ */
+const CLEAR_DOWN = "\r\x1b[K\x1b[C\x1b[J\r";
 
 /** Moves the cursor `n` rows down (up when negative) within the region. */
 function vertical(n: number): string {

@@ -115,6 +115,30 @@ describe.skipIf(!tmuxAvailable)("resizing the terminal (tmux)", () => {
     expect(between.split(/\s+/).filter(Boolean)).toEqual(ANSWER.split(/\s+/));
   }, 40_000);
 
+  test("while a tall answer streams at the top of the screen, 100 → 40 columns: each redraw replaces the last", async () => {
+    const long = Array.from({ length: 12 }, () => PARAGRAPH).join(" ");
+    const t = await startRepl([reply(long, "end_turn", { eventDelayMs: 60, chunkSize: 10 })], 100);
+    t.keys(["go"], true);
+    t.keys(["Enter"]);
+    await t.waitFor(/writing \d/);
+    await t.waitFor(/(wraps[^]*){4}/);
+    // Re-wrapped for 40 columns, the region no longer fits below the rows above it: the terminal pushes its
+    // top into the scrollback, and the region is redrawn from the screen's top left from then on.
+    t.resize(40, ROWS);
+    await t.waitFor(/screen\.\s*\n› *\nclaude-/, 20_000);
+    await settledAt(t, 40, true);
+    const screen = t.screen();
+    // No redraw leaves a copy behind (tmux copies a screen cleared from its top left into the scrollback).
+    expect(screen).not.toContain("esc to interrupt");
+    // The answer whole, once. Before it there can be only the first rows of the old frame, which the terminal
+    // itself re-wrapped into its scrollback before bunker could know of the resize: no relative move reaches them.
+    const words = screen.slice(screen.indexOf("› go") + 4, screen.lastIndexOf("\n›")).split(/\s+/).filter(Boolean);
+    const wanted = long.split(/\s+/);
+    expect(words.slice(-wanted.length)).toEqual(wanted);
+    const stale = words.slice(0, -wanted.length);
+    expect(stale).toEqual(wanted.slice(0, stale.length));
+  }, 40_000);
+
   test("while a command runs, 100 → 40 columns: no stale output rows or status lines", async () => {
     const command = "for i in $(seq 1 25); do echo output row $i; sleep 0.1; done";
     const t = await startRepl([reply([toolUse("run_bash", { command })]), reply("Ran it.")], 100, ["--allow-run"]);

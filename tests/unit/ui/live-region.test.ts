@@ -2,7 +2,7 @@
 import { expect, test } from "bun:test";
 import { LiveRegion } from "../../../src/ui/live-region.ts";
 
-/** A tiny terminal (at least 20 columns, the region's minimum): enough of CR, LF, CUU, CUD, CUF, ED and line wrapping to show the screen. */
+/** A tiny terminal (at least 20 columns, the region's minimum): enough of CR, LF, CUU, CUD, CUF, ED, EL and line wrapping to show the screen. */
 function screen(cols: number) {
   const rows: string[] = [""];
   let r = 0;
@@ -29,6 +29,7 @@ function screen(cols: number) {
         else if (m[2] === "B") r += Number(m[1] || 1);
         else if (m[2] === "C") c += Number(m[1] || 1);
         else if (m[2] === "J") rows.length = r + 1, (rows[r] = (rows[r] ?? "").slice(0, c));
+        else if (m[2] === "K") rows[r] = (rows[r] ?? "").slice(0, c);
         else if (m[2] || t.startsWith("\x1b")) continue;
         else put(t);
         rows[r] ??= "";
