@@ -107,6 +107,10 @@ export class LiveRegion {
   draw(): void {
     this.dirty = false;
     if (this.hidden) return;
+    // A tty stream learns a new size with its 'resize' event, which can come well after the terminal has
+    // re-wrapped (a busy machine): a frame drawn for the old width meanwhile lands askew. Ask the terminal
+    // now (one ioctl; Node's and Bun's tty streams do it this way, and emit 'resize' when it changed).
+    (this.out as { _refreshSize?: () => void })._refreshSize?.();
     const cols = this.columns;
     if (cols !== this.fittedFor) {
       this.fitted.clear();
