@@ -35,7 +35,7 @@ describe.skipIf(!tmuxAvailable)("MCP in a real terminal (tmux)", () => {
     expect(screen).toContain("the server says this tool only reads (its word, not checked)");
     expect(screen).toContain('"text": "hi\\u202eexe"');
     expect(screen).not.toContain("\u202e");
-    expect(screen).toContain("Yes, and allow alpha/echo for the session");
+    expect(screen).toContain("2. Yes, and allow alpha/echo for this session");
     await press(e2e.tmux, "Enter");
     await waitForCount(e2e.tmux, "Echoed.", 1);
     expect(toolResults(fake.requests[1])).toEqual([{ content: "alpha says: hi\u202eexe", is_error: false }]);
@@ -93,8 +93,9 @@ describe.skipIf(!tmuxAvailable)("MCP in a real terminal (tmux)", () => {
 
     await start(root, env);
     const screen = await waitForCount(e2e.tmux, "Start proj?", 1);
-    expect(screen).toContain("No, and do not ask again in this workspace");
-    await press(e2e.tmux, "Down", "Down", "Enter");
+    expect(screen).toContain("3. No, and do not ask again in this workspace");
+    // The number picks it at once, as in every approval.
+    await press(e2e.tmux, "3");
     await waitForCount(e2e.tmux, "/help for commands", 1);
     expect(await mcpListing(e2e.tmux, /not started/)).toContain("not started: you declined it in this workspace; /mcp start proj asks again");
     expect(await quitWithCtrlD(e2e.tmux)).not.toBeNull();
