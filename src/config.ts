@@ -48,7 +48,7 @@ export interface Config {
   startupWarnings: string[];
   resume: ResumeRequest | undefined;
   /** --undo / --rewind[=N]: take back file changes of the session instead of running a turn ("list": show the turns). */
-  takeBack: { turn: "last" | "list" | number } | undefined;
+  takeBack: { turn: "last" | "list" | number; force: boolean; conversation: boolean } | undefined;
   /** --thinking or the settings' "thinking"; undefined: on where the model supports it. */
   thinking: ThinkingLevel | undefined;
   /** The saved-sessions database ($XDG_STATE_HOME/bunker/sessions.db). */
@@ -91,6 +91,25 @@ function normalizeBareFlags(argv: string[]): string[] {
     if (a === "--rewind" && !(next !== undefined && /^\d+$/.test(next))) return `--rewind=${BARE}`;
     return a;
   });
+}
+
+/**
+ * What may follow --undo and --rewind=N, as after /undo and /rewind N in the REPL: "force"
+ * (take back files changed since, too) and, with --rewind=N, "conversation" (drop those turns
+ * from the saved conversation as well). They run no prompt.
+ */
+function takeBackWords(turn: "last" | "list" | number, words: string[]): { force: boolean; conversation: boolean } {
+  const allowed = turn === "list" ? [] : turn === "last" ? ["force"] : ["force", "conversation"];
+  const odd = words.filter((w) => !allowed.includes(w));
+  if (odd.length > 0) {
+    const usage = turn === "list"
+      ? "--rewind alone lists the turns; to take one back: bunker --rewind=N, optionally followed by conversation and force"
+      : turn === "last"
+        ? "--undo takes back file changes and runs no prompt; only \"force\" may follow it (take back files changed since, too)"
+        : "--rewind=N takes back file changes and runs no prompt; only \"conversation\" (drop those turns from the saved conversation too) and \"force\" (take back files changed since, too) may follow it";
+    throw new UsageError(`${usage}, not "${odd.join(" ")}"`);
+  }
+  return { force: words.includes("force"), conversation: words.includes("conversation") };
 }
 
 function splitList(flag: string, values: string[] | undefined): { bare: boolean; items: string[] } {
@@ -197,7 +216,7 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
   if (!["auto", "on", "off"].includes(sandbox)) throw new UsageError(`--sandbox must be auto, on or off, not "${sandbox}"`);
   const thinkingText = v.thinking as string | undefined;
   const thinkingFlag = thinkingText === undefined ? undefined : parseThinkingLevel(thinkingText);
-  if (thinkingFlag === null) throw new UsageError(`--thinking must be ${THINKING_LEVELS.join(", ")}, not "${thinkingText}"`);
+  if (thinkingFlag === null) throw new UsageError(`--thinking must be ${THINKING_LEVELS.slice(0, -1).join(", ")} or ${THINKING_LEVELS.at(-1)}, not "${thinkingText}"`);
   const maxTurnsText = (v["max-turns"] as string | undefined) ?? String(DEFAULT_MAX_TURNS);
   const maxTurns = Number(maxTurnsText);
   if (!Number.isInteger(maxTurns) || maxTurns < 1) throw new UsageError(`--max-turns must be a whole number of at least 1, not "${maxTurnsText}"`);
@@ -215,8 +234,8 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
   if (rewind !== undefined && rewind !== BARE && !/^[1-9]\d*$/.test(rewind.trim())) {
     throw new UsageError(`--rewind takes a turn number from the list that --rewind alone prints, not "${rewind}"`);
   }
-  const takeBack: Config["takeBack"] = v.undo ? { turn: "last" } : rewind === undefined ? undefined : { turn: rewind === BARE ? "list" : Number(rewind) };
-  if (takeBack && parsed.positionals.length > 0) throw new UsageError("--undo and --rewind take back file changes and run no prompt: leave the prompt out");
+  const turn = v.undo ? "last" : rewind === undefined ? undefined : rewind === BARE ? "list" : Number(rewind);
+  const takeBack: Config["takeBack"] = turn === undefined ? undefined : { turn, ...takeBackWords(turn, parsed.positionals) };
   const resume: ResumeRequest | undefined = takeBack && !v.continue && resumeId === undefined ? { kind: "latest" } : v.continue
     ? { kind: "latest" }
     : resumeId === undefined ? undefined : resumeId === BARE ? { kind: "list" } : { kind: "id", id: resumeId.trim() };

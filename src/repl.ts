@@ -54,8 +54,9 @@ export async function runRepl(config: Config): Promise<number> {
     const keyboard = new Keyboard();
     ui.owner = keyboard;
     reader = new TtyPrompt(keyboard, region, { history: history.earlier });
-    // A new width applies to what is drawn next; the region is redrawn for it now.
-    process.stdout.on("resize", () => region.draw());
+    // A new width applies to what is drawn next; the region is redrawn for it now (clearing the rows drawn for the old one).
+    // The region draws to stderr and reads its width: stderr learns the new size after stdout does.
+    process.stderr.on("resize", () => region.draw());
     ui.drawStatus();
   } else {
     const lines = new LineReader();

@@ -120,7 +120,13 @@ export async function runTakeBack(config: Config): Promise<number> {
     return 1;
   }
   try {
-    process.stdout.write(`${escapeControl(await checkpoints.undo(ctx, turn, { force: false }))}\n`);
+    const { force, conversation } = config.takeBack!;
+    let said = escapeControl(await checkpoints.undo(ctx, turn, { force }));
+    if (conversation) {
+      opened.recorder.save({ messages: messages.slice(0, turn.turn), todos: opened.resumed.todos });
+      said += ` The saved conversation is back to before turn ${turn.number} too.`;
+    }
+    process.stdout.write(`${said}\n`);
     return 0;
   } catch (err) {
     say(`bunker: ${(err as Error).message}`);

@@ -38,7 +38,7 @@ export interface SlashCommand {
 export type CommandResult = void | "exit" | { send: string };
 
 export const COMMANDS: SlashCommand[] = [
-  { name: "/help", help: "this list", run: (_args, ctx) => ctx.write(helpText(withMcpPrompts(ctx.app)) + "\n") },
+  { name: "/help", help: "this list", run: (_args, ctx) => ctx.write(helpText(withMcpPrompts(ctx.app), process.stderr.columns) + "\n") },
   { name: "/clear", usage: "[keep-todos]", help: "forget the conversation (keep-todos: keep the todo list for the next message)", run: clear },
   { name: "/todos", help: "show the todo list", run: todos },
   { name: "/compact", help: "shorten old tool output (file contents, command logs) to free context", run: compact },
@@ -51,10 +51,25 @@ export const COMMANDS: SlashCommand[] = [
   { name: "/exit", aliases: ["/quit"], help: "leave (also: exit, quit, Ctrl+D)", run: () => "exit" },
 ];
 
-export function helpText(commands: SlashCommand[] = COMMANDS): string {
+/**
+ * The command table fitted to `columns` (none: one row a command): descriptions wrap on word boundaries
+ * under their own column; a command too long for that column has its row to itself, its description below.
+ */
+export function helpText(commands: SlashCommand[] = COMMANDS, columns = Infinity): string {
   const heads = commands.map((c) => (c.usage ? `${c.name} ${c.usage}` : c.name));
-  const width = Math.max(...heads.map((h) => h.length)) + 2;
-  return ["Commands:", ...commands.map((c, i) => `  ${heads[i]!.padEnd(width)}${c.help}`), "Escape or Ctrl+C interrupts a turn; Ctrl+C twice at an empty prompt leaves."].join("\n");
+  // The text stays off the last column: a row that fills it leaves the cursor waiting to wrap.
+  const room = Math.max(20, columns - 1);
+  // The description column starts after the longest name, but leaves the descriptions at least 60% of the row.
+  const column = Math.min(Math.max(...heads.map((h) => h.length)) + 4, Math.floor(room * 0.4));
+  const wrap = (text: string, width: number) => Bun.wrapAnsi(text, Math.max(10, width), { hard: true }).split("\n");
+  const rows = commands.flatMap((c, i) => {
+    const head = `  ${heads[i]!}`;
+    const lines = wrap(c.help, room - column);
+    const indent = " ".repeat(column);
+    if (Bun.stringWidth(head) + 2 > column) return [...wrap(heads[i]!, room - 2).map((l) => `  ${l}`), ...lines.map((l) => indent + l)];
+    return [head.padEnd(column) + lines[0], ...lines.slice(1).map((l) => indent + l)];
+  });
+  return ["Commands:", ...rows, ...wrap("Escape or Ctrl+C interrupts a turn; Ctrl+C twice at an empty prompt leaves.", room)].join("\n");
 }
 
 /** The commands, and each ready MCP server's prompts as `/mcp__server__prompt`. */

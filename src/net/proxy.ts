@@ -58,6 +58,8 @@ export class NetProxy {
   private readonly sockets = new Set<Socket>();
   /** Every connection refused, in order (run_bash tells the model). */
   readonly refusals: Refusal[] = [];
+  /** Every granted connection that failed (a name that does not resolve, a refused port): web_fetch says why. */
+  readonly failures: Refusal[] = [];
 
   constructor(private readonly opts: ProxyOptions) {
     this.server = createServer({ noDelay: true }, (client) => this.accept(client));
@@ -132,9 +134,12 @@ export class NetProxy {
       if (err instanceof ProxyRefusal) return this.refuse(client, target, err);
       throw err;
     }
-    const upstream = await this.connectTo(address, port).catch((err: Error) => {
-      throw new ProxyRefusal(502, `cannot connect to ${target}: ${err.message}`);
-    });
+    let upstream: Socket;
+    try {
+      upstream = await this.connectTo(address, port);
+    } catch (err) {
+      return this.refuse(client, target, new ProxyRefusal(502, `cannot connect to ${target}: ${(err as Error).message}`));
+    }
     if (client.destroyed) return void upstream.destroy();
     if (method === "CONNECT") {
       client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
@@ -196,7 +201,7 @@ export class NetProxy {
 
   private refuse(client: Socket, target: string | null, r: ProxyRefusal): void {
     const line = r.message.replace(/[\r\n]+/g, " ");
-    if (target !== null && r.status === 403) this.refusals.push({ target, reason: line });
+    if (target !== null) (r.status === 403 ? this.refusals : this.failures).push({ target, reason: line });
     const body = `bunker: ${line}\n`;
     const status = `${r.status} ${STATUS_TEXT[r.status] ?? "Error"}`;
     const extra = r.status === 407 ? "Proxy-Authenticate: Basic realm=\"bunker\"\r\n" : "";

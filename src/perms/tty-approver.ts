@@ -3,10 +3,11 @@
 // Escape is a "no"; Ctrl+C is a "no" that also cancels the turn. Writes only to its output stream (stderr by
 // default: stdout is the answer in headless mode). One question at a time.
 import type { Readable, Writable } from "node:stream";
-import { isCancel, log, select, text } from "@clack/prompts";
+import { isCancel, log, text } from "@clack/prompts";
 import pc from "../ui/colors.ts";
 import { DEFAULT_MAX_DIFF_LINES, renderFileChanges } from "../ui/diff-view.ts";
 import { escapeControl } from "../ui/escape.ts";
+import { selectKeys } from "../ui/select-keys.ts";
 import { giveBackAtExit, type TtyIn } from "../ui/tty-exit.ts";
 import type { ApprovalAnswer, Approver, PermRequest } from "./types.ts";
 import { isProtectedRelative } from "./workspace.ts";
@@ -28,6 +29,8 @@ type Choice = "once" | "target-session" | "kind-session" | "deny" | "view";
 const VIEW_OPTION = { value: "view", label: "Show all of it first (nothing cut)" } as const;
 /** Rows the title, file header, question and four options take around the diff. */
 const QUESTION_ROWS = 14;
+/** Every option says how long its yes lasts: this once, or for this session (grants end with it). */
+const ONCE = "Yes, this once";
 
 /** Where a write always asks (see Policy): offering "all edits" there would be a false promise. */
 
@@ -79,7 +82,8 @@ export class TtyApprover implements Approver {
 
     let choice: Choice | symbol;
     for (;;) {
-      choice = await this.watchingCtrlC(() => select<Choice>({ message: question, options, input: this.input, output: this.output }));
+      // 1..N pick an option at once, as do y (yes, this once) and n (no).
+      choice = await this.watchingCtrlC(() => selectKeys<Choice>({ message: question, options, letters: { y: "once", n: "deny" }, input: this.input, output: this.output }));
       if (choice !== "view" || whole === undefined) break;
       // Seen whole, then asked again (the same question, nothing approved yet).
       await this.viewer(whole());
@@ -140,10 +144,10 @@ export class TtyApprover implements Approver {
         const touchesProtected = files.some((f) => isProtectedRelative(f.display)) || (req.protectedFiles?.length ?? 0) > 0;
         let cut = false;
         const diff = renderFileChanges(files, { color: this.color, maxLines: this.maxDiffLines, maxLineLength: this.maxLineLength, onCut: () => (cut = true) });
-        const options: { value: Choice; label: string }[] = [{ value: "once", label: "Yes" }];
+        const options: { value: Choice; label: string }[] = [{ value: "once", label: ONCE }];
         if (cut) options.push(VIEW_OPTION);
-        options.push({ value: "target-session", label: `Yes, and allow all edits to ${many ? "these files" : "this file"} for the session` });
-        if (!touchesProtected) options.push({ value: "kind-session", label: "Yes, and allow all edits for the session" });
+        options.push({ value: "target-session", label: `Yes, and allow all edits to ${many ? "these files" : "this file"} for this session` });
+        if (!touchesProtected) options.push({ value: "kind-session", label: "Yes, and allow all edits for this session" });
         options.push({ value: "deny", label: "No, and tell Claude what to do instead" });
         return {
           title: `${tool} wants to ${files.every((f) => f.kind === "create") && files.length > 0 ? "create" : "edit"} ${names.join(", ")}`,
@@ -172,8 +176,8 @@ export class TtyApprover implements Approver {
               ]
             : []),
         ];
-        const options: { value: Choice; label: string }[] = [{ value: "once", label: "Yes" }];
-        if (prefix) options.push({ value: "target-session", label: `Yes, and always allow commands starting with \`${prefix}\`` });
+        const options: { value: Choice; label: string }[] = [{ value: "once", label: ONCE }];
+        if (prefix) options.push({ value: "target-session", label: `Yes, and allow commands starting with \`${prefix}\` for this session` });
         options.push({ value: "deny", label: "No, and tell Claude why" });
         return { title: `${tool} wants to run a command`, details, question: "Run this command?", options, denyPrompt: "Why not (sent to Claude)?" };
       }
@@ -196,9 +200,9 @@ export class TtyApprover implements Approver {
           details,
           question: `Call ${target}?`,
           options: [
-            { value: "once", label: "Yes" },
+            { value: "once", label: ONCE },
             ...(cut ? [VIEW_OPTION] : []),
-            { value: "target-session", label: `Yes, and allow ${target} for the session` },
+            { value: "target-session", label: `Yes, and allow ${target} for this session` },
             { value: "deny", label: "No, and tell Claude why" },
           ],
           denyPrompt: "Why not (sent to Claude)?",
@@ -211,8 +215,8 @@ export class TtyApprover implements Approver {
           details: [],
           question: `Allow reading ${target}?`,
           options: [
-            { value: "once", label: "Yes" },
-            { value: "target-session", label: `Yes, for the rest of the session` },
+            { value: "once", label: ONCE },
+            { value: "target-session", label: "Yes, and allow reading it for this session" },
             { value: "deny", label: "No, and tell Claude why" },
           ],
           denyPrompt: "Why not (sent to Claude)?",
@@ -226,7 +230,7 @@ export class TtyApprover implements Approver {
           question: `Allow net access to "${target}"?`,
           options: [
             { value: "once", label: req.tool === "run_bash" ? "Allow (for this command)" : "Allow once" },
-            { value: "target-session", label: `Allow ${target} for the rest of the session` },
+            { value: "target-session", label: `Allow ${target} for this session` },
             { value: "deny", label: "Deny, and tell Claude why" },
           ],
           denyPrompt: "Why not (sent to Claude)?",

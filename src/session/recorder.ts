@@ -62,7 +62,8 @@ export class SessionRecorder {
   }
 
   save(snap: SessionSnapshot): void {
-    if (this.broken || snap.messages.length === 0) return;
+    // An empty conversation is saved only over one that was saved (/rewind 1 conversation); a new one starts with its first reply.
+    if (this.broken || (snap.messages.length === 0 && this.version === null)) return;
     // A run that never got an answer (a bad key, no server) is nothing to continue: it is saved from its first reply on.
     if (this.version === null && !snap.messages.some((m) => m.role === "assistant")) return;
     const store = this.open();

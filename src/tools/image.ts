@@ -43,7 +43,7 @@ export function imageBlock(image: ToolImage): ImageBlockParam {
 }
 
 const base64Size = (bytes: number) => Math.ceil(bytes / 3) * 4;
-const kb = (bytes: number) => (bytes >= 1024 * 1024 ? `${(bytes / 1048576).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`);
+const kb = (bytes: number) => (bytes >= 1024 * 1024 ? `${(bytes / 1048576).toFixed(1)} MB` : bytes < 1024 ? `${bytes} bytes` : `${Math.round(bytes / 1024)} KB`);
 
 /**
  * The image block for `bytes` (already sniffed as `mediaType`), scaled down

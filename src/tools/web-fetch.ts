@@ -66,6 +66,7 @@ async function fetchPage(input: WebFetchInput, ctx: ToolContext, limits: WebFetc
       const refusal = await gate.admit(url.hostname, portOf(url));
       if (refusal !== null) throw new ToolError(hops.length > 0 ? `${hops.join(" → ")} redirected to ${url.href}: ${refusal}` : refusal);
       const refusedBefore = proxy.refusals.length;
+      const failedBefore = proxy.failures.length;
       let res: Response;
       try {
         res = await fetch(url, {
@@ -75,10 +76,18 @@ async function fetchPage(input: WebFetchInput, ctx: ToolContext, limits: WebFetc
           headers: { "User-Agent": "bunker (web_fetch)", Accept: "text/html, text/markdown, text/plain, application/json;q=0.9, */*;q=0.5" },
         });
       } catch (err) {
-        throw fetchError(err, url, proxy.refusals.slice(refusedBefore), limits, ctx.signal.aborted);
+        // The proxy's own words (cannot resolve the name, the port refused), not fetch's "Proxy refused to open a tunnel: 502".
+        const failed = proxy.failures.slice(failedBefore).at(-1);
+        throw fetchError(failed ? new Error(failed.reason) : err, url, proxy.refusals.slice(refusedBefore), limits, ctx.signal.aborted);
       }
       const refused = proxy.refusals.slice(refusedBefore);
       if (refused.length > 0) throw fetchError(null, url, refused, limits, false);
+      // Plain http: the proxy's failure comes back as its own 502 page; say it as the failure it is.
+      const failed = proxy.failures.slice(failedBefore).at(-1);
+      if (failed) {
+        await res.body?.cancel();
+        throw fetchError(new Error(failed.reason), url, [], limits, false);
+      }
       const location = res.headers.get("location");
       if (res.status >= 300 && res.status < 400 && location !== null) {
         await res.body?.cancel();

@@ -204,6 +204,8 @@ function lineColour(raw: string, c: Colors): (t: string) => string {
 
 /** Rows shown at most for one long line with changes far apart: its first change, then one row per further change. */
 const MAX_ROWS_PER_LINE = 4;
+/** Characters of a cut line a row shows at least, or its note goes on a row of its own. */
+const MIN_ROW_TEXT = 20;
 
 /**
  * One diff line, escaped, coloured by its sign, its changed words marked, as
@@ -232,9 +234,14 @@ function colourLine(raw: string, c: Colors, max: number, pieces: Piece[] | undef
   }
   if (!pieces && /^[-+]/.test(raw)) changes.push([1, text.length]);
   // The note says when what it leaves out holds a change, so a hidden change never reads as more of the same.
-  const note = (to: number) => `… (${text.length - to} more characters${changes.some(([, end]) => end > to) ? ", changed" : ""})`;
+  const note = (to: number, short = false) => `… (${text.length - to} more${short ? "" : " characters"}${changes.some(([, end]) => end > to) ? ", changed" : ""})`;
   const third = Math.floor(width / 3);
-  const room = Math.max(1, width - 1 - `… (${text.length} more characters, changed)`.length);
+  // On a narrow screen the note would leave a few characters a row: it goes on a row of its own instead.
+  const inlineRoom = width - 1 - note(0).length;
+  const noteRow = inlineRoom < MIN_ROW_TEXT;
+  const room = noteRow ? Math.max(1, width - 2) : inlineRoom;
+  // Rows after the first go on with the same line: they carry its sign (a context line's is a space).
+  const mark = /^[-+]/.test(raw) ? raw[0]! : " ";
   const rows: string[] = [];
   let shownTo = 0;
   let focus = changes[0]?.[0] ?? 0;
@@ -242,17 +249,23 @@ function colourLine(raw: string, c: Colors, max: number, pieces: Piece[] | undef
     const continued = rows.length > 0;
     let from = continued ? Math.max(shownTo, focus - third) : focus > width / 2 ? focus - third : 0;
     // The rest of the line whole when it fits without a note.
-    const to = text.length - from <= width - 1 ? text.length : Math.min(text.length, from + room);
+    let to = text.length - from <= width - 1 ? text.length : Math.min(text.length, from + room);
+    // A row that goes on in the next ends after a space rather than mid-word, when that keeps most of the row.
+    const space = to < text.length ? text.lastIndexOf(" ", to - 1) : -1;
+    if (space >= from + (to - from) / 2) to = space + 1;
     // At the end of the line: fill the row with what comes before instead.
     if (from > 0 && to === text.length) from = Math.max(shownTo, text.length - (width - 1));
     // The next change that starts beyond this row gets a row of its own; a change the row cuts goes on in the next
     // while the diff has rows to spare; the last row's note says what is left out.
     const unseen = changes.findIndex(([begin]) => begin >= to);
     const cutsChange = to < text.length && changes.some(([begin, end]) => begin < to && end > to);
-    const last = rows.length === MAX_ROWS_PER_LINE - 1 || !(unseen >= 0 || (cutsChange && takeRow()));
-    const after = to >= text.length ? "" : last ? note(to) : "…";
-    rows.push(colour(`${continued ? " " : sign}${from > 0 ? "…" : ""}${paint(parts, c, from, to)}${after}`));
-    if (last) return rows;
+    const last = rows.length === MAX_ROWS_PER_LINE - (noteRow ? 2 : 1) || !(unseen >= 0 || (cutsChange && takeRow()));
+    const after = to >= text.length ? "" : last && !noteRow ? note(to) : "…";
+    rows.push(colour(`${continued ? mark : sign}${from > 0 ? "…" : ""}${paint(parts, c, from, to)}${after}`));
+    if (last) {
+      if (noteRow && to < text.length) rows.push(colour(`${mark}${note(to).length < width ? note(to) : note(to, true)}`));
+      return rows;
+    }
     shownTo = to;
     focus = cutsChange ? to : changes[unseen]![0];
   }

@@ -8,7 +8,7 @@ import { StringDecoder } from "node:string_decoder";
 import { giveBackAtExit } from "./tty-exit.ts";
 
 export type KeyName =
-  | "text" | "paste" | "enter" | "escape" | "backspace" | "delete" | "tab"
+  | "text" | "paste" | "enter" | "newline" | "escape" | "backspace" | "delete" | "tab"
   | "left" | "right" | "up" | "down" | "home" | "end" | "word-left" | "word-right"
   | "ctrl-a" | "ctrl-c" | "ctrl-d" | "ctrl-e" | "ctrl-k" | "ctrl-l" | "ctrl-u" | "ctrl-w";
 
@@ -22,10 +22,13 @@ const CSI_KEYS: Record<string, KeyName> = {
   A: "up", B: "down", C: "right", D: "left", H: "home", F: "end",
   "1~": "home", "7~": "home", "4~": "end", "8~": "end", "3~": "delete",
   "1;5C": "word-right", "1;5D": "word-left", "1;3C": "word-right", "1;3D": "word-left",
+  // Shift+Enter and Alt+Enter where the terminal tells them from Enter (kitty's keyboard protocol, xterm's modifyOtherKeys).
+  "13;2u": "newline", "13;3u": "newline", "27;2;13~": "newline", "27;3;13~": "newline",
 };
 const SS3_KEYS: Record<string, KeyName> = { A: "up", B: "down", C: "right", D: "left", H: "home", F: "end" };
 const CTRL_KEYS: Record<number, KeyName> = {
   0x01: "ctrl-a", 0x03: "ctrl-c", 0x04: "ctrl-d", 0x05: "ctrl-e", 0x08: "backspace", 0x09: "tab",
+  // LF is Enter too: what was typed before raw mode was set comes through the terminal's CR-to-LF translation.
   0x0a: "enter", 0x0b: "ctrl-k", 0x0c: "ctrl-l", 0x0d: "enter", 0x15: "ctrl-u", 0x17: "ctrl-w", 0x7f: "backspace",
 };
 const PASTE_START = "\x1b[200~";
@@ -74,6 +77,12 @@ export function parseKeys(input: string): { keys: Key[]; rest: string } {
         const name = SS3_KEYS[ss3[1]!];
         if (name) keys.push({ name });
         i += 3;
+        continue;
+      }
+      // Alt+Enter (Escape, then CR or LF): a new line in the message.
+      if (rest[1] === "\r" || rest[1] === "\n") {
+        keys.push({ name: "newline" });
+        i += 2;
         continue;
       }
       // Escape followed by anything else: the Escape, then that key as typed.

@@ -3,6 +3,7 @@
 // printed above it with `print` and scrolls into the transcript as usual, so
 // what is in the region never does. The region is never taller than the
 // screen (relative cursor moves cannot reach rows scrolled away).
+import pc from "./colors.ts";
 
 export interface RegionOutput {
   write(text: string): unknown;
@@ -20,8 +21,8 @@ export interface RegionCursor {
 interface Part {
   lines: string[];
   cursor?: RegionCursor;
-  /** The caller made every line narrower than the screen: no need to measure or cut them. */
-  fits?: boolean;
+  /** The caller made every line narrower than a screen this wide: no need to measure or cut them at that width. */
+  fitsFor?: number;
 }
 
 export interface SetOptions {
@@ -46,6 +47,9 @@ export class LiveRegion {
   /** The lines on screen as last drawn, and where the cursor was put among them. */
   private shown: string[] = [];
   private cursorKey = "";
+  /** The width the region was last drawn for, and the cursor's place as (line, columns into it). */
+  private drawnCols = 0;
+  private cursorAt = { line: 0, offset: 0 };
 
   /** `order`: the parts from top to bottom, e.g. ["preview", "input", "status"]. */
   constructor(
@@ -64,7 +68,7 @@ export class LiveRegion {
   /** Replaces a part; drawn now, or with `later` within a frame. */
   set(name: string, lines: string[], opts: SetOptions = {}): void {
     if (lines.length === 0) this.parts.delete(name);
-    else this.parts.set(name, { lines, cursor: opts.cursor, fits: opts.fits });
+    else this.parts.set(name, { lines, cursor: opts.cursor, fitsFor: opts.fits ? this.columns : undefined });
     if (!opts.later) return this.draw();
     this.dirty = true;
     this.timer ??= setTimeout(() => {
@@ -103,27 +107,54 @@ export class LiveRegion {
   draw(): void {
     this.dirty = false;
     if (this.hidden) return;
+    // A tty stream learns a new size with its 'resize' event, which can come well after the terminal has
+    // re-wrapped (a busy machine): a frame drawn for the old width meanwhile lands askew. Ask the terminal
+    // now (one ioctl; Node's and Bun's tty streams do it this way, and emit 'resize' when it changed).
+    (this.out as { _refreshSize?: () => void })._refreshSize?.();
     const cols = this.columns;
     if (cols !== this.fittedFor) {
       this.fitted.clear();
       this.fittedFor = cols;
-      // Every row may have moved on a resize: draw it all again.
-      this.shown = [];
     }
-    const lines: { text: string; width: number; cursor?: number }[] = [];
+    if (this.drawn && cols !== this.drawnCols) {
+      // A resize: the terminal has re-wrapped the rows drawn for the old width. Clear from the region's top
+      // (where it is now) and draw it all again.
+      this.out.write(this.eraseCode());
+      this.drawn = false;
+      this.shown = [];
+      this.cursorRow = 0;
+    }
+    const lines: { text: string; width: number; cursor?: number; part: string }[] = [];
+    let edited: string | undefined;
     for (const name of this.order) {
       const part = this.parts.get(name);
       if (!part) continue;
+      if (part.cursor) edited = name;
       part.lines.forEach((text, i) => {
-        if (part.cursor?.line === i) lines.push({ text, width: displayWidth(text), cursor: part.cursor.col });
+        if (part.cursor?.line === i) lines.push({ text, width: displayWidth(text), cursor: part.cursor.col, part: name });
         // A line known to be narrower than the screen takes one row; its exact width is not needed.
-        else lines.push(part.fits ? { text, width: 0 } : this.fit(text, cols));
+        else lines.push({ ...(part.fitsFor === cols ? { text, width: 0 } : this.fit(text, cols)), part: name });
       });
     }
     const rowsOf = (l: { width: number }) => Math.floor(l.width / cols) + 1;
     // Too tall for the screen: the oldest rows of the preview go first.
     let total = lines.reduce((n, l) => n + rowsOf(l), 0);
-    while (total > this.maxRows && lines.length > 1 && lines[0]!.cursor === undefined) total -= rowsOf(lines.shift()!);
+    while (total > this.maxRows && lines.length > 1 && lines[0]!.cursor === undefined && lines[0]!.part !== edited) total -= rowsOf(lines.shift()!);
+    // Then the first lines of the text being edited (a long paste): a row in their place keeps its marker and
+    // says how many are above, so the screen still shows where the message starts.
+    if (total > this.maxRows && lines[0]?.part === edited && lines[0]!.cursor === undefined) {
+      const head = lines[0]!.text;
+      let hidden = 0;
+      while (total + 1 > this.maxRows && lines.length > 1 && lines[0]!.cursor === undefined) {
+        total -= rowsOf(lines.shift()!);
+        hidden++;
+      }
+      // The marker is what stands where the lines below are indented ("› " above "  ").
+      const indent = /^ */.exec(Bun.stripANSI(lines[0]!.text))![0].length;
+      const note = `${indent > 0 ? Bun.sliceAnsi(head, 0, indent) : ""}${pc.dim(`(${hidden} more line${hidden === 1 ? "" : "s"} above)`)}`;
+      lines.unshift({ ...this.fit(note, cols), part: edited! });
+      total += 1;
+    }
     if (lines.length === 0) return this.erase();
 
     // Rows above the first line that changed stay as they are on screen; only the rest is written.
@@ -134,15 +165,19 @@ export class LiveRegion {
     let row = 0;
     for (let i = 0; i < first; i++) row += rowsOf(lines[i]!);
     let target: { row: number; col: number } | undefined;
+    let cursorAt = { line: 0, offset: 0 };
     for (let i = 0, r = 0; i < lines.length; r += rowsOf(lines[i]!), i++) {
       const c = lines[i]!.cursor;
-      if (c !== undefined) target = { row: r + Math.floor(c / cols), col: c % cols };
+      if (c !== undefined) {
+        target = { row: r + Math.floor(c / cols), col: c % cols };
+        cursorAt = { line: i, offset: c };
+      }
     }
     const end = total - 1;
     let out = "";
     let at = this.cursorRow;
     if (!unchanged) {
-      out += this.drawn ? "\r" + vertical(row - this.cursorRow) + "\x1b[J" : "";
+      out += this.drawn ? vertical(row - this.cursorRow) + CLEAR_DOWN : "";
       for (let i = first; i < lines.length; i++) {
         const l = lines[i]!;
         // A line that fills its last row exactly leaves the cursor waiting to wrap: make the wrap happen,
@@ -157,13 +192,33 @@ export class LiveRegion {
       out += "\r" + vertical(target.row - at) + (target.col > 0 ? `\x1b[${target.col}C` : "") + "\x1b[?25h";
       this.cursorRow = target.row;
     } else {
-      out += "\x1b[?25l";
-      this.cursorRow = at;
+      // No cursor to show: it waits, hidden, at the region's top left, a place a resize does not move.
+      out += "\x1b[?25l\r" + vertical(-at);
+      this.cursorRow = 0;
     }
     this.cursorKey = key;
     this.out.write(out);
     this.drawn = true;
     this.shown = lines.map((l) => l.text);
+    this.drawnCols = cols;
+    this.cursorAt = cursorAt;
+  }
+
+  /**
+   * Rows from the region's top down to the cursor. After a resize the terminal has re-wrapped every line
+   * drawn (a line of n cells takes ceil(n / width) rows) and keeps the cursor at its place in its line.
+   */
+  private rowsAboveCursor(): number {
+    const cols = this.columns;
+    if (cols === this.drawnCols) return this.cursorRow;
+    const rowsAt = (cells: number) => Math.max(1, Math.ceil(cells / cols));
+    let rows = 0;
+    for (let i = 0; i < this.cursorAt.line; i++) {
+      const width = displayWidth(this.shown[i] ?? "");
+      // A line that filled its last row exactly was followed by one space, to make the wrap happen.
+      rows += rowsAt(width > 0 && width % this.drawnCols === 0 ? width + 1 : width);
+    }
+    return rows + Math.floor(this.cursorAt.offset / cols);
   }
 
   /** A line cut to fit one row (escape sequences kept), remembered: most lines are drawn many times over. */
@@ -180,9 +235,17 @@ export class LiveRegion {
   /** Back to the region's first row and clear from there down. */
   private eraseCode(): string {
     if (!this.drawn) return "";
-    return "\r" + (this.cursorRow > 0 ? `\x1b[${this.cursorRow}A` : "") + "\x1b[J";
+    return vertical(-this.rowsAboveCursor()) + CLEAR_DOWN;
   }
 }
+
+/**
+ * Clears from the start of the cursor's row to the end of the screen, and leaves the cursor at that row's
+ * start. Not one "erase below" from column 0: at the screen's top left that clears the whole screen, which
+ * tmux (scroll-on-clear) first copies into the scrollback, a stale copy of the region for every redraw of a
+ * region at the top of the screen (as a shrink leaves it). The row is cleared, then the rest from column 1.
+ */
+const CLEAR_DOWN = "\r\x1b[K\x1b[C\x1b[J\r";
 
 /** Moves the cursor `n` rows down (up when negative) within the region. */
 function vertical(n: number): string {

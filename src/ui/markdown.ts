@@ -16,9 +16,23 @@ const LIGHT = /;(7|15)$/.test(process.env.COLORFGBG ?? "");
 export function renderMarkdown(markdown: string, columns: number, colors = true): string {
   const safe = escapeControl(markdown, { keepNewlines: true, keepTabs: true }).replace(/\t/g, "    ");
   const width = Math.max(10, columns);
-  const out = Bun.markdown.ansi(safe, { columns: width, colors, light: LIGHT }).replace(/\n+$/, "");
+  const out = sameUrlOnce(Bun.markdown.ansi(safe, { columns: width, colors, light: LIGHT }), safe).replace(/\n+$/, "");
   // Paragraphs, headings and tables come back wrapped; code lines and long words can still be wider.
   return out.split("\n").map((line) => wrapLine(line, width)).join("\n");
+}
+
+// The renderer writes a link as "text (url)"; for a bare URL (an autolink, or www.… for http://www.…)
+// that is the same address twice. The second is dropped; a link whose text differs keeps its URL.
+const LINK_COLORED = /(\x1b\[34m\x1b\[4m)([^\x1b\n]+)(\x1b\[24m\x1b\[39m)\x1b\[2m[ \n]\(([^\x1b\n]+)\x1b\[2m\)\x1b\[39m\x1b\[22m/g;
+const LINK_PLAIN = /(^|[\s(<])((?:[a-z][a-z0-9+.-]*:|www\.)[^\s()]+)[ \n]\(([^\s()]+)\)/g;
+const sameAddress = (text: string, url: string) => url === text || url === `http://${text}` || url === `mailto:${text}`;
+
+/** `source`: the markdown; what it says itself as "text (url)" (in code, say) is left as written. */
+function sameUrlOnce(rendered: string, source: string): string {
+  const written = (text: string, url: string) => source.includes(`${text} (${url})`);
+  return rendered
+    .replace(LINK_COLORED, (all, open: string, text: string, close: string, url: string) => (sameAddress(text, url) && !written(text, url) ? open + text + close : all))
+    .replace(LINK_PLAIN, (all, before: string, text: string, url: string) => (sameAddress(text, url) && !written(text, url) ? before + text : all));
 }
 
 /** A code block's line keeps its gutter on every row it wraps onto. */

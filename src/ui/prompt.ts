@@ -3,7 +3,10 @@
 // next message (Enter then sends it when the turn ends), and Escape or
 // Ctrl+C during a turn interrupts it. An Enter followed at once by more
 // input (a paste the terminal did not bracket) is a newline in the message,
-// not the end of it.
+// not the end of it. Alt+Enter, Shift+Enter (where the terminal tells it
+// apart) and a backslash before Enter start a new line in the message.
+// Ctrl+C with text clears the line (Up brings it back); at an empty prompt it
+// is the REPL's "press again to leave".
 import pc from "./colors.ts";
 import type { Key, Keyboard } from "./keys.ts";
 import { LineEditor } from "./line-editor.ts";
@@ -73,16 +76,29 @@ export class TtyPrompt {
     }
     switch (k.name) {
       case "enter":
+        if (this.editor.text[this.editor.cursor - 1] === "\\") {
+          // A backslash before Enter: the line goes on (Claude Code's way), the backslash is not kept.
+          this.editor.edit({ name: "backspace" });
+          this.editor.insert("\n");
+          break;
+        }
         this.editor.insert("\n");
         this.enterTimer = setTimeout(() => this.enter(), this.pasteWindowMs);
+        break;
+      case "newline":
+        this.editor.insert("\n");
         break;
       case "escape":
         this.onInterrupt?.();
         break;
       case "ctrl-c":
         if (this.onInterrupt) this.onInterrupt();
-        else if (this.reading) {
-          this.editor.take();
+        else if (this.reading && this.editor.text !== "") {
+          // Cleared, not lost: it stays in the transcript and in the history (the Up arrow brings it back).
+          const dropped = this.editor.take();
+          this.region.set("input", []);
+          this.region.print(PROMPT + this.shown(dropped) + pc.dim("  ^C (cleared; ↑ brings it back)"));
+        } else if (this.reading) {
           this.finish({ line: "", interrupted: true }, "^C");
           return;
         }
@@ -120,9 +136,13 @@ export class TtyPrompt {
     this.reading = null;
     this.region.set("input", []);
     // The message stays in the transcript as it was sent.
-    const shown = escapeControl(echo, { keepNewlines: true }).split("\n").join(`\n${" ".repeat(PROMPT_WIDTH)}`);
-    this.region.print(PROMPT + shown);
+    this.region.print(PROMPT + this.shown(echo));
     resolve?.(result);
+  }
+
+  /** A message as the transcript shows it: escaped, its later lines under the first. */
+  private shown(text: string): string {
+    return escapeControl(text, { keepNewlines: true }).split("\n").join(`\n${" ".repeat(PROMPT_WIDTH)}`);
   }
 
   private draw(): void {

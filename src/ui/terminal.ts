@@ -51,6 +51,8 @@ export class TerminalUI implements LoopEvents {
   private readonly preview = new BlockPreview();
   /** A block was printed: the next one is set off by a blank line. */
   private afterBlock = false;
+  /** Text of the current reply has been shown (a retry then marks where the cut one ended). */
+  private textThisReply = false;
   private step: RunningStep | null = null;
   private ticker: ReturnType<typeof setInterval> | undefined;
   /** The figures the status line shows (set by the REPL). */
@@ -116,6 +118,7 @@ export class TerminalUI implements LoopEvents {
   }
 
   onModelStart(): void {
+    this.textThisReply = false;
     if (this.region) return this.setStep("waiting");
     if (!this.opts.spinner) return;
     this.stopSpinner();
@@ -132,6 +135,7 @@ export class TerminalUI implements LoopEvents {
   }
 
   onText(delta: string): void {
+    this.textThisReply = true;
     if (this.region) return this.liveText(delta);
     this.stopSpinner();
     if (!this.opts.streamText) return;
@@ -233,6 +237,9 @@ export class TerminalUI implements LoopEvents {
   }
 
   onRetry(message: string): void {
+    // A reply cut off mid-stream is shown again whole: mark where the cut one ended, so its text does not read as finished.
+    if (this.textThisReply && this.opts.streamText) this.line(pc.dim("  ⋯ (cut off here)"));
+    this.textThisReply = false;
     this.line(pc.yellow(`  ${escapeControl(message)}`));
   }
 

@@ -142,6 +142,28 @@ describe.skipIf(!tmuxAvailable)("in a real terminal (tmux)", () => {
     // Ctrl+D leaves
     expect(await quitWithCtrlD(tmux)).not.toBeNull();
   });
+  test("at 40 columns a long changed line is readable: whole words a row, continuation rows marked +, a straight border", async () => {
+    const added = "// TODO: fix the parser so that it accepts trailing commas and two numbers in a row, always";
+    e2e.serve([reply([toolUse("read_file", { path: "p.ts" })]), reply([toolUse("edit_file", { path: "p.ts", old_string: "// TODO: fix", new_string: added })]), reply("Edited.")]);
+    const { root, env } = e2e.workspace({ "p.ts": "const x = 1;\n// TODO: fix\nexport default x;\n" });
+    const tmux = await e2e.terminal([...BUNKER, "fix the todo"], { cwd: root, env, cols: 40, rows: 40 });
+    await waitForCount(tmux, "Apply this change to p.ts?", 1);
+    const screen = tmux.visible().split("\n");
+    const diff = screen.slice(screen.findIndex((l) => l.includes("p.ts  +1 -1")), screen.findIndex((l) => l.includes("Apply this change")) - 1);
+    // Every row of the diff sits behind the one straight border; none wraps past the screen.
+    for (const row of diff) {
+      expect(row).toMatch(/^│/);
+      expect(Bun.stringWidth(row)).toBeLessThanOrEqual(40);
+    }
+    const plus = diff.map((r) => r.replace(/^│\s*/, "")).filter((r) => r.startsWith("+"));
+    // The added line is there whole, over rows that each carry a real share of it and all say "+".
+    expect(plus.length).toBeGreaterThan(1);
+    for (const row of plus.slice(0, -1)) expect(row.replace(/^\+…?|…$/g, "").length).toBeGreaterThanOrEqual(15);
+    expect(plus.map((r) => r.replace(/^\+…?|…$/g, "")).join("")).toBe(added);
+    await press(tmux, "Enter");
+    await waitForCount(tmux, "Edited.", 1);
+    expect(await quitWithCtrlD(tmux)).not.toBeNull();
+  });
   test("a long rewrite fits a 40-row terminal: the file name, old and new lines and the question are all on screen", async () => {
     const before = Array.from({ length: 300 }, (_, i) => `${i + 1}`).join("\n") + "\n";
     const after = Array.from({ length: 300 }, (_, i) => `new ${i + 1}`).join("\n") + "\n";

@@ -35,7 +35,7 @@ describe.skipIf(!tmuxAvailable)("MCP in a real terminal (tmux)", () => {
     expect(screen).toContain("the server says this tool only reads (its word, not checked)");
     expect(screen).toContain('"text": "hi\\u202eexe"');
     expect(screen).not.toContain("\u202e");
-    expect(screen).toContain("Yes, and allow alpha/echo for the session");
+    expect(screen).toContain("2. Yes, and allow alpha/echo for this session");
     await press(e2e.tmux, "Enter");
     await waitForCount(e2e.tmux, "Echoed.", 1);
     expect(toolResults(fake.requests[1])).toEqual([{ content: "alpha says: hi\u202eexe", is_error: false }]);

@@ -139,7 +139,7 @@ describe.skipIf(!canRun || !tmuxAvailable)("in a real terminal (tmux)", () => {
     expect(screen).toContain(`run_bash requests net access to "127.0.0.3:${B.port}"`);
     expect(screen).toContain(`Requested by curl -sS ${B.url}/first`);
     expect(B.seen).toEqual([]);
-    await press(tmux, "Down", "Enter"); // Allow 127.0.0.3:PORT for the rest of the session
+    await press(tmux, "Down", "Enter"); // Allow 127.0.0.3:PORT for this session
     const done = await waitForCount(tmux, "Both done.", 1);
     expect(count(done, question)).toBe(1);
     expect(B.seen.map((s) => s.split(" ")[1])).toEqual(["/first", "/second"]);

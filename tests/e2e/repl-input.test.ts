@@ -43,6 +43,24 @@ describe.skipIf(!tmuxAvailable)("REPL input in a real terminal (tmux)", () => {
     await leaves(t);
   }, 30_000);
 
+  test("Ctrl+C with text clears the line without leaving, even right after a Ctrl+C at an empty prompt; Up brings the text back; Alt+Enter is a new line", async () => {
+    const t = await startRepl([reply("Both lines arrived.")]);
+    t.keys(["C-c"]);
+    await t.waitFor("(Ctrl+C again to leave)");
+    t.keys(["a long message I half wrote"], true);
+    t.keys(["C-c"]);
+    await t.waitFor("(cleared; ↑ brings it back)");
+    await Bun.sleep(300);
+    expect(t.screen()).toContain("› a long message I half wrote  ^C (cleared; ↑ brings it back)");
+    t.keys(["Up"]);
+    t.keys(["M-Enter"]);
+    t.keys(["and its second line"], true);
+    t.keys(["Enter"]);
+    await t.waitFor("Both lines arrived.");
+    expect(lastUserText(0)).toBe("a long message I half wrote\nand its second line");
+    await leaves(t);
+  }, 30_000);
+
   test("a paste without a final newline waits for the person to finish the line", async () => {
     const t = await startRepl([reply("Joined.")]);
     t.paste("alpha\nbeta");

@@ -2,10 +2,14 @@
 // markdown wrapped at the pane's width, the status line and its figures,
 // Escape interrupting a streaming answer without losing a keystroke.
 import { describe, expect, test } from "bun:test";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import type { MessageParam } from "@anthropic-ai/sdk/resources/messages";
 import { reply, toolUse, type Step } from "../support/fake-anthropic/steps.ts";
 import { BUNKER, endToEnd, quitWithCtrlD } from "../support/cli.ts";
 import { TmuxSession, tmuxAvailable } from "../support/tmux.ts";
+import { until } from "../support/wait.ts";
+import { COMMANDS } from "../../src/slash-commands.ts";
 
 const e2e = endToEnd("bunker-screen-");
 
@@ -109,13 +113,20 @@ describe.skipIf(!tmuxAvailable)("the REPL's screen (tmux)", () => {
   test("a piped stdout gets the answer as the model wrote it", async () => {
     e2e.serve([reply("Some **bold** words.")]);
     const ws = e2e.workspace();
-    const t = await e2e.terminal(["sh", "-c", `${BUNKER.join(" ")} | cat`], { cwd: ws.root, env: ws.env, cols: 80, rows: 30 });
+    // What the pipe carries is read from a file: a reader that writes it to this same terminal races bunker's next
+    // prompt, whose redraw clears the line the answer's tail is on (a reader late by a few ms lost "Some **" so).
+    const piped = join(ws.root, "..", "piped.txt");
+    const t = await e2e.terminal(["sh", "-c", `${BUNKER.join(" ")} | cat > ${piped}`], { cwd: ws.root, env: ws.env, cols: 80, rows: 30 });
     await t.waitFor("/help for commands");
-    // As a person does, type at the prompt: keys typed before it is drawn can be discarded (a loaded machine showed it).
     await t.waitFor("›");
     send(t, "hi");
-    const screen = await t.waitFor("Some **bold** words.");
-    expect(screen).not.toContain("esc to interrupt");
+    await until(() => existsSync(piped) && readFileSync(piped, "utf8").endsWith("\n"), "the answer through the pipe");
+    expect(readFileSync(piped, "utf8")).toBe("Some **bold** words.\n");
+    // Not drawn in place: no status line on the terminal either.
+    expect(t.screen()).not.toContain("esc to interrupt");
+    // Nothing else ever goes down the pipe.
+    expect(await quitWithCtrlD(t)).not.toBeNull();
+    expect(readFileSync(piped, "utf8")).toBe("Some **bold** words.\n");
   }, 30_000);
 
   test("Escape mid-stream stops the turn at once; what was typed around it is the next message, whole", async () => {
@@ -128,14 +139,12 @@ describe.skipIf(!tmuxAvailable)("the REPL's screen (tmux)", () => {
     t.keys(["Escape"]);
     const pressed = Date.now();
     t.keys(["def"], true);
-    for (;;) {
-      if (t.screen().includes("Interrupted.")) break;
-      if (Date.now() - pressed > 5_000) throw new Error(`not interrupted:\n${t.screen()}`);
-      await Bun.sleep(5);
-    }
-    // "At once": well before the stream's next seconds of words would have ended the turn anyway (a bound
-    // of 200 ms, some 30 times what an idle machine takes, was a race with a loaded machine's scheduler).
-    expect(Date.now() - pressed).toBeLessThan(1_000);
+    // Within 200 ms the stream is dropped: timed where it happens, by the server (in this process, its
+    // clock), with the test's event loop free meanwhile; polling the screen through tmux would time tmux.
+    const streamed = e2e.fake.requests[0]!;
+    await until(() => streamed.cancelledAt !== undefined, "the stream dropped by bunker", 5_000);
+    expect(streamed.cancelledAt! - pressed).toBeLessThan(200);
+    await t.waitFor("Interrupted.");
     await t.waitFor("› abcdef");
     t.keys([" ghi"], true);
     t.keys(["Enter"]);
@@ -219,13 +228,58 @@ describe.skipIf(!tmuxAvailable)("the REPL's screen (tmux)", () => {
     const pressed = Date.now();
     t.keys(["Escape"]);
     await t.waitFor("Interrupted.");
-    expect(Date.now() - pressed).toBeLessThan(3_000);
+    // Stopped, not left to its 30 s (a kill and a redraw, given 10 s on a loaded machine).
+    expect(Date.now() - pressed).toBeLessThan(10_000);
     send(t, "never mind");
     await t.waitFor("Understood.");
     const results = JSON.stringify(e2e.fake.requests[1]!.body.messages);
     expect(results).toContain("interrupted by the user; the command and its children were stopped");
     await leaves(t);
   }, 30_000);
+
+  test("a paste taller than the screen shows the prompt marker and how many lines are above; Enter sends it whole", async () => {
+    e2e.serve([reply("Got the list.")]);
+    const ws = e2e.workspace();
+    const t = await e2e.terminal(BUNKER, { cwd: ws.root, env: ws.env, cols: 80, rows: 20 });
+    await t.waitFor(/\n› *\nclaude-/);
+    const pasted = Array.from({ length: 60 }, (_, i) => `line ${i + 1}`);
+    t.paste(pasted.join("\n"));
+    await t.waitFor(/line 60\s*\nclaude-/);
+    await Bun.sleep(200);
+    const rows = t.visible().replace(/\n+$/, "").split("\n").map((r) => r.trimEnd());
+    expect(rows).toHaveLength(20);
+    const note = rows.findIndex((r) => /^› \(\d+ more lines above\)$/.test(r));
+    expect(note).toBeGreaterThanOrEqual(0);
+    const hidden = Number(/\d+/.exec(rows[note]!)![0]);
+    // Below the note, the rest of the paste to its last line, then the status line.
+    const shown = rows.slice(note + 1, -1).map((r) => r.trim());
+    expect(shown).toEqual(pasted.slice(hidden));
+    expect(rows.at(-1)).toMatch(/^claude-/);
+    t.keys(["Enter"]);
+    await t.waitFor("Got the list.");
+    const last = e2e.fake.requests[0]!.body.messages.at(-1)!;
+    expect(last.content).toMatchObject([{ type: "text", text: pasted.join("\n") }]);
+    await leaves(t);
+  }, 30_000);
+
+  for (const cols of [40, 100]) {
+    test(`/help fits ${cols} columns: descriptions wrap on word boundaries under their own column`, async () => {
+      const t = await startRepl([], cols);
+      send(t, "/help");
+      const screen = await t.waitFor(/Ctrl\+C twice at an\s+empty prompt leaves\./);
+      const rows = screen.slice(screen.indexOf("Commands:"), screen.indexOf("Escape or Ctrl+C")).split("\n").slice(1, -1);
+      for (const r of rows) expect(Bun.stringWidth(r)).toBeLessThan(cols);
+      for (const c of COMMANDS) {
+        // The name at the row's start, its description whole, word after word.
+        expect(rows.some((r) => r.startsWith(`  ${c.name}`))).toBe(true);
+        expect(rows.join("\n").replace(/\s+/g, " ")).toContain(c.help);
+      }
+      // Every row after a name's is indented to the description column.
+      const column = rows[0]!.indexOf("this list");
+      for (const r of rows.filter((r) => !r.startsWith("  /"))) expect(r.search(/\S/)).toBe(column);
+      await leaves(t);
+    }, 30_000);
+  }
 
   test("after a resize, answers wrap at the new width", async () => {
     const long = "This paragraph is long enough to need several rows at forty columns, so where it breaks shows the width that was used.";

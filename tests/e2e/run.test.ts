@@ -159,10 +159,10 @@ describe("when bunker itself is killed", () => {
 
 
 describe.skipIf(!tmuxAvailable)("in a real terminal (tmux)", () => {
-  test("the command is shown with where it runs; yes, a session prefix, and no with a reason each do what they say", async () => {
+  test("the command is shown with where it runs; yes (y), a session prefix (2), and no with a reason (n) each do what they say", async () => {
     const fake = e2e.serve([
       reply([run("touch one.txt")]), // 1: Yes
-      reply([run("mkdir -p a && touch a/x")]), // 2: Yes, and always allow commands starting with `mkdir`
+      reply([run("mkdir -p a && touch a/x")]), // 2: Yes, and allow commands starting with `mkdir` for this session
       reply([run("mkdir -p b")]), // 3: covered by the prefix, not asked
       reply([run("rm -rf a")]), // 4: No, with a reason
       reply("All done."),
@@ -178,20 +178,23 @@ describe.skipIf(!tmuxAvailable)("in a real terminal (tmux)", () => {
     expect(screen).toContain(`sandboxed: ${sandboxed ? "yes" : "no"}`);
     expect(screen).toContain(`network: ${sandboxed ? "granted hosts only, others ask" : "yes"}`);
     expect(existsSync(join(root, "one.txt"))).toBe(false);
-    await press(tmux, "Enter");
+    // Shortcut keys: y is yes this once, a number picks its option, n is no.
+    expect(screen).toContain("1. Yes, this once");
+    await press(tmux, "y");
 
     // 2: the prefix offered is the program that needs the grant
     screen = await waitForCount(tmux, "Run this command?", 2);
     expect(existsSync(join(root, "one.txt"))).toBe(true);
-    expect(screen).toContain("Yes, and always allow commands starting with `mkdir`");
-    await press(tmux, "Down", "Enter");
+    expect(screen).toContain("2. Yes, and allow commands starting with `mkdir` for this session");
+    await press(tmux, "2");
 
     // 3 is not asked; 4: No, and why
     screen = await waitForCount(tmux, "Run this command?", 3);
     expect(screen).toContain("$ rm -rf a");
     expect(existsSync(join(root, "a", "x"))).toBe(true);
     expect(existsSync(join(root, "b"))).toBe(true);
-    await press(tmux, "Up", "Enter");
+    expect(screen).toContain("3. No, and tell Claude why");
+    await press(tmux, "n");
     await waitForCount(tmux, "Why not (sent to Claude)?", 1);
     tmux.keys(["keep the directory"], true);
     await press(tmux, "Enter");

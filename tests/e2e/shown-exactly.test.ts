@@ -45,7 +45,8 @@ describe.skipIf(!tmuxAvailable)("in a real terminal (tmux)", () => {
     const screen = await waitForCount(tmux, "Apply this change to .envrc?", 1);
     expect(screen).toContain("runs code later: .envrc — direnv runs it when you enter the folder");
     // "all edits for the session" is not offered for it.
-    expect(screen).not.toContain("Yes, and allow all edits for the session");
+    expect(screen).toContain("Yes, and allow all edits to this file for this session");
+    expect(screen).not.toContain("Yes, and allow all edits for this session");
     await press(tmux, "Enter");
     await waitForCount(tmux, "Set.", 1);
     expect(readFileSync(join(root, ".envrc"), "utf8")).toBe("export A=1\n");

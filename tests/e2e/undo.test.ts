@@ -97,4 +97,39 @@ describe("bunker --undo and --rewind without a terminal", () => {
     expect(existsSync(join(root, "notes"))).toBe(false);
     expect((await runHeadless(root, env, ["--undo", "--allow-write"])).stderr).toContain("has no file changes to take back (changes made by commands are not tracked)");
   });
+
+  test("--rewind=N conversation also drops those turns from the saved conversation, as /rewind N conversation does; what may follow each is said", async () => {
+    const fake = e2e.serve([
+      reply([toolUse("write_file", { path: "one.txt", content: "1\n" })]),
+      reply("Wrote one."),
+      reply([toolUse("write_file", { path: "two.txt", content: "2\n" })]),
+      reply("Wrote two."),
+      reply("Fresh start."),
+    ]);
+    const { root, env } = e2e.workspace();
+    expect((await runHeadless(root, env, ["-p", "first", "--allow-write"])).code).toBe(0);
+    expect((await runHeadless(root, env, ["-c", "-p", "second", "--allow-write"])).code).toBe(0);
+    expect((await runHeadless(root, env, ["--rewind"])).stdout).toContain('bunker --rewind=N takes the files back to before turn N; add "conversation"');
+
+    const r = await runHeadless(root, env, ["--rewind=2", "conversation", "--allow-write"]);
+    expect(r.stdout).toBe('Took back turn 2 ("second"): removed two.txt. The saved conversation is back to before turn 2 too.\n');
+    expect(r.code).toBe(0);
+    expect(existsSync(join(root, "two.txt"))).toBe(false);
+    expect(existsSync(join(root, "one.txt"))).toBe(true);
+    // The next -c carries the first turn only.
+    expect((await runHeadless(root, env, ["-c", "-p", "again"])).stdout).toBe("Fresh start.\n");
+    const sent = JSON.stringify(fake.requests.at(-1)!.body.messages);
+    expect(sent).toContain("Wrote one.");
+    expect(sent).not.toContain("second");
+    expect(sent).not.toContain("Wrote two.");
+
+    for (const [flags, said] of [
+      [["--undo", "conversation"], '--undo takes back file changes and runs no prompt; only "force" may follow it (take back files changed since, too), not "conversation"'],
+      [["--rewind=1", "tidy up"], '--rewind=N takes back file changes and runs no prompt; only "conversation" (drop those turns from the saved conversation too) and "force" (take back files changed since, too) may follow it, not "tidy up"'],
+    ] as const) {
+      const bad = await runHeadless(root, env, [...flags]);
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toBe(`bunker: ${said}\n`);
+    }
+  });
 });

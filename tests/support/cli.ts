@@ -157,9 +157,23 @@ export async function press(tmux: TmuxSession, ...keys: string[]): Promise<void>
   }
 }
 
-/** Ctrl+D at the prompt; returns the exit status, or null if bunker is still running after 10 s. */
+/** The prompt is back and empty: the last line on screen that starts with the prompt's mark has nothing after it. */
+export function atEmptyPrompt(tmux: TmuxSession): boolean {
+  const prompts = tmux.visible().split("\n").filter((l) => l.startsWith("›"));
+  return /^›\s*$/.test(prompts.at(-1) ?? "");
+}
+
+/**
+ * Ctrl+D at the prompt, once the prompt is back (a Ctrl+D typed while a turn is still ending, its answer
+ * already on screen, is not at the prompt and leaves nothing: a fixed 100 ms wait raced that on a loaded
+ * machine); returns the exit status, or null if bunker is still running after 10 s.
+ */
 export async function quitWithCtrlD(tmux: TmuxSession): Promise<number | null> {
-  await Bun.sleep(100);
+  const back = Date.now() + 15_000;
+  while (!atEmptyPrompt(tmux)) {
+    if (Date.now() > back) throw new Error(`timed out waiting for the empty prompt; screen:\n${tmux.visible()}`);
+    await Bun.sleep(50);
+  }
   tmux.keys(["C-d"]);
   const deadline = Date.now() + 10_000;
   while (tmux.exitStatus() === null && Date.now() < deadline) await Bun.sleep(50);

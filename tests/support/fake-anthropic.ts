@@ -37,6 +37,8 @@ export interface FakeAnthropicOptions {
 export interface ServedRequest extends RecordedRequest {
   /** The reply sent (streamed or not), when the step was a reply. */
   reply?: WireMessage;
+  /** When the client dropped a stream before its end (Date.now()): how fast an interruption reached the wire. */
+  cancelledAt?: number;
 }
 
 export interface FakeAnthropic {
@@ -248,6 +250,7 @@ function streamResponse(message: WireMessage, step: ReplyStep, rec: ServedReques
     },
     cancel() {
       cancelled = true;
+      rec.cancelledAt = Date.now();
     },
   });
   return new Response(stream, { headers: sseHeaders });

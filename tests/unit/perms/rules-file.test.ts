@@ -168,7 +168,7 @@ describe("rules files: what the rules do", () => {
     expect(loadRulesFiles(root, emptyGrants(), env).thinking).toBe("medium");
     expect(parseConfig(["-C", root], env, true).config!.thinking).toBe("medium");
     expect(parseConfig(["-C", root, "--thinking", "off"], env, true).config!.thinking).toBe("off");
-    expect(() => parseConfig(["-C", root, "--thinking", "max"], env, true)).toThrow('--thinking must be off, low, medium, high, not "max"');
+    expect(() => parseConfig(["-C", root, "--thinking", "max"], env, true)).toThrow('--thinking must be off, low, medium or high, not "max"');
   });
 });
 

@@ -3,7 +3,6 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { PassThrough } from "node:stream";
 import { SessionState } from "../../../src/agent/session-state.ts";
 import { makeFilePreview } from "../../../src/diff/preview.ts";
 import { Permissions } from "../../../src/perms/permissions.ts";
@@ -13,39 +12,7 @@ import type { ApprovalAnswer, PermRequest } from "../../../src/perms/types.ts";
 import { editFileTool } from "../../../src/tools/edit-file.ts";
 import { ToolRegistry } from "../../../src/tools/registry.ts";
 import { tempDir } from "../../support/context.ts";
-
-const KEY = { down: "\x1b[B", up: "\x1b[A", enter: "\r", escape: "\x1b", ctrlC: "\x03" };
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-// eslint-disable-next-line no-control-regex
-const stripAnsi = (s: string) => s.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, "");
-
-class Terminal {
-  readonly input = new PassThrough();
-  readonly output = new PassThrough();
-  raw = "";
-  constructor() {
-    this.output.on("data", (d: Buffer) => (this.raw += d.toString()));
-  }
-  get screen(): string {
-    return stripAnsi(this.raw);
-  }
-  /** Waits until `text` has been printed (after what was there when called, if `fresh`). */
-  async waitFor(text: string, from = 0): Promise<void> {
-    for (let i = 0; i < 600; i++) {
-      if (this.screen.indexOf(text, from) !== -1) return;
-      await sleep(5);
-    }
-    throw new Error(`timed out waiting for ${JSON.stringify(text)}; screen:\n${this.screen}`);
-  }
-  async press(...keys: string[]): Promise<void> {
-    for (const k of keys) {
-      this.input.write(k);
-      // a lone Escape is only recognised after readline's 50 ms escape timeout
-      await sleep(k === KEY.escape ? 80 : 10);
-    }
-  }
-}
+import { KEY, sleep, Terminal } from "../../support/prompt-terminal.ts";
 
 function approver(term: Terminal, maxDiffLines?: number) {
   return new TtyApprover({ input: term.input, output: term.output, color: false, maxDiffLines });
@@ -76,11 +43,12 @@ describe("tty approver: writes", () => {
     expect(screen).toContain("@@ -1,3 +1,3 @@");
     expect(screen).toContain("-old");
     expect(screen).toContain("+new");
+    // Numbered: the number is the key that picks the option; each says how long its yes lasts.
     for (const label of [
-      "Yes",
-      "Yes, and allow all edits to this file for the session",
-      "Yes, and allow all edits for the session",
-      "No, and tell Claude what to do instead",
+      "1. Yes, this once",
+      "2. Yes, and allow all edits to this file for this session",
+      "3. Yes, and allow all edits for this session",
+      "4. No, and tell Claude what to do instead",
     ]) {
       expect(screen).toContain(label);
     }
@@ -92,6 +60,26 @@ describe("tty approver: writes", () => {
 
   test("the third option allows all edits for the session", async () => {
     expect((await answerWrite([KEY.down, KEY.down, KEY.enter])).answer).toEqual({ answer: "kind-session" });
+  });
+
+  test("a number key picks its option at once, whatever is highlighted; y is yes once; n is no", async () => {
+    expect((await answerWrite(["2"])).answer).toEqual({ answer: "target-session" });
+    expect((await answerWrite([KEY.down, KEY.down, "1"])).answer).toEqual({ answer: "once" });
+    const three = await answerWrite(["3"]);
+    expect(three.answer).toEqual({ answer: "kind-session" });
+    // The answer is shown as picked, as Enter shows it.
+    expect(three.screen).toMatch(/Apply this change to src\/app\.ts\?\n│\s+3\. Yes, and allow all edits for this session/);
+    expect((await answerWrite(["Y"])).answer).toEqual({ answer: "once" });
+    // A key that picks nothing (no fifth option, another letter) does nothing: Enter still answers.
+    expect((await answerWrite(["5", "x", KEY.down, KEY.enter])).answer).toEqual({ answer: "target-session" });
+    // n is No, which asks what to do instead.
+    const term = new Terminal();
+    const pending = approver(term).ask(writeReq());
+    await term.waitFor("Apply this change");
+    await term.press("n");
+    await term.waitFor("What should Claude do instead?");
+    await term.press("use a flag", KEY.enter);
+    expect(await pending).toEqual({ answer: "deny", feedback: "use a flag" });
   });
 
   test("No asks what to do instead and sends the text back", async () => {
@@ -234,7 +222,7 @@ describe("tty approver: writes", () => {
   test(".git/ writes do not offer 'all edits for the session'", async () => {
     const { screen } = await answerWrite([KEY.enter], writeReq(".git/config", "a\n", "b\n"));
     expect(screen).toContain("allow all edits to this file");
-    expect(screen).not.toContain("allow all edits for the session");
+    expect(screen).not.toContain("allow all edits for this session");
   });
 
   test("writes only to its output stream", async () => {
@@ -292,7 +280,7 @@ describe("tty approver: commands, reads, network", () => {
     expect(term.screen).toContain("in /ws/pkg");
     expect(term.screen).toContain("sandboxed: yes");
     expect(term.screen).toContain("network: no");
-    expect(term.screen).toContain("Yes, and always allow commands starting with `bun test`");
+    expect(term.screen).toContain("Yes, and allow commands starting with `bun test` for this session");
   });
 
   test("a sandboxed command without the whole network: granted hosts through the proxy, others asked about", async () => {
@@ -312,7 +300,7 @@ describe("tty approver: commands, reads, network", () => {
     await term.press(KEY.enter);
     expect(await pending).toEqual({ answer: "once" });
     expect(term.screen).toContain("asked because `touch` names /tmp/x, outside the workspace");
-    expect(term.screen).not.toContain("always allow");
+    expect(term.screen).not.toContain("allow commands starting with");
   });
 
   test("No with a reason; the command is escaped", async () => {
@@ -335,7 +323,7 @@ describe("tty approver: commands, reads, network", () => {
     await term.waitFor("Allow reading /data/shared/a.csv?");
     await term.press(KEY.down, KEY.enter);
     expect(await pending).toEqual({ answer: "target-session" });
-    expect(term.screen).toContain("Yes, for the rest of the session");
+    expect(term.screen).toContain("Yes, and allow reading it for this session");
   });
 
   test("net, in Deno's words: which host, which command asked; allow, for the session, or deny", async () => {
@@ -348,7 +336,7 @@ describe("tty approver: commands, reads, network", () => {
     expect(term.screen).toContain("Deny, and tell Claude why");
     await term.press(KEY.down, KEY.enter);
     expect(await pending).toEqual({ answer: "target-session" });
-    expect(term.screen).toContain("Allow registry.npmjs.org:443 for the rest of the session");
+    expect(term.screen).toContain("Allow registry.npmjs.org:443 for this session");
   });
 });
 

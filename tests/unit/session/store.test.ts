@@ -58,6 +58,15 @@ describe("SessionStore", () => {
     expect(() => s.find("zzzz0000zz")).toThrow("no saved session zzzz0000zz");
   });
 
+  test("a saved conversation taken back to nothing (/rewind 1 conversation) is saved empty, so -c does not bring the turns back", () => {
+    const { store: s } = store();
+    const r = new SessionRecorder(s, meta, () => {}, "rewound001");
+    r.save({ messages: conversation, todos });
+    r.save({ messages: [], todos: [] });
+    expect(s.find("rewound001").messages).toEqual([]);
+    expect(s.find("rewound001").messageCount).toBe(0);
+  });
+
   test("a save over a version another bunker has replaced is a conflict and writes nothing", () => {
     const { store: s } = store();
     expect(s.save("abcd1234ef", meta, { messages: conversation.slice(0, 1), todos: [] }, null)).toBe(1);

@@ -29,6 +29,12 @@ describe("prepareImage", () => {
     expect(r.summary).toBe(`shot.png: PNG image, 640×480, ${Math.round(png.length / 1024)} KB`);
   });
 
+  test("a tiny image's size is in bytes, not rounded up to 1 KB", async () => {
+    const png = makePng(1, 1);
+    expect(png.length).toBeLessThan(1024);
+    expect((await prepareImage(png, "image/png", "dot.png")).summary).toBe(`dot.png: PNG image, 1×1, ${png.length} bytes`);
+  });
+
   test("a wide screenshot is scaled to the API's working size and stays a PNG", async () => {
     const r = await prepareImage(makePng(9000, 300), "image/png", "wide.png");
     const meta = await new Bun.Image(Buffer.from(r.data, "base64")).metadata();

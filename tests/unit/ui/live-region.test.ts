@@ -2,7 +2,7 @@
 import { expect, test } from "bun:test";
 import { LiveRegion } from "../../../src/ui/live-region.ts";
 
-/** A tiny terminal (at least 20 columns, the region's minimum): enough of CR, LF, CUU, CUD, CUF, ED and line wrapping to show the screen. */
+/** A tiny terminal (at least 20 columns, the region's minimum): enough of CR, LF, CUU, CUD, CUF, ED, EL and line wrapping to show the screen. */
 function screen(cols: number) {
   const rows: string[] = [""];
   let r = 0;
@@ -29,6 +29,7 @@ function screen(cols: number) {
         else if (m[2] === "B") r += Number(m[1] || 1);
         else if (m[2] === "C") c += Number(m[1] || 1);
         else if (m[2] === "J") rows.length = r + 1, (rows[r] = (rows[r] ?? "").slice(0, c));
+        else if (m[2] === "K") rows[r] = (rows[r] ?? "").slice(0, c);
         else if (m[2] || t.startsWith("\x1b")) continue;
         else put(t);
         rows[r] ??= "";
@@ -91,4 +92,27 @@ test("a redraw writes only from the first line that changed", () => {
   region.set("preview", ["one"]);
   expect(term.text()).toBe("one\n>\nstatus");
   expect(term.cursor()).toEqual({ r: 1, c: 2 });
+});
+
+test("input taller than the screen keeps its marker and says how many lines are above; the cursor's line is shown", () => {
+  const term = screen(30);
+  const region = new LiveRegion(term, ["preview", "input", "status"]);
+  region.set("status", ["status"]);
+  region.set("preview", ["preview row"]);
+  const lines = Array.from({ length: 40 }, (_, i) => `${i === 0 ? ">" : " "} line ${i + 1}`);
+  region.set("input", lines, { cursor: { line: 39, col: 9 } });
+  // 20 rows, 19 for the region: the status, the note, and the last 17 lines.
+  const shown = term.text().split("\n");
+  expect(shown).toEqual(["> (23 more lines above)", ...lines.slice(23), "status"]);
+  expect(term.cursor()).toEqual({ r: 17, c: 9 });
+});
+
+test("after a resize the lines set as fitting the old width are cut to the new one", () => {
+  const term = screen(40);
+  const region = new LiveRegion(term, ["preview", "status"]);
+  region.set("preview", ["x".repeat(35)], { fits: true });
+  region.set("status", ["status"]);
+  term.columns = 20;
+  region.draw();
+  expect(term.text().split("\n").slice(-2)).toEqual([`${"x".repeat(18)}…`, "status"]);
 });

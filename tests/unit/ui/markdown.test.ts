@@ -32,6 +32,16 @@ describe("renderMarkdown", () => {
     expect(plain(out).split(/\s+/).join(" ")).toBe("Some bold text and a span in a paragraph long enough to wrap at twenty columns.");
   });
 
+  test("a bare URL is shown once, coloured or not; a link with its own text keeps its URL; code keeps what it says", () => {
+    const md = "See https://example.com/a?b=1 or <https://x.y/z>, www.w.org and [docs](https://d.e). `https://c.d (https://c.d)`";
+    for (const colors of [true, false]) {
+      const out = plain(renderMarkdown(md, 200, colors));
+      expect(out).toContain("See https://example.com/a?b=1 or https://x.y/z, www.w.org and docs (https://d.e).");
+      expect(out).toContain("https://c.d (https://c.d)");
+      expect(out.match(/example\.com/g)).toHaveLength(1);
+    }
+  });
+
   test("a long code line wraps with its gutter on every row", () => {
     const out = plain(renderMarkdown("```ts\nconst aVeryLongName = anotherVeryLongName + yetAnotherLongName;\n```", 30));
     const rows = out.split("\n").filter((l) => l.startsWith("│"));

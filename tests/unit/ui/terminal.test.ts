@@ -65,3 +65,19 @@ test("a command with no output shows only its exit status", () => {
   ui.onToolEnd("run_bash touch a", { content: "exit code 0\n\n(no output)", isError: false });
   expect(err.text()).toBe("    exit code 0\n");
 });
+
+test("a reply cut off mid-stream and retried: where the cut one ended is marked, so its text does not read as finished", () => {
+  const out = captured();
+  const err = captured();
+  const ui = new TerminalUI({ streamText: true, verbose: false, spinner: false, out: out.stream, err: err.stream });
+  ui.onModelStart();
+  ui.onText("First paragraph is complete.\n\nSecond paragraph stalls here and never");
+  ui.onRetry("the API sent nothing for 3 s (the reply was cut off and will start over); retrying in 1 s");
+  expect(out.text() + err.text()).toContain("Second paragraph stalls here and never\n  ⋯ (cut off here)\n  the API sent nothing for 3 s");
+  // A retry before any text (a 529, say) has nothing to mark.
+  const err2 = captured();
+  const ui2 = new TerminalUI({ streamText: true, verbose: false, spinner: false, out: captured().stream, err: err2.stream });
+  ui2.onModelStart();
+  ui2.onRetry("529 overloaded; retrying in 1 s");
+  expect(err2.text()).toBe("  529 overloaded; retrying in 1 s\n");
+});

@@ -1,0 +1,98 @@
+// A select drawn as @clack/prompts' select, that also answers to shortcut
+// keys: each option is numbered and its number picks it at once (Claude Code's
+// 1/2/3), and letters the caller names pick theirs (Codex's y/n). Arrows and
+// Enter work as before; Escape and Ctrl+C cancel. Coloured as clack colours.
+import { SelectPrompt, settings, wrapTextWithPrefix } from "@clack/core";
+import { formatInstructionFooter, limitOptions, S_BAR, S_RADIO_ACTIVE, S_RADIO_INACTIVE, symbol, symbolBar } from "@clack/prompts";
+import type { Readable, Writable } from "node:stream";
+import { styleText } from "node:util";
+
+export interface KeyOption<V> {
+  value: V;
+  label: string;
+}
+
+export interface SelectKeysOptions<V> {
+  message: string;
+  options: KeyOption<V>[];
+  /** Letters that pick an option at once, e.g. { y: "once", n: "deny" }; numbers 1..N always do. */
+  letters?: Record<string, V>;
+  input?: Readable;
+  output?: Writable;
+}
+
+/** The label as shown: its number first, so the key to press is on screen. */
+export function numbered(label: string, i: number): string {
+  return `${i + 1}. ${label}`;
+}
+
+/** The key that picks option `i`: 1..9 (a tenth option and on have no number key). */
+function numberKey(i: number): string | undefined {
+  return i < 9 ? String(i + 1) : undefined;
+}
+
+const paint = (colour: "gray" | "cyan" | "green" | "dim", text: string) => styleText(colour, text);
+
+class KeySelectPrompt<V> extends SelectPrompt<KeyOption<V>> {
+  constructor(opts: ConstructorParameters<typeof SelectPrompt<KeyOption<V>>>[0], keys: Map<string, number>) {
+    super(opts);
+    // "key" comes before the prompt decides on Enter or cancel: a submit set here ends it with this option.
+    this.on("key", (char) => {
+      const i = char === undefined ? undefined : keys.get(char.toLowerCase());
+      if (i === undefined) return;
+      this.cursor = i;
+      this.value = this.options[i]!.value;
+      this.state = "submit";
+    });
+  }
+}
+
+export function selectKeys<V>(opts: SelectKeysOptions<V>): Promise<V | symbol> {
+  const keys = new Map<string, number>();
+  opts.options.forEach((_, i) => {
+    const k = numberKey(i);
+    if (k) keys.set(k, i);
+  });
+  for (const [letter, value] of Object.entries(opts.letters ?? {})) {
+    const i = opts.options.findIndex((o) => o.value === value);
+    if (i >= 0) keys.set(letter.toLowerCase(), i);
+  }
+  const hint = [...(opts.letters ? Object.keys(opts.letters) : [])].join("/");
+  const instructions = [
+    `${paint("dim", `1-${Math.min(9, opts.options.length)}${hint ? `, ${hint}` : ""}:`)} pick`,
+    `${paint("dim", "↑/↓")} to navigate`,
+    `${paint("dim", "Enter:")} confirm`,
+  ];
+  const label = (o: KeyOption<V> | undefined, i: number) => (o ? numbered(o.label, i) : "");
+  return new KeySelectPrompt<V>(
+    {
+      options: opts.options,
+      input: opts.input,
+      output: opts.output,
+      render() {
+        const guide = settings.withGuide;
+        const title = `${guide ? `${paint("gray", S_BAR)}\n` : ""}${wrapTextWithPrefix(opts.output, opts.message, `${symbolBar(this.state)}  `, `${symbol(this.state)}  `)}\n`;
+        const bar = (colour: "gray" | "cyan") => (guide ? `${paint(colour, S_BAR)}  ` : "");
+        const chosen = label(this.options[this.cursor], this.cursor);
+        if (this.state === "submit") return `${title}${wrapTextWithPrefix(opts.output, paint("dim", chosen), bar("gray"))}`;
+        if (this.state === "cancel") return `${title}${wrapTextWithPrefix(opts.output, styleText(["strikethrough", "dim"], chosen), bar("gray"))}${guide ? `\n${paint("gray", S_BAR)}` : ""}`;
+        const prefix = bar("cyan");
+        const footer = formatInstructionFooter(opts.output, instructions, guide);
+        const rows = limitOptions({
+          output: opts.output,
+          cursor: this.cursor,
+          options: this.options,
+          columnPadding: prefix.length,
+          rowPadding: title.split("\n").length + footer.length + 1,
+          style: (o, active) => {
+            const i = this.options.indexOf(o);
+            return active ? `${paint("green", S_RADIO_ACTIVE)} ${label(o, i)}` : `${paint("dim", S_RADIO_INACTIVE)} ${paint("dim", label(o, i))}`;
+          },
+        });
+        return `${title}${prefix}${rows.join(`\n${prefix}`)}\n${footer.join("\n")}\n`;
+      },
+    },
+    keys,
+  ).prompt() as Promise<V | symbol>;
+}
+

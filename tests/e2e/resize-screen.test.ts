@@ -1,0 +1,160 @@
+// Resizing the terminal (tmux resize-window) at idle, while an answer streams
+// and while a command runs: afterwards the screen holds the transcript, one
+// input row and one status line fitted to the new width, and nothing stale.
+import { describe, expect, test } from "bun:test";
+import { reply, toolUse, type Step } from "../support/fake-anthropic/steps.ts";
+import { BUNKER, endToEnd } from "../support/cli.ts";
+import { TmuxSession, tmuxAvailable } from "../support/tmux.ts";
+
+const e2e = endToEnd("bunker-resize-");
+const ROWS = 30;
+
+async function startRepl(steps: Step[], cols: number, args: string[] = []): Promise<TmuxSession> {
+  e2e.serve(steps);
+  const ws = e2e.workspace();
+  const t = await e2e.terminal([...BUNKER, ...args], { cwd: ws.root, env: ws.env, cols, rows: ROWS });
+  await t.waitFor(/\n› *\nclaude-/);
+  return t;
+}
+
+/** The status line's own text (the banner also names the model, but not the context). */
+const STATUS = /^(?:\S+ \S+ \d+\.\ds · esc to interrupt · )?claude-\S* · context /;
+const statusRows = (screen: string) => screen.split("\n").filter((r) => STATUS.test(r));
+
+/** The screen once the program has drawn for `cols`: its last row is the status line, as wide as the pane or less. */
+async function settledAt(t: TmuxSession, cols: number, idle: boolean): Promise<string[]> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const rows = t.visible().replace(/\n+$/, "").split("\n").map((r) => r.trimEnd());
+    const last = rows.at(-1) ?? "";
+    if (STATUS.test(last) && Bun.stringWidth(last) < cols && (!idle || !last.includes("esc to interrupt"))) return rows;
+    if (Date.now() > deadline) throw new Error(`no status line for ${cols} columns:\n${t.visible()}`);
+    await Bun.sleep(50);
+  }
+}
+
+/** Every row of the screen and its scrollback that starts with the prompt marker. */
+const promptRows = (screen: string) => screen.split("\n").filter((r) => r.startsWith("›")).map((r) => r.trimEnd());
+
+const PARAGRAPH = "Resize test paragraph with quite a lot of words so it wraps several times across the screen.";
+const ANSWER = Array.from({ length: 4 }, () => `${PARAGRAPH} ${PARAGRAPH} ${PARAGRAPH}`).join("\n\n");
+
+describe.skipIf(!tmuxAvailable)("resizing the terminal (tmux)", () => {
+  test("at idle, 100 → 50 columns: one status line that fits, one prompt row, also after the next key", async () => {
+    const t = await startRepl([], 100);
+    t.resize(50, ROWS);
+    let rows = await settledAt(t, 50, true);
+    expect(statusRows(t.screen())).toHaveLength(1);
+    expect(rows.at(-2)).toBe("›");
+    t.keys(["abc"], true);
+    await t.waitFor("› abc");
+    await Bun.sleep(200);
+    rows = await settledAt(t, 50, true);
+    expect(promptRows(t.screen())).toEqual(["› abc"]);
+    expect(statusRows(t.screen())).toHaveLength(1);
+    expect(rows.at(-2)).toBe("› abc");
+  }, 30_000);
+
+  test("at idle with a typed line longer than the screen, 100 → 40 → 100 columns: the line once, the cursor at its end", async () => {
+    const t = await startRepl([], 100);
+    // A transcript that fills the screen, as a session has: a shrink re-wraps rows upward into the
+    // scrollback from the top of the screen, out of reach of any redraw, when there are fewer rows above
+    // the region than it grows by.
+    t.keys(["/help"], true);
+    t.keys(["Enter"]);
+    await t.waitFor(/\/help[^]*\/help[^]*\n› *\nclaude-/);
+    const typed = Array.from({ length: 15 }, (_, i) => `word${i}`).join(" ") + " " + "z".repeat(60);
+    t.keys([typed], true);
+    await t.waitFor("z".repeat(60));
+    for (const cols of [40, 100]) {
+      t.resize(cols, ROWS);
+      const rows = await settledAt(t, cols, true);
+      await Bun.sleep(200);
+      const screen = t.screen();
+      expect(promptRows(screen)).toEqual(["› /help", `› ${typed}`]);
+      expect(statusRows(screen)).toHaveLength(1);
+      expect(rows.at(-2)).toBe(`› ${typed}`);
+    }
+    // The cursor is where the text ends: what is typed next follows it.
+    t.keys(["!"], true);
+    await t.waitFor(`› ${typed}!`);
+  }, 30_000);
+
+  test("at idle, 30 → 100 columns: the status line is drawn whole for the new width", async () => {
+    const t = await startRepl([], 30);
+    await settledAt(t, 30, true);
+    expect(statusRows(t.screen())[0]).toContain("…");
+    t.resize(100, ROWS);
+    const deadline = Date.now() + 10_000;
+    while (!/\$\d+\.\d{4}$/.test(t.visible().trimEnd())) {
+      if (Date.now() > deadline) throw new Error(`status not redrawn whole:\n${t.visible()}`);
+      await Bun.sleep(50);
+    }
+    expect(statusRows(t.screen())).toHaveLength(1);
+    expect(statusRows(t.screen())[0]).not.toContain("…");
+    expect(promptRows(t.screen())).toEqual(["›"]);
+  }, 30_000);
+
+  test("while an answer streams, 100 → 40 columns: no stale status or half line stays in the transcript", async () => {
+    const t = await startRepl([reply(ANSWER, "end_turn", { eventDelayMs: 40, chunkSize: 20 })], 100);
+    t.keys(["go"], true);
+    t.keys(["Enter"]);
+    await t.waitFor("across the screen. Resize");
+    await t.waitFor(/writing \d/);
+    t.resize(40, ROWS);
+    await Bun.sleep(300);
+    t.resize(70, ROWS);
+    await t.waitFor(/screen\.\n\n?[^]*› *\n/, 20_000, t.screen().lastIndexOf("› go") + 5);
+    await settledAt(t, 70, true);
+    const screen = t.screen();
+    expect(screen).not.toContain("esc to interrupt");
+    expect(statusRows(screen)).toHaveLength(1);
+    expect(promptRows(screen)).toEqual(["› go", "›"]);
+    // The answer, word for word, is all there is between the message and the prompt.
+    const between = screen.slice(screen.indexOf("› go") + 4, screen.lastIndexOf("\n›"));
+    expect(between.split(/\s+/).filter(Boolean)).toEqual(ANSWER.split(/\s+/));
+  }, 40_000);
+
+  test("while a tall answer streams at the top of the screen, 100 → 40 columns: each redraw replaces the last", async () => {
+    const long = Array.from({ length: 12 }, () => PARAGRAPH).join(" ");
+    const t = await startRepl([reply(long, "end_turn", { eventDelayMs: 60, chunkSize: 10 })], 100);
+    t.keys(["go"], true);
+    t.keys(["Enter"]);
+    await t.waitFor(/writing \d/);
+    await t.waitFor(/(wraps[^]*){4}/);
+    // Re-wrapped for 40 columns, the region no longer fits below the rows above it: the terminal pushes its
+    // top into the scrollback, and the region is redrawn from the screen's top left from then on.
+    t.resize(40, ROWS);
+    await t.waitFor(/screen\.\s*\n› *\nclaude-/, 20_000);
+    await settledAt(t, 40, true);
+    const screen = t.screen();
+    // No redraw leaves a copy behind (tmux copies a screen cleared from its top left into the scrollback).
+    expect(screen).not.toContain("esc to interrupt");
+    // The answer whole, once. Before it there can be only the first rows of the old frame, which the terminal
+    // itself re-wrapped into its scrollback before bunker could know of the resize: no relative move reaches them.
+    const words = screen.slice(screen.indexOf("› go") + 4, screen.lastIndexOf("\n›")).split(/\s+/).filter(Boolean);
+    const wanted = long.split(/\s+/);
+    expect(words.slice(-wanted.length)).toEqual(wanted);
+    const stale = words.slice(0, -wanted.length);
+    expect(stale).toEqual(wanted.slice(0, stale.length));
+  }, 40_000);
+
+  test("while a command runs, 100 → 40 columns: no stale output rows or status lines", async () => {
+    const command = "for i in $(seq 1 25); do echo output row $i; sleep 0.1; done";
+    const t = await startRepl([reply([toolUse("run_bash", { command })]), reply("Ran it.")], 100, ["--allow-run"]);
+    t.keys(["go"], true);
+    t.keys(["Enter"]);
+    await t.waitFor("output row 8");
+    t.resize(40, ROWS);
+    await t.waitFor("Ran it.", 20_000);
+    await settledAt(t, 40, true);
+    const screen = t.screen();
+    expect(screen).not.toContain("esc to interrupt");
+    expect(statusRows(screen)).toHaveLength(1);
+    expect(promptRows(screen)).toEqual(["› go", "›"]);
+    // The result shows its last lines once; the rows drawn while it ran are gone.
+    const shown = [...screen.matchAll(/output row (\d+)/g)].map((m) => Number(m[1]));
+    expect(new Set(shown).size).toBe(shown.length);
+    expect(shown.filter((n) => n <= 20)).toEqual([]);
+  }, 40_000);
+});
