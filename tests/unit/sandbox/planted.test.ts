@@ -219,7 +219,7 @@ describe.skipIf(!usable)("what a command plants for the person's tools is set as
 
     const mono = workspace(app);
     const out = await sandboxed(join(mono, "app"), plant);
-    expect(out).toContain("bunker disarmed the git repository the command created at . (the workspace folder) (core.fsmonitor commented out in config)");
+    expect(out).toContain("bunker disarmed the git repository the command created at . (the workspace folder) (core.worktree, core.fsmonitor commented out in config)");
     hostGit(join(mono, "app"), "status");
     expect(existsSync(MARK)).toBe(false);
   });
