@@ -3,10 +3,11 @@
 // confined and exactly which paths beyond the workspace it will see (and
 // which it names but will not, with how to grant them); then yes (remembered for this workspace and this exact
 // definition), no (for this session) or never (remembered like a yes).
-import { isCancel, log, select } from "@clack/prompts";
+import { log } from "@clack/prompts";
 import pc from "../ui/colors.ts";
 import { shellQuote } from "../shell/quote.ts";
 import { escapeControl } from "../ui/escape.ts";
+import { selectKeys } from "../ui/select-keys.ts";
 import type { McpServerDef } from "./config.ts";
 import type { ConsentAnswer } from "./consent.ts";
 import type { LaunchView } from "./sandbox.ts";
@@ -52,8 +53,10 @@ export async function askConsent(def: McpServerDef, changed: boolean, view: Laun
   const what = changed ? "changed its MCP server" : "wants to start an MCP server";
   log.step(`This project's ${escapeControl(def.file)} ${what} ${pc.bold(escapeControl(def.name))}`, { output });
   log.message(describeDefinition(def, view), { output, spacing: 0 });
-  const answer = await select<ConsentAnswer>({
+  // As every approval: 1..3 pick an option at once, y is yes, n is no (for this session).
+  const answer = await selectKeys<ConsentAnswer>({
     message: `Start ${escapeControl(def.name)}?`,
+    letters: { y: "yes", n: "no" },
     options: [
       { value: "yes", label: "Yes, and remember it for this workspace (until the definition changes)" },
       { value: "no", label: "No, not in this session" },
@@ -61,5 +64,6 @@ export async function askConsent(def: McpServerDef, changed: boolean, view: Laun
     ],
     output,
   });
-  return isCancel(answer) ? "no" : answer;
+  // Escape or Ctrl+C (clack's cancel symbol) is a no for this session.
+  return typeof answer === "symbol" ? "no" : answer;
 }

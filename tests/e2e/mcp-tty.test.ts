@@ -93,8 +93,9 @@ describe.skipIf(!tmuxAvailable)("MCP in a real terminal (tmux)", () => {
 
     await start(root, env);
     const screen = await waitForCount(e2e.tmux, "Start proj?", 1);
-    expect(screen).toContain("No, and do not ask again in this workspace");
-    await press(e2e.tmux, "Down", "Down", "Enter");
+    expect(screen).toContain("3. No, and do not ask again in this workspace");
+    // The number picks it at once, as in every approval.
+    await press(e2e.tmux, "3");
     await waitForCount(e2e.tmux, "/help for commands", 1);
     expect(await mcpListing(e2e.tmux, /not started/)).toContain("not started: you declined it in this workspace; /mcp start proj asks again");
     expect(await quitWithCtrlD(e2e.tmux)).not.toBeNull();
