@@ -5,25 +5,67 @@
 // that file is read and any such key makes the command ask instead.
 import { readFileSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
+import { GIT_PROGRAM_SETTINGS } from "./run/git-settings.ts";
 
-/** Section (subsection stripped, lower case) → keys that name a program to run; "*" = any key. */
-const RUNS_PROGRAMS: Record<string, Set<string> | "*"> = {
-  // diff.submodule: diffs of nested repositories, run under their own config.
-  diff: new Set(["external", "textconv", "command", "submodule"]),
-  filter: new Set(["clean", "smudge", "process"]),
-  pager: "*",
-  gpg: new Set(["program"]),
-  log: new Set(["showsignature"]),
-  include: "*",
-  includeif: "*",
-  // core.worktree: the files git shows may be anywhere (`git diff` printing another directory's files).
-  core: new Set(["pager", "sshcommand", "gitproxy", "askpass", "fsmonitor", "hookspath", "editor", "worktree"]),
-  // Hooks kept in a workspace folder, merge drivers, credential helpers and editors run on commit, merge, push.
-  merge: new Set(["driver"]),
-  credential: new Set(["helper"]),
-  sequence: new Set(["editor"]),
-  uploadpack: new Set(["packobjectshook"]),
+/**
+ * Section (subsection stripped, lower case) → keys that name a program to
+ * run, or load what could ("*" = any key): the judge's table of settings git
+ * runs (run/git-settings.ts, but for aliases, which only run when named),
+ * and what else makes a read-only git command reach further.
+ */
+const RUNS_PROGRAMS: Record<string, Set<string> | "*"> = (() => {
+  const table: Record<string, Set<string> | "*"> = {};
+  const add = (section: string, key: string) => {
+    const had = table[section];
+    if (had === "*") return;
+    if (key === "*") table[section] = "*";
+    else (table[section] = had ?? new Set()).add(key);
+  };
+  for (const row of GIT_PROGRAM_SETTINGS) {
+    if (row.runs === "git") continue;
+    for (const name of row.names) {
+      const parts = name.split(".");
+      add(parts[0]!, parts[parts.length - 1]!);
+    }
+  }
+  // diff.submodule: diffs of nested repositories, run under their own config; a signature shown runs gpg.
+  add("diff", "submodule");
+  add("log", "showsignature");
+  add("include", "*");
+  add("includeif", "*");
+  return table;
+})();
+
+/** A remote's URL git fetches from itself (no `ext::`, `fd::` or other transport helper named in it). */
+const plainUrl = (value: string) => !value.includes("::") && !value.startsWith("-") && (/^(https?|ssh|git|file):\/\//i.test(value) || !value.includes("://"));
+
+/**
+ * Keys a config file created or changed by a command may keep: known to run
+ * nothing, whatever their value (the rest, included files and aliases too,
+ * are commented out: a list of what runs programs is never complete).
+ * Section (subsection stripped) → keys, or a test of key and value.
+ */
+const KEEPS: Record<string, ReadonlySet<string> | ((key: string, value: string) => boolean)> = {
+  core: new Set(["repositoryformatversion", "filemode", "bare", "logallrefupdates", "ignorecase", "precomposeunicode", "symlinks", "autocrlf", "eol", "safecrlf", "quotepath", "sharedrepository", "compression", "loosecompression", "bigfilethreshold", "checkstat", "trustctime", "splitindex", "untrackedcache", "protecthfs", "protectntfs", "abbrev", "whitespace", "preloadindex", "longpaths", "multipackindex", "commitgraph", "sparsecheckout", "sparsecheckoutcone", "fsync", "fsyncmethod"]),
+  remote: (key, value) => ["fetch", "push", "tagopt", "prune", "prunetags", "mirror", "skipdefaultupdate", "skipfetchall", "promisor", "partialclonefilter"].includes(key) || ((key === "url" || key === "pushurl") && plainUrl(value)),
+  submodule: (key, value) => key === "active" || (key === "url" && plainUrl(value)),
+  branch: new Set(["remote", "merge", "rebase", "pushremote", "description"]),
+  user: new Set(["name", "email"]),
+  init: new Set(["defaultbranch"]),
+  extensions: new Set(["objectformat", "worktreeconfig", "refstorage", "preciousobjects", "partialclone"]),
+  pull: new Set(["rebase", "ff"]),
+  gc: new Set(["auto", "autodetach", "autopacklimit"]),
+  index: new Set(["version", "threads"]),
+  i18n: new Set(["commitencoding", "logoutputencoding"]),
+  color: (key) => key !== "pager",
+  advice: () => true,
 };
+
+/** Whether a config written by a command may keep `section.key = value` (KEEPS). */
+export function keepsConfigKey(section: string, key: string, value: string): boolean {
+  const keep = KEEPS[section];
+  return typeof keep === "function" ? keep(key, value) : keep?.has(key) === true;
+}
 
 /** A setting that runs a program (`filter.clean`), or something git reads that bunker cannot; and in which nested repository ("" for the outer one). */
 interface ConfigHit {
@@ -260,17 +302,55 @@ function gitDirOf(dir: string): string | "none" | null {
 /**
  * core.hooksPath of the repository at `root` (as written: relative paths are
  * relative to the work tree), or null. Files there run on commit, merge, push.
+ * Read from its config files and every file they include.
  */
 export function gitHooksPath(root: string): string | null {
   let found: string | null = null;
-  for (const file of repoConfigFiles(root)) {
-    let text: string;
-    try {
-      text = readFileSync(file, "utf8");
-    } catch {
-      continue;
-    }
-    for (const e of configEntries(text)) if (e.section === "core" && e.key === "hookspath") found = e.value;
+  for (const file of withIncludes(repoConfigFiles(root))) {
+    for (const e of configEntries(file.text ?? "")) if (e.section === "core" && e.key === "hookspath") found = e.value;
   }
   return found;
+}
+
+/** A config file git reads: one of a repository's own, or one they include (text null when missing or unreadable). */
+export interface ConfigFile {
+  path: string;
+  text: string | null;
+  included: boolean;
+}
+
+/** git stops following includes this deep (config.c's MAX_INCLUDE_DEPTH). */
+const MAX_INCLUDE_DEPTH = 10;
+
+/**
+ * `files` and every file they include, recursively as git does:
+ * include.path and includeIf.<any condition>.path (a condition may hold
+ * later, so all count), relative paths from the including file's folder.
+ * `~/` paths are left out (the home folder is never writable to commands).
+ */
+export function withIncludes(files: readonly string[], read: (path: string) => string | null = readText): ConfigFile[] {
+  const out: ConfigFile[] = [];
+  const seen = new Set<string>();
+  const visit = (path: string, included: boolean, depth: number) => {
+    if (seen.has(path) || depth > MAX_INCLUDE_DEPTH) return;
+    seen.add(path);
+    const text = read(path);
+    out.push({ path, text, included });
+    for (const inc of includePaths(text ?? "")) visit(isAbsolute(inc) ? inc : resolve(dirname(path), inc), true, depth + 1);
+  };
+  for (const f of files) visit(f, false, 0);
+  return out;
+}
+
+/** The include.path and includeIf.*.path values of a config, but for `~/` ones. */
+export function includePaths(configText: string): string[] {
+  return [...configEntries(configText)].filter((e) => (e.section === "include" || e.section === "includeif") && e.key === "path" && e.value !== "" && !e.value.startsWith("~")).map((e) => e.value);
+}
+
+function readText(path: string): string | null {
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    return null;
+  }
 }

@@ -12,6 +12,7 @@ import { isAbsolute, relative, resolve } from "node:path";
 import { isProtectedPath, isProtectedRelative, isWithin } from "./workspace.ts";
 import { matchesPathRules } from "./path-rules.ts";
 import { runsLaterReason, type RunsLaterRule } from "./runs-later.ts";
+import { gitWriteReason } from "../sandbox/git-guard.ts";
 import type { PermKind, Verdict } from "./types.ts";
 import { hostsCover } from "../net/host-pattern.ts";
 import type { RunEvaluation } from "./run/evaluate.ts";
@@ -144,9 +145,15 @@ export class Policy {
     return this.runsLater(real);
   }
 
-  /** runs-later.ts's answer, with the granted write paths as roots of their own (`../shared/.github/workflows/x`). */
+  /**
+   * What runs `real` later: runs-later.ts's answer, then git-guard's (the
+   * same knowledge the sandbox uses for commands: git directories of any
+   * name, included config files, hooks folders), with the granted write
+   * paths as roots of their own (`../shared/.github/workflows/x`).
+   */
   private runsLater(real: string): string | null {
-    return runsLaterReason([this.root, ...this.grants.allow.write.paths], real, this.grants.protect);
+    const roots = [this.root, ...this.grants.allow.write.paths];
+    return runsLaterReason(roots, real, this.grants.protect) ?? gitWriteReason(roots, real);
   }
 
   /** The flag that would grant a request, for the no-prompt denial message. */

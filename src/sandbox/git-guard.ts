@@ -7,9 +7,9 @@
 // creates anyway (`git init sub`) is disarmed after it: its hooks renamed,
 // its program-running config keys commented out, and the result says so.
 import { closeSync, existsSync, fstatSync, lstatSync, openSync, readdirSync, readFileSync, renameSync, writeFileSync, constants } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
-import { configEntries, runsProgram } from "../perms/git-config.ts";
-import { isWithin, resolveFrom } from "../perms/workspace.ts";
+import { basename, dirname, join, relative, resolve } from "node:path";
+import { configEntries, keepsConfigKey, withIncludes } from "../perms/git-config.ts";
+import { isWithin, realpathLoose, resolveFrom } from "../perms/workspace.ts";
 import { shellQuote } from "../shell/quote.ts";
 
 /**
@@ -21,7 +21,10 @@ import { shellQuote } from "../shell/quote.ts";
 export interface GitSite {
   path: string;
   kind: "dir" | "file" | "link" | "bare";
+  /** The entry's identity; for a `.git` file also where it leads, re-resolved at every walk (a link on the way may be re-aimed). */
   id: string;
+  /** The git directories it stood for when found (gitDirsOf then): a link re-aimed since must not make a new one look like the person's. */
+  gitDirs: string[];
 }
 
 /** What one walk found: the git sites, and the files the person's tools run later (runs-later.ts), by identity. */
@@ -46,7 +49,7 @@ interface DirMemo {
   later: string[];
 }
 
-/** Per directory: what it held when last read (re-read when its ctime changes, which no command can fake). */
+/** Per runs-later key and directory: what it held when last read (re-read when its ctime changes, which no command can fake). */
 const memo = new Map<string, DirMemo>();
 /** Directories changed this recently are re-read whatever their ctime says (coarse time stamps). */
 const FRESH_MS = 2_000;
@@ -54,7 +57,7 @@ const FRESH_MS = 2_000;
 const MAX_DIRS = 200_000;
 const NO_LATER: LaterMatch = { key: "", match: () => null };
 
-/** Every `.git` in the workspace, at any depth (links are not followed; a git directory is not entered). */
+/** Every `.git` in the workspace, at any depth, and every folder git takes for a repository (links are not followed; an object store is not entered). */
 export function findGitSites(root: string): GitSite[] {
   return scanWorkspace(root).sites;
 }
@@ -75,15 +78,19 @@ export function scanWorkspace(root: string, later: LaterMatch = NO_LATER, skip: 
     try {
       st = lstatSync(dir);
     } catch {
-      memo.delete(dir);
       continue;
     }
-    let m = memo.get(dir);
-    if (!m || m.ctimeMs !== st.ctimeMs || m.ino !== st.ino || m.laterKey !== later.key || st.ctimeMs > now - FRESH_MS || st.mtimeMs > now - FRESH_MS) {
-      m = readDir(dir, dir === root, st.ctimeMs, st.ino, later);
-      memo.set(dir, m);
+    const memoKey = `${later.key}\0${dir}`;
+    let m = memo.get(memoKey);
+    if (!m || m.ctimeMs !== st.ctimeMs || m.ino !== st.ino || st.ctimeMs > now - FRESH_MS || st.mtimeMs > now - FRESH_MS) {
+      m = readDir(dir, st.ctimeMs, st.ino, later);
+      memo.set(memoKey, m);
     }
-    out.sites.push(...m.sites);
+    // Where a .git file leads is resolved now, not when its folder was read: a link on its way changes no ctime here.
+    for (const site of m.sites) {
+      const gitDirs = gitDirsOf(site);
+      out.sites.push({ ...site, id: site.kind === "file" ? `${site.id}>${gitDirs.join(">")}` : site.id, gitDirs });
+    }
     for (const p of m.later) {
       const id = fileId(p);
       if (id) out.later.set(p, id);
@@ -123,7 +130,19 @@ function fileId(path: string): string | null {
   }
 }
 
-function readDir(dir: string, isRoot: boolean, ctimeMs: number, ino: number, later: LaterMatch): DirMemo {
+/**
+ * Whether git would take a folder holding these names for a git directory
+ * (setup.c's is_git_directory: HEAD, and objects plus refs or a commondir),
+ * judged by names alone: a near miss counts.
+ */
+export function isBareShaped(names: ReadonlySet<string>): boolean {
+  return names.has("HEAD") && ((names.has("objects") && names.has("refs")) || names.has("commondir"));
+}
+
+/** What git reads from a git directory: in a bare-shaped workspace root these are kept read-only (the root itself stays writable). */
+export const GIT_DIR_ENTRIES = ["HEAD", "config", "config.worktree", "commondir", "hooks", "objects", "refs", "packed-refs", "info", "worktrees", "modules", "gitdir"];
+
+function readDir(dir: string, ctimeMs: number, ino: number, later: LaterMatch): DirMemo {
   const m: DirMemo = { ctimeMs, ino, laterKey: later.key, subdirs: [], sites: [], later: [] };
   let entries;
   try {
@@ -132,18 +151,22 @@ function readDir(dir: string, isRoot: boolean, ctimeMs: number, ino: number, lat
     return m;
   }
   // git takes a directory with HEAD and objects+refs (or a commondir) for a repository: guarded whole, and entered
-  // (a folder inside it may be one too) but for its object store.
+  // (a folder inside it may be one too) but for its object store. The workspace root too: git looks there on its
+  // way up from any folder below, before the .git of an enclosing repository.
+  // A .git folder is entered too: a repository planted inside one (`.git/gd`) is a repository all the same.
   const names = new Set(entries.map((e) => e.name));
-  const bare = !isRoot && names.has("HEAD") && ((names.has("objects") && names.has("refs")) || names.has("commondir"));
-  if (bare) m.sites.push({ path: dir, kind: "bare", id: `dir:${ino}` });
+  const dotGit = basename(dir).toLowerCase() === ".git";
+  const bare = !dotGit && isBareShaped(names);
+  if (bare) m.sites.push({ path: dir, kind: "bare", id: `dir:${ino}`, gitDirs: [] });
   for (const e of entries) {
-    if (bare && e.name === "objects") continue;
+    if ((bare || dotGit) && e.name === "objects") continue;
     const p = `${dir}/${e.name}`;
     if (e.name.toLowerCase() === ".git") {
       try {
         const st = lstatSync(p);
         const kind = st.isDirectory() ? "dir" : st.isFile() ? "file" : st.isSymbolicLink() ? "link" : null;
-        if (kind) m.sites.push({ path: p, kind, id: `${st.dev}:${st.ino}` });
+        if (kind) m.sites.push({ path: p, kind, id: `${st.dev}:${st.ino}`, gitDirs: [] });
+        if (kind === "dir") m.subdirs.push(p);
       } catch {
         // gone meanwhile
       }
@@ -187,6 +210,8 @@ export interface GitGuard {
   readOnly: string[];
   missingHooks: string[];
   missingIncludes: string[];
+  /** For each path above: what git does with it, in words (the write tools' prompt says it). */
+  why: Map<string, string>;
 }
 
 /**
@@ -198,25 +223,38 @@ export interface GitGuard {
  */
 export function gitGuard(roots: string | readonly string[], sites: GitSite[], globalConfig: string[] = []): GitGuard {
   const all = asRoots(roots);
+  const why = new Map<string, string>();
+  const note = (set: Set<string>, p: string, what: string) => {
+    set.add(p);
+    if (!why.has(p)) why.set(p, what);
+  };
   const readOnly = new Set<string>();
   const missing = new Set<string>();
   const missingIncludes = new Set<string>();
-  const globalHooks = globalConfig.flatMap((f) => hooksPaths(readSmall(f) ?? ""));
+  const globalHooks = withIncludes(globalConfig, readSmall).flatMap((f) => hooksPaths(f.text ?? ""));
+  const dotGits = sites.filter((s) => s.kind === "dir").map((s) => s.path);
   for (const site of sites) {
     // A link is not mounted over (bubblewrap would follow it); one the command makes is set aside after.
     if (site.kind === "link") continue;
-    readOnly.add(site.path);
+    // One inside a .git folder is kept as that folder is (read-only, or writable where the person granted it).
+    if (dotGits.some((d) => d !== site.path && isWithin(d, site.path))) continue;
+    const shownDir = relative(all[0]!, site.path) || "the workspace folder";
+    const repoWhy = `is in a git directory (${shownDir}${site.kind === "bare" ? ", a folder git takes for a repository" : ""}): git obeys its config and runs its hooks`;
+    note(readOnly, site.path, site.kind === "file" ? "is a .git file: git follows it to the git directory it names" : repoWhy);
+    // A bare-shaped workspace root stays writable; what git reads from it does not.
+    if (site.kind === "bare" && all.includes(site.path)) {
+      for (const name of GIT_DIR_ENTRIES) if (existsSync(join(site.path, name)) || isLink(join(site.path, name))) note(readOnly, join(site.path, name), repoWhy);
+    }
     const top = site.kind === "bare" ? site.path : dirname(site.path);
-    for (const gitDir of gitDirsOf(site)) {
-      if (rootOf(all, gitDir)) readOnly.add(gitDir);
-      for (const name of ["config", "config.worktree"]) {
-        const config = join(gitDir, name);
-        const text = readSmall(config) ?? "";
-        for (const inc of includePaths(text)) {
-          const abs = resolveFrom(gitDir, inc);
-          (abs.exists ? readOnly : missingIncludes).add(abs.real);
+    for (const gitDir of site.gitDirs) {
+      if (rootOf(all, gitDir)) note(readOnly, gitDir, repoWhy);
+      // Its config files and every file they include, at any depth: each can name hooks or programs.
+      for (const config of withIncludes([join(gitDir, "config"), join(gitDir, "config.worktree")], readSmall)) {
+        if (config.included) {
+          const abs = realpathLoose(config.path);
+          note(abs.exists ? readOnly : missingIncludes, abs.real, "is a file a repository's git config includes: git obeys it as its own config (core.fsmonitor, hooks, aliases run programs)");
         }
-        for (const hooks of hooksPaths(text)) addHooks(hooks, top);
+        for (const hooks of hooksPaths(config.text ?? "")) addHooks(hooks, top);
       }
     }
     for (const hooks of globalHooks) addHooks(hooks, top);
@@ -228,18 +266,52 @@ export function gitGuard(roots: string | readonly string[], sites: GitSite[], gl
   function addHooks(hooks: string, top: string): void {
     const abs = hooks.startsWith("~/") ? null : resolveFrom(top, hooks);
     if (!abs) return;
-    if (abs.exists) readOnly.add(abs.real);
-    else if (inside(abs.real)) missing.add(abs.real);
+    const what = `is in a hooks folder: git runs the hooks in it (core.hooksPath is ${hooks})`;
+    if (abs.exists) note(readOnly, abs.real, what);
+    else if (inside(abs.real)) note(missing, abs.real, what);
   }
-  return { readOnly: [...readOnly].filter(inside).sort(), missingHooks: [...missing].sort(), missingIncludes: [...missingIncludes].filter(inside).sort() };
+  return { readOnly: [...readOnly].filter(inside).sort(), missingHooks: [...missing].sort(), missingIncludes: [...missingIncludes].filter(inside).sort(), why };
 }
 
 function hooksPaths(configText: string): string[] {
   return [...configEntries(configText)].filter((e) => e.section === "core" && e.key === "hookspath" && e.value !== "").map((e) => e.value);
 }
 
-function includePaths(configText: string): string[] {
-  return [...configEntries(configText)].filter((e) => (e.section === "include" || e.section === "includeif") && e.key === "path" && e.value !== "" && !e.value.startsWith("~")).map((e) => e.value);
+/** The names whose presence makes a folder one git takes for a repository (isBareShaped). */
+const REPO_MAKERS = new Set(["HEAD", "objects", "refs", "commondir"]);
+
+/**
+ * Why writing `real` (a write tool's target) lets git run a program later,
+ * or null: the one answer for the write tools, from what the sandbox keeps
+ * read-only for commands (gitGuard over one walk of the writable roots): a
+ * git directory of any name (a .git, a .git file's target, a bare-shaped
+ * folder, the root included), a file a repository's config includes, a
+ * hooks folder, or one of those named but missing. Also a write that would
+ * make its folder one git takes for a repository (HEAD where objects and
+ * refs are).
+ */
+export function gitWriteReason(roots: string | readonly string[], real: string, globalConfig: string[] = []): string | null {
+  const all = asRoots(roots);
+  const guard = gitGuard(all, scanRoots(all).sites, globalConfig);
+  for (const list of [guard.readOnly, guard.missingHooks, guard.missingIncludes]) {
+    const hit = list.find((p) => isWithin(p, real));
+    if (hit) return guard.why.get(hit) ?? "is read by git, which runs what it names";
+  }
+  const root = rootOf(all, real);
+  if (!root) return null;
+  for (let child = real, dir = dirname(real); isWithin(root, dir) && child !== dir; child = dir, dir = dirname(dir)) {
+    const name = child.slice(dir.length + 1);
+    if (!REPO_MAKERS.has(name)) continue;
+    let names: Set<string>;
+    try {
+      names = new Set(readdirSync(dir));
+    } catch {
+      names = new Set();
+    }
+    names.add(name);
+    if (isBareShaped(names)) return `would make ${relative(all[0]!, dir) || "the workspace folder"} a folder git takes for a repository (HEAD with objects and refs), whose config and hooks git obeys`;
+  }
+  return null;
 }
 
 /**
@@ -254,13 +326,13 @@ export function disarmNewRepositories(roots: string | readonly string[], before:
   const root = all[0]!;
   const known = new Set(before.map((s) => `${s.path}\0${s.id}`));
   // The person's own git directories (a worktree's .git file created under a .git grant points into one).
-  const theirs = before.flatMap(gitDirsOf);
+  const theirs = before.flatMap((s) => s.gitDirs);
   // Where a git directory may lead and still be checked here: what the command could write, or the person's own.
   const reachable = (dir: string) => rootOf(all, dir) !== null || theirs.some((d) => isWithin(d, dir));
   const lines: string[] = [];
   for (const site of after) {
     if (known.has(`${site.path}\0${site.id}`)) continue;
-    const shown = relative(root, site.path);
+    const shown = relative(root, site.path) || ". (the workspace folder)";
     // A link, or a gitdir git would resolve elsewhere than bunker does, or one leading out of what the command may
     // write (a git directory something else filled: bunker cannot check or disarm it): the person's git must not follow it.
     const target = site.kind === "file" ? gitdirTarget(site.path) : null;
@@ -403,8 +475,8 @@ function disarmConfig(config: string): string[] {
   const lines = text.split("\n");
   const keys: string[] = [];
   for (const e of configEntries(text)) {
-    // An alias is a command line of its own (`!sh …`, or `-c core.pager=… log`).
-    if (!runsProgram(e.section, e.key) && e.section !== "alias") continue;
+    // Only keys known to run nothing are kept (an alias is a command line of its own, an include any config).
+    if (keepsConfigKey(e.section, e.key, e.value)) continue;
     keys.push(`${e.section}.${e.key}`);
     // A header with the key on the same line (`[core] fsmonitor = x`): the whole line goes.
     lines[e.line] = `# disarmed by bunker: ${lines[e.line]}`;

@@ -3,7 +3,8 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { gitConfigRunsPrograms, gitlinks, riskyKey } from "../../../src/perms/git-config.ts";
+import { gitConfigRunsPrograms, gitlinks, keepsConfigKey, riskyKey, runsProgram } from "../../../src/perms/git-config.ts";
+import { GIT_PROGRAM_SETTINGS } from "../../../src/perms/run/git-settings.ts";
 import { emptyGrants } from "../../../src/perms/policy.ts";
 import { evaluateRun } from "../../../src/perms/run/evaluate.ts";
 import { tempDir } from "../../support/context.ts";
@@ -105,5 +106,45 @@ describe("gitConfigRunsPrograms", () => {
     mkdirSync(wt);
     writeFileSync(join(wt, ".git"), `gitdir: ${wtGit}\n`);
     expect(gitConfigRunsPrograms(wt)).toMatchObject({ key: "core.sshcommand", where: "" });
+  });
+});
+
+describe("what a config a command wrote may keep: an allowlist, sharing the judge's table of keys that run programs", () => {
+  test("no key the judge says runs a program is kept, whatever its value", () => {
+    for (const row of GIT_PROGRAM_SETTINGS) {
+      for (const name of row.names) {
+        const parts = name.split(".");
+        const [section, key] = [parts[0]!, parts.at(-1)!];
+        for (const k of key === "*" ? ["x", "pager", "helper"] : [key]) expect({ name, kept: keepsConfigKey(section, k, "touch /tmp/p") }).toEqual({ name, kept: false });
+        // And the judge's read-only check sees it too (aliases only run when named).
+        if (row.runs !== "git") expect(runsProgram(section, key === "*" ? "x" : key)).toBe(true);
+      }
+    }
+  });
+
+  test.each([
+    ["remote", "url", "ext::sh -c touch% /tmp/p", false],
+    ["remote", "url", "fd::3", false],
+    ["remote", "url", "foo::bar", false],
+    ["remote", "uploadpack", "touch /tmp/p", false],
+    ["remote", "receivepack", "touch /tmp/p", false],
+    ["protocol", "allow", "always", false],
+    ["gpg", "defaultkeycommand", "touch /tmp/p", false],
+    ["commit", "gpgsign", "true", false],
+    ["interactive", "difffilter", "touch /tmp/p", false],
+    ["include", "path", "x", false],
+    ["includeif", "path", "x", false],
+    ["alias", "st", "status", false],
+    ["credential", "helper", "store", false],
+    ["remote", "url", "https://example.com/r.git", true],
+    ["remote", "url", "git@example.com:r.git", true],
+    ["remote", "url", "../src", true],
+    ["remote", "fetch", "+refs/heads/*:refs/remotes/origin/*", true],
+    ["core", "repositoryformatversion", "0", true],
+    ["core", "bare", "false", true],
+    ["branch", "merge", "refs/heads/main", true],
+    ["user", "email", "a@b", true],
+  ] as const)("%s.%s = %s kept: %p", (section, key, value, kept) => {
+    expect(keepsConfigKey(section, key, value)).toBe(kept);
   });
 });

@@ -1,9 +1,9 @@
 // Repositories at any depth: found, kept read-only, and disarmed when a
 // command creates one. (The real sandbox runs these in escape.test.ts.)
 import { describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { disarmNewRepositories, findGitSites, gitGuard } from "../../../src/sandbox/git-guard.ts";
+import { disarmNewRepositories, findGitSites, gitGuard, gitWriteReason } from "../../../src/sandbox/git-guard.ts";
 import { tempDir } from "../../support/context.ts";
 
 function repoTree(): string {
@@ -118,5 +118,94 @@ describe("what else git takes for a repository", () => {
     expect(findGitSites(root).map((s) => `${s.path.slice(root.length + 1)}:${s.kind}`).sort()).toEqual(["b1/x:bare", "b1:bare", "s3/.git:link"]);
     // The bare ones are kept read-only; the link is not mounted over (it is set aside when a command makes one).
     expect(gitGuard(root, findGitSites(root)).readOnly).toEqual([join(root, "b1"), join(root, "b1/x")]);
+  });
+});
+
+describe("the workspace root, re-aimed gitdirs and included configs (red team 3)", () => {
+  test("a workspace root shaped like a bare repository is a site: what git reads there is read-only, the root stays writable", () => {
+    const root = tempDir("bunker-gitguard-rootbare-");
+    for (const d of ["objects", "refs/heads", "src"]) mkdirSync(join(root, d), { recursive: true });
+    writeFileSync(join(root, "HEAD"), "ref: refs/heads/main\n");
+    writeFileSync(join(root, "config"), "[core]\n\tfsmonitor = evil\n");
+    expect(findGitSites(root).map((s) => `${s.path}:${s.kind}`)).toEqual([`${root}:bare`]);
+    expect(gitGuard(root, findGitSites(root)).readOnly).toEqual(["HEAD", "config", "objects", "refs"].map((n) => join(root, n)));
+  });
+
+  test("a root made bare-shaped by a command is disarmed after it", () => {
+    const root = tempDir("bunker-gitguard-rootbare2-");
+    const before = findGitSites(root);
+    for (const d of ["objects", "refs/heads"]) mkdirSync(join(root, d), { recursive: true });
+    writeFileSync(join(root, "HEAD"), "ref: refs/heads/main\n");
+    writeFileSync(join(root, "config"), "[core]\n\tbare = false\n\tfsmonitor = evil\n");
+    expect(disarmNewRepositories(root, before, findGitSites(root))[0]).toStartWith("bunker disarmed the git repository the command created at . (the workspace folder) (core.fsmonitor commented out in config)");
+  });
+
+  /** x/gd and q/.git/gd: folders git takes for repositories (HEAD, objects, refs). */
+  const bareAt = (root: string, dir: string, config = "") => {
+    for (const d of ["objects", "refs"]) mkdirSync(join(root, dir, d), { recursive: true });
+    writeFileSync(join(root, dir, "HEAD"), "ref: refs/heads/main\n");
+    if (config) writeFileSync(join(root, dir, "config"), config);
+  };
+
+  test("a .git file whose gitdir goes through a link: re-aiming the link makes it a new site, and its new target is disarmed", () => {
+    const root = tempDir("bunker-gitguard-relink-");
+    bareAt(root, "x/gd");
+    mkdirSync(join(root, "sub"));
+    symlinkSync("x", join(root, "lnk"));
+    writeFileSync(join(root, "sub/.git"), "gitdir: ../lnk/gd\n");
+    const before = findGitSites(root);
+    expect(before.find((s) => s.kind === "file")?.gitDirs).toEqual([join(root, "x/gd")]);
+    bareAt(root, "q/.git/gd", "[core]\n\tfsmonitor = evil\n");
+    rmSync(join(root, "lnk"));
+    symlinkSync("q/.git", join(root, "lnk"));
+    const lines = disarmNewRepositories(root, before, findGitSites(root));
+    expect(lines.join("\n")).toContain("core.fsmonitor commented out in config");
+    expect(readFileSync(join(root, "q/.git/gd/config"), "utf8")).toContain("# disarmed by bunker: \tfsmonitor = evil");
+  });
+
+  test("a repository planted inside a .git folder is found and disarmed (the walk enters .git folders, not their object stores)", () => {
+    const root = tempDir("bunker-gitguard-inside-");
+    const before = findGitSites(root);
+    mkdirSync(join(root, "q/.git/objects/gd"), { recursive: true });
+    bareAt(root, "q/.git/gd", "[core]\n\tfsmonitor = evil\n");
+    bareAt(root, "q/.git/objects/gd");
+    const after = findGitSites(root);
+    expect(after.map((s) => `${s.path.slice(root.length + 1)}:${s.kind}`).sort()).toEqual(["q/.git/gd:bare", "q/.git:dir"]);
+    expect(disarmNewRepositories(root, before, after).join("\n")).toContain("created at q/.git/gd (core.fsmonitor commented out in config)");
+    // Read-only as part of q/.git, not mounted again.
+    expect(gitGuard(root, after).readOnly).toEqual([join(root, "q/.git")]);
+  });
+
+  test("included config files are followed at any depth (include and includeIf), and a hooksPath set in one counts", () => {
+    const root = tempDir("bunker-gitguard-include-");
+    mkdirSync(join(root, ".git"));
+    mkdirSync(join(root, "conf"));
+    writeFileSync(join(root, ".git/config"), '[includeIf "gitdir:/nowhere/"]\n\tpath = ../conf/a.gitconfig\n');
+    writeFileSync(join(root, "conf/a.gitconfig"), "[include]\n\tpath = b.gitconfig\n");
+    writeFileSync(join(root, "conf/b.gitconfig"), "[core]\n\thooksPath = .githooks\n");
+    const guard = gitGuard(root, findGitSites(root));
+    expect(guard.readOnly).toEqual([join(root, ".git"), join(root, "conf/a.gitconfig"), join(root, "conf/b.gitconfig")]);
+    expect(guard.missingHooks).toEqual([join(root, ".githooks")]);
+  });
+});
+
+describe("gitWriteReason: the write tools ask where the sandbox keeps commands out", () => {
+  const root = tempDir("bunker-gitguard-writes-");
+  for (const d of [".git", "y/gd2/objects", "y/gd2/refs", "sub2", "half/objects"]) mkdirSync(join(root, d), { recursive: true });
+  writeFileSync(join(root, "y/gd2/HEAD"), "ref: refs/heads/main\n");
+  writeFileSync(join(root, "sub2/.git"), "gitdir: ../y/gd2\n");
+  writeFileSync(join(root, ".git/config"), "[include]\n\tpath = ../.gitconfig\n[core]\n\thooksPath = .githooks\n");
+  writeFileSync(join(root, ".gitconfig"), "[alias]\n\tst = status\n");
+  writeFileSync(join(root, "half/HEAD"), "ref: refs/heads/main\n");
+  test.each([
+    ["y/gd2/config", "is in a git directory (y/gd2, a folder git takes for a repository): git obeys its config and runs its hooks"],
+    [".gitconfig", "is a file a repository's git config includes: git obeys it as its own config (core.fsmonitor, hooks, aliases run programs)"],
+    [".githooks/pre-commit", "is in a hooks folder: git runs the hooks in it (core.hooksPath is .githooks)"],
+    ["half/refs/heads/keep", "would make half a folder git takes for a repository (HEAD with objects and refs), whose config and hooks git obeys"],
+  ])("%s", (path, why) => {
+    expect(gitWriteReason(root, join(root, path))).toBe(why);
+  });
+  test("ordinary files, and a HEAD where no objects and refs are, are not git's", () => {
+    for (const p of ["src/a.ts", "HEAD", "refs/x", "half/config"]) expect(gitWriteReason(root, join(root, p))).toBeNull();
   });
 });

@@ -116,6 +116,36 @@ const ROWS: Row[] = [
     then: { dir: ".", git: ["commit", "-qm", "next", "--allow-empty"] },
     says: ["bunker set aside .husky/pre-commit, which the command created (runs on git commit (husky hooks)): it is now .husky/pre-commit.bunker-set-aside; to restore it after checking it: mv .husky/pre-commit.bunker-set-aside .husky/pre-commit"],
   },
+  // Red team 3, F4: keys the old list of program-running keys missed; a new repository's config keeps only known-safe keys.
+  {
+    name: "a new repository whose remote URL is ext:: (with protocol.ext.allow): the person's git fetch runs nothing",
+    command: `git init -q sub && git -C sub config remote.origin.url 'ext::sh -c touch% ${MARK}' && git -C sub config protocol.ext.allow always`,
+    then: { dir: "sub", git: ["fetch", "origin"] },
+    says: ["bunker disarmed the git repository the command created at sub/.git (remote.url, protocol.allow commented out in config)"],
+  },
+  {
+    name: "a new repository that signs commits with gpg.ssh.defaultKeyCommand: the person's git commit runs nothing",
+    command: `git init -q sub && git -C sub config commit.gpgsign true && git -C sub config gpg.format ssh && git -C sub config gpg.ssh.defaultKeyCommand '${touch}'`,
+    then: { dir: "sub", git: ["commit", "-qm", "x", "--allow-empty"] },
+    says: ["bunker disarmed the git repository the command created at sub/.git (commit.gpgsign, gpg.format, gpg.defaultkeycommand commented out in config)"],
+  },
+  {
+    name: "a new repository whose remote names an uploadpack program: the person's git fetch runs nothing",
+    command: `git init -q src && git init -q sub && git -C sub config remote.origin.url ../src && git -C sub config remote.origin.uploadpack '${touch}; git-upload-pack'`,
+    then: { dir: "sub", git: ["fetch", "origin"] },
+    says: ["remote.uploadpack commented out in config"],
+  },
+  // Red team 3, F5: core.hooksPath set in a file the person's config includes; the command creates the folder.
+  {
+    name: "a hooks folder named by core.hooksPath in an included config file, created by the command",
+    setup: (root) => {
+      writeFileSync(join(root, ".gitconfig"), "[core]\n\thooksPath = .githooks\n");
+      hostGit(root, "config", "include.path", "../.gitconfig");
+    },
+    command: `mkdir -p .githooks && printf '#!/bin/sh\\n${touch}\\n' > .githooks/pre-commit && chmod +x .githooks/pre-commit`,
+    then: { dir: ".", git: ["commit", "-qm", "next", "--allow-empty"] },
+    says: ["bunker disarmed the hooks folder .githooks the command created (a git config names it core.hooksPath): hooks renamed to NAME.bunker-disarmed: pre-commit."],
+  },
 ];
 
 describe.skipIf(!usable)("what a command plants for the person's tools is set aside or disarmed (real bubblewrap)", () => {
@@ -176,6 +206,43 @@ describe.skipIf(!usable)("what a command plants for the person's tools is set as
     expect(out).toContain("bunker set aside .npmrc, which the command created (npm obeys it on every npm run");
     npmRun(root);
     expect(existsSync(MARK)).toBe(false);
+  });
+
+  test("red team 3, F1: the workspace root made bare-shaped inside the person's repository (git looks there before their .git)", async () => {
+    const plant = `echo 'ref: refs/heads/main' > HEAD && mkdir -p objects refs/heads && printf '[core]\\n\\trepositoryformatversion = 0\\n\\tbare = false\\n\\tworktree = .\\n\\tfsmonitor = "${touch}; false"\\n' > config`;
+    const app = (r: string) => mkdirSync(join(r, "app"));
+    const control = workspace(app);
+    expect(Bun.spawnSync(["bash", "-c", plant], { cwd: join(control, "app"), env: hostEnv }).exitCode).toBe(0);
+    hostGit(join(control, "app"), "status");
+    expect(existsSync(MARK)).toBe(true);
+    rmSync(MARK);
+
+    const mono = workspace(app);
+    const out = await sandboxed(join(mono, "app"), plant);
+    expect(out).toContain("bunker disarmed the git repository the command created at . (the workspace folder) (core.worktree, core.fsmonitor commented out in config)");
+    hostGit(join(mono, "app"), "status");
+    expect(existsSync(MARK)).toBe(false);
+  });
+
+  test("red team 3, F3: a .git file's gitdir re-aimed through a link by a later command, at a repository planted in a .git folder", async () => {
+    const first = `git init -q --bare x/gd && ln -s x lnk && mkdir sub && printf 'gitdir: ../lnk/gd\\n' > sub/.git`;
+    const second = `mkdir -p q/.git && git init -q --bare q/.git/gd && git --git-dir=q/.git/gd config core.bare false && git --git-dir=q/.git/gd config core.fsmonitor '${touch}'`;
+    const relink = "ln -sfn q/.git lnk";
+    const control = workspace();
+    for (const c of [first, second, relink]) expect(Bun.spawnSync(["bash", "-c", c], { cwd: control, env: hostEnv }).exitCode).toBe(0);
+    hostGit(join(control, "sub"), "status");
+    expect(existsSync(MARK)).toBe(true);
+    rmSync(MARK);
+
+    // Planted in the same command as the re-aiming, or in an earlier one: either way disarmed.
+    for (const steps of [[first, `${second} && ${relink}`], [first, second, relink]]) {
+      const root = workspace();
+      const outs = [];
+      for (const c of steps) outs.push(await sandboxed(root, c));
+      expect(outs.join("\n")).toContain("core.fsmonitor commented out in config");
+      hostGit(join(root, "sub"), "status");
+      expect(existsSync(MARK)).toBe(false);
+    }
   });
 
   test("an ordinary git init sub + commit works, and the person's git there sees the commit and runs nothing", async () => {
