@@ -12,7 +12,7 @@ import { isAbsolute, relative, resolve } from "node:path";
 import { isProtectedPath, isProtectedRelative, isWithin } from "./workspace.ts";
 import { matchesPathRules } from "./path-rules.ts";
 import { runsLaterReason, type RunsLaterRule } from "./runs-later.ts";
-import { gitWriteReason } from "../sandbox/git-guard.ts";
+import { gitWriteReason, linkedNames } from "../sandbox/git-guard.ts";
 import type { PermKind, Verdict } from "./types.ts";
 import { hostsCover } from "../net/host-pattern.ts";
 import type { RunEvaluation } from "./run/evaluate.ts";
@@ -153,7 +153,12 @@ export class Policy {
    */
   private runsLater(real: string): string | null {
     const roots = [this.root, ...this.grants.allow.write.paths];
-    return runsLaterReason(roots, real, this.grants.protect) ?? gitWriteReason(roots, real);
+    // By its own name and by every name a link to a folder gives it (what the person's tools open).
+    for (const name of [real, ...linkedNames(roots, real)]) {
+      const why = runsLaterReason(roots, name, this.grants.protect);
+      if (why) return name === real ? why : `${why} (as ${relative(this.root, name)}, through a link)`;
+    }
+    return gitWriteReason(roots, real);
   }
 
   /** The flag that would grant a request, for the no-prompt denial message. */

@@ -6,7 +6,7 @@
 // directories and included files their configs name. A `.git` that a command
 // creates anyway (`git init sub`) is disarmed after it: its hooks renamed,
 // its program-running config keys commented out, and the result says so.
-import { closeSync, existsSync, fstatSync, lstatSync, openSync, readdirSync, readFileSync, renameSync, writeFileSync, constants } from "node:fs";
+import { closeSync, existsSync, fstatSync, lstatSync, openSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync, constants } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { configEntries, keepsConfigKey, withIncludes } from "../perms/git-config.ts";
 import { isWithin, realpathLoose, resolveFrom } from "../perms/workspace.ts";
@@ -32,6 +32,8 @@ export interface WorkspaceScan {
   sites: GitSite[];
   /** Runs-later file (or link) → `ino:ctime` when scanned: a command that writes one changes it. */
   later: Map<string, string>;
+  /** Links to folders → where they lead now: a file reached through one has that name too (`.vscode -> vsc`). */
+  links: Map<string, string>;
 }
 
 /** Which files run later (runsLaterMatcher), and a key that changes when that answer may (settings, hooksPath). */
@@ -47,6 +49,8 @@ interface DirMemo {
   subdirs: string[];
   sites: GitSite[];
   later: string[];
+  /** Every link in the folder (where it leads is read at each walk: re-aiming one changes no ctime here). */
+  links: string[];
 }
 
 /** Per runs-later key and directory: what it held when last read (re-read when its ctime changes, which no command can fake). */
@@ -68,7 +72,7 @@ export function findGitSites(root: string): GitSite[] {
  * walked on their own (the workspace inside a granted parent).
  */
 export function scanWorkspace(root: string, later: LaterMatch = NO_LATER, skip: readonly string[] = []): WorkspaceScan {
-  const out: WorkspaceScan = { sites: [], later: new Map() };
+  const out: WorkspaceScan = { sites: [], later: new Map(), links: new Map() };
   const stack = [root];
   let dirs = 0;
   const now = Date.now();
@@ -95,6 +99,7 @@ export function scanWorkspace(root: string, later: LaterMatch = NO_LATER, skip: 
       const id = fileId(p);
       if (id) out.later.set(p, id);
     }
+    for (const link of m.links) linkedLater(link, later, out);
     for (const d of m.subdirs) if (!skip.includes(d)) stack.push(d);
   }
   return out;
@@ -102,13 +107,73 @@ export function scanWorkspace(root: string, later: LaterMatch = NO_LATER, skip: 
 
 /** Every writable root walked once (roots[0] the workspace; a root inside another is left to its own walk). */
 export function scanRoots(roots: readonly string[], later: LaterMatch = NO_LATER): WorkspaceScan {
-  const out: WorkspaceScan = { sites: [], later: new Map() };
+  const out: WorkspaceScan = { sites: [], later: new Map(), links: new Map() };
   for (const root of roots) {
     const scan = scanWorkspace(root, later, roots.filter((r) => r !== root && isWithin(root, r)));
     out.sites.push(...scan.sites);
     for (const [p, id] of scan.later) out.later.set(p, id);
+    for (const [l, t] of scan.links) out.links.set(l, t);
   }
   return out;
+}
+
+/** How deep, and how many entries, a linked folder is looked into for files that run later under the link's name. */
+const LINK_DEPTH = 3;
+const LINK_ENTRIES = 500;
+
+/**
+ * A link to a folder gives every file in it a second name, the one the
+ * person's tools open (`.vscode/tasks.json` through `.vscode -> vsc`): each
+ * file is matched by that name too. A match puts the link in `later`: a
+ * new one is set aside, and so is one whose files changed (its identity
+ * includes theirs). Links inside node_modules are left alone (pnpm makes
+ * thousands, and nothing there runs later by its name).
+ */
+function linkedLater(link: string, later: LaterMatch, out: WorkspaceScan): void {
+  if (link.split("/").includes("node_modules")) return;
+  let target: string;
+  try {
+    if (!statSync(link).isDirectory()) return;
+    target = realpathLoose(link).real;
+  } catch {
+    return;
+  }
+  out.links.set(link, target);
+  if (later.match(`${link}/_`) !== null) return; // the link itself already counts (readDir)
+  const ids: string[] = [];
+  let seen = 0;
+  const walk = (dir: string, rel: string, depth: number) => {
+    let entries;
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      if (++seen > LINK_ENTRIES) return;
+      const name = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isDirectory()) {
+        if (depth < LINK_DEPTH) walk(`${dir}/${e.name}`, name, depth + 1);
+      } else if (later.match(`${link}/${name}`) !== null) {
+        ids.push(fileId(`${dir}/${e.name}`) ?? "gone");
+      }
+    }
+  };
+  walk(target, "", 1);
+  if (ids.length === 0) return;
+  const own = fileId(link);
+  if (own) out.later.set(link, [own, ...ids].join("+"));
+}
+
+/**
+ * The other names `real` has through links to folders in the writable roots
+ * (`.vscode/tasks.json` for vsc/tasks.json when `.vscode -> vsc`): what the
+ * person's tools open by those names is this file.
+ */
+export function linkedNames(roots: string | readonly string[], real: string): string[] {
+  const names: string[] = [];
+  for (const [link, target] of scanRoots(asRoots(roots)).links) if (isWithin(target, real)) names.push(join(link, relative(target, real)));
+  return names;
 }
 
 /** The writable root holding `path` (the innermost), or null. */
@@ -143,7 +208,7 @@ export function isBareShaped(names: ReadonlySet<string>): boolean {
 export const GIT_DIR_ENTRIES = ["HEAD", "config", "config.worktree", "commondir", "hooks", "objects", "refs", "packed-refs", "info", "worktrees", "modules", "gitdir"];
 
 function readDir(dir: string, ctimeMs: number, ino: number, later: LaterMatch): DirMemo {
-  const m: DirMemo = { ctimeMs, ino, laterKey: later.key, subdirs: [], sites: [], later: [] };
+  const m: DirMemo = { ctimeMs, ino, laterKey: later.key, subdirs: [], sites: [], later: [], links: [] };
   let entries;
   try {
     entries = readdirSync(dir, { withFileTypes: true });
@@ -172,9 +237,10 @@ function readDir(dir: string, ctimeMs: number, ino: number, later: LaterMatch): 
       }
     } else if (e.isDirectory()) {
       m.subdirs.push(p);
-    } else if (later.match(p) !== null || (e.isSymbolicLink() && later.match(`${p}/_`) !== null)) {
+    } else {
+      if (e.isSymbolicLink()) m.links.push(p);
       // A link counts where a folder of such files would (`.husky -> elsewhere`).
-      m.later.push(p);
+      if (later.match(p) !== null || (e.isSymbolicLink() && later.match(`${p}/_`) !== null)) m.later.push(p);
     }
   }
   return m;
@@ -396,7 +462,8 @@ export function setAsideRunsLater(roots: string | readonly string[], before: Map
   for (const [path, id] of after) {
     const home = rootOf(all, path);
     // Already dealt with (a hooks folder's hook renamed by disarmNewRepositories) or gone: nothing to do.
-    if (before.get(path) === id || fileId(path) !== id || !home || !isRealDir(home, dirname(path))) continue;
+    // (A link's identity carries its files' after a "+": only its own part is the link.)
+    if (before.get(path) === id || fileId(path) !== id.split("+")[0] || !home || !isRealDir(home, dirname(path))) continue;
     lines.push(setAside(root, path, `${relative(root, path)}, which the command ${before.has(path) ? "changed" : "created"} (${why(path) ?? "runs later"})`));
   }
   return lines;

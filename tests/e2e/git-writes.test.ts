@@ -7,7 +7,7 @@
 // asking), where the write that would arm git is refused naming why, and
 // the person's git runs nothing.
 import { describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { endToEnd, runHeadless, toolResults } from "../support/cli.ts";
 import { reply, toolUse, type Step } from "../support/fake-anthropic/steps.ts";
@@ -136,4 +136,16 @@ describe("write tools under -A never arm the person's git (real binary, then the
       expect(existsSync(mark)).toBe(false);
     });
   }
+});
+
+test("F6: write_file .vscode/tasks.json through the person's link .vscode -> vsc is refused under -A, by the name VS Code opens", async () => {
+  const fake = e2e.serve([reply([toolUse("write_file", { path: ".vscode/tasks.json", content: '{"tasks":[]}' })]), reply("done")]);
+  const { root, env } = e2e.workspace({ "vsc/settings.json": "{}\n" });
+  symlinkSync("vsc", join(root, ".vscode"));
+  const run = await runHeadless(root, env, ["-p", "go", "-A", "--output-format", "json"]);
+  expect(run.code).toBe(0);
+  const [result] = toolResults(fake.requests[1]);
+  expect(result?.is_error).toBe(true);
+  expect(result?.content).toContain("writing vsc/tasks.json needs approval (vsc/tasks.json: runs when you open the folder (VS Code tasks) (as .vscode/tasks.json, through a link))");
+  expect(existsSync(join(root, "vsc/tasks.json"))).toBe(false);
 });

@@ -149,3 +149,26 @@ describe("what a command is asked about names the real cause", () => {
     expect(reason(line, prefix)).toContain(why);
   });
 });
+
+describe("red team 3, F6: a file reached through a link to a folder is protected by the name the link gives it", () => {
+  const ws = tempDir("bunker-runs-later-links-");
+  afterAll(() => rmSync(ws, { recursive: true, force: true }));
+  mkdirSync(join(ws, "vsc"));
+  symlinkSync("vsc", join(ws, ".vscode"));
+  mkdirSync(join(ws, "ops"));
+  symlinkSync("ops", join(ws, ".ops"));
+
+  test("vsc/tasks.json (opened as .vscode/tasks.json) asks, by either name, saying which", () => {
+    const policy = new Policy(ws, allowAll());
+    const reason = "runs when you open the folder (VS Code tasks) (as .vscode/tasks.json, through a link)";
+    // write_file .vscode/tasks.json resolves to vsc/tasks.json before the policy sees it.
+    expect(policy.decide("write", join(ws, "vsc/tasks.json"))).toMatchObject({ verdict: "ask", reason: `vsc/tasks.json ${reason}: writing it always asks` });
+    expect(policy.decide("write", join(ws, "vsc/settings.json"))).toEqual({ verdict: "allow", grantedBy: "flag" });
+  });
+
+  test("a settings \"protect\" entry holds through a link too", () => {
+    const g = allowAll();
+    parseRulesFile("/s.json", '{"protect": [".ops/deploy.sh"]}', ws, g, "user", {});
+    expect(new Policy(ws, g).decide("write", join(ws, "ops/deploy.sh")).verdict).toBe("ask");
+  });
+});

@@ -7,7 +7,7 @@
 // appear. Each row first runs the same attack unconfined, so the marker is
 // known to fire when nothing stops it.
 import { afterAll, describe, expect, test } from "bun:test";
-import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { emptyGrants } from "../../../src/perms/policy.ts";
 import { detectSandbox } from "../../../src/sandbox/detect.ts";
@@ -188,6 +188,24 @@ describe.skipIf(!usable)("what a command plants for the person's tools is set as
       expect(existsSync(join(root, `${f}.bunker-set-aside`))).toBe(true);
     }
     expect(readFileSync(join(root, ".envrc.bunker-set-aside"), "utf8")).toBe(`${touch}\n`);
+  });
+
+  test("red team 3, F6: a link to a folder of runs-later files (.vscode -> vsc, .config -> cfg) is set aside, new or changed through", async () => {
+    const root = workspace((r) => {
+      mkdirSync(join(r, "theirs"));
+      writeFileSync(join(r, "theirs/tasks.json"), "{}\n");
+      symlinkSync("theirs", join(r, ".vscode"));
+    });
+    // A new link to a folder the command filled, and the person's own link with its file changed by its other name.
+    const out = await sandboxed(root, "mkdir -p cfg && echo 'pre-commit: {}' > cfg/lefthook.yml && ln -s cfg .config && echo '{\"tasks\":[]}' > theirs/tasks.json");
+    for (const link of [".config", ".vscode"]) {
+      expect(out).toContain(`bunker set aside ${link}, which the command `);
+      expect(existsSync(join(root, link))).toBe(false);
+      expect(existsSync(join(root, `${link}.bunker-set-aside`))).toBe(true);
+    }
+    // An unrelated link is left alone.
+    const plain = await sandboxed(root, "mkdir -p docs && echo x > docs/a.md && ln -s docs d");
+    expect(plain).not.toContain("set aside");
   });
 
   test(".npmrc made by a command is set aside: the person's npm run does not preload what it names (red team: node-options=--require)", async () => {
