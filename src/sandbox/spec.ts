@@ -11,6 +11,7 @@
 import { lstatSync, readdirSync, readFileSync, readlinkSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve, sep } from "node:path";
 import type { NetProxySpec } from "../net/command-net.ts";
+import { globBase } from "./denied-files.ts";
 import { gitDirsInside, isWithin, realpathLoose } from "../perms/workspace.ts";
 import type { GitSite, LaterMatch } from "./git-guard.ts";
 
@@ -427,10 +428,5 @@ export function hostView(
 
 /** The paths --allow-read and read: rules grant: each path, and a glob rule's fixed part (`/data/**` shows /data). */
 export function grantedReadPaths(grants: { allow: { read: { paths: string[]; globs: string[] } } }): string[] {
-  const fromGlobs = grants.allow.read.globs.map((g) => {
-    const parts = g.split(sep);
-    const first = parts.findIndex((p) => /(^|[^\\])[*?[\]{}]/.test(p));
-    return (first === -1 ? parts : parts.slice(0, first)).join(sep).replace(/\\(.)/g, "$1") || sep;
-  });
-  return [...grants.allow.read.paths, ...fromGlobs];
+  return [...grants.allow.read.paths, ...grants.allow.read.globs.map(globBase)];
 }

@@ -4,27 +4,19 @@
 // key under names and values the first filter missed. Each test first shows the
 // secret is there without bunker, then runs the attack through bunker, judge
 // allowing everything (-A --allow-run), in the real sandbox.
-import { afterEach, describe, expect, test } from "bun:test";
-import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { describe, expect, test } from "bun:test";
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { detectSandbox } from "../../src/sandbox/detect.ts";
 import { runHeadless, toolResults } from "../support/cli.ts";
-import { unseenDir } from "../support/context.ts";
-import { startFakeAnthropic, type FakeAnthropic } from "../support/fake-anthropic.ts";
 import { reply, toolUse } from "../support/fake-anthropic/steps.ts";
+import { sandboxRuns } from "../support/sandbox-run.ts";
 
 const usable = detectSandbox().kind === "bubblewrap";
-let fake: FakeAnthropic | undefined;
-const bases: string[] = [];
-afterEach(async () => {
-  await fake?.stop();
-  fake = undefined;
-  for (const b of bases.splice(0)) rmSync(b, { recursive: true, force: true });
-});
+const runs = sandboxRuns();
 
-function setup() {
-  const base = unseenDir("bunker-secrets-");
-  bases.push(base);
+function setup(url: string) {
+  const base = runs.dir("bunker-secrets-");
   const root = join(base, "ws");
   const home = join(base, "home");
   mkdirSync(root);
@@ -42,7 +34,7 @@ function setup() {
     XDG_CONFIG_HOME: join(home, ".config"),
     PATH: `${home}/.dotfiles/bin:${home}/.npm-global/bin:${process.env.PATH ?? "/usr/bin:/bin"}`,
     ANTHROPIC_API_KEY: "test-key",
-    ANTHROPIC_BASE_URL: fake!.url,
+    ANTHROPIC_BASE_URL: url,
     AZURE_STORAGE_CONNECTION_STRING: "DefaultEndpointsProtocol=https;AccountName=a;AccountKey=AZSECRET==;",
     JDBC_URL: "jdbc:mysql://db:3306/app?user=app&password=JDBCSECRET",
     LDAP_BIND_PW: "LDAPSECRET",
@@ -61,7 +53,7 @@ const SECRETS = /UVSECRET|DOTSECRET|AZSECRET|JDBCSECRET|LDAPSECRET|DOCKERSECRET|
 
 describe.skipIf(!usable)("credentials beside what the sandbox shows", () => {
   test("uv's login, a dotfiles folder on PATH and credential variables stay out; the tools on PATH still run", async () => {
-    fake = startFakeAnthropic([
+    const fake = runs.start([
       reply([
         run("cat ~/.local/share/uv/credentials/credentials.toml; ls ~/.local/share/uv"),
         run("cat ~/.dotfiles/zsh/secrets.zsh; hello; tool"),
@@ -69,7 +61,7 @@ describe.skipIf(!usable)("credentials beside what the sandbox shows", () => {
       ]),
       reply("Done."),
     ]);
-    const { root, env } = setup();
+    const { root, env } = setup(fake.url);
     // The control for the variables: a plain shell with the same environment prints them.
     const plain = Bun.spawnSync(["sh", "-c", "env"], { env }).stdout.toString();
     for (const s of ["AZSECRET", "JDBCSECRET", "LDAPSECRET", "DOCKERSECRET", "PGSECRET"]) expect(plain).toContain(s);
@@ -85,8 +77,8 @@ describe.skipIf(!usable)("credentials beside what the sandbox shows", () => {
   });
 
   test("--allow-env still passes a named variable", async () => {
-    fake = startFakeAnthropic([reply([run("echo $LDAP_BIND_PW")]), reply("Done.")]);
-    const { root, env } = setup();
+    const fake = runs.start([reply([run("echo $LDAP_BIND_PW")]), reply("Done.")]);
+    const { root, env } = setup(fake.url);
     await runHeadless(root, env, ["-p", "go", "-A", "--allow-run", "--no-prompt", "--allow-env=LDAP_BIND_PW"]);
     expect(toolResults(fake.requests[1])[0]!.content).toContain("LDAPSECRET");
   });
