@@ -3,7 +3,7 @@
 import { parseFlags, type FlagSpec } from "./flags.ts";
 import { DEFAULT_MAX_TURNS, DEFAULT_MODEL } from "./help.ts";
 import { homedir } from "node:os";
-import { emptyGrants, type Grants, type PathRules } from "./perms/policy.ts";
+import { absoluteGlob, emptyGrants, type Grants, type PathRules } from "./perms/policy.ts";
 import { isWithin, resolveFrom, resolveRoot } from "./perms/workspace.ts";
 import { loadRulesFiles, rulesFilePaths, RulesFileError } from "./perms/rules-file.ts";
 import { loadMcpConfig, type McpConfig } from "./mcp/config.ts";
@@ -135,6 +135,11 @@ function pathRules(root: string, flag: string, values: string[] | undefined, int
   for (const item of items) {
     if (item.includes("\0")) throw new UsageError("a path contains a NUL byte");
     const base = item === "~" || item.startsWith("~/") ? process.env.HOME ?? "/" : root;
+    // --deny-read='**/*.pem': a glob as in a rules file (a deny may only cover more; an allow stays literal).
+    if (flag.startsWith("deny-") && /[*?[{]/.test(item)) {
+      into.globs.push(absoluteGlob(base, item === "~" || item.startsWith("~/") ? item.slice(2) : item));
+      continue;
+    }
     into.paths.push(resolveFrom(base, item === "~" || item.startsWith("~/") ? item.slice(2) : item).real);
   }
 }

@@ -4,6 +4,8 @@
 // are handed back to the policy; refusals are remembered here so the person
 // is not asked the same thing twice.
 import { relative } from "node:path";
+import { hardLinkCheck } from "../sandbox/denied-files.ts";
+import { grantedReadPaths } from "../sandbox/spec.ts";
 import { ToolError } from "../tools/tool.ts";
 import { loadRunJudge, Policy, type Decision } from "./policy.ts";
 import type { CommandDecision } from "./run/evaluate.ts";
@@ -71,7 +73,16 @@ export class Permissions {
   async resolveRead(input: string, tool: string): Promise<ResolvedPath> {
     const path = this.resolve(input);
     await this.authorize({ kind: "read", target: path.real, tool });
+    // A denied file under another name (a hard link) is the denied file: the policy sees names, this sees the file.
+    const link = this.hardLinkCheck()(path.real);
+    if (link) this.deny({ kind: "read", target: path.real, tool }, link);
     return path;
+  }
+
+  /** A fresh check (the disk changes between calls) of whether a path is a hard link to a file the deny-read rules deny. */
+  hardLinkCheck(): (path: string) => string | null {
+    const deny = this.policy.grants.deny.read;
+    return hardLinkCheck(deny, [this.root, ...grantedReadPaths(this.policy.grants)]);
   }
 
   /**

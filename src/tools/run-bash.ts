@@ -18,6 +18,7 @@ import { disarmNewRepositories, gitGuard, isLink, scanRoots, setAsideRunsLater, 
 import { runsLaterMatcher } from "../perms/runs-later.ts";
 import { refusalNote, startCommandNet } from "../net/command-net.ts";
 import { permissionGate } from "../net/gate.ts";
+import { scanDenied } from "../sandbox/denied-files.ts";
 import { enclosingGitDirs, grantedReadPaths, hostView, linkedGitDirs, standInPaths, type SandboxSpec } from "../sandbox/spec.ts";
 import { escapeControl } from "../ui/escape.ts";
 import { BoundedOutput } from "./bounded-output.ts";
@@ -232,24 +233,41 @@ export function commandSandboxSpec(command: string, root: string, opts: RunBashO
   // Files the person's tools run later, read-only like .git (a link is not mounted over: one the command makes is set aside).
   const laterReadOnly = [...scan.later.keys()].filter((p) => !isLink(p));
   const topGit = new Set(opts.gitWritable ? [join(root, ".git"), ...gitDirsInside(root)] : []);
+  const readable = [...grantedReadPaths(grants), ...(opts.gitWritable ? [] : gitDirs), ...enclosingGitDirs(root, host.home ?? realpathLoose(opts.home ?? homedir()).real)];
+  const writable = [...(opts.writable ?? []), ...(opts.gitWritable ? gitDirs : [])];
   return {
     ...host,
     root,
     allowNet: opts.allowNet,
     gitWritable: opts.gitWritable,
-    writable: [...(opts.writable ?? []), ...(opts.gitWritable ? gitDirs : [])],
+    writable,
     ...(granted.length > 0 ? { grantedRoots: granted } : {}),
     // Granted reads (a rule's glob shows its fixed part), and the repository of a worktree, read-only.
-    readable: [...grantedReadPaths(grants), ...(opts.gitWritable ? [] : gitDirs), ...enclosingGitDirs(root, host.home ?? realpathLoose(opts.home ?? homedir()).real)],
+    readable,
     hidden: [
       ...(host.hidden ?? []),
       ...grants.deny.read.paths,
+      ...(confined ? deniedMatches(grants, [root, ...readable, ...writable, ...(host.toolchains ?? [])], root, host.system ?? []) : []),
       ...(opts.sessionsDir && !isWithin(opts.sessionsDir, root) && !isWithin(root, opts.sessionsDir) ? [opts.sessionsDir] : []),
     ],
     readOnly: [...(opts.readOnly ?? []), ...guard.readOnly.filter((p) => !topGit.has(p)), ...laterReadOnly],
     workspaceReadOnly,
     ...(confined && !workspaceReadOnly ? { repositories: { sites, missingHooks: guard.missingHooks, missingIncludes: guard.missingIncludes, later, laterFiles: scan.later } } : {}),
   };
+}
+
+/**
+ * What the deny-read globs match in the trees the command sees, and every
+ * hard link to a denied file in the workspace: masked like a denied path. A
+ * walk too big to make at each command refuses the command (and says which
+ * rule to change) rather than run it with part of the mask.
+ */
+function deniedMatches(grants: Grants, trees: string[], root: string, system: string[]): string[] {
+  const deny = grants.deny.read;
+  if (deny.globs.length === 0 && deny.paths.length === 0) return [];
+  const scan = scanDenied(deny, trees, { system, always: [root] });
+  if ("refused" in scan) throw new ToolError(`not run: ${scan.refused}`);
+  return scan.masks.map((m) => m.path);
 }
 
 // ---- running ------------------------------------------------------------------

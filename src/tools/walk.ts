@@ -222,7 +222,8 @@ function readRuleFile(path: string, within: string): string {
 /** The read policy as a predicate: true when a read of `abs` is allowed outright. */
 export function readAllowed(perms: Permissions): (abs: string) => boolean {
   const policy = perms.policy;
-  return (abs) => policy.decide("read", abs).verdict === "allow";
+  const link = perms.hardLinkCheck();
+  return (abs) => policy.decide("read", abs).verdict === "allow" && link(abs) === null;
 }
 
 /**

@@ -1,0 +1,163 @@
+// The files a deny-read rule covers, found on disk: what a deny glob
+// (`**/*.pem`, `read:secrets/**`) matches in the trees a command sees, and
+// every other name of those files (hard links: same device and inode). The
+// sandbox masks each one (a glob cannot be mounted over, its matches can);
+// the file tools refuse a hard link to a denied file. The walk is bounded: a
+// rule that matches too much, or a tree too big to walk at each command,
+// gives a refusal that says which rule to change instead of a partial mask.
+import { lstatSync, readdirSync, type Stats } from "node:fs";
+import { join, sep } from "node:path";
+import { isWithin } from "../perms/workspace.ts";
+
+export interface DenyRules {
+  /** Absolute paths denied whole (--deny-read=PATHS): already masked by path; walked for their files' other names. */
+  paths: string[];
+  /** Absolute glob patterns (rules files, --deny-read with wildcards). */
+  globs: string[];
+}
+
+export interface DeniedScan {
+  /** What to mask: each glob match, and each hard link to a denied file (not those under a denied path). */
+  masks: { path: string; dir: boolean }[];
+  /** `dev:ino` of every denied file found. */
+  inodes: Set<string>;
+}
+
+export interface ScanLimits {
+  /** Most masks one command may get. */
+  maxMatches: number;
+  /** Most directory entries looked at. */
+  maxEntries: number;
+  /** Longest the walk may take. */
+  budgetMs: number;
+}
+
+export const DEFAULT_LIMITS: ScanLimits = { maxMatches: 2000, maxEntries: 200_000, budgetMs: 2000 };
+
+/** The walk gave up: `reason` says why and what to change. */
+export interface ScanRefused {
+  refused: string;
+}
+
+const inodeKey = (st: Stats) => `${st.dev}:${st.ino}`;
+
+/** A glob's fixed leading directories (`/w/secrets/**` → /w/secrets): nothing outside it can match. */
+export function globBase(glob: string): string {
+  const parts = glob.split(sep);
+  const first = parts.findIndex((p) => /(^|[^\\])[*?[\]{}]/.test(p));
+  return (first === -1 ? parts : parts.slice(0, first)).join(sep).replace(/\\(.)/g, "$1") || sep;
+}
+
+/**
+ * Where to walk: each tree (the workspace, granted paths, toolchains) cut to
+ * where some glob can match, and the `always` trees whole (the workspace:
+ * where a hard link to a denied file would be made). A system directory is
+ * walked only where a glob names a path inside it (a glob on `/` does not
+ * walk /usr).
+ */
+function walkRoots(rules: DenyRules, trees: string[], system: string[], always: string[]): string[] {
+  const roots = new Set<string>(always);
+  for (const g of rules.globs) {
+    const base = globBase(g);
+    for (const t of trees) {
+      if (isWithin(t, base)) roots.add(base);
+      else if (isWithin(base, t)) roots.add(t);
+    }
+    for (const s of system) if (isWithin(s, base)) roots.add(base);
+  }
+  for (const p of rules.paths) for (const t of always) if (isWithin(t, p)) roots.add(p);
+  const list = [...roots];
+  return list.filter((r) => !list.some((o) => o !== r && isWithin(o, r)));
+}
+
+/**
+ * Walks `trees` for what `rules` deny. Symbolic links are neither followed
+ * nor masked (a link shows only what its target's own mount shows).
+ */
+export function scanDenied(
+  rules: DenyRules,
+  trees: string[],
+  opts: { system?: string[]; always?: string[]; limits?: ScanLimits } = {},
+): DeniedScan | ScanRefused {
+  const limits = opts.limits ?? DEFAULT_LIMITS;
+  const globs = rules.globs.map((g) => new Bun.Glob(g));
+  const denied = (p: string) => globs.some((g) => g.match(p));
+  const masks: DeniedScan["masks"] = [];
+  const inodes = new Set<string>();
+  // Files with more than one name that no rule covers: masked after the walk if another name is denied.
+  const linked: { path: string; key: string }[] = [];
+  const started = performance.now();
+  let entries = 0;
+  const tooMuch = (what: string) => ({
+    refused:
+      `the deny-read rules (${[...rules.globs, ...rules.paths].join(", ")}) ${what}, so bunker cannot hide every file they cover from this command. ` +
+      "Narrow the glob (name the folder it is in, like secrets/** instead of **/secrets/**), or deny the folder as a path (--deny-read=PATH, masked whole), or run the command with the file tools.",
+  });
+  // Each directory with whether it is already covered (under a match or a denied path: its files' inodes are denied, not masked again).
+  const stack: { dir: string; covered: boolean }[] = walkRoots(rules, trees, opts.system ?? [], opts.always ?? []).map((dir) => ({
+    dir,
+    covered: rules.paths.some((p) => isWithin(p, dir)) || denied(dir),
+  }));
+  while (stack.length > 0) {
+    const { dir, covered } = stack.pop()!;
+    let names;
+    try {
+      names = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      continue; // unreadable or gone: the command cannot read it through bunker's eyes either
+    }
+    for (const d of names) {
+      if (++entries > limits.maxEntries) return tooMuch(`would need a walk of more than ${limits.maxEntries} entries`);
+      if ((entries & 1023) === 0 && performance.now() - started > limits.budgetMs) return tooMuch(`took longer than ${limits.budgetMs} ms to match`);
+      if (d.isSymbolicLink()) continue;
+      const path = join(dir, d.name);
+      const match = !covered && (denied(path) || rules.paths.includes(path));
+      if (match && !rules.paths.includes(path)) {
+        masks.push({ path, dir: d.isDirectory() });
+        if (masks.length > limits.maxMatches) return tooMuch(`match more than ${limits.maxMatches} files`);
+      }
+      if (d.isDirectory()) {
+        stack.push({ dir: path, covered: covered || match });
+        continue;
+      }
+      if (!d.isFile()) continue;
+      let st;
+      try {
+        st = lstatSync(path);
+      } catch {
+        continue;
+      }
+      if (covered || match) inodes.add(inodeKey(st));
+      else if (st.nlink > 1) linked.push({ path, key: inodeKey(st) });
+    }
+  }
+  for (const l of linked) {
+    if (!inodes.has(l.key)) continue;
+    masks.push({ path: l.path, dir: false });
+    if (masks.length > limits.maxMatches) return tooMuch(`match more than ${limits.maxMatches} files`);
+  }
+  return { masks, inodes };
+}
+
+/**
+ * A check for the file tools: whether `path` is another name (a hard link)
+ * of a file the rules deny. The denied files are found once, on the first
+ * file with more than one name; when they cannot all be found (the walk is
+ * too big), every such file is refused.
+ */
+export function hardLinkCheck(rules: DenyRules, trees: string[]): (path: string) => string | null {
+  if (rules.globs.length === 0 && rules.paths.length === 0) return () => null;
+  let scan: DeniedScan | ScanRefused | undefined;
+  return (path) => {
+    let st;
+    try {
+      st = lstatSync(path);
+    } catch {
+      return null;
+    }
+    if (!st.isFile() || st.nlink < 2) return null;
+    scan ??= scanDenied(rules, trees, { always: trees });
+    if ("refused" in scan) return `${path} has other names (hard links) and bunker could not check them against the deny-read rules: ${scan.refused}`;
+    return scan.inodes.has(inodeKey(st)) ? `${path} is another name (a hard link) of a file the deny-read rules deny` : null;
+  };
+}

@@ -1,0 +1,78 @@
+// Deny-read globs hold for commands too (red team F7): with `--deny-read='**/*.pem'`
+// and `read:secrets/**` in the user's settings, a line that only reads (run unasked)
+// and a line the judge allows outright (-A --allow-run) find the matching files
+// empty, cannot give them another name (a hard link), and the file tools refuse a
+// hard link made before bunker started. Each test first shows the secret is there.
+import { afterEach, describe, expect, test } from "bun:test";
+import { linkSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { detectSandbox } from "../../src/sandbox/detect.ts";
+import { runHeadless, toolResults } from "../support/cli.ts";
+import { unseenDir } from "../support/context.ts";
+import { startFakeAnthropic, type FakeAnthropic } from "../support/fake-anthropic.ts";
+import { reply, toolUse } from "../support/fake-anthropic/steps.ts";
+
+const usable = detectSandbox().kind === "bubblewrap";
+let fake: FakeAnthropic | undefined;
+const bases: string[] = [];
+afterEach(async () => {
+  await fake?.stop();
+  fake = undefined;
+  for (const b of bases.splice(0)) rmSync(b, { recursive: true, force: true });
+});
+
+function setup() {
+  const base = unseenDir("bunker-denyglob-");
+  bases.push(base);
+  const root = join(base, "ws");
+  const home = join(base, "home");
+  mkdirSync(join(home, ".config/bunker"), { recursive: true });
+  mkdirSync(join(root, "secrets"), { recursive: true });
+  mkdirSync(join(root, "deep/er"), { recursive: true });
+  writeFileSync(join(root, "a.pem"), "PEMSECRET\n");
+  writeFileSync(join(root, "deep/er/b.pem"), "PEMSECRET\n");
+  writeFileSync(join(root, "secrets/key.txt"), "TOPSECRET\n");
+  writeFileSync(join(root, "readme.txt"), "hello\n");
+  writeFileSync(join(home, ".config/bunker/settings.json"), JSON.stringify({ deny: ["read:secrets/**"] }));
+  const env = { HOME: home, XDG_CONFIG_HOME: join(home, ".config"), ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: fake!.url };
+  // The control: without bunker the secrets are there to find.
+  const plain = Bun.spawnSync(["grep", "-r", "SECRET", "."], { cwd: root }).stdout.toString();
+  expect(plain).toContain("./a.pem:PEMSECRET");
+  expect(plain).toContain("./secrets/key.txt:TOPSECRET");
+  return { root, env };
+}
+
+const run = (command: string) => toolUse("run_bash", { command });
+
+describe.skipIf(!usable)("deny-read globs in the sandbox", () => {
+  test("a read-only line run unasked finds the denied files empty", async () => {
+    fake = startFakeAnthropic([reply([run("grep -r SECRET . ; cat readme.txt"), run("git grep --no-index SECRET")]), reply("Done.")]);
+    const { root, env } = setup();
+    const r = await runHeadless(root, env, ["-p", "go", "--deny-read=**/*.pem", "--no-prompt"]);
+    expect(r.code).toBe(0);
+    const results = toolResults(fake.requests[1]);
+    expect(results).toHaveLength(2);
+    expect(results[0]!.content).toContain("hello"); // it ran
+    for (const x of results) expect(x.content).not.toMatch(/PEMSECRET|TOPSECRET/);
+  });
+
+  test("under -A a hard link cannot be made to a masked file, and one made before is refused by the file tools and empty for commands", async () => {
+    fake = startFakeAnthropic([
+      reply([run("ln secrets/key.txt k2; ln a.pem k3; cat k2 k3 pre")]),
+      reply([toolUse("read_file", { path: "pre" })]),
+      reply([toolUse("grep", { pattern: "SECRET" })]),
+      reply("Done."),
+    ]);
+    const { root, env } = setup();
+    linkSync(join(root, "secrets/key.txt"), join(root, "pre"));
+    const r = await runHeadless(root, env, ["-p", "go", "--deny-read=**/*.pem", "-A", "--allow-run", "--no-prompt"]);
+    expect(r.code).toBe(0);
+    const [cmd] = toolResults(fake.requests[1]);
+    expect(cmd!.content).toContain("Invalid cross-device link");
+    const [read] = toolResults(fake.requests[2]);
+    expect(read!.content).toContain("is another name (a hard link) of a file the deny-read rules deny");
+    const [grep] = toolResults(fake.requests[3]);
+    expect(grep!.content).toContain("No matches");
+    for (const x of [cmd, read, grep]) expect(x!.content).not.toMatch(/PEMSECRET|TOPSECRET/);
+  });
+});
