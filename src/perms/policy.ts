@@ -12,7 +12,9 @@ import { isAbsolute, relative, resolve } from "node:path";
 import { isProtectedPath, isProtectedRelative, isWithin } from "./workspace.ts";
 import { matchesPathRules } from "./path-rules.ts";
 import { runsLaterReason, type RunsLaterRule } from "./runs-later.ts";
-import { gitWriteReason, linkedNames } from "../sandbox/git-guard.ts";
+import { gitWriteReason, linkedNames, scanRoots } from "../sandbox/git-guard.ts";
+import { gitConfigFiles } from "../sandbox/spec.ts";
+import { homedir } from "node:os";
 import type { PermKind, Verdict } from "./types.ts";
 import { hostsCover } from "../net/host-pattern.ts";
 import type { RunEvaluation } from "./run/evaluate.ts";
@@ -154,11 +156,13 @@ export class Policy {
   private runsLater(real: string): string | null {
     const roots = [this.root, ...this.grants.allow.write.paths];
     // By its own name and by every name a link to a folder gives it (what the person's tools open).
-    for (const name of [real, ...linkedNames(roots, real)]) {
+    const scan = scanRoots(roots);
+    for (const name of [real, ...linkedNames(scan, real)]) {
       const why = runsLaterReason(roots, name, this.grants.protect);
       if (why) return name === real ? why : `${why} (as ${relative(this.root, name)}, through a link)`;
     }
-    return gitWriteReason(roots, real);
+    // A relative core.hooksPath in the person's global git config (found through $HOME, as git finds it) names a folder in every repository.
+    return gitWriteReason(roots, real, gitConfigFiles(process.env, process.env.HOME || homedir()), scan);
   }
 
   /** The flag that would grant a request, for the no-prompt denial message. */

@@ -167,12 +167,13 @@ function linkedLater(link: string, later: LaterMatch, out: WorkspaceScan): void 
 
 /**
  * The other names `real` has through links to folders in the writable roots
- * (`.vscode/tasks.json` for vsc/tasks.json when `.vscode -> vsc`): what the
+ * (`.vscode/tasks.json` for vsc/tasks.json when `.vscode -> vsc`), from a
+ * walk of them (scanRoots): what the
  * person's tools open by those names is this file.
  */
-export function linkedNames(roots: string | readonly string[], real: string): string[] {
+export function linkedNames(scan: WorkspaceScan, real: string): string[] {
   const names: string[] = [];
-  for (const [link, target] of scanRoots(asRoots(roots)).links) if (isWithin(target, real)) names.push(join(link, relative(target, real)));
+  for (const [link, target] of scan.links) if (isWithin(target, real)) names.push(join(link, relative(target, real)));
   return names;
 }
 
@@ -356,9 +357,9 @@ const REPO_MAKERS = new Set(["HEAD", "objects", "refs", "commondir"]);
  * make its folder one git takes for a repository (HEAD where objects and
  * refs are).
  */
-export function gitWriteReason(roots: string | readonly string[], real: string, globalConfig: string[] = []): string | null {
+export function gitWriteReason(roots: string | readonly string[], real: string, globalConfig: string[] = [], scan: WorkspaceScan = scanRoots(asRoots(roots))): string | null {
   const all = asRoots(roots);
-  const guard = gitGuard(all, scanRoots(all).sites, globalConfig);
+  const guard = gitGuard(all, scan.sites, globalConfig);
   for (const list of [guard.readOnly, guard.missingHooks, guard.missingIncludes]) {
     const hit = list.find((p) => isWithin(p, real));
     if (hit) return guard.why.get(hit) ?? "is read by git, which runs what it names";

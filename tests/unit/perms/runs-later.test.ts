@@ -172,3 +172,17 @@ describe("red team 3, F6: a file reached through a link to a folder is protected
     expect(new Policy(ws, g).decide("write", join(ws, "ops/deploy.sh")).verdict).toBe("ask");
   });
 });
+
+test("a relative core.hooksPath in the person's global git config: writing that folder in a repository asks", () => {
+  const ws = tempDir("bunker-runs-later-global-");
+  mkdirSync(join(ws, ".git"));
+  const home = tempDir("bunker-runs-later-home-");
+  writeFileSync(join(home, ".gitconfig"), "[core]\n\thooksPath = .githooks\n");
+  const saved = process.env.HOME;
+  process.env.HOME = home;
+  try {
+    expect(new Policy(ws, allowAll()).decide("write", join(ws, ".githooks/pre-commit"))).toMatchObject({ verdict: "ask", reason: ".githooks/pre-commit is in a hooks folder: git runs the hooks in it (core.hooksPath is .githooks): writing it always asks" });
+  } finally {
+    process.env.HOME = saved;
+  }
+});
