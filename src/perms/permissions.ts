@@ -73,9 +73,6 @@ export class Permissions {
   async resolveRead(input: string, tool: string): Promise<ResolvedPath> {
     const path = this.resolve(input);
     await this.authorize({ kind: "read", target: path.real, tool });
-    // A denied file under another name (a hard link) is the denied file: the policy sees names, this sees the file.
-    const link = this.hardLinkCheck()(path.real);
-    if (link) this.deny({ kind: "read", target: path.real, tool }, link);
     return path;
   }
 
@@ -112,6 +109,14 @@ export class Permissions {
       if (d.verdict === "ask") mustAsk = true;
       return d;
     });
+    // A denied file under another name (a hard link) is the denied file: the policy sees names, this sees the file.
+    if (req.kind === "read") {
+      const check = this.hardLinkCheck();
+      for (const target of targets) {
+        const link = check(target);
+        if (link) this.deny(req, link);
+      }
+    }
     const first = decisions[0]!;
     if (!mustAsk) {
       if (req.kind === "write" && req.files?.length) this.onAutoAllowed?.(req);

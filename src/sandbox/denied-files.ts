@@ -6,7 +6,7 @@
 // rule that matches too much, or a tree too big to walk at each command,
 // gives a refusal that says which rule to change instead of a partial mask.
 import { lstatSync, readdirSync, type Stats } from "node:fs";
-import { join, sep } from "node:path";
+import { join, relative, sep } from "node:path";
 import { isWithin } from "../perms/workspace.ts";
 
 export interface DenyRules {
@@ -156,8 +156,9 @@ export function hardLinkCheck(rules: DenyRules, trees: string[]): (path: string)
       return null;
     }
     if (!st.isFile() || st.nlink < 2) return null;
+    const shown = trees[0] && isWithin(trees[0], path) ? relative(trees[0], path) : path;
     scan ??= scanDenied(rules, trees, { always: trees });
-    if ("refused" in scan) return `${path} has other names (hard links) and bunker could not check them against the deny-read rules: ${scan.refused}`;
-    return scan.inodes.has(inodeKey(st)) ? `${path} is another name (a hard link) of a file the deny-read rules deny` : null;
+    if ("refused" in scan) return `${shown} has other names (hard links) and bunker could not check them against the deny-read rules: ${scan.refused}`;
+    return scan.inodes.has(inodeKey(st)) ? `${shown} is another name (a hard link) of a file the deny-read rules deny` : null;
   };
 }

@@ -4,7 +4,7 @@
 // empty, cannot give them another name (a hard link), and the file tools refuse a
 // hard link made before bunker started. Each test first shows the secret is there.
 import { describe, expect, test } from "bun:test";
-import { linkSync, mkdirSync, writeFileSync } from "node:fs";
+import { linkSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { detectSandbox } from "../../src/sandbox/detect.ts";
 import { runHeadless, toolResults } from "../support/cli.ts";
@@ -53,6 +53,8 @@ describe.skipIf(!usable)("deny-read globs in the sandbox", () => {
       reply([run("ln secrets/key.txt k2; ln a.pem k3; cat k2 k3 pre")]),
       reply([toolUse("read_file", { path: "pre" })]),
       reply([toolUse("grep", { pattern: "SECRET" })]),
+      // A patch's context lines would tell whether a guess is right: refused before the file is looked at.
+      reply([toolUse("apply_patch", { patch: "*** Begin Patch\n*** Update File: pre\n@@\n-TOPSECRET\n+x\n*** End Patch" })]),
       reply("Done."),
     ]);
     const { root, env } = setup(fake.url);
@@ -62,9 +64,12 @@ describe.skipIf(!usable)("deny-read globs in the sandbox", () => {
     const [cmd] = toolResults(fake.requests[1]);
     expect(cmd!.content).toContain("Invalid cross-device link");
     const [read] = toolResults(fake.requests[2]);
-    expect(read!.content).toContain("is another name (a hard link) of a file the deny-read rules deny");
+    expect(read!.content).toBe("pre is another name (a hard link) of a file the deny-read rules deny");
     const [grep] = toolResults(fake.requests[3]);
     expect(grep!.content).toContain("No matches");
-    for (const x of [cmd, read, grep]) expect(x!.content).not.toMatch(/PEMSECRET|TOPSECRET/);
+    const [patch] = toolResults(fake.requests[4]);
+    expect(patch!.content).toBe("pre is another name (a hard link) of a file the deny-read rules deny");
+    expect(readFileSync(join(root, "secrets/key.txt"), "utf8")).toBe("TOPSECRET\n");
+    for (const x of [cmd, read, grep, patch]) expect(x!.content).not.toMatch(/PEMSECRET|TOPSECRET/);
   });
 });
