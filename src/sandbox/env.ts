@@ -5,7 +5,10 @@
 // own files from running code.
 
 const ALWAYS_SECRET = new Set(["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "SSH_AUTH_SOCK", "GPG_AGENT_INFO", "MYSQL_PWD", "PGPASSFILE"]);
-const SECRET_NAME = /KEY|TOKEN|SECRET|PASS(WORD|WD|PHRASE)?(_|$)|CREDENTIAL|AUTH|COOKIE|SESSION|WEBHOOK|(^|_)(PAT|PWD|DSN|SK)$|DATABASE_URL|_URI$/i;
+// PWD anywhere (DB_PWD, PWD_FILE; the shell's PWD and OLDPWD are kept by name), _PW (LDAP_BIND_PW), CREDS,
+// connection strings (AZURE_STORAGE_CONNECTION_STRING, DB_CONN_STR); SAS tokens fall under TOKEN.
+const SECRET_NAME =
+  /KEY|TOKEN|SECRET|PASS(WORD|WD|PHRASE)?(_|$)|PASSWD|PWD|(^|_)PW(_|$)|CREDS?(_|$)|CREDENTIAL|CONN(ECTION)?_?STR(ING)?|AUTH|COOKIE|SESSION|WEBHOOK|(^|_)(PAT|DSN|SK)$|DATABASE_URL|_URI$/i;
 
 /** Whether `name` is dropped from a command's environment unless allowed. */
 export function looksSecret(name: string): boolean {
@@ -39,7 +42,9 @@ export function withGitHardening(env: Record<string, string>): Record<string, st
  * is the secret), a private key, and the shapes of well-known keys and tokens.
  */
 const SECRET_VALUE = [
-  /^[a-z][a-z0-9+.-]*:\/\/[^/\s@]*:[^/\s@]+@/i, // scheme://user:password@
+  /\b[a-z][a-z0-9+.-]*:\/\/[^/\s@:]*:[^/\s@]+@/i, // scheme://user:password@, anywhere in the value (jdbc:mysql://u:pw@h, a list)
+  // A key=value connection string or a query holding a password or key (Azure's AccountKey=, JDBC's ?password=, ODBC's PWD=).
+  /(^|[;?&\s])\s*(password|passwd|pwd|secret|client_secret|AccountKey|SharedAccessKey|SharedAccessSignature|sig)\s*=\s*[^;&\s]/i,
   /hooks\.slack\.com\/|discord(app)?\.com\/api\/webhooks\/|webhook\.office\.com\/|\.webhook\.|\/webhooks?\/[A-Za-z0-9_-]{16,}/i,
   /-----BEGIN [A-Z ]*PRIVATE KEY-----/,
   /\b(sk|rk|pk)_(live|test)_[A-Za-z0-9]{10,}/, // Stripe

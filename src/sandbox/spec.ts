@@ -11,6 +11,7 @@
 import { lstatSync, readdirSync, readFileSync, readlinkSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve, sep } from "node:path";
 import type { NetProxySpec } from "../net/command-net.ts";
+import { globBase } from "./denied-files.ts";
 import { gitDirsInside, isWithin, realpathLoose } from "../perms/workspace.ts";
 import type { GitSite, LaterMatch } from "./git-guard.ts";
 
@@ -201,12 +202,21 @@ const SECRET_HOME_ENTRIES = [
   ".composer/auth.json", ".local/share/keyrings", ".mozilla", ".config/google-chrome", ".config/chromium",
   ".claude/.credentials.json", ".config/anthropic", ".bash_history", ".zsh_history", ".python_history",
   ".psql_history", ".mysql_history", ".node_repl_history", ".lesshst", ".local/share/fish/fish_history",
+  // Package managers' and cloud tools' logins, some inside the trees shown as toolchains (~/.local/share/uv).
+  ".local/share/uv/credentials", ".config/uv/credentials", ".config/pip/pip.conf", ".pip/pip.conf", ".config/pypoetry/auth.toml",
+  ".bunfig.toml", ".config/.bunfig.toml", ".local/share/gem/credentials", ".m2/settings-security.xml", ".terraformrc",
+  ".config/composer/auth.json", ".nuget/NuGet/NuGet.Config", ".config/NuGet/NuGet.Config", ".hex/hex.config",
+  ".pub-cache/credentials.json", ".config/dart/pub-credentials.json", ".config/dart/pub-tokens.json", ".config/helm/registry",
+  ".local/share/containers/auth.json", ".config/containers/auth.json", ".s3cfg", ".boto", ".config/hcloud", ".config/doctl",
 ];
 /** The same stores, by the variables that move them. */
 const SECRET_ENV_PATHS = [
   "GNUPGHOME", "DOCKER_CONFIG", "KUBECONFIG", "AWS_SHARED_CREDENTIALS_FILE", "AWS_CONFIG_FILE", "AZURE_CONFIG_DIR",
   "CLOUDSDK_CONFIG", "GOOGLE_APPLICATION_CREDENTIALS", "GH_CONFIG_DIR", "NPM_CONFIG_USERCONFIG", "PASSWORD_STORE_DIR",
   "VAULT_CONFIG_PATH", "HISTFILE", "NETRC", "CARGO_HOME/credentials.toml", "CARGO_HOME/credentials",
+  "UV_CREDENTIALS_DIR", "PIP_CONFIG_FILE", "POETRY_CONFIG_DIR/auth.toml", "GRADLE_USER_HOME/gradle.properties",
+  "TF_CLI_CONFIG_FILE", "COMPOSER_HOME/auth.json", "HEX_HOME/hex.config", "PUB_CACHE/credentials.json", "REGISTRY_AUTH_FILE",
+  "XDG_DATA_HOME/uv/credentials", "XDG_DATA_HOME/gem/credentials",
 ];
 
 /** Control sockets outside /run (which the sandbox replaces): a reachable one is a way out. */
@@ -218,7 +228,8 @@ export function secretPaths(home: string, root: string, env: Record<string, stri
   const fromHome = SECRET_HOME_ENTRIES.map((e) => join(home, e));
   const fromConfig = config ? SECRET_HOME_ENTRIES.filter((e) => e.startsWith(".config/")).map((e) => join(config, e.slice(8))) : [];
   const fromEnv = SECRET_ENV_PATHS.flatMap((spec) => {
-    const [name, sub] = spec.split("/");
+    const slash = spec.indexOf("/");
+    const [name, sub] = slash === -1 ? [spec, ""] : [spec.slice(0, slash), spec.slice(slash + 1)];
     // KUBECONFIG may be a list.
     return (env[name!] ?? "").split(":").filter((v) => isAbsolute(v)).map((v) => (sub ? join(v, sub) : v));
   });
@@ -282,8 +293,37 @@ const TOOLCHAIN_TREES: [string | null, string][] = [
   [null, ".local/share/pipx"], ["DENO_INSTALL", ".deno"], ["ASDF_DATA_DIR", ".asdf"], [null, ".local/share/mise"],
   ["SDKMAN_DIR", ".sdkman"], ["RBENV_ROOT", ".rbenv"], ["GOROOT", ".go"],
 ];
-/** Directories of a home that hold more than one tool: never shown whole, even when a PATH entry sits in one. */
-const MIXED_HOME_DIRS = [".local", ".config", ".cache"];
+/** Where a tool prefix keeps what its bin links to: shown whole (a package needs its folder), unlike other folders. */
+const PACKAGE_AREAS = ["lib", "lib64", "libexec", "share", "install", "pkgs", "packages", "node_modules", "versions", "tools", "venvs", "global"];
+/** Most links of one PATH folder followed. */
+const MAX_PATH_LINKS = 1000;
+
+/**
+ * What the links in a PATH folder of the home lead to: inside the folder's
+ * own prefix (`~/.npm-global/bin/tsc -> ../lib/node_modules/…`), the
+ * prefix's package area (`~/.npm-global/lib`); anywhere else, the file
+ * itself. Never the prefix whole: `~/.dotfiles/bin` does not show
+ * `~/.dotfiles/zsh/secrets.zsh`.
+ */
+function linkTargets(dir: string, home: string): string[] {
+  const prefix = dirname(dir);
+  const out: string[] = [];
+  let names: string[];
+  try {
+    names = readdirSync(dir).slice(0, MAX_PATH_LINKS);
+  } catch {
+    return out;
+  }
+  for (const name of names) {
+    const p = join(dir, name);
+    if (realHostFs.kind(p) !== "link") continue;
+    const target = realpathLoose(p).real;
+    if (isWithin(dir, target)) continue;
+    const area = prefix !== home && isWithin(prefix, target) ? target.slice(prefix.length + 1).split(sep)[0]! : null;
+    out.push(area && PACKAGE_AREAS.includes(area) ? join(prefix, area) : target);
+  }
+  return out;
+}
 
 /**
  * The toolchain directories a command may run from: every PATH entry, and
@@ -297,11 +337,9 @@ export function toolchainDirs(env: Record<string, string | undefined>, home: str
     if (!isAbsolute(entry)) continue; // "" and "." mean the current directory: the workspace
     const dir = realpathLoose(entry).real;
     candidates.push(dir);
-    // `~/.bun/bin`, `~/.npm-global/bin`: the tool's own prefix holds what its bin links to.
-    const parent = dirname(dir);
-    if (dir.endsWith("/bin") && dirname(parent) === home && parent.slice(home.length + 1).startsWith(".") && !MIXED_HOME_DIRS.includes(parent.slice(home.length + 1))) {
-      candidates.push(parent);
-    }
+    // In the home (`~/.npm-global/bin`, `~/.dotfiles/bin`): not the folder around it, which may hold anything,
+    // but what its entries lead to (`../lib/node_modules/x/bin/x`: the prefix's lib).
+    if (isWithin(home, dir) && dir !== home) candidates.push(...linkTargets(dir, home));
   }
   for (const [name, rel] of TOOLCHAIN_TREES) {
     const v = name ? env[name] : undefined;
@@ -390,10 +428,5 @@ export function hostView(
 
 /** The paths --allow-read and read: rules grant: each path, and a glob rule's fixed part (`/data/**` shows /data). */
 export function grantedReadPaths(grants: { allow: { read: { paths: string[]; globs: string[] } } }): string[] {
-  const fromGlobs = grants.allow.read.globs.map((g) => {
-    const parts = g.split(sep);
-    const first = parts.findIndex((p) => /(^|[^\\])[*?[\]{}]/.test(p));
-    return (first === -1 ? parts : parts.slice(0, first)).join(sep).replace(/\\(.)/g, "$1") || sep;
-  });
-  return [...grants.allow.read.paths, ...fromGlobs];
+  return [...grants.allow.read.paths, ...grants.allow.read.globs.map(globBase)];
 }

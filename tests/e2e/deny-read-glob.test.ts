@@ -3,27 +3,19 @@
 // and a line the judge allows outright (-A --allow-run) find the matching files
 // empty, cannot give them another name (a hard link), and the file tools refuse a
 // hard link made before bunker started. Each test first shows the secret is there.
-import { afterEach, describe, expect, test } from "bun:test";
-import { linkSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { describe, expect, test } from "bun:test";
+import { linkSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { detectSandbox } from "../../src/sandbox/detect.ts";
 import { runHeadless, toolResults } from "../support/cli.ts";
-import { unseenDir } from "../support/context.ts";
-import { startFakeAnthropic, type FakeAnthropic } from "../support/fake-anthropic.ts";
 import { reply, toolUse } from "../support/fake-anthropic/steps.ts";
+import { sandboxRuns } from "../support/sandbox-run.ts";
 
 const usable = detectSandbox().kind === "bubblewrap";
-let fake: FakeAnthropic | undefined;
-const bases: string[] = [];
-afterEach(async () => {
-  await fake?.stop();
-  fake = undefined;
-  for (const b of bases.splice(0)) rmSync(b, { recursive: true, force: true });
-});
+const runs = sandboxRuns();
 
-function setup() {
-  const base = unseenDir("bunker-denyglob-");
-  bases.push(base);
+function setup(url: string) {
+  const base = runs.dir("bunker-denyglob-");
   const root = join(base, "ws");
   const home = join(base, "home");
   mkdirSync(join(home, ".config/bunker"), { recursive: true });
@@ -34,7 +26,7 @@ function setup() {
   writeFileSync(join(root, "secrets/key.txt"), "TOPSECRET\n");
   writeFileSync(join(root, "readme.txt"), "hello\n");
   writeFileSync(join(home, ".config/bunker/settings.json"), JSON.stringify({ deny: ["read:secrets/**"] }));
-  const env = { HOME: home, XDG_CONFIG_HOME: join(home, ".config"), ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: fake!.url };
+  const env = { HOME: home, XDG_CONFIG_HOME: join(home, ".config"), ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: url };
   // The control: without bunker the secrets are there to find.
   const plain = Bun.spawnSync(["grep", "-r", "SECRET", "."], { cwd: root }).stdout.toString();
   expect(plain).toContain("./a.pem:PEMSECRET");
@@ -46,8 +38,8 @@ const run = (command: string) => toolUse("run_bash", { command });
 
 describe.skipIf(!usable)("deny-read globs in the sandbox", () => {
   test("a read-only line run unasked finds the denied files empty", async () => {
-    fake = startFakeAnthropic([reply([run("grep -r SECRET . ; cat readme.txt"), run("git grep --no-index SECRET")]), reply("Done.")]);
-    const { root, env } = setup();
+    const fake = runs.start([reply([run("grep -r SECRET . ; cat readme.txt"), run("git grep --no-index SECRET")]), reply("Done.")]);
+    const { root, env } = setup(fake.url);
     const r = await runHeadless(root, env, ["-p", "go", "--deny-read=**/*.pem", "--no-prompt"]);
     expect(r.code).toBe(0);
     const results = toolResults(fake.requests[1]);
@@ -57,13 +49,13 @@ describe.skipIf(!usable)("deny-read globs in the sandbox", () => {
   });
 
   test("under -A a hard link cannot be made to a masked file, and one made before is refused by the file tools and empty for commands", async () => {
-    fake = startFakeAnthropic([
+    const fake = runs.start([
       reply([run("ln secrets/key.txt k2; ln a.pem k3; cat k2 k3 pre")]),
       reply([toolUse("read_file", { path: "pre" })]),
       reply([toolUse("grep", { pattern: "SECRET" })]),
       reply("Done."),
     ]);
-    const { root, env } = setup();
+    const { root, env } = setup(fake.url);
     linkSync(join(root, "secrets/key.txt"), join(root, "pre"));
     const r = await runHeadless(root, env, ["-p", "go", "--deny-read=**/*.pem", "-A", "--allow-run", "--no-prompt"]);
     expect(r.code).toBe(0);

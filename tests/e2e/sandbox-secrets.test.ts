@@ -1,0 +1,85 @@
+// Credentials a command must not see although the tree around them is shown
+// (red team F8): uv's login inside ~/.local/share/uv (a toolchain tree), a
+// dotfiles folder whose bin is on PATH, and variables that carry a password or
+// key under names and values the first filter missed. Each test first shows the
+// secret is there without bunker, then runs the attack through bunker, judge
+// allowing everything (-A --allow-run), in the real sandbox.
+import { describe, expect, test } from "bun:test";
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { detectSandbox } from "../../src/sandbox/detect.ts";
+import { runHeadless, toolResults } from "../support/cli.ts";
+import { reply, toolUse } from "../support/fake-anthropic/steps.ts";
+import { sandboxRuns } from "../support/sandbox-run.ts";
+
+const usable = detectSandbox().kind === "bubblewrap";
+const runs = sandboxRuns();
+
+function setup(url: string) {
+  const base = runs.dir("bunker-secrets-");
+  const root = join(base, "ws");
+  const home = join(base, "home");
+  mkdirSync(root);
+  for (const d of [".local/share/uv/credentials", ".local/share/uv/python", ".dotfiles/bin", ".dotfiles/zsh", ".npm-global/bin", ".npm-global/lib/node_modules/tool"]) {
+    mkdirSync(join(home, d), { recursive: true });
+  }
+  writeFileSync(join(home, ".local/share/uv/credentials/credentials.toml"), '[[credential]]\nusername = "me"\npassword = "UVSECRET"\n');
+  writeFileSync(join(home, ".dotfiles/zsh/secrets.zsh"), "export GH_TOKEN=DOTSECRET\n");
+  writeFileSync(join(home, ".dotfiles/bin/hello"), "#!/bin/sh\necho dotfiles-hello\n", { mode: 0o755 });
+  // An npm-style prefix: its bin links into its lib, which must still work.
+  writeFileSync(join(home, ".npm-global/lib/node_modules/tool/cli.sh"), "#!/bin/sh\necho npm-tool-ok\n", { mode: 0o755 });
+  symlinkSync("../lib/node_modules/tool/cli.sh", join(home, ".npm-global/bin/tool"));
+  const env = {
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, ".config"),
+    PATH: `${home}/.dotfiles/bin:${home}/.npm-global/bin:${process.env.PATH ?? "/usr/bin:/bin"}`,
+    ANTHROPIC_API_KEY: "test-key",
+    ANTHROPIC_BASE_URL: url,
+    AZURE_STORAGE_CONNECTION_STRING: "DefaultEndpointsProtocol=https;AccountName=a;AccountKey=AZSECRET==;",
+    JDBC_URL: "jdbc:mysql://db:3306/app?user=app&password=JDBCSECRET",
+    LDAP_BIND_PW: "LDAPSECRET",
+    DOCKER_CREDS: "me:DOCKERSECRET",
+    SERVICE_LINK: "jdbc:postgresql://app:PGSECRET@db/app",
+    PLAIN_SETTING: "kept-value",
+  };
+  // The control: the files are there to read.
+  expect(readFileSync(join(home, ".local/share/uv/credentials/credentials.toml"), "utf8")).toContain("UVSECRET");
+  expect(readFileSync(join(home, ".dotfiles/zsh/secrets.zsh"), "utf8")).toContain("DOTSECRET");
+  return { root, env };
+}
+
+const run = (command: string) => toolUse("run_bash", { command });
+const SECRETS = /UVSECRET|DOTSECRET|AZSECRET|JDBCSECRET|LDAPSECRET|DOCKERSECRET|PGSECRET/;
+
+describe.skipIf(!usable)("credentials beside what the sandbox shows", () => {
+  test("uv's login, a dotfiles folder on PATH and credential variables stay out; the tools on PATH still run", async () => {
+    const fake = runs.start([
+      reply([
+        run("cat ~/.local/share/uv/credentials/credentials.toml; ls ~/.local/share/uv"),
+        run("cat ~/.dotfiles/zsh/secrets.zsh; hello; tool"),
+        run("env"),
+      ]),
+      reply("Done."),
+    ]);
+    const { root, env } = setup(fake.url);
+    // The control for the variables: a plain shell with the same environment prints them.
+    const plain = Bun.spawnSync(["sh", "-c", "env"], { env }).stdout.toString();
+    for (const s of ["AZSECRET", "JDBCSECRET", "LDAPSECRET", "DOCKERSECRET", "PGSECRET"]) expect(plain).toContain(s);
+    const r = await runHeadless(root, env, ["-p", "go", "-A", "--allow-run", "--no-prompt"]);
+    expect(r.code).toBe(0);
+    const [uv, dot, vars] = toolResults(fake.requests[1]);
+    expect(uv!.content).toContain("python"); // the tree is shown, its login is not
+    expect(dot!.content).toContain("No such file or directory");
+    expect(dot!.content).toContain("dotfiles-hello");
+    expect(dot!.content).toContain("npm-tool-ok");
+    expect(vars!.content).toContain("PLAIN_SETTING=kept-value");
+    for (const x of [uv, dot, vars]) expect(x!.content).not.toMatch(SECRETS);
+  });
+
+  test("--allow-env still passes a named variable", async () => {
+    const fake = runs.start([reply([run("echo $LDAP_BIND_PW")]), reply("Done.")]);
+    const { root, env } = setup(fake.url);
+    await runHeadless(root, env, ["-p", "go", "-A", "--allow-run", "--no-prompt", "--allow-env=LDAP_BIND_PW"]);
+    expect(toolResults(fake.requests[1])[0]!.content).toContain("LDAPSECRET");
+  });
+});
