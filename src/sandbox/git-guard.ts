@@ -91,9 +91,11 @@ export function scanWorkspace(root: string, later: LaterMatch = NO_LATER, skip: 
       memo.set(memoKey, m);
     }
     // Where a .git file leads is resolved now, not when its folder was read: a link on its way changes no ctime here.
+    // A bare-shaped root stays writable: what git reads there that a command created (a config, hooks) makes it new.
     for (const site of m.sites) {
       const gitDirs = gitDirsOf(site);
-      out.sites.push({ ...site, id: site.kind === "file" ? `${site.id}>${gitDirs.join(">")}` : site.id, gitDirs });
+      const id = site.kind === "file" ? `${site.id}>${gitDirs.join(">")}` : site.kind === "bare" && site.path === root ? `${site.id}>${GIT_DIR_ENTRIES.map((n) => fileId(join(root, n)) ?? "-").join(">")}` : site.id;
+      out.sites.push({ ...site, id, gitDirs });
     }
     for (const p of m.later) {
       const id = fileId(p);
@@ -118,12 +120,12 @@ export function scanRoots(roots: readonly string[], later: LaterMatch = NO_LATER
 }
 
 /** How deep, and how many entries, a linked folder is looked into for files that run later under the link's name. */
-const LINK_DEPTH = 3;
-const LINK_ENTRIES = 500;
+const LINK_DEPTH = 4;
+const LINK_ENTRIES = 5_000;
 
 /**
- * A link to a folder gives every file in it a second name, the one the
- * person's tools open (`.vscode/tasks.json` through `.vscode -> vsc`): each
+ * A link to a folder gives every file in it (4 deep; past 5,000 entries the
+ * link counts whatever they are) a second name, the one the person's tools open (`.vscode/tasks.json` through `.vscode -> vsc`): each
  * file is matched by that name too. A match puts the link in `later`: a
  * new one is set aside, and so is one whose files changed (its identity
  * includes theirs). Links inside node_modules are left alone (pnpm makes
@@ -150,7 +152,11 @@ function linkedLater(link: string, later: LaterMatch, out: WorkspaceScan): void 
       return;
     }
     for (const e of entries) {
-      if (++seen > LINK_ENTRIES) return;
+      // Too many to look through: the link counts (a file past the limit could be one).
+      if (++seen > LINK_ENTRIES) {
+        if (seen === LINK_ENTRIES + 1) ids.push("too many files to look through");
+        return;
+      }
       const name = rel ? `${rel}/${e.name}` : e.name;
       if (e.isDirectory()) {
         if (depth < LINK_DEPTH) walk(`${dir}/${e.name}`, name, depth + 1);
@@ -393,7 +399,8 @@ export function disarmNewRepositories(roots: string | readonly string[], before:
   const root = all[0]!;
   const known = new Set(before.map((s) => `${s.path}\0${s.id}`));
   // The person's own git directories (a worktree's .git file created under a .git grant points into one).
-  const theirs = before.flatMap((s) => s.gitDirs);
+  // (Not a bare-shaped root: it stays writable, so what a command adds there is checked as new.)
+  const theirs = before.filter((s) => !(s.kind === "bare" && all.includes(s.path))).flatMap((s) => s.gitDirs);
   // Where a git directory may lead and still be checked here: what the command could write, or the person's own.
   const reachable = (dir: string) => rootOf(all, dir) !== null || theirs.some((d) => isWithin(d, dir));
   const lines: string[] = [];
@@ -541,18 +548,34 @@ function disarmConfig(config: string): string[] {
   const text = readSmall(config);
   if (text === null) return [];
   const lines = text.split("\n");
-  const keys: string[] = [];
+  // Only keys known to run nothing are kept (an alias is a command line of its own, an include any config), with
+  // their continuation lines; and section headers, blank lines and comments. Anything else goes, a line bunker
+  // does not read as a key included (git might).
+  const spans = new Map<number, { end: number; kept: boolean; key: string }>();
   for (const e of configEntries(text)) {
-    // Only keys known to run nothing are kept (an alias is a command line of its own, an include any config).
-    if (keepsConfigKey(e.section, e.key, e.value)) continue;
-    keys.push(`${e.section}.${e.key}`);
-    // A header with the key on the same line (`[core] fsmonitor = x`): the whole line goes.
-    lines[e.line] = `# disarmed by bunker: ${lines[e.line]}`;
-    for (let i = e.line; lines[i]?.trimEnd().endsWith("\\") && i + 1 < lines.length; i++) lines[i + 1] = `# disarmed by bunker: ${lines[i + 1]}`;
+    let end = e.line;
+    while (lines[end]?.trimEnd().endsWith("\\") && end + 1 < lines.length) end++;
+    spans.set(e.line, { end, kept: keepsConfigKey(e.section, e.key, e.value), key: `${e.section}.${e.key}` });
   }
-  if (keys.length === 0) return [];
+  const keys: string[] = [];
+  let unread = 0;
+  for (let i = 0; i < lines.length; i++) {
+    const span = spans.get(i);
+    const line = lines[i]!.trim();
+    if (span) {
+      if (!span.kept) keys.push(span.key);
+      // A header with the key on the same line (`[core] fsmonitor = x`): the whole line goes.
+      for (let j = i; j <= span.end; j++) if (!span.kept) lines[j] = `# disarmed by bunker: ${lines[j]}`;
+      i = span.end;
+    } else if (line !== "" && !line.startsWith("#") && !line.startsWith(";") && !/^\[[^\]]*\]\s*([#;].*)?$/.test(line)) {
+      unread++;
+      lines[i] = `# disarmed by bunker: ${lines[i]}`;
+    }
+  }
+  if (keys.length === 0 && unread === 0) return [];
+  const what = [...new Set(keys), ...(unread ? [`${unread} line${unread === 1 ? "" : "s"} bunker could not read as a setting`] : [])];
   writeFileSync(config, lines.join("\n"));
-  return [`${[...new Set(keys)].join(", ")} commented out in ${config.endsWith("worktree") ? "config.worktree" : "config"}`];
+  return [`${what.join(", ")} commented out in ${config.endsWith("worktree") ? "config.worktree" : "config"}`];
 }
 
 /** A regular file's text (up to 1 MB) without following a final link or blocking on a FIFO; null otherwise. */

@@ -3,7 +3,7 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { disarmNewRepositories, findGitSites, gitGuard, gitWriteReason } from "../../../src/sandbox/git-guard.ts";
+import { disarmNewRepositories, findGitSites, gitGuard, gitWriteReason, scanWorkspace } from "../../../src/sandbox/git-guard.ts";
 import { tempDir } from "../../support/context.ts";
 
 function repoTree(): string {
@@ -207,5 +207,40 @@ describe("gitWriteReason: the write tools ask where the sandbox keeps commands o
   });
   test("ordinary files, and a HEAD where no objects and refs are, are not git's", () => {
     for (const p of ["src/a.ts", "HEAD", "refs/x", "half/config"]) expect(gitWriteReason(root, join(root, p))).toBeNull();
+  });
+});
+
+describe("the gaps found attacking the fixes", () => {
+  test("a bare-shaped root that was one before: a config or hooks the command creates there is disarmed", () => {
+    const root = tempDir("bunker-gitguard-rootknown-");
+    for (const d of ["objects", "refs"]) mkdirSync(join(root, d));
+    writeFileSync(join(root, "HEAD"), "ref: refs/heads/main\n");
+    const before = findGitSites(root);
+    writeFileSync(join(root, "config"), "[core]\n\tbare = false\n\tfsmonitor = evil\n");
+    expect(disarmNewRepositories(root, before, findGitSites(root))[0]).toContain("(core.fsmonitor commented out in config)");
+    // Nothing changed since: nothing to say.
+    const now = findGitSites(root);
+    expect(disarmNewRepositories(root, now, findGitSites(root))).toEqual([]);
+  });
+
+  test("a config line bunker does not read as a setting is commented out too (git might read it)", () => {
+    const root = tempDir("bunker-gitguard-oddline-");
+    const before = findGitSites(root);
+    mkdirSync(join(root, "n/.git"), { recursive: true });
+    writeFileSync(join(root, "n/.git/config"), '[core]\n\tbare = false\n\tfs_monitor = x\n[remote "o"]\n\turl = ../a\n');
+    expect(disarmNewRepositories(root, before, findGitSites(root))[0]).toContain("(1 line bunker could not read as a setting commented out in config)");
+    expect(readFileSync(join(root, "n/.git/config"), "utf8")).toBe('[core]\n\tbare = false\n# disarmed by bunker: \tfs_monitor = x\n[remote "o"]\n\turl = ../a\n');
+  });
+
+  test("a link to a folder too big to look through counts as one that runs later", () => {
+    const root = tempDir("bunker-gitguard-biglink-");
+    mkdirSync(join(root, "big"));
+    for (let i = 0; i < 5_001; i++) writeFileSync(join(root, `big/f${i}`), "");
+    symlinkSync("big", join(root, ".vscode"));
+    const later = { key: "t", match: (p: string) => (p.endsWith("/.vscode/tasks.json") ? "VS Code" : null) };
+    expect([...scanWorkspace(root, later).later.keys()]).toEqual([join(root, ".vscode")]);
+    rmSync(join(root, "big/f0"));
+    rmSync(join(root, "big/f1"));
+    expect([...scanWorkspace(root, later).later.keys()]).toEqual([]);
   });
 });

@@ -240,6 +240,17 @@ describe.skipIf(!usable)("what a command plants for the person's tools is set as
     expect(out).toContain("bunker disarmed the git repository the command created at . (the workspace folder) (core.worktree, core.fsmonitor commented out in config)");
     hostGit(join(mono, "app"), "status");
     expect(existsSync(MARK)).toBe(false);
+
+    // Already bare-shaped before the command (HEAD, objects, refs): the config it adds is disarmed all the same.
+    const again = workspace(app);
+    const shaped = join(again, "app");
+    Bun.spawnSync(["bash", "-c", "echo 'ref: refs/heads/main' > HEAD && mkdir -p objects refs/heads"], { cwd: shaped });
+    // (HEAD is read-only now: the config alone is written.)
+    const out2 = await sandboxed(shaped, plant.slice(plant.indexOf("printf")));
+    expect(out2.split("\n")[0]).toBe("exit code 0");
+    expect(out2).toContain("core.fsmonitor commented out in config");
+    hostGit(shaped, "status");
+    expect(existsSync(MARK)).toBe(false);
   });
 
   test("red team 3, F3: a .git file's gitdir re-aimed through a link by a later command, at a repository planted in a .git folder", async () => {
