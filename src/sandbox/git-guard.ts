@@ -350,8 +350,8 @@ function hooksPaths(configText: string): string[] {
   return [...configEntries(configText)].filter((e) => e.section === "core" && e.key === "hookspath" && e.value !== "").map((e) => e.value);
 }
 
-/** The names whose presence makes a folder one git takes for a repository (isBareShaped). */
-const REPO_MAKERS = new Set(["HEAD", "objects", "refs", "commondir"]);
+/** The names beside HEAD that make a folder one git takes for a repository (isBareShaped). */
+const REPO_MAKERS = new Set(["objects", "refs", "commondir"]);
 
 /**
  * Why writing `real` (a write tool's target) lets git run a program later,
@@ -359,9 +359,11 @@ const REPO_MAKERS = new Set(["HEAD", "objects", "refs", "commondir"]);
  * read-only for commands (gitGuard over one walk of the writable roots): a
  * git directory of any name (a .git, a .git file's target, a bare-shaped
  * folder, the root included), a file a repository's config includes, a
- * hooks folder, or one of those named but missing. Also a write that would
- * make its folder one git takes for a repository (HEAD where objects and
- * refs are).
+ * hooks folder, or one of those named but missing. Also a write that may
+ * make its folder one git takes for a repository: a file named HEAD
+ * anywhere, or objects/, refs/ or commondir beside a HEAD. (One change may
+ * write several files, each judged against the disk before any is written:
+ * HEAD, which every repository needs, asks whatever else is there.)
  */
 export function gitWriteReason(roots: string | readonly string[], real: string, globalConfig: string[] = [], scan: WorkspaceScan = scanRoots(asRoots(roots))): string | null {
   const all = asRoots(roots);
@@ -372,17 +374,10 @@ export function gitWriteReason(roots: string | readonly string[], real: string, 
   }
   const root = rootOf(all, real);
   if (!root) return null;
+  const repoWhy = "a folder git takes for a repository (HEAD with objects and refs), whose config and hooks git obeys";
+  if (basename(real) === "HEAD") return `may make ${relative(all[0]!, dirname(real)) || "the workspace folder"} ${repoWhy}`;
   for (let child = real, dir = dirname(real); isWithin(root, dir) && child !== dir; child = dir, dir = dirname(dir)) {
-    const name = child.slice(dir.length + 1);
-    if (!REPO_MAKERS.has(name)) continue;
-    let names: Set<string>;
-    try {
-      names = new Set(readdirSync(dir));
-    } catch {
-      names = new Set();
-    }
-    names.add(name);
-    if (isBareShaped(names)) return `would make ${relative(all[0]!, dir) || "the workspace folder"} a folder git takes for a repository (HEAD with objects and refs), whose config and hooks git obeys`;
+    if (REPO_MAKERS.has(child.slice(dir.length + 1)) && (existsSync(join(dir, "HEAD")) || isLink(join(dir, "HEAD")))) return `may make ${relative(all[0]!, dir) || "the workspace folder"} ${repoWhy}`;
   }
   return null;
 }

@@ -16,11 +16,17 @@ import { tempDir } from "../support/context.ts";
 const e2e = endToEnd("bunker-e2e-gitwrites-");
 
 interface Write {
-  tool: "write_file" | "edit_file";
+  tool: "write_file" | "edit_file" | "apply_patch";
   path: string;
   content?: string;
   old?: string;
+  /** apply_patch: the files it adds. */
+  files?: Record<string, string>;
 }
+
+/** The `*** Begin Patch` text adding `files`. */
+const addPatch = (files: Record<string, string>) =>
+  ["*** Begin Patch", ...Object.entries(files).flatMap(([path, text]) => [`*** Add File: ${path}`, ...text.replace(/\n$/, "").split("\n").map((l) => `+${l}`)]), "*** End Patch"].join("\n");
 
 interface Row {
   name: string;
@@ -43,12 +49,31 @@ const bareWrites = (dir: string) => (mark: string): Write[] => [
 
 const ROWS: Row[] = [
   {
+    name: "F1: one apply_patch adding HEAD, config, objects/ and refs/ to an empty folder at once",
+    setup: () => {},
+    workspace: ".",
+    statusIn: "b",
+    writes: (mark) => [
+      {
+        tool: "apply_patch",
+        path: "b",
+        files: {
+          "b/HEAD": "ref: refs/heads/main\n",
+          "b/config": `[core]\n\trepositoryformatversion = 0\n\tbare = false\n\tworktree = .\n\tfsmonitor = "touch ${mark}; false"\n`,
+          "b/objects/info/keep": "\n",
+          "b/refs/heads/keep": "\n",
+        },
+      },
+    ],
+    refused: "writing b/HEAD, b/config, b/objects/info/keep, b/refs/heads/keep needs approval (b/HEAD: may make b a folder git takes for a repository (HEAD with objects and refs), whose config and hooks git obeys). Such writes always ask, even under --allow-write or -A",
+  },
+  {
     name: "F1: the workspace root (app, inside the person's repository) made a bare repository by four write_file calls",
     setup: (repo) => mkdirSync(join(repo, "app")),
     workspace: "app",
     statusIn: "app",
     writes: bareWrites(""),
-    refused: "writing refs/heads/keep needs approval (refs/heads/keep: would make the workspace folder a folder git takes for a repository (HEAD with objects and refs), whose config and hooks git obeys). Such writes always ask, even under --allow-write or -A",
+    refused: "writing HEAD needs approval (HEAD: may make the workspace folder a folder git takes for a repository (HEAD with objects and refs), whose config and hooks git obeys). Such writes always ask, even under --allow-write or -A",
   },
   {
     name: "F1: a subfolder made a bare repository by four write_file calls",
@@ -56,7 +81,7 @@ const ROWS: Row[] = [
     workspace: ".",
     statusIn: "src",
     writes: bareWrites("src/"),
-    refused: "writing src/refs/heads/keep needs approval (src/refs/heads/keep: would make src a folder git takes for a repository (HEAD with objects and refs), whose config and hooks git obeys). Such writes always ask, even under --allow-write or -A",
+    refused: "writing src/HEAD needs approval (src/HEAD: may make src a folder git takes for a repository (HEAD with objects and refs), whose config and hooks git obeys). Such writes always ask, even under --allow-write or -A",
   },
   {
     name: "F2: the config of a git directory named y/gd2, which sub2/.git points at",
@@ -100,6 +125,10 @@ function personRepo(row: Row): { repo: string; env: Record<string, string>; git:
 
 /** What a write does when nothing stands in the way. */
 function writeDirectly(root: string, w: Write): void {
+  if (w.files) {
+    for (const [path, content] of Object.entries(w.files)) writeDirectly(root, { tool: "write_file", path, content });
+    return;
+  }
   const file = join(root, w.path);
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, w.tool === "edit_file" ? readFileSync(file, "utf8").replace(w.old!, w.content!) : w.content!);
@@ -120,7 +149,7 @@ describe("write tools under -A never arm the person's git (real binary, then the
       // A file that exists is read first (the write tools refuse to change a file unread).
       const steps: Step[] = [
         ...writes.flatMap((w) => (w.tool === "edit_file" || w.path.endsWith("gd2/config") ? [reply([toolUse("read_file", { path: w.path })])] : [])),
-        ...writes.map((w) => reply([toolUse(w.tool, w.tool === "edit_file" ? { path: w.path, old_string: w.old, new_string: w.content } : { path: w.path, content: w.content })])),
+        ...writes.map((w) => reply([toolUse(w.tool, w.files ? { patch: addPatch(w.files) } : w.tool === "edit_file" ? { path: w.path, old_string: w.old, new_string: w.content } : { path: w.path, content: w.content })])),
         reply("done"),
       ];
       const fake = e2e.serve(steps);
@@ -128,10 +157,11 @@ describe("write tools under -A never arm the person's git (real binary, then the
       const { repo, git } = personRepo(row);
       const run = await runHeadless(join(repo, row.workspace), env, ["-p", "go", "-A", "--output-format", "json"]);
       expect(run.code).toBe(0);
-      const last = toolResults(fake.requests[steps.length - 1])[0]!;
-      expect(last.is_error).toBe(true);
-      expect(last.content).toContain(row.refused);
+      const results = fake.requests.slice(1).flatMap((r) => toolResults(r));
+      expect(results.filter((r) => r.is_error).map((r) => r.content.slice(0, row.refused.length))).toEqual([row.refused]);
       expect(run.stderr).toContain(row.refused);
+      // (A refused change may have left the folder unmade: the person's git runs there all the same.)
+      mkdirSync(join(repo, row.statusIn), { recursive: true });
       git(join(repo, row.statusIn), "status");
       expect(existsSync(mark)).toBe(false);
     });

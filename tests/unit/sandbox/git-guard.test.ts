@@ -201,12 +201,16 @@ describe("gitWriteReason: the write tools ask where the sandbox keeps commands o
     ["y/gd2/config", "is in a git directory (y/gd2, a folder git takes for a repository): git obeys its config and runs its hooks"],
     [".gitconfig", "is a file a repository's git config includes: git obeys it as its own config (core.fsmonitor, hooks, aliases run programs)"],
     [".githooks/pre-commit", "is in a hooks folder: git runs the hooks in it (core.hooksPath is .githooks)"],
-    ["half/refs/heads/keep", "would make half a folder git takes for a repository (HEAD with objects and refs), whose config and hooks git obeys"],
+    ["half/refs/heads/keep", "may make half a folder git takes for a repository (HEAD with objects and refs), whose config and hooks git obeys"],
+    ["half/commondir", "may make half a folder git takes for a repository (HEAD with objects and refs), whose config and hooks git obeys"],
+    // HEAD asks wherever it is: one apply_patch may write HEAD, objects/ and refs/ into an empty folder at once.
+    ["empty/HEAD", "may make empty a folder git takes for a repository (HEAD with objects and refs), whose config and hooks git obeys"],
+    ["HEAD", "may make the workspace folder a folder git takes for a repository (HEAD with objects and refs), whose config and hooks git obeys"],
   ])("%s", (path, why) => {
     expect(gitWriteReason(root, join(root, path))).toBe(why);
   });
-  test("ordinary files, and a HEAD where no objects and refs are, are not git's", () => {
-    for (const p of ["src/a.ts", "HEAD", "refs/x", "half/config"]) expect(gitWriteReason(root, join(root, p))).toBeNull();
+  test("ordinary files, and objects/ or refs/ where no HEAD is, are not git's", () => {
+    for (const p of ["src/a.ts", "refs/x", "objects/y", "half/config", "src/head"]) expect(gitWriteReason(root, join(root, p))).toBeNull();
   });
 });
 
