@@ -10,6 +10,7 @@ import { askOnce, ConsentStore, decideServers, type ConsentOptions } from "./con
 import { McpHub } from "./hub.ts";
 import { bunkerStateDir, launchView, type LaunchContext } from "./sandbox.ts";
 import { grantedReadPaths } from "../sandbox/spec.ts";
+import { scanDenied } from "../sandbox/denied-files.ts";
 
 /** Longest the first prompt waits for servers; a slower one joins when ready. */
 export const FIRST_PROMPT_WAIT_MS = 1000;
@@ -30,6 +31,7 @@ export async function startMcp(opts: StartOptions): Promise<McpHub> {
   const stateDir = bunkerStateDir(config.sessionsPath);
   const plan = planSandbox(config.sandbox, detectSandbox());
   const store = new ConsentStore(stateDir);
+  const denied = deniedForServers(config);
   const launch: LaunchContext = {
     root: config.root,
     plan,
@@ -38,18 +40,22 @@ export async function startMcp(opts: StartOptions): Promise<McpHub> {
     denyHosts: config.grants.deny.net.hosts,
     denyAllNet: config.grants.deny.net.all,
     grantedRead: grantedReadPaths(config.grants),
-    deniedRead: config.grants.deny.read.paths,
+    deniedRead: "refused" in denied ? config.grants.deny.read.paths : denied,
     env,
     ...(env.HOME ? { home: env.HOME } : {}),
   };
   const ask: ConsentOptions["ask"] = async (def, changed) => (await import("./consent-prompt.ts")).askConsent(def, changed, launchView(def, launch));
-  const { start, skipped } = await decideServers(config.mcp.servers, {
+  const decided = await decideServers(config.mcp.servers, {
     root: config.root,
     named: config.mcpNamed,
     interactive: opts.interactive,
     store,
     ask,
   });
+  const { skipped } = decided;
+  // Deny-read globs too big to mask: no server starts (a server shown part of the mask could read the rest).
+  const start = "refused" in denied ? [] : decided.start;
+  if ("refused" in denied) opts.notify(`MCP servers not started: ${denied.refused}`);
   for (const s of skipped) if (s.def.source === "project" && !opts.interactive) opts.notify(`MCP server ${s.def.name} not started: ${s.reason}.`);
   const startWait = Number(env.BUNKER_MCP_START_TIMEOUT_MS);
   const hub = new McpHub({
@@ -64,4 +70,17 @@ export async function startMcp(opts: StartOptions): Promise<McpHub> {
   });
   await hub.start(FIRST_PROMPT_WAIT_MS);
   return hub;
+}
+
+/**
+ * What no server is shown: the --deny-read paths, and what the deny-read globs match (and every
+ * hard link to a denied file) in the trees a server sees, as a command's sandbox masks them.
+ * Matched when the servers start: a file made later that matches is not masked.
+ */
+function deniedForServers(config: Config): string[] | { refused: string } {
+  const deny = config.grants.deny.read;
+  if (deny.globs.length === 0 && deny.paths.length === 0) return [];
+  const scan = scanDenied(deny, [config.root, ...grantedReadPaths(config.grants)], { always: [config.root] });
+  if ("refused" in scan) return scan;
+  return [...deny.paths, ...scan.masks.map((m) => m.path)];
 }

@@ -3,7 +3,7 @@
 // back reaches the model in the form the API accepts. Headless here; the
 // prompts in a terminal are in mcp-tty.test.ts.
 import { afterEach, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, linkSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { detectSandbox } from "../../src/sandbox/detect.ts";
 import type { FakeAnthropic } from "../support/fake-anthropic.ts";
@@ -156,6 +156,21 @@ describe.skipIf(!sandboxed)("what a server's definition names: the person decide
     expect(viaLink).not.toContain("OUTSIDE-SECRET");
     expect(viaLink).toContain("FAILED ENOENT");
     expect(inside).toContain("hello");
+  });
+
+  test("--deny-read globs hide what they match from a server, as from commands; without the rule it reads it (control)", async () => {
+    const { root, env } = attackScene();
+    mkdirSync(join(root, "keys"), { recursive: true });
+    writeFileSync(join(root, "keys", "a.pem"), "PEM-SECRET");
+    linkSync(join(root, "keys", "a.pem"), join(root, "other-name"));
+    writeUserSettings(env, { allow: ["mcp:box/*"], mcpServers: { box: testServer(["--name", "box"]) } });
+    const calls = [peek(join(root, "keys", "a.pem")), peek(join(root, "other-name")), peek(join(root, "readme.md"))];
+    const [pem, hardLink, readme] = await run(root, env, calls, ["--deny-read=**/*.pem"]);
+    expect(pem).not.toContain("PEM-SECRET");
+    expect(hardLink).not.toContain("PEM-SECRET");
+    expect(readme).toContain("hello");
+    const [control] = await run(root, env, calls.slice(0, 1), []);
+    expect(control).toContain("PEM-SECRET");
   });
 
   test("the person's --allow-read shows that file to a project's server", async () => {
