@@ -6,6 +6,7 @@
 import { readFileSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { GIT_PROGRAM_SETTINGS } from "./run/git-settings.ts";
+import { commondirTarget, gitfileTarget } from "./gitfile.ts";
 
 /**
  * Section (subsection stripped, lower case) → keys that name a program to
@@ -264,7 +265,7 @@ export function* configEntries(configText: string): Generator<ConfigEntry> {
 function configFilesOf(gd: string): string[] {
   const files = [join(gd, "config"), join(gd, "config.worktree")];
   try {
-    const common = readFileSync(join(gd, "commondir"), "utf8").trim();
+    const common = commondirTarget(readFileSync(join(gd, "commondir"), "utf8")) ?? "";
     const cd = isAbsolute(common) ? common : resolve(gd, common);
     files.push(join(cd, "config"), join(cd, "config.worktree"));
   } catch {
@@ -291,7 +292,7 @@ function gitDirOf(dir: string): string | "none" | null {
   if (isDir) return dotGit;
   // A worktree or submodule: ".git" is a file saying "gitdir: <path>".
   try {
-    const gitdir = /^gitdir:\s*(.+)$/m.exec(readFileSync(dotGit, "utf8"))?.[1]?.trim();
+    const gitdir = gitfileTarget(readFileSync(dotGit, "utf8"));
     if (!gitdir) return null;
     return isAbsolute(gitdir) ? gitdir : resolve(dir, gitdir);
   } catch {

@@ -9,6 +9,7 @@
 import { lstatSync, readFileSync, readlinkSync, realpathSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { commondirTarget, gitfileTarget } from "./gitfile.ts";
 
 export class PathError extends Error {
   override name = "PathError";
@@ -65,12 +66,13 @@ export function gitDirsInside(root: string): string[] {
 
 function readGitDirs(root: string): string[] {
   try {
-    const pointer = /^gitdir:\s*(.+?)\s*$/m.exec(readFileSync(join(root, ".git"), "utf8"))?.[1];
+    const pointer = gitfileTarget(readFileSync(join(root, ".git"), "utf8"));
     if (!pointer) return [];
     const gitDir = resolveFrom(root, pointer).real;
     const dirs = [gitDir];
     try {
-      dirs.push(resolveFrom(gitDir, readFileSync(join(gitDir, "commondir"), "utf8").trim()).real);
+      const common = commondirTarget(readFileSync(join(gitDir, "commondir"), "utf8"));
+      if (common) dirs.push(resolveFrom(gitDir, common).real);
     } catch {
       // not a linked worktree
     }

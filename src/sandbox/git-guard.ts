@@ -11,6 +11,7 @@ import { basename, dirname, join, relative, resolve } from "node:path";
 import { configEntries, keepsConfigKey, withIncludes } from "../perms/git-config.ts";
 import { isWithin, realpathLoose, resolveFrom } from "../perms/workspace.ts";
 import { shellQuote } from "../shell/quote.ts";
+import { commondirTarget, gitfileTarget } from "../perms/gitfile.ts";
 
 /**
  * A git directory found in the workspace, and which file it is (a new one at
@@ -262,7 +263,7 @@ function untrustedTarget(base: string, target: string): boolean {
 /** The `gitdir:` a `.git` file names, or null. */
 function gitdirTarget(file: string): string | null {
   const pointer = readSmall(file);
-  return (pointer ? /^gitdir:\s*(.+?)\s*$/m.exec(pointer)?.[1] : undefined) ?? null;
+  return gitfileTarget(pointer);
 }
 
 /** The git directory a site stands for, and its common directory (linked worktrees, submodules). */
@@ -274,7 +275,7 @@ export function gitDirsOf(site: GitSite): string[] {
     if (!target) return [];
     gitDir = resolveFrom(dirname(site.path), target).real;
   }
-  const common = readSmall(join(gitDir, "commondir"))?.trim();
+  const common = commondirTarget(readSmall(join(gitDir, "commondir")));
   return common ? [gitDir, resolveFrom(gitDir, common).real] : [gitDir];
 }
 
@@ -421,7 +422,7 @@ export function disarmNewRepositories(roots: string | readonly string[], before:
       const home = rootOf(all, gitDir);
       if (!home || theirs.some((d) => isWithin(d, gitDir)) || !isRealDir(home, gitDir)) continue;
       checked = true;
-      const common = readSmall(join(gitDir, "commondir"))?.trim();
+      const common = commondirTarget(readSmall(join(gitDir, "commondir")));
       const commonOutside = common ? !untrustedTarget(gitDir, common) && !reachable(resolveFrom(gitDir, common).real) : false;
       if (common && (untrustedTarget(gitDir, common) || commonOutside)) {
         const aside = join(gitDir, "commondir.bunker-set-aside");
@@ -548,8 +549,7 @@ function disarmConfig(config: string): string[] {
   // does not read as a key included (git might).
   const spans = new Map<number, { end: number; kept: boolean; key: string }>();
   for (const e of configEntries(text)) {
-    let end = e.line;
-    while (lines[end]?.trimEnd().endsWith("\\") && end + 1 < lines.length) end++;
+    const end = valueEnd(lines, e.line);
     spans.set(e.line, { end, kept: keepsConfigKey(e.section, e.key, e.value), key: `${e.section}.${e.key}` });
   }
   const keys: string[] = [];
@@ -571,6 +571,35 @@ function disarmConfig(config: string): string[] {
   const what = [...new Set(keys), ...(unread ? [`${unread} line${unread === 1 ? "" : "s"} bunker could not read as a setting`] : [])];
   writeFileSync(config, lines.join("\n"));
   return [`${what.join(", ")} commented out in ${config.endsWith("worktree") ? "config.worktree" : "config"}`];
+}
+
+/**
+ * The last line of the value that starts on line `first`, as git's parser reads it: a backslash escapes the
+ * next character, and only one that escapes the line end carries the value on (`a\\` at a line's end is an
+ * escaped backslash: the next line is read anew; red team 3); quotes span lines; `#` or `;` outside quotes
+ * starts a comment, where a backslash carries nothing.
+ */
+function valueEnd(lines: string[], first: number): number {
+  const head = lines[first]!;
+  // The value starts after the `=` (after the section header's `]` when the key shares its line).
+  const afterHeader = head.trimStart().startsWith("[") ? head.indexOf("]") + 1 : 0;
+  const eq = head.indexOf("=", afterHeader);
+  if (eq === -1) return first;
+  let quoted = false;
+  let start = eq + 1;
+  for (let i = first; ; i++, start = 0) {
+    const line = lines[i]!.replace(/\r$/, "");
+    let goesOn = false;
+    for (let k = start; k < line.length; k++) {
+      const c = line[k];
+      if (c === "\\") {
+        if (k === line.length - 1) goesOn = true;
+        k++;
+      } else if (c === '"') quoted = !quoted;
+      else if (!quoted && (c === "#" || c === ";")) break;
+    }
+    if (!goesOn || i + 1 >= lines.length) return i;
+  }
 }
 
 /** A regular file's text (up to 1 MB) without following a final link or blocking on a FIFO; null otherwise. */

@@ -14,6 +14,7 @@ import type { NetProxySpec } from "../net/command-net.ts";
 import { globBase } from "./denied-files.ts";
 import { gitDirsInside, isWithin, realpathLoose } from "../perms/workspace.ts";
 import type { GitSite, LaterMatch } from "./git-guard.ts";
+import { commondirTarget, gitfileTarget } from "../perms/gitfile.ts";
 
 export interface SandboxSpec {
   /** The workspace root (absolute, realpath'd): read-write. */
@@ -390,10 +391,10 @@ export function enclosingGitDirs(root: string, home: string, fs: HostFs = realHo
  */
 export function linkedGitDirs(root: string, read: (path: string) => string | null = readText): string[] {
   const pointer = read(join(root, ".git"));
-  const m = pointer ? /^gitdir:\s*(.+?)\s*$/m.exec(pointer) : null;
-  if (!m) return [];
-  const gitDir = resolve(root, m[1]!);
-  const common = read(join(gitDir, "commondir"))?.trim();
+  const target = gitfileTarget(pointer);
+  if (!target) return [];
+  const gitDir = resolve(root, target);
+  const common = commondirTarget(read(join(gitDir, "commondir")));
   return common ? [gitDir, resolve(gitDir, common)] : [gitDir];
 }
 

@@ -76,6 +76,26 @@ const touch = `touch ${MARK}`;
 
 const ROWS: Row[] = [
   {
+    // git keeps the spaces: only a trailing CR/LF is dropped from a .git file (a trimming regex checked the decoy).
+    name: "red team 3 recheck, B1: a .git file whose gitdir ends in spaces, beside an empty decoy of the trimmed name, under objects/",
+    command: `git init -q sub && mkdir -p sub/.git/objects/evil && git init -q --bare "sub/.git/objects/evil  " && git --git-dir="sub/.git/objects/evil  " config core.bare false && git --git-dir="sub/.git/objects/evil  " config core.fsmonitor '${touch}' && mkdir w && printf 'gitdir: ../sub/.git/objects/evil  \n' > w/.git`,
+    then: { dir: "w", git: ["status"] },
+    says: ["core.fsmonitor commented out in config"],
+  },
+  {
+    name: "red team 3 recheck, B1: a commondir whose path ends in spaces",
+    command: `git init -q --bare "c21  " && git --git-dir="c21  " config core.bare false && git --git-dir="c21  " config core.fsmonitor '${touch}' && mkdir -p c21 r21/.git && echo 'ref: refs/heads/master' > r21/.git/HEAD && printf '../../c21  ' > r21/.git/commondir`,
+    then: { dir: "r21", git: ["status"] },
+    says: ["core.fsmonitor commented out in config"],
+  },
+  {
+    // "\\" at a line's end is an escaped backslash, not a continuation: the next line is a section of its own.
+    name: "red team 3 recheck, B2: a value ending in an escaped backslash, then a [core] section line that sets fsmonitor itself",
+    command: `git init -q b22 && printf '[user]\n\tname = a\\\\\\\\\n[core] fsmonitor = "${touch}; false"\n' >> b22/.git/config`,
+    then: { dir: "b22", git: ["status"] },
+    says: ["core.fsmonitor commented out in config"],
+  },
+  {
     name: "a .git link to a bare repository the command configured",
     command: `git init -q --bare g3 && git --git-dir=g3 config core.bare false && git --git-dir=g3 config core.fsmonitor '${touch}' && mkdir s3 && ln -s ../g3 s3/.git`,
     then: { dir: "s3", git: ["status"] },

@@ -1,0 +1,27 @@
+// The two small files that send git elsewhere, read exactly as git reads
+// them (setup.c): a `.git` file must start with "gitdir: " (one space), and
+// the path is the rest of the file with only its trailing CR and LF removed;
+// a `commondir` file is its text with trailing CR and LF removed. Spaces are
+// part of the path: trimming them (as a regex's \s* did) made bunker check a
+// decoy `x` while git used `x  ` (red team 3). Every reader of these files
+// goes through here, so bunker and git always agree on where a repository is.
+
+/** The path a `.git` file names, as git reads it; null when git would not take it as a gitfile. */
+export function gitfileTarget(text: string | null | undefined): string | null {
+  if (!text?.startsWith("gitdir: ")) return null;
+  const path = withoutLineEnd(text.slice("gitdir: ".length));
+  return path === "" ? null : path;
+}
+
+/** The path a `commondir` file names, as git reads it; null when it names none. */
+export function commondirTarget(text: string | null | undefined): string | null {
+  if (text === null || text === undefined) return null;
+  const path = withoutLineEnd(text);
+  return path === "" ? null : path;
+}
+
+function withoutLineEnd(s: string): string {
+  let end = s.length;
+  while (end > 0 && (s[end - 1] === "\n" || s[end - 1] === "\r")) end--;
+  return s.slice(0, end);
+}
