@@ -42,9 +42,13 @@ export function withGitHardening(env: Record<string, string>): Record<string, st
  * is the secret), a private key, and the shapes of well-known keys and tokens.
  */
 const SECRET_VALUE = [
-  /\b[a-z][a-z0-9+.-]*:\/\/[^/\s@:]*:[^/\s@]+@/i, // scheme://user:password@, anywhere in the value (jdbc:mysql://u:pw@h, a list)
+  // scheme://user:password@, anywhere in the value (jdbc:mysql://u:pw@h, a list); the password may hold a `/`
+  // (redis://:ab/cd@h), but a port and a path (https://host:443/@scope/) is not one.
+  /\b[a-z][a-z0-9+.-]*:\/\/[^/\s@:]*:(?!\d+\/)[^\s@]+@/i,
   // A key=value connection string or a query holding a password or key (Azure's AccountKey=, JDBC's ?password=, ODBC's PWD=).
   /(^|[;?&\s])\s*(password|passwd|pwd|secret|client_secret|AccountKey|SharedAccessKey|SharedAccessSignature|sig)\s*=\s*[^;&\s]/i,
+  // A password set as a property anywhere in options (-Djavax.net.ssl.keyStorePassword=…, -Porg.gradle.project.sonatypePassword=…).
+  /[a-z0-9_.-](password|passwd|secret)\s*=\s*[^\s;&]/i,
   /hooks\.slack\.com\/|discord(app)?\.com\/api\/webhooks\/|webhook\.office\.com\/|\.webhook\.|\/webhooks?\/[A-Za-z0-9_-]{16,}/i,
   /-----BEGIN [A-Z ]*PRIVATE KEY-----/,
   /\b(sk|rk|pk)_(live|test)_[A-Za-z0-9]{10,}/, // Stripe

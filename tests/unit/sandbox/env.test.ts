@@ -21,10 +21,14 @@ test("values shaped like a connection string with a password or key, or a URL wi
     "https://a.blob.core.windows.net/c?sv=2020&sig=abcdef",
     "mirrors: https://x.example ftp://me:pw@files.example/",
     "client_id=x&client_secret=y",
+    // Red team 3's recheck: a password as a property inside options, and a URL password holding a "/".
+    "-Djavax.net.ssl.keyStorePassword=hunter2",
+    "-Dorg.gradle.project.sonatypePassword=hunter3",
+    "redis://:ab/cd+ef@cache:6379",
   ]) {
     expect(valueLooksSecret(v)).toBe(true);
   }
-  for (const v of ["a=b;c=d", "rs=0:di=01;34", "https://user@mirror.example/x", "--password-file=/run/x", "Server=db;Database=app", "/usr/bin:/bin"]) {
+  for (const v of ["a=b;c=d", "rs=0:di=01;34", "https://user@mirror.example/x", "--password-file=/run/x", "Server=db;Database=app", "/usr/bin:/bin", "https://host/a:b/c", "https://registry.example:443/@scope/", "-Xmx2g -Dfile.encoding=UTF-8"]) {
     expect(valueLooksSecret(v)).toBe(false);
   }
 });
