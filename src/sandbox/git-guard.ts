@@ -35,6 +35,8 @@ export interface WorkspaceScan {
   later: Map<string, string>;
   /** Links to folders → where they lead now: a file reached through one has that name too (`.vscode -> vsc`). */
   links: Map<string, string>;
+  /** Roots whose walk stopped at MAX_DIRS folders: what lies past that was not looked at. */
+  cut: string[];
 }
 
 /** Which files run later (runsLaterMatcher), and a key that changes when that answer may (settings, hooksPath). */
@@ -58,7 +60,7 @@ interface DirMemo {
 const memo = new Map<string, DirMemo>();
 /** Directories changed this recently are re-read whatever their ctime says (coarse time stamps). */
 const FRESH_MS = 2_000;
-/** A walk this large stops: the rest is treated as having no repositories (said in the note). */
+/** A walk this large stops; the rest is not looked at, and the command's result says so (walkCutNotes). */
 const MAX_DIRS = 200_000;
 const NO_LATER: LaterMatch = { key: "", match: () => null };
 
@@ -72,12 +74,17 @@ export function findGitSites(root: string): GitSite[] {
  * git sites and its runs-later files (`later` says which). `skip`: folders
  * walked on their own (the workspace inside a granted parent).
  */
-export function scanWorkspace(root: string, later: LaterMatch = NO_LATER, skip: readonly string[] = []): WorkspaceScan {
-  const out: WorkspaceScan = { sites: [], later: new Map(), links: new Map() };
+export function scanWorkspace(root: string, later: LaterMatch = NO_LATER, skip: readonly string[] = [], maxDirs = MAX_DIRS): WorkspaceScan {
+  const out: WorkspaceScan = { sites: [], later: new Map(), links: new Map(), cut: [] };
   const stack = [root];
   let dirs = 0;
   const now = Date.now();
-  while (stack.length > 0 && dirs++ < MAX_DIRS) {
+  for (;;) {
+    if (stack.length === 0) break;
+    if (dirs++ >= maxDirs) {
+      out.cut.push(root);
+      break;
+    }
     const dir = stack.pop()!;
     let st;
     try {
@@ -109,15 +116,25 @@ export function scanWorkspace(root: string, later: LaterMatch = NO_LATER, skip: 
 }
 
 /** Every writable root walked once (roots[0] the workspace; a root inside another is left to its own walk). */
-export function scanRoots(roots: readonly string[], later: LaterMatch = NO_LATER): WorkspaceScan {
-  const out: WorkspaceScan = { sites: [], later: new Map(), links: new Map() };
+export function scanRoots(roots: readonly string[], later: LaterMatch = NO_LATER, maxDirs = MAX_DIRS): WorkspaceScan {
+  const out: WorkspaceScan = { sites: [], later: new Map(), links: new Map(), cut: [] };
   for (const root of roots) {
-    const scan = scanWorkspace(root, later, roots.filter((r) => r !== root && isWithin(root, r)));
+    const scan = scanWorkspace(root, later, roots.filter((r) => r !== root && isWithin(root, r)), maxDirs);
+    out.cut.push(...scan.cut);
     out.sites.push(...scan.sites);
     for (const [p, id] of scan.later) out.later.set(p, id);
     for (const [l, t] of scan.links) out.links.set(l, t);
   }
   return out;
+}
+
+/**
+ * What the person is told when the after-command walk stopped short: what the command made past
+ * that point was neither disarmed nor set aside, so their git or editor there may run it.
+ */
+export function walkCutNotes(scan: Pick<WorkspaceScan, "cut">): string[] {
+  return scan.cut.map((root) =>
+    `bunker stopped checking ${root} after ${MAX_DIRS.toLocaleString("en-US")} folders: a git repository or a file that runs later (a hook, .envrc, .vscode/tasks.json) that this command made past that point was not disarmed or set aside. Before running git there or opening it in an editor, look at what the command made (find ${shellQuote(root)} -newer FILE, with a FILE older than the command).`);
 }
 
 /** How deep, and how many entries, a linked folder is looked into for files that run later under the link's name. */

@@ -14,7 +14,7 @@ import { confine, detectSandbox, locateProgram, planSandbox, type SandboxAvailab
 import { scrubEnv, withGitHardening } from "../sandbox/env.ts";
 import { adoptOrphans, endGroup, killAdoptedSince, trackGroup } from "../sandbox/process.ts";
 import { pathNote, toolchainWriteNote } from "../sandbox/explain.ts";
-import { disarmNewRepositories, gitGuard, isLink, scanRoots, setAsideRunsLater, type LaterMatch } from "../sandbox/git-guard.ts";
+import { disarmNewRepositories, walkCutNotes, gitGuard, isLink, scanRoots, setAsideRunsLater, type LaterMatch } from "../sandbox/git-guard.ts";
 import { runsLaterMatcher } from "../perms/runs-later.ts";
 import { refusalNote, startCommandNet } from "../net/command-net.ts";
 import { permissionGate } from "../net/gate.ts";
@@ -199,6 +199,7 @@ function grantedFolders(writable: string[], root: string): string[] {
 function afterCommand(roots: string[], before: NonNullable<SandboxSpec["repositories"]>): string[] {
   const after = scanRoots(roots, before.later);
   return [
+    ...walkCutNotes(after),
     ...disarmNewRepositories(roots, before.sites, after.sites, before),
     ...setAsideRunsLater(roots, before.laterFiles, after.later, before.later.match),
   ];

@@ -3,7 +3,7 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { disarmNewRepositories, findGitSites, gitGuard, gitWriteReason, scanWorkspace } from "../../../src/sandbox/git-guard.ts";
+import { disarmNewRepositories, findGitSites, gitGuard, gitWriteReason, scanRoots, scanWorkspace, walkCutNotes } from "../../../src/sandbox/git-guard.ts";
 import { tempDir } from "../../support/context.ts";
 
 function repoTree(): string {
@@ -247,4 +247,16 @@ describe("the gaps found attacking the fixes", () => {
     rmSync(join(root, "big/f1"));
     expect([...scanWorkspace(root, later).later.keys()]).toEqual([]);
   });
+});
+
+test("red team 3 recheck, B3: a walk that stops at its bound says so, naming the root and what was not checked; one that ends does not", () => {
+  const root = tempDir("bunker-guard-cut-");
+  for (let i = 0; i < 5; i++) mkdirSync(join(root, `d${i}`, "inner"), { recursive: true });
+  const cut = scanRoots([root], undefined, 4);
+  expect(cut.cut).toEqual([root]);
+  const [note] = walkCutNotes(cut);
+  expect(note).toStartWith(`bunker stopped checking ${root} after 200,000 folders: a git repository or a file that runs later`);
+  expect(note).toContain("was not disarmed or set aside");
+  expect(scanRoots([root]).cut).toEqual([]);
+  expect(walkCutNotes(scanRoots([root]))).toEqual([]);
 });
