@@ -15,9 +15,7 @@ const usable = detectSandbox().kind === "bubblewrap";
 const runs = sandboxRuns();
 
 function setup(url: string) {
-  const base = runs.dir("bunker-denyglob-");
-  const root = join(base, "ws");
-  const home = join(base, "home");
+  const { root, home, env } = runs.workspace("bunker-denyglob-", url);
   mkdirSync(join(home, ".config/bunker"), { recursive: true });
   mkdirSync(join(root, "secrets"), { recursive: true });
   mkdirSync(join(root, "deep/er"), { recursive: true });
@@ -26,7 +24,6 @@ function setup(url: string) {
   writeFileSync(join(root, "secrets/key.txt"), "TOPSECRET\n");
   writeFileSync(join(root, "readme.txt"), "hello\n");
   writeFileSync(join(home, ".config/bunker/settings.json"), JSON.stringify({ deny: ["read:secrets/**"] }));
-  const env = { HOME: home, XDG_CONFIG_HOME: join(home, ".config"), ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: url };
   // The control: without bunker the secrets are there to find.
   const plain = Bun.spawnSync(["grep", "-r", "SECRET", "."], { cwd: root }).stdout.toString();
   expect(plain).toContain("./a.pem:PEMSECRET");

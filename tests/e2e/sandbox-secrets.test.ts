@@ -16,10 +16,7 @@ const usable = detectSandbox().kind === "bubblewrap";
 const runs = sandboxRuns();
 
 function setup(url: string) {
-  const base = runs.dir("bunker-secrets-");
-  const root = join(base, "ws");
-  const home = join(base, "home");
-  mkdirSync(root);
+  const { root, home, env: base } = runs.workspace("bunker-secrets-", url);
   for (const d of [".local/share/uv/credentials", ".local/share/uv/python", ".dotfiles/bin", ".dotfiles/zsh", ".npm-global/bin", ".npm-global/lib/node_modules/tool"]) {
     mkdirSync(join(home, d), { recursive: true });
   }
@@ -30,11 +27,8 @@ function setup(url: string) {
   writeFileSync(join(home, ".npm-global/lib/node_modules/tool/cli.sh"), "#!/bin/sh\necho npm-tool-ok\n", { mode: 0o755 });
   symlinkSync("../lib/node_modules/tool/cli.sh", join(home, ".npm-global/bin/tool"));
   const env = {
-    HOME: home,
-    XDG_CONFIG_HOME: join(home, ".config"),
+    ...base,
     PATH: `${home}/.dotfiles/bin:${home}/.npm-global/bin:${process.env.PATH ?? "/usr/bin:/bin"}`,
-    ANTHROPIC_API_KEY: "test-key",
-    ANTHROPIC_BASE_URL: url,
     AZURE_STORAGE_CONNECTION_STRING: "DefaultEndpointsProtocol=https;AccountName=a;AccountKey=AZSECRET==;",
     JDBC_URL: "jdbc:mysql://db:3306/app?user=app&password=JDBCSECRET",
     LDAP_BIND_PW: "LDAPSECRET",

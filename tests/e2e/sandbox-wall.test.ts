@@ -4,38 +4,28 @@
 // inside the sandbox, and nothing outside the workspace or in its
 // repositories changes. The workspace sits where no sandbox looks (/srv),
 // so nothing passes merely because /tmp is private.
-import { afterEach, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { describe, expect, test } from "bun:test";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { detectSandbox } from "../../src/sandbox/detect.ts";
 import { runHeadless, toolResults } from "../support/cli.ts";
-import { unseenDir } from "../support/context.ts";
-import { startFakeAnthropic, type FakeAnthropic } from "../support/fake-anthropic.ts";
+import type { FakeAnthropic } from "../support/fake-anthropic.ts";
+import { sandboxRuns } from "../support/sandbox-run.ts";
 import { reply, toolUse } from "../support/fake-anthropic/steps.ts";
 
 const usable = detectSandbox().kind === "bubblewrap";
 const SECRET = "wall-secret-5e1d";
+const runs = sandboxRuns();
 let fake: FakeAnthropic | undefined;
-const bases: string[] = [];
-afterEach(async () => {
-  await fake?.stop();
-  fake = undefined;
-  for (const b of bases.splice(0)) rmSync(b, { recursive: true, force: true });
-});
 
 function setup(withRepo: boolean) {
-  const base = unseenDir("bunker-wall-");
-  bases.push(base);
-  const root = join(base, "ws");
-  const home = join(base, "home");
+  const { base, root, home, env } = runs.workspace("bunker-wall-", fake!.url);
   mkdirSync(join(home, ".config/git"), { recursive: true });
-  mkdirSync(root);
   writeFileSync(join(base, "x"), `${SECRET} next to the workspace\n`);
   writeFileSync(join(home, ".config/git/credentials"), `https://me:${SECRET}@github.com\n`);
   if (withRepo) {
     for (const args of [["init", "-q", "."], ["init", "-q", "sub"]]) expect(Bun.spawnSync(["git", ...args], { cwd: root }).exitCode).toBe(0);
   }
-  const env = { HOME: home, XDG_CONFIG_HOME: join(home, ".config"), ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: fake!.url };
   return { base, root, env };
 }
 
@@ -44,7 +34,7 @@ const run = (command: string) => toolUse("run_bash", { command });
 describe.skipIf(!usable)("with the judge allowing everything (-A --allow-run --no-prompt)", () => {
   test("reading beside the workspace, git's credentials and /etc/shadow, and arming a nested repository all fail", async () => {
     const lines = ["cat ../x", "cat ~/.config/git/credentials", "cat /etc/shadow", "git -C sub config core.fsmonitor 'touch /srv/pwned'"];
-    fake = startFakeAnthropic([reply(lines.map(run)), reply("Done.")]);
+    fake = runs.start([reply(lines.map(run)), reply("Done.")]);
     const { root, env } = setup(true);
     const configBefore = readFileSync(join(root, "sub/.git/config"), "utf8");
     const r = await runHeadless(root, env, ["-p", "go", "-A", "--allow-run", "--no-prompt"]);
@@ -63,7 +53,7 @@ describe.skipIf(!usable)("with the judge allowing everything (-A --allow-run --n
   });
 
   test("git init in a fresh workspace fails, and no .git is left", async () => {
-    fake = startFakeAnthropic([reply([run("git init && echo 'touch /srv/pwned' > .git/hooks/pre-commit")]), reply("Done.")]);
+    fake = runs.start([reply([run("git init && echo 'touch /srv/pwned' > .git/hooks/pre-commit")]), reply("Done.")]);
     const { root, env } = setup(false);
     await runHeadless(root, env, ["-p", "go", "-A", "--allow-run", "--no-prompt"]);
     const [result] = toolResults(fake.requests[1]);
