@@ -17,6 +17,7 @@ import { gitConfigFiles } from "../sandbox/spec.ts";
 import { homedir } from "node:os";
 import type { PermKind, Verdict } from "./types.ts";
 import { hostsCover } from "../net/host-pattern.ts";
+import { shellQuote } from "../shell/quote.ts";
 import type { RunEvaluation } from "./run/evaluate.ts";
 import type { RunGrant } from "./run/judge.ts";
 import type { RunRules } from "./run/patterns.ts";
@@ -201,7 +202,8 @@ export class Policy {
   private decidePath(kind: "read" | "write", real: string): Decision {
     const inside = isWithin(this.root, real);
     const shown = inside ? relative(this.root, real) || "." : real;
-    const hint = `--allow-${kind}=${shown}` + (kind === "write" && inside ? ` (or --allow-write for the whole workspace)` : "");
+    // Quoted when it must be, so the flag can be pasted into a shell as it is (a path with a space).
+    const hint = `--allow-${kind}=${shellQuote(shown)}` + (kind === "write" && inside ? ` (or --allow-write for the whole workspace)` : "");
     if (matchesPathRules(this.grants.deny[kind], real, true)) {
       return { verdict: "deny", reason: `${kind} access to ${shown} is denied by a --deny-${kind} flag or a deny rule` };
     }
@@ -215,7 +217,7 @@ export class Policy {
     }
     if (by) return { verdict: "allow", grantedBy: by };
     if (!inside) {
-      return { verdict: "deny", reason: `${shown} is outside the workspace (${this.root}). To grant it, run bunker with --allow-${kind}=${shown}` };
+      return { verdict: "deny", reason: `${shown} is outside the workspace (${this.root}). To grant it, run bunker with --allow-${kind}=${shellQuote(shown)}` };
     }
     if (allow.workspace) return { verdict: "allow", grantedBy: "flag" };
     return kind === "read" ? { verdict: "allow", grantedBy: "default" } : { verdict: "ask", reason: `writing ${shown} needs approval`, hint };

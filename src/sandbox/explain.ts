@@ -3,6 +3,7 @@
 // instead of retrying, and the person knows what to pass.
 import { isAbsolute, join, resolve } from "node:path";
 import { isWithin } from "../perms/workspace.ts";
+import { shellQuote } from "../shell/quote.ts";
 import { sandboxMounts, shownAs, type Mount, type SandboxSpec } from "./spec.ts";
 
 /** What a command sees, in one phrase. */
@@ -30,10 +31,11 @@ export function pathNote(output: string, spec: SandboxSpec, home: string = spec.
       const abs = word.startsWith("~/") ? (home ? `${home}/${word.slice(2)}` : null) : isAbsolute(word) ? word : resolve(spec.root, word);
       if (!abs) continue;
       const seen = shownAs(mounts, abs);
-      const grant = `the person can show it with --allow-read=${abs} (read-only) or --allow-write=${abs}`;
+      const flagPath = shellQuote(abs);
+      const grant = `the person can show it with --allow-read=${flagPath} (read-only) or --allow-write=${flagPath}`;
       const view = `The sandbox shows commands ${describeView(spec)}.`;
       if (seen === "absent") return `${view} ${abs} is not among them: ${grant}. Do not retry; ask the person.`;
-      if (seen === "hidden") return `${view} ${abs} is hidden in it (it holds credentials, or reads there are denied): only a grant naming it shows it (--allow-read=${abs}). Do not retry; ask the person.`;
+      if (seen === "hidden") return `${view} ${abs} is hidden in it (it holds credentials, or reads there are denied): only a grant naming it shows it (--allow-read=${flagPath}). Do not retry; ask the person.`;
       if (seen === "private") {
         const where = abs === "/tmp" || abs.startsWith("/tmp/") || abs.startsWith("/var/tmp/") ? "/tmp is private: files in the machine's /tmp are not visible inside it. Work with files in the workspace instead" : `${abs} is in the private empty home, not the machine's: ${grant}`;
         return `${view} ${where}.`;

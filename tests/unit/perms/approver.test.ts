@@ -27,3 +27,13 @@ test("behind Permissions, a write that would ask is denied with the flag that gr
   expect((denied as Error).message).toContain("bunker is not asking (no terminal or --no-prompt)");
   expect((denied as Error).message).toContain("--allow-write=a.txt");
 });
+
+test("the flag in a denial can be pasted into a shell as it is: a path with a space is quoted", async () => {
+  const root = tempDir("bunker-noprompt-");
+  const perms = new Permissions({ policy: new Policy(root, emptyGrants()), approver: new NoPromptApprover(), notify: () => {} });
+  const denied = await perms.authorize({ kind: "read", target: "/tmp/some where/my shot.png", tool: "read_file" }).then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect((denied as Error).message).toContain("--allow-read='/tmp/some where/my shot.png'");
+});
