@@ -21,6 +21,9 @@ export function commondirTarget(text: string | null | undefined): string | null 
 }
 
 function withoutLineEnd(s: string): string {
+  // git reads the file as a C string: it ends at the first NUL.
+  const nul = s.indexOf("\0");
+  if (nul !== -1) s = s.slice(0, nul);
   let end = s.length;
   while (end > 0 && (s[end - 1] === "\n" || s[end - 1] === "\r")) end--;
   return s.slice(0, end);

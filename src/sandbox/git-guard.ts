@@ -566,6 +566,9 @@ function disarmConfig(config: string): string[] {
   // does not read as a key included (git might).
   const spans = new Map<number, { end: number; kept: boolean; key: string }>();
   for (const e of configEntries(text)) {
+    // A header whose subsection holds a backslash or a quote is not read as git reads it (`[x "a\"] b = "] ;\`):
+    // the whole line goes, so nothing it could swallow stays live.
+    if (/^\s*\[[^\]]*["\\]/.test(lines[e.line]!)) continue;
     const end = valueEnd(lines, e.line);
     spans.set(e.line, { end, kept: keepsConfigKey(e.section, e.key, e.value), key: `${e.section}.${e.key}` });
   }

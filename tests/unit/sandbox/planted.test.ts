@@ -76,6 +76,21 @@ const touch = `touch ${MARK}`;
 
 const ROWS: Row[] = [
   {
+    // git reads a .git file as a C string: the path ends at a NUL (a NUL once made bunker's check throw).
+    name: "red team 4: a .git file with a NUL after its gitdir",
+    command: `git init -q n23 && git -C n23 config core.fsmonitor '${touch}' && mkdir s23 && printf 'gitdir: ../n23/.git\\0/nonexistent\\n' > s23/.git`,
+    then: { dir: "s23", git: ["status"] },
+    says: ["core.fsmonitor commented out in config"],
+  },
+  {
+    // git reads the first line as a header only (its subsection holds an escaped quote and a "]"); bunker read a key whose
+    // quoted value carried on, and kept the [core] line that follows.
+    name: "red team 4: a section header with an escaped quote and ']' in its subsection, then [core] fsmonitor",
+    command: `git init -q h24 && printf '[user "x\\\\"] name = a "] ;\\\\\\n[core] fsmonitor = "${touch}; false"\\n' >> h24/.git/config`,
+    then: { dir: "h24", git: ["status"] },
+    says: ["commented out in config"],
+  },
+  {
     // git keeps the spaces: only a trailing CR/LF is dropped from a .git file (a trimming regex checked the decoy).
     name: "red team 3 recheck, B1: a .git file whose gitdir ends in spaces, beside an empty decoy of the trimmed name, under objects/",
     command: `git init -q sub && mkdir -p sub/.git/objects/evil && git init -q --bare "sub/.git/objects/evil  " && git --git-dir="sub/.git/objects/evil  " config core.bare false && git --git-dir="sub/.git/objects/evil  " config core.fsmonitor '${touch}' && mkdir w && printf 'gitdir: ../sub/.git/objects/evil  \n' > w/.git`,
