@@ -41,7 +41,8 @@ export class TmuxSession {
   }
 
   private tmux(args: string[]): string {
-    const r = Bun.spawnSync(["tmux", "-S", this.socket, "-f", "/dev/null", ...args], { stdout: "pipe", stderr: "pipe" });
+    // process.env as the suite's preload left it (Bun.spawn's default is the environment the process started with).
+    const r = Bun.spawnSync(["tmux", "-S", this.socket, "-f", "/dev/null", ...args], { stdout: "pipe", stderr: "pipe", env: process.env });
     if (r.exitCode !== 0) throw new Error(`tmux ${args[0]} failed: ${r.stderr.toString()}`);
     return r.stdout.toString();
   }

@@ -17,7 +17,8 @@ for (const [sig, code] of [["SIGTERM", 143], ["SIGHUP", 129]] as const) {
       trackGroup(child.pid);
       console.log(child.pid);
       setInterval(() => {}, 1000);`;
-    const proc = Bun.spawn(["bun", "-e", script], { stdout: "pipe", stderr: "inherit" });
+    // process.env as the preload left it (no FORCE_COLOR to colour the pid it prints).
+    const proc = Bun.spawn(["bun", "-e", script], { stdout: "pipe", stderr: "inherit", env: process.env });
     const reader = proc.stdout.getReader();
     const first = new TextDecoder().decode((await reader.read()).value);
     const pid = Number(first.trim());
