@@ -6,7 +6,9 @@
 // secret scanning); each entry says what it is.
 //
 // Entries are kept as source text and compiled on first use (one combined
-// expression per side), so loading bunker costs nothing for them.
+// expression per side), so loading bunker costs nothing for them. A run that
+// something else follows is bounded ({0,256}, not *), so that no value, however
+// long or repetitive, makes a test take more than linear time.
 
 export interface SecretShape {
   /** What the entry catches, said to the person when a variable is withheld. */
@@ -56,14 +58,14 @@ const BY_NAME: SecretShape[] = [
 const BY_VALUE: SecretShape[] = [
   // scheme://user:password@ anywhere (jdbc:mysql://u:pw@h, PIP_INDEX_URL, GOPROXY, a list); the password may hold a `/`
   // (redis://:ab/cd@h), but a port and a path (https://host:443/@scope/) is not one.
-  { what: "a URL with a password", value: String.raw`\b[a-z][a-z0-9+.-]*://[^/\s@:]*:(?!\d+/)[^\s@]+@`, anyCase: true },
+  { what: "a URL with a password", value: String.raw`\b[a-z][a-z0-9+.-]{0,30}://[^/\s@:]{0,256}:(?![0-9]{1,5}/)[^\s@]{1,256}@`, anyCase: true },
   // A token as the URL's user name alone: https://ghp_…@github.com, https://hf_…@huggingface.co, https://<40 hex>@host.
   // Twenty or more letters and digits with at least one of each: not git@, user@, deploy-bot@.
-  { what: "a URL whose user name is a token", value: String.raw`\b[a-z][a-z0-9+.-]*://(?=[^/\s@:]*[0-9])(?=[^/\s@:]*[a-z])[a-z0-9_~-]{20,}@`, anyCase: true },
+  { what: "a URL whose user name is a token", value: String.raw`\b[a-z][a-z0-9+.-]{0,30}://(?=[^/\s@:]{0,256}[0-9])(?=[^/\s@:]{0,256}[a-z])[a-z0-9_~-]{20,256}@`, anyCase: true },
   // key=value connection strings and queries (Azure's AccountKey=, JDBC's ?password=, ODBC's PWD=, ?access_token=, ?sig=).
   {
     what: "a connection string or query with a password or key",
-    value: String.raw`(^|[;?&\s])\s*(password|passwd|pwd|secret|client_secret|token|access_token|auth_token|private_token|api_?key|AccountKey|SharedAccessKey|SharedAccessSignature|sig)\s*=\s*[^;&\s]`,
+    value: String.raw`(^|[;?&\s])(password|passwd|pwd|secret|client_secret|token|access_token|auth_token|private_token|api_?key|AccountKey|SharedAccessKey|SharedAccessSignature|sig)\s*=\s*[^;&\s]`,
     anyCase: true,
   },
   // A password set as a property in options: -Djavax.net.ssl.keyStorePassword=…, -Dsonar.token=…, --api-key=…; not --password-file=.
@@ -75,15 +77,15 @@ const BY_VALUE: SecretShape[] = [
   // JSON with a credential field: DOCKER_AUTH_CONFIG's "auth", NuGet's feed endpoints' "password", a service account's "private_key".
   { what: "JSON with a credential field", value: String.raw`"(auth|password|passwd|secret|token|identitytoken|api_?key|client_secret|private_key|refresh_token|access_token)"\s*:\s*"[^"]`, anyCase: true },
   // An HTTP header's credential (git's http.extraHeader=AUTHORIZATION: basic …, a curl header).
-  { what: "an Authorization header", value: String.raw`\bauthorization:\s*\S|\b(bearer|basic)\s+(?=\S*\d)[a-z0-9+/_.~=-]{16,}`, anyCase: true },
+  { what: "an Authorization header", value: String.raw`\bauthorization:\s*\S|\b(bearer|basic)\s+(?=\S{0,200}[0-9])[a-z0-9+/_.~=-]{16,}`, anyCase: true },
   { what: "a webhook URL (the URL is the secret)", value: String.raw`hooks\.slack\.com/|discord(app)?\.com/api/webhooks/|webhook\.office\.com/|\.webhook\.|/webhooks?/[A-Za-z0-9_-]{16,}`, anyCase: true },
   { what: "a private key", value: String.raw`-----BEGIN [A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----` },
   { what: "an age secret key", value: String.raw`AGE-SECRET-KEY-1[0-9A-Z]{50,}` },
-  { what: "a JSON Web Token", value: String.raw`\bey[A-Za-z0-9_-]{10,}\.ey[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}` },
+  { what: "a JSON Web Token", value: String.raw`\beyJ[A-Za-z0-9_-]{10,2048}\.eyJ[A-Za-z0-9_-]{10,8192}\.[A-Za-z0-9_-]{10}` },
   // Vendors' tokens by their prefixes.
   { what: "an Anthropic API key", value: String.raw`\bsk-ant-[A-Za-z0-9_-]{20,}` },
   // sk-proj-…, sk-svcacct-…, the older sk-…T3BlbkFJ…, and OpenAI-compatible providers' sk-<hex> (a digit in it: not sk-learn-…).
-  { what: "an OpenAI (or OpenAI-compatible) API key", value: String.raw`\bsk-(?=[A-Za-z0-9_-]*[0-9])[A-Za-z0-9_-]{20,}` },
+  { what: "an OpenAI (or OpenAI-compatible) API key", value: String.raw`\bsk-(?=[A-Za-z0-9_-]{0,200}[0-9])[A-Za-z0-9_-]{20,}` },
   { what: "a Stripe secret or restricted key", value: String.raw`\b[sr]k_(live|test|prod)_[A-Za-z0-9]{10,}` },
   { what: "a Stripe webhook signing secret", value: String.raw`\bwhsec_[A-Za-z0-9]{20,}` },
   { what: "a GitHub token", value: String.raw`\bgh[pousr]_[A-Za-z0-9]{30,}` },
@@ -122,7 +124,7 @@ const BY_VALUE: SecretShape[] = [
   { what: "a Supabase token", value: String.raw`\bsbp_[a-f0-9]{40}` },
   { what: "a Notion token", value: String.raw`\bntn_[0-9]{11}[A-Za-z0-9]{35}|\bsecret_[A-Za-z0-9]{43}\b` },
   { what: "a Groq, xAI, Perplexity or Replicate key", value: String.raw`\bgsk_[A-Za-z0-9]{40,}|\bxai-[A-Za-z0-9]{60,}|\bpplx-[A-Za-z0-9]{40,}|\br8_[A-Za-z0-9]{30,}` },
-  { what: "a Tailscale key", value: String.raw`\btskey-[a-z]+-[A-Za-z0-9]{8,}-[A-Za-z0-9]{16,}` },
+  { what: "a Tailscale key", value: String.raw`\btskey-[a-z]{1,16}-[A-Za-z0-9]{8,64}-[A-Za-z0-9]{16,}` },
   { what: "a Telegram bot token", value: String.raw`\b[0-9]{8,10}:AA[A-Za-z0-9_-]{33}` },
   { what: "an OpenShift token", value: String.raw`\bsha256~[A-Za-z0-9_-]{43}` },
 ];

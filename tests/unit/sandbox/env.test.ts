@@ -88,6 +88,9 @@ test("the person's own GIT_CONFIG pairs are kept and renumbered when the scrub w
     GIT_CONFIG_KEY_2: "safe.bareRepository",
     GIT_CONFIG_VALUE_2: "explicit",
   });
+  // A token in a setting's name (url.<base>.insteadOf) takes that pair out too.
+  expect(withGitHardening(scrubEnv({ GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: `url.https://ghp_${"a1B2".repeat(9)}@github.com/.insteadOf`, GIT_CONFIG_VALUE_0: "https://github.com/" })))
+    .toEqual({ GIT_CONFIG_COUNT: "2", GIT_CONFIG_KEY_0: "core.fsmonitor", GIT_CONFIG_VALUE_0: "false", GIT_CONFIG_KEY_1: "safe.bareRepository", GIT_CONFIG_VALUE_1: "explicit" });
   // git itself reads the result.
   const r = Bun.spawnSync(["git", "config", "--get", "safe.directory"], { env: { ...env, PATH: process.env.PATH ?? "/usr/bin:/bin" }, cwd: "/" });
   expect(r.stderr.toString()).toBe("");
