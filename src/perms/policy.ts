@@ -14,7 +14,7 @@ import { matchesPathRules } from "./path-rules.ts";
 import { runsLaterReason, type RunsLaterRule } from "./runs-later.ts";
 import { gitWriteReason, linkedNames, scanRoots } from "../sandbox/git-guard.ts";
 import { gitConfigFiles } from "../sandbox/spec.ts";
-import { homedir } from "node:os";
+import { homedir } from "../fs/home.ts";
 import type { PermKind, Verdict } from "./types.ts";
 import { hostsCover } from "../net/host-pattern.ts";
 import { shellQuote } from "../shell/quote.ts";
@@ -163,7 +163,8 @@ export class Policy {
       if (why) return name === real ? why : `${why} (as ${relative(this.root, name)}, through a link)`;
     }
     // A relative core.hooksPath in the person's global git config (found through $HOME, as git finds it) names a folder in every repository.
-    return gitWriteReason(roots, real, gitConfigFiles(process.env, process.env.HOME || homedir()), scan);
+    const home = process.env.HOME || homedir();
+    return gitWriteReason(roots, real, gitConfigFiles(process.env, home), scan, home);
   }
 
   /** The flag that would grant a request, for the no-prompt denial message. */
