@@ -52,7 +52,8 @@ export async function runHeadless(config: Config, io: HeadlessIO = standardIO())
     return 2;
   }
   const started = performance.now();
-  const ui = new TerminalUI({ streamText: false, verbose: config.verbose, spinner: false, out: io.stdout, err: io.stderr });
+  // stream-json's stderr does not follow tool calls (its stdout does): no command progress there either.
+  const ui = new TerminalUI({ streamText: false, verbose: config.verbose, spinner: false, out: io.stdout, err: io.stderr, commandProgress: config.outputFormat !== "stream-json" });
   const app = await buildApp(config, ui);
   const controller = new AbortController();
   const onSigint = () => controller.abort();

@@ -52,6 +52,28 @@ describe("headless", () => {
     expect(r.stdout).toBe("Done.\n");
   });
 
+  test("a command's last line is shown once on stderr: fast (no progress line), slow (its progress line is not repeated), and not at all in stream-json", async () => {
+    const occurrences = (text: string, line: string) => text.split("\n").filter((l) => l.trim().replace(/^│ /, "") === line).length;
+    const fast = await e2e.headless([reply([run("echo first; echo LAST-FAST")]), reply("Done.")], ["-p", "go", "--allow-run"]);
+    expect(fast.run.stderr).toContain("    exit code 0\n    first\n    LAST-FAST\n");
+    expect(occurrences(fast.run.stderr, "LAST-FAST")).toBe(1);
+    // Slow enough for a progress line (`middle`, the latest after a second); LAST comes as progress or under the status, once.
+    const slow = await e2e.headless([reply([run("echo first; echo middle; sleep 1.6; echo LAST-SLOW")]), reply("Done.")], ["-p", "go", "--allow-run"]);
+    expect(slow.run.stderr).toContain("  │ middle\n");
+    expect(occurrences(slow.run.stderr, "middle")).toBe(1);
+    expect(occurrences(slow.run.stderr, "LAST-SLOW")).toBe(1);
+    // Only `first` was shown nowhere, and the count says so.
+    expect(occurrences(slow.run.stderr, "first")).toBe(0);
+    expect(slow.run.stderr).toContain("    exit code 0\n    … (1 earlier line)\n");
+    // stream-json: stdout carries the output once, in the tool result; stderr does not follow commands.
+    const json = await e2e.headless([reply([run("echo first; echo middle; sleep 1.6; echo LAST-JSON")]), reply("Done.")], ["-p", "go", "--allow-run", "--output-format", "stream-json"]);
+    const results = json.run.stdout.split("\n").filter((l) => l.includes('"tool_result"'));
+    expect(results).toHaveLength(1);
+    expect(results[0]!.split("LAST-JSON").length - 1).toBe(1);
+    expect(json.run.stderr).not.toContain("LAST-JSON");
+    expect(json.run.stderr).not.toContain("middle");
+  }, 30_000);
+
   test("--allow-run=git grants git, not what is chained after it", async () => {
     const { result } = await refused("git --version && touch sneaky.txt", "sneaky.txt", ["--allow-run=git"]);
     expect(result).toContain("--allow-run");
