@@ -306,17 +306,20 @@ describe.skipIf(!tmuxAvailable)("in a real terminal (tmux)", () => {
     expect(await quitWithCtrlD(tmux)).not.toBeNull();
   });
 
-  test("Escape in the picker starts nothing", async () => {
+  test("Escape in the picker starts nothing and says so (exit 0); Ctrl+C says it was interrupted (exit 130)", async () => {
     const fake = e2e.serve([reply("Done.")]);
     const { root, env } = e2e.workspace();
     await runHeadless(root, env, ["-p", "a task"]);
-    const tmux = await e2e.terminal([...BUNKER, "--resume"], { cwd: root, env });
-    await tmux.waitFor("Enter to pick");
-    tmux.keys(["Escape"]);
-    await tmux.waitFor("Resume which session? (cancelled)");
-    const deadline = Date.now() + 10_000;
-    while (tmux.exitStatus() === null && Date.now() < deadline) await Bun.sleep(50);
-    expect(tmux.exitStatus()).not.toBeNull();
+    for (const [key, said, code] of [["Escape", "No session chosen; nothing started (bunker starts a new session, bunker -c continues the newest).", 0], ["C-c", "Interrupted; no session chosen.", 130]] as const) {
+      const tmux = await e2e.terminal([...BUNKER, "--resume"], { cwd: root, env });
+      await tmux.waitFor("Enter to pick");
+      tmux.keys([key]);
+      const screen = await tmux.waitFor(said);
+      expect(screen).not.toContain("Enter to pick");
+      const deadline = Date.now() + 10_000;
+      while (tmux.exitStatus() === null && Date.now() < deadline) await Bun.sleep(50);
+      expect(tmux.exitStatus()).toBe(code);
+    }
     expect(fake.requests).toHaveLength(1);
   });
 
