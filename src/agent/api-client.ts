@@ -53,6 +53,8 @@ export interface StreamHandlers {
   onBlock?(block: ContentBlock): void;
   /** Any bytes of the response arrived (the idle watchdog). */
   onBytes?(): void;
+  /** The request's size as sent, in characters of JSON (--verbose shows it). */
+  onRequest?(size: number): void;
 }
 
 export interface StreamRequest {
@@ -72,6 +74,9 @@ const ANTHROPIC_VERSION = "2023-06-01";
 export async function streamMessage(req: StreamRequest, h: StreamHandlers = {}): Promise<Message> {
   // As the SDK joins them: a base URL with a path keeps it (a proxy at http://host/anthropic).
   const url = `${(req.baseURL ?? DEFAULT_BASE_URL).replace(/\/+$/, "")}/v1/messages`;
+  // Serialized once: the request is the largest thing a turn builds.
+  const body = JSON.stringify({ ...req.body, stream: true });
+  h.onRequest?.(body.length);
   let res: Response;
   try {
     res = await fetch(url, {
@@ -83,7 +88,7 @@ export async function streamMessage(req: StreamRequest, h: StreamHandlers = {}):
         "anthropic-version": ANTHROPIC_VERSION,
         "user-agent": `bunker/${version}`,
       },
-      body: JSON.stringify({ ...req.body, stream: true }),
+      body,
       signal: req.signal,
     });
   } catch (err) {

@@ -8,6 +8,8 @@ import { readWholeFile } from "../tools/read-file.ts";
 import { ToolError, type ToolContext } from "../tools/tool.ts";
 
 const IMAGE_NAME = /\.(png|jpe?g|gif|webp)$/i;
+/** Anywhere in a prompt: without it, no path in it can name an image. */
+const IMAGE_EXTENSION = /\.(png|jpe?g|gif|webp)/i;
 
 export interface ImageMention {
   /** The path as the person wrote it (without @, quotes or backslash escapes). */
@@ -23,6 +25,8 @@ export interface ImageMention {
  */
 export function findImageMentions(prompt: string): ImageMention[] {
   const found: ImageMention[] = [];
+  // Most prompts name no image: one plain test instead of the tokenizer (which costs 0.1 ms on its first run).
+  if (!IMAGE_EXTENSION.test(prompt)) return found;
   const seen = new Set<string>();
   // At the start of a word (or after an opening bracket): a quoted path, or a run of non-blanks where "\ " keeps a space.
   const token = /(?<=^|[\s(\[])(@?)(?:'([^'\n]+)'|"([^"\n]+)"|((?:\\ |[^\s'"(\[])(?:\\ |[^\s'"])*))/g;

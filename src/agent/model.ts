@@ -87,7 +87,6 @@ export class Model {
       tools,
       messages: withCacheMark(messages),
     };
-    events.onRequest?.(JSON.stringify(params).length);
     const maxRetries = this.opts.maxRetries ?? 4;
     let streamed = false;
     const idleMs = this.opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
@@ -111,6 +110,8 @@ export class Model {
         const message = await streamMessage(
           { apiKey: this.opts.apiKey, baseURL: this.opts.baseURL, body: params, signal: attemptAbort.signal },
           {
+            // Its size is said once, not again for each retry.
+            onRequest: attempt === 0 ? (size) => events.onRequest?.(size) : undefined,
             onBytes: rearm,
             onText: (delta) => {
               streamed = true;

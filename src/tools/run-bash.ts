@@ -11,7 +11,7 @@ import { gitDirsInside, isProtectedRelative, isWithin, realpathLoose } from "../
 import { gitHooksPath } from "../perms/git-config.ts";
 import { evaluateRun } from "../perms/run/evaluate.ts";
 import { confine, detectSandbox, locateProgram, planSandbox, type SandboxAvailability, type SandboxMode, type SandboxPlan } from "../sandbox/detect.ts";
-import { scrubEnv, withGitHardening } from "../sandbox/env.ts";
+import { splitEnv, withGitHardening, withheldNote } from "../sandbox/env.ts";
 import { adoptOrphans, endGroup, killAdoptedSince, trackGroup } from "../sandbox/process.ts";
 import { pathNote, toolchainWriteNote } from "../sandbox/explain.ts";
 import { disarmNewRepositories, walkCutNotes, gitGuard, isLink, scanRoots, setAsideRunsLater, type LaterMatch } from "../sandbox/git-guard.ts";
@@ -128,7 +128,8 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
       }
 
       const spec = commandSandboxSpec(command, ctx.root, opts, p.confined, decision.run?.readOnly ?? false);
-      const env = withGitHardening(scrubEnv(opts.env ?? process.env, opts.allowEnv));
+      const { env: scrubbed, withheld } = splitEnv(opts.env ?? process.env, opts.allowEnv);
+      const env = withGitHardening(scrubbed);
       // The workspace is its own mount in the sandbox: git looks past it for the repository it is a folder of.
       if (p.confined && enclosingGitDirs(ctx.root, spec.home ?? homedir()).length > 0) env.GIT_DISCOVERY_ACROSS_FILESYSTEM = "1";
       // Confined without the whole network: granted hosts only, through bunker's proxy, judged per connection.
@@ -162,7 +163,13 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
         // new repositories (disarmed) and new or changed runs-later files and untrustworthy .git entries (set aside).
         const disarmed = spec.repositories ? afterCommand([ctx.root, ...(spec.grantedRoots ?? [])], spec.repositories) : [];
         for (const line of disarmed) ctx.ui.info(`  ${escapeControl(line)}`);
-        const notes = [net && refusalNote(net.refusals()), p.confined ? sandboxNote(result, spec) : null, ...disarmed.map((l) => `note: ${l}`)].filter((n) => n);
+        const notes = [
+          net && refusalNote(net.refusals()),
+          p.confined ? sandboxNote(result, spec) : null,
+          // A login the command lacked because the person's credentials were withheld: which, and the flag.
+          result.exitCode !== 0 ? withheldNote(result.output, withheld) : null,
+          ...disarmed.map((l) => `note: ${l}`),
+        ].filter((n) => n);
         return formatResult(result, notes.length > 0 ? notes.join("\n") : null);
       } finally {
         await net?.close();

@@ -11,6 +11,7 @@ import { reply, toolUse } from "../support/fake-anthropic/steps.ts";
 import { endToEnd, runHeadless, toolResults, workspace } from "../support/cli.ts";
 import { PIXEL_PNG } from "../support/mcp-server.ts";
 import { brokenServer, serverPackageGrant, startHttpServer, testServer, writeProjectServers, writeUserSettings } from "../support/mcp.ts";
+import { CREDENTIALS, ORDINARY } from "../support/token-values.ts";
 
 const sandboxed = detectSandbox().kind !== null;
 const e2e = endToEnd("bunker-mcp-e2e-");
@@ -107,6 +108,22 @@ describe.skipIf(!sandboxed)("the stdio server's sandbox", () => {
     expect(existsSync(join(root, "planted.txt"))).toBe(false);
     expect(net).not.toContain("reached");
     expect(state).toContain(": kept");
+  });
+
+  test("its environment is the person's without credentials (by name and by shape); what its definition sets reaches it", async () => {
+    const fake = e2e.serve([reply([probe({ read: "/proc/self/environ" })]), reply("Done.")]);
+    const { root, env } = e2e.workspace();
+    // The control: a value the definition passes on purpose arrives.
+    writeUserSettings(env, { allow: ["mcp:box/*"], mcpServers: { box: testServer(["--name", "box"], { env: { GIVEN_TOKEN: CREDENTIALS.FOO! } }) } });
+    const r = await runHeadless(root, { ...env, ...CREDENTIALS, ...ORDINARY }, ["-p", "probe", "--no-prompt"]);
+    expect(r.code).toBe(0);
+    const [environ] = toolResults(fake.requests[1]).map((x) => x.content);
+    for (const [name, value] of Object.entries(ORDINARY)) expect(environ).toContain(`${name}=${value}`);
+    expect(environ).toContain(`GIVEN_TOKEN=${CREDENTIALS.FOO}`);
+    for (const [name, value] of Object.entries(CREDENTIALS)) {
+      expect(environ).not.toContain(`${name}=`);
+      if (name !== "FOO") expect(environ).not.toContain(value);
+    }
   });
 
   test("with that host granted to the server in the user's settings, it reaches it through bunker's proxy, and nothing else", async () => {

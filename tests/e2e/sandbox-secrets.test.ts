@@ -11,6 +11,7 @@ import { detectSandbox } from "../../src/sandbox/detect.ts";
 import { runHeadless, toolResults } from "../support/cli.ts";
 import { reply, toolUse } from "../support/fake-anthropic/steps.ts";
 import { sandboxRuns } from "../support/sandbox-run.ts";
+import { CREDENTIALS, ORDINARY } from "../support/token-values.ts";
 
 const usable = detectSandbox().kind === "bubblewrap";
 const runs = sandboxRuns();
@@ -75,5 +76,41 @@ describe.skipIf(!usable)("credentials beside what the sandbox shows", () => {
     const { root, env } = setup(fake.url);
     await runHeadless(root, env, ["-p", "go", "-A", "--allow-run", "--no-prompt", "--allow-env=LDAP_BIND_PW"]);
     expect(toolResults(fake.requests[1])[0]!.content).toContain("LDAPSECRET");
+  });
+});
+
+describe.skipIf(!usable)("credential variables by name and by shape", () => {
+  test("`env` in a command shows none of them, and every ordinary variable; a login failure names them and the flag, never a value", async () => {
+    const fake = runs.start([reply([run("env"), run("echo 'fatal: Authentication failed for https://github.com/o/r.git' >&2; exit 128")]), reply("Done.")]);
+    const { root, env: base } = runs.workspace("bunker-secret-shapes-", fake.url);
+    const env = { ...base, ...CREDENTIALS, ...ORDINARY };
+    // The control: a plain shell with the same environment prints every one of them.
+    const plain = Bun.spawnSync(["bash", "-c", "env"], { env }).stdout.toString();
+    for (const [name, value] of Object.entries({ ...CREDENTIALS, ...ORDINARY })) expect(plain).toContain(`${name}=${value}`);
+    const r = await runHeadless(root, env, ["-p", "go", "-A", "--allow-run", "--no-prompt"]);
+    expect(r.code).toBe(0);
+    const [shown, failed] = toolResults(fake.requests[1]);
+    for (const [name, value] of Object.entries(CREDENTIALS)) {
+      expect(shown!.content).not.toContain(`${name}=`);
+      expect(shown!.content).not.toContain(value);
+    }
+    for (const [name, value] of Object.entries(ORDINARY)) expect(shown!.content).toContain(`${name}=${value}`);
+    // The failed login: the names and the flag reach the model and the person; no value reaches either.
+    expect(failed!.content).toContain("HF_CLONE_URL (a Hugging Face token)");
+    expect(failed!.content).toContain("--allow-env=");
+    expect(r.stderr).toContain("HF_CLONE_URL (a Hugging Face token)");
+    for (const value of Object.values(CREDENTIALS)) {
+      expect(failed!.content).not.toContain(value);
+      expect(r.stdout + r.stderr).not.toContain(value);
+    }
+  });
+
+  test("--allow-env passes each of them through by name", async () => {
+    const fake = runs.start([reply([run("env")]), reply("Done.")]);
+    const { root, env: base } = runs.workspace("bunker-secret-shapes-", fake.url);
+    const names = Object.keys(CREDENTIALS);
+    await runHeadless(root, { ...base, ...CREDENTIALS }, ["-p", "go", "-A", "--allow-run", "--no-prompt", `--allow-env=${names.join(",")}`]);
+    const [shown] = toolResults(fake.requests[1]);
+    for (const [name, value] of Object.entries(CREDENTIALS)) expect(shown!.content).toContain(`${name}=${value}`);
   });
 });

@@ -1,5 +1,5 @@
-import { expect, test } from "bun:test";
-import { looksSecret, scrubEnv, valueLooksSecret } from "../../../src/sandbox/env.ts";
+import { describe, expect, test } from "bun:test";
+import { looksSecret, scrubEnv, splitEnv, valueLooksSecret, withGitHardening, withheldNote } from "../../../src/sandbox/env.ts";
 
 test("names that say password, credentials or connection string are dropped; the shell's PWD and OLDPWD are not", () => {
   for (const name of ["LDAP_BIND_PW", "PW", "SMTP_PW_FILE", "DB_PASSWD", "DBPWD", "PWD_FILE", "DOCKER_CREDS", "AWS_CRED", "GOOGLE_CREDENTIALS",
@@ -37,4 +37,62 @@ test("--allow-env passes a named variable whatever its name or value", () => {
   const env = { LDAP_BIND_PW: "p", JDBC_URL: "jdbc:mysql://db/app?password=p", LANG: "C" };
   expect(scrubEnv(env)).toEqual({ LANG: "C" });
   expect(scrubEnv(env, ["LDAP_BIND_PW", "JDBC_URL"])).toEqual(env);
+});
+
+describe("what the person and the model are told", () => {
+  const withheld = splitEnv({
+    ANTHROPIC_API_KEY: "sk-ant-bunkers-own-key-0123456789",
+    MY_THING: `ghp_${"a1B2".repeat(9)}`,
+    "EVIL\x1b]0;pwned\x07": "hunter2hunter2-password=x",
+    LANG: "C",
+  }).withheld;
+
+  test("splitEnv says what each withheld variable looked like, and keeps the rest", () => {
+    const { env, withheld: w } = splitEnv({ LANG: "C", MY_THING: `ghp_${"a1B2".repeat(9)}` });
+    expect(env).toEqual({ LANG: "C" });
+    expect(w).toEqual([{ name: "MY_THING", what: "a GitHub token" }]);
+  });
+
+  test("a command that failed for want of a login is told which variables were withheld and the flag; never a value; names escaped", () => {
+    const note = withheldNote("remote: Invalid username or token.\nfatal: Authentication failed for 'https://github.com/o/r.git/'", withheld)!;
+    expect(note).toContain("MY_THING (a GitHub token)");
+    expect(note).toContain("--allow-env=MY_THING");
+    expect(note).toContain("EVIL\\x1b]0;pwned\\x07");
+    expect(note).not.toContain("\x1b");
+    expect(note).not.toContain("a1B2");
+    expect(note).not.toContain("hunter2");
+    // bunker's own key is never offered.
+    expect(note).not.toContain("ANTHROPIC_API_KEY");
+  });
+
+  test("no note for other failures, or when only bunker's own key was withheld", () => {
+    expect(withheldNote("error: expected 2, got 3", withheld)).toBeNull();
+    expect(withheldNote("HTTP 401 Unauthorized", splitEnv({ ANTHROPIC_API_KEY: "k" }).withheld)).toBeNull();
+  });
+});
+
+test("the person's own GIT_CONFIG pairs are kept and renumbered when the scrub withheld a value (git refuses a count with a pair missing)", () => {
+  const env = withGitHardening(scrubEnv({
+    GIT_CONFIG_COUNT: "2",
+    GIT_CONFIG_KEY_0: "http.extraHeader",
+    GIT_CONFIG_VALUE_0: "AUTHORIZATION: basic eC1hY2Nlc3MtdG9rZW46Z2hzXzEyMzQ1Njc4OTA=",
+    GIT_CONFIG_KEY_1: "safe.directory",
+    GIT_CONFIG_VALUE_1: "*",
+  }));
+  expect(env).toEqual({
+    GIT_CONFIG_COUNT: "3",
+    GIT_CONFIG_KEY_0: "safe.directory",
+    GIT_CONFIG_VALUE_0: "*",
+    GIT_CONFIG_KEY_1: "core.fsmonitor",
+    GIT_CONFIG_VALUE_1: "false",
+    GIT_CONFIG_KEY_2: "safe.bareRepository",
+    GIT_CONFIG_VALUE_2: "explicit",
+  });
+  // A token in a setting's name (url.<base>.insteadOf) takes that pair out too.
+  expect(withGitHardening(scrubEnv({ GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: `url.https://ghp_${"a1B2".repeat(9)}@github.com/.insteadOf`, GIT_CONFIG_VALUE_0: "https://github.com/" })))
+    .toEqual({ GIT_CONFIG_COUNT: "2", GIT_CONFIG_KEY_0: "core.fsmonitor", GIT_CONFIG_VALUE_0: "false", GIT_CONFIG_KEY_1: "safe.bareRepository", GIT_CONFIG_VALUE_1: "explicit" });
+  // git itself reads the result.
+  const r = Bun.spawnSync(["git", "config", "--get", "safe.directory"], { env: { ...env, PATH: process.env.PATH ?? "/usr/bin:/bin" }, cwd: "/" });
+  expect(r.stderr.toString()).toBe("");
+  expect(r.stdout.toString().trim()).toBe("*");
 });

@@ -1,0 +1,191 @@
+// The one table of what a credential looks like in an environment variable:
+// by its name, by its value, or by both together. A variable that matches any
+// entry is withheld from commands and MCP servers (env.ts) unless the person
+// names it in --allow-env. Prefixes and lengths follow the vendors' published
+// token formats (as collected by secret scanners such as gitleaks and GitHub's
+// secret scanning); each entry says what it is.
+//
+// Entries are kept as source text and compiled on first use (one combined
+// expression per side), so loading bunker costs nothing for them. A run that
+// something else follows is bounded ({0,256}, not *), so that no value, however
+// long or repetitive, makes a test take more than linear time.
+
+export interface SecretShape {
+  /** What the entry catches, said to the person when a variable is withheld. */
+  what: string;
+  /** A pattern the variable's name must match (tested case-insensitively). */
+  name?: string;
+  /** A pattern the variable's value must match. */
+  value?: string;
+  /** Whether `value` ignores case (names always do). */
+  anyCase?: boolean;
+}
+
+/** Names that say what they hold, whatever the value. */
+const BY_NAME: SecretShape[] = [
+  // Bundler's per-host login, BUNDLE_GEMS__CONTRIBSYS__COM=user:pass (dots spelled __); not its own
+  // settings that use __ too: build.GEM, local.GEM, mirror.URL, gem.coc and the like.
+  { what: "Bundler's login for a gem server", name: String.raw`^BUNDLE_(?!(BUILD|LOCAL|MIRROR)__|GEM__[A-Z0-9]+$)\w*__` },
+  // npm's per-registry login: npm_config_//registry.npmjs.org/:_authToken, :_auth, :_password.
+  { what: "npm's login for a registry", name: String.raw`^NPM_CONFIG_.*:_(AUTH|PASSWORD)` },
+  // API_KEY, APIKEY, SIGNING_KEY, AWS_ACCESS_KEY_ID, KEY_VAULT; not KEYBOARD_LAYOUT or KEYTAB, nor git's
+  // GIT_CONFIG_KEY_n, a setting's name (its GIT_CONFIG_VALUE_n is judged by its value).
+  { what: "its name says KEY", name: String.raw`^(?!GIT_CONFIG_KEY_[0-9]+$).*KEY(S|ID)?(_|$)` },
+  // GITHUB_TOKEN, AZURE_SAS_TOKEN, CARGO_REGISTRIES_X_TOKEN; not Hugging Face's TOKENIZERS_PARALLELISM.
+  { what: "its name says TOKEN", name: String.raw`TOKEN(?!IZER)` },
+  { what: "its name says SECRET", name: "SECRET" },
+  // DB_PASSWORD, TWINE_PASSWORD, UV_INDEX_X_PASSWORD, POETRY_HTTP_BASIC_X_PASSWORD, GPG_PASSPHRASE, SSH_ASKPASS; not PASSENGER_LOG.
+  { what: "its name says PASSWORD", name: String.raw`PASS(WORD|WD|PHRASE)?(_|$)|PASSWD|PASSWORD` },
+  // DB_PWD, MYSQL_PWD, PWD_FILE; the shell's own PWD and OLDPWD are the working directory.
+  { what: "its name says PWD", name: String.raw`^(?!(OLD)?PWD$).*PWD` },
+  { what: "its name says PW (a password)", name: String.raw`(^|_)PW(_|$)` },
+  { what: "its name says CREDENTIALS", name: String.raw`CREDS?(_|$)|CREDENTIAL` },
+  // OAUTH_, DOCKER_AUTH_CONFIG, npm_config_//host/:_authToken; not GIT_AUTHOR_NAME.
+  { what: "its name says AUTH", name: String.raw`AUTH(?!OR)` },
+  { what: "its name says COOKIE", name: "COOKIE" },
+  // BW_SESSION (Bitwarden), OP_SESSION_x (1Password); not the desktop's XDG_SESSION_TYPE, DESKTOP_SESSION, SESSION_MANAGER.
+  { what: "its name says SESSION", name: String.raw`^(?!XDG_SESSION_|DESKTOP_SESSION$|SESSION_MANAGER$).*SESSION` },
+  { what: "its name says WEBHOOK", name: "WEBHOOK" },
+  { what: "its name says JWT", name: String.raw`(^|_)JWT(_|$)` },
+  // GITHUB_PAT (personal access token), STRIPE_SK (secret key), SENTRY_DSN (holds the project's key).
+  { what: "its name ends in PAT, SK or DSN", name: String.raw`(^|_)(PAT|SK|DSN)$` },
+  { what: "a connection string", name: String.raw`CONN(ECTION)?_?STR(ING)?|DATABASE_URL|_URI$` },
+  // The agents and files that hand out keys: a socket or a path that opens the person's logins.
+  { what: "an agent socket or login file", name: String.raw`^(SSH_AUTH_SOCK|GPG_AGENT_INFO|PGPASSFILE|XAUTHORITY)$` },
+];
+
+/** Values that carry a credential whatever the variable is called. */
+const BY_VALUE: SecretShape[] = [
+  // scheme://user:password@ anywhere (jdbc:mysql://u:pw@h, PIP_INDEX_URL, GOPROXY, a list); the password may hold a `/`
+  // (redis://:ab/cd@h), but a port and a path (https://host:443/@scope/) is not one.
+  { what: "a URL with a password", value: String.raw`\b[a-z][a-z0-9+.-]{0,30}://[^/\s@:]{0,256}:(?![0-9]{1,5}/)[^\s@]{1,256}@`, anyCase: true },
+  // A token as the URL's user name alone: https://ghp_…@github.com, https://hf_…@huggingface.co, https://<40 hex>@host.
+  // Twenty or more letters and digits with at least one of each: not git@, user@, deploy-bot@.
+  { what: "a URL whose user name is a token", value: String.raw`\b[a-z][a-z0-9+.-]{0,30}://(?=[^/\s@:]{0,256}[0-9])(?=[^/\s@:]{0,256}[a-z])[a-z0-9_~-]{20,256}@`, anyCase: true },
+  // key=value connection strings and queries (Azure's AccountKey=, JDBC's ?password=, ODBC's PWD=, ?access_token=, ?sig=).
+  {
+    what: "a connection string or query with a password or key",
+    value: String.raw`(^|[;?&\s])(password|passwd|pwd|secret|client_secret|token|access_token|auth_token|private_token|api_?key|AccountKey|SharedAccessKey|SharedAccessSignature|sig)\s*=\s*[^;&\s]`,
+    anyCase: true,
+  },
+  // A password set as a property in options: -Djavax.net.ssl.keyStorePassword=…, -Dsonar.token=…, --api-key=…; not --password-file=.
+  { what: "an option that sets a password, token or key", value: String.raw`[a-z0-9_.-](password|passwd|secret|token|api[_-]?key)\s*=\s*[^\s;&]`, anyCase: true },
+  // The same given as the next word: --password hunter2, --token abc.
+  { what: "an option that sets a password, token or key", value: String.raw`(^|\s)--(password|passwd|pass|token|api-key|secret)\s+[^\s-]`, anyCase: true },
+  // MySQL's client options: -u root -psecret (the password is glued to -p); not -pthread, -pipe, -pie, -pg.
+  { what: "a MySQL password option (-pPASSWORD)", value: String.raw`(^|\s)-u\s*\S+\s+-p(?!thread\b|ipe\b|ie\b|g\b)\S` },
+  // JSON with a credential field: DOCKER_AUTH_CONFIG's "auth", NuGet's feed endpoints' "password", a service account's "private_key".
+  { what: "JSON with a credential field", value: String.raw`"(auth|password|passwd|secret|token|identitytoken|api_?key|client_secret|private_key|refresh_token|access_token)"\s*:\s*"[^"]`, anyCase: true },
+  // An HTTP header's credential (git's http.extraHeader=AUTHORIZATION: basic …, a curl header).
+  { what: "an Authorization header", value: String.raw`\bauthorization:\s*\S|\b(bearer|basic)\s+(?=\S{0,200}[0-9])[a-z0-9+/_.~=-]{16,}`, anyCase: true },
+  { what: "a webhook URL (the URL is the secret)", value: String.raw`hooks\.slack\.com/|discord(app)?\.com/api/webhooks/|webhook\.office\.com/|\.webhook\.|/webhooks?/[A-Za-z0-9_-]{16,}`, anyCase: true },
+  { what: "a private key", value: String.raw`-----BEGIN [A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----` },
+  { what: "an age secret key", value: String.raw`AGE-SECRET-KEY-1[0-9A-Z]{50,}` },
+  { what: "a JSON Web Token", value: String.raw`\beyJ[A-Za-z0-9_-]{10,2048}\.eyJ[A-Za-z0-9_-]{10,8192}\.[A-Za-z0-9_-]{10}` },
+  // Vendors' tokens by their prefixes.
+  { what: "an Anthropic API key", value: String.raw`\bsk-ant-[A-Za-z0-9_-]{20,}` },
+  // sk-proj-…, sk-svcacct-…, the older sk-…T3BlbkFJ…, and OpenAI-compatible providers' sk-<hex> (a digit in it: not sk-learn-…).
+  { what: "an OpenAI (or OpenAI-compatible) API key", value: String.raw`\bsk-(?=[A-Za-z0-9_-]{0,200}[0-9])[A-Za-z0-9_-]{20,}` },
+  { what: "a Stripe secret or restricted key", value: String.raw`\b[sr]k_(live|test|prod)_[A-Za-z0-9]{10,}` },
+  { what: "a Stripe webhook signing secret", value: String.raw`\bwhsec_[A-Za-z0-9]{20,}` },
+  { what: "a GitHub token", value: String.raw`\bgh[pousr]_[A-Za-z0-9]{30,}` },
+  { what: "a GitHub fine-grained token", value: String.raw`\bgithub_pat_[A-Za-z0-9_]{30,}` },
+  { what: "a GitLab token", value: String.raw`\bgl(pat|dt|rt|ptt|ft|imt|soat|cbt|oas|agent|ffct)-[A-Za-z0-9_-]{20,}|\bGR1348941[A-Za-z0-9_-]{20}` },
+  { what: "a Hugging Face token", value: String.raw`\b(hf|api_org)_[A-Za-z]{30,}` },
+  { what: "a Slack token", value: String.raw`\bxox[abposre]-[A-Za-z0-9-]{10,}|\bxapp-[0-9]-[A-Za-z0-9-]{10,}` },
+  { what: "an AWS access key id", value: String.raw`\b(AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}\b` },
+  { what: "a Google API key", value: String.raw`\bAIza[A-Za-z0-9_-]{35}` },
+  { what: "a Google OAuth secret or token", value: String.raw`\bGOCSPX-[A-Za-z0-9_-]{20,}|\bya29\.[A-Za-z0-9_-]{20,}|\b1//0[A-Za-z0-9_-]{30,}` },
+  { what: "an npm token", value: String.raw`\bnpm_[A-Za-z0-9]{36}\b` },
+  { what: "a PyPI token", value: String.raw`\bpypi-AgE[A-Za-z0-9_-]{50,}` },
+  { what: "a RubyGems key", value: String.raw`\brubygems_[a-f0-9]{48}` },
+  { what: "a Docker Hub token", value: String.raw`\bdckr_pat_[A-Za-z0-9_-]{20,}` },
+  { what: "a SendGrid key", value: String.raw`\bSG\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{16,64}` },
+  { what: "a Mailgun key", value: String.raw`\bkey-[0-9a-f]{32}\b` },
+  { what: "an Azure AD client secret", value: String.raw`(^|[^A-Za-z0-9_~.])[A-Za-z0-9_~.]{3}[0-9]Q~[A-Za-z0-9_~.-]{31,34}` },
+  { what: "a Shopify token", value: String.raw`\bshp(at|ca|pa|ss)_[a-fA-F0-9]{32}` },
+  { what: "a DigitalOcean token", value: String.raw`\bdo[por]_v1_[a-f0-9]{64}` },
+  { what: "a Doppler token", value: String.raw`\bdp\.(pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{40,}` },
+  { what: "a HashiCorp Vault token", value: String.raw`\bhv[sb]\.[A-Za-z0-9_-]{90,}` },
+  { what: "a Terraform Cloud token", value: String.raw`\b[a-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,}` },
+  { what: "a Databricks token", value: String.raw`\bdapi[a-f0-9]{32}` },
+  { what: "a Linear key", value: String.raw`\blin_api_[A-Za-z0-9]{40}` },
+  { what: "a Postman key", value: String.raw`\bPMAK-[a-f0-9]{24}-[a-f0-9]{34}` },
+  { what: "a Pulumi token", value: String.raw`\bpul-[a-f0-9]{40}` },
+  { what: "a Grafana token", value: String.raw`\bglc_[A-Za-z0-9+/]{32,}|\bglsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}` },
+  { what: "a New Relic key", value: String.raw`\bNRAK-[A-Z0-9]{27}` },
+  { what: "a Sentry token", value: String.raw`\bsntry[su]_[A-Za-z0-9+/=_]{40,}` },
+  { what: "a Heroku key", value: String.raw`\bHRKU-[A-Za-z0-9_-]{40,}` },
+  { what: "a Fly.io token", value: String.raw`\bfo1_[A-Za-z0-9_-]{40,}|\bfm[12][ar]?_[A-Za-z0-9+/]{100,}` },
+  { what: "an Atlassian token", value: String.raw`\bATATT3[A-Za-z0-9_=-]{100,}` },
+  { what: "a JFrog Artifactory key", value: String.raw`\bAKCp[A-Za-z0-9]{69}` },
+  { what: "a 1Password service account token", value: String.raw`\bops_eyJ[A-Za-z0-9+/]{100,}` },
+  { what: "a PlanetScale token", value: String.raw`\bpscale_(tkn|oauth|pw)_[A-Za-z0-9_=.-]{32,}` },
+  { what: "a Supabase token", value: String.raw`\bsbp_[a-f0-9]{40}` },
+  { what: "a Notion token", value: String.raw`\bntn_[0-9]{11}[A-Za-z0-9]{35}|\bsecret_[A-Za-z0-9]{43}\b` },
+  { what: "a Groq, xAI, Perplexity or Replicate key", value: String.raw`\bgsk_[A-Za-z0-9]{40,}|\bxai-[A-Za-z0-9]{60,}|\bpplx-[A-Za-z0-9]{40,}|\br8_[A-Za-z0-9]{30,}` },
+  { what: "a Tailscale key", value: String.raw`\btskey-[a-z]{1,16}-[A-Za-z0-9]{8,64}-[A-Za-z0-9]{16,}` },
+  { what: "a Telegram bot token", value: String.raw`\b[0-9]{8,10}:AA[A-Za-z0-9_-]{33}` },
+  { what: "an OpenShift token", value: String.raw`\bsha256~[A-Za-z0-9_-]{43}` },
+];
+
+/** Both at once: a shape that is a credential only under a name that says where it goes. */
+const BY_NAME_AND_VALUE: SecretShape[] = [
+  // MYSQL_OPTS="-psecret", MARIADB_ARGS="--user=x -psecret": -p with the password glued on, in a MySQL variable.
+  { what: "a MySQL password option (-pPASSWORD)", name: "MYSQL|MARIADB", value: String.raw`(^|\s)-p(?!thread\b|ipe\b|ie\b|g\b)\S` },
+];
+
+/** The whole table, in the order it is checked. */
+export const SECRET_SHAPES: readonly SecretShape[] = [...BY_NAME, ...BY_VALUE, ...BY_NAME_AND_VALUE];
+
+interface Compiled {
+  names: RegExp;
+  values: RegExp;
+  each: Entry[];
+  /** The entries that need both a name and a value. */
+  pairs: Entry[];
+}
+
+interface Entry {
+  shape: SecretShape;
+  name: RegExp | null;
+  value: RegExp | null;
+}
+
+let compiled: Compiled | undefined;
+
+const valueSource = (s: SecretShape) => (s.anyCase ? `(?i:${s.value})` : `(?:${s.value})`);
+
+/** Built on the first command, not at start-up. */
+function table(): Compiled {
+  if (compiled) return compiled;
+  const each = SECRET_SHAPES.map((shape) => ({
+    shape,
+    name: shape.name === undefined ? null : new RegExp(shape.name, "i"),
+    value: shape.value === undefined ? null : new RegExp(valueSource(shape)),
+  }));
+  return (compiled = {
+    names: new RegExp(BY_NAME.map((s) => `(?:${s.name})`).join("|"), "i"),
+    values: new RegExp(BY_VALUE.map(valueSource).join("|")),
+    each,
+    pairs: each.filter((e) => e.name && e.value),
+  });
+}
+
+/** The first entry a variable matches (what it looks like), or null when it looks like no credential. */
+export function secretShapeOf(name: string, value: string): SecretShape | null {
+  const t = table();
+  // Almost every variable matches nothing: two tests decide that; the entry is looked for only on a hit.
+  if (!t.names.test(name) && !t.values.test(value) && !t.pairs.some((e) => e.name!.test(name) && e.value!.test(value))) return null;
+  return t.each.find((e) => (!e.name || e.name.test(name)) && (!e.value || e.value.test(value)))?.shape ?? null;
+}
+
+/** Whether a variable's name alone marks it as a credential. */
+export function nameLooksSecret(name: string): boolean {
+  return table().names.test(name);
+}
+
+/** Whether a variable's value alone carries a credential. */
+export function valueLooksSecret(value: string): boolean {
+  return table().values.test(value);
+}
