@@ -2,7 +2,7 @@
 // rest of bunker knows about how it was started comes from here.
 import { parseFlags, type FlagSpec } from "./flags.ts";
 import { DEFAULT_MAX_TURNS, DEFAULT_MODEL } from "./help.ts";
-import { homedir } from "node:os";
+import { homedir } from "./fs/home.ts";
 import { absoluteGlob, emptyGrants, type Grants, type PathRules } from "./perms/policy.ts";
 import { isWithin, resolveFrom, resolveRoot } from "./perms/workspace.ts";
 import { loadRulesFiles, rulesFilePaths, RulesFileError } from "./perms/rules-file.ts";

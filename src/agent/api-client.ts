@@ -51,7 +51,7 @@ export interface StreamHandlers {
   onThinking?(delta: string): void;
   /** A content block is complete. */
   onBlock?(block: ContentBlock): void;
-  /** Any bytes of the response arrived (the idle watchdog). */
+  /** The response's headers or one of its events arrived (the idle watchdog). */
   onBytes?(): void;
   /** The request's size as sent, in characters of JSON (--verbose shows it). */
   onRequest?(size: number): void;
@@ -149,10 +149,12 @@ function parseErrorBody(text: string): { type?: string; message?: string } | nul
 /** The stream's events, decoded by the SDK's SSE reader; every chunk of bytes is the idle watchdog's pulse. */
 async function* readEvents(res: Response, signal: AbortSignal, onBytes?: () => void): AsyncGenerator<RawMessageStreamEvent> {
   if (!res.body) throw new StreamError("the stream ended before the reply was complete");
-  const body = onBytes ? res.body.pipeThrough(pulse(onBytes)) : res.body;
   try {
     // Leaving this loop early (an error event, a garbled event, or assemble giving up) cancels the body: the connection closes.
-    for await (const sse of Stream.rawEvents(new Response(body))) {
+    for await (const sse of Stream.rawEvents(res)) {
+      // Each event that arrives, pings included, tells the idle watchdog the stream is alive (a stream
+      // transform to hear each chunk cost more than the rest of decoding a reply).
+      onBytes?.();
       if (sse.event === "error") {
         const apiError = parseErrorBody(sse.data);
         throw new ApiError(undefined, apiError?.type, apiError?.message ?? sse.data, res.headers);
@@ -172,15 +174,6 @@ async function* readEvents(res: Response, signal: AbortSignal, onBytes?: () => v
     throw new StreamError(`the connection was cut mid-reply (${(err as Error).message})`);
   }
   signal.throwIfAborted();
-}
-
-function pulse(onBytes: () => void): TransformStream<Uint8Array, Uint8Array> {
-  return new TransformStream({
-    transform(chunk, c) {
-      onBytes();
-      c.enqueue(chunk);
-    },
-  });
 }
 
 async function assemble(events: AsyncIterable<RawMessageStreamEvent>, h: StreamHandlers): Promise<Message> {

@@ -14,7 +14,7 @@ import { matchesPathRules } from "./path-rules.ts";
 import { runsLaterReason, type RunsLaterRule } from "./runs-later.ts";
 import { gitWriteReason, linkedNames, scanRoots } from "../sandbox/git-guard.ts";
 import { gitConfigFiles } from "../sandbox/spec.ts";
-import { homedir } from "node:os";
+import { homedir } from "../fs/home.ts";
 import type { PermKind, Verdict } from "./types.ts";
 import { hostsCover } from "../net/host-pattern.ts";
 import { shellQuote } from "../shell/quote.ts";

@@ -17,7 +17,7 @@
 // the command line.
 import { parseHostPattern } from "../net/host-pattern.ts";
 import { readFileSync } from "node:fs";
-import { homedir } from "node:os";
+import { homedir } from "../fs/home.ts";
 import { isAbsolute, join, sep } from "node:path";
 import { emptyGrants, type Grants, type HostRules, type PathRules } from "./policy.ts";
 import type { RunRules } from "./run/patterns.ts";

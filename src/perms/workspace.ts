@@ -7,7 +7,7 @@
 // realpathSync drop `link/..` textually). A link inside the workspace that
 // points outside is outside.
 import { lstatSync, readFileSync, readlinkSync, realpathSync, statSync } from "node:fs";
-import { homedir } from "node:os";
+import { homedir } from "../fs/home.ts";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { commondirTarget, gitfileTarget } from "./gitfile.ts";
 

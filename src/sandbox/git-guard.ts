@@ -271,10 +271,22 @@ function readDir(dir: string, ctimeMs: number, ino: number, later: LaterMatch): 
   return m;
 }
 
-/** A gitdir or commondir target git resolves differently from bunker (/proc/self, /dev/fd), or that leads nowhere. */
+/**
+ * A gitdir or commondir target git resolves differently from bunker (/proc/self, /dev/fd), that leads nowhere,
+ * or that bunker cannot resolve at all (a name too long, a loop of links).
+ */
 function untrustedTarget(base: string, target: string): boolean {
   const abs = resolve(base, target);
-  return /^\/(proc|dev)(\/|$)/.test(abs) || !resolveFrom(base, target).exists;
+  return /^\/(proc|dev)(\/|$)/.test(abs) || resolvedOrNull(base, target)?.exists !== true;
+}
+
+/** Where `target` leads from `base`, or null when it cannot be resolved (resolveFrom throws on a name too long or a loop). */
+function resolvedOrNull(base: string, target: string): { real: string; exists: boolean } | null {
+  try {
+    return resolveFrom(base, target);
+  } catch {
+    return null;
+  }
 }
 
 /** The `gitdir:` a `.git` file names, or null. */
@@ -289,11 +301,14 @@ export function gitDirsOf(site: GitSite): string[] {
   let gitDir = site.path;
   if (site.kind === "file") {
     const target = gitdirTarget(site.path);
-    if (!target) return [];
-    gitDir = resolveFrom(dirname(site.path), target).real;
+    // One bunker cannot resolve is no git directory to guard: the .git file itself is (and is set aside when new).
+    const found = target ? resolvedOrNull(dirname(site.path), target) : null;
+    if (!found) return [];
+    gitDir = found.real;
   }
   const common = commondirTarget(readSmall(join(gitDir, "commondir")));
-  return common ? [gitDir, resolveFrom(gitDir, common).real] : [gitDir];
+  const commonDir = common ? resolvedOrNull(gitDir, common) : null;
+  return commonDir ? [gitDir, commonDir.real] : [gitDir];
 }
 
 /** What must be read-only for the repositories found; hooks folders and included files named but missing (checked after the command). */
@@ -342,8 +357,9 @@ export function gitGuard(roots: string | readonly string[], sites: GitSite[], gl
       // Its config files and every file they include, at any depth: each can name hooks or programs.
       for (const config of withIncludes([join(gitDir, "config"), join(gitDir, "config.worktree")], readSmall)) {
         if (config.included) {
-          const abs = realpathLoose(config.path);
-          note(abs.exists ? readOnly : missingIncludes, abs.real, "is a file a repository's git config includes: git obeys it as its own config (core.fsmonitor, hooks, aliases run programs)");
+          // One bunker cannot resolve (a name too long, a loop of links) git cannot open either.
+          const abs = resolvedOrNull("/", config.path);
+          if (abs) note(abs.exists ? readOnly : missingIncludes, abs.real, "is a file a repository's git config includes: git obeys it as its own config (core.fsmonitor, hooks, aliases run programs)");
         }
         for (const hooks of hooksPaths(config.text ?? "")) addHooks(hooks, top);
       }
@@ -355,7 +371,7 @@ export function gitGuard(roots: string | readonly string[], sites: GitSite[], gl
     return r !== null && p !== r;
   }
   function addHooks(hooks: string, top: string): void {
-    const abs = hooks.startsWith("~/") ? null : resolveFrom(top, hooks);
+    const abs = hooks.startsWith("~/") ? null : resolvedOrNull(top, hooks);
     if (!abs) return;
     const what = `is in a hooks folder: git runs the hooks in it (core.hooksPath is ${hooks})`;
     if (abs.exists) note(readOnly, abs.real, what);
@@ -417,57 +433,92 @@ export function disarmNewRepositories(roots: string | readonly string[], before:
   // Where a git directory may lead and still be checked here: what the command could write, or the person's own.
   const reachable = (dir: string) => rootOf(all, dir) !== null || theirs.some((d) => isWithin(d, dir));
   const lines: string[] = [];
+  // Each site on its own: an error checking or disarming one sets that one aside whole and leaves the others to be done.
   for (const site of after) {
     if (known.has(`${site.path}\0${site.id}`)) continue;
-    const shown = relative(root, site.path) || ". (the workspace folder)";
-    // A link, or a gitdir git would resolve elsewhere than bunker does, or one leading out of what the command may
-    // write (a git directory something else filled: bunker cannot check or disarm it): the person's git must not follow it.
-    const target = site.kind === "file" ? gitdirTarget(site.path) : null;
-    const outside = target !== null && !untrustedTarget(dirname(site.path), target) && !reachable(resolveFrom(dirname(site.path), target).real);
-    if (site.kind === "link" || (site.kind === "file" && (!target || untrustedTarget(dirname(site.path), target) || outside))) {
-      const why =
-        site.kind === "link" ? "a link git would follow"
-        : outside ? `its gitdir ${JSON.stringify(target)} is outside what the command may write, where bunker cannot check it`
-        : `its gitdir ${JSON.stringify(target ?? "")} is not a folder git and bunker find alike`;
-      lines.push(setAside(root, site.path, `the .git the command created at ${shown} (${why})`));
-      continue;
+    try {
+      const line = disarmSite(all, site, theirs, reachable);
+      if (line) lines.push(line);
+    } catch (e) {
+      lines.push(...setAsideSite(all, site, errorText(e)));
     }
-    const done: string[] = [];
-    let checked = false;
-    for (const gitDir of gitDirsOf(site)) {
-      // Only what the command could have written: inside a writable root, never through a link.
-      const home = rootOf(all, gitDir);
-      if (!home || theirs.some((d) => isWithin(d, gitDir)) || !isRealDir(home, gitDir)) continue;
-      checked = true;
-      const common = commondirTarget(readSmall(join(gitDir, "commondir")));
-      const commonOutside = common ? !untrustedTarget(gitDir, common) && !reachable(resolveFrom(gitDir, common).real) : false;
-      if (common && (untrustedTarget(gitDir, common) || commonOutside)) {
-        const aside = join(gitDir, "commondir.bunker-set-aside");
-        renameSync(join(gitDir, "commondir"), aside);
-        const why = commonOutside ? "outside what the command may write, where bunker cannot check it" : "not a folder git and bunker find alike";
-        done.push(`its commondir ${JSON.stringify(common)} (${why}) renamed to commondir.bunker-set-aside; to restore it after checking it: mv ${shellQuote(relative(root, aside))} ${shellQuote(relative(root, join(gitDir, "commondir")))}`);
-      }
-      const here = [...disarmHooks(join(gitDir, "hooks")), ...["config", "config.worktree"].flatMap((name) => disarmConfig(join(gitDir, name)))];
-      // The git directory a .git file or commondir leads to: named, so the person knows where to look.
-      done.push(...(gitDir === site.path ? here : here.map((d) => `${d} of ${relative(root, gitDir)}`)));
-    }
-    // Nothing checked (it leads into the person's own repository): nothing planted, nothing to say.
-    if (!checked) continue;
-    lines.push(`bunker disarmed the git repository the command created at ${shown}${done.length ? ` (${done.join("; ")})` : " (nothing in it ran programs)"}: the person's git there will not run what the command planted.`);
   }
   for (const hooks of missing.missingHooks ?? []) {
-    const home = rootOf(all, hooks);
-    if (!home || !isRealDir(home, hooks)) continue;
-    const done = disarmHooks(hooks);
-    if (done.length) lines.push(`bunker disarmed the hooks folder ${relative(root, hooks)} the command created (a git config names it core.hooksPath): ${done.join("; ")}.`);
+    try {
+      const home = rootOf(all, hooks);
+      if (!home || !isRealDir(home, hooks)) continue;
+      const done = disarmHooks(hooks);
+      if (done.length) lines.push(`bunker disarmed the hooks folder ${relative(root, hooks)} the command created (a git config names it core.hooksPath): ${done.join("; ")}.`);
+    } catch (e) {
+      lines.push(setAside(root, hooks, `the hooks folder ${relative(root, hooks)} the command created (a git config names it core.hooksPath), which bunker could not disarm (${errorText(e)})`));
+    }
   }
   for (const inc of missing.missingIncludes ?? []) {
-    const home = rootOf(all, inc);
-    if (!home || !isRealDir(home, dirname(inc))) continue;
-    const done = disarmConfig(inc);
-    if (done.length) lines.push(`bunker disarmed ${relative(root, inc)}, which the command created and a git config includes: ${done.join("; ")}.`);
+    try {
+      const home = rootOf(all, inc);
+      if (!home || !isRealDir(home, dirname(inc))) continue;
+      const done = disarmConfig(inc);
+      if (done.length) lines.push(`bunker disarmed ${relative(root, inc)}, which the command created and a git config includes: ${done.join("; ")}.`);
+    } catch (e) {
+      lines.push(setAside(root, inc, `${relative(root, inc)}, which the command created and a git config includes, and bunker could not disarm (${errorText(e)})`));
+    }
   }
   return lines;
+}
+
+/** An error's message, for the person and the model. */
+function errorText(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+/**
+ * A new repository that could not be checked or disarmed, made safe anyway: renamed aside whole (git no
+ * longer finds it); a writable root, which stays where it is, has what git reads from it renamed aside instead.
+ */
+function setAsideSite(all: readonly string[], site: GitSite, reason: string): string[] {
+  const root = all[0]!;
+  const what = `the git repository the command created at ${relative(root, site.path) || ". (the workspace folder)"}, which bunker could not check or disarm (${reason})`;
+  if (!all.includes(site.path)) return [setAside(root, site.path, what)];
+  return ["config", "config.worktree", "hooks", "commondir"].filter((n) => existsSync(join(site.path, n)) || isLink(join(site.path, n))).map((n) => setAside(root, join(site.path, n), `${n} of ${what}`));
+}
+
+/** Disarm one new site (disarmNewRepositories): the line that says what was done, or null when there was nothing of the command's to check. */
+function disarmSite(all: readonly string[], site: GitSite, theirs: readonly string[], reachable: (dir: string) => boolean): string | null {
+  const root = all[0]!;
+  const shown = relative(root, site.path) || ". (the workspace folder)";
+  // A link, or a gitdir git would resolve elsewhere than bunker does, or one leading out of what the command may
+  // write (a git directory something else filled: bunker cannot check or disarm it): the person's git must not follow it.
+  const target = site.kind === "file" ? gitdirTarget(site.path) : null;
+  const outside = target !== null && !untrustedTarget(dirname(site.path), target) && !reachable(resolveFrom(dirname(site.path), target).real);
+  if (site.kind === "link" || (site.kind === "file" && (!target || untrustedTarget(dirname(site.path), target) || outside))) {
+    const why =
+      site.kind === "link" ? "a link git would follow"
+      : outside ? `its gitdir ${JSON.stringify(target)} is outside what the command may write, where bunker cannot check it`
+      : `its gitdir ${JSON.stringify(target ?? "")} is not a folder git and bunker find alike`;
+    return setAside(root, site.path, `the .git the command created at ${shown} (${why})`);
+  }
+  const done: string[] = [];
+  let checked = false;
+  for (const gitDir of gitDirsOf(site)) {
+    // Only what the command could have written: inside a writable root, never through a link.
+    const home = rootOf(all, gitDir);
+    if (!home || theirs.some((d) => isWithin(d, gitDir)) || !isRealDir(home, gitDir)) continue;
+    checked = true;
+    const common = commondirTarget(readSmall(join(gitDir, "commondir")));
+    const commonOutside = common ? !untrustedTarget(gitDir, common) && !reachable(resolveFrom(gitDir, common).real) : false;
+    if (common && (untrustedTarget(gitDir, common) || commonOutside)) {
+      const aside = join(gitDir, "commondir.bunker-set-aside");
+      renameSync(join(gitDir, "commondir"), aside);
+      const why = commonOutside ? "outside what the command may write, where bunker cannot check it" : "not a folder git and bunker find alike";
+      done.push(`its commondir ${JSON.stringify(common)} (${why}) renamed to commondir.bunker-set-aside; to restore it after checking it: mv ${shellQuote(relative(root, aside))} ${shellQuote(relative(root, join(gitDir, "commondir")))}`);
+    }
+    const here = [...disarmHooks(join(gitDir, "hooks")), ...["config", "config.worktree"].flatMap((name) => disarmConfig(join(gitDir, name))), ...["HEAD", "commondir"].flatMap((name) => unblock(join(gitDir, name)))];
+    // The git directory a .git file or commondir leads to: named, so the person knows where to look.
+    done.push(...(gitDir === site.path ? here : here.map((d) => `${d} of ${relative(root, gitDir)}`)));
+  }
+  // Nothing checked (it leads into the person's own repository): nothing planted, nothing to say.
+  if (!checked) return null;
+  return `bunker disarmed the git repository the command created at ${shown}${done.length ? ` (${done.join("; ")})` : " (nothing in it ran programs)"}: the person's git there will not run what the command planted.`;
 }
 
 /**
@@ -549,17 +600,26 @@ function disarmHooks(hooks: string): string[] {
 }
 
 function disarmConfig(config: string): string[] {
+  const name = basename(config);
+  let st;
   try {
-    // A linked config can say anything git will read; the command could not have written its target, but chose it.
-    if (lstatSync(config).isSymbolicLink()) {
-      renameSync(config, `${config}.bunker-disarmed`);
-      return [`its ${config.endsWith("worktree") ? "config.worktree" : "config"} (a link) renamed`];
-    }
+    st = lstatSync(config);
   } catch {
     return [];
   }
+  // A linked config can say anything git will read; the command could not have written its target, but chose it.
+  if (st.isSymbolicLink()) {
+    renameSync(config, `${config}.bunker-disarmed`);
+    return [`its ${name} (a link) renamed`];
+  }
+  // One bunker cannot read through (a FIFO git would wait on, a folder, one too large to read) is not left for git
+  // to read instead: renamed aside whole. (Throws when even that fails: the caller sets the repository aside.)
   const text = readSmall(config);
-  if (text === null) return [];
+  if (text === null) {
+    const why = !st.isFile() ? "not a regular file" : st.size > MAX_READ ? "larger than bunker reads" : "unreadable";
+    renameSync(config, `${config}.bunker-disarmed`);
+    return [`its ${name} (${why}) renamed to ${name}.bunker-disarmed`];
+  }
   const lines = text.split("\n");
   // Only keys known to run nothing are kept (an alias is a command line of its own, an include any config), with
   // their continuation lines; and section headers, blank lines and comments. Anything else goes, a line bunker
@@ -590,7 +650,20 @@ function disarmConfig(config: string): string[] {
   if (keys.length === 0 && unread === 0) return [];
   const what = [...new Set(keys), ...(unread ? [`${unread} line${unread === 1 ? "" : "s"} bunker could not read as a setting`] : [])];
   writeFileSync(config, lines.join("\n"));
-  return [`${what.join(", ")} commented out in ${config.endsWith("worktree") ? "config.worktree" : "config"}`];
+  return [`${what.join(", ")} commented out in ${name}`];
+}
+
+/** A FIFO, socket or device where git reads a file (HEAD, commondir): the person's git would wait on it for ever. Renamed aside. */
+function unblock(path: string): string[] {
+  let st;
+  try {
+    st = lstatSync(path);
+  } catch {
+    return [];
+  }
+  if (st.isFile() || st.isDirectory() || st.isSymbolicLink()) return [];
+  renameSync(path, `${path}.bunker-disarmed`);
+  return [`its ${basename(path)} (not a regular file: git would wait on it) renamed to ${basename(path)}.bunker-disarmed`];
 }
 
 /**
@@ -622,6 +695,9 @@ function valueEnd(lines: string[], first: number): number {
   }
 }
 
+/** How much of a file bunker reads (a .git file, a commondir, a config). */
+const MAX_READ = 1 << 20;
+
 /** A regular file's text (up to 1 MB) without following a final link or blocking on a FIFO; null otherwise. */
 function readSmall(path: string): string | null {
   let fd: number;
@@ -632,7 +708,7 @@ function readSmall(path: string): string | null {
   }
   try {
     const st = fstatSync(fd);
-    if (!st.isFile() || st.size > 1 << 20) return null;
+    if (!st.isFile() || st.size > MAX_READ) return null;
     return readFileSync(fd, "utf8");
   } catch {
     return null;

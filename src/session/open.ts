@@ -29,7 +29,7 @@ export function openSession(config: Config, warn: (message: string) => void): Op
     // A new session's store is opened when first needed: beside the first request (the agent's besideRequest), not before it.
     const open = (): SessionStore | null => {
       try {
-        return SessionStore.open(config.sessionsPath);
+        return SessionStore.open(config.sessionsPath, { startLog: true });
       } catch (err) {
         warn(`This session will not be saved: ${(err as Error).message}`);
         return null;

@@ -1,5 +1,5 @@
 // Where saved sessions live. Apart from store.ts so reading the config does not load bun:sqlite.
-import { homedir } from "node:os";
+import { homedir } from "../fs/home.ts";
 import { isAbsolute, join } from "node:path";
 
 /**

@@ -70,8 +70,14 @@ export class SessionStore {
     readonly path: string,
   ) {}
 
-  /** Opens (creating if needed) the store at `path`. Throws SessionError with the reason. */
-  static open(path: string): SessionStore {
+  /**
+   * Opens (creating if needed) the store at `path`. Throws SessionError with the reason.
+   * `startLog`: for a session that will write: the first write after the write-ahead log was
+   * emptied writes the log's header and flushes it and its folder to disk (two fsyncs). A new
+   * session opens the store beside its first request, and starts the log then (rewriting the
+   * schema version as it is), so its first save, before the second request, does not wait for them.
+   */
+  static open(path: string, opts: { startLog?: boolean } = {}): SessionStore {
     let db: Database;
     try {
       mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
@@ -80,6 +86,7 @@ export class SessionStore {
       // Two bunkers in one project write at once: wait for the lock rather than fail.
       db.exec("PRAGMA busy_timeout = 5000; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;");
       migrate(db);
+      if (opts.startLog) db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
     } catch (err) {
       throw new SessionError(`cannot open the session store ${path}: ${explainStoreError(err, path)}`);
     }

@@ -21,6 +21,7 @@ import { permissionGate } from "../net/gate.ts";
 import { scanDenied } from "../sandbox/denied-files.ts";
 import { enclosingGitDirs, grantedReadPaths, hostView, linkedGitDirs, standInPaths, type SandboxSpec } from "../sandbox/spec.ts";
 import { escapeControl } from "../ui/escape.ts";
+import { shellQuote } from "../shell/quote.ts";
 import { BoundedOutput } from "./bounded-output.ts";
 import { ToolError, type Tool, type ToolContext, type ToolOutput } from "./tool.ts";
 import { oneLine, runBashSpec, SUMMARY_CHARS, type RunBashInput } from "./run-bash-spec.ts";
@@ -202,13 +203,26 @@ function grantedFolders(writable: string[], root: string): string[] {
   });
 }
 
-/** The after-command walk of every writable root (the workspace first, then each granted folder). */
+/**
+ * The after-command walk of every writable root (the workspace first, then each granted folder). Never throws:
+ * each step fails safe on its own (a site it cannot disarm is set aside); a step that fails whole is said.
+ */
 function afterCommand(roots: string[], before: NonNullable<SandboxSpec["repositories"]>): string[] {
-  const after = scanRoots(roots, before.later);
+  const step = (what: string, run: () => string[]): string[] => {
+    try {
+      return run();
+    } catch (e) {
+      return [`bunker could not finish ${what} (${e instanceof Error ? e.message : String(e)}): before running git in ${roots.map((r) => shellQuote(r)).join(", ")} or opening it in an editor, look at what the command made`];
+    }
+  };
+  let after: ReturnType<typeof scanRoots> | null = null;
+  const walked = step("looking for what this command planted for git and the person's tools", () => ((after = scanRoots(roots, before.later)), walkCutNotes(after)));
+  if (!after) return walked;
+  const found: ReturnType<typeof scanRoots> = after;
   return [
-    ...walkCutNotes(after),
-    ...disarmNewRepositories(roots, before.sites, after.sites, before),
-    ...setAsideRunsLater(roots, before.laterFiles, after.later, before.later.match),
+    ...walked,
+    ...step("disarming the git repositories this command made", () => disarmNewRepositories(roots, before.sites, found.sites, before)),
+    ...step("setting aside the files this command made that run later", () => setAsideRunsLater(roots, before.laterFiles, found.later, before.later.match)),
   ];
 }
 

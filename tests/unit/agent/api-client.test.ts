@@ -68,7 +68,7 @@ describe("streamMessage", () => {
     }
   });
 
-  test("the idle watchdog hears the headers and every chunk of the stream", async () => {
+  test("the idle watchdog hears the headers and every event of the stream", async () => {
     let pulses = 0;
     // Events sent 40 ms apart arrive as chunks of their own, even on a loaded machine: message_start, ping, block start,
     // delta(s), block stop, message_delta, message_stop.

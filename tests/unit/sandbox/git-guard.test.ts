@@ -103,7 +103,7 @@ describe("disarming what a command created", () => {
     writeFileSync(join(root, "shared.gitconfig"), "[core]\n\tfsmonitor = evil\n");
     expect(disarmNewRepositories(root, before, findGitSites(root), guard)).toEqual([
       "bunker disarmed the hooks folder sub/missing-hooks the command created (a git config names it core.hooksPath): hooks renamed to NAME.bunker-disarmed: pre-push.",
-      "bunker disarmed shared.gitconfig, which the command created and a git config includes: core.fsmonitor commented out in config.",
+      "bunker disarmed shared.gitconfig, which the command created and a git config includes: core.fsmonitor commented out in shared.gitconfig.",
     ]);
   });
 });

@@ -118,6 +118,24 @@ describe("SessionStore", () => {
     expect(statSync(join(path, "..")).mode & 0o777).toBe(0o700);
   });
 
+  test("opened to write (startLog), the write-ahead log is started at once and the store is as it was", () => {
+    const { store: s, path } = store();
+    put(s, "aaaaaaaaaa", meta, { messages: conversation, todos });
+    s.close();
+    // Closed by its last user, the store has no log; opened plainly, the log is empty until a write.
+    expect(statSync(path + "-wal", { throwIfNoEntry: false })).toBeUndefined();
+    const plain = SessionStore.open(path);
+    expect(statSync(path + "-wal").size).toBe(0);
+    plain.close();
+    const started = SessionStore.open(path, { startLog: true });
+    expect(statSync(path + "-wal").size).toBeGreaterThan(0);
+    expect(started.find("aaaaaaaaaa").messages).toEqual(conversation);
+    started.close();
+    const db = new Database(path, { readonly: true });
+    expect(db.query("PRAGMA user_version").get()).toEqual({ user_version: 2 });
+    db.close();
+  });
+
   test("a damaged row is an error naming the session, never half a conversation", () => {
     const { store: s, path } = store();
     put(s, "abcd111111", meta, { messages: conversation, todos: [] });
