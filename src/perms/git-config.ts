@@ -326,10 +326,11 @@ const MAX_INCLUDE_DEPTH = 10;
 /**
  * `files` and every file they include, recursively as git does:
  * include.path and includeIf.<any condition>.path (a condition may hold
- * later, so all count), relative paths from the including file's folder.
- * `~/` paths are left out (the home folder is never writable to commands).
+ * later, so all count), relative paths from the including file's folder,
+ * `~/` from the person's `home` (a workspace may be in it: a dotfiles
+ * repository the global config includes from); without one, `~` paths are left out.
  */
-export function withIncludes(files: readonly string[], read: (path: string) => string | null = readText): ConfigFile[] {
+export function withIncludes(files: readonly string[], read: (path: string) => string | null = readText, home?: string): ConfigFile[] {
   const out: ConfigFile[] = [];
   const seen = new Set<string>();
   const visit = (path: string, included: boolean, depth: number) => {
@@ -337,15 +338,16 @@ export function withIncludes(files: readonly string[], read: (path: string) => s
     seen.add(path);
     const text = read(path);
     out.push({ path, text, included });
-    for (const inc of includePaths(text ?? "")) visit(isAbsolute(inc) ? inc : resolve(dirname(path), inc), true, depth + 1);
+    for (const inc of includePaths(text ?? "", home)) visit(isAbsolute(inc) ? inc : resolve(dirname(path), inc), true, depth + 1);
   };
   for (const f of files) visit(f, false, 0);
   return out;
 }
 
-/** The include.path and includeIf.*.path values of a config, but for `~/` ones. */
-export function includePaths(configText: string): string[] {
-  return [...configEntries(configText)].filter((e) => (e.section === "include" || e.section === "includeif") && e.key === "path" && e.value !== "" && !e.value.startsWith("~")).map((e) => e.value);
+/** The include.path and includeIf.*.path values of a config, `~/` ones from `home` (left out without one, as `~user/` ones are). */
+export function includePaths(configText: string, home?: string): string[] {
+  const paths = [...configEntries(configText)].filter((e) => (e.section === "include" || e.section === "includeif") && e.key === "path" && e.value !== "").map((e) => e.value);
+  return paths.flatMap((p) => (!p.startsWith("~") ? [p] : home !== undefined && p.startsWith("~/") ? [join(home, p.slice(2))] : []));
 }
 
 function readText(path: string): string | null {

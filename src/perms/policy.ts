@@ -163,7 +163,8 @@ export class Policy {
       if (why) return name === real ? why : `${why} (as ${relative(this.root, name)}, through a link)`;
     }
     // A relative core.hooksPath in the person's global git config (found through $HOME, as git finds it) names a folder in every repository.
-    return gitWriteReason(roots, real, gitConfigFiles(process.env, process.env.HOME || homedir()), scan);
+    const home = process.env.HOME || homedir();
+    return gitWriteReason(roots, real, gitConfigFiles(process.env, home), scan, home);
   }
 
   /** The flag that would grant a request, for the no-prompt denial message. */

@@ -327,7 +327,7 @@ export interface GitGuard {
  * the files it includes. A hooks directory that does not exist yet is
  * checked after the command (disarmNewRepositories).
  */
-export function gitGuard(roots: string | readonly string[], sites: GitSite[], globalConfig: string[] = []): GitGuard {
+export function gitGuard(roots: string | readonly string[], sites: GitSite[], globalConfig: string[] = [], home?: string): GitGuard {
   const all = asRoots(roots);
   const why = new Map<string, string>();
   const note = (set: Set<string>, p: string, what: string) => {
@@ -337,7 +337,10 @@ export function gitGuard(roots: string | readonly string[], sites: GitSite[], gl
   const readOnly = new Set<string>();
   const missing = new Set<string>();
   const missingIncludes = new Set<string>();
-  const globalHooks = withIncludes(globalConfig, readSmall).flatMap((f) => hooksPaths(f.text ?? ""));
+  const global = withIncludes(globalConfig, readSmall, home);
+  const globalHooks = global.flatMap((f) => hooksPaths(f.text ?? ""));
+  // A file the person's own git config includes is obeyed in every repository (a dotfiles workspace, a team config in one).
+  for (const config of global) if (config.included) guardInclude(config.path, "is a file your git config includes: git obeys it in every repository (core.fsmonitor, hooks, aliases run programs)");
   const dotGits = sites.filter((s) => s.kind === "dir").map((s) => s.path);
   for (const site of sites) {
     // A link is not mounted over (bubblewrap would follow it); one the command makes is set aside after.
@@ -355,16 +358,17 @@ export function gitGuard(roots: string | readonly string[], sites: GitSite[], gl
     for (const gitDir of site.gitDirs) {
       if (rootOf(all, gitDir)) note(readOnly, gitDir, repoWhy);
       // Its config files and every file they include, at any depth: each can name hooks or programs.
-      for (const config of withIncludes([join(gitDir, "config"), join(gitDir, "config.worktree")], readSmall)) {
-        if (config.included) {
-          // One bunker cannot resolve (a name too long, a loop of links) git cannot open either.
-          const abs = resolvedOrNull("/", config.path);
-          if (abs) note(abs.exists ? readOnly : missingIncludes, abs.real, "is a file a repository's git config includes: git obeys it as its own config (core.fsmonitor, hooks, aliases run programs)");
-        }
+      for (const config of withIncludes([join(gitDir, "config"), join(gitDir, "config.worktree")], readSmall, home)) {
+        if (config.included) guardInclude(config.path, "is a file a repository's git config includes: git obeys it as its own config (core.fsmonitor, hooks, aliases run programs)");
         for (const hooks of hooksPaths(config.text ?? "")) addHooks(hooks, top);
       }
     }
     for (const hooks of globalHooks) addHooks(hooks, top);
+  }
+  function guardInclude(path: string, what: string): void {
+    // One bunker cannot resolve (a name too long, a loop of links) git cannot open either.
+    const abs = resolvedOrNull("/", path);
+    if (abs) note(abs.exists ? readOnly : missingIncludes, abs.real, what);
   }
   function inside(p: string): boolean {
     const r = rootOf(all, p);
@@ -399,9 +403,9 @@ const REPO_MAKERS = new Set(["objects", "refs", "commondir"]);
  * write several files, each judged against the disk before any is written:
  * HEAD, which every repository needs, asks whatever else is there.)
  */
-export function gitWriteReason(roots: string | readonly string[], real: string, globalConfig: string[] = [], scan: WorkspaceScan = scanRoots(asRoots(roots))): string | null {
+export function gitWriteReason(roots: string | readonly string[], real: string, globalConfig: string[] = [], scan: WorkspaceScan = scanRoots(asRoots(roots)), home?: string): string | null {
   const all = asRoots(roots);
-  const guard = gitGuard(all, scan.sites, globalConfig);
+  const guard = gitGuard(all, scan.sites, globalConfig, home);
   for (const list of [guard.readOnly, guard.missingHooks, guard.missingIncludes]) {
     const hit = list.find((p) => isWithin(p, real));
     if (hit) return guard.why.get(hit) ?? "is read by git, which runs what it names";

@@ -251,7 +251,7 @@ export function commandSandboxSpec(command: string, root: string, opts: RunBashO
   const later = laterMatch(roots, grants);
   const scan = confined && !workspaceReadOnly ? scanRoots(roots, later) : { sites: [], later: new Map<string, string>() };
   const sites = scan.sites;
-  const guard = gitGuard(roots, sites, host.gitConfig);
+  const guard = gitGuard(roots, sites, host.gitConfig, realpathLoose(opts.home ?? homedir()).real);
   // Files the person's tools run later, read-only like .git (a link is not mounted over: one the command makes is set aside).
   const laterReadOnly = [...scan.later.keys()].filter((p) => !isLink(p));
   const topGit = new Set(opts.gitWritable ? [join(root, ".git"), ...gitDirsInside(root)] : []);

@@ -50,6 +50,23 @@ describe("finding repositories", () => {
     expect(guard.readOnly).toContain(join(root, "sub/.githooks"));
     expect(guard.missingHooks).toContain(join(root, ".githooks"));
   });
+
+  test("a file git's global config includes from the workspace (absolute, or ~/ from the person's home) is read-only, or checked after when missing", () => {
+    const home = tempDir("bunker-gitguard-home-");
+    const root = join(home, "dotfiles");
+    mkdirSync(root);
+    writeFileSync(join(root, "team.gitconfig"), "[alias]\n\tst = status\n");
+    const global = join(home, ".gitconfig");
+    writeFileSync(global, `[include]\n\tpath = ${root}/team.gitconfig\n[includeIf "gitdir:~/"]\n\tpath = ~/dotfiles/later.gitconfig\n`);
+    const guard = gitGuard(root, findGitSites(root), [global], home);
+    expect(guard.readOnly).toEqual([join(root, "team.gitconfig")]);
+    expect(guard.missingIncludes).toEqual([join(root, "later.gitconfig")]);
+    expect(guard.why.get(join(root, "team.gitconfig"))).toBe("is a file your git config includes: git obeys it in every repository (core.fsmonitor, hooks, aliases run programs)");
+    // The write tools ask for it too.
+    expect(gitWriteReason(root, join(root, "later.gitconfig"), [global], undefined, home)).toContain("is a file your git config includes");
+    // Without the home, a ~/ include is not followed (~user/ never is).
+    expect(gitGuard(root, findGitSites(root), [global]).missingIncludes).toEqual([]);
+  });
 });
 
 describe("disarming what a command created", () => {
