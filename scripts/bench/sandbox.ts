@@ -11,6 +11,7 @@ import { sandboxMounts } from "../../src/sandbox/spec.ts";
 import { scanWorkspace } from "../../src/sandbox/git-guard.ts";
 import { runsLaterMatcher } from "../../src/perms/runs-later.ts";
 import { commandSandboxSpec } from "../../src/tools/run-bash.ts";
+import { scrubEnv } from "../../src/sandbox/env.ts";
 import { median, timeMedian, type BenchRow } from "./types.ts";
 
 const RUNS = 40;
@@ -39,6 +40,7 @@ export async function bench(): Promise<BenchRow[]> {
     rows.push({ name: "run decision covered by a session prefix (`bun test … | tail`)", value: round(await timeMedian(300, () => withSession.decide("run", tested))), unit: "ms" });
 
     rows.push(...(await afterScanRows(root)));
+    rows.push(...(await scrubRows()));
 
     const shell = Bun.which("bash") ?? "/bin/sh";
     const plain = [shell, "-c", "true"];
@@ -121,3 +123,31 @@ async function afterScanRows(base: string): Promise<BenchRow[]> {
 }
 
 if (import.meta.main) console.table(await bench());
+
+/**
+ * Withholding credentials from one command's environment: 100 ordinary
+ * variables (PATH, LS_COLORS, URLs, flags) and 3 credentials through the
+ * credential table; the table compiles at the first command (timed apart, in
+ * a fresh process); and the slowest of long repetitive values (64 KB of
+ * spaces, `-u`, `sk-`, `eyJ-`, …), which the bounded patterns keep linear.
+ */
+async function scrubRows(): Promise<BenchRow[]> {
+  const env: Record<string, string> = {
+    PATH: "/usr/local/bin:/usr/bin:/bin:/home/me/.bun/bin:/home/me/.cargo/bin:/home/me/go/bin",
+    LS_COLORS: "rs=0:di=01;34:ln=01;36:mh=00:pi=40;33:so=01;35:do=01;35:bd=40;33;01:".repeat(20),
+    GITHUB_TOKEN: "x", ORIGIN: `https://ghp_${"a1B2".repeat(9)}@github.com/o/r.git`, MYSQL_OPTS: "-u root -phunter2",
+  };
+  for (let i = 0; i < 97; i++) env[`SETTING_${i}`] = i % 2 ? `https://mirror${i}.example/path/${i}` : `-O2 -pthread --jobs=${i} /opt/tool${i}/bin`;
+  const first = Bun.spawnSync(["bun", "-e", `const { scrubEnv } = await import(${JSON.stringify(join(import.meta.dir, "../../src/sandbox/env.ts"))}); const env = ${JSON.stringify(env)}; const t = performance.now(); scrubEnv(env); console.log(performance.now() - t);`]);
+  const once = Number(first.stdout.toString().trim());
+  let worst = 0;
+  for (const unit of [" ", "-u", "sk-", "eyJ-", "x.", "a://", "-p", "https://"]) {
+    const value = unit.repeat(Math.ceil(65536 / unit.length));
+    worst = Math.max(worst, await timeMedian(5, () => scrubEnv({ LONG: value })));
+  }
+  return [
+    { name: "withholding credentials from one command's environment (100 variables)", value: round(await timeMedian(300, () => scrubEnv(env))), unit: "ms" },
+    { name: "withholding credentials: the first command's (compiles the table, in a fresh process)", value: round(once), unit: "ms" },
+    { name: "withholding credentials: the slowest 64 KB repetitive value", value: round(worst), unit: "ms" },
+  ];
+}

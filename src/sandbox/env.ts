@@ -3,7 +3,7 @@
 // the one table), unless named in --allow-env; plus git settings that keep a
 // repository's own files from running code.
 import { escapeControl } from "../ui/escape.ts";
-import { nameLooksSecret, secretShapeOf, valueLooksSecret } from "./secret-shapes.ts";
+import { looksLikeCredential, nameLooksSecret, secretShapeOf, valueLooksSecret } from "./secret-shapes.ts";
 
 /** Whether a name alone, or a value alone, marks a variable as a credential. */
 export { nameLooksSecret as looksSecret, valueLooksSecret };
@@ -37,21 +37,14 @@ export function withGitHardening(env: Record<string, string>): Record<string, st
   return out;
 }
 
-/** A variable kept from commands, and what it looked like (never its value). */
-export interface Withheld {
-  name: string;
-  what: string;
-}
-
-/** The person's environment split: what commands get, and what is withheld (names in `allowNames` pass through). */
-export function splitEnv(env: Record<string, string | undefined>, allowNames: readonly string[] = []): { env: Record<string, string>; withheld: Withheld[] } {
+/** The person's environment split: what commands get, and the names withheld (names in `allowNames` pass through). */
+export function splitEnv(env: Record<string, string | undefined>, allowNames: readonly string[] = []): { env: Record<string, string>; withheld: string[] } {
   const allowed = new Set(allowNames);
   const out: Record<string, string> = {};
-  const withheld: Withheld[] = [];
+  const withheld: string[] = [];
   for (const [name, value] of Object.entries(env)) {
     if (value === undefined) continue;
-    const shape = allowed.has(name) ? null : secretShapeOf(name, value);
-    if (shape) withheld.push({ name, what: shape.what });
+    if (!allowed.has(name) && looksLikeCredential(name, value)) withheld.push(name);
     else out[name] = value;
   }
   return { env: out, withheld };
@@ -70,13 +63,14 @@ const MAX_LISTED = 20;
 
 /**
  * When a command that failed as if it lacked a login ran without variables
- * that look like credentials: one line naming them (escaped, never their
- * values) and the flag that passes one, for the model and the person. Null
- * otherwise.
+ * that look like credentials (`withheld`, names in `env`): one line naming
+ * them and what each looked like (escaped, never a value) and the flag that
+ * passes one, for the model and the person. Null otherwise.
  */
-export function withheldNote(output: string, withheld: readonly Withheld[]): string | null {
-  const offered = withheld.filter((w) => !OWN.has(w.name));
-  if (offered.length === 0 || !LOGIN_FAILURE.test(output)) return null;
+export function withheldNote(output: string, withheld: readonly string[], env: Record<string, string | undefined>): string | null {
+  const names = withheld.filter((n) => !OWN.has(n));
+  if (names.length === 0 || !LOGIN_FAILURE.test(output)) return null;
+  const offered = names.map((name) => ({ name, what: secretShapeOf(name, env[name] ?? "")?.what ?? "it looks like a credential" }));
   // A name is the person's (or a project's .envrc, through direnv): escaped and bounded; a value is never shown.
   const shown = offered.slice(0, MAX_LISTED).map((w) => `${escapeControl(w.name.length > 80 ? `${w.name.slice(0, 80)}…` : w.name)} (${w.what})`);
   const more = offered.length > MAX_LISTED ? ` and ${offered.length - MAX_LISTED} more` : "";

@@ -138,46 +138,44 @@ const BY_NAME_AND_VALUE: SecretShape[] = [
 /** The whole table, in the order it is checked. */
 export const SECRET_SHAPES: readonly SecretShape[] = [...BY_NAME, ...BY_VALUE, ...BY_NAME_AND_VALUE];
 
-interface Compiled {
-  names: RegExp;
-  values: RegExp;
-  each: Entry[];
-  /** The entries that need both a name and a value. */
-  pairs: Entry[];
-}
-
 interface Entry {
   shape: SecretShape;
   name: RegExp | null;
   value: RegExp | null;
 }
 
-let compiled: Compiled | undefined;
-
 const valueSource = (s: SecretShape) => (s.anyCase ? `(?i:${s.value})` : `(?:${s.value})`);
 
-/** Built on the first command, not at start-up. */
-function table(): Compiled {
-  if (compiled) return compiled;
-  const each = SECRET_SHAPES.map((shape) => ({
-    shape,
-    name: shape.name === undefined ? null : new RegExp(shape.name, "i"),
-    value: shape.value === undefined ? null : new RegExp(valueSource(shape)),
-  }));
-  return (compiled = {
+let unions: { names: RegExp; values: RegExp; pairs: Entry[] } | undefined;
+let entries: Entry[] | undefined;
+
+const entry = (shape: SecretShape): Entry => ({
+  shape,
+  name: shape.name === undefined ? null : new RegExp(shape.name, "i"),
+  value: shape.value === undefined ? null : new RegExp(valueSource(shape)),
+});
+
+/** One expression per side, built on the first command, not at start-up. */
+function table(): NonNullable<typeof unions> {
+  return (unions ??= {
     names: new RegExp(BY_NAME.map((s) => `(?:${s.name})`).join("|"), "i"),
     values: new RegExp(BY_VALUE.map(valueSource).join("|")),
-    each,
-    pairs: each.filter((e) => e.name && e.value),
+    pairs: BY_NAME_AND_VALUE.map(entry),
   });
 }
 
-/** The first entry a variable matches (what it looks like), or null when it looks like no credential. */
-export function secretShapeOf(name: string, value: string): SecretShape | null {
+/** Whether a variable looks like a credential: the one decision, on every variable of every command. */
+export function looksLikeCredential(name: string, value: string): boolean {
   const t = table();
-  // Almost every variable matches nothing: two tests decide that; the entry is looked for only on a hit.
-  if (!t.names.test(name) && !t.values.test(value) && !t.pairs.some((e) => e.name!.test(name) && e.value!.test(value))) return null;
-  return t.each.find((e) => (!e.name || e.name.test(name)) && (!e.value || e.value.test(value)))?.shape ?? null;
+  return t.names.test(name) || t.values.test(value) || t.pairs.some((e) => e.name!.test(name) && e.value!.test(value));
+}
+
+/** The first entry a variable matches (what it looks like, for a note), or null when it looks like no credential. */
+export function secretShapeOf(name: string, value: string): SecretShape | null {
+  if (!looksLikeCredential(name, value)) return null;
+  // Each entry on its own is compiled only when a note must say which one matched.
+  entries ??= SECRET_SHAPES.map(entry);
+  return entries.find((e) => (!e.name || e.name.test(name)) && (!e.value || e.value.test(value)))?.shape ?? null;
 }
 
 /** Whether a variable's name alone marks it as a credential. */

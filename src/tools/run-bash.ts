@@ -129,7 +129,8 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
       }
 
       const spec = commandSandboxSpec(command, ctx.root, opts, p.confined, decision.run?.readOnly ?? false);
-      const { env: scrubbed, withheld } = splitEnv(opts.env ?? process.env, opts.allowEnv);
+      const personEnv = opts.env ?? process.env;
+      const { env: scrubbed, withheld } = splitEnv(personEnv, opts.allowEnv);
       const env = withGitHardening(scrubbed);
       // The workspace is its own mount in the sandbox: git looks past it for the repository it is a folder of.
       if (p.confined && enclosingGitDirs(ctx.root, spec.home ?? homedir()).length > 0) env.GIT_DISCOVERY_ACROSS_FILESYSTEM = "1";
@@ -168,7 +169,7 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
           net && refusalNote(net.refusals()),
           p.confined ? sandboxNote(result, spec) : null,
           // A login the command lacked because the person's credentials were withheld: which, and the flag.
-          result.exitCode !== 0 ? withheldNote(result.output, withheld) : null,
+          result.exitCode !== 0 ? withheldNote(result.output, withheld, personEnv) : null,
           ...disarmed.map((l) => `note: ${l}`),
         ].filter((n) => n);
         return formatResult(result, notes.length > 0 ? notes.join("\n") : null);

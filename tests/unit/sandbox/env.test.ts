@@ -40,21 +40,20 @@ test("--allow-env passes a named variable whatever its name or value", () => {
 });
 
 describe("what the person and the model are told", () => {
-  const withheld = splitEnv({
+  const person = {
     ANTHROPIC_API_KEY: "sk-ant-bunkers-own-key-0123456789",
     MY_THING: `ghp_${"a1B2".repeat(9)}`,
     "EVIL\x1b]0;pwned\x07": "hunter2hunter2-password=x",
     LANG: "C",
-  }).withheld;
+  };
+  const { withheld } = splitEnv(person);
 
-  test("splitEnv says what each withheld variable looked like, and keeps the rest", () => {
-    const { env, withheld: w } = splitEnv({ LANG: "C", MY_THING: `ghp_${"a1B2".repeat(9)}` });
-    expect(env).toEqual({ LANG: "C" });
-    expect(w).toEqual([{ name: "MY_THING", what: "a GitHub token" }]);
+  test("splitEnv names what it withheld, and keeps the rest", () => {
+    expect(splitEnv(person)).toEqual({ env: { LANG: "C" }, withheld: ["ANTHROPIC_API_KEY", "MY_THING", "EVIL\x1b]0;pwned\x07"] });
   });
 
   test("a command that failed for want of a login is told which variables were withheld and the flag; never a value; names escaped", () => {
-    const note = withheldNote("remote: Invalid username or token.\nfatal: Authentication failed for 'https://github.com/o/r.git/'", withheld)!;
+    const note = withheldNote("remote: Invalid username or token.\nfatal: Authentication failed for 'https://github.com/o/r.git/'", withheld, person)!;
     expect(note).toContain("MY_THING (a GitHub token)");
     expect(note).toContain("--allow-env=MY_THING");
     expect(note).toContain("EVIL\\x1b]0;pwned\\x07");
@@ -66,8 +65,8 @@ describe("what the person and the model are told", () => {
   });
 
   test("no note for other failures, or when only bunker's own key was withheld", () => {
-    expect(withheldNote("error: expected 2, got 3", withheld)).toBeNull();
-    expect(withheldNote("HTTP 401 Unauthorized", splitEnv({ ANTHROPIC_API_KEY: "k" }).withheld)).toBeNull();
+    expect(withheldNote("error: expected 2, got 3", withheld, person)).toBeNull();
+    expect(withheldNote("HTTP 401 Unauthorized", ["ANTHROPIC_API_KEY"], person)).toBeNull();
   });
 });
 
