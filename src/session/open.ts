@@ -53,6 +53,7 @@ export function openSession(config: Config, warn: (message: string) => void): Op
 function resumed(config: Config, store: SessionStore, saved: SavedSession, warn: (message: string) => void): OpenedSession {
   const model = config.modelExplicit ? config.model : saved.model;
   const recorder = new SessionRecorder(store, { root: config.root, model }, warn, saved.id, saved.version);
+  recorder.continuesFrom(saved.usage);
   // Another bunker is still running this session's last turn: its prompt and rounds are its own, not to be
   // taken up here (that would run its task twice). Go on from the turn before; saving then forks a new session.
   if (saved.running && idRunning(saved.running) && unfinished(saved.messages)) {
