@@ -8,7 +8,7 @@ import pc from "../ui/colors.ts";
 import { DEFAULT_MAX_DIFF_LINES, renderFileChanges } from "../ui/diff-view.ts";
 import { escapeControl } from "../ui/escape.ts";
 import { withKeyFeed, type FeedInput } from "../ui/key-feed.ts";
-import { selectKeys } from "../ui/select-keys.ts";
+import { selectKeys, whileOpen } from "../ui/select-keys.ts";
 import { giveBackAtExit, type TtyIn } from "../ui/tty-exit.ts";
 import type { ApprovalAnswer, Approver, PermRequest } from "./types.ts";
 import { isProtectedRelative } from "./workspace.ts";
@@ -106,7 +106,7 @@ export class TtyApprover implements Approver {
     if (choice !== "deny") return { answer: choice };
 
     const feedback = await this.watchingCtrlC((input) =>
-      text({ message: denyPrompt, placeholder: "optional; Enter to just refuse", input, output: this.output, signal }),
+      whileOpen(signal, (open) => text({ message: denyPrompt, placeholder: "optional; Enter to just refuse", input, output: this.output, signal: open })),
       signal,
     );
     if (signal?.aborted) return withdrawn(signal);

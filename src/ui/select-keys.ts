@@ -60,7 +60,29 @@ class KeySelectPrompt<V> extends SelectPrompt<KeyOption<V>> {
   }
 }
 
+/**
+ * Runs a clack prompt with `signal` linked only while it is open: clack keeps
+ * its abort listener after the prompt closed, and an abort then would redraw
+ * and close an answered prompt again, under whatever was printed since.
+ */
+export async function whileOpen<R>(signal: AbortSignal | undefined, prompt: (signal: AbortSignal | undefined) => Promise<R>): Promise<R> {
+  if (!signal) return prompt(undefined);
+  const open = new AbortController();
+  const forward = () => open.abort(signal.reason);
+  if (signal.aborted) forward();
+  else signal.addEventListener("abort", forward, { once: true });
+  try {
+    return await prompt(open.signal);
+  } finally {
+    signal.removeEventListener("abort", forward);
+  }
+}
+
 export function selectKeys<V>(opts: SelectKeysOptions<V>): Promise<V | symbol> {
+  return whileOpen(opts.signal, (signal) => selectNow({ ...opts, signal }));
+}
+
+function selectNow<V>(opts: SelectKeysOptions<V>): Promise<V | symbol> {
   const keys = new Map<string, number>();
   opts.options.forEach((_, i) => {
     const k = numberKey(i);

@@ -155,6 +155,7 @@ describe.skipIf(!canRun || !tmuxAvailable)("in a real terminal (tmux)", () => {
     const { root, env } = workspace();
     const tmux = await e2e.terminal([...BUNKER, "--allow-run", "--sandbox", "on", "start it"], { cwd: root, env, cols: 140, rows: 50 });
     const question = `Allow net access to "127.0.0.3:${B.port}"?`;
+    const seenBefore = B.seen.length;
     await waitForCount(tmux, question, 1);
     await waitForCount(tmux, "Withdrawn: the command ended before it was answered.", 1);
     await waitForCount(tmux, "The command finished; here is my answer.", 1);
@@ -167,7 +168,7 @@ describe.skipIf(!canRun || !tmuxAvailable)("in a real terminal (tmux)", () => {
     expect(fake.requests[2]?.body.messages.at(-1)?.content).toMatchObject([{ type: "text", text: "thanks" }]);
     expect(count(screen, "The command finished; here is my answer.")).toBe(1);
     expect(count(screen, question)).toBe(1);
-    expect(B.seen).toEqual([]);
+    expect(B.seen.length).toBe(seenBefore);
     expect(await quitWithCtrlD(tmux)).not.toBeNull();
   }, 60_000);
   test("web_fetch: a redirect from a granted host to B asks, naming the new URL; denied, B is not reached", async () => {
