@@ -52,6 +52,8 @@ export interface PermRequest {
   alsoTargets?: string[];
   /** Set by Permissions for a write that always asks: which file, and what runs it (`.envrc: direnv runs it…`). */
   protectedFiles?: { display: string; why: string }[];
+  /** Asked for the person's own command (/undo, /rewind): asked every time, no refusal remembered, only yes or no. */
+  byPerson?: boolean;
 }
 
 export type ApprovalAnswer =
