@@ -4,6 +4,7 @@ import { commit, version } from "./build-info.ts";
 import { HELP } from "./help.ts";
 import { escapeControl } from "./ui/escape.ts";
 import { isTerminal } from "./ui/is-terminal.ts";
+import { startupBegins } from "./jit.ts";
 
 async function main(): Promise<number> {
   const argv = process.argv.slice(2);
@@ -23,6 +24,8 @@ async function main(): Promise<number> {
     console.log(HELP);
     return 0;
   }
+  // Everything from here to the REPL's first prompt (or a headless run's end) runs once: see jit.ts.
+  startupBegins();
   // From here on SIGTERM and SIGHUP end bunker at any moment, its commands and terminal state with it.
   const { installSignalExits } = await import("./sandbox/process.ts");
   installSignalExits();

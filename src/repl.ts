@@ -13,6 +13,7 @@ import { LiveRegion } from "./ui/live-region.ts";
 import { TtyPrompt } from "./ui/prompt.ts";
 import { TerminalUI } from "./ui/terminal.ts";
 import { costLine, runSlashCommand, withKeptTodos, type CommandContext, type ReplState } from "./slash-commands.ts";
+import { startupOver } from "./jit.ts";
 
 /** Reads the next message: the raw-mode prompt on a terminal, readline otherwise. */
 interface MessageReader {
@@ -74,6 +75,8 @@ export async function runRepl(config: Config): Promise<number> {
       pending = undefined;
       say(`${pc.cyan("›")} ${escapeControl(input, { keepNewlines: true })}\n`);
     } else {
+      // Waiting for the person: start-up is over, the normal JIT policy comes back (jit.ts).
+      startupOver();
       const { line, interrupted } = await reader.read();
       if (line === null) {
         // Ctrl+D leaves readline's cursor after the prompt: end that line first.

@@ -1,7 +1,6 @@
 // Builds the uncoloured unified diff and +/- counts shown before a write.
 // Always computed from the real before and after contents, never from the
 // model's own description of its change.
-import { structuredPatch } from "diff";
 import type { FileChangePreview } from "../perms/types.ts";
 
 export function makeFilePreview(
@@ -15,6 +14,8 @@ export function makeFilePreview(
   // region grows when the diff inside it puts a change too near its edge for full context.
   const oldName = before === null ? "/dev/null" : `a/${display}`;
   const newName = after === null ? "/dev/null" : `b/${display}`;
+  // Required here, not imported: the diff package builds its tables when loaded, and a turn that writes nothing never needs it.
+  const { structuredPatch } = require("diff") as typeof import("diff");
   let patch: ReturnType<typeof structuredPatch>;
   for (let slack = CONTEXT; ; slack *= 4) {
     const region = changedRegion(before ?? "", after ?? "", slack);
@@ -93,7 +94,7 @@ interface Region {
   whole: boolean;
 }
 
-type Hunk = ReturnType<typeof structuredPatch>["hunks"][number];
+type Hunk = ReturnType<typeof import("diff").structuredPatch>["hunks"][number];
 
 /** Every hunk has its full context, or reaches the file's own start or end. */
 function contextComplete(hunks: Hunk[], region: Region, context: number): boolean {

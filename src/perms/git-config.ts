@@ -14,7 +14,9 @@ import { commondirTarget, gitfileTarget } from "./gitfile.ts";
  * runs (run/git-settings.ts, but for aliases, which only run when named),
  * and what else makes a read-only git command reach further.
  */
-const RUNS_PROGRAMS: Record<string, Set<string> | "*"> = (() => {
+// Built on first use, not at start-up: reading a config is rare, and loading this module is not.
+let runsPrograms: Record<string, Set<string> | "*"> | undefined;
+const runsProgramsTable = (): Record<string, Set<string> | "*"> => (runsPrograms ??= (() => {
   const table: Record<string, Set<string> | "*"> = {};
   const add = (section: string, key: string) => {
     const had = table[section];
@@ -35,7 +37,7 @@ const RUNS_PROGRAMS: Record<string, Set<string> | "*"> = (() => {
   add("include", "*");
   add("includeif", "*");
   return table;
-})();
+})());
 
 /** A remote's URL git fetches from itself (no `ext::`, `fd::` or other transport helper named in it). */
 const plainUrl = (value: string) => !value.includes("::") && !value.startsWith("-") && (/^(https?|ssh|git|file):\/\//i.test(value) || !value.includes("://"));
@@ -225,7 +227,7 @@ export function riskyKey(configText: string): string | null {
 
 /** Whether `section.key` (section without its subsection, both lower case) names a program git may run. */
 export function runsProgram(section: string, key: string): boolean {
-  const risky = RUNS_PROGRAMS[section];
+  const risky = runsProgramsTable()[section];
   return risky === "*" || risky?.has(key) === true;
 }
 

@@ -203,8 +203,9 @@ export class Policy {
   private decidePath(kind: "read" | "write", real: string): Decision {
     const inside = isWithin(this.root, real);
     const shown = inside ? relative(this.root, real) || "." : real;
-    // Quoted when it must be, so the flag can be pasted into a shell as it is (a path with a space).
-    const hint = `--allow-${kind}=${shellQuote(shown)}` + (kind === "write" && inside ? ` (or --allow-write for the whole workspace)` : "");
+    // Quoted when it must be, so the flag can be pasted into a shell as it is (a path with a space);
+    // made only for a decision that asks (an allowed read is the common case).
+    const hint = () => `--allow-${kind}=${shellQuote(shown)}` + (kind === "write" && inside ? ` (or --allow-write for the whole workspace)` : "");
     if (matchesPathRules(this.grants.deny[kind], real, true)) {
       return { verdict: "deny", reason: `${kind} access to ${shown} is denied by a --deny-${kind} flag or a deny rule` };
     }
@@ -212,16 +213,16 @@ export class Policy {
     const by = matchesPathRules(allow, real, false);
     // Protected wherever it is; outside the workspace only a grant makes it askable (else it is denied below).
     if (kind === "write" && (inside || by)) {
-      if (this.isProtectedPath(real)) return { verdict: "ask", reason: `${shown} is protected: writes there always ask`, hint };
+      if (this.isProtectedPath(real)) return { verdict: "ask", reason: `${shown} is protected: writes there always ask`, hint: hint() };
       const later = this.runsLater(real);
-      if (later) return { verdict: "ask", reason: `${shown} ${later}: writing it always asks`, hint };
+      if (later) return { verdict: "ask", reason: `${shown} ${later}: writing it always asks`, hint: hint() };
     }
     if (by) return { verdict: "allow", grantedBy: by };
     if (!inside) {
       return { verdict: "deny", reason: `${shown} is outside the workspace (${this.root}). To grant it, run bunker with --allow-${kind}=${shellQuote(shown)}` };
     }
     if (allow.workspace) return { verdict: "allow", grantedBy: "flag" };
-    return kind === "read" ? { verdict: "allow", grantedBy: "default" } : { verdict: "ask", reason: `writing ${shown} needs approval`, hint };
+    return kind === "read" ? { verdict: "allow", grantedBy: "default" } : { verdict: "ask", reason: `writing ${shown} needs approval`, hint: hint() };
   }
 
   /** `target` is "host:port" (net/host-pattern.ts): patterns may name the host, host:port, or *.domain. */

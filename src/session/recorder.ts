@@ -40,9 +40,15 @@ export class SessionRecorder {
     else this.store = store;
   }
 
+  /** This process as a save marks a running turn (pid:start, read from /proc): found once, when the store opens. */
+  private self: string | undefined;
+
   /** Opens the store now if it is opened lazily and not yet open (work that need not hold up a request). */
   open(): SessionStore | null {
-    if (this.store === undefined) this.store = this.openStore!();
+    if (this.store === undefined) {
+      this.store = this.openStore!();
+      this.self ??= selfId();
+    }
     return this.store;
   }
 
@@ -69,7 +75,7 @@ export class SessionRecorder {
     const store = this.open();
     if (!store) return;
     // A turn still running is marked as this bunker's, so a second one continuing the session does not adopt it.
-    snap = { ...snap, running: unfinished(snap.messages) ? selfId() : null };
+    snap = { ...snap, running: unfinished(snap.messages) ? (this.self ??= selfId()) : null };
     try {
       let saved = store.save(this.id, this.meta, snap, this.version);
       if (saved === "conflict") {

@@ -9,7 +9,6 @@
 // anywhere else is shown on its line, and a line whose only change is its
 // line end is named as such. A long diff is cut with a line saying how much
 // is hidden.
-import { diffWordsWithSpace } from "diff";
 import pc from "./colors.ts";
 import type { FileChangePreview } from "../perms/types.ts";
 import { escapeControl } from "./escape.ts";
@@ -112,6 +111,8 @@ function changedWords(body: string[]): Map<number, Piece[]> {
       const after = body[r + k]!.slice(1);
       // Word diffs of huge lines cost more than they show.
       if (before.length + after.length > 20_000) continue;
+      // Required here, not imported: a turn that shows no diff never loads the diff package.
+      const { diffWordsWithSpace } = require("diff") as typeof import("diff");
       const parts = diffWordsWithSpace(before, after);
       // A line rewritten whole has nothing worth marking inside it.
       if (!parts.some((p) => !p.added && !p.removed && p.value.trim() !== "")) continue;
