@@ -1,6 +1,7 @@
 // bunker -p: one turn, the answer on stdout, progress on stderr, and an exit
 // code a script can trust.
 import { fstatSync, statSync } from "node:fs";
+import { DEFAULT_CONTEXT_WINDOW } from "./agent/loop.ts";
 import { buildApp, canPrompt, usageSummary } from "./app.ts";
 import { version } from "./build-info.ts";
 import type { Config } from "./config.ts";
@@ -42,9 +43,67 @@ export function isNullOrClosed(fd: number): boolean {
   }
 }
 
+/** Bytes a token takes at the most (English prose; code and other languages take fewer): how the size of piped text is judged. */
+const BYTES_PER_TOKEN = 4;
+
+/**
+ * What to say about piped input of `bytes` against a context window of
+ * `window` tokens: past the window, even at the most favourable rate, the API
+ * would refuse the request, so nothing is sent (the read stops there); past
+ * half of it, the turn has little room left, so the person is told and it is
+ * sent whole. Nothing is cut silently.
+ */
+export function pipedInputCheck(bytes: number, window: number): { refuse: string } | { warn: string } | null {
+  const tokens = Math.round(bytes / BYTES_PER_TOKEN);
+  const windowWords = `the model's context window of ${window.toLocaleString("en-US")} tokens`;
+  if (bytes > window * BYTES_PER_TOKEN) {
+    return {
+      refuse:
+        `bunker: stdin holds more than ${sizeWords(window * BYTES_PER_TOKEN)} (over ${tokens.toLocaleString("en-US")} tokens), more than ${windowWords}: ` +
+        `the API would refuse it, so nothing was sent. Pipe in only the part that matters (e.g. tail -c 200000 FILE | bunker -p "..."), ` +
+        `or put the file in the workspace and name it in the prompt (bunker -p "summarize FILE"): the model reads files in pieces.\n`,
+    };
+  }
+  if (bytes > (window * BYTES_PER_TOKEN) / 2) {
+    const pct = Math.round((100 * tokens) / window);
+    return {
+      warn:
+        `bunker: stdin holds ${sizeWords(bytes)} (about ${tokens.toLocaleString("en-US")} tokens, ${pct}% of ${windowWords}); it is sent whole, ` +
+        `but the turn has little room left and the API may refuse it as too long. Piping in less, or naming the file for the model to read, leaves room.\n`,
+    };
+  }
+  return null;
+}
+
+function sizeWords(bytes: number): string {
+  return bytes >= 1_000_000 ? `${(bytes / 1_000_000).toFixed(1)} MB` : `${Math.round(bytes / 1000)} KB`;
+}
+
+/** Reads piped stdin whole, or stops once it passes `max` bytes (a 4 GB pipe is not held in memory to be refused). */
+async function readPiped(max: number): Promise<{ text: string; bytes: number } | { over: number }> {
+  const chunks: Uint8Array[] = [];
+  let bytes = 0;
+  for await (const chunk of Bun.stdin.stream()) {
+    bytes += chunk.length;
+    if (bytes > max) return { over: bytes };
+    chunks.push(chunk);
+  }
+  return { text: Buffer.concat(chunks).toString("utf8"), bytes };
+}
+
 export async function runHeadless(config: Config, io: HeadlessIO = standardIO()): Promise<number> {
-  // Piped input is part of the request: the prompt, or context for the prompt.
-  const piped = io.stdinIsTerminal || io.stdinIsEmpty ? "" : (await Bun.stdin.text()).trim();
+  // Piped input is part of the request: the prompt, or context for the prompt. Its size is judged against the context window.
+  let piped = "";
+  if (!io.stdinIsTerminal && !io.stdinIsEmpty) {
+    const read = await readPiped(DEFAULT_CONTEXT_WINDOW * BYTES_PER_TOKEN);
+    const check = pipedInputCheck("over" in read ? read.over : read.bytes, DEFAULT_CONTEXT_WINDOW);
+    if (check && "refuse" in check) {
+      io.stderr.write(check.refuse);
+      return 2;
+    }
+    if (check) io.stderr.write(check.warn);
+    if ("text" in read) piped = read.text.trim();
+  }
   const prompt = config.prompt && piped ? `${config.prompt}\n\n<stdin>\n${piped}\n</stdin>` : (config.prompt ?? piped);
   if (!prompt) {
     // Here stdin is not a terminal (a terminal without a prompt is refused earlier), and it held nothing.
@@ -52,8 +111,11 @@ export async function runHeadless(config: Config, io: HeadlessIO = standardIO())
     return 2;
   }
   const started = performance.now();
-  const ui = new TerminalUI({ streamText: false, verbose: config.verbose, spinner: false, out: io.stdout, err: io.stderr });
+  // stream-json's stderr does not follow tool calls (its stdout does): no command progress there either.
+  const ui = new TerminalUI({ streamText: false, verbose: config.verbose, spinner: false, out: io.stdout, err: io.stderr, commandProgress: config.outputFormat !== "stream-json" });
   const app = await buildApp(config, ui);
+  // The result's usage is this run's; the session keeps its total (a later -c in the REPL counts it whole).
+  app.recorder.trackUsage(app.model.usage, false);
   const controller = new AbortController();
   const onSigint = () => controller.abort();
   process.on("SIGINT", onSigint);

@@ -35,6 +35,8 @@ export async function runRepl(config: Config): Promise<number> {
     markdown: live && !process.env.NO_COLOR,
   });
   const app = await buildApp(config, ui);
+  // The status line and /cost count the whole session: a continued one's earlier runs too (as Claude Code's /cost after --continue).
+  app.recorder.trackUsage(app.model.usage, true);
   process.stderr.write(`${pc.bold("bunker")} ${pc.dim(`· ${escapeControl(app.model.name)} · ${escapeControl(config.root)}`)}\n${pc.dim("/help for commands, Ctrl+D to leave")}\n`);
   const resumed = app.agent.history.messages.length;
   if (resumed > 0) {

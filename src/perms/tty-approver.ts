@@ -7,6 +7,7 @@ import { isCancel, log, text } from "@clack/prompts";
 import pc from "../ui/colors.ts";
 import { DEFAULT_MAX_DIFF_LINES, renderFileChanges } from "../ui/diff-view.ts";
 import { escapeControl } from "../ui/escape.ts";
+import { withKeyFeed, type FeedInput } from "../ui/key-feed.ts";
 import { selectKeys } from "../ui/select-keys.ts";
 import { giveBackAtExit, type TtyIn } from "../ui/tty-exit.ts";
 import type { ApprovalAnswer, Approver, PermRequest } from "./types.ts";
@@ -83,7 +84,7 @@ export class TtyApprover implements Approver {
     let choice: Choice | symbol;
     for (;;) {
       // 1..N pick an option at once, as do y (yes, this once) and n (no).
-      choice = await this.watchingCtrlC(() => selectKeys<Choice>({ message: question, options, letters: { y: "once", n: "deny" }, input: this.input, output: this.output }));
+      choice = await this.watchingCtrlC((input) => selectKeys<Choice>({ message: question, options, letters: { y: "once", n: "deny" }, input, output: this.output }));
       if (choice !== "view" || whole === undefined) break;
       // Seen whole, then asked again (the same question, nothing approved yet).
       await this.viewer(whole());
@@ -91,36 +92,30 @@ export class TtyApprover implements Approver {
     if (typeof choice === "symbol" || choice === "view") return { answer: "deny" };
     if (choice !== "deny") return { answer: choice };
 
-    const feedback = await this.watchingCtrlC(() =>
-      text({ message: denyPrompt, placeholder: "optional; Enter to just refuse", input: this.input, output: this.output }),
+    const feedback = await this.watchingCtrlC((input) =>
+      text({ message: denyPrompt, placeholder: "optional; Enter to just refuse", input, output: this.output }),
     );
     if (isCancel(feedback) || !feedback.trim()) return { answer: "deny" };
     return { answer: "deny", feedback: feedback.trim() };
   }
 
   /**
-   * Runs a clack prompt. Escape is "no"; Ctrl+C is "no, and stop": clack reports
-   * both as a cancel, so the byte itself is watched for, and Ctrl+C cancels the
-   * turn as it does everywhere else (the REPL listens for SIGINT during a turn).
-   * A cancel is stated in words: clack's struck-through option still reads "Yes".
+   * Runs a clack prompt on keys fed one at a time (src/ui/key-feed.ts: what
+   * is typed after the answer is kept for the next question). Escape is "no";
+   * Ctrl+C is "no, and stop": clack reports both as a cancel, so the feed
+   * says which, and Ctrl+C cancels the turn as it does everywhere else (the
+   * REPL listens for SIGINT during a turn). A cancel is stated in words:
+   * clack's struck-through option still reads "Yes".
    */
-  private async watchingCtrlC<R>(prompt: () => Promise<R>): Promise<R> {
-    let ctrlC = false;
-    const watch = (data: Buffer | string) => {
-      if (typeof data === "string" ? data.includes("\x03") : data.includes(0x03)) ctrlC = true;
-    };
-    this.input.on("data", watch);
-    // The prompt puts the terminal in raw mode and hides the cursor: a signal meanwhile must not leave it so.
+  private async watchingCtrlC<R>(prompt: (input: Readable) => Promise<R>): Promise<R> {
+    // The prompt hides the cursor and the feed sets raw mode: a signal meanwhile must not leave them so.
     const unhook = giveBackAtExit(this.input as TtyIn, this.output);
-    const answer = await prompt().finally(() => {
-      unhook();
-      this.input.off("data", watch);
-    });
+    const { answer, ctrlC } = await withKeyFeed(this.input as unknown as FeedInput, prompt).finally(unhook);
     if (isCancel(answer)) {
       const c = pc.createColors(this.color ?? pc.isColorSupported);
       log.message(c.red(ctrlC ? "Refused; the turn is cancelled." : "Refused."), { output: this.output, spacing: 0 });
-      if (ctrlC) process.emit("SIGINT");
     }
+    if (ctrlC) process.emit("SIGINT");
     return answer;
   }
 

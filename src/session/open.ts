@@ -53,6 +53,7 @@ export function openSession(config: Config, warn: (message: string) => void): Op
 function resumed(config: Config, store: SessionStore, saved: SavedSession, warn: (message: string) => void): OpenedSession {
   const model = config.modelExplicit ? config.model : saved.model;
   const recorder = new SessionRecorder(store, { root: config.root, model }, warn, saved.id, saved.version);
+  recorder.continuesFrom(saved.usage);
   // Another bunker is still running this session's last turn: its prompt and rounds are its own, not to be
   // taken up here (that would run its task twice). Go on from the turn before; saving then forks a new session.
   if (saved.running && idRunning(saved.running) && unfinished(saved.messages)) {
@@ -105,7 +106,7 @@ export function listSessions(config: Config, now = Date.now()): { text: string; 
  * bunker --resume on a terminal: the sessions of this workspace to choose
  * from, newest first, each named by its first prompt and the last reply.
  * Returns the id picked, or what to print and the exit code when there is
- * nothing to pick or the person cancels.
+ * nothing to pick or the person cancels (Escape: 0, Ctrl+C: 130).
  */
 export async function pickSession(config: Config, now = Date.now()): Promise<{ id: string } | { text: string; code: number }> {
   let sessions: (SessionSummary & { lastReply: string })[];
@@ -120,7 +121,10 @@ export async function pickSession(config: Config, now = Date.now()): Promise<{ i
   const labels = sessions.map((s) => `${ago(now - s.updated).padEnd(11)} ${s.title}${s.lastReply ? `  → ${s.lastReply}` : ""}`);
   const { pick } = await import("../ui/picker.ts");
   const index = await pick("Resume which session?", labels);
-  return index === null ? { text: "", code: 130 } : { id: sessions[index]!.id };
+  if (typeof index === "number") return { id: sessions[index]!.id };
+  // Escape is a choice (not resuming), not a failure: exit 0, as Claude Code's picker does; Ctrl+C is an interrupt (130).
+  const next = "bunker starts a new session, bunker -c continues the newest";
+  return index === "escape" ? { text: `No session chosen; nothing started (${next}).\n`, code: 0 } : { text: `Interrupted; no session chosen.\n`, code: 130 };
 }
 
 export interface PromptHistory {

@@ -4,6 +4,7 @@
 // When a second bunker has saved the same session meanwhile, this one's
 // conversation is kept as a new session instead of overwriting the other's.
 import type { MessageParam } from "@anthropic-ai/sdk/resources/messages";
+import { addUsage, emptyUsage, type UsageTotals } from "../agent/usage.ts";
 import { selfId } from "../fs/process-id.ts";
 import { newSessionId, type SessionSnapshot, type SessionStore } from "./store.ts";
 
@@ -26,6 +27,10 @@ export class SessionRecorder {
   /** The store once opened (null: none could be); undefined until first needed. */
   private store: SessionStore | null | undefined;
   private readonly openStore: (() => SessionStore | null) | undefined;
+  /** Tokens the session used in earlier runs (a continued one), not in `live`. */
+  private usageBefore: UsageTotals = emptyUsage();
+  /** This run's running totals (the model's), saved with the session added to `usageBefore`. */
+  private live: UsageTotals | null = null;
 
   constructor(
     /** The store, or how to open it when first needed (a new session opens it beside its first request). */
@@ -67,6 +72,32 @@ export class SessionRecorder {
     return this.saving && this.version !== null;
   }
 
+  /** A continued session: what it used before this run. */
+  continuesFrom(usage: UsageTotals | null): void {
+    this.usageBefore = usage ? { ...usage } : emptyUsage();
+  }
+
+  /**
+   * Saves `live` (this run's totals) with the session. With `carry`, `live`
+   * first takes in what the session used before, so whoever shows it (the
+   * REPL's status line and /cost) counts the whole session; without, it stays
+   * this run's (a headless result) and the earlier use is added when saving.
+   */
+  trackUsage(live: UsageTotals, carry: boolean): void {
+    if (carry) {
+      addUsage(live, this.usageBefore);
+      this.usageBefore = emptyUsage();
+    }
+    this.live = live;
+  }
+
+  private totalUsage(): UsageTotals | undefined {
+    if (!this.live) return undefined;
+    const total = { ...this.usageBefore };
+    addUsage(total, this.live);
+    return total;
+  }
+
   save(snap: SessionSnapshot): void {
     // An empty conversation is saved only over one that was saved (/rewind 1 conversation); a new one starts with its first reply.
     if (this.broken || (snap.messages.length === 0 && this.version === null)) return;
@@ -75,7 +106,7 @@ export class SessionRecorder {
     const store = this.open();
     if (!store) return;
     // A turn still running is marked as this bunker's, so a second one continuing the session does not adopt it.
-    snap = { ...snap, running: unfinished(snap.messages) ? (this.self ??= selfId()) : null };
+    snap = { ...snap, running: unfinished(snap.messages) ? (this.self ??= selfId()) : null, usage: this.totalUsage() };
     try {
       let saved = store.save(this.id, this.meta, snap, this.version);
       if (saved === "conflict") {

@@ -8,6 +8,7 @@ import { chmodSync, mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import type { MessageParam } from "@anthropic-ai/sdk/resources/messages";
 import type { TodoItem } from "../agent/session-state.ts";
+import type { UsageTotals } from "../agent/usage.ts";
 import { sessionIdProblem } from "./id.ts";
 import { shellQuote } from "../shell/quote.ts";
 import { applyDelta, makeDelta, sha256 } from "../change/delta.ts";
@@ -31,6 +32,8 @@ export interface SavedSession extends SessionSummary {
   todos: TodoItem[];
   /** While a turn is unfinished, the bunker running it (pid:start); null otherwise. */
   running: string | null;
+  /** Tokens the session used over all its runs; null when none were saved (an older bunker's session). */
+  usage: UsageTotals | null;
 }
 
 /** What a round leaves to save. */
@@ -39,6 +42,8 @@ export interface SessionSnapshot {
   todos: TodoItem[];
   /** The bunker whose turn is still running in `messages` (pid:start), so another one does not adopt it. */
   running?: string | null;
+  /** Tokens used so far over all the session's runs (kept as they were when not given). */
+  usage?: UsageTotals;
 }
 
 /** A session that cannot be found or read: the message says what to do; `exitCode` 2 for a wrong id, 1 otherwise. */
@@ -115,6 +120,7 @@ export class SessionStore {
       todos: JSON.stringify(snap.todos),
       running: snap.running ?? null,
     };
+    let saved: number | "conflict";
     if (expected === null) {
       const r = this.db
         .query(
@@ -122,22 +128,49 @@ export class SessionStore {
            VALUES ($id, $root, $model, $title, $now, $now, $count, $messages, $todos, 1, $running)`,
         )
         .run(values);
-      return r.changes === 1 ? 1 : "conflict";
+      saved = r.changes === 1 ? 1 : "conflict";
+    } else {
+      const r = this.db
+        .query(
+          `UPDATE sessions SET model = $model, title = $title, updated = $now, message_count = $count,
+             messages = $messages, todos = $todos, version = version + 1, running = $running
+           WHERE id = $id AND version = $expected`,
+        )
+        .run({ ...values, expected });
+      saved = r.changes === 1 ? expected + 1 : "conflict";
     }
-    const r = this.db
-      .query(
-        `UPDATE sessions SET model = $model, title = $title, updated = $now, message_count = $count,
-           messages = $messages, todos = $todos, version = version + 1, running = $running
-         WHERE id = $id AND version = $expected`,
-      )
-      .run({ ...values, expected });
-    return r.changes === 1 ? expected + 1 : "conflict";
+    if (saved !== "conflict" && snap.usage) {
+      this.usageTable();
+      this.db.query(`INSERT OR REPLACE INTO session_usage (id, usage) VALUES ($id, $usage)`).run({ id, usage: JSON.stringify(snap.usage) });
+    }
+    return saved;
+  }
+
+  /** The session usage table, made when first used (an addition any schema version can carry, as prompt_history). */
+  private usageTableMade = false;
+  private usageTable(): void {
+    if (this.usageTableMade) return;
+    this.db.exec(`CREATE TABLE IF NOT EXISTS session_usage (id TEXT PRIMARY KEY, usage TEXT NOT NULL)`);
+    this.usageTableMade = true;
+  }
+
+  /** A session as decoded, with the tokens it used (null when none were saved, or they cannot be read). */
+  private withUsage(session: SavedSession): SavedSession {
+    this.usageTable();
+    const row = this.db.query(`SELECT usage FROM session_usage WHERE id = $id`).get({ id: session.id }) as { usage: string } | null;
+    let usage: unknown = null;
+    try {
+      usage = row ? JSON.parse(row.usage) : null;
+    } catch {
+      // unreadable: counted as unknown, not as a failure to resume
+    }
+    return { ...session, usage: isUsage(usage) ? usage : null };
   }
 
   /** The most recently used session in `root`, or null. */
   latest(root: string): SavedSession | null {
     const row = this.db.query(`SELECT * FROM sessions WHERE root = $root ORDER BY updated DESC, rowid DESC LIMIT 1`).get({ root }) as Row | null;
-    return row ? decode(row) : null;
+    return row ? this.withUsage(decode(row)) : null;
   }
 
   /** The session whose id is `idOrPrefix` or starts with it (at least 4 characters). */
@@ -148,7 +181,7 @@ export class SessionStore {
     const rows = this.db.query(`SELECT * FROM sessions WHERE substr(id, 1, length($p)) = $p ORDER BY updated DESC LIMIT 2`).all({ p: wanted }) as Row[];
     if (rows.length === 0) throw new SessionError(`no saved session ${idOrPrefix} (bunker --resume lists them)`, 2);
     if (rows.length > 1) throw new SessionError(`${idOrPrefix} matches more than one session: give more of the id`, 2);
-    return decode(rows[0]!);
+    return this.withUsage(decode(rows[0]!));
   }
 
   /** How many sessions `root` has (the list shows only the newest). */
@@ -391,7 +424,13 @@ function decode(row: Row): SavedSession {
   if (!Array.isArray(messages) || !messages.every(isMessage)) {
     throw new SessionError(`session ${row.id} is damaged (its saved conversation is not a list of messages)`);
   }
-  return { ...summaryOf(row), messages, todos: Array.isArray(todos) ? (todos as TodoItem[]) : [], running: row.running ?? null };
+  return { ...summaryOf(row), messages, todos: Array.isArray(todos) ? (todos as TodoItem[]) : [], running: row.running ?? null, usage: null };
+}
+
+function isUsage(u: unknown): u is UsageTotals {
+  if (typeof u !== "object" || u === null) return false;
+  const r = u as Record<string, unknown>;
+  return ["input_tokens", "output_tokens", "cache_creation_input_tokens", "cache_read_input_tokens"].every((k) => typeof r[k] === "number" && Number.isFinite(r[k]) && (r[k] as number) >= 0);
 }
 
 function isMessage(m: unknown): m is MessageParam {

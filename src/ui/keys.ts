@@ -6,6 +6,7 @@
 // never see the same keystroke.
 import { StringDecoder } from "node:string_decoder";
 import { giveBackAtExit } from "./tty-exit.ts";
+import { hasHeldKeys, holdKeys, takeHeldKeys } from "./typeahead.ts";
 
 export type KeyName =
   | "text" | "paste" | "enter" | "newline" | "escape" | "backspace" | "delete" | "tab"
@@ -34,18 +35,20 @@ const CTRL_KEYS: Record<number, KeyName> = {
 const PASTE_START = "\x1b[200~";
 const PASTE_END = "\x1b[201~";
 
+/** One key as it was read: its bytes, and the key (null for a sequence swallowed whole). Text is one character a token. */
+export interface KeyToken {
+  raw: string;
+  key: Key | null;
+}
+
 /**
- * Parses `input` into keys. `rest` is an unfinished sequence at the end (an
+ * Reads `input` key by key. `rest` is an unfinished sequence at the end (an
  * Escape that may start one, half a paste) to prepend to the next chunk; when
- * no more input comes, `flush` says what it was.
+ * no more input comes, `flushTokens` says what it was.
  */
-export function parseKeys(input: string): { keys: Key[]; rest: string } {
-  const keys: Key[] = [];
-  let text = "";
-  const pushText = () => {
-    if (text) keys.push({ name: "text", text });
-    text = "";
-  };
+export function tokenizeKeys(input: string): { tokens: KeyToken[]; rest: string } {
+  const tokens: KeyToken[] = [];
+  const push = (raw: string, key: Key | null) => tokens.push({ raw, key });
   let i = 0;
   while (i < input.length) {
     const ch = input[i]!;
@@ -54,54 +57,77 @@ export function parseKeys(input: string): { keys: Key[]; rest: string } {
       const rest = input.slice(i);
       if (rest.startsWith(PASTE_START)) {
         const end = rest.indexOf(PASTE_END);
-        if (end < 0) return { keys: (pushText(), keys), rest };
-        pushText();
-        keys.push({ name: "paste", text: rest.slice(PASTE_START.length, end).replace(/\r\n?/g, "\n") });
+        if (end < 0) return { tokens, rest };
+        push(rest.slice(0, end + PASTE_END.length), { name: "paste", text: rest.slice(PASTE_START.length, end).replace(/\r\n?/g, "\n") });
         i += end + PASTE_END.length;
         continue;
       }
-      if (rest.length === 1 || rest === "\x1b[" || rest === "\x1bO" || (rest[1] === "[" && /^\x1b\[[0-9;:?<=>]*$/.test(rest))) {
-        pushText();
-        return { keys, rest };
-      }
-      pushText();
+      if (rest.length === 1 || rest === "\x1b[" || rest === "\x1bO" || (rest[1] === "[" && /^\x1b\[[0-9;:?<=>]*$/.test(rest))) return { tokens, rest };
       const csi = /^\x1b\[([0-9;:?<=>]*[ -/]*[@-~])/.exec(rest);
       if (csi) {
         const name = CSI_KEYS[csi[1]!];
-        if (name) keys.push({ name });
+        push(csi[0], name ? { name } : null);
         i += csi[0].length;
         continue;
       }
       const ss3 = /^\x1bO([A-DHFP-S])/.exec(rest);
       if (ss3) {
         const name = SS3_KEYS[ss3[1]!];
-        if (name) keys.push({ name });
+        push(ss3[0], name ? { name } : null);
         i += 3;
         continue;
       }
       // Alt+Enter (Escape, then CR or LF): a new line in the message.
       if (rest[1] === "\r" || rest[1] === "\n") {
-        keys.push({ name: "newline" });
+        push(rest.slice(0, 2), { name: "newline" });
         i += 2;
         continue;
       }
       // Escape followed by anything else: the Escape, then that key as typed.
-      keys.push({ name: "escape" });
+      push(ch, { name: "escape" });
       i += 1;
       continue;
     }
     if (code < 0x20 || code === 0x7f) {
-      pushText();
       const name = CTRL_KEYS[code];
-      if (name) keys.push({ name });
+      push(ch, name ? { name } : null);
       i += 1;
       continue;
     }
-    text += ch;
-    i += 1;
+    // A character outside the BMP is one key, not two halves.
+    const char = String.fromCodePoint(input.codePointAt(i)!);
+    push(char, { name: "text", text: char });
+    i += char.length;
   }
-  pushText();
-  return { keys, rest: "" };
+  return { tokens, rest: "" };
+}
+
+/** Keys from tokens, each run of typed characters as one "text" key. */
+export function keysOf(tokens: KeyToken[]): Key[] {
+  const keys: Key[] = [];
+  for (const { key } of tokens) {
+    if (!key) continue;
+    const last = keys.at(-1);
+    if (key.name === "text" && last?.name === "text") last.text += key.text!;
+    else keys.push({ ...key });
+  }
+  return keys;
+}
+
+/**
+ * Parses `input` into keys. `rest` is an unfinished sequence at the end (an
+ * Escape that may start one, half a paste) to prepend to the next chunk; when
+ * no more input comes, `flushKeys` says what it was.
+ */
+export function parseKeys(input: string): { keys: Key[]; rest: string } {
+  const { tokens, rest } = tokenizeKeys(input);
+  return { keys: keysOf(tokens), rest };
+}
+
+/** What an unfinished sequence was once no more input followed it, as a token. */
+export function flushTokens(rest: string): KeyToken[] {
+  const [key] = flushKeys(rest);
+  return rest ? [{ raw: rest, key: key ?? null }] : [];
 }
 
 /** What an unfinished sequence was once no more input followed it: a lone Escape, or a paste cut short. */
@@ -172,15 +198,40 @@ export class Keyboard {
 
   feed(chunk: string): void {
     clearTimeout(this.timer);
-    const { keys, rest } = parseKeys(this.rest + chunk);
+    const { tokens, rest } = tokenizeKeys(this.rest + chunk);
     this.rest = rest;
-    for (const k of keys) this.onKey(k);
+    this.deliver(tokens);
     if (rest) {
       this.timer = setTimeout(() => {
         const pending = this.rest;
         this.rest = "";
-        for (const k of flushKeys(pending)) this.onKey(k);
+        this.deliver(flushTokens(pending));
       }, rest.startsWith("\x1b[200~") ? 500 : this.escapeMs);
     }
+  }
+
+  /**
+   * Keys typed ahead for an approval (src/ui/typeahead.ts) wait for the next
+   * one: what is typed meanwhile waits behind them, in order, except Escape
+   * and Ctrl+C, which interrupt at once.
+   */
+  private deliver(tokens: KeyToken[]): void {
+    if (!hasHeldKeys(this.input)) {
+      for (const k of keysOf(tokens)) this.onKey(k);
+      return;
+    }
+    for (const t of tokens) {
+      if (t.key?.name === "escape" || t.key?.name === "ctrl-c") this.onKey(t.key);
+      else holdKeys(this.input, [t.raw]);
+    }
+  }
+
+  /** The keys held for an approval that did not come (the turn is over), as keys, oldest first. */
+  takeHeld(): Key[] {
+    const tokens = takeHeldKeys(this.input).flatMap((raw) => {
+      const { tokens, rest } = tokenizeKeys(raw);
+      return [...tokens, ...flushTokens(rest)];
+    });
+    return keysOf(tokens);
   }
 }

@@ -1,6 +1,7 @@
-// A list to choose one item from with the arrow keys: Enter picks, Escape or
-// Ctrl+C picks nothing. Drawn in a live region, so it leaves only the line
-// that says what was picked.
+// A list to choose one item from with the arrow keys: Enter picks, Escape (or
+// q) and Ctrl+C pick nothing, and say which (a caller may treat an interrupt
+// apart). Drawn in a live region, so it leaves only the line that says what
+// was picked; a cancel leaves nothing (the caller says what it means).
 import pc from "./colors.ts";
 import { escapeControl } from "./escape.ts";
 import { Keyboard, type Key } from "./keys.ts";
@@ -11,8 +12,11 @@ export interface PickerOptions {
   output?: RegionOutput;
 }
 
-/** The index picked from `labels`, or null. `title` is the question above the list. */
-export function pick(title: string, labels: string[], opts: PickerOptions = {}): Promise<number | null> {
+/** How a pick ended without a choice: Escape or q, or Ctrl+C. */
+export type Cancelled = "escape" | "ctrl-c";
+
+/** The index picked from `labels`, or how it was cancelled. `title` is the question above the list. */
+export function pick(title: string, labels: string[], opts: PickerOptions = {}): Promise<number | Cancelled> {
   const output = opts.output ?? process.stderr;
   const keyboard = opts.keyboard ?? new Keyboard(process.stdin, output);
   const region = new LiveRegion(output, ["list"]);
@@ -24,10 +28,10 @@ export function pick(title: string, labels: string[], opts: PickerOptions = {}):
     region.set("list", [pc.bold(title), ...rows, pc.dim("↑/↓ to move, Enter to pick, Esc to cancel")]);
   };
   return new Promise((resolve) => {
-    const done = (index: number | null) => {
+    const done = (index: number | Cancelled) => {
       keyboard.stop();
       region.set("list", []);
-      region.print(index === null ? pc.dim(`${title} (cancelled)`) : `${title} ${escapeControl(labels[index]!)}`);
+      if (typeof index === "number") region.print(`${title} ${escapeControl(labels[index]!)}`);
       resolve(index);
     };
     keyboard.onKey = (k: Key) => {
@@ -36,7 +40,8 @@ export function pick(title: string, labels: string[], opts: PickerOptions = {}):
       else if (k.name === "home") at = 0;
       else if (k.name === "end") at = labels.length - 1;
       else if (k.name === "enter") return done(at);
-      else if (k.name === "escape" || k.name === "ctrl-c" || (k.name === "text" && k.text === "q")) return done(null);
+      else if (k.name === "escape" || (k.name === "text" && k.text === "q")) return done("escape");
+      else if (k.name === "ctrl-c") return done("ctrl-c");
       draw();
     };
     keyboard.start();

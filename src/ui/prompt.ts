@@ -60,6 +60,24 @@ export class TtyPrompt {
 
   endTurn(): void {
     this.onInterrupt = null;
+    this.takeTypedAhead();
+  }
+
+  /**
+   * Keys typed ahead for an approval that never came go into the input line,
+   * in order, to be read before they are sent: an Enter among them is a new
+   * line there, not a send (they were typed as answers, not as a message).
+   */
+  private takeTypedAhead(): void {
+    const keys = this.keyboard.takeHeld();
+    if (keys.length === 0) return;
+    for (const k of keys) {
+      if (k.name === "enter" || k.name === "newline") this.editor.insert("\n");
+      else this.editor.edit(k);
+    }
+    // Enters at the end asked for nothing more than the end of the line.
+    while (this.editor.text.endsWith("\n") && this.editor.cursor === this.editor.text.length) this.editor.edit({ name: "backspace" });
+    this.draw();
   }
 
   close(): void {
@@ -120,6 +138,8 @@ export class TtyPrompt {
     this.enterTimer = undefined;
     // Take back the newline the Enter put in: it ends the message.
     this.editor.edit({ name: "backspace" });
+    // Enter on an empty line during a turn sends nothing (a `y` Enter habit after an approval's y, say).
+    if (!this.reading && this.editor.text === "") return this.draw();
     this.queued = true;
     if (this.reading) this.submit();
     else this.draw();

@@ -28,6 +28,8 @@ export interface TerminalOptions {
   region?: LiveRegion;
   /** Render finished blocks as markdown (with a region; off for NO_COLOR). */
   markdown?: boolean;
+  /** Without a region, print a running command's latest line now and then (default true; stream-json's stderr stays quiet). */
+  commandProgress?: boolean;
 }
 
 /** Who else reads the terminal, paused while a prompt (an approval) has it. */
@@ -40,6 +42,10 @@ export interface TerminalOwner {
 const TAIL_LINES = 5;
 /** …and kept in the transcript when it ends. */
 const KEPT_LINES = 3;
+/** Without a region (headless, a pipe): a running command's latest line, once it has run this long… */
+const PROGRESS_AFTER_MS = 1000;
+/** …and then at most this often. */
+const PROGRESS_EVERY_MS = 250;
 
 export class TerminalUI implements LoopEvents {
   private timer: ReturnType<typeof setInterval> | undefined;
@@ -64,10 +70,13 @@ export class TerminalUI implements LoopEvents {
   /** A running command's output for its live tail (a terminal only: elsewhere run_bash prints progress lines). */
   readonly output?: (text: string) => void;
   private tail: { partial: string; lines: string[] } | null = null;
+  /** Without a region: the running command's progress lines (the last one printed is not printed again at its end). */
+  private progress: { startedAt: number; printedAt: number; printed: string | null; count: number; timer?: ReturnType<typeof setTimeout> } | null = null;
 
   constructor(private readonly opts: TerminalOptions) {
     this.region = opts.region;
-    if (this.region) this.output = (text) => this.liveOutput(text);
+    // Always set: a tool without it prints progress lines of its own.
+    this.output = this.region ? (text) => this.liveOutput(text) : opts.commandProgress === false ? () => {} : (text) => this.progressOutput(text);
   }
 
   private get out(): TextSink {
@@ -197,6 +206,32 @@ export class TerminalUI implements LoopEvents {
     this.region!.set("preview", rows.map((l) => pc.dim(`  │ ${escapeControl(l)}`)), { later: true });
   }
 
+  /**
+   * Without a region, a running command shows its latest complete line now and
+   * then, on a line of its own: none for a command that ends within a second
+   * (its last lines come with its result), and never the same line twice.
+   */
+  private progressOutput(text: string): void {
+    const t = (this.tail ??= { partial: "", lines: [] });
+    const parts = (t.partial + text).split(/\r?\n|\r/);
+    t.partial = parts.pop()!.slice(-1000);
+    for (const p of parts) if (p.trim() !== "") t.lines.push(p);
+    t.lines = t.lines.slice(-TAIL_LINES);
+    const p = (this.progress ??= { startedAt: Date.now(), printedAt: 0, printed: null, count: 0 });
+    if (p.timer) return;
+    const at = Math.max(p.startedAt + PROGRESS_AFTER_MS, p.printedAt + PROGRESS_EVERY_MS);
+    p.timer = setTimeout(() => {
+      p.timer = undefined;
+      const latest = this.tail?.lines.at(-1);
+      if (latest === undefined || latest === p.printed || this.progress !== p) return;
+      p.printed = latest;
+      p.printedAt = Date.now();
+      p.count++;
+      const shown = escapeControl(latest);
+      this.line(`  │ ${shown.length > 160 ? shown.slice(0, 159) + "…" : shown}`);
+    }, Math.max(0, at - Date.now()));
+  }
+
   onToolStart(summary: string): void {
     this.setStep(summary.split(" ")[0]!);
     this.line(pc.dim(`  ${escapeControl(summary)}`));
@@ -207,15 +242,19 @@ export class TerminalUI implements LoopEvents {
     // A failed command says why at the end of its output: show its status and last lines, not its first.
     // "exit code 0" and "(no output)" is one fact, not a line and "1 more line".
     const quiet = command && /^[^\n]*\n+\(no output\)\s*$/.test(result.content);
+    // The last progress line printed (headless) is not printed again under the status.
+    const printed = this.progress?.printed ? { last: this.progress.printed, count: this.progress.count } : undefined;
     if (command) {
       this.tail = null;
+      clearTimeout(this.progress?.timer);
+      this.progress = null;
       this.region?.set("preview", []);
       this.lastCommand = { summary, content: result.content };
     }
     // A command's output ends with what matters (the result, the error): its last lines stay on screen.
     const shown = quiet
       ? result.content.split("\n")[0]!
-      : command ? statusAndLastLines(result.content, KEPT_LINES) : firstLines(result.content, result.isError ? 3 : 1);
+      : command ? statusAndLastLines(result.content, KEPT_LINES, printed) : firstLines(result.content, result.isError ? 3 : 1);
     if (result.isError) this.line(pc.red(`  ✗ ${escapeControl(shown, { keepNewlines: true }).replace(/\n/g, "\n    ")}`));
     else if (command) this.line(pc.dim(`    ${escapeControl(shown, { keepNewlines: true }).replace(/\n/g, "\n    ")}`));
     else if (this.opts.verbose) this.line(pc.dim(`    ${escapeControl(summary)}: ${result.content.length} chars`));
@@ -269,12 +308,19 @@ export class TerminalUI implements LoopEvents {
   }
 }
 
-/** run_bash's status line (exit code…), then the last `n` non-empty lines of its output. */
-function statusAndLastLines(text: string, n: number): string {
+/**
+ * run_bash's status line (exit code…), then the last `n` non-empty lines of
+ * its output, from after the last line `printed` as progress when it is among
+ * them; the count is of lines shown nowhere.
+ */
+function statusAndLastLines(text: string, n: number, printed?: { last: string; count: number }): string {
   const lines = text.split("\n").filter((l) => l.trim() !== "");
   const [status, ...output] = lines;
-  const tail = output.slice(-n).map((l) => (l.length > 400 ? l.slice(0, 400) + "…" : l));
-  const hidden = output.length - tail.length;
+  let last = output.slice(-n);
+  const seen = printed === undefined ? -1 : last.lastIndexOf(printed.last);
+  if (seen >= 0) last = last.slice(seen + 1);
+  const tail = last.map((l) => (l.length > 400 ? l.slice(0, 400) + "…" : l));
+  const hidden = Math.max(0, output.length - tail.length - (printed?.count ?? 0));
   return [status ?? "", ...(hidden > 0 ? [`… (${hidden} earlier line${hidden === 1 ? "" : "s"})`] : []), ...tail].join("\n");
 }
 

@@ -411,6 +411,27 @@ describe("what a person types wrong, and piped input", () => {
     expect({ out, code }).toEqual({ out: "ran\n", code: 0 });
   });
 
+  test("piped input too big for the context window is refused, nothing sent (exit 2); a big one that fits is sent whole, with a warning", async () => {
+    const env = serve([reply([text("read it all")])]);
+    const pipe = (bytes: Uint8Array) =>
+      Bun.spawn([...BUNKER, "-p", "summarize"], { cwd: ws, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, ...env }, stdin: bytes, stdout: "pipe", stderr: "pipe" });
+    // 4 MB: about a million tokens, five times the window.
+    const huge = pipe(new TextEncoder().encode("all work and no play makes jack a dull boy\n".repeat(95_000)));
+    const [hugeOut, hugeErr, hugeCode] = await Promise.all([new Response(huge.stdout).text(), new Response(huge.stderr).text(), huge.exited]);
+    expect({ code: hugeCode, out: hugeOut }).toEqual({ code: 2, out: "" });
+    expect(hugeErr).toContain("bunker: stdin holds more than 800 KB");
+    expect(hugeErr).toContain("more than the model's context window of 200,000 tokens: the API would refuse it, so nothing was sent.");
+    expect(e2e.fake.requests).toHaveLength(0);
+    // 500 KB: fits, with little room left; every byte reaches the model.
+    const body = "0123456789abcdef ".repeat(30_000);
+    const big = pipe(new TextEncoder().encode(body));
+    const [bigOut, bigErr, bigCode] = await Promise.all([new Response(big.stdout).text(), new Response(big.stderr).text(), big.exited]);
+    expect({ code: bigCode, out: bigOut }).toEqual({ code: 0, out: "read it all\n" });
+    expect(bigErr).toContain("bunker: stdin holds 510 KB (about 127,500 tokens, 64% of the model's context window of 200,000 tokens); it is sent whole");
+    const sent = JSON.stringify(e2e.fake.requests[0]!.body.messages);
+    expect(sent).toContain(body.trim());
+  }, 30_000);
+
   test("piped input goes to the model as context for the prompt", async () => {
     const env = serve([reply([text("got it")])]);
     const proc = Bun.spawn([...BUNKER, "-p", "summarise this"], {

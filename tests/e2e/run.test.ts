@@ -52,6 +52,28 @@ describe("headless", () => {
     expect(r.stdout).toBe("Done.\n");
   });
 
+  test("a command's last line is shown once on stderr: fast (no progress line), slow (its progress line is not repeated), and not at all in stream-json", async () => {
+    const occurrences = (text: string, line: string) => text.split("\n").filter((l) => l.trim().replace(/^│ /, "") === line).length;
+    const fast = await e2e.headless([reply([run("echo first; echo LAST-FAST")]), reply("Done.")], ["-p", "go", "--allow-run"]);
+    expect(fast.run.stderr).toContain("    exit code 0\n    first\n    LAST-FAST\n");
+    expect(occurrences(fast.run.stderr, "LAST-FAST")).toBe(1);
+    // Slow enough for a progress line (`middle`, the latest after a second); LAST comes as progress or under the status, once.
+    const slow = await e2e.headless([reply([run("echo first; echo middle; sleep 1.6; echo LAST-SLOW")]), reply("Done.")], ["-p", "go", "--allow-run"]);
+    expect(slow.run.stderr).toContain("  │ middle\n");
+    expect(occurrences(slow.run.stderr, "middle")).toBe(1);
+    expect(occurrences(slow.run.stderr, "LAST-SLOW")).toBe(1);
+    // Only `first` was shown nowhere, and the count says so.
+    expect(occurrences(slow.run.stderr, "first")).toBe(0);
+    expect(slow.run.stderr).toContain("    exit code 0\n    … (1 earlier line)\n");
+    // stream-json: stdout carries the output once, in the tool result; stderr does not follow commands.
+    const json = await e2e.headless([reply([run("echo first; echo middle; sleep 1.6; echo LAST-JSON")]), reply("Done.")], ["-p", "go", "--allow-run", "--output-format", "stream-json"]);
+    const results = json.run.stdout.split("\n").filter((l) => l.includes('"tool_result"'));
+    expect(results).toHaveLength(1);
+    expect(results[0]!.split("LAST-JSON").length - 1).toBe(1);
+    expect(json.run.stderr).not.toContain("LAST-JSON");
+    expect(json.run.stderr).not.toContain("middle");
+  }, 30_000);
+
   test("--allow-run=git grants git, not what is chained after it", async () => {
     const { result } = await refused("git --version && touch sneaky.txt", "sneaky.txt", ["--allow-run=git"]);
     expect(result).toContain("--allow-run");
@@ -159,6 +181,29 @@ describe("when bunker itself is killed", () => {
 
 
 describe.skipIf(!tmuxAvailable)("in a real terminal (tmux)", () => {
+  test("answers typed ahead for two questions in one go reach both (y Enter y Enter, then Enter Enter); nothing else is sent", async () => {
+    for (const typed of [["y", "Enter", "y", "Enter"], ["Enter", "Enter"]]) {
+      const fake = e2e.serve([reply([run("touch one.txt"), run("touch two.txt")]), reply("Both made.")]);
+      const { root, env } = e2e.workspace();
+      const tmux = await e2e.terminal([...BUNKER, "make two files"], { cwd: root, env, cols: 120, rows: 50 });
+      await waitForCount(tmux, "Run this command?", 1);
+      // Both answers in one send-keys: the terminal hands them over in one read.
+      tmux.keys(typed);
+      const screen = await waitForCount(tmux, "Both made.", 1);
+      expect(count(screen, "Run this command?")).toBe(2);
+      expect(existsSync(join(root, "one.txt"))).toBe(true);
+      expect(existsSync(join(root, "two.txt"))).toBe(true);
+      expect(toolResults(fake.requests[1]).map((r) => r.is_error)).toEqual([false, false]);
+      // No stray message made of the keys: the prompt is empty and nothing more went to the model.
+      await Bun.sleep(300);
+      expect(fake.requests).toHaveLength(2);
+      expect(tmux.visible()).toMatch(/\n› *\n/);
+      expect(await quitWithCtrlD(tmux)).not.toBeNull();
+      tmux.close();
+      await fake.stop();
+    }
+  }, 60_000);
+
   test("the command is shown with where it runs; yes (y), a session prefix (2), and no with a reason (n) each do what they say", async () => {
     const fake = e2e.serve([
       reply([run("touch one.txt")]), // 1: Yes

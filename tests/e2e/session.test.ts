@@ -306,17 +306,52 @@ describe.skipIf(!tmuxAvailable)("in a real terminal (tmux)", () => {
     expect(await quitWithCtrlD(tmux)).not.toBeNull();
   });
 
-  test("Escape in the picker starts nothing", async () => {
+  test("after -c the status line and /cost count the whole session, earlier runs included, and agree; the total is saved for the next -c", async () => {
+    const first = { input_tokens: 1000, output_tokens: 40 };
+    const second = { input_tokens: 2000, output_tokens: 60 };
+    e2e.serve([reply("First answer.", "end_turn", { usage: first }), reply("Second answer.", "end_turn", { usage: second })]);
+    const { root, env } = e2e.workspace();
+    expect((await runHeadless(root, env, ["-p", "first"])).code).toBe(0);
+    /** The status line at rest, and what /cost prints, as [tokens in, tokens out, cost]. */
+    const figures = async (t: Awaited<ReturnType<typeof e2e.terminal>>, n: number) => {
+      const screen = await waitForCount(t, " tokens in (", n);
+      const cost = [...screen.matchAll(/(\d+) tokens in \(\d+ from cache\), (\d+) out, (\$\d+\.\d{4})/g)].at(-1)!.slice(1, 4);
+      const status = t.visible().trim().split("\n").at(-1)!;
+      const shown = /(\d+) in \(\d+% cached\) · (\d+) out · (\$\d+\.\d{4})/.exec(status)!.slice(1, 4);
+      return { cost, shown };
+    };
+    let t = await e2e.terminal([...BUNKER, "-c"], { cwd: root, env, cols: 120 });
+    await t.waitFor("Last reply:");
+    t.keys(["/cost", "Enter"]);
+    // Before any turn here: the earlier run's 1000 in, 40 out ($0.0036), in both.
+    expect(await figures(t, 1)).toEqual({ cost: ["1000", "40", "$0.0036"], shown: ["1000", "40", "$0.0036"] });
+    t.keys(["again", "Enter"]);
+    await t.waitFor("Second answer.");
+    t.keys(["/cost", "Enter"]);
+    expect(await figures(t, 2)).toEqual({ cost: ["3000", "100", "$0.0105"], shown: ["3000", "100", "$0.0105"] });
+    expect(await quitWithCtrlD(t)).not.toBeNull();
+    t.close();
+    // The next -c starts from the whole: both runs.
+    t = await e2e.terminal([...BUNKER, "-c"], { cwd: root, env, cols: 120 });
+    await t.waitFor("Last reply:");
+    t.keys(["/cost", "Enter"]);
+    expect(await figures(t, 1)).toEqual({ cost: ["3000", "100", "$0.0105"], shown: ["3000", "100", "$0.0105"] });
+    expect(await quitWithCtrlD(t)).not.toBeNull();
+  }, 45_000);
+
+  test("Escape in the picker starts nothing and says so (exit 0); Ctrl+C says it was interrupted (exit 130)", async () => {
     const fake = e2e.serve([reply("Done.")]);
     const { root, env } = e2e.workspace();
     await runHeadless(root, env, ["-p", "a task"]);
-    const tmux = await e2e.terminal([...BUNKER, "--resume"], { cwd: root, env });
-    await tmux.waitFor("Enter to pick");
-    tmux.keys(["Escape"]);
-    await tmux.waitFor("Resume which session? (cancelled)");
-    const deadline = Date.now() + 10_000;
-    while (tmux.exitStatus() === null && Date.now() < deadline) await Bun.sleep(50);
-    expect(tmux.exitStatus()).not.toBeNull();
+    for (const [key, said, code] of [["Escape", "No session chosen; nothing started (bunker starts a new session, bunker -c continues the newest).", 0], ["C-c", "Interrupted; no session chosen.", 130]] as const) {
+      // The shell prints the status (tmux's own report of it comes late on a loaded machine).
+      const tmux = await e2e.terminal(["sh", "-c", `${BUNKER.map((a) => `'${a}'`).join(" ")} --resume; echo "exit status $?"`], { cwd: root, env });
+      await tmux.waitFor("Enter to pick");
+      tmux.keys([key]);
+      const screen = await tmux.waitFor(`exit status ${code}`);
+      expect(screen).toContain(`${said}\nexit status ${code}`);
+      expect(screen).not.toContain("Enter to pick");
+    }
     expect(fake.requests).toHaveLength(1);
   });
 

@@ -5,7 +5,7 @@ import { beforeEach, describe, expect, test } from "bun:test";
 import { closeSync, openSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseConfig } from "../../src/config.ts";
-import { isNullOrClosed, runHeadless, type HeadlessIO } from "../../src/headless.ts";
+import { isNullOrClosed, pipedInputCheck, runHeadless, type HeadlessIO } from "../../src/headless.ts";
 import { endToEnd } from "../support/cli.ts";
 import { tempDir } from "../support/context.ts";
 import { apiError, reply, toolUse } from "../support/fake-anthropic.ts";
@@ -96,4 +96,19 @@ test("stdin that is /dev/null or closed is known empty without reading it; a fil
     for (const fd of Object.values(fds)) closeSync(fd);
   }
   expect(isNullOrClosed(fds.file)).toBe(true); // closed now
+});
+
+describe("piped input against the context window", () => {
+  test("small: nothing to say; over half the window: a warning with its size, tokens and share; over the window: refused, saying what to do", () => {
+    expect(pipedInputCheck(100_000, 200_000)).toBeNull();
+    expect(pipedInputCheck(400_000, 200_000)).toBeNull();
+    const warn = pipedInputCheck(600_000, 200_000);
+    expect(warn && "warn" in warn && warn.warn).toBe(
+      "bunker: stdin holds 600 KB (about 150,000 tokens, 75% of the model's context window of 200,000 tokens); it is sent whole, but the turn has little room left and the API may refuse it as too long. Piping in less, or naming the file for the model to read, leaves room.\n",
+    );
+    const refuse = pipedInputCheck(4_000_000, 200_000);
+    expect(refuse && "refuse" in refuse && refuse.refuse).toStartWith("bunker: stdin holds more than 800 KB (over 1,000,000 tokens), more than the model's context window of 200,000 tokens: the API would refuse it, so nothing was sent.");
+    // A smaller window is judged by its own size.
+    expect(pipedInputCheck(600_000, 100_000)).toHaveProperty("refuse");
+  });
 });

@@ -247,3 +247,17 @@ test("prompt history: per workspace, newest first, each message once; the last r
   new SessionRecorder(s, meta, () => {}, "lastreply1").save({ messages: conversation, todos: [] });
   expect(s.lastReply("lastreply1")).toBe("Because x is 1.");
 });
+
+test("the tokens a session used are saved with it and come back with -c and -r; a save without them keeps the last; none saved reads as null", () => {
+  const store = SessionStore.open(join(tempDir("bunker-store-usage-"), "sessions.db"));
+  const meta = { root: "/w", model: "m" };
+  const messages = [{ role: "user" as const, content: "hi" }, { role: "assistant" as const, content: "hello" }];
+  const usage = { input_tokens: 10, output_tokens: 2, cache_creation_input_tokens: 3, cache_read_input_tokens: 4 };
+  expect(store.save("aaaabbbbcc", meta, { messages, todos: [] }, null)).toBe(1);
+  expect(store.latest("/w")!.usage).toBeNull();
+  expect(store.save("aaaabbbbcc", meta, { messages, todos: [], usage }, 1)).toBe(2);
+  expect(store.latest("/w")!.usage).toEqual(usage);
+  expect(store.save("aaaabbbbcc", meta, { messages, todos: [] }, 2)).toBe(3);
+  expect(store.find("aaaab").usage).toEqual(usage);
+  store.close();
+});

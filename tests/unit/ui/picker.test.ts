@@ -21,9 +21,14 @@ test("arrows move, Enter picks, and the choice is left on screen", async () => {
   expect(shown()).toEndWith("Which? two\\x1b[2J\n");
 });
 
-test("Escape picks nothing", async () => {
-  const { keyboard, output, type } = setUp();
-  const picked = pick("Which?", ["one"], { keyboard, output });
-  type("\x1b");
-  expect(await picked).toBeNull();
+test("Escape or q picks nothing, Ctrl+C too, and each says which; nothing is left on screen for the caller to explain", async () => {
+  for (const [key, how] of [["\x1b", "escape"], ["q", "escape"], ["\x03", "ctrl-c"]] as const) {
+    const { keyboard, output, type, shown } = setUp();
+    const picked = pick("Which?", ["one"], { keyboard, output });
+    type(key);
+    expect(await picked).toBe(how);
+    // The list is drawn, then cleared: its last lines hold neither the list nor a stray title.
+    expect(shown()).toContain("› one");
+    expect(shown().trimEnd().split("\n").at(-1) ?? "").not.toContain("Which?");
+  }
 });

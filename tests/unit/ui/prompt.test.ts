@@ -4,6 +4,7 @@ import { expect, test } from "bun:test";
 import { Keyboard } from "../../../src/ui/keys.ts";
 import { LiveRegion } from "../../../src/ui/live-region.ts";
 import { TtyPrompt } from "../../../src/ui/prompt.ts";
+import { holdKeys, takeHeldKeys } from "../../../src/ui/typeahead.ts";
 
 function setUp() {
   let listener: (c: Buffer | string) => void = () => {};
@@ -11,7 +12,7 @@ function setUp() {
   let shown = "";
   const region = new LiveRegion({ write: (s: string) => (shown += s), columns: 80, rows: 24 }, ["preview", "input", "status"]);
   const prompt = new TtyPrompt(new Keyboard(input, { write: () => true }, 5), region, { pasteWindowMs: 20 });
-  return { prompt, type: (s: string) => listener(Buffer.from(s)), shown: () => Bun.stripANSI(shown) };
+  return { input, prompt, type: (s: string) => listener(Buffer.from(s)), shown: () => Bun.stripANSI(shown) };
 }
 
 test("keys typed during a turn, around an Escape, are the next message; the Escape interrupts", async () => {
@@ -74,4 +75,37 @@ test("Alt+Enter, Shift+Enter (kitty, xterm) and a backslash before Enter start a
   const typedAhead = prompt.read();
   type("/mcp\n");
   expect(await typedAhead).toEqual({ line: "/mcp", interrupted: false });
+});
+
+test("an Enter alone during a turn sends nothing: no empty message", async () => {
+  const { prompt, type } = setUp();
+  prompt.beginTurn(() => {});
+  type("\r");
+  await Bun.sleep(40);
+  prompt.endTurn();
+  const next = prompt.read();
+  type("real one\r");
+  // The first message read is the one typed after the turn: no empty one before it.
+  expect(await next).toEqual({ line: "real one", interrupted: false });
+});
+
+test("keys typed ahead for an approval that never came: what is typed meanwhile waits behind them, Escape still interrupts, and the turn's end puts them all in the input line unsent", async () => {
+  const { input, prompt, type, shown } = setUp();
+  let interrupted = 0;
+  prompt.beginTurn(() => interrupted++);
+  // Left by an approval's read: "ok" and an Enter, typed ahead for a next question.
+  holdKeys(input, ["o", "k", "\r"]);
+  type("go\x1b");
+  await Bun.sleep(20);
+  expect(interrupted).toBe(1);
+  // Still held, in order, for a question that may come.
+  expect(takeHeldKeys(input)).toEqual(["o", "k", "\r", "g", "o"]);
+  holdKeys(input, ["o", "k", "\r", "g", "o", "\r"]);
+  prompt.endTurn();
+  await Bun.sleep(40);
+  expect(shown()).toMatch(/› ok\r?\n  go/);
+  expect(shown()).not.toContain("(sent when this turn ends)");
+  const next = prompt.read();
+  type("!\r");
+  expect(await next).toEqual({ line: "ok\ngo!", interrupted: false });
 });

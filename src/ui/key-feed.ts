@@ -1,0 +1,120 @@
+// Runs a clack prompt on keys handed over one at a time. Clack reads through
+// readline, which turns a whole read into keypresses at once: keys typed
+// after the answer (the answer to the next question, typed ahead) went to a
+// prompt that had closed and were lost. Here the prompt reads from a stream
+// of its own, fed one key at a time while it is open; what it leaves is held
+// (src/ui/typeahead.ts) for the next reader, in order. An Enter right after a
+// shortcut pick (`y` Enter) is that pick's confirmation, not the next
+// question's answer; Ctrl+C typed ahead still cancels the turn at once.
+import { Readable } from "node:stream";
+import { StringDecoder } from "node:string_decoder";
+import { flushTokens, tokenizeKeys, type KeyToken } from "./keys.ts";
+import { confirmsPick, holdKeys, notePick, takeHeldKeys } from "./typeahead.ts";
+
+export interface FeedInput {
+  setRawMode?(mode: boolean): unknown;
+  on(event: "data", listener: (chunk: Buffer | string) => void): unknown;
+  off(event: "data", listener: (chunk: Buffer | string) => void): unknown;
+  listenerCount(event: string): number;
+  resume(): unknown;
+  pause(): unknown;
+}
+
+export interface FeedResult<R> {
+  answer: R;
+  /** The prompt ended on Ctrl+C, or a Ctrl+C came right after its answer: the turn is to stop. */
+  ctrlC: boolean;
+}
+
+/** Longer than readline's wait for the rest of an escape sequence (clack sets 50 ms): a lone Escape is read as one. */
+const ESCAPE_SETTLE_MS = 80;
+/** An unfinished sequence at the end of a read waits this long for the rest. */
+const SEQUENCE_WAIT_MS = 25;
+
+const isEnter = (t: KeyToken) => t.key?.name === "enter";
+const isCtrlC = (t: KeyToken) => t.key?.name === "ctrl-c";
+
+/** A held key's token again (held keys are whole keys, an unfinished sequence last). */
+function tokenOf(raw: string): KeyToken {
+  const { tokens, rest } = tokenizeKeys(raw);
+  return tokens[0] ?? flushTokens(rest)[0] ?? { raw, key: null };
+}
+
+export async function withKeyFeed<R>(input: FeedInput, prompt: (feed: Readable) => Promise<R>): Promise<FeedResult<R>> {
+  // What clack reads: a terminal as far as it can tell; raw mode is set on the real one here.
+  const feed = Object.assign(new Readable({ read() {} }), { isTTY: true, setRawMode: () => feed });
+  const open = () => feed.listenerCount("keypress") > 0;
+  const queue: KeyToken[] = takeHeldKeys(input).map(tokenOf);
+  const decoder = new StringDecoder("utf8");
+  let rest = "";
+  let restTimer: ReturnType<typeof setTimeout> | undefined;
+  let settling: ReturnType<typeof setTimeout> | undefined;
+  let first = true;
+  let ctrlC = false;
+
+  const pump = () => {
+    while (queue.length > 0 && open() && !settling) {
+      const token = queue.shift()!;
+      // `y` then Enter (the habit of confirming): the Enter belongs to the pick just made.
+      if (first && isEnter(token) && confirmsPick(input)) {
+        first = false;
+        continue;
+      }
+      first = false;
+      if (isCtrlC(token)) ctrlC = true;
+      feed.emit("data", Buffer.from(token.raw));
+      if (!open()) {
+        // Answered by a shortcut key: an Enter typed right after it in the same read is its confirmation.
+        if (token.key?.name === "text") {
+          notePick(input);
+          if (queue[0] && isEnter(queue[0])) queue.shift();
+        }
+        break;
+      }
+      // readline reads an Escape and the key after it as one Alt+key: give it time to see the Escape alone.
+      if (token.key?.name === "escape" && token.raw === "\x1b") {
+        settling = setTimeout(() => {
+          settling = undefined;
+          pump();
+        }, ESCAPE_SETTLE_MS);
+      }
+    }
+  };
+
+  const onData = (chunk: Buffer | string) => {
+    clearTimeout(restTimer);
+    const read = tokenizeKeys(rest + (typeof chunk === "string" ? chunk : decoder.write(chunk)));
+    rest = read.rest;
+    queue.push(...read.tokens);
+    if (rest) {
+      restTimer = setTimeout(() => {
+        queue.push(...flushTokens(rest));
+        rest = "";
+        pump();
+      }, SEQUENCE_WAIT_MS);
+    }
+    pump();
+  };
+
+  input.setRawMode?.(true);
+  input.on("data", onData);
+  input.resume();
+  const answering = prompt(feed as unknown as Readable);
+  pump();
+  let answer: R;
+  try {
+    answer = await answering;
+  } finally {
+    clearTimeout(restTimer);
+    clearTimeout(settling);
+    input.off("data", onData);
+    input.setRawMode?.(false);
+    // Nobody else reading: stop reading, so what is typed next waits in the terminal for the next reader.
+    if (input.listenerCount("data") === 0) input.pause();
+  }
+  // Ctrl+C typed ahead is not an answer to keep: it stops the turn now.
+  const left = queue.filter((t) => !isCtrlC(t));
+  if (left.length < queue.length) ctrlC = true;
+  holdKeys(input, [...left.map((t) => t.raw), ...(rest ? [rest] : [])]);
+  return { answer, ctrlC };
+}

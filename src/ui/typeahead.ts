@@ -1,0 +1,51 @@
+// Keys typed ahead of the prompt that is to read them. A person who answers
+// two approvals in a row types both answers at full speed (`y` Enter `y`
+// Enter), and the terminal may hand them over in one read: what comes after
+// the first answer is held here, in order, for the next approval of the turn;
+// when the turn asks nothing more, the REPL's input line gets it (see
+// Keyboard). One store per input stream, shared by everyone who reads it.
+
+interface Held {
+  /** Keys as read (one key's bytes each), oldest first. */
+  pieces: string[];
+  /** When a prompt last ended on a shortcut key (y, n, 1…): an Enter right after it confirms that pick. */
+  pickedAt: number;
+}
+
+const store = new WeakMap<object, Held>();
+
+function held(input: object): Held {
+  let h = store.get(input);
+  if (!h) store.set(input, (h = { pieces: [], pickedAt: 0 }));
+  return h;
+}
+
+/** Appends keys read but not yet used. */
+export function holdKeys(input: object, pieces: string[]): void {
+  held(input).pieces.push(...pieces);
+}
+
+/** Takes every held key, oldest first (the store is left empty). */
+export function takeHeldKeys(input: object): string[] {
+  const h = held(input);
+  const pieces = h.pieces;
+  h.pieces = [];
+  return pieces;
+}
+
+export function hasHeldKeys(input: object): boolean {
+  return (store.get(input)?.pieces.length ?? 0) > 0;
+}
+
+/** How long after a shortcut pick an Enter still reads as its confirmation, not as the next question's answer. */
+export const CONFIRM_MS = 300;
+
+export function notePick(input: object, at = Date.now()): void {
+  held(input).pickedAt = at;
+}
+
+/** Whether an Enter now follows a shortcut pick closely enough to be its confirmation. */
+export function confirmsPick(input: object, now = Date.now()): boolean {
+  const h = store.get(input);
+  return h !== undefined && now - h.pickedAt < CONFIRM_MS;
+}
