@@ -146,7 +146,7 @@ function parseErrorBody(text: string): { type?: string; message?: string } | nul
   }
 }
 
-/** The stream's events, decoded by the SDK's SSE reader; every chunk of bytes is the idle watchdog's pulse. */
+/** The stream's events, decoded by the SDK's SSE reader; each one, pings included, is the idle watchdog's pulse. */
 async function* readEvents(res: Response, signal: AbortSignal, onBytes?: () => void): AsyncGenerator<RawMessageStreamEvent> {
   if (!res.body) throw new StreamError("the stream ended before the reply was complete");
   try {

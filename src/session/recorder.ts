@@ -31,6 +31,8 @@ export class SessionRecorder {
   private usageBefore: UsageTotals = emptyUsage();
   /** This run's running totals (the model's), saved with the session added to `usageBefore`. */
   private live: UsageTotals | null = null;
+  /** The part of `live` an earlier session of this run used (before /clear): not this session's. */
+  private counted: UsageTotals = emptyUsage();
 
   constructor(
     /** The store, or how to open it when first needed (a new session opens it beside its first request). */
@@ -95,6 +97,7 @@ export class SessionRecorder {
     if (!this.live) return undefined;
     const total = { ...this.usageBefore };
     addUsage(total, this.live);
+    for (const k of Object.keys(total) as (keyof UsageTotals)[]) total[k] -= this.counted[k];
     return total;
   }
 
@@ -111,7 +114,9 @@ export class SessionRecorder {
       let saved = store.save(this.id, this.meta, snap, this.version);
       if (saved === "conflict") {
         const old = this.id;
-        this.startNew();
+        // The same conversation under a new id: its usage is still all of it.
+        this.id = newSessionId();
+        this.version = null;
         saved = store.save(this.id, this.meta, snap, null);
         this.warn(`Session ${old} was also continued elsewhere; so nothing is lost, this conversation is now saved as session ${this.id}.`);
       }
@@ -123,9 +128,11 @@ export class SessionRecorder {
     }
   }
 
-  /** /clear: what follows is a new session; the old one stays saved. */
+  /** /clear: what follows is a new session; the old one stays saved, and so do the tokens it used. */
   startNew(): void {
     this.id = newSessionId();
     this.version = null;
+    this.usageBefore = emptyUsage();
+    if (this.live) this.counted = { ...this.live };
   }
 }

@@ -261,3 +261,34 @@ test("the tokens a session used are saved with it and come back with -c and -r; 
   expect(store.find("aaaab").usage).toEqual(usage);
   store.close();
 });
+
+test("the recorder saves the session's total: earlier runs plus this one's; after /clear the new session counts only what it used", () => {
+  const store = SessionStore.open(join(tempDir("bunker-recorder-usage-"), "sessions.db"));
+  const meta = { root: "/w", model: "m" };
+  const messages = [{ role: "user" as const, content: "hi" }, { role: "assistant" as const, content: "hello" }];
+  const u = (input: number, output: number) => ({ input_tokens: input, output_tokens: output, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 });
+  const recorder = new SessionRecorder(store, meta, () => {}, "cccc000001", null);
+  recorder.continuesFrom(u(100, 10));
+  const live = u(0, 0);
+  recorder.trackUsage(live, true);
+  // Carried: the live totals (what the status line shows) start from the earlier runs'.
+  expect(live).toEqual(u(100, 10));
+  live.input_tokens += 50;
+  recorder.save({ messages, todos: [] });
+  expect(store.find("cccc000001").usage).toEqual(u(150, 10));
+  recorder.startNew();
+  live.input_tokens += 7;
+  live.output_tokens += 3;
+  recorder.save({ messages, todos: [] });
+  expect(store.find(recorder.id).usage).toEqual(u(7, 3));
+  expect(store.find("cccc000001").usage).toEqual(u(150, 10));
+  // Headless: the live totals stay this run's; the saved total still adds the earlier runs.
+  const headless = new SessionRecorder(store, meta, () => {}, "cccc000002", null);
+  headless.continuesFrom(u(100, 10));
+  const run = u(20, 2);
+  headless.trackUsage(run, false);
+  headless.save({ messages, todos: [] });
+  expect(run).toEqual(u(20, 2));
+  expect(store.find("cccc000002").usage).toEqual(u(120, 12));
+  store.close();
+});
