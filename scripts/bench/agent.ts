@@ -16,7 +16,8 @@ import { median, type BenchRow } from "./types.ts";
 const RUNS = 21;
 const MiB = 1024 * 1024;
 
-interface Sample { ms: number; rssMiB: number }
+/** Wall time, CPU time of the process (user + system, all its threads: what other processes' load moves less), peak memory. */
+interface Sample { ms: number; cpuMs: number; rssMiB: number }
 
 export async function bench(): Promise<BenchRow[]> {
   const { path: bunker, stamp } = await freshBinary();
@@ -34,7 +35,9 @@ export async function bench(): Promise<BenchRow[]> {
     const proc = Bun.spawn(argv, { cwd: ws, env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
     const [out, err] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
     if ((await proc.exited) !== 0 || out.trim() !== "done") throw new Error(`${argv[0]} failed: ${out}${err}`);
-    return { ms: performance.now() - t0, rssMiB: (proc.resourceUsage()?.maxRSS ?? NaN) / MiB };
+    const usage = proc.resourceUsage();
+    const cpuMs = usage ? Number(usage.cpuTime.user + usage.cpuTime.system) / 1000 : NaN;
+    return { ms: performance.now() - t0, cpuMs, rssMiB: (usage?.maxRSS ?? NaN) / MiB };
   };
   try {
     // The second bunker row saves nothing (--no-session-persistence): what the session store costs.
@@ -43,13 +46,16 @@ export async function bench(): Promise<BenchRow[]> {
     for (const argv of commands) await once(argv); // warm-up
     const firstRequest = fake.requests[0]!;
     for (let i = 0; i < RUNS; i++) for (const [k, argv] of commands.entries()) samples[k]!.push(await once(argv));
-    const [b, r, unsaved] = samples.map((s) => ({ ms: median(s.map((x) => x.ms)), rssMiB: median(s.map((x) => x.rssMiB)) })) as [Sample, Sample, Sample];
+    const [b, r, unsaved] = samples.map((s) => ({ ms: median(s.map((x) => x.ms)), cpuMs: median(s.map((x) => x.cpuMs)), rssMiB: median(s.map((x) => x.rssMiB)) })) as [Sample, Sample, Sample];
     const ratio = b.ms / r.ms;
     const round = (n: number, d = 1) => Number(n.toFixed(d));
     return [
       { name: "reference fetch loop, same flags (2 model calls, 1 tool): wall", value: round(r.ms), unit: "ms" },
       { name: "headless one-shot turn (2 model calls, 1 tool): wall", value: round(b.ms), unit: "ms", target: `≤ 1.5x reference (${round(1.5 * r.ms)} ms)`, ok: ratio <= 1.5 },
       { name: "headless one-shot turn / reference loop: wall", value: round(ratio, 2), unit: "x", target: "≤ 1.5x", ok: ratio <= 1.5 },
+      { name: "reference fetch loop: CPU (user + system)", value: round(r.cpuMs), unit: "ms" },
+      { name: "headless one-shot turn: CPU (user + system)", value: round(b.cpuMs), unit: "ms" },
+      { name: "headless one-shot turn / reference loop: CPU", value: round(b.cpuMs / r.cpuMs, 2), unit: "x" },
       { name: "the same turn, --no-session-persistence: wall", value: round(unsaved.ms), unit: "ms" },
       { name: "the same turn, --no-session-persistence / reference loop", value: round(unsaved.ms / r.ms, 2), unit: "x" },
       { name: "reference fetch loop: peak RSS", value: round(r.rssMiB), unit: "MiB" },
