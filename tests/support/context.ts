@@ -8,10 +8,11 @@ import { Permissions } from "../../src/perms/permissions.ts";
 import { emptyGrants, Policy, type Grants } from "../../src/perms/policy.ts";
 import type { ApprovalAnswer, Approver, PermRequest } from "../../src/perms/types.ts";
 import type { ToolContext } from "../../src/tools/tool.ts";
+import { remember } from "./temp-dirs.ts";
 
-/** A fresh, realpath'd temp directory. */
+/** A fresh, realpath'd temp directory, removed when the run ends. */
 export function tempDir(prefix = "bunker-test-"): string {
-  return realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+  return remember(realpathSync(mkdtempSync(join(tmpdir(), prefix))));
 }
 
 /**
