@@ -498,7 +498,8 @@ function disarmSite(all: readonly string[], site: GitSite, theirs: readonly stri
     const why =
       site.kind === "link" ? "a link git would follow"
       : outside ? `its gitdir ${JSON.stringify(target)} is outside what the command may write, where bunker cannot check it`
-      : `its gitdir ${JSON.stringify(target ?? "")} is not a folder git and bunker find alike`;
+      : target === null ? 'it is not "gitdir: " and a path, as git requires, so what git makes of it is not known'
+      : `its gitdir ${JSON.stringify(target)} is not a folder git and bunker find alike`;
     return setAside(root, site.path, `the .git the command created at ${shown} (${why})`);
   }
   const done: string[] = [];

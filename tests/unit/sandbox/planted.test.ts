@@ -75,7 +75,56 @@ const husky = (root: string) => {
 };
 const touch = `touch ${MARK}`;
 
+/** An armed git directory only a .git shape leads to: inside a .git folder's objects/, where the walk does not look. */
+const hidden = `mkdir -p q/.git/objects && git init -q --bare q/.git/objects/g && git --git-dir=q/.git/objects/g config core.bare false && git --git-dir=q/.git/objects/g config core.fsmonitor '${touch}'`;
+const HEAD_ONLY = "mkdir -p r/.git && echo 'ref: refs/heads/master' > r/.git/HEAD";
+
+// .git and commondir shapes, each tried with the installed git first (the control): where git follows the shape,
+// bunker follows it too and disarms what it leads to; where git refuses it (a BOM), bunker sets it aside.
+const SHAPES: Row[] = [
+  {
+    name: "shape: a .git file with CRLF line ending (git follows it)",
+    command: `${hidden} && mkdir w && printf 'gitdir: ../q/.git/objects/g\r\n' > w/.git`,
+    then: { dir: "w", git: ["status"] },
+    says: ["bunker disarmed the git repository the command created at w/.git (core.fsmonitor commented out in config of q/.git/objects/g)"],
+  },
+  {
+    name: "shape: a .git file ending in a lone CR (git follows it)",
+    command: `${hidden} && mkdir w && printf 'gitdir: ../q/.git/objects/g\r' > w/.git`,
+    then: { dir: "w", git: ["status"] },
+    says: ["bunker disarmed the git repository the command created at w/.git (core.fsmonitor commented out in config of q/.git/objects/g)"],
+  },
+  {
+    name: "shape: a .git link to a file that holds the gitdir (git follows both)",
+    command: `${hidden} && mkdir w && printf 'gitdir: ../q/.git/objects/g\n' > gf && ln -s ../gf w/.git`,
+    then: { dir: "w", git: ["status"] },
+    says: ["bunker set aside the .git the command created at w/.git (a link git would follow): it is now w/.git.bunker-set-aside"],
+  },
+  {
+    name: "shape: a .git link to the git directory (git follows it)",
+    command: `${hidden} && mkdir w && ln -s ../q/.git/objects/g w/.git`,
+    then: { dir: "w", git: ["status"] },
+    says: ["bunker set aside the .git the command created at w/.git (a link git would follow): it is now w/.git.bunker-set-aside"],
+  },
+  {
+    name: "shape: a commondir with CRLF line ending (git follows it)",
+    command: `${hidden} && ${HEAD_ONLY} && printf '../../q/.git/objects/g\r\n' > r/.git/commondir`,
+    then: { dir: "r", git: ["status"] },
+    says: ["bunker disarmed the git repository the command created at r/.git (core.fsmonitor commented out in config of q/.git/objects/g)"],
+  },
+];
+
+// Shapes git refuses (or treats as no repository): bunker sets aside what it cannot read as git does, and the
+// person's git there runs nothing (it stops, or goes on to the workspace's own repository).
+const REFUSED_SHAPES: { name: string; command: string; dir: string; says: string | null }[] = [
+  { name: "a .git file with a UTF-8 BOM before gitdir: (git: invalid gitfile format)", command: `${hidden} && mkdir w && printf '\\xef\\xbb\\xbfgitdir: ../q/.git/objects/g\n' > w/.git`, dir: "w", says: 'bunker set aside the .git the command created at w/.git (it is not "gitdir: " and a path, as git requires, so what git makes of it is not known)' },
+  { name: "a commondir with a UTF-8 BOM (git: invalid path)", command: `${hidden} && ${HEAD_ONLY} && printf '\\xef\\xbb\\xbf../../q/.git/objects/g\n' > r/.git/commondir`, dir: "r", says: "its commondir \"\ufeff../../q/.git/objects/g\" (not a folder git and bunker find alike) renamed to commondir.bunker-set-aside" },
+  { name: "a dangling .git link (git: not a repository)", command: `mkdir w && ln -s ../nowhere w/.git`, dir: "w", says: "bunker set aside the .git the command created at w/.git (a link git would follow)" },
+  { name: "a FIFO named .git (git: not a repository; bunker: nothing to follow)", command: "mkdir w && mkfifo w/.git", dir: "w", says: null },
+];
+
 const ROWS: Row[] = [
+  ...SHAPES,
   {
     // git reads a .git file as a C string: the path ends at a NUL (a NUL once made bunker's check throw).
     name: "red team 4: a .git file with a NUL after its gitdir",
@@ -396,6 +445,27 @@ describe.skipIf(!usable)("the after-command check fails safe site by site (real 
       for (const c of row.checks) hostGit(join(root, c.dir), ...c.git);
       expect(existsSync(MARK)).toBe(false);
       for (const dir of row.finishes ?? []) expect(hostGit(join(root, dir), "status").code).toBe(0);
+    });
+  }
+});
+
+describe.skipIf(!usable)(".git and commondir shapes git refuses: the person's git runs nothing, unconfined or after bunker (real bubblewrap)", () => {
+  for (const row of REFUSED_SHAPES) {
+    test(row.name, async () => {
+      const control = workspace();
+      expect(Bun.spawnSync(["bash", "-c", row.command], { cwd: control, env: hostEnv }).exitCode).toBe(0);
+      const plain = hostGit(join(control, row.dir), "status");
+      expect(existsSync(MARK)).toBe(false);
+
+      const root = workspace();
+      const out = await sandboxed(root, row.command);
+      expect(out.split("\n")[0]).toBe("exit code 0");
+      if (row.says) expect(out).toContain(row.says);
+      else expect(out).not.toContain("note: bunker");
+      const after = hostGit(join(root, row.dir), "status");
+      expect(existsSync(MARK)).toBe(false);
+      // Where git stopped on the shape, it now goes on to the workspace's repository (set aside), or stops alike.
+      expect(after.code === 0 || after.code === plain.code).toBe(true);
     });
   }
 });
