@@ -7,7 +7,7 @@ import { isCancel, log, text } from "@clack/prompts";
 import pc from "../ui/colors.ts";
 import { DEFAULT_MAX_DIFF_LINES, renderFileChanges } from "../ui/diff-view.ts";
 import { escapeControl } from "../ui/escape.ts";
-import { withKeyFeed, type FeedInput } from "../ui/key-feed.ts";
+import { withKeyFeed, type FeedInput, type FeedOptions } from "../ui/key-feed.ts";
 import { selectKeys } from "../ui/select-keys.ts";
 import { giveBackAtExit, type TtyIn } from "../ui/tty-exit.ts";
 import type { ApprovalAnswer, Approver, PermRequest } from "./types.ts";
@@ -92,8 +92,10 @@ export class TtyApprover implements Approver {
     if (typeof choice === "symbol" || choice === "view") return { answer: "deny" };
     if (choice !== "deny") return { answer: choice };
 
-    const feedback = await this.watchingCtrlC((input) =>
-      text({ message: denyPrompt, placeholder: "optional; Enter to just refuse", input, output: this.output }),
+    // A reason grants nothing: what was typed after the `n` (in the same breath) is its start.
+    const feedback = await this.watchingCtrlC(
+      (input) => text({ message: denyPrompt, placeholder: "optional; Enter to just refuse", input, output: this.output }),
+      { takeTypedAhead: true },
     );
     if (isCancel(feedback) || !feedback.trim()) return { answer: "deny" };
     return { answer: "deny", feedback: feedback.trim() };
@@ -101,16 +103,16 @@ export class TtyApprover implements Approver {
 
   /**
    * Runs a clack prompt on keys fed one at a time (src/ui/key-feed.ts: what
-   * is typed after the answer is kept for the next question). Escape is "no";
+   * is typed after the answer is kept, and answers no question it preceded). Escape is "no";
    * Ctrl+C is "no, and stop": clack reports both as a cancel, so the feed
    * says which, and Ctrl+C cancels the turn as it does everywhere else (the
    * REPL listens for SIGINT during a turn). A cancel is stated in words:
    * clack's struck-through option still reads "Yes".
    */
-  private async watchingCtrlC<R>(prompt: (input: Readable) => Promise<R>): Promise<R> {
+  private async watchingCtrlC<R>(prompt: (input: Readable) => Promise<R>, feedOpts: FeedOptions = {}): Promise<R> {
     // The prompt hides the cursor and the feed sets raw mode: a signal meanwhile must not leave them so.
     const unhook = giveBackAtExit(this.input as TtyIn, this.output);
-    const { answer, ctrlC } = await withKeyFeed(this.input as unknown as FeedInput, prompt).finally(unhook);
+    const { answer, ctrlC } = await withKeyFeed(this.input as unknown as FeedInput, prompt, feedOpts).finally(unhook);
     if (isCancel(answer)) {
       const c = pc.createColors(this.color ?? pc.isColorSupported);
       log.message(c.red(ctrlC ? "Refused; the turn is cancelled." : "Refused."), { output: this.output, spacing: 0 });

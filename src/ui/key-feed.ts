@@ -1,11 +1,13 @@
 // Runs a clack prompt on keys handed over one at a time. Clack reads through
 // readline, which turns a whole read into keypresses at once: keys typed
-// after the answer (the answer to the next question, typed ahead) went to a
-// prompt that had closed and were lost. Here the prompt reads from a stream
-// of its own, fed one key at a time while it is open; what it leaves is held
-// (src/ui/typeahead.ts) for the next reader, in order. An Enter right after a
-// shortcut pick (`y` Enter) is that pick's confirmation, not the next
-// question's answer; Ctrl+C typed ahead still cancels the turn at once.
+// after the answer went to a prompt that had closed and were lost. Here the
+// prompt reads from a stream of its own, fed one key at a time while it is
+// open; what it leaves is held (src/ui/typeahead.ts), in order, for the input
+// line. A question is answered only by keys pressed while it is on screen:
+// keys typed before it was drawn never approve what the person has not seen
+// (a free-text question, such as a refusal's reason, may take them). An Enter
+// right after a shortcut pick (`y` Enter) is that pick's confirmation; Ctrl+C
+// typed ahead still cancels the turn at once.
 import { Readable } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
 import { flushTokens, tokenizeKeys, type KeyToken } from "./keys.ts";
@@ -40,11 +42,17 @@ function tokenOf(raw: string): KeyToken {
   return tokens[0] ?? flushTokens(rest)[0] ?? { raw, key: null };
 }
 
-export async function withKeyFeed<R>(input: FeedInput, prompt: (feed: Readable) => Promise<R>): Promise<FeedResult<R>> {
+export interface FeedOptions {
+  /** Keys typed before the question was drawn feed it too. Only for a question whose answer grants nothing (free text). */
+  takeTypedAhead?: boolean;
+}
+
+export async function withKeyFeed<R>(input: FeedInput, prompt: (feed: Readable) => Promise<R>, opts: FeedOptions = {}): Promise<FeedResult<R>> {
   // What clack reads: a terminal as far as it can tell; raw mode is set on the real one here.
   const feed = Object.assign(new Readable({ read() {} }), { isTTY: true, setRawMode: () => feed });
   const open = () => feed.listenerCount("keypress") > 0;
-  const queue: KeyToken[] = takeHeldKeys(input).map(tokenOf);
+  // Keys typed ahead stay held (for the input line) unless this question may take them.
+  const queue: KeyToken[] = opts.takeTypedAhead ? takeHeldKeys(input).map(tokenOf) : [];
   const decoder = new StringDecoder("utf8");
   let rest = "";
   let restTimer: ReturnType<typeof setTimeout> | undefined;

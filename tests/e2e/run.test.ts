@@ -181,23 +181,29 @@ describe("when bunker itself is killed", () => {
 
 
 describe.skipIf(!tmuxAvailable)("in a real terminal (tmux)", () => {
-  test("answers typed ahead for two questions in one go reach both (y Enter y Enter, then Enter Enter); nothing else is sent", async () => {
-    for (const typed of [["y", "Enter", "y", "Enter"], ["Enter", "Enter"]]) {
+  test("answers typed ahead for two questions in one go (y Enter y Enter, Enter Enter) answer only the first: the second waits for a key pressed while it is shown; the rest is kept in the input line, unsent", async () => {
+    for (const [typed, kept] of [[["y", "Enter", "y", "Enter"], "y"], [["Enter", "Enter"], ""]] as const) {
       const fake = e2e.serve([reply([run("touch one.txt"), run("touch two.txt")]), reply("Both made.")]);
       const { root, env } = e2e.workspace();
       const tmux = await e2e.terminal([...BUNKER, "make two files"], { cwd: root, env, cols: 120, rows: 50 });
       await waitForCount(tmux, "Run this command?", 1);
-      // Both answers in one send-keys: the terminal hands them over in one read.
-      tmux.keys(typed);
-      const screen = await waitForCount(tmux, "Both made.", 1);
-      expect(count(screen, "Run this command?")).toBe(2);
+      // Both answers in one send-keys: the terminal hands them over in one read, before the second question is drawn.
+      tmux.keys([...typed]);
+      await waitForCount(tmux, "Run this command?", 2);
       expect(existsSync(join(root, "one.txt"))).toBe(true);
+      // Not approved unseen: the second command waits.
+      await Bun.sleep(500);
+      expect(existsSync(join(root, "two.txt"))).toBe(false);
+      expect(fake.requests).toHaveLength(1);
+      tmux.keys(["y"]);
+      await waitForCount(tmux, "Both made.", 1);
       expect(existsSync(join(root, "two.txt"))).toBe(true);
       expect(toolResults(fake.requests[1]).map((r) => r.is_error)).toEqual([false, false]);
-      // No stray message made of the keys: the prompt is empty and nothing more went to the model.
+      // What was typed ahead is in the input line, not sent: nothing more went to the model.
       await Bun.sleep(300);
       expect(fake.requests).toHaveLength(2);
-      expect(tmux.visible()).toMatch(/\n› *\n/);
+      expect(tmux.visible()).toMatch(new RegExp(`\\n› ${kept} *\\n`));
+      tmux.keys(["C-u"]);
       expect(await quitWithCtrlD(tmux)).not.toBeNull();
       tmux.close();
       await fake.stop();

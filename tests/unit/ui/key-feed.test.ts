@@ -1,6 +1,7 @@
-// Keys typed ahead of a question reach it: two clack questions in a row, both
-// answers typed in one read, each question gets its own; what is left waits
-// for the next reader, in order.
+// Keys typed ahead of a question are never its answer: a question is
+// answered only by keys pressed while it is on screen, so nothing is approved
+// unseen. What follows an answer in the same read is kept, in order, for the
+// input line (or a free-text question that may take it); nothing is lost.
 import { expect, test } from "bun:test";
 import { PassThrough } from "node:stream";
 import { isCancel, text } from "@clack/prompts";
@@ -19,41 +20,57 @@ function setUp() {
   return { input, output, ask, type: (s: string) => void input.write(s) };
 }
 
-test("two answers typed in one read (y Enter y Enter): each question gets one; nothing is left over", async () => {
+/** Whether `answer` is still waiting after `ms`. */
+async function stillOpen(answer: Promise<unknown>, ms = 100): Promise<boolean> {
+  let settled = false;
+  void answer.then(() => (settled = true));
+  await Bun.sleep(ms);
+  return !settled;
+}
+
+test("two answers typed in one read (y Enter y Enter): the first question gets its own; the second, asked later, is not answered by the keys typed before it was shown; they are kept, in order", async () => {
   const { input, ask, type } = setUp();
   const first = ask();
   type("y\ry\r");
   expect((await first).answer).toBe("once");
-  expect(hasHeldKeys(input)).toBe(true);
-  // The second question, asked later (after the first command ran), reads what was typed for it.
+  // The second question, asked later (after the first command ran): only a key pressed now answers it.
   await Bun.sleep(CONFIRM_MS + 50);
-  expect((await ask()).answer).toBe("once");
-  expect(takeHeldKeys(input)).toEqual([]);
+  const second = ask();
+  expect(await stillOpen(second)).toBe(true);
+  type("n");
+  expect((await second).answer).toBe("deny");
+  expect(takeHeldKeys(input)).toEqual(["y", "\r"]);
   expect(input.raw).toBe(false);
 });
 
-test("Enter Enter answers two questions with their first option; 2 then n answer with those", async () => {
-  for (const [typed, answers] of [[`${KEY.enter}${KEY.enter}`, ["once", "once"]], [`${KEY.down}${KEY.enter}n`, ["session", "deny"]], ["2n", ["session", "deny"]]] as const) {
+test("Enter Enter, Down Enter n, 2n typed in one read: each answers the question on screen only; the rest waits for the input line", async () => {
+  for (const [typed, answer, kept] of [[`${KEY.enter}${KEY.enter}`, "once", ["\r"]], [`${KEY.down}${KEY.enter}n`, "session", ["n"]], ["2n", "session", ["n"]]] as const) {
     const { input, ask, type } = setUp();
     const first = ask();
     type(typed);
-    expect((await first).answer).toBe(answers[0]);
+    expect((await first).answer).toBe(answer);
     await Bun.sleep(CONFIRM_MS + 50);
-    expect((await ask()).answer).toBe(answers[1]);
-    expect(takeHeldKeys(input)).toEqual([]);
+    const second = ask();
+    expect(await stillOpen(second)).toBe(true);
+    type("y");
+    expect((await second).answer).toBe("once");
+    expect(takeHeldKeys(input)).toEqual([...kept]);
   }
 });
 
-test("a lone Escape typed ahead cancels its own question only; the next key answers the next", async () => {
+test("a lone Escape typed ahead cancels its own question only; the y after it waits for the input line", async () => {
   const { input, ask, type } = setUp();
   const first = ask();
   type(`${KEY.escape}y`);
   expect(isCancel((await first).answer)).toBe(true);
-  expect((await ask()).answer).toBe("once");
-  expect(takeHeldKeys(input)).toEqual([]);
+  const second = ask();
+  expect(await stillOpen(second)).toBe(true);
+  type("n");
+  expect((await second).answer).toBe("deny");
+  expect(takeHeldKeys(input)).toEqual(["y"]);
 });
 
-test("what follows the last answer is kept for the next reader, in order; a refusal's reason typed ahead reaches its question", async () => {
+test("what follows the last answer is kept for the next reader, in order; a refusal's reason typed with its n reaches the reason's question (free text grants nothing)", async () => {
   const { input, output, ask, type } = setUp();
   const first = ask();
   type("ykeep this\x1b[D");
@@ -63,7 +80,7 @@ test("what follows the last answer is kept for the next reader, in order; a refu
   const second = ask();
   type("nnot now\r");
   expect((await second).answer).toBe("deny");
-  const reason = await withKeyFeed(input as unknown as FeedInput, (feed) => text({ message: "Why not?", input: feed, output }));
+  const reason = await withKeyFeed(input as unknown as FeedInput, (feed) => text({ message: "Why not?", input: feed, output }), { takeTypedAhead: true });
   expect(reason.answer).toBe("not now");
 });
 
