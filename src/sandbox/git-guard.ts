@@ -6,7 +6,7 @@
 // directories and included files their configs name. A `.git` that a command
 // creates anyway (`git init sub`) is disarmed after it: its hooks renamed,
 // its program-running config keys commented out, and the result says so.
-import { closeSync, existsSync, fstatSync, lstatSync, openSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync, constants } from "node:fs";
+import { type Stats, closeSync, existsSync, fstatSync, lstatSync, openSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync, constants } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { configEntries, keepsConfigKey, withIncludes } from "../perms/git-config.ts";
 import { isWithin, realpathLoose, resolveFrom } from "../perms/workspace.ts";
@@ -584,13 +584,18 @@ function isRealDir(root: string, dir: string): boolean {
   return true;
 }
 
-function disarmHooks(hooks: string): string[] {
-  let st;
+/** `path`'s own status (a link not followed), or null when it is not there. */
+function lstatOrNull(path: string): Stats | null {
   try {
-    st = lstatSync(hooks);
+    return lstatSync(path);
   } catch {
-    return [];
+    return null;
   }
+}
+
+function disarmHooks(hooks: string): string[] {
+  const st = lstatOrNull(hooks);
+  if (!st) return [];
   if (!st.isDirectory()) {
     renameSync(hooks, `${hooks}.bunker-disarmed`);
     return ["its hooks (not a folder) renamed to hooks.bunker-disarmed"];
@@ -606,12 +611,8 @@ function disarmHooks(hooks: string): string[] {
 
 function disarmConfig(config: string): string[] {
   const name = basename(config);
-  let st;
-  try {
-    st = lstatSync(config);
-  } catch {
-    return [];
-  }
+  const st = lstatOrNull(config);
+  if (!st) return [];
   // A linked config can say anything git will read; the command could not have written its target, but chose it.
   if (st.isSymbolicLink()) {
     renameSync(config, `${config}.bunker-disarmed`);
@@ -660,12 +661,8 @@ function disarmConfig(config: string): string[] {
 
 /** A FIFO, socket or device where git reads a file (HEAD, commondir): the person's git would wait on it for ever. Renamed aside. */
 function unblock(path: string): string[] {
-  let st;
-  try {
-    st = lstatSync(path);
-  } catch {
-    return [];
-  }
+  const st = lstatOrNull(path);
+  if (!st) return [];
   if (st.isFile() || st.isDirectory() || st.isSymbolicLink()) return [];
   renameSync(path, `${path}.bunker-disarmed`);
   return [`its ${basename(path)} (not a regular file: git would wait on it) renamed to ${basename(path)}.bunker-disarmed`];
