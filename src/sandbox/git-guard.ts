@@ -339,8 +339,9 @@ export function gitGuard(roots: string | readonly string[], sites: GitSite[], gl
   const missingIncludes = new Set<string>();
   const global = withIncludes(globalConfig, readSmall, home);
   const globalHooks = global.flatMap((f) => hooksPaths(f.text ?? ""));
-  // A file the person's own git config includes is obeyed in every repository (a dotfiles workspace, a team config in one).
-  for (const config of global) if (config.included) guardInclude(config.path, "is a file your git config includes: git obeys it in every repository (core.fsmonitor, hooks, aliases run programs)");
+  // The person's own git config, reached through a link (a dotfiles workspace: ~/.gitconfig -> ~/dotfiles/gitconfig),
+  // and every file it includes (a team config in a repository) are obeyed in every repository.
+  for (const config of global) guardInclude(config.path, config.included ? "is a file your git config includes: git obeys it in every repository (core.fsmonitor, hooks, aliases run programs)" : `is your git config (${config.path}, through a link): git obeys it in every repository (core.fsmonitor, hooks, aliases run programs)`);
   const dotGits = sites.filter((s) => s.kind === "dir").map((s) => s.path);
   for (const site of sites) {
     // A link is not mounted over (bubblewrap would follow it); one the command makes is set aside after.

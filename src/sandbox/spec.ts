@@ -123,6 +123,16 @@ export const realHostFs: HostFs = {
   readlink: (path) => readlinkSync(path),
 };
 
+/** A link's target exists (it is followed). */
+function leadsSomewhere(link: string): boolean {
+  try {
+    statSync(link);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** `path` split into components, for ordering mounts parents first. */
 function depth(path: string): number {
   return path.split(sep).filter(Boolean).length;
@@ -146,7 +156,8 @@ export function sandboxMounts(spec: SandboxSpec, platform: NodeJS.Platform = pro
   if (spec.home) out.push({ kind: "empty", path: spec.home, writable: true });
   const granted = [...(spec.readable ?? []), ...(spec.workspaceReadOnly ? [] : spec.writable), ...(spec.privateDirs ?? [])];
   for (const dir of [...(spec.toolchains ?? []), ...(spec.gitConfig ?? [])]) {
-    if (!isWithin(spec.root, dir) && exists(dir)) out.push({ kind: "ro", path: dir });
+    // A dangling link (~/.gitconfig -> a dotfiles file not made yet) has nothing to mount: bubblewrap would refuse every command.
+    if (!isWithin(spec.root, dir) && exists(dir) && (fs.kind(dir) !== "link" || leadsSomewhere(dir))) out.push({ kind: "ro", path: dir });
   }
   for (const p of spec.readable ?? []) {
     // A read inside a granted write would make it read-only; the workspace is shown anyway.

@@ -1,13 +1,14 @@
 // A prompt-injected model arms git through an include, with the flags a user
 // passes to let it work (--allow-run --allow-write --sandbox on): a new
 // repository whose config includes a file the command also wrote (include,
-// includeIf gitdir:, includeIf onbranch:), and a file the person's own
-// ~/.gitconfig includes from the workspace (a dotfiles repository). Each row
+// includeIf gitdir:, includeIf onbranch:), a file the person's own
+// ~/.gitconfig includes from the workspace, and ~/.gitconfig itself as a link
+// into it (a dotfiles repository). Each row
 // first runs the same command unconfined, so the person's next `git status`
 // is known to run the planted core.fsmonitor; then through the binary, after
 // which the person's git status outside bunker runs nothing.
 import { describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { detectSandbox } from "../../src/sandbox/detect.ts";
 import { runHeadless, toolResults } from "../support/cli.ts";
@@ -22,6 +23,8 @@ interface Row {
   name: string;
   /** The person's ~/.gitconfig (HOME is the test's own), if any. */
   global?: string;
+  /** Or ~/.gitconfig as a link to this file of the workspace (dotfiles kept with GNU stow). */
+  globalLink?: string;
   /** Files in the workspace before the command. */
   files?: Record<string, string>;
   /** The model's command; MARK is where the planted program leaves its mark. */
@@ -74,6 +77,21 @@ const ROWS: Row[] = [
     statusIn: ".",
     says: "Read-only file system",
   },
+  {
+    name: "~/.gitconfig itself, a link into the workspace (stow-style dotfiles): read-only to the command",
+    globalLink: "gitconfig",
+    files: { gitconfig: "[user]\n\tname = a\n" },
+    command: (m) => `printf '[core]\\n\\tfsmonitor = "touch ${m}; false"\\n' >> gitconfig`,
+    statusIn: ".",
+    says: "Read-only file system",
+  },
+  {
+    name: "~/.gitconfig, a link into the workspace to a file not there yet, made by the command",
+    globalLink: "git/config",
+    command: (m) => `mkdir -p git && ${fsmonitor(m, "git/config")}`,
+    statusIn: ".",
+    says: "bunker disarmed git/config, which the command created and a git config includes: core.fsmonitor commented out in config.",
+  },
 ];
 
 /** A workspace that is a repository of the person's in their home (~/dotfiles), their ~/.gitconfig, and their git. */
@@ -83,6 +101,7 @@ function personWorkspace(url: string, row: Row) {
   mkdirSync(root);
   for (const [path, text] of Object.entries(row.files ?? {})) writeFileSync(join(root, path), text);
   if (row.global) writeFileSync(join(ws.home, ".gitconfig"), row.global.replaceAll("WS", root));
+  if (row.globalLink) symlinkSync(join(root, row.globalLink), join(ws.home, ".gitconfig"));
   const hostEnv = { PATH: process.env.PATH ?? "", HOME: ws.home, GIT_CONFIG_NOSYSTEM: "1", GIT_AUTHOR_NAME: "a", GIT_AUTHOR_EMAIL: "a@b", GIT_COMMITTER_NAME: "a", GIT_COMMITTER_EMAIL: "a@b" };
   const git = (dir: string, ...args: string[]) => Bun.spawnSync(["git", ...args], { cwd: join(root, dir), env: hostEnv, timeout: 10_000 });
   git(".", "init", "-q", ".");
