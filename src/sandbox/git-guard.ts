@@ -376,7 +376,8 @@ export function gitGuard(roots: string | readonly string[], sites: GitSite[], gl
     return r !== null && p !== r;
   }
   function addHooks(hooks: string, top: string): void {
-    const abs = hooks.startsWith("~/") ? null : resolvedOrNull(top, hooks);
+    // `~/` from the person's home, as git reads it (a global core.hooksPath = ~/dotfiles/hooks in a dotfiles workspace).
+    const abs = hooks.startsWith("~/") ? (home === undefined ? null : resolvedOrNull(home, hooks.slice(2))) : resolvedOrNull(top, hooks);
     if (!abs) return;
     const what = `is in a hooks folder: git runs the hooks in it (core.hooksPath is ${hooks})`;
     if (abs.exists) note(readOnly, abs.real, what);

@@ -31,6 +31,8 @@ interface Row {
   command: (mark: string) => string;
   /** Where the person then runs git status (relative to the workspace). */
   statusIn: string;
+  /** What the person runs there instead of `git status`. */
+  git?: string[];
   says: string;
 }
 
@@ -78,6 +80,14 @@ const ROWS: Row[] = [
     says: "Read-only file system",
   },
   {
+    name: "a hooks folder the person's ~/.gitconfig names by a ~/ path (core.hooksPath = ~/dotfiles/hooks), made by the command",
+    global: "[core]\n\thooksPath = ~/dotfiles/hooks\n",
+    command: (m) => `mkdir -p hooks && printf '#!/bin/sh\\ntouch ${m}\\n' > hooks/pre-commit && chmod +x hooks/pre-commit`,
+    statusIn: ".",
+    git: ["commit", "-qm", "x", "--allow-empty"],
+    says: "bunker disarmed the hooks folder hooks the command created (a git config names it core.hooksPath): hooks renamed to NAME.bunker-disarmed: pre-commit.",
+  },
+  {
     name: "~/.gitconfig itself, a link into the workspace (stow-style dotfiles): read-only to the command",
     globalLink: "gitconfig",
     files: { gitconfig: "[user]\n\tname = a\n" },
@@ -117,7 +127,7 @@ describe.skipIf(!usable)("git includes a prompt-injected model plants are not li
       const control = personWorkspace("http://127.0.0.1:9", row);
       const planted = Bun.spawnSync(["bash", "-c", row.command(control.mark)], { cwd: control.root, env: control.hostEnv });
       expect(planted.exitCode).toBe(0);
-      control.git(row.statusIn, "status");
+      control.git(row.statusIn, ...(row.git ?? ["status"]));
       expect(existsSync(control.mark)).toBe(true);
 
       const mark = join(runs.dir("bunker-e2e-includes-mark-"), "PWNED");
@@ -128,7 +138,7 @@ describe.skipIf(!usable)("git includes a prompt-injected model plants are not li
       const [result] = toolResults(fake.requests[1]);
       expect(result?.content).toContain(row.says);
       for (const [path, text] of Object.entries(row.files ?? {})) expect(readFileSync(join(p.root, path), "utf8")).toBe(text);
-      p.git(row.statusIn, "status");
+      p.git(row.statusIn, ...(row.git ?? ["status"]));
       expect(existsSync(mark)).toBe(false);
     });
   }
