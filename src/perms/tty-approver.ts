@@ -7,7 +7,7 @@ import { isCancel, log, text } from "@clack/prompts";
 import pc from "../ui/colors.ts";
 import { DEFAULT_MAX_DIFF_LINES, renderFileChanges } from "../ui/diff-view.ts";
 import { escapeControl } from "../ui/escape.ts";
-import { withKeyFeed, type FeedInput, type FeedOptions } from "../ui/key-feed.ts";
+import { withKeyFeed, type FeedInput } from "../ui/key-feed.ts";
 import { selectKeys } from "../ui/select-keys.ts";
 import { giveBackAtExit, type TtyIn } from "../ui/tty-exit.ts";
 import type { ApprovalAnswer, Approver, PermRequest } from "./types.ts";
@@ -92,10 +92,8 @@ export class TtyApprover implements Approver {
     if (typeof choice === "symbol" || choice === "view") return { answer: "deny" };
     if (choice !== "deny") return { answer: choice };
 
-    // A reason grants nothing: what was typed after the `n` (in the same breath) is its start.
-    const feedback = await this.watchingCtrlC(
-      (input) => text({ message: denyPrompt, placeholder: "optional; Enter to just refuse", input, output: this.output }),
-      { takeTypedAhead: true },
+    const feedback = await this.watchingCtrlC((input) =>
+      text({ message: denyPrompt, placeholder: "optional; Enter to just refuse", input, output: this.output }),
     );
     if (isCancel(feedback) || !feedback.trim()) return { answer: "deny" };
     return { answer: "deny", feedback: feedback.trim() };
@@ -109,10 +107,10 @@ export class TtyApprover implements Approver {
    * REPL listens for SIGINT during a turn). A cancel is stated in words:
    * clack's struck-through option still reads "Yes".
    */
-  private async watchingCtrlC<R>(prompt: (input: Readable) => Promise<R>, feedOpts: FeedOptions = {}): Promise<R> {
+  private async watchingCtrlC<R>(prompt: (input: Readable) => Promise<R>): Promise<R> {
     // The prompt hides the cursor and the feed sets raw mode: a signal meanwhile must not leave them so.
     const unhook = giveBackAtExit(this.input as TtyIn, this.output);
-    const { answer, ctrlC } = await withKeyFeed(this.input as unknown as FeedInput, prompt, feedOpts).finally(unhook);
+    const { answer, ctrlC } = await withKeyFeed(this.input as unknown as FeedInput, prompt).finally(unhook);
     if (isCancel(answer)) {
       const c = pc.createColors(this.color ?? pc.isColorSupported);
       log.message(c.red(ctrlC ? "Refused; the turn is cancelled." : "Refused."), { output: this.output, spacing: 0 });

@@ -4,14 +4,16 @@
 // prompt reads from a stream of its own, fed one key at a time while it is
 // open; what it leaves is held (src/ui/typeahead.ts), in order, for the input
 // line. A question is answered only by keys pressed while it is on screen:
-// keys typed before it was drawn never approve what the person has not seen
-// (a free-text question, such as a refusal's reason, may take them). An Enter
+// keys typed before it was drawn never approve what the person has not seen;
+// and one drawn while the person is typing their next message takes no key
+// until they stop for a moment: what they type meanwhile goes on into the
+// message (the typeahead store) instead of moving or answering it. An Enter
 // right after a shortcut pick (`y` Enter) is that pick's confirmation; Ctrl+C
 // typed ahead still cancels the turn at once.
 import { Readable } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
 import { flushTokens, tokenizeKeys, type KeyToken } from "./keys.ts";
-import { confirmsPick, holdKeys, notePick, takeHeldKeys } from "./typeahead.ts";
+import { confirmsPick, holdKeys, notePick, QUIET_MS, wasTyping } from "./typeahead.ts";
 
 export interface FeedInput {
   setRawMode?(mode: boolean): unknown;
@@ -36,29 +38,20 @@ const SEQUENCE_WAIT_MS = 25;
 const isEnter = (t: KeyToken) => t.key?.name === "enter";
 const isCtrlC = (t: KeyToken) => t.key?.name === "ctrl-c";
 
-/** A held key's token again (held keys are whole keys, an unfinished sequence last). */
-function tokenOf(raw: string): KeyToken {
-  const { tokens, rest } = tokenizeKeys(raw);
-  return tokens[0] ?? flushTokens(rest)[0] ?? { raw, key: null };
-}
-
-export interface FeedOptions {
-  /** Keys typed before the question was drawn feed it too. Only for a question whose answer grants nothing (free text). */
-  takeTypedAhead?: boolean;
-}
-
-export async function withKeyFeed<R>(input: FeedInput, prompt: (feed: Readable) => Promise<R>, opts: FeedOptions = {}): Promise<FeedResult<R>> {
+export async function withKeyFeed<R>(input: FeedInput, prompt: (feed: Readable) => Promise<R>): Promise<FeedResult<R>> {
   // What clack reads: a terminal as far as it can tell; raw mode is set on the real one here.
   const feed = Object.assign(new Readable({ read() {} }), { isTTY: true, setRawMode: () => feed });
   const open = () => feed.listenerCount("keypress") > 0;
-  // Keys typed ahead stay held (for the input line) unless this question may take them.
-  const queue: KeyToken[] = opts.takeTypedAhead ? takeHeldKeys(input).map(tokenOf) : [];
+  // Keys typed before the question was drawn stay held, for the input line: only keys pressed now answer it.
+  const queue: KeyToken[] = [];
   const decoder = new StringDecoder("utf8");
   let rest = "";
   let restTimer: ReturnType<typeof setTimeout> | undefined;
   let settling: ReturnType<typeof setTimeout> | undefined;
   let first = true;
   let ctrlC = false;
+  // Typing when the question came: keys go to the message until a pause of QUIET_MS (Escape and Ctrl+C still answer: they only refuse).
+  let typingUntil = wasTyping(input) ? Date.now() + QUIET_MS : 0;
 
   const pump = () => {
     while (queue.length > 0 && open() && !settling) {
@@ -93,7 +86,14 @@ export async function withKeyFeed<R>(input: FeedInput, prompt: (feed: Readable) 
     clearTimeout(restTimer);
     const read = tokenizeKeys(rest + (typeof chunk === "string" ? chunk : decoder.write(chunk)));
     rest = read.rest;
-    queue.push(...read.tokens);
+    const now = Date.now();
+    if (now < typingUntil) {
+      typingUntil = now + QUIET_MS;
+      for (const t of read.tokens) {
+        if (isCtrlC(t) || (t.key?.name === "escape" && t.raw === "\x1b")) queue.push(t);
+        else holdKeys(input, [t.raw]);
+      }
+    } else queue.push(...read.tokens);
     if (rest) {
       restTimer = setTimeout(() => {
         queue.push(...flushTokens(rest));

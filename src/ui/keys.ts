@@ -6,7 +6,7 @@
 // never see the same keystroke.
 import { StringDecoder } from "node:string_decoder";
 import { giveBackAtExit } from "./tty-exit.ts";
-import { hasHeldKeys, holdKeys, takeHeldKeys } from "./typeahead.ts";
+import { hasHeldKeys, holdKeys, noteTyping, takeHeldKeys } from "./typeahead.ts";
 
 export type KeyName =
   | "text" | "paste" | "enter" | "newline" | "escape" | "backspace" | "delete" | "tab"
@@ -224,6 +224,11 @@ export class Keyboard {
       if (t.key?.name === "escape" || t.key?.name === "ctrl-c") this.onKey(t.key);
       else holdKeys(this.input, [t.raw]);
     }
+  }
+
+  /** The person is writing a message while a turn runs: a question drawn now must not take their next keys (key-feed.ts). */
+  typing(): void {
+    noteTyping(this.input);
   }
 
   /** The keys held for an approval that did not come (the turn is over), as keys, oldest first. */

@@ -87,6 +87,8 @@ export class TtyPrompt {
   }
 
   private key(k: Key): void {
+    // Writing the next message while a turn runs: a question drawn now leaves the keys that follow to it (key-feed.ts).
+    if (this.onInterrupt && k.name !== "escape" && k.name !== "ctrl-c") this.keyboard.typing();
     if (this.enterTimer !== undefined) {
       // More input right after Enter: that Enter was a newline inside a paste.
       clearTimeout(this.enterTimer);

@@ -31,6 +31,11 @@ function numberKey(i: number): string | undefined {
   return i < 9 ? String(i + 1) : undefined;
 }
 
+// clack's vim keys (h/j/k/l move the cursor) are off: in a question about a
+// command or an edit, letters typed by mistake must not move toward "Yes, for
+// this session". Arrows, numbers and the named letters remain.
+for (const vim of ["h", "j", "k", "l"]) settings.aliases.delete(vim);
+
 const paint = (colour: "gray" | "cyan" | "green" | "dim", text: string) => styleText(colour, text);
 
 class KeySelectPrompt<V> extends SelectPrompt<KeyOption<V>> {
@@ -75,7 +80,8 @@ export function selectKeys<V>(opts: SelectKeysOptions<V>): Promise<V | symbol> {
         const bar = (colour: "gray" | "cyan") => (guide ? `${paint(colour, S_BAR)}  ` : "");
         const chosen = label(this.options[this.cursor], this.cursor);
         if (this.state === "submit") return `${title}${wrapTextWithPrefix(opts.output, paint("dim", chosen), bar("gray"))}`;
-        if (this.state === "cancel") return `${title}${wrapTextWithPrefix(opts.output, styleText(["strikethrough", "dim"], chosen), bar("gray"))}${guide ? `\n${paint("gray", S_BAR)}` : ""}`;
+        // Cancelled (Escape, Ctrl+C): no option is named, as clack's struck-through "1. Yes" read like a yes.
+        if (this.state === "cancel") return `${title}${wrapTextWithPrefix(opts.output, paint("dim", "(no option chosen)"), bar("gray"))}${guide ? `\n${paint("gray", S_BAR)}` : ""}`;
         const prefix = bar("cyan");
         const footer = formatInstructionFooter(opts.output, instructions, guide);
         const rows = limitOptions({

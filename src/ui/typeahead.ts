@@ -10,13 +10,15 @@ interface Held {
   pieces: string[];
   /** When a prompt last ended on a shortcut key (y, n, 1…): an Enter right after it confirms that pick. */
   pickedAt: number;
+  /** When the person last pressed a key (any reader): a question drawn while they type must not take the keys that follow. */
+  typedAt: number;
 }
 
 const store = new WeakMap<object, Held>();
 
 function held(input: object): Held {
   let h = store.get(input);
-  if (!h) store.set(input, (h = { pieces: [], pickedAt: 0 }));
+  if (!h) store.set(input, (h = { pieces: [], pickedAt: 0, typedAt: 0 }));
   return h;
 }
 
@@ -48,4 +50,20 @@ export function notePick(input: object, at = Date.now()): void {
 export function confirmsPick(input: object, now = Date.now()): boolean {
   const h = store.get(input);
   return h !== undefined && now - h.pickedAt < CONFIRM_MS;
+}
+
+/** A key was pressed (by whichever reader heard it). */
+export function noteTyping(input: object, at = Date.now()): void {
+  held(input).typedAt = at;
+}
+
+/** How recently a key before a question means the person was typing (and has not seen it yet). */
+export const TYPING_MS = 1000;
+/** While they type on, keys go to their message: a question takes keys only after this long without one. */
+export const QUIET_MS = 500;
+
+/** Whether the person was typing just now (a question drawn now is one they have not read). */
+export function wasTyping(input: object, now = Date.now()): boolean {
+  const h = store.get(input);
+  return h !== undefined && now - h.typedAt < TYPING_MS;
 }

@@ -210,6 +210,43 @@ describe.skipIf(!tmuxAvailable)("in a real terminal (tmux)", () => {
     }
   }, 60_000);
 
+  test("a question drawn while the person types their next message takes none of it: the letters and the Enter go on into the message; after a pause a key answers", async () => {
+    const fake = e2e.serve([reply([run("touch asked.txt")], undefined, { delayMs: 1200 }), reply("Done."), reply("Noted.")]);
+    const { root, env } = e2e.workspace();
+    const tmux = await e2e.terminal([...BUNKER, "make a file"], { cwd: root, env, cols: 120, rows: 50 });
+    await until(() => fake.requests.length === 1, "the first request");
+    // Typing on at about 12 keys a second, through the moment the question is drawn, then Enter (to send the message).
+    const message = "by the way, yes 2 keep it short";
+    let shownAt = -1;
+    for (const [i, ch] of [...message].entries()) {
+      tmux.keys([ch], true);
+      await Bun.sleep(80);
+      if (shownAt < 0 && tmux.screen().includes("Run this command?")) shownAt = i;
+    }
+    tmux.keys(["Enter"]);
+    await waitForCount(tmux, "Run this command?", 1);
+    // The question came while typing went on: neither `y`, `2` nor Enter answered it.
+    expect(shownAt).toBeGreaterThan(-1);
+    expect(shownAt).toBeLessThan(message.length - 3);
+    await Bun.sleep(700);
+    expect(existsSync(join(root, "asked.txt"))).toBe(false);
+    expect(fake.requests).toHaveLength(1);
+    // A pause, then the answer.
+    tmux.keys(["y"]);
+    await waitForCount(tmux, "Done.", 1);
+    expect(existsSync(join(root, "asked.txt"))).toBe(true);
+    // The message is whole in the input line, unsent, nothing lost or doubled.
+    await Bun.sleep(300);
+    expect(fake.requests).toHaveLength(2);
+    expect(tmux.visible()).toContain(`› ${message}`);
+    tmux.keys(["Enter"]);
+    await waitForCount(tmux, "Noted.", 1);
+    expect(fake.requests[2]!.body.messages.at(-1)!.content).toMatchObject([{ type: "text", text: message }]);
+    expect(await quitWithCtrlD(tmux)).not.toBeNull();
+    tmux.close();
+    await fake.stop();
+  }, 60_000);
+
   test("the command is shown with where it runs; yes (y), a session prefix (2), and no with a reason (n) each do what they say", async () => {
     const fake = e2e.serve([
       reply([run("touch one.txt")]), // 1: Yes

@@ -184,6 +184,10 @@ describe("tty approver: writes", () => {
     const { screen } = await answerWrite([KEY.escape]);
     expect(screen).toContain("Refused.");
     expect(screen).not.toContain("cancelled");
+    // The question's last frame names no option: the struck-through "1. Yes, this once" read like a yes.
+    const answered = screen.slice(screen.lastIndexOf("Apply this change"));
+    expect(answered).toMatch(/Apply this change[^\n]*\n[│ ]*\(no option chosen\)/);
+    expect(answered).not.toContain("Yes");
   });
 
   test("a new file shows its content as additions", async () => {

@@ -7,7 +7,7 @@ import { PassThrough } from "node:stream";
 import { isCancel, text } from "@clack/prompts";
 import { withKeyFeed, type FeedInput } from "../../../src/ui/key-feed.ts";
 import { selectKeys } from "../../../src/ui/select-keys.ts";
-import { CONFIRM_MS, hasHeldKeys, takeHeldKeys } from "../../../src/ui/typeahead.ts";
+import { CONFIRM_MS, noteTyping, QUIET_MS, takeHeldKeys } from "../../../src/ui/typeahead.ts";
 import { KEY } from "../../support/prompt-terminal.ts";
 
 const OPTIONS = [{ value: "once", label: "Yes" }, { value: "session", label: "Yes, always" }, { value: "deny", label: "No" }];
@@ -70,18 +70,20 @@ test("a lone Escape typed ahead cancels its own question only; the y after it wa
   expect(takeHeldKeys(input)).toEqual(["y"]);
 });
 
-test("what follows the last answer is kept for the next reader, in order; a refusal's reason typed with its n reaches the reason's question (free text grants nothing)", async () => {
+test("what follows the last answer is kept for the next reader, in order; a refusal's reason is what is typed once its question is shown", async () => {
   const { input, output, ask, type } = setUp();
   const first = ask();
   type("ykeep this\x1b[D");
   expect((await first).answer).toBe("once");
   expect(takeHeldKeys(input)).toEqual(["k", "e", "e", "p", " ", "t", "h", "i", "s", "\x1b[D"]);
-  // n, then the reason for the text question that follows it, in one read.
+  // n, and more in the same read: the more waits for the input line, not for the reason.
   const second = ask();
-  type("nnot now\r");
+  type("nx");
   expect((await second).answer).toBe("deny");
-  const reason = await withKeyFeed(input as unknown as FeedInput, (feed) => text({ message: "Why not?", input: feed, output }), { takeTypedAhead: true });
-  expect(reason.answer).toBe("not now");
+  const reason = withKeyFeed(input as unknown as FeedInput, (feed) => text({ message: "Why not?", input: feed, output }));
+  type("not now\r");
+  expect((await reason).answer).toBe("not now");
+  expect(takeHeldKeys(input)).toEqual(["x"]);
 });
 
 test("Ctrl+C typed right after an answer still stops the turn, and is not kept", async () => {
@@ -109,4 +111,36 @@ test("an Enter soon after a y pick, in a read of its own, confirms the pick; lat
   await Bun.sleep(CONFIRM_MS);
   type("\r");
   expect((await second).answer).toBe("once");
+});
+
+test("a question drawn while the person types their next message takes no key until they pause: the letters go on into the message; Escape still refuses", async () => {
+  const { input, ask, type } = setUp();
+  noteTyping(input);
+  const first = ask();
+  // "by the way, yes" typed on at full speed: no y, n or Enter in it answers, nothing moves the choice.
+  for (const ch of "yes, 2\r") {
+    type(ch);
+    await Bun.sleep(40);
+  }
+  expect(await stillOpen(first)).toBe(true);
+  expect(takeHeldKeys(input)).toEqual(["y", "e", "s", ",", " ", "2", "\r"]);
+  // A pause, then a key: that one answers.
+  await Bun.sleep(QUIET_MS + 50);
+  type("n");
+  expect((await first).answer).toBe("deny");
+
+  noteTyping(input);
+  const second = ask();
+  type("ab");
+  await Bun.sleep(40);
+  type(KEY.escape);
+  expect(isCancel((await second).answer)).toBe(true);
+  expect(takeHeldKeys(input)).toEqual(["a", "b"]);
+});
+
+test("without typing before it, a question takes the first key; vim's j and k do not move its choice", async () => {
+  const { ask, type } = setUp();
+  const first = ask();
+  type("jj\r");
+  expect((await first).answer).toBe("once");
 });
