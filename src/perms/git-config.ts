@@ -3,10 +3,10 @@
 // or an include that could say any of these. A workspace unpacked from an
 // archive brings its .git/config along, so before `git diff` runs unasked,
 // that file is read and any such key makes the command ask instead.
-import { readFileSync, statSync } from "node:fs";
-import { dirname, isAbsolute, join, resolve } from "node:path";
+import { lstatSync, statSync } from "node:fs";
+import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import { GIT_PROGRAM_SETTINGS } from "./run/git-settings.ts";
-import { commondirTarget, gitfileTarget } from "./gitfile.ts";
+import { commondirTarget, gitfileTarget, readRegular, readSmallText } from "./gitfile.ts";
 
 /**
  * Section (subsection stripped, lower case) → keys that name a program to
@@ -101,10 +101,10 @@ const MAX_NESTING = 4;
 
 function repoRunsPrograms(repo: Repo, where: string, depth: number): ConfigHit | null {
   for (const file of configFilesOf(repo.gitDir)) {
-    let text: string;
-    try {
-      text = readFileSync(file, "utf8");
-    } catch {
+    const text = readSmallText(file);
+    if (text === null) {
+      // There but not read (a FIFO, over 1 MB): what git would make of it is not known.
+      if (present(file)) return { unreadable: basename(file), where };
       continue;
     }
     const key = riskyKey(text);
@@ -161,7 +161,8 @@ export function gitlinks(gitDir: string): string[] | null {
   if (cached?.key === key) return cached.links;
   let links: string[] | null;
   try {
-    links = parseIndexGitlinks(readFileSync(file), hashLength(gitDir));
+    const bytes = readRegular(file, MAX_INDEX);
+    links = bytes === null ? null : parseIndexGitlinks(bytes, hashLength(gitDir));
   } catch {
     links = null;
   }
@@ -172,11 +173,7 @@ export function gitlinks(gitDir: string): string[] | null {
 /** 32 bytes for a SHA-256 repository (extensions.objectFormat), else 20. */
 function hashLength(gitDir: string): number {
   for (const f of configFilesOf(gitDir)) {
-    try {
-      if (/^\s*objectformat\s*=\s*sha256\s*$/im.test(readFileSync(f, "utf8"))) return 32;
-    } catch {
-      // missing
-    }
+    if (/^\s*objectformat\s*=\s*sha256\s*$/im.test(readSmallText(f) ?? "")) return 32;
   }
   return 20;
 }
@@ -266,12 +263,10 @@ export function* configEntries(configText: string): Generator<ConfigEntry> {
 /** The config files git reads for a git directory: its config, a worktree's own, and (through commondir) the shared repository's. */
 function configFilesOf(gd: string): string[] {
   const files = [join(gd, "config"), join(gd, "config.worktree")];
-  try {
-    const common = commondirTarget(readFileSync(join(gd, "commondir"), "utf8")) ?? "";
+  const common = commondirTarget(readSmallText(join(gd, "commondir")));
+  if (common) {
     const cd = isAbsolute(common) ? common : resolve(gd, common);
     files.push(join(cd, "config"), join(cd, "config.worktree"));
-  } catch {
-    // not a linked worktree
   }
   return files;
 }
@@ -294,7 +289,7 @@ function gitDirOf(dir: string): string | "none" | null {
   if (isDir) return dotGit;
   // A worktree or submodule: ".git" is a file saying "gitdir: <path>".
   try {
-    const gitdir = gitfileTarget(readFileSync(dotGit, "utf8"));
+    const gitdir = gitfileTarget(readSmallText(dotGit));
     if (!gitdir) return null;
     return isAbsolute(gitdir) ? gitdir : resolve(dir, gitdir);
   } catch {
@@ -353,9 +348,18 @@ export function includePaths(configText: string, home?: string): string[] {
 }
 
 function readText(path: string): string | null {
+  return readSmallText(path);
+}
+
+/** Something is at `path` (a link counts, whatever it leads to). */
+function present(path: string): boolean {
   try {
-    return readFileSync(path, "utf8");
+    lstatSync(path);
+    return true;
   } catch {
-    return null;
+    return false;
   }
 }
+
+/** An index larger than this is not read (git's own for a very large repository; the command then asks). */
+const MAX_INDEX = 1 << 30;

@@ -5,6 +5,39 @@
 // part of the path: trimming them (as a regex's \s* did) made bunker check a
 // decoy `x` while git used `x  ` (red team 3). Every reader of these files
 // goes through here, so bunker and git always agree on where a repository is.
+// And every read of a file a command may have made in a repository goes
+// through readRegular: a FIFO there (an index, a config) must not stop bunker.
+import { closeSync, constants, fstatSync, openSync, readFileSync } from "node:fs";
+
+/**
+ * A regular file's bytes (up to `maxBytes`), opened without following a final link when `noFollow`, and
+ * without blocking on a FIFO; null for anything else (missing, a FIFO, a folder, too large, unreadable).
+ */
+export function readRegular(path: string, maxBytes: number, noFollow = false): Buffer | null {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | (noFollow ? constants.O_NOFOLLOW : 0));
+  } catch {
+    return null;
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile() || st.size > maxBytes) return null;
+    return readFileSync(fd);
+  } catch {
+    return null;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** How much of a small git file (a config, a .git file, a commondir) is read. */
+export const SMALL_FILE = 1 << 20;
+
+/** A small git file's text (readRegular), or null. */
+export function readSmallText(path: string, noFollow = false): string | null {
+  return readRegular(path, SMALL_FILE, noFollow)?.toString("utf8") ?? null;
+}
 
 /** The path a `.git` file names, as git reads it; null when git would not take it as a gitfile. */
 export function gitfileTarget(text: string | null | undefined): string | null {

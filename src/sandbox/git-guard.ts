@@ -6,12 +6,12 @@
 // directories and included files their configs name. A `.git` that a command
 // creates anyway (`git init sub`) is disarmed after it: its hooks renamed,
 // its program-running config keys commented out, and the result says so.
-import { type Stats, closeSync, existsSync, fstatSync, lstatSync, openSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync, constants } from "node:fs";
+import { type Stats, existsSync, lstatSync, readdirSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { configEntries, keepsConfigKey, withIncludes } from "../perms/git-config.ts";
 import { isWithin, realpathLoose, resolveFrom } from "../perms/workspace.ts";
 import { shellQuote } from "../shell/quote.ts";
-import { commondirTarget, gitfileTarget } from "../perms/gitfile.ts";
+import { commondirTarget, gitfileTarget, readSmallText, SMALL_FILE } from "../perms/gitfile.ts";
 
 /**
  * A git directory found in the workspace, and which file it is (a new one at
@@ -519,7 +519,7 @@ function disarmSite(all: readonly string[], site: GitSite, theirs: readonly stri
       const why = commonOutside ? "outside what the command may write, where bunker cannot check it" : "not a folder git and bunker find alike";
       done.push(`its commondir ${JSON.stringify(common)} (${why}) renamed to commondir.bunker-set-aside; to restore it after checking it: mv ${shellQuote(relative(root, aside))} ${shellQuote(relative(root, join(gitDir, "commondir")))}`);
     }
-    const here = [...disarmHooks(join(gitDir, "hooks")), ...["config", "config.worktree"].flatMap((name) => disarmConfig(join(gitDir, name))), ...["HEAD", "commondir"].flatMap((name) => unblock(join(gitDir, name)))];
+    const here = [...disarmHooks(join(gitDir, "hooks")), ...["config", "config.worktree"].flatMap((name) => disarmConfig(join(gitDir, name))), ...["HEAD", "commondir", "index"].flatMap((name) => unblock(join(gitDir, name)))];
     // The git directory a .git file or commondir leads to: named, so the person knows where to look.
     done.push(...(gitDir === site.path ? here : here.map((d) => `${d} of ${relative(root, gitDir)}`)));
   }
@@ -624,7 +624,7 @@ function disarmConfig(config: string): string[] {
   // to read instead: renamed aside whole. (Throws when even that fails: the caller sets the repository aside.)
   const text = readSmall(config);
   if (text === null) {
-    const why = !st.isFile() ? "not a regular file" : st.size > MAX_READ ? "larger than bunker reads" : "unreadable";
+    const why = !st.isFile() ? "not a regular file" : st.size > SMALL_FILE ? "larger than bunker reads" : "unreadable";
     renameSync(config, `${config}.bunker-disarmed`);
     return [`its ${name} (${why}) renamed to ${name}.bunker-disarmed`];
   }
@@ -661,7 +661,7 @@ function disarmConfig(config: string): string[] {
   return [`${what.join(", ")} commented out in ${name}`];
 }
 
-/** A FIFO, socket or device where git reads a file (HEAD, commondir): the person's git would wait on it for ever. Renamed aside. */
+/** A FIFO, socket or device where git reads a file (HEAD, commondir, index): the person's git would wait on it for ever. Renamed aside. */
 function unblock(path: string): string[] {
   const st = lstatOrNull(path);
   if (!st) return [];
@@ -699,24 +699,7 @@ function valueEnd(lines: string[], first: number): number {
   }
 }
 
-/** How much of a file bunker reads (a .git file, a commondir, a config). */
-const MAX_READ = 1 << 20;
-
 /** A regular file's text (up to 1 MB) without following a final link or blocking on a FIFO; null otherwise. */
 function readSmall(path: string): string | null {
-  let fd: number;
-  try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
-  } catch {
-    return null;
-  }
-  try {
-    const st = fstatSync(fd);
-    if (!st.isFile() || st.size > MAX_READ) return null;
-    return readFileSync(fd, "utf8");
-  } catch {
-    return null;
-  } finally {
-    closeSync(fd);
-  }
+  return readSmallText(path, true);
 }

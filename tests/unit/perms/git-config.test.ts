@@ -1,7 +1,7 @@
 // Unasked git reads every config it will obey: a repository embedded in the
 // workspace (a gitlink) is looked into by `git status` under its own config.
 import { describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gitConfigRunsPrograms, gitlinks, keepsConfigKey, riskyKey, runsProgram } from "../../../src/perms/git-config.ts";
 import { GIT_PROGRAM_SETTINGS } from "../../../src/perms/run/git-settings.ts";
@@ -146,5 +146,27 @@ describe("what a config a command wrote may keep: an allowlist, sharing the judg
     ["user", "email", "a@b", true],
   ] as const)("%s.%s = %s kept: %p", (section, key, value, kept) => {
     expect(keepsConfigKey(section, key, value)).toBe(kept);
+  });
+});
+
+describe("a FIFO where git keeps a file never stops the judge (a command made it: a read would wait for ever)", () => {
+  for (const [name, says] of [
+    ["index", "bunker cannot read this repository's index"],
+    ["config", "bunker cannot read this repository's config"],
+  ] as const) {
+    test(`a FIFO named .git/${name}: git status asks, saying why, at once`, () => {
+      const root = tempDir("bunker-gitconfig-fifo-");
+      git(root, {}, "init", "-q", ".");
+      rmSync(join(root, ".git", name), { force: true });
+      expect(Bun.spawnSync(["mkfifo", join(root, ".git", name)]).exitCode).toBe(0);
+      expect(judge("git status", root)).toMatchObject({ verdict: "ask", reason: says });
+    });
+  }
+
+  test("a config over 1 MB is not taken as harmless: git status asks", () => {
+    const root = tempDir("bunker-gitconfig-big-");
+    git(root, {}, "init", "-q", ".");
+    writeFileSync(join(root, ".git/config"), `${"# padding\n".repeat(120_000)}[core]\n\tfsmonitor = x\n`);
+    expect(judge("git status", root)).toMatchObject({ verdict: "ask", reason: "bunker cannot read this repository's config" });
   });
 });

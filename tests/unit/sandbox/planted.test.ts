@@ -168,17 +168,18 @@ const FAIL_SAFE: Row[] = [
     says: ["bunker disarmed the git repository the command created at a/.git (its config (larger than bunker reads) renamed to config.bunker-disarmed)"],
   },
   {
-    name: "a FIFO named config, a folder named config and a FIFO named HEAD, beside a new repository",
-    command: `git init -q f && rm f/.git/config && mkfifo f/.git/config && git init -q d && rm d/.git/config && mkdir d/.git/config && git init -q h && rm h/.git/HEAD && mkfifo h/.git/HEAD && ${armed("a")}`,
+    name: "a FIFO named config, a folder named config, a FIFO named HEAD and one named index, beside a new repository",
+    command: `git init -q f && rm f/.git/config && mkfifo f/.git/config && git init -q d && rm d/.git/config && mkdir d/.git/config && git init -q h && rm h/.git/HEAD && mkfifo h/.git/HEAD && git init -q i && mkfifo i/.git/index && ${armed("a")}`,
     then: { dir: "a", git: ["status"] },
     says: [
       "bunker disarmed the git repository the command created at f/.git (its config (not a regular file) renamed to config.bunker-disarmed)",
       "bunker disarmed the git repository the command created at d/.git (its config (not a regular file) renamed to config.bunker-disarmed)",
       "bunker disarmed the git repository the command created at h/.git (its HEAD (not a regular file: git would wait on it) renamed to HEAD.bunker-disarmed)",
+      "bunker disarmed the git repository the command created at i/.git (its index (not a regular file: git would wait on it) renamed to index.bunker-disarmed)",
       "bunker disarmed the git repository the command created at a/.git (core.fsmonitor commented out in config)",
     ],
     // The person's git there no longer waits for ever on a FIFO.
-    finishes: ["f", "h"],
+    finishes: ["f", "h", "i"],
   },
   {
     name: "a hooks folder named by core.hooksPath, made by the command with a hook whose name is too long to rename",
