@@ -119,6 +119,8 @@ async function runOneTurn(app: App, text: string, reader: MessageReader): Promis
   process.on("SIGINT", interrupt);
   app.ui.beginTurn();
   reader.beginTurn?.(interrupt);
+  // A new message from the person: what they refused before is theirs to allow now (permissions.ts).
+  app.perms.forgetRefusals();
   try {
     const outcome = await app.agent.runTurn(text, app.context(controller.signal), app.ui);
     app.ui.endText();

@@ -94,7 +94,7 @@ export class Checkpoints {
     if (!store) return "Nothing to undo: this session's changes are not being kept.";
     const changes = store.changesSince(this.sessionId(), turn.turn);
     const plan = planUndo(changes);
-    const change = new ChangeSet(ctx, "undo", { checkpoint: false });
+    const change = new ChangeSet(ctx, "undo", { checkpoint: false, byPerson: true });
     const leftAlone: string[] = [];
     const restored: string[] = [];
     const undoneIds: number[] = [];

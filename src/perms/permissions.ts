@@ -47,7 +47,7 @@ export class Permissions {
   private readonly beforeRun: (() => Promise<void>) | undefined;
   /** Every denial of this run, in order. */
   readonly denials: Denial[] = [];
-  /** "kind\0target" the person refused: not asked again this session. */
+  /** "kind\0target" the person refused: not asked again until they send their next message (or /clear). */
   private readonly refused = new Map<string, string>();
 
   constructor(opts: PermissionsOptions) {
@@ -127,8 +127,9 @@ export class Permissions {
     // the model's different edit to the same file must still be asked.
     const change = req.kind === "write" && req.files ? `\0${Bun.hash(req.files.map((f) => f.diff).join("\0"))}` : "";
     const key = `${req.kind}\0${targets.join("\0")}${change}`;
-    const earlier = this.refused.get(key);
-    if (earlier !== undefined) this.deny(req, `the person already refused this in this session${earlier ? `: ${earlier}` : ""}. Do not retry it; ask them or take another approach`, first);
+    // The person's own /undo is theirs to ask for again; the model's retries are refused without asking.
+    const earlier = req.byPerson ? undefined : this.refused.get(key);
+    if (earlier !== undefined) this.deny(req, `the person already refused this${earlier ? `: ${earlier}` : ""}. Do not retry it; ask them or take another approach`, first);
 
     const protectedFiles = req.kind === "write" ? this.protectedFiles(targets) : [];
     if (!this.approver.interactive) {
@@ -163,7 +164,7 @@ export class Permissions {
       }
       case "deny": {
         const feedback = answer.feedback?.trim() ?? "";
-        this.refused.set(key, feedback);
+        if (!req.byPerson) this.refused.set(key, feedback);
         const reason = feedback ? `The person refused ${describe(req)} and said: ${feedback}` : `The person refused ${describe(req)}.`;
         this.record(req, reason, first);
         throw new PermissionDenied(reason);
@@ -179,7 +180,12 @@ export class Permissions {
     });
   }
 
-  /** /clear: a new conversation starts without the old one's refusals (what was allowed stays allowed). */
+  /**
+   * The person speaks again (a new message, /clear): they may have changed
+   * their mind, so what they refused is asked again. Within a turn the model's
+   * retries of a refused change are still refused without asking. What was
+   * allowed stays allowed.
+   */
   forgetRefusals(): void {
     this.refused.clear();
   }

@@ -104,6 +104,7 @@ export class TtyApprover implements Approver {
     }
     if (typeof choice === "symbol" || choice === "view") return { answer: "deny" };
     if (choice !== "deny") return { answer: choice };
+    if (req.byPerson) return { answer: "deny" };
 
     const feedback = await this.watchingCtrlC((input) =>
       whileOpen(signal, (open) => text({ message: denyPrompt, placeholder: "optional; Enter to just refuse", input, output: this.output, signal: open })),
@@ -161,9 +162,14 @@ export class TtyApprover implements Approver {
         const diff = renderFileChanges(files, { color: this.color, maxLines: this.maxDiffLines, maxLineLength: this.maxLineLength, onCut: () => (cut = true) });
         const options: { value: Choice; label: string }[] = [{ value: "once", label: ONCE }];
         if (cut) options.push(VIEW_OPTION);
-        options.push({ value: "target-session", label: `Yes, and allow all edits to ${many ? "these files" : "this file"} for this session` });
-        if (!touchesProtected) options.push({ value: "kind-session", label: "Yes, and allow all edits for this session" });
-        options.push({ value: "deny", label: "No, and tell Claude what to do instead" });
+        if (req.byPerson) {
+          // The person's own /undo: yes or no, nothing for the session, nothing to tell the model.
+          options.push({ value: "deny", label: "No" });
+        } else {
+          options.push({ value: "target-session", label: `Yes, and allow all edits to ${many ? "these files" : "this file"} for this session` });
+          if (!touchesProtected) options.push({ value: "kind-session", label: "Yes, and allow all edits for this session" });
+          options.push({ value: "deny", label: "No, and tell Claude what to do instead" });
+        }
         return {
           title: `${tool} wants to ${files.every((f) => f.kind === "create") && files.length > 0 ? "create" : "edit"} ${names.join(", ")}`,
           details: [

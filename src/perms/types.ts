@@ -57,6 +57,8 @@ export interface PermRequest {
    * question is withdrawn, a queued one never shown. Its reason (a string) says what ended.
    */
   signal?: AbortSignal;
+  /** Asked for the person's own command (/undo, /rewind): asked every time, no refusal remembered, only yes or no. */
+  byPerson?: boolean;
 }
 
 export type ApprovalAnswer =

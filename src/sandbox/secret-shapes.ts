@@ -34,8 +34,9 @@ const BY_NAME: SecretShape[] = [
   // GITHUB_TOKEN, AZURE_SAS_TOKEN, CARGO_REGISTRIES_X_TOKEN; not Hugging Face's TOKENIZERS_PARALLELISM.
   { what: "its name says TOKEN", name: String.raw`TOKEN(?!IZER)` },
   { what: "its name says SECRET", name: "SECRET" },
-  // DB_PASSWORD, TWINE_PASSWORD, UV_INDEX_X_PASSWORD, POETRY_HTTP_BASIC_X_PASSWORD, GPG_PASSPHRASE, SSH_ASKPASS; not PASSENGER_LOG.
-  { what: "its name says PASSWORD", name: String.raw`PASS(WORD|WD|PHRASE)?(_|$)|PASSWD|PASSWORD` },
+  // DB_PASSWORD, TWINE_PASSWORD, UV_INDEX_X_PASSWORD, POETRY_HTTP_BASIC_X_PASSWORD, GPG_PASSPHRASE, SSH_ASKPASS; not PASSENGER_LOG,
+  // CACHE_BYPASS or COMPASS_HOME.
+  { what: "its name says PASSWORD", name: String.raw`(?<!BY|COM)PASS(WORD|WD|PHRASE)?(_|$)|PASSWD|PASSWORD` },
   // DB_PWD, MYSQL_PWD, PWD_FILE; the shell's own PWD and OLDPWD are the working directory.
   { what: "its name says PWD", name: String.raw`^(?!(OLD)?PWD$).*PWD` },
   { what: "its name says PW (a password)", name: String.raw`(^|_)PW(_|$)` },

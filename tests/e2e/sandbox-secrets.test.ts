@@ -83,7 +83,8 @@ describe.skipIf(!usable)("credential variables by name and by shape", () => {
   test("`env` in a command shows none of them, and every ordinary variable; a login failure names them and the flag, never a value", async () => {
     const fake = runs.start([reply([run("env"), run("echo 'fatal: Authentication failed for https://github.com/o/r.git' >&2; exit 128")]), reply("Done.")]);
     const { root, env: base } = runs.workspace("bunker-secret-shapes-", fake.url);
-    const env = { ...base, ...CREDENTIALS, ...ORDINARY };
+    // A name is the person's (or a project's .envrc's): one that carries a terminal escape is shown escaped.
+    const env = { ...base, "EVIL\x1b]0;owned\x07": CREDENTIALS.FOO!, ...CREDENTIALS, ...ORDINARY };
     // The control: a plain shell with the same environment prints every one of them.
     const plain = Bun.spawnSync(["bash", "-c", "env"], { env }).stdout.toString();
     for (const [name, value] of Object.entries({ ...CREDENTIALS, ...ORDINARY })) expect(plain).toContain(`${name}=${value}`);
@@ -99,6 +100,8 @@ describe.skipIf(!usable)("credential variables by name and by shape", () => {
     expect(failed!.content).toContain("HF_CLONE_URL (a Hugging Face token)");
     expect(failed!.content).toContain("--allow-env=");
     expect(r.stderr).toContain("HF_CLONE_URL (a Hugging Face token)");
+    expect(r.stderr).toContain("EVIL\\x1b]0;owned\\x07 (a GitHub token)");
+    expect(r.stderr + failed!.content).not.toContain("\x1b]0;owned");
     for (const value of Object.values(CREDENTIALS)) {
       expect(failed!.content).not.toContain(value);
       expect(r.stdout + r.stderr).not.toContain(value);

@@ -41,6 +41,69 @@ describe.skipIf(!tmuxAvailable)("undo in a real terminal (tmux)", () => {
     expect(await quitWithCtrlD(tmux)).not.toBeNull();
   });
 
+  test("/undo refused, then /undo again: asked again (yes or no only, nothing for the model), and done on yes", async () => {
+    e2e.serve([
+      reply([toolUse("read_file", { path: "a.txt" })]),
+      reply([toolUse("edit_file", { path: "a.txt", old_string: "alpha", new_string: "beta" })]),
+      reply("Changed it."),
+    ]);
+    const { root, env } = e2e.workspace({ "a.txt": ORIGINAL });
+    const tmux = await e2e.terminal([...BUNKER, "change alpha"], { cwd: root, env, cols: 120, rows: 50 });
+    await waitForCount(tmux, "Apply this change to a.txt?", 1);
+    await press(tmux, "Enter");
+    await waitForCount(tmux, "Changed it.", 1);
+
+    await say(tmux, "/undo");
+    const screen = await waitForCount(tmux, "Apply this change to a.txt?", 2);
+    const question = screen.slice(screen.lastIndexOf("undo wants to edit a.txt"));
+    expect(question).toContain("2. No");
+    expect(question).not.toContain("for this session");
+    expect(question).not.toContain("tell Claude");
+    await press(tmux, "n");
+    await Bun.sleep(300);
+    expect(tmux.screen()).not.toContain("What should Claude do instead?");
+    expect(readFileSync(join(root, "a.txt"), "utf8")).toBe(ORIGINAL.replace("alpha", "beta"));
+
+    await say(tmux, "/undo");
+    await waitForCount(tmux, "Apply this change to a.txt?", 3);
+    expect(tmux.screen()).not.toContain("already refused");
+    await press(tmux, "y");
+    await waitForCount(tmux, 'Took back turn 1 ("change alpha"): restored a.txt.', 1);
+    expect(readFileSync(join(root, "a.txt"))).toEqual(Buffer.from(ORIGINAL));
+    expect(await quitWithCtrlD(tmux)).not.toBeNull();
+  });
+
+  test("a refused edit, then the person changes their mind: the same edit is asked again (within the turn, the model's retry was refused unasked)", async () => {
+    const edit = toolUse("edit_file", { path: "a.txt", old_string: "alpha", new_string: "beta" });
+    const fake = e2e.serve([
+      reply([toolUse("read_file", { path: "a.txt" })]),
+      reply([edit]),
+      reply([edit]),
+      reply("Left it."),
+      reply([edit]),
+      reply("Changed it."),
+    ]);
+    const { root, env } = e2e.workspace({ "a.txt": ORIGINAL });
+    const tmux = await e2e.terminal([...BUNKER, "change alpha"], { cwd: root, env, cols: 120, rows: 50 });
+    await waitForCount(tmux, "Apply this change to a.txt?", 1);
+    await press(tmux, "n");
+    await waitForCount(tmux, "What should Claude do instead?", 1);
+    // An Enter within 300 ms of the n would be read as the n's confirmation (key-feed.ts): this one answers the box.
+    await Bun.sleep(400);
+    await press(tmux, "Enter");
+    await waitForCount(tmux, "Left it.", 1);
+    // The retry in the same turn was refused without asking.
+    expect(tmux.screen().split("Apply this change to a.txt?").length - 1).toBe(1);
+    expect(JSON.stringify(fake.requests[3]!.body.messages.at(-1))).toContain("already refused");
+
+    await say(tmux, "sorry, I changed my mind: go ahead");
+    await waitForCount(tmux, "Apply this change to a.txt?", 2);
+    await press(tmux, "y");
+    await waitForCount(tmux, "Changed it.", 1);
+    expect(readFileSync(join(root, "a.txt"), "utf8")).toBe(ORIGINAL.replace("alpha", "beta"));
+    expect(await quitWithCtrlD(tmux)).not.toBeNull();
+  });
+
   test("/rewind two turns back restores both files and says so; a file edited by hand in between is named and left alone", async () => {
     const fake = e2e.serve([
       reply([toolUse("read_file", { path: "a.txt" })]),
