@@ -5,7 +5,6 @@
 // environment (env.ts) exists to prevent. Such a file is shown as a copy with
 // those lines withheld; a file with none is shown as it is.
 import { closeSync, fstatSync, mkdtempSync, openSync, readSync, rmSync, writeFileSync, constants } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { valueLooksSecret } from "./env.ts";
 
@@ -71,7 +70,9 @@ const copies = new Map<string, { id: string; copy: string | null }>();
 /** Where the copies live: a private folder of this run, removed when bunker exits. */
 function copiesDir(): string {
   if (!dir) {
-    const made = mkdtempSync(join(tmpdir(), "bunker-gitconfig-"));
+    // os.tmpdir()'s rule, without loading node:os on the way to the first request.
+    const tmp = (process.env.TMPDIR || process.env.TMP || process.env.TEMP || "/tmp").replace(/(.)\/+$/, "$1");
+    const made = mkdtempSync(join(tmp, "bunker-gitconfig-"));
     dir = made;
     process.on("exit", () => rmSync(made, { recursive: true, force: true }));
   }
