@@ -8,7 +8,8 @@ import { PermissionDenied } from "../perms/permissions.ts";
 import { hostsCover, netTarget } from "./host-pattern.ts";
 import type { NetGate } from "./proxy.ts";
 
-export function permissionGate(perms: Permissions, tool: string, requestedBy: string | (() => string)): NetGate {
+/** `signal`: aborted when what the connections are for has ended (the command exited): a question still open is withdrawn. */
+export function permissionGate(perms: Permissions, tool: string, requestedBy: string | (() => string), signal?: AbortSignal): NetGate {
   const decided = new Map<string, Promise<string | null>>();
   /** Targets the person allowed when asked (now or earlier in the session): for an address, a grant by address. */
   const approved = new Set<string>();
@@ -20,7 +21,7 @@ export function permissionGate(perms: Permissions, tool: string, requestedBy: st
         const before = perms.policy.decide("net", target);
         const byPerson = before.verdict === "ask" || before.grantedBy === "session";
         const by = typeof requestedBy === "string" ? requestedBy : requestedBy();
-        decision = perms.authorize({ kind: "net", target, tool, net: { requestedBy: by } }).then(
+        decision = perms.authorize({ kind: "net", target, tool, net: { requestedBy: by }, ...(signal ? { signal } : {}) }).then(
           () => {
             if (byPerson) approved.add(target);
             return null;

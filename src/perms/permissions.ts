@@ -156,6 +156,12 @@ export class Permissions {
       case "kind-session":
         this.policy.grantKindForSession(req.kind);
         return first;
+      case "withdrawn": {
+        // Not remembered as a refusal: the person never answered it, and may well say yes next time.
+        const reason = `The question about ${describe(req)} was withdrawn before the person answered: ${answer.why}.`;
+        this.record(req, reason, first);
+        throw new PermissionDenied(reason);
+      }
       case "deny": {
         const feedback = answer.feedback?.trim() ?? "";
         if (!req.byPerson) this.refused.set(key, feedback);

@@ -8,7 +8,7 @@ import pc from "../ui/colors.ts";
 import { DEFAULT_MAX_DIFF_LINES, renderFileChanges } from "../ui/diff-view.ts";
 import { escapeControl } from "../ui/escape.ts";
 import { withKeyFeed, type FeedInput } from "../ui/key-feed.ts";
-import { selectKeys } from "../ui/select-keys.ts";
+import { selectKeys, whileOpen } from "../ui/select-keys.ts";
 import { giveBackAtExit, type TtyIn } from "../ui/tty-exit.ts";
 import type { ApprovalAnswer, Approver, PermRequest } from "./types.ts";
 import { isProtectedRelative } from "./workspace.ts";
@@ -34,6 +34,15 @@ const QUESTION_ROWS = 14;
 const ONCE = "Yes, this once";
 
 /** Where a write always asks (see Policy): offering "all edits" there would be a false promise. */
+
+/** What ended, as the asker said it (the abort reason), in words. */
+function withdrawnWhy(signal: AbortSignal): string {
+  return typeof signal.reason === "string" ? signal.reason : "the request ended";
+}
+
+function withdrawn(signal: AbortSignal): ApprovalAnswer {
+  return { answer: "withdrawn", why: withdrawnWhy(signal) };
+}
 
 export class TtyApprover implements Approver {
   readonly interactive = true;
@@ -77,6 +86,9 @@ export class TtyApprover implements Approver {
   }
 
   private async askNow(req: PermRequest): Promise<ApprovalAnswer> {
+    const signal = req.signal;
+    // What asked ended while an earlier question was open: this one is never shown.
+    if (signal?.aborted) return withdrawn(signal);
     const { title, details, question, options, denyPrompt, whole } = this.describe(req);
     log.step(title, { output: this.output });
     if (details.length > 0) log.message(details, { output: this.output, spacing: 0 });
@@ -84,7 +96,8 @@ export class TtyApprover implements Approver {
     let choice: Choice | symbol;
     for (;;) {
       // 1..N pick an option at once, as do y (yes, this once) and n (no).
-      choice = await this.watchingCtrlC((input) => selectKeys<Choice>({ message: question, options, letters: { y: "once", n: "deny" }, input, output: this.output }));
+      choice = await this.watchingCtrlC((input) => selectKeys<Choice>({ message: question, options, letters: { y: "once", n: "deny" }, input, output: this.output, signal }), signal);
+      if (signal?.aborted) return withdrawn(signal);
       if (choice !== "view" || whole === undefined) break;
       // Seen whole, then asked again (the same question, nothing approved yet).
       await this.viewer(whole());
@@ -94,8 +107,10 @@ export class TtyApprover implements Approver {
     if (req.byPerson) return { answer: "deny" };
 
     const feedback = await this.watchingCtrlC((input) =>
-      text({ message: denyPrompt, placeholder: "optional; Enter to just refuse", input, output: this.output }),
+      whileOpen(signal, (open) => text({ message: denyPrompt, placeholder: "optional; Enter to just refuse", input, output: this.output, signal: open })),
+      signal,
     );
+    if (signal?.aborted) return withdrawn(signal);
     if (isCancel(feedback) || !feedback.trim()) return { answer: "deny" };
     return { answer: "deny", feedback: feedback.trim() };
   }
@@ -108,12 +123,17 @@ export class TtyApprover implements Approver {
    * REPL listens for SIGINT during a turn). A cancel is stated in words:
    * clack's struck-through option still reads "Yes".
    */
-  private async watchingCtrlC<R>(prompt: (input: Readable) => Promise<R>): Promise<R> {
+  private async watchingCtrlC<R>(prompt: (input: Readable) => Promise<R>, signal?: AbortSignal): Promise<R> {
     // The prompt hides the cursor and the feed sets raw mode: a signal meanwhile must not leave them so.
     const unhook = giveBackAtExit(this.input as TtyIn, this.output);
     const { answer, ctrlC } = await withKeyFeed(this.input as unknown as FeedInput, prompt).finally(unhook);
+    const c = pc.createColors(this.color ?? pc.isColorSupported);
+    if (isCancel(answer) && signal?.aborted && !ctrlC) {
+      // Nobody answered: the keys typed from now on belong to the input line, not to this question.
+      log.message(c.dim(`Withdrawn: ${escapeControl(withdrawnWhy(signal))} before it was answered.`), { output: this.output, spacing: 0 });
+      return answer;
+    }
     if (isCancel(answer)) {
-      const c = pc.createColors(this.color ?? pc.isColorSupported);
       log.message(c.red(ctrlC ? "Refused; the turn is cancelled." : "Refused."), { output: this.output, spacing: 0 });
     }
     if (ctrlC) process.emit("SIGINT");

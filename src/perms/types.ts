@@ -52,6 +52,11 @@ export interface PermRequest {
   alsoTargets?: string[];
   /** Set by Permissions for a write that always asks: which file, and what runs it (`.envrc: direnv runs it…`). */
   protectedFiles?: { display: string; why: string }[];
+  /**
+   * Aborted when what asked is over (the command ended, the turn ended or was interrupted): an open
+   * question is withdrawn, a queued one never shown. Its reason (a string) says what ended.
+   */
+  signal?: AbortSignal;
   /** Asked for the person's own command (/undo, /rewind): asked every time, no refusal remembered, only yes or no. */
   byPerson?: boolean;
 }
@@ -62,7 +67,9 @@ export type ApprovalAnswer =
   | { answer: "target-session" }
   /** Allow every request of this kind (inside the workspace) for the session. */
   | { answer: "kind-session" }
-  | { answer: "deny"; feedback?: string };
+  | { answer: "deny"; feedback?: string }
+  /** Nobody answered: what asked ended first (PermRequest.signal). Refused, but not the person's refusal. */
+  | { answer: "withdrawn"; why: string };
 
 export interface Approver {
   /** False for the no-prompt approver: asking is the same as denying. */

@@ -136,7 +136,11 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
       if (p.confined && enclosingGitDirs(ctx.root, spec.home ?? homedir()).length > 0) env.GIT_DISCOVERY_ACROSS_FILESYSTEM = "1";
       // Confined without the whole network: granted hosts only, through bunker's proxy, judged per connection.
       // A line that only reads (ls, cat, git status, …) never connects: it gets no network at all, and is spared the forwarder's start.
-      const net = p.confined && !opts.allowNet && !decision.run?.readOnly ? await startCommandNet(p.kind, permissionGate(ctx.perms, "run_bash", command)) : null;
+      // A child left running in the background may still ask for a host after the command ended: that question is withdrawn then.
+      const ended = new AbortController();
+      const endWithTurn = () => ended.abort("the command ended");
+      ctx.signal.addEventListener("abort", endWithTurn, { once: true });
+      const net = p.confined && !opts.allowNet && !decision.run?.readOnly ? await startCommandNet(p.kind, permissionGate(ctx.perms, "run_bash", command, ended.signal)) : null;
       if (net) {
         spec.netProxy = net.spec;
         // The forwarder's own files, shown read-only like any granted read (never over the workspace).
@@ -174,6 +178,8 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
         ].filter((n) => n);
         return formatResult(result, notes.length > 0 ? notes.join("\n") : null);
       } finally {
+        ctx.signal.removeEventListener("abort", endWithTurn);
+        ended.abort("the command ended");
         await net?.close();
         if (tmp) rmSync(tmp, { recursive: true, force: true });
         for (const d of standIns) removeIfEmptyDir(d);

@@ -55,7 +55,7 @@ async function fetchPage(input: WebFetchInput, ctx: ToolContext, limits: WebFetc
   if (offset < 0) throw new ToolError("offset must be 0 or more");
   let url = parseUrl(input.url);
   // The same gate the proxy asks: each host decided once per call, the question naming the URL of this hop.
-  const gate = permissionGate(ctx.perms, "web_fetch", () => url.href);
+  const gate = permissionGate(ctx.perms, "web_fetch", () => url.href, ctx.signal);
   const password = crypto.randomUUID();
   const proxy = new NetProxy({ gate, credentials: `bunker:${password}`, timeoutMs: limits.timeoutMs });
   const proxyUrl = `http://bunker:${password}@127.0.0.1:${await proxy.listenLoopback()}`;

@@ -39,6 +39,8 @@ export class LiveRegion {
   private cursorRow = 0;
   private drawn = false;
   private hidden = false;
+  /** What was printed while hidden, in order. */
+  private readonly held: string[] = [];
   /** A frame is due (set with `later`): parts changed since the last draw. */
   private timer: ReturnType<typeof setTimeout> | undefined;
   private dirty = false;
@@ -79,6 +81,11 @@ export class LiveRegion {
 
   /** Writes `text` (whole lines) into the transcript above the region. */
   print(text: string): void {
+    // A prompt has the screen (hide): it redraws its own rows, and would overwrite lines written under it. They wait for `show`.
+    if (this.hidden) {
+      this.held.push(text);
+      return;
+    }
     this.out.write(this.eraseCode() + text + (text.endsWith("\n") ? "" : "\n"));
     this.drawn = false;
     this.shown = [];
@@ -94,7 +101,9 @@ export class LiveRegion {
 
   show(): void {
     this.hidden = false;
-    this.draw();
+    const held = this.held.splice(0);
+    if (held.length > 0) this.print(held.map((t) => (t.endsWith("\n") ? t : `${t}\n`)).join(""));
+    else this.draw();
   }
 
   erase(): void {

@@ -19,6 +19,8 @@ export interface SelectKeysOptions<V> {
   letters?: Record<string, V>;
   input?: Readable;
   output?: Writable;
+  /** Aborting it closes the question unanswered (reported as a cancel). */
+  signal?: AbortSignal;
 }
 
 /** The label as shown: its number first, so the key to press is on screen. */
@@ -41,6 +43,12 @@ const paint = (colour: "gray" | "cyan" | "green" | "dim", text: string) => style
 class KeySelectPrompt<V> extends SelectPrompt<KeyOption<V>> {
   constructor(opts: ConstructorParameters<typeof SelectPrompt<KeyOption<V>>>[0], keys: Map<string, number>) {
     super(opts);
+    // Withdrawn (the signal): drawn closed first, so no live option stays on screen (clack's own listener, added later, closes it).
+    opts.signal?.addEventListener("abort", () => {
+      this.state = "cancel";
+      // clack's render is private in its types only; it is how every state change is drawn.
+      (this as unknown as { render(): void }).render();
+    }, { once: true });
     // "key" comes before the prompt decides on Enter or cancel: a submit set here ends it with this option.
     this.on("key", (char) => {
       const i = char === undefined ? undefined : keys.get(char.toLowerCase());
@@ -52,7 +60,29 @@ class KeySelectPrompt<V> extends SelectPrompt<KeyOption<V>> {
   }
 }
 
+/**
+ * Runs a clack prompt with `signal` linked only while it is open: clack keeps
+ * its abort listener after the prompt closed, and an abort then would redraw
+ * and close an answered prompt again, under whatever was printed since.
+ */
+export async function whileOpen<R>(signal: AbortSignal | undefined, prompt: (signal: AbortSignal | undefined) => Promise<R>): Promise<R> {
+  if (!signal) return prompt(undefined);
+  const open = new AbortController();
+  const forward = () => open.abort(signal.reason);
+  if (signal.aborted) forward();
+  else signal.addEventListener("abort", forward, { once: true });
+  try {
+    return await prompt(open.signal);
+  } finally {
+    signal.removeEventListener("abort", forward);
+  }
+}
+
 export function selectKeys<V>(opts: SelectKeysOptions<V>): Promise<V | symbol> {
+  return whileOpen(opts.signal, (signal) => selectNow({ ...opts, signal }));
+}
+
+function selectNow<V>(opts: SelectKeysOptions<V>): Promise<V | symbol> {
   const keys = new Map<string, number>();
   opts.options.forEach((_, i) => {
     const k = numberKey(i);
@@ -74,6 +104,7 @@ export function selectKeys<V>(opts: SelectKeysOptions<V>): Promise<V | symbol> {
       options: opts.options,
       input: opts.input,
       output: opts.output,
+      signal: opts.signal,
       render() {
         const guide = settings.withGuide;
         const title = `${guide ? `${paint("gray", S_BAR)}\n` : ""}${wrapTextWithPrefix(opts.output, opts.message, `${symbolBar(this.state)}  `, `${symbol(this.state)}  `)}\n`;

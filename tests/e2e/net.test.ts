@@ -146,6 +146,31 @@ describe.skipIf(!canRun || !tmuxAvailable)("in a real terminal (tmux)", () => {
     expect(toolResults(fake.requests[2])).toEqual([{ is_error: false, content: "exit code 0\n\nhello from B" }]);
     expect(await quitWithCtrlD(tmux)).not.toBeNull();
   }, 60_000);
+  test("a background child's question is withdrawn when its command ends: the answer stays on screen, the next message is sent whole", async () => {
+    const fake = e2e.serve([
+      reply([run(`(curl -s -m 8 ${B.url}/late >/dev/null &) ; echo started; sleep 2; echo done`)]),
+      reply("The command finished; here is my answer."),
+      reply("Second reply."),
+    ]);
+    const { root, env } = workspace();
+    const tmux = await e2e.terminal([...BUNKER, "--allow-run", "--sandbox", "on", "start it"], { cwd: root, env, cols: 140, rows: 50 });
+    const question = `Allow net access to "127.0.0.3:${B.port}"?`;
+    const seenBefore = B.seen.length;
+    await waitForCount(tmux, question, 1);
+    await waitForCount(tmux, "Withdrawn: the command ended before it was answered.", 1);
+    await waitForCount(tmux, "The command finished; here is my answer.", 1);
+    expect(toolResults(fake.requests[1])).toEqual([{ is_error: false, content: "exit code 0\n\nstarted\ndone" }]);
+    // Typed after the question went: every key is the person's next message, none an answer.
+    tmux.keys(["thanks"], true);
+    await Bun.sleep(100);
+    await press(tmux, "Enter");
+    const screen = await waitForCount(tmux, "Second reply.", 1);
+    expect(fake.requests[2]?.body.messages.at(-1)?.content).toMatchObject([{ type: "text", text: "thanks" }]);
+    expect(count(screen, "The command finished; here is my answer.")).toBe(1);
+    expect(count(screen, question)).toBe(1);
+    expect(B.seen.length).toBe(seenBefore);
+    expect(await quitWithCtrlD(tmux)).not.toBeNull();
+  }, 60_000);
   test("web_fetch: a redirect from a granted host to B asks, naming the new URL; denied, B is not reached", async () => {
     const fake = e2e.serve([reply([toolUse("web_fetch", { url: `${A.url}/to-b` })]), reply("Stopped.")]);
     const { root, env } = workspace();

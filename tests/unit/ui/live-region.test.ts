@@ -116,3 +116,16 @@ test("after a resize the lines set as fitting the old width are cut to the new o
   region.draw();
   expect(term.text().split("\n").slice(-2)).toEqual([`${"x".repeat(18)}…`, "status"]);
 });
+
+test("lines printed while hidden (a question has the screen) wait, and show in order when it is shown again", () => {
+  const out = screen(40);
+  const region = new LiveRegion(out, ["input"]);
+  region.set("input", ["› typed"]);
+  region.hide();
+  out.write("? question drawn by the prompt\n");
+  region.print("exit code 0");
+  region.print("the answer\n");
+  expect(out.text()).toBe("? question drawn by the prompt");
+  region.show();
+  expect(out.text()).toBe("? question drawn by the prompt\nexit code 0\nthe answer\n› typed");
+});
