@@ -13,6 +13,8 @@ function mountArgs(m: Mount): string[] {
       return ["--ro-bind", m.path, m.path];
     case "rw":
       return ["--bind", m.path, m.path];
+    case "copy":
+      return ["--ro-bind", m.source, m.path];
     case "link":
       return ["--symlink", m.target, m.path];
     case "empty":

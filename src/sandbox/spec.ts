@@ -8,6 +8,7 @@
 // rest of $HOME, /root, /srv, /mnt, /media. Credential stores need no list
 // there; the list below only hides those a grant or toolchain tree would
 // otherwise show.
+import { credentialFreeCopies } from "./git-config-copy.ts";
 import { lstatSync, readdirSync, readFileSync, readlinkSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve, sep } from "node:path";
 import type { NetProxySpec } from "../net/command-net.ts";
@@ -41,6 +42,8 @@ export interface SandboxSpec {
   toolchains?: string[];
   /** git's own config files (never its credential store), shown read-only. */
   gitConfig?: string[];
+  /** A git config file that holds a credential → a copy without it, shown in its place (git-config-copy.ts). */
+  gitConfigCopies?: Record<string, string>;
   /** The person's home directory: an empty private one in its place. */
   home?: string;
   /** Absolute paths made invisible (empty) wherever a mount would show them: credential stores, denied reads. */
@@ -62,6 +65,8 @@ export interface SandboxSpec {
 export type Mount =
   /** The host's path, read-only or read-write. */
   | { kind: "ro" | "rw"; path: string }
+  /** Another host file shown read-only at `path` (a git config without its credentials). macOS cannot: the file is not shown there. */
+  | { kind: "copy"; path: string; source: string }
   /** A symbolic link as the host has it (`/bin -> usr/bin`). */
   | { kind: "link"; path: string; target: string }
   /** An empty directory: writable (private /tmp, home) or a read-only stand-in (a missing .bunker). */
@@ -157,7 +162,9 @@ export function sandboxMounts(spec: SandboxSpec, platform: NodeJS.Platform = pro
   const granted = [...(spec.readable ?? []), ...(spec.workspaceReadOnly ? [] : spec.writable), ...(spec.privateDirs ?? [])];
   for (const dir of [...(spec.toolchains ?? []), ...(spec.gitConfig ?? [])]) {
     // A dangling link (~/.gitconfig -> a dotfiles file not made yet) has nothing to mount: bubblewrap would refuse every command.
-    if (!isWithin(spec.root, dir) && exists(dir) && (fs.kind(dir) !== "link" || leadsSomewhere(dir))) out.push({ kind: "ro", path: dir });
+    if (isWithin(spec.root, dir) || !exists(dir) || (fs.kind(dir) === "link" && !leadsSomewhere(dir))) continue;
+    const copy = spec.gitConfigCopies?.[dir];
+    out.push(copy ? { kind: "copy", path: dir, source: copy } : { kind: "ro", path: dir });
   }
   for (const p of spec.readable ?? []) {
     // A read inside a granted write would make it read-only; the workspace is shown anyway.
@@ -195,7 +202,7 @@ export function shownAs(mounts: Mount[], path: string): "rw" | "ro" | "hidden" |
   if (!found) return "absent";
   if (found.kind === "mask") return "hidden";
   if (found.kind === "empty") return found.writable ? "private" : "ro";
-  if (found.kind === "link") return "ro";
+  if (found.kind === "link" || found.kind === "copy") return "ro";
   return found.kind;
 }
 
@@ -423,16 +430,18 @@ export function hostView(
   env: Record<string, string | undefined>,
   home: string,
   platform: NodeJS.Platform = process.platform,
-): Pick<SandboxSpec, "system" | "toolchains" | "gitConfig" | "home" | "hidden"> {
+): Pick<SandboxSpec, "system" | "toolchains" | "gitConfig" | "gitConfigCopies" | "home" | "hidden"> {
   const realHome = realpathLoose(home).real;
   const system = SYSTEM_DIRS[platform] ?? [];
   // HOME=/ (a service) or one inside a system directory: nothing to replace.
   const privateHome = realHome !== sep && !system.some((s) => isWithin(s, realHome)) && !isWithin(realHome, root);
   const inSystem = (p: string) => system.some((s) => realHostFs.kind(s) === "dir" && isWithin(s, p));
+  const gitConfig = gitConfigFiles(env, realHome);
   return {
     system,
     toolchains: toolchainDirs(env, realHome, root).filter((d) => !inSystem(d)),
-    gitConfig: gitConfigFiles(env, realHome),
+    gitConfig,
+    gitConfigCopies: credentialFreeCopies(gitConfig),
     ...(privateHome ? { home: realHome } : {}),
     hidden: [...secretPaths(realHome, root, env), ...etcSecrets(platform === "darwin" ? "/private/etc" : "/etc")],
   };

@@ -116,4 +116,35 @@ describe.skipIf(!usable)("credential variables by name and by shape", () => {
     const [shown] = toolResults(fake.requests[1]);
     for (const [name, value] of Object.entries(CREDENTIALS)) expect(shown!.content).toContain(`${name}=${value}`);
   });
+
+  test("a token in the person's git config (a url's login, an extraHeader, a password line) is withheld from the copy commands see; the rest of the config still works", async () => {
+    const fake = runs.start([reply([run("cat ~/.gitconfig; git config --global user.name; git config --global --get-regexp 'url\\..*\\.insteadof'; git config --global alias.st")]), reply("Done.")]);
+    const { root, env } = setup(fake.url);
+    const config = [
+      "[user]",
+      "\tname = Jane Doe",
+      '[url "https://x-access-token:ghp_GITCONFIGSECRET0123456789abcdefABCDEF@github.com/"]',
+      "\tinsteadOf = https://github.com/",
+      "[http]",
+      "\textraHeader = AUTHORIZATION: bearer HEADERSECRET0123456789",
+      '[credential "https://example.com"]',
+      "\tpassword = PLAINSECRET",
+      "[alias]",
+      "\tst = status --short",
+      "",
+    ].join("\n");
+    writeFileSync(join((env as Record<string, string>).HOME!, ".gitconfig"), config);
+    // The control: unconfined, the file shows every secret.
+    expect(Bun.spawnSync(["cat", join((env as Record<string, string>).HOME!, ".gitconfig")]).stdout.toString()).toMatch(/GITCONFIGSECRET[\s\S]*HEADERSECRET[\s\S]*PLAINSECRET/);
+    const r = await runHeadless(root, env, ["-p", "go", "-A", "--allow-run", "--no-prompt"]);
+    expect(r.code).toBe(0);
+    const out = toolResults(fake.requests[1])[0]!.content;
+    expect(out).not.toMatch(/GITCONFIGSECRET|HEADERSECRET|PLAINSECRET/);
+    expect(out).toContain("withheld by bunker");
+    // What holds no credential is there as the person wrote it, and git reads it.
+    expect(out).toContain("Jane Doe\n");
+    expect(out).toContain("status --short");
+    // The person's own file is untouched.
+    expect(readFileSync(join((env as Record<string, string>).HOME!, ".gitconfig"), "utf8")).toBe(config);
+  });
 });

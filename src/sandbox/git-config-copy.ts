@@ -1,0 +1,107 @@
+// The person's git config files are shown to commands read-only, so git works
+// there as they set it up. A token in one (`[url "https://x-access-token:ghp_…@github.com/"]`,
+// `http.extraHeader = AUTHORIZATION: bearer …`, a `password =` line) would
+// then be readable by any command (`cat ~/.gitconfig`), which the scrubbed
+// environment (env.ts) exists to prevent. Such a file is shown as a copy with
+// those lines withheld; a file with none is shown as it is.
+import { closeSync, fstatSync, mkdtempSync, openSync, readSync, rmSync, writeFileSync, constants } from "node:fs";
+import { join } from "node:path";
+import { valueLooksSecret } from "./env.ts";
+
+/** Keys whose value is a credential whatever it looks like (the last part of `section.sub.key`). */
+const SECRET_KEYS = /^(password|passwd|token|oauthtoken|extraheader|secret|apikey|api-key|accesstoken)$/i;
+/** `[section]` or `[section "subsection"]`, possibly with a key after it on the same line. */
+const HEADER = /^\s*\[/;
+/** Larger than any config a person writes; git-guard's readers stop at the same size. */
+const MAX_BYTES = 1 << 20;
+
+export const WITHHELD_LINE = "; withheld by bunker (it looked like a credential)";
+/** Keys after a withheld section header belong to a section no git program reads. */
+export const WITHHELD_SECTION = "[bunker-withheld] ; a section whose name looked like a credential";
+
+/** The config with every line holding a credential withheld, and how many were. */
+export function withholdCredentials(text: string): { text: string; withheld: number } {
+  const lines = text.split("\n");
+  let withheld = 0;
+  for (let i = 0; i < lines.length; i++) {
+    // A logical line: a value may go on over lines ending in a backslash.
+    let last = i;
+    while (last < lines.length - 1 && /\\\r?$/.test(lines[last]!)) last++;
+    const logical = lines.slice(i, last + 1).join("\n");
+    const header = HEADER.test(logical);
+    const key = header ? "" : (/^\s*([A-Za-z0-9-]+)\s*(=|$)/.exec(logical)?.[1] ?? "");
+    if (valueLooksSecret(logical) || (key && SECRET_KEYS.test(key) && /=/.test(logical))) {
+      withheld++;
+      lines[i] = header ? WITHHELD_SECTION : WITHHELD_LINE;
+      for (let j = i + 1; j <= last; j++) lines[j] = WITHHELD_LINE;
+    }
+    i = last;
+  }
+  return { text: lines.join("\n"), withheld };
+}
+
+/** One config file's text, or null (missing, not a regular file, too large): never waits on a FIFO. */
+function readConfig(path: string): { text: string; id: string } | null {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch {
+    return null;
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile() || st.size > MAX_BYTES) return null;
+    const buf = Buffer.alloc(st.size);
+    let got = 0;
+    while (got < st.size) {
+      const n = readSync(fd, buf, got, st.size - got, got);
+      if (n === 0) break;
+      got += n;
+    }
+    return { text: buf.subarray(0, got).toString("utf8"), id: `${st.dev}:${st.ino}:${st.mtimeMs}:${st.ctimeMs}:${st.size}` };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+let dir: string | undefined;
+const copies = new Map<string, { id: string; copy: string | null }>();
+
+/** Where the copies live: a private folder of this run, removed when bunker exits. */
+function copiesDir(): string {
+  if (!dir) {
+    // os.tmpdir()'s rule, without loading node:os on the way to the first request.
+    const tmp = (process.env.TMPDIR || process.env.TMP || process.env.TEMP || "/tmp").replace(/(.)\/+$/, "$1");
+    const made = mkdtempSync(join(tmp, "bunker-gitconfig-"));
+    dir = made;
+    process.on("exit", () => rmSync(made, { recursive: true, force: true }));
+  }
+  return dir;
+}
+
+/**
+ * For each config file that holds a credential: the path of a copy without
+ * it, to be shown in its place (files without one are not listed). Made
+ * again when the file changes.
+ */
+export function credentialFreeCopies(files: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const file of files) {
+    const read = readConfig(file);
+    if (!read) continue;
+    const known = copies.get(file);
+    if (known?.id === read.id) {
+      if (known.copy) out[file] = known.copy;
+      continue;
+    }
+    const { text, withheld } = withholdCredentials(read.text);
+    let copy: string | null = null;
+    if (withheld > 0) {
+      copy = join(copiesDir(), `${copies.size}-${Bun.hash(file).toString(36)}`);
+      writeFileSync(copy, text, { mode: 0o600 });
+    }
+    copies.set(file, { id: read.id, copy });
+    if (copy) out[file] = copy;
+  }
+  return out;
+}

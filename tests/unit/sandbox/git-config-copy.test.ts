@@ -1,0 +1,65 @@
+// A git config shown to commands loses the lines that hold a credential and
+// keeps every other line as it was.
+import { expect, test } from "bun:test";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { credentialFreeCopies, WITHHELD_LINE, WITHHELD_SECTION, withholdCredentials } from "../../../src/sandbox/git-config-copy.ts";
+import { tempDir } from "../../support/context.ts";
+
+const withheld: [string, string, string][] = [
+  ["a token as a url's login", '[url "https://x-access-token:ghp_0123456789abcdefABCDEF0123456789abcd@github.com/"]', WITHHELD_SECTION],
+  ["a bare token as a url's user name", '[url "https://ghp_0123456789abcdefABCDEF0123456789abcd@github.com/"]', WITHHELD_SECTION],
+  ["an Authorization header", "\textraHeader = AUTHORIZATION: bearer abcdef0123456789abcdef", WITHHELD_LINE],
+  ["an extraHeader of any shape", "\textraheader = X-Custom: whatever", WITHHELD_LINE],
+  ["a password line", "\tpassword = hunter2", WITHHELD_LINE],
+  ["a token line", "\ttoken = abc", WITHHELD_LINE],
+  ["a vendor token under any key", "\tfoo = glpat-0123456789abcdefABCD", WITHHELD_LINE],
+];
+const kept = [
+  "[user]",
+  "\tname = Jane Doe",
+  "\temail = jane@example.com",
+  "\tsigningkey = 3AA5C34371567BD2",
+  '[url "git@github.com:"]',
+  "\tinsteadOf = https://github.com/",
+  "[core]",
+  "\teditor = vim",
+  "\tpager = less -R",
+  "[alias]",
+  "\tlg = log --oneline --graph",
+  '[includeIf "gitdir:~/work/"]',
+  "\tpath = ~/.gitconfig-work",
+  "\tpasswordless = true",
+];
+
+test.each(withheld)("withheld: %s", (_what, line, replacement) => {
+  const { text, withheld: n } = withholdCredentials(`[core]\n\teditor = vim\n${line}\n\tinsteadOf = x\n`);
+  expect(n).toBe(1);
+  expect(text).toBe(`[core]\n\teditor = vim\n${replacement}\n\tinsteadOf = x\n`);
+});
+
+test("kept as written: names, emails, signing key ids, plain urls, aliases, includes", () => {
+  const config = `${kept.join("\n")}\n`;
+  expect(withholdCredentials(config)).toEqual({ text: config, withheld: 0 });
+});
+
+test("a value continued over lines (backslash) is withheld whole", () => {
+  const { text } = withholdCredentials("[http]\n\textraHeader = AUTHORIZATION: \\\n bearer abcdef0123456789abcdef\n[user]\n\tname = x\n");
+  expect(text).toBe(`[http]\n${WITHHELD_LINE}\n${WITHHELD_LINE}\n[user]\n\tname = x\n`);
+});
+
+test("copies: only for a file holding a credential, private, made again when the file changes; the file itself untouched", () => {
+  const dir = tempDir("bunker-gitcopy-");
+  const clean = join(dir, "clean");
+  const secret = join(dir, "secret");
+  writeFileSync(clean, "[user]\n\tname = a\n");
+  writeFileSync(secret, "[http]\n\textraHeader = AUTHORIZATION: bearer abcdef0123456789abcdef\n");
+  const first = credentialFreeCopies([clean, secret, join(dir, "missing")]);
+  expect(Object.keys(first)).toEqual([secret]);
+  expect(readFileSync(first[secret]!, "utf8")).toBe(`[http]\n${WITHHELD_LINE}\n`);
+  expect(readFileSync(secret, "utf8")).toContain("bearer");
+  writeFileSync(clean, "[user]\n\tname = a\n\tpassword = b\n");
+  const second = credentialFreeCopies([clean, secret]);
+  expect(Object.keys(second).sort()).toEqual([clean, secret].sort());
+  expect(readFileSync(second[clean]!, "utf8")).toBe(`[user]\n\tname = a\n${WITHHELD_LINE}\n`);
+});
