@@ -55,6 +55,8 @@ export interface StreamHandlers {
   onBytes?(): void;
   /** The request's size as sent, in characters of JSON (--verbose shows it). */
   onRequest?(size: number): void;
+  /** The reply began: its usage so far (the input is billed from here, even if the reply is then interrupted). */
+  onStart?(usage: Message["usage"]): void;
 }
 
 export interface StreamRequest {
@@ -185,6 +187,7 @@ async function assemble(events: AsyncIterable<RawMessageStreamEvent>, h: StreamH
     switch (e.type) {
       case "message_start":
         message = { ...e.message, content: [] };
+        h.onStart?.({ ...e.message.usage });
         break;
       case "content_block_start":
         blocks[e.index] = structuredClone(e.content_block) as Building;

@@ -4,7 +4,7 @@
 import type { Message, MessageParam, TextBlockParam, Tool } from "@anthropic-ai/sdk/resources/messages";
 import { ApiConnectionError, ApiError, NotAStreamError, StreamError, streamMessage } from "./api-client.ts";
 import { planThinking, type ThinkingLevel, type ThinkingPlan } from "./thinking.ts";
-import { addUsage, emptyUsage, type UsageTotals } from "./usage.ts";
+import { addUsage, emptyUsage, usageSince, type UsageTotals } from "./usage.ts";
 
 export interface ModelEvents {
   /** Text as it streams. */
@@ -107,12 +107,18 @@ export class Model {
       rearm();
       try {
         streamed = false;
+        // Counted when the reply starts: a reply interrupted (Escape) or cut off was billed for its input all the same.
+        let counted: Message["usage"] | undefined;
         const message = await streamMessage(
           { apiKey: this.opts.apiKey, baseURL: this.opts.baseURL, body: params, signal: attemptAbort.signal },
           {
             // Its size is said once, not again for each retry.
             onRequest: attempt === 0 ? (size) => events.onRequest?.(size) : undefined,
             onBytes: rearm,
+            onStart: (usage) => {
+              counted = { ...usage };
+              addUsage(this.usage, usage);
+            },
             onText: (delta) => {
               streamed = true;
               events.onText(delta);
@@ -127,7 +133,7 @@ export class Model {
             },
           },
         );
-        addUsage(this.usage, message.usage);
+        addUsage(this.usage, counted ? usageSince(counted, message.usage) : message.usage);
         return message;
       } catch (err) {
         if (signal.aborted) throw err;

@@ -23,6 +23,12 @@ export function addUsage(into: UsageTotals, u: Partial<Usage> | undefined): void
   into.cache_read_input_tokens += u.cache_read_input_tokens ?? 0;
 }
 
+/** What `now` adds to `start` (the same reply's usage at its start and at its end). */
+export function usageSince(start: Partial<Usage>, now: Partial<Usage>): Partial<Usage> {
+  const less = (k: keyof UsageTotals) => Math.max(0, (now[k] ?? 0) - (start[k] ?? 0));
+  return { input_tokens: less("input_tokens"), output_tokens: less("output_tokens"), cache_creation_input_tokens: less("cache_creation_input_tokens"), cache_read_input_tokens: less("cache_read_input_tokens") };
+}
+
 /** USD per million tokens (input, output), by model family. */
 function pricePerMTok(model: string): [number, number] {
   if (model.includes("haiku")) return [1, 5];

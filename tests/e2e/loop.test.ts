@@ -513,6 +513,22 @@ describe("interruption (Ctrl+C)", () => {
     expect(texts).toEqual(["tell me a long story", "[The person interrupted your reply before it was complete; it was discarded.]", "something short"]);
   });
 
+  test("a reply interrupted mid-stream is still counted: its input was billed (/cost and the status line read these totals)", async () => {
+    const stalled = { ...(reply("This reply never finishes.") as object), stallAfterEvents: 4, usage: { input_tokens: 1234, cache_read_input_tokens: 500 } } as Step;
+    const s = setup([stalled, reply("Short.", undefined, { usage: { input_tokens: 10, output_tokens: 7 } })]);
+    const controller = new AbortController();
+    const ctx = makeContext(root, { interactive: false, signal: controller.signal });
+    const pending = s.agent.runTurn("tell me a long story", ctx, s.events);
+    while (s.fake.requests.length < 1) await Bun.sleep(10);
+    await Bun.sleep(100);
+    controller.abort();
+    expect((await pending).end).toBe("interrupted");
+    expect(s.model.usage).toMatchObject({ input_tokens: 1234, cache_read_input_tokens: 500 });
+    // A whole reply after it adds its own figures once (start and end not counted twice).
+    await s.turn("something short");
+    expect(s.model.usage).toMatchObject({ input_tokens: 1244, cache_read_input_tokens: 500, output_tokens: 1 + 7 });
+  });
+
   test("during a tool: the running command is stopped, every open call is answered 'interrupted', the next turn is accepted", async () => {
     const s = setup(
       [reply([toolUse("run_bash", { command: "sleep 30" }, "toolu_sleep"), toolUse("read_file", { path: "alpha.txt" }, "toolu_read")]), reply("After the interruption.")],
