@@ -495,17 +495,22 @@ describe("replies the API would not take back", () => {
   });
 });
 
+/** A turn whose reply stalls mid-stream, interrupted as Ctrl+C does once the reply has begun. */
+async function interruptedMidStream(s: Setup, prompt: string) {
+  const controller = new AbortController();
+  const ctx = makeContext(root, { interactive: false, signal: controller.signal });
+  const pending = s.agent.runTurn(prompt, ctx, s.events);
+  while (s.fake.requests.length < 1) await Bun.sleep(10);
+  await Bun.sleep(100);
+  controller.abort();
+  return pending;
+}
+
 describe("interruption (Ctrl+C)", () => {
   test("during the stream: the turn ends as interrupted, the model is told its reply was discarded, the next turn is accepted", async () => {
     const stalled: Step = { ...(reply("This reply never finishes.") as object), stallAfterEvents: 4 } as Step;
     const s = setup([stalled, reply("Fine, shorter then.")]);
-    const controller = new AbortController();
-    const ctx = makeContext(root, { interactive: false, signal: controller.signal });
-    const pending = s.agent.runTurn("tell me a long story", ctx, s.events);
-    while (s.fake.requests.length < 1) await Bun.sleep(10);
-    await Bun.sleep(100);
-    controller.abort();
-    const out = await pending;
+    const out = await interruptedMidStream(s, "tell me a long story");
     expect(out.end).toBe("interrupted");
     const next = await s.turn("something short");
     expect(next).toMatchObject({ end: "done", text: "Fine, shorter then." });
@@ -516,13 +521,7 @@ describe("interruption (Ctrl+C)", () => {
   test("a reply interrupted mid-stream is still counted: its input was billed (/cost and the status line read these totals)", async () => {
     const stalled = { ...(reply("This reply never finishes.") as object), stallAfterEvents: 4, usage: { input_tokens: 1234, cache_read_input_tokens: 500 } } as Step;
     const s = setup([stalled, reply("Short.", undefined, { usage: { input_tokens: 10, output_tokens: 7 } })]);
-    const controller = new AbortController();
-    const ctx = makeContext(root, { interactive: false, signal: controller.signal });
-    const pending = s.agent.runTurn("tell me a long story", ctx, s.events);
-    while (s.fake.requests.length < 1) await Bun.sleep(10);
-    await Bun.sleep(100);
-    controller.abort();
-    expect((await pending).end).toBe("interrupted");
+    expect((await interruptedMidStream(s, "tell me a long story")).end).toBe("interrupted");
     expect(s.model.usage).toMatchObject({ input_tokens: 1234, cache_read_input_tokens: 500 });
     // A whole reply after it adds its own figures once (start and end not counted twice).
     await s.turn("something short");

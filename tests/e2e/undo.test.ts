@@ -17,18 +17,24 @@ async function say(t: TmuxSession, text: string): Promise<void> {
   await press(t, "Enter");
 }
 
+/** A session in which the person approved the model's edit of a.txt (alpha → beta) in turn 1, "change alpha". */
+async function approvedEdit(): Promise<{ root: string; tmux: TmuxSession }> {
+  e2e.serve([
+    reply([toolUse("read_file", { path: "a.txt" })]),
+    reply([toolUse("edit_file", { path: "a.txt", old_string: "alpha", new_string: "beta" })]),
+    reply("Changed it."),
+  ]);
+  const { root, env } = e2e.workspace({ "a.txt": ORIGINAL });
+  const tmux = await e2e.terminal([...BUNKER, "change alpha"], { cwd: root, env, cols: 120, rows: 50 });
+  await waitForCount(tmux, "Apply this change to a.txt?", 1);
+  await press(tmux, "Enter");
+  await waitForCount(tmux, "Changed it.", 1);
+  return { root, tmux };
+}
+
 describe.skipIf(!tmuxAvailable)("undo in a real terminal (tmux)", () => {
   test("an approved edit, then /undo: the file is byte-identical, and /undo asked with its own diff", async () => {
-    const fake = e2e.serve([
-      reply([toolUse("read_file", { path: "a.txt" })]),
-      reply([toolUse("edit_file", { path: "a.txt", old_string: "alpha", new_string: "beta" })]),
-      reply("Changed it."),
-    ]);
-    const { root, env } = e2e.workspace({ "a.txt": ORIGINAL });
-    const tmux = await e2e.terminal([...BUNKER, "change alpha"], { cwd: root, env, cols: 120, rows: 50 });
-    await waitForCount(tmux, "Apply this change to a.txt?", 1);
-    await press(tmux, "Enter");
-    await waitForCount(tmux, "Changed it.", 1);
+    const { root, tmux } = await approvedEdit();
     expect(readFileSync(join(root, "a.txt"), "utf8")).toBe(ORIGINAL.replace("alpha", "beta"));
 
     await say(tmux, "/undo");
@@ -42,16 +48,7 @@ describe.skipIf(!tmuxAvailable)("undo in a real terminal (tmux)", () => {
   });
 
   test("/undo refused, then /undo again: asked again (yes or no only, nothing for the model), and done on yes", async () => {
-    e2e.serve([
-      reply([toolUse("read_file", { path: "a.txt" })]),
-      reply([toolUse("edit_file", { path: "a.txt", old_string: "alpha", new_string: "beta" })]),
-      reply("Changed it."),
-    ]);
-    const { root, env } = e2e.workspace({ "a.txt": ORIGINAL });
-    const tmux = await e2e.terminal([...BUNKER, "change alpha"], { cwd: root, env, cols: 120, rows: 50 });
-    await waitForCount(tmux, "Apply this change to a.txt?", 1);
-    await press(tmux, "Enter");
-    await waitForCount(tmux, "Changed it.", 1);
+    const { root, tmux } = await approvedEdit();
 
     await say(tmux, "/undo");
     const screen = await waitForCount(tmux, "Apply this change to a.txt?", 2);
