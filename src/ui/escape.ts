@@ -33,6 +33,17 @@ export interface EscapeOptions {
 
 let segmenter: Intl.Segmenter | undefined;
 
+/** SGR sequences (colour and style: ESC [ digits and semicolons m) and nothing else. */
+const SGR = /\x1b\[[0-9;]*m/g;
+
+/**
+ * Command output as the person reads it: its colours dropped (shown escaped they read as
+ * `\x1b[31m` noise). Only SGR goes: every other escape is still escaped by escapeControl after.
+ */
+export function stripSgr(text: string): string {
+  return text.includes("\x1b[") ? text.replace(SGR, "") : text;
+}
+
 export function escapeControl(text: string, opts: EscapeOptions = {}): string {
   const check = opts.keepNewlines ? (opts.keepTabs ? INVISIBLE_BUT_NL_TAB : INVISIBLE_BUT_NL) : opts.keepTabs ? INVISIBLE_BUT_TAB : INVISIBLE;
   // Almost all text has nothing to escape: no segmenting for it.

@@ -6,7 +6,7 @@
 import pc from "./colors.ts";
 import type { LoopEvents } from "../agent/loop.ts";
 import { foldThinking } from "../agent/thinking.ts";
-import { escapeControl } from "./escape.ts";
+import { escapeControl, stripSgr } from "./escape.ts";
 import { wrapWords } from "./wrap-words.ts";
 import type { TextSink } from "./std.ts";
 import type { LiveRegion } from "./live-region.ts";
@@ -204,7 +204,7 @@ export class TerminalUI implements LoopEvents {
     for (const p of parts) if (p.trim() !== "") t.lines.push(p);
     t.lines = t.lines.slice(-TAIL_LINES);
     const rows = t.partial.trim() ? [...t.lines, t.partial].slice(-TAIL_LINES) : t.lines;
-    this.region!.set("preview", rows.map((l) => pc.dim(`  │ ${escapeControl(l)}`)), { later: true });
+    this.region!.set("preview", rows.map((l) => pc.dim(`  │ ${escapeControl(stripSgr(l))}`)), { later: true });
   }
 
   /**
@@ -223,7 +223,9 @@ export class TerminalUI implements LoopEvents {
     const at = Math.max(p.startedAt + PROGRESS_AFTER_MS, p.printedAt + PROGRESS_EVERY_MS);
     p.timer = setTimeout(() => {
       p.timer = undefined;
-      const latest = this.tail?.lines.at(-1);
+      const last = this.tail?.lines.at(-1);
+      // Compared with the result's last lines (colours dropped there too): not printed twice.
+      const latest = last === undefined ? undefined : stripSgr(last);
       if (latest === undefined || latest === p.printed || this.progress !== p) return;
       p.printed = latest;
       p.printedAt = Date.now();
@@ -238,8 +240,10 @@ export class TerminalUI implements LoopEvents {
     this.line(pc.dim(`  ${escapeControl(summary)}`));
   }
 
-  onToolEnd(summary: string, result: { content: string; isError: boolean }): void {
+  onToolEnd(summary: string, given: { content: string; isError: boolean }): void {
     const command = summary.startsWith("run_bash ");
+    // A command's colours are dropped from what the person is shown (here and in /expand); the model's result keeps them.
+    const result = command ? { ...given, content: stripSgr(given.content) } : given;
     // A failed command says why at the end of its output: show its status and last lines, not its first.
     // "exit code 0" and "(no output)" is one fact, not a line and "1 more line".
     const quiet = command && /^[^\n]*\n+\(no output\)\s*$/.test(result.content);

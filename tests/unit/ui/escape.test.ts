@@ -1,7 +1,7 @@
 // The one escaping function, over a table of every kind of character that
 // does not show itself, and the ones that must stay as they are.
 import { describe, expect, test } from "bun:test";
-import { escapeControl } from "../../../src/ui/escape.ts";
+import { escapeControl, stripSgr } from "../../../src/ui/escape.ts";
 
 /** Any character that does not show itself, emoji parts included (so only for text without emoji). */
 const INVISIBLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}\p{Cs}]/u;
@@ -72,4 +72,11 @@ describe("escapeControl: every character that does not show itself", () => {
     expect(INVISIBLE.test(escapeControl(all).replace(/\u{1f3f4}|\u{1f468}/gu, ""))).toBe(false);
     expect(/[\x00-\x1f\x7f-\x9f]/.test(escapeControl(all))).toBe(false);
   });
+});
+
+test("stripSgr drops colour and style sequences only; escapeControl still shows every other escape", () => {
+  expect(stripSgr("\x1b[31mred\x1b[0m \x1b[1;32mbold green\x1b[m")).toBe("red bold green");
+  const hostile = "a\x1b[2Ab\x1b]52;c;aGk=\x07c\x1b[?25l";
+  expect(stripSgr(hostile)).toBe(hostile);
+  expect(escapeControl(stripSgr(`\x1b[31m${hostile}`))).toBe("a\\x1b[2Ab\\x1b]52;c;aGk=\\x07c\\x1b[?25l");
 });

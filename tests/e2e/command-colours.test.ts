@@ -1,0 +1,35 @@
+// A command's colours in a real terminal (tmux): the live tail, the lines kept
+// after it and /expand show the text without `\x1b[31m` noise; any other escape
+// is still shown escaped; the model's result keeps the bytes as they were.
+import { describe, expect, test } from "bun:test";
+import { reply, toolUse } from "../support/fake-anthropic/steps.ts";
+import { BUNKER, endToEnd, press, quitWithCtrlD, toolResults, waitForCount } from "../support/cli.ts";
+import { tmuxAvailable } from "../support/tmux.ts";
+
+const e2e = endToEnd("bunker-colours-");
+
+describe.skipIf(!tmuxAvailable)("coloured command output", () => {
+  test("SGR is dropped from the live tail, the kept lines and /expand; a cursor move stays escaped; the model's result is unchanged", async () => {
+    const command = "printf '\\033[31mred\\033[0m plain\\n'; sleep 2; printf 'move\\033[2Aup\\n'";
+    const fake = e2e.serve([reply([toolUse("run_bash", { command })]), reply("Ran it.")]);
+    const { root, env } = e2e.workspace();
+    const tmux = await e2e.terminal([...BUNKER, "--allow-run", "go"], { cwd: root, env, cols: 120, rows: 40 });
+    const live = await waitForCount(tmux, "│ red plain", 1);
+    expect(live).not.toContain("\\x1b[31m");
+    const done = await waitForCount(tmux, "Ran it.", 1);
+    expect(done).toContain("    red plain");
+    expect(done).toContain("move\\x1b[2Aup");
+    expect(done).not.toContain("\\x1b[31m");
+    expect(done).not.toContain("\\x1b[0m");
+    expect(toolResults(fake.requests[1])[0]?.content).toContain("\x1b[31mred\x1b[0m plain");
+
+    tmux.keys(["/expand"], true);
+    await press(tmux, "Enter");
+    // Once under the command's status, once in /expand (the live tail has gone with the command).
+    const expanded = await waitForCount(tmux, "exit code 0", 2);
+    expect(expanded).not.toContain("\\x1b[31m");
+    expect(expanded).toContain("move\\x1b[2Aup");
+    expect(expanded.slice(expanded.lastIndexOf("exit code 0"))).toContain("red plain");
+    expect(await quitWithCtrlD(tmux)).not.toBeNull();
+  }, 30_000);
+});
