@@ -10,6 +10,7 @@ import { Keyboard } from "./ui/keys.ts";
 import { LineReader, type ReadResult } from "./ui/line-reader.ts";
 import { promptHistory } from "./session/open.ts";
 import { LiveRegion } from "./ui/live-region.ts";
+import { wrapWords } from "./ui/wrap-words.ts";
 import { TtyPrompt } from "./ui/prompt.ts";
 import { TerminalUI } from "./ui/terminal.ts";
 import { costLine, runSlashCommand, withKeptTodos, type CommandContext, type ReplState } from "./slash-commands.ts";
@@ -68,7 +69,8 @@ export async function runRepl(config: Config): Promise<number> {
   let pending = config.prompt;
   let lastInterrupt = 0;
   const carry: ReplState = { keptTodos: false };
-  const commands: CommandContext = { app, carry, write: say };
+  // What a command says is fitted to the screen between words (the terminal's own wrap cuts mid-word).
+  const commands: CommandContext = { app, carry, write: (text) => say(wrapWords(text, region?.columns ?? process.stderr.columns)) };
 
   for (;;) {
     let input: string;

@@ -7,6 +7,7 @@ import pc from "./colors.ts";
 import type { LoopEvents } from "../agent/loop.ts";
 import { foldThinking } from "../agent/thinking.ts";
 import { escapeControl } from "./escape.ts";
+import { wrapWords } from "./wrap-words.ts";
 import type { TextSink } from "./std.ts";
 import type { LiveRegion } from "./live-region.ts";
 import { MarkdownBlocks, renderMarkdown } from "./markdown.ts";
@@ -287,7 +288,8 @@ export class TerminalUI implements LoopEvents {
   }
 
   onNotice(message: string): void {
-    this.line(pc.yellow(escapeControl(message)));
+    // Between words: the terminal's own wrap would cut "run b" / "unker".
+    this.line(wrapWords(pc.yellow(escapeControl(message)), (this.region?.columns ?? this.err.columns) || undefined));
   }
 
   onInjected(text: string): void {

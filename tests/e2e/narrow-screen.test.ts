@@ -1,0 +1,50 @@
+// Messages on a narrow terminal (tmux, 50 columns) break between words: the
+// terminal's own wrap cut "run b" / "unker" and "forc" / "e". The screen is
+// read with wrapped rows joined (-J): a row bunker did not break itself comes
+// back as one line wider than the screen.
+import { describe, expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { reply, toolUse } from "../support/fake-anthropic/steps.ts";
+import { BUNKER, endToEnd, press, quitWithCtrlD, waitForCount } from "../support/cli.ts";
+import { tempDir } from "../support/context.ts";
+import { makePng } from "../support/images.ts";
+import { tmuxAvailable } from "../support/tmux.ts";
+
+const e2e = endToEnd("bunker-narrow-");
+const COLS = 50;
+
+/** The rows from the one starting with `start` through the one ending with `end`: each narrower than the screen, and together the sentence. */
+function rowsOf(screen: string, start: string, end: string): string[] {
+  const rows = screen.split("\n");
+  const from = rows.findIndex((r) => r.trimStart().startsWith(start));
+  const to = rows.findIndex((r, i) => i >= from && r.trimEnd().endsWith(end));
+  expect(from).toBeGreaterThanOrEqual(0);
+  expect(to).toBeGreaterThanOrEqual(from);
+  return rows.slice(from, to + 1);
+}
+
+describe.skipIf(!tmuxAvailable)("a 50-column terminal", () => {
+  test("an @image outside the workspace and /rewind's hint wrap between words", async () => {
+    e2e.serve([reply([toolUse("write_file", { path: "b.txt", content: "bee\n" })]), reply("Wrote it.")]);
+    const { root, env } = e2e.workspace();
+    const outside = tempDir("n-");
+    const shot = join(outside, "shot.png");
+    writeFileSync(shot, makePng(4, 4));
+    const tmux = await e2e.terminal([...BUNKER, "--allow-write"], { cwd: root, env, cols: COLS, rows: 40 });
+    await waitForCount(tmux, "Ctrl+D to leave", 1);
+    tmux.keys([`see @${shot}`], true);
+    await press(tmux, "Enter");
+    await waitForCount(tmux, "Wrote it.", 1);
+    tmux.keys(["/rewind"], true);
+    await press(tmux, "Enter");
+    const screen = await waitForCount(tmux, "changed since.", 1);
+
+    const notAttached = rowsOf(screen, `${shot} was`, `--allow-read=${shot}`);
+    const hint = rowsOf(screen, "/rewind N takes the files back", "changed since.");
+    for (const row of [...notAttached, ...hint]) expect(Bun.stringWidth(row)).toBeLessThan(COLS);
+    expect(notAttached.join(" ")).toContain(`To grant it, run bunker with --allow-read=${shot}`);
+    expect(hint.join(" ")).toContain('"force" to take back files changed since.');
+    expect(await quitWithCtrlD(tmux)).not.toBeNull();
+  });
+});
