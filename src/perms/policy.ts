@@ -9,11 +9,11 @@
 // it a case in decide() returning a Decision, and a hint for the no-prompt
 // denial. Session grants (grantSession) work for every kind.
 import { isAbsolute, relative, resolve } from "node:path";
-import { isProtectedPath, isProtectedRelative, isWithin } from "./workspace.ts";
+import { isProtectedPath, isProtectedRelative, isWithin, realpathLoose } from "./workspace.ts";
 import { matchesPathRules } from "./path-rules.ts";
 import { runsLaterReason, type RunsLaterRule } from "./runs-later.ts";
 import { gitWriteReason, linkedNames, scanRoots } from "../sandbox/git-guard.ts";
-import { gitConfigFiles } from "../sandbox/spec.ts";
+import { gitConfigFiles, secretPaths } from "../sandbox/spec.ts";
 import { homedir } from "../fs/home.ts";
 import type { PermKind, Verdict } from "./types.ts";
 import { hostsCover } from "../net/host-pattern.ts";
@@ -167,6 +167,12 @@ export class Policy {
     return gitWriteReason(roots, real, gitConfigFiles(process.env, home), scan, home);
   }
 
+  /** The credential store (a hidden path of the sandbox) that holds `real`, if any. */
+  private credentialStore(real: string): string | null {
+    const home = realpathLoose(process.env.HOME || homedir()).real;
+    return secretPaths(home, this.root, process.env).find((s) => isWithin(s, real)) ?? null;
+  }
+
   /** The flag that would grant a request, for the no-prompt denial message. */
   grantHint(kind: PermKind, target: string): string {
     return this.decide(kind, target).hint ?? "";
@@ -216,6 +222,14 @@ export class Policy {
       if (this.isProtectedPath(real)) return { verdict: "ask", reason: `${shown} is protected: writes there always ask`, hint: hint() };
       const later = this.runsLater(real);
       if (later) return { verdict: "ask", reason: `${shown} ${later}: writing it always asks`, hint: hint() };
+    }
+    if (by && kind === "read" && !inside) {
+      // The credential stores commands never see (spec.ts's hidden list): a wide grant (--allow-read=~) does not
+      // cover them for read_file either; one that names the store or a file in it does.
+      const store = this.credentialStore(real);
+      if (store && !allow.paths.some((p) => isWithin(store, p))) {
+        return { verdict: "ask", reason: `${shown} is in a credential store (${store}), which commands never see either: reading it always asks`, hint: hint() };
+      }
     }
     if (by) return { verdict: "allow", grantedBy: by };
     if (!inside) {

@@ -226,6 +226,8 @@ const SECRET_HOME_ENTRIES = [
   ".bunfig.toml", ".config/.bunfig.toml", ".local/share/gem/credentials", ".m2/settings-security.xml", ".terraformrc",
   ".config/composer/auth.json", ".nuget/NuGet/NuGet.Config", ".config/NuGet/NuGet.Config", ".hex/hex.config",
   ".pub-cache/credentials.json", ".config/dart/pub-credentials.json", ".config/dart/pub-tokens.json", ".config/helm/registry",
+  // Found by red team 5 (--allow-read=~ showed them): Hugging Face, Copilot, Stripe, configstore (firebase-tools and others), sbt.
+  ".cache/huggingface/token", ".huggingface/token", ".config/github-copilot", ".config/stripe", ".config/configstore", ".sbt/.credentials",
   ".local/share/containers/auth.json", ".config/containers/auth.json", ".s3cfg", ".boto", ".config/hcloud", ".config/doctl",
 ];
 /** The same stores, by the variables that move them. */

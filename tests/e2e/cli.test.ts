@@ -312,6 +312,28 @@ describe("headless -p", () => {
     expect(resultText(res!)).toContain("TOP SECRET");
   });
 
+  test("--allow-read of the whole home does not cover its credential stores (hidden from commands too): read_file asks, naming the flag for that file; the named flag grants it", async () => {
+    const { mkdirSync } = await import("node:fs");
+    mkdirSync(join(home, ".ssh"), { recursive: true });
+    writeFileSync(join(home, ".ssh/id_ed25519"), "PRIVATE KEY BYTES\n");
+    writeFileSync(join(home, "notes.txt"), "plain notes\n");
+    let env = serve([reply([toolUse("read_file", { path: join(home, ".ssh/id_ed25519") }), toolUse("read_file", { path: join(home, "notes.txt") })]), reply("ok")]);
+    let r = await bunker(["-p", `--allow-read=${home}`, "read them"], env);
+    let [key, notes] = toolResultsOf(1);
+    expect(key!.is_error).toBe(true);
+    expect(resultText(key!)).toContain("needs approval");
+    expect(resultText(key!)).toContain(`--allow-read=${join(home, ".ssh/id_ed25519")}`);
+    expect(resultText(key!)).not.toContain("PRIVATE KEY BYTES");
+    expect(resultText(notes!)).toContain("plain notes");
+    await e2e.fake.stop();
+
+    env = serve([reply([toolUse("read_file", { path: join(home, ".ssh/id_ed25519") })]), reply("ok")]);
+    r = await bunker(["-p", `--allow-read=${home}`, `--allow-read=${join(home, ".ssh/id_ed25519")}`, "read it"], env);
+    expect(r.code).toBe(0);
+    [key] = toolResultsOf(1);
+    expect(resultText(key!)).toContain("PRIVATE KEY BYTES");
+  });
+
   test("--output-format json on an API failure still prints one object, with is_error and the error, exit 1", async () => {
     const env = serve([reply("never")], { apiKey: "the-right-key" });
     const r = await bunker(["-p", "--output-format", "json", "hi"], { ...env, ANTHROPIC_API_KEY: "a-wrong-key" });
