@@ -6,7 +6,7 @@
 // directories and included files their configs name. A `.git` that a command
 // creates anyway (`git init sub`) is disarmed after it: its hooks renamed,
 // its program-running config keys commented out, and the result says so.
-import { type Stats, existsSync, lstatSync, readdirSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { type Stats, existsSync, lstatSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { configEntries, keepsConfigKey, withIncludes } from "../perms/git-config.ts";
 import { isWithin, realpathLoose, resolveFrom } from "../perms/workspace.ts";
@@ -511,6 +511,16 @@ function disarmSite(all: readonly string[], site: GitSite, theirs: readonly stri
     const home = rootOf(all, gitDir);
     if (!home || theirs.some((d) => isWithin(d, gitDir)) || !isRealDir(home, gitDir)) continue;
     checked = true;
+    // A commondir (or a worktree's gitdir) bunker cannot read exactly as git does is not taken for absent: git may
+    // follow it all the same (red team 5: one padded past 1 MB with newlines git trims, or a link). The caller sets
+    // the repository aside whole.
+    for (const name of ["commondir", "gitdir"]) {
+      const st = lstatOrNull(join(gitDir, name));
+      if (st && readSmall(join(gitDir, name)) === null) {
+        const why = st.isSymbolicLink() ? "a link" : !st.isFile() ? "not a regular file" : st.size > SMALL_FILE ? "larger than bunker reads" : "unreadable";
+        throw new Error(`its ${name} is ${why}, so where git goes from it is not known`);
+      }
+    }
     const common = commondirTarget(readSmall(join(gitDir, "commondir")));
     const commonOutside = common ? !untrustedTarget(gitDir, common) && !reachable(resolveFrom(gitDir, common).real) : false;
     if (common && (untrustedTarget(gitDir, common) || commonOutside)) {
@@ -633,11 +643,17 @@ function disarmConfig(config: string): string[] {
   // their continuation lines; and section headers, blank lines and comments. Anything else goes, a line bunker
   // does not read as a key included (git might).
   const spans = new Map<number, { end: number; kept: boolean; key: string }>();
+  // Whether bunker's reading may differ from git's (a header it skips, a value carried on to the next line).
+  let odd = false;
   for (const e of configEntries(text)) {
     // A header whose subsection holds a backslash or a quote is not read as git reads it (`[x "a\"] b = "] ;\`):
     // the whole line goes, so nothing it could swallow stays live.
-    if (/^\s*\[[^\]]*["\\]/.test(lines[e.line]!)) continue;
+    if (/^\s*\[[^\]]*["\\]/.test(lines[e.line]!)) {
+      odd = true;
+      continue;
+    }
     const end = valueEnd(lines, e.line);
+    if (end > e.line) odd = true;
     spans.set(e.line, { end, kept: keepsConfigKey(e.section, e.key, e.value), key: `${e.section}.${e.key}` });
   }
   const keys: string[] = [];
@@ -655,10 +671,60 @@ function disarmConfig(config: string): string[] {
       lines[i] = `# disarmed by bunker: ${lines[i]}`;
     }
   }
-  if (keys.length === 0 && unread === 0) return [];
+  const result = lines.join("\n");
+  // The result as git itself reads it (red team 5: a header bunker commented out let the key under it fall into the
+  // [core] above; a value carried on swallowed a header bunker read): any key git finds there that bunker would not
+  // keep, or a file git cannot read, and the config is set aside whole, as written.
+  const aside = (why: string) => {
+    renameSync(config, `${config}.bunker-disarmed`);
+    return [`its ${name} (${why}) renamed to ${name}.bunker-disarmed`];
+  };
+  const git = gitReadsConfig(result);
+  if (git === null) {
+    if (odd || unread) return aside("bunker could not read every line of it as git does, and git is not installed to check");
+  } else if ("error" in git) {
+    return aside(`git cannot read it once disarmed: ${git.error}`);
+  } else {
+    const live = git.entries.filter((e) => !keepsConfigKey(e.section, e.key, e.value)).map((e) => `${e.section}.${e.key}`);
+    if (live.length) return aside(`git reads ${[...new Set(live)].join(", ")} in it where bunker read otherwise`);
+  }
   const what = [...new Set(keys), ...(unread ? [`${unread} line${unread === 1 ? "" : "s"} bunker could not read as a setting`] : [])];
-  writeFileSync(config, lines.join("\n"));
-  return [`${what.join(", ")} commented out in ${name}`];
+  // (Bytes that are not UTF-8 were checked as U+FFFD: what stays on disk is what git checked.)
+  if (what.length === 0 && !text.includes("\ufffd")) return [];
+  writeFileSync(config, result);
+  return what.length ? [`${what.join(", ")} commented out in ${name}`] : [];
+}
+
+/** An empty folder for git to start in and take for its home: no repository around it, no config of its own. */
+let gitHome: string | undefined;
+function emptyGitHome(): string {
+  if (gitHome) return gitHome;
+  // os.tmpdir()'s rule, without loading node:os.
+  const tmp = (process.env.TMPDIR || process.env.TMP || process.env.TEMP || "/tmp").replace(/(.)\/+$/, "$1");
+  const made = mkdtempSync(join(tmp, "bunker-gitparse-"));
+  process.on("exit", () => rmSync(made, { recursive: true, force: true }));
+  return (gitHome = made);
+}
+
+/**
+ * A config text's entries as git's own parser reads them (`git config --file - --list`: parsing only, no includes,
+ * no other config, nothing run), section and key lower case without the subsection; git's complaint when it
+ * refuses the text; null when git is not installed.
+ */
+export function gitReadsConfig(text: string): { entries: { section: string; key: string; value: string }[] } | { error: string } | null {
+  const PATH = process.env.PATH ?? "/usr/bin:/bin";
+  const git = Bun.which("git", { PATH });
+  if (!git) return null;
+  const home = emptyGitHome();
+  const env = { PATH, HOME: home, XDG_CONFIG_HOME: home, GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null", GIT_CEILING_DIRECTORIES: dirname(home), LC_ALL: "C" };
+  const r = Bun.spawnSync([git, "config", "--file", "-", "--no-includes", "--null", "--list"], { cwd: home, env, stdin: Buffer.from(text), stdout: "pipe", stderr: "pipe", timeout: 10_000 });
+  if (r.exitCode !== 0) return { error: r.stderr.toString().trim().split("\n")[0] || `git config exited with ${r.exitCode ?? "a signal"}` };
+  const entries = r.stdout.toString().split("\0").filter((s) => s !== "").map((s) => {
+    const nl = s.indexOf("\n");
+    const name = nl === -1 ? s : s.slice(0, nl);
+    return { section: name.slice(0, name.indexOf(".")).toLowerCase(), key: name.slice(name.lastIndexOf(".") + 1).toLowerCase(), value: nl === -1 ? "" : s.slice(nl + 1) };
+  });
+  return { entries };
 }
 
 /** A FIFO, socket or device where git reads a file (HEAD, commondir, index): the person's git would wait on it for ever. Renamed aside. */

@@ -3,7 +3,7 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { disarmNewRepositories, findGitSites, gitGuard, gitWriteReason, scanRoots, scanWorkspace, walkCutNotes } from "../../../src/sandbox/git-guard.ts";
+import { disarmNewRepositories, findGitSites, gitGuard, gitReadsConfig, gitWriteReason, scanRoots, scanWorkspace, walkCutNotes } from "../../../src/sandbox/git-guard.ts";
 import { tempDir } from "../../support/context.ts";
 
 function repoTree(): string {
@@ -276,4 +276,41 @@ test("red team 3 recheck, B3: a walk that stops at its bound says so, naming the
   expect(note).toContain("was not disarmed or set aside");
   expect(scanRoots([root]).cut).toEqual([]);
   expect(walkCutNotes(scanRoots([root]))).toEqual([]);
+});
+
+describe("red team 5: a disarmed config is checked with git's own parser", () => {
+  test("gitReadsConfig lists what git reads (a continued value swallows a header) and reports what git refuses", () => {
+    const read = gitReadsConfig('[core]\n\tfsync = none\\\n[advice]\n\tfsmonitor = "x; false"\n[remote "a.b"]\n\turl = u\n\tflag\n');
+    expect(read).toEqual({ entries: [
+      { section: "core", key: "fsync", value: "none[advice]" },
+      { section: "core", key: "fsmonitor", value: "x; false" },
+      { section: "remote", key: "url", value: "u" },
+      { section: "remote", key: "flag", value: "" },
+    ] });
+    expect(gitReadsConfig("[advice] !!!\n")).toEqual({ error: "fatal: bad config line 1 in standard input" });
+  });
+
+  test("a config git reads otherwise is set aside whole; without git, one with a line bunker cannot read is too", () => {
+    const root = repoTree();
+    const before = findGitSites(root);
+    const text = "[core]\n\tbare = false\n[advice] !!!\n\tfsmonitor = evil\n";
+    mkdirSync(join(root, "new/.git"), { recursive: true });
+    writeFileSync(join(root, "new/.git/config"), text);
+    expect(disarmNewRepositories(root, before, findGitSites(root))).toEqual([
+      "bunker disarmed the git repository the command created at new/.git (its config (git reads core.fsmonitor in it where bunker read otherwise) renamed to config.bunker-disarmed): the person's git there will not run what the command planted.",
+    ]);
+    expect(existsSync(join(root, "new/.git/config"))).toBe(false);
+    expect(readFileSync(join(root, "new/.git/config.bunker-disarmed"), "utf8")).toBe(text);
+
+    const path = process.env.PATH;
+    process.env.PATH = "/nonexistent";
+    try {
+      const again = findGitSites(root);
+      mkdirSync(join(root, "two/.git"), { recursive: true });
+      writeFileSync(join(root, "two/.git/config"), "[core]\n\tfsync = none\\\n[advice]\n\tfsmonitor = evil\n");
+      expect(disarmNewRepositories(root, again, findGitSites(root))[0]).toContain("(its config (bunker could not read every line of it as git does, and git is not installed to check) renamed to config.bunker-disarmed)");
+    } finally {
+      process.env.PATH = path;
+    }
+  });
 });

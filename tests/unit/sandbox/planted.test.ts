@@ -68,6 +68,8 @@ interface Row {
   also?: { dir: string; git: string[] }[];
   /** Folders where the person's git status must now finish (it waited for ever on a FIFO). */
   finishes?: string[];
+  /** The unconfined control, when the attack itself only arms what bunker's own handling of it would leave. */
+  control?: string;
 }
 
 const husky = (root: string) => {
@@ -190,6 +192,9 @@ const FAIL_SAFE: Row[] = [
   },
 ];
 
+/** A folder git reaches only through a commondir (objects, refs and a config with fsmonitor; no HEAD, so no repository of its own), and a new repository sub. */
+const commonArmed = `mkdir -p cd/objects cd/refs && printf '[core]\\n\\trepositoryformatversion = 0\\n\\tfsmonitor = "${touch}; false"\\n' > cd/config && git init -q sub && echo a > sub/f && git -C sub add f`;
+
 const ROWS: Row[] = [
   ...SHAPES,
   ...FAIL_SAFE,
@@ -227,6 +232,35 @@ const ROWS: Row[] = [
     command: `git init -q b22 && printf '[user]\n\tname = a\\\\\\\\\n[core] fsmonitor = "${touch}; false"\n' >> b22/.git/config`,
     then: { dir: "b22", git: ["status"] },
     says: ["core.fsmonitor commented out in config"],
+  },
+  // Red team 5: what git reads in a config bunker disarmed, or through a commondir bunker could not read, is checked
+  // with git's own parser; a config git reads otherwise is set aside whole, and so is a repository whose commondir is
+  // not read exactly as git reads it.
+  {
+    name: "red team 5, F3: a header bunker cannot read ([advice] !!!), then fsmonitor: git reads it under the [core] above",
+    command: `git init -q sub && cd sub && echo a > f && git add f && printf '[advice] !!!\\n\\tfsmonitor = "${touch}; false"\\n' >> .git/config`,
+    // git itself refuses the header; the armed config is the one a line-by-line disarm leaves (the header commented out).
+    control: `git init -q sub && cd sub && echo a > f && git add f && printf '# [advice] !!!\\n\\tfsmonitor = "${touch}; false"\\n' >> .git/config`,
+    then: { dir: "sub", git: ["status"] },
+    says: ["bunker disarmed the git repository the command created at sub/.git (its config (git reads core.fsmonitor in it where bunker read otherwise) renamed to config.bunker-disarmed)"],
+  },
+  {
+    name: "red team 5, F4: a kept value carried on (fsync = none\\) over an [advice] header, then fsmonitor: git reads core.fsmonitor",
+    command: `git init -q sub && cd sub && echo a > f && git add f && printf '\\tfsync = none\\\\\\n[advice]\\n\\tfsmonitor = "${touch}; false"\\n' >> .git/config`,
+    then: { dir: "sub", git: ["status"] },
+    says: ["bunker disarmed the git repository the command created at sub/.git (its config (git reads core.fsmonitor in it where bunker read otherwise) renamed to config.bunker-disarmed)"],
+  },
+  {
+    name: "red team 5, F1b: a commondir padded past 1 MB with newlines git trims, naming a config with fsmonitor",
+    command: `${commonArmed} && { printf '../../cd'; head -c 1100000 /dev/zero | tr '\\0' '\\n'; } > sub/.git/commondir && cp -r sub/.git/objects/* cd/objects/`,
+    then: { dir: "sub", git: ["status"] },
+    says: ["bunker set aside the git repository the command created at sub/.git, which bunker could not check or disarm (its commondir is larger than bunker reads, so where git goes from it is not known): it is now sub/.git.bunker-set-aside"],
+  },
+  {
+    name: "red team 5, F1c: a commondir that is a link (to a file naming a config with fsmonitor)",
+    command: `${commonArmed} && printf '../../cd\\n' > ptr.txt && ln -s ../../ptr.txt sub/.git/commondir && cp -r sub/.git/objects/* cd/objects/`,
+    then: { dir: "sub", git: ["status"] },
+    says: ["bunker set aside the git repository the command created at sub/.git, which bunker could not check or disarm (its commondir is a link, so where git goes from it is not known): it is now sub/.git.bunker-set-aside"],
   },
   {
     name: "a .git link to a bare repository the command configured",
@@ -306,7 +340,7 @@ describe.skipIf(!usable)("what a command plants for the person's tools is set as
     test(row.name, async () => {
       // Unconfined, the same attack fires on the person's next git: the marker works.
       const control = workspace(row.setup);
-      expect(Bun.spawnSync(["bash", "-c", row.command], { cwd: control, env: hostEnv }).exitCode).toBe(0);
+      expect(Bun.spawnSync(["bash", "-c", row.control ?? row.command], { cwd: control, env: hostEnv }).exitCode).toBe(0);
       for (const step of [row.then, ...(row.also ?? [])]) hostGit(join(control, step.dir), ...step.git);
       expect(existsSync(MARK)).toBe(true);
       rmSync(MARK);
