@@ -70,11 +70,13 @@ const MAX_LISTED = 20;
 export function withheldNote(output: string, withheld: readonly string[], env: Record<string, string | undefined>): string | null {
   const names = withheld.filter((n) => !OWN.has(n));
   if (names.length === 0 || !LOGIN_FAILURE.test(output)) return null;
-  const offered = names.map((name) => ({ name, what: secretShapeOf(name, env[name] ?? "")?.what ?? "it looks like a credential" }));
+  // A name that is itself a token (`ghp_…=1`) is not shown either, only what it looked like.
+  const offered = names.map((name) => ({ name, secret: valueLooksSecret(name), what: secretShapeOf(name, env[name] ?? "")?.what ?? "it looks like a credential" }));
   // A name is the person's (or a project's .envrc, through direnv): escaped and bounded; a value is never shown.
-  const shown = offered.slice(0, MAX_LISTED).map((w) => `${escapeControl(w.name.length > 80 ? `${w.name.slice(0, 80)}…` : w.name)} (${w.what})`);
+  const label = (w: (typeof offered)[number]) => (w.secret ? "a variable whose name is a credential" : escapeControl(w.name.length > 80 ? `${w.name.slice(0, 80)}…` : w.name));
+  const shown = offered.slice(0, MAX_LISTED).map((w) => `${label(w)} (${w.what})`);
   const more = offered.length > MAX_LISTED ? ` and ${offered.length - MAX_LISTED} more` : "";
-  const example = /^[A-Za-z_][A-Za-z0-9_]{0,79}$/.test(offered[0]!.name) ? offered[0]!.name : "NAME";
+  const example = offered.find((w) => !w.secret && /^[A-Za-z_][A-Za-z0-9_]{0,79}$/.test(w.name))?.name ?? "NAME";
   return (
     `note: this command ran without the person's variables that look like credentials: ${shown.join(", ")}${more}. ` +
     `If it needs one, the person can pass it to commands with --allow-env=${example}; do not look for its value another way.`

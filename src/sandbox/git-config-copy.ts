@@ -8,8 +8,9 @@ import { closeSync, fstatSync, mkdtempSync, openSync, readSync, rmSync, writeFil
 import { join } from "node:path";
 import { valueLooksSecret } from "./env.ts";
 
-/** Keys whose value is a credential whatever it looks like (the last part of `section.sub.key`). */
-const SECRET_KEYS = /^(password|passwd|token|oauthtoken|extraheader|secret|apikey|api-key|accesstoken)$/i;
+/** Keys whose value is a credential whatever it looks like: the last part of `section.sub.key` ends in one of these
+ * (`sendemail.smtpPass`, `hub.oauthtoken`, `credential.password`, `github.accesstoken`). */
+const SECRET_KEYS = /(pass|password|passwd|passphrase|token|secret|extraheader|apikey|api-key)$/i;
 /** `[section]` or `[section "subsection"]`, possibly with a key after it on the same line. */
 const HEADER = /^\s*\[/;
 /** Larger than any config a person writes; git-guard's readers stop at the same size. */

@@ -24,7 +24,8 @@ export interface SecretShape {
 /** Names that say what they hold, whatever the value. */
 const BY_NAME: SecretShape[] = [
   // Bundler's per-host login, BUNDLE_GEMS__CONTRIBSYS__COM=user:pass (dots spelled __); not its own
-  // settings that use __ too: build.GEM, local.GEM, mirror.URL, gem.coc and the like.
+  // settings that use __ too: build.GEM, local.GEM, mirror.URL, gem.coc and the like (a host named
+  // build.… or mirror.… is judged by its value, below).
   { what: "Bundler's login for a gem server", name: String.raw`^BUNDLE_(?!(BUILD|LOCAL|MIRROR)__|GEM__[A-Z0-9]+$)\w*__` },
   // npm's per-registry login: npm_config_//registry.npmjs.org/:_authToken, :_auth, :_password.
   { what: "npm's login for a registry", name: String.raw`^NPM_CONFIG_.*:_(AUTH|PASSWORD)` },
@@ -50,7 +51,12 @@ const BY_NAME: SecretShape[] = [
   { what: "its name says JWT", name: String.raw`(^|_)JWT(_|$)` },
   // GITHUB_PAT (personal access token), STRIPE_SK (secret key), SENTRY_DSN (holds the project's key).
   { what: "its name ends in PAT, SK or DSN", name: String.raw`(^|_)(PAT|SK|DSN)$` },
-  { what: "a connection string", name: String.raw`CONN(ECTION)?_?STR(ING)?|DATABASE_URL|_URI$` },
+  // CONNECTION_STRING; a URL (DATABASE_URL, MONGO_URI, REDIRECT_URI) is judged by its value: withheld only when it
+  // holds a password, a token as its user name or a token in its query (postgres://localhost/app reaches commands).
+  { what: "a connection string", name: String.raw`CONN(ECTION)?_?STR(ING)?` },
+  // A kubeconfig given whole, base64-encoded (KUBE_CONFIG_DATA, KUBECONFIG_B64): it holds the cluster's token or key.
+  // Not KUBECONFIG itself, a path.
+  { what: "a kubeconfig (base64)", name: String.raw`^KUBE_?CONFIG_?(DATA|B64|BASE64|CONTENTS?)$` },
   // The agents and files that hand out keys: a socket or a path that opens the person's logins.
   { what: "an agent socket or login file", name: String.raw`^(SSH_AUTH_SOCK|GPG_AGENT_INFO|PGPASSFILE|XAUTHORITY)$` },
 ];
@@ -69,24 +75,46 @@ const BY_VALUE: SecretShape[] = [
     value: String.raw`(^|[;?&\s])(password|passwd|pwd|secret|client_secret|token|access_token|auth_token|private_token|api_?key|AccountKey|SharedAccessKey|SharedAccessSignature|sig)\s*=\s*[^;&\s]`,
     anyCase: true,
   },
-  // A password set as a property in options: -Djavax.net.ssl.keyStorePassword=…, -Dsonar.token=…, --api-key=…; not --password-file=.
-  { what: "an option that sets a password, token or key", value: String.raw`[a-z0-9_.-](password|passwd|secret|token|api[_-]?key)\s*=\s*[^\s;&]`, anyCase: true },
+  // A password set as a property in options: -Djavax.net.ssl.keyStorePassword=…, -Dsonar.token=…, --api-key=…,
+  // maven-gpg's -Dgpg.passphrase=…, SonarScanner's -Dsonar.login=…; not --password-file=. The word starts a part of the
+  // name (lower or camelCase after anything but a capital, CAPITALS after no letter or digit): not -DWITH_LIBSECRET=1;
+  // a number or a boolean is no credential (pytest's -k test_token=1). Written to start with the word: quicker to scan.
+  {
+    what: "an option that sets a password, token or key",
+    value: String.raw`(?:(?<![A-Z])(?:[Pp]ass(?:word|wd|phrase)|[Ss]ecret|[Tt]oken|[Aa]pi[_-]?[Kk]ey)|(?<![A-Za-z0-9])(?:PASS(?:WORD|WD|PHRASE)|SECRET|TOKEN|API[_-]?KEY)|\.(?i:login))\s*=\s*(?!(?i:true|false|yes|no|none|null|[0-9]{1,6})(?:[\s;&]|$))[^\s;&]`,
+  },
   // The same given as the next word: --password hunter2, --token abc.
   { what: "an option that sets a password, token or key", value: String.raw`(^|\s)--(password|passwd|pass|token|api-key|secret)\s+[^\s-]`, anyCase: true },
+  // sshpass's password on its command line (GIT_SSH_COMMAND="sshpass -p hunter2 ssh"); not its -f FILE or -e (the variable).
+  { what: "an sshpass password (-p)", value: String.raw`\bsshpass\s(?:[^;&|\n]{0,256}\s)?-p\s*[^\s-]` },
   // MySQL's client options: -u root -psecret (the password is glued to -p); not -pthread, -pipe, -pie, -pg.
   { what: "a MySQL password option (-pPASSWORD)", value: String.raw`(^|\s)-u\s*\S+\s+-p(?!thread\b|ipe\b|ie\b|g\b)\S` },
   // JSON with a credential field: DOCKER_AUTH_CONFIG's "auth", NuGet's feed endpoints' "password", a service account's "private_key".
   { what: "JSON with a credential field", value: String.raw`"(auth|password|passwd|secret|token|identitytoken|api_?key|client_secret|private_key|refresh_token|access_token)"\s*:\s*"[^"]`, anyCase: true },
   // An HTTP header's credential (git's http.extraHeader=AUTHORIZATION: basic …, a curl header).
   { what: "an Authorization header", value: String.raw`\bauthorization:\s*\S|\b(bearer|basic)\s+(?=\S{0,200}[0-9])[a-z0-9+/_.~=-]{16,}`, anyCase: true },
+  // A header whose name says it carries one: GitLab's PRIVATE-TOKEN:, X-Api-Key:, X-Auth-Token:, X-Vault-Token:; its name
+  // starts the value or a word, so a PATH entry (/opt/tokens:/usr/bin) is not one.
+  {
+    what: "a header carrying a token or key",
+    value: String.raw`(?:^|[\s"'])[a-z0-9-]{0,40}(?:token(?!iz)|api-?key|secret|auth(?!or))[a-z0-9-]{0,40}:\s*[^\s/"]`,
+    anyCase: true,
+  },
   { what: "a webhook URL (the URL is the secret)", value: String.raw`hooks\.slack\.com/|discord(app)?\.com/api/webhooks/|webhook\.office\.com/|\.webhook\.|/webhooks?/[A-Za-z0-9_-]{16,}`, anyCase: true },
   { what: "a private key", value: String.raw`-----BEGIN [A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----` },
+  // The same base64-encoded (DEPLOY_KEY_B64): "-----BEGIN " is LS0tLS1CRUdJTiB, then OPENSSH, RSA, EC, DSA, ENCRYPTED,
+  // PGP or nothing before PRIVATE KEY; not a certificate (CA_CERT_B64, public).
+  { what: "a private key (base64)", value: String.raw`\bLS0tLS1CRUdJTiB(PUEVOU1NIIFBSSVZBVEUgS0VZ|SU0EgUFJJVkFURSBLRVk|FQyBQUklWQVRFIEtFWS|EU0EgUFJJVkFURSBLRVk|FTkNSWVBURUQgUFJJVkFURSBLRVk|QUklWQVRFIEtFWS|QR1AgUFJJVkFURSBLRVkgQkxPQ0)` },
   { what: "an age secret key", value: String.raw`AGE-SECRET-KEY-1[0-9A-Z]{50,}` },
   { what: "a JSON Web Token", value: String.raw`\beyJ[A-Za-z0-9_-]{10,2048}\.eyJ[A-Za-z0-9_-]{10,8192}\.[A-Za-z0-9_-]{10}` },
   // Vendors' tokens by their prefixes.
   { what: "an Anthropic API key", value: String.raw`\bsk-ant-[A-Za-z0-9_-]{20,}` },
-  // sk-proj-…, sk-svcacct-…, the older sk-…T3BlbkFJ…, and OpenAI-compatible providers' sk-<hex> (a digit in it: not sk-learn-…).
-  { what: "an OpenAI (or OpenAI-compatible) API key", value: String.raw`\bsk-(?=[A-Za-z0-9_-]{0,200}[0-9])[A-Za-z0-9_-]{20,}` },
+  // sk-proj-…, sk-svcacct-…, sk-admin-…, the older sk-…T3BlbkFJ…, and OpenAI-compatible providers' sk-<32 to 64 letters and
+  // digits> ending there (a digit in it), not a name with dashes (sk-learn-…, a folder sk-image-segmentation-2024).
+  {
+    what: "an OpenAI (or OpenAI-compatible) API key",
+    value: String.raw`\bsk-(proj|svcacct|admin)-[A-Za-z0-9_-]{20,}|\bsk-[A-Za-z0-9]{20,}T3BlbkFJ|\bsk-(?=[A-Za-z]{0,64}[0-9])[A-Za-z0-9]{32,64}(?![A-Za-z0-9_-])`,
+  },
   { what: "a Stripe secret or restricted key", value: String.raw`\b[sr]k_(live|test|prod)_[A-Za-z0-9]{10,}` },
   { what: "a Stripe webhook signing secret", value: String.raw`\bwhsec_[A-Za-z0-9]{20,}` },
   { what: "a GitHub token", value: String.raw`\bgh[pousr]_[A-Za-z0-9]{30,}` },
@@ -120,6 +148,9 @@ const BY_VALUE: SecretShape[] = [
   { what: "a Fly.io token", value: String.raw`\bfo1_[A-Za-z0-9_-]{40,}|\bfm[12][ar]?_[A-Za-z0-9+/]{100,}` },
   { what: "an Atlassian token", value: String.raw`\bATATT3[A-Za-z0-9_=-]{100,}` },
   { what: "a JFrog Artifactory key", value: String.raw`\bAKCp[A-Za-z0-9]{69}` },
+  // A JFrog reference token: base64 of "reftkn:01:…", 64 characters.
+  { what: "a JFrog reference token", value: String.raw`\bcmVmdGtuOjAxOj[A-Za-z0-9]{40,60}(?![A-Za-z0-9])` },
+  { what: "a SonarQube token", value: String.raw`\bsq[upa]_[a-f0-9]{40}(?![A-Za-z0-9])` },
   { what: "a 1Password service account token", value: String.raw`\bops_eyJ[A-Za-z0-9+/]{100,}` },
   { what: "a PlanetScale token", value: String.raw`\bpscale_(tkn|oauth|pw)_[A-Za-z0-9_=.-]{32,}` },
   { what: "a Supabase token", value: String.raw`\bsbp_[a-f0-9]{40}` },
@@ -134,6 +165,13 @@ const BY_VALUE: SecretShape[] = [
 const BY_NAME_AND_VALUE: SecretShape[] = [
   // MYSQL_OPTS="-psecret", MARIADB_ARGS="--user=x -psecret": -p with the password glued on, in a MySQL variable.
   { what: "a MySQL password option (-pPASSWORD)", name: "MYSQL|MARIADB", value: String.raw`(^|\s)-p(?!thread\b|ipe\b|ie\b|g\b)\S` },
+  // Bundler's login for a host whose name starts like one of its settings (build.acme.com, mirror.gems.acme.io):
+  // user:pass, or a token alone; a setting's value is build flags (-…), a path or a URL.
+  {
+    what: "Bundler's login for a gem server",
+    name: String.raw`^BUNDLE_(BUILD|LOCAL|MIRROR|GEM)__`,
+    value: String.raw`^[^\s:/@-][^\s:/@]*:(?!//)[^\s@]+$|^(?=[A-Za-z_-]{0,200}[0-9])[A-Za-z0-9][A-Za-z0-9_-]{19,}$`,
+  },
 ];
 
 /** The whole table, in the order it is checked. */
@@ -165,10 +203,13 @@ function table(): NonNullable<typeof unions> {
   });
 }
 
-/** Whether a variable looks like a credential: the one decision, on every variable of every command. */
+/**
+ * Whether a variable looks like a credential: the one decision, on every variable of every command. A name is
+ * judged by the value shapes too: a token can be put in a name (`ghp_…=1`) as well as in a value.
+ */
 export function looksLikeCredential(name: string, value: string): boolean {
   const t = table();
-  return t.names.test(name) || t.values.test(value) || t.pairs.some((e) => e.name!.test(name) && e.value!.test(value));
+  return t.names.test(name) || t.values.test(value) || t.values.test(name) || t.pairs.some((e) => e.name!.test(name) && e.value!.test(value));
 }
 
 /** The first entry a variable matches (what it looks like, for a note), or null when it looks like no credential. */
@@ -176,7 +217,8 @@ export function secretShapeOf(name: string, value: string): SecretShape | null {
   if (!looksLikeCredential(name, value)) return null;
   // Each entry on its own is compiled only when a note must say which one matched.
   entries ??= SECRET_SHAPES.map(entry);
-  return entries.find((e) => (!e.name || e.name.test(name)) && (!e.value || e.value.test(value)))?.shape ?? null;
+  const matches = (e: Entry) => (!e.name || e.name.test(name)) && (!e.value || e.value.test(value) || (!e.name && e.value.test(name)));
+  return entries.find(matches)?.shape ?? null;
 }
 
 /** Whether a variable's name alone marks it as a credential. */

@@ -106,6 +106,9 @@ describe.skipIf(!usable)("credential variables by name and by shape", () => {
       expect(failed!.content).not.toContain(value);
       expect(r.stdout + r.stderr).not.toContain(value);
     }
+    // A variable whose name is itself a token: withheld, and its name is shown nowhere (the note says what it looked like).
+    const tokenName = Object.keys(CREDENTIALS).find((n) => n.startsWith("ghp_"))!;
+    expect(r.stdout + r.stderr + failed!.content).not.toContain(tokenName);
   });
 
   test("--allow-env passes each of them through by name", async () => {
@@ -117,7 +120,7 @@ describe.skipIf(!usable)("credential variables by name and by shape", () => {
     for (const [name, value] of Object.entries(CREDENTIALS)) expect(shown!.content).toContain(`${name}=${value}`);
   });
 
-  test("a token in the person's git config (a url's login, an extraHeader, a password line) is withheld from the copy commands see; the rest of the config still works", async () => {
+  test("a token in the person's git config (a url's login, an extraHeader, a password line, sendemail.smtpPass) is withheld from the copy commands see; the rest of the config still works", async () => {
     const fake = runs.start([reply([run("cat ~/.gitconfig; git config --global user.name; git config --global --get-regexp 'url\\..*\\.insteadof'; git config --global alias.st")]), reply("Done.")]);
     const { root, env } = setup(fake.url);
     const config = [
@@ -129,21 +132,25 @@ describe.skipIf(!usable)("credential variables by name and by shape", () => {
       "\textraHeader = AUTHORIZATION: bearer HEADERSECRET0123456789",
       '[credential "https://example.com"]',
       "\tpassword = PLAINSECRET",
+      "[sendemail]",
+      "\tsmtpServer = smtp.example.com",
+      "\tsmtpPass = SMTPSECRET",
       "[alias]",
       "\tst = status --short",
       "",
     ].join("\n");
     writeFileSync(join((env as Record<string, string>).HOME!, ".gitconfig"), config);
     // The control: unconfined, the file shows every secret.
-    expect(Bun.spawnSync(["cat", join((env as Record<string, string>).HOME!, ".gitconfig")]).stdout.toString()).toMatch(/GITCONFIGSECRET[\s\S]*HEADERSECRET[\s\S]*PLAINSECRET/);
+    expect(Bun.spawnSync(["cat", join((env as Record<string, string>).HOME!, ".gitconfig")]).stdout.toString()).toMatch(/GITCONFIGSECRET[\s\S]*HEADERSECRET[\s\S]*PLAINSECRET[\s\S]*SMTPSECRET/);
     const r = await runHeadless(root, env, ["-p", "go", "-A", "--allow-run", "--no-prompt"]);
     expect(r.code).toBe(0);
     const out = toolResults(fake.requests[1])[0]!.content;
-    expect(out).not.toMatch(/GITCONFIGSECRET|HEADERSECRET|PLAINSECRET/);
+    expect(out).not.toMatch(/GITCONFIGSECRET|HEADERSECRET|PLAINSECRET|SMTPSECRET/);
     expect(out).toContain("withheld by bunker");
     // What holds no credential is there as the person wrote it, and git reads it.
     expect(out).toContain("Jane Doe\n");
     expect(out).toContain("status --short");
+    expect(out).toContain("smtpServer = smtp.example.com");
     // The person's own file is untouched.
     expect(readFileSync(join((env as Record<string, string>).HOME!, ".gitconfig"), "utf8")).toBe(config);
   });

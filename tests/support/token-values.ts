@@ -52,6 +52,18 @@ export const CREDENTIALS: Record<string, string> = {
   // Passwords inside options.
   MYSQL_OPTS: `-u root -p${alnum(12, 31)}`,
   JAVA_TOOL_OPTIONS: `-Xmx1g -Dfoo.password=${alnum(12, 32)}`,
+  // What the red team's F5 got through: a passphrase and a login as properties, a base64 kubeconfig and key, Bundler
+  // logins for hosts named like its settings, a JFrog reference token, sshpass, a header, a token as a name.
+  MAVEN_OPTS: `-Xmx2g -Dgpg.passphrase=${alnum(16, 34)}`,
+  SONAR_SCANNER_OPTS: `-Dsonar.login=squ_${hex(40, 35)}`,
+  KUBE_CONFIG_DATA: Buffer.from(`apiVersion: v1\nusers:\n- name: ci\n  user:\n    token: ${alnum(24, 36)}\n`).toString("base64"),
+  DEPLOY_B64: Buffer.from(`-----BEGIN OPENSSH PRIVATE KEY-----\n${b64url(40, 37)}\n`).toString("base64"),
+  BUNDLE_BUILD__ACME__COM: `builduser:${alnum(12, 38)}`,
+  BUNDLE_MIRROR__GEMS__ACME__IO: `mirroruser:${alnum(12, 39)}`,
+  ARTIFACTORY_REF: `cmVmdGtuOjAxOjE3${alnum(48, 40)}`,
+  GIT_SSH_COMMAND: `sshpass -p ${alnum(12, 41)} ssh`,
+  GITLAB_HEADER: `PRIVATE-TOKEN: ${alnum(20, 42)}`,
+  [`ghp_${alnum(36, 43)}`]: `x${alnum(12, 44)}`,
 };
 /** What commands must still get. */
 export const ORDINARY: Record<string, string> = {
@@ -64,4 +76,14 @@ export const ORDINARY: Record<string, string> = {
   CFLAGS: "-O2 -pthread -pipe",
   TOKENIZERS_PARALLELISM: "false",
   GIT_AUTHOR_NAME: "Ada Lovelace",
+  // What the table once withheld for a name or a prefix alone (red team F6).
+  DATABASE_URL: "postgres://localhost:5432/app_dev",
+  MONGO_URI: "mongodb://localhost:27017/test",
+  MLFLOW_TRACKING_URI: "http://localhost:5000",
+  REDIRECT_URI: "http://localhost:3000/callback",
+  VIRTUAL_ENV: "/opt/venvs/sk-image-segmentation-2024",
+  EXTRA_CFLAGS: "-O2 -DWITH_LIBSECRET=1",
+  BYPASS_CACHE: "1",
+  PYTEST_ADDOPTS: "-k test_token=1",
+  BUNDLE_BUILD__NOKOGIRI: "--use-system-libraries",
 };

@@ -44,12 +44,13 @@ describe("what the person and the model are told", () => {
     ANTHROPIC_API_KEY: "sk-ant-bunkers-own-key-0123456789",
     MY_THING: `ghp_${"a1B2".repeat(9)}`,
     "EVIL\x1b]0;pwned\x07": "hunter2hunter2-password=x",
+    [`ghp_${"c3D4".repeat(9)}`]: "1",
     LANG: "C",
   };
   const { withheld } = splitEnv(person);
 
   test("splitEnv names what it withheld, and keeps the rest", () => {
-    expect(splitEnv(person)).toEqual({ env: { LANG: "C" }, withheld: ["ANTHROPIC_API_KEY", "MY_THING", "EVIL\x1b]0;pwned\x07"] });
+    expect(splitEnv(person)).toEqual({ env: { LANG: "C" }, withheld: ["ANTHROPIC_API_KEY", "MY_THING", "EVIL\x1b]0;pwned\x07", `ghp_${"c3D4".repeat(9)}`] });
   });
 
   test("a command that failed for want of a login is told which variables were withheld and the flag; never a value; names escaped", () => {
@@ -60,6 +61,9 @@ describe("what the person and the model are told", () => {
     expect(note).not.toContain("\x1b");
     expect(note).not.toContain("a1B2");
     expect(note).not.toContain("hunter2");
+    // A name that is itself a token is withheld and not shown: only what it looked like.
+    expect(note).toContain("a variable whose name is a credential (a GitHub token)");
+    expect(note).not.toContain("c3D4");
     // bunker's own key is never offered.
     expect(note).not.toContain("ANTHROPIC_API_KEY");
   });

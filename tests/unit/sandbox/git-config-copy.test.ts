@@ -14,6 +14,11 @@ const withheld: [string, string, string][] = [
   ["a password line", "\tpassword = hunter2", WITHHELD_LINE],
   ["a token line", "\ttoken = abc", WITHHELD_LINE],
   ["a vendor token under any key", "\tfoo = glpat-0123456789abcdefABCD", WITHHELD_LINE],
+  // git send-email's documented key, and others whose last part ends in a credential's name.
+  ["sendemail.smtpPass", "\tsmtpPass = abcd efgh ijkl mnop", WITHHELD_LINE],
+  ["a key ending in passphrase", "\tkeyPassphrase = correct horse", WITHHELD_LINE],
+  ["a key ending in token (hub.oauthtoken)", "\toauthtoken = 0123456789abcdef", WITHHELD_LINE],
+  ["a key ending in secret", "\tclientSecret = abc", WITHHELD_LINE],
 ];
 const kept = [
   "[user]",
@@ -30,6 +35,10 @@ const kept = [
   '[includeIf "gitdir:~/work/"]',
   "\tpath = ~/.gitconfig-work",
   "\tpasswordless = true",
+  "[sendemail]",
+  "\tsmtpServer = smtp.gmail.com",
+  "\tsmtpUser = jane@example.com",
+  "\tsmtpServerPort = 587",
 ];
 
 test.each(withheld)("withheld: %s", (_what, line, replacement) => {
