@@ -500,6 +500,7 @@ function disarmSite(all: readonly string[], site: GitSite, theirs: readonly stri
     const why =
       site.kind === "link" ? "a link git would follow"
       : outside ? `its gitdir ${JSON.stringify(target)} is outside what the command may write, where bunker cannot check it`
+      : target === null && readSmall(site.path) === null ? "bunker cannot read it exactly as git does (over 1 MB, not a regular file, or unreadable), so where git goes from it is not known"
       : target === null ? 'it is not "gitdir: " and a path, as git requires, so what git makes of it is not known'
       : `its gitdir ${JSON.stringify(target)} is not a folder git and bunker find alike`;
     return setAside(root, site.path, `the .git the command created at ${shown} (${why})`);

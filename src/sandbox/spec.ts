@@ -233,12 +233,41 @@ const SECRET_HOME_ENTRIES = [
 /** The same stores, by the variables that move them. */
 const SECRET_ENV_PATHS = [
   "GNUPGHOME", "DOCKER_CONFIG", "KUBECONFIG", "AWS_SHARED_CREDENTIALS_FILE", "AWS_CONFIG_FILE", "AZURE_CONFIG_DIR",
-  "CLOUDSDK_CONFIG", "GOOGLE_APPLICATION_CREDENTIALS", "GH_CONFIG_DIR", "NPM_CONFIG_USERCONFIG", "PASSWORD_STORE_DIR",
+  "CLOUDSDK_CONFIG", "GOOGLE_APPLICATION_CREDENTIALS", "GH_CONFIG_DIR", "NPM_CONFIG_USERCONFIG", "NPM_CONFIG_GLOBALCONFIG", "PASSWORD_STORE_DIR",
   "VAULT_CONFIG_PATH", "HISTFILE", "NETRC", "CARGO_HOME/credentials.toml", "CARGO_HOME/credentials",
   "UV_CREDENTIALS_DIR", "PIP_CONFIG_FILE", "POETRY_CONFIG_DIR/auth.toml", "GRADLE_USER_HOME/gradle.properties",
   "TF_CLI_CONFIG_FILE", "COMPOSER_HOME/auth.json", "HEX_HOME/hex.config", "PUB_CACHE/credentials.json", "REGISTRY_AUTH_FILE",
   "XDG_DATA_HOME/uv/credentials", "XDG_DATA_HOME/gem/credentials",
 ];
+
+/**
+ * Where Node version managers keep each version's prefix: its `etc/npmrc` is the global npmrc `npm config set -g`
+ * writes a registry token to (red team 5's F2), inside a tree shown as a toolchain. [variable, else under home, versions
+ * folder, prefix inside a version].
+ */
+const NODE_VERSION_DIRS: [string | null, string, string, string][] = [
+  ["NVM_DIR", ".nvm", "versions/node", ""], ["VOLTA_HOME", ".volta", "tools/image/node", ""],
+  ["FNM_DIR", ".fnm", "node-versions", "installation"], [null, ".local/share/fnm", "node-versions", "installation"],
+  ["ASDF_DATA_DIR", ".asdf", "installs/nodejs", ""], [null, ".local/share/mise", "installs/node", ""],
+];
+
+/** Each global npmrc: every Node version's `etc/npmrc` in the managers' trees, and that of each PATH entry's prefix (`~/.npm-global/bin`). */
+function globalNpmrcs(home: string, env: Record<string, string | undefined>): string[] {
+  const out: string[] = [];
+  for (const [name, rel, versions, prefix] of NODE_VERSION_DIRS) {
+    const v = name ? env[name] : undefined;
+    const dir = join(v && isAbsolute(v) ? v : join(home, rel), versions);
+    let names: string[] = [];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      continue; // not installed
+    }
+    for (const version of names) out.push(join(dir, version, prefix, "etc/npmrc"));
+  }
+  for (const entry of (env.PATH ?? "").split(":")) if (isAbsolute(entry) && entry.endsWith("/bin")) out.push(join(dirname(entry), "etc/npmrc"));
+  return out;
+}
 
 /** Control sockets outside /run (which the sandbox replaces): a reachable one is a way out. */
 const SOCKET_DIRS = ["/var/snap/lxd/common/lxd", "/var/lib/lxd/unix.socket", "/var/lib/incus/unix.socket"];
@@ -254,7 +283,7 @@ export function secretPaths(home: string, root: string, env: Record<string, stri
     // KUBECONFIG may be a list.
     return (env[name!] ?? "").split(":").filter((v) => isAbsolute(v)).map((v) => (sub ? join(v, sub) : v));
   });
-  return [...fromHome, ...fromConfig, ...fromEnv, ...SOCKET_DIRS].filter((p) => !isWithin(root, p) && !isWithin(p, root));
+  return [...fromHome, ...fromConfig, ...fromEnv, ...globalNpmrcs(home, env), ...SOCKET_DIRS].filter((p) => !isWithin(root, p) && !isWithin(p, root));
 }
 
 /** Names in /etc that are secret whatever their mode says (some images make them world-readable). */

@@ -71,6 +71,25 @@ describe.skipIf(!usable)("credentials beside what the sandbox shows", () => {
     for (const x of [uv, dot, vars]) expect(x!.content).not.toMatch(SECRETS);
   });
 
+  test("a Node version manager's global npmrc (npm config set -g) and a PATH prefix's etc/npmrc are hidden; the version's programs are still shown", async () => {
+    const fake = runs.start([reply([run("cat ~/.nvm/versions/node/*/etc/npmrc ~/.npm-global/etc/npmrc; ls ~/.nvm/versions/node/v20.11.0/bin")]), reply("Done.")]);
+    const { root, env } = setup(fake.url);
+    const home = (env as Record<string, string>).HOME!;
+    mkdirSync(join(home, ".nvm/versions/node/v20.11.0/bin"), { recursive: true });
+    mkdirSync(join(home, ".nvm/versions/node/v20.11.0/etc"), { recursive: true });
+    mkdirSync(join(home, ".npm-global/etc"), { recursive: true });
+    writeFileSync(join(home, ".nvm/versions/node/v20.11.0/bin/node"), "#!/bin/sh\n", { mode: 0o755 });
+    writeFileSync(join(home, ".nvm/versions/node/v20.11.0/etc/npmrc"), "//registry.npmjs.org/:_authToken=NVMSECRET\n");
+    writeFileSync(join(home, ".npm-global/etc/npmrc"), "//npm.corp.example/:_password=PREFIXSECRET\n");
+    // The control: the files are there to read.
+    expect(Bun.spawnSync(["sh", "-c", `cat ${home}/.nvm/versions/node/*/etc/npmrc ${home}/.npm-global/etc/npmrc`]).stdout.toString()).toMatch(/NVMSECRET[\s\S]*PREFIXSECRET/);
+    const r = await runHeadless(root, env, ["-p", "go", "-A", "--allow-run", "--no-prompt"]);
+    expect(r.code).toBe(0);
+    const out = toolResults(fake.requests[1])[0]!.content;
+    expect(out).not.toMatch(/NVMSECRET|PREFIXSECRET/);
+    expect(out).toContain("node");
+  });
+
   test("--allow-env still passes a named variable", async () => {
     const fake = runs.start([reply([run("echo $LDAP_BIND_PW")]), reply("Done.")]);
     const { root, env } = setup(fake.url);

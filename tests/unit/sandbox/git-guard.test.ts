@@ -314,3 +314,18 @@ describe("red team 5: a disarmed config is checked with git's own parser", () =>
     }
   });
 });
+
+test("red team 5: a .git file or commondir bunker cannot read exactly as git does sets the repository aside whole, saying why", () => {
+  const root = repoTree();
+  const before = findGitSites(root);
+  mkdirSync(join(root, "n1"));
+  writeFileSync(join(root, "n1/.git"), `gitdir: ../g${"\n".repeat(1_100_000)}`);
+  mkdirSync(join(root, "n2/.git"), { recursive: true });
+  writeFileSync(join(root, "n2/.git/HEAD"), "ref: refs/heads/main\n");
+  writeFileSync(join(root, "ptr"), "../../g\n");
+  symlinkSync("../../ptr", join(root, "n2/.git/commondir"));
+  const lines = disarmNewRepositories(root, before, findGitSites(root)).join("\n");
+  expect(lines).toContain("bunker set aside the .git the command created at n1/.git (bunker cannot read it exactly as git does (over 1 MB, not a regular file, or unreadable), so where git goes from it is not known): it is now n1/.git.bunker-set-aside");
+  expect(lines).toContain("bunker set aside the git repository the command created at n2/.git, which bunker could not check or disarm (its commondir is a link, so where git goes from it is not known): it is now n2/.git.bunker-set-aside");
+  expect(existsSync(join(root, "n2/.git"))).toBe(false);
+});

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { emptyGrants } from "../../../src/perms/policy.ts";
 import { bubblewrapArgs } from "../../../src/sandbox/bubblewrap.ts";
 import { detectSandbox, locateProgram, parseSandboxMode, planSandbox, sandboxStartupNotice } from "../../../src/sandbox/detect.ts";
@@ -79,6 +80,16 @@ describe("bubblewrap arguments: an allow-list", () => {
     }
     expect(secretPaths("/home/u", "/home/u/.ssh/proj")).not.toContain("/home/u/.ssh");
     expect(secretPaths("/home/u", "/home/u/.aws")).not.toContain("/home/u/.aws");
+  });
+  test("secretPaths: every Node version's global npmrc in the version managers' trees, and a PATH prefix's etc/npmrc", () => {
+    const home = mkdtempSync("/tmp/bunker-npmrc-");
+    for (const d of [".nvm/versions/node/v20.11.0", ".nvm/versions/node/v22.1.0", ".local/share/fnm/node-versions/v18.0.0"]) mkdirSync(join(home, d), { recursive: true });
+    const paths = secretPaths(home, "/work/proj", { PATH: `${home}/.npm-global/bin:/usr/bin`, NPM_CONFIG_GLOBALCONFIG: "/etc/corp-npmrc" });
+    for (const p of [".nvm/versions/node/v20.11.0/etc/npmrc", ".nvm/versions/node/v22.1.0/etc/npmrc", ".local/share/fnm/node-versions/v18.0.0/installation/etc/npmrc", ".npm-global/etc/npmrc"]) {
+      expect(paths).toContain(join(home, p));
+    }
+    expect(paths).toContain("/etc/corp-npmrc");
+    rmSync(home, { recursive: true, force: true });
   });
   test("a granted write folder is guarded as the workspace is: its repositories read-only, a missing top .git a read-only stand-in", () => {
     const host: HostFs = { kind: (p) => (["/data", "/data/sub/.git", "/shared"].includes(p) ? "dir" : fakeHost.kind(p)), readlink: fakeHost.readlink };
