@@ -3,7 +3,9 @@
 // `http.extraHeader = AUTHORIZATION: bearer …`, a `password =` line) would
 // then be readable by any command (`cat ~/.gitconfig`), which the scrubbed
 // environment (env.ts) exists to prevent. Such a file is shown as a copy with
-// those lines withheld; a file with none is shown as it is.
+// those lines withheld; a file with none is shown as it is. The same holds
+// for a TOML config shown inside a toolchain tree (~/.cargo/config.toml's
+// `[registry] token`), where a comment starts with `#`.
 import { closeSync, fstatSync, mkdtempSync, openSync, readSync, rmSync, writeFileSync, constants } from "node:fs";
 import { join } from "node:path";
 import { valueLooksSecret } from "./env.ts";
@@ -17,11 +19,13 @@ const HEADER = /^\s*\[/;
 const MAX_BYTES = 1 << 20;
 
 export const WITHHELD_LINE = "; withheld by bunker (it looked like a credential)";
+/** The same line in TOML. */
+export const WITHHELD_TOML_LINE = "# withheld by bunker (it looked like a credential)";
 /** Keys after a withheld section header belong to a section no git program reads. */
 export const WITHHELD_SECTION = "[bunker-withheld] ; a section whose name looked like a credential";
 
 /** The config with every line holding a credential withheld, and how many were. */
-export function withholdCredentials(text: string): { text: string; withheld: number } {
+export function withholdCredentials(text: string, withheldLine: string = WITHHELD_LINE): { text: string; withheld: number } {
   const lines = text.split("\n");
   let withheld = 0;
   for (let i = 0; i < lines.length; i++) {
@@ -33,8 +37,8 @@ export function withholdCredentials(text: string): { text: string; withheld: num
     const key = header ? "" : (/^\s*([A-Za-z0-9-]+)\s*(=|$)/.exec(logical)?.[1] ?? "");
     if (valueLooksSecret(logical) || (key && SECRET_KEYS.test(key) && /=/.test(logical))) {
       withheld++;
-      lines[i] = header ? WITHHELD_SECTION : WITHHELD_LINE;
-      for (let j = i + 1; j <= last; j++) lines[j] = WITHHELD_LINE;
+      lines[i] = header ? WITHHELD_SECTION : withheldLine;
+      for (let j = i + 1; j <= last; j++) lines[j] = withheldLine;
     }
     i = last;
   }
@@ -95,7 +99,7 @@ export function credentialFreeCopies(files: readonly string[]): Record<string, s
       if (known.copy) out[file] = known.copy;
       continue;
     }
-    const { text, withheld } = withholdCredentials(read.text);
+    const { text, withheld } = withholdCredentials(read.text, file.endsWith(".toml") ? WITHHELD_TOML_LINE : WITHHELD_LINE);
     let copy: string | null = null;
     if (withheld > 0) {
       copy = join(copiesDir(), `${copies.size}-${Bun.hash(file).toString(36)}`);

@@ -34,7 +34,8 @@ export function seatbeltProfile(spec: SandboxSpec, tmpDir: string, fs: HostFs = 
     if (m.kind === "link") return [`(literal ${sbplString(m.path)})`];
     return [];
   });
-  const hidden = mounts.filter((m) => m.kind === "mask").map((m) => `(subpath ${sbplString(m.path)})`);
+  // A copy cannot be shown in a file's place here: the file is not shown at all.
+  const hidden = mounts.filter((m) => m.kind === "mask" || m.kind === "copy").map((m) => `(subpath ${sbplString(m.path)})`);
   const workspace = [
     `(subpath ${sbplString(spec.root)})`,
     ...readOnlyInside(spec).map((p) => `(require-not (subpath ${sbplString(p)}))`),

@@ -42,7 +42,7 @@ export interface SandboxSpec {
   toolchains?: string[];
   /** git's own config files (never its credential store), shown read-only. */
   gitConfig?: string[];
-  /** A git config file that holds a credential → a copy without it, shown in its place (git-config-copy.ts). */
+  /** A git config file (or cargo's config.toml) that holds a credential → a copy without it, shown in its place (git-config-copy.ts). */
   gitConfigCopies?: Record<string, string>;
   /** The person's home directory: an empty private one in its place. */
   home?: string;
@@ -165,6 +165,10 @@ export function sandboxMounts(spec: SandboxSpec, platform: NodeJS.Platform = pro
     if (isWithin(spec.root, dir) || !exists(dir) || (fs.kind(dir) === "link" && !leadsSomewhere(dir))) continue;
     const copy = spec.gitConfigCopies?.[dir];
     out.push(copy ? { kind: "copy", path: dir, source: copy } : { kind: "ro", path: dir });
+  }
+  // A config inside a toolchain tree that holds a credential (~/.cargo/config.toml): its copy, over the tree.
+  for (const [file, copy] of Object.entries(spec.gitConfigCopies ?? {})) {
+    if (!out.some((m) => m.path === file) && out.some((m) => m.kind === "ro" && isWithin(m.path, file))) out.push({ kind: "copy", path: file, source: copy });
   }
   for (const p of spec.readable ?? []) {
     // A read inside a granted write would make it read-only; the workspace is shown anyway.
@@ -468,11 +472,14 @@ export function hostView(
   const privateHome = realHome !== sep && !system.some((s) => isWithin(s, realHome)) && !isWithin(realHome, root);
   const inSystem = (p: string) => system.some((s) => realHostFs.kind(s) === "dir" && isWithin(s, p));
   const gitConfig = gitConfigFiles(env, realHome);
+  // cargo's config, in a toolchain tree: a `[registry] token` there is shown as a copy without it.
+  const cargoHome = env.CARGO_HOME && isAbsolute(env.CARGO_HOME) ? env.CARGO_HOME : join(realHome, ".cargo");
+  const cargoConfigs = [join(realpathLoose(cargoHome).real, "config.toml")];
   return {
     system,
     toolchains: toolchainDirs(env, realHome, root).filter((d) => !inSystem(d)),
     gitConfig,
-    gitConfigCopies: credentialFreeCopies(gitConfig),
+    gitConfigCopies: credentialFreeCopies([...gitConfig, ...cargoConfigs]),
     ...(privateHome ? { home: realHome } : {}),
     hidden: [...secretPaths(realHome, root, env), ...etcSecrets(platform === "darwin" ? "/private/etc" : "/etc")],
   };

@@ -90,6 +90,27 @@ describe.skipIf(!usable)("credentials beside what the sandbox shows", () => {
     expect(out).toContain("node");
   });
 
+  test("cargo's config.toml is shown without its registry token; its other settings are still there", async () => {
+    const fake = runs.start([reply([run("cat ~/.cargo/config.toml; ls ~/.cargo/bin")]), reply("Done.")]);
+    const { root, env: base } = setup(fake.url);
+    const home = (base as Record<string, string>).HOME!;
+    const env = { ...base, CARGO_HOME: join(home, ".cargo") };
+    mkdirSync(join(home, ".cargo/bin"), { recursive: true });
+    writeFileSync(join(home, ".cargo/bin/cargo"), "#!/bin/sh\n", { mode: 0o755 });
+    const config = '[registry]\ntoken = "CARGOSECRET"\n[net]\ngit-fetch-with-cli = true\n';
+    writeFileSync(join(home, ".cargo/config.toml"), config);
+    // The control: the file is there to read.
+    expect(readFileSync(join(home, ".cargo/config.toml"), "utf8")).toContain("CARGOSECRET");
+    const r = await runHeadless(root, env, ["-p", "go", "-A", "--allow-run", "--no-prompt"]);
+    expect(r.code).toBe(0);
+    const out = toolResults(fake.requests[1])[0]!.content;
+    expect(out).not.toContain("CARGOSECRET");
+    expect(out).toContain("# withheld by bunker");
+    expect(out).toContain("git-fetch-with-cli = true");
+    expect(out).toContain("cargo");
+    expect(readFileSync(join(home, ".cargo/config.toml"), "utf8")).toBe(config);
+  });
+
   test("--allow-env still passes a named variable", async () => {
     const fake = runs.start([reply([run("echo $LDAP_BIND_PW")]), reply("Done.")]);
     const { root, env } = setup(fake.url);

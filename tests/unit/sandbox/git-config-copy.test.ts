@@ -3,7 +3,7 @@
 import { expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { credentialFreeCopies, WITHHELD_LINE, WITHHELD_SECTION, withholdCredentials } from "../../../src/sandbox/git-config-copy.ts";
+import { credentialFreeCopies, WITHHELD_LINE, WITHHELD_SECTION, WITHHELD_TOML_LINE, withholdCredentials } from "../../../src/sandbox/git-config-copy.ts";
 import { tempDir } from "../../support/context.ts";
 
 const withheld: [string, string, string][] = [
@@ -71,4 +71,12 @@ test("copies: only for a file holding a credential, private, made again when the
   const second = credentialFreeCopies([clean, secret]);
   expect(Object.keys(second).sort()).toEqual([clean, secret].sort());
   expect(readFileSync(second[clean]!, "utf8")).toBe(`[user]\n\tname = a\n${WITHHELD_LINE}\n`);
+});
+
+test("a TOML config (cargo's config.toml) loses its token line to a TOML comment; its other settings stay", () => {
+  const dir = tempDir("bunker-cargocopy-");
+  const file = join(dir, "config.toml");
+  writeFileSync(file, '[registry]\ntoken = "cio_0123456789abcdef"\n[registries.corp]\nindex = "sparse+https://corp.example/index/"\ntoken = "x"\n[build]\nrustflags = ["-C", "target-cpu=native"]\n');
+  const copy = credentialFreeCopies([file])[file]!;
+  expect(readFileSync(copy, "utf8")).toBe(`[registry]\n${WITHHELD_TOML_LINE}\n[registries.corp]\nindex = "sparse+https://corp.example/index/"\n${WITHHELD_TOML_LINE}\n[build]\nrustflags = ["-C", "target-cpu=native"]\n`);
 });

@@ -148,6 +148,18 @@ describe("the machine's own view", () => {
   });
 });
 
+test("a config inside a toolchain tree that holds a credential (cargo's config.toml) is shown as its copy over the tree; on macOS not at all", () => {
+  const copies = { "/home/u/.cargo/config.toml": "/tmp/bunker-gitconfig-x/0-c" };
+  const mounts = sandboxMounts(spec({ toolchains: ["/home/u/.cargo"], gitConfigCopies: copies }), "linux", fakeHost);
+  const tree = mounts.findIndex((m) => m.kind === "ro" && m.path === "/home/u/.cargo");
+  const copy = mounts.findIndex((m) => m.kind === "copy" && m.path === "/home/u/.cargo/config.toml" && m.source === copies["/home/u/.cargo/config.toml"]);
+  expect(tree).toBeGreaterThanOrEqual(0);
+  expect(copy).toBeGreaterThan(tree);
+  expect(seatbeltProfile(spec({ toolchains: ["/home/u/.cargo"], gitConfigCopies: copies }), "/t", fakeHost)).toContain('(subpath "/home/u/.cargo/config.toml")');
+  // Not a copy for a file no mount shows.
+  expect(sandboxMounts(spec({ gitConfigCopies: copies }), "linux", fakeHost).some((m) => m.kind === "copy")).toBe(false);
+});
+
 describe("seatbelt profile", () => {
   const profile = seatbeltProfile(spec({ hidden }), "/private/var/folders/x/T/bunker-run-1", fakeHost);
   test("denies by default; reads only what bubblewrap would show", () => {
