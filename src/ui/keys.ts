@@ -211,9 +211,9 @@ export class Keyboard {
   }
 
   /**
-   * Keys typed ahead for an approval (src/ui/typeahead.ts) wait for the next
-   * one: what is typed meanwhile waits behind them, in order, except Escape
-   * and Ctrl+C, which interrupt at once.
+   * While keys left over by a question are held (src/ui/typeahead.ts), what is
+   * typed meanwhile waits behind them, in order, for the input line at the
+   * turn's end; Escape and Ctrl+C still interrupt at once.
    */
   private deliver(tokens: KeyToken[]): void {
     if (!hasHeldKeys(this.input)) {

@@ -64,9 +64,9 @@ export class TtyPrompt {
   }
 
   /**
-   * Keys typed ahead for an approval that never came go into the input line,
-   * in order, to be read before they are sent: an Enter among them is a new
-   * line there, not a send (they were typed as answers, not as a message).
+   * Keys a question left over (typed ahead of it, or typed on while it was
+   * drawn) go into the input line, in order, to be read before they are sent:
+   * an Enter among them is a new line there, not a send.
    */
   private takeTypedAhead(): void {
     const keys = this.keyboard.takeHeld();

@@ -1,9 +1,10 @@
-// Keys typed ahead of the prompt that is to read them. A person who answers
-// two approvals in a row types both answers at full speed (`y` Enter `y`
-// Enter), and the terminal may hand them over in one read: what comes after
-// the first answer is held here, in order, for the next approval of the turn;
-// when the turn asks nothing more, the REPL's input line gets it (see
-// Keyboard). One store per input stream, shared by everyone who reads it.
+// Keys read but not used by the question that read them: what came after an
+// answer in the same read (`y` Enter `y` Enter typed at full speed), and what
+// the person typed on into their message while a question was drawn. They are
+// held here, in order, and never answer a later question (key-feed.ts): when
+// the turn ends the REPL's input line gets them, unsent (Keyboard, prompt.ts).
+// Also when the person last typed and last picked by a shortcut key. One store
+// per input stream, shared by everyone who reads it.
 
 interface Held {
   /** Keys as read (one key's bytes each), oldest first. */
