@@ -45,8 +45,11 @@ export function withholdCredentials(text: string, withheldLine: string = WITHHEL
   return { text: lines.join("\n"), withheld };
 }
 
-/** One config file's text, or null (missing, not a regular file, too large): never waits on a FIFO. */
-function readConfig(path: string): { text: string; id: string } | null {
+/**
+ * One config file's text (null: missing); `text` null when it is there but was not read (not a regular file,
+ * over 1 MB), so it could not be checked. Never waits on a FIFO.
+ */
+function readConfig(path: string): { text: string | null; id: string } | null {
   let fd: number;
   try {
     fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
@@ -55,7 +58,8 @@ function readConfig(path: string): { text: string; id: string } | null {
   }
   try {
     const st = fstatSync(fd);
-    if (!st.isFile() || st.size > MAX_BYTES) return null;
+    const id = `${st.dev}:${st.ino}:${st.mtimeMs}:${st.ctimeMs}:${st.size}`;
+    if (!st.isFile() || st.size > MAX_BYTES) return { text: null, id };
     const buf = Buffer.alloc(st.size);
     let got = 0;
     while (got < st.size) {
@@ -63,7 +67,7 @@ function readConfig(path: string): { text: string; id: string } | null {
       if (n === 0) break;
       got += n;
     }
-    return { text: buf.subarray(0, got).toString("utf8"), id: `${st.dev}:${st.ino}:${st.mtimeMs}:${st.ctimeMs}:${st.size}` };
+    return { text: buf.subarray(0, got).toString("utf8"), id };
   } finally {
     closeSync(fd);
   }
@@ -99,7 +103,9 @@ export function credentialFreeCopies(files: readonly string[]): Record<string, s
       if (known.copy) out[file] = known.copy;
       continue;
     }
-    const { text, withheld } = withholdCredentials(read.text, file.endsWith(".toml") ? WITHHELD_TOML_LINE : WITHHELD_LINE);
+    const comment = file.endsWith(".toml") ? WITHHELD_TOML_LINE : WITHHELD_LINE;
+    // A file that could not be checked is shown as a copy that holds nothing of it (fails closed).
+    const { text, withheld } = read.text === null ? { text: `${comment.replace("it looked like a credential", "too large or not a file, so not checked for credentials")}\n`, withheld: 1 } : withholdCredentials(read.text, comment);
     let copy: string | null = null;
     if (withheld > 0) {
       copy = join(copiesDir(), `${copies.size}-${Bun.hash(file).toString(36)}`);

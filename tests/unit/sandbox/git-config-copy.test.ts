@@ -80,3 +80,11 @@ test("a TOML config (cargo's config.toml) loses its token line to a TOML comment
   const copy = credentialFreeCopies([file])[file]!;
   expect(readFileSync(copy, "utf8")).toBe(`[registry]\n${WITHHELD_TOML_LINE}\n[registries.corp]\nindex = "sparse+https://corp.example/index/"\n${WITHHELD_TOML_LINE}\n[build]\nrustflags = ["-C", "target-cpu=native"]\n`);
 });
+
+test("a config that cannot be checked (over 1 MB) is shown as a copy holding none of it: it fails closed", () => {
+  const dir = tempDir("bunker-gitcopy-big-");
+  const big = join(dir, "config");
+  writeFileSync(big, `[user]\n\tname = a\n${"#".repeat(1 << 20)}\n[http]\n\textraHeader = AUTHORIZATION: bearer abcdef0123456789abcdef\n`);
+  const copy = credentialFreeCopies([big])[big]!;
+  expect(readFileSync(copy, "utf8")).toBe("; withheld by bunker (too large or not a file, so not checked for credentials)\n");
+});
