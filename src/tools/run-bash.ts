@@ -3,9 +3,9 @@
 // process group with stdin closed; on timeout or Ctrl+C the whole group gets
 // SIGTERM, then SIGKILL, and background children never outlive the command.
 import { spawn } from "node:child_process";
-import { existsSync, lstatSync, mkdtempSync, rmdirSync, rmSync } from "node:fs";
+import { existsSync, lstatSync, mkdtempSync, rmdirSync, rmSync, statSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { emptyGrants, type Grants } from "../perms/policy.ts";
 import { gitDirsInside, isProtectedRelative, isWithin, realpathLoose } from "../perms/workspace.ts";
 import { gitHooksPath } from "../perms/git-config.ts";
@@ -188,11 +188,25 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
   };
 }
 
-/** Which files run later in these writable roots (the write tools' list, runs-later.ts), with a key that changes when the answer may. */
-function laterMatch(roots: string[], grants: Grants): LaterMatch {
+/**
+ * Which files run later in these writable roots (the write tools' list, runs-later.ts), with a key that changes when the
+ * answer may: settings, hooks folders, and the PATH folders whose programs a file in the roots may shadow (installing one
+ * changes its folder's mtime).
+ */
+function laterMatch(roots: string[], grants: Grants, path: string): LaterMatch {
   const protect = grants.protect ?? [];
-  const match = runsLaterMatcher(roots, protect);
-  return { key: `${protect.map((r) => r.glob).join("\0")}\0${roots.map((r) => `${r}\0${gitHooksPath(r) ?? ""}`).join("\0")}`, match };
+  const match = runsLaterMatcher(roots, protect, path);
+  const programs = path.split(":").map((d) => `${d}\0${roots.some((r) => isWithin(r, realpathLoose(resolve(roots[0]!, d || ".")).real)) ? "" : mtimeOf(d)}`);
+  return { key: `${protect.map((r) => r.glob).join("\0")}\0${roots.map((r) => `${r}\0${gitHooksPath(r) ?? ""}`).join("\0")}\0${programs.join("\0")}`, match };
+}
+
+/** A folder's mtime, or -1 when it is not there (not asked for a folder inside a writable root: the walk itself sees it change). */
+function mtimeOf(dir: string): number {
+  try {
+    return statSync(dir).mtimeMs;
+  } catch {
+    return -1;
+  }
 }
 
 /**
@@ -255,7 +269,7 @@ export function commandSandboxSpec(command: string, root: string, opts: RunBashO
   // Every writable root guarded alike: the workspace and each granted folder (`--allow-write=../shared`).
   const granted = confined && !workspaceReadOnly ? grantedFolders(opts.writable ?? [], root) : [];
   const roots = [root, ...granted];
-  const later = laterMatch(roots, grants);
+  const later = laterMatch(roots, grants, (opts.env ?? process.env).PATH ?? "");
   const scan = confined && !workspaceReadOnly ? scanRoots(roots, later) : { sites: [], later: new Map<string, string>() };
   const sites = scan.sites;
   const guard = gitGuard(roots, sites, host.gitConfig, realpathLoose(opts.home ?? homedir()).real);
