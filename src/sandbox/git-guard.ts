@@ -12,6 +12,7 @@ import { configEntries, keepsConfigKey, withIncludes } from "../perms/git-config
 import { isWithin, realpathLoose, resolveFrom } from "../perms/workspace.ts";
 import { shellQuote } from "../shell/quote.ts";
 import { commondirTarget, gitfileTarget, readSmallText, SMALL_FILE } from "../perms/gitfile.ts";
+import { bytesId, joinBytes, undecodableNames, type WalkGaps } from "./walk-gaps.ts";
 
 /**
  * A git directory found in the workspace, and which file it is (a new one at
@@ -28,8 +29,11 @@ export interface GitSite {
   gitDirs: string[];
 }
 
-/** What one walk found: the git sites, and the files the person's tools run later (runs-later.ts), by identity. */
-export interface WorkspaceScan {
+/**
+ * What one walk found: the git sites, and the files the person's tools run later (runs-later.ts), by identity;
+ * and what it could not see (folders it cannot list, names that are not UTF-8: walk-gaps.ts fails closed on them).
+ */
+export interface WorkspaceScan extends WalkGaps {
   sites: GitSite[];
   /** Runs-later file (or link) → `ino:ctime` when scanned: a command that writes one changes it. */
   later: Map<string, string>;
@@ -54,6 +58,10 @@ interface DirMemo {
   later: string[];
   /** Every link in the folder (where it leads is read at each walk: re-aiming one changes no ctime here). */
   links: string[];
+  /** It could not be listed (EACCES): nothing in it was seen. */
+  unlistable: boolean;
+  /** Names in it that are not UTF-8 (not entered: the decoded name opens nothing). */
+  undecodable: Buffer[];
 }
 
 /** Per runs-later key and directory: what it held when last read (re-read when its ctime changes, which no command can fake). */
@@ -64,7 +72,7 @@ const FRESH_MS = 2_000;
 const MAX_DIRS = 200_000;
 const NO_LATER: LaterMatch = { key: "", match: () => null };
 
-/** Every `.git` in the workspace, at any depth, and every folder git takes for a repository (links are not followed; an object store is not entered). */
+/** Every `.git` in the workspace, at any depth, and every folder git takes for a repository (links are not followed). */
 export function findGitSites(root: string): GitSite[] {
   return scanWorkspace(root).sites;
 }
@@ -75,7 +83,7 @@ export function findGitSites(root: string): GitSite[] {
  * walked on their own (the workspace inside a granted parent).
  */
 export function scanWorkspace(root: string, later: LaterMatch = NO_LATER, skip: readonly string[] = [], maxDirs = MAX_DIRS): WorkspaceScan {
-  const out: WorkspaceScan = { sites: [], later: new Map(), links: new Map(), cut: [] };
+  const out: WorkspaceScan = { sites: [], later: new Map(), links: new Map(), cut: [], unlistable: [], undecodable: [] };
   const stack = [root];
   let dirs = 0;
   const now = Date.now();
@@ -110,6 +118,8 @@ export function scanWorkspace(root: string, later: LaterMatch = NO_LATER, skip: 
       if (id) out.later.set(p, id);
     }
     for (const link of m.links) linkedLater(link, later, out);
+    if (m.unlistable) out.unlistable.push({ path: dir, id: `${st.dev}:${st.ino}:${st.ctimeMs}`, owned: st.uid === process.getuid?.() });
+    for (const name of m.undecodable) out.undecodable.push({ dir, name, id: bytesId(joinBytes(dir, name)) ?? "gone" });
     for (const d of m.subdirs) if (!skip.includes(d)) stack.push(d);
   }
   return out;
@@ -117,11 +127,13 @@ export function scanWorkspace(root: string, later: LaterMatch = NO_LATER, skip: 
 
 /** Every writable root walked once (roots[0] the workspace; a root inside another is left to its own walk). */
 export function scanRoots(roots: readonly string[], later: LaterMatch = NO_LATER, maxDirs = MAX_DIRS): WorkspaceScan {
-  const out: WorkspaceScan = { sites: [], later: new Map(), links: new Map(), cut: [] };
+  const out: WorkspaceScan = { sites: [], later: new Map(), links: new Map(), cut: [], unlistable: [], undecodable: [] };
   for (const root of roots) {
     const scan = scanWorkspace(root, later, roots.filter((r) => r !== root && isWithin(root, r)), maxDirs);
     out.cut.push(...scan.cut);
     out.sites.push(...scan.sites);
+    out.unlistable.push(...scan.unlistable);
+    out.undecodable.push(...scan.undecodable);
     for (const [p, id] of scan.later) out.later.set(p, id);
     for (const [l, t] of scan.links) out.links.set(l, t);
   }
@@ -233,23 +245,26 @@ export function isBareShaped(names: ReadonlySet<string>): boolean {
 export const GIT_DIR_ENTRIES = ["HEAD", "config", "config.worktree", "commondir", "hooks", "objects", "refs", "packed-refs", "info", "worktrees", "modules", "gitdir"];
 
 function readDir(dir: string, ctimeMs: number, ino: number, later: LaterMatch): DirMemo {
-  const m: DirMemo = { ctimeMs, ino, laterKey: later.key, subdirs: [], sites: [], later: [], links: [] };
+  const m: DirMemo = { ctimeMs, ino, laterKey: later.key, subdirs: [], sites: [], later: [], links: [], unlistable: false, undecodable: [] };
   let entries;
   try {
     entries = readdirSync(dir, { withFileTypes: true });
-  } catch {
+  } catch (e) {
+    // Not a folder any more, or gone: nothing to see. One it cannot list hides what is in it (walk-gaps.ts).
+    const code = (e as NodeJS.ErrnoException).code;
+    m.unlistable = code === "EACCES" || code === "EPERM";
     return m;
   }
   // git takes a directory with HEAD and objects+refs (or a commondir) for a repository: guarded whole, and entered
-  // (a folder inside it may be one too) but for its object store. The workspace root too: git looks there on its
-  // way up from any folder below, before the .git of an enclosing repository.
+  // (a folder inside it may be one too), its object store included (red team 5: a repository planted in objects/).
+  // The workspace root too: git looks there on its way up from any folder below, before the .git of an enclosing repository.
   // A .git folder is entered too: a repository planted inside one (`.git/gd`) is a repository all the same.
+  m.undecodable = undecodableNames(dir, entries.map((e) => e.name));
   const names = new Set(entries.map((e) => e.name));
   const dotGit = basename(dir).toLowerCase() === ".git";
   const bare = !dotGit && isBareShaped(names);
   if (bare) m.sites.push({ path: dir, kind: "bare", id: `dir:${ino}`, gitDirs: [] });
   for (const e of entries) {
-    if ((bare || dotGit) && e.name === "objects") continue;
     const p = `${dir}/${e.name}`;
     if (e.name.toLowerCase() === ".git") {
       try {
@@ -433,6 +448,9 @@ export function disarmNewRepositories(roots: string | readonly string[], before:
   const all = asRoots(roots);
   const root = all[0]!;
   const known = new Set(before.map((s) => `${s.path}\0${s.id}`));
+  // A git directory seen before, moved since with a folder around it (`mv tools t2`): the same one, read-only to the
+  // command all along (a mount moves with its folder), so the person's own, not the command's (red team 5's F12).
+  const movedIds = new Set(before.filter((s) => s.kind === "dir" || s.kind === "bare").map((s) => s.id));
   // The person's own git directories (a worktree's .git file created under a .git grant points into one).
   // (Not a bare-shaped root: it stays writable, so what a command adds there is checked as new.)
   const theirs = before.filter((s) => !(s.kind === "bare" && all.includes(s.path))).flatMap((s) => s.gitDirs);
@@ -441,7 +459,7 @@ export function disarmNewRepositories(roots: string | readonly string[], before:
   const lines: string[] = [];
   // Each site on its own: an error checking or disarming one sets that one aside whole and leaves the others to be done.
   for (const site of after) {
-    if (known.has(`${site.path}\0${site.id}`)) continue;
+    if (known.has(`${site.path}\0${site.id}`) || ((site.kind === "dir" || site.kind === "bare") && !all.includes(site.path) && movedIds.has(site.id))) continue;
     try {
       const line = disarmSite(all, site, theirs, reachable);
       if (line) lines.push(line);

@@ -14,7 +14,7 @@ import { dirname, isAbsolute, join, resolve, sep } from "node:path";
 import type { NetProxySpec } from "../net/command-net.ts";
 import { globBase } from "./denied-files.ts";
 import { gitDirsInside, isWithin, realpathLoose } from "../perms/workspace.ts";
-import type { GitSite, LaterMatch } from "./git-guard.ts";
+import type { WallState } from "./git-wall.ts";
 import { commondirTarget, gitfileTarget } from "../perms/gitfile.ts";
 
 export interface SandboxSpec {
@@ -56,7 +56,7 @@ export interface SandboxSpec {
    */
   workspaceReadOnly?: boolean;
   /** The repositories found in the workspace before the command (every one is in readOnly): checked again after it. */
-  repositories?: { sites: GitSite[]; missingHooks: string[]; missingIncludes: string[]; later: LaterMatch; laterFiles: Map<string, string> };
+  repositories?: WallState;
   /** Writable even when the workspace is read-only: an MCP server's own state directory (and what the person's settings let it write). */
   privateDirs?: string[];
 }

@@ -14,7 +14,8 @@ import { confine, detectSandbox, locateProgram, planSandbox, type SandboxAvailab
 import { splitEnv, withGitHardening, withheldNote } from "../sandbox/env.ts";
 import { adoptOrphans, endGroup, killAdoptedSince, trackGroup } from "../sandbox/process.ts";
 import { pathNote, toolchainWriteNote } from "../sandbox/explain.ts";
-import { disarmNewRepositories, walkCutNotes, gitGuard, isLink, scanRoots, setAsideRunsLater, type LaterMatch } from "../sandbox/git-guard.ts";
+import type { LaterMatch } from "../sandbox/git-guard.ts";
+import { wallAfter, wallBefore } from "../sandbox/git-wall.ts";
 import { runsLaterMatcher } from "../perms/runs-later.ts";
 import { refusalNote, startCommandNet } from "../net/command-net.ts";
 import { permissionGate } from "../net/gate.ts";
@@ -167,7 +168,7 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
         for (const d of standIns) removeIfEmptyDir(d);
         // What the command planted for the person's own tools to run later, outside the sandbox: one walk finds
         // new repositories (disarmed) and new or changed runs-later files and untrustworthy .git entries (set aside).
-        const disarmed = spec.repositories ? afterCommand([ctx.root, ...(spec.grantedRoots ?? [])], spec.repositories) : [];
+        const disarmed = spec.repositories ? wallAfter([ctx.root, ...(spec.grantedRoots ?? [])], spec.repositories) : [];
         for (const line of disarmed) ctx.ui.info(`  ${escapeControl(line)}`);
         const notes = [
           net && refusalNote(net.refusals()),
@@ -210,29 +211,6 @@ function grantedFolders(writable: string[], root: string): string[] {
   });
 }
 
-/**
- * The after-command walk of every writable root (the workspace first, then each granted folder). Never throws:
- * each step fails safe on its own (a site it cannot disarm is set aside); a step that fails whole is said.
- */
-function afterCommand(roots: string[], before: NonNullable<SandboxSpec["repositories"]>): string[] {
-  const step = (what: string, run: () => string[]): string[] => {
-    try {
-      return run();
-    } catch (e) {
-      return [`bunker could not finish ${what} (${e instanceof Error ? e.message : String(e)}): before running git in ${roots.map((r) => shellQuote(r)).join(", ")} or opening it in an editor, look at what the command made`];
-    }
-  };
-  let after: ReturnType<typeof scanRoots> | null = null;
-  const walked = step("looking for what this command planted for git and the person's tools", () => ((after = scanRoots(roots, before.later)), walkCutNotes(after)));
-  if (!after) return walked;
-  const found: ReturnType<typeof scanRoots> = after;
-  return [
-    ...walked,
-    ...step("disarming the git repositories this command made", () => disarmNewRepositories(roots, before.sites, found.sites, before)),
-    ...step("setting aside the files this command made that run later", () => setAsideRunsLater(roots, before.laterFiles, found.later, before.later.match)),
-  ];
-}
-
 function removeIfEmptyDir(dir: string): void {
   try {
     rmdirSync(dir); // fails, as it should, unless it is an empty directory
@@ -255,13 +233,10 @@ export function commandSandboxSpec(command: string, root: string, opts: RunBashO
   // Every writable root guarded alike: the workspace and each granted folder (`--allow-write=../shared`).
   const granted = confined && !workspaceReadOnly ? grantedFolders(opts.writable ?? [], root) : [];
   const roots = [root, ...granted];
-  const later = laterMatch(roots, grants);
-  const scan = confined && !workspaceReadOnly ? scanRoots(roots, later) : { sites: [], later: new Map<string, string>() };
-  const sites = scan.sites;
-  const guard = gitGuard(roots, sites, host.gitConfig, realpathLoose(opts.home ?? homedir()).real);
-  // Files the person's tools run later, read-only like .git (a link is not mounted over: one the command makes is set aside).
-  const laterReadOnly = [...scan.later.keys()].filter((p) => !isLink(p));
   const topGit = new Set(opts.gitWritable ? [join(root, ".git"), ...gitDirsInside(root)] : []);
+  // The git wall: every repository site, runs-later file and folder the walk cannot list read-only (git-wall.ts).
+  const wall = confined && !workspaceReadOnly ? wallBefore(roots, laterMatch(roots, grants), host.gitConfig ?? [], realpathLoose(opts.home ?? homedir()).real, topGit) : null;
+  if (wall && "refusal" in wall) throw new ToolError(`not run: ${wall.refusal}`);
   const readable = [...grantedReadPaths(grants), ...(opts.gitWritable ? [] : gitDirs), ...enclosingGitDirs(root, host.home ?? realpathLoose(opts.home ?? homedir()).real)];
   const writable = [...(opts.writable ?? []), ...(opts.gitWritable ? gitDirs : [])];
   return {
@@ -279,9 +254,9 @@ export function commandSandboxSpec(command: string, root: string, opts: RunBashO
       ...(confined ? deniedMatches(grants, [root, ...readable, ...writable, ...(host.toolchains ?? [])], root, host.system ?? []) : []),
       ...(opts.sessionsDir && !isWithin(opts.sessionsDir, root) && !isWithin(root, opts.sessionsDir) ? [opts.sessionsDir] : []),
     ],
-    readOnly: [...(opts.readOnly ?? []), ...guard.readOnly.filter((p) => !topGit.has(p)), ...laterReadOnly],
+    readOnly: [...(opts.readOnly ?? []), ...(wall?.readOnly ?? [])],
     workspaceReadOnly,
-    ...(confined && !workspaceReadOnly ? { repositories: { sites, missingHooks: guard.missingHooks, missingIncludes: guard.missingIncludes, later, laterFiles: scan.later } } : {}),
+    ...(wall ? { repositories: wall.state } : {}),
   };
 }
 

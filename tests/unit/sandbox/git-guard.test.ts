@@ -126,15 +126,15 @@ describe("disarming what a command created", () => {
 });
 
 describe("what else git takes for a repository", () => {
-  test("a bare repository (HEAD, objects, refs), one inside it, and a .git link are sites; an object store is not entered", () => {
+  test("a bare repository (HEAD, objects, refs), one inside it, and a .git link are sites; an object store is entered too (red team 5: a repository planted in objects/)", () => {
     const root = tempDir("bunker-gitguard-bare-");
     for (const d of ["b1/objects/ab/.git", "b1/refs", "b1/x/objects", "b1/x/refs", "s3"]) mkdirSync(join(root, d), { recursive: true });
     writeFileSync(join(root, "b1/HEAD"), "ref: refs/heads/main\n");
     writeFileSync(join(root, "b1/x/HEAD"), "ref: refs/heads/main\n");
     symlinkSync("../b1", join(root, "s3/.git"));
-    expect(findGitSites(root).map((s) => `${s.path.slice(root.length + 1)}:${s.kind}`).sort()).toEqual(["b1/x:bare", "b1:bare", "s3/.git:link"]);
-    // The bare ones are kept read-only; the link is not mounted over (it is set aside when a command makes one).
-    expect(gitGuard(root, findGitSites(root)).readOnly).toEqual([join(root, "b1"), join(root, "b1/x")]);
+    expect(findGitSites(root).map((s) => `${s.path.slice(root.length + 1)}:${s.kind}`).sort()).toEqual(["b1/objects/ab/.git:dir", "b1/x:bare", "b1:bare", "s3/.git:link"]);
+    // The bare ones are kept read-only, and the repository in the object store; the link is not mounted over (it is set aside when a command makes one).
+    expect(gitGuard(root, findGitSites(root)).readOnly).toEqual([join(root, "b1"), join(root, "b1/objects/ab/.git"), join(root, "b1/x")]);
   });
 });
 
@@ -180,15 +180,17 @@ describe("the workspace root, re-aimed gitdirs and included configs (red team 3)
     expect(readFileSync(join(root, "q/.git/gd/config"), "utf8")).toContain("# disarmed by bunker: \tfsmonitor = evil");
   });
 
-  test("a repository planted inside a .git folder is found and disarmed (the walk enters .git folders, not their object stores)", () => {
+  test("a repository planted inside a .git folder is found and disarmed (the walk enters .git folders and their object stores)", () => {
     const root = tempDir("bunker-gitguard-inside-");
     const before = findGitSites(root);
     mkdirSync(join(root, "q/.git/objects/gd"), { recursive: true });
     bareAt(root, "q/.git/gd", "[core]\n\tfsmonitor = evil\n");
     bareAt(root, "q/.git/objects/gd");
     const after = findGitSites(root);
-    expect(after.map((s) => `${s.path.slice(root.length + 1)}:${s.kind}`).sort()).toEqual(["q/.git/gd:bare", "q/.git:dir"]);
-    expect(disarmNewRepositories(root, before, after).join("\n")).toContain("created at q/.git/gd (core.fsmonitor commented out in config)");
+    expect(after.map((s) => `${s.path.slice(root.length + 1)}:${s.kind}`).sort()).toEqual(["q/.git/gd:bare", "q/.git/objects/gd:bare", "q/.git:dir"]);
+    const lines = disarmNewRepositories(root, before, after).join("\n");
+    expect(lines).toContain("created at q/.git/gd (core.fsmonitor commented out in config)");
+    expect(lines).toContain("created at q/.git/objects/gd (nothing in it ran programs)");
     // Read-only as part of q/.git, not mounted again.
     expect(gitGuard(root, after).readOnly).toEqual([join(root, "q/.git")]);
   });

@@ -6,55 +6,14 @@
 // the person's git on the host where the attack aims; its marker must not
 // appear. Each row first runs the same attack unconfined, so the marker is
 // known to fire when nothing stops it.
-import { afterAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { emptyGrants } from "../../../src/perms/policy.ts";
 import { detectSandbox } from "../../../src/sandbox/detect.ts";
-import { createRunBashTool } from "../../../src/tools/run-bash.ts";
-import type { ToolOutput } from "../../../src/tools/tool.ts";
-import { makeContext, unseenDir } from "../../support/context.ts";
+import { plantingBench } from "../../support/planting.ts";
 
 const usable = detectSandbox().kind === "bubblewrap";
-const base = unseenDir("bunker-planted-");
-afterAll(() => rmSync(base, { recursive: true, force: true }));
-const home = join(base, "home");
-mkdirSync(home, { recursive: true });
-const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, XDG_CONFIG_HOME: join(home, ".config") };
-const hostEnv = { ...env, GIT_CONFIG_NOSYSTEM: "1", GIT_AUTHOR_NAME: "a", GIT_AUTHOR_EMAIL: "a@b", GIT_COMMITTER_NAME: "a", GIT_COMMITTER_EMAIL: "a@b" };
-/** Where the planted program would leave its mark: on the host, outside every workspace. */
-const MARK = join(base, "PWNED");
-
-/** The person's git on the host, as they would type it. */
-function hostGit(cwd: string, ...args: string[]): { code: number; out: string } {
-  // (Bounded: a FIFO where git reads a file makes it wait for ever; killed, it exits with no code.)
-  const r = Bun.spawnSync(["git", ...args], { cwd, env: hostEnv, stdout: "pipe", stderr: "pipe", timeout: 10_000 });
-  return { code: r.exitCode ?? -1, out: r.stdout.toString() + r.stderr.toString() };
-}
-
-let n = 0;
-/** A fresh workspace that is the person's repository (one commit), with `setup` done by them. */
-function workspace(setup: (root: string) => void = () => {}): string {
-  const root = join(base, `ws${++n}`);
-  mkdirSync(root);
-  hostGit(root, "init", "-q", ".");
-  writeFileSync(join(root, "a.txt"), "hi\n");
-  setup(root);
-  hostGit(root, "add", "-A");
-  expect(hostGit(root, "commit", "-qm", "init", "--no-verify").code).toBe(0);
-  return root;
-}
-
-async function sandboxed(root: string, command: string, writable: string[] = []): Promise<string> {
-  const grants = emptyGrants();
-  grants.allow.run.all = true; // -A: the judge allows everything
-  grants.allow.write.workspace = true;
-  grants.allow.write.paths = writable; // --allow-write=PATHS outside the workspace
-  const ctx = makeContext(root, { grants });
-  const tool = createRunBashTool({ sandbox: "on", allowNet: false, allowEnv: [], gitWritable: false, writable, grants, env, home, killGraceMs: 300 });
-  const r = (await tool.run({ command }, ctx)) as Exclude<ToolOutput, string>;
-  return r.content;
-}
+const { hostEnv, MARK, touch, hostGit, workspace, sandboxed, next } = plantingBench("bunker-planted-");
 
 interface Row {
   name: string;
@@ -79,7 +38,6 @@ const husky = (root: string) => {
   chmodSync(join(root, ".husky/_/pre-commit"), 0o755);
   hostGit(root, "config", "core.hooksPath", ".husky/_");
 };
-const touch = `touch ${MARK}`;
 
 /** An armed git directory only a .git shape leads to: inside a .git folder's objects/, where the walk does not look. */
 const hidden = `mkdir -p q/.git/objects && git init -q --bare q/.git/objects/g && git --git-dir=q/.git/objects/g config core.bare false && git --git-dir=q/.git/objects/g config core.fsmonitor '${touch}'`;
@@ -499,7 +457,7 @@ describe.skipIf(!usable)(".git and commondir shapes git refuses: the person's gi
  * and a pre-commit hook.
  */
 function armedGitDirOutside(): string {
-  const g = join(base, `armed${++n}`);
+  const g = next("armed");
   for (const d of ["objects", "refs/heads", "hooks"]) mkdirSync(join(g, d), { recursive: true });
   writeFileSync(join(g, "HEAD"), "ref: refs/heads/main\n");
   writeFileSync(join(g, "config"), `[core]\n\trepositoryformatversion = 0\n\tbare = false\n\tfsmonitor = "${touch}; false"\n`);
@@ -547,7 +505,7 @@ describe.skipIf(!usable)("a new .git file or commondir leading out of what the c
 describe.skipIf(!usable)("a folder granted with --allow-write outside the workspace is guarded as the workspace is (real bubblewrap)", () => {
   /** The person's other repository beside the workspace, granted writable: `--allow-write=../shared`. */
   function shared(): string {
-    const dir = join(base, `shared${++n}`);
+    const dir = next("shared");
     mkdirSync(dir);
     hostGit(dir, "init", "-q", "-b", "main", ".");
     writeFileSync(join(dir, "a.txt"), "hi\n");
@@ -596,7 +554,7 @@ describe.skipIf(!usable)("a folder granted with --allow-write outside the worksp
 
   test("git init at the granted folder's top is refused when it has no .git (a read-only stand-in), and the stand-in is gone after", async () => {
     const root = workspace();
-    const dir = join(base, `plain${++n}`);
+    const dir = next("plain");
     mkdirSync(dir);
     const out = await sandboxed(root, `git init -q ${dir}`, [dir]);
     expect(out.split("\n")[0]).not.toBe("exit code 0");

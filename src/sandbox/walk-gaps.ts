@@ -1,0 +1,246 @@
+// What the git wall's walk cannot see by name, and how it fails closed there
+// (red team 5's F12). A folder it cannot list hides what is in it; a name
+// that is not UTF-8 cannot be carried by a JavaScript string, so the decoded
+// name opens nothing and cannot be named to the sandbox either. Before a
+// command: an unlistable folder is mounted read-only whole, and a folder
+// under a name that is not UTF-8 that holds anything the wall guards refuses
+// the command. After it: an unlistable folder of the person's the command
+// made or changed is made listable again (chmod u+rx); a name that is not
+// UTF-8 the command made or renamed is set aside under a UTF-8 name; below an
+// older one, what the command planted is set aside by its bytes.
+import { chmodSync, existsSync, lstatSync, readdirSync, renameSync } from "node:fs";
+
+/** An entry whose name is not UTF-8, found in a folder the walk read (`dir`, itself nameable). */
+export interface Undecodable {
+  dir: string;
+  name: Buffer;
+  /** dev:ino: a new one, or one renamed in (`mv tools $'t\377'`), is not in the walk before; writes inside keep it. */
+  id: string;
+}
+
+/** A folder the walk could not list (EACCES): its identity, and whether the person owns it (then it can be made listable). */
+export interface Unlistable {
+  path: string;
+  id: string;
+  owned: boolean;
+}
+
+/** Names from readdir that came back with U+FFFD: their bytes, where they are not UTF-8 (a real U+FFFD is). */
+export function undecodableNames(dir: string, names: readonly string[]): Buffer[] {
+  if (!names.some((n) => n.includes("\ufffd"))) return [];
+  try {
+    return readdirSync(dir, { encoding: "buffer" }).filter((b) => !isUtf8(b));
+  } catch {
+    return [];
+  }
+}
+
+/** The bytes are UTF-8 (decoding and encoding again gives them back). */
+export function isUtf8(bytes: Buffer): boolean {
+  return Buffer.from(bytes.toString("utf8"), "utf8").equals(bytes);
+}
+
+/** A folder's path and a name in it, as bytes. */
+export function joinBytes(dir: string | Buffer, name: string | Buffer): Buffer {
+  return Buffer.concat([typeof dir === "string" ? Buffer.from(dir) : dir, Buffer.from("/"), typeof name === "string" ? Buffer.from(name) : name]);
+}
+
+/** The identity (dev:ino) of a path given as bytes, or null when it is not there. */
+export function bytesId(path: Buffer): string | null {
+  try {
+    const st = lstatSync(path);
+    return `${st.dev}:${st.ino}`;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A path for the person's shell, byte for byte: ANSI-C quoted ($'t\377') when it is not plain; every byte that is
+ * not printable ASCII as an octal escape, so nothing reaches the terminal that does not show itself.
+ */
+export function bytesQuote(path: Buffer): string {
+  const text = path.toString("latin1");
+  if (/^[\w./@%+=:,-]+$/.test(text)) return text;
+  let out = "";
+  for (const byte of path) {
+    if (byte === 0x27 || byte === 0x5c) out += `\\${String.fromCharCode(byte)}`;
+    else if (byte >= 0x20 && byte < 0x7f) out += String.fromCharCode(byte);
+    else out += `\\${byte.toString(8).padStart(3, "0")}`;
+  }
+  return `$'${out}'`;
+}
+
+/** A UTF-8 name for a name that is not: each byte that does not decode as %XX (`t\377` → `t%FF`). */
+export function utf8Name(name: Buffer): string {
+  let out = "";
+  for (let i = 0; i < name.length; ) {
+    let len = 0;
+    for (let n = 1; n <= 4 && i + n <= name.length; n++) {
+      const part = name.subarray(i, i + n);
+      if (isUtf8(part) && !part.toString("utf8").includes("\ufffd")) {
+        len = n;
+        break;
+      }
+    }
+    if (len === 0) {
+      out += `%${name[i]!.toString(16).toUpperCase().padStart(2, "0")}`;
+      i++;
+    } else {
+      out += name.subarray(i, i + len).toString("utf8");
+      i += len;
+    }
+  }
+  return out;
+}
+
+/** How far a folder under a name that is not UTF-8 is looked into (past it, it counts as holding something). */
+const BYTE_WALK_ENTRIES = 20_000;
+
+/**
+ * What the wall would guard below a path it cannot name (`top`, bytes), by bytes: every `.git`, every folder git
+ * takes for a repository (HEAD beside objects and refs, or a commondir), every file `later` matches by its decoded
+ * name, every folder it cannot list, and the whole when it holds more than it looks through. Each with its identity.
+ */
+export function guardedBelow(top: Buffer, later: (decoded: string) => boolean): Map<string, { path: Buffer; id: string }> {
+  const found = new Map<string, { path: Buffer; id: string }>();
+  const add = (p: Buffer) => found.set(p.toString("hex"), { path: p, id: bytesId(p) ?? "gone" });
+  let seen = 0;
+  const walk = (dir: Buffer) => {
+    let names: Buffer[];
+    try {
+      names = readdirSync(dir, { encoding: "buffer" });
+    } catch {
+      if (existsSync(dir)) add(dir);
+      return;
+    }
+    const plain = new Set(names.map((n) => n.toString("utf8")));
+    if (plain.has("HEAD") && ((plain.has("objects") && plain.has("refs")) || plain.has("commondir"))) add(dir);
+    for (const name of names) {
+      if (++seen > BYTE_WALK_ENTRIES) return void add(top);
+      const p = joinBytes(dir, name);
+      let st;
+      try {
+        st = lstatSync(p);
+      } catch {
+        continue;
+      }
+      const decoded = p.toString("utf8");
+      if (name.toString("utf8").toLowerCase() === ".git" || later(decoded) || (st.isSymbolicLink() && later(`${decoded}/_`))) add(p);
+      if (st.isDirectory()) walk(p);
+    }
+  };
+  let st;
+  try {
+    st = lstatSync(top);
+  } catch {
+    return found;
+  }
+  if (st.isDirectory()) walk(top);
+  else if (st.isSymbolicLink() && later(`${top.toString("utf8")}/_`)) add(top);
+  return found;
+}
+
+/** Rename a path given as bytes to NAME.bunker-set-aside (or -2, -3…) beside it; the new path, as bytes. */
+export function setAsideBytes(path: Buffer, asName?: string): Buffer {
+  const slash = path.lastIndexOf(0x2f);
+  const dir = path.subarray(0, slash);
+  const base = asName ?? path.subarray(slash + 1).toString("utf8");
+  let aside = joinBytes(dir, `${base}.bunker-set-aside`);
+  for (let n = 2; bytesId(aside) !== null; n++) aside = joinBytes(dir, `${base}.bunker-set-aside-${n}`);
+  renameSync(path, aside);
+  return aside;
+}
+
+/** Make a folder the person owns listable and enterable again (u+rx), keeping its other bits. */
+export function makeListable(path: string): void {
+  chmodSync(path, (lstatSync(path).mode & 0o7777) | 0o500);
+}
+
+/** What one walk could not see (WorkspaceScan's part). */
+export interface WalkGaps {
+  unlistable: Unlistable[];
+  undecodable: Undecodable[];
+}
+
+/** `path` (bytes) as the person's shell names it from the workspace folder `root`. */
+function shownFrom(root: string, path: Buffer): string {
+  const prefix = Buffer.from(`${root}/`);
+  if (path.equals(Buffer.from(root))) return ".";
+  return bytesQuote(path.subarray(0, prefix.length).equals(prefix) ? path.subarray(prefix.length) : path);
+}
+
+/**
+ * Before a command: the folders the walk could not list are mounted read-only whole (`readOnly`); a writable root
+ * it cannot list, or a path it cannot name that holds anything it guards, refuses the command (`refusal`, a
+ * sentence that says which and how to fix it).
+ */
+export function gapsBefore(roots: readonly string[], gaps: WalkGaps, later: (decoded: string) => boolean): { readOnly: string[]; refusal: string | null } {
+  const root = roots[0]!;
+  const unlistedRoot = gaps.unlistable.find((u) => roots.includes(u.path));
+  if (unlistedRoot) {
+    const fix = unlistedRoot.owned ? `make it listable again (chmod u+rx ${bytesQuote(Buffer.from(unlistedRoot.path))})` : "it belongs to another user: ask them to make it listable, or grant another folder";
+    return { readOnly: [], refusal: `bunker cannot list ${unlistedRoot.path}, so it cannot find the git repositories in it to keep them read-only for commands; ${fix}, then run the command again.` };
+  }
+  for (const u of gaps.undecodable) {
+    const top = joinBytes(u.dir, u.name);
+    const hit = [...guardedBelow(top, later).values()][0];
+    if (!hit) continue;
+    return {
+      readOnly: [],
+      refusal: `bunker cannot keep ${shownFrom(root, hit.path)} read-only for commands: its path is not UTF-8, and bunker can name only UTF-8 paths to the sandbox. Rename the folder to a UTF-8 name (mv ${shownFrom(root, top)} NEW-NAME), then run the command again.`,
+    };
+  }
+  return { readOnly: gaps.unlistable.map((u) => u.path), refusal: null };
+}
+
+/**
+ * After a command: what it hid from the walk, undone. An unlistable folder it made or changed is made listable
+ * again (the person's; another user's is said); a name that is not UTF-8 it made or renamed is set aside under a
+ * UTF-8 name; below one that was there before, what the command planted that the wall guards is set aside by its
+ * bytes. `rescan`: the walk must look again (what was hidden is visible now). Never throws.
+ */
+export function gapsAfter(roots: readonly string[], before: WalkGaps, after: WalkGaps, later: (decoded: string) => boolean): { lines: string[]; rescan: boolean } {
+  const root = roots[0]!;
+  const lines: string[] = [];
+  let rescan = false;
+  const was = new Set([...before.unlistable.map((u) => `${u.path}\0${u.id}`), ...before.undecodable.map((u) => `${joinBytes(u.dir, u.name).toString("hex")}\0${u.id}`)]);
+  for (const u of after.unlistable) {
+    // Listed as unlistable before the command too, and unchanged: it was read-only to the command (gapsBefore).
+    if (was.has(`${u.path}\0${u.id}`)) continue;
+    const shown = shownFrom(root, Buffer.from(u.path));
+    if (!u.owned) {
+      lines.push(`bunker cannot list ${shown} (it belongs to another user), so it cannot check what the command put there; later commands see it read-only. Before running git in it, ask its owner to look.`);
+      continue;
+    }
+    try {
+      makeListable(u.path);
+      rescan = true;
+      lines.push(`bunker made ${shown} listable again (chmod u+rx): the command made it unlistable, which hides what is in it from bunker's check for what runs later.`);
+    } catch (e) {
+      lines.push(`bunker could not make ${shown} listable again (${(e as Error).message}), so it cannot check what the command put there: before running git in it, make it listable (chmod u+rx ${shown}) and look.`);
+    }
+  }
+  for (const u of after.undecodable) {
+    const path = joinBytes(u.dir, u.name);
+    const shown = shownFrom(root, path);
+    try {
+      if (!was.has(`${path.toString("hex")}\0${u.id}`)) {
+        const aside = setAsideBytes(path, utf8Name(u.name));
+        rescan = true;
+        const now = shownFrom(root, aside);
+        lines.push(`bunker set aside ${shown}, which the command made or renamed and whose name is not UTF-8 (bunker cannot check what is in it by that name): it is now ${now}; to restore it after checking it: mv ${now} ${shown}`);
+        continue;
+      }
+      // The person's own folder by a name bunker cannot name: nothing guarded was in it (else the command was refused).
+      for (const hit of guardedBelow(path, later).values()) {
+        const aside = setAsideBytes(hit.path);
+        const [from, to] = [shownFrom(root, aside), shownFrom(root, hit.path)];
+        lines.push(`bunker set aside ${to}, which the command made in a folder whose name is not UTF-8 (bunker cannot check or disarm it there): it is now ${from}; to restore it after checking it: mv ${from} ${to}`);
+      }
+    } catch (e) {
+      lines.push(`bunker could not set aside ${shown} (${(e as Error).message}), whose name is not UTF-8: before running git in it or opening it in an editor, look at what the command made there.`);
+    }
+  }
+  return { lines, rescan };
+}
