@@ -21,7 +21,6 @@ import { isTerminal } from "./ui/is-terminal.ts";
 import { renderFileChanges } from "./ui/diff-view.ts";
 import { continueCommand, openSession } from "./session/open.ts";
 import type { SessionRecorder } from "./session/recorder.ts";
-import { SessionError } from "./session/store.ts";
 import { Checkpoints } from "./change/checkpoints.ts";
 import { startChanges } from "./change/start.ts";
 import type { McpHub } from "./mcp/hub.ts";
@@ -134,24 +133,6 @@ export async function buildApp(config: Config, ui: TerminalUI): Promise<App> {
     mcp,
     context: (signal) => ({ root: config.root, perms, session, ui, signal, changes }),
   };
-}
-
-export async function runApp(config: Config): Promise<number> {
-  try {
-    if (config.print) {
-      const { runHeadless } = await import("./headless.ts");
-      return await runHeadless(config);
-    }
-    const { runRepl } = await import("./repl.ts");
-    return await runRepl(config);
-  } catch (err) {
-    // -c / -r that cannot be honoured: say why, start nothing.
-    if (err instanceof SessionError) {
-      process.stderr.write(`bunker: ${escapeControl(err.message)}\n`);
-      return err.exitCode;
-    }
-    throw err;
-  }
 }
 
 export function usageSummary(app: App): { usage: App["model"]["usage"]; cost_usd: number } {
