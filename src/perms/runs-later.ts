@@ -4,6 +4,7 @@
 // is short on purpose; settings add to it with "protect": ["GLOB", …].
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import { gitHooksPath } from "./git-config.ts";
+import { pathShadowMatcher } from "./path-shadow.ts";
 import { isWithin } from "./workspace.ts";
 
 export interface RunsLaterRule {
@@ -34,15 +35,17 @@ export const RUNS_LATER: readonly RunsLaterRule[] = [
  * relative glob is matched from the innermost root holding `real`, and from
  * every folder of a path outside them all.
  */
-export function runsLaterReason(roots: string | readonly string[], real: string, extra: readonly RunsLaterRule[] = []): string | null {
-  return runsLaterMatcher(roots, extra)(real);
+export function runsLaterReason(roots: string | readonly string[], real: string, extra: readonly RunsLaterRule[] = [], path = process.env.PATH ?? ""): string | null {
+  return runsLaterMatcher(roots, extra, path)(real);
 }
 
 /**
  * The same question for many paths: the globs compiled and the hooks folders
  * read once (the sandbox asks it of every file in every writable root).
+ * `path`: the person's PATH (bunker's own at start), whose folders inside
+ * the roots hold files that run later by name (path-shadow.ts).
  */
-export function runsLaterMatcher(roots: string | readonly string[], extra: readonly RunsLaterRule[] = []): (real: string) => string | null {
+export function runsLaterMatcher(roots: string | readonly string[], extra: readonly RunsLaterRule[] = [], path = process.env.PATH ?? ""): (real: string) => string | null {
   const all = typeof roots === "string" ? [roots] : [...roots];
   const rules = [...RUNS_LATER, ...extra].map((rule) => ({ glob: new Bun.Glob(rule.glob), absolute: isAbsolute(rule.glob), why: rule.why, needle: needle(rule.glob) }));
   const hooksDirs = all.flatMap((root) => {
@@ -51,6 +54,7 @@ export function runsLaterMatcher(roots: string | readonly string[], extra: reado
   });
   // Innermost first: a granted folder inside another is its own root.
   const byDepth = [...all].sort((a, b) => b.length - a.length);
+  const shadows = pathShadowMatcher(all, path);
   return (real) => {
     const root = byDepth.find((r) => isWithin(r, real));
     if (root === real) return null;
@@ -66,7 +70,7 @@ export function runsLaterMatcher(roots: string | readonly string[], extra: reado
     }
     const hooks = hooksDirs.find((h) => isWithin(h.dir, real));
     if (hooks) return `git runs it as a hook (core.hooksPath is ${hooks.hooks})`;
-    return null;
+    return shadows(real);
   };
 }
 

@@ -3,9 +3,9 @@
 // process group with stdin closed; on timeout or Ctrl+C the whole group gets
 // SIGTERM, then SIGKILL, and background children never outlive the command.
 import { spawn } from "node:child_process";
-import { existsSync, lstatSync, mkdtempSync, rmdirSync, rmSync } from "node:fs";
+import { existsSync, lstatSync, mkdtempSync, rmdirSync, rmSync, statSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { emptyGrants, type Grants } from "../perms/policy.ts";
 import { gitDirsInside, isProtectedRelative, isWithin, realpathLoose } from "../perms/workspace.ts";
 import { gitHooksPath } from "../perms/git-config.ts";
@@ -189,11 +189,25 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
   };
 }
 
-/** Which files run later in these writable roots (the write tools' list, runs-later.ts), with a key that changes when the answer may. */
-function laterMatch(roots: string[], grants: Grants): LaterMatch {
+/**
+ * Which files run later in these writable roots (the write tools' list, runs-later.ts), with a key that changes when the
+ * answer may: settings, hooks folders, and the PATH folders whose programs a file in the roots may shadow (installing one
+ * changes its folder's mtime).
+ */
+function laterMatch(roots: string[], grants: Grants, path: string): LaterMatch {
   const protect = grants.protect ?? [];
-  const match = runsLaterMatcher(roots, protect);
-  return { key: `${protect.map((r) => r.glob).join("\0")}\0${roots.map((r) => `${r}\0${gitHooksPath(r) ?? ""}`).join("\0")}`, match };
+  const match = runsLaterMatcher(roots, protect, path);
+  const programs = path.split(":").map((d) => `${d}\0${roots.some((r) => isWithin(r, realpathLoose(resolve(roots[0]!, d || ".")).real)) ? "" : mtimeOf(d)}`);
+  return { key: `${protect.map((r) => r.glob).join("\0")}\0${roots.map((r) => `${r}\0${gitHooksPath(r) ?? ""}`).join("\0")}\0${programs.join("\0")}`, match };
+}
+
+/** A folder's mtime, or -1 when it is not there (not asked for a folder inside a writable root: the walk itself sees it change). */
+function mtimeOf(dir: string): number {
+  try {
+    return statSync(dir).mtimeMs;
+  } catch {
+    return -1;
+  }
 }
 
 /**
@@ -235,7 +249,7 @@ export function commandSandboxSpec(command: string, root: string, opts: RunBashO
   const roots = [root, ...granted];
   const topGit = new Set(opts.gitWritable ? [join(root, ".git"), ...gitDirsInside(root)] : []);
   // The git wall: every repository site, runs-later file and folder the walk cannot list read-only (git-wall.ts).
-  const wall = confined && !workspaceReadOnly ? wallBefore(roots, laterMatch(roots, grants), host.gitConfig ?? [], realpathLoose(opts.home ?? homedir()).real, topGit) : null;
+  const wall = confined && !workspaceReadOnly ? wallBefore(roots, laterMatch(roots, grants, (opts.env ?? process.env).PATH ?? ""), host.gitConfig ?? [], realpathLoose(opts.home ?? homedir()).real, topGit) : null;
   if (wall && "refusal" in wall) throw new ToolError(`not run: ${wall.refusal}`);
   const readable = [...grantedReadPaths(grants), ...(opts.gitWritable ? [] : gitDirs), ...enclosingGitDirs(root, host.home ?? realpathLoose(opts.home ?? homedir()).real)];
   const writable = [...(opts.writable ?? []), ...(opts.gitWritable ? gitDirs : [])];

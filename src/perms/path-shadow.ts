@@ -1,0 +1,54 @@
+// Folders on the person's PATH that lie inside a writable root (an active
+// .venv/bin, node_modules/.bin from direnv's `layout node`, `PATH_add bin`):
+// a program a command puts there under the name of one found later on PATH
+// runs in its place the next time the person types that name, in any folder,
+// unconfined. Such a file runs later, like an .envrc. Names found nowhere
+// later on PATH (what `pip install` and `npm install` add: pytest, tsc when
+// there is no global one) are the project's own tools and stay usable.
+import { statSync } from "node:fs";
+import { basename, delimiter, dirname, join, resolve } from "node:path";
+import { isWithin, realpathLoose } from "./workspace.ts";
+
+/**
+ * Why `real` runs later because it shadows a program on `path` (a PATH
+ * value; relative entries are taken from `roots[0]`, the workspace), or null.
+ * A folder counts by the name PATH gives it and by where it leads now.
+ */
+export function pathShadowMatcher(roots: readonly string[], path: string): (real: string) => string | null {
+  const base = roots[0] ?? "/";
+  const entries = path.split(delimiter).map((e) => {
+    const written = resolve(base, e || ".");
+    return { written, real: realpathLoose(written).real };
+  });
+  // Each folder inside a root → the index of its first PATH entry (the one the shell's lookup reaches).
+  const inRoots = new Map<string, number>();
+  entries.forEach((e, i) => {
+    for (const f of [e.written, e.real]) if (!inRoots.has(f) && roots.some((r) => isWithin(r, f))) inRoots.set(f, i);
+  });
+  if (inRoots.size === 0) return () => null;
+  const seen = new Map<string, string | null>();
+  return (real) => {
+    const dir = dirname(real);
+    const i = inRoots.get(dir);
+    if (i === undefined) return null;
+    const name = basename(real);
+    const key = `${i}\0${name}`;
+    if (!seen.has(key)) {
+      const own = entries[i]!;
+      const later = entries.slice(i + 1).find((e) => e.real !== own.real && e.written !== own.written && isProgram(join(e.written, name)));
+      seen.set(key, later ? join(later.written, name) : null);
+    }
+    const shadowed = seen.get(key);
+    return shadowed ? `your shell runs it instead of ${shadowed} when you type ${name} (${entries[i]!.written} is on your PATH)` : null;
+  };
+}
+
+/** An executable file (what the shell's PATH lookup would run). */
+function isProgram(p: string): boolean {
+  try {
+    const st = statSync(p);
+    return st.isFile() && (st.mode & 0o111) !== 0;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,27 @@
+// One run_bash call as a prompt-injected model would make it under -A: the
+// judge allows every command, so only the sandbox (or, with sandbox "off",
+// nothing) stands between the command and the person's machine.
+import { emptyGrants } from "../../src/perms/policy.ts";
+import { createRunBashTool, type RunBashOptions } from "../../src/tools/run-bash.ts";
+import type { ToolOutput } from "../../src/tools/tool.ts";
+import { makeContext } from "./context.ts";
+
+export interface ConfinedRun {
+  env: Record<string, string>;
+  home: string;
+  /** "off" is the unconfined control: the same command with nothing around it. */
+  sandbox?: RunBashOptions["sandbox"];
+  allowNet?: boolean;
+}
+
+/** The tool result's text (status line, output, notes). */
+export async function runAllowed(root: string, command: string, o: ConfinedRun): Promise<string> {
+  const grants = emptyGrants();
+  grants.allow.run.all = true;
+  grants.allow.write.workspace = true;
+  if (o.allowNet) grants.allow.net.all = true;
+  const ctx = makeContext(root, { grants });
+  const tool = createRunBashTool({ sandbox: o.sandbox ?? "on", allowNet: o.allowNet ?? false, allowEnv: [], gitWritable: false, grants, env: o.env, home: o.home, killGraceMs: 300 });
+  const r = (await tool.run({ command }, ctx)) as Exclude<ToolOutput, string>;
+  return r.content;
+}
