@@ -71,6 +71,12 @@ export async function buildApp(config: Config, ui: TerminalUI): Promise<App> {
     sandboxed = planSandbox(config.sandbox, avail).confined;
     const notice = config.sandbox === "off" ? null : sandboxStartupNotice(config.sandbox, avail);
     if (notice) ui.info(pc.yellow(escapeControl(notice)));
+    // Bubblewrap sharing the machine's network where Landlock cannot keep commands from its abstract sockets.
+    if (sandboxed && avail.kind === "bubblewrap" && config.grants.allow.net.all && !config.grants.deny.net.all) {
+      const { abstractSocketsNotice } = await import("./sandbox/landlock.ts");
+      const net = abstractSocketsNotice();
+      if (net) ui.info(pc.yellow(escapeControl(net)));
+    }
   };
   const perms = new Permissions({
     // Read-only commands (ls, cat, git status…) run unasked only inside the sandbox.

@@ -12,6 +12,11 @@ async function main(): Promise<number> {
     const { runForwarder } = await import("./net/forwarder.ts");
     return runForwarder(argv.slice(1));
   }
+  // Around bwrap under bare --allow-net: a Landlock domain that reaches none of the machine's abstract sockets (src/sandbox/landlock.ts).
+  if (argv[0] === "__scope-abstract") {
+    const { runScoped } = await import("./sandbox/landlock.ts");
+    return runScoped(argv.slice(1));
+  }
   // Answer at once, before the flag parser and permission code are loaded.
   // console.log, not process.stdout.write: the first touch of process.stdout
   // builds a Node stream and costs more than the rest of start-up.

@@ -52,6 +52,7 @@ export class McpConnection {
   sandboxed = false;
   network: "all" | "hosts" | "none" = "none";
   private closeLaunch: (() => Promise<void>) | undefined;
+  private afterCall: (() => string[]) | undefined;
   private client: Client | undefined;
   private transport: Transport | undefined;
   private readonly stderrTail: string[] = [];
@@ -137,6 +138,7 @@ export class McpConnection {
     this.sandboxed = l.sandboxed;
     this.network = l.network;
     this.closeLaunch = l.close;
+    this.afterCall = l.afterCall;
     const gen = this.generation;
     return new SandboxedStdioTransport(l, {
       // Lines on stdout that are not JSON-RPC before the handshake: a server that logs to stdout, or no MCP server at all.
@@ -183,6 +185,18 @@ export class McpConnection {
     if (/Connection closed/i.test(message)) return `it exited${this.lastWords()}`;
     if (/ECONNREFUSED|fetch failed|Unable to connect/i.test(message)) return `nothing answers at ${this.def.transport.type === "http" ? this.def.transport.url : "its address"}`;
     return `${cut(message, 200)}${this.lastWords()}`;
+  }
+
+  /**
+   * The git wall's walk of its `write` folders, after a call (it may also have written between calls): what it
+   * planted for the person's git and tools, disarmed or set aside, one line each. Never throws.
+   */
+  wallNotes(): string[] {
+    try {
+      return this.afterCall?.() ?? [];
+    } catch (e) {
+      return [`bunker could not check what the MCP server ${this.def.name} wrote (${e instanceof Error ? e.message : String(e)}): before running git in ${this.def.write.join(", ")}, look at what it made`];
+    }
   }
 
   /** Calls a tool; throws McpCallError with a sentence the model and the person can act on. */

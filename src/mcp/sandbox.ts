@@ -4,13 +4,15 @@
 // directory, network only to the hosts granted to it (through bunker's
 // filtering proxy; all of it with a bare --allow-net), and an environment
 // scrubbed of secrets except the variables its definition names.
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { isWithin, realpathLoose } from "../perms/workspace.ts";
 import { confine, locateProgram, type SandboxPlan } from "../sandbox/detect.ts";
 import { scrubEnv, withGitHardening } from "../sandbox/env.ts";
 import { hostView, type SandboxSpec } from "../sandbox/spec.ts";
+import { wallAfter, wallBefore, type WallState } from "../sandbox/git-wall.ts";
+import { runsLaterMatcher } from "../perms/runs-later.ts";
 import { startCommandNet, type CommandNet } from "../net/command-net.ts";
 import { hostsCover, netTarget } from "../net/host-pattern.ts";
 import type { NetGate } from "../net/proxy.ts";
@@ -48,6 +50,11 @@ export interface Launch {
   stateDir: string;
   /** Stops what the launch started besides the server (its network proxy). */
   close(): Promise<void>;
+  /**
+   * The git wall's walk of its `write` folders after a tool call (git-wall.ts, as after a command): what the server
+   * planted for the person's git and tools, disarmed or set aside; one line per thing done.
+   */
+  afterCall(): string[];
 }
 
 /** Where a server keeps its state: per user server, or per project and server (a repository's server never shares the person's). */
@@ -127,6 +134,9 @@ export async function launchStdio(def: McpServerDef, ctx: LaunchContext): Promis
   const network = view.network;
   const state = serverStateDir(ctx.stateDir, def, ctx.root);
   mkdirSync(state, { recursive: true, mode: 0o700 });
+  // Its `write` folders get the git wall a command's writable roots get (red team 5's F7): every repository site and
+  // runs-later file in them read-only in its sandbox, and the same walk after each tool call.
+  const wall = ctx.plan.confined ? serverWall(def, ctx, host.gitConfig ?? []) : null;
   const spec: SandboxSpec = {
     ...host,
     readable: view.readable,
@@ -137,6 +147,7 @@ export async function launchStdio(def: McpServerDef, ctx: LaunchContext): Promis
     hidden,
     workspaceReadOnly: true,
     privateDirs: [state, ...def.write.filter((p) => existsSync(p))],
+    readOnly: wall?.readOnly ?? [],
   };
   // The person's environment without credentials; the definition's own variables on top.
   const env: Record<string, string> = {
@@ -164,6 +175,39 @@ export async function launchStdio(def: McpServerDef, ctx: LaunchContext): Promis
     network,
     stateDir: state,
     close: async () => void (await net?.close()),
+    afterCall: wall?.after ?? (() => []),
+  };
+}
+
+/**
+ * The wall around a server's `write` folders: what to mount read-only, and the walk after each call. Checked against
+ * the walk at its start (what its sandbox keeps read-only), so a repository it made later is checked after every
+ * call; a line that says only that such a one ran nothing is said once.
+ */
+function serverWall(def: McpServerDef, ctx: LaunchContext, gitConfig: string[]): { readOnly: string[]; after: () => string[] } | null {
+  const roots = def.write.filter((p) => {
+    try {
+      return lstatSync(p).isDirectory();
+    } catch {
+      return false;
+    }
+  });
+  if (roots.length === 0) return null;
+  const later = { key: `mcp\0${def.name}\0${roots.join("\0")}`, match: runsLaterMatcher([ctx.root, ...roots]) };
+  const home = realpathLoose(ctx.home ?? homedir()).real;
+  const before = wallBefore(roots, later, gitConfig, home);
+  if ("refusal" in before) throw new LaunchError(`its "write" folders cannot be guarded: ${before.refusal}`);
+  const start: WallState = before.state;
+  const said = new Set<string>();
+  return {
+    readOnly: before.readOnly,
+    after: () =>
+      wallAfter(roots, start).filter((line) => {
+        if (!line.includes("(nothing in it ran programs)")) return true;
+        if (said.has(line)) return false;
+        said.add(line);
+        return true;
+      }),
   };
 }
 

@@ -3,6 +3,7 @@
 // arguments shown), and the result converted for the API. A failure of any
 // kind is a tool error for the model; the person sees the usual one line.
 import { ToolError, type AnyTool } from "../tools/tool.ts";
+import { escapeControl } from "../ui/escape.ts";
 import type { McpConnection, ServerTool } from "./connection.ts";
 import { McpCallError } from "./connection.ts";
 import { mcpTarget } from "./decide.ts";
@@ -36,13 +37,22 @@ export function mcpTool(conn: McpConnection, t: ServerTool): AnyTool {
         mcp: { server, tool: t.name, args: prettyArgs(input), readOnlyHint: t.readOnlyHint },
       });
       let result: unknown;
+      // What the call planted in the server's write folders for the person's git and tools, undone (git-wall.ts).
+      const wall = () => {
+        const lines = conn.wallNotes();
+        for (const line of lines) ctx.ui.info(`  ${escapeControl(line)}`);
+        return lines.map((l) => `note: ${l}`).join("\n");
+      };
       try {
         result = await conn.call(t.name, input, { signal: ctx.signal });
       } catch (err) {
-        if (err instanceof McpCallError) throw new ToolError(err.message);
+        const notes = wall();
+        if (err instanceof McpCallError) throw new ToolError(notes ? `${err.message}\n\n${notes}` : err.message);
         throw err;
       }
-      return await convertResult(result, server);
+      const notes = wall();
+      const out = await convertResult(result, server);
+      return notes ? { ...out, content: `${out.content}\n\n${notes}` } : out;
     },
   };
 }

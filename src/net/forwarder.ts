@@ -7,7 +7,7 @@
 // Bun's own sockets: loading node:net cost each command about 4 ms more.
 import { escapeControl } from "../ui/escape.ts";
 import { constants } from "node:os";
-import { join } from "node:path";
+import { selfInvocation } from "../self-command.ts";
 
 export const FORWARD_SUBCOMMAND = "__net-forward";
 
@@ -121,10 +121,5 @@ export async function runForwarder(args: string[]): Promise<number> {
  * itself; from source, bun runs main.ts. `paths` must be readable in the sandbox.
  */
 export function forwarderCommand(): { argv: string[]; paths: string[] } {
-  if (import.meta.path.startsWith("/$bunfs/")) return { argv: [process.execPath, FORWARD_SUBCOMMAND], paths: [process.execPath] };
-  const src = join(import.meta.dir, "..");
-  // The whole checkout: main.ts imports ../package.json and node_modules. bun would cache its
-  // transpiled sources in the command's private home (~/.bun), where the command would find them.
-  const env = ["/usr/bin/env", "BUN_RUNTIME_TRANSPILER_CACHE_PATH=0"];
-  return { argv: [...env, process.execPath, join(src, "main.ts"), FORWARD_SUBCOMMAND], paths: [process.execPath, join(src, "..")] };
+  return selfInvocation(FORWARD_SUBCOMMAND);
 }

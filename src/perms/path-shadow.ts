@@ -39,7 +39,7 @@ export function pathShadowMatcher(roots: readonly string[], path: string): (real
       seen.set(key, later ? join(later.written, name) : null);
     }
     const shadowed = seen.get(key);
-    return shadowed ? `your shell runs it instead of ${shadowed} when you type ${name} (${entries[i]!.written} is on your PATH)` : null;
+    return shadowed ? `your shell runs it instead of ${shadowed} when you type ${name}: ${entries[i]!.written} comes before ${dirname(shadowed)} on your PATH` : null;
   };
 }
 

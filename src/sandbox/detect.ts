@@ -3,6 +3,7 @@
 // it cannot), on refuses to run commands unconfined, off never confines.
 import { existsSync } from "node:fs";
 import { bubblewrapArgs, probeBubblewrap } from "./bubblewrap.ts";
+import { canScopeAbstractSockets, scopedArgv } from "./landlock.ts";
 import { SANDBOX_EXEC, seatbeltArgs } from "./seatbelt.ts";
 import type { SandboxSpec } from "./spec.ts";
 
@@ -100,6 +101,10 @@ export function sandboxStartupNotice(mode: SandboxMode, avail: SandboxAvailabili
 /** `argv` wrapped in the planned sandbox (unchanged when unconfined). */
 export function confine(plan: SandboxPlan, spec: SandboxSpec, argv: string[], tmpDir: string): string[] {
   if (!plan.confined) return argv;
-  if (plan.kind === "bubblewrap") return bubblewrapArgs(spec, argv, plan.program);
+  if (plan.kind === "bubblewrap") {
+    const args = bubblewrapArgs(spec, argv, plan.program);
+    // Sharing the machine's network shares its abstract Unix sockets too (X11, a session bus): Landlock scopes them off.
+    return spec.allowNet && canScopeAbstractSockets() ? scopedArgv(args) : args;
+  }
   return seatbeltArgs(spec, argv, tmpDir);
 }

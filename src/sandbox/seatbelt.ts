@@ -7,7 +7,7 @@
 // directory is simply not readable. sandbox-exec is called by its absolute
 // path so a PATH entry cannot stand in for it.
 import { proxySeatbeltRule } from "../net/command-net.ts";
-import { readOnlyInside, sandboxMounts, type HostFs, realHostFs, type SandboxSpec } from "./spec.ts";
+import { privateReadOnly, readOnlyInside, sandboxMounts, type HostFs, realHostFs, type SandboxSpec } from "./spec.ts";
 
 export const SANDBOX_EXEC = "/usr/bin/sandbox-exec";
 
@@ -27,6 +27,13 @@ const DEVICES = [
  * The profile. `tmpDir` is a fresh per-command directory (passed to the
  * command as TMPDIR): macOS has no private /tmp, so /tmp is not shown.
  */
+/** A writable folder less what the git wall keeps read-only in it. */
+function writableBut(dir: string, readOnly: string[]): string {
+  const inner = readOnly.filter((p) => p !== dir && p.startsWith(`${dir}/`));
+  if (inner.length === 0) return `(subpath ${sbplString(dir)})`;
+  return `(require-all (subpath ${sbplString(dir)}) ${inner.map((p) => `(require-not (subpath ${sbplString(p)}))`).join(" ")})`;
+}
+
 export function seatbeltProfile(spec: SandboxSpec, tmpDir: string, fs: HostFs = realHostFs): string {
   const mounts = sandboxMounts(spec, "darwin", fs);
   const readable = mounts.flatMap((m) => {
@@ -43,7 +50,7 @@ export function seatbeltProfile(spec: SandboxSpec, tmpDir: string, fs: HostFs = 
   const writable = [
     ...(spec.workspaceReadOnly ? [] : [`(require-all ${workspace.join(" ")})`]),
     `(subpath ${sbplString(tmpDir)})`,
-    ...(spec.privateDirs ?? []).map((p) => `(subpath ${sbplString(p)})`),
+    ...(spec.privateDirs ?? []).map((p) => writableBut(p, privateReadOnly(spec))),
     ...(spec.workspaceReadOnly ? [] : spec.writable.map((p) => `(subpath ${sbplString(p)})`)),
     ...DEVICES.filter((d) => !d.includes("random") && !d.includes("dtrace")),
   ];

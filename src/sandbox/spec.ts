@@ -177,6 +177,8 @@ export function sandboxMounts(spec: SandboxSpec, platform: NodeJS.Platform = pro
   }
   if (!spec.workspaceReadOnly) for (const p of spec.writable) if (exists(p)) out.push({ kind: "rw", path: p });
   for (const p of spec.privateDirs ?? []) if (exists(p)) out.push({ kind: "rw", path: p });
+  // The git wall inside a private writable folder (an MCP server's `write` folder): its repositories and runs-later files, read-only.
+  for (const p of privateReadOnly(spec)) if (exists(p)) out.push({ kind: "ro", path: p });
   // Unasked read-only commands: whatever trick we did not foresee, nothing can be written.
   out.push({ kind: spec.workspaceReadOnly ? "ro" : "rw", path: spec.root });
   if (!spec.workspaceReadOnly) {
@@ -197,6 +199,11 @@ export function sandboxMounts(spec: SandboxSpec, platform: NodeJS.Platform = pro
   }
   const rank = (m: Mount) => depth(m.path) * 2 + (m.kind === "mask" ? 1 : 0);
   return out.map((m, i) => ({ m, i })).sort((a, b) => rank(a.m) - rank(b.m) || a.i - b.i).map(({ m }) => m);
+}
+
+/** The paths kept read-only inside a private writable folder (an MCP server's `write` folder: git-wall.ts). */
+export function privateReadOnly(spec: SandboxSpec): string[] {
+  return (spec.readOnly ?? []).filter((p) => (spec.privateDirs ?? []).some((d) => isWithin(d, p) && d !== p));
 }
 
 /** What a command inside the sandbox finds at `path` (absolute): the innermost mount that covers it. */

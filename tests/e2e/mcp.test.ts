@@ -3,9 +3,10 @@
 // back reaches the model in the form the API accepts. Headless here; the
 // prompts in a terminal are in mcp-tty.test.ts.
 import { afterEach, describe, expect, test } from "bun:test";
-import { existsSync, linkSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { detectSandbox } from "../../src/sandbox/detect.ts";
+import { tempDir } from "../support/context.ts";
 import type { FakeAnthropic } from "../support/fake-anthropic.ts";
 import { reply, toolUse } from "../support/fake-anthropic/steps.ts";
 import { endToEnd, runHeadless, toolResults, workspace } from "../support/cli.ts";
@@ -217,6 +218,69 @@ describe.skipIf(!sandboxed)("what a server's definition names: the person decide
     expect(named).toContain("OUTSIDE-SECRET");
     expect(ssh).not.toContain("SSH-SECRET");
     expect(ssh).toContain("FAILED");
+  });
+});
+
+describe.skipIf(detectSandbox().kind !== "bubblewrap")("a server's write folder gets the git wall a command's writable roots get (red team 5's F7; real bubblewrap)", () => {
+  const git = (cwd: string, ...args: string[]) =>
+    Bun.spawnSync(["git", ...args], { cwd, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: cwd, GIT_CONFIG_NOSYSTEM: "1", GIT_AUTHOR_NAME: "a", GIT_AUTHOR_EMAIL: "a@b", GIT_COMMITTER_NAME: "a", GIT_COMMITTER_EMAIL: "a@b" }, stdout: "pipe", stderr: "pipe", timeout: 10_000 });
+  /** The person's notes: a repository with one commit. */
+  const notesRepo = (dir: string) => {
+    mkdirSync(dir, { recursive: true });
+    git(dir, "init", "-q");
+    writeFileSync(join(dir, "a.md"), "hi\n");
+    git(dir, "add", "a.md");
+    git(dir, "commit", "-qm", "one");
+  };
+  /** What a filesystem server's write_file does on the model's word: its .git's config and hook, a new repository, an .envrc. */
+  const attack = (notes: string, mark: string) => {
+    const armed = `[core]\n\tfsmonitor = "touch ${mark}; false"\n`;
+    return [
+      { write: join(notes, ".git/config"), content: armed, append: true },
+      { write: join(notes, ".git/hooks/pre-commit"), content: `#!/bin/sh\ntouch ${mark}\n` },
+      { mkdir: [join(notes, "new/.git/objects"), join(notes, "new/.git/refs")], write: join(notes, "new/.git/HEAD"), content: "ref: refs/heads/main\n" },
+      { write: join(notes, "new/.git/config"), content: armed },
+      { write: join(notes, ".envrc"), content: `touch ${mark}\n` },
+    ];
+  };
+
+  test("its .git stays read-only to it, and a repository or .envrc it makes there is disarmed or set aside after the call", async () => {
+    // Unconfined (the control): the same writes arm the person's next git status, in the notes and in the new repository.
+    const control = join(tempDir("bunker-mcp-f7-"), "notes");
+    notesRepo(control);
+    const controlMark = join(control, "..", "PWNED");
+    for (const step of attack(control, controlMark)) {
+      for (const d of step.mkdir ?? []) mkdirSync(d, { recursive: true });
+      writeFileSync(step.write, step.content, { flag: step.append ? "a" : "w" });
+    }
+    git(control, "status");
+    expect(existsSync(controlMark)).toBe(true);
+    rmSync(controlMark);
+    git(join(control, "new"), "status");
+    expect(existsSync(controlMark)).toBe(true);
+
+    const { root, env } = workspace("bunker-mcp-f7-", "");
+    const notes = join(env.HOME!, "notes");
+    notesRepo(notes);
+    const config = readFileSync(join(notes, ".git/config"), "utf8");
+    const mark = join(env.HOME!, "..", "PWNED");
+    writeUserSettings(env, { allow: ["mcp:box/*"], mcpServers: { box: testServer(["--name", "box"], { write: ["~/notes"] }) } });
+    const fake = e2e.serve([...attack(notes, mark).map((step) => reply([toolUse("mcp__box__probe", step)])), reply("Done.")]);
+    env.ANTHROPIC_BASE_URL = fake.url;
+    const r = await runHeadless(root, env, ["-p", "write", "--no-prompt"]);
+    expect(r.code).toBe(0);
+    const results = fake.requests.slice(1).map((req) => toolResults(req)[0]?.content ?? "");
+    expect(results[0]).toContain("FAILED");
+    expect(results[0]).toContain("EROFS");
+    expect(results[1]).toContain("FAILED");
+    expect(results[3]).toContain("note: bunker disarmed the git repository the command created at new/.git (core.fsmonitor commented out in config)");
+    expect(results[4]).toContain("note: bunker set aside .envrc, which the command created");
+    expect(r.stderr).toContain("bunker disarmed the git repository the command created at new/.git");
+    expect(readFileSync(join(notes, ".git/config"), "utf8")).toBe(config);
+    git(notes, "status");
+    git(join(notes, "new"), "status");
+    git(notes, "commit", "-qm", "x", "--allow-empty");
+    expect(existsSync(mark)).toBe(false);
   });
 });
 

@@ -11,7 +11,7 @@
 // (the schema-budget tests). With --grow, a tool `grow` that adds a tool
 // `grown_<n>` and drops the one it added before (the server tells the client
 // its tool list changed). One prompt, `greet`.
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { createMcpHandler, McpServer } from "@modelcontextprotocol/server";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
@@ -39,12 +39,13 @@ export function createTestServer(opts: TestServerOptions): McpServer {
     content: [{ type: "resource_link", uri: "file:///docs/guide.md", name: "guide.md", mimeType: "text/markdown", description: "the guide" }],
   }));
   server.registerTool("probe", {
-    description: "Try to read a file, write a file or fetch a URL, and report what happened.",
-    inputSchema: z.object({ read: z.string().optional(), write: z.string().optional(), fetch: z.string().optional() }),
-  }, async ({ read, write, fetch: url }) => {
+    description: "Try to read a file, make folders, write (or append to) a file or fetch a URL, and report what happened.",
+    inputSchema: z.object({ read: z.string().optional(), mkdir: z.array(z.string()).optional(), write: z.string().optional(), content: z.string().optional(), append: z.boolean().optional(), fetch: z.string().optional() }),
+  }, async ({ read, mkdir, write, content, append, fetch: url }) => {
     const report: string[] = [];
     if (read !== undefined) report.push(attempt(`read ${read}`, () => readFileSync(read, "utf8").trim()));
-    if (write !== undefined) report.push(attempt(`write ${write}`, () => (writeFileSync(write, "written by the MCP server\n"), "ok")));
+    for (const dir of mkdir ?? []) report.push(attempt(`mkdir ${dir}`, () => (mkdirSync(dir, { recursive: true }), "ok")));
+    if (write !== undefined) report.push(attempt(`write ${write}`, () => (writeFileSync(write, content ?? "written by the MCP server\n", { flag: append ? "a" : "w" }), "ok")));
     if (url !== undefined) {
       try {
         const r = await fetch(url, { signal: AbortSignal.timeout(3000) });

@@ -28,7 +28,7 @@ describe("pathShadowMatcher", () => {
   const match = pathShadowMatcher([root], path);
 
   test("a name found later on PATH shadows it, and the reason says which program and which folder", () => {
-    expect(match(join(venv, "git"))).toBe(`your shell runs it instead of ${join(sys, "git")} when you type git (${venv} is on your PATH)`);
+    expect(match(join(venv, "git"))).toBe(`your shell runs it instead of ${join(sys, "git")} when you type git: ${venv} comes before ${sys} on your PATH`);
   });
 
   test("names found nowhere later, only earlier, or only as a file that is not a program do not", () => {

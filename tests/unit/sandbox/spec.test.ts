@@ -1,7 +1,7 @@
 import { expect, test } from "bun:test";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { secretPaths, toolchainDirs } from "../../../src/sandbox/spec.ts";
+import { privateReadOnly, sandboxMounts, secretPaths, shownAs, toolchainDirs } from "../../../src/sandbox/spec.ts";
 import { tempDir } from "../../support/context.ts";
 
 test("the package managers' logins are on the secret list, under the home, XDG_DATA_HOME and the variables that move them", () => {
@@ -30,4 +30,15 @@ test("a PATH folder in the home is shown itself with what its links lead to, not
   const dirs = toolchainDirs({ PATH: `${home}/.dotfiles/bin:${home}/.npm-global/bin` }, home, root);
   for (const d of [".dotfiles/bin", ".dotfiles/zsh/prompt.sh", "tools/x/run.sh", ".npm-global/bin", ".npm-global/lib"]) expect(dirs).toContain(join(home, d));
   for (const no of [".dotfiles", ".dotfiles/zsh", ".npm-global", "tools/x"]) expect(dirs).not.toContain(join(home, no));
+});
+
+test("inside a private writable folder (an MCP server's write folder in a read-only workspace), the git wall's paths are read-only", () => {
+  const root = tempDir("bunker-private-ro-");
+  mkdirSync(join(root, "docs/.git"), { recursive: true });
+  const spec = { root, allowNet: false, gitWritable: false, writable: [], workspaceReadOnly: true, system: [], privateDirs: [join(root, "docs")], readOnly: [join(root, "docs/.git")] };
+  const mounts = sandboxMounts(spec);
+  expect(shownAs(mounts, join(root, "docs/.git/config"))).toBe("ro");
+  expect(shownAs(mounts, join(root, "docs/a.md"))).toBe("rw");
+  expect(shownAs(mounts, join(root, "src/a.ts"))).toBe("ro");
+  expect(privateReadOnly(spec)).toEqual([join(root, "docs/.git")]);
 });
