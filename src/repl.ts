@@ -43,10 +43,10 @@ export async function runRepl(config: Config): Promise<number> {
   if (resumed > 0) {
     const todos = app.session.todos.length;
     const counts = `${resumed} message${resumed === 1 ? "" : "s"}${todos ? `, ${todos} todo${todos === 1 ? "" : "s"}` : ""}`;
-    process.stderr.write(pc.dim(`Continuing session ${app.recorder.id} (${counts}).\n`));
-    // Where the conversation left off, so the person knows what "continue" will continue.
+    // Where the conversation left off, so the person knows what "continue" will continue. One write with the
+    // line above: the screen never shows the one without the other (a test read it between two writes).
     const last = lastReply(app.agent.history.messages);
-    if (last) process.stderr.write(`${pc.dim("Last reply:")}\n${escapeControl(last, { keepNewlines: true })}\n`);
+    process.stderr.write(pc.dim(`Continuing session ${app.recorder.id} (${counts}).\n`) + (last ? `${pc.dim("Last reply:")}\n${escapeControl(last, { keepNewlines: true })}\n` : ""));
   }
   /** Whole lines for the transcript: above the region when there is one. */
   const say = (text: string) => (region ? region.print(text) : process.stderr.write(text));

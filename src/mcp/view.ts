@@ -7,7 +7,7 @@
 // credential store. Either gets what the person granted: the server's `read`
 // list in the user's settings.json, and --allow-read.
 import { existsSync } from "node:fs";
-import { dirname, isAbsolute, join, resolve } from "node:path";
+import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import { isWithin, realpathLoose } from "../perms/workspace.ts";
 import type { McpServerDef } from "./config.ts";
 
@@ -52,7 +52,12 @@ export function serverView(def: McpServerDef, ctx: ViewContext): ServerView {
   const notShown: string[] = [];
   const real = (p: string) => realpathLoose(p).real;
   const within = (dirs: string[], p: string) => dirs.some((d) => isWithin(real(d), real(p)));
-  const visible = (p: string) => isWithin(ctx.root, real(p)) || within(ctx.shownAnyway, p);
+  const seenAt = (p: string) => isWithin(ctx.root, p) || ctx.shownAnyway.some((d) => isWithin(d, p) || isWithin(real(d), p));
+  // Seen in the sandbox: what the path leads to, and the path itself by its name. A link where the sandbox shows
+  // nothing (its /tmp is its own) to a file it shows (/tmp/x/bun -> /usr/lib/bun) is not there by that name:
+  // the server's start failed with a broken pipe. Such a name is shown (a user's server, a program on PATH),
+  // or refused with how to grant it (a project's, as any path it names outside the workspace).
+  const visible = (p: string) => seenAt(real(p)) && seenAt(join(real(dirname(p)), basename(p)));
   const show = (p: string) => {
     if (!visible(p) && !readable.includes(p)) readable.push(p);
   };

@@ -13,7 +13,7 @@
 import { Readable } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
 import { flushTokens, tokenizeKeys, type KeyToken } from "./keys.ts";
-import { confirmsPick, holdKeys, notePick, QUIET_MS, wasTyping } from "./typeahead.ts";
+import { confirmsPick, holdKeys, notePick, noteTyping, QUIET_MS, wasTyping } from "./typeahead.ts";
 
 export interface FeedInput {
   setRawMode?(mode: boolean): unknown;
@@ -125,4 +125,32 @@ export async function withKeyFeed<R>(input: FeedInput, prompt: (feed: Readable) 
   if (left.length < queue.length) ctrlC = true;
   holdKeys(input, [...left.map((t) => t.raw), ...(rest ? [rest] : [])]);
   return { answer, ctrlC };
+}
+
+/** How long the terminal is read before a question with nobody else reading it: what waits there comes at once. */
+const WAITING_MS = 40;
+
+/**
+ * Keys already typed when a question is about to be drawn and nobody was reading the terminal (at start-up,
+ * before the input line exists, the keys wait in the terminal): typed before the question, they must not
+ * answer it. They are held for the input line, in order, and count as typing, so the question drawn next
+ * takes no key until the person pauses (QUIET_MS), as one drawn while they type at the input line.
+ */
+export async function holdWaitingKeys(input: FeedInput, waitMs = WAITING_MS): Promise<void> {
+  if (input.listenerCount("data") > 0) return;
+  const decoder = new StringDecoder("utf8");
+  let rest = "";
+  const onData = (chunk: Buffer | string) => {
+    const read = tokenizeKeys(rest + (typeof chunk === "string" ? chunk : decoder.write(chunk)));
+    rest = read.rest;
+    holdKeys(input, read.tokens.map((t) => t.raw));
+    noteTyping(input);
+  };
+  input.setRawMode?.(true);
+  input.on("data", onData);
+  input.resume();
+  await Bun.sleep(waitMs);
+  input.off("data", onData);
+  input.pause();
+  if (rest) holdKeys(input, flushTokens(rest).map((t) => t.raw));
 }

@@ -183,7 +183,13 @@ export class LiveRegion {
       }
     }
     const end = total - 1;
-    let out = "";
+    // Autowrap is off while the region draws, but for the line with the cursor (the text being edited, which
+    // wraps as typed text does): every other line is one row at any width. A frame can reach the terminal after
+    // it re-wrapped for a new width (written before the resize, read after); its lines are then cut at the new
+    // edge, but it still ends where it meant to: with no cursor shown (a turn running), at the region's top
+    // left, which the re-wrap keeps at the start of the region's first line. The next frame, drawn for the new
+    // width, clears from there, and nothing of either frame is left above it.
+    let out = NO_AUTOWRAP;
     let at = this.cursorRow;
     if (!unchanged) {
       out += this.drawn ? vertical(row - this.cursorRow) + CLEAR_DOWN : "";
@@ -191,7 +197,8 @@ export class LiveRegion {
         const l = lines[i]!;
         // A line that fills its last row exactly leaves the cursor waiting to wrap: make the wrap happen,
         // so every line takes floor(width / cols) + 1 rows.
-        out += l.text + (l.width > 0 && l.width % cols === 0 ? " \r" : "") + (i < lines.length - 1 ? "\r\n" : "");
+        const text = l.cursor === undefined ? l.text : AUTOWRAP + l.text + (l.width > 0 && l.width % cols === 0 ? " \r" : "") + NO_AUTOWRAP;
+        out += text + (i < lines.length - 1 ? "\r\n" : "");
       }
       at = end;
     }
@@ -206,7 +213,7 @@ export class LiveRegion {
       this.cursorRow = 0;
     }
     this.cursorKey = key;
-    this.out.write(out);
+    this.out.write(out + AUTOWRAP);
     this.drawn = true;
     this.shown = lines.map((l) => l.text);
     this.drawnCols = cols;
@@ -255,6 +262,10 @@ export class LiveRegion {
  * region at the top of the screen (as a shrink leaves it). The row is cleared, then the rest from column 1.
  */
 const CLEAR_DOWN = "\r\x1b[K\x1b[C\x1b[J\r";
+
+/** The terminal's autowrap, off while the region draws and on again after it (the transcript wraps as usual). */
+const NO_AUTOWRAP = "\x1b[?7l";
+const AUTOWRAP = "\x1b[?7h";
 
 /** Moves the cursor `n` rows down (up when negative) within the region. */
 function vertical(n: number): string {

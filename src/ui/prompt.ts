@@ -48,6 +48,8 @@ export class TtyPrompt {
     return new Promise((resolve) => {
       this.reading = resolve;
       if (this.queued) return this.submit();
+      // Left by a question asked outside a turn (at start-up, or by /mcp start): waiting here, unsent.
+      this.takeTypedAhead();
       this.draw();
     });
   }

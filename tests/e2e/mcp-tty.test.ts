@@ -85,6 +85,30 @@ describe.skipIf(!tmuxAvailable)("MCP in a real terminal (tmux)", () => {
     expect(await quitWithCtrlD(e2e.tmux)).not.toBeNull();
   });
 
+  test("keys typed before a project's server question never answer it; they, and keys typed on after the answer, wait in the input line", async () => {
+    const fake = e2e.serve([]);
+    const { root, env } = e2e.workspace();
+    writeProjectServers(root, { proj: testServer(["--name", "proj"]) });
+    writeUserSettings(env, { mcpServers: serverPackageGrant("proj") });
+    const t = await start(root, env);
+    // Typed at once, while bunker starts: before the question is drawn ("y" would be a yes).
+    t.keys(["yes please"], true);
+    await waitForCount(t, "Start proj?", 1);
+    // Longer than the pause after which a question drawn while the person typed takes keys: still open.
+    await Bun.sleep(800);
+    expect(t.screen()).toContain("Enter: confirm");
+    // The answer, and in the same read what the person types on: the pick, then more of their message.
+    t.keys(["1 now"], true);
+    await waitForCount(t, "/help for commands", 1);
+    const screen = await waitForCount(t, "› yes please now", 1);
+    // Answered by the 1 (a yes, shown as the option picked), nothing sent.
+    expect(screen).not.toContain("Enter: confirm");
+    expect(screen).toContain("1. Yes, and remember it for this workspace");
+    expect(fake.requests).toHaveLength(0);
+    await press(t, "C-c");
+    expect(await quitWithCtrlD(t)).not.toBeNull();
+  });
+
   test("never is remembered: the next start does not ask; /mcp start asks again and a yes starts it", async () => {
     e2e.serve([]);
     const { root, env } = e2e.workspace();

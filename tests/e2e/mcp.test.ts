@@ -4,14 +4,14 @@
 // prompts in a terminal are in mcp-tty.test.ts.
 import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { detectSandbox } from "../../src/sandbox/detect.ts";
 import { tempDir } from "../support/context.ts";
 import type { FakeAnthropic } from "../support/fake-anthropic.ts";
 import { reply, toolUse } from "../support/fake-anthropic/steps.ts";
 import { endToEnd, runHeadless, toolResults, workspace } from "../support/cli.ts";
 import { PIXEL_PNG } from "../support/mcp-server.ts";
-import { brokenServer, serverPackageGrant, startHttpServer, testServer, writeProjectServers, writeUserSettings } from "../support/mcp.ts";
+import { BUN, brokenServer, serverPackageGrant, startHttpServer, testServer, writeProjectServers, writeUserSettings } from "../support/mcp.ts";
 import { CREDENTIALS, ORDINARY } from "../support/token-values.ts";
 
 const sandboxed = detectSandbox().kind !== null;
@@ -109,6 +109,18 @@ describe.skipIf(!sandboxed)("the stdio server's sandbox", () => {
     expect(existsSync(join(root, "planted.txt"))).toBe(false);
     expect(net).not.toContain("reached");
     expect(state).toContain(": kept");
+  });
+
+  test.skipIf(!sandboxed)("started by a link under /tmp to its interpreter (the sandbox has its own /tmp): it starts, and its tools answer", async () => {
+    const fake = e2e.serve([reply([toolUse("mcp__alpha__echo", { text: "x" })]), reply("Done.")]);
+    const { root, env } = e2e.workspace();
+    const link = join(dirname(root), "bin", "bun");
+    mkdirSync(dirname(link));
+    symlinkSync(BUN, link);
+    writeUserSettings(env, { allow: ["mcp:alpha/*"], mcpServers: { alpha: { ...testServer(["--name", "alpha"]), command: link } } });
+    const r = await runHeadless(root, env, ["-p", "echo"]);
+    expect(r.stderr).not.toContain("did not start");
+    expect(toolResults(fake.requests[1])).toEqual([{ content: "alpha says: x", is_error: false }]);
   });
 
   test("its environment is the person's without credentials (by name and by shape); what its definition sets reaches it", async () => {

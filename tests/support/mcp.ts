@@ -12,10 +12,12 @@ export const SERVER_PACKAGE = dirname(dirname(import.meta.dir));
 
 /**
  * The user's grant that lets a project's server run the test server: a
- * project's server is shown nothing its definition names outside the workspace.
+ * project's server is shown nothing its definition names outside the workspace:
+ * neither the script's folder nor bun itself, where bun lies outside the
+ * system and toolchain directories (a bun installed under /tmp).
  */
 export function serverPackageGrant(name: string): Record<string, unknown> {
-  return { [name]: { read: [SERVER_PACKAGE] } };
+  return { [name]: { read: [SERVER_PACKAGE, BUN] } };
 }
 
 /** A stdio definition that runs the test server with `args`. */

@@ -70,7 +70,8 @@ test.skipIf(detectSandbox().kind !== "bubblewrap")("a path named in the argument
   symlinkSync(join(home, ".ssh", "id_rsa"), join(base, "innocent.txt"));
   const args = [join(home, ".ssh", "id_rsa"), join(base, "innocent.txt"), join(home, "tools", "conf.json")];
   const shown = async (source: "user" | "project") => {
-    const ctx = context({ plan: planSandbox("on", detectSandbox()), home, env: { PATH: process.env.PATH, HOME: home } });
+    // bun itself granted, where it lies outside the system directories (under /tmp): a project's server is not shown it.
+    const ctx = context({ plan: planSandbox("on", detectSandbox()), home, env: { PATH: process.env.PATH, HOME: home }, grantedRead: [BUN] });
     const l = await launchStdio(def({ command: BUN, args }, source), ctx);
     return [l.command, ...l.args].join(" ");
   };
@@ -90,4 +91,13 @@ test.skipIf(detectSandbox().kind !== "bubblewrap")("a project's server whose pro
   await expect(launchStdio(def({ command: program }, "project"), ctx)).rejects.toThrow(`the program ${program} lies outside the workspace, and a project's server is not shown it; grant it with "read": ["${program}"] under mcpServers.s in your settings.json, or --allow-read=${program}`);
   const granted = await launchStdio(def({ command: program }, "project"), { ...ctx, grantedRead: [program] });
   expect([granted.command, ...granted.args].join(" ")).toContain(`--ro-bind ${program} ${program}`);
+});
+
+test.skipIf(detectSandbox().kind !== "bubblewrap")("a program started by a link where the sandbox shows nothing (its own /tmp) to one it shows: a user's server is shown the link; a project's is refused, saying how to grant it", async () => {
+  const ctx = context({ plan: planSandbox("on", detectSandbox()) });
+  const link = join(tempDir(), "bun");
+  symlinkSync(BUN, link);
+  const user = await launchStdio(def({ command: link, args: [MCP_SERVER_SCRIPT] }), ctx);
+  expect([user.command, ...user.args].join(" ")).toContain(`--ro-bind ${link} ${link}`);
+  await expect(launchStdio(def({ command: link }, "project"), ctx)).rejects.toThrow(`the program ${link} lies outside the workspace, and a project's server is not shown it; grant it with "read": ["${link}"]`);
 });

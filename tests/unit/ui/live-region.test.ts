@@ -129,3 +129,82 @@ test("lines printed while hidden (a question has the screen) wait, and show in o
   region.show();
   expect(out.text()).toBe("? question drawn by the prompt\nexit code 0\nthe answer\n› typed");
 });
+
+/**
+ * A terminal that re-wraps on resize as tmux, kitty or iTerm2 do: rows a line wrapped onto are joined and
+ * split again at the new width (a line wider than it is split too), and the cursor keeps its place in its line.
+ * Autowrap can be turned off (CSI ?7l): a row then ends at the edge, the last cell overwritten.
+ */
+function reflowingScreen(cols: number) {
+  let rows: { text: string; wrapped: boolean }[] = [{ text: "", wrapped: false }];
+  let r = 0;
+  let c = 0;
+  let autowrap = true;
+  const row = () => (rows[r] ??= { text: "", wrapped: false });
+  const put = (ch: string) => {
+    if (c >= cols) {
+      if (autowrap) {
+        row().wrapped = true;
+        r++;
+        c = 0;
+      } else c = cols - 1;
+    }
+    const line = row();
+    line.text = line.text.padEnd(c, " ").slice(0, c) + ch + line.text.slice(c + 1);
+    c++;
+  };
+  return {
+    write(s: string) {
+      const re = /\x1b\[(\d*)([A-Za-z])|\x1b\[\?(\d+)([hl])|\r|\n|[^\x1b\r\n]/gu;
+      for (const m of s.matchAll(re)) {
+        const t = m[0];
+        if (t === "\r") c = 0;
+        else if (t === "\n") (r++, (c = 0));
+        else if (m[3] === "7") autowrap = m[4] === "h";
+        else if (m[2] === "A") r = Math.max(0, r - Number(m[1] || 1));
+        else if (m[2] === "B") r += Number(m[1] || 1);
+        else if (m[2] === "C") c = Math.min(cols - 1, c + Number(m[1] || 1));
+        else if (m[2] === "J") (rows.length = r + 1), (row().text = row().text.slice(0, c)), (row().wrapped = false);
+        else if (m[2] === "K") row().text = row().text.slice(0, c);
+        else if (m[2] || t.startsWith("\x1b")) continue;
+        else put(t);
+        row();
+      }
+    },
+    resize(to: number) {
+      const lines: string[] = [];
+      let at = { line: 0, offset: 0 };
+      let text = "";
+      rows.forEach((row, i) => {
+        if (i === r) at = { line: lines.length, offset: text.length + c };
+        text += row.wrapped ? row.text.padEnd(cols, " ") : row.text;
+        if (!row.wrapped || i === rows.length - 1) (lines.push(text), (text = ""));
+      });
+      rows = [];
+      lines.forEach((line, i) => {
+        if (i === at.line) (r = rows.length + Math.floor(at.offset / to)), (c = at.offset % to);
+        for (let k = 0; k === 0 || k * to < line.length; k++) rows.push({ text: line.slice(k * to, (k + 1) * to), wrapped: (k + 1) * to < line.length });
+      });
+      cols = to;
+    },
+    text: () => rows.map((l) => l.text.trimEnd()).join("\n").trimEnd(),
+  };
+}
+
+test("a frame drawn for the old width that reaches the terminal after it re-wrapped leaves nothing stranded above the region", () => {
+  const term = reflowingScreen(100);
+  let columns = 100;
+  const region = new LiveRegion({ write: (s) => term.write(s), get columns() { return columns; }, rows: 40 }, ["preview", "status"]);
+  const words = Array.from({ length: 60 }, (_, i) => `word${i}`).join(" ");
+  const wrapped = (width: number) => Bun.wrapAnsi(words, width - 1, { hard: true }).split("\n");
+  region.print("› go");
+  region.set("status", ["status"]);
+  region.set("preview", wrapped(100).slice(0, 3), { fits: true });
+  // The terminal shrinks to 40 columns and re-wraps; the next frame, drawn for 100, was already on its way.
+  term.resize(40);
+  region.set("preview", wrapped(100), { fits: true });
+  // Then the program learns the new width, and draws for it.
+  columns = 40;
+  region.set("preview", wrapped(40), { fits: true });
+  expect(term.text()).toBe(["› go", ...wrapped(40), "status"].join("\n"));
+});

@@ -34,6 +34,7 @@ test("SIGTERM while the terminal is taken: exit 143, and on the way out the curs
   expect(out).toBe(`ready;${GIVE_BACK}raw false;`);
   expect(GIVE_BACK).toContain("\x1b[?25h");
   expect(GIVE_BACK).toContain("\x1b[?2004l");
+  expect(GIVE_BACK).toContain("\x1b[?7h");
 });
 
 test("once its user is done with the terminal, nothing is written at exit", async () => {
