@@ -6,7 +6,7 @@
 // directories and included files their configs name. A `.git` that a command
 // creates anyway (`git init sub`) is disarmed after it: its hooks renamed,
 // its program-running config keys commented out, and the result says so.
-import { type Stats, existsSync, lstatSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { type Stats, accessSync, constants, existsSync, lstatSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { configEntries, keepsConfigKey, withIncludes } from "../perms/git-config.ts";
 import { isWithin, realpathLoose, resolveFrom } from "../perms/workspace.ts";
@@ -58,8 +58,8 @@ interface DirMemo {
   later: string[];
   /** Every link in the folder (where it leads is read at each walk: re-aiming one changes no ctime here). */
   links: string[];
-  /** It could not be listed (EACCES): nothing in it was seen. */
-  unlistable: boolean;
+  /** Why it could not be listed or entered (EACCES, ENAMETOOLONG…), or null: nothing in it was seen. */
+  unlistable: string | null;
   /** Names in it that are not UTF-8 (not entered: the decoded name opens nothing). */
   undecodable: Buffer[];
 }
@@ -97,7 +97,10 @@ export function scanWorkspace(root: string, later: LaterMatch = NO_LATER, skip: 
     let st;
     try {
       st = lstatSync(dir);
-    } catch {
+    } catch (e) {
+      // Gone meanwhile: nothing to see. Anything else (a path too long to open) hides what is there (walk-gaps.ts).
+      const code = (e as NodeJS.ErrnoException).code ?? "unknown";
+      if (code !== "ENOENT" && code !== "ENOTDIR") out.unlistable.push({ path: dir, id: code, owned: false, code });
       continue;
     }
     const memoKey = `${later.key}\0${dir}`;
@@ -118,7 +121,7 @@ export function scanWorkspace(root: string, later: LaterMatch = NO_LATER, skip: 
       if (id) out.later.set(p, id);
     }
     for (const link of m.links) linkedLater(link, later, out);
-    if (m.unlistable) out.unlistable.push({ path: dir, id: `${st.dev}:${st.ino}:${st.ctimeMs}`, owned: st.uid === process.getuid?.() });
+    if (m.unlistable) out.unlistable.push({ path: dir, id: `${st.dev}:${st.ino}:${st.ctimeMs}`, owned: st.uid === process.getuid?.(), code: m.unlistable });
     for (const name of m.undecodable) out.undecodable.push({ dir, name, id: bytesId(joinBytes(dir, name)) ?? "gone" });
     for (const d of m.subdirs) if (!skip.includes(d)) stack.push(d);
   }
@@ -245,14 +248,21 @@ export function isBareShaped(names: ReadonlySet<string>): boolean {
 export const GIT_DIR_ENTRIES = ["HEAD", "config", "config.worktree", "commondir", "hooks", "objects", "refs", "packed-refs", "info", "worktrees", "modules", "gitdir"];
 
 function readDir(dir: string, ctimeMs: number, ino: number, later: LaterMatch): DirMemo {
-  const m: DirMemo = { ctimeMs, ino, laterKey: later.key, subdirs: [], sites: [], later: [], links: [], unlistable: false, undecodable: [] };
+  const m: DirMemo = { ctimeMs, ino, laterKey: later.key, subdirs: [], sites: [], later: [], links: [], unlistable: null, undecodable: [] };
   let entries;
   try {
     entries = readdirSync(dir, { withFileTypes: true });
   } catch (e) {
     // Not a folder any more, or gone: nothing to see. One it cannot list hides what is in it (walk-gaps.ts).
-    const code = (e as NodeJS.ErrnoException).code;
-    m.unlistable = code === "EACCES" || code === "EPERM";
+    const code = (e as NodeJS.ErrnoException).code ?? "unknown";
+    m.unlistable = code === "ENOENT" || code === "ENOTDIR" ? null : code;
+    return m;
+  }
+  // Listable but not enterable (chmod 0644): its names are read, but nothing in it can be looked at.
+  try {
+    accessSync(dir, constants.X_OK);
+  } catch {
+    m.unlistable = "EACCES";
     return m;
   }
   // git takes a directory with HEAD and objects+refs (or a commondir) for a repository: guarded whole, and entered
@@ -272,8 +282,10 @@ function readDir(dir: string, ctimeMs: number, ino: number, later: LaterMatch): 
         const kind = st.isDirectory() ? "dir" : st.isFile() ? "file" : st.isSymbolicLink() ? "link" : null;
         if (kind) m.sites.push({ path: p, kind, id: `${st.dev}:${st.ino}`, gitDirs: [] });
         if (kind === "dir") m.subdirs.push(p);
-      } catch {
-        // gone meanwhile
+      } catch (e) {
+        // Gone meanwhile; or it cannot be looked at (a path too long to open), which hides it (walk-gaps.ts).
+        const code = (e as NodeJS.ErrnoException).code ?? "unknown";
+        if (code !== "ENOENT") m.unlistable = code;
       }
     } else if (e.isDirectory()) {
       m.subdirs.push(p);

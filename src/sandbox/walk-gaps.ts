@@ -18,12 +18,17 @@ export interface Undecodable {
   id: string;
 }
 
-/** A folder the walk could not list (EACCES): its identity, and whether the person owns it (then it can be made listable). */
+/** A folder the walk could not list or enter: its identity, whether the person owns it (then it can be made listable), and why. */
 export interface Unlistable {
   path: string;
   id: string;
   owned: boolean;
+  /** EACCES or EPERM (its mode: fixed by chmod), or another error (a path too long to open: not). */
+  code: string;
 }
+
+/** The folder's mode keeps the walk out: chmod u+rx lets it in. */
+const byMode = (u: Unlistable) => u.code === "EACCES" || u.code === "EPERM";
 
 /** Names from readdir that came back with U+FFFD: their bytes, where they are not UTF-8 (a real U+FFFD is). */
 export function undecodableNames(dir: string, names: readonly string[]): Buffer[] {
@@ -177,6 +182,11 @@ function shownFrom(root: string, path: Buffer): string {
  */
 export function gapsBefore(roots: readonly string[], gaps: WalkGaps, later: (decoded: string) => boolean): { readOnly: string[]; refusal: string | null } {
   const root = roots[0]!;
+  // One its mode does not explain (a path too long to open): not even a read-only mount can name it.
+  const unreadable = gaps.unlistable.find((u) => !byMode(u));
+  if (unreadable) {
+    return { readOnly: [], refusal: `bunker cannot look into ${shownFrom(root, Buffer.from(unreadable.path))} (${unreadable.code}), so it cannot keep what is in it read-only for commands; move or remove it (from a shell outside bunker), then run the command again.` };
+  }
   const unlistedRoot = gaps.unlistable.find((u) => roots.includes(u.path));
   if (unlistedRoot) {
     const fix = unlistedRoot.owned ? `make it listable again (chmod u+rx ${bytesQuote(Buffer.from(unlistedRoot.path))})` : "it belongs to another user: ask them to make it listable, or grant another folder";
@@ -209,6 +219,10 @@ export function gapsAfter(roots: readonly string[], before: WalkGaps, after: Wal
     // Listed as unlistable before the command too, and unchanged: it was read-only to the command (gapsBefore).
     if (was.has(`${u.path}\0${u.id}`)) continue;
     const shown = shownFrom(root, Buffer.from(u.path));
+    if (!byMode(u)) {
+      lines.push(`bunker cannot look into ${shown} (${u.code}), so it cannot check what the command put there; later commands are refused until it is moved or removed. Before running git in it, look at what the command made.`);
+      continue;
+    }
     if (!u.owned) {
       lines.push(`bunker cannot list ${shown} (it belongs to another user), so it cannot check what the command put there; later commands see it read-only. Before running git in it, ask its owner to look.`);
       continue;

@@ -119,6 +119,20 @@ describe.skipIf(!usable)("what a command hides from the walk is undone before th
     expect(existsSync(join(theirs, "x"))).toBe(false);
   });
 
+  test("a repository planted deeper than a path can name (ENAMETOOLONG) is said, and later commands are refused until it is gone", async () => {
+    const deep = `n=$(printf 'd%.0s' {1..100}); for i in $(seq 45); do mkdir "$n" && cd "$n"; done; ${armedRepo("sub")}`;
+    const root = workspace();
+    try {
+      const out = await sandboxed(root, deep);
+      expect(out).toContain("(ENAMETOOLONG), so it cannot check what the command put there; later commands are refused until it is moved or removed.");
+      const next = await sandboxed(root, "echo hi > x");
+      expect(next).toContain("refused: not run: bunker cannot look into ");
+      expect(existsSync(join(root, "x"))).toBe(false);
+    } finally {
+      Bun.spawnSync(["rm", "-rf", root]);
+    }
+  });
+
   test("red team 5 F12f: a repository planted in the object store of a bare-shaped folder is disarmed", async () => {
     const plant = `mkdir -p b/objects b/refs && echo 'ref: refs/heads/main' > b/HEAD && ${armedRepo("b/objects/sub")}`;
     const control = workspace();
@@ -177,6 +191,22 @@ describe.skipIf(!usable)("a folder made unlistable (as an unprivileged user: roo
     expect(second).toContain("Read-only file system");
     expect(readFileSync(join(w.root, "tools/.git/config"), "utf8")).toBe(config);
     personGit(join(w.root, "tools"), "status");
+    expect(existsSync(w.mark)).toBe(false);
+  });
+
+  test("a folder made listable but not enterable (chmod 0644) over a new repository is made enterable again, and the repository disarmed", () => {
+    const plantFor = (mark: string) => `mkdir d && git init -q d/sub && ${armed(mark)} >> d/sub/.git/config && chmod 0644 d`;
+    const c = userWorkspace();
+    expect(asUser(c.root, plantFor(c.mark)).exitCode).toBe(0);
+    // The person's git cannot go in until they make it enterable again; then it runs what was planted.
+    asUser(c.root, "chmod u+x d && cd d/sub && git status");
+    expect(existsSync(c.mark)).toBe(true);
+
+    const w = userWorkspace();
+    const [out] = sandboxedAs(w.root, home, env, [plantFor(w.mark)]);
+    expect(out).toContain("bunker made d listable again (chmod u+rx)");
+    expect(out).toContain("bunker disarmed the git repository the command created at d/sub/.git (core.fsmonitor commented out in config)");
+    personGit(join(w.root, "d/sub"), "status");
     expect(existsSync(w.mark)).toBe(false);
   });
 
