@@ -10,7 +10,7 @@ import { hasHeldKeys, holdKeys, noteTyping, takeHeldKeys } from "./typeahead.ts"
 
 export type KeyName =
   | "text" | "paste" | "enter" | "newline" | "escape" | "backspace" | "delete" | "tab"
-  | "left" | "right" | "up" | "down" | "home" | "end" | "word-left" | "word-right"
+  | "left" | "right" | "up" | "down" | "home" | "end" | "word-left" | "word-right" | "kill-word"
   | "ctrl-a" | "ctrl-c" | "ctrl-d" | "ctrl-e" | "ctrl-k" | "ctrl-l" | "ctrl-u" | "ctrl-w";
 
 export interface Key {
@@ -32,6 +32,19 @@ const CTRL_KEYS: Record<number, KeyName> = {
   // LF is Enter too: what was typed before raw mode was set comes through the terminal's CR-to-LF translation.
   0x0a: "enter", 0x0b: "ctrl-k", 0x0c: "ctrl-l", 0x0d: "enter", 0x15: "ctrl-u", 0x17: "ctrl-w", 0x7f: "backspace",
 };
+/**
+ * Alt+B, Alt+F and Alt+D (readline's word back, word forward, delete word forward), as terminals send them:
+ * Escape and the letter in one read, alone. Escape pressed and then the letter is two reads (a person's
+ * keys come apart; a lone Escape waits a moment for the rest of a sequence, then is an Escape): Escape,
+ * then the letter, as typed. So is Escape in the middle of a burst ("abc", Escape, "def" read at once).
+ */
+const ALT_KEYS: Record<string, KeyName> = { "\x1bb": "word-left", "\x1bf": "word-right", "\x1bd": "kill-word" };
+
+/** The Alt key a read is, when it is one of ALT_KEYS whole. */
+export function altKey(read: string): KeyToken | null {
+  const name = ALT_KEYS[read];
+  return name ? { raw: read, key: { name } } : null;
+}
 const PASTE_START = "\x1b[200~";
 const PASTE_END = "\x1b[201~";
 
@@ -198,6 +211,8 @@ export class Keyboard {
 
   feed(chunk: string): void {
     clearTimeout(this.timer);
+    const alt = this.rest ? null : altKey(chunk);
+    if (alt) return this.deliver([alt]);
     const { tokens, rest } = tokenizeKeys(this.rest + chunk);
     this.rest = rest;
     this.deliver(tokens);
@@ -234,6 +249,9 @@ export class Keyboard {
   /** The keys held for an approval that did not come (the turn is over), as keys, oldest first. */
   takeHeld(): Key[] {
     const tokens = takeHeldKeys(this.input).flatMap((raw) => {
+      // One key's bytes each: an Escape held alone is "\x1b", so "\x1bb" was read as Alt+B.
+      const alt = altKey(raw);
+      if (alt) return [alt];
       const { tokens, rest } = tokenizeKeys(raw);
       return [...tokens, ...flushTokens(rest)];
     });

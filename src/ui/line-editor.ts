@@ -1,5 +1,5 @@
 // The text of the REPL's input line and how keys edit it: insert, delete,
-// move by character or word, kill to either end, walk the history with the
+// move by character or word, delete a word either way, kill to either end, walk the history with the
 // arrows. Pure state; drawing it is the prompt's job.
 import { escapeControl } from "./escape.ts";
 import type { Key } from "./keys.ts";
@@ -60,11 +60,12 @@ export class LineEditor {
       case "word-left":
         this.cursor = wordStart(text, cursor);
         return true;
-      case "word-right": {
-        const m = /^\s*\S*/.exec(text.slice(cursor))!;
-        this.cursor = cursor + m[0].length;
+      case "word-right":
+        this.cursor = wordEnd(text, cursor);
         return true;
-      }
+      case "kill-word":
+        this.replace(cursor, wordEnd(text, cursor), "");
+        return true;
       case "up":
         this.walkHistory(1);
         return true;
@@ -120,4 +121,9 @@ export class LineEditor {
 function wordStart(text: string, cursor: number): number {
   const m = /\S*\s*$/.exec(text.slice(0, cursor))!;
   return cursor - m[0].length;
+}
+
+function wordEnd(text: string, cursor: number): number {
+  const m = /^\s*\S*/.exec(text.slice(cursor))!;
+  return cursor + m[0].length;
 }

@@ -111,6 +111,28 @@ describe.skipIf(!tmuxAvailable)("REPL input in a real terminal (tmux)", () => {
     }
   }, 60_000);
 
+  test("Alt+B, Alt+F and Alt+D move and delete by word; Escape, then b typed after it, is Escape and b", async () => {
+    const t = await startRepl([reply("Got it.")]);
+    t.keys(["one two three"], true);
+    // tmux sends M-x as a terminal does: Escape and the letter in one write.
+    t.keys(["M-b"]);
+    t.keys(["M-b"]);
+    t.keys(["M-d"]);
+    t.keys(["2"], true);
+    await t.waitFor("› one 2 three");
+    t.keys(["M-f"]);
+    t.keys(["!"], true);
+    await t.waitFor("› one 2 three!");
+    // A person's Escape and the next key come apart: nothing is moved or deleted.
+    t.keys(["Escape"]);
+    await Bun.sleep(150);
+    t.keys(["b"], true);
+    t.keys(["Enter"]);
+    await t.waitFor("Got it.");
+    expect(lastUserText(0)).toBe("one 2 three!b");
+    await leaves(t);
+  });
+
   test("lines typed one at a time are separate messages", async () => {
     const t = await startRepl([reply("One."), reply("Two.")]);
     t.keys(["hello"], true);

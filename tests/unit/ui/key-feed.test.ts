@@ -5,7 +5,7 @@
 import { expect, test } from "bun:test";
 import { PassThrough } from "node:stream";
 import { isCancel, text } from "@clack/prompts";
-import { withKeyFeed, type FeedInput } from "../../../src/ui/key-feed.ts";
+import { holdWaitingKeys, withKeyFeed, type FeedInput } from "../../../src/ui/key-feed.ts";
 import { selectKeys } from "../../../src/ui/select-keys.ts";
 import { CONFIRM_MS, noteTyping, QUIET_MS, takeHeldKeys } from "../../../src/ui/typeahead.ts";
 import { KEY } from "../../support/prompt-terminal.ts";
@@ -143,4 +143,19 @@ test("without typing before it, a question takes the first key; vim's j and k do
   const first = ask();
   type("jj\r");
   expect((await first).answer).toBe("once");
+});
+
+test("keys waiting in the terminal before a question nobody was reading for (start-up): held for the input line; the question drawn next takes none until a pause", async () => {
+  const { input, ask, type } = setUp();
+  // Typed before anything read the terminal: they wait there, and come with the first read.
+  type("yes");
+  await holdWaitingKeys(input as unknown as FeedInput);
+  expect(takeHeldKeys(input)).toEqual(["y", "e", "s"]);
+  const question = ask();
+  type(" please");
+  expect(await stillOpen(question, QUIET_MS / 2)).toBe(true);
+  await Bun.sleep(QUIET_MS);
+  type("n");
+  expect((await question).answer).toBe("deny");
+  expect(takeHeldKeys(input)).toEqual([" ", "p", "l", "e", "a", "s", "e"]);
 });

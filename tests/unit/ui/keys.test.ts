@@ -28,18 +28,44 @@ describe("parseKeys", () => {
   });
 });
 
-test("Keyboard: a lone Escape is reported after a short wait; its next chunk is not eaten; a split character is joined", async () => {
+/** A Keyboard on a fake terminal (a 10 ms wait for a sequence's rest): `read` hands it one read's bytes. */
+function startKeyboard(): { read: (chunk: Buffer) => void; keys: Key[] } {
   const listeners: ((c: Buffer | string) => void)[] = [];
   const input = { isTTY: true, setRawMode: () => {}, on: (_e: "data", l: (c: Buffer | string) => void) => listeners.push(l), off: () => {}, resume: () => {}, pause: () => {} };
   const kb = new Keyboard(input, { write: () => true }, 10);
   const keys: Key[] = [];
   kb.onKey = (k) => keys.push(k);
   kb.start();
-  listeners[0]!(Buffer.from("x\x1b"));
+  return { read: (chunk) => listeners[0]!(chunk), keys };
+}
+
+test("Keyboard: a lone Escape is reported after a short wait; its next chunk is not eaten; a split character is joined", async () => {
+  const { read, keys } = startKeyboard();
+  read(Buffer.from("x\x1b"));
   await Bun.sleep(30);
-  listeners[0]!(Buffer.from("d"));
+  read(Buffer.from("d"));
   const euro = Buffer.from("€");
-  listeners[0]!(euro.subarray(0, 1));
-  listeners[0]!(euro.subarray(1));
+  read(euro.subarray(0, 1));
+  read(euro.subarray(1));
   expect(keys).toEqual([{ name: "text", text: "x" }, { name: "escape" }, { name: "text", text: "d" }, { name: "text", text: "€" }]);
+});
+
+test("Keyboard: Escape and b, f or d in one read alone are Alt+B, Alt+F, Alt+D; Escape, then the letter read apart, are Escape and the letter", async () => {
+  const { read, keys } = startKeyboard();
+  for (const alt of ["\x1bb", "\x1bf", "\x1bd"]) read(Buffer.from(alt));
+  expect(keys.map((k) => k.name)).toEqual(["word-left", "word-right", "kill-word"]);
+  keys.length = 0;
+  // Typed apart, even within the wait for the rest of a sequence: the Escape, then the letter.
+  read(Buffer.from("\x1b"));
+  read(Buffer.from("b"));
+  await Bun.sleep(30);
+  read(Buffer.from("\x1b"));
+  await Bun.sleep(30);
+  read(Buffer.from("f"));
+  // In a burst with other keys: Escape, then the letters.
+  read(Buffer.from("x\x1bdy"));
+  expect(keys).toEqual([
+    { name: "escape" }, { name: "text", text: "b" }, { name: "escape" }, { name: "text", text: "f" },
+    { name: "text", text: "x" }, { name: "escape" }, { name: "text", text: "dy" },
+  ]);
 });

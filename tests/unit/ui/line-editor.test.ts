@@ -18,6 +18,16 @@ test("insert, move, delete by character and word, kill to either end", () => {
   expect([e.text, e.cursor]).toEqual([" ", 0]);
 });
 
+test("Alt+D deletes from the cursor to the end of the word (the spaces before it too), as readline's", () => {
+  const e = new LineEditor();
+  type(e, "one two three", k("home"), k("kill-word"));
+  expect([e.text, e.cursor]).toEqual([" two three", 0]);
+  type(e, k("kill-word"));
+  expect([e.text, e.cursor]).toEqual([" three", 0]);
+  type(e, k("end"), k("kill-word"));
+  expect(e.text).toBe(" three");
+});
+
 test("Up and Down walk the history and come back to what was being written", () => {
   const history = ["second", "first"];
   const e = new LineEditor(history);
