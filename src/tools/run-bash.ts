@@ -457,7 +457,8 @@ export function sandboxNote(r: ProcessResult, spec: SandboxSpec): string | null 
   if (r.exitCode === 0 && !r.signal) return null;
   const out = r.output;
   const notes: string[] = [];
-  const erofs = /Read-only file system|EROFS/.test(out);
+  // A file mounted read-only (a hook, .envrc, a venv's pip) cannot be removed or renamed over either: its mount point is busy.
+  const erofs = /Read-only file system|EROFS|Device or resource busy|EBUSY/.test(out);
   // A package cache in a toolchain's tree (`bun install`, `cargo build` fetching): which flag, and the other way.
   const toolchain = erofs && !spec.workspaceReadOnly ? toolchainWriteNote(out, spec) : null;
   if (erofs && spec.workspaceReadOnly) {
