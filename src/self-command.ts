@@ -10,7 +10,10 @@ export function selfInvocation(subcommand: string): { argv: string[]; paths: str
   // The whole checkout: main.ts imports ../package.json and node_modules. bun would cache its
   // transpiled sources in the command's private home (~/.bun), where the command would find them.
   const env = ["/usr/bin/env", "BUN_RUNTIME_TRANSPILER_CACHE_PATH=0"];
-  return { argv: [...env, process.execPath, join(src, "main.ts"), subcommand], paths: [process.execPath, join(src, "..")] };
+  // Started in the workspace, bun would load its .env and bunfig.toml (whose preload runs code first, outside the
+  // sandbox for the Landlock wrapper): the checkout's own settings instead, as the compiled binary is built without them.
+  const own = ["--no-env-file", `--config=${join(src, "..", "bunfig.toml")}`];
+  return { argv: [...env, process.execPath, ...own, join(src, "main.ts"), subcommand], paths: [process.execPath, join(src, "..")] };
 }
 
 /** Just the command line. */

@@ -60,6 +60,7 @@ test("8 MB each way arrive whole (the forwarder waits when either side is slow t
 test("bad arguments: usage, status 2; from source the forwarder is bun running main.ts", async () => {
   expect(await runForwarder(["only-a-socket"])).toBe(2);
   const { argv, paths } = forwarderCommand();
-  expect(argv.slice(-3)).toEqual([process.execPath, join(import.meta.dir, "../../../src/main.ts"), "__net-forward"]);
+  const checkout = join(import.meta.dir, "../../..");
+  expect(argv.slice(-5)).toEqual([process.execPath, "--no-env-file", `--config=${join(checkout, "bunfig.toml")}`, join(checkout, "src/main.ts"), "__net-forward"]);
   expect(paths).toContain(process.execPath);
 });

@@ -86,6 +86,16 @@ describe.skipIf(!usable)("a PATH folder inside the workspace: what shadows the p
     expect(existsSync(MARK)).toBe(false);
   });
 
+  test("a PATH folder that is not there yet (direnv's PATH_add bin before bin exists): a git made in it is set aside", async () => {
+    const { root, env } = venvWorkspace();
+    const withBin = { ...env, PATH: `${join(root, "bin")}:${env.PATH}` };
+    rmSync(MARK, { force: true });
+    const out = await runAllowed(root, `mkdir bin && ${plantGit.replaceAll(".venv/bin/git", "bin/git")}`, { env: withBin, home });
+    expect(out).toContain("bunker set aside bin/git, which the command created");
+    personRuns(withBin, "git", "--version");
+    expect(existsSync(MARK)).toBe(false);
+  });
+
   test("what pip install adds under new names stays and runs; the venv's own pip is read-only", async () => {
     const { root, env } = venvWorkspace();
     const out = await runAllowed(root, "printf '#!/bin/sh\\necho pytest ran\\n' > .venv/bin/pytest && chmod +x .venv/bin/pytest && pytest; echo changed >> .venv/bin/pip; pip", { env, home });
