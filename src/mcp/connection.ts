@@ -245,6 +245,7 @@ export class McpConnection {
   private async dispose(): Promise<void> {
     const client = this.client;
     const closeLaunch = this.closeLaunch;
+    const walked = this.afterCall !== undefined;
     this.client = undefined;
     this.transport = undefined;
     this.closeLaunch = undefined;
@@ -254,6 +255,9 @@ export class McpConnection {
       // already gone
     }
     await closeLaunch?.().catch(() => undefined);
+    // What it wrote in its write folders after its last call (a task left running), once it is stopped: said to the person.
+    if (walked) for (const line of this.wallNotes()) this.events.onState(this, line);
+    this.afterCall = undefined;
   }
 }
 

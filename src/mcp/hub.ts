@@ -57,6 +57,8 @@ export class McpHub {
     // Sandboxed servers die with bwrap's parent; unconfined ones are told to go.
     process.once("exit", () => {
       for (const c of this.conns.values()) if (c.pid) try { process.kill(c.pid, "SIGTERM"); } catch { /* gone */ }
+      // What a server wrote in its write folders after its last call (a task left running): the git wall's walk, said.
+      for (const c of this.conns.values()) for (const line of c.wallNotes()) this.opts.notify(line);
     });
   }
 

@@ -214,10 +214,11 @@ export function gapsAfter(roots: readonly string[], before: WalkGaps, after: Wal
   const root = roots[0]!;
   const lines: string[] = [];
   let rescan = false;
-  const was = new Set([...before.unlistable.map((u) => `${u.path}\0${u.id}`), ...before.undecodable.map((u) => `${joinBytes(u.dir, u.name).toString("hex")}\0${u.id}`)]);
+  const was = new Set([...before.unlistable.map((u) => u.id), ...before.undecodable.map((u) => `${joinBytes(u.dir, u.name).toString("hex")}\0${u.id}`)]);
   for (const u of after.unlistable) {
-    // Listed as unlistable before the command too, and unchanged: it was read-only to the command (gapsBefore).
-    if (was.has(`${u.path}\0${u.id}`)) continue;
+    // Unlistable before the command too, and unchanged (its mode and identity: moved with a folder around it or not):
+    // it was read-only to the command (gapsBefore). (A path too long to open has no identity: it is said every time.)
+    if (byMode(u) && was.has(u.id)) continue;
     const shown = shownFrom(root, Buffer.from(u.path));
     if (!byMode(u)) {
       lines.push(`bunker cannot look into ${shown} (${u.code}), so it cannot check what the command put there; later commands are refused until it is moved or removed. Before running git in it, look at what the command made.`);

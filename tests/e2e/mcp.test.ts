@@ -282,6 +282,20 @@ describe.skipIf(detectSandbox().kind !== "bubblewrap")("a server's write folder 
     git(notes, "commit", "-qm", "x", "--allow-empty");
     expect(existsSync(mark)).toBe(false);
   });
+
+  test("what it writes there after its last call (a background task) is checked when it stops", async () => {
+    const { root, env } = workspace("bunker-mcp-f7bg-", "");
+    const notes = join(env.HOME!, "notes");
+    notesRepo(notes);
+    writeUserSettings(env, { allow: ["mcp:box/*"], mcpServers: { box: testServer(["--name", "box"], { write: ["~/notes"] }) } });
+    const fake = e2e.serve([reply([toolUse("mcp__box__probe", { write: join(notes, ".envrc"), content: "evil\n", laterMs: 300 })]), reply("Done.", undefined, { delayMs: 1000 })]);
+    env.ANTHROPIC_BASE_URL = fake.url;
+    const r = await runHeadless(root, env, ["-p", "write", "--no-prompt"]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain("bunker set aside .envrc, which the command created");
+    expect(existsSync(join(notes, ".envrc"))).toBe(false);
+    expect(readFileSync(join(notes, ".envrc.bunker-set-aside"), "utf8")).toBe("evil\n");
+  });
 });
 
 describe("a streamable-HTTP server", () => {
