@@ -202,12 +202,15 @@ function serverWall(def: McpServerDef, ctx: LaunchContext, gitConfig: string[]):
   return {
     readOnly: before.readOnly,
     after: () =>
-      wallAfter(roots, start).filter((line) => {
-        if (!line.includes("(nothing in it ran programs)")) return true;
-        if (said.has(line)) return false;
-        said.add(line);
-        return true;
-      }),
+      wallAfter(roots, start)
+        // The walk's lines speak of a command: here it was this server.
+        .map((line) => line.replace(/\b(the|this) command\b/g, `the MCP server ${def.name}`))
+        .filter((line) => {
+          if (!line.includes("(nothing in it ran programs)")) return true;
+          if (said.has(line)) return false;
+          said.add(line);
+          return true;
+        }),
   };
 }
 

@@ -83,7 +83,7 @@ export function findGitSites(root: string): GitSite[] {
  * walked on their own (the workspace inside a granted parent).
  */
 export function scanWorkspace(root: string, later: LaterMatch = NO_LATER, skip: readonly string[] = [], maxDirs = MAX_DIRS): WorkspaceScan {
-  const out: WorkspaceScan = { sites: [], later: new Map(), links: new Map(), cut: [], unlistable: [], undecodable: [] };
+  const out: WorkspaceScan = { sites: [], later: new Map(), links: new Map(), cut: [], unlistable: [], undecodable: [], unwalked: [] };
   const stack = [root];
   let dirs = 0;
   const now = Date.now();
@@ -91,6 +91,8 @@ export function scanWorkspace(root: string, later: LaterMatch = NO_LATER, skip: 
     if (stack.length === 0) break;
     if (dirs++ >= maxDirs) {
       out.cut.push(root);
+      // The folders it did not come to: before a command, read-only whole (walk-gaps.ts).
+      out.unwalked.push(...stack.filter((d) => !skip.includes(d)));
       break;
     }
     const dir = stack.pop()!;
@@ -130,13 +132,14 @@ export function scanWorkspace(root: string, later: LaterMatch = NO_LATER, skip: 
 
 /** Every writable root walked once (roots[0] the workspace; a root inside another is left to its own walk). */
 export function scanRoots(roots: readonly string[], later: LaterMatch = NO_LATER, maxDirs = MAX_DIRS): WorkspaceScan {
-  const out: WorkspaceScan = { sites: [], later: new Map(), links: new Map(), cut: [], unlistable: [], undecodable: [] };
+  const out: WorkspaceScan = { sites: [], later: new Map(), links: new Map(), cut: [], unlistable: [], undecodable: [], unwalked: [] };
   for (const root of roots) {
     const scan = scanWorkspace(root, later, roots.filter((r) => r !== root && isWithin(root, r)), maxDirs);
     out.cut.push(...scan.cut);
     out.sites.push(...scan.sites);
     out.unlistable.push(...scan.unlistable);
     out.undecodable.push(...scan.undecodable);
+    out.unwalked.push(...scan.unwalked);
     for (const [p, id] of scan.later) out.later.set(p, id);
     for (const [l, t] of scan.links) out.links.set(l, t);
   }

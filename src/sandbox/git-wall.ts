@@ -41,7 +41,7 @@ export function wallBefore(roots: string[], later: LaterMatch, globalConfig: str
   };
 }
 
-const gapsOf = (scan: WorkspaceScan): WalkGaps => ({ unlistable: scan.unlistable, undecodable: scan.undecodable });
+const gapsOf = (scan: WorkspaceScan): WalkGaps => ({ unlistable: scan.unlistable, undecodable: scan.undecodable, unwalked: scan.unwalked });
 
 /** Rounds of undoing what hid from the walk (each may reveal a folder hidden inside the last). */
 const GAP_ROUNDS = 64;

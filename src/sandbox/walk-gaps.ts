@@ -166,6 +166,18 @@ export function makeListable(path: string): void {
 export interface WalkGaps {
   unlistable: Unlistable[];
   undecodable: Undecodable[];
+  /** Folders a walk stopped before, at its bound (MAX_DIRS folders): nothing in them was seen. */
+  unwalked: string[];
+}
+
+/** More folders left unwalked than this are not mounted read-only one by one: the command is refused. */
+const MAX_UNWALKED = 5_000;
+
+/** What the person and the model are told when a walk before the command stopped at its bound, or null. */
+export function unwalkedNote(gaps: Pick<WalkGaps, "unwalked">): string | null {
+  const n = gaps.unwalked.length;
+  if (n === 0) return null;
+  return `note: bunker stopped looking for git repositories and files that run later at its bound of 200,000 folders, so the ${n.toLocaleString("en-US")} folder${n === 1 ? "" : "s"} it did not come to (${gaps.unwalked.slice(0, 3).join(", ")}${n > 3 ? ", …" : ""}) ${n === 1 ? "was" : "were"} read-only to this command. Remove what is not needed there (a command may have made it) to make ${n === 1 ? "it" : "them"} writable again.`;
 }
 
 /** `path` (bytes) as the person's shell names it from the workspace folder `root`. */
@@ -201,7 +213,11 @@ export function gapsBefore(roots: readonly string[], gaps: WalkGaps, later: (dec
       refusal: `bunker cannot keep ${shownFrom(root, hit.path)} read-only for commands: its path is not UTF-8, and bunker can name only UTF-8 paths to the sandbox. Rename the folder to a UTF-8 name (mv ${shownFrom(root, top)} NEW-NAME), then run the command again.`,
     };
   }
-  return { readOnly: gaps.unlistable.map((u) => u.path), refusal: null };
+  // Past the walk's bound: read-only whole, or, when too many to mount one by one, the command is not run.
+  if (gaps.unwalked.length > MAX_UNWALKED) {
+    return { readOnly: [], refusal: `bunker stopped looking for git repositories in ${roots.join(", ")} at its bound of 200,000 folders, with ${gaps.unwalked.length.toLocaleString("en-US")} folders it did not come to: too many to keep read-only one by one. Remove what is not needed there (a command may have made it), or run bunker with --sandbox off.` };
+  }
+  return { readOnly: [...gaps.unlistable.map((u) => u.path), ...gaps.unwalked], refusal: null };
 }
 
 /**

@@ -16,6 +16,7 @@ import { adoptOrphans, endGroup, killAdoptedSince, trackGroup } from "../sandbox
 import { pathNote, toolchainWriteNote } from "../sandbox/explain.ts";
 import type { LaterMatch } from "../sandbox/git-guard.ts";
 import { wallAfter, wallBefore } from "../sandbox/git-wall.ts";
+import { unwalkedNote } from "../sandbox/walk-gaps.ts";
 import { runsLaterMatcher } from "../perms/runs-later.ts";
 import { refusalNote, startCommandNet } from "../net/command-net.ts";
 import { permissionGate } from "../net/gate.ts";
@@ -173,6 +174,7 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
         const notes = [
           net && refusalNote(net.refusals()),
           p.confined ? sandboxNote(result, spec) : null,
+          spec.repositories ? unwalkedNote(spec.repositories.gaps) : null,
           // A login the command lacked because the person's credentials were withheld: which, and the flag.
           result.exitCode !== 0 ? withheldNote(result.output, withheld, personEnv) : null,
           ...disarmed.map((l) => `note: ${l}`),
@@ -455,7 +457,8 @@ export function sandboxNote(r: ProcessResult, spec: SandboxSpec): string | null 
   if (r.exitCode === 0 && !r.signal) return null;
   const out = r.output;
   const notes: string[] = [];
-  const erofs = /Read-only file system|EROFS/.test(out);
+  // A file mounted read-only (a hook, .envrc, a venv's pip) cannot be removed or renamed over either: its mount point is busy.
+  const erofs = /Read-only file system|EROFS|Device or resource busy|EBUSY/.test(out);
   // A package cache in a toolchain's tree (`bun install`, `cargo build` fetching): which flag, and the other way.
   const toolchain = erofs && !spec.workspaceReadOnly ? toolchainWriteNote(out, spec) : null;
   if (erofs && spec.workspaceReadOnly) {

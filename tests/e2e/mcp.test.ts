@@ -273,9 +273,9 @@ describe.skipIf(detectSandbox().kind !== "bubblewrap")("a server's write folder 
     expect(results[0]).toContain("FAILED");
     expect(results[0]).toContain("EROFS");
     expect(results[1]).toContain("FAILED");
-    expect(results[3]).toContain("note: bunker disarmed the git repository the command created at new/.git (core.fsmonitor commented out in config)");
-    expect(results[4]).toContain("note: bunker set aside .envrc, which the command created");
-    expect(r.stderr).toContain("bunker disarmed the git repository the command created at new/.git");
+    expect(results[3]).toContain("note: bunker disarmed the git repository the MCP server box created at new/.git (core.fsmonitor commented out in config)");
+    expect(results[4]).toContain("note: bunker set aside .envrc, which the MCP server box created");
+    expect(r.stderr).toContain("bunker disarmed the git repository the MCP server box created at new/.git");
     expect(readFileSync(join(notes, ".git/config"), "utf8")).toBe(config);
     git(notes, "status");
     git(join(notes, "new"), "status");
@@ -292,7 +292,7 @@ describe.skipIf(detectSandbox().kind !== "bubblewrap")("a server's write folder 
     env.ANTHROPIC_BASE_URL = fake.url;
     const r = await runHeadless(root, env, ["-p", "write", "--no-prompt"]);
     expect(r.code).toBe(0);
-    expect(r.stderr).toContain("bunker set aside .envrc, which the command created");
+    expect(r.stderr).toContain("bunker set aside .envrc, which the MCP server box created");
     expect(existsSync(join(notes, ".envrc"))).toBe(false);
     expect(readFileSync(join(notes, ".envrc.bunker-set-aside"), "utf8")).toBe("evil\n");
   });

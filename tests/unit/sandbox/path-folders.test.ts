@@ -105,4 +105,12 @@ describe.skipIf(!usable)("a PATH folder inside the workspace: what shadows the p
     expect(personRuns(env, "pytest")).toBe("pytest ran\n");
     expect(readFileSync(join(root, ".venv/bin/pip"), "utf8")).toBe("#!/bin/sh\necho venv pip\n");
   });
+
+  test("removing or replacing the venv's pip (what pip install -U pip does) fails, and the result says why", async () => {
+    const { root, env } = venvWorkspace();
+    const out = await runAllowed(root, "mv .venv/bin/pip /tmp/old-pip", { env, home });
+    expect(out).toContain("Device or resource busy");
+    expect(out).toContain("note: The sandbox blocked a write");
+    expect(readFileSync(join(root, ".venv/bin/pip"), "utf8")).toBe("#!/bin/sh\necho venv pip\n");
+  });
 });

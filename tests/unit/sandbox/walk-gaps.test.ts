@@ -6,7 +6,8 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { detectSandbox } from "../../../src/sandbox/detect.ts";
-import { bytesQuote, gapsBefore, guardedBelow, joinBytes, undecodableNames, utf8Name } from "../../../src/sandbox/walk-gaps.ts";
+import { scanRoots } from "../../../src/sandbox/git-guard.ts";
+import { bytesQuote, gapsBefore, guardedBelow, joinBytes, undecodableNames, unwalkedNote, utf8Name } from "../../../src/sandbox/walk-gaps.ts";
 import { tempDir } from "../../support/context.ts";
 import { plantingBench } from "../../support/planting.ts";
 import { asPerson, PERSON_UID, sandboxedAs } from "../../support/run-sandboxed-as.ts";
@@ -50,11 +51,30 @@ describe("names that are not UTF-8", () => {
     mkdirSync(joinBytes(plain, "docs"), { recursive: true });
     expect(guardedBelow(plain, () => false).size).toBe(0);
     // Before a command, the first refuses it saying which path and how to rename it; the second does not.
-    const refusal = gapsBefore([dir], { unlistable: [], undecodable: [{ dir, name: top.subarray(dir.length + 1), id: "x" }] }, (p) => p.endsWith("/.envrc")).refusal;
+    const refusal = gapsBefore([dir], { unlistable: [], unwalked: [], undecodable: [{ dir, name: top.subarray(dir.length + 1), id: "x" }] }, (p) => p.endsWith("/.envrc")).refusal;
     expect(refusal).toContain("bunker cannot keep $'x\\377/");
     expect(refusal).toContain("Rename the folder to a UTF-8 name (mv $'x\\377' NEW-NAME)");
-    expect(gapsBefore([dir], { unlistable: [], undecodable: [{ dir, name: plain.subarray(dir.length + 1), id: "y" }] }, () => false).refusal).toBeNull();
+    expect(gapsBefore([dir], { unlistable: [], unwalked: [], undecodable: [{ dir, name: plain.subarray(dir.length + 1), id: "y" }] }, () => false).refusal).toBeNull();
   });
+});
+
+test("a walk that stops at its bound: the folders it did not come to are read-only to the command, or too many refuse it", () => {
+  const root = tempDir("bunker-gaps-bound-");
+  for (let i = 0; i < 6; i++) mkdirSync(join(root, `d${i}/sub/.git`), { recursive: true });
+  const scan = scanRoots([root], undefined, 3);
+  expect(scan.unwalked.length).toBeGreaterThan(0);
+  const before = gapsBefore([root], scan, () => false);
+  expect(before.refusal).toBeNull();
+  // Every repository the walk did not reach is under a read-only folder.
+  const reached = scan.sites.map((s) => s.path);
+  for (let i = 0; i < 6; i++) {
+    const git = join(root, `d${i}/sub/.git`);
+    if (!reached.includes(git)) expect(before.readOnly.some((p) => git.startsWith(`${p}/`))).toBe(true);
+  }
+  expect(unwalkedNote(scan)).toContain(`so the ${scan.unwalked.length} folders it did not come to (`);
+  const wide = tempDir("bunker-gaps-wide-");
+  for (let i = 0; i < 5_010; i++) mkdirSync(join(wide, `d${i}`));
+  expect(gapsBefore([wide], scanRoots([wide], undefined, 2), () => false).refusal).toContain("folders it did not come to: too many to keep read-only one by one");
 });
 
 describe.skipIf(!usable)("what a command hides from the walk is undone before the person's git (real bubblewrap)", () => {
