@@ -34,16 +34,16 @@ const CTRL_KEYS: Record<number, KeyName> = {
 };
 /**
  * Alt+B, Alt+F and Alt+D (readline's word back, word forward, delete word forward), as terminals send them:
- * Escape and the letter in one read, alone. Escape pressed and then the letter is two reads (a person's
+ * Escape and the letter in one read, alone (or with more of them, and nothing else). Escape pressed and then the letter is two reads (a person's
  * keys come apart; a lone Escape waits a moment for the rest of a sequence, then is an Escape): Escape,
  * then the letter, as typed. So is Escape in the middle of a burst ("abc", Escape, "def" read at once).
  */
 const ALT_KEYS: Record<string, KeyName> = { "\x1bb": "word-left", "\x1bf": "word-right", "\x1bd": "kill-word" };
 
-/** The Alt key a read is, when it is one of ALT_KEYS whole. */
-export function altKey(read: string): KeyToken | null {
-  const name = ALT_KEYS[read];
-  return name ? { raw: read, key: { name } } : null;
+/** The Alt keys a read is, when it is nothing but ALT_KEYS (a key held down repeats; a busy moment reads several at once). */
+export function altKeys(read: string): KeyToken[] | null {
+  if (!/^(?:\x1b[bfd])+$/.test(read)) return null;
+  return read.match(/\x1b./g)!.map((raw) => ({ raw, key: { name: ALT_KEYS[raw]! } }));
 }
 const PASTE_START = "\x1b[200~";
 const PASTE_END = "\x1b[201~";
@@ -211,8 +211,8 @@ export class Keyboard {
 
   feed(chunk: string): void {
     clearTimeout(this.timer);
-    const alt = this.rest ? null : altKey(chunk);
-    if (alt) return this.deliver([alt]);
+    const alt = this.rest ? null : altKeys(chunk);
+    if (alt) return this.deliver(alt);
     const { tokens, rest } = tokenizeKeys(this.rest + chunk);
     this.rest = rest;
     this.deliver(tokens);
@@ -250,8 +250,8 @@ export class Keyboard {
   takeHeld(): Key[] {
     const tokens = takeHeldKeys(this.input).flatMap((raw) => {
       // One key's bytes each: an Escape held alone is "\x1b", so "\x1bb" was read as Alt+B.
-      const alt = altKey(raw);
-      if (alt) return [alt];
+      const alt = altKeys(raw);
+      if (alt) return alt;
       const { tokens, rest } = tokenizeKeys(raw);
       return [...tokens, ...flushTokens(rest)];
     });

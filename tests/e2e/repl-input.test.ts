@@ -113,14 +113,24 @@ describe.skipIf(!tmuxAvailable)("REPL input in a real terminal (tmux)", () => {
 
   test("Alt+B, Alt+F and Alt+D move and delete by word; Escape, then b typed after it, is Escape and b", async () => {
     const t = await startRepl([reply("Got it.")]);
+    /** Presses an Alt key as a person does, once what came before was read (tmux sends Escape and the letter in one write). */
+    const alt = async (letter: string, cursorAt: number) => {
+      t.keys([`M-${letter}`]);
+      const deadline = Date.now() + 10_000;
+      while (Number(t.command(["display-message", "-p", "-t", t.name, "#{cursor_x}"]).trim()) !== cursorAt) {
+        if (Date.now() > deadline) throw new Error(`the cursor is not at ${cursorAt} after M-${letter}:\n${t.visible()}`);
+        await Bun.sleep(50);
+      }
+    };
     t.keys(["one two three"], true);
-    // tmux sends M-x as a terminal does: Escape and the letter in one write.
-    t.keys(["M-b"]);
-    t.keys(["M-b"]);
+    await t.waitFor("› one two three");
+    await alt("b", "› one two ".length);
+    await alt("b", "› one ".length);
     t.keys(["M-d"]);
+    await t.waitFor(/› one +three/);
     t.keys(["2"], true);
     await t.waitFor("› one 2 three");
-    t.keys(["M-f"]);
+    await alt("f", "› one 2 three".length);
     t.keys(["!"], true);
     await t.waitFor("› one 2 three!");
     // A person's Escape and the next key come apart: nothing is moved or deleted.
