@@ -51,7 +51,8 @@ export function seatbeltProfile(spec: SandboxSpec, tmpDir: string, fs: HostFs = 
     ...(spec.workspaceReadOnly ? [] : [`(require-all ${workspace.join(" ")})`]),
     `(subpath ${sbplString(tmpDir)})`,
     ...(spec.privateDirs ?? []).map((p) => writableBut(p, privateReadOnly(spec))),
-    ...(spec.workspaceReadOnly ? [] : spec.writable.map((p) => `(subpath ${sbplString(p)})`)),
+    // A granted folder less its repositories and runs-later files, as the workspace (before, only the workspace's were kept).
+    ...(spec.workspaceReadOnly ? [] : spec.writable.map((p) => writableBut(p, readOnlyInside(spec)))),
     ...DEVICES.filter((d) => !d.includes("random") && !d.includes("dtrace")),
   ];
   return [

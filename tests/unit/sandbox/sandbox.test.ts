@@ -101,7 +101,8 @@ describe("bubblewrap arguments: an allow-list", () => {
     expect(mounts).toContainEqual({ kind: "empty", path: "/shared/.git", writable: false });
     // A read-only path outside every writable root is not mounted at all.
     expect(mounts.some((m) => m.path === "/elsewhere/.git")).toBe(false);
-    expect(seatbeltProfile(spec({ writable: ["/data"], grantedRoots: ["/data"], readOnly: ["/data/sub/.git"] }), "/t", host)).toContain('(require-not (subpath "/data/sub/.git"))');
+    // On macOS the granted folder is writable less its repositories (not merely the workspace less them).
+    expect(seatbeltProfile(spec({ writable: ["/data"], grantedRoots: ["/data"], readOnly: ["/data/sub/.git"] }), "/t", host)).toContain('(require-all (subpath "/data") (require-not (subpath "/data/.git")) (require-not (subpath "/data/sub/.git")))');
   });
   test("shownAs says what a command finds at a path", () => {
     const mounts = sandboxMounts(spec({ home: "/home/u", hidden }), "linux", fakeHost);
