@@ -182,20 +182,28 @@ describe.skipIf(!usable)("a folder made unlistable (as an unprivileged user: roo
   const asUser = (cwd: string, command: string) => Bun.spawnSync(asPerson(["bash", "-c", command]), { cwd, env: hostEnv });
   const armed = (mark: string) => `printf '[core]\\n\\tfsmonitor = "touch ${mark}; false"\\n'`;
 
-  test("red team 5 F12: a folder made unlistable over a new repository is made listable again, and the repository disarmed", () => {
-    const plantFor = (mark: string) => `mkdir d && git init -q d/sub && ${armed(mark)} >> d/sub/.git/config && chmod 0311 d`;
-    const c = userWorkspace();
-    expect(asUser(c.root, plantFor(c.mark)).exitCode).toBe(0);
-    personGit(join(c.root, "d/sub"), "status");
-    expect(existsSync(c.mark)).toBe(true);
+  // The mode a command leaves on a folder over the repository it planted; how the person's git gets there anyway.
+  const HIDING = [
+    { name: "red team 5 F12: a folder made unlistable (chmod 0311) over a new repository is made listable again, and the repository disarmed", mode: "0311", reach: "cd d/sub && git status" },
+    // The person's git cannot go in until they make it enterable again; then it runs what was planted.
+    { name: "a folder made listable but not enterable (chmod 0644) over a new repository is made enterable again, and the repository disarmed", mode: "0644", reach: "chmod u+x d && cd d/sub && git status" },
+  ];
+  for (const row of HIDING) {
+    test(row.name, () => {
+      const plantFor = (mark: string) => `mkdir d && git init -q d/sub && ${armed(mark)} >> d/sub/.git/config && chmod ${row.mode} d`;
+      const c = userWorkspace();
+      expect(asUser(c.root, plantFor(c.mark)).exitCode).toBe(0);
+      asUser(c.root, row.reach);
+      expect(existsSync(c.mark)).toBe(true);
 
-    const w = userWorkspace();
-    const [out] = sandboxedAs(w.root, home, env, [plantFor(w.mark)]);
-    expect(out).toContain("bunker made d listable again (chmod u+rx): the command made it unlistable");
-    expect(out).toContain("bunker disarmed the git repository the command created at d/sub/.git (core.fsmonitor commented out in config)");
-    personGit(join(w.root, "d/sub"), "status");
-    expect(existsSync(w.mark)).toBe(false);
-  });
+      const w = userWorkspace();
+      const [out] = sandboxedAs(w.root, home, env, [plantFor(w.mark)]);
+      expect(out).toContain("bunker made d listable again (chmod u+rx): the command made it unlistable");
+      expect(out).toContain("bunker disarmed the git repository the command created at d/sub/.git (core.fsmonitor commented out in config)");
+      personGit(join(w.root, "d/sub"), "status");
+      expect(existsSync(w.mark)).toBe(false);
+    });
+  }
 
   test("red team 5 F12c: the workspace folder made unlistable does not hide the person's nested repository from the next command", () => {
     const c = userWorkspace(nested);
@@ -211,22 +219,6 @@ describe.skipIf(!usable)("a folder made unlistable (as an unprivileged user: roo
     expect(second).toContain("Read-only file system");
     expect(readFileSync(join(w.root, "tools/.git/config"), "utf8")).toBe(config);
     personGit(join(w.root, "tools"), "status");
-    expect(existsSync(w.mark)).toBe(false);
-  });
-
-  test("a folder made listable but not enterable (chmod 0644) over a new repository is made enterable again, and the repository disarmed", () => {
-    const plantFor = (mark: string) => `mkdir d && git init -q d/sub && ${armed(mark)} >> d/sub/.git/config && chmod 0644 d`;
-    const c = userWorkspace();
-    expect(asUser(c.root, plantFor(c.mark)).exitCode).toBe(0);
-    // The person's git cannot go in until they make it enterable again; then it runs what was planted.
-    asUser(c.root, "chmod u+x d && cd d/sub && git status");
-    expect(existsSync(c.mark)).toBe(true);
-
-    const w = userWorkspace();
-    const [out] = sandboxedAs(w.root, home, env, [plantFor(w.mark)]);
-    expect(out).toContain("bunker made d listable again (chmod u+rx)");
-    expect(out).toContain("bunker disarmed the git repository the command created at d/sub/.git (core.fsmonitor commented out in config)");
-    personGit(join(w.root, "d/sub"), "status");
     expect(existsSync(w.mark)).toBe(false);
   });
 
