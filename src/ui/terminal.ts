@@ -13,6 +13,7 @@ import type { LiveRegion } from "./live-region.ts";
 import { MarkdownBlocks, renderMarkdown } from "./markdown.ts";
 import { BlockPreview } from "./preview.ts";
 import { formatStatus, type RunningStep, type StatusFigures } from "./status-line.ts";
+import { formatSize } from "../text/size.ts";
 
 const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 
@@ -284,7 +285,8 @@ export class TerminalUI implements LoopEvents {
     // A reply cut off mid-stream is shown again whole: mark where the cut one ended, so its text does not read as finished.
     if (this.textThisReply && this.opts.streamText) this.line(pc.dim("  ⋯ (cut off here)"));
     this.textThisReply = false;
-    this.line(pc.yellow(`  ${escapeControl(message)}`));
+    // Between words, as notices are: the terminal's own wrap cut "cut off" into "cu" / "t off".
+    this.line(wrapWords(pc.yellow(`  ${escapeControl(message)}`), (this.region?.columns ?? this.err.columns) || undefined));
   }
 
   onRequest(bytes: number): void {
@@ -321,14 +323,22 @@ export class TerminalUI implements LoopEvents {
  */
 function statusAndLastLines(text: string, n: number, printed?: { last: string; count: number }): string {
   const lines = text.split("\n").filter((l) => l.trim() !== "");
-  const [status, ...output] = lines;
+  const [status, ...all] = lines;
+  // The middle of a huge output was dropped before anyone saw it (bounded-output.ts): say so, not count its marker as a line.
+  const gap = all.findIndex((l) => DROPPED.test(l));
+  const dropped = gap >= 0 && gap < all.length - n ? Number(DROPPED.exec(all[gap]!)![1]) : 0;
+  const output = dropped ? all.filter((_, i) => i !== gap) : all;
   let last = output.slice(-n);
   const seen = printed === undefined ? -1 : last.lastIndexOf(printed.last);
   if (seen >= 0) last = last.slice(seen + 1);
   const tail = last.map((l) => (l.length > 400 ? l.slice(0, 400) + "…" : l));
   const hidden = Math.max(0, output.length - tail.length - (printed?.count ?? 0));
-  return [status ?? "", ...(hidden > 0 ? [`… (${hidden} earlier line${hidden === 1 ? "" : "s"})`] : []), ...tail].join("\n");
+  const cut = dropped ? `; ${formatSize(dropped)} cut from the middle, not kept` : "";
+  const summary = hidden > 0 ? `… (${hidden} earlier line${hidden === 1 ? "" : "s"}${cut})` : dropped ? `… (${formatSize(dropped)} cut from the middle, not kept)` : null;
+  return [status ?? "", ...(summary ? [summary] : []), ...tail].join("\n");
 }
+
+const DROPPED = /^\[… (\d+) bytes of output dropped …\]$/;
 
 /** The first `n` non-empty lines, each cut at 400 characters. */
 function firstLines(text: string, n: number): string {
