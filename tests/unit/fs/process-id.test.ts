@@ -29,8 +29,9 @@ test.each([0, -1, 1.5, Number.NaN])("%p is no process", (pid) => {
 });
 
 test.skipIf(process.platform !== "linux")("a process that has exited but is not yet collected by its parent (a zombie) is not running", async () => {
-  // `sleep 30` takes over the shell and never waits: the backgrounded `true` stays a zombie until the group ends.
-  const parent = Bun.spawn(["sh", "-c", "true & echo $!; exec sleep 30"], { stdout: "pipe" });
+  // `sleep 30` takes over the shell and never waits: the backgrounded sleep, ending after that exec (a shell may collect
+  // a job that ends before it), stays a zombie until the group ends.
+  const parent = Bun.spawn(["sh", "-c", "sleep 0.3 & echo $!; exec sleep 30"], { stdout: "pipe" });
   try {
     // Only the first line: the pipe stays open while `sleep` runs.
     const { value } = await parent.stdout.getReader().read();
