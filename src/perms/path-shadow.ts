@@ -44,7 +44,7 @@ export function pathShadowMatcher(roots: readonly string[], path: string): (real
 }
 
 /** An executable file (what the shell's PATH lookup would run). */
-function isProgram(p: string): boolean {
+export function isProgram(p: string): boolean {
   try {
     const st = statSync(p);
     return st.isFile() && (st.mode & 0o111) !== 0;

@@ -14,6 +14,7 @@ import { shellQuote } from "../shell/quote.ts";
 import { commondirTarget, gitfileTarget, readSmallText, SMALL_FILE } from "../perms/gitfile.ts";
 import { bytesId, joinBytes, undecodableNames, type WalkGaps } from "./walk-gaps.ts";
 import { changedSince, ownCopies, ownCopy } from "./hard-links.ts";
+import { VENV_TOOL_WHY, venvNewIsFine, venvRootOf } from "../perms/venv.ts";
 
 /**
  * A git directory found in the workspace, and which file it is (a new one at
@@ -571,7 +572,11 @@ function disarmSite(all: readonly string[], site: GitSite, theirs: readonly stri
     // The git directory a .git file or commondir leads to: named, so the person knows where to look.
     done.push(...(gitDir === site.path ? here : here.map((d) => `${d} of ${relative(root, gitDir)}`)));
   }
-  // Nothing checked (it leads into the person's own repository): nothing planted, nothing to say.
+  // A new .git file into the person's own repository (red team 6's F12m: docs/.git saying `gitdir: ../.git`) makes
+  // a work tree of theirs where the command chose: git there runs the hooks a relative core.hooksPath names from
+  // that folder, and obeys what else the command put around it. Set aside (a `git worktree add` under a .git grant
+  // too: restored with the mv shown).
+  if (!checked && site.kind === "file") return setAside(root, site.path, `the .git file the command created at ${shown} (it makes ${relative(root, dirname(site.path)) || "the workspace folder"} a work tree of your own repository, where git runs what the command put there)`);
   if (!checked) return null;
   return `bunker disarmed the git repository the command created at ${shown}${done.length ? ` (${done.join("; ")})` : " (nothing in it ran programs)"}: the person's git there will not run what the command planted.`;
 }
@@ -586,13 +591,21 @@ export function setAsideRunsLater(roots: string | readonly string[], before: Map
   const all = asRoots(roots);
   const root = all[0]!;
   const lines: string[] = [];
+  const newVenvs = new Set<string>();
   for (const [path, id] of after) {
     const home = rootOf(all, path);
     // Already dealt with (a hooks folder's hook renamed by disarmNewRepositories) or gone: nothing to do.
     // (A link's identity carries its files' after a "+": only its own part is the link.)
     if (before.get(path) === id || fileId(path) !== id.split("+")[0] || !home || !isRealDir(home, dirname(path))) continue;
+    // What pip adds that shadows nothing, and a virtual environment the command itself made (said once below).
+    if (!before.has(path) && venvNewIsFine(path, why(path), before)) {
+      const venv = venvRootOf(path);
+      if (venv && why(path) !== VENV_TOOL_WHY) newVenvs.add(venv);
+      continue;
+    }
     lines.push(setAside(root, path, `${relative(root, path)}, which the command ${before.has(path) ? "changed" : "created"} (${why(path) ?? "runs later"})`));
   }
+  for (const venv of newVenvs) lines.push(`note: the command created a Python virtual environment at ${relative(root, venv) || "."}: everything in it is the command's, and activating it or a tool that uses its python (pip, pre-commit, your editor) runs it. From now on its programs and .pth files are read-only to commands.`);
   return lines;
 }
 
