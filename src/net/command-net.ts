@@ -51,8 +51,11 @@ export interface CommandNet {
   close(): Promise<void>;
 }
 
-/** Starts the proxy for one command; `kind` is the sandbox it runs in. */
-export async function startCommandNet(kind: "bubblewrap" | "seatbelt", gate: NetGate, fwd = forwarderCommand()): Promise<CommandNet> {
+/**
+ * Starts the proxy for one command; `kind` is the sandbox it runs in. `tunnels`: granted host loopback
+ * targets ("127.0.0.1:8765") the forwarder also listens on inside the sandbox (Linux; on macOS the host's loopback is the command's).
+ */
+export async function startCommandNet(kind: "bubblewrap" | "seatbelt", gate: NetGate, tunnels: readonly string[] = [], fwd = forwarderCommand()): Promise<CommandNet> {
   if (kind === "seatbelt") {
     // No network namespace on macOS: the proxy listens on the host's loopback, behind a password only the command holds.
     const password = crypto.randomUUID();
@@ -76,11 +79,13 @@ export async function startCommandNet(kind: "bubblewrap" | "seatbelt", gate: Net
     throw err;
   }
   // Any port is free in the command's fresh network namespace; a random one rarely meets a server the command starts.
-  const port = 20_000 + Math.floor(Math.random() * 40_000);
+  let port = 20_000 + Math.floor(Math.random() * 40_000);
+  while (tunnels.some((t) => t.endsWith(`:${port}`))) port = 20_000 + Math.floor(Math.random() * 40_000);
+  const tunnelArgs = tunnels.flatMap((t) => ["--tunnel", t]);
   return {
     spec: { socket, port, readable: fwd.paths },
     env: proxyEnv(`http://127.0.0.1:${port}`),
-    wrap: (argv) => [...fwd.argv, PROXY_SOCKET_IN_SANDBOX, String(port), "--", ...argv],
+    wrap: (argv) => [...fwd.argv, PROXY_SOCKET_IN_SANDBOX, String(port), ...tunnelArgs, "--", ...argv],
     refusals: () => proxy.refusals,
     close: async () => {
       await proxy.close();

@@ -19,7 +19,7 @@ import { wallAfter, wallBefore } from "../sandbox/git-wall.ts";
 import { unwalkedNote } from "../sandbox/walk-gaps.ts";
 import { runsLaterMatcher } from "../perms/runs-later.ts";
 import { refusalNote, startCommandNet } from "../net/command-net.ts";
-import { permissionGate } from "../net/gate.ts";
+import { grantedLoopbackTargets, permissionGate } from "../net/gate.ts";
 import { scanDenied } from "../sandbox/denied-files.ts";
 import { enclosingGitDirs, grantedReadPaths, hostView, linkedGitDirs, standInPaths, type SandboxSpec } from "../sandbox/spec.ts";
 import { escapeControl } from "../ui/escape.ts";
@@ -142,7 +142,7 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
       const ended = new AbortController();
       const endWithTurn = () => ended.abort("the command ended");
       ctx.signal.addEventListener("abort", endWithTurn, { once: true });
-      const net = p.confined && !opts.allowNet && !decision.run?.readOnly ? await startCommandNet(p.kind, permissionGate(ctx.perms, "run_bash", command, ended.signal)) : null;
+      const net = p.confined && !opts.allowNet && !decision.run?.readOnly ? await startCommandNet(p.kind, permissionGate(ctx.perms, "run_bash", command, ended.signal), grantedLoopbackTargets(ctx.perms)) : null;
       if (net) {
         spec.netProxy = net.spec;
         // The forwarder's own files, shown read-only like any granted read (never over the workspace).
