@@ -226,13 +226,14 @@ export function explain(err: unknown, baseURL?: string): string {
   if (err instanceof NotAStreamError) {
     return `${err.message}: check that ANTHROPIC_BASE_URL (${baseURL ?? "the default"}) is a Messages API`;
   }
-  if (err instanceof StreamError) return err.kind === "garbled" ? `the reply stream could not be read (${tidy(err.message)})` : err.message;
+  if (err instanceof StreamError) return err.kind === "garbled" ? `the reply stream could not be read (${tidy(err.message)})` : tidy(err.message);
   return err instanceof Error ? `unexpected error: ${tidy(err.message)}` : String(err);
 }
 
 /** An error detail fit for one line: a proxy's HTML page becomes its title, Bun's fetch hint goes. */
 function tidy(detail: string): string {
-  let text = detail.replace(/\s*For more information, pass `verbose: true`[^.]*\.?/g, "");
+  // Exactly Bun's sentence: a looser pattern took the ")" that closes bunker's own bracket with it.
+  let text = detail.replace(/\s*For more information, pass `verbose: true` in the second argument to fetch\(\)\.?/g, "");
   if (/<html|<!doctype|<body/i.test(text)) {
     const title = /<title>([^<]*)<\/title>/i.exec(text)?.[1]?.trim();
     text = title ? `${title} (an HTML page, likely from a proxy)` : text.replace(/<[^>]*>/g, " ");

@@ -4,9 +4,9 @@
 // directory, network only to the hosts granted to it (through bunker's
 // filtering proxy; all of it with a bare --allow-net), and an environment
 // scrubbed of secrets except the variables its definition names.
-import { existsSync, lstatSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, statSync } from "node:fs";
 import { homedir } from "node:os";
-import { dirname, join } from "node:path";
+import { dirname, join, relative } from "node:path";
 import { isWithin, realpathLoose } from "../perms/workspace.ts";
 import { confine, locateProgram, type SandboxPlan } from "../sandbox/detect.ts";
 import { scrubEnv, withGitHardening } from "../sandbox/env.ts";
@@ -185,22 +185,29 @@ export async function launchStdio(def: McpServerDef, ctx: LaunchContext): Promis
  * call; a line that says only that such a one ran nothing is said once.
  */
 function serverWall(def: McpServerDef, ctx: LaunchContext, gitConfig: string[]): { readOnly: string[]; after: () => string[] } | null {
-  const roots = def.write.filter((p) => {
+  // The walk works on physical paths; the sandbox mounts a folder by the name the person wrote (`~/notes`, a link
+  // to `~/Dropbox/notes`, is a writable folder as much as a folder is): what is read-only is mounted by that name.
+  const folders = def.write.flatMap((written) => {
     try {
-      return lstatSync(p).isDirectory();
+      return statSync(written).isDirectory() ? [{ written, real: realpathLoose(written).real }] : [];
     } catch {
-      return false;
+      return [];
     }
   });
-  if (roots.length === 0) return null;
+  if (folders.length === 0) return null;
+  const roots = folders.map((f) => f.real);
   const later = { key: `mcp\0${def.name}\0${roots.join("\0")}`, match: runsLaterMatcher([ctx.root, ...roots]) };
   const home = realpathLoose(ctx.home ?? homedir()).real;
   const before = wallBefore(roots, later, gitConfig, home);
   if ("refusal" in before) throw new LaunchError(`its "write" folders cannot be guarded: ${before.refusal}`);
   const start: WallState = before.state;
   const said = new Set<string>();
+  const byWrittenName = (p: string) => {
+    const f = folders.find((f) => isWithin(f.real, p));
+    return f && f.real !== f.written ? [p, join(f.written, relative(f.real, p))] : [p];
+  };
   return {
-    readOnly: before.readOnly,
+    readOnly: before.readOnly.flatMap(byWrittenName),
     after: () =>
       wallAfter(roots, start)
         // The walk's lines speak of a command: here it was this server.

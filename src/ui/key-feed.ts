@@ -12,7 +12,7 @@
 // typed ahead still cancels the turn at once.
 import { Readable } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
-import { flushTokens, tokenizeKeys, type KeyToken } from "./keys.ts";
+import { flushTokens, readTokens, type KeyToken } from "./keys.ts";
 import { confirmsPick, holdKeys, notePick, noteTyping, QUIET_MS, wasTyping } from "./typeahead.ts";
 
 export interface FeedInput {
@@ -84,7 +84,7 @@ export async function withKeyFeed<R>(input: FeedInput, prompt: (feed: Readable) 
 
   const onData = (chunk: Buffer | string) => {
     clearTimeout(restTimer);
-    const read = tokenizeKeys(rest + (typeof chunk === "string" ? chunk : decoder.write(chunk)));
+    const read = readTokens(rest, typeof chunk === "string" ? chunk : decoder.write(chunk));
     rest = read.rest;
     const now = Date.now();
     if (now < typingUntil) {
@@ -141,7 +141,7 @@ export async function holdWaitingKeys(input: FeedInput, waitMs = WAITING_MS): Pr
   const decoder = new StringDecoder("utf8");
   let rest = "";
   const onData = (chunk: Buffer | string) => {
-    const read = tokenizeKeys(rest + (typeof chunk === "string" ? chunk : decoder.write(chunk)));
+    const read = readTokens(rest, typeof chunk === "string" ? chunk : decoder.write(chunk));
     rest = read.rest;
     holdKeys(input, read.tokens.map((t) => t.raw));
     noteTyping(input);

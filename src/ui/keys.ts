@@ -45,6 +45,15 @@ export function altKeys(read: string): KeyToken[] | null {
   if (!/^(?:\x1b[bfd])+$/.test(read)) return null;
   return read.match(/\x1b./g)!.map((raw) => ({ raw, key: { name: ALT_KEYS[raw]! } }));
 }
+/**
+ * One read from the terminal as keys, after `rest` (an unfinished sequence left by the read before): a read of
+ * nothing but Alt keys is those keys (altKeys); anything else is tokenized as typed. Every reader of the keyboard
+ * (the input line, a question's key feed, the keys waiting before a start-up question) reads through this.
+ */
+export function readTokens(rest: string, chunk: string): { tokens: KeyToken[]; rest: string } {
+  const alt = rest ? null : altKeys(chunk);
+  return alt ? { tokens: alt, rest: "" } : tokenizeKeys(rest + chunk);
+}
 const PASTE_START = "\x1b[200~";
 const PASTE_END = "\x1b[201~";
 
@@ -211,9 +220,7 @@ export class Keyboard {
 
   feed(chunk: string): void {
     clearTimeout(this.timer);
-    const alt = this.rest ? null : altKeys(chunk);
-    if (alt) return this.deliver(alt);
-    const { tokens, rest } = tokenizeKeys(this.rest + chunk);
+    const { tokens, rest } = readTokens(this.rest, chunk);
     this.rest = rest;
     this.deliver(tokens);
     if (rest) {
@@ -250,9 +257,7 @@ export class Keyboard {
   takeHeld(): Key[] {
     const tokens = takeHeldKeys(this.input).flatMap((raw) => {
       // One key's bytes each: an Escape held alone is "\x1b", so "\x1bb" was read as Alt+B.
-      const alt = altKeys(raw);
-      if (alt) return alt;
-      const { tokens, rest } = tokenizeKeys(raw);
+      const { tokens, rest } = readTokens("", raw);
       return [...tokens, ...flushTokens(rest)];
     });
     return keysOf(tokens);

@@ -284,7 +284,8 @@ export class TerminalUI implements LoopEvents {
     // A reply cut off mid-stream is shown again whole: mark where the cut one ended, so its text does not read as finished.
     if (this.textThisReply && this.opts.streamText) this.line(pc.dim("  ⋯ (cut off here)"));
     this.textThisReply = false;
-    this.line(pc.yellow(`  ${escapeControl(message)}`));
+    // Between words, as notices are: the terminal's own wrap cut "cut off" into "cu" / "t off".
+    this.line(wrapWords(pc.yellow(`  ${escapeControl(message)}`), (this.region?.columns ?? this.err.columns) || undefined));
   }
 
   onRequest(bytes: number): void {

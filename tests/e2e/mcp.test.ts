@@ -283,6 +283,31 @@ describe.skipIf(detectSandbox().kind !== "bubblewrap")("a server's write folder 
     expect(existsSync(mark)).toBe(false);
   });
 
+  test("a write folder named by a link (~/notes -> Dropbox/notes) is walled as well", async () => {
+    const { root, env } = workspace("bunker-mcp-f7link-", "");
+    const real = join(env.HOME!, "Dropbox", "notes");
+    notesRepo(real);
+    const notes = join(env.HOME!, "notes");
+    symlinkSync(real, notes);
+    const config = readFileSync(join(real, ".git/config"), "utf8");
+    const mark = join(env.HOME!, "..", "PWNED");
+    writeUserSettings(env, { allow: ["mcp:box/*"], mcpServers: { box: testServer(["--name", "box"], { write: ["~/notes"] }) } });
+    const fake = e2e.serve([...attack(notes, mark).map((step) => reply([toolUse("mcp__box__probe", step)])), reply("Done.")]);
+    env.ANTHROPIC_BASE_URL = fake.url;
+    const r = await runHeadless(root, env, ["-p", "write", "--no-prompt"]);
+    expect(r.code).toBe(0);
+    const results = fake.requests.slice(1).map((req) => toolResults(req)[0]?.content ?? "");
+    expect(results[0]).toContain("EROFS");
+    expect(results[1]).toContain("FAILED");
+    expect(results[3]).toContain("note: bunker disarmed the git repository the MCP server box created at new/.git");
+    expect(results[4]).toContain("note: bunker set aside .envrc, which the MCP server box created");
+    expect(readFileSync(join(real, ".git/config"), "utf8")).toBe(config);
+    git(real, "status");
+    git(join(real, "new"), "status");
+    git(real, "commit", "-qm", "x", "--allow-empty");
+    expect(existsSync(mark)).toBe(false);
+  });
+
   test("what it writes there after its last call (a background task) is checked when it stops", async () => {
     const { root, env } = workspace("bunker-mcp-f7bg-", "");
     const notes = join(env.HOME!, "notes");

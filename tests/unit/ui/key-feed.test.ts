@@ -159,3 +159,26 @@ test("keys waiting in the terminal before a question nobody was reading for (sta
   expect((await question).answer).toBe("deny");
   expect(takeHeldKeys(input)).toEqual([" ", "p", "l", "e", "a", "s", "e"]);
 });
+
+test("Alt+B typed on into the message as a question appears (one read, as terminals send it) is Alt+B for the input line: it does not refuse the question", async () => {
+  const { input, ask, type } = setUp();
+  noteTyping(input);
+  const question = ask();
+  type("ab");
+  await Bun.sleep(40);
+  type("\x1bb");
+  expect(await stillOpen(question)).toBe(true);
+  expect(takeHeldKeys(input)).toEqual(["a", "b", "\x1bb"]);
+  await Bun.sleep(QUIET_MS + 50);
+  type("n");
+  expect((await question).answer).toBe("deny");
+});
+
+test("Alt+F waiting in the terminal before a start-up question is held as Alt+F, not as an Escape and an f", async () => {
+  const { input, type } = setUp();
+  type("ab\x1bf");
+  await holdWaitingKeys(input as unknown as FeedInput);
+  type("\x1bf");
+  await holdWaitingKeys(input as unknown as FeedInput);
+  expect(takeHeldKeys(input)).toEqual(["a", "b", "\x1b", "f", "\x1bf"]);
+});

@@ -81,3 +81,16 @@ test("a reply cut off mid-stream and retried: where the cut one ended is marked,
   ui2.onRetry("529 overloaded; retrying in 1 s");
   expect(err2.text()).toBe("  529 overloaded; retrying in 1 s\n");
 });
+
+test("a retry notice wider than the terminal breaks between words, never inside one", () => {
+  const err = captured();
+  (err.stream as { columns?: number }).columns = 40;
+  const ui = new TerminalUI({ streamText: false, verbose: false, spinner: false, out: captured().stream, err: err.stream });
+  ui.onRetry("the connection was cut mid-reply (ECONNRESET: The socket connection was closed unexpectedly.); retrying in 2s");
+  const rows = err.text().split("\n").filter(Boolean);
+  expect(rows.length).toBeGreaterThan(2);
+  for (const row of rows) expect(row.length).toBeLessThan(40);
+  expect(rows.join(" ").replace(/\s+/g, " ").trim()).toBe(
+    "the connection was cut mid-reply (ECONNRESET: The socket connection was closed unexpectedly.); retrying in 2s",
+  );
+});
