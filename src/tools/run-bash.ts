@@ -11,7 +11,7 @@ import { gitDirsInside, isProtectedRelative, isWithin, realpathLoose } from "../
 import { gitHooksPath } from "../perms/git-config.ts";
 import { evaluateRun } from "../perms/run/evaluate.ts";
 import { confine, detectSandbox, locateProgram, planSandbox, type SandboxAvailability, type SandboxMode, type SandboxPlan } from "../sandbox/detect.ts";
-import { splitEnv, withGitHardening, withheldNote } from "../sandbox/env.ts";
+import { splitEnv, withGitHardening, withheldNote, withoutUpdateChecks } from "../sandbox/env.ts";
 import { adoptOrphans, endGroup, killAdoptedSince, trackGroup } from "../sandbox/process.ts";
 import { pathNote, toolchainWriteNote } from "../sandbox/explain.ts";
 import type { LaterMatch } from "../sandbox/git-guard.ts";
@@ -133,7 +133,7 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
       const spec = commandSandboxSpec(command, ctx.root, opts, p.confined, decision.run?.readOnly ?? false);
       const personEnv = opts.env ?? process.env;
       const { env: scrubbed, withheld } = splitEnv(personEnv, opts.allowEnv);
-      const env = withGitHardening(scrubbed);
+      const env = withoutUpdateChecks(withGitHardening(scrubbed));
       // The workspace is its own mount in the sandbox: git looks past it for the repository it is a folder of.
       if (p.confined && enclosingGitDirs(ctx.root, spec.home ?? homedir()).length > 0) env.GIT_DISCOVERY_ACROSS_FILESYSTEM = "1";
       // Confined without the whole network: granted hosts only, through bunker's proxy, judged per connection.
