@@ -4,6 +4,7 @@
 // 1568 px anyway); what cannot be made to fit is refused with a sentence.
 import type { ImageBlockParam } from "@anthropic-ai/sdk/resources/messages";
 import { ToolError } from "./tool.ts";
+import { formatSize } from "../text/size.ts";
 
 export type ImageMediaType = "image/png" | "image/jpeg" | "image/gif" | "image/webp";
 
@@ -47,7 +48,6 @@ export function imageBlock(image: ToolImage): ImageBlockParam {
 }
 
 const base64Size = (bytes: number) => Math.ceil(bytes / 3) * 4;
-const kb = (bytes: number) => (bytes >= 1024 * 1024 ? `${(bytes / 1048576).toFixed(1)} MB` : bytes < 1024 ? `${bytes} bytes` : `${Math.round(bytes / 1024)} KB`);
 
 /**
  * The image block for `bytes` (already sniffed as `mediaType`), scaled down
@@ -64,7 +64,7 @@ export async function prepareImage(bytes: Uint8Array, mediaType: ImageMediaType,
     throw new ToolError(`${display} looks like a ${NAMES[mediaType]} image but cannot be read: ${imageError(err)}`);
   }
   const { width, height } = meta;
-  const what = `${display}: ${NAMES[mediaType]} image, ${width}×${height}, ${kb(bytes.length)}`;
+  const what = `${display}: ${NAMES[mediaType]} image, ${width}×${height}, ${formatSize(bytes.length)}`;
   if (Math.max(width, height) <= TARGET_IMAGE_SIDE && base64Size(bytes.length) <= MAX_IMAGE_BASE64) {
     return { mediaType, data: Buffer.from(bytes).toString("base64"), summary: what };
   }
@@ -83,13 +83,13 @@ export async function prepareImage(bytes: Uint8Array, mediaType: ImageMediaType,
     throw new ToolError(`${display} (${NAMES[mediaType]}, ${width}×${height}) is too large for the API and could not be scaled down: ${imageError(err)}`);
   }
   if (base64Size(out.length) > MAX_IMAGE_BASE64) {
-    throw new ToolError(`${display} is too large for the API even scaled down to ${TARGET_IMAGE_SIDE} px (${kb(out.length)}; the limit is 5 MB)`);
+    throw new ToolError(`${display} is too large for the API even scaled down to ${TARGET_IMAGE_SIDE} px (${formatSize(out.length)}; the limit is 5 MB)`);
   }
   const s = await new Bun.Image(out).metadata();
   return {
     mediaType: outType,
     data: Buffer.from(out).toString("base64"),
-    summary: `${what}, scaled to ${s.width}×${s.height} ${NAMES[outType]} (${kb(out.length)}) to fit the API's limits`,
+    summary: `${what}, scaled to ${s.width}×${s.height} ${NAMES[outType]} (${formatSize(out.length)}) to fit the API's limits`,
   };
 }
 

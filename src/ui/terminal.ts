@@ -13,6 +13,7 @@ import type { LiveRegion } from "./live-region.ts";
 import { MarkdownBlocks, renderMarkdown } from "./markdown.ts";
 import { BlockPreview } from "./preview.ts";
 import { formatStatus, type RunningStep, type StatusFigures } from "./status-line.ts";
+import { formatSize } from "../text/size.ts";
 
 const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 
@@ -329,14 +330,22 @@ export class TerminalUI implements LoopEvents {
  */
 function statusAndLastLines(text: string, n: number, printed?: { last: string; count: number }): string {
   const lines = text.split("\n").filter((l) => l.trim() !== "");
-  const [status, ...output] = lines;
+  const [status, ...all] = lines;
+  // The middle of a huge output was dropped before anyone saw it (bounded-output.ts): say so, not count its marker as a line.
+  const gap = all.findIndex((l) => DROPPED.test(l));
+  const dropped = gap >= 0 && gap < all.length - n ? Number(DROPPED.exec(all[gap]!)![1]) : 0;
+  const output = dropped ? all.filter((_, i) => i !== gap) : all;
   let last = output.slice(-n);
   const seen = printed === undefined ? -1 : last.lastIndexOf(printed.last);
   if (seen >= 0) last = last.slice(seen + 1);
   const tail = last.map((l) => (l.length > 400 ? l.slice(0, 400) + "…" : l));
   const hidden = Math.max(0, output.length - tail.length - (printed?.count ?? 0));
-  return [status ?? "", ...(hidden > 0 ? [`… (${hidden} earlier line${hidden === 1 ? "" : "s"})`] : []), ...tail].join("\n");
+  const cut = dropped ? `; ${formatSize(dropped)} cut from the middle, not kept` : "";
+  const summary = hidden > 0 ? `… (${hidden} earlier line${hidden === 1 ? "" : "s"}${cut})` : dropped ? `… (${formatSize(dropped)} cut from the middle, not kept)` : null;
+  return [status ?? "", ...(summary ? [summary] : []), ...tail].join("\n");
 }
+
+const DROPPED = /^\[… (\d+) bytes of output dropped …\]$/;
 
 /** The first `n` non-empty lines, each cut at 400 characters. */
 function firstLines(text: string, n: number): string {

@@ -112,3 +112,14 @@ test("a note a tool printed (a file set aside) shows once, wrapped between words
   expect(rows.at(-2)).toBe("    Successfully installed pytest");
   expect(ui.lastCommand?.content).toBe(content);
 });
+
+test("a command whose output was cut in the middle says how much was cut, not only how many lines are above", () => {
+  const err = captured();
+  const ui = new TerminalUI({ streamText: false, verbose: false, spinner: false, out: captured().stream, err: err.stream });
+  const head = Array.from({ length: 500 }, (_, i) => `line ${i}`);
+  const tail = Array.from({ length: 500 }, (_, i) => `line ${399_500 + i}`);
+  const content = ["exit code 0", "", ...head, "[… 10258895 bytes of output dropped …]", ...tail].join("\n");
+  ui.onToolEnd("run_bash cat big.log", { content, isError: false });
+  expect(err.text()).toContain("    … (997 earlier lines; 9.8 MB cut from the middle, not kept)\n    line 399997\n");
+  expect(err.text()).not.toContain("bytes of output dropped");
+});
