@@ -102,3 +102,22 @@ export function refusalNote(refusals: readonly Refusal[]): string | null {
   const lines = [...seen].map(([target, reason]) => `bunker's network proxy refused ${target}: ${reason}`);
   return `note: ${lines.join("\nnote: ")}`;
 }
+
+const REFUSED = /couldn't connect|connection refused|econnrefused|failed to connect/i;
+const LOOPBACK_URL = /\b(localhost|127(?:\.\d{1,3}){3}):(\d{1,5})\b/g;
+
+/**
+ * When a command failed to connect and names a loopback address:port not granted (`tunnels`: those that are):
+ * one line saying the sandbox's loopback is its own and which flag reaches the person's server there. Null otherwise.
+ */
+export function loopbackNote(command: string, output: string, tunnels: readonly string[]): string | null {
+  if (!REFUSED.test(output)) return null;
+  const missing = new Set<string>();
+  for (const m of command.matchAll(LOOPBACK_URL)) {
+    const target = `${m[1] === "localhost" ? "127.0.0.1" : m[1]}:${Number(m[2])}`;
+    if (!tunnels.includes(target)) missing.add(target);
+  }
+  if (missing.size === 0) return null;
+  const flag = `--allow-net=${[...missing].join(",")}`;
+  return `note: in the sandbox, localhost is the command's own loopback (a server the command starts is there); a server on the person's machine at ${[...missing].join(", ")} is reached only when granted: ${flag}`;
+}

@@ -18,7 +18,7 @@ import type { LaterMatch } from "../sandbox/git-guard.ts";
 import { wallAfter, wallBefore } from "../sandbox/git-wall.ts";
 import { unwalkedNote } from "../sandbox/walk-gaps.ts";
 import { runsLaterMatcher } from "../perms/runs-later.ts";
-import { refusalNote, startCommandNet } from "../net/command-net.ts";
+import { loopbackNote, refusalNote, startCommandNet } from "../net/command-net.ts";
 import { grantedLoopbackTargets, permissionGate } from "../net/gate.ts";
 import { scanDenied } from "../sandbox/denied-files.ts";
 import { enclosingGitDirs, grantedReadPaths, hostView, linkedGitDirs, standInPaths, type SandboxSpec } from "../sandbox/spec.ts";
@@ -142,7 +142,8 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
       const ended = new AbortController();
       const endWithTurn = () => ended.abort("the command ended");
       ctx.signal.addEventListener("abort", endWithTurn, { once: true });
-      const net = p.confined && !opts.allowNet && !decision.run?.readOnly ? await startCommandNet(p.kind, permissionGate(ctx.perms, "run_bash", command, ended.signal), grantedLoopbackTargets(ctx.perms)) : null;
+      const tunnels = p.confined && p.kind === "bubblewrap" ? grantedLoopbackTargets(ctx.perms) : [];
+      const net = p.confined && !opts.allowNet && !decision.run?.readOnly ? await startCommandNet(p.kind, permissionGate(ctx.perms, "run_bash", command, ended.signal), tunnels) : null;
       if (net) {
         spec.netProxy = net.spec;
         // The forwarder's own files, shown read-only like any granted read (never over the workspace).
@@ -173,6 +174,7 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
         for (const line of disarmed) ctx.ui.info(`  ${escapeControl(line)}`);
         const notes = [
           net && refusalNote(net.refusals()),
+          net && p.confined && p.kind === "bubblewrap" && result.exitCode !== 0 ? loopbackNote(command, result.output, tunnels) : null,
           p.confined ? sandboxNote(result, spec) : null,
           spec.repositories ? unwalkedNote(spec.repositories.gaps) : null,
           // A login the command lacked because the person's credentials were withheld: which, and the flag.

@@ -155,6 +155,16 @@ describe.skipIf(!canRun)("a server on the host's own loopback", () => {
     expect(result?.content).toContain("none");
     expect(L.seen.filter((s) => s.startsWith("GET /a") || s.startsWith("GET /b"))).toHaveLength(2);
   }, 60_000);
+
+  test("not granted: curl to localhost:PORT fails on the sandbox's own loopback, and the result says so, naming the grant that works", async () => {
+    const fake = e2e.serve([reply([run(`curl -sS http://localhost:${L.port}/`)]), reply("Done.")]);
+    const { root, env } = workspace();
+    const r = await runHeadless(root, env, ["-p", "ask the local server", "--allow-run", "--sandbox", "on", `--allow-net=127.0.0.2:${A.port}`]);
+    expect(r.code).toBe(0);
+    const [result] = toolResults(fake.requests[1]);
+    expect(result?.is_error).toBe(true);
+    expect(result?.content).toContain(`note: in the sandbox, localhost is the command's own loopback (a server the command starts is there); a server on the person's machine at 127.0.0.1:${L.port} is reached only when granted: --allow-net=127.0.0.1:${L.port}`);
+  }, 60_000);
 });
 
 describe.skipIf(!canRun || !tmuxAvailable)("in a real terminal (tmux)", () => {
