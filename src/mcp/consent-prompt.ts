@@ -52,28 +52,33 @@ export function describeDefinition(def: McpServerDef, view: LaunchView): string[
 
 export async function askConsent(def: McpServerDef, changed: boolean, view: LaunchView, input: FeedInput & TtyIn = process.stdin): Promise<ConsentAnswer> {
   const output = process.stderr;
-  // Keys come through the one keyboard path (key-feed.ts): what was typed before the question (at start-up it
-  // waits in the terminal) or on into a message while it is drawn goes to the input line, never answers it.
-  await holdWaitingKeys(input);
-  const what = changed ? "changed its MCP server" : "wants to start an MCP server";
-  log.step(`This project's ${escapeControl(def.file)} ${what} ${pc.bold(escapeControl(def.name))}`, { output });
-  log.message(describeDefinition(def, view), { output, spacing: 0 });
-  // The feed sets raw mode and the prompt hides the cursor: a signal meanwhile must not leave them so.
+  // Reading the keys already typed sets raw mode, so does the feed, and the prompt hides the cursor: a signal from
+  // the first read on must not leave them so.
   const unhook = giveBackAtExit(input, output);
-  // As every approval: 1..3 pick an option at once, y is yes, n is no (for this session).
-  const { answer } = await withKeyFeed(input, (feed) =>
-    selectKeys<ConsentAnswer>({
-      message: `Start ${escapeControl(def.name)}?`,
-      letters: { y: "yes", n: "no" },
-      options: [
-        { value: "yes", label: "Yes, and remember it for this workspace (until the definition changes)" },
-        { value: "no", label: "No, not in this session" },
-        { value: "never", label: "No, and do not ask again in this workspace (until the definition changes)" },
-      ],
-      input: feed,
-      output,
-    }),
-  ).finally(unhook);
-  // Escape or Ctrl+C (clack's cancel symbol) is a no for this session.
-  return typeof answer === "symbol" ? "no" : answer;
+  try {
+    // Keys come through the one keyboard path (key-feed.ts): what was typed before the question (at start-up it
+    // waits in the terminal) or on into a message while it is drawn goes to the input line, never answers it.
+    await holdWaitingKeys(input);
+    const what = changed ? "changed its MCP server" : "wants to start an MCP server";
+    log.step(`This project's ${escapeControl(def.file)} ${what} ${pc.bold(escapeControl(def.name))}`, { output });
+    log.message(describeDefinition(def, view), { output, spacing: 0 });
+    // As every approval: 1..3 pick an option at once, y is yes, n is no (for this session).
+    const { answer } = await withKeyFeed(input, (feed) =>
+      selectKeys<ConsentAnswer>({
+        message: `Start ${escapeControl(def.name)}?`,
+        letters: { y: "yes", n: "no" },
+        options: [
+          { value: "yes", label: "Yes, and remember it for this workspace (until the definition changes)" },
+          { value: "no", label: "No, not in this session" },
+          { value: "never", label: "No, and do not ask again in this workspace (until the definition changes)" },
+        ],
+        input: feed,
+        output,
+      }),
+    );
+    // Escape or Ctrl+C (clack's cancel symbol) is a no for this session.
+    return typeof answer === "symbol" ? "no" : answer;
+  } finally {
+    unhook();
+  }
 }

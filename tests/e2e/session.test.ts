@@ -307,6 +307,20 @@ describe.skipIf(!tmuxAvailable)("in a real terminal (tmux)", () => {
     expect(await quitWithCtrlD(tmux)).not.toBeNull();
   });
 
+  test("-c on a terminal shows the last reply rendered as it streamed: no heading marks, no asterisks, no fences", async () => {
+    e2e.serve([reply("## Summary\n\nThe **config** loader is fixed.\n\n```sh\nbun test\n```\n")]);
+    const { root, env } = e2e.workspace();
+    await runHeadless(root, env, ["-p", "fix it"]);
+    const tmux = await e2e.terminal([...BUNKER, "-c"], { cwd: root, env, cols: 80 });
+    const screen = await tmux.waitFor("Last reply:");
+    const after = await tmux.waitFor(/The config loader is fixed\./);
+    expect(after).toContain("Summary");
+    expect(after).toContain("bun test");
+    for (const raw of ["## Summary", "**config**", "```"]) expect(after).not.toContain(raw);
+    expect(screen).toMatch(/Continuing session [0-9a-z]{10} \(2 messages\)/);
+    expect(await quitWithCtrlD(tmux)).not.toBeNull();
+  });
+
   test("after -c the status line and /cost count the whole session, earlier runs included, and agree; the total is saved for the next -c", async () => {
     const first = { input_tokens: 1000, output_tokens: 40 };
     const second = { input_tokens: 2000, output_tokens: 60 };

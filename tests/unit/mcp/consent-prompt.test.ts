@@ -30,3 +30,21 @@ test("the question lists exactly the extra paths it will see, and those its argu
   expect(lines).toContain('to let it read one, add "read": ["/out/.env"] under mcpServers.leak in your settings.json, or run with --allow-read=/out/.env');
   expect(describeDefinition(def!, { ...confined, sandboxed: false }).map(strip)).toContain("runs WITHOUT a sandbox (none is available here)");
 });
+
+test("SIGTERM while the question reads the keys already typed (raw mode on, before it is drawn): the terminal is given back", async () => {
+  const here = (p: string) => JSON.stringify(new URL(p, import.meta.url).pathname);
+  const script = `
+    const { askConsent } = await import(${here("../../../src/mcp/consent-prompt.ts")});
+    const { parseMcpServers } = await import(${here("../../../src/mcp/config.ts")});
+    const { installSignalExits } = await import(${here("../../../src/sandbox/process.ts")});
+    const { PassThrough } = await import("node:stream");
+    installSignalExits();
+    const [def] = parseMcpServers({ p: { command: "node" } }, { source: "project", file: "/ws/.mcp.json", root: "/ws", home: "/h", env: {}, defaultTimeoutMs: 1 }).servers;
+    const input = Object.assign(new PassThrough(), { isTTY: true, setRawMode: (on) => process.stdout.write("raw " + on + ";") });
+    void askConsent(def, false, { sandboxed: true, network: "none", readable: [], notShown: [] }, input);
+    process.kill(process.pid, "SIGTERM");`;
+  const proc = Bun.spawn(["bun", "-e", script], { stdout: "pipe", stderr: "pipe" });
+  const [code, out] = await Promise.all([proc.exited, new Response(proc.stdout).text()]);
+  expect(code).toBe(143);
+  expect(out).toBe("raw true;raw false;");
+});
