@@ -51,7 +51,7 @@ export function pathShadowMatcher(roots: readonly string[], path: string): (real
 const SHIM_MANAGERS = new Set(["pyenv", "rbenv", "nodenv", "goenv", "jenv", "plenv", "asdf", "mise", "rtx"]);
 
 /** Whether a PATH folder (by its name or where it leads) is a version manager's shims: `~/.pyenv/shims`, `~/.local/share/mise/shims`, `~/.volta/bin`. */
-function isShims(e: { written: string; real: string }): boolean {
+export function isShims(e: { written: string; real: string }): boolean {
   return [e.written, e.real].some((d) => {
     const parent = basename(dirname(d)).replace(/^\./, "");
     return (basename(d) === "shims" && SHIM_MANAGERS.has(parent)) || (basename(d) === "bin" && basename(dirname(d)) === ".volta");

@@ -10,8 +10,8 @@
 // result says how to restore it.
 import { existsSync, lstatSync } from "node:fs";
 import { basename, delimiter, dirname, join, resolve } from "node:path";
-import { isProgram } from "./path-shadow.ts";
-import { isWithin } from "./workspace.ts";
+import { isProgram, isShims } from "./path-shadow.ts";
+import { isWithin, realpathLoose } from "./workspace.ts";
 
 /** What runs the venv files bunker guards, for the prompt and the set-aside line. */
 export const VENV_PTH_WHY = "Python runs it at every start of this virtual environment's python (pip, pytest, your editor, a pre-commit hook)";
@@ -32,7 +32,8 @@ export function venvMatcher(path: string): (real: string) => string | null {
     if (v === undefined) isVenv.set(dir, (v = existsSync(join(dir, "pyvenv.cfg"))));
     return v;
   };
-  const entries = path.split(delimiter).filter((e) => e.startsWith("/"));
+  // As for an active PATH folder (path-shadow.ts): a version manager's shims do not count (pyenv's `pytest` is what a venv overrides).
+  const entries = path.split(delimiter).filter((e) => e.startsWith("/")).filter((e) => !isShims({ written: e, real: realpathLoose(e).real }));
   return (real) => {
     const dir = dirname(real);
     const name = basename(real);

@@ -36,6 +36,16 @@ test("a venv's bin, .pth and sitecustomize run later; the same names outside a v
   expect(m(join(root, "lib/python3.11/site-packages/x.pth"))).toBeNull();
 });
 
+test("a version manager's shim does not count as a program a venv's bin shadows (pyenv's pytest)", () => {
+  const root = venv();
+  mkdirSync(join(root, ".pyenv/shims"), { recursive: true });
+  writeFileSync(join(root, ".pyenv/shims/pytest"), "#!/bin/sh\n");
+  chmodSync(join(root, ".pyenv/shims/pytest"), 0o755);
+  const m = venvMatcher(`${join(root, ".pyenv/shims")}:${join(root, "hostbin")}`);
+  expect(m(join(root, ".venv/bin/pytest"))).toBe(VENV_TOOL_WHY);
+  expect(m(join(root, ".venv/bin/git"))).toContain(join(root, "hostbin/git"));
+});
+
 test("a new program that shadows nothing, or anything in a venv the command made, is left; a new .pth in the person's venv is not", () => {
   const root = venv();
   const before = new Map([[join(root, ".venv/bin/python3"), "1:1:1"]]);
