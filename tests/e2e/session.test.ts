@@ -273,7 +273,8 @@ describe.skipIf(!tmuxAvailable)("in a real terminal (tmux)", () => {
     const b = await runHeadless(root, env, ["-c", "-p", "from B", "--output-format", "json"]);
     const shared = (JSON.parse(b.stdout) as { session_id: string }).session_id;
     tmux.keys(["second from A", "Enter"]);
-    const screen = await waitForCount(tmux, "A two.", 1);
+    // The notice wraps between words at the terminal's width: read it as one line.
+    const screen = (await waitForCount(tmux, "A two.", 1)).replace(/\s+/g, " ");
     const forked = /this conversation is now saved as session ([0-9a-z]{10})/.exec(screen);
     expect(screen).toContain(`Session ${shared} was also continued elsewhere`);
     expect(forked).not.toBeNull();
