@@ -163,7 +163,6 @@ export class TtyApprover implements Approver {
         let cut = false;
         const diff = renderFileChanges(files, { color: this.color, maxLines: this.maxDiffLines, maxLineLength: this.maxLineLength, onCut: () => (cut = true) });
         const options: { value: Choice; label: string }[] = [{ value: "once", label: ONCE }];
-        if (cut) options.push(VIEW_OPTION);
         if (req.byPerson) {
           // The person's own /undo: yes or no, nothing for the session, nothing to tell the model.
           options.push({ value: "deny", label: "No" });
@@ -172,6 +171,8 @@ export class TtyApprover implements Approver {
           if (!touchesProtected) options.push({ value: "kind-session", label: "Yes, and allow all edits for this session" });
           options.push({ value: "deny", label: "No, and tell Claude what to do instead" });
         }
+        // Last: whether the diff was cut depends on the terminal's size, and a number must mean the same at every width.
+        if (cut) options.push(VIEW_OPTION);
         return {
           title: `${tool} wants to ${files.every((f) => f.kind === "create") && files.length > 0 ? "create" : "edit"} ${names.join(", ")}`,
           details: [
@@ -224,9 +225,10 @@ export class TtyApprover implements Approver {
           question: `Call ${target}?`,
           options: [
             { value: "once", label: ONCE },
-            ...(cut ? [VIEW_OPTION] : []),
             { value: "target-session", label: `Yes, and allow ${target} for this session` },
             { value: "deny", label: "No, and tell Claude why" },
+            // Last, so the numbers above mean the same at every width.
+            ...(cut ? [VIEW_OPTION] : []),
           ],
           denyPrompt: "Why not (sent to Claude)?",
           ...(cut ? { whole: () => escapeControl(args, { keepNewlines: true }) } : {}),

@@ -221,14 +221,14 @@ describe.skipIf(!tmuxAvailable)("in a real terminal (tmux)", () => {
     // The appended tail sits far beyond the screen's width: it gets a row of its own.
     let screen = await waitForQuestion(tmux, "Apply this change to package.json?", 2);
     expect(screen).toContain(`${tail.slice(0, 20)}`);
-    expect(screen).toContain("Show all of it first (nothing cut)");
-    await press(tmux, "Down", "Enter");
+    expect(screen).toContain("5. Show all of it first (nothing cut)");
+    await press(tmux, "5");
     // less shows the whole line (it fits the screen, so less -F prints it and is done); then the question again.
     screen = await waitForQuestion(tmux, "Apply this change to package.json?", 3);
     expect(screen).toContain(`+"test": "jest --ci ${"--coverage ".repeat(40)}"${tail}`);
-    await press(tmux, "Up", "Enter");
-    // The reason is asked once its question is drawn (an Enter pressed in the same breath may reach the choice's reader).
-    await waitForCount(tmux, "What should Claude do instead?", 1);
+    await press(tmux, "n");
+    // The reason is asked once its question is drawn; an Enter right after the n would be its confirmation.
+    await waitForQuestion(tmux, "What should Claude do instead?", 1);
     await press(tmux, "Enter");
     await waitForCount(tmux, "Done.", 1);
     expect(readFileSync(join(root, "package.json"), "utf8")).toBe(`"test": "jest --ci ${"--coverage ".repeat(40)}"\n`);
