@@ -6,6 +6,7 @@ import pc from "./ui/colors.ts";
 import { buildApp, usageSummary, type App } from "./app.ts";
 import type { Config } from "./config.ts";
 import { escapeControl } from "./ui/escape.ts";
+import { renderMarkdown } from "./ui/markdown.ts";
 import { Keyboard } from "./ui/keys.ts";
 import { LineReader, type ReadResult } from "./ui/line-reader.ts";
 import { promptHistory } from "./session/open.ts";
@@ -28,12 +29,13 @@ export async function runRepl(config: Config): Promise<number> {
   // Drawn in place (rendered answers, status line, raw-mode keys) only when every end is a terminal.
   const live = Boolean(process.stdin.isTTY && process.stdout.isTTY && process.stderr.isTTY) && process.env.TERM !== "dumb";
   const region = live ? new LiveRegion(process.stderr, ["preview", "input", "status"]) : undefined;
+  const markdown = live && !process.env.NO_COLOR;
   const ui = new TerminalUI({
     streamText: true,
     verbose: config.verbose,
     spinner: Boolean(process.stderr.isTTY) && process.env.TERM !== "dumb",
     region,
-    markdown: live && !process.env.NO_COLOR,
+    markdown,
   });
   const app = await buildApp(config, ui);
   // The status line and /cost count the whole session: a continued one's earlier runs too (as Claude Code's /cost after --continue).
@@ -46,7 +48,9 @@ export async function runRepl(config: Config): Promise<number> {
     // Where the conversation left off, so the person knows what "continue" will continue. One write with the
     // line above: the screen never shows the one without the other (a test read it between two writes).
     const last = lastReply(app.agent.history.messages);
-    process.stderr.write(pc.dim(`Continuing session ${app.recorder.id} (${counts}).\n`) + (last ? `${pc.dim("Last reply:")}\n${escapeControl(last, { keepNewlines: true })}\n` : ""));
+    // Rendered as it was when it streamed (headings, lists, code), not as raw markdown.
+    const shown = last && (markdown && region ? renderMarkdown(last, region.columns - 1) : escapeControl(last, { keepNewlines: true }));
+    process.stderr.write(pc.dim(`Continuing session ${app.recorder.id} (${counts}).\n`) + (shown ? `${pc.dim("Last reply:")}\n${shown}\n` : ""));
   }
   /** Whole lines for the transcript: above the region when there is one. */
   const say = (text: string) => (region ? region.print(text) : process.stderr.write(text));

@@ -123,7 +123,7 @@ async function startupRows(): Promise<BenchRow[]> {
   };
   const withProxy = async () => {
     const t0 = performance.now();
-    const net = await startCommandNet("bubblewrap", gate, { argv: [bunker, FORWARD_SUBCOMMAND], paths: [bunker] });
+    const net = await startCommandNet("bubblewrap", gate, [], { argv: [bunker, FORWARD_SUBCOMMAND], paths: [bunker] });
     await run(confine(plan, { ...spec, netProxy: net.spec, readable: net.spec.readable }, net.wrap(argv), ""));
     await net.close();
     return performance.now() - t0;

@@ -9,7 +9,7 @@ import { homedir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { isWithin, realpathLoose } from "../perms/workspace.ts";
 import { confine, locateProgram, type SandboxPlan } from "../sandbox/detect.ts";
-import { scrubEnv, withGitHardening } from "../sandbox/env.ts";
+import { scrubEnv, withGitHardening, withoutUpdateChecks } from "../sandbox/env.ts";
 import { hostView, type SandboxSpec } from "../sandbox/spec.ts";
 import { wallAfter, wallBefore, type WallState } from "../sandbox/git-wall.ts";
 import { runsLaterMatcher } from "../perms/runs-later.ts";
@@ -151,7 +151,7 @@ export async function launchStdio(def: McpServerDef, ctx: LaunchContext): Promis
   };
   // The person's environment without credentials; the definition's own variables on top.
   const env: Record<string, string> = {
-    ...withGitHardening(scrubEnv(ctx.env)),
+    ...withoutUpdateChecks(withGitHardening(scrubEnv(ctx.env))),
     ...own,
     BUNKER_MCP_STATE_DIR: state,
     XDG_STATE_HOME: join(state, "state"),

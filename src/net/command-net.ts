@@ -51,8 +51,11 @@ export interface CommandNet {
   close(): Promise<void>;
 }
 
-/** Starts the proxy for one command; `kind` is the sandbox it runs in. */
-export async function startCommandNet(kind: "bubblewrap" | "seatbelt", gate: NetGate, fwd = forwarderCommand()): Promise<CommandNet> {
+/**
+ * Starts the proxy for one command; `kind` is the sandbox it runs in. `tunnels`: granted host loopback
+ * targets ("127.0.0.1:8765") the forwarder also listens on inside the sandbox (Linux; on macOS the host's loopback is the command's).
+ */
+export async function startCommandNet(kind: "bubblewrap" | "seatbelt", gate: NetGate, tunnels: readonly string[] = [], fwd = forwarderCommand()): Promise<CommandNet> {
   if (kind === "seatbelt") {
     // No network namespace on macOS: the proxy listens on the host's loopback, behind a password only the command holds.
     const password = crypto.randomUUID();
@@ -76,11 +79,13 @@ export async function startCommandNet(kind: "bubblewrap" | "seatbelt", gate: Net
     throw err;
   }
   // Any port is free in the command's fresh network namespace; a random one rarely meets a server the command starts.
-  const port = 20_000 + Math.floor(Math.random() * 40_000);
+  let port = 20_000 + Math.floor(Math.random() * 40_000);
+  while (tunnels.some((t) => t.endsWith(`:${port}`))) port = 20_000 + Math.floor(Math.random() * 40_000);
+  const tunnelArgs = tunnels.flatMap((t) => ["--tunnel", t]);
   return {
     spec: { socket, port, readable: fwd.paths },
     env: proxyEnv(`http://127.0.0.1:${port}`),
-    wrap: (argv) => [...fwd.argv, PROXY_SOCKET_IN_SANDBOX, String(port), "--", ...argv],
+    wrap: (argv) => [...fwd.argv, PROXY_SOCKET_IN_SANDBOX, String(port), ...tunnelArgs, "--", ...argv],
     refusals: () => proxy.refusals,
     close: async () => {
       await proxy.close();
@@ -96,4 +101,23 @@ export function refusalNote(refusals: readonly Refusal[]): string | null {
   for (const r of refusals) if (!seen.has(r.target)) seen.set(r.target, r.reason);
   const lines = [...seen].map(([target, reason]) => `bunker's network proxy refused ${target}: ${reason}`);
   return `note: ${lines.join("\nnote: ")}`;
+}
+
+const REFUSED = /couldn't connect|connection refused|econnrefused|failed to connect/i;
+const LOOPBACK_URL = /\b(localhost|127(?:\.\d{1,3}){3}):(\d{1,5})\b/g;
+
+/**
+ * When a command failed to connect and names a loopback address:port not granted (`tunnels`: those that are):
+ * one line saying the sandbox's loopback is its own and which flag reaches the person's server there. Null otherwise.
+ */
+export function loopbackNote(command: string, output: string, tunnels: readonly string[]): string | null {
+  if (!REFUSED.test(output)) return null;
+  const missing = new Set<string>();
+  for (const m of command.matchAll(LOOPBACK_URL)) {
+    const target = `${m[1] === "localhost" ? "127.0.0.1" : m[1]}:${Number(m[2])}`;
+    if (!tunnels.includes(target)) missing.add(target);
+  }
+  if (missing.size === 0) return null;
+  const flag = `--allow-net=${[...missing].join(",")}`;
+  return `note: in the sandbox, localhost is the command's own loopback (a server the command starts is there); a server on the person's machine at ${[...missing].join(", ")} is reached only when granted: ${flag}`;
 }

@@ -1,8 +1,13 @@
-// The in-sandbox end of the proxy path: `bunker __net-forward SOCKET PORT -- COMMAND…`
+// The in-sandbox end of the proxy path:
+//   `bunker __net-forward SOCKET PORT [--tunnel ADDR:PORT]… -- COMMAND…`
 // listens on 127.0.0.1:PORT inside the command's network namespace, carries
 // each connection to bunker's proxy on the Unix socket SOCKET (bound into
 // the sandbox), runs COMMAND with the terminal's streams, and exits with its
-// status. bunker's own binary is the forwarder, so nothing needs installing.
+// status. Each --tunnel is a host loopback port the person granted: the
+// sandbox's own loopback is not the host's, and NO_PROXY sends loopback
+// connections straight to it, so the forwarder listens on ADDR:PORT in the
+// sandbox too and carries each connection to the proxy as
+// `CONNECT ADDR:PORT` (judged there like any other). bunker's own binary is the forwarder, so nothing needs installing.
 // It sits in front of every command that may use the network, so it uses
 // Bun's own sockets: loading node:net cost each command about 4 ms more.
 import { escapeControl } from "../ui/escape.ts";
@@ -70,47 +75,99 @@ const relay: Bun.SocketHandler<Side> = {
   },
 };
 
+/** The proxy's side of a tunnel: the head of its answer to CONNECT, until it is whole. */
+interface TunnelSide extends Side {
+  head?: Uint8Array;
+}
+
+const HEAD_END = "\r\n\r\n";
+
+/**
+ * Listens on `hostname:port` and carries each connection to the proxy on `socket`;
+ * with `tunnelTo`, each first asks the proxy for `CONNECT tunnelTo` and is cut when refused.
+ */
+function listenToProxy(hostname: string, port: number, socket: string, tunnelTo?: string): Bun.TCPSocketListener<Side> {
+  return Bun.listen<Side>({
+    hostname,
+    port,
+    data: side(),
+    socket: {
+      ...relay,
+      open(client) {
+        client.data = side();
+        client.pause(); // nothing is read until the proxy end is there to take it
+        client.setNoDelay(true);
+        const connected = (upstream: Bun.Socket<Side>) => {
+          client.data.peer = upstream;
+          settle(client);
+        };
+        const data: TunnelSide = { ...side(), peer: client };
+        if (tunnelTo !== undefined) data.head = new Uint8Array(0);
+        Bun.connect<TunnelSide>({ unix: socket, data, socket: {
+          ...relay,
+          open(upstream) {
+            if (tunnelTo === undefined) return connected(upstream);
+            upstream.write(`CONNECT ${tunnelTo} HTTP/1.1\r\nHost: ${tunnelTo}\r\n\r\n`);
+          },
+          data(upstream, chunk) {
+            const head = upstream.data.head;
+            if (head === undefined) return relay.data!(upstream, chunk);
+            const all = new Uint8Array(head.length + chunk.length);
+            all.set(head);
+            all.set(chunk, head.length);
+            const text = Buffer.from(all).toString("latin1");
+            const end = text.indexOf(HEAD_END);
+            if (end === -1) return void (upstream.data.head = all);
+            delete upstream.data.head;
+            // Refused (the proxy recorded why, and run_bash says so): the program sees the connection cut.
+            if (!/^HTTP\/1\.[01] 200 /.test(text)) return void (upstream.terminate(), client.terminate());
+            const rest = all.subarray(end + HEAD_END.length);
+            if (rest.length > 0) upstream.data.pending.push(rest);
+            connected(upstream);
+            settle(upstream);
+          },
+          connectError() {
+            client.terminate();
+          },
+        } }).catch(() => client.terminate());
+      },
+    },
+  });
+}
+
 /** Runs the forwarder with the words after the subcommand; resolves to the exit status. */
 export async function runForwarder(args: string[]): Promise<number> {
-  const [socket, portText, sep, ...command] = args;
+  const [socket, portText, ...rest] = args;
   const port = Number(portText);
+  const tunnels: { host: string; port: number }[] = [];
+  while (rest[0] === "--tunnel" && rest.length > 1) {
+    const m = /^(\d{1,3}(?:\.\d{1,3}){3}):(\d{1,5})$/.exec(rest[1]!);
+    if (!m) break;
+    tunnels.push({ host: m[1]!, port: Number(m[2]) });
+    rest.splice(0, 2);
+  }
+  const [sep, ...command] = rest;
   if (!socket || !Number.isInteger(port) || sep !== "--" || command.length === 0) {
-    process.stderr.write(`bunker ${FORWARD_SUBCOMMAND}: usage: SOCKET PORT -- COMMAND…\n`);
+    process.stderr.write(`bunker ${FORWARD_SUBCOMMAND}: usage: SOCKET PORT [--tunnel ADDR:PORT]… -- COMMAND…\n`);
     return 2;
   }
-  let server: Bun.TCPSocketListener<Side>;
+  const servers: Bun.TCPSocketListener<Side>[] = [];
   try {
-    server = Bun.listen<Side>({
-      hostname: "127.0.0.1",
-      port,
-      data: side(),
-      socket: {
-        ...relay,
-        open(client) {
-          client.data = side();
-          client.pause(); // nothing is read until the proxy end is there to take it
-          client.setNoDelay(true);
-          Bun.connect<Side>({ unix: socket, data: { ...side(), peer: client }, socket: {
-            ...relay,
-            open(upstream) {
-              client.data.peer = upstream;
-              settle(client);
-            },
-            connectError() {
-              client.terminate();
-            },
-          } }).catch(() => client.terminate());
-        },
-      },
-    });
+    servers.push(listenToProxy("127.0.0.1", port, socket));
   } catch (err) {
     process.stderr.write(`bunker: the network proxy could not listen on 127.0.0.1:${port}: ${escapeControl((err as Error).message)}\n`);
     return 1;
   }
-  server.unref();
+  for (const t of tunnels) {
+    // A port below 1024 cannot be bound without privileges: that grant reaches web_fetch and proxied clients only.
+    try {
+      servers.push(listenToProxy(t.host, t.port, socket, `${t.host}:${t.port}`));
+    } catch {}
+  }
+  for (const s of servers) s.unref();
   const child = Bun.spawn(command, { stdio: ["inherit", "inherit", "inherit"] });
   const code = await child.exited;
-  server.stop(true);
+  for (const s of servers) s.stop(true);
   const signal = child.signalCode as keyof typeof constants.signals | null;
   return signal ? 128 + (constants.signals[signal] ?? 0) : code;
 }

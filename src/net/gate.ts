@@ -5,7 +5,9 @@
 // time share the one question.
 import type { Permissions } from "../perms/permissions.ts";
 import { PermissionDenied } from "../perms/permissions.ts";
-import { hostsCover, netTarget } from "./host-pattern.ts";
+import { isIPv4 } from "node:net";
+import { localAddressKind } from "./address.ts";
+import { hostsCover, netTarget, normalizeHost, parseHostPattern } from "./host-pattern.ts";
 import type { NetGate } from "./proxy.ts";
 
 /** `signal`: aborted when what the connections are for has ended (the command exited): a question still open is withdrawn. */
@@ -14,8 +16,9 @@ export function permissionGate(perms: Permissions, tool: string, requestedBy: st
   /** Targets the person allowed when asked (now or earlier in the session): for an address, a grant by address. */
   const approved = new Set<string>();
   return {
-    admit(host, port) {
-      const target = netTarget(host, port);
+    admit(name, port) {
+      // Judged as a rule would name it (localhost is 127.0.0.1): the question, the hint and the grant name one target.
+      const target = netTarget(normalizeHost(name) ?? name, port);
       let decision = decided.get(target);
       if (!decision) {
         const before = perms.policy.decide("net", target);
@@ -32,7 +35,10 @@ export function permissionGate(perms: Permissions, tool: string, requestedBy: st
       }
       return decision;
     },
-    addressGranted: (host, port) => approved.has(netTarget(host, port)) || grantedByAddress(perms, netTarget(host, port)),
+    addressGranted(name, port) {
+      const target = netTarget(normalizeHost(name) ?? name, port);
+      return approved.has(target) || grantedByAddress(perms, target);
+    },
   };
 }
 
@@ -40,4 +46,20 @@ export function permissionGate(perms: Permissions, tool: string, requestedBy: st
 export function grantedByAddress(perms: Permissions, target: string): boolean {
   const { allow, deny } = perms.policy.grants;
   return hostsCover(allow.net.hosts, target) && !deny.net.all && !hostsCover(deny.net.hosts, target);
+}
+
+/**
+ * The host loopback ports (IPv4 "address:port") granted now by a flag, a rule or a session answer, and not denied:
+ * a command's forwarder tunnels each from the sandbox's own loopback to the host's (forwarder.ts).
+ */
+export function grantedLoopbackTargets(perms: Permissions): string[] {
+  const { allow } = perms.policy.grants;
+  const out = new Set<string>();
+  for (const text of [...allow.net.hosts, ...perms.policy.sessionTargetsOf("net")]) {
+    const p = parseHostPattern(text);
+    if (!p || p.wildcard || p.port === undefined || !isIPv4(p.host) || localAddressKind(p.host) !== "loopback") continue;
+    const target = netTarget(p.host, p.port);
+    if (perms.policy.decide("net", target).verdict === "allow") out.add(target);
+  }
+  return [...out];
 }

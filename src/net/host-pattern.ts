@@ -8,7 +8,10 @@
 //
 // Names are compared after the WHATWG URL parser has normalized them, so
 // 0x7f.1, 2130706433 and 127.1 are all 127.0.0.1, and [::ffff:127.0.0.1] is
-// [::ffff:7f00:1]: a spelling cannot slip past a rule.
+// [::ffff:7f00:1]: a spelling cannot slip past a rule. `localhost` is the
+// loopback address by definition (RFC 6761; bunker never asks DNS about it),
+// so it is 127.0.0.1 in a rule and in a request alike: a grant of
+// localhost:8765 is a grant of 127.0.0.1:8765, and a hint names the address.
 
 export interface HostPattern {
   /** Lower-case, normalized host; for a wildcard, the suffix after "*.". IPv6 in brackets. */
@@ -23,6 +26,7 @@ export function normalizeHost(host: string): string | null {
   if (host === "" || /[\s/?#@\\%]/.test(host)) return null;
   try {
     const h = new URL(`http://${host}/`).hostname;
+    if (h === "localhost" || h === "localhost.") return "127.0.0.1";
     return h === "" ? null : h;
   } catch {
     return null;

@@ -227,7 +227,7 @@ export function parseTarget(method: string, uri: string): { host: string; port: 
   }
   if (url.protocol !== "http:") throw new ProxyRefusal(400, `${url.protocol} requests go through CONNECT; only http: is forwarded as a request`);
   if (url.username || url.password) throw new ProxyRefusal(400, "credentials in the URL are not forwarded");
-  return { host: url.hostname, port: Number(url.port || 80), path: `${url.pathname}${url.search}` };
+  return { host: normalizeHost(url.hostname) ?? url.hostname, port: Number(url.port || 80), path: `${url.pathname}${url.search}` };
 }
 
 /** The request head for the server: origin-form, no proxy headers, one request per connection. */

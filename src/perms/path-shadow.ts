@@ -5,6 +5,11 @@
 // unconfined. Such a file runs later, like an .envrc. Names found nowhere
 // later on PATH (what `pip install` and `npm install` add: pytest, tsc when
 // there is no global one) are the project's own tools and stay usable.
+// A version manager's shims folder (pyenv, rbenv, nodenv, goenv, jenv, plenv,
+// asdf, mise, volta's bin) is not looked in: a shim only forwards to a tool
+// the manager's runtime installed (pyenv's `pytest`), which is exactly what a
+// project's own environment is meant to override. A program of that name in
+// a real folder later on PATH (/usr/bin/git) still counts.
 import { statSync } from "node:fs";
 import { basename, delimiter, dirname, join, resolve } from "node:path";
 import { isWithin, realpathLoose } from "./workspace.ts";
@@ -35,7 +40,7 @@ export function pathShadowMatcher(roots: readonly string[], path: string): (real
     const key = `${i}\0${name}`;
     if (!seen.has(key)) {
       const own = entries[i]!;
-      const later = entries.slice(i + 1).find((e) => e.real !== own.real && e.written !== own.written && isProgram(join(e.written, name)));
+      const later = entries.slice(i + 1).find((e) => e.real !== own.real && e.written !== own.written && !isShims(e) && isProgram(join(e.written, name)));
       seen.set(key, later ? join(later.written, name) : null);
     }
     const shadowed = seen.get(key);
@@ -43,8 +48,18 @@ export function pathShadowMatcher(roots: readonly string[], path: string): (real
   };
 }
 
+const SHIM_MANAGERS = new Set(["pyenv", "rbenv", "nodenv", "goenv", "jenv", "plenv", "asdf", "mise", "rtx"]);
+
+/** Whether a PATH folder (by its name or where it leads) is a version manager's shims: `~/.pyenv/shims`, `~/.local/share/mise/shims`, `~/.volta/bin`. */
+export function isShims(e: { written: string; real: string }): boolean {
+  return [e.written, e.real].some((d) => {
+    const parent = basename(dirname(d)).replace(/^\./, "");
+    return (basename(d) === "shims" && SHIM_MANAGERS.has(parent)) || (basename(d) === "bin" && basename(dirname(d)) === ".volta");
+  });
+}
+
 /** An executable file (what the shell's PATH lookup would run). */
-function isProgram(p: string): boolean {
+export function isProgram(p: string): boolean {
   try {
     const st = statSync(p);
     return st.isFile() && (st.mode & 0o111) !== 0;

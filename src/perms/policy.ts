@@ -122,6 +122,12 @@ export class Policy {
     this.sessionTargets.add(`${kind}\0${target}`);
   }
 
+  /** The targets of `kind` the person allowed for the session, in the order given. */
+  sessionTargetsOf(kind: PermKind): string[] {
+    const prefix = `${kind}\0`;
+    return [...this.sessionTargets].filter((t) => t.startsWith(prefix)).map((t) => t.slice(prefix.length));
+  }
+
   /** The person answered "all of this kind for the session" (protected paths still ask). */
   grantKindForSession(kind: PermKind): void {
     this.sessionKinds.add(kind);

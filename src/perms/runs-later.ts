@@ -5,6 +5,7 @@
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import { gitHooksPath } from "./git-config.ts";
 import { pathShadowMatcher } from "./path-shadow.ts";
+import { venvMatcher } from "./venv.ts";
 import { isWithin } from "./workspace.ts";
 
 export interface RunsLaterRule {
@@ -55,6 +56,7 @@ export function runsLaterMatcher(roots: string | readonly string[], extra: reado
   // Innermost first: a granted folder inside another is its own root.
   const byDepth = [...all].sort((a, b) => b.length - a.length);
   const shadows = pathShadowMatcher(all, path);
+  const venv = venvMatcher(path);
   return (real) => {
     const root = byDepth.find((r) => isWithin(r, real));
     if (root === real) return null;
@@ -70,7 +72,7 @@ export function runsLaterMatcher(roots: string | readonly string[], extra: reado
     }
     const hooks = hooksDirs.find((h) => isWithin(h.dir, real));
     if (hooks) return `git runs it as a hook (core.hooksPath is ${hooks.hooks})`;
-    return shadows(real);
+    return venv(real) ?? shadows(real);
   };
 }
 

@@ -37,6 +37,27 @@ export function withGitHardening(env: Record<string, string>): Record<string, st
   return out;
 }
 
+/**
+ * Tools' well-known opt-outs of checking for a newer version of themselves on
+ * every run (npm's update notifier, the update-notifier package many CLIs
+ * use, pip's version check): in a sandbox each check is a connection to a
+ * registry that asks the person, or under --no-prompt a note inviting a grant
+ * nobody needs. A variable the person set (in either case) is theirs and kept.
+ */
+const NO_UPDATE_CHECKS: Record<string, string> = {
+  NPM_CONFIG_UPDATE_NOTIFIER: "false",
+  NO_UPDATE_NOTIFIER: "1",
+  PIP_DISABLE_PIP_VERSION_CHECK: "1",
+};
+
+/** `env` with the update-check opt-outs added where the person did not set them. */
+export function withoutUpdateChecks(env: Record<string, string>): Record<string, string> {
+  const out = { ...env };
+  const set = new Set(Object.keys(env).map((n) => n.toUpperCase()));
+  for (const [name, value] of Object.entries(NO_UPDATE_CHECKS)) if (!set.has(name)) out[name] = value;
+  return out;
+}
+
 /** The person's environment split: what commands get, and the names withheld (names in `allowNames` pass through). */
 export function splitEnv(env: Record<string, string | undefined>, allowNames: readonly string[] = []): { env: Record<string, string>; withheld: string[] } {
   const allowed = new Set(allowNames);

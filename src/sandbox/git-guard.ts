@@ -13,6 +13,8 @@ import { isWithin, realpathLoose, resolveFrom } from "../perms/workspace.ts";
 import { shellQuote } from "../shell/quote.ts";
 import { commondirTarget, gitfileTarget, readSmallText, SMALL_FILE } from "../perms/gitfile.ts";
 import { bytesId, joinBytes, undecodableNames, type WalkGaps } from "./walk-gaps.ts";
+import { changedSince, ownCopies, ownCopy } from "./hard-links.ts";
+import { VENV_TOOL_WHY, venvNewIsFine, venvRootOf } from "../perms/venv.ts";
 
 /**
  * A git directory found in the workspace, and which file it is (a new one at
@@ -563,11 +565,18 @@ function disarmSite(all: readonly string[], site: GitSite, theirs: readonly stri
       const why = commonOutside ? "outside what the command may write, where bunker cannot check it" : "not a folder git and bunker find alike";
       done.push(`its commondir ${JSON.stringify(common)} (${why}) renamed to commondir.bunker-set-aside; to restore it after checking it: mv ${shellQuote(relative(root, aside))} ${shellQuote(relative(root, join(gitDir, "commondir")))}`);
     }
+    // A file with a second name the command made (`ln sub/.git/config notes.txt`) would stay writable by that name.
+    const copied = ownCopies(gitDir);
+    if (copied.length) done.push(`given copies of their own (they had another name, a hard link, the command could write later): ${copied.join(", ")}`);
     const here = [...disarmHooks(join(gitDir, "hooks")), ...["config", "config.worktree"].flatMap((name) => disarmConfig(join(gitDir, name))), ...["HEAD", "commondir", "index"].flatMap((name) => unblock(join(gitDir, name)))];
     // The git directory a .git file or commondir leads to: named, so the person knows where to look.
     done.push(...(gitDir === site.path ? here : here.map((d) => `${d} of ${relative(root, gitDir)}`)));
   }
-  // Nothing checked (it leads into the person's own repository): nothing planted, nothing to say.
+  // A new .git file into the person's own repository (red team 6's F12m: docs/.git saying `gitdir: ../.git`) makes
+  // a work tree of theirs where the command chose: git there runs the hooks a relative core.hooksPath names from
+  // that folder, and obeys what else the command put around it. Set aside (a `git worktree add` under a .git grant
+  // too: restored with the mv shown).
+  if (!checked && site.kind === "file") return setAside(root, site.path, `the .git file the command created at ${shown} (it makes ${relative(root, dirname(site.path)) || "the workspace folder"} a work tree of your own repository, where git runs what the command put there)`);
   if (!checked) return null;
   return `bunker disarmed the git repository the command created at ${shown}${done.length ? ` (${done.join("; ")})` : " (nothing in it ran programs)"}: the person's git there will not run what the command planted.`;
 }
@@ -582,14 +591,73 @@ export function setAsideRunsLater(roots: string | readonly string[], before: Map
   const all = asRoots(roots);
   const root = all[0]!;
   const lines: string[] = [];
+  const newVenvs = new Set<string>();
   for (const [path, id] of after) {
     const home = rootOf(all, path);
     // Already dealt with (a hooks folder's hook renamed by disarmNewRepositories) or gone: nothing to do.
     // (A link's identity carries its files' after a "+": only its own part is the link.)
     if (before.get(path) === id || fileId(path) !== id.split("+")[0] || !home || !isRealDir(home, dirname(path))) continue;
+    // What pip adds that shadows nothing, and a virtual environment the command itself made (said once below).
+    if (!before.has(path) && venvNewIsFine(path, why(path), before)) {
+      const venv = venvRootOf(path);
+      if (venv && why(path) !== VENV_TOOL_WHY) newVenvs.add(venv);
+      continue;
+    }
     lines.push(setAside(root, path, `${relative(root, path)}, which the command ${before.has(path) ? "changed" : "created"} (${why(path) ?? "runs later"})`));
   }
+  for (const venv of newVenvs) lines.push(`note: the command created a Python virtual environment at ${relative(root, venv) || "."}: everything in it is the command's, and activating it or a tool that uses its python (pip, pre-commit, your editor) runs it. From now on its programs and .pth files are read-only to commands.`);
   return lines;
+}
+
+/**
+ * The files git obeys in the repositories found (each config, config.worktree and file a config includes; each hook
+ * in a git directory's hooks folder or a core.hooksPath folder) inside the writable roots, but not under `skip`
+ * (git directories the person granted for writing). Hard-linked ones are watched across a command (hard-links.ts).
+ */
+export function obeyedFiles(roots: readonly string[], guard: GitGuard, sites: GitSite[], skip: ReadonlySet<string> = new Set()): { configs: string[]; hooks: string[] } {
+  const configs = new Set<string>();
+  const hooks = new Set<string>();
+  const listHooks = (dir: string) => {
+    try {
+      for (const e of readdirSync(dir, { withFileTypes: true })) if (e.isFile()) hooks.add(join(dir, e.name));
+    } catch {
+      // Not a folder, or gone: nothing git runs from it.
+    }
+  };
+  for (const site of sites) {
+    for (const gitDir of site.gitDirs) {
+      if (!rootOf(roots, gitDir) || [...skip].some((d) => isWithin(d, gitDir))) continue;
+      configs.add(join(gitDir, "config"));
+      configs.add(join(gitDir, "config.worktree"));
+      listHooks(join(gitDir, "hooks"));
+    }
+  }
+  for (const [p, what] of guard.why) {
+    if (!rootOf(roots, p) || [...skip].some((d) => isWithin(d, p))) continue;
+    if (what.startsWith("is in a hooks folder")) listHooks(p);
+    else if (what.includes("includes")) configs.add(p);
+  }
+  return { configs: [...configs], hooks: [...hooks] };
+}
+
+/**
+ * Files git obeys that had a second name before the command and changed during it (written through that name:
+ * the read-only mount covers only the git directory's own): each given a copy of its own and disarmed, a config's
+ * program-running keys commented out, a hook renamed to NAME.bunker-disarmed. One line per file.
+ */
+export function recheckLinked(roots: readonly string[], linked: Map<string, string>, configs: ReadonlySet<string>): string[] {
+  const root = roots[0]!;
+  return changedSince(linked).map((path) => {
+    const shown = relative(root, path);
+    try {
+      ownCopy(path);
+      const done = configs.has(path) ? disarmConfig(path) : [`renamed to ${basename(path)}.bunker-disarmed`];
+      if (!configs.has(path)) renameSync(path, `${path}.bunker-disarmed`);
+      return `bunker disarmed ${shown}, which git obeys and which the command changed through another name of it (a hard link, now given a copy of its own)${done.length ? `: ${done.join("; ")}` : ""}.`;
+    } catch (e) {
+      return setAside(root, path, `${shown}, which git obeys and which the command changed through another name of it (a hard link), and bunker could not disarm (${errorText(e)})`);
+    }
+  });
 }
 
 /** Rename `path` to PATH.bunker-set-aside (or -2, -3…): nothing lost, nothing run; the line says how to restore it. */

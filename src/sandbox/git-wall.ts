@@ -7,7 +7,8 @@
 // hidden from the walk is undone, new repositories are disarmed, and new or
 // changed runs-later files are set aside; each thing done is one line for the
 // person and the model.
-import { disarmNewRepositories, gitGuard, isLink, scanRoots, setAsideRunsLater, walkCutNotes, type GitSite, type LaterMatch, type WorkspaceScan } from "./git-guard.ts";
+import { disarmNewRepositories, gitGuard, isLink, obeyedFiles, recheckLinked, scanRoots, setAsideRunsLater, walkCutNotes, type GitSite, type LaterMatch, type WorkspaceScan } from "./git-guard.ts";
+import { linkedFiles } from "./hard-links.ts";
 import { gapsAfter, gapsBefore, type WalkGaps } from "./walk-gaps.ts";
 import { shellQuote } from "../shell/quote.ts";
 
@@ -19,6 +20,10 @@ export interface WallState {
   later: LaterMatch;
   laterFiles: Map<string, string>;
   gaps: WalkGaps;
+  /** Files git obeys that have a second name (a hard link) → their identity: checked again after (recheckLinked). */
+  linked: Map<string, string>;
+  /** Which of those are configs (the others are hooks). */
+  linkedConfigs: Set<string>;
 }
 
 /** Before: the paths to mount read-only (every git site's, each runs-later file, each folder the walk cannot list), or why the process may not run. */
@@ -35,9 +40,10 @@ export function wallBefore(roots: string[], later: LaterMatch, globalConfig: str
   const guard = gitGuard(roots, scan.sites, globalConfig, home);
   // Files the person's tools run later, read-only like .git (a link is not mounted over: one the process makes is set aside).
   const laterReadOnly = [...scan.later.keys()].filter((p) => !isLink(p));
+  const obeyed = obeyedFiles(roots, guard, scan.sites, writableGit);
   return {
     readOnly: [...guard.readOnly.filter((p) => !writableGit.has(p)), ...laterReadOnly, ...gaps.readOnly],
-    state: { sites: scan.sites, missingHooks: guard.missingHooks, missingIncludes: guard.missingIncludes, later, laterFiles: scan.later, gaps: gapsOf(scan) },
+    state: { sites: scan.sites, missingHooks: guard.missingHooks, missingIncludes: guard.missingIncludes, later, laterFiles: scan.later, gaps: gapsOf(scan), linked: linkedFiles([...obeyed.configs, ...obeyed.hooks]), linkedConfigs: new Set(obeyed.configs) },
   };
 }
 
@@ -81,6 +87,7 @@ export function wallAfter(roots: string[], before: WallState): string[] {
   return [
     ...walked,
     ...step("disarming the git repositories this command made", () => disarmNewRepositories(roots, before.sites, found.sites, before)),
+    ...step("checking the hard-linked files git obeys", () => recheckLinked(roots, before.linked, before.linkedConfigs)),
     ...step("setting aside the files this command made that run later", () => setAsideRunsLater(roots, before.laterFiles, found.later, before.later.match)),
   ];
 }

@@ -11,15 +11,15 @@ import { gitDirsInside, isProtectedRelative, isWithin, realpathLoose } from "../
 import { gitHooksPath } from "../perms/git-config.ts";
 import { evaluateRun } from "../perms/run/evaluate.ts";
 import { confine, detectSandbox, locateProgram, planSandbox, type SandboxAvailability, type SandboxMode, type SandboxPlan } from "../sandbox/detect.ts";
-import { splitEnv, withGitHardening, withheldNote } from "../sandbox/env.ts";
+import { splitEnv, withGitHardening, withheldNote, withoutUpdateChecks } from "../sandbox/env.ts";
 import { adoptOrphans, endGroup, killAdoptedSince, trackGroup } from "../sandbox/process.ts";
 import { pathNote, toolchainWriteNote } from "../sandbox/explain.ts";
 import type { LaterMatch } from "../sandbox/git-guard.ts";
 import { wallAfter, wallBefore } from "../sandbox/git-wall.ts";
 import { unwalkedNote } from "../sandbox/walk-gaps.ts";
 import { runsLaterMatcher } from "../perms/runs-later.ts";
-import { refusalNote, startCommandNet } from "../net/command-net.ts";
-import { permissionGate } from "../net/gate.ts";
+import { loopbackNote, refusalNote, startCommandNet } from "../net/command-net.ts";
+import { grantedLoopbackTargets, permissionGate } from "../net/gate.ts";
 import { scanDenied } from "../sandbox/denied-files.ts";
 import { enclosingGitDirs, grantedReadPaths, hostView, linkedGitDirs, standInPaths, type SandboxSpec } from "../sandbox/spec.ts";
 import { escapeControl } from "../ui/escape.ts";
@@ -133,7 +133,7 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
       const spec = commandSandboxSpec(command, ctx.root, opts, p.confined, decision.run?.readOnly ?? false);
       const personEnv = opts.env ?? process.env;
       const { env: scrubbed, withheld } = splitEnv(personEnv, opts.allowEnv);
-      const env = withGitHardening(scrubbed);
+      const env = withoutUpdateChecks(withGitHardening(scrubbed));
       // The workspace is its own mount in the sandbox: git looks past it for the repository it is a folder of.
       if (p.confined && enclosingGitDirs(ctx.root, spec.home ?? homedir()).length > 0) env.GIT_DISCOVERY_ACROSS_FILESYSTEM = "1";
       // Confined without the whole network: granted hosts only, through bunker's proxy, judged per connection.
@@ -142,7 +142,8 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
       const ended = new AbortController();
       const endWithTurn = () => ended.abort("the command ended");
       ctx.signal.addEventListener("abort", endWithTurn, { once: true });
-      const net = p.confined && !opts.allowNet && !decision.run?.readOnly ? await startCommandNet(p.kind, permissionGate(ctx.perms, "run_bash", command, ended.signal)) : null;
+      const tunnels = p.confined && p.kind === "bubblewrap" ? grantedLoopbackTargets(ctx.perms) : [];
+      const net = p.confined && !opts.allowNet && !decision.run?.readOnly ? await startCommandNet(p.kind, permissionGate(ctx.perms, "run_bash", command, ended.signal), tunnels) : null;
       if (net) {
         spec.netProxy = net.spec;
         // The forwarder's own files, shown read-only like any granted read (never over the workspace).
@@ -173,6 +174,7 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
         for (const line of disarmed) ctx.ui.info(`  ${escapeControl(line)}`);
         const notes = [
           net && refusalNote(net.refusals()),
+          net && p.confined && p.kind === "bubblewrap" && result.exitCode !== 0 ? loopbackNote(command, result.output, tunnels) : null,
           p.confined ? sandboxNote(result, spec) : null,
           spec.repositories ? unwalkedNote(spec.repositories.gaps) : null,
           // A login the command lacked because the person's credentials were withheld: which, and the flag.

@@ -72,6 +72,8 @@ export class TerminalUI implements LoopEvents {
   /** A running command's output for its live tail (a terminal only: elsewhere run_bash prints progress lines). */
   readonly output?: (text: string) => void;
   private tail: { partial: string; lines: string[] } | null = null;
+  /** Lines tools printed (ui.info) during this call, colours dropped: a note of the result that says the same is not shown again. */
+  private readonly infoShown = new Set<string>();
   /** Without a region: the running command's progress lines (the last one printed is not printed again at its end). */
   private progress: { startedAt: number; printedAt: number; printed: string | null; count: number; timer?: ReturnType<typeof setTimeout> } | null = null;
 
@@ -237,6 +239,7 @@ export class TerminalUI implements LoopEvents {
   }
 
   onToolStart(summary: string): void {
+    this.infoShown.clear();
     this.setStep(summary.split(" ")[0]!);
     this.line(pc.dim(`  ${escapeControl(summary)}`));
   }
@@ -245,6 +248,8 @@ export class TerminalUI implements LoopEvents {
     const command = summary.startsWith("run_bash ");
     // A command's colours are dropped from what the person is shown (here and in /expand); the model's result keeps them.
     const result = command ? { ...given, content: stripSgr(given.content) } : given;
+    // A note the tool already printed whole (a file set aside) is not printed a second time among the last lines.
+    const tailed = command ? { ...result, content: result.content.split("\n").filter((l) => !(l.startsWith("note: ") && this.infoShown.has(escapeControl(l.slice(6)).trim()))).join("\n") } : result;
     // A failed command says why at the end of its output: show its status and last lines, not its first.
     // "exit code 0" and "(no output)" is one fact, not a line and "1 more line".
     const quiet = command && /^[^\n]*\n+\(no output\)\s*$/.test(result.content);
@@ -260,7 +265,7 @@ export class TerminalUI implements LoopEvents {
     // A command's output ends with what matters (the result, the error): its last lines stay on screen.
     const shown = quiet
       ? result.content.split("\n")[0]!
-      : command ? statusAndLastLines(result.content, KEPT_LINES, printed) : firstLines(result.content, result.isError ? 3 : 1);
+      : command ? statusAndLastLines(tailed.content, KEPT_LINES, printed) : firstLines(result.content, result.isError ? 3 : 1);
     if (result.isError) this.line(pc.red(`  ✗ ${escapeControl(shown, { keepNewlines: true }).replace(/\n/g, "\n    ")}`));
     else if (command) this.line(pc.dim(`    ${escapeControl(shown, { keepNewlines: true }).replace(/\n/g, "\n    ")}`));
     else if (this.opts.verbose) this.line(pc.dim(`    ${escapeControl(summary)}: ${result.content.length} chars`));
@@ -304,7 +309,9 @@ export class TerminalUI implements LoopEvents {
 
   /** Plain progress from tools (ui.info). */
   info(line: string): void {
-    this.line(line);
+    this.infoShown.add(stripSgr(line).trim());
+    // Between words: a long line (a file set aside, and why) cut by the terminal read "t" / "ype", "bunk" / "er".
+    this.line(wrapWords(line, (this.region?.columns ?? this.err.columns) || undefined));
   }
 
   debug(line: string): void {

@@ -18,6 +18,8 @@ const canRun = bubblewrap && opensslAvailable && Bun.which("curl") !== null;
 const e2e = endToEnd("bunker-net-e2e-");
 let A: TestServer;
 let B: TestServer;
+/** A server on the host's 127.0.0.1, which the sandbox's own loopback hides. */
+let L: TestServer;
 beforeAll(() => {
   if (!canRun) return;
   A = startTestServer("A", "127.0.0.2", {
@@ -25,10 +27,12 @@ beforeAll(() => {
     "/page": () => new Response(`<html><body><nav>menu</nav><h1>Hi</h1><p>from <a href="/x">A</a></p><script>x()</script></body></html>`, { headers: { "content-type": "text/html" } }),
   });
   B = startTestServer("B", "127.0.0.3");
+  L = startTestServer("L", "127.0.0.1");
 });
 afterAll(() => {
   A?.stop();
   B?.stop();
+  L?.stop();
 });
 
 const run = (command: string) => toolUse("run_bash", { command });
@@ -44,7 +48,7 @@ function workspace() {
 const bunFetch = (url: string) => `bun -e 'process.stdout.write(await (await fetch("${url}")).text())'`;
 
 describe.skipIf(!canRun)("sandboxed commands with --allow-net=127.0.0.2:PORT", () => {
-  test("curl and bun reach A (HTTP and TLS through CONNECT); B is refused with the proxy's reason; /dev/tcp to A finds nothing", async () => {
+  test("curl and bun reach A (HTTP and TLS through CONNECT); B is refused with the proxy's reason; /dev/tcp reaches granted A (the forwarder's tunnel), not B", async () => {
     const fake = e2e.serve([
       reply([
         run(`curl -sS ${A.url}/curl`),
@@ -54,6 +58,7 @@ describe.skipIf(!canRun)("sandboxed commands with --allow-net=127.0.0.2:PORT", (
         run(`curl -sS ${B.url}/curl`),
         run(`curl -sS --cacert b.pem ${B.tlsUrl}/curl-tls`),
         run(`exec 3<>/dev/tcp/127.0.0.2/${A.port} && echo reached A`),
+        run(`exec 3<>/dev/tcp/127.0.0.3/${B.port} && echo reached B`),
       ]),
       reply("Done."),
     ]);
@@ -61,7 +66,7 @@ describe.skipIf(!canRun)("sandboxed commands with --allow-net=127.0.0.2:PORT", (
     const grant = `--allow-net=127.0.0.2:${A.port},127.0.0.2:${A.tlsPort}`;
     const r = await runHeadless(root, env, ["-p", "fetch", "--allow-run", "--sandbox", "on", grant]);
     expect(r.code).toBe(0);
-    const [curl, curlTls, bun, bunTls, toB, toBTls, devTcp] = toolResults(fake.requests[1]);
+    const [curl, curlTls, bun, bunTls, toB, toBTls, devTcpA, devTcpB] = toolResults(fake.requests[1]);
     for (const ok of [curl, curlTls, bun, bunTls]) expect(ok).toEqual({ is_error: false, content: "exit code 0\n\nhello from A" });
     expect(A.seen.map((s) => s.split(" ")[1])).toEqual(expect.arrayContaining(["/curl", "/curl-tls", "/bun", "/bun-tls"]));
 
@@ -73,9 +78,11 @@ describe.skipIf(!canRun)("sandboxed commands with --allow-net=127.0.0.2:PORT", (
     expect(toBTls?.content).toContain(`note: bunker's network proxy refused 127.0.0.3:${B.tlsPort}: ${bReason(B.tlsPort)}`);
     expect(B.seen).toEqual([]);
 
-    expect(devTcp?.is_error).toBe(true);
-    expect(devTcp?.content).toContain("Connection refused");
-    expect(devTcp?.content).not.toContain("reached A");
+    // A program that ignores the proxy variables reaches a granted loopback port only (tunnelled, judged by the proxy).
+    expect(devTcpA).toEqual({ is_error: false, content: "exit code 0\n\nreached A" });
+    expect(devTcpB?.is_error).toBe(true);
+    expect(devTcpB?.content).toContain("Connection refused");
+    expect(devTcpB?.content).not.toContain("reached B");
   }, 60_000);
 
   test("a line that only reads gets no network path (no forwarder started, no proxy variables); one that may connect does", async () => {
@@ -110,18 +117,53 @@ describe.skipIf(!canRun)("sandboxed commands with --allow-net=127.0.0.2:PORT", (
 });
 
 describe.skipIf(!opensslAvailable)("web_fetch in a headless run", () => {
-  test("a granted local page comes back as Markdown; localhost is refused, naming the grant by address", async () => {
+  test("a granted local page comes back as Markdown; localhost is 127.0.0.1: refused, the hint names the address, and that grant (or localhost:PORT) works", async () => {
     const fake = e2e.serve([
-      reply([toolUse("web_fetch", { url: `${A.url}/page` }), toolUse("web_fetch", { url: `http://localhost:${A.port}/` })]),
+      reply([toolUse("web_fetch", { url: `${A.url}/page` }), toolUse("web_fetch", { url: `http://localhost:${L.port}/` })]),
+      reply("Read it."),
+      reply([toolUse("web_fetch", { url: `http://localhost:${L.port}/` })]),
+      reply("Read it."),
+      reply([toolUse("web_fetch", { url: `http://localhost:${L.port}/` })]),
       reply("Read it."),
     ]);
     const { root, env } = workspace();
-    const r = await runHeadless(root, env, ["-p", "read the page", `--allow-net=127.0.0.2:${A.port},localhost`, "--output-format", "json"]);
+    const r = await runHeadless(root, env, ["-p", "read the page", `--allow-net=127.0.0.2:${A.port}`, "--output-format", "json"]);
     expect(r.code).toBe(0);
     const [page, local] = toolResults(fake.requests[1]);
     expect(page).toEqual({ is_error: false, content: `${A.url}/page (200 OK, text/html)\n\n# Hi\n\nfrom [A](${A.url}/x)` });
     expect(local?.is_error).toBe(true);
-    expect(local?.content).toContain(`localhost resolves to 127.0.0.1, a loopback address; bunker connects to loopback, link-local and private addresses only when they are granted by address: --allow-net=127.0.0.1:${A.port}`);
+    expect(local?.content).toContain(`network access to 127.0.0.1:${L.port} needs approval, and bunker is not asking (no terminal or --no-prompt). To grant it, run bunker with --allow-net=127.0.0.1:${L.port}`);
+    for (const [i, grant] of [[3, `127.0.0.1:${L.port}`], [5, `localhost:${L.port}`]] as const) {
+      const again = await runHeadless(root, env, ["-p", "read the page", `--allow-net=${grant}`, "--output-format", "json"]);
+      expect(again.code).toBe(0);
+      expect(toolResults(fake.requests[i])).toEqual([{ is_error: false, content: `http://localhost:${L.port}/ (200 OK, text/plain)\n\nhello from L\n` }]);
+    }
+  }, 60_000);
+});
+
+describe.skipIf(!canRun)("a server on the host's own loopback", () => {
+  test("granted 127.0.0.1:PORT: commands reach it at 127.0.0.1 and localhost (curl honours NO_PROXY), through the proxy; another port is the sandbox's own", async () => {
+    const fake = e2e.serve([
+      reply([run(`curl -sS http://127.0.0.1:${L.port}/a; curl -sS http://localhost:${L.port}/b; curl -sS http://127.0.0.1:${A.port}/c || echo none`)]),
+      reply("Done."),
+    ]);
+    const { root, env } = workspace();
+    const r = await runHeadless(root, env, ["-p", "ask the local server", "--allow-run", "--sandbox", "on", `--allow-net=127.0.0.1:${L.port}`]);
+    expect(r.code).toBe(0);
+    const [result] = toolResults(fake.requests[1]);
+    expect(result?.content).toStartWith("exit code 0\n\nhello from L\nhello from L\n");
+    expect(result?.content).toContain("none");
+    expect(L.seen.filter((s) => s.startsWith("GET /a") || s.startsWith("GET /b"))).toHaveLength(2);
+  }, 60_000);
+
+  test("not granted: curl to localhost:PORT fails on the sandbox's own loopback, and the result says so, naming the grant that works", async () => {
+    const fake = e2e.serve([reply([run(`curl -sS http://localhost:${L.port}/`)]), reply("Done.")]);
+    const { root, env } = workspace();
+    const r = await runHeadless(root, env, ["-p", "ask the local server", "--allow-run", "--sandbox", "on", `--allow-net=127.0.0.2:${A.port}`]);
+    expect(r.code).toBe(0);
+    const [result] = toolResults(fake.requests[1]);
+    expect(result?.is_error).toBe(true);
+    expect(result?.content).toContain(`note: in the sandbox, localhost is the command's own loopback (a server the command starts is there); a server on the person's machine at 127.0.0.1:${L.port} is reached only when granted: --allow-net=127.0.0.1:${L.port}`);
   }, 60_000);
 });
 

@@ -273,7 +273,8 @@ describe.skipIf(!tmuxAvailable)("in a real terminal (tmux)", () => {
     const b = await runHeadless(root, env, ["-c", "-p", "from B", "--output-format", "json"]);
     const shared = (JSON.parse(b.stdout) as { session_id: string }).session_id;
     tmux.keys(["second from A", "Enter"]);
-    const screen = await waitForCount(tmux, "A two.", 1);
+    // The notice wraps between words at the terminal's width: read it as one line.
+    const screen = (await waitForCount(tmux, "A two.", 1)).replace(/\s+/g, " ");
     const forked = /this conversation is now saved as session ([0-9a-z]{10})/.exec(screen);
     expect(screen).toContain(`Session ${shared} was also continued elsewhere`);
     expect(forked).not.toBeNull();
@@ -303,6 +304,20 @@ describe.skipIf(!tmuxAvailable)("in a real terminal (tmux)", () => {
     tmux.keys(["more", "Enter"]);
     await tmux.waitFor("Back in alpha.");
     expect(transcript(2)).toEqual(["user: alpha task", "assistant: Alpha is done.", "user: more"]);
+    expect(await quitWithCtrlD(tmux)).not.toBeNull();
+  });
+
+  test("-c on a terminal shows the last reply rendered as it streamed: no heading marks, no asterisks, no fences", async () => {
+    e2e.serve([reply("## Summary\n\nThe **config** loader is fixed.\n\n```sh\nbun test\n```\n")]);
+    const { root, env } = e2e.workspace();
+    await runHeadless(root, env, ["-p", "fix it"]);
+    const tmux = await e2e.terminal([...BUNKER, "-c"], { cwd: root, env, cols: 80 });
+    const screen = await tmux.waitFor("Last reply:");
+    const after = await tmux.waitFor(/The config loader is fixed\./);
+    expect(after).toContain("Summary");
+    expect(after).toContain("bun test");
+    for (const raw of ["## Summary", "**config**", "```"]) expect(after).not.toContain(raw);
+    expect(screen).toMatch(/Continuing session [0-9a-z]{10} \(2 messages\)/);
     expect(await quitWithCtrlD(tmux)).not.toBeNull();
   });
 

@@ -2,7 +2,7 @@
 // Seatbelt profile lets through (text-checked: macOS is not here to run it),
 // and the environment that points programs at the proxy.
 import { describe, expect, test } from "bun:test";
-import { PROXY_SOCKET_IN_SANDBOX, proxyEnv, refusalNote, startCommandNet } from "../../../src/net/command-net.ts";
+import { PROXY_SOCKET_IN_SANDBOX, proxyEnv, refusalNote, startCommandNet, loopbackNote } from "../../../src/net/command-net.ts";
 import { bubblewrapArgs } from "../../../src/sandbox/bubblewrap.ts";
 import { seatbeltProfile } from "../../../src/sandbox/seatbelt.ts";
 import type { SandboxSpec } from "../../../src/sandbox/spec.ts";
@@ -52,4 +52,14 @@ describe("the proxy in the sandbox", () => {
     const r = { target: "a.com:443", reason: "not granted" };
     expect(refusalNote([r, r, { target: "b.com:80", reason: "denied" }])).toBe("note: bunker's network proxy refused a.com:443: not granted\nnote: bunker's network proxy refused b.com:80: denied");
   });
+});
+
+test("the loopback note: only after a refused connection, only for loopback ports the command names and was not given", () => {
+  const refused = "curl: (7) Failed to connect to localhost port 8765 after 0 ms: Couldn't connect to server";
+  expect(loopbackNote("curl http://localhost:8765/ http://127.0.0.2:9000/", refused, ["127.0.0.2:9000"])).toBe(
+    "note: in the sandbox, localhost is the command's own loopback (a server the command starts is there); a server on the person's machine at 127.0.0.1:8765 is reached only when granted: --allow-net=127.0.0.1:8765",
+  );
+  expect(loopbackNote("curl http://127.0.0.1:8765/", refused, ["127.0.0.1:8765"])).toBeNull();
+  expect(loopbackNote("curl http://localhost:8765/", "404 Not Found", [])).toBeNull();
+  expect(loopbackNote("curl http://example.com:8765/", refused, [])).toBeNull();
 });

@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { grantedByAddress, permissionGate } from "../../../src/net/gate.ts";
+import { grantedByAddress, grantedLoopbackTargets, permissionGate } from "../../../src/net/gate.ts";
 import { emptyGrants } from "../../../src/perms/policy.ts";
 import { makeContext, tempDir } from "../../support/context.ts";
 
@@ -50,4 +50,25 @@ test("an address the person allowed when asked is granted by address, now and (f
   const bare = permissionGate(makeContext(tempDir(), { grants: g }).perms, "web_fetch", () => "http://127.0.0.1/");
   expect(await bare.admit("127.0.0.1", 80)).toBeNull();
   expect(bare.addressGranted("127.0.0.1", 80)).toBe(false);
+});
+
+test("localhost is 127.0.0.1: asked about it, the question names the address, and 'for the session' lets the proxy connect there", async () => {
+  const ctx = makeContext(tempDir(), { answers: [{ answer: "target-session" }] });
+  const gate = permissionGate(ctx.perms, "web_fetch", () => "http://localhost:8765/");
+  expect(await gate.admit("localhost", 8765)).toBeNull();
+  expect(ctx.approver.asked.map((r) => r.target)).toEqual(["127.0.0.1:8765"]);
+  expect(gate.addressGranted("127.0.0.1", 8765)).toBe(true);
+  expect(permissionGate(ctx.perms, "run_bash", "curl").addressGranted("127.0.0.1", 8765)).toBe(false);
+});
+
+test("a grant of localhost:PORT is a grant of 127.0.0.1:PORT by address; the tunnels a command gets are the granted host loopback ports", async () => {
+  const g = emptyGrants();
+  g.allow.net.hosts.push("localhost:8765", "127.0.0.2:9000", "127.0.0.3", "10.0.0.1:80", "example.com:443", "127.0.0.4:7000");
+  g.deny.net.hosts.push("127.0.0.4");
+  const ctx = makeContext(tempDir(), { grants: g, answers: [{ answer: "target-session" }] });
+  expect(grantedByAddress(ctx.perms, "127.0.0.1:8765")).toBe(true);
+  expect(await permissionGate(ctx.perms, "web_fetch", "x").admit("localhost", 8765)).toBeNull();
+  expect(grantedLoopbackTargets(ctx.perms)).toEqual(["127.0.0.1:8765", "127.0.0.2:9000"]);
+  expect(await permissionGate(ctx.perms, "run_bash", "curl").admit("127.0.0.5", 3000)).toBeNull();
+  expect(grantedLoopbackTargets(ctx.perms)).toEqual(["127.0.0.1:8765", "127.0.0.2:9000", "127.0.0.5:3000"]);
 });

@@ -55,6 +55,27 @@ describe("pathShadowMatcher", () => {
   });
 });
 
+test("a version manager's shims folder is not a program to shadow (pyenv's pytest under a venv), but a real one after it still is (/usr/bin/git)", () => {
+  const shims = join(base, "home/.pyenv/shims");
+  const volta = join(base, "home/.volta/bin");
+  const mise = join(base, "home/.local/share/mise/shims");
+  for (const d of [shims, volta, mise]) {
+    mkdirSync(d, { recursive: true });
+    program(join(d, "pytest"));
+    program(join(d, "git"));
+  }
+  for (const d of [shims, volta, mise]) {
+    const match = pathShadowMatcher([root], [venv, d, sys].join(":"));
+    expect(match(join(venv, "pytest"))).toBeNull();
+    expect(match(join(venv, "git"))).toBe(`your shell runs it instead of ${join(sys, "git")} when you type git: ${venv} comes before ${sys} on your PATH`);
+  }
+  // A folder merely named shims is no version manager's.
+  const other = join(base, "home/tools/shims");
+  mkdirSync(other, { recursive: true });
+  program(join(other, "pytest"));
+  expect(pathShadowMatcher([root], [venv, other].join(":"))(join(venv, "pytest"))).not.toBeNull();
+});
+
 test("the write tools ask for it too (runs-later.ts's one answer), with the person's PATH", () => {
   expect(runsLaterReason(root, join(venv, "git"), [], `${venv}:${sys}`)).toContain(`instead of ${join(sys, "git")}`);
   expect(runsLaterReason(root, join(venv, "git"), [], sys)).toBeNull();

@@ -99,14 +99,16 @@ describe("disarming what a command created", () => {
     expect(disarmNewRepositories(root, before, findGitSites(root))[0]).toContain("created at x/.git (hooks renamed to NAME.bunker-disarmed: post-checkout of evil)");
   });
 
-  test("the person's repositories are left alone, and a worktree's .git file pointing into them too", () => {
+  test("the person's repositories are left alone; a new .git file pointing into them (a work tree of theirs the command chose) is set aside", () => {
     const root = repoTree();
     writeFileSync(join(root, ".git/hooks/pre-commit"), "theirs");
     const before = findGitSites(root);
     mkdirSync(join(root, "wt2"));
     writeFileSync(join(root, "wt2/.git"), "gitdir: ../.git\n");
-    // Nothing was checked there (it is their own repository), so nothing is said to be disarmed.
-    expect(disarmNewRepositories(root, before, findGitSites(root))).toEqual([]);
+    expect(disarmNewRepositories(root, before, findGitSites(root))).toEqual([
+      "bunker set aside the .git file the command created at wt2/.git (it makes wt2 a work tree of your own repository, where git runs what the command put there): it is now wt2/.git.bunker-set-aside; to restore it after checking it: mv wt2/.git.bunker-set-aside wt2/.git",
+    ]);
+    expect(existsSync(join(root, "wt2/.git"))).toBe(false);
     expect(readFileSync(join(root, ".git/hooks/pre-commit"), "utf8")).toBe("theirs");
     expect(disarmNewRepositories(root, before, before)).toEqual([]);
   });

@@ -106,6 +106,24 @@ describe.skipIf(!usable)("a PATH folder inside the workspace: what shadows the p
     expect(readFileSync(join(root, ".venv/bin/pip"), "utf8")).toBe("#!/bin/sh\necho venv pip\n");
   });
 
+  test("under pyenv (a shim for every tool, pytest too, between the venv and the system): pip's pytest stays and runs, a planted git is still set aside", async () => {
+    const { root, env } = venvWorkspace();
+    const shims = join(home, ".pyenv/shims");
+    mkdirSync(shims, { recursive: true });
+    for (const name of ["pytest", "git", "python3"]) {
+      writeFileSync(join(shims, name), `#!/bin/sh\necho pyenv shim ${name}\n`);
+      chmodSync(join(shims, name), 0o755);
+    }
+    const pyenv = { ...env, PATH: env.PATH!.replace(`${join(root, "node_modules/.bin")}:`, `${join(root, "node_modules/.bin")}:${shims}:`) };
+    rmSync(MARK, { force: true });
+    const out = await runAllowed(root, `printf '#!/bin/sh\\necho venv pytest ran\\n' > .venv/bin/pytest && chmod +x .venv/bin/pytest && ${plantGit}`, { env: pyenv, home });
+    expect(out).not.toContain("set aside .venv/bin/pytest");
+    expect(personRuns(pyenv, "pytest")).toBe("venv pytest ran\n");
+    expect(out).toContain("bunker set aside .venv/bin/git, which the command created (your shell runs it instead of /usr/bin/git when you type git");
+    personRuns(pyenv, "git", "--version");
+    expect(existsSync(MARK)).toBe(false);
+  });
+
   test("removing or replacing the venv's pip (what pip install -U pip does) fails, and the result says why", async () => {
     const { root, env } = venvWorkspace();
     const out = await runAllowed(root, "mv .venv/bin/pip /tmp/old-pip", { env, home });

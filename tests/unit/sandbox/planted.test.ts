@@ -291,6 +291,22 @@ const ROWS: Row[] = [
     then: { dir: ".", git: ["commit", "-qm", "next", "--allow-empty"] },
     says: ["bunker disarmed the hooks folder .githooks the command created (a git config names it core.hooksPath): hooks renamed to NAME.bunker-disarmed: pre-commit."],
   },
+  {
+    // Red team 6's F12m: git resolves a relative core.hooksPath from the work tree's top, so a work tree of the
+    // person's own repository made in docs/ runs docs/.githooks.
+    name: "red team 6, F12m: docs/.git saying gitdir: ../.git (a work tree of the person's repository) with docs/.githooks/pre-commit, under a relative core.hooksPath",
+    setup: (root) => {
+      mkdirSync(join(root, ".githooks"));
+      mkdirSync(join(root, "docs"));
+      writeFileSync(join(root, "docs/a.md"), "a\n");
+      writeFileSync(join(root, ".githooks/pre-commit"), "#!/bin/sh\nexit 0\n");
+      chmodSync(join(root, ".githooks/pre-commit"), 0o755);
+      hostGit(root, "config", "core.hooksPath", ".githooks");
+    },
+    command: `printf 'gitdir: ../.git\\n' > docs/.git && mkdir -p docs/.githooks && printf '#!/bin/sh\\n${touch}\\n' > docs/.githooks/pre-commit && chmod +x docs/.githooks/pre-commit`,
+    then: { dir: "docs", git: ["commit", "-qm", "two", "--allow-empty"] },
+    says: ["bunker set aside the .git file the command created at docs/.git (it makes docs a work tree of your own repository, where git runs what the command put there): it is now docs/.git.bunker-set-aside; to restore it after checking it: mv docs/.git.bunker-set-aside docs/.git"],
+  },
 ];
 
 describe.skipIf(!usable)("what a command plants for the person's tools is set aside or disarmed (real bubblewrap)", () => {

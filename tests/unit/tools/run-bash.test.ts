@@ -170,6 +170,17 @@ describe("environment", () => {
   });
 });
 
+describe("update checks", () => {
+  test("npm, update-notifier and pip are told not to check for a newer version (each check would ask for a registry); the person's own setting wins", async () => {
+    const home = tempDir("bunker-runbash-home-");
+    const base = { PATH: process.env.PATH, HOME: home };
+    const probe = "npm config get update-notifier; printenv NO_UPDATE_NOTIFIER PIP_DISABLE_PIP_VERSION_CHECK";
+    expect((await run(probe, { tool: tool({ env: base }) })).content).toBe("exit code 0\n\nfalse\n1\n1");
+    const own = { ...base, npm_config_update_notifier: "true", NO_UPDATE_NOTIFIER: "", PIP_DISABLE_PIP_VERSION_CHECK: "0" };
+    expect((await run(probe, { tool: tool({ env: own }) })).content).toBe("exit code 0\n\ntrue\n\n0");
+  }, 20_000);
+});
+
 describe("permission", () => {
   test("without a grant and without prompts it is refused, naming --allow-run", async () => {
     const ctx = makeContext(root, { interactive: false });

@@ -95,6 +95,24 @@ test("a retry notice wider than the terminal breaks between words, never inside 
   );
 });
 
+test("a note a tool printed (a file set aside) shows once, wrapped between words; the model's result still has it", () => {
+  const err = captured();
+  (err.stream as { columns?: number }).columns = 60;
+  const ui = new TerminalUI({ streamText: false, verbose: false, spinner: false, out: captured().stream, err: err.stream });
+  const note = "bunker set aside .venv/bin/pytest, which the command created (your shell runs it instead of /root/.pyenv/shims/pytest when you type pytest)";
+  ui.onToolStart("run_bash pip install pytest");
+  ui.info(`  ${note}`);
+  const content = `exit code 0\n\nSuccessfully installed pytest\n\nnote: ${note}`;
+  ui.onToolEnd("run_bash pip install pytest", { content, isError: false });
+  const text = err.text();
+  const rows = text.split("\n");
+  expect(rows.every((r) => Bun.stringWidth(r) <= 59)).toBe(true);
+  expect(text.replace(/\n */g, " ").split("bunker set aside").length - 1).toBe(1);
+  expect(text.replace(/\n */g, " ")).toContain(note);
+  expect(rows.at(-2)).toBe("    Successfully installed pytest");
+  expect(ui.lastCommand?.content).toBe(content);
+});
+
 test("a command whose output was cut in the middle says how much was cut, not only how many lines are above", () => {
   const err = captured();
   const ui = new TerminalUI({ streamText: false, verbose: false, spinner: false, out: captured().stream, err: err.stream });

@@ -1,0 +1,76 @@
+// A file git obeys (a config, a hook) with a second name (a hard link) is as
+// writable as that name (red team 6's F12l: `git init sub && ln
+// sub/.git/config notes.txt`, then a later command appends core.fsmonitor to
+// notes.txt). The read-only mount of a git directory covers its own names
+// only. A link into a mounted folder cannot be made from inside the sandbox
+// (link() across mounts is EXDEV), so a second name exists only when it was
+// made with the repository (the command that created it: broken here when it
+// is disarmed) or before bunker (the person's own: such a file is checked
+// again after every command, and disarmed when it changed).
+import { chmodSync, copyFileSync, lstatSync, readdirSync, renameSync } from "node:fs";
+import { join, relative } from "node:path";
+
+/** Folders in a git directory not looked into for second names: git's object store runs nothing (and is large). */
+const NOT_RUN = new Set(["objects"]);
+
+/**
+ * Every regular file in `dir` (a git directory, its object store left out) that has another name: replaced by a
+ * copy of its own, so writing the other name no longer changes it. Their paths from `dir`.
+ */
+export function ownCopies(dir: string): string[] {
+  const done: string[] = [];
+  const walk = (d: string) => {
+    let entries;
+    try {
+      entries = readdirSync(d, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      const p = join(d, e.name);
+      if (e.isDirectory()) {
+        if (!(d === dir && NOT_RUN.has(e.name))) walk(p);
+      } else if (e.isFile() && ownCopy(p)) done.push(relative(dir, p));
+    }
+  };
+  walk(dir);
+  return done;
+}
+
+/** `path` replaced by a copy of its own when it is a regular file with another name (true then). Throws when that fails. */
+export function ownCopy(path: string): boolean {
+  const st = lstatSync(path);
+  if (!st.isFile() || st.nlink < 2) return false;
+  const copy = `${path}.bunker-copy-${process.pid}`;
+  copyFileSync(path, copy);
+  chmodSync(copy, st.mode & 0o7777);
+  renameSync(copy, path);
+  return true;
+}
+
+/** Of `paths`, the regular files with another name, each with its identity and last change (a write through any name moves it). */
+export function linkedFiles(paths: Iterable<string>): Map<string, string> {
+  const found = new Map<string, string>();
+  for (const p of paths) {
+    try {
+      const st = lstatSync(p);
+      if (st.isFile() && st.nlink > 1) found.set(p, `${st.dev}:${st.ino}:${st.ctimeMs}`);
+    } catch {
+      // Gone: nothing to watch.
+    }
+  }
+  return found;
+}
+
+/** The files of `before` (linkedFiles) that changed since: written through another name, or replaced. */
+export function changedSince(before: Map<string, string>): string[] {
+  const now = linkedFiles(before.keys());
+  return [...before.keys()].filter((p) => {
+    if (now.get(p) === before.get(p)) return false;
+    try {
+      return lstatSync(p).isFile();
+    } catch {
+      return false;
+    }
+  });
+}
