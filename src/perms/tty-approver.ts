@@ -7,7 +7,7 @@ import { isCancel, log, text } from "@clack/prompts";
 import pc from "../ui/colors.ts";
 import { DEFAULT_MAX_DIFF_LINES, renderFileChanges } from "../ui/diff-view.ts";
 import { escapeControl } from "../ui/escape.ts";
-import { withKeyFeed, type FeedInput } from "../ui/key-feed.ts";
+import { withKeyFeed, type FeedInput, type FeedOptions } from "../ui/key-feed.ts";
 import { selectKeys, whileOpen } from "../ui/select-keys.ts";
 import { giveBackAtExit, type TtyIn } from "../ui/tty-exit.ts";
 import type { ApprovalAnswer, Approver, PermRequest } from "./types.ts";
@@ -106,9 +106,11 @@ export class TtyApprover implements Approver {
     if (choice !== "deny") return { answer: choice };
     if (req.byPerson) return { answer: "deny" };
 
+    // The reason goes on with the "No" just picked: typed at once, it is the reason (key-feed.ts).
     const feedback = await this.watchingCtrlC((input) =>
       whileOpen(signal, (open) => text({ message: denyPrompt, placeholder: "optional; Enter to just refuse", input, output: this.output, signal: open })),
       signal,
+      { continues: true },
     );
     if (signal?.aborted) return withdrawn(signal);
     if (isCancel(feedback) || !feedback.trim()) return { answer: "deny" };
@@ -123,10 +125,10 @@ export class TtyApprover implements Approver {
    * REPL listens for SIGINT during a turn). A cancel is stated in words:
    * clack's struck-through option still reads "Yes".
    */
-  private async watchingCtrlC<R>(prompt: (input: Readable) => Promise<R>, signal?: AbortSignal): Promise<R> {
+  private async watchingCtrlC<R>(prompt: (input: Readable) => Promise<R>, signal?: AbortSignal, feed?: FeedOptions): Promise<R> {
     // The prompt hides the cursor and the feed sets raw mode: a signal meanwhile must not leave them so.
     const unhook = giveBackAtExit(this.input as TtyIn, this.output);
-    const { answer, ctrlC } = await withKeyFeed(this.input as unknown as FeedInput, prompt).finally(unhook);
+    const { answer, ctrlC } = await withKeyFeed(this.input as unknown as FeedInput, prompt, feed).finally(unhook);
     const c = pc.createColors(this.color ?? pc.isColorSupported);
     if (isCancel(answer) && signal?.aborted && !ctrlC) {
       // Nobody answered: the keys typed from now on belong to the input line, not to this question.

@@ -14,6 +14,7 @@ import { shellQuote } from "../shell/quote.ts";
 import { commondirTarget, gitfileTarget, readSmallText, SMALL_FILE } from "../perms/gitfile.ts";
 import { bytesId, joinBytes, undecodableNames, type WalkGaps } from "./walk-gaps.ts";
 import { changedSince, ownCopies, ownCopy } from "./hard-links.ts";
+import { envrcLoads } from "../perms/envrc-loads.ts";
 import { VENV_TOOL_WHY, venvNewIsFine, venvRootOf } from "../perms/venv.ts";
 
 /**
@@ -43,6 +44,8 @@ export interface WorkspaceScan extends WalkGaps {
   links: Map<string, string>;
   /** Roots whose walk stopped at MAX_DIRS folders: what lies past that was not looked at. */
   cut: string[];
+  /** Files an .envrc makes direnv read (envrc-loads.ts), in `later` too → that .envrc (scanRoots only). */
+  loadedBy?: Map<string, string>;
 }
 
 /** Which files run later (runsLaterMatcher), and a key that changes when that answer may (settings, hooksPath). */
@@ -144,6 +147,20 @@ export function scanRoots(roots: readonly string[], later: LaterMatch = NO_LATER
     out.unwalked.push(...scan.unwalked);
     for (const [p, id] of scan.later) out.later.set(p, id);
     for (const [l, t] of scan.links) out.links.set(l, t);
+  }
+  // What each .envrc makes direnv read runs later too, read from its text at every walk (it is read-only to commands).
+  out.loadedBy = new Map();
+  for (const envrc of [...out.later.keys()]) {
+    if (basename(envrc).toLowerCase() !== ".envrc" || isLink(envrc)) continue;
+    const home = rootOf(roots, envrc);
+    const text = home ? readSmallText(envrc, true) : null;
+    if (!home || text === null) continue;
+    for (const f of envrcLoads(envrc, text, home)) {
+      const id = rootOf(roots, f) && f !== rootOf(roots, f) ? fileId(f) : null;
+      if (!id || out.later.has(f)) continue;
+      out.later.set(f, id);
+      out.loadedBy.set(f, envrc);
+    }
   }
   return out;
 }

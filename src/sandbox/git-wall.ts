@@ -10,6 +10,7 @@
 import { disarmNewRepositories, gitGuard, isLink, obeyedFiles, recheckLinked, scanRoots, setAsideRunsLater, walkCutNotes, type GitSite, type LaterMatch, type WorkspaceScan } from "./git-guard.ts";
 import { linkedFiles } from "./hard-links.ts";
 import { gapsAfter, gapsBefore, type WalkGaps } from "./walk-gaps.ts";
+import { relative } from "node:path";
 import { shellQuote } from "../shell/quote.ts";
 
 /** What the walk before the process found: checked again after it (wallAfter). */
@@ -45,6 +46,12 @@ export function wallBefore(roots: string[], later: LaterMatch, globalConfig: str
     readOnly: [...guard.readOnly.filter((p) => !writableGit.has(p)), ...laterReadOnly, ...gaps.readOnly],
     state: { sites: scan.sites, missingHooks: guard.missingHooks, missingIncludes: guard.missingIncludes, later, laterFiles: scan.later, gaps: gapsOf(scan), linked: linkedFiles([...obeyed.configs, ...obeyed.hooks]), linkedConfigs: new Set(obeyed.configs) },
   };
+}
+
+/** Why a file an .envrc loads runs later (scanRoots' loadedBy), or null. */
+function loadedWhy(p: string, scan: WorkspaceScan, root: string): string | null {
+  const envrc = scan.loadedBy?.get(p);
+  return envrc ? `${relative(root, envrc)} has direnv load it into your shell on every cd, with no new direnv allow` : null;
 }
 
 const gapsOf = (scan: WorkspaceScan): WalkGaps => ({ unlistable: scan.unlistable, undecodable: scan.undecodable, unwalked: scan.unwalked });
@@ -88,6 +95,6 @@ export function wallAfter(roots: string[], before: WallState): string[] {
     ...walked,
     ...step("disarming the git repositories this command made", () => disarmNewRepositories(roots, before.sites, found.sites, before)),
     ...step("checking the hard-linked files git obeys", () => recheckLinked(roots, before.linked, before.linkedConfigs)),
-    ...step("setting aside the files this command made that run later", () => setAsideRunsLater(roots, before.laterFiles, found.later, before.later.match)),
+    ...step("setting aside the files this command made that run later", () => setAsideRunsLater(roots, before.laterFiles, found.later, (p) => before.later.match(p) ?? loadedWhy(p, found, roots[0]!))),
   ];
 }

@@ -7,13 +7,16 @@
 // keys typed before it was drawn never approve what the person has not seen;
 // and one drawn while the person is typing their next message takes no key
 // until they stop for a moment: what they type meanwhile goes on into the
-// message (the typeahead store) instead of moving or answering it. An Enter
+// message (the typeahead store) instead of moving or answering it. So does
+// one drawn within a second of another question closing: a key the person
+// pressed for that one (withdrawn as they reached for `y`, or answered by an
+// earlier key) is still on its way and must not answer this one. An Enter
 // right after a shortcut pick (`y` Enter) is that pick's confirmation; Ctrl+C
 // typed ahead still cancels the turn at once.
 import { Readable } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
 import { flushTokens, readTokens, type KeyToken } from "./keys.ts";
-import { confirmsPick, holdKeys, notePick, noteTyping, QUIET_MS, wasTyping } from "./typeahead.ts";
+import { confirmsPick, holdKeys, mustWaitForPause, noteClosed, notePick, noteTyping, QUIET_MS } from "./typeahead.ts";
 
 export interface FeedInput {
   setRawMode?(mode: boolean): unknown;
@@ -38,7 +41,15 @@ const SEQUENCE_WAIT_MS = 25;
 const isEnter = (t: KeyToken) => t.key?.name === "enter";
 const isCtrlC = (t: KeyToken) => t.key?.name === "ctrl-c";
 
-export async function withKeyFeed<R>(input: FeedInput, prompt: (feed: Readable) => Promise<R>): Promise<FeedResult<R>> {
+export interface FeedOptions {
+  /**
+   * This prompt goes on with the question that just closed (the reason asked after a "No"): its keys are
+   * the person's answer to what they just chose, so it takes them at once.
+   */
+  continues?: boolean;
+}
+
+export async function withKeyFeed<R>(input: FeedInput, prompt: (feed: Readable) => Promise<R>, opts: FeedOptions = {}): Promise<FeedResult<R>> {
   // What clack reads: a terminal as far as it can tell; raw mode is set on the real one here.
   const feed = Object.assign(new Readable({ read() {} }), { isTTY: true, setRawMode: () => feed });
   const open = () => feed.listenerCount("keypress") > 0;
@@ -50,8 +61,9 @@ export async function withKeyFeed<R>(input: FeedInput, prompt: (feed: Readable) 
   let settling: ReturnType<typeof setTimeout> | undefined;
   let first = true;
   let ctrlC = false;
-  // Typing when the question came: keys go to the message until a pause of QUIET_MS (Escape and Ctrl+C still answer: they only refuse).
-  let typingUntil = wasTyping(input) ? Date.now() + QUIET_MS : 0;
+  // Typing when the question came, or another question just closed: keys go to the message until a pause of QUIET_MS
+  // (Escape and Ctrl+C still answer: they only refuse and stop).
+  let typingUntil = !opts.continues && mustWaitForPause(input) ? Date.now() + QUIET_MS : 0;
 
   const pump = () => {
     while (queue.length > 0 && open() && !settling) {
@@ -90,6 +102,8 @@ export async function withKeyFeed<R>(input: FeedInput, prompt: (feed: Readable) 
     if (now < typingUntil) {
       typingUntil = now + QUIET_MS;
       for (const t of read.tokens) {
+        // `y` Enter for the question before: the Enter confirms that pick, it is no text.
+        if (isEnter(t) && confirmsPick(input)) continue;
         if (isCtrlC(t) || (t.key?.name === "escape" && t.raw === "\x1b")) queue.push(t);
         else holdKeys(input, [t.raw]);
       }
@@ -117,6 +131,7 @@ export async function withKeyFeed<R>(input: FeedInput, prompt: (feed: Readable) 
     clearTimeout(settling);
     input.off("data", onData);
     input.setRawMode?.(false);
+    noteClosed(input);
     // Nobody else reading: stop reading, so what is typed next waits in the terminal for the next reader.
     if (input.listenerCount("data") === 0) input.pause();
   }

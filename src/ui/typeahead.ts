@@ -13,13 +13,15 @@ interface Held {
   pickedAt: number;
   /** When the person last pressed a key (any reader): a question drawn while they type must not take the keys that follow. */
   typedAt: number;
+  /** When a question last closed (answered or withdrawn): a key on its way to it must not answer the next one. */
+  closedAt: number;
 }
 
 const store = new WeakMap<object, Held>();
 
 function held(input: object): Held {
   let h = store.get(input);
-  if (!h) store.set(input, (h = { pieces: [], pickedAt: 0, typedAt: 0 }));
+  if (!h) store.set(input, (h = { pieces: [], pickedAt: 0, typedAt: 0, closedAt: 0 }));
   return h;
 }
 
@@ -63,8 +65,22 @@ export const TYPING_MS = 1000;
 /** While they type on, keys go to their message: a question takes keys only after this long without one. */
 export const QUIET_MS = 500;
 
-/** Whether the person was typing just now (a question drawn now is one they have not read). */
-export function wasTyping(input: object, now = Date.now()): boolean {
+/** A question closed (answered, refused or withdrawn). */
+export function noteClosed(input: object, at = Date.now()): void {
+  held(input).closedAt = at;
+}
+
+/**
+ * How long after a question closes a key may still be one the person meant for it: a reaction takes
+ * 0.5–1 s, and a question withdrawn meanwhile (its command ended) must not hand that key to the next one.
+ */
+export const CLOSED_MS = 1000;
+
+/**
+ * Whether a question drawn now must first wait for the person to pause (QUIET_MS) before it takes keys:
+ * they were typing just now, or a question closed just now and keys meant for it may still be coming.
+ */
+export function mustWaitForPause(input: object, now = Date.now()): boolean {
   const h = store.get(input);
-  return h !== undefined && now - h.typedAt < TYPING_MS;
+  return h !== undefined && (now - h.typedAt < TYPING_MS || now - h.closedAt < CLOSED_MS);
 }

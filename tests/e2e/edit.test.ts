@@ -6,7 +6,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { reply, toolUse } from "../support/fake-anthropic/steps.ts";
-import { BUNKER, endToEnd, count, press, quitWithCtrlD, runHeadless, toolResults, waitForCount } from "../support/cli.ts";
+import { BUNKER, endToEnd, count, press, quitWithCtrlD, runHeadless, toolResults, waitForCount, waitForQuestion } from "../support/cli.ts";
 import { tmuxAvailable } from "../support/tmux.ts";
 
 
@@ -96,7 +96,7 @@ describe.skipIf(!tmuxAvailable)("in a real terminal (tmux)", () => {
     const tmux = await e2e.terminal([...BUNKER, "edit a.txt please"], { cwd: root, env, cols: 120, rows: 50 });
 
     // 1: the diff, then No and what to do instead
-    let screen = await waitForCount(tmux, "Apply this change to a.txt?", 1);
+    let screen = await waitForQuestion(tmux, "Apply this change to a.txt?", 1);
     expect(screen).toContain("edit_file wants to edit a.txt");
     expect(screen).toContain("a.txt  +1 -1");
     expect(screen).toContain("-value = alpha");
@@ -107,19 +107,19 @@ describe.skipIf(!tmuxAvailable)("in a real terminal (tmux)", () => {
     await press(tmux, "Enter");
 
     // 2: Yes
-    screen = await waitForCount(tmux, "Apply this change to a.txt?", 2);
+    screen = await waitForQuestion(tmux, "Apply this change to a.txt?", 2);
     expect(readFileSync(file, "utf8")).toBe("value = alpha\n");
     expect(toolResults(fake.requests[2])[0]).toEqual({ is_error: true, content: "The person refused writing a.txt and said: use gamma" });
     expect(screen).toContain("+value = gamma");
     await press(tmux, "Enter");
 
     // 3: Yes, and allow all edits to this file for the session
-    await waitForCount(tmux, "Apply this change to a.txt?", 3);
+    await waitForQuestion(tmux, "Apply this change to a.txt?", 3);
     expect(readFileSync(file, "utf8")).toBe("value = gamma\n");
     await press(tmux, "Down", "Enter");
 
     // 4 is not asked; 5: Escape refuses the new file
-    screen = await waitForCount(tmux, "Apply this change to b.txt?", 1);
+    screen = await waitForQuestion(tmux, "Apply this change to b.txt?", 1);
     expect(readFileSync(file, "utf8")).toBe("value = epsilon\n");
     expect(count(screen, "Apply this change to a.txt?")).toBe(3);
     expect(screen).toContain("b.txt (new file)  +1 -0");
@@ -127,7 +127,7 @@ describe.skipIf(!tmuxAvailable)("in a real terminal (tmux)", () => {
     await press(tmux, "Escape");
 
     // 6: Yes, and allow all edits for the session
-    await waitForCount(tmux, "Apply this change to c.txt?", 1);
+    await waitForQuestion(tmux, "Apply this change to c.txt?", 1);
     expect(existsSync(join(root, "b.txt"))).toBe(false);
     await press(tmux, "Down", "Down", "Enter");
 
@@ -216,15 +216,15 @@ describe.skipIf(!tmuxAvailable)("in a real terminal (tmux)", () => {
     ]);
     const { root, env } = e2e.workspace({ "package.json": `${line}\n` });
     const tmux = await e2e.terminal([...BUNKER, "speed up the tests"], { cwd: root, env: { ...env, PAGER: "", LESS: "" }, cols: 100, rows: 40 });
-    await waitForCount(tmux, "Apply this change to package.json?", 1);
+    await waitForQuestion(tmux, "Apply this change to package.json?", 1);
     await press(tmux, "Enter");
     // The appended tail sits far beyond the screen's width: it gets a row of its own.
-    let screen = await waitForCount(tmux, "Apply this change to package.json?", 2);
+    let screen = await waitForQuestion(tmux, "Apply this change to package.json?", 2);
     expect(screen).toContain(`${tail.slice(0, 20)}`);
     expect(screen).toContain("Show all of it first (nothing cut)");
     await press(tmux, "Down", "Enter");
     // less shows the whole line (it fits the screen, so less -F prints it and is done); then the question again.
-    screen = await waitForCount(tmux, "Apply this change to package.json?", 3);
+    screen = await waitForQuestion(tmux, "Apply this change to package.json?", 3);
     expect(screen).toContain(`+"test": "jest --ci ${"--coverage ".repeat(40)}"${tail}`);
     await press(tmux, "Up", "Enter");
     // The reason is asked once its question is drawn (an Enter pressed in the same breath may reach the choice's reader).

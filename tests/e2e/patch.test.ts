@@ -7,7 +7,7 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { reply, toolUse } from "../support/fake-anthropic/steps.ts";
-import { BUNKER, endToEnd, press, quitWithCtrlD, toolResults, waitForCount } from "../support/cli.ts";
+import { BUNKER, endToEnd, press, quitWithCtrlD, toolResults, waitForCount, waitForQuestion } from "../support/cli.ts";
 import { tmuxAvailable } from "../support/tmux.ts";
 import { readTree } from "../support/tree.ts";
 
@@ -85,7 +85,7 @@ describe.skipIf(!tmuxAvailable)("apply_patch in a real terminal (tmux)", () => {
     const { root, env } = e2e.workspace(files);
     const tmux = await e2e.terminal([...BUNKER, "patch both files"], { cwd: root, env, cols: 120, rows: 60 });
 
-    let screen = await waitForCount(tmux, "Apply these changes to 2 files?", 1);
+    let screen = await waitForQuestion(tmux, "Apply these changes to 2 files?", 1);
     expect(screen).toContain("apply_patch wants to edit src/app.js, src/util.js");
     expect(screen).toContain("-  const x = 1;");
     expect(screen).toContain("+  const x = 42;");
@@ -94,7 +94,7 @@ describe.skipIf(!tmuxAvailable)("apply_patch in a real terminal (tmux)", () => {
     expect(readFileSync(join(root, "src/app.js"), "utf8")).toBe(app);
     await press(tmux, "Enter");
 
-    screen = await waitForCount(tmux, "Apply these changes to 2 files?", 2);
+    screen = await waitForQuestion(tmux, "Apply these changes to 2 files?", 2);
     expect(readFileSync(join(root, "src/app.js"), "utf8")).toBe(app.replace("const x = 1", "const x = 42"));
     expect(readFileSync(join(root, "src/util.js"), "utf8")).toBe(util.replace("return n;", "return n * 2;"));
     expect(toolResults(fake.requests[1])[0]).toEqual({ is_error: false, content: "Applied the patch to 2 files:\n  M src/app.js (+1 -1)\n  M src/util.js (+1 -1)" });

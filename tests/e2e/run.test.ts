@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { detectSandbox } from "../../src/sandbox/detect.ts";
 import { reply, toolUse } from "../support/fake-anthropic/steps.ts";
-import { BUNKER, count, endToEnd, press, quitWithCtrlD, runHeadless, toolResults, waitForCount } from "../support/cli.ts";
+import { BUNKER, count, endToEnd, press, quitWithCtrlD, runHeadless, toolResults, waitForCount, waitForQuestion } from "../support/cli.ts";
 import { alive } from "../support/process.ts";
 import { tmuxAvailable } from "../support/tmux.ts";
 import { until } from "../support/wait.ts";
@@ -259,7 +259,7 @@ describe.skipIf(!tmuxAvailable)("in a real terminal (tmux)", () => {
     const tmux = await e2e.terminal([...BUNKER, "make some files"], { cwd: root, env, cols: 120, rows: 50 });
 
     // 1: what will run, where, how confined; then Yes
-    let screen = await waitForCount(tmux, "Run this command?", 1);
+    let screen = await waitForQuestion(tmux, "Run this command?", 1);
     expect(screen).toContain("run_bash wants to run a command");
     expect(screen).toContain("$ touch one.txt");
     expect(screen).toContain(`in ${root}`);
@@ -271,13 +271,13 @@ describe.skipIf(!tmuxAvailable)("in a real terminal (tmux)", () => {
     await press(tmux, "y");
 
     // 2: the prefix offered is the program that needs the grant
-    screen = await waitForCount(tmux, "Run this command?", 2);
+    screen = await waitForQuestion(tmux, "Run this command?", 2);
     expect(existsSync(join(root, "one.txt"))).toBe(true);
     expect(screen).toContain("2. Yes, and allow commands starting with `mkdir` for this session");
     await press(tmux, "2");
 
     // 3 is not asked; 4: No, and why
-    screen = await waitForCount(tmux, "Run this command?", 3);
+    screen = await waitForQuestion(tmux, "Run this command?", 3);
     expect(screen).toContain("$ rm -rf a");
     expect(existsSync(join(root, "a", "x"))).toBe(true);
     expect(existsSync(join(root, "b"))).toBe(true);

@@ -5,7 +5,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { reply, toolUse } from "../support/fake-anthropic/steps.ts";
-import { BUNKER, endToEnd, press, quitWithCtrlD, runHeadless, waitForCount } from "../support/cli.ts";
+import { BUNKER, endToEnd, press, quitWithCtrlD, runHeadless, waitForCount, waitForQuestion } from "../support/cli.ts";
 import { tmuxAvailable, type TmuxSession } from "../support/tmux.ts";
 
 const e2e = endToEnd("bunker-undo-");
@@ -26,7 +26,7 @@ async function approvedEdit(): Promise<{ root: string; tmux: TmuxSession }> {
   ]);
   const { root, env } = e2e.workspace({ "a.txt": ORIGINAL });
   const tmux = await e2e.terminal([...BUNKER, "change alpha"], { cwd: root, env, cols: 120, rows: 50 });
-  await waitForCount(tmux, "Apply this change to a.txt?", 1);
+  await waitForQuestion(tmux, "Apply this change to a.txt?", 1);
   await press(tmux, "Enter");
   await waitForCount(tmux, "Changed it.", 1);
   return { root, tmux };
@@ -38,7 +38,7 @@ describe.skipIf(!tmuxAvailable)("undo in a real terminal (tmux)", () => {
     expect(readFileSync(join(root, "a.txt"), "utf8")).toBe(ORIGINAL.replace("alpha", "beta"));
 
     await say(tmux, "/undo");
-    const screen = await waitForCount(tmux, "Apply this change to a.txt?", 2);
+    const screen = await waitForQuestion(tmux, "Apply this change to a.txt?", 2);
     expect(screen).toContain("undo wants to edit a.txt");
     expect(screen).toContain("-\\ufeffvalue = beta");
     await press(tmux, "Enter");
@@ -51,7 +51,7 @@ describe.skipIf(!tmuxAvailable)("undo in a real terminal (tmux)", () => {
     const { root, tmux } = await approvedEdit();
 
     await say(tmux, "/undo");
-    const screen = await waitForCount(tmux, "Apply this change to a.txt?", 2);
+    const screen = await waitForQuestion(tmux, "Apply this change to a.txt?", 2);
     const question = screen.slice(screen.lastIndexOf("undo wants to edit a.txt"));
     expect(question).toContain("2. No");
     expect(question).not.toContain("for this session");
@@ -62,7 +62,7 @@ describe.skipIf(!tmuxAvailable)("undo in a real terminal (tmux)", () => {
     expect(readFileSync(join(root, "a.txt"), "utf8")).toBe(ORIGINAL.replace("alpha", "beta"));
 
     await say(tmux, "/undo");
-    await waitForCount(tmux, "Apply this change to a.txt?", 3);
+    await waitForQuestion(tmux, "Apply this change to a.txt?", 3);
     expect(tmux.screen()).not.toContain("already refused");
     await press(tmux, "y");
     await waitForCount(tmux, 'Took back turn 1 ("change alpha"): restored a.txt.', 1);
@@ -82,7 +82,7 @@ describe.skipIf(!tmuxAvailable)("undo in a real terminal (tmux)", () => {
     ]);
     const { root, env } = e2e.workspace({ "a.txt": ORIGINAL });
     const tmux = await e2e.terminal([...BUNKER, "change alpha"], { cwd: root, env, cols: 120, rows: 50 });
-    await waitForCount(tmux, "Apply this change to a.txt?", 1);
+    await waitForQuestion(tmux, "Apply this change to a.txt?", 1);
     await press(tmux, "n");
     await waitForCount(tmux, "What should Claude do instead?", 1);
     // An Enter within 300 ms of the n would be read as the n's confirmation (key-feed.ts): this one answers the box.
@@ -94,7 +94,7 @@ describe.skipIf(!tmuxAvailable)("undo in a real terminal (tmux)", () => {
     expect(JSON.stringify(fake.requests[3]!.body.messages.at(-1))).toContain("already refused");
 
     await say(tmux, "sorry, I changed my mind: go ahead");
-    await waitForCount(tmux, "Apply this change to a.txt?", 2);
+    await waitForQuestion(tmux, "Apply this change to a.txt?", 2);
     await press(tmux, "y");
     await waitForCount(tmux, "Changed it.", 1);
     expect(readFileSync(join(root, "a.txt"), "utf8")).toBe(ORIGINAL.replace("alpha", "beta"));

@@ -9,6 +9,7 @@ import { freshBinary } from "../../scripts/build/fresh.ts";
 import { startFakeAnthropic, type FakeAnthropic, type FakeAnthropicOptions, type ServedRequest, type Step } from "./fake-anthropic.ts";
 import { tempDir } from "./context.ts";
 import { TmuxSession, type TmuxOptions } from "./tmux.ts";
+import { QUIET_MS } from "../../src/ui/typeahead.ts";
 
 export const MAIN = join(import.meta.dir, "..", "..", "src", "main.ts");
 /**
@@ -150,6 +151,16 @@ export async function waitForCount(tmux: TmuxSession, text: string, n: number): 
 }
 
 /** Presses keys one at a time, giving the prompt time to redraw (Escape needs longer to tell from a sequence). */
+/**
+ * Waits for the n-th `question` on screen, then as long as a person reading it would: a question drawn within
+ * a second of another closing takes keys only after a pause (src/ui/key-feed.ts), so a key for the one before never answers it.
+ */
+export async function waitForQuestion(tmux: TmuxSession, question: string, n: number): Promise<string> {
+  const screen = await waitForCount(tmux, question, n);
+  await Bun.sleep(QUIET_MS + 100);
+  return screen;
+}
+
 export async function press(tmux: TmuxSession, ...keys: string[]): Promise<void> {
   for (const k of keys) {
     tmux.keys([k]);

@@ -7,7 +7,7 @@ import { PassThrough } from "node:stream";
 import { isCancel, text } from "@clack/prompts";
 import { holdWaitingKeys, withKeyFeed, type FeedInput } from "../../../src/ui/key-feed.ts";
 import { selectKeys } from "../../../src/ui/select-keys.ts";
-import { CONFIRM_MS, noteTyping, QUIET_MS, takeHeldKeys } from "../../../src/ui/typeahead.ts";
+import { CLOSED_MS, CONFIRM_MS, noteTyping, QUIET_MS, takeHeldKeys } from "../../../src/ui/typeahead.ts";
 import { KEY } from "../../support/prompt-terminal.ts";
 
 const OPTIONS = [{ value: "once", label: "Yes" }, { value: "session", label: "Yes, always" }, { value: "deny", label: "No" }];
@@ -37,6 +37,8 @@ test("two answers typed in one read (y Enter y Enter): the first question gets i
   await Bun.sleep(CONFIRM_MS + 50);
   const second = ask();
   expect(await stillOpen(second)).toBe(true);
+  // Drawn within a second of the first closing: it takes a key after a pause (a key for the first may still be coming).
+  await Bun.sleep(QUIET_MS);
   type("n");
   expect((await second).answer).toBe("deny");
   expect(takeHeldKeys(input)).toEqual(["y", "\r"]);
@@ -52,6 +54,7 @@ test("Enter Enter, Down Enter n, 2n typed in one read: each answers the question
     await Bun.sleep(CONFIRM_MS + 50);
     const second = ask();
     expect(await stillOpen(second)).toBe(true);
+    await Bun.sleep(QUIET_MS);
     type("y");
     expect((await second).answer).toBe("once");
     expect(takeHeldKeys(input)).toEqual([...kept]);
@@ -65,6 +68,7 @@ test("a lone Escape typed ahead cancels its own question only; the y after it wa
   expect(isCancel((await first).answer)).toBe(true);
   const second = ask();
   expect(await stillOpen(second)).toBe(true);
+  await Bun.sleep(QUIET_MS);
   type("n");
   expect((await second).answer).toBe("deny");
   expect(takeHeldKeys(input)).toEqual(["y"]);
@@ -78,9 +82,11 @@ test("what follows the last answer is kept for the next reader, in order; a refu
   expect(takeHeldKeys(input)).toEqual(["k", "e", "e", "p", " ", "t", "h", "i", "s", "\x1b[D"]);
   // n, and more in the same read: the more waits for the input line, not for the reason.
   const second = ask();
+  await Bun.sleep(QUIET_MS);
   type("nx");
   expect((await second).answer).toBe("deny");
-  const reason = withKeyFeed(input as unknown as FeedInput, (feed) => text({ message: "Why not?", input: feed, output }));
+  // The reason goes on with that "No": it takes keys at once.
+  const reason = withKeyFeed(input as unknown as FeedInput, (feed) => text({ message: "Why not?", input: feed, output }), { continues: true });
   type("not now\r");
   expect((await reason).answer).toBe("not now");
   expect(takeHeldKeys(input)).toEqual(["x"]);
@@ -108,7 +114,8 @@ test("an Enter soon after a y pick, in a read of its own, confirms the pick; lat
   void second.then(() => (settled = true));
   await Bun.sleep(20);
   expect(settled).toBe(false);
-  await Bun.sleep(CONFIRM_MS);
+  // Later, after a pause: an answer to the question on screen.
+  await Bun.sleep(QUIET_MS);
   type("\r");
   expect((await second).answer).toBe("once");
 });
@@ -158,6 +165,37 @@ test("keys waiting in the terminal before a question nobody was reading for (sta
   type("n");
   expect((await question).answer).toBe("deny");
   expect(takeHeldKeys(input)).toEqual([" ", "p", "l", "e", "a", "s", "e"]);
+});
+
+test("a key meant for a question that was withdrawn as it was pressed never answers the next one: held as text until the person pauses", async () => {
+  const { input, ask, type } = setUp();
+  // A network question whose command ends before the person answers it.
+  const withdraw = new AbortController();
+  const net = withKeyFeed(input as unknown as FeedInput, (feed) => selectKeys({ message: "Allow net access?", options: OPTIONS, letters: { y: "once" }, input: feed, output: new PassThrough(), signal: withdraw.signal }));
+  await Bun.sleep(50);
+  withdraw.abort("the command ended");
+  expect(isCancel((await net).answer)).toBe(true);
+  // The next question ("Run this command?") is drawn at once; the y meant for the first one lands on it.
+  const run = ask();
+  await Bun.sleep(30);
+  type("y");
+  expect(await stillOpen(run, QUIET_MS / 2)).toBe(true);
+  expect(takeHeldKeys(input)).toEqual(["y"]);
+  // A fresh answer, after a pause, is taken.
+  await Bun.sleep(QUIET_MS);
+  type("n");
+  expect((await run).answer).toBe("deny");
+});
+
+test("a second after the last question closed, a new one takes the first key again", async () => {
+  const { ask, type } = setUp();
+  const first = ask();
+  type("y");
+  expect((await first).answer).toBe("once");
+  await Bun.sleep(CLOSED_MS + 50);
+  const second = ask();
+  type("n");
+  expect((await second).answer).toBe("deny");
 });
 
 test("Alt+B typed on into the message as a question appears (one read, as terminals send it) is Alt+B for the input line: it does not refuse the question", async () => {

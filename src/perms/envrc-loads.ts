@@ -1,0 +1,51 @@
+// Files an .envrc makes direnv read (red team 6's F10h): `dotenv` loads .env
+// into the person's shell on every cd, and reloads it when it changes, with
+// no new `direnv allow`. What it sets (GIT_CONFIG_COUNT/KEY/VALUE, PATH,
+// BASH_ENV, LD_PRELOAD) runs in their next git or shell command, so such a
+// file runs later like the .envrc itself. Read from the .envrc's text at each
+// walk: dotenv / dotenv_if_exists [FILE] (.env by default), source_env /
+// source_env_if_exists FILE (a folder: its .envrc), source_up [FILE] (the
+// file of that name in each folder above), watch_file FILE…, use nix
+// (shell.nix, default.nix) and use flake (flake.nix, flake.lock). A path
+// bunker cannot read without running the shell ($VAR, $(…)) is left out.
+import { dirname, join, resolve } from "node:path";
+import { isWithin } from "./workspace.ts";
+
+/** The direnv commands that read files, and what each reads when it names none. */
+const LOADERS: Record<string, (args: string[], dir: string) => string[]> = {
+  dotenv: (a, d) => [resolve(d, a[0] ?? ".env")],
+  dotenv_if_exists: (a, d) => [resolve(d, a[0] ?? ".env")],
+  source_env: (a, d) => (a[0] ? [resolve(d, a[0]), join(resolve(d, a[0]), ".envrc")] : []),
+  source_env_if_exists: (a, d) => (a[0] ? [resolve(d, a[0])] : []),
+  watch_file: (a, d) => a.map((f) => resolve(d, f)),
+  use: (a, d) => (a[0] === "nix" ? [resolve(d, a[1] && !a[1].startsWith("-") ? a[1] : "shell.nix"), resolve(d, "default.nix")] : a[0] === "flake" ? [resolve(d, "flake.nix"), resolve(d, "flake.lock")] : []),
+};
+
+/**
+ * The files (absolute) the .envrc at `envrc`, whose text is `text`, makes direnv read, up to `top` for source_up.
+ * Words are split as the shell would for plain ones (quotes stripped); a line with `$` or a backquote in a path is skipped.
+ */
+export function envrcLoads(envrc: string, text: string, top: string): string[] {
+  const dir = dirname(envrc);
+  const out = new Set<string>();
+  for (const raw of text.split("\n")) {
+    // Each simple command on the line (`dotenv; watch_file x`, `[ -f .env ] && dotenv`).
+    for (const part of raw.replace(/#.*$/, "").split(/&&|\|\||;/)) {
+      const words = part.trim().split(/\s+/).filter(Boolean).map((w) => w.replace(/^(["'])(.*)\1$/, "$2"));
+      const [cmd, ...args] = words;
+      if (!cmd) continue;
+      if (args.some((a) => /[$`]/.test(a))) continue;
+      if (cmd === "source_up" || cmd === "source_up_if_exists") {
+        const name = args[0] ?? ".envrc";
+        for (let d = dirname(dir); isWithin(top, d); d = dirname(d)) {
+          out.add(join(d, name));
+          if (d === dirname(d)) break;
+        }
+        continue;
+      }
+      const loader = LOADERS[cmd];
+      if (loader) for (const f of loader(args.filter((a) => !a.startsWith("-") || cmd === "use"), dir)) out.add(f);
+    }
+  }
+  return [...out];
+}
