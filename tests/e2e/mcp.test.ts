@@ -263,24 +263,11 @@ describe.skipIf(detectSandbox().kind !== "bubblewrap")("a server's write folder 
     const notes = join(env.HOME!, "notes");
     notesRepo(notes);
     const config = readFileSync(join(notes, ".git/config"), "utf8");
-    const mark = join(env.HOME!, "..", "PWNED");
-    writeUserSettings(env, { allow: ["mcp:box/*"], mcpServers: { box: testServer(["--name", "box"], { write: ["~/notes"] }) } });
-    const fake = e2e.serve([...attack(notes, mark).map((step) => reply([toolUse("mcp__box__probe", step)])), reply("Done.")]);
-    env.ANTHROPIC_BASE_URL = fake.url;
-    const r = await runHeadless(root, env, ["-p", "write", "--no-prompt"]);
-    expect(r.code).toBe(0);
-    const results = fake.requests.slice(1).map((req) => toolResults(req)[0]?.content ?? "");
+    const { results, r, mark } = await attackThroughServer(root, env, notes);
     expect(results[0]).toContain("FAILED");
-    expect(results[0]).toContain("EROFS");
-    expect(results[1]).toContain("FAILED");
     expect(results[3]).toContain("note: bunker disarmed the git repository the MCP server box created at new/.git (core.fsmonitor commented out in config)");
-    expect(results[4]).toContain("note: bunker set aside .envrc, which the MCP server box created");
     expect(r.stderr).toContain("bunker disarmed the git repository the MCP server box created at new/.git");
-    expect(readFileSync(join(notes, ".git/config"), "utf8")).toBe(config);
-    git(notes, "status");
-    git(join(notes, "new"), "status");
-    git(notes, "commit", "-qm", "x", "--allow-empty");
-    expect(existsSync(mark)).toBe(false);
+    expectNothingArmed(notes, config, mark);
   });
 
   test("a write folder named by a link (~/notes -> Dropbox/notes) is walled as well", async () => {
@@ -290,6 +277,13 @@ describe.skipIf(detectSandbox().kind !== "bubblewrap")("a server's write folder 
     const notes = join(env.HOME!, "notes");
     symlinkSync(real, notes);
     const config = readFileSync(join(real, ".git/config"), "utf8");
+    const { results } = await attackThroughServer(root, env, notes);
+    expect(results[3]).toContain("note: bunker disarmed the git repository the MCP server box created at new/.git");
+    expectNothingArmed(real, config, join(env.HOME!, "..", "PWNED"));
+  });
+
+  /** The model calls server `box` (write: ~/notes) once per attack step; what each call returned, as the model got it. */
+  async function attackThroughServer(root: string, env: Record<string, string>, notes: string) {
     const mark = join(env.HOME!, "..", "PWNED");
     writeUserSettings(env, { allow: ["mcp:box/*"], mcpServers: { box: testServer(["--name", "box"], { write: ["~/notes"] }) } });
     const fake = e2e.serve([...attack(notes, mark).map((step) => reply([toolUse("mcp__box__probe", step)])), reply("Done.")]);
@@ -297,16 +291,21 @@ describe.skipIf(detectSandbox().kind !== "bubblewrap")("a server's write folder 
     const r = await runHeadless(root, env, ["-p", "write", "--no-prompt"]);
     expect(r.code).toBe(0);
     const results = fake.requests.slice(1).map((req) => toolResults(req)[0]?.content ?? "");
+    // The person's config and hooks: read-only to the server. What it made: disarmed or set aside, and said.
     expect(results[0]).toContain("EROFS");
     expect(results[1]).toContain("FAILED");
-    expect(results[3]).toContain("note: bunker disarmed the git repository the MCP server box created at new/.git");
     expect(results[4]).toContain("note: bunker set aside .envrc, which the MCP server box created");
-    expect(readFileSync(join(real, ".git/config"), "utf8")).toBe(config);
-    git(real, "status");
-    git(join(real, "new"), "status");
-    git(real, "commit", "-qm", "x", "--allow-empty");
+    return { results, r, mark };
+  }
+
+  /** The person's own git in the repository and in what the server made runs nothing the server planted. */
+  function expectNothingArmed(repo: string, config: string, mark: string): void {
+    expect(readFileSync(join(repo, ".git/config"), "utf8")).toBe(config);
+    git(repo, "status");
+    git(join(repo, "new"), "status");
+    git(repo, "commit", "-qm", "x", "--allow-empty");
     expect(existsSync(mark)).toBe(false);
-  });
+  }
 
   test("what it writes there after its last call (a background task) is checked when it stops", async () => {
     const { root, env } = workspace("bunker-mcp-f7bg-", "");
