@@ -6,7 +6,7 @@
 // directories and included files their configs name. A `.git` that a command
 // creates anyway (`git init sub`) is disarmed after it: its hooks renamed,
 // its program-running config keys commented out, and the result says so.
-import { type Stats, accessSync, constants, existsSync, lstatSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { type Stats, accessSync, constants, existsSync, lstatSync, mkdtempSync, readdirSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { configEntries, keepsConfigKey, withIncludes } from "../perms/git-config.ts";
 import { isWithin, realpathLoose, resolveFrom } from "../perms/workspace.ts";
@@ -46,6 +46,8 @@ export interface WorkspaceScan extends WalkGaps {
   cut: string[];
   /** Files an .envrc makes direnv read (envrc-loads.ts), in `later` too → that .envrc (scanRoots only). */
   loadedBy?: Map<string, string>;
+  /** Files a runs-later link or a git hook link leads to (through any chain) inside a root, in `later` too → that link (scanRoots only). */
+  linkedFrom?: Map<string, string>;
 }
 
 /** Which files run later (runsLaterMatcher), and a key that changes when that answer may (settings, hooksPath). */
@@ -162,7 +164,42 @@ export function scanRoots(roots: readonly string[], later: LaterMatch = NO_LATER
       out.loadedBy.set(f, envrc);
     }
   }
+  // A hook or runs-later file that is a link runs what it leads to: that file, inside a root, runs later too (resolved at every walk).
+  out.linkedFrom = new Map();
+  const hookLinks = out.sites.flatMap((site) => site.gitDirs.flatMap((gitDir) => linksIn(join(gitDir, "hooks"))));
+  for (const link of [...out.later.keys(), ...hookLinks]) {
+    const target = linkTarget(roots, link);
+    if (!target || out.later.has(target)) continue;
+    const id = fileId(target);
+    if (!id) continue;
+    out.later.set(target, id);
+    out.linkedFrom.set(target, link);
+  }
   return out;
+}
+
+/** Why a file a runs-later link leads to runs later (`link` as the person sees it). */
+export const linkedWhy = (link: string): string => `runs later through the link ${link}`;
+
+/** The links in a folder (a git hooks folder), or none. */
+function linksIn(dir: string): string[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true }).filter((e) => e.isSymbolicLink()).map((e) => join(dir, e.name));
+  } catch {
+    return [];
+  }
+}
+
+/** Where a link finally leads (any chain), when that is a file inside a root; else null (outside the roots: nothing a command can write). */
+function linkTarget(roots: readonly string[], link: string): string | null {
+  if (!isLink(link)) return null;
+  try {
+    const target = realpathSync(link);
+    const home = rootOf(roots, target);
+    return home && home !== target && statSync(target).isFile() ? target : null;
+  } catch {
+    return null; // dangling, a loop, or gone
+  }
 }
 
 /**

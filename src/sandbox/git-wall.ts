@@ -7,7 +7,7 @@
 // hidden from the walk is undone, new repositories are disarmed, and new or
 // changed runs-later files are set aside; each thing done is one line for the
 // person and the model.
-import { disarmNewRepositories, gitGuard, isLink, obeyedFiles, recheckLinked, scanRoots, setAsideRunsLater, walkCutNotes, type GitSite, type LaterMatch, type WorkspaceScan } from "./git-guard.ts";
+import { disarmNewRepositories, gitGuard, isLink, linkedWhy, obeyedFiles, recheckLinked, scanRoots, setAsideRunsLater, walkCutNotes, type GitSite, type LaterMatch, type WorkspaceScan } from "./git-guard.ts";
 import { linkedFiles } from "./hard-links.ts";
 import { gapsAfter, gapsBefore, type WalkGaps } from "./walk-gaps.ts";
 import { relative } from "node:path";
@@ -48,10 +48,12 @@ export function wallBefore(roots: string[], later: LaterMatch, globalConfig: str
   };
 }
 
-/** Why a file an .envrc loads runs later (scanRoots' loadedBy), or null. */
+/** Why a file an .envrc loads, or a runs-later link leads to, runs later (scanRoots' loadedBy, linkedFrom), or null. */
 function loadedWhy(p: string, scan: WorkspaceScan, root: string): string | null {
   const envrc = scan.loadedBy?.get(p);
-  return envrc ? `${relative(root, envrc)} has direnv load it into your shell on every cd, with no new direnv allow` : null;
+  if (envrc) return `${relative(root, envrc)} has direnv load it into your shell on every cd, with no new direnv allow`;
+  const link = scan.linkedFrom?.get(p);
+  return link ? linkedWhy(relative(root, link)) : null;
 }
 
 const gapsOf = (scan: WorkspaceScan): WalkGaps => ({ unlistable: scan.unlistable, undecodable: scan.undecodable, unwalked: scan.unwalked });

@@ -60,6 +60,26 @@ describe("under -A, writing a file that runs code later asks, saying what runs i
     }
   });
 
+  test("red team 6, F12i/F10f: what a hook or runs-later link leads to (a chain, inside the workspace) asks; a target outside needs nothing", () => {
+    const ws = tempDir("bunker-runs-later-links-");
+    const outside = tempDir("bunker-runs-later-outside-");
+    mkdirSync(join(ws, ".git/hooks"), { recursive: true });
+    writeFileSync(join(ws, ".git/config"), "[core]\n\tbare = false\n");
+    mkdirSync(join(ws, "scripts"));
+    for (const f of ["pre-commit", "env.sh"]) writeFileSync(join(ws, "scripts", f), "echo theirs\n");
+    symlinkSync("pre-commit", join(ws, "scripts/hook"));
+    symlinkSync("../../scripts/hook", join(ws, ".git/hooks/pre-commit"));
+    symlinkSync("scripts/env.sh", join(ws, ".envrc"));
+    writeFileSync(join(outside, "post"), "echo x\n");
+    symlinkSync(join(outside, "post"), join(ws, ".git/hooks/post-commit"));
+    const policy = new Policy(ws, allowAll());
+    expect(policy.decide("write", join(ws, "scripts/pre-commit"))).toMatchObject({ verdict: "ask", reason: "scripts/pre-commit runs later through the link .git/hooks/pre-commit: writing it always asks" });
+    expect(policy.decide("write", join(ws, "scripts/env.sh"))).toMatchObject({ verdict: "ask", reason: "scripts/env.sh runs later through the link .envrc: writing it always asks" });
+    expect(policy.decide("write", join(ws, "scripts/other.sh")).verdict).toBe("allow");
+    rmSync(ws, { recursive: true, force: true });
+    rmSync(outside, { recursive: true, force: true });
+  });
+
   test("settings' \"protect\" entries extend the list, naming the settings file", () => {
     const g = allowAll();
     parseRulesFile("/home/me/.config/bunker/settings.json", '{"protect": ["scripts/deploy.sh", "Makefile", "ops/**/*.sh"]}', root, g, "user", {});

@@ -341,6 +341,31 @@ describe.skipIf(!usable)("what a command plants for the person's tools is set as
     expect(existsSync(MARK)).toBe(false);
   });
 
+  test("red team 6, F12i: a hook linked (through a chain) to a tracked script: the script is read-only to commands, the person's commit runs theirs", async () => {
+    // The person's install-hooks script: .git/hooks/pre-commit -> ../../scripts/hook -> pre-commit (both links, then the file).
+    const linked = (r: string) => {
+      mkdirSync(join(r, "scripts"));
+      writeFileSync(join(r, "scripts/pre-commit"), "#!/bin/sh\necho theirs\n");
+      chmodSync(join(r, "scripts/pre-commit"), 0o755);
+      symlinkSync("pre-commit", join(r, "scripts/hook"));
+      symlinkSync("../../scripts/hook", join(r, ".git/hooks/pre-commit"));
+    };
+    const attack = `printf '#!/bin/sh\\n${touch}\\n' > scripts/pre-commit`;
+    // Unconfined, rewriting the script arms the person's next commit.
+    const control = workspace(linked);
+    expect(Bun.spawnSync(["bash", "-c", attack], { cwd: control, env: hostEnv }).exitCode).toBe(0);
+    hostGit(control, "commit", "-qm", "next", "--allow-empty");
+    expect(existsSync(MARK)).toBe(true);
+    rmSync(MARK);
+
+    const root = workspace(linked);
+    const out = await sandboxed(root, attack);
+    expect(out).toContain("Read-only file system");
+    expect(readFileSync(join(root, "scripts/pre-commit"), "utf8")).toBe("#!/bin/sh\necho theirs\n");
+    expect(hostGit(root, "commit", "-qm", "next", "--allow-empty").out).toContain("theirs");
+    expect(existsSync(MARK)).toBe(false);
+  });
+
   test(".envrc at any depth and .vscode/tasks.json made by a command are set aside, content kept", async () => {
     const root = workspace();
     const out = await sandboxed(root, `echo '${touch}' > .envrc && mkdir -p deep/er .vscode && echo x > deep/er/.envrc && echo '{}' > .vscode/tasks.json`);
