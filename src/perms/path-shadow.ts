@@ -11,40 +11,64 @@
 // project's own environment is meant to override. A program of that name in
 // a real folder later on PATH (/usr/bin/git) still counts.
 import { statSync } from "node:fs";
-import { basename, delimiter, dirname, join, resolve } from "node:path";
+import { basename, delimiter, dirname, isAbsolute, join, normalize, resolve, sep } from "node:path";
 import { isWithin, realpathLoose } from "./workspace.ts";
 
 /**
  * Why `real` runs later because it shadows a program on `path` (a PATH
- * value; relative entries are taken from `roots[0]`, the workspace), or null.
- * A folder counts by the name PATH gives it and by where it leads now.
+ * value), or null. A folder counts by the name PATH gives it and by where it
+ * leads now. A relative entry (`./node_modules/.bin`, `bin`, `.`, or an
+ * empty one) is read by the shell from the folder the person is in, so it
+ * counts in every folder of the roots: `<any folder>/node_modules/.bin/git`
+ * is the person's `git` there.
  */
 export function pathShadowMatcher(roots: readonly string[], path: string): (real: string) => string | null {
   const base = roots[0] ?? "/";
-  const entries = path.split(delimiter).map((e) => {
+  const raw = path.split(delimiter);
+  const entries = raw.map((e) => {
     const written = resolve(base, e || ".");
     return { written, real: realpathLoose(written).real };
+  });
+  // Relative entries as the tail a folder ends with ("" for `.` and an empty entry); one with `..` is read from the workspace only.
+  const relatives = raw.flatMap((e, i) => {
+    if (isAbsolute(e)) return [];
+    const tail = normalize(e || ".").replace(/\/+$/, "");
+    return tail === ".." || tail.startsWith("../") ? [] : [{ i, tail: tail === "." ? "" : tail }];
   });
   // Each folder inside a root → the index of its first PATH entry (the one the shell's lookup reaches).
   const inRoots = new Map<string, number>();
   entries.forEach((e, i) => {
     for (const f of [e.written, e.real]) if (!inRoots.has(f) && roots.some((r) => isWithin(r, f))) inRoots.set(f, i);
   });
-  if (inRoots.size === 0) return () => null;
+  if (inRoots.size === 0 && relatives.length === 0) return () => null;
   const seen = new Map<string, string | null>();
   return (real) => {
     const dir = dirname(real);
-    const i = inRoots.get(dir);
+    if (!roots.some((r) => isWithin(r, dir))) return null;
+    // The first entry that reaches this folder: named outright, or a relative one from the folder above it.
+    let i = inRoots.get(dir);
+    let from = base;
+    for (const r of relatives) {
+      if (i !== undefined && i <= r.i) break;
+      const cwd = r.tail === "" ? dir : dir.endsWith(`${sep}${r.tail}`) ? dir.slice(0, -r.tail.length - 1) : null;
+      if (cwd !== null && roots.some((root) => isWithin(root, cwd))) {
+        i = r.i;
+        from = cwd;
+        break;
+      }
+    }
     if (i === undefined) return null;
     const name = basename(real);
-    const key = `${i}\0${name}`;
+    const own = from === base ? entries[i]! : { written: dir, real: dir };
+    const key = `${i}\0${from}\0${name}`;
     if (!seen.has(key)) {
-      const own = entries[i]!;
-      const later = entries.slice(i + 1).find((e) => e.real !== own.real && e.written !== own.written && !isShims(e) && isProgram(join(e.written, name)));
-      seen.set(key, later ? join(later.written, name) : null);
+      // Later relative entries are read from the same folder the person is in.
+      const later = from === base ? entries.slice(i + 1) : raw.slice(i + 1).map((e, k) => (isAbsolute(e) ? entries[i + 1 + k]! : { written: resolve(from, e || "."), real: realpathLoose(resolve(from, e || ".")).real }));
+      const found = later.find((e) => e.real !== own.real && e.written !== own.written && !isShims(e) && isProgram(join(e.written, name)));
+      seen.set(key, found ? join(found.written, name) : null);
     }
     const shadowed = seen.get(key);
-    return shadowed ? `your shell runs it instead of ${shadowed} when you type ${name}: ${entries[i]!.written} comes before ${dirname(shadowed)} on your PATH` : null;
+    return shadowed ? `your shell runs it instead of ${shadowed} when you type ${name}: ${own.written} comes before ${dirname(shadowed)} on your PATH` : null;
   };
 }
 

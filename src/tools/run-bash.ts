@@ -198,10 +198,14 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
  * answer may: settings, hooks folders, and the PATH folders whose programs a file in the roots may shadow (installing one
  * changes its folder's mtime).
  */
-function laterMatch(roots: string[], grants: Grants, path: string): LaterMatch {
+export function laterMatch(roots: string[], grants: Grants, path: string): LaterMatch {
   const protect = grants.protect ?? [];
   const match = runsLaterMatcher(roots, protect, path);
-  const programs = path.split(":").map((d) => `${d}\0${roots.some((r) => isWithin(r, realpathLoose(resolve(roots[0]!, d || ".")).real)) ? "" : mtimeOf(d)}`);
+  // A relative entry is read from the workspace, as path-shadow.ts reads it (not from bunker's own folder).
+  const programs = path.split(":").map((d) => {
+    const dir = resolve(roots[0]!, d || ".");
+    return `${d}\0${roots.some((r) => isWithin(r, realpathLoose(dir).real)) ? "" : mtimeOf(dir)}`;
+  });
   return { key: `${protect.map((r) => r.glob).join("\0")}\0${roots.map((r) => `${r}\0${gitHooksPath(r) ?? ""}`).join("\0")}\0${programs.join("\0")}`, match };
 }
 

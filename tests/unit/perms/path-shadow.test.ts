@@ -49,6 +49,28 @@ describe("pathShadowMatcher", () => {
     expect(pathShadowMatcher([root], `:${sys}`)(join(root, "git"))).not.toBeNull();
   });
 
+  test("red team 6, F10b: a relative, empty or `.` entry is read from the folder the person is in, so it counts in every folder of the roots", () => {
+    const web = join(root, "packages/web");
+    const nm = pathShadowMatcher([root], `./node_modules/.bin:${sys}`);
+    expect(nm(join(web, "node_modules/.bin/git"))).toBe(`your shell runs it instead of ${join(sys, "git")} when you type git: ${join(web, "node_modules/.bin")} comes before ${sys} on your PATH`);
+    expect(nm(join(root, "node_modules/.bin/git"))).not.toBeNull();
+    expect(nm(join(web, "node_modules/git"))).toBeNull();
+    expect(nm(join(web, "node_modules/.bin/pytest"))).toBeNull();
+    expect(pathShadowMatcher([root], `bin:${sys}`)(join(web, "bin/git"))).not.toBeNull();
+    for (const dot of [`.:${sys}`, `:${sys}`, `${sys}:`]) expect(pathShadowMatcher([root], dot)(join(web, "git"))).toBe(dot.startsWith(sys) ? null : `your shell runs it instead of ${join(sys, "git")} when you type git: ${web} comes before ${sys} on your PATH`);
+    // Outside every root nothing counts.
+    expect(nm(join(base, "elsewhere/node_modules/.bin/git"))).toBeNull();
+  });
+
+  test("a later relative entry is read from the same folder: two relative entries in one package", () => {
+    const pkg = join(root, "packages/api");
+    mkdirSync(join(pkg, "tools"), { recursive: true });
+    program(join(pkg, "tools/fmt"));
+    const match = pathShadowMatcher([root], "./node_modules/.bin:tools");
+    expect(match(join(pkg, "node_modules/.bin/fmt"))).toBe(`your shell runs it instead of ${join(pkg, "tools/fmt")} when you type fmt: ${join(pkg, "node_modules/.bin")} comes before ${join(pkg, "tools")} on your PATH`);
+    expect(match(join(root, "packages/web/node_modules/.bin/fmt"))).toBeNull();
+  });
+
   test("the same folder again later on PATH is not a second program", () => {
     program(join(venv, "tool"));
     expect(pathShadowMatcher([root], `${venv}:${sys}:${venv}`)(join(venv, "tool"))).toBeNull();

@@ -37,9 +37,12 @@ function venvWorkspace(): { root: string; env: Record<string, string> } {
   return { root, env: { PATH, HOME: home, VIRTUAL_ENV: join(root, ".venv") } };
 }
 
-/** The person's own shell afterwards, venv still active, in a folder outside the workspace. */
+/** The person's own shell afterwards, venv still active, in a folder outside the workspace (or in `cwd`). */
 function personRuns(env: Record<string, string>, ...argv: string[]): string {
-  const r = Bun.spawnSync(argv, { cwd: base, env, stdout: "pipe", stderr: "pipe" });
+  return personRunsIn(base, env, ...argv);
+}
+function personRunsIn(cwd: string, env: Record<string, string>, ...argv: string[]): string {
+  const r = Bun.spawnSync(argv, { cwd, env, stdout: "pipe", stderr: "pipe" });
   return r.stdout.toString() + r.stderr.toString();
 }
 
@@ -95,6 +98,34 @@ describe.skipIf(!usable)("a PATH folder inside the workspace: what shadows the p
     personRuns(withBin, "git", "--version");
     expect(existsSync(MARK)).toBe(false);
   });
+
+  // Red team 6, F10b: `export PATH=./node_modules/.bin:$PATH` (or an empty or `.` entry): the shell reads it from the folder the person is in.
+  const inPackage = (entry: string) => {
+    const { root, env } = venvWorkspace();
+    mkdirSync(join(root, "packages/web"), { recursive: true });
+    return { root, web: join(root, "packages/web"), env: { ...env, PATH: `${entry}:${sys}:/usr/bin:/bin` } };
+  };
+  const plantInPackage = (dir: string) => plantGit.replaceAll(".venv/bin/git", `packages/web/${dir}git`).replace("printf", `mkdir -p packages/web/${dir || "."} && printf`);
+
+  for (const [entry, dir] of [["./node_modules/.bin", "node_modules/.bin/"], ["", ""]] as const) {
+    test(`control, F10b: unconfined, with ${entry ? entry : "an empty entry"} on PATH, a git planted in packages/web/${dir} runs at the person's next git there`, async () => {
+      const { root, web, env } = inPackage(entry);
+      rmSync(MARK, { force: true });
+      expect(await runAllowed(root, plantInPackage(dir), { env, home, sandbox: "off" })).toContain("planted");
+      expect(personRunsIn(web, env, "sh", "-c", "git --version")).toContain("git version");
+      expect(existsSync(MARK)).toBe(true);
+    });
+
+    test(`red team 6, F10b: with ${entry ? entry : "an empty entry"} on PATH, a git planted in packages/web/${dir} is set aside and the person's git there is the real one`, async () => {
+      const { root, web, env } = inPackage(entry);
+      rmSync(MARK, { force: true });
+      const out = await runAllowed(root, plantInPackage(dir), { env, home });
+      expect(out).toContain(`bunker set aside packages/web/${dir}git, which the command created (your shell runs it instead of /usr/bin/git when you type git`);
+      expect(existsSync(join(web, `${dir}git`))).toBe(false);
+      expect(personRunsIn(web, env, "sh", "-c", "git --version")).toContain("git version");
+      expect(existsSync(MARK)).toBe(false);
+    });
+  }
 
   test("what pip install adds under new names stays and runs; the venv's own pip is read-only", async () => {
     const { root, env } = venvWorkspace();
