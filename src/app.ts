@@ -10,7 +10,7 @@ import { costUSD } from "./agent/usage.ts";
 import type { Config } from "./config.ts";
 import { NoPromptApprover } from "./perms/approver.ts";
 import { Permissions } from "./perms/permissions.ts";
-import { Policy } from "./perms/policy.ts";
+import { Policy, sharesMachineNetwork } from "./perms/policy.ts";
 import type { Approver } from "./perms/types.ts";
 import { allTools } from "./tools/all.ts";
 import { ToolRegistry } from "./tools/registry.ts";
@@ -72,7 +72,7 @@ export async function buildApp(config: Config, ui: TerminalUI): Promise<App> {
     const notice = config.sandbox === "off" ? null : sandboxStartupNotice(config.sandbox, avail);
     if (notice) ui.info(pc.yellow(escapeControl(notice)));
     // Bubblewrap sharing the machine's network where Landlock cannot keep commands from its abstract sockets.
-    if (sandboxed && avail.kind === "bubblewrap" && config.grants.allow.net.all && !config.grants.deny.net.all) {
+    if (sandboxed && avail.kind === "bubblewrap" && sharesMachineNetwork(config.grants)) {
       const { abstractSocketsNotice } = await import("./sandbox/landlock.ts");
       const net = abstractSocketsNotice();
       if (net) ui.info(pc.yellow(escapeControl(net)));

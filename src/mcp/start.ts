@@ -11,6 +11,7 @@ import { McpHub } from "./hub.ts";
 import { bunkerStateDir, launchView, type LaunchContext } from "./sandbox.ts";
 import { grantedReadPaths } from "../sandbox/spec.ts";
 import { scanDenied } from "../sandbox/denied-files.ts";
+import { sharesMachineNetwork } from "../perms/policy.ts";
 
 /** Longest the first prompt waits for servers; a slower one joins when ready. */
 export const FIRST_PROMPT_WAIT_MS = 1000;
@@ -36,7 +37,7 @@ export async function startMcp(opts: StartOptions): Promise<McpHub> {
     root: config.root,
     plan,
     stateDir,
-    allowNetAll: config.grants.allow.net.all && !config.grants.deny.net.all,
+    allowNetAll: sharesMachineNetwork(config.grants),
     denyHosts: config.grants.deny.net.hosts,
     denyAllNet: config.grants.deny.net.all,
     grantedRead: grantedReadPaths(config.grants),

@@ -78,6 +78,15 @@ export const emptyGrants = (): Grants => ({
   deny: { read: emptyPathRules(), write: emptyPathRules(), run: emptyRunRules(), net: { all: false, hosts: [] }, mcp: emptyMcpRules() },
 });
 
+/**
+ * Whether commands and MCP servers share the machine's network: a bare
+ * --allow-net that no bare --deny-net takes back. A sandbox cannot filter by
+ * host, so anything less goes through bunker's proxy (or has no network).
+ */
+export function sharesMachineNetwork(grants: Grants): boolean {
+  return grants.allow.net.all && !grants.deny.net.all;
+}
+
 // The command judge's tables (src/perms/run/) are loaded when the first command is judged, not at start-up.
 let runJudge: typeof import("./run/evaluate.ts") | undefined;
 

@@ -6,7 +6,7 @@ import { spawn } from "node:child_process";
 import { existsSync, lstatSync, mkdtempSync, rmdirSync, rmSync, statSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { emptyGrants, type Grants } from "../perms/policy.ts";
+import { emptyGrants, sharesMachineNetwork, type Grants } from "../perms/policy.ts";
 import { gitDirsInside, isProtectedRelative, isWithin, realpathLoose } from "../perms/workspace.ts";
 import { gitHooksPath } from "../perms/git-config.ts";
 import { evaluateRun } from "../perms/run/evaluate.ts";
@@ -79,7 +79,7 @@ export function runBashOptions(config: RunBashConfig): RunBashOptions {
   const gitDir = join(root, ".git");
   return {
     sandbox: config.sandbox,
-    allowNet: grants.allow.net.all && !grants.deny.net.all,
+    allowNet: sharesMachineNetwork(grants),
     allowEnv: config.allowEnv,
     gitWritable: grants.allow.write.paths.includes(gitDir) && !grants.deny.write.paths.some((p) => isWithin(p, gitDir)),
     writable: grants.allow.write.paths.filter((p) => !isWithin(root, p) && !isWithin(p, root)),
