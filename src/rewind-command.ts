@@ -24,6 +24,15 @@ export async function rewindCommand(text: string, app: App, write: (s: string) =
   const force = args.includes("force");
   const conversation = args.includes("conversation");
   const rest = args.filter((a) => a !== "force" && a !== "conversation");
+  // A wrong argument is said as such, whether or not there is anything to take back.
+  if (cmd === "/undo" && rest.length > 0) {
+    write(pc.red(`Unknown option ${escapeControl(rest.join(" "))}. `) + "Use /undo or /undo force.\n");
+    return true;
+  }
+  if (cmd === "/rewind" && (rest.length > 1 || (rest.length === 1 && !/^[1-9]\d*$/.test(rest[0]!)))) {
+    write(pc.red(`${escapeControl(rest.join(" "))} is not a turn number. `) + "Use /rewind to list the turns, then /rewind N [conversation] [force].\n");
+    return true;
+  }
   const turns = app.checkpoints.turns();
   if (turns.length === 0) {
     write(pc.dim(`Nothing to take back: bunker changed no files in this session that are not already taken back (${UNTRACKED}).\n`));
@@ -31,10 +40,6 @@ export async function rewindCommand(text: string, app: App, write: (s: string) =
   }
   let turn: TurnSummary | undefined;
   if (cmd === "/undo") {
-    if (rest.length > 0) {
-      write(pc.red(`Unknown option ${escapeControl(rest.join(" "))}. `) + "Use /undo or /undo force.\n");
-      return true;
-    }
     turn = turns.at(-1);
   } else {
     if (rest.length === 0) {
@@ -43,8 +48,8 @@ export async function rewindCommand(text: string, app: App, write: (s: string) =
     }
     const n = Number(rest[0]);
     turn = turns.find((t) => t.number === n);
-    if (!turn || rest.length > 1) {
-      write(pc.red(`No turn ${escapeControl(rest.join(" "))}. `) + `Give a number from /rewind's list (1 to ${turns.length}).\n`);
+    if (!turn) {
+      write(pc.red(`No turn ${escapeControl(rest[0]!)}. `) + `Give a number from /rewind's list (1 to ${turns.length}).\n`);
       return true;
     }
   }

@@ -91,10 +91,42 @@ export async function runSlashCommand(text: string, ctx: CommandContext, command
   const [name = "", ...args] = text.trim().split(/\s+/);
   const command = commands.find((c) => c.name === name || c.aliases?.includes(name));
   if (!command) {
-    ctx.write(pc.red(`Unknown command ${name}. `) + "Try /help.\n");
+    const near = closestCommand(name, commands);
+    ctx.write(pc.red(`Unknown command ${escapeControl(name)}. `) + (near ? `Did you mean ${near}? ` : "") + "Try /help.\n");
     return;
   }
   return command.run(args, ctx);
+}
+
+/**
+ * The known name (or alias) a mistyped command most likely meant: the fewest
+ * typos away, a swap of two neighbouring letters counting as one ("/cots" is
+ * /cost); none when every name is further than a typo or two.
+ */
+export function closestCommand(typed: string, commands: SlashCommand[] = COMMANDS): string | undefined {
+  const word = typed.toLowerCase();
+  // One typo in a short name, two in a longer one: more and the guess is noise.
+  const most = word.length <= 4 ? 1 : 2;
+  let best: { name: string; d: number } | undefined;
+  for (const name of commands.flatMap((c) => [c.name, ...(c.aliases ?? [])])) {
+    const d = typoDistance(word, name.toLowerCase());
+    if (d <= most && (!best || d < best.d)) best = { name, d };
+  }
+  return best?.name;
+}
+
+/** Edits between two words (insert, delete, replace, swap of neighbours), each counting one. */
+function typoDistance(a: string, b: string): number {
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i]);
+  for (let j = 1; j <= b.length; j++) d[0]![j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const row = d[i]!;
+      row[j] = Math.min(d[i - 1]![j]! + 1, row[j - 1]! + 1, d[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) row[j] = Math.min(row[j]!, d[i - 2]![j - 2]! + 1);
+    }
+  }
+  return d[a.length]![b.length]!;
 }
 
 /** The numbers /cost shows (the status line shows the same). */

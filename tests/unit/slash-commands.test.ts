@@ -102,6 +102,20 @@ describe("the command table", () => {
     expect(await slashCommand("/quit", a, carry)).toBe("exit");
   });
 
+  test("a mistyped command names the command it most likely meant", async () => {
+    const a = await app();
+    const carry = { keptTodos: false };
+    await slashCommand("/cots", a, carry);
+    expect(shown()).toBe("Unknown command /cots. Did you mean /cost? Try /help.\n");
+    written = [];
+    await slashCommand("/rewnid 2", a, carry);
+    expect(shown()).toBe("Unknown command /rewnid. Did you mean /rewind? Try /help.\n");
+    written = [];
+    await slashCommand("/qiut", a, carry);
+    expect(shown()).toBe("Unknown command /qiut. Did you mean /quit? Try /help.\n");
+    expect(a.agent.history.messages).toHaveLength(1);
+  });
+
   test("a command added to a table is listed and run", async () => {
     const a = await app();
     let ran: string[] = [];
