@@ -8,6 +8,7 @@ import { rewindCommand } from "./rewind-command.ts";
 import { escapeControl } from "./ui/escape.ts";
 import { mcpCommand, promptCommands } from "./mcp/commands.ts";
 import { page } from "./ui/pager.ts";
+import { typoDistance } from "./text/typos.ts";
 
 /** What the REPL carries from one message to the next. */
 export interface ReplState {
@@ -113,20 +114,6 @@ export function closestCommand(typed: string, commands: SlashCommand[] = COMMAND
     if (d <= most && (!best || d < best.d)) best = { name, d };
   }
   return best?.name;
-}
-
-/** Edits between two words (insert, delete, replace, swap of neighbours), each counting one. */
-function typoDistance(a: string, b: string): number {
-  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i]);
-  for (let j = 1; j <= b.length; j++) d[0]![j] = j;
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const row = d[i]!;
-      row[j] = Math.min(d[i - 1]![j]! + 1, row[j - 1]! + 1, d[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) row[j] = Math.min(row[j]!, d[i - 2]![j - 2]! + 1);
-    }
-  }
-  return d[a.length]![b.length]!;
 }
 
 /** The numbers /cost shows (the status line shows the same). */

@@ -10,6 +10,7 @@ import { escapeControl } from "../ui/escape.ts";
 import { holdWaitingKeys, withKeyFeed, type FeedInput } from "../ui/key-feed.ts";
 import { selectKeys } from "../ui/select-keys.ts";
 import { giveBackAtExit, type TtyIn } from "../ui/tty-exit.ts";
+import { wrapInBox } from "../ui/wrap-words.ts";
 import type { McpServerDef } from "./config.ts";
 import type { ConsentAnswer } from "./consent.ts";
 import type { LaunchView } from "./sandbox.ts";
@@ -60,8 +61,9 @@ export async function askConsent(def: McpServerDef, changed: boolean, view: Laun
     // waits in the terminal) or on into a message while it is drawn goes to the input line, never answers it.
     await holdWaitingKeys(input);
     const what = changed ? "changed its MCP server" : "wants to start an MCP server";
-    log.step(`This project's ${escapeControl(def.file)} ${what} ${pc.bold(escapeControl(def.name))}`, { output });
-    log.message(describeDefinition(def, view), { output, spacing: 0 });
+    // Wrapped inside the box: the terminal's own wrap would cut mid-word and leave the "│" gutter.
+    log.step(wrapInBox([`This project's ${escapeControl(def.file)} ${what} ${pc.bold(escapeControl(def.name))}`], output.columns).join("\n"), { output });
+    log.message(wrapInBox(describeDefinition(def, view), output.columns), { output, spacing: 0 });
     // As every approval: 1..3 pick an option at once, y is yes, n is no (for this session).
     const { answer } = await withKeyFeed(input, (feed) =>
       selectKeys<ConsentAnswer>({

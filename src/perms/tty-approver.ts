@@ -10,6 +10,7 @@ import { escapeControl } from "../ui/escape.ts";
 import { withKeyFeed, type FeedInput, type FeedOptions } from "../ui/key-feed.ts";
 import { selectKeys, whileOpen } from "../ui/select-keys.ts";
 import { giveBackAtExit, type TtyIn } from "../ui/tty-exit.ts";
+import { wrapInBox } from "../ui/wrap-words.ts";
 import type { ApprovalAnswer, Approver, PermRequest } from "./types.ts";
 import { isProtectedRelative } from "./workspace.ts";
 import { argLines, MAX_ARG_LINES } from "../mcp/preview.ts";
@@ -90,8 +91,10 @@ export class TtyApprover implements Approver {
     // What asked ended while an earlier question was open: this one is never shown.
     if (signal?.aborted) return withdrawn(signal);
     const { title, details, question, options, denyPrompt, whole } = this.describe(req);
-    log.step(title, { output: this.output });
-    if (details.length > 0) log.message(details, { output: this.output, spacing: 0 });
+    // Wrapped inside the box: the terminal's own wrap would cut mid-word and leave the "│" gutter.
+    const columns = (this.output as { columns?: number }).columns;
+    log.step(wrapInBox([title], columns).join("\n"), { output: this.output });
+    if (details.length > 0) log.message(wrapInBox(details, columns), { output: this.output, spacing: 0 });
 
     let choice: Choice | symbol;
     for (;;) {

@@ -7,6 +7,7 @@ import type { ResolvedPath } from "../perms/workspace.ts";
 import { isWithin } from "../perms/workspace.ts";
 import { ToolError } from "./tool.ts";
 import { walk } from "./walk.ts";
+import { typoDistance } from "../text/typos.ts";
 
 const MAX_SUGGESTIONS = 5;
 /** The search for the same name elsewhere stops after this many entries. */
@@ -58,24 +59,12 @@ function nameDistance(wanted: string, candidate: string): number {
   const stemA = a.slice(0, a.length - extname(a).length);
   const stemB = b.slice(0, b.length - extname(b).length);
   if (stemA !== "" && stemA === stemB) return 0;
-  return levenshtein(a, b);
+  // Far apart in length is far apart: not worth the table.
+  return Math.abs(a.length - b.length) > 3 ? 99 : typoDistance(a, b);
 }
 
 function maxDistance(name: string): number {
   return name.length <= 3 ? 1 : name.length <= 8 ? 2 : 3;
-}
-
-function levenshtein(a: string, b: string): number {
-  if (Math.abs(a.length - b.length) > 3) return 99;
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= b.length; j++) {
-      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    prev = cur;
-  }
-  return prev[b.length]!;
 }
 
 function listNames(dir: string): string[] {

@@ -1,22 +1,41 @@
 // Messages for the person (notices, what a slash command says) fitted to the
 // terminal on word boundaries: the terminal's own wrap cuts at the last column,
 // mid-word ("run b" / "unker"). A word wider than the screen is left whole
-// for the terminal to wrap (there is no boundary to break it at).
+// for the terminal to wrap (there is no boundary to break it at). Inside a
+// box (clack's "│  " gutter) the terminal's wrap would also leave the gutter,
+// so there such a word is broken at the box's edge.
+
+/** The columns clack's gutter ("│  ") takes before each line of a box. */
+const GUTTER = 3;
 
 /** `text` (may hold colour codes and newlines) with every line wider than `columns - 1` broken between words. */
 export function wrapWords(text: string, columns: number | undefined): string {
   if (!columns || columns < 2) return text;
   // Off the last column: a row that fills it leaves the cursor waiting to wrap.
-  const width = columns - 1;
   return text
     .split("\n")
-    .map((line) => {
-      if (Bun.stringWidth(line) <= width) return line;
-      // Each row loses the space it was broken at (before any colour code that closes the row).
-      return Bun.wrapAnsi(line, width, { hard: false, trim: false })
-        .split("\n")
-        .map((row) => row.replace(/ +((?:\x1b\[[0-9;]*m)*)$/, "$1"))
-        .join("\n");
+    .map((line) => wrapLine(line, columns - 1, false))
+    .join("\n");
+}
+
+/**
+ * The lines of a clack box (log.message) fitted inside it: each line wider than the room
+ * after the gutter breaks between words, a word wider than the room at the edge; none
+ * known leaves the lines as they are. Colour codes and escaped text are kept whole.
+ */
+export function wrapInBox(lines: string[], columns: number | undefined): string[] {
+  if (!columns || columns < GUTTER + 11) return lines;
+  return lines.flatMap((line) => wrapLine(line, columns - 1 - GUTTER, true).split("\n"));
+}
+
+function wrapLine(line: string, width: number, hard: boolean): string {
+  if (Bun.stringWidth(line) <= width) return line;
+  // Each row loses the space it was broken at (before any colour code that closes the row, after any that opens it).
+  return Bun.wrapAnsi(line, width, { hard, trim: false })
+    .split("\n")
+    .map((row, i) => {
+      const trimmed = row.replace(/ +((?:\x1b\[[0-9;]*m)*)$/, "$1");
+      return i === 0 ? trimmed : trimmed.replace(/^((?:\x1b\[[0-9;]*m)*) +/, "$1");
     })
     .join("\n");
 }

@@ -296,6 +296,24 @@ describe("tty approver: commands, reads, network", () => {
     run: { command: "bun test --watch", cwd: "/ws/pkg", sandboxed: true, network: false, prefix: "bun test" },
   };
 
+  test("at 120 columns a long reason wraps inside the box between words, every row behind the │ gutter", async () => {
+    const term = new Terminal();
+    Object.assign(term.output, { rows: 40, columns: 120 });
+    const why = "`cp` names /home/person/.config/bunker/settings.json, outside the workspace, and writing there changes what bunker allows next time";
+    const pending = approver(term).ask({ ...runReq, target: "cp x y", run: { ...runReq.run!, command: "cp x y", prefix: "", reasons: [why] } });
+    await term.waitFor("Run this command?");
+    const at = term.screen.indexOf("asked because");
+    const rows = term.screen.slice(at - 3, term.screen.indexOf("\n", term.screen.indexOf("next time"))).split("\n");
+    expect(rows.length).toBe(2);
+    for (const row of rows) {
+      expect(row).toStartWith("│  ");
+      expect(row.length).toBeLessThanOrEqual(119);
+    }
+    expect(rows.map((r) => r.slice(3)).join(" ")).toBe(`asked because ${why}`);
+    await term.press(KEY.enter);
+    await pending;
+  });
+
   test("shows the command, directory, sandbox and network, and offers the prefix", async () => {
     const term = new Terminal();
     const pending = approver(term).ask(runReq);

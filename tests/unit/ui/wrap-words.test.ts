@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { wrapWords } from "../../../src/ui/wrap-words.ts";
+import { wrapInBox, wrapWords } from "../../../src/ui/wrap-words.ts";
 
 const hint = 'The turn list: add "conversation" to drop those turns too, "force" to take back files changed since.';
 
@@ -23,4 +23,26 @@ test("a word wider than the screen is left whole; no width known leaves the text
   const path = `--allow-read=/${"x".repeat(60)}`;
   expect(wrapWords(`run bunker with ${path}`, 40)).toBe(`run bunker with\n${path}`);
   expect(wrapWords(hint, undefined)).toBe(hint);
+});
+
+test("inside a box each row fits after the gutter, broken between words; a word wider than the box is broken at its edge", () => {
+  const line = `\x1b[2mto let it read one, add "read": ["/out/.env"] under mcpServers.leak in your settings.json, or run with\x1b[22m --allow-read=/${"x".repeat(140)}`;
+  const rows = wrapInBox(["short", line], 120);
+  expect(rows[0]).toBe("short");
+  // "│  " takes 3 columns, and the last column stays free.
+  for (const row of rows) expect(Bun.stringWidth(row)).toBeLessThanOrEqual(116);
+  expect(rows.slice(1).map(Bun.stripANSI)).toEqual([
+    'to let it read one, add "read": ["/out/.env"] under mcpServers.leak in your settings.json, or run with',
+    `--allow-read=/${"x".repeat(102)}`,
+    "x".repeat(38),
+  ]);
+  // The colour codes stay: the dim part is still dim, and closed.
+  expect(rows[1]).toStartWith("\x1b[2m");
+  expect(rows[1]).toContain("\x1b[22m");
+});
+
+test("inside a box, escaped text is kept as it was written; no width known leaves the lines as they are", () => {
+  const escaped = `also sees, read-only: /opt/tool\\x1b[2J ${"and more words ".repeat(6)}`.trim();
+  expect(wrapInBox([escaped], 40).join(" ")).toBe(escaped);
+  expect(wrapInBox([escaped], undefined)).toEqual([escaped]);
 });
