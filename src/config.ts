@@ -11,6 +11,7 @@ import { parseHostPattern } from "./net/host-pattern.ts";
 import { sessionIdProblem } from "./session/id.ts";
 import { defaultSessionsPath } from "./session/paths.ts";
 import { parseThinkingLevel, THINKING_LEVELS, type ThinkingLevel } from "./agent/thinking.ts";
+import { typoDistance } from "./text/typos.ts";
 
 export type OutputFormat = "text" | "json" | "stream-json";
 export type SandboxMode = "auto" | "on" | "off";
@@ -157,7 +158,9 @@ function flagError(message: string): string {
   const unknown = /^Unknown option '([^']+)'/.exec(message);
   if (unknown) {
     const flag = unknown[1]!;
-    return `unknown option ${flag.startsWith("-") ? flag : `-${flag}`}`;
+    const named = flag.startsWith("-") ? flag : `-${flag}`;
+    const meant = closestFlag(named);
+    return `unknown option ${named}${meant ? ` (did you mean ${meant}?)` : ""}`;
   }
   const missing = /^Option '(?:(-\w), )?(--[\w-]+) <value>' argument missing/.exec(message);
   if (missing) {
@@ -195,6 +198,18 @@ export const FLAGS: Record<string, FlagSpec> = {
   help: { type: "boolean", short: "h" },
   ...Object.fromEntries(PERMISSION_FLAGS.map((f) => [f, { type: "string", multiple: true }] as const)),
 };
+
+/** The flag a mistyped long one most likely meant (--alow-run: --allow-run), one or two typos away. */
+function closestFlag(typed: string): string | undefined {
+  if (!typed.startsWith("--")) return undefined;
+  const word = typed.slice(2).split("=")[0]!;
+  let best: { name: string; d: number } | undefined;
+  for (const name of Object.keys(FLAGS)) {
+    const d = typoDistance(word, name);
+    if (d <= (word.length <= 5 ? 1 : 2) && (!best || d < best.d)) best = { name, d };
+  }
+  return best && `--${best.name}`;
+}
 
 export interface ParsedArgs {
   help: boolean;

@@ -401,6 +401,14 @@ describe("what a person types wrong, and piped input", () => {
     expect(r.stderr.trim()).toBe("bunker: unknown option --bogus. Run bunker --help for usage.");
   });
 
+  test("a mistyped flag is named with the one it most likely meant, exit 2", async () => {
+    const r = await bunker(["--alow-run", "-p", "hi"], { ANTHROPIC_API_KEY: "k" });
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim()).toBe("bunker: unknown option --alow-run (did you mean --allow-run?). Run bunker --help for usage.");
+    const value = await bunker(["--modle=claude-opus-4-1", "-p", "hi"], { ANTHROPIC_API_KEY: "k" });
+    expect(value.stderr.trim()).toBe("bunker: unknown option --modle (did you mean --model?). Run bunker --help for usage.");
+  });
+
   test("an ANTHROPIC_BASE_URL that is not a URL is named with its value, exit 2, nothing sent", async () => {
     const r = await bunker(["-p", "hi"], { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: "notaurl" });
     expect(r.code).toBe(2);
