@@ -79,6 +79,24 @@ describe.skipIf(!tmuxAvailable)("REPL input in a real terminal (tmux)", () => {
     await leaves(t);
   }, 30_000);
 
+  test("keys typed before the banner are drawn once, in the input line, not in front of the banner", async () => {
+    e2e.serve([reply("Got it.")]);
+    const { root, env } = e2e.workspace();
+    const t = await e2e.terminal([...BUNKER], { cwd: root, env, cols: 100, rows: 30 });
+    // At once: the terminal echoes them before bunker reads the keyboard.
+    t.keys(["hello there"], true);
+    await t.waitFor("› hello there");
+    await Bun.sleep(300);
+    const screen = t.screen();
+    expect(screen.split("\n")[0]).toMatch(/^bunker · /);
+    expect(screen.split("hello there").length - 1).toBe(1);
+    t.keys([" and more"], true);
+    t.keys(["Enter"]);
+    await t.waitFor("Got it.");
+    expect(lastUserText(0)).toBe("hello there and more");
+    await leaves(t);
+  }, 30_000);
+
   test("a paste without a final newline waits for the person to finish the line", async () => {
     const t = await startRepl([reply("Joined.")]);
     t.paste("alpha\nbeta");
