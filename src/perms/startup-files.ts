@@ -7,6 +7,7 @@
 // as runs-later wherever they lead (read-only to commands, a new one set
 // aside, a write tool asks). A folder entry covers everything in it
 // (~/.config/fish holds conf.d/ and functions/, which fish sources).
+import { readFileSync, statSync, type Stats } from "node:fs";
 import { homedir } from "node:os";
 import { isAbsolute, join, relative } from "node:path";
 import { isWithin, realpathLoose } from "./workspace.ts";
@@ -95,28 +96,95 @@ export interface StartupMatch {
  */
 export function startupMatcher(env: Env = process.env, home: string = env.HOME || homedir()): StartupMatch {
   const files = new Map<string, string>();
-  const folders: { dir: string; why: string; shown: string }[] = [];
-  for (const f of startupFiles(env, home)) {
-    if (f.git) continue;
-    let real = f.path;
-    try {
-      real = realpathLoose(f.path).real;
-    } catch {
-      // a loop of links, a name too long: nothing reads it
+  const folders: { dir: string; why: string }[] = [];
+  // A startup file with a second name (a hard link: `ln ~/dotfiles/bashrc ~/.bashrc`) → what it is.
+  const inodes = new Map<string, string>();
+  const shownOf = (p: string) => (isWithin(home, p) ? `~/${relative(home, p)}` : p);
+  // `via`: the startup file that sources it.
+  const add = (path: string, folder: boolean, why: string, depth: number, via?: string) => {
+    const real = realOrSelf(path);
+    const what = via ? `${via} sources ${folder ? "what is in it" : "it"}` : `it is ${folder ? "in " : ""}${shownOf(path)}`;
+    for (const p of new Set([path, real])) {
+      if (folder) folders.push({ dir: p, why: `${why} (${what})` });
+      else if (!files.has(p)) files.set(p, `${why} (${what})`);
     }
-    const shown = isWithin(home, f.path) ? `~/${relative(home, f.path)}` : f.path;
-    for (const p of new Set([f.path, real])) {
-      if (f.folder) folders.push({ dir: p, why: f.why, shown });
-      else if (!files.has(p)) files.set(p, `${f.why} (it is ${shown})`);
+    if (folder) return;
+    const st = statOrNull(real);
+    if (st && st.nlink > 1) inodes.set(`${st.dev}:${st.ino}`, `${why} (${what}, by a second name)`);
+    // What a shell startup file sources runs as it does (`. ~/dotfiles/bash/aliases.sh`, `source $HOME/.bash.d/*`).
+    if (why === SHELL && st?.isFile() && depth < MAX_SOURCE_DEPTH) {
+      for (const s of sourcedBy(real, home)) if (!files.has(s.path)) add(s.path, s.folder, SHELL, depth + 1, shownOf(path));
     }
-  }
+  };
+  for (const f of startupFiles(env, home)) if (!f.git) add(f.path, f.folder, f.why, 0);
   return {
-    key: [...files.keys(), ...folders.map((f) => f.dir)].join("\0"),
+    key: [...files.keys(), ...folders.map((f) => f.dir), ...inodes.keys()].join("\0"),
     match: (real) => {
       const file = files.get(real);
       if (file) return file;
       const folder = folders.find((f) => real !== f.dir && isWithin(f.dir, real));
-      return folder ? `${folder.why} (it is in ${folder.shown})` : null;
+      if (folder) return folder.why;
+      if (inodes.size === 0) return null;
+      const st = statOrNull(real);
+      return st ? (inodes.get(`${st.dev}:${st.ino}`) ?? null) : null;
     },
   };
+}
+
+/** How deep `source` is followed from a startup file. */
+const MAX_SOURCE_DEPTH = 4;
+
+/**
+ * The files a shell startup file sources by a path bunker can read without running it: `. FILE`, `source FILE`
+ * (after `&&`, `;`, `then`), FILE absolute, `~/…`, `$HOME/…` or `${HOME}/…`, or relative to the home. A glob
+ * (`~/.bash.d/*.sh`, a loop's list) stands for its folder. A path with any other `$` or a backquote is left out.
+ */
+export function sourcedBy(file: string, home: string): { path: string; folder: boolean }[] {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8").slice(0, 512 * 1024);
+  } catch {
+    return [];
+  }
+  const out: { path: string; folder: boolean }[] = [];
+  const unquote = (w: string) => w.replace(/^(["'])(.*)\1$/, "$2");
+  const lines = text.split("\n").map((l) => l.replace(/(^|\s)#.*$/, ""));
+  // A loop's list (`for f in ~/.bash.d/*.sh; do . "$f"; done`): what `$f` stands for.
+  const loops = new Map<string, string[]>();
+  for (const line of lines) for (const m of line.matchAll(/\bfor\s+(\w+)\s+in\s+([^;\n]*?)\s*(?:;|\bdo\b|$)/g)) loops.set(m[1]!, m[2]!.split(/\s+/).filter(Boolean).map(unquote));
+  for (const line of lines) {
+    for (const m of line.matchAll(/(?:^|[;&|({]|\bthen|\bdo|\belse)\s*(?:source|\.)\s+("[^"]*"|'[^']*'|[^\s;&|)]+)/g)) {
+      const word = unquote(m[1]!);
+      const loop = /^\$\{?(\w+)\}?$/.exec(word);
+      for (const w of loop && loops.has(loop[1]!) ? loops.get(loop[1]!)! : [word]) push(w);
+    }
+  }
+  function push(written: string): void {
+    const word = written.replace(/^~(?=\/|$)/, home).replace(/^\$\{?HOME\}?(?=\/|$)/, home);
+    if (/[$`]/.test(word) || word === "") return;
+    const abs = isAbsolute(word) ? word : join(home, word);
+    if (/[*?[]/.test(abs)) {
+      // The folder the glob's first wild part is in.
+      const parts = abs.split("/");
+      const wild = parts.findIndex((p) => /[*?[]/.test(p));
+      out.push({ path: parts.slice(0, wild).join("/") || "/", folder: true });
+    } else out.push({ path: abs, folder: false });
+  }
+  return out;
+}
+
+function realOrSelf(p: string): string {
+  try {
+    return realpathLoose(p).real;
+  } catch {
+    return p; // a loop of links, a name too long: nothing reads it
+  }
+}
+
+function statOrNull(p: string): Stats | null {
+  try {
+    return statSync(p);
+  } catch {
+    return null;
+  }
 }

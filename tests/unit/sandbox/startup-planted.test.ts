@@ -3,7 +3,7 @@
 // a `git` in a folder PATH names with a literal `~`. Each row runs the attack unconfined first (the marker fires
 // at the person's next terminal), then in the real sandbox under -A; then the person's own bash on the host.
 import { afterAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { detectSandbox } from "../../../src/sandbox/detect.ts";
 import { runAllowed } from "../../support/confined.ts";
@@ -72,6 +72,27 @@ describe.skipIf(!usable)("red team 6, F10i: the person's shell startup files lin
     expect(existsSync(join(root, "zsh/.zshrc"))).toBe(false);
     expect(existsSync(join(root, "fish/conf.d/evil.fish"))).toBe(false);
     expect(readFileSync(join(root, "fish/config.fish"), "utf8")).toBe("set -x EDITOR vi\n");
+  });
+
+  test("what ~/.bashrc sources from the workspace (a file, and a loop over a folder) is read-only, and a new file there set aside", async () => {
+    const bashrc = 'source ~/dotfiles/bash/aliases.sh\nfor f in $HOME/dotfiles/bash.d/*.sh; do . "$f"; done\n';
+    const { home, root, env } = dotfilesHome({ ".bashrc": "bash/.bashrc" }, { "bash/.bashrc": bashrc, "bash/aliases.sh": "alias g=git\n", "bash.d/path.sh": "PATH=$PATH\n" });
+    rmSync(MARK, { force: true });
+    const out = await runAllowed(root, `echo "touch ${MARK}" >> bash/aliases.sh; echo "touch ${MARK}" >> bash.d/path.sh; echo "touch ${MARK}" > bash.d/zz.sh`, { env, home });
+    expect(out.match(/Read-only file system/g)?.length).toBe(2);
+    expect(out).toContain("bunker set aside bash.d/zz.sh, which the command created (your shell runs it when it starts: what it says runs in your next terminal (~/.bashrc sources what is in it))");
+    nextTerminal(env);
+    expect(existsSync(MARK)).toBe(false);
+  });
+
+  test("~/.bashrc as a hard link to the workspace's file is read-only too", async () => {
+    const { home, root, env } = dotfilesHome({}, { "bash/.bashrc": "alias ll='ls -l'\n" });
+    linkSync(join(root, "bash/.bashrc"), join(home, ".bashrc"));
+    rmSync(MARK, { force: true });
+    const out = await runAllowed(root, append, { env, home });
+    expect(out).toContain("Read-only file system");
+    nextTerminal(env);
+    expect(existsSync(MARK)).toBe(false);
   });
 
   test("a workspace that is the home itself: ~/.profile is read-only too", async () => {
