@@ -138,10 +138,18 @@ export class Agent {
     if (r.elided > 0) events.onNotice(`Context ${pct}% full: ${describeElision(r)}.`);
   }
 
-  /** Pick up a saved conversation (bunker -c / -r). */
-  load(messages: MessageParam[]): void {
+  /** Tokens the last request took (saved with the session, so a continued one starts from it). */
+  get contextUsed(): number {
+    return this.contextTokens;
+  }
+
+  /**
+   * Pick up a saved conversation (bunker -c / -r), with what its last request took: the status line shows
+   * that before the first request, and a conversation already past the threshold is compacted before it.
+   */
+  load(messages: MessageParam[], contextTokens = 0): void {
     this.history.load(messages);
-    this.contextTokens = 0;
+    this.contextTokens = contextTokens;
   }
 
   /** `imagesFrom`: the part of `userText` the person wrote, where images they name are looked for (not piped input). */
