@@ -66,7 +66,11 @@ export async function runRepl(config: Config): Promise<number> {
     reader = new TtyPrompt(keyboard, region, { history: history.earlier });
     // A new width applies to what is drawn next; the region is redrawn for it now (clearing the rows drawn for the old one).
     // The region draws to stderr and reads its width: stderr learns the new size after stdout does.
-    process.stderr.on("resize", () => region.draw());
+    // The status line is fitted to the width: it is made again for the new one first.
+    process.stderr.on("resize", () => {
+      ui.drawStatus();
+      region.draw();
+    });
     ui.drawStatus();
   } else {
     const lines = new LineReader();

@@ -87,7 +87,8 @@ describe.skipIf(!tmuxAvailable)("resizing the terminal (tmux)", () => {
     expect(statusRows(t.screen())[0]).toMatch(/^context – · 0 in · \$0\.0000$/);
     t.resize(100, ROWS);
     const deadline = Date.now() + 10_000;
-    while (!/\$\d+\.\d{4}$/.test(t.visible().trimEnd())) {
+    // Whole: the model's name is back (the fitted line already ended in the cost).
+    while (!/\nclaude-\S* · context [^\n]*\$\d+\.\d{4}$/.test(t.visible().trimEnd())) {
       if (Date.now() > deadline) throw new Error(`status not redrawn whole:\n${t.visible()}`);
       await Bun.sleep(50);
     }
