@@ -120,6 +120,13 @@ export class SessionStore {
       todos: JSON.stringify(snap.todos),
       running: snap.running ?? null,
     };
+    // The row and its usage in one transaction: one commit a round, not two.
+    this.usageTable();
+    return this.db.transaction(() => this.write(values, expected, snap.usage)).immediate();
+  }
+
+  private write(values: Record<string, string | number | null>, expected: number | null, usage: UsageTotals | undefined): number | "conflict" {
+    const id = values.id as string;
     let saved: number | "conflict";
     if (expected === null) {
       const r = this.db
@@ -139,9 +146,8 @@ export class SessionStore {
         .run({ ...values, expected });
       saved = r.changes === 1 ? expected + 1 : "conflict";
     }
-    if (saved !== "conflict" && snap.usage) {
-      this.usageTable();
-      this.db.query(`INSERT OR REPLACE INTO session_usage (id, usage) VALUES ($id, $usage)`).run({ id, usage: JSON.stringify(snap.usage) });
+    if (saved !== "conflict" && usage) {
+      this.db.query(`INSERT OR REPLACE INTO session_usage (id, usage) VALUES ($id, $usage)`).run({ id, usage: JSON.stringify(usage) });
     }
     return saved;
   }
