@@ -122,7 +122,15 @@ export class SessionStore {
     };
     // The row and its usage in one transaction: one commit a round, not two.
     this.usageTable();
-    return this.db.transaction(() => this.write(values, expected, snap.usage)).immediate();
+    this.db.exec("BEGIN IMMEDIATE");
+    try {
+      const saved = this.write(values, expected, snap.usage);
+      this.db.exec("COMMIT");
+      return saved;
+    } finally {
+      // A failed statement (a full disk) may have ended the transaction itself.
+      if (this.db.inTransaction) this.db.exec("ROLLBACK");
+    }
   }
 
   private write(values: Record<string, string | number | null>, expected: number | null, usage: UsageTotals | undefined): number | "conflict" {
