@@ -34,6 +34,8 @@ export interface SavedSession extends SessionSummary {
   running: string | null;
   /** Tokens the session used over all its runs; null when none were saved (an older bunker's session). */
   usage: UsageTotals | null;
+  /** Tokens its last request took (how full the context was): what the status line and compaction start from. */
+  contextTokens: number | null;
 }
 
 /** What a round leaves to save. */
@@ -44,6 +46,8 @@ export interface SessionSnapshot {
   running?: string | null;
   /** Tokens used so far over all the session's runs (kept as they were when not given). */
   usage?: UsageTotals;
+  /** Tokens the last request took (saved with the usage). */
+  contextTokens?: number;
 }
 
 /** A session that cannot be found or read: the message says what to do; `exitCode` 2 for a wrong id, 1 otherwise. */
@@ -124,7 +128,8 @@ export class SessionStore {
     this.usageTable();
     this.db.exec("BEGIN IMMEDIATE");
     try {
-      const saved = this.write(values, expected, snap.usage);
+      const usage = snap.usage ? JSON.stringify({ ...snap.usage, ...(snap.contextTokens ? { context_tokens: snap.contextTokens } : {}) }) : null;
+      const saved = this.write(values, expected, usage);
       this.db.exec("COMMIT");
       return saved;
     } finally {
@@ -133,7 +138,8 @@ export class SessionStore {
     }
   }
 
-  private write(values: Record<string, string | number | null>, expected: number | null, usage: UsageTotals | undefined): number | "conflict" {
+  /** The session's row, and its usage (JSON) when given; inside save's transaction. */
+  private write(values: Record<string, string | number | null>, expected: number | null, usage: string | null): number | "conflict" {
     const id = values.id as string;
     let saved: number | "conflict";
     if (expected === null) {
@@ -154,8 +160,8 @@ export class SessionStore {
         .run({ ...values, expected });
       saved = r.changes === 1 ? expected + 1 : "conflict";
     }
-    if (saved !== "conflict" && usage) {
-      this.db.query(`INSERT OR REPLACE INTO session_usage (id, usage) VALUES ($id, $usage)`).run({ id, usage: JSON.stringify(usage) });
+    if (saved !== "conflict" && usage !== null) {
+      this.db.query(`INSERT OR REPLACE INTO session_usage (id, usage) VALUES ($id, $usage)`).run({ id, usage });
     }
     return saved;
   }
@@ -178,7 +184,10 @@ export class SessionStore {
     } catch {
       // unreadable: counted as unknown, not as a failure to resume
     }
-    return { ...session, usage: isUsage(usage) ? usage : null };
+    const context = (usage as { context_tokens?: unknown } | null)?.context_tokens;
+    const contextTokens = typeof context === "number" && Number.isFinite(context) && context >= 0 ? context : null;
+    if (isUsage(usage)) delete (usage as { context_tokens?: unknown }).context_tokens;
+    return { ...session, usage: isUsage(usage) ? usage : null, contextTokens };
   }
 
   /** The most recently used session in `root`, or null. */
@@ -438,7 +447,7 @@ function decode(row: Row): SavedSession {
   if (!Array.isArray(messages) || !messages.every(isMessage)) {
     throw new SessionError(`session ${row.id} is damaged (its saved conversation is not a list of messages)`);
   }
-  return { ...summaryOf(row), messages, todos: Array.isArray(todos) ? (todos as TodoItem[]) : [], running: row.running ?? null, usage: null };
+  return { ...summaryOf(row), messages, todos: Array.isArray(todos) ? (todos as TodoItem[]) : [], running: row.running ?? null, usage: null, contextTokens: null };
 }
 
 function isUsage(u: unknown): u is UsageTotals {
