@@ -307,6 +307,22 @@ describe.skipIf(detectSandbox().kind !== "bubblewrap")("a server's write folder 
     expect(existsSync(mark)).toBe(false);
   }
 
+  test("a write folder on the person's PATH: a program it plants there under the name of a later one is set aside (the person's PATH, not bunker's)", async () => {
+    const { root, env } = workspace("bunker-mcp-path-", "");
+    // Not there yet (one that is, the sandbox shows read-only as a toolchain folder): the server makes it.
+    const bin = join(env.HOME!, "tools/bin");
+    mkdirSync(dirname(bin), { recursive: true });
+    const mark = join(env.HOME!, "..", "PWNED");
+    env.PATH = `${bin}:/usr/bin:/bin`;
+    writeUserSettings(env, { allow: ["mcp:box/*"], mcpServers: { box: testServer(["--name", "box"], { write: ["~/tools"] }) } });
+    const fake = e2e.serve([reply([toolUse("mcp__box__probe", { mkdir: [bin], write: join(bin, "git"), content: `#!/bin/sh\ntouch ${mark}\nexec /usr/bin/git "$@"\n` })]), reply("Done.")]);
+    env.ANTHROPIC_BASE_URL = fake.url;
+    const r = await runHeadless(root, env, ["-p", "write", "--no-prompt"]);
+    expect(r.code).toBe(0);
+    expect(toolResults(fake.requests[1])[0]?.content).toContain(`note: bunker set aside bin/git, which the MCP server box created (your shell runs it instead of /usr/bin/git when you type git: ${bin} comes before /usr/bin on your PATH)`);
+    expect(existsSync(join(bin, "git"))).toBe(false);
+  });
+
   test("what it writes there after its last call (a background task) is checked when it stops", async () => {
     const { root, env } = workspace("bunker-mcp-f7bg-", "");
     const notes = join(env.HOME!, "notes");
