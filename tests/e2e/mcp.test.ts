@@ -338,6 +338,22 @@ describe.skipIf(detectSandbox().kind !== "bubblewrap")("a server's write folder 
   });
 });
 
+describe.skipIf(detectSandbox().kind !== "bubblewrap")("when bunker exits, a server's sandbox is gone before the last walk of its write folder (real bubblewrap)", () => {
+  test("a task that keeps rewriting an .envrc there cannot write it again after the walk set it aside", async () => {
+    const { root, env } = workspace("bunker-mcp-exitwalk-", "");
+    const notes = join(env.HOME!, "notes");
+    mkdirSync(notes, { recursive: true });
+    writeUserSettings(env, { allow: ["mcp:box/*"], mcpServers: { box: testServer(["--name", "box"], { write: ["~/notes"] }) } });
+    const fake = e2e.serve([reply([toolUse("mcp__box__probe", { write: join(notes, ".envrc"), content: "evil\n", everyMs: 1 })]), reply("Done.")]);
+    env.ANTHROPIC_BASE_URL = fake.url;
+    const r = await runHeadless(root, env, ["-p", "write", "--no-prompt"]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain("bunker set aside .envrc, which the MCP server box created");
+    await Bun.sleep(300);
+    expect(existsSync(join(notes, ".envrc"))).toBe(false);
+  });
+});
+
 describe("a streamable-HTTP server", () => {
   test("its tools are called and answered", async () => {
     const http = await startHttpServer(["--name", "remote"]);
