@@ -8,7 +8,8 @@ import { existsSync, mkdirSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { isWithin, realpathLoose } from "../perms/workspace.ts";
-import { confine, locateProgram, type SandboxPlan } from "../sandbox/detect.ts";
+import { confine, type SandboxPlan } from "../sandbox/detect.ts";
+import { hostProgram } from "../sandbox/host-program.ts";
 import { scrubEnv, withGitHardening, withoutUpdateChecks } from "../sandbox/env.ts";
 import { hostView, type SandboxSpec } from "../sandbox/spec.ts";
 import { wallAfter, wallBefore, type WallState } from "../sandbox/git-wall.ts";
@@ -64,10 +65,15 @@ export function serverStateDir(stateDir: string, def: McpServerDef, root: string
   return join(stateDir, "mcp", `project-${project}`, def.name);
 }
 
-/** The program a definition names, as an absolute path (on PATH, or relative to the workspace). */
+/**
+ * The program a definition names, as an absolute path: relative to the
+ * workspace, or on PATH but never in a folder a command can write (a
+ * command that plants `github-mcp-server` in ./node_modules/.bin must not
+ * get the person's server, with its token, started as itself: red team 7 F6).
+ */
 export function resolveProgram(command: string, root: string, path: string): string | null {
   if (command.includes("/")) return absoluteIn(root, command);
-  return locateProgram(command, path);
+  return hostProgram(command, path);
 }
 
 export class LaunchError extends Error {
