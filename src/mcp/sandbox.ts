@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { isWithin, realpathLoose } from "../perms/workspace.ts";
-import { confine, type SandboxPlan } from "../sandbox/detect.ts";
+import { confine, locateProgram, type SandboxPlan } from "../sandbox/detect.ts";
 import { hostProgram } from "../sandbox/host-program.ts";
 import { scrubEnv, withGitHardening, withoutUpdateChecks } from "../sandbox/env.ts";
 import { hostView, type SandboxSpec } from "../sandbox/spec.ts";
@@ -129,7 +129,11 @@ export async function launchStdio(def: McpServerDef, ctx: LaunchContext): Promis
   const { command, args, env: own } = def.transport;
   if (!ctx.plan.confined && ctx.plan.refuse) throw new LaunchError(ctx.plan.refuse);
   const program = resolveProgram(command, ctx.root, ctx.env.PATH ?? "");
-  if (!program || !existsSync(program)) throw new LaunchError(`the program "${command}" was not found${command.includes("/") ? "" : " on PATH"}`);
+  if (!program || !existsSync(program)) {
+    const writable = command.includes("/") ? null : locateProgram(command, ctx.env.PATH ?? "");
+    if (writable) throw new LaunchError(`the program "${command}" is on PATH only at ${writable}, where commands can write, so bunker does not start it from there; name it by its path in the server's definition if it is the one you mean`);
+    throw new LaunchError(`the program "${command}" was not found${command.includes("/") ? "" : " on PATH"}`);
+  }
 
   // The same allow-list as commands (system, toolchains, git config, a private home), and what serverView adds.
   const { host, hidden } = hostFor(ctx);

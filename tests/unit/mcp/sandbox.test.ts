@@ -133,7 +133,7 @@ test.skipIf(detectSandbox().kind !== "bubblewrap")("the wall's remembered walk o
   expect(readFileSync(tool, "utf8")).toBe("#!/bin/sh\n# planted\n");
 });
 
-test("a server's program named by its bare name is never one planted where a command can write (red team 7 F6)", () => {
+test("a server's program named by its bare name is never one planted where a command can write (red team 7 F6)", async () => {
   const base = tempDir("bunker-mcp-prog-");
   const root = join(base, "ws");
   const shims = join(base, "shims");
@@ -149,6 +149,12 @@ test("a server's program named by its bare name is never one planted where a com
     // The control: with the workspace somewhere else, the first on PATH would have been the plant.
     distrustForHostPrograms([join(base, "elsewhere")]);
     expect(resolveProgram("github-mcp-server", root, PATH)).toBe(join(root, "node_modules/.bin/github-mcp-server"));
+    distrustForHostPrograms([root]);
+    // Found only there, a launch says where it is and why it is not started, and how to name it.
+    const bin = join(root, "node_modules/.bin");
+    await expect(launchStdio(def({ command: "github-mcp-server" }), context({ root, env: { PATH: bin } }))).rejects.toThrow(
+      `the program "github-mcp-server" is on PATH only at ${bin}/github-mcp-server, where commands can write, so bunker does not start it from there; name it by its path in the server's definition if it is the one you mean`,
+    );
     // A path in the definition is the definition's choice: relative to the workspace, as before.
     expect(resolveProgram("./server.js", root, PATH)).toBe(join(root, "server.js"));
   } finally {
