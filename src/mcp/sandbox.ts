@@ -16,6 +16,7 @@ import { wallAfter, wallBefore, type WallState } from "../sandbox/git-wall.ts";
 import { laterMatch } from "../perms/runs-later.ts";
 import { startCommandNet, type CommandNet } from "../net/command-net.ts";
 import { hostsCover, netTarget } from "../net/host-pattern.ts";
+import { loopbackTargets } from "../net/gate.ts";
 import type { NetGate } from "../net/proxy.ts";
 import { absoluteIn, type McpServerDef } from "./config.ts";
 import { serverView, type ServerView } from "./view.ts";
@@ -82,7 +83,7 @@ export class LaunchError extends Error {
 
 /** The proxy's judge for one server: its own `net` list, less what is denied everywhere; nobody is asked. */
 export function serverGate(def: McpServerDef, denyHosts: string[]): NetGate {
-  const granted = (target: string) => hostsCover(def.net, target) && !hostsCover(denyHosts, target);
+  const granted = serverGrants(def, denyHosts);
   return {
     admit: async (host, port) => {
       const target = netTarget(host, port);
@@ -91,6 +92,11 @@ export function serverGate(def: McpServerDef, denyHosts: string[]): NetGate {
     },
     addressGranted: (host, port) => granted(netTarget(host, port)),
   };
+}
+
+/** Whether a server's `net` list grants `target` ("host:port"), less what is denied everywhere. */
+function serverGrants(def: McpServerDef, denyHosts: string[]): (target: string) => boolean {
+  return (target) => hostsCover(def.net, target) && !hostsCover(denyHosts, target);
 }
 
 /** How a server will run: what the consent question shows, and exactly what launchStdio mounts. */
@@ -172,7 +178,10 @@ export async function launchStdio(def: McpServerDef, ctx: LaunchContext): Promis
   if (ctx.plan.confined && ctx.plan.kind === "bubblewrap") env.TMPDIR = "/tmp";
   let net: CommandNet | null = null;
   if (ctx.plan.confined && network === "hosts") {
-    net = await startCommandNet(ctx.plan.kind, serverGate(def, ctx.denyHosts));
+    // The loopback ports its `net` list grants (127.0.0.1:8765, [::1]:8765) reach the person's machine as a command's do: the
+    // forwarder listens on them inside its network namespace, whose loopback is its own (bubblewrap; macOS has no such namespace).
+    const tunnels = ctx.plan.kind === "bubblewrap" ? loopbackTargets(def.net, serverGrants(def, ctx.denyHosts)) : [];
+    net = await startCommandNet(ctx.plan.kind, serverGate(def, ctx.denyHosts), tunnels);
     spec.netProxy = net.spec;
     // The forwarder's own files, read-only like the server's.
     spec.readable = [...(spec.readable ?? []), ...net.spec.readable];
