@@ -9,6 +9,7 @@ import { homedir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { isWithin, realpathLoose } from "../perms/workspace.ts";
 import { confine, locateProgram, type SandboxPlan } from "../sandbox/detect.ts";
+import { hostProgram } from "../sandbox/host-program.ts";
 import { scrubEnv, withGitHardening, withoutUpdateChecks } from "../sandbox/env.ts";
 import { hostView, type SandboxSpec } from "../sandbox/spec.ts";
 import { wallAfter, wallBefore, type WallState } from "../sandbox/git-wall.ts";
@@ -65,10 +66,15 @@ export function serverStateDir(stateDir: string, def: McpServerDef, root: string
   return join(stateDir, "mcp", `project-${project}`, def.name);
 }
 
-/** The program a definition names, as an absolute path (on PATH, or relative to the workspace). */
+/**
+ * The program a definition names, as an absolute path: relative to the
+ * workspace, or on PATH but never in a folder a command can write (a
+ * command that plants `github-mcp-server` in ./node_modules/.bin must not
+ * get the person's server, with its token, started as itself: red team 7 F6).
+ */
 export function resolveProgram(command: string, root: string, path: string): string | null {
   if (command.includes("/")) return absoluteIn(root, command);
-  return locateProgram(command, path);
+  return hostProgram(command, path);
 }
 
 export class LaunchError extends Error {
@@ -129,7 +135,11 @@ export async function launchStdio(def: McpServerDef, ctx: LaunchContext): Promis
   const { command, args, env: own } = def.transport;
   if (!ctx.plan.confined && ctx.plan.refuse) throw new LaunchError(ctx.plan.refuse);
   const program = resolveProgram(command, ctx.root, ctx.env.PATH ?? "");
-  if (!program || !existsSync(program)) throw new LaunchError(`the program "${command}" was not found${command.includes("/") ? "" : " on PATH"}`);
+  if (!program || !existsSync(program)) {
+    const writable = command.includes("/") ? null : locateProgram(command, ctx.env.PATH ?? "");
+    if (writable) throw new LaunchError(`the program "${command}" is on PATH only at ${writable}, where commands can write, so bunker does not start it from there; name it by its path in the server's definition if it is the one you mean`);
+    throw new LaunchError(`the program "${command}" was not found${command.includes("/") ? "" : " on PATH"}`);
+  }
 
   // The same allow-list as commands (system, toolchains, git config, a private home), and what serverView adds.
   const { host, hidden } = hostFor(ctx);
