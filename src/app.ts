@@ -125,7 +125,9 @@ export async function buildApp(config: Config, ui: TerminalUI): Promise<App> {
     onHistoryChange: () => opened.recorder.save({ messages: agent.history.messages, todos: session.todos }),
     besideRequest: () => opened.recorder.open(),
   });
-  if (opened.resumed) agent.load(opened.resumed.messages);
+  if (opened.resumed) agent.load(opened.resumed.messages, opened.resumed.contextTokens ?? 0);
+  // Every save keeps how full the context was, so a continued session starts from it.
+  opened.recorder.trackContext(() => agent.contextUsed);
   return {
     config,
     agent,

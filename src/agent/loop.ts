@@ -65,6 +65,8 @@ export interface AgentOptions {
 
 const INTERRUPTED = "Interrupted by the user.";
 const INTERRUPTED_REPLY = "[The person interrupted your reply before it was complete; it was discarded.]";
+/** After the results of a round the person stopped (Escape or Ctrl+C at a question or while a tool ran). */
+const INTERRUPTED_TOOLS = "[The person interrupted this turn during tool use; the results above say what ran and what did not. Their next message says what to do instead.]";
 export const DEFAULT_CONTEXT_WINDOW = 200_000;
 /** Old tool output is elided once a request uses this share of the window. */
 const COMPACT_AT = 0.7;
@@ -136,10 +138,18 @@ export class Agent {
     if (r.elided > 0) events.onNotice(`Context ${pct}% full: ${describeElision(r)}.`);
   }
 
-  /** Pick up a saved conversation (bunker -c / -r). */
-  load(messages: MessageParam[]): void {
+  /** Tokens the last request took (saved with the session, so a continued one starts from it). */
+  get contextUsed(): number {
+    return this.contextTokens;
+  }
+
+  /**
+   * Pick up a saved conversation (bunker -c / -r), with what its last request took: the status line shows
+   * that before the first request, and a conversation already past the threshold is compacted before it.
+   */
+  load(messages: MessageParam[], contextTokens = 0): void {
     this.history.load(messages);
-    this.contextTokens = 0;
+    this.contextTokens = contextTokens;
   }
 
   /** `imagesFrom`: the part of `userText` the person wrote, where images they name are looked for (not piped input). */
@@ -240,7 +250,8 @@ export class Agent {
         }
       }
       if (ctx.signal.aborted) {
-        if (results.length > 0) this.history.addUser(results);
+        // Every call answered, then the note: the next message reads as the person stepping in, not as a reply to the results.
+        if (results.length > 0) this.history.addUser([...results, { type: "text", text: INTERRUPTED_TOOLS }]);
         return { end: "interrupted", text: lastText, modelCalls: call };
       }
 

@@ -12,7 +12,7 @@ import { confine, locateProgram, type SandboxPlan } from "../sandbox/detect.ts";
 import { scrubEnv, withGitHardening, withoutUpdateChecks } from "../sandbox/env.ts";
 import { hostView, type SandboxSpec } from "../sandbox/spec.ts";
 import { wallAfter, wallBefore, type WallState } from "../sandbox/git-wall.ts";
-import { runsLaterMatcher } from "../perms/runs-later.ts";
+import { laterMatch } from "../perms/runs-later.ts";
 import { startCommandNet, type CommandNet } from "../net/command-net.ts";
 import { hostsCover, netTarget } from "../net/host-pattern.ts";
 import type { NetGate } from "../net/proxy.ts";
@@ -196,7 +196,8 @@ function serverWall(def: McpServerDef, ctx: LaunchContext, gitConfig: string[]):
   });
   if (folders.length === 0) return null;
   const roots = folders.map((f) => f.real);
-  const later = { key: `mcp\0${def.name}\0${roots.join("\0")}`, match: runsLaterMatcher([ctx.root, ...roots]) };
+  // Judged as a command's are (run-bash.ts): the person's PATH and home, and a key that changes with their PATH folders.
+  const later = laterMatch([ctx.root, ...roots], [], ctx.env.PATH ?? "", { env: ctx.env, home: ctx.home ?? homedir() });
   const home = realpathLoose(ctx.home ?? homedir()).real;
   const before = wallBefore(roots, later, gitConfig, home);
   if ("refusal" in before) throw new LaunchError(`its "write" folders cannot be guarded: ${before.refusal}`);

@@ -10,9 +10,48 @@
 // the manager's runtime installed (pyenv's `pytest`), which is exactly what a
 // project's own environment is meant to override. A program of that name in
 // a real folder later on PATH (/usr/bin/git) still counts.
-import { statSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
+import { homedir } from "node:os";
 import { basename, delimiter, dirname, isAbsolute, join, normalize, resolve, sep } from "node:path";
 import { isWithin, realpathLoose } from "./workspace.ts";
+
+/**
+ * PATH's entries as the person's bash reads them when it looks a name up: an entry that starts with `~` (quoted in
+ * `export PATH="~/bin:$PATH"`, so left as written) is tilde-expanded then (`~/bin` is $HOME/bin, `~ann/bin` ann's),
+ * red team 6's F10g. Other shells and execvp read it as a relative folder named `~`, so the entry stays too, after
+ * its expansion. Every place that judges PATH folders reads them through here.
+ */
+export function pathEntries(path: string, home: string): string[] {
+  return path.split(delimiter).flatMap((e) => {
+    const expanded = e.startsWith("~") ? expandTilde(e, home) : null;
+    return expanded && expanded !== e ? [expanded, e] : [e];
+  });
+}
+
+/** bash's tilde expansion of one PATH entry, or null when it leaves it (an unknown user). */
+function expandTilde(entry: string, home: string): string | null {
+  const slash = entry.indexOf("/");
+  const user = slash === -1 ? entry.slice(1) : entry.slice(1, slash);
+  const rest = slash === -1 ? "" : entry.slice(slash);
+  if (user === "") return home + rest;
+  // `~+` is the folder the shell is in: a relative entry.
+  if (user === "+") return `.${rest}`;
+  const dir = userHome(user);
+  return dir === null ? null : dir + rest;
+}
+
+/** A user's home directory from /etc/passwd, or null. */
+function userHome(user: string): string | null {
+  try {
+    for (const line of readFileSync("/etc/passwd", "utf8").split("\n")) {
+      const f = line.split(":");
+      if (f[0] === user && f[5]) return f[5];
+    }
+  } catch {
+    // no passwd file (macOS keeps users elsewhere): bash would find the user there; not followed
+  }
+  return null;
+}
 
 /**
  * Why `real` runs later because it shadows a program on `path` (a PATH
@@ -22,9 +61,9 @@ import { isWithin, realpathLoose } from "./workspace.ts";
  * counts in every folder of the roots: `<any folder>/node_modules/.bin/git`
  * is the person's `git` there.
  */
-export function pathShadowMatcher(roots: readonly string[], path: string): (real: string) => string | null {
+export function pathShadowMatcher(roots: readonly string[], path: string, home: string = process.env.HOME || homedir()): (real: string) => string | null {
   const base = roots[0] ?? "/";
-  const raw = path.split(delimiter);
+  const raw = pathEntries(path, home);
   const entries = raw.map((e) => {
     const written = resolve(base, e || ".");
     return { written, real: realpathLoose(written).real };

@@ -2,11 +2,20 @@
 // good as running a command, so a write there asks even under -A or
 // --allow-write (and a session-wide "all edits" does not cover it). The list
 // is short on purpose; settings add to it with "protect": ["GLOB", …].
+import { statSync } from "node:fs";
+import { homedir } from "node:os";
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import { gitHooksPath } from "./git-config.ts";
-import { pathShadowMatcher } from "./path-shadow.ts";
+import { pathEntries, pathShadowMatcher } from "./path-shadow.ts";
+import { startupMatcher } from "./startup-files.ts";
 import { venvMatcher } from "./venv.ts";
-import { isWithin } from "./workspace.ts";
+import { isWithin, realpathLoose } from "./workspace.ts";
+
+/** Whose shells and tools run the files later: their environment and home (bunker's own by default). */
+export interface Person {
+  env?: Record<string, string | undefined>;
+  home?: string;
+}
 
 export interface RunsLaterRule {
   /** A glob relative to the workspace, or an absolute one. */
@@ -36,17 +45,27 @@ export const RUNS_LATER: readonly RunsLaterRule[] = [
  * relative glob is matched from the innermost root holding `real`, and from
  * every folder of a path outside them all.
  */
-export function runsLaterReason(roots: string | readonly string[], real: string, extra: readonly RunsLaterRule[] = [], path = process.env.PATH ?? ""): string | null {
-  return runsLaterMatcher(roots, extra, path)(real);
+export function runsLaterReason(roots: string | readonly string[], real: string, extra: readonly RunsLaterRule[] = [], path = process.env.PATH ?? "", person: Person = {}): string | null {
+  return runsLaterMatcher(roots, extra, path, person)(real);
 }
 
 /**
  * The same question for many paths: the globs compiled and the hooks folders
  * read once (the sandbox asks it of every file in every writable root).
  * `path`: the person's PATH (bunker's own at start), whose folders inside
- * the roots hold files that run later by name (path-shadow.ts).
+ * the roots hold files that run later by name (path-shadow.ts). `person`:
+ * whose startup files (startup-files.ts) and whose `~` in PATH.
  */
-export function runsLaterMatcher(roots: string | readonly string[], extra: readonly RunsLaterRule[] = [], path = process.env.PATH ?? ""): (real: string) => string | null {
+export function runsLaterMatcher(roots: string | readonly string[], extra: readonly RunsLaterRule[] = [], path = process.env.PATH ?? "", person: Person = {}): (real: string) => string | null {
+  return withKey(roots, extra, path, person).match;
+}
+
+function personOf(person: Person): { env: Record<string, string | undefined>; home: string } {
+  const env = person.env ?? process.env;
+  return { env, home: person.home ?? (env.HOME || homedir()) };
+}
+
+function withKey(roots: string | readonly string[], extra: readonly RunsLaterRule[], path: string, person: Person): { match: (real: string) => string | null; startupKey: string } {
   const all = typeof roots === "string" ? [roots] : [...roots];
   const rules = [...RUNS_LATER, ...extra].map((rule) => ({ glob: new Bun.Glob(rule.glob), absolute: isAbsolute(rule.glob), why: rule.why, needle: needle(rule.glob) }));
   const hooksDirs = all.flatMap((root) => {
@@ -55,9 +74,11 @@ export function runsLaterMatcher(roots: string | readonly string[], extra: reado
   });
   // Innermost first: a granted folder inside another is its own root.
   const byDepth = [...all].sort((a, b) => b.length - a.length);
-  const shadows = pathShadowMatcher(all, path);
-  const venv = venvMatcher(path);
-  return (real) => {
+  const { env, home } = personOf(person);
+  const shadows = pathShadowMatcher(all, path, home);
+  const venv = venvMatcher(path, home);
+  const startup = startupMatcher(env, home);
+  const match = (real: string): string | null => {
     const root = byDepth.find((r) => isWithin(r, real));
     if (root === real) return null;
     // Outside every root: each folder of the path could be where direnv or husky looks.
@@ -72,8 +93,34 @@ export function runsLaterMatcher(roots: string | readonly string[], extra: reado
     }
     const hooks = hooksDirs.find((h) => isWithin(h.dir, real));
     if (hooks) return `git runs it as a hook (core.hooksPath is ${hooks.hooks})`;
-    return venv(real) ?? shadows(real);
+    // A folder on PATH now before a venv that may be activated later: a command's new program there is never left.
+    return startup.match(real) ?? shadows(real) ?? venv(real);
   };
+  return { match, startupKey: startup.key };
+}
+
+/**
+ * runsLaterMatcher with a key that changes when its answer may (the git wall's walk keeps what it found per folder
+ * under it): settings, hooks folders, where the person's startup files lead, and the PATH folders whose programs a
+ * file in the roots may shadow (installing one changes its folder's mtime).
+ */
+export function laterMatch(roots: string[], protect: readonly RunsLaterRule[], path: string, person: Person = {}): { key: string; match: (real: string) => string | null } {
+  const { match, startupKey } = withKey(roots, protect, path, person);
+  // A relative entry is read from the workspace, as path-shadow.ts reads it (not from bunker's own folder).
+  const programs = pathEntries(path, personOf(person).home).map((d) => {
+    const dir = resolve(roots[0]!, d || ".");
+    return `${d}\0${roots.some((r) => isWithin(r, realpathLoose(dir).real)) ? "" : mtimeOf(dir)}`;
+  });
+  return { key: `${protect.map((r) => r.glob).join("\0")}\0${roots.map((r) => `${r}\0${gitHooksPath(r) ?? ""}`).join("\0")}\0${programs.join("\0")}\0${startupKey}`, match };
+}
+
+/** A folder's mtime, or -1 when it is not there (not asked for a folder inside a writable root: the walk itself sees it change). */
+function mtimeOf(dir: string): number {
+  try {
+    return statSync(dir).mtimeMs;
+  } catch {
+    return -1;
+  }
 }
 
 /**

@@ -1,6 +1,7 @@
 // The interactive approver: shows exactly what will happen (the coloured diff,
 // or the command and where and how it runs), then asks with @clack/prompts.
-// Escape is a "no"; Ctrl+C is a "no" that also cancels the turn. Writes only to its output stream (stderr by
+// Escape or Ctrl+C is a "no" that also cancels the turn (as in Claude Code: the person is back at their prompt
+// to say what to do instead). Writes only to its output stream (stderr by
 // default: stdout is the answer in headless mode). One question at a time.
 import type { Readable, Writable } from "node:stream";
 import { isCancel, log, text } from "@clack/prompts";
@@ -99,7 +100,7 @@ export class TtyApprover implements Approver {
     let choice: Choice | symbol;
     for (;;) {
       // 1..N pick an option at once, as do y (yes, this once) and n (no).
-      choice = await this.watchingCtrlC((input) => selectKeys<Choice>({ message: question, options, letters: { y: "once", n: "deny" }, input, output: this.output, signal }), signal);
+      choice = await this.watchingCancel((input) => selectKeys<Choice>({ message: question, options, letters: { y: "once", n: "deny" }, input, output: this.output, signal }), req);
       if (signal?.aborted) return withdrawn(signal);
       if (choice !== "view" || whole === undefined) break;
       // Seen whole, then asked again (the same question, nothing approved yet).
@@ -110,9 +111,9 @@ export class TtyApprover implements Approver {
     if (req.byPerson) return { answer: "deny" };
 
     // The reason goes on with the "No" just picked: typed at once, it is the reason (key-feed.ts).
-    const feedback = await this.watchingCtrlC((input) =>
+    const feedback = await this.watchingCancel((input) =>
       whileOpen(signal, (open) => text({ message: denyPrompt, placeholder: "optional; Enter to just refuse", input, output: this.output, signal: open })),
-      signal,
+      req,
       { continues: true },
     );
     if (signal?.aborted) return withdrawn(signal);
@@ -122,13 +123,16 @@ export class TtyApprover implements Approver {
 
   /**
    * Runs a clack prompt on keys fed one at a time (src/ui/key-feed.ts: what
-   * is typed after the answer is kept, and answers no question it preceded). Escape is "no";
-   * Ctrl+C is "no, and stop": clack reports both as a cancel, so the feed
-   * says which, and Ctrl+C cancels the turn as it does everywhere else (the
-   * REPL listens for SIGINT during a turn). A cancel is stated in words:
-   * clack's struck-through option still reads "Yes".
+   * is typed after the answer is kept, and answers no question it preceded).
+   * Escape and Ctrl+C (clack reports both as a cancel) are "no, and stop": the
+   * turn is cancelled as Ctrl+C cancels it everywhere else (the REPL listens
+   * for SIGINT during a turn), and the person is back at their prompt to say
+   * what to do instead. The person's own /undo has no turn to cancel: there
+   * Escape is only "no". A cancel is stated in words: clack's struck-through
+   * option still reads "Yes".
    */
-  private async watchingCtrlC<R>(prompt: (input: Readable) => Promise<R>, signal?: AbortSignal, feed?: FeedOptions): Promise<R> {
+  private async watchingCancel<R>(prompt: (input: Readable) => Promise<R>, req: PermRequest, feed?: FeedOptions): Promise<R> {
+    const signal = req.signal;
     // The prompt hides the cursor and the feed sets raw mode: a signal meanwhile must not leave them so.
     const unhook = giveBackAtExit(this.input as TtyIn, this.output);
     const { answer, ctrlC } = await withKeyFeed(this.input as unknown as FeedInput, prompt, feed).finally(unhook);
@@ -138,10 +142,11 @@ export class TtyApprover implements Approver {
       log.message(c.dim(`Withdrawn: ${escapeControl(withdrawnWhy(signal))} before it was answered.`), { output: this.output, spacing: 0 });
       return answer;
     }
+    const cancelsTurn = ctrlC || (isCancel(answer) && !req.byPerson);
     if (isCancel(answer)) {
-      log.message(c.red(ctrlC ? "Refused; the turn is cancelled." : "Refused."), { output: this.output, spacing: 0 });
+      log.message(c.red(cancelsTurn ? "Refused; the turn is cancelled." : "Refused."), { output: this.output, spacing: 0 });
     }
-    if (ctrlC) process.emit("SIGINT");
+    if (cancelsTurn) process.emit("SIGINT");
     return answer;
   }
 

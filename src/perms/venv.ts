@@ -9,14 +9,18 @@
 // project's own tool; a new .pth (an editable install) is set aside, and the
 // result says how to restore it.
 import { existsSync, lstatSync } from "node:fs";
-import { basename, delimiter, dirname, join, resolve } from "node:path";
-import { isProgram, isShims } from "./path-shadow.ts";
+import { homedir } from "node:os";
+import { basename, dirname, join, resolve } from "node:path";
+import { isProgram, isShims, pathEntries } from "./path-shadow.ts";
 import { isWithin, realpathLoose } from "./workspace.ts";
 
 /** What runs the venv files bunker guards, for the prompt and the set-aside line. */
 export const VENV_PTH_WHY = "Python runs it at every start of this virtual environment's python (pip, pytest, your editor, a pre-commit hook)";
 /** A program pip installs that shadows nothing: read-only when there, but a new one is left usable (venvNewIsFine). */
 export const VENV_TOOL_WHY = "it runs when you activate this virtual environment and type its name, or a tool runs it from there";
+
+const VENV_OWN = "it is this virtual environment's own ";
+const VENV_ACTIVE = " when this virtual environment is active";
 
 /** The names in a venv's bin/ that its own tools and activation run (never left to a command to add). */
 const CORE = /^(python|pip|activate|pydoc|idle|pre-commit)/i;
@@ -25,7 +29,7 @@ const CORE = /^(python|pip|activate|pydoc|idle|pre-commit)/i;
  * Why `real` runs later as part of a virtual environment, or null. `path`: the person's PATH, against which a new
  * program in bin/ is judged (activated later, it comes first).
  */
-export function venvMatcher(path: string): (real: string) => string | null {
+export function venvMatcher(path: string, home: string = process.env.HOME || homedir()): (real: string) => string | null {
   const isVenv = new Map<string, boolean>();
   const venv = (dir: string) => {
     let v = isVenv.get(dir);
@@ -33,15 +37,15 @@ export function venvMatcher(path: string): (real: string) => string | null {
     return v;
   };
   // As for an active PATH folder (path-shadow.ts): a version manager's shims do not count (pyenv's `pytest` is what a venv overrides).
-  const entries = path.split(delimiter).filter((e) => e.startsWith("/")).filter((e) => !isShims({ written: e, real: realpathLoose(e).real }));
+  const entries = pathEntries(path, home).filter((e) => e.startsWith("/")).filter((e) => !isShims({ written: e, real: realpathLoose(e).real }));
   return (real) => {
     const dir = dirname(real);
     const name = basename(real);
     if (basename(dir) === "bin" && venv(dirname(dir))) {
       const own = join(dirname(dir), "bin");
-      if (CORE.test(name)) return `it is this virtual environment's own ${name}: your tools and activating it run it`;
+      if (CORE.test(name)) return `${VENV_OWN}${name}: your tools and activating it run it`;
       const shadowed = entries.find((e) => resolve(e) !== own && isProgram(join(e, name)));
-      return shadowed ? `your shell runs it instead of ${join(shadowed, name)} when this virtual environment is active` : VENV_TOOL_WHY;
+      return shadowed ? `your shell runs it instead of ${join(shadowed, name)}${VENV_ACTIVE}` : VENV_TOOL_WHY;
     }
     if (basename(dir) !== "site-packages" || !(name.endsWith(".pth") || name === "sitecustomize.py" || name === "usercustomize.py")) return null;
     // lib/python3.X/site-packages (lib64 too).
@@ -67,10 +71,17 @@ export function venvRootOf(real: string): string | null {
  */
 export function venvNewIsFine(path: string, why: string | null, before: ReadonlyMap<string, string>): boolean {
   const root = venvRootOf(path);
-  if (!root || why === null) return false;
+  // Only what the venv rule said of a real venv: a `bin` on the person's PATH now (its reason is that it shadows)
+  // is no venv's, whatever a command planted beside it.
+  if (!root || why === null || !isVenvWhy(why) || !existsSync(join(root, "pyvenv.cfg"))) return false;
   if (why === VENV_TOOL_WHY) return true;
   for (const p of before.keys()) if (isWithin(root, p)) return false;
   return true;
+}
+
+/** Whether `why` is one of venvMatcher's answers. */
+function isVenvWhy(why: string): boolean {
+  return why === VENV_TOOL_WHY || why === VENV_PTH_WHY || why.startsWith(VENV_OWN) || why.endsWith(VENV_ACTIVE);
 }
 
 /** A folder that is not a link. */

@@ -16,6 +16,7 @@ import { globBase } from "./denied-files.ts";
 import { gitDirsInside, isWithin, realpathLoose } from "../perms/workspace.ts";
 import type { WallState } from "./git-wall.ts";
 import { commondirTarget, gitfileTarget } from "../perms/gitfile.ts";
+import { gitConfigFiles } from "../perms/startup-files.ts";
 
 export interface SandboxSpec {
   /** The workspace root (absolute, realpath'd): read-write. */
@@ -418,14 +419,6 @@ export function toolchainDirs(env: Record<string, string | undefined>, home: str
     if (!out.includes(dir) && !out.some((o) => isWithin(o, dir))) out.push(dir);
   }
   return out.filter((d) => !out.some((o) => o !== d && isWithin(o, d)));
-}
-
-/** git's own config files (global and XDG), not its credential store: `git` works as the person set it up. */
-export function gitConfigFiles(env: Record<string, string | undefined>, home: string): string[] {
-  const xdg = env.XDG_CONFIG_HOME && isAbsolute(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : join(home, ".config");
-  const files = [join(home, ".gitconfig"), ...["config", "ignore", "attributes"].map((f) => join(xdg, "git", f))];
-  if (env.GIT_CONFIG_GLOBAL && isAbsolute(env.GIT_CONFIG_GLOBAL)) files.push(env.GIT_CONFIG_GLOBAL);
-  return files;
 }
 
 /**

@@ -93,6 +93,13 @@ export class SessionRecorder {
     this.live = live;
   }
 
+  /** How many tokens the last request took, read at each save. */
+  private context: () => number = () => 0;
+
+  trackContext(context: () => number): void {
+    this.context = context;
+  }
+
   private totalUsage(): UsageTotals | undefined {
     if (!this.live) return undefined;
     const total = { ...this.usageBefore };
@@ -109,7 +116,7 @@ export class SessionRecorder {
     const store = this.open();
     if (!store) return;
     // A turn still running is marked as this bunker's, so a second one continuing the session does not adopt it.
-    snap = { ...snap, running: unfinished(snap.messages) ? (this.self ??= selfId()) : null, usage: this.totalUsage() };
+    snap = { ...snap, running: unfinished(snap.messages) ? (this.self ??= selfId()) : null, usage: this.totalUsage(), contextTokens: this.context() };
     try {
       let saved = store.save(this.id, this.meta, snap, this.version);
       if (saved === "conflict") {

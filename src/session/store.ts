@@ -34,6 +34,8 @@ export interface SavedSession extends SessionSummary {
   running: string | null;
   /** Tokens the session used over all its runs; null when none were saved (an older bunker's session). */
   usage: UsageTotals | null;
+  /** Tokens its last request took (how full the context was): what the status line and compaction start from. */
+  contextTokens: number | null;
 }
 
 /** What a round leaves to save. */
@@ -44,6 +46,8 @@ export interface SessionSnapshot {
   running?: string | null;
   /** Tokens used so far over all the session's runs (kept as they were when not given). */
   usage?: UsageTotals;
+  /** Tokens the last request took (saved with the usage). */
+  contextTokens?: number;
 }
 
 /** A session that cannot be found or read: the message says what to do; `exitCode` 2 for a wrong id, 1 otherwise. */
@@ -141,7 +145,7 @@ export class SessionStore {
     }
     if (saved !== "conflict" && snap.usage) {
       this.usageTable();
-      this.db.query(`INSERT OR REPLACE INTO session_usage (id, usage) VALUES ($id, $usage)`).run({ id, usage: JSON.stringify(snap.usage) });
+      this.db.query(`INSERT OR REPLACE INTO session_usage (id, usage) VALUES ($id, $usage)`).run({ id, usage: JSON.stringify({ ...snap.usage, ...(snap.contextTokens ? { context_tokens: snap.contextTokens } : {}) }) });
     }
     return saved;
   }
@@ -164,7 +168,10 @@ export class SessionStore {
     } catch {
       // unreadable: counted as unknown, not as a failure to resume
     }
-    return { ...session, usage: isUsage(usage) ? usage : null };
+    const context = (usage as { context_tokens?: unknown } | null)?.context_tokens;
+    const contextTokens = typeof context === "number" && Number.isFinite(context) && context >= 0 ? context : null;
+    if (isUsage(usage)) delete (usage as { context_tokens?: unknown }).context_tokens;
+    return { ...session, usage: isUsage(usage) ? usage : null, contextTokens };
   }
 
   /** The most recently used session in `root`, or null. */
@@ -424,7 +431,7 @@ function decode(row: Row): SavedSession {
   if (!Array.isArray(messages) || !messages.every(isMessage)) {
     throw new SessionError(`session ${row.id} is damaged (its saved conversation is not a list of messages)`);
   }
-  return { ...summaryOf(row), messages, todos: Array.isArray(todos) ? (todos as TodoItem[]) : [], running: row.running ?? null, usage: null };
+  return { ...summaryOf(row), messages, todos: Array.isArray(todos) ? (todos as TodoItem[]) : [], running: row.running ?? null, usage: null, contextTokens: null };
 }
 
 function isUsage(u: unknown): u is UsageTotals {

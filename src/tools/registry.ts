@@ -3,6 +3,7 @@
 // back as an is_error result with a message the model can act on.
 import type { Tool as ApiTool } from "@anthropic-ai/sdk/resources/messages";
 import type { ToolImage } from "./image.ts";
+import { PermissionDenied } from "../perms/permissions.ts";
 import { ToolError, type AnyTool, type ToolContext } from "./tool.ts";
 import { validateInput } from "./validate.ts";
 
@@ -90,7 +91,8 @@ export class ToolRegistry {
       const out = await tool.run(input as Record<string, unknown>, ctx);
       return typeof out === "string" ? { content: out, isError: false } : out;
     } catch (err) {
-      if (ctx.signal.aborted) return { isError: true, content: "Interrupted by the user." };
+      // The person's refusal that cancelled the turn (Escape or Ctrl+C at the question) is still told as a refusal.
+      if (ctx.signal.aborted && !(err instanceof PermissionDenied)) return { isError: true, content: "Interrupted by the user." };
       if (err instanceof ToolError) return { isError: true, content: err.message };
       const message = err instanceof Error ? err.message : String(err);
       return { isError: true, content: `${name} failed unexpectedly: ${message}` };

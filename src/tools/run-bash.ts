@@ -14,10 +14,9 @@ import { confine, detectSandbox, locateProgram, planSandbox, type SandboxAvailab
 import { splitEnv, withGitHardening, withheldNote, withoutUpdateChecks } from "../sandbox/env.ts";
 import { adoptOrphans, endGroup, killAdoptedSince, trackGroup } from "../sandbox/process.ts";
 import { pathNote, toolchainWriteNote } from "../sandbox/explain.ts";
-import type { LaterMatch } from "../sandbox/git-guard.ts";
 import { wallAfter, wallBefore } from "../sandbox/git-wall.ts";
 import { unwalkedNote } from "../sandbox/walk-gaps.ts";
-import { runsLaterMatcher } from "../perms/runs-later.ts";
+import { laterMatch } from "../perms/runs-later.ts";
 import { loopbackNote, refusalNote, startCommandNet } from "../net/command-net.ts";
 import { grantedLoopbackTargets, permissionGate } from "../net/gate.ts";
 import { scanDenied } from "../sandbox/denied-files.ts";
@@ -196,31 +195,6 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
 }
 
 /**
- * Which files run later in these writable roots (the write tools' list, runs-later.ts), with a key that changes when the
- * answer may: settings, hooks folders, and the PATH folders whose programs a file in the roots may shadow (installing one
- * changes its folder's mtime).
- */
-export function laterMatch(roots: string[], grants: Grants, path: string): LaterMatch {
-  const protect = grants.protect ?? [];
-  const match = runsLaterMatcher(roots, protect, path);
-  // A relative entry is read from the workspace, as path-shadow.ts reads it (not from bunker's own folder).
-  const programs = path.split(":").map((d) => {
-    const dir = resolve(roots[0]!, d || ".");
-    return `${d}\0${roots.some((r) => isWithin(r, realpathLoose(dir).real)) ? "" : mtimeOf(dir)}`;
-  });
-  return { key: `${protect.map((r) => r.glob).join("\0")}\0${roots.map((r) => `${r}\0${gitHooksPath(r) ?? ""}`).join("\0")}\0${programs.join("\0")}`, match };
-}
-
-/** A folder's mtime, or -1 when it is not there (not asked for a folder inside a writable root: the walk itself sees it change). */
-function mtimeOf(dir: string): number {
-  try {
-    return statSync(dir).mtimeMs;
-  } catch {
-    return -1;
-  }
-}
-
-/**
  * The granted write paths that are folders: guarded like the workspace. Not
  * a git directory the person named (`--allow-write=../shared/.git` means it).
  */
@@ -259,7 +233,7 @@ export function commandSandboxSpec(command: string, root: string, opts: RunBashO
   const roots = [root, ...granted];
   const topGit = new Set(opts.gitWritable ? [join(root, ".git"), ...gitDirsInside(root)] : []);
   // The git wall: every repository site, runs-later file and folder the walk cannot list read-only (git-wall.ts).
-  const wall = confined && !workspaceReadOnly ? wallBefore(roots, laterMatch(roots, grants, (opts.env ?? process.env).PATH ?? ""), host.gitConfig ?? [], realpathLoose(opts.home ?? homedir()).real, topGit) : null;
+  const wall = confined && !workspaceReadOnly ? wallBefore(roots, laterMatch(roots, grants.protect ?? [], (opts.env ?? process.env).PATH ?? "", { env: opts.env ?? process.env, home: opts.home ?? homedir() }), host.gitConfig ?? [], realpathLoose(opts.home ?? homedir()).real, topGit) : null;
   if (wall && "refusal" in wall) throw new ToolError(`not run: ${wall.refusal}`);
   const readable = [...grantedReadPaths(grants), ...(opts.gitWritable ? [] : gitDirs), ...enclosingGitDirs(root, host.home ?? realpathLoose(opts.home ?? homedir()).real)];
   const writable = [...(opts.writable ?? []), ...(opts.gitWritable ? gitDirs : [])];

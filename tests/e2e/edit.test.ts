@@ -86,8 +86,8 @@ describe.skipIf(!tmuxAvailable)("in a real terminal (tmux)", () => {
       reply([edit("alpha", "gamma")]), // 2: Yes
       reply([edit("gamma", "delta")]), // 3: Yes, and all edits to this file
       reply([edit("delta", "epsilon")]), // 4: not asked
-      reply([toolUse("write_file", { path: "b.txt", content: "bee\n" })]), // 5: Escape
-      reply([toolUse("write_file", { path: "c.txt", content: "sea\n" })]), // 6: Yes, and all edits
+      reply([toolUse("write_file", { path: "b.txt", content: "bee\n" })]), // 5: Escape refuses and ends the turn
+      reply([toolUse("write_file", { path: "c.txt", content: "sea\n" })]), // 6 (the person's next message): Yes, and all edits
       reply([toolUse("write_file", { path: "d.txt", content: "dee\n" })]), // 7: not asked
       reply("All done."),
     ]);
@@ -126,9 +126,23 @@ describe.skipIf(!tmuxAvailable)("in a real terminal (tmux)", () => {
     expect(screen).toContain("+bee");
     await press(tmux, "Escape");
 
+    // Escape refused b.txt and cancelled the turn, as in Claude Code: back at the prompt, nothing more was asked for.
+    screen = await waitForCount(tmux, "Interrupted.", 1);
+    expect(screen).toContain("Refused; the turn is cancelled.");
+    await Bun.sleep(200);
+    expect(fake.requests).toHaveLength(6);
+    expect(existsSync(join(root, "b.txt"))).toBe(false);
+    tmux.keys(["skip b, write c"], true);
+    await press(tmux, "Enter");
+
     // 6: Yes, and allow all edits for the session
     await waitForQuestion(tmux, "Apply this change to c.txt?", 1);
-    expect(existsSync(join(root, "b.txt"))).toBe(false);
+    // The model got the refusal, the interruption, then what the person wants instead.
+    const sixth = fake.requests[6]!.body.messages.at(-1)!.content as { type: string; text?: string; content?: unknown }[];
+    expect(sixth.map((b) => b.type)).toEqual(["tool_result", "text", "text"]);
+    expect(sixth[0]!.content).toBe("The person refused writing b.txt.");
+    expect(sixth[1]!.text).toContain("The person interrupted this turn during tool use");
+    expect(sixth[2]!.text).toBe("skip b, write c");
     await press(tmux, "Down", "Down", "Enter");
 
     // 7 is not asked; the turn ends
@@ -137,7 +151,6 @@ describe.skipIf(!tmuxAvailable)("in a real terminal (tmux)", () => {
     expect(readFileSync(join(root, "d.txt"), "utf8")).toBe("dee\n");
     expect(count(screen, "Apply this change to d.txt?")).toBe(0);
     expect(existsSync(join(root, "b.txt"))).toBe(false);
-    expect(toolResults(fake.requests[6])[0]?.content).toContain("The person refused writing b.txt");
 
     // Ctrl+D leaves
     expect(await quitWithCtrlD(tmux)).not.toBeNull();
@@ -202,6 +215,8 @@ describe.skipIf(!tmuxAvailable)("in a real terminal (tmux)", () => {
     await waitForCount(tmux, "Next turn.", 1);
     const results = toolResults(fake.requests[1]);
     expect(results.map((r) => r.is_error)).toEqual([true, true]);
+    // The refusal is told as a refusal; the call after it never ran.
+    expect(results[0]!.content).toBe("The person refused writing a.txt.");
     expect(results[1]!.content).toBe("Interrupted by the user.");
     expect(await quitWithCtrlD(tmux)).not.toBeNull();
   });

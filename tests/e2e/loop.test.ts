@@ -549,6 +549,9 @@ describe("interruption (Ctrl+C)", () => {
     const results = s.fake.requests[1]!.body.messages[2]!.content as ToolResultBlockParam[];
     expect(results.slice(0, 2).map((r) => [r.tool_use_id, r.is_error])).toEqual([["toolu_sleep", true], ["toolu_read", true]]);
     expect(results[1]!.content).toBe("Interrupted by the user.");
+    // Then the note (as after a reply cut mid-stream), then what the person said next: tool results first, as the API requires.
+    const texts = blocks(s.fake.requests[1]!.body.messages[2]).map((b) => (b.type === "text" ? b.text : b.type));
+    expect(texts).toEqual(["tool_result", "tool_result", "[The person interrupted this turn during tool use; the results above say what ran and what did not. Their next message says what to do instead.]", "go on"]);
   });
 });
 

@@ -199,6 +199,25 @@ describe("headless", () => {
     ]);
   });
 
+  test("a continued session already past the compaction threshold is compacted before its first request, and the person is told", async () => {
+    const big = (n: number) => `${n}: ${"data ".repeat(400)}\n`;
+    e2e.serve([
+      reply([toolUse("read_file", { path: "a.txt" })]),
+      reply([toolUse("read_file", { path: "b.txt" })]),
+      reply([toolUse("read_file", { path: "c.txt" })]),
+      // The last request of the first run took 150,000 of the 200,000 tokens: 75%, past the 70% threshold.
+      reply("Read all three.", "end_turn", { usage: { input_tokens: 149_000, output_tokens: 1000 } }),
+      reply("Going on."),
+    ]);
+    const { root, env } = e2e.workspace({ "a.txt": big(1), "b.txt": big(2), "c.txt": big(3) });
+    expect((await runHeadless(root, env, ["-p", "read a, b and c"])).code).toBe(0);
+    const r = await runHeadless(root, env, ["-c", "-p", "go on"]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain("Context 75% full: elided the output of 1 earlier tool call");
+    // The first request of the continued run already carries the shortened output: the oldest read is elided, the last two rounds kept.
+    expect(transcript(4).filter((l) => l.startsWith("user: [result")).map((l) => l.includes("Output elided"))).toEqual([true, false, false]);
+  });
+
   test("a relative XDG_STATE_HOME is ignored (the store would land in the project)", async () => {
     e2e.serve([reply("ok")]);
     const { root, env } = e2e.workspace();
@@ -353,6 +372,19 @@ describe.skipIf(!tmuxAvailable)("in a real terminal (tmux)", () => {
     expect(await figures(t, 1)).toEqual({ cost: ["3000", "100", "$0.0105"], shown: ["3000", "100", "$0.0105"] });
     expect(await quitWithCtrlD(t)).not.toBeNull();
   }, 45_000);
+
+  test("after -c the status line shows how full the context was at the session's last request, before any new one", async () => {
+    // 59,000 in + 1,000 out of a 200,000-token window: 30%.
+    e2e.serve([reply("A long answer.", "end_turn", { usage: { input_tokens: 59_000, output_tokens: 1000 } })]);
+    const { root, env } = e2e.workspace();
+    expect((await runHeadless(root, env, ["-p", "first"])).code).toBe(0);
+    const t = await e2e.terminal([...BUNKER, "-c"], { cwd: root, env, cols: 120 });
+    await t.waitFor("Last reply:");
+    const screen = await t.waitFor("context 30%");
+    expect(screen).not.toContain("context –");
+    expect(e2e.fake.requests).toHaveLength(1);
+    expect(await quitWithCtrlD(t)).not.toBeNull();
+  });
 
   test("Escape in the picker starts nothing and says so (exit 0); Ctrl+C says it was interrupted (exit 130)", async () => {
     const fake = e2e.serve([reply("Done.")]);

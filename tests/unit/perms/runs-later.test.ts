@@ -2,12 +2,12 @@
 // under -A, is never covered by "all edits for the session", and commands
 // under a session prefix do not write them either.
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { emptyGrants, Policy } from "../../../src/perms/policy.ts";
 import { evaluateRun } from "../../../src/perms/run/evaluate.ts";
 import { parseRulesFile } from "../../../src/perms/rules-file.ts";
-import { protectRule, runsLaterReason } from "../../../src/perms/runs-later.ts";
+import { laterMatch, protectRule, runsLaterReason } from "../../../src/perms/runs-later.ts";
 import { tempDir } from "../../support/context.ts";
 
 const root = tempDir("bunker-runs-later-");
@@ -205,4 +205,21 @@ test("a relative core.hooksPath in the person's global git config: writing that 
   } finally {
     process.env.HOME = saved;
   }
+});
+
+test("a relative PATH entry outside the workspace (../tools) is watched where the shell and path-shadow.ts read it, from the workspace, not from bunker's own folder", () => {
+  const ws = join(root, "later-ws");
+  const tools = join(root, "tools");
+  mkdirSync(join(ws, "bin"), { recursive: true });
+  mkdirSync(tools, { recursive: true });
+  const path = "bin:../tools:/usr/bin";
+  const before = laterMatch([ws], [], path);
+  expect(before.match(join(ws, "bin/bunker-fmt-tool"))).toBeNull();
+  Bun.sleepSync(20);
+  writeFileSync(join(tools, "bunker-fmt-tool"), "#!/bin/sh\n");
+  chmodSync(join(tools, "bunker-fmt-tool"), 0o755);
+  // Installing bunker-fmt-tool in ../tools changes the answer for bin/bunker-fmt-tool, so the key changes with it.
+  const after = laterMatch([ws], [], path);
+  expect(after.key).not.toBe(before.key);
+  expect(after.match(join(ws, "bin/bunker-fmt-tool"))).toContain(`instead of ${join(tools, "bunker-fmt-tool")}`);
 });

@@ -116,10 +116,36 @@ describe("tty approver: writes", () => {
     return n;
   }
 
-  test("Escape means no, and the turn goes on", async () => {
+  test("Escape means no and cancels the turn, as Ctrl+C does (the person is back at the prompt to say what instead)", async () => {
     let answer: unknown;
-    expect(await sigints(async () => (answer = (await answerWrite([KEY.escape])).answer))).toBe(0);
+    expect(await sigints(async () => (answer = (await answerWrite([KEY.escape])).answer))).toBe(1);
     expect(answer).toEqual({ answer: "deny" });
+    // At the reason prompt after "No" too: Escape leaves it, refusing without a reason, and stops the turn.
+    const term = new Terminal();
+    const n = await sigints(async () => {
+      const pending = approver(term).ask(writeReq());
+      await term.waitFor("Apply this change");
+      await term.press("n");
+      await term.waitFor("What should Claude do instead?");
+      await term.press("half a thought", KEY.escape);
+      expect(await pending).toEqual({ answer: "deny" });
+    });
+    expect(n).toBe(1);
+  });
+
+  test("at the person's own /undo there is no turn: Escape is only no", async () => {
+    const term = new Terminal();
+    let answer: unknown;
+    const n = await sigints(async () => {
+      const pending = approver(term).ask({ ...writeReq(), byPerson: true });
+      await term.waitFor("Apply this change");
+      await term.press(KEY.escape);
+      answer = await pending;
+    });
+    expect(n).toBe(0);
+    expect(answer).toEqual({ answer: "deny" });
+    expect(term.screen).toContain("Refused.");
+    expect(term.screen).not.toContain("cancelled");
   });
 
   test("Ctrl+C means no and cancels the turn, at the question and at the reason prompt; the screen says so in words", async () => {
@@ -202,10 +228,9 @@ describe("tty approver: writes", () => {
     expect((await answerWrite([KEY.enter])).screen).not.toContain("Show all of it first");
   });
 
-  test("Escape at the question says Refused, without cancelling", async () => {
+  test("Escape at the question says it refused and cancelled the turn", async () => {
     const { screen } = await answerWrite([KEY.escape]);
-    expect(screen).toContain("Refused.");
-    expect(screen).not.toContain("cancelled");
+    expect(screen).toContain("Refused; the turn is cancelled.");
     // The question's last frame names no option: the struck-through "1. Yes, this once" read like a yes.
     const answered = screen.slice(screen.lastIndexOf("Apply this change"));
     expect(answered).toMatch(/Apply this change[^\n]*\n[│ ]*\(no option chosen\)/);

@@ -259,6 +259,10 @@ test("the tokens a session used are saved with it and come back with -c and -r; 
   expect(store.latest("/w")!.usage).toEqual(usage);
   expect(store.save("aaaabbbbcc", meta, { messages, todos: [] }, 2)).toBe(3);
   expect(store.find("aaaab").usage).toEqual(usage);
+  expect(store.find("aaaab").contextTokens).toBeNull();
+  // How full the context was at the last request rides with the usage (what -c shows and compacts from); the totals stay just totals.
+  expect(store.save("aaaabbbbcc", meta, { messages, todos: [], usage, contextTokens: 123_456 }, 3)).toBe(4);
+  expect(store.latest("/w")).toMatchObject({ usage, contextTokens: 123_456 });
   store.close();
 });
 

@@ -3,7 +3,7 @@ import { chmodSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { PermissionDenied } from "../../../src/perms/permissions.ts";
 import { emptyGrants, type Grants } from "../../../src/perms/policy.ts";
-import { createRunBashTool, laterMatch, type RunBashOptions } from "../../../src/tools/run-bash.ts";
+import { createRunBashTool, type RunBashOptions } from "../../../src/tools/run-bash.ts";
 import { BoundedOutput } from "../../../src/tools/bounded-output.ts";
 import type { ToolOutput } from "../../../src/tools/tool.ts";
 import { makeContext, tempDir } from "../../support/context.ts";
@@ -264,19 +264,3 @@ describe("a repository's own files cannot make git run a program", () => {
   });
 });
 
-test("a relative PATH entry outside the workspace (../tools) is watched where the shell and path-shadow.ts read it, from the workspace, not from bunker's own folder", () => {
-  const ws = join(root, "later-ws");
-  const tools = join(root, "tools");
-  mkdirSync(join(ws, "bin"), { recursive: true });
-  mkdirSync(tools, { recursive: true });
-  const path = "bin:../tools:/usr/bin";
-  const before = laterMatch([ws], emptyGrants(), path);
-  expect(before.match(join(ws, "bin/bunker-fmt-tool"))).toBeNull();
-  Bun.sleepSync(20);
-  writeFileSync(join(tools, "bunker-fmt-tool"), "#!/bin/sh\n");
-  chmodSync(join(tools, "bunker-fmt-tool"), 0o755);
-  // Installing bunker-fmt-tool in ../tools changes the answer for bin/bunker-fmt-tool, so the key changes with it.
-  const after = laterMatch([ws], emptyGrants(), path);
-  expect(after.key).not.toBe(before.key);
-  expect(after.match(join(ws, "bin/bunker-fmt-tool"))).toContain(`instead of ${join(tools, "bunker-fmt-tool")}`);
-});

@@ -1,0 +1,190 @@
+// The files in the person's home that their shells and tools read and run
+// later without asking (red team 6's F10i): a dotfiles workspace links them
+// into itself (GNU stow: ~/.bashrc -> ~/dotfiles/bash/.bashrc), so a command
+// that appends to the workspace's file runs in the person's next terminal,
+// unconfined. One list, here: git's own config files (git-guard.ts guards
+// those with what they include), and the rest, which runs-later.ts counts
+// as runs-later wherever they lead (read-only to commands, a new one set
+// aside, a write tool asks). A folder entry covers everything in it
+// (~/.config/fish holds conf.d/ and functions/, which fish sources).
+import { readFileSync, statSync, type Stats } from "node:fs";
+import { homedir } from "node:os";
+import { isAbsolute, join, relative } from "node:path";
+import { isWithin, realpathLoose } from "./workspace.ts";
+
+type Env = Record<string, string | undefined>;
+
+export interface StartupFile {
+  /** The path as the person's tools name it (in the home, or from an environment variable). */
+  path: string;
+  /** A folder whose every file is read (fish's conf.d, vim's plugin/). */
+  folder: boolean;
+  /** git's config: guarded by git-guard.ts (with the files it includes), not by this module's matcher. */
+  git: boolean;
+  /** What runs it, for the prompt and the set-aside line. */
+  why: string;
+}
+
+const SHELL = "your shell runs it when it starts: what it says runs in your next terminal";
+const READLINE = "readline reads it in every shell: a key binding in it can type and run a command";
+const EDITOR = "your editor runs it when it starts";
+const SESSION = "your desktop session runs it when you log in";
+
+/** Files (relative to the home) and what reads them. `/` at the end: a folder. */
+const HOME_FILES: readonly [string, string][] = [
+  ...[".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".bash_aliases", ".profile", ".zshenv", ".zprofile", ".zshrc", ".zlogin", ".zlogout", ".kshrc", ".mkshrc", ".tcshrc", ".cshrc", ".login"].map((f) => [f, SHELL] as [string, string]),
+  [".inputrc", READLINE],
+  [".vimrc", EDITOR], [".vim/", EDITOR], [".exrc", EDITOR], [".emacs", EDITOR], [".emacs.d/", EDITOR], [".nanorc", EDITOR],
+  [".tmux.conf", "tmux runs what it names (run-shell, if-shell) when it starts"],
+  [".ssh/config", "ssh runs the ProxyCommand, LocalCommand and Match exec it names"],
+  [".direnvrc", "direnv runs it before every .envrc"],
+  [".psqlrc", "psql runs it when it starts (\\! runs a shell command)"],
+  [".xprofile", SESSION], [".xsessionrc", SESSION], [".xinitrc", SESSION],
+];
+
+/** Under $XDG_CONFIG_HOME (~/.config). */
+const XDG_FILES: readonly [string, string][] = [
+  ["fish/", SHELL], ["nushell/", SHELL], ["readline/inputrc", READLINE],
+  ["nvim/", EDITOR], ["vim/", EDITOR], ["emacs/", EDITOR],
+  ["tmux/", "tmux runs what it names (run-shell, if-shell) when it starts"],
+  ["direnv/", "direnv runs its direnvrc and lib/ before every .envrc"],
+  ["autostart/", SESSION], ["systemd/user/", "systemd runs the services in it for you"],
+];
+
+/** Variables that name a file a shell or tool sources (when absolute). */
+const ENV_FILES: readonly [string, string][] = [
+  ["BASH_ENV", "every non-interactive bash runs it first (BASH_ENV names it)"],
+  ["ENV", "sh and bash in POSIX mode run it when they start (ENV names it)"],
+  ["INPUTRC", READLINE],
+  ["PYTHONSTARTUP", "an interactive python runs it when it starts (PYTHONSTARTUP names it)"],
+];
+
+/** git's own config files (global and XDG), not its credential store: `git` works as the person set it up. */
+export function gitConfigFiles(env: Env, home: string): string[] {
+  return startupFiles(env, home).filter((f) => f.git).map((f) => f.path);
+}
+
+/** Every file and folder of the list for this person (home, environment), git's first. */
+export function startupFiles(env: Env, home: string): StartupFile[] {
+  const xdg = env.XDG_CONFIG_HOME && isAbsolute(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : join(home, ".config");
+  const git = "git obeys it in every repository (core.fsmonitor, hooks, aliases run programs)";
+  const out: StartupFile[] = [join(home, ".gitconfig"), ...["config", "ignore", "attributes"].map((f) => join(xdg, "git", f))].map((path) => ({ path, folder: false, git: true, why: git }));
+  if (env.GIT_CONFIG_GLOBAL && isAbsolute(env.GIT_CONFIG_GLOBAL)) out.push({ path: env.GIT_CONFIG_GLOBAL, folder: false, git: true, why: git });
+  const add = (dir: string, [rel, why]: [string, string]) => out.push({ path: join(dir, rel), folder: rel.endsWith("/"), git: false, why });
+  for (const f of HOME_FILES) add(home, f);
+  // zsh reads all but .zshenv's first look from $ZDOTDIR when it is set.
+  const zdot = env.ZDOTDIR && isAbsolute(env.ZDOTDIR) ? env.ZDOTDIR : null;
+  if (zdot) for (const f of [".zshenv", ".zprofile", ".zshrc", ".zlogin", ".zlogout"]) add(zdot, [f, SHELL]);
+  for (const f of XDG_FILES) add(xdg, f);
+  for (const [name, why] of ENV_FILES) {
+    const v = env[name];
+    if (v && isAbsolute(v)) out.push({ path: v, folder: false, git: false, why });
+  }
+  return out;
+}
+
+/** Which files run later as one of the person's startup files, with a key that changes when where they lead does. */
+export interface StartupMatch {
+  key: string;
+  match(real: string): string | null;
+}
+
+/**
+ * Why `real` (a physical path) is, or is in, one of the person's startup files other than git's: by its own name
+ * (a workspace that is the home) or where the name leads now (a link into a dotfiles workspace, a link to a folder
+ * above it: ~/.config/fish -> ~/dotfiles/fish).
+ */
+export function startupMatcher(env: Env = process.env, home: string = env.HOME || homedir()): StartupMatch {
+  const files = new Map<string, string>();
+  const folders: { dir: string; why: string }[] = [];
+  // A startup file with a second name (a hard link: `ln ~/dotfiles/bashrc ~/.bashrc`) → what it is.
+  const inodes = new Map<string, string>();
+  const shownOf = (p: string) => (isWithin(home, p) ? `~/${relative(home, p)}` : p);
+  // `via`: the startup file that sources it.
+  const add = (path: string, folder: boolean, why: string, depth: number, via?: string) => {
+    const real = realOrSelf(path);
+    const what = via ? `${via} sources ${folder ? "what is in it" : "it"}` : `it is ${folder ? "in " : ""}${shownOf(path)}`;
+    for (const p of new Set([path, real])) {
+      if (folder) folders.push({ dir: p, why: `${why} (${what})` });
+      else if (!files.has(p)) files.set(p, `${why} (${what})`);
+    }
+    if (folder) return;
+    const st = statOrNull(real);
+    if (st && st.nlink > 1) inodes.set(`${st.dev}:${st.ino}`, `${why} (${what}, by a second name)`);
+    // What a shell startup file sources runs as it does (`. ~/dotfiles/bash/aliases.sh`, `source $HOME/.bash.d/*`).
+    if (why === SHELL && st?.isFile() && depth < MAX_SOURCE_DEPTH) {
+      for (const s of sourcedBy(real, home)) if (!files.has(s.path)) add(s.path, s.folder, SHELL, depth + 1, shownOf(path));
+    }
+  };
+  for (const f of startupFiles(env, home)) if (!f.git) add(f.path, f.folder, f.why, 0);
+  return {
+    key: [...files.keys(), ...folders.map((f) => f.dir), ...inodes.keys()].join("\0"),
+    match: (real) => {
+      const file = files.get(real);
+      if (file) return file;
+      const folder = folders.find((f) => real !== f.dir && isWithin(f.dir, real));
+      if (folder) return folder.why;
+      if (inodes.size === 0) return null;
+      const st = statOrNull(real);
+      return st ? (inodes.get(`${st.dev}:${st.ino}`) ?? null) : null;
+    },
+  };
+}
+
+/** How deep `source` is followed from a startup file. */
+const MAX_SOURCE_DEPTH = 4;
+
+/**
+ * The files a shell startup file sources by a path bunker can read without running it: `. FILE`, `source FILE`
+ * (after `&&`, `;`, `then`), FILE absolute, `~/…`, `$HOME/…` or `${HOME}/…`, or relative to the home. A glob
+ * (`~/.bash.d/*.sh`, a loop's list) stands for its folder. A path with any other `$` or a backquote is left out.
+ */
+export function sourcedBy(file: string, home: string): { path: string; folder: boolean }[] {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8").slice(0, 512 * 1024);
+  } catch {
+    return [];
+  }
+  const out: { path: string; folder: boolean }[] = [];
+  const unquote = (w: string) => w.replace(/^(["'])(.*)\1$/, "$2");
+  const lines = text.split("\n").map((l) => l.replace(/(^|\s)#.*$/, ""));
+  // A loop's list (`for f in ~/.bash.d/*.sh; do . "$f"; done`): what `$f` stands for.
+  const loops = new Map<string, string[]>();
+  for (const line of lines) for (const m of line.matchAll(/\bfor\s+(\w+)\s+in\s+([^;\n]*?)\s*(?:;|\bdo\b|$)/g)) loops.set(m[1]!, m[2]!.split(/\s+/).filter(Boolean).map(unquote));
+  for (const line of lines) {
+    for (const m of line.matchAll(/(?:^|[;&|({]|\bthen|\bdo|\belse)\s*(?:source|\.)\s+("[^"]*"|'[^']*'|[^\s;&|)]+)/g)) {
+      const word = unquote(m[1]!);
+      const loop = /^\$\{?(\w+)\}?$/.exec(word);
+      for (const w of loop && loops.has(loop[1]!) ? loops.get(loop[1]!)! : [word]) push(w);
+    }
+  }
+  function push(written: string): void {
+    const word = written.replace(/^~(?=\/|$)/, home).replace(/^\$\{?HOME\}?(?=\/|$)/, home);
+    if (/[$`]/.test(word) || word === "") return;
+    const abs = isAbsolute(word) ? word : join(home, word);
+    if (/[*?[]/.test(abs)) {
+      // The folder the glob's first wild part is in.
+      const parts = abs.split("/");
+      const wild = parts.findIndex((p) => /[*?[]/.test(p));
+      out.push({ path: parts.slice(0, wild).join("/") || "/", folder: true });
+    } else out.push({ path: abs, folder: false });
+  }
+  return out;
+}
+
+function realOrSelf(p: string): string {
+  try {
+    return realpathLoose(p).real;
+  } catch {
+    return p; // a loop of links, a name too long: nothing reads it
+  }
+}
+
+function statOrNull(p: string): Stats | null {
+  try {
+    return statSync(p);
+  } catch {
+    return null;
+  }
+}

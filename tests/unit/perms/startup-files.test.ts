@@ -1,0 +1,42 @@
+// The person's startup files (startup-files.ts): one list; git's are guarded by git-guard.ts, the rest matched
+// here by their own name and by where a link leads.
+import { afterAll, expect, test } from "bun:test";
+import { mkdirSync, rmSync, symlinkSync } from "node:fs";
+import { join } from "node:path";
+import { pathEntries } from "../../../src/perms/path-shadow.ts";
+import { gitConfigFiles, startupMatcher } from "../../../src/perms/startup-files.ts";
+import { tempDir } from "../../support/context.ts";
+
+const home = tempDir("bunker-startup-files-");
+afterAll(() => rmSync(home, { recursive: true, force: true }));
+mkdirSync(join(home, "dotfiles/fish"), { recursive: true });
+symlinkSync("dotfiles/bash/.bashrc", join(home, ".bashrc"));
+mkdirSync(join(home, ".config"));
+symlinkSync("../dotfiles/fish", join(home, ".config/fish"));
+
+test("git's config files are the list's git entries (global, XDG, GIT_CONFIG_GLOBAL)", () => {
+  expect(gitConfigFiles({ GIT_CONFIG_GLOBAL: "/etc/team.gitconfig" }, home)).toEqual([
+    join(home, ".gitconfig"), join(home, ".config/git/config"), join(home, ".config/git/ignore"), join(home, ".config/git/attributes"), "/etc/team.gitconfig",
+  ]);
+});
+
+test("a startup file is matched by its name and where its link leads; a linked folder covers what is in it", () => {
+  const { match } = startupMatcher({ HOME: home, BASH_ENV: "/srv/env.sh" }, home);
+  expect(match(join(home, "dotfiles/bash/.bashrc"))).toBe("your shell runs it when it starts: what it says runs in your next terminal (it is ~/.bashrc)");
+  expect(match(join(home, ".bashrc"))).toContain("(it is ~/.bashrc)");
+  expect(match(join(home, "dotfiles/fish/conf.d/x.fish"))).toContain("(it is in ~/.config/fish)");
+  expect(match("/srv/env.sh")).toContain("BASH_ENV names it");
+  expect(match(join(home, "dotfiles/README"))).toBeNull();
+  // git's own are git-guard.ts's.
+  expect(match(join(home, ".gitconfig"))).toBeNull();
+});
+
+test("the key changes when a startup file's link is re-aimed", () => {
+  const before = startupMatcher({ HOME: home }, home).key;
+  symlinkSync("dotfiles/zsh/.zshrc", join(home, ".zshrc"));
+  expect(startupMatcher({ HOME: home }, home).key).not.toBe(before);
+});
+
+test("PATH entries as bash reads them: a leading ~ expanded (before the literal one), others as written", () => {
+  expect(pathEntries("~/bin:/usr/bin::~:~root/x:~nosuchuser/y:~+/z", "/h")).toEqual(["/h/bin", "~/bin", "/usr/bin", "", "/h", "~", "/root/x", "~root/x", "~nosuchuser/y", "./z", "~+/z"]);
+});
