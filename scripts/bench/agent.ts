@@ -45,9 +45,15 @@ export async function bench(): Promise<BenchRow[]> {
     const samples: Sample[][] = commands.map(() => []);
     for (const argv of commands) await once(argv); // warm-up
     const firstRequest = fake.requests[0]!;
-    for (let i = 0; i < RUNS; i++) for (const [k, argv] of commands.entries()) samples[k]!.push(await once(argv));
+    // Every other round runs in the opposite order, so neither side always follows the other.
+    for (let i = 0; i < RUNS; i++) {
+      const order = i % 2 === 0 ? [0, 1, 2] : [2, 1, 0];
+      for (const k of order) samples[k]!.push(await once(commands[k]!));
+    }
     const [b, r, unsaved] = samples.map((s) => ({ ms: median(s.map((x) => x.ms)), cpuMs: median(s.map((x) => x.cpuMs)), rssMiB: median(s.map((x) => x.rssMiB)) })) as [Sample, Sample, Sample];
     const ratio = b.ms / r.ms;
+    // Each bunker run against the reference run beside it: what a load that drifts during the run moves least.
+    const paired = (pick: (x: Sample) => number) => median(samples[0]!.map((x, i) => pick(x) / pick(samples[1]![i]!)));
     const round = (n: number, d = 1) => Number(n.toFixed(d));
     return [
       { name: "reference fetch loop, same flags (2 model calls, 1 tool): wall", value: round(r.ms), unit: "ms" },
@@ -56,6 +62,8 @@ export async function bench(): Promise<BenchRow[]> {
       { name: "reference fetch loop: CPU (user + system)", value: round(r.cpuMs), unit: "ms" },
       { name: "headless one-shot turn: CPU (user + system)", value: round(b.cpuMs), unit: "ms" },
       { name: "headless one-shot turn / reference loop: CPU", value: round(b.cpuMs / r.cpuMs, 2), unit: "x" },
+      { name: "headless one-shot turn / the reference run beside it, median: wall", value: round(paired((x) => x.ms), 2), unit: "x" },
+      { name: "headless one-shot turn / the reference run beside it, median: CPU", value: round(paired((x) => x.cpuMs), 2), unit: "x" },
       { name: "the same turn, --no-session-persistence: wall", value: round(unsaved.ms), unit: "ms" },
       { name: "the same turn, --no-session-persistence / reference loop", value: round(unsaved.ms / r.ms, 2), unit: "x" },
       { name: "reference fetch loop: peak RSS", value: round(r.rssMiB), unit: "MiB" },

@@ -124,6 +124,23 @@ export class SessionStore {
       todos: JSON.stringify(snap.todos),
       running: snap.running ?? null,
     };
+    // The row and its usage in one transaction: one commit a round, not two.
+    this.usageTable();
+    this.db.exec("BEGIN IMMEDIATE");
+    try {
+      const usage = snap.usage ? JSON.stringify({ ...snap.usage, ...(snap.contextTokens ? { context_tokens: snap.contextTokens } : {}) }) : null;
+      const saved = this.write(values, expected, usage);
+      this.db.exec("COMMIT");
+      return saved;
+    } finally {
+      // A failed statement (a full disk) may have ended the transaction itself.
+      if (this.db.inTransaction) this.db.exec("ROLLBACK");
+    }
+  }
+
+  /** The session's row, and its usage (JSON) when given; inside save's transaction. */
+  private write(values: Record<string, string | number | null>, expected: number | null, usage: string | null): number | "conflict" {
+    const id = values.id as string;
     let saved: number | "conflict";
     if (expected === null) {
       const r = this.db
@@ -143,9 +160,8 @@ export class SessionStore {
         .run({ ...values, expected });
       saved = r.changes === 1 ? expected + 1 : "conflict";
     }
-    if (saved !== "conflict" && snap.usage) {
-      this.usageTable();
-      this.db.query(`INSERT OR REPLACE INTO session_usage (id, usage) VALUES ($id, $usage)`).run({ id, usage: JSON.stringify({ ...snap.usage, ...(snap.contextTokens ? { context_tokens: snap.contextTokens } : {}) }) });
+    if (saved !== "conflict" && usage !== null) {
+      this.db.query(`INSERT OR REPLACE INTO session_usage (id, usage) VALUES ($id, $usage)`).run({ id, usage });
     }
     return saved;
   }

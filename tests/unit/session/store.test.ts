@@ -266,6 +266,26 @@ test("the tokens a session used are saved with it and come back with -c and -r; 
   store.close();
 });
 
+test("a save is all or nothing: when its token usage cannot be written, the conversation stays as it was saved before", () => {
+  const path = join(tempDir("bunker-store-atomic-"), "sessions.db");
+  const store = SessionStore.open(path);
+  const meta = { root: "/w", model: "m" };
+  const first = [{ role: "user" as const, content: "hi" }, { role: "assistant" as const, content: "hello" }];
+  const usage = { input_tokens: 10, output_tokens: 2, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+  expect(store.save("aaaabbbbcc", meta, { messages: first, todos: [], usage }, null)).toBe(1);
+  // A second connection makes the usage write fail (as a full disk would, halfway through a save).
+  const other = new Database(path);
+  other.exec("CREATE TRIGGER no_usage BEFORE INSERT ON session_usage BEGIN SELECT RAISE(ABORT, 'disk full'); END");
+  other.close();
+  const longer = [...first, { role: "user" as const, content: "and then?" }, { role: "assistant" as const, content: "then this" }];
+  expect(() => store.save("aaaabbbbcc", meta, { messages: longer, todos: [], usage: { ...usage, output_tokens: 9 } }, 1)).toThrow("disk full");
+  const saved = store.find("aaaabbbbcc");
+  expect(saved.version).toBe(1);
+  expect(saved.messages).toEqual(first);
+  expect(saved.usage).toEqual(usage);
+  store.close();
+});
+
 test("the recorder saves the session's total: earlier runs plus this one's; after /clear the new session counts only what it used", () => {
   const store = SessionStore.open(join(tempDir("bunker-recorder-usage-"), "sessions.db"));
   const meta = { root: "/w", model: "m" };
