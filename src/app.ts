@@ -98,7 +98,8 @@ export async function buildApp(config: Config, ui: TerminalUI): Promise<App> {
   const registry = new ToolRegistry(allTools(config));
   for (const warning of config.startupWarnings) ui.info(pc.yellow(escapeControl(warning)));
   // At a prompt the person hears about a missing sandbox before the first command; a headless turn may need none.
-  if (!config.print) await probeSandbox();
+  // MCP servers start now, in the same sandbox: what it cannot keep from them is said before they start (red team 6's F11d).
+  if (!config.print || config.mcp.servers.length > 0) await probeSandbox();
   // The MCP client is loaded only when servers are configured.
   const mcp = config.mcp.servers.length === 0 ? undefined : await (await import("./mcp/start.ts")).startMcp({
     config, registry, interactive: canPrompt(config), notify: (line) => ui.info(pc.yellow(escapeControl(line))), aside: (fn) => ui.aside(fn),

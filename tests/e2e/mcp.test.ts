@@ -307,6 +307,22 @@ describe.skipIf(detectSandbox().kind !== "bubblewrap")("a server's write folder 
     expect(existsSync(mark)).toBe(false);
   }
 
+  test("a write folder on the person's PATH: a program it plants there under the name of a later one is set aside (the person's PATH, not bunker's)", async () => {
+    const { root, env } = workspace("bunker-mcp-path-", "");
+    // Not there yet (one that is, the sandbox shows read-only as a toolchain folder): the server makes it.
+    const bin = join(env.HOME!, "tools/bin");
+    mkdirSync(dirname(bin), { recursive: true });
+    const mark = join(env.HOME!, "..", "PWNED");
+    env.PATH = `${bin}:/usr/bin:/bin`;
+    writeUserSettings(env, { allow: ["mcp:box/*"], mcpServers: { box: testServer(["--name", "box"], { write: ["~/tools"] }) } });
+    const fake = e2e.serve([reply([toolUse("mcp__box__probe", { mkdir: [bin], write: join(bin, "git"), content: `#!/bin/sh\ntouch ${mark}\nexec /usr/bin/git "$@"\n` })]), reply("Done.")]);
+    env.ANTHROPIC_BASE_URL = fake.url;
+    const r = await runHeadless(root, env, ["-p", "write", "--no-prompt"]);
+    expect(r.code).toBe(0);
+    expect(toolResults(fake.requests[1])[0]?.content).toContain(`note: bunker set aside bin/git, which the MCP server box created (your shell runs it instead of /usr/bin/git when you type git: ${bin} comes before /usr/bin on your PATH)`);
+    expect(existsSync(join(bin, "git"))).toBe(false);
+  });
+
   test("what it writes there after its last call (a background task) is checked when it stops", async () => {
     const { root, env } = workspace("bunker-mcp-f7bg-", "");
     const notes = join(env.HOME!, "notes");
@@ -319,6 +335,22 @@ describe.skipIf(detectSandbox().kind !== "bubblewrap")("a server's write folder 
     expect(r.stderr).toContain("bunker set aside .envrc, which the MCP server box created");
     expect(existsSync(join(notes, ".envrc"))).toBe(false);
     expect(readFileSync(join(notes, ".envrc.bunker-set-aside"), "utf8")).toBe("evil\n");
+  });
+});
+
+describe.skipIf(detectSandbox().kind !== "bubblewrap")("when bunker exits, a server's sandbox is gone before the last walk of its write folder (real bubblewrap)", () => {
+  test("a task that keeps rewriting an .envrc there cannot write it again after the walk set it aside", async () => {
+    const { root, env } = workspace("bunker-mcp-exitwalk-", "");
+    const notes = join(env.HOME!, "notes");
+    mkdirSync(notes, { recursive: true });
+    writeUserSettings(env, { allow: ["mcp:box/*"], mcpServers: { box: testServer(["--name", "box"], { write: ["~/notes"] }) } });
+    const fake = e2e.serve([reply([toolUse("mcp__box__probe", { write: join(notes, ".envrc"), content: "evil\n", everyMs: 1 })]), reply("Done.")]);
+    env.ANTHROPIC_BASE_URL = fake.url;
+    const r = await runHeadless(root, env, ["-p", "write", "--no-prompt"]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain("bunker set aside .envrc, which the MCP server box created");
+    await Bun.sleep(300);
+    expect(existsSync(join(notes, ".envrc"))).toBe(false);
   });
 });
 
