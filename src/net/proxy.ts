@@ -60,6 +60,8 @@ export class NetProxy {
   readonly refusals: Refusal[] = [];
   /** Every granted connection that failed (a name that does not resolve, a refused port): web_fetch says why. */
   readonly failures: Refusal[] = [];
+  /** How many requests came with the right credentials: web_fetch checks each of its requests did. */
+  asked = 0;
 
   constructor(private readonly opts: ProxyOptions) {
     this.server = createServer({ noDelay: true }, (client) => this.accept(client));
@@ -123,6 +125,7 @@ export class NetProxy {
     if (!m) throw new ProxyRefusal(400, "not an HTTP/1.1 proxy request");
     const [, method, uri] = m as unknown as [string, string, string];
     this.checkCredentials(headerLines);
+    this.asked++;
     const { host, port, path } = parseTarget(method, uri);
     const target = netTarget(host, port);
     const reason = await this.opts.gate.admit(host, port);

@@ -2,14 +2,15 @@
 // terminal, the text printed where there is none; either way escaped, since
 // command output is untrusted and a pager shows what it is given.
 import { expect, test } from "bun:test";
-import { chmodSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { page, pagerCommand } from "../../../src/ui/pager.ts";
 import { tempDir } from "../../support/context.ts";
 
 test("$PAGER is split into its words; without it, less that quits when the text fits", () => {
   expect(pagerCommand({ PAGER: " most -s " })).toEqual(["most", "-s"]);
-  expect(pagerCommand({})).toEqual(Bun.which("less") ? ["less", "-R", "-F", "-K"] : null);
+  const less = Bun.which("less");
+  expect(pagerCommand({})).toEqual(less ? [realpathSync(less), "-R", "-F", "-K"] : null);
 });
 
 test("the pager gets the text escaped, with a final newline, and runs with LESSSECURE", async () => {
