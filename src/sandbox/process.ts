@@ -5,6 +5,7 @@
 // "exit" handlers; no tool blocks the event loop (file opens never wait, see
 // fs/file-kind.ts), so the handler runs at once.
 
+import { writeSync } from "node:fs";
 import { adoptedNow, becomeSubreaper, killEscaped } from "./reaper.ts";
 
 /** Process groups still running, killed if bunker itself exits or is killed first. */
@@ -31,6 +32,14 @@ export function installSignalExits(): void {
   for (const [sig, code] of [["SIGTERM", 143], ["SIGHUP", 129]] as const) {
     process.on(sig, () => {
       killLiveGroups();
+      // Said last of the exit handlers, once the terminal is given back: a run that ends on a signal says so.
+      process.once("exit", () => {
+        try {
+          writeSync(2, `bunker: ended by ${sig}\n`);
+        } catch {
+          // no terminal or pipe left to say it on (SIGHUP)
+        }
+      });
       process.exit(code);
     });
   }
