@@ -5,8 +5,8 @@
 // direnv's `PATH_add bin`), a relative one, or a program file whose link leads
 // there is passed over. Otherwise a command that plants `git` or `bwrap` there
 // gets it run unconfined by bunker itself (red team 7 F2, F3).
-import { accessSync, constants, realpathSync, statSync } from "node:fs";
-import { isAbsolute, join } from "node:path";
+import { accessSync, constants, lstatSync, readlinkSync, realpathSync, statSync } from "node:fs";
+import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import { isWithin } from "../perms/workspace.ts";
 
 // Where distributions install programs, for when PATH is empty or trimmed
@@ -39,6 +39,29 @@ function isDistrusted(path: string): boolean {
   return roots.some((r) => isWithin(r, real) || isWithin(r, path));
 }
 
+/**
+ * Every place the path leads through: its folder's real path with its name,
+ * then each link's target the same way, to the file. A link on the way
+ * that sits where a command can write could be swapped after the check.
+ */
+function linkChain(path: string): string[] {
+  const chain: string[] = [];
+  let at = join(realOrSelf(dirname(path)), basename(path));
+  for (let hop = 0; hop < 40; hop++) {
+    chain.push(at);
+    let target: string;
+    try {
+      if (!lstatSync(at).isSymbolicLink()) break;
+      target = readlinkSync(at);
+    } catch {
+      break;
+    }
+    const next = resolve(dirname(at), target);
+    at = join(realOrSelf(dirname(next)), basename(next));
+  }
+  return chain;
+}
+
 function isExecutableFile(path: string): boolean {
   try {
     accessSync(path, constants.X_OK);
@@ -49,8 +72,10 @@ function isExecutableFile(path: string): boolean {
 }
 
 /**
- * `name` for bunker to run on the host (its real path): the first on PATH in
- * a folder no command can write, else in one of `systemDirs`, else null.
+ * `name` for bunker to run on the host: the first on PATH in a folder no
+ * command can write, and not a link through one, else in one of
+ * `systemDirs`, else null. The path is the one found, not its link's target:
+ * a version manager's shim, or busybox, goes by the name it is run as.
  */
 export function hostProgram(name: string, path: string = process.env.PATH ?? "", systemDirs: string[] = SYSTEM_BIN_DIRS): string | null {
   if (name.includes("/")) return null;
@@ -59,9 +84,8 @@ export function hostProgram(name: string, path: string = process.env.PATH ?? "",
     // Relative and empty entries name the working directory, which a command can write.
     if (folder === "" || !isAbsolute(folder)) continue;
     const candidate = join(folder, name);
-    if (!isExecutableFile(candidate) || isDistrusted(folder) || isDistrusted(candidate)) continue;
-    // The real path: a link on the way cannot be swapped between this check and the run.
-    return realOrSelf(candidate);
+    if (!isExecutableFile(candidate) || isDistrusted(folder) || linkChain(candidate).some(isDistrusted)) continue;
+    return candidate;
   }
   return null;
 }

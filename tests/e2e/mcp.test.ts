@@ -354,6 +354,24 @@ describe.skipIf(detectSandbox().kind !== "bubblewrap")("when bunker exits, a ser
   });
 });
 
+describe.skipIf(detectSandbox().kind !== "bubblewrap")("a server whose net list grants a loopback port of the person's machine (real bubblewrap)", () => {
+  test("reaches the host's server there at 127.0.0.1, localhost and [::1], as a command does; an ungranted port is its own loopback", async () => {
+    const v4 = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("hello from v4") });
+    const v6 = Bun.serve({ hostname: "::1", port: 0, fetch: () => new Response("hello from v6") });
+    const other = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("not for it") });
+    cleanups.push(() => [v4, v6, other].forEach((s) => s.stop(true)));
+    const fetches = [`http://127.0.0.1:${v4.port}/`, `http://localhost:${v4.port}/`, `http://[::1]:${v6.port}/`, `http://127.0.0.1:${other.port}/`];
+    const fake = e2e.serve([reply(fetches.map((url) => toolUse("mcp__box__probe", { fetch: url }))), reply("Done.")]);
+    const { root, env } = e2e.workspace();
+    writeUserSettings(env, { allow: ["mcp:box/*"], mcpServers: { box: testServer(["--name", "box"], { net: [`localhost:${v4.port}`, `[::1]:${v6.port}`] }) } });
+    const r = await runHeadless(root, env, ["-p", "fetch", "--no-prompt"]);
+    expect(r.code).toBe(0);
+    const results = toolResults(fake.requests[1]).map((x) => x.content);
+    expect(results.slice(0, 3)).toEqual([`fetch ${fetches[0]}: 200 hello from v4`, `fetch ${fetches[1]}: 200 hello from v4`, `fetch ${fetches[2]}: 200 hello from v6`]);
+    expect(results[3]).toContain("FAILED");
+  });
+});
+
 describe("a streamable-HTTP server", () => {
   test("its tools are called and answered", async () => {
     const http = await startHttpServer(["--name", "remote"]);

@@ -2,7 +2,8 @@ import { expect, test } from "bun:test";
 import { chmodSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseMcpServers } from "../../../src/mcp/config.ts";
-import { LaunchError, launchStdio, serverGate, serverStateDir, type LaunchContext } from "../../../src/mcp/sandbox.ts";
+import { LaunchError, launchStdio, resolveProgram, serverGate, serverStateDir, type LaunchContext } from "../../../src/mcp/sandbox.ts";
+import { distrustForHostPrograms } from "../../../src/sandbox/host-program.ts";
 import { detectSandbox, planSandbox } from "../../../src/sandbox/detect.ts";
 import { tempDir } from "../../support/context.ts";
 import { BUN, MCP_SERVER_SCRIPT } from "../../support/mcp.ts";
@@ -130,4 +131,33 @@ test.skipIf(detectSandbox().kind !== "bubblewrap")("the wall's remembered walk o
   // Now the person's shell would run it instead of sys/bunker-fmt-x: read-only to the server's next start.
   expect(await run()).toContain("Read-only file system");
   expect(readFileSync(tool, "utf8")).toBe("#!/bin/sh\n# planted\n");
+});
+
+test("a server's program named by its bare name is never one planted where a command can write (red team 7 F6)", async () => {
+  const base = tempDir("bunker-mcp-prog-");
+  const root = join(base, "ws");
+  const shims = join(base, "shims");
+  for (const dir of [join(root, "node_modules/.bin"), shims]) {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "github-mcp-server"), "#!/bin/sh\n");
+    chmodSync(join(dir, "github-mcp-server"), 0o755);
+  }
+  const PATH = `./node_modules/.bin:${join(root, "node_modules/.bin")}:${shims}`;
+  distrustForHostPrograms([root]);
+  try {
+    expect(resolveProgram("github-mcp-server", root, PATH)).toBe(join(shims, "github-mcp-server"));
+    // The control: with the workspace somewhere else, the first on PATH would have been the plant.
+    distrustForHostPrograms([join(base, "elsewhere")]);
+    expect(resolveProgram("github-mcp-server", root, PATH)).toBe(join(root, "node_modules/.bin/github-mcp-server"));
+    distrustForHostPrograms([root]);
+    // Found only there, a launch says where it is and why it is not started, and how to name it.
+    const bin = join(root, "node_modules/.bin");
+    await expect(launchStdio(def({ command: "github-mcp-server" }), context({ root, env: { PATH: bin } }))).rejects.toThrow(
+      `the program "github-mcp-server" is on PATH only at ${bin}/github-mcp-server, where commands can write, so bunker does not start it from there; name it by its path in the server's definition if it is the one you mean`,
+    );
+    // A path in the definition is the definition's choice: relative to the workspace, as before.
+    expect(resolveProgram("./server.js", root, PATH)).toBe(join(root, "server.js"));
+  } finally {
+    distrustForHostPrograms([process.cwd()]);
+  }
 });

@@ -2,7 +2,7 @@
 // terminal, the text printed where there is none; either way escaped, since
 // command output is untrusted and a pager shows what it is given.
 import { expect, test } from "bun:test";
-import { chmodSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { chmodSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { page, pagerCommand } from "../../../src/ui/pager.ts";
 import { tempDir } from "../../support/context.ts";
@@ -10,7 +10,7 @@ import { tempDir } from "../../support/context.ts";
 test("$PAGER is split into its words; without it, less that quits when the text fits", () => {
   expect(pagerCommand({ PAGER: " most -s " })).toEqual(["most", "-s"]);
   const less = Bun.which("less");
-  expect(pagerCommand({})).toEqual(less ? [realpathSync(less), "-R", "-F", "-K"] : null);
+  expect(pagerCommand({})).toEqual(less ? [less, "-R", "-F", "-K"] : null);
 });
 
 test("the pager gets the text escaped, with a final newline, and runs with LESSSECURE", async () => {
