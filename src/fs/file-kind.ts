@@ -10,6 +10,7 @@
 // what bunker reads, and how much of it.
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
+import { formatSize } from "../text/size.ts";
 
 export type FileKind = "file" | "directory" | "symlink" | "pipe" | "socket" | "device";
 
@@ -67,14 +68,6 @@ export interface RegularBytes {
   cut: boolean;
 }
 
-/** A size in words a person reads: 2.0 GB, 64 MB, 16 KB, 12 bytes. */
-export function sizeWords(n: number): string {
-  if (n >= 1e9) return `${(n / 1e9).toFixed(1)} GB`;
-  if (n >= 1e6) return `${(n / 1e6).toFixed(n >= 1e7 ? 0 : 1)} MB`;
-  if (n >= 1e3) return `${Math.round(n / 1e3)} KB`;
-  return `${n} bytes`;
-}
-
 /**
  * The bytes of the regular file at `path` (up to `limit.max`), or null when nothing is there. Opened without
  * blocking (a FIFO opens at once), checked on the opened descriptor (a FIFO, socket, device or folder is refused
@@ -97,7 +90,7 @@ export function readRegularSync(path: string, display: string, limit: ReadLimit)
     const kind = fileKind(st);
     if (kind !== "file") throw new FileKindError(notReadMessage(display, kind));
     if (st.size > limit.max && !limit.cut) {
-      throw new FileKindError(`${display} is ${sizeWords(st.size)}, more than the ${sizeWords(limit.max)} bunker reads of it; bunker did not read it`);
+      throw new FileKindError(`${display} is ${formatSize(st.size)}, more than the ${formatSize(limit.max)} bunker reads of it; bunker did not read it`);
     }
     return readOpened(fd, st, display, limit);
   } finally {
@@ -126,7 +119,7 @@ export function readOpened(fd: number, st: Stats, display: string, limit: ReadLi
     }
     let cut = false;
     if (used === limit.max && readSync(fd, Buffer.allocUnsafe(1), 0, 1, null) > 0) {
-      if (!limit.cut) throw new FileKindError(`${display} grew past the ${sizeWords(limit.max)} bunker reads of it while being read; bunker did not read it`);
+      if (!limit.cut) throw new FileKindError(`${display} grew past the ${formatSize(limit.max)} bunker reads of it while being read; bunker did not read it`);
       cut = true;
     }
     return { bytes: buf.subarray(0, used), st, cut };

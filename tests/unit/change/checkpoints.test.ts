@@ -111,7 +111,7 @@ describe("checkpoints", () => {
       const said = await checkpoints.undo(ctx, checkpoints.turns()[0]!, { force });
       expect(performance.now() - t0).toBeLessThan(2000);
       const couldNot =
-        "a.txt is a named pipe (FIFO), not a regular file; bunker did not read it; b.txt is a symbolic link; bunker did not follow it or read it; d.txt is 2.1 GB, more than the 67 MB bunker reads of it; bunker did not read it";
+        "a.txt is a named pipe (FIFO), not a regular file; bunker did not read it; b.txt is a symbolic link; bunker did not follow it or read it; d.txt is 2.0 GB, more than the 64.0 MB bunker reads of it; bunker did not read it";
       expect(said).toBe(`${force ? 'Nothing of turn 1 ("change all") was taken back.' : 'Took back turn 1 ("change all"): restored c.txt.'} Not taken back (still kept for /undo): ${couldNot}.`);
       // Nothing of the person's (or the command's) was replaced, even with force.
       expect(lstatSync(join(root, "a.txt")).isFIFO()).toBe(true);
