@@ -2,6 +2,7 @@
 // none. The text is escaped first: a pager shows what it is given, and
 // command output is untrusted.
 import { escapeControl } from "./escape.ts";
+import { isAbsolute } from "node:path";
 import { hostProgram } from "../sandbox/host-program.ts";
 
 export interface PagerOptions {
@@ -10,12 +11,20 @@ export interface PagerOptions {
   tty?: boolean;
 }
 
-/** The pager's command line: $PAGER split on spaces, else less (quits at once when the text fits the screen), else none. */
+/**
+ * The pager's command line: $PAGER split on spaces, else less (quits at once when the text fits the screen), else
+ * none. The pager runs on the host, so a bare name ($PAGER=less too) is looked up as bunker's own programs are, never
+ * in a PATH folder a command could have planted it in; a relative path is not run at all.
+ */
 export function pagerCommand(env: Record<string, string | undefined> = process.env): string[] | null {
+  const PATH = env.PATH ?? process.env.PATH ?? "";
   const chosen = env.PAGER?.trim();
-  if (chosen) return chosen.split(/\s+/);
-  // Never a less a command could have planted in a workspace folder on PATH: the pager runs on the host.
-  const less = hostProgram("less", env.PATH ?? process.env.PATH ?? "");
+  if (chosen) {
+    const [name, ...args] = chosen.split(/\s+/);
+    const program = name!.includes("/") ? (isAbsolute(name!) ? name! : null) : hostProgram(name!, PATH);
+    return program ? [program, ...args] : null;
+  }
+  const less = hostProgram("less", PATH);
   return less ? [less, "-R", "-F", "-K"] : null;
 }
 

@@ -2,15 +2,42 @@
 // terminal, the text printed where there is none; either way escaped, since
 // command output is untrusted and a pager shows what it is given.
 import { expect, test } from "bun:test";
-import { chmodSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { distrustForHostPrograms, hostProgram } from "../../../src/sandbox/host-program.ts";
 import { join } from "node:path";
 import { page, pagerCommand } from "../../../src/ui/pager.ts";
 import { tempDir } from "../../support/context.ts";
 
 test("$PAGER is split into its words; without it, less that quits when the text fits", () => {
-  expect(pagerCommand({ PAGER: " most -s " })).toEqual(["most", "-s"]);
+  const sh = hostProgram("sh");
+  expect(pagerCommand({ PAGER: " sh -s " })).toEqual(sh ? [sh, "-s"] : null);
+  expect(pagerCommand({ PAGER: "/opt/pager -s" })).toEqual(["/opt/pager", "-s"]);
   const less = Bun.which("less");
   expect(pagerCommand({})).toEqual(less ? [less, "-R", "-F", "-K"] : null);
+});
+
+test("$PAGER=less never runs a less a command planted in a workspace folder on PATH (it runs on the host)", async () => {
+  const ws = tempDir("bunker-pager-ws-");
+  const bin = join(ws, "node_modules", ".bin");
+  mkdirSync(bin, { recursive: true });
+  const ran = join(ws, "ran");
+  writeFileSync(join(bin, "less"), `#!/bin/sh\necho planted > "${ran}"\ncat > /dev/null\n`);
+  chmodSync(join(bin, "less"), 0o755);
+  distrustForHostPrograms([ws]);
+  try {
+    for (const PAGER of ["less", "./node_modules/.bin/less"]) {
+      const command = pagerCommand({ PAGER, PATH: `${bin}:/usr/bin:/bin` });
+      expect(command?.[0] ?? null).not.toStartWith(ws);
+      expect(command?.[0] ?? null).not.toStartWith(".");
+    }
+    await page("long text", () => {}, { env: { PAGER: "less", PATH: `${bin}:/usr/bin:/bin` }, tty: true });
+    expect(existsSync(ran)).toBe(false);
+    // The control: with another folder distrusted, the same PATH finds the planted one first.
+    distrustForHostPrograms([tempDir("bunker-pager-other-")]);
+    expect(pagerCommand({ PAGER: "less", PATH: `${bin}:/usr/bin:/bin` })).toEqual([join(bin, "less")]);
+  } finally {
+    distrustForHostPrograms([process.cwd()]);
+  }
 });
 
 test("the pager gets the text escaped, with a final newline, and runs with LESSSECURE", async () => {
