@@ -137,6 +137,7 @@ export class NetProxy {
     const m = /^([A-Z]+) (\S+) HTTP\/1\.[01]$/.exec(requestLine);
     if (!m) throw new ProxyRefusal(400, "not an HTTP/1.1 proxy request");
     const [, method, uri] = m as unknown as [string, string, string];
+    checkHeaderLines(headerLines);
     this.checkCredentials(headerLines);
     this.asked++;
     const { host, port, path } = parseTarget(method, uri);
@@ -229,6 +230,16 @@ export class NetProxy {
     if (client.destroyed) return;
     client.end(`HTTP/1.1 ${status}\r\nContent-Type: text/plain; charset=utf-8\r\n${extra}Connection: close\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
   }
+}
+
+/**
+ * Every header line a name (a token), a colon, and a value with no CR or LF: the head is split on CRLF only, and
+ * a server that also ends a line at a bare LF, or unfolds a line that starts with a space, would read a header
+ * bunker never saw (`X: 1\nHost: other.example` reached the server as that Host, past checkHostHeader).
+ */
+function checkHeaderLines(headerLines: string[]): void {
+  const bad = headerLines.find((l) => !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+:[^\r\n]*$/.test(l));
+  if (bad !== undefined) throw new ProxyRefusal(400, `a header line is malformed (a bare line break, a folded line or a name with spaces): ${JSON.stringify(bad.slice(0, 80))}; bunker does not forward it`);
 }
 
 /**

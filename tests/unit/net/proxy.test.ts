@@ -138,6 +138,12 @@ describe("the proxy", () => {
       expect(other).toContain(`bunker: the Host header names "elsewhere.example", but the request is for 127.0.0.2:${A.port}; bunker forwards a request only to the host it names`);
       const two = await raw(proxy, `GET http://127.0.0.2:${A.port}/ HTTP/1.1\r\nHost: 127.0.0.2:${A.port}\r\nHost: elsewhere.example\r\n\r\n`);
       expect(two).toContain("more than one Host header");
+      // A Host a lenient server would read from a bare LF, a folded line or a spaced name never gets past the check.
+      for (const smuggled of ["X-A: 1\nHost: elsewhere.example", " Host: elsewhere.example", "Host : elsewhere.example"]) {
+        const answer = await raw(proxy, `GET http://127.0.0.2:${A.port}/ HTTP/1.1\r\n${smuggled}\r\n\r\n`);
+        expect(answer).toStartWith("HTTP/1.1 400");
+        expect(answer).toContain("a header line is malformed");
+      }
       // The same host, however it is spelled, goes through.
       const same = await raw(proxy, `GET http://127.0.0.2:${A.port}/ HTTP/1.1\r\nHost: 0x7f.2:${A.port}\r\n\r\n`);
       expect(same).toStartWith("HTTP/1.1 200");
