@@ -250,7 +250,8 @@ export class McpConnection {
   endNow(): void {
     const pid = this.pid;
     if (!pid) return;
-    if (this.sandboxed) endTree(pid, processTree(pid));
+    // (The tree is read from /proc: elsewhere, macOS's Seatbelt, it is told to go as before.)
+    if (this.sandboxed && process.platform === "linux") endTree(pid, processTree(pid));
     else signalQuietly(pid, "SIGTERM");
   }
 

@@ -9,7 +9,7 @@
 // (~/.config/fish holds conf.d/ and functions/, which fish sources).
 import { readFileSync, statSync, type Stats } from "node:fs";
 import { homedir } from "node:os";
-import { isAbsolute, join, relative } from "node:path";
+import { dirname, isAbsolute, join, relative } from "node:path";
 import { isWithin, realpathLoose } from "./workspace.ts";
 
 type Env = Record<string, string | undefined>;
@@ -138,7 +138,8 @@ const MAX_SOURCE_DEPTH = 4;
  * The files a shell startup file sources by a path bunker can read without running it: `. FILE`, `source FILE`
  * (after `&&`, `;`, `then`), FILE absolute, `~/…`, `$HOME/…` or `${HOME}/…`, or relative to the home. A glob
  * (`~/.bash.d/*.sh`, a loop's list) stands for its folder; `$NAME/…` is read through a plain assignment in the same
- * file (`export DOTFILES=~/dotfiles`). A path with any other `$` or a backquote is left out.
+ * file (`export DOTFILES=~/dotfiles`). A path with any other `$` or a backquote stands for the file's own folder
+ * (unless that is the home or above it).
  */
 export function sourcedBy(file: string, home: string): { path: string; folder: boolean }[] {
   let text: string;
@@ -170,7 +171,14 @@ export function sourcedBy(file: string, home: string): { path: string; folder: b
   function push(written: string): void {
     const named = written.replace(/^\$\{?(\w+)\}?(?=\/|$)/, (all, name: string) => (name !== "HOME" && vars.has(name) ? vars.get(name)! : all));
     const word = named.replace(/^~(?=\/|$)/, home).replace(/^\$\{?HOME\}?(?=\/|$)/, home);
-    if (/[$`]/.test(word) || word === "") return;
+    if (word === "") return;
+    if (/[$`]/.test(word)) {
+      // Not readable without running the shell (`"$(dirname "$BASH_SOURCE")/aliases.sh"`, `$NVM_DIR/nvm.sh`): what
+      // such a line most often names is beside the file, so the file's folder counts whole; not the home itself (or above).
+      const dir = dirname(file);
+      if (dir !== home && !isWithin(dir, home) && !out.some((o) => o.folder && o.path === dir)) out.push({ path: dir, folder: true });
+      return;
+    }
     const abs = isAbsolute(word) ? word : join(home, word);
     if (/[*?[]/.test(abs)) {
       // The folder the glob's first wild part is in.

@@ -62,3 +62,13 @@ test("what a shell startup file sources: literal paths, ~ and $HOME, a plain var
     { path: "/etc/bash_completion", folder: false },
   ]);
 });
+
+test("a source line bunker cannot read in a linked startup file makes that file's folder count whole (not the home)", () => {
+  mkdirSync(join(home, "dotfiles/bash"), { recursive: true });
+  const rc = join(home, "dotfiles/bash/.bashrc");
+  writeFileSync(rc, 'source "$(dirname "${BASH_SOURCE[0]}")/aliases.sh"\n');
+  expect(sourcedBy(rc, home)).toEqual([{ path: join(home, "dotfiles/bash"), folder: true }]);
+  expect(startupMatcher({ HOME: home }, home).match(join(home, "dotfiles/bash/aliases.sh"))).toBe("your shell runs it when it starts: what it says runs in your next terminal (~/.bashrc sources what is in it)");
+  writeFileSync(join(home, "rc2"), "source $NVM_DIR/nvm.sh\n");
+  expect(sourcedBy(join(home, "rc2"), home)).toEqual([]);
+});
