@@ -441,6 +441,11 @@ function formatResult(r: ProcessResult, note: string | null): ToolOutput {
   return { content, isError: r.exitCode !== 0 || r.signal !== null || r.timedOutAfterMs !== null || r.interrupted };
 }
 
+/** The output names a path in the workspace's own .git (`.git/index.lock`, `/ws/.git/HEAD.lock`), not a nested or granted folder's. */
+function namesTopGit(out: string, root: string): boolean {
+  return out.includes(`${root}/.git/`) || /(^|[\s'"`])\.git\//m.test(out);
+}
+
 function formatSeconds(ms: number): string {
   return ms % 1000 === 0 ? `${ms / 1000}s` : `${(ms / 1000).toFixed(1)}s`;
 }
@@ -464,7 +469,7 @@ export function sandboxNote(r: ProcessResult, spec: SandboxSpec): string | null 
     );
   } else if (toolchain) {
     notes.push(toolchain);
-  } else if (erofs && !spec.gitWritable && /(^|[\s'"/])\.git\//m.test(out)) {
+  } else if (erofs && !spec.gitWritable && namesTopGit(out, spec.root)) {
     // git failing on the read-only .git: the grant that lets commands write history and nothing git obeys.
     notes.push(
       "The sandbox keeps the repository's .git read-only, so git cannot commit, branch, rebase, stash or fetch here. " +
