@@ -42,15 +42,34 @@ function ipv6Groups(a: string): number[] {
   return [...h, ...fill, ...t].map((g) => parseInt(g, 16));
 }
 
+/** The IPv4 address an IPv6 address carries: ::ffff:a.b.c.d (mapped), ::a.b.c.d (compatible), 64:ff9b::a.b.c.d (NAT64), 2002:AABB:CCDD:: (6to4). */
+function embeddedIPv4(g: number[]): number[] | null {
+  const v4 = (hi: number, lo: number) => [hi >> 8, hi & 255, lo >> 8, lo & 255];
+  if (g.slice(0, 5).every((x) => x === 0) && (g[5] === 0xffff || g[5] === 0)) return v4(g[6]!, g[7]!);
+  if (g[0] === 0x64 && g[1] === 0xff9b && g.slice(2, 6).every((x) => x === 0)) return v4(g[6]!, g[7]!);
+  if (g[0] === 0x2002) return v4(g[1]!, g[2]!);
+  return null;
+}
+
+/**
+ * One spelling per address, to compare two: an IPv4 address dotted, also when an IPv6 form carries it
+ * (`::ffff:192.0.2.2` is 192.0.2.2: a dual-stack socket reaches it so), other IPv6 as its eight groups.
+ */
+export function canonicalAddress(address: string): string {
+  const a = address.replace(/^\[|\]$/g, "").split("%")[0]!.toLowerCase();
+  if (!isIPv6(a)) return a;
+  const g = ipv6Groups(a);
+  const v4 = g.slice(0, 7).every((x) => x === 0) && g[7]! <= 1 ? null : embeddedIPv4(g);
+  return v4 ? v4.join(".") : g.map((x) => x.toString(16)).join(":");
+}
+
 function ipv6Kind(a: string): string | null {
   const g = ipv6Groups(a);
-  const v4 = (hi: number, lo: number) => [hi >> 8, hi & 255, lo >> 8, lo & 255];
   if (g.every((x) => x === 0)) return "unspecified";
   if (g.slice(0, 7).every((x) => x === 0) && g[7] === 1) return "loopback";
-  // ::ffff:a.b.c.d (mapped), ::a.b.c.d (compatible), 64:ff9b::a.b.c.d (NAT64): the IPv4 address decides.
-  if (g.slice(0, 5).every((x) => x === 0) && (g[5] === 0xffff || g[5] === 0)) return ipv4Kind(v4(g[6]!, g[7]!)) ?? null;
-  if (g[0] === 0x64 && g[1] === 0xff9b && g.slice(2, 6).every((x) => x === 0)) return ipv4Kind(v4(g[6]!, g[7]!));
-  if (g[0] === 0x2002) return ipv4Kind(v4(g[1]!, g[2]!));
+  // An IPv6 form that carries an IPv4 address: the IPv4 address decides.
+  const v4 = embeddedIPv4(g);
+  if (v4) return ipv4Kind(v4);
   if ((g[0]! & 0xffc0) === 0xfe80) return "link-local";
   if ((g[0]! & 0xfe00) === 0xfc00) return "private";
   if ((g[0]! & 0xff00) === 0xff00) return "multicast";

@@ -13,7 +13,7 @@
 import { lookup } from "node:dns/promises";
 import { connect, createServer, type Server, type Socket } from "node:net";
 import { networkInterfaces } from "node:os";
-import { addressAsHost, isIpLiteral, localAddressKind } from "./address.ts";
+import { addressAsHost, canonicalAddress, isIpLiteral, localAddressKind } from "./address.ts";
 import { netTarget, normalizeHost, splitHostPort } from "./host-pattern.ts";
 import { splice } from "./splice.ts";
 
@@ -46,7 +46,6 @@ async function systemResolve(host: string): Promise<string[]> {
   return (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
 }
 
-const bare = (address: string) => address.replace(/^\[|\]$/g, "").split("%")[0]!.toLowerCase();
 const article = (kind: string) => (kind.startsWith("this ") ? kind : `a ${kind}`);
 
 /**
@@ -55,7 +54,7 @@ const article = (kind: string) => (kind.startsWith("this ") ? kind : `a ${kind}`
  * (red team 7: 192.0.2.2 on eth0 reached a loopback-only-in-spirit service).
  */
 function ownAddresses(): Set<string> {
-  return new Set(Object.values(networkInterfaces()).flatMap((list) => (list ?? []).map((i) => bare(i.address))));
+  return new Set(Object.values(networkInterfaces()).flatMap((list) => (list ?? []).map((i) => canonicalAddress(i.address))));
 }
 
 class ProxyRefusal extends Error {
@@ -189,7 +188,7 @@ export class NetProxy {
       if (addresses.length === 0) throw new ProxyRefusal(502, `cannot resolve ${host}: no addresses`);
     }
     const own = ownAddresses();
-    const kind = (address: string) => localAddressKind(address) ?? (own.has(bare(address)) ? "this machine's own" : null);
+    const kind = (address: string) => localAddressKind(address) ?? (own.has(canonicalAddress(address)) ? "this machine's own" : null);
     for (const address of addresses) {
       if (kind(address) === null || this.opts.gate.addressGranted(addressAsHost(address), port)) return address;
     }

@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { addressAsHost, isIpLiteral, localAddressKind } from "../../../src/net/address.ts";
+import { addressAsHost, canonicalAddress, isIpLiteral, localAddressKind } from "../../../src/net/address.ts";
 
 test("loopback, private, link-local and the IPv6 forms that carry them are local; public addresses are not", () => {
   const cases: [string, string | null][] = [
@@ -18,4 +18,13 @@ test("addresses as hosts are written as rules are", () => {
   expect(isIpLiteral("example.com")).toBe(false);
   expect(addressAsHost("::ffff:127.0.0.1")).toBe("[::ffff:7f00:1]");
   expect(addressAsHost("127.0.0.1")).toBe("127.0.0.1");
+});
+
+test("one spelling per address: an IPv6 form that carries an IPv4 address is that address; other IPv6 by its groups", () => {
+  expect(canonicalAddress("::ffff:192.0.2.2")).toBe("192.0.2.2");
+  expect(canonicalAddress("[::FFFF:c000:202]")).toBe("192.0.2.2");
+  expect(canonicalAddress("192.0.2.2")).toBe("192.0.2.2");
+  expect(canonicalAddress("2001:db8:0:0::5")).toBe(canonicalAddress("2001:DB8::5"));
+  expect(canonicalAddress("fe80::1%eth0")).toBe(canonicalAddress("fe80::1"));
+  expect(canonicalAddress("::1")).not.toBe(canonicalAddress("0.0.0.1"));
 });

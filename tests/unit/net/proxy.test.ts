@@ -123,6 +123,16 @@ describe("the proxy", () => {
         expect(answer).toStartWith("HTTP/1.1 403");
         expect(answer).toContain(`bunker: ${own} is this machine's own address; bunker connects to this machine's own addresses, as to loopback, only when they are granted by address: --allow-net=${own}:${server.port}`);
       });
+      // The same address in IPv6 clothing (a dual-stack socket reaches it so): a literal, or a name whose AAAA says it.
+      const anyHost: NetGate = { admit: async () => null, addressGranted: () => false };
+      await withProxy(anyHost, async (proxy) => {
+        const mapped = await raw(proxy, `GET http://[::ffff:${own}]:${server.port}/ HTTP/1.1\r\nHost: [::ffff:${own}]:${server.port}\r\n\r\n`);
+        expect(mapped).toStartWith("HTTP/1.1 403");
+        expect(mapped).toContain("is this machine's own address");
+        const named = await raw(proxy, `GET http://own.example:${server.port}/ HTTP/1.1\r\nHost: own.example:${server.port}\r\n\r\n`);
+        expect(named).toStartWith("HTTP/1.1 403");
+        expect(named).toContain(`own.example resolves to ::ffff:${own}, this machine's own address`);
+      }, async () => [`::ffff:${own}`]);
       await withProxy(gate([`${own}:${server.port}`]), async (proxy) => {
         expect(await (await fetch(`http://${own}:${server.port}/`, { proxy })).text()).toBe("bound everywhere\n");
       });
