@@ -253,6 +253,7 @@ export function commandSandboxSpec(command: string, root: string, opts: RunBashO
       ...(opts.sessionsDir && !isWithin(opts.sessionsDir, root) && !isWithin(root, opts.sessionsDir) ? [opts.sessionsDir] : []),
     ],
     readOnly: [...(opts.readOnly ?? []), ...(wall?.readOnly ?? [])],
+    ...(wall ? { wallPaths: wall.readOnly } : {}),
     workspaceReadOnly,
     ...(wall ? { repositories: wall.state } : {}),
   };
