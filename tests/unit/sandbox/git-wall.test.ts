@@ -36,7 +36,7 @@ test("red team 6 F12j: folders that never hold still while a walk reads them: be
   // Another session's command swapping tools/ for a link to a decoy and back, for longer than the walk's rounds.
   const toggle = Bun.spawn(["python3", "-c", `import os,time
 os.chdir(${JSON.stringify(root)})
-end=time.time()+5
+end=time.time()+60
 print("go", flush=True)
 while time.time()<end and not os.path.exists("stop"):
     os.rename("tools","tools2"); os.symlink("decoy","tools")
