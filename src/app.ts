@@ -13,6 +13,8 @@ import { Permissions } from "./perms/permissions.ts";
 import { Policy, sharesMachineNetwork } from "./perms/policy.ts";
 import type { Approver } from "./perms/types.ts";
 import { allTools } from "./tools/all.ts";
+import { distrustForHostPrograms } from "./sandbox/host-program.ts";
+import { globBase } from "./sandbox/denied-files.ts";
 import { ToolRegistry } from "./tools/registry.ts";
 import type { ToolContext } from "./tools/tool.ts";
 import { TerminalUI } from "./ui/terminal.ts";
@@ -58,6 +60,9 @@ async function makeApprover(config: Config, ui: TerminalUI): Promise<Approver> {
 }
 
 export async function buildApp(config: Config, ui: TerminalUI): Promise<App> {
+  // Before anything runs: the programs bunker runs on the host never come from where a command can write.
+  const write = config.grants.allow.write;
+  distrustForHostPrograms([config.root, ...write.paths, ...write.globs.map(globBase), ...config.mcp.servers.flatMap((s) => s.write)]);
   const approver = await makeApprover(config, ui);
   // Whether commands run in a sandbox is found out when a command is first judged (spawning
   // bwrap to probe it costs more than the rest of start-up, and its module pulls in the
@@ -98,7 +103,8 @@ export async function buildApp(config: Config, ui: TerminalUI): Promise<App> {
   const registry = new ToolRegistry(allTools(config));
   for (const warning of config.startupWarnings) ui.info(pc.yellow(escapeControl(warning)));
   // At a prompt the person hears about a missing sandbox before the first command; a headless turn may need none.
-  if (!config.print) await probeSandbox();
+  // MCP servers start now, in the same sandbox: what it cannot keep from them is said before they start (red team 6's F11d).
+  if (!config.print || config.mcp.servers.length > 0) await probeSandbox();
   // The MCP client is loaded only when servers are configured.
   const mcp = config.mcp.servers.length === 0 ? undefined : await (await import("./mcp/start.ts")).startMcp({
     config, registry, interactive: canPrompt(config), notify: (line) => ui.info(pc.yellow(escapeControl(line))), aside: (fn) => ui.aside(fn),

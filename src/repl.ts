@@ -40,7 +40,9 @@ export async function runRepl(config: Config): Promise<number> {
   const app = await buildApp(config, ui);
   // The status line and /cost count the whole session: a continued one's earlier runs too (as Claude Code's /cost after --continue).
   app.recorder.trackUsage(app.model.usage, true);
-  process.stderr.write(`${pc.bold("bunker")} ${pc.dim(`· ${escapeControl(app.model.name)} · ${escapeControl(config.root)}`)}\n${pc.dim("/help for commands, Ctrl+D to leave")}\n`);
+  // Keys typed before the keyboard is read were echoed by the terminal where the banner goes ("hellobunker · …"):
+  // on a terminal the banner's line is cleared first; the keys themselves wait for the input line, drawn there once.
+  process.stderr.write(`${live ? "\r\x1b[K" : ""}${pc.bold("bunker")} ${pc.dim(`· ${escapeControl(app.model.name)} · ${escapeControl(config.root)}`)}\n${pc.dim("/help for commands, Ctrl+D to leave")}\n`);
   const resumed = app.agent.history.messages.length;
   if (resumed > 0) {
     const todos = app.session.todos.length;
@@ -64,7 +66,11 @@ export async function runRepl(config: Config): Promise<number> {
     reader = new TtyPrompt(keyboard, region, { history: history.earlier });
     // A new width applies to what is drawn next; the region is redrawn for it now (clearing the rows drawn for the old one).
     // The region draws to stderr and reads its width: stderr learns the new size after stdout does.
-    process.stderr.on("resize", () => region.draw());
+    // The status line is fitted to the width: it is made again for the new one first.
+    process.stderr.on("resize", () => {
+      ui.drawStatus();
+      region.draw();
+    });
     ui.drawStatus();
   } else {
     const lines = new LineReader();

@@ -11,6 +11,7 @@ import { version } from "../build-info.ts";
 import type { McpServerDef } from "./config.ts";
 import { launchStdio, type LaunchContext } from "./sandbox.ts";
 import { SandboxedStdioTransport } from "./stdio.ts";
+import { endTree, processTree } from "../sandbox/reaper.ts";
 
 export type ServerState = "starting" | "ready" | "failed" | "stopped";
 
@@ -242,10 +243,25 @@ export class McpConnection {
     await this.dispose();
   }
 
+  /**
+   * bunker is exiting: its sandbox is ended, and waited for (bounded), so the last walk (wallNotes) comes after
+   * anything it left running can write. An unconfined server is only told to go.
+   */
+  endNow(): void {
+    const pid = this.pid;
+    if (!pid) return;
+    // (The tree is read from /proc: elsewhere, macOS's Seatbelt, it is told to go as before.)
+    if (this.sandboxed && process.platform === "linux") endTree(pid, processTree(pid));
+    else signalQuietly(pid, "SIGTERM");
+  }
+
   private async dispose(): Promise<void> {
     const client = this.client;
     const closeLaunch = this.closeLaunch;
     const walked = this.afterCall !== undefined;
+    // What runs in its sandbox now (taken before it is closed: its pid may be reused once it is reaped).
+    const pid = this.pid;
+    const tree = pid && walked ? processTree(pid) : null;
     this.client = undefined;
     this.transport = undefined;
     this.closeLaunch = undefined;
@@ -255,6 +271,8 @@ export class McpConnection {
       // already gone
     }
     await closeLaunch?.().catch(() => undefined);
+    // Its sandbox gone (bounded) before the walk: a task it left running cannot write after the walk.
+    if (pid && tree) endTree(pid, tree);
     // What it wrote in its write folders after its last call (a task left running), once it is stopped: said to the person.
     if (walked) for (const line of this.wallNotes()) this.events.onState(this, line);
     this.afterCall = undefined;
@@ -290,4 +308,12 @@ function withoutMeta(schema: Record<string, unknown>): Record<string, unknown> {
 function cut(text: string, max: number): string {
   const one = text.replace(/\s+/g, " ").trim();
   return one.length > max ? `${one.slice(0, max)}…` : one;
+}
+
+function signalQuietly(pid: number, sig: NodeJS.Signals): void {
+  try {
+    process.kill(pid, sig);
+  } catch {
+    // gone
+  }
 }

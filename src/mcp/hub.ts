@@ -54,9 +54,9 @@ export class McpHub {
     for (const def of opts.servers) this.connect(def);
     opts.registry.setResolver((name) => this.resolve(name));
     this.budget.beforeSearch = async () => void (await Promise.all([...this.conns.values()].map((c) => c.ready)));
-    // Sandboxed servers die with bwrap's parent; unconfined ones are told to go.
+    // Each server's sandbox ended and waited for, bounded (unconfined ones are told to go), then the last walk.
     process.once("exit", () => {
-      for (const c of this.conns.values()) if (c.pid) try { process.kill(c.pid, "SIGTERM"); } catch { /* gone */ }
+      for (const c of this.conns.values()) c.endNow();
       // What a server wrote in its write folders after its last call (a task left running): the git wall's walk, said.
       for (const c of this.conns.values()) for (const line of c.wallNotes()) this.opts.notify(line);
     });

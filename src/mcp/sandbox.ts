@@ -9,12 +9,14 @@ import { homedir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { isWithin, realpathLoose } from "../perms/workspace.ts";
 import { confine, locateProgram, type SandboxPlan } from "../sandbox/detect.ts";
+import { hostProgram } from "../sandbox/host-program.ts";
 import { scrubEnv, withGitHardening, withoutUpdateChecks } from "../sandbox/env.ts";
 import { hostView, type SandboxSpec } from "../sandbox/spec.ts";
 import { wallAfter, wallBefore, type WallState } from "../sandbox/git-wall.ts";
 import { laterMatch } from "../perms/runs-later.ts";
 import { startCommandNet, type CommandNet } from "../net/command-net.ts";
 import { hostsCover, netTarget } from "../net/host-pattern.ts";
+import { loopbackTargets } from "../net/gate.ts";
 import type { NetGate } from "../net/proxy.ts";
 import { absoluteIn, type McpServerDef } from "./config.ts";
 import { serverView, type ServerView } from "./view.ts";
@@ -64,10 +66,15 @@ export function serverStateDir(stateDir: string, def: McpServerDef, root: string
   return join(stateDir, "mcp", `project-${project}`, def.name);
 }
 
-/** The program a definition names, as an absolute path (on PATH, or relative to the workspace). */
+/**
+ * The program a definition names, as an absolute path: relative to the
+ * workspace, or on PATH but never in a folder a command can write (a
+ * command that plants `github-mcp-server` in ./node_modules/.bin must not
+ * get the person's server, with its token, started as itself: red team 7 F6).
+ */
 export function resolveProgram(command: string, root: string, path: string): string | null {
   if (command.includes("/")) return absoluteIn(root, command);
-  return locateProgram(command, path);
+  return hostProgram(command, path);
 }
 
 export class LaunchError extends Error {
@@ -76,7 +83,7 @@ export class LaunchError extends Error {
 
 /** The proxy's judge for one server: its own `net` list, less what is denied everywhere; nobody is asked. */
 export function serverGate(def: McpServerDef, denyHosts: string[]): NetGate {
-  const granted = (target: string) => hostsCover(def.net, target) && !hostsCover(denyHosts, target);
+  const granted = serverGrants(def, denyHosts);
   return {
     admit: async (host, port) => {
       const target = netTarget(host, port);
@@ -85,6 +92,11 @@ export function serverGate(def: McpServerDef, denyHosts: string[]): NetGate {
     },
     addressGranted: (host, port) => granted(netTarget(host, port)),
   };
+}
+
+/** Whether a server's `net` list grants `target` ("host:port"), less what is denied everywhere. */
+function serverGrants(def: McpServerDef, denyHosts: string[]): (target: string) => boolean {
+  return (target) => hostsCover(def.net, target) && !hostsCover(denyHosts, target);
 }
 
 /** How a server will run: what the consent question shows, and exactly what launchStdio mounts. */
@@ -123,7 +135,11 @@ export async function launchStdio(def: McpServerDef, ctx: LaunchContext): Promis
   const { command, args, env: own } = def.transport;
   if (!ctx.plan.confined && ctx.plan.refuse) throw new LaunchError(ctx.plan.refuse);
   const program = resolveProgram(command, ctx.root, ctx.env.PATH ?? "");
-  if (!program || !existsSync(program)) throw new LaunchError(`the program "${command}" was not found${command.includes("/") ? "" : " on PATH"}`);
+  if (!program || !existsSync(program)) {
+    const writable = command.includes("/") ? null : locateProgram(command, ctx.env.PATH ?? "");
+    if (writable) throw new LaunchError(`the program "${command}" is on PATH only at ${writable}, where commands can write, so bunker does not start it from there; name it by its path in the server's definition if it is the one you mean`);
+    throw new LaunchError(`the program "${command}" was not found${command.includes("/") ? "" : " on PATH"}`);
+  }
 
   // The same allow-list as commands (system, toolchains, git config, a private home), and what serverView adds.
   const { host, hidden } = hostFor(ctx);
@@ -162,7 +178,10 @@ export async function launchStdio(def: McpServerDef, ctx: LaunchContext): Promis
   if (ctx.plan.confined && ctx.plan.kind === "bubblewrap") env.TMPDIR = "/tmp";
   let net: CommandNet | null = null;
   if (ctx.plan.confined && network === "hosts") {
-    net = await startCommandNet(ctx.plan.kind, serverGate(def, ctx.denyHosts));
+    // The loopback ports its `net` list grants (127.0.0.1:8765, [::1]:8765) reach the person's machine as a command's do: the
+    // forwarder listens on them inside its network namespace, whose loopback is its own (bubblewrap; macOS has no such namespace).
+    const tunnels = ctx.plan.kind === "bubblewrap" ? loopbackTargets(def.net, serverGrants(def, ctx.denyHosts)) : [];
+    net = await startCommandNet(ctx.plan.kind, serverGate(def, ctx.denyHosts), tunnels);
     spec.netProxy = net.spec;
     // The forwarder's own files, read-only like the server's.
     spec.readable = [...(spec.readable ?? []), ...net.spec.readable];

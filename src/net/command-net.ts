@@ -104,7 +104,7 @@ export function refusalNote(refusals: readonly Refusal[]): string | null {
 }
 
 const REFUSED = /couldn't connect|connection refused|econnrefused|failed to connect/i;
-const LOOPBACK_URL = /\b(localhost|127(?:\.\d{1,3}){3}):(\d{1,5})\b/g;
+const LOOPBACK_URL = /(\blocalhost|\b127(?:\.\d{1,3}){3}|\[::1\]):(\d{1,5})\b/g;
 
 /**
  * When a command failed to connect and names a loopback address:port not granted (`tunnels`: those that are):
@@ -113,9 +113,15 @@ const LOOPBACK_URL = /\b(localhost|127(?:\.\d{1,3}){3}):(\d{1,5})\b/g;
 export function loopbackNote(command: string, output: string, tunnels: readonly string[]): string | null {
   if (!REFUSED.test(output)) return null;
   const missing = new Set<string>();
+  const low = new Set<string>();
   for (const m of command.matchAll(LOOPBACK_URL)) {
     const target = `${m[1] === "localhost" ? "127.0.0.1" : m[1]}:${Number(m[2])}`;
-    if (!tunnels.includes(target)) missing.add(target);
+    if (tunnels.includes(target)) continue;
+    (Number(m[2]) < 1024 ? low : missing).add(target);
+  }
+  if (low.size > 0) {
+    const list = [...low].join(", ");
+    return `note: in the sandbox, localhost is the command's own loopback, and nothing there may listen on a port below 1024, so bunker cannot carry ${list} to the person's machine; a client told to use bunker's proxy for it (curl --noproxy '' …) reaches it when granted: --allow-net=${[...low].join(",")}`;
   }
   if (missing.size === 0) return null;
   const flag = `--allow-net=${[...missing].join(",")}`;

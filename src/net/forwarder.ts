@@ -141,7 +141,8 @@ export async function runForwarder(args: string[]): Promise<number> {
   const port = Number(portText);
   const tunnels: { host: string; port: number }[] = [];
   while (rest[0] === "--tunnel" && rest.length > 1) {
-    const m = /^(\d{1,3}(?:\.\d{1,3}){3}):(\d{1,5})$/.exec(rest[1]!);
+    // 127.0.0.1:8765, or [::1]:8765 (listened on as ::1).
+    const m = /^(\d{1,3}(?:\.\d{1,3}){3}|\[::1\]):(\d{1,5})$/.exec(rest[1]!);
     if (!m) break;
     tunnels.push({ host: m[1]!, port: Number(m[2]) });
     rest.splice(0, 2);
@@ -159,9 +160,10 @@ export async function runForwarder(args: string[]): Promise<number> {
     return 1;
   }
   for (const t of tunnels) {
-    // A port below 1024 cannot be bound without privileges: that grant reaches web_fetch and proxied clients only.
+    // A port below 1024 cannot be bound without privileges (none is given: gate.ts leaves those out), nor ::1 where
+    // the kernel has IPv6 off: that grant then reaches web_fetch and proxied clients only.
     try {
-      servers.push(listenToProxy(t.host, t.port, socket, `${t.host}:${t.port}`));
+      servers.push(listenToProxy(t.host.replace(/^\[|\]$/g, ""), t.port, socket, `${t.host}:${t.port}`));
     } catch {}
   }
   for (const s of servers) s.unref();

@@ -49,17 +49,28 @@ export function grantedByAddress(perms: Permissions, target: string): boolean {
 }
 
 /**
- * The host loopback ports (IPv4 "address:port") granted now by a flag, a rule or a session answer, and not denied:
- * a command's forwarder tunnels each from the sandbox's own loopback to the host's (forwarder.ts).
+ * The host loopback ports ("127.0.0.1:8765", "[::1]:8765") granted now by a flag, a rule or a session answer, and
+ * not denied: a command's forwarder tunnels each from the sandbox's own loopback to the host's (forwarder.ts).
  */
 export function grantedLoopbackTargets(perms: Permissions): string[] {
   const { allow } = perms.policy.grants;
+  return loopbackTargets([...allow.net.hosts, ...perms.policy.sessionTargetsOf("net")], (target) => perms.policy.decide("net", target).verdict === "allow");
+}
+
+/**
+ * Of host patterns, the loopback `address:port` targets (an IPv4 127/8 address, or [::1]; a port named) that
+ * `granted` lets through: the ports a sandbox's forwarder tunnels to the host (commands' grants, an MCP server's
+ * `net` list). A port below 1024 is left out: inside the sandbox nothing unprivileged may listen there (bunker
+ * gives no sandbox a capability), so such a grant reaches only what goes through the proxy (HTTP_PROXY).
+ */
+export function loopbackTargets(patterns: readonly string[], granted: (target: string) => boolean): string[] {
   const out = new Set<string>();
-  for (const text of [...allow.net.hosts, ...perms.policy.sessionTargetsOf("net")]) {
+  for (const text of patterns) {
     const p = parseHostPattern(text);
-    if (!p || p.wildcard || p.port === undefined || !isIPv4(p.host) || localAddressKind(p.host) !== "loopback") continue;
+    if (!p || p.wildcard || p.port === undefined || p.port < 1024) continue;
+    if (!(isIPv4(p.host) && localAddressKind(p.host) === "loopback") && p.host !== "[::1]") continue;
     const target = netTarget(p.host, p.port);
-    if (perms.policy.decide("net", target).verdict === "allow") out.add(target);
+    if (granted(target)) out.add(target);
   }
   return [...out];
 }

@@ -12,6 +12,7 @@
 // whose body is one line saying why and which flag grants it.
 import { lookup } from "node:dns/promises";
 import { connect, createServer, type Server, type Socket } from "node:net";
+import { networkInterfaces } from "node:os";
 import { addressAsHost, isIpLiteral, localAddressKind } from "./address.ts";
 import { netTarget, normalizeHost, splitHostPort } from "./host-pattern.ts";
 import { splice } from "./splice.ts";
@@ -45,6 +46,18 @@ async function systemResolve(host: string): Promise<string[]> {
   return (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
 }
 
+const bare = (address: string) => address.replace(/^\[|\]$/g, "").split("%")[0]!.toLowerCase();
+const article = (kind: string) => (kind.startsWith("this ") ? kind : `a ${kind}`);
+
+/**
+ * The addresses of this machine's own interfaces: a service bound to 0.0.0.0
+ * answers on them as on loopback, so a public one is local all the same
+ * (red team 7: 192.0.2.2 on eth0 reached a loopback-only-in-spirit service).
+ */
+function ownAddresses(): Set<string> {
+  return new Set(Object.values(networkInterfaces()).flatMap((list) => (list ?? []).map((i) => bare(i.address))));
+}
+
 class ProxyRefusal extends Error {
   constructor(readonly status: number, message: string) {
     super(message);
@@ -60,6 +73,8 @@ export class NetProxy {
   readonly refusals: Refusal[] = [];
   /** Every granted connection that failed (a name that does not resolve, a refused port): web_fetch says why. */
   readonly failures: Refusal[] = [];
+  /** How many requests came with the right credentials: web_fetch checks each of its requests did. */
+  asked = 0;
 
   constructor(private readonly opts: ProxyOptions) {
     this.server = createServer({ noDelay: true }, (client) => this.accept(client));
@@ -123,6 +138,7 @@ export class NetProxy {
     if (!m) throw new ProxyRefusal(400, "not an HTTP/1.1 proxy request");
     const [, method, uri] = m as unknown as [string, string, string];
     this.checkCredentials(headerLines);
+    this.asked++;
     const { host, port, path } = parseTarget(method, uri);
     const target = netTarget(host, port);
     const reason = await this.opts.gate.admit(host, port);
@@ -170,13 +186,17 @@ export class NetProxy {
       }
       if (addresses.length === 0) throw new ProxyRefusal(502, `cannot resolve ${host}: no addresses`);
     }
+    const own = ownAddresses();
+    const kind = (address: string) => localAddressKind(address) ?? (own.has(bare(address)) ? "this machine's own" : null);
     for (const address of addresses) {
-      if (localAddressKind(address) === null || this.opts.gate.addressGranted(addressAsHost(address), port)) return address;
+      if (kind(address) === null || this.opts.gate.addressGranted(addressAsHost(address), port)) return address;
     }
     const first = addresses[0]!;
     const shown = netTarget(addressAsHost(first), port);
-    const what = literal ? `${host} is a ${localAddressKind(first)} address` : `${host} resolves to ${first}, a ${localAddressKind(first)} address`;
-    throw new ProxyRefusal(403, `${what}; bunker connects to loopback, link-local and private addresses only when they are granted by address: --allow-net=${shown}`);
+    const firstKind = kind(first)!;
+    const what = literal ? `${host} is ${article(firstKind)} address` : `${host} resolves to ${first}, ${article(firstKind)} address`;
+    const rule = firstKind.startsWith("this ") ? "this machine's own addresses, as to loopback," : "loopback, link-local and private addresses";
+    throw new ProxyRefusal(403, `${what}; bunker connects to ${rule} only when they are granted by address: --allow-net=${shown}`);
   }
 
   private connectTo(address: string, port: number): Promise<Socket> {

@@ -37,6 +37,21 @@ export const RUNS_LATER: readonly RunsLaterRule[] = [
   { glob: "**/bunfig.toml", why: "bun obeys it on every bun run and bun test (preload runs code first)" },
   { glob: "**/.yarnrc{,.yml}", why: "yarn obeys it on every yarn command (yarnPath runs that file as yarn)" },
   { glob: ".github/workflows/**", why: "runs in CI when pushed (GitHub Actions)" },
+  // Every CI's pipeline file runs with the project's CI secrets and deploy keys on the next push (red team 7 F5).
+  { glob: "{.forgejo,.gitea}/workflows/**", why: "runs in CI when pushed (Forgejo/Gitea Actions)" },
+  { glob: ".gitlab-ci.{yml,yaml}", why: "runs in CI when pushed (GitLab CI)" },
+  { glob: ".circleci/**", why: "runs in CI when pushed (CircleCI)" },
+  { glob: "{azure-pipelines,.azure-pipelines/*}.{yml,yaml}", why: "runs in CI when pushed (Azure Pipelines)" },
+  { glob: "bitbucket-pipelines.yml", why: "runs in CI when pushed (Bitbucket Pipelines)" },
+  { glob: ".buildkite/**", why: "runs in CI when pushed (Buildkite)" },
+  { glob: "{.drone,.woodpecker}.{yml,yaml}", why: "runs in CI when pushed (Drone/Woodpecker)" },
+  { glob: ".woodpecker/**", why: "runs in CI when pushed (Woodpecker)" },
+  { glob: ".travis.yml", why: "runs in CI when pushed (Travis CI)" },
+  { glob: "**/Jenkinsfile", why: "runs in CI when pushed (Jenkins)" },
+  // VS Code obeys a trusted folder's settings (git.path, terminal.integrated.*) and runs a workspace file's folderOpen tasks.
+  { glob: "**/.vscode/settings.json", why: "VS Code obeys it when you open the folder (it can name programs VS Code runs)" },
+  { glob: "**/*.code-workspace", why: "runs when you open it in VS Code (its tasks and settings)" },
+  { glob: "**/{.lintstagedrc,.lintstagedrc.*,lint-staged.config.*}", why: "runs on git commit through the commit hook (lint-staged)" },
 ];
 
 /**

@@ -9,7 +9,7 @@
 // (~/.config/fish holds conf.d/ and functions/, which fish sources).
 import { readFileSync, statSync, type Stats } from "node:fs";
 import { homedir } from "node:os";
-import { isAbsolute, join, relative } from "node:path";
+import { dirname, isAbsolute, join, relative } from "node:path";
 import { isWithin, realpathLoose } from "./workspace.ts";
 
 type Env = Record<string, string | undefined>;
@@ -137,7 +137,9 @@ const MAX_SOURCE_DEPTH = 4;
 /**
  * The files a shell startup file sources by a path bunker can read without running it: `. FILE`, `source FILE`
  * (after `&&`, `;`, `then`), FILE absolute, `~/…`, `$HOME/…` or `${HOME}/…`, or relative to the home. A glob
- * (`~/.bash.d/*.sh`, a loop's list) stands for its folder. A path with any other `$` or a backquote is left out.
+ * (`~/.bash.d/*.sh`, a loop's list) stands for its folder; `$NAME/…` is read through a plain assignment in the same
+ * file (`export DOTFILES=~/dotfiles`). A path with any other `$` or a backquote stands for the file's own folder
+ * (unless that is the home or above it).
  */
 export function sourcedBy(file: string, home: string): { path: string; folder: boolean }[] {
   let text: string;
@@ -147,9 +149,16 @@ export function sourcedBy(file: string, home: string): { path: string; folder: b
     return [];
   }
   const out: { path: string; folder: boolean }[] = [];
-  const unquote = (w: string) => w.replace(/^(["'])(.*)\1$/, "$2");
+  // Quotes dropped wherever they are (`"$HOME"/.bash.d/*.sh`): what is left is what the shell reads.
+  const unquote = (w: string) => w.replace(/["']/g, "");
   const lines = text.split("\n").map((l) => l.replace(/(^|\s)#.*$/, ""));
   // A loop's list (`for f in ~/.bash.d/*.sh; do . "$f"; done`): what `$f` stands for.
+  // Plain assignments (`export DOTFILES=~/dotfiles`, `ZSH="$HOME/.oh-my-zsh"`): what `$DOTFILES/…` stands for.
+  const vars = new Map<string, string>();
+  for (const line of lines) {
+    const m = /^\s*(?:export\s+)?(\w+)=("[^"$`]*(?:\$\{?HOME\}?[^"$`]*)?"|'[^']*'|[^\s;&|$`'"]*(?:\$\{?HOME\}?[^\s;&|$`'"]*)?)\s*(?:[;#]|$)/.exec(line);
+    if (m) vars.set(m[1]!, unquote(m[2]!));
+  }
   const loops = new Map<string, string[]>();
   for (const line of lines) for (const m of line.matchAll(/\bfor\s+(\w+)\s+in\s+([^;\n]*?)\s*(?:;|\bdo\b|$)/g)) loops.set(m[1]!, m[2]!.split(/\s+/).filter(Boolean).map(unquote));
   for (const line of lines) {
@@ -160,8 +169,16 @@ export function sourcedBy(file: string, home: string): { path: string; folder: b
     }
   }
   function push(written: string): void {
-    const word = written.replace(/^~(?=\/|$)/, home).replace(/^\$\{?HOME\}?(?=\/|$)/, home);
-    if (/[$`]/.test(word) || word === "") return;
+    const named = written.replace(/^\$\{?(\w+)\}?(?=\/|$)/, (all, name: string) => (name !== "HOME" && vars.has(name) ? vars.get(name)! : all));
+    const word = named.replace(/^~(?=\/|$)/, home).replace(/^\$\{?HOME\}?(?=\/|$)/, home);
+    if (word === "") return;
+    if (/[$`]/.test(word)) {
+      // Not readable without running the shell (`"$(dirname "$BASH_SOURCE")/aliases.sh"`, `$NVM_DIR/nvm.sh`): what
+      // such a line most often names is beside the file, so the file's folder counts whole; not the home itself (or above).
+      const dir = dirname(file);
+      if (dir !== home && !isWithin(dir, home) && !out.some((o) => o.folder && o.path === dir)) out.push({ path: dir, folder: true });
+      return;
+    }
     const abs = isAbsolute(word) ? word : join(home, word);
     if (/[*?[]/.test(abs)) {
       // The folder the glob's first wild part is in.

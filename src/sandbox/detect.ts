@@ -3,6 +3,7 @@
 // it cannot), on refuses to run commands unconfined, off never confines.
 import { existsSync } from "node:fs";
 import { bubblewrapArgs, probeBubblewrap } from "./bubblewrap.ts";
+import { hostProgram, SYSTEM_BIN_DIRS } from "./host-program.ts";
 import { canScopeAbstractSockets, scopedArgv } from "./landlock.ts";
 import { SANDBOX_EXEC, seatbeltArgs } from "./seatbelt.ts";
 import type { SandboxSpec } from "./spec.ts";
@@ -39,18 +40,14 @@ export function detectSandbox(platform: NodeJS.Platform = process.platform): San
   return found;
 }
 
-// Where distributions install programs, for when PATH is empty or trimmed
-// (a service, `env -i`): the sandbox and the shell should not vanish with it.
-const SYSTEM_BIN_DIRS = ["/usr/bin", "/bin", "/usr/local/bin"];
-
-/** `name` on PATH, else in a system bin directory, else null. */
+/** `name` on PATH, else in a system bin directory, else null: for what runs inside the sandbox (bwrap itself: hostProgram). */
 export function locateProgram(name: string, path: string = process.env.PATH ?? ""): string | null {
   return Bun.which(name, { PATH: path }) ?? SYSTEM_BIN_DIRS.map((d) => `${d}/${name}`).find((p) => existsSync(p)) ?? null;
 }
 
 function detectUncached(platform: NodeJS.Platform): SandboxAvailability {
   if (platform === "linux") {
-    const bwrap = locateProgram("bwrap");
+    const bwrap = hostProgram("bwrap");
     if (!bwrap) return { kind: null, reason: "bubblewrap (bwrap) is not installed" };
     const probe = probeBubblewrap(bwrap);
     return probe.ok ? { kind: "bubblewrap", program: bwrap } : { kind: null, program: bwrap, reason: probe.reason };

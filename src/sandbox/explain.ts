@@ -1,7 +1,7 @@
 // When a sandboxed command fails on a path, one line that says what the
 // sandbox shows and which flag shows more: the model can then ask the person
 // instead of retrying, and the person knows what to pass.
-import { isAbsolute, join, resolve } from "node:path";
+import { isAbsolute, join, normalize, resolve } from "node:path";
 import { isWithin } from "../perms/workspace.ts";
 import { shellQuote } from "../shell/quote.ts";
 import { sandboxMounts, shownAs, type Mount, type SandboxSpec } from "./spec.ts";
@@ -78,4 +78,30 @@ export function toolchainWriteNote(output: string, spec: SandboxSpec, home: stri
       `The person can make it writable with --allow-write=${grant} (commands here can then change what is in it).${other} Do not retry as it is.`;
   }
   return null;
+}
+
+/** A line that says a path was busy: EBUSY, which removing or renaming a mount point gives. */
+const BUSY = /Device or resource busy|EBUSY|resource busy/i;
+/** A path as programs quote it: 'x', "x", ‘x’, `x'. */
+const QUOTED = /['"‘`]([^'"’`\n]+)['"’]/g;
+
+/**
+ * Whether the output says a path was busy that is one of the sandbox's read-only mounts (a hook, .envrc or venv
+ * program mounted read-only cannot be removed or renamed over): the sandbox blocked that write. A busy device, a
+ * file another program holds, or a mount of the person's own is not the sandbox's doing, and is not said to be.
+ */
+export function busyOnReadOnlyMount(output: string, spec: SandboxSpec, mounts: () => Mount[] = () => sandboxMounts(spec)): boolean {
+  const lines = output.split("\n").filter((l) => BUSY.test(l));
+  if (lines.length === 0) return false;
+  const readOnly = mounts().filter((m) => m.kind === "ro" || m.kind === "copy" || m.kind === "mask" || (m.kind === "empty" && !m.writable)).map((m) => m.path);
+  for (const line of lines) {
+    for (const m of line.matchAll(QUOTED)) {
+      const word = m[1]!;
+      if (readOnly.includes(resolve(spec.root, word))) return true;
+      // Relative to a folder the command went into (`cd .venv && rm bin/pip`): a read-only mount in the workspace that ends with it.
+      const rel = normalize(word).replace(/\/+$/, "");
+      if (!isAbsolute(word) && !rel.startsWith("..") && readOnly.some((p) => isWithin(spec.root, p) && p.endsWith(`/${rel}`))) return true;
+    }
+  }
+  return false;
 }

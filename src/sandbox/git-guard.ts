@@ -16,6 +16,7 @@ import { bytesId, joinBytes, undecodableNames, type WalkGaps } from "./walk-gaps
 import { changedSince, ownCopies, ownCopy } from "./hard-links.ts";
 import { envrcLoads } from "../perms/envrc-loads.ts";
 import { VENV_TOOL_WHY, venvNewIsFine, venvRootOf } from "../perms/venv.ts";
+import { hostProgram } from "./host-program.ts";
 
 /**
  * A git directory found in the workspace, and which file it is (a new one at
@@ -869,7 +870,8 @@ function emptyGitHome(): string {
  */
 export function gitReadsConfig(text: string): { entries: { section: string; key: string; value: string }[] } | { error: string } | null {
   const PATH = process.env.PATH ?? "/usr/bin:/bin";
-  const git = Bun.which("git", { PATH });
+  // Never a git a command could have planted: this one runs on the host.
+  const git = hostProgram("git", PATH, []);
   if (!git) return null;
   const home = emptyGitHome();
   const env = { PATH, HOME: home, XDG_CONFIG_HOME: home, GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null", GIT_CEILING_DIRECTORIES: dirname(home), LC_ALL: "C" };

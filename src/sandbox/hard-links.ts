@@ -7,7 +7,7 @@
 // made with the repository (the command that created it: broken here when it
 // is disarmed) or before bunker (the person's own: such a file is checked
 // again after every command, and disarmed when it changed).
-import { chmodSync, copyFileSync, lstatSync, readdirSync, renameSync } from "node:fs";
+import { closeSync, constants, fchmodSync, fstatSync, lstatSync, openSync, readdirSync, readSync, renameSync, rmSync, writeSync } from "node:fs";
 import { join, relative } from "node:path";
 
 /** Folders in a git directory not looked into for second names: git's object store runs nothing (and is large). */
@@ -37,15 +37,42 @@ export function ownCopies(dir: string): string[] {
   return done;
 }
 
-/** `path` replaced by a copy of its own when it is a regular file with another name (true then). Throws when that fails. */
+/**
+ * `path` replaced by a copy of its own when it is a regular file with another name (true then). Throws when that
+ * fails. Nothing here follows a link: the file is opened without following one, and the copy is a new file under a
+ * name no one can guess, made only if nothing is there (red team 7 F10: a command that planted a link at
+ * `config.bunker-copy-PID`, for every PID, had bunker write its copy, and the mode, into ~/.bashrc).
+ */
 export function ownCopy(path: string): boolean {
-  const st = lstatSync(path);
-  if (!st.isFile() || st.nlink < 2) return false;
-  const copy = `${path}.bunker-copy-${process.pid}`;
-  copyFileSync(path, copy);
-  chmodSync(copy, st.mode & 0o7777);
-  renameSync(copy, path);
-  return true;
+  let from: number;
+  try {
+    from = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ELOOP") return false; // a link, not a second name
+    throw err;
+  }
+  let to: number | undefined;
+  let copy: string | undefined;
+  try {
+    const st = fstatSync(from);
+    if (!st.isFile() || st.nlink < 2) return false;
+    copy = `${path}.bunker-copy-${Buffer.from(crypto.getRandomValues(new Uint8Array(12))).toString("hex")}`;
+    to = openSync(copy, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
+    const buf = Buffer.allocUnsafe(64 * 1024);
+    for (let n; (n = readSync(from, buf)) > 0; ) {
+      for (let off = 0; off < n; ) off += writeSync(to, buf, off, n - off);
+    }
+    fchmodSync(to, st.mode & 0o7777);
+    closeSync(to);
+    to = undefined;
+    renameSync(copy, path);
+    copy = undefined;
+    return true;
+  } finally {
+    closeSync(from);
+    if (to !== undefined) closeSync(to);
+    if (copy !== undefined) rmSync(copy, { force: true });
+  }
 }
 
 /** Of `paths`, the regular files with another name, each with its identity and last change (a write through any name moves it). */

@@ -56,13 +56,13 @@ export function canScopeAbstractSockets(): boolean {
 }
 
 /**
- * The one line said at start when commands share the machine's network (bare --allow-net, in bubblewrap) on a kernel
+ * The one line said at start when commands and MCP servers share the machine's network (bare --allow-net, in bubblewrap) on a kernel
  * whose Landlock cannot scope abstract sockets, or null.
  */
 export function abstractSocketsNotice(abi = landlockAbi()): string | null {
   if (abi >= ABSTRACT_SCOPE_ABI) return null;
   const has = abi > 0 ? `ABI ${abi}` : "no Landlock";
-  return `Bare --allow-net shares this machine's network with commands, and this kernel's Landlock (${has}; ${ABSTRACT_SCOPE_ABI} is needed, Linux 6.12) cannot keep them from its abstract Unix sockets (an X11 display, a session bus): commands can reach those. Grant hosts by name (--allow-net=HOST) to give commands a network of their own.`;
+  return `Bare --allow-net shares this machine's network with commands and MCP servers, and this kernel's Landlock (${has}; ${ABSTRACT_SCOPE_ABI} is needed, Linux 6.12) cannot keep them from its abstract Unix sockets (an X11 display, a session bus): they can reach those. Grant hosts by name (--allow-net=HOST, and a server's "net" list) to give them a network of their own.`;
 }
 
 /** `argv` (bwrap's command line) run inside a Landlock domain that reaches no abstract socket made outside it. */

@@ -44,12 +44,12 @@ export function becomeSubreaper(): boolean {
   return reaper;
 }
 
-/** pid → [parent, session, state] from /proc/PID/stat (the command name may hold spaces and parentheses). */
-function stat(pid: number): { ppid: number; sid: number; state: string } | null {
+/** pid → [parent, session, state, start time] from /proc/PID/stat (the command name may hold spaces and parentheses). */
+function stat(pid: number): { ppid: number; sid: number; state: string; start: string } | null {
   try {
     const text = readFileSync(`/proc/${pid}/stat`, "latin1");
     const f = text.slice(text.lastIndexOf(")") + 2).split(" ");
-    return { state: f[0]!, ppid: Number(f[1]), sid: Number(f[3]) };
+    return { state: f[0]!, ppid: Number(f[1]), sid: Number(f[3]), start: f[19]! };
   } catch {
     return null;
   }
@@ -121,4 +121,45 @@ function signal(pid: number, sig: NodeJS.Signals): boolean {
   } catch {
     return false; // gone already
   }
+}
+
+/** A process and everything below it now → each one's start time (a pid reused later is not the same process). */
+export type ProcessTree = Map<number, string>;
+
+/** `pid` and everything below it, as now (Linux; elsewhere empty). */
+export function processTree(pid: number): ProcessTree {
+  const tree: ProcessTree = new Map();
+  if (process.platform !== "linux") return tree;
+  for (const p of subtree(pid)) {
+    const st = stat(p);
+    if (st) tree.set(p, st.start);
+  }
+  return tree;
+}
+
+/**
+ * Ends a sandbox (an MCP server's bwrap: `tree`, taken while it ran) and waits, at most `ms`, until nothing in it
+ * can write any more: each process gone or a zombie. bwrap's inner init and what runs under it are in the tree;
+ * once that init has exited, the kernel has killed and reaped the whole PID namespace, whatever was started after
+ * the tree was taken. SIGTERM to `pid` first (bwrap dies, and takes the namespace with it), then the rest stopped
+ * and killed. A process is signalled only while its start time is the one in the tree. Returns whether all of it
+ * is gone.
+ */
+export function endTree(pid: number, tree: ProcessTree, ms = 2_000, graceMs = 300): boolean {
+  const live = () => [...tree].filter(([p, start]) => {
+    const st = stat(p);
+    return st !== null && st.start === start && st.state !== "Z" && st.state !== "X";
+  });
+  const wait = (until: number) => {
+    while (live().length > 0 && Date.now() < until) Bun.sleepSync(2);
+    return live().length === 0;
+  };
+  if (live().length === 0) return true;
+  const start = Date.now();
+  if (live().some(([p]) => p === pid)) signal(pid, "SIGTERM");
+  if (wait(start + Math.min(graceMs, ms))) return true;
+  // Stopped first, so none of them can start more; then killed.
+  for (const [p] of live()) signal(p, "SIGSTOP");
+  for (const [p] of live()) signal(p, "SIGKILL");
+  return wait(start + ms);
 }

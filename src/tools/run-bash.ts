@@ -13,7 +13,7 @@ import { evaluateRun } from "../perms/run/evaluate.ts";
 import { confine, detectSandbox, locateProgram, planSandbox, type SandboxAvailability, type SandboxMode, type SandboxPlan } from "../sandbox/detect.ts";
 import { splitEnv, withGitHardening, withheldNote, withoutUpdateChecks } from "../sandbox/env.ts";
 import { adoptOrphans, endGroup, killAdoptedSince, trackGroup } from "../sandbox/process.ts";
-import { pathNote, toolchainWriteNote } from "../sandbox/explain.ts";
+import { busyOnReadOnlyMount, pathNote, toolchainWriteNote } from "../sandbox/explain.ts";
 import { wallAfter, wallBefore } from "../sandbox/git-wall.ts";
 import { unwalkedNote } from "../sandbox/walk-gaps.ts";
 import { laterMatch } from "../perms/runs-later.ts";
@@ -438,7 +438,7 @@ export function sandboxNote(r: ProcessResult, spec: SandboxSpec): string | null 
   const out = r.output;
   const notes: string[] = [];
   // A file mounted read-only (a hook, .envrc, a venv's pip) cannot be removed or renamed over either: its mount point is busy.
-  const erofs = /Read-only file system|EROFS|Device or resource busy|EBUSY/.test(out);
+  const erofs = /Read-only file system|EROFS/.test(out) || busyOnReadOnlyMount(out, spec);
   // A package cache in a toolchain's tree (`bun install`, `cargo build` fetching): which flag, and the other way.
   const toolchain = erofs && !spec.workspaceReadOnly ? toolchainWriteNote(out, spec) : null;
   if (erofs && spec.workspaceReadOnly) {

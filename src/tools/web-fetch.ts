@@ -67,18 +67,24 @@ async function fetchPage(input: WebFetchInput, ctx: ToolContext, limits: WebFetc
       if (refusal !== null) throw new ToolError(hops.length > 0 ? `${hops.join(" → ")} redirected to ${url.href}: ${refusal}` : refusal);
       const refusedBefore = proxy.refusals.length;
       const failedBefore = proxy.failures.length;
+      const askedBefore = proxy.asked;
       let res: Response;
       try {
-        res = await fetch(url, {
+        res = await throughProxyOnly(() => fetch(url, {
           proxy: proxyUrl,
           redirect: "manual",
           signal,
           headers: { "User-Agent": "bunker (web_fetch)", Accept: "text/html, text/markdown, text/plain, application/json;q=0.9, */*;q=0.5" },
-        });
+        }));
       } catch (err) {
         // The proxy's own words (cannot resolve the name, the port refused), not fetch's "Proxy refused to open a tunnel: 502".
         const failed = proxy.failures.slice(failedBefore).at(-1);
         throw fetchError(failed ? new Error(failed.reason) : err, url, proxy.refusals.slice(refusedBefore), limits, ctx.signal.aborted);
+      }
+      // Whatever the fetch did, an answer that did not come through the proxy is never used (fail closed).
+      if (proxy.asked === askedBefore) {
+        await res.body?.cancel();
+        throw new ToolError(`the request for ${url.href} did not go through bunker's network proxy, so its answer is not used`);
       }
       const refused = proxy.refusals.slice(refusedBefore);
       if (refused.length > 0) throw fetchError(null, url, refused, limits, false);
@@ -103,6 +109,25 @@ async function fetchPage(input: WebFetchInput, ctx: ToolContext, limits: WebFetc
     }
   } finally {
     await proxy.close();
+  }
+}
+
+/**
+ * Runs `start` (a fetch) with NO_PROXY and no_proxy unset: Bun's fetch goes
+ * straight to any host they name even when given a proxy, and the person's
+ * `NO_PROXY=localhost,169.254.169.254` would take the request around the
+ * proxy's address checks (red team 7 F1). Bun reads them when the fetch
+ * starts, so they are back before anything else runs; bunker's own API
+ * requests and commands keep them.
+ */
+function throughProxyOnly<T>(start: () => T): T {
+  const saved = { NO_PROXY: process.env.NO_PROXY, no_proxy: process.env.no_proxy };
+  delete process.env.NO_PROXY;
+  delete process.env.no_proxy;
+  try {
+    return start();
+  } finally {
+    for (const [k, v] of Object.entries(saved)) if (v !== undefined) process.env[k] = v;
   }
 }
 

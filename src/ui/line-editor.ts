@@ -1,13 +1,27 @@
 // The text of the REPL's input line and how keys edit it: insert, delete,
 // move by character or word, delete a word either way, kill to either end, walk the history with the
-// arrows. Pure state; drawing it is the prompt's job.
+// arrows. A long paste stands in the line as one short placeholder ("[Pasted text #1 +100 lines]", as
+// Claude Code shows it) and goes out whole when the message is taken. Pure state; drawing it is the prompt's job.
 import { escapeControl } from "./escape.ts";
 import type { Key } from "./keys.ts";
 import type { RegionCursor } from "./live-region.ts";
 
+/** A paste with more lines than this, or more characters, is shown as a placeholder. */
+export const PASTE_MAX_LINES = 10;
+export const PASTE_MAX_CHARS = 1000;
+
+/** What stands in the line for a long paste: its number in this message and its size. */
+export function pastePlaceholder(n: number, text: string): string {
+  const lines = text.replace(/\n$/, "").split("\n").length;
+  return lines > 1 ? `[Pasted text #${n} +${lines} lines]` : `[Pasted text #${n} ${text.length} characters]`;
+}
+
 export class LineEditor {
+  /** The line as shown: a long paste is its placeholder here. */
   text = "";
   cursor = 0;
+  /** Each long paste of this message, by its placeholder. */
+  private pastes = new Map<string, string>();
   /** Where in `history` the Up arrow has got to (-1: the text being written). */
   private index = -1;
   private draft = "";
@@ -20,12 +34,20 @@ export class LineEditor {
     const { text, cursor } = this;
     switch (key.name) {
       case "text":
-      case "paste":
         this.insert(key.text ?? "");
         return true;
-      case "backspace":
-        if (cursor > 0) this.replace(cursor - 1, cursor, "");
+      case "paste":
+        this.paste(key.text ?? "");
         return true;
+      case "backspace": {
+        // A placeholder goes as a whole, as it came: half of one would be neither the paste nor text anyone wrote.
+        const placeholder = [...this.pastes.keys()].find((p) => text.slice(0, cursor).endsWith(p));
+        if (placeholder) {
+          this.replace(cursor - placeholder.length, cursor, "");
+          if (!this.text.includes(placeholder)) this.pastes.delete(placeholder);
+        } else if (cursor > 0) this.replace(cursor - 1, cursor, "");
+        return true;
+      }
       case "delete":
       case "ctrl-d":
         if (cursor < text.length) this.replace(cursor, cursor + 1, "");
@@ -81,13 +103,29 @@ export class LineEditor {
     this.replace(this.cursor, this.cursor, s);
   }
 
-  /** The message as written; the line is emptied and the message joins the history. */
+  /** A paste: as it is when short, as a placeholder when long (the whole text is kept for the message). */
+  private paste(s: string): void {
+    if (s.split("\n").length - (s.endsWith("\n") ? 1 : 0) <= PASTE_MAX_LINES && s.length <= PASTE_MAX_CHARS) return this.insert(s);
+    const placeholder = pastePlaceholder(this.pastes.size + 1, s);
+    this.pastes.set(placeholder, s.replace(/\n$/, ""));
+    this.insert(placeholder);
+  }
+
+  /** The message as it will be sent: every placeholder still in the line replaced by its paste. */
+  get message(): string {
+    let out = this.text;
+    for (const [placeholder, pasted] of this.pastes) out = out.split(placeholder).join(pasted);
+    return out;
+  }
+
+  /** The message as written (pastes whole); the line is emptied and the message joins the history. */
   take(): string {
-    const message = this.text;
+    const message = this.message;
     this.text = "";
     this.cursor = 0;
     this.index = -1;
     this.draft = "";
+    this.pastes.clear();
     if (message.trim() && message !== this.history[0]) this.history.unshift(message);
     return message;
   }

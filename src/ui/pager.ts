@@ -2,6 +2,7 @@
 // none. The text is escaped first: a pager shows what it is given, and
 // command output is untrusted.
 import { escapeControl } from "./escape.ts";
+import { hostProgram } from "../sandbox/host-program.ts";
 
 export interface PagerOptions {
   env?: Record<string, string | undefined>;
@@ -13,7 +14,9 @@ export interface PagerOptions {
 export function pagerCommand(env: Record<string, string | undefined> = process.env): string[] | null {
   const chosen = env.PAGER?.trim();
   if (chosen) return chosen.split(/\s+/);
-  return Bun.which("less") ? ["less", "-R", "-F", "-K"] : null;
+  // Never a less a command could have planted in a workspace folder on PATH: the pager runs on the host.
+  const less = hostProgram("less", env.PATH ?? process.env.PATH ?? "");
+  return less ? [less, "-R", "-F", "-K"] : null;
 }
 
 /** Shows `text` in the pager and waits until the person leaves it; prints it with `fallback` when no pager can run. */

@@ -117,7 +117,8 @@ export class TtyPrompt {
         if (this.onInterrupt) this.onInterrupt();
         else if (this.reading && this.editor.text !== "") {
           // Cleared, not lost: it stays in the transcript and in the history (the Up arrow brings it back).
-          const dropped = this.editor.take();
+          const dropped = this.editor.text;
+          this.editor.take();
           this.region.set("input", []);
           this.region.print(PROMPT + this.shown(dropped) + pc.dim("  ^C (cleared; ↑ brings it back)"));
         } else if (this.reading) {
@@ -151,8 +152,10 @@ export class TtyPrompt {
 
   private submit(): void {
     this.queued = false;
+    // The transcript shows the line as it stood (a long paste as its placeholder); the message carries the paste whole.
+    const shown = this.editor.text;
     const line = this.editor.take();
-    this.finish({ line, interrupted: false }, line);
+    this.finish({ line, interrupted: false }, shown);
   }
 
   private finish(result: ReadResult, echo: string): void {

@@ -27,24 +27,41 @@ export function tokensIn(u: UsageTotals): number {
 
 const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 
-export function formatStatus(f: StatusFigures, step: RunningStep | null, now: number, color = true): string {
+/**
+ * The line, fitted to `columns` when given: parts go in this order until it fits (the cached share, the model's
+ * name, tokens out, tokens in, the interrupt hint, the context), so the cost and what runs stay to the last.
+ */
+export function formatStatus(f: StatusFigures, step: RunningStep | null, now: number, color = true, columns?: number): string {
   const c = color ? pc : { dim: (s: string) => s, cyan: (s: string) => s };
   const input = tokensIn(f.usage);
   const cached = input > 0 ? Math.round((100 * f.usage.cache_read_input_tokens) / input) : 0;
-  const parts = [
+  // Each part with its rank: the lowest goes first when the line is too wide.
+  const figures: { text: string; rank: number }[] = [
     // The model's name can come from a stored session on disk, the step's from an MCP server's tool name.
-    escapeControl(f.model),
-    `context ${f.contextPct === null ? "–" : `${Math.round(f.contextPct)}%`}`,
-    `${input} in (${cached}% cached)`,
-    `${f.usage.output_tokens} out`,
-    `$${f.costUsd.toFixed(4)}`,
+    { text: escapeControl(f.model), rank: 1 },
+    { text: `context ${f.contextPct === null ? "–" : `${Math.round(f.contextPct)}%`}`, rank: 5 },
+    { text: `${input} in`, rank: 3 },
+    { text: `(${cached}% cached)`, rank: 0 },
+    { text: `${f.usage.output_tokens} out`, rank: 2 },
+    { text: `$${f.costUsd.toFixed(4)}`, rank: 6 },
   ];
-  let text = c.dim(parts.join(" · "));
-  if (step) {
-    const seconds = Math.max(0, (now - step.startedAt) / 1000);
-    const frame = FRAMES[Math.floor(now / 100) % FRAMES.length]!;
-    // What runs and how to stop it come first: on a narrow terminal the figures are cut, not these.
-    text = `${c.cyan(frame)} ${escapeControl(step.label)} ${seconds.toFixed(1)}s ${c.dim("· esc to interrupt ·")} ${text}`;
+  const seconds = step ? Math.max(0, (now - step.startedAt) / 1000) : 0;
+  const frame = FRAMES[Math.floor(now / 100) % FRAMES.length]!;
+  const build = (dropped: number): string => {
+    const kept = figures.filter((p) => p.rank >= dropped).map((p) => p.text);
+    // The cached share belongs to "N in": joined by a space, not a dot.
+    const joined = kept.join(" · ").replace(" in · (", " in (");
+    const text = c.dim(joined);
+    if (!step) return text;
+    // What runs and how to stop it come first.
+    const hint = dropped <= 4 ? ` ${c.dim(`· esc to interrupt${joined ? " ·" : ""}`)}` : joined ? ` ${c.dim("·")}` : "";
+    return `${c.cyan(frame)} ${escapeControl(step.label)} ${seconds.toFixed(1)}s${hint}${joined ? ` ${text}` : ""}`;
+  };
+  if (columns === undefined) return build(0);
+  // One column spare: a line that fills the last column makes some terminals wrap.
+  for (let dropped = 0; dropped <= 7; dropped++) {
+    const line = build(dropped);
+    if (Bun.stringWidth(Bun.stripANSI(line)) < columns) return line;
   }
-  return text;
+  return build(7);
 }

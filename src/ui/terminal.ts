@@ -114,7 +114,7 @@ export class TerminalUI implements LoopEvents {
 
   drawStatus(): void {
     if (!this.region || !this.statusFigures) return;
-    this.region.set("status", [formatStatus(this.statusFigures(), this.step, Date.now())]);
+    this.region.set("status", [formatStatus(this.statusFigures(), this.step, Date.now(), true, this.region.columns)]);
   }
 
   /** Runs `fn` with the whole terminal: the region is taken down and the keyboard paused meanwhile. */

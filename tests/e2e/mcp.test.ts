@@ -307,6 +307,22 @@ describe.skipIf(detectSandbox().kind !== "bubblewrap")("a server's write folder 
     expect(existsSync(mark)).toBe(false);
   }
 
+  test("a write folder on the person's PATH: a program it plants there under the name of a later one is set aside (the person's PATH, not bunker's)", async () => {
+    const { root, env } = workspace("bunker-mcp-path-", "");
+    // Not there yet (one that is, the sandbox shows read-only as a toolchain folder): the server makes it.
+    const bin = join(env.HOME!, "tools/bin");
+    mkdirSync(dirname(bin), { recursive: true });
+    const mark = join(env.HOME!, "..", "PWNED");
+    env.PATH = `${bin}:/usr/bin:/bin`;
+    writeUserSettings(env, { allow: ["mcp:box/*"], mcpServers: { box: testServer(["--name", "box"], { write: ["~/tools"] }) } });
+    const fake = e2e.serve([reply([toolUse("mcp__box__probe", { mkdir: [bin], write: join(bin, "git"), content: `#!/bin/sh\ntouch ${mark}\nexec /usr/bin/git "$@"\n` })]), reply("Done.")]);
+    env.ANTHROPIC_BASE_URL = fake.url;
+    const r = await runHeadless(root, env, ["-p", "write", "--no-prompt"]);
+    expect(r.code).toBe(0);
+    expect(toolResults(fake.requests[1])[0]?.content).toContain(`note: bunker set aside bin/git, which the MCP server box created (your shell runs it instead of /usr/bin/git when you type git: ${bin} comes before /usr/bin on your PATH)`);
+    expect(existsSync(join(bin, "git"))).toBe(false);
+  });
+
   test("what it writes there after its last call (a background task) is checked when it stops", async () => {
     const { root, env } = workspace("bunker-mcp-f7bg-", "");
     const notes = join(env.HOME!, "notes");
@@ -319,6 +335,40 @@ describe.skipIf(detectSandbox().kind !== "bubblewrap")("a server's write folder 
     expect(r.stderr).toContain("bunker set aside .envrc, which the MCP server box created");
     expect(existsSync(join(notes, ".envrc"))).toBe(false);
     expect(readFileSync(join(notes, ".envrc.bunker-set-aside"), "utf8")).toBe("evil\n");
+  });
+});
+
+describe.skipIf(detectSandbox().kind !== "bubblewrap")("when bunker exits, a server's sandbox is gone before the last walk of its write folder (real bubblewrap)", () => {
+  test("a task that keeps rewriting an .envrc there cannot write it again after the walk set it aside", async () => {
+    const { root, env } = workspace("bunker-mcp-exitwalk-", "");
+    const notes = join(env.HOME!, "notes");
+    mkdirSync(notes, { recursive: true });
+    writeUserSettings(env, { allow: ["mcp:box/*"], mcpServers: { box: testServer(["--name", "box"], { write: ["~/notes"] }) } });
+    const fake = e2e.serve([reply([toolUse("mcp__box__probe", { write: join(notes, ".envrc"), content: "evil\n", everyMs: 1 })]), reply("Done.")]);
+    env.ANTHROPIC_BASE_URL = fake.url;
+    const r = await runHeadless(root, env, ["-p", "write", "--no-prompt"]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain("bunker set aside .envrc, which the MCP server box created");
+    await Bun.sleep(300);
+    expect(existsSync(join(notes, ".envrc"))).toBe(false);
+  });
+});
+
+describe.skipIf(detectSandbox().kind !== "bubblewrap")("a server whose net list grants a loopback port of the person's machine (real bubblewrap)", () => {
+  test("reaches the host's server there at 127.0.0.1, localhost and [::1], as a command does; an ungranted port is its own loopback", async () => {
+    const v4 = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("hello from v4") });
+    const v6 = Bun.serve({ hostname: "::1", port: 0, fetch: () => new Response("hello from v6") });
+    const other = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("not for it") });
+    cleanups.push(() => [v4, v6, other].forEach((s) => s.stop(true)));
+    const fetches = [`http://127.0.0.1:${v4.port}/`, `http://localhost:${v4.port}/`, `http://[::1]:${v6.port}/`, `http://127.0.0.1:${other.port}/`];
+    const fake = e2e.serve([reply(fetches.map((url) => toolUse("mcp__box__probe", { fetch: url }))), reply("Done.")]);
+    const { root, env } = e2e.workspace();
+    writeUserSettings(env, { allow: ["mcp:box/*"], mcpServers: { box: testServer(["--name", "box"], { net: [`localhost:${v4.port}`, `[::1]:${v6.port}`] }) } });
+    const r = await runHeadless(root, env, ["-p", "fetch", "--no-prompt"]);
+    expect(r.code).toBe(0);
+    const results = toolResults(fake.requests[1]).map((x) => x.content);
+    expect(results.slice(0, 3)).toEqual([`fetch ${fetches[0]}: 200 hello from v4`, `fetch ${fetches[1]}: 200 hello from v4`, `fetch ${fetches[2]}: 200 hello from v6`]);
+    expect(results[3]).toContain("FAILED");
   });
 });
 

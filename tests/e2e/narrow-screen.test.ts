@@ -48,3 +48,21 @@ describe.skipIf(!tmuxAvailable)("a 50-column terminal", () => {
     expect(await quitWithCtrlD(tmux)).not.toBeNull();
   });
 });
+
+describe.skipIf(!tmuxAvailable)("a 40-column terminal", () => {
+  test("at 40 columns the status line keeps the cost whole and matches /cost: less needed figures go first", async () => {
+    e2e.serve([reply("Short answer.", "end_turn", { usage: { input_tokens: 12_345, output_tokens: 678 } })]);
+    const { root, env } = e2e.workspace();
+    const tmux = await e2e.terminal([...BUNKER, "hi"], { cwd: root, env, cols: 40, rows: 20 });
+    await waitForCount(tmux, "Short answer.", 1);
+    tmux.keys(["/cost"], true);
+    await press(tmux, "Enter");
+    const screen = await waitForCount(tmux, " tokens in (", 1);
+    const cost = /(\$\d+\.\d{4})/.exec(screen.slice(screen.lastIndexOf("tokens in (")))![1]!;
+    const status = tmux.visible().trim().split("\n").at(-1)!;
+    expect(Bun.stringWidth(status)).toBeLessThan(40);
+    expect(status).toMatch(/^context \d+% · /);
+    expect(status.endsWith(` · ${cost}`)).toBe(true);
+    expect(await quitWithCtrlD(tmux)).not.toBeNull();
+  });
+});

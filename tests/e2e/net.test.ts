@@ -156,6 +156,19 @@ describe.skipIf(!canRun)("a server on the host's own loopback", () => {
     expect(L.seen.filter((s) => s.startsWith("GET /a") || s.startsWith("GET /b"))).toHaveLength(2);
   }, 60_000);
 
+  test("granted [::1]:PORT: commands reach the host's IPv6 loopback server there, through the forwarder", async () => {
+    const v6 = Bun.serve({ hostname: "::1", port: 0, fetch: () => new Response("hello from v6\n") });
+    try {
+      const fake = e2e.serve([reply([run(`curl -sS 'http://[::1]:${v6.port}/'`)]), reply("Done.")]);
+      const { root, env } = workspace();
+      const r = await runHeadless(root, env, ["-p", "ask the local server", "--allow-run", "--sandbox", "on", `--allow-net=[::1]:${v6.port}`]);
+      expect(r.code).toBe(0);
+      expect(toolResults(fake.requests[1])[0]?.content).toBe("exit code 0\n\nhello from v6");
+    } finally {
+      v6.stop(true);
+    }
+  }, 60_000);
+
   test("not granted: curl to localhost:PORT fails on the sandbox's own loopback, and the result says so, naming the grant that works", async () => {
     const fake = e2e.serve([reply([run(`curl -sS http://localhost:${L.port}/`)]), reply("Done.")]);
     const { root, env } = workspace();

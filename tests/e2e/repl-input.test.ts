@@ -61,6 +61,42 @@ describe.skipIf(!tmuxAvailable)("REPL input in a real terminal (tmux)", () => {
     await leaves(t);
   }, 30_000);
 
+  test("a 100-line paste shows as one placeholder line, as in Claude Code, and the model gets every line", async () => {
+    const t = await startRepl([reply("Read all hundred.")]);
+    const hundred = Array.from({ length: 100 }, (_, i) => `pasted row ${i + 1}`).join("\n") + "\n";
+    t.paste(hundred, true);
+    await t.waitFor("› [Pasted text #1 +100 lines]");
+    t.keys([" count them"], true);
+    await t.waitFor("› [Pasted text #1 +100 lines] count them");
+    expect(e2e.fake.requests).toHaveLength(0);
+    t.keys(["Enter"]);
+    await t.waitFor("Read all hundred.");
+    expect(lastUserText(0)).toBe(`${hundred.slice(0, -1)} count them`);
+    // Neither the input line nor the transcript echoed the paste.
+    const screen = t.screen();
+    expect(screen).not.toContain("pasted row");
+    expect(screen).toContain("› [Pasted text #1 +100 lines] count them\n");
+    await leaves(t);
+  }, 30_000);
+
+  test("keys typed before the banner are drawn once, in the input line, not in front of the banner", async () => {
+    e2e.serve([reply("Got it.")]);
+    const { root, env } = e2e.workspace();
+    const t = await e2e.terminal([...BUNKER], { cwd: root, env, cols: 100, rows: 30 });
+    // At once: the terminal echoes them before bunker reads the keyboard.
+    t.keys(["hello there"], true);
+    await t.waitFor("› hello there");
+    await Bun.sleep(300);
+    const screen = t.screen();
+    expect(screen.split("\n")[0]).toMatch(/^bunker · /);
+    expect(screen.split("hello there").length - 1).toBe(1);
+    t.keys([" and more"], true);
+    t.keys(["Enter"]);
+    await t.waitFor("Got it.");
+    expect(lastUserText(0)).toBe("hello there and more");
+    await leaves(t);
+  }, 30_000);
+
   test("a paste without a final newline waits for the person to finish the line", async () => {
     const t = await startRepl([reply("Joined.")]);
     t.paste("alpha\nbeta");

@@ -13,12 +13,12 @@ async function startRepl(steps: Step[], cols: number, args: string[] = []): Prom
   e2e.serve(steps);
   const ws = e2e.workspace();
   const t = await e2e.terminal([...BUNKER, ...args], { cwd: ws.root, env: ws.env, cols, rows: ROWS });
-  await t.waitFor(/\n› *\nclaude-/);
+  await t.waitFor(/\n› *\n(?:claude-|context )/);
   return t;
 }
 
-/** The status line's own text (the banner also names the model, but not the context). */
-const STATUS = /^(?:\S+ \S+ \d+\.\ds · esc to interrupt · )?claude-\S* · context /;
+/** The status line's own text (the banner also names the model, but not the context); fitted to a narrow screen, it drops the model first. */
+const STATUS = /^(?:\S+ \S+ \d+\.\ds · (?:esc to interrupt · )?)?(?:claude-\S* · )?context /;
 const statusRows = (screen: string) => screen.split("\n").filter((r) => STATUS.test(r));
 
 /** The screen once the program has drawn for `cols`: its last row is the status line, as wide as the pane or less. */
@@ -83,15 +83,17 @@ describe.skipIf(!tmuxAvailable)("resizing the terminal (tmux)", () => {
   test("at idle, 30 → 100 columns: the status line is drawn whole for the new width", async () => {
     const t = await startRepl([], 30);
     await settledAt(t, 30, true);
-    expect(statusRows(t.screen())[0]).toContain("…");
+    // Fitted to 30 columns: the cached share, the model's name and tokens out left out, the cost whole.
+    expect(statusRows(t.screen())[0]).toMatch(/^context – · 0 in · \$0\.0000$/);
     t.resize(100, ROWS);
     const deadline = Date.now() + 10_000;
-    while (!/\$\d+\.\d{4}$/.test(t.visible().trimEnd())) {
+    // Whole: the model's name is back (the fitted line already ended in the cost).
+    while (!/\nclaude-\S* · context [^\n]*\$\d+\.\d{4}$/.test(t.visible().trimEnd())) {
       if (Date.now() > deadline) throw new Error(`status not redrawn whole:\n${t.visible()}`);
       await Bun.sleep(50);
     }
     expect(statusRows(t.screen())).toHaveLength(1);
-    expect(statusRows(t.screen())[0]).not.toContain("…");
+    expect(statusRows(t.screen())[0]).toMatch(/^claude-\S* · context – · 0 in \(0% cached\) · 0 out · \$0\.0000$/);
     expect(promptRows(t.screen())).toEqual(["›"]);
   }, 30_000);
 
@@ -127,7 +129,7 @@ describe.skipIf(!tmuxAvailable)("resizing the terminal (tmux)", () => {
     // Re-wrapped for 40 columns, the region no longer fits below the rows above it: the terminal pushes its
     // top into the scrollback, and the region is redrawn from the screen's top left from then on.
     t.resize(40, ROWS);
-    await t.waitFor(/screen\.\s*\n› *\nclaude-/, 20_000);
+    await t.waitFor(/screen\.\s*\n› *\n(?:claude-|context )/, 20_000);
     await settledAt(t, 40, true);
     const screen = t.screen();
     // No redraw leaves a copy behind (tmux copies a screen cleared from its top left into the scrollback).

@@ -61,3 +61,34 @@ describe.skipIf(!usable)("with the judge allowing everything (-A --allow-run --n
     expect(existsSync(join(root, ".git"))).toBe(false);
   });
 });
+
+// Red team 7 F2: bunker runs git itself, on the host, to read the config of a repository a command made. A
+// command that plants `git` in a workspace folder on bunker's PATH (an activated venv, `./node_modules/.bin`,
+// direnv's `PATH_add bin`) must not get it run there, unconfined.
+describe.skipIf(!usable)("bunker's own programs never come from where a command can write", () => {
+  for (const [label, folder, pathEntry] of [
+    ["a relative PATH entry", "node_modules/.bin", "./node_modules/.bin"],
+    ["a workspace folder on PATH", "tools/bin", "WS/tools/bin"],
+  ] as const) {
+    test(`git planted in ${label} does not run outside the sandbox when bunker disarms a new repository`, async () => {
+      const plant = [
+        `mkdir -p ${folder}`,
+        `printf '#!/bin/sh\\necho "ran outside: git $*" >> MARKER\\nexec /usr/bin/git "$@"\\n' > ${folder}/git`,
+        `chmod +x ${folder}/git`,
+        "git init -q armed",
+        "echo planted",
+      ];
+      fake = runs.start([]);
+      const { base, root, env } = setup(true);
+      const marker = join(base, "pwned");
+      fake.push(reply([run(plant.join(" && ").replace("MARKER", marker))]), reply("Done."));
+      const PATH = `${pathEntry.replace("WS", root)}:${process.env.PATH}`;
+      const r = await runHeadless(root, { ...env, PATH }, ["-p", "go", "--allow-run", "--no-prompt"]);
+      expect(r.code).toBe(0);
+      const [result] = toolResults(fake.requests[1]);
+      expect(result!.content).toContain("planted");
+      // The command did make the repository bunker then read with git: the planted git ran in neither place.
+      expect(existsSync(marker)).toBe(false);
+    });
+  }
+});

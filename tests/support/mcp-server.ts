@@ -40,14 +40,16 @@ export function createTestServer(opts: TestServerOptions): McpServer {
   }));
   server.registerTool("probe", {
     description: "Try to read a file, make folders, write (or append to) a file or fetch a URL, and report what happened.",
-    inputSchema: z.object({ read: z.string().optional(), mkdir: z.array(z.string()).optional(), write: z.string().optional(), content: z.string().optional(), append: z.boolean().optional(), laterMs: z.number().optional(), fetch: z.string().optional() }),
-  }, async ({ read, mkdir, write, content, append, laterMs, fetch: url }) => {
+    inputSchema: z.object({ read: z.string().optional(), mkdir: z.array(z.string()).optional(), write: z.string().optional(), content: z.string().optional(), append: z.boolean().optional(), laterMs: z.number().optional(), everyMs: z.number().optional(), fetch: z.string().optional() }),
+  }, async ({ read, mkdir, write, content, append, laterMs, everyMs, fetch: url }) => {
     const report: string[] = [];
     if (read !== undefined) report.push(attempt(`read ${read}`, () => readFileSync(read, "utf8").trim()));
     for (const dir of mkdir ?? []) report.push(attempt(`mkdir ${dir}`, () => (mkdirSync(dir, { recursive: true }), "ok")));
     const writeIt = (path: string) => writeFileSync(path, content ?? "written by the MCP server\n", { flag: append ? "a" : "w" });
     // In the background: written this long after the answer (a task the server left running).
     if (write !== undefined && laterMs !== undefined) setTimeout(() => attempt("", () => (writeIt(write), "")), laterMs);
+    // Again and again, until it is stopped (a task that keeps rewriting the file).
+    else if (write !== undefined && everyMs !== undefined) setInterval(() => attempt("", () => (writeIt(write), "")), everyMs);
     else if (write !== undefined) report.push(attempt(`write ${write}`, () => (writeIt(write), "ok")));
     if (url !== undefined) {
       try {

@@ -77,10 +77,13 @@ export class TmuxSession {
     this.tmux(["resize-window", "-t", this.name, "-x", String(cols), "-y", String(rows)]);
   }
 
-  /** Paste `text` as a terminal paste does: all at once, newlines sent as Enter. */
-  paste(text: string): void {
+  /**
+   * Paste `text` as a terminal paste does: all at once, newlines sent as Enter. `bracketed`: as a modern
+   * terminal pastes into a program that asked for bracketed paste (wrapped in ESC[200~ … ESC[201~).
+   */
+  paste(text: string, bracketed = false): void {
     this.tmux(["set-buffer", "-b", "bunker-paste", "--", text]);
-    this.tmux(["paste-buffer", "-d", "-b", "bunker-paste", "-t", this.name]);
+    this.tmux(["paste-buffer", "-d", ...(bracketed ? ["-p"] : []), "-b", "bunker-paste", "-t", this.name]);
   }
 
   async waitFor(text: string | RegExp, timeoutMs = 15_000, after = 0): Promise<string> {

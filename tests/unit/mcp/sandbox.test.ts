@@ -1,8 +1,9 @@
 import { expect, test } from "bun:test";
-import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseMcpServers } from "../../../src/mcp/config.ts";
-import { LaunchError, launchStdio, serverGate, serverStateDir, type LaunchContext } from "../../../src/mcp/sandbox.ts";
+import { LaunchError, launchStdio, resolveProgram, serverGate, serverStateDir, type LaunchContext } from "../../../src/mcp/sandbox.ts";
+import { distrustForHostPrograms } from "../../../src/sandbox/host-program.ts";
 import { detectSandbox, planSandbox } from "../../../src/sandbox/detect.ts";
 import { tempDir } from "../../support/context.ts";
 import { BUN, MCP_SERVER_SCRIPT } from "../../support/mcp.ts";
@@ -100,4 +101,63 @@ test.skipIf(detectSandbox().kind !== "bubblewrap")("a program started by a link 
   const user = await launchStdio(def({ command: link, args: [MCP_SERVER_SCRIPT] }), ctx);
   expect([user.command, ...user.args].join(" ")).toContain(`--ro-bind ${link} ${link}`);
   await expect(launchStdio(def({ command: link }, "project"), ctx)).rejects.toThrow(`the program ${link} lies outside the workspace, and a project's server is not shown it; grant it with "read": ["${link}"]`);
+});
+
+test.skipIf(detectSandbox().kind !== "bubblewrap")("the wall's remembered walk of a write folder is keyed by the person's PATH folders: a program installed later makes the folder's same-named one read-only at the server's next start (real bubblewrap)", async () => {
+  const base = tempDir();
+  const tools = join(base, "tools");
+  const sys = join(base, "sys");
+  // A relative PATH entry (read in whatever folder the person is in), which no sandbox mounts as a toolchain folder.
+  mkdirSync(join(tools, "node_modules/.bin"), { recursive: true });
+  mkdirSync(sys);
+  const tool = join(tools, "node_modules/.bin", "bunker-fmt-x");
+  writeFileSync(tool, "#!/bin/sh\n");
+  chmodSync(tool, 0o755);
+  const ctx = context({ plan: planSandbox("on", detectSandbox()), env: { PATH: `node_modules/.bin:${sys}:/usr/bin:/bin`, HOME: base }, home: base });
+  const server = def({ command: "/bin/sh", args: ["-c", `echo '# planted' >> ${tool} && echo wrote`], write: [tools] });
+  const run = async () => {
+    const l = await launchStdio(server, ctx);
+    const r = Bun.spawnSync([l.command, ...l.args], { cwd: l.cwd, env: l.env, stdout: "pipe", stderr: "pipe" });
+    await l.close();
+    return r.stdout.toString() + r.stderr.toString();
+  };
+  // Past the walk's "changed just now" window, so its remembered answer for node_modules/.bin is what counts.
+  Bun.sleepSync(2_100);
+  // The project's own tool: it shadows nothing, so the server may change it.
+  expect(await run()).toContain("wrote");
+  Bun.sleepSync(20);
+  writeFileSync(join(sys, "bunker-fmt-x"), "#!/bin/sh\n");
+  chmodSync(join(sys, "bunker-fmt-x"), 0o755);
+  // Now the person's shell would run it instead of sys/bunker-fmt-x: read-only to the server's next start.
+  expect(await run()).toContain("Read-only file system");
+  expect(readFileSync(tool, "utf8")).toBe("#!/bin/sh\n# planted\n");
+});
+
+test("a server's program named by its bare name is never one planted where a command can write (red team 7 F6)", async () => {
+  const base = tempDir("bunker-mcp-prog-");
+  const root = join(base, "ws");
+  const shims = join(base, "shims");
+  for (const dir of [join(root, "node_modules/.bin"), shims]) {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "github-mcp-server"), "#!/bin/sh\n");
+    chmodSync(join(dir, "github-mcp-server"), 0o755);
+  }
+  const PATH = `./node_modules/.bin:${join(root, "node_modules/.bin")}:${shims}`;
+  distrustForHostPrograms([root]);
+  try {
+    expect(resolveProgram("github-mcp-server", root, PATH)).toBe(join(shims, "github-mcp-server"));
+    // The control: with the workspace somewhere else, the first on PATH would have been the plant.
+    distrustForHostPrograms([join(base, "elsewhere")]);
+    expect(resolveProgram("github-mcp-server", root, PATH)).toBe(join(root, "node_modules/.bin/github-mcp-server"));
+    distrustForHostPrograms([root]);
+    // Found only there, a launch says where it is and why it is not started, and how to name it.
+    const bin = join(root, "node_modules/.bin");
+    await expect(launchStdio(def({ command: "github-mcp-server" }), context({ root, env: { PATH: bin } }))).rejects.toThrow(
+      `the program "github-mcp-server" is on PATH only at ${bin}/github-mcp-server, where commands can write, so bunker does not start it from there; name it by its path in the server's definition if it is the one you mean`,
+    );
+    // A path in the definition is the definition's choice: relative to the workspace, as before.
+    expect(resolveProgram("./server.js", root, PATH)).toBe(join(root, "server.js"));
+  } finally {
+    distrustForHostPrograms([process.cwd()]);
+  }
 });

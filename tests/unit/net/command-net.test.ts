@@ -62,4 +62,9 @@ test("the loopback note: only after a refused connection, only for loopback port
   expect(loopbackNote("curl http://127.0.0.1:8765/", refused, ["127.0.0.1:8765"])).toBeNull();
   expect(loopbackNote("curl http://localhost:8765/", "404 Not Found", [])).toBeNull();
   expect(loopbackNote("curl http://example.com:8765/", refused, [])).toBeNull();
+  expect(loopbackNote("curl http://[::1]:8765/", refused, [])).toContain("at [::1]:8765 is reached only when granted: --allow-net=[::1]:8765");
+  // A port below 1024: granted or not, no forwarder can listen there; the note says so and what does reach it.
+  expect(loopbackNote("curl http://localhost:80/", refused, [])).toBe(
+    "note: in the sandbox, localhost is the command's own loopback, and nothing there may listen on a port below 1024, so bunker cannot carry 127.0.0.1:80 to the person's machine; a client told to use bunker's proxy for it (curl --noproxy '' …) reaches it when granted: --allow-net=127.0.0.1:80",
+  );
 });

@@ -63,12 +63,13 @@ test("localhost is 127.0.0.1: asked about it, the question names the address, an
 
 test("a grant of localhost:PORT is a grant of 127.0.0.1:PORT by address; the tunnels a command gets are the granted host loopback ports", async () => {
   const g = emptyGrants();
-  g.allow.net.hosts.push("localhost:8765", "127.0.0.2:9000", "127.0.0.3", "10.0.0.1:80", "example.com:443", "127.0.0.4:7000");
+  // [::1] too; a port below 1024 is not (nothing unprivileged may listen there inside the sandbox).
+  g.allow.net.hosts.push("localhost:8765", "127.0.0.2:9000", "127.0.0.3", "10.0.0.1:80", "example.com:443", "127.0.0.4:7000", "[::1]:8766", "127.0.0.1:80", "[::2]:8767");
   g.deny.net.hosts.push("127.0.0.4");
   const ctx = makeContext(tempDir(), { grants: g, answers: [{ answer: "target-session" }] });
   expect(grantedByAddress(ctx.perms, "127.0.0.1:8765")).toBe(true);
   expect(await permissionGate(ctx.perms, "web_fetch", "x").admit("localhost", 8765)).toBeNull();
-  expect(grantedLoopbackTargets(ctx.perms)).toEqual(["127.0.0.1:8765", "127.0.0.2:9000"]);
+  expect(grantedLoopbackTargets(ctx.perms)).toEqual(["127.0.0.1:8765", "127.0.0.2:9000", "[::1]:8766"]);
   expect(await permissionGate(ctx.perms, "run_bash", "curl").admit("127.0.0.5", 3000)).toBeNull();
-  expect(grantedLoopbackTargets(ctx.perms)).toEqual(["127.0.0.1:8765", "127.0.0.2:9000", "127.0.0.5:3000"]);
+  expect(grantedLoopbackTargets(ctx.perms)).toEqual(["127.0.0.1:8765", "127.0.0.2:9000", "[::1]:8766", "127.0.0.5:3000"]);
 });

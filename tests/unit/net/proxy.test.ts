@@ -3,6 +3,7 @@
 // names that resolve to local addresses need a grant by address.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { connect } from "node:net";
+import { networkInterfaces } from "node:os";
 import { NetProxy, type NetGate } from "../../../src/net/proxy.ts";
 import { hostsCover, netTarget } from "../../../src/net/host-pattern.ts";
 import { startTestServer, type TestServer } from "../../support/net-servers.ts";
@@ -110,6 +111,24 @@ describe("the proxy", () => {
       const answer = await raw(proxy, `CONNECT 127.0.0.2:${A.port} HTTP/1.1\r\n\r\n`);
       expect(answer).toContain(`bunker: 127.0.0.2 is a loopback address; bunker connects to loopback, link-local and private addresses only when they are granted by address: --allow-net=127.0.0.2:${A.port}`);
     });
+  });
+
+  // A service bound to 0.0.0.0 answers on every address of the machine: one that looks public is local all the same.
+  const own = Object.values(networkInterfaces()).flat().find((i) => i && i.family === "IPv4" && !i.internal)?.address;
+  test.skipIf(own === undefined)("this machine's own interface address is refused unless granted by address, as loopback is (red team 7)", async () => {
+    const server = Bun.serve({ hostname: "0.0.0.0", port: 0, fetch: () => new Response("bound everywhere\n") });
+    try {
+      await withProxy(gate([`${own}:${server.port}`], []), async (proxy) => {
+        const answer = await raw(proxy, `GET http://${own}:${server.port}/ HTTP/1.1\r\nHost: ${own}\r\n\r\n`);
+        expect(answer).toStartWith("HTTP/1.1 403");
+        expect(answer).toContain(`bunker: ${own} is this machine's own address; bunker connects to this machine's own addresses, as to loopback, only when they are granted by address: --allow-net=${own}:${server.port}`);
+      });
+      await withProxy(gate([`${own}:${server.port}`]), async (proxy) => {
+        expect(await (await fetch(`http://${own}:${server.port}/`, { proxy })).text()).toBe("bound everywhere\n");
+      });
+    } finally {
+      server.stop(true);
+    }
   });
 
   test("not a proxy request, an https: URL without CONNECT, or a huge head: a clear 4xx", async () => {

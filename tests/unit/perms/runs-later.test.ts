@@ -41,6 +41,21 @@ describe("under -A, writing a file that runs code later asks, saying what runs i
     [".yarnrc.yml", "yarn obeys it on every yarn command (yarnPath runs that file as yarn)"],
     [".github/workflows/ci.yml", "runs in CI when pushed (GitHub Actions)"],
     [".GitHub/Workflows/ci.yml", "runs in CI when pushed (GitHub Actions)"],
+    [".gitlab-ci.yml", "runs in CI when pushed (GitLab CI)"],
+    [".forgejo/workflows/ci.yml", "runs in CI when pushed (Forgejo/Gitea Actions)"],
+    [".gitea/workflows/ci.yaml", "runs in CI when pushed (Forgejo/Gitea Actions)"],
+    [".circleci/config.yml", "runs in CI when pushed (CircleCI)"],
+    ["azure-pipelines.yml", "runs in CI when pushed (Azure Pipelines)"],
+    ["bitbucket-pipelines.yml", "runs in CI when pushed (Bitbucket Pipelines)"],
+    [".buildkite/pipeline.yml", "runs in CI when pushed (Buildkite)"],
+    [".drone.yml", "runs in CI when pushed (Drone/Woodpecker)"],
+    [".woodpecker/build.yaml", "runs in CI when pushed (Woodpecker)"],
+    [".travis.yml", "runs in CI when pushed (Travis CI)"],
+    ["Jenkinsfile", "runs in CI when pushed (Jenkins)"],
+    [".vscode/settings.json", "VS Code obeys it when you open the folder (it can name programs VS Code runs)"],
+    ["proj.code-workspace", "runs when you open it in VS Code (its tasks and settings)"],
+    [".lintstagedrc.json", "runs on git commit through the commit hook (lint-staged)"],
+    ["lint-staged.config.mjs", "runs on git commit through the commit hook (lint-staged)"],
     ["tools/hooks/pre-push", "git runs it as a hook (core.hooksPath is tools/hooks)"],
   ])("%s", (path, why) => {
     const policy = new Policy(root, allowAll());
@@ -55,7 +70,7 @@ describe("under -A, writing a file that runs code later asks, saying what runs i
 
   test("ordinary files stay granted; look-alikes are not on the list", () => {
     const policy = new Policy(root, allowAll());
-    for (const path of ["src/a.ts", "envrc", ".envrc.example/x", ".vscode/settings.json", "docs/.github/workflows/x", "tools/hooksx/y", ".gitlab-ci.yml", "lefthook.yml.orig"]) {
+    for (const path of ["src/a.ts", "envrc", ".envrc.example/x", ".vscode/extensions.json", "docs/.github/workflows/x", "tools/hooksx/y", "docs/.gitlab-ci.yml", "lefthook.yml.orig", ".circleci.md"]) {
       expect({ path, d: policy.decide("write", join(root, path)) }).toEqual({ path, d: { verdict: "allow", grantedBy: "flag" } });
     }
   });
@@ -183,7 +198,7 @@ describe("red team 3, F6: a file reached through a link to a folder is protected
     const reason = "runs when you open the folder (VS Code tasks) (as .vscode/tasks.json, through a link)";
     // write_file .vscode/tasks.json resolves to vsc/tasks.json before the policy sees it.
     expect(policy.decide("write", join(ws, "vsc/tasks.json"))).toMatchObject({ verdict: "ask", reason: `vsc/tasks.json ${reason}: writing it always asks` });
-    expect(policy.decide("write", join(ws, "vsc/settings.json"))).toEqual({ verdict: "allow", grantedBy: "flag" });
+    expect(policy.decide("write", join(ws, "vsc/extensions.json"))).toEqual({ verdict: "allow", grantedBy: "flag" });
   });
 
   test("a settings \"protect\" entry holds through a link too", () => {

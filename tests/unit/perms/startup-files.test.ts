@@ -1,10 +1,10 @@
 // The person's startup files (startup-files.ts): one list; git's are guarded by git-guard.ts, the rest matched
 // here by their own name and by where a link leads.
 import { afterAll, expect, test } from "bun:test";
-import { mkdirSync, rmSync, symlinkSync } from "node:fs";
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathEntries } from "../../../src/perms/path-shadow.ts";
-import { gitConfigFiles, startupMatcher } from "../../../src/perms/startup-files.ts";
+import { gitConfigFiles, sourcedBy, startupMatcher } from "../../../src/perms/startup-files.ts";
 import { tempDir } from "../../support/context.ts";
 
 const home = tempDir("bunker-startup-files-");
@@ -39,4 +39,36 @@ test("the key changes when a startup file's link is re-aimed", () => {
 
 test("PATH entries as bash reads them: a leading ~ expanded (before the literal one), others as written", () => {
   expect(pathEntries("~/bin:/usr/bin::~:~root/x:~nosuchuser/y:~+/z", "/h")).toEqual(["/h/bin", "~/bin", "/usr/bin", "", "/h", "~", "/root/x", "~root/x", "~nosuchuser/y", "./z", "~+/z"]);
+});
+
+test("what a shell startup file sources: literal paths, ~ and $HOME, a plain variable set in it, a loop's glob as its folder", () => {
+  const rc = join(home, "rc");
+  writeFileSync(rc, [
+    "export DOTFILES=~/dotfiles",
+    'ZSH="$HOME/.oh-my-zsh"',
+    "[ -f ~/.bash_aliases ] && . ~/.bash_aliases",
+    "source $DOTFILES/shell/env.sh # comment",
+    "source ${ZSH}/oh-my-zsh.sh",
+    'for f in "$HOME"/.bash.d/*.sh; do . "$f"; done',
+    "if true; then source /etc/bash_completion; fi",
+    "source $UNKNOWN/x.sh",
+    "echo . not-sourced",
+  ].join("\n"));
+  expect(sourcedBy(rc, home)).toEqual([
+    { path: join(home, ".bash_aliases"), folder: false },
+    { path: join(home, "dotfiles/shell/env.sh"), folder: false },
+    { path: join(home, ".oh-my-zsh/oh-my-zsh.sh"), folder: false },
+    { path: join(home, ".bash.d"), folder: true },
+    { path: "/etc/bash_completion", folder: false },
+  ]);
+});
+
+test("a source line bunker cannot read in a linked startup file makes that file's folder count whole (not the home)", () => {
+  mkdirSync(join(home, "dotfiles/bash"), { recursive: true });
+  const rc = join(home, "dotfiles/bash/.bashrc");
+  writeFileSync(rc, 'source "$(dirname "${BASH_SOURCE[0]}")/aliases.sh"\n');
+  expect(sourcedBy(rc, home)).toEqual([{ path: join(home, "dotfiles/bash"), folder: true }]);
+  expect(startupMatcher({ HOME: home }, home).match(join(home, "dotfiles/bash/aliases.sh"))).toBe("your shell runs it when it starts: what it says runs in your next terminal (~/.bashrc sources what is in it)");
+  writeFileSync(join(home, "rc2"), "source $NVM_DIR/nvm.sh\n");
+  expect(sourcedBy(join(home, "rc2"), home)).toEqual([]);
 });

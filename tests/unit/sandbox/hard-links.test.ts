@@ -2,7 +2,7 @@
 // attack runs in bubblewrap (the judge allows everything), then the person's git runs on the host; each row first
 // runs the same attack unconfined, so the marker is known to fire when nothing stops it.
 import { describe, expect, test } from "bun:test";
-import { chmodSync, existsSync, linkSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { detectSandbox } from "../../../src/sandbox/detect.ts";
 import { changedSince, linkedFiles, ownCopies } from "../../../src/sandbox/hard-links.ts";
@@ -30,6 +30,25 @@ test("ownCopies gives each hard-linked file in a git directory its own copy (con
   expect(readFileSync(join(dir, "config"), "utf8")).toBe("[core]\n");
   // Replaced by a copy: a new identity, so it counts as changed (checked again, which finds nothing to disarm).
   expect(changedSince(watched).sort()).toEqual([join(dir, "config"), join(dir, "hooks/pre-commit")]);
+});
+
+test("red team 7 F10: a link planted where the copy goes is never written through; the copy's name cannot be guessed", () => {
+  const dir = next("gd-f10");
+  mkdirSync(dir, { recursive: true });
+  const victim = join(dir, "../bashrc-victim");
+  writeFileSync(victim, "# the person's own\n");
+  chmodSync(victim, 0o644);
+  writeFileSync(join(dir, "config"), "[core]\n\tfsmonitor = evil\n");
+  linkSync(join(dir, "config"), join(dir, "../notes.txt"));
+  // Every name the copy once took (config.bunker-copy-PID), this process's included, leads to the victim.
+  for (const pid of [process.pid, process.pid + 1, 1]) symlinkSync(victim, join(dir, `config.bunker-copy-${pid}`));
+  expect(ownCopies(dir)).toEqual(["config"]);
+  expect(readFileSync(victim, "utf8")).toBe("# the person's own\n");
+  expect(statSync(victim).mode & 0o777).toBe(0o644);
+  expect(statSync(join(dir, "config")).nlink).toBe(1);
+  expect(readFileSync(join(dir, "config"), "utf8")).toBe("[core]\n\tfsmonitor = evil\n");
+  // Nothing of bunker's is left beside it: only the planted links.
+  expect(readdirSync(dir).filter((n) => n.startsWith("config.bunker-copy-")).length).toBe(3);
 });
 
 describe.skipIf(!usable)("a hard link into a git directory does not carry a command's writes into what git obeys (real bubblewrap)", () => {

@@ -96,7 +96,7 @@ describe("the wrapper", () => {
   test("the start-up note says so when the kernel cannot scope abstract sockets, and only then", () => {
     expect(abstractSocketsNotice(ABSTRACT_SCOPE_ABI)).toBeNull();
     expect(abstractSocketsNotice(3)).toBe(
-      "Bare --allow-net shares this machine's network with commands, and this kernel's Landlock (ABI 3; 6 is needed, Linux 6.12) cannot keep them from its abstract Unix sockets (an X11 display, a session bus): commands can reach those. Grant hosts by name (--allow-net=HOST) to give commands a network of their own.",
+      "Bare --allow-net shares this machine's network with commands and MCP servers, and this kernel's Landlock (ABI 3; 6 is needed, Linux 6.12) cannot keep them from its abstract Unix sockets (an X11 display, a session bus): they can reach those. Grant hosts by name (--allow-net=HOST, and a server's \"net\" list) to give them a network of their own.",
     );
     expect(abstractSocketsNotice(0)).toContain("(no Landlock; 6 is needed, Linux 6.12)");
   });

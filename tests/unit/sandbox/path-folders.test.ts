@@ -137,6 +137,15 @@ describe.skipIf(!usable)("a PATH folder inside the workspace: what shadows the p
     expect(readFileSync(join(root, ".venv/bin/pip"), "utf8")).toBe("#!/bin/sh\necho venv pip\n");
   });
 
+  test("a busy path that is no read-only mount of the sandbox's (its private /tmp) gets no such note", async () => {
+    const { root, env } = venvWorkspace();
+    const out = await runAllowed(root, "mv /tmp /tmp-old", { env, home });
+    expect(out).toContain("Device or resource busy");
+    expect(out).not.toContain("The sandbox blocked a write");
+    // The same from inside a folder, by a relative name: still the sandbox's read-only pip.
+    expect(await runAllowed(root, "cd .venv && rm bin/pip", { env, home })).toContain("note: The sandbox blocked a write");
+  });
+
   test("under pyenv (a shim for every tool, pytest too, between the venv and the system): pip's pytest stays and runs, a planted git is still set aside", async () => {
     const { root, env } = venvWorkspace();
     const shims = join(home, ".pyenv/shims");

@@ -104,6 +104,27 @@ describe("web_fetch", () => {
     expect((await bare.fetchUrl(`http://localhost:${L.port}/`)).content).toContain(`--allow-net=127.0.0.1:${L.port}`);
   });
 
+  test("the person's NO_PROXY never takes a fetch around the proxy's address checks (red team 7 F1); it is theirs again after", async () => {
+    const saved = { NO_PROXY: process.env.NO_PROXY, no_proxy: process.env.no_proxy };
+    process.env.NO_PROXY = "localhost,127.0.0.1,127.0.0.2";
+    process.env.no_proxy = "127.0.0.1";
+    try {
+      const bare = setup([], { allNet: true });
+      expect((await bare.fetchUrl(`http://127.0.0.1:${L.port}/`)).content).toContain("127.0.0.1 is a loopback address");
+      // A granted host's redirect to the loopback server is refused the same way.
+      const viaRedirect = setup([`127.0.0.2:${redirects.port}`], { allNet: true });
+      expect((await viaRedirect.fetchUrl(`${redirects.url}/to-localhost`)).content).toContain("127.0.0.1 is a loopback address");
+      // Granted by address it comes through the proxy, as it would without NO_PROXY.
+      const granted = setup([`127.0.0.1:${L.port}`]);
+      expect((await granted.fetchUrl(`http://127.0.0.1:${L.port}/`)).content).toContain("hello from L");
+      expect(process.env.NO_PROXY).toBe("localhost,127.0.0.1,127.0.0.2");
+      expect(process.env.no_proxy).toBe("127.0.0.1");
+    } finally {
+      for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+  });
+
   test("a name that does not resolve and a port that refuses say so, over https too (not the proxy's '502 Bad Gateway')", async () => {
     const closed = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
     const port = closed.port;

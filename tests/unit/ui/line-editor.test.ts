@@ -48,3 +48,20 @@ test("a multi-line message draws continuation lines under the prompt; the cursor
   expect(lines).toEqual(["> one", "  lé\\x1b"]);
   expect(cursor).toEqual({ line: 1, col: 2 + 6 });
 });
+
+test("a long paste stands in the line as one placeholder and goes out whole; Backspace takes the placeholder as a whole", () => {
+  const e = new LineEditor();
+  const hundred = Array.from({ length: 100 }, (_, i) => `line ${i + 1}`).join("\n") + "\n";
+  type(e, "see: ", k("paste", hundred), " and fix it");
+  expect(e.text).toBe("see: [Pasted text #1 +100 lines] and fix it");
+  expect(e.render("> ", 2).lines).toEqual(["> see: [Pasted text #1 +100 lines] and fix it"]);
+  // One long line is counted in characters; short pastes stay as they are.
+  type(e, k("paste", "x".repeat(1500)), k("paste", "two\nlines"));
+  expect(e.text).toBe("see: [Pasted text #1 +100 lines] and fix it[Pasted text #2 1500 characters]two\nlines");
+  type(e, ...Array.from({ length: 10 }, () => k("backspace")));
+  expect(e.text).toBe("see: [Pasted text #1 +100 lines] and fix it");
+  expect(e.take()).toBe(`see: ${hundred.slice(0, -1)} and fix it`);
+  // Backspace right after a placeholder removes all of it, and its paste with it.
+  type(e, k("paste", hundred), k("backspace"));
+  expect([e.text, e.take()]).toEqual(["", ""]);
+});

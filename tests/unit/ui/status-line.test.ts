@@ -20,3 +20,17 @@ test("a model or step name with control characters shows them escaped: nothing b
   expect(Bun.stripANSI(line)).toContain("mcp\\x1b[2Jx");
   expect(Bun.stripANSI(line)).not.toMatch(/[\x00-\x1f\x7f]/);
 });
+
+test("fitted to a narrow screen, the cost stays: the cached share, the model, tokens out and in go first, then the hint, then the context", () => {
+  const wide = { ...figures, model: "claude-sonnet-5-5" };
+  const at = (columns: number, step: { label: string; startedAt: number } | null = null) => Bun.stripANSI(formatStatus(wide, step, 4250, true, columns));
+  expect(at(120)).toBe("claude-sonnet-5-5 · context 12% · 500 in (60% cached) · 50 out · $0.0123");
+  expect(at(60)).toBe("claude-sonnet-5-5 · context 12% · 500 in · 50 out · $0.0123");
+  expect(at(40)).toBe("context 12% · 500 in · 50 out · $0.0123");
+  expect(at(30)).toBe("context 12% · $0.0123");
+  const running = { label: "run_bash", startedAt: 1000 };
+  expect(at(40, running)).toMatch(/^. run_bash 3\.3s · context 12% · \$0\.0123$/);
+  expect(at(60, running)).toMatch(/^. run_bash 3\.3s · esc to interrupt · context 12% · \$0\.0123$/);
+  // Every fitted line is narrower than its screen.
+  for (const columns of [20, 30, 40, 60, 80]) for (const step of [null, running]) expect(Bun.stringWidth(at(columns, step))).toBeLessThan(Math.max(columns, 17));
+});
