@@ -92,6 +92,30 @@ async function readPiped(max: number): Promise<{ text: string; bytes: number } |
 }
 
 export async function runHeadless(config: Config, io: HeadlessIO = standardIO()): Promise<number> {
+  // Ctrl+C (SIGINT) is honoured wherever the run is: during the turn it stops the turn (which then ends as
+  // "interrupted"); before it (stdin, start-up), it ends the run at once, saying so, instead of being ignored.
+  const interrupt: Interrupt = { turn: null, bySigint: false };
+  const onSigint = () => {
+    interrupt.bySigint = true;
+    if (interrupt.turn) return interrupt.turn.abort();
+    io.stderr.write("bunker: interrupted (SIGINT) before the turn started; nothing was sent.\n");
+    process.exit(130);
+  };
+  process.on("SIGINT", onSigint);
+  try {
+    return await runHeadlessTurn(config, io, interrupt);
+  } finally {
+    process.off("SIGINT", onSigint);
+  }
+}
+
+/** Who stops the turn on SIGINT (null: no turn yet), and whether SIGINT came. */
+interface Interrupt {
+  turn: AbortController | null;
+  bySigint: boolean;
+}
+
+async function runHeadlessTurn(config: Config, io: HeadlessIO, interrupt: Interrupt): Promise<number> {
   // Piped input is part of the request: the prompt, or context for the prompt. Its size is judged against the context window.
   let piped = "";
   if (!io.stdinIsTerminal && !io.stdinIsEmpty) {
@@ -117,8 +141,7 @@ export async function runHeadless(config: Config, io: HeadlessIO = standardIO())
   // The result's usage is this run's; the session keeps its total (a later -c in the REPL counts it whole).
   app.recorder.trackUsage(app.model.usage, false);
   const controller = new AbortController();
-  const onSigint = () => controller.abort();
-  process.on("SIGINT", onSigint);
+  interrupt.turn = controller;
   // Whoever reads stdout went away: stop the turn instead of working for nobody.
   const stdout = new Stdout(io.stdout, () => controller.abort());
   const emit = (event: object) => stdout.write(JSON.stringify(event) + "\n");
@@ -138,7 +161,8 @@ export async function runHeadless(config: Config, io: HeadlessIO = standardIO())
   }
   // Images are looked for in what the person wrote, not in what was piped in.
   const outcome = await app.agent.runTurn(prompt, app.context(controller.signal), events, config.prompt ?? prompt);
-  process.off("SIGINT", onSigint);
+  interrupt.turn = null;
+  if (outcome.end === "interrupted" && interrupt.bySigint) io.stderr.write("bunker: interrupted (SIGINT): the turn was stopped before its end.\n");
 
   // Work that stopped short is a failure a script must be able to see, not a quiet exit 0.
   const isError = outcome.end === "error" || outcome.end === "interrupted" || outcome.end === "context_full" || outcome.end === "max_turns";

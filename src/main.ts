@@ -17,6 +17,11 @@ async function main(): Promise<number> {
     const { runScoped } = await import("./sandbox/landlock.ts");
     return runScoped(argv.slice(1));
   }
+  // Inside the sandbox, before the command: the protected mounts are where the walk found them (src/sandbox/mount-check.ts).
+  if (argv[0] === "__check-mounts") {
+    const { runMountCheck } = await import("./sandbox/mount-check.ts");
+    return runMountCheck(argv.slice(1));
+  }
   // Answer at once, before the flag parser and permission code are loaded.
   // console.log, not process.stdout.write: the first touch of process.stdout
   // builds a Node stream and costs more than the rest of start-up.

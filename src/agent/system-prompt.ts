@@ -1,5 +1,6 @@
 // The system prompt: short and specific. Sent (and cached) on every request.
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync } from "node:fs";
+import { FileKindError, readRegularSync } from "../fs/file-kind.ts";
 import { dirname, join } from "node:path";
 import { resolvePath } from "../perms/workspace.ts";
 
@@ -57,14 +58,19 @@ function projectNotes(root: string, opts: SystemPromptOptions): { name: string; 
       opts.warn?.(`${name} was not read: it leads to ${path.real}, and ${hint}.`);
       continue;
     }
+    let read;
     try {
-      if (!statSync(path.real).isFile()) continue;
-      let text = readFileSync(path.real, "utf8");
-      if (text.length > MAX_PROJECT_NOTES) text = text.slice(0, MAX_PROJECT_NOTES) + "\n[… cut: file is longer]";
-      return { name, text: text.trim() };
-    } catch {
-      // unreadable: go on without it
+      // Only its head is read (4 bytes a character at most): a 2 GB sparse AGENTS.md costs 64 KB, not 2 GB, at every start.
+      read = readRegularSync(path.real, name, { max: MAX_PROJECT_NOTES * 4, cut: true });
+    } catch (err) {
+      if (!(err instanceof FileKindError)) throw err;
+      opts.warn?.(`${err.message}; going on without it.`);
+      continue;
     }
+    if (!read) continue;
+    let text = read.bytes.toString("utf8");
+    if (read.cut || text.length > MAX_PROJECT_NOTES) text = text.slice(0, MAX_PROJECT_NOTES) + "\n[… cut: file is longer]";
+    return { name, text: text.trim() };
   }
   return null;
 }

@@ -5,7 +5,7 @@
 // A file changed since (by the person or a command) is named and left alone
 // unless the person says "force". Changes made by commands are not tracked.
 import type { MessageParam } from "@anthropic-ai/sdk/resources/messages";
-import { readFileSync } from "node:fs";
+import { FileKindError, MAX_WORKSPACE_FILE_BYTES, readRegularSync } from "../fs/file-kind.ts";
 import type { SessionStore, StoredChange } from "../session/store.ts";
 import { ToolError, type ToolContext } from "../tools/tool.ts";
 import { ChangeSet, type CommittedFile } from "./change-set.ts";
@@ -96,22 +96,36 @@ export class Checkpoints {
     const plan = planUndo(changes);
     const change = new ChangeSet(ctx, "undo", { checkpoint: false, byPerson: true });
     const leftAlone: string[] = [];
+    /** Files not taken back because of what they are now (a FIFO, a link, too large): each with why. */
+    const couldNot: string[] = [];
     const restored: string[] = [];
     const undoneIds: number[] = [];
     for (const f of plan) {
-      if (!opts.force && currentHash(f.real) !== f.expected) {
+      const now = currentHash(f.real, f.display);
+      if ("problem" in now) {
+        // Not even "force" replaces what bunker cannot read: it could be the person's, and a FIFO or a link is not bunker's.
+        couldNot.push(now.problem);
+        continue;
+      }
+      if (!opts.force && now.hash !== f.expected) {
         leftAlone.push(f.display);
         continue;
       }
-      const target = change.target(f.real);
-      const snap = change.snapshot(target);
-      const bytes = f.restore ? store.getBlob(f.restore) : null;
-      if (bytes === null) {
-        if (snap.text !== null) change.delete(snap);
-        restored.push(`removed ${f.display}`);
-      } else {
-        change.write(snap, new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes), f.mode ?? undefined);
-        restored.push(`${f.created ? "brought back" : "restored"} ${f.display}`);
+      try {
+        const target = change.target(f.real);
+        const snap = change.snapshot(target);
+        const bytes = f.restore ? store.getBlob(f.restore) : null;
+        if (bytes === null) {
+          if (snap.text !== null) change.delete(snap);
+          restored.push(`removed ${f.display}`);
+        } else {
+          change.write(snap, new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes), f.mode ?? undefined);
+          restored.push(`${f.created ? "brought back" : "restored"} ${f.display}`);
+        }
+      } catch (err) {
+        if (!(err instanceof ToolError)) throw err;
+        couldNot.push(err.message.replace(/[.;]?\s*$/, ""));
+        continue;
       }
       undoneIds.push(...f.ids);
     }
@@ -123,7 +137,8 @@ export class Checkpoints {
       leftAlone.length > 0
         ? ` Left alone, because ${leftAlone.length === 1 ? "it was" : "they were"} changed after bunker's change (by you or a command): ${leftAlone.join(", ")}. Add "force" to take ${leftAlone.length === 1 ? "it" : "them"} back too.`
         : "";
-    return said + left;
+    const failed = couldNot.length > 0 ? ` Not taken back (still kept for /undo): ${couldNot.join("; ")}.` : "";
+    return said + left + failed;
   }
 }
 
@@ -157,11 +172,14 @@ export function planUndo(changes: StoredChange[]): UndoFile[] {
   return [...files.values()].filter((f) => !(f.restore === null && f.expected === null));
 }
 
-function currentHash(real: string): string | null {
+/** What `real` holds now (null: nothing), or why bunker cannot tell (a FIFO, a link, a device, too large). */
+function currentHash(real: string, display: string): { hash: string | null } | { problem: string } {
   try {
-    return sha256(readFileSync(real));
-  } catch {
-    return null;
+    const read = readRegularSync(real, display, { max: MAX_WORKSPACE_FILE_BYTES });
+    return { hash: read ? sha256(read.bytes) : null };
+  } catch (err) {
+    if (err instanceof FileKindError) return { problem: err.message };
+    throw err;
   }
 }
 

@@ -1,6 +1,8 @@
 // Reading a file about to be changed: regular files only (a FIFO, socket or
-// device is refused at once, never waited on in open()), text only.
-import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, type Stats } from "node:fs";
+// device is refused at once, never waited on in open()), text only, and no
+// larger than read_file reads (a sparse 2 GB file is refused, not read).
+import { lstatSync, type Stats } from "node:fs";
+import { fileKind, FileKindError, KIND_WORDS, MAX_WORKSPACE_FILE_BYTES, readRegularSync } from "../fs/file-kind.ts";
 import { ToolError } from "../tools/tool.ts";
 
 export interface TextFile {
@@ -19,44 +21,29 @@ export function kindProblem(real: string, display: string): string | null {
   } catch {
     return null;
   }
-  return describeKind(st, display);
-}
-
-function describeKind(st: Stats, display: string): string | null {
-  if (st.isFile() || st.isSymbolicLink()) return null;
-  if (st.isDirectory()) return `${display} is a directory, not a file.`;
-  const what = st.isFIFO() ? "a FIFO (named pipe)" : st.isSocket() ? "a socket" : st.isCharacterDevice() || st.isBlockDevice() ? "a device" : "not a regular file";
-  return `${display} is ${what}; bunker only reads and writes regular files.`;
+  const kind = fileKind(st);
+  if (kind === "file" || kind === "symlink") return null;
+  if (kind === "directory") return `${display} is a directory, not a file.`;
+  return `${display} is ${KIND_WORDS[kind]}; bunker only reads and writes regular files.`;
 }
 
 /** The decoded text of `real`, or null when it does not exist. Throws a ToolError for anything but a UTF-8 text file. */
 export function readText(real: string, display: string): TextFile | null {
-  let fd: number;
+  let read;
   try {
-    // O_NONBLOCK: opening a FIFO must not wait for a writer; the kind is checked on the open file.
-    fd = openSync(real, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
+    read = readRegularSync(real, display, { max: MAX_WORKSPACE_FILE_BYTES });
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" || code === "ENOTDIR") return null;
-    if (code === "EISDIR") throw new ToolError(`${display} is a directory, not a file.`);
-    throw new ToolError(`Cannot read ${display}: ${(err as Error).message}`);
+    if (err instanceof FileKindError) throw new ToolError(err.message);
+    throw err;
   }
-  let bytes: Uint8Array;
-  let mode: number;
-  try {
-    const st = fstatSync(fd);
-    const problem = describeKind(st, display);
-    if (problem) throw new ToolError(problem);
-    mode = st.mode & 0o7777;
-    bytes = readFileSync(fd);
-  } finally {
-    closeSync(fd);
-  }
+  if (read === null) return null;
+  const { bytes, st } = read;
   // Checked before read-before-write: read_file cannot read these, so asking for a read would be a dead end.
   if (bytes.includes(0)) throw new ToolError(`${display} looks like a binary file; only text files can be changed this way.`);
   try {
-    return { text: decoder.decode(bytes), bytes, mode };
+    return { text: decoder.decode(bytes), bytes, mode: st.mode & 0o7777 };
   } catch {
     throw new ToolError(`${display} is not valid UTF-8 text; only UTF-8 text files can be changed this way.`);
   }
 }
+

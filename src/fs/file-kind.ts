@@ -3,8 +3,14 @@
 // writer, and a read of /dev/zero never ends. Opened with O_NONBLOCK (a FIFO
 // opens at once), O_NOFOLLOW (a path resolved a moment ago that became a link
 // is refused, not followed), then checked with fstat on what was opened.
-import { closeSync, constants, fstatSync, openSync, type Stats } from "node:fs";
+//
+// Every host-side read of a file a command or the model could have made (the
+// workspace's .mcp.json and settings, AGENTS.md, a file being changed or taken
+// back, git's small files) goes through readRegularSync: the one decision on
+// what bunker reads, and how much of it.
+import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
+import { formatSize } from "../text/size.ts";
 
 export type FileKind = "file" | "directory" | "symlink" | "pipe" | "socket" | "device";
 
@@ -17,7 +23,7 @@ export function fileKind(st: Stats): FileKind {
   return "device";
 }
 
-const KIND_WORDS: Record<FileKind, string> = {
+export const KIND_WORDS: Record<FileKind, string> = {
   file: "a regular file",
   directory: "a directory",
   symlink: "a symbolic link",
@@ -35,8 +41,98 @@ export function notRegularMessage(display: string, kind: FileKind, verb: "reads"
 /** Flags for reading: never blocks in open(), never follows a last-moment link. */
 export const READ_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW;
 
+/** The same, following a final link: what it leads to is still opened without blocking and checked on the descriptor. */
+const FOLLOW_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK;
+
 export class FileKindError extends Error {
   override name = "FileKindError";
+}
+
+/** The most bunker reads of a workspace file the model reads, changes or takes back (64 MiB). */
+export const MAX_WORKSPACE_FILE_BYTES = 64 * 1024 * 1024;
+
+/** How much of a file is read, and whether a final link is followed. */
+export interface ReadLimit {
+  /** The most bytes read: a larger file is refused without reading any of it, unless `cut`. */
+  max: number;
+  /** A larger file gives its first `max` bytes (and `cut: true`) instead of being refused. */
+  cut?: boolean;
+  /** Follow a final symbolic link (default: refuse it). What it leads to is checked the same way. */
+  follow?: boolean;
+}
+
+export interface RegularBytes {
+  bytes: Buffer;
+  st: Stats;
+  /** Only the first `max` bytes were read. */
+  cut: boolean;
+}
+
+/**
+ * The bytes of the regular file at `path` (up to `limit.max`), or null when nothing is there. Opened without
+ * blocking (a FIFO opens at once), checked on the opened descriptor (a FIFO, socket, device or folder is refused
+ * before a byte is read), and never read past the limit (a sparse 2 GB file, or one a command keeps growing, costs
+ * at most `max`). Throws a FileKindError that names `display` and says what is wrong and that bunker did not read it.
+ */
+export function readRegularSync(path: string, display: string, limit: ReadLimit): RegularBytes | null {
+  let fd: number;
+  try {
+    fd = openSync(path, limit.follow ? FOLLOW_FLAGS : READ_FLAGS);
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    if (e.code === "ENOENT" || e.code === "ENOTDIR") return null;
+    if (e.code === "ELOOP") throw new FileKindError(`${display} is a symbolic link; bunker did not follow it or read it`);
+    if (e.code === "ENXIO") throw new FileKindError(notReadMessage(display, "socket"));
+    throw new FileKindError(`bunker cannot read ${display}: ${e.message}`);
+  }
+  try {
+    const st = fstatSync(fd);
+    const kind = fileKind(st);
+    if (kind !== "file") throw new FileKindError(notReadMessage(display, kind));
+    if (st.size > limit.max && !limit.cut) {
+      throw new FileKindError(`${display} is ${formatSize(st.size)}, more than the ${formatSize(limit.max)} bunker reads of it; bunker did not read it`);
+    }
+    return readOpened(fd, st, display, limit);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Reads an open regular file from where it is to its end, never past `limit.max`: its size is a hint, not a
+ * promise (it may grow or shrink while read). Over the limit: refused, or with `cut` its first `max` bytes.
+ */
+export function readOpened(fd: number, st: Stats, display: string, limit: ReadLimit): RegularBytes {
+  try {
+    let buf = Buffer.allocUnsafe(Math.min(limit.max, Math.max(st.size, 4096)));
+    let used = 0;
+    for (;;) {
+      if (used === buf.length) {
+        if (buf.length >= limit.max) break;
+        const bigger = Buffer.allocUnsafe(Math.min(limit.max, buf.length * 2));
+        buf.copy(bigger, 0, 0, used);
+        buf = bigger;
+      }
+      const n = readSync(fd, buf, used, buf.length - used, null);
+      if (n === 0) break;
+      used += n;
+    }
+    let cut = false;
+    if (used === limit.max && readSync(fd, Buffer.allocUnsafe(1), 0, 1, null) > 0) {
+      if (!limit.cut) throw new FileKindError(`${display} grew past the ${formatSize(limit.max)} bunker reads of it while being read; bunker did not read it`);
+      cut = true;
+    }
+    return { bytes: buf.subarray(0, used), st, cut };
+  } catch (err) {
+    if (err instanceof FileKindError) throw err;
+    throw new FileKindError(`bunker cannot read ${display}: ${(err as Error).message}`);
+  }
+}
+
+/** `display` is not a regular file, so it was not read: a sentence for the person. */
+export function notReadMessage(display: string, kind: FileKind): string {
+  if (kind === "directory") return `${display} is a directory, not a file; bunker did not read it`;
+  return `${display} is ${KIND_WORDS[kind]}, not a regular file; bunker did not read it`;
 }
 
 function openError(display: string, err: NodeJS.ErrnoException): FileKindError {

@@ -4,7 +4,8 @@
 // A bunker killed in between leaves it behind; the next start in that
 // workspace reads it and puts the files back as they were (or finishes the
 // commit, if every rename had happened), then removes bunker's temp files.
-import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, unlinkSync, writeSync } from "node:fs";
+import { readRegularSync } from "./file-kind.ts";
 import { join } from "node:path";
 import { syncDir } from "./durable.ts";
 import { isRunning, processStart } from "./process-id.ts";
@@ -93,7 +94,9 @@ export function orphanedJournals(dir: string, root: string): { path: string; ent
     if (!name.endsWith(".json")) continue;
     let entry: JournalEntry;
     try {
-      entry = JSON.parse(readFileSync(path, "utf8")) as JournalEntry;
+      const read = readRegularSync(path, path, { max: 64 * 1024 * 1024 });
+      if (!read) continue;
+      entry = JSON.parse(read.bytes.toString("utf8")) as JournalEntry;
     } catch {
       continue; // unreadable: leave it for a person to look at
     }

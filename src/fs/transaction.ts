@@ -7,7 +7,8 @@
 // start by recoverCommits. If a step fails, the ones already done are undone
 // by the same code that recovery runs: replaced files get their old inode
 // back, created files are removed, deleted files return, created directories go.
-import { closeSync, copyFileSync, constants, fstatSync, linkSync, lstatSync, openSync, readFileSync, renameSync, rmdirSync, unlinkSync } from "node:fs";
+import { copyFileSync, constants, linkSync, lstatSync, renameSync, rmdirSync, unlinkSync } from "node:fs";
+import { FileKindError, MAX_WORKSPACE_FILE_BYTES, readRegularSync } from "./file-kind.ts";
 import { basename, dirname, join, sep } from "node:path";
 import { contentHash } from "../agent/session-state.ts";
 import { safeUnlink, syncDir, writeTempFile } from "./durable.ts";
@@ -376,22 +377,16 @@ function rm(held: DirCache, path: string): void {
   }
 }
 
-/** The bytes of `name` in `dir` without following a link or blocking on a FIFO; null when absent. */
+/** The bytes of `name` in `dir` without following a link, blocking on a FIFO or reading past 64 MiB; null when absent. */
 export function readThrough(dir: HeldDir, name: string): Uint8Array | null {
-  let fd: number;
+  const display = join(dir.path, name);
   try {
-    fd = openSync(dir.at(name), constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    return readRegularSync(dir.at(name), display, { max: MAX_WORKSPACE_FILE_BYTES })?.bytes ?? null;
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === "ENOENT") return null;
-    if (code === "ELOOP") throw new PrepareError(`${join(dir.path, name)} is now a symbolic link`);
-    throw err;
-  }
-  try {
-    if (!fstatSync(fd).isFile()) throw new PrepareError(`${join(dir.path, name)} is not a regular file`);
-    return readFileSync(fd);
-  } finally {
-    closeSync(fd);
+    if (!(err instanceof FileKindError)) throw err;
+    // ELOOP: the last component is a link now (O_NOFOLLOW); the reader's sentence for the rest.
+    if (lstatOrNull(dir.at(name))?.isSymbolicLink()) throw new PrepareError(`${display} is now a symbolic link`);
+    throw new PrepareError(err.message);
   }
 }
 

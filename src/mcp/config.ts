@@ -9,7 +9,7 @@
 // only after consent (consent.ts), and what only the person may grant (`net`,
 // `write`, `read`) is taken from the user's file alone: on the user's own
 // servers, or as an entry of only those keys naming a project's server.
-import { readFileSync } from "node:fs";
+import { FileKindError, readRegularSync } from "../fs/file-kind.ts";
 import { sanitize } from "./naming.ts";
 import { isAbsolute, join, resolve } from "node:path";
 import { isWithin } from "../perms/workspace.ts";
@@ -208,12 +208,19 @@ export function parseMcpServers(servers: unknown, ctx: ParseContext): ParsedServ
   return { servers: out, warnings, grants };
 }
 
+/** The most of an MCP config file bunker reads. */
+const MAX_CONFIG_BYTES = 1024 * 1024;
+
 function readJson(file: string, warnings: string[]): Record<string, unknown> | undefined {
   let text: string;
   try {
-    text = readFileSync(file, "utf8");
+    // A command may have made it a FIFO or a link to /dev/zero: never waited on, never read past 1 MiB.
+    const read = readRegularSync(file, file, { max: MAX_CONFIG_BYTES, follow: true });
+    if (!read) return undefined;
+    text = read.bytes.toString("utf8");
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== "ENOENT") warnings.push(`${file}: cannot read it: ${(err as Error).message}`);
+    if (!(err instanceof FileKindError)) throw err;
+    warnings.push(`${err.message}; no MCP server from it was started`);
     return undefined;
   }
   try {

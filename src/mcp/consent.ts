@@ -5,7 +5,7 @@
 // server is not asked about at every start (`/mcp start NAME` asks again).
 // Headless and --no-prompt never ask, so never start one that was not
 // approved or named.
-import { readFileSync } from "node:fs";
+import { readRegularSync } from "../fs/file-kind.ts";
 import { join } from "node:path";
 import { writeFileAtomic } from "../fs/atomic-write.ts";
 import type { McpServerDef } from "./config.ts";
@@ -27,10 +27,11 @@ export class ConsentStore {
 
   private read(): ConsentFile {
     try {
-      const value = JSON.parse(readFileSync(this.file, "utf8")) as ConsentFile;
+      const read = readRegularSync(this.file, this.file, { max: 16 * 1024 * 1024, follow: true });
+      const value = read ? (JSON.parse(read.bytes.toString("utf8")) as ConsentFile) : null;
       if (value && typeof value.workspaces === "object" && value.workspaces !== null) return value;
     } catch {
-      // missing or unreadable: nothing approved yet
+      // missing or unreadable (not a regular file, too large, not JSON): nothing approved yet
     }
     return { version: 1, workspaces: {} };
   }

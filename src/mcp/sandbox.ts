@@ -220,7 +220,7 @@ function serverWall(def: McpServerDef, ctx: LaunchContext, gitConfig: string[]):
   const home = realpathLoose(ctx.home ?? homedir()).real;
   const before = wallBefore(roots, later, gitConfig, home);
   if ("refusal" in before) throw new LaunchError(`its "write" folders cannot be guarded: ${before.refusal}`);
-  const start: WallState = before.state;
+  const start: WallState = { ...before.state, mountsMove: ctx.plan.confined && ctx.plan.kind === "bubblewrap" };
   const said = new Set<string>();
   const byWrittenName = (p: string) => {
     const f = folders.find((f) => isWithin(f.real, p));

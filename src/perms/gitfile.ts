@@ -7,27 +7,17 @@
 // goes through here, so bunker and git always agree on where a repository is.
 // And every read of a file a command may have made in a repository goes
 // through readRegular: a FIFO there (an index, a config) must not stop bunker.
-import { closeSync, constants, fstatSync, openSync, readFileSync } from "node:fs";
+import { readRegularSync } from "../fs/file-kind.ts";
 
 /**
  * A regular file's bytes (up to `maxBytes`), opened without following a final link when `noFollow`, and
  * without blocking on a FIFO; null for anything else (missing, a FIFO, a folder, too large, unreadable).
  */
 export function readRegular(path: string, maxBytes: number, noFollow = false): Buffer | null {
-  let fd: number;
   try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | (noFollow ? constants.O_NOFOLLOW : 0));
+    return readRegularSync(path, path, { max: maxBytes, follow: !noFollow })?.bytes ?? null;
   } catch {
     return null;
-  }
-  try {
-    const st = fstatSync(fd);
-    if (!st.isFile() || st.size > maxBytes) return null;
-    return readFileSync(fd);
-  } catch {
-    return null;
-  } finally {
-    closeSync(fd);
   }
 }
 

@@ -16,7 +16,7 @@
 // your home directory or a shell. Those grants belong in the user file or on
 // the command line.
 import { parseHostPattern } from "../net/host-pattern.ts";
-import { readFileSync } from "node:fs";
+import { FileKindError, readRegularSync } from "../fs/file-kind.ts";
 import { homedir } from "../fs/home.ts";
 import { isAbsolute, join, sep } from "node:path";
 import { emptyGrants, type Grants, type HostRules, type PathRules } from "./policy.ts";
@@ -89,10 +89,11 @@ export function loadRulesFiles(root: string, grants: Grants, env: Env = process.
 
 function readIfExists(file: string): string | null {
   try {
-    return readFileSync(file, "utf8");
+    // A link is followed (a settings file kept in a dotfiles repository); a FIFO or device is refused at once.
+    return readRegularSync(file, file, { max: 1024 * 1024, follow: true })?.bytes.toString("utf8") ?? null;
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") return null;
-    throw new RulesFileError(`${file}: cannot read the settings file: ${(err as Error).message}`);
+    if (!(err instanceof FileKindError)) throw err;
+    throw new RulesFileError(`cannot read the settings file: ${err.message}`);
   }
 }
 

@@ -7,7 +7,8 @@
 // as runs-later wherever they lead (read-only to commands, a new one set
 // aside, a write tool asks). A folder entry covers everything in it
 // (~/.config/fish holds conf.d/ and functions/, which fish sources).
-import { readFileSync, statSync, type Stats } from "node:fs";
+import { statSync, type Stats } from "node:fs";
+import { readRegularSync } from "../fs/file-kind.ts";
 import { homedir } from "node:os";
 import { dirname, isAbsolute, join, relative } from "node:path";
 import { isWithin, realpathLoose } from "./workspace.ts";
@@ -144,7 +145,8 @@ const MAX_SOURCE_DEPTH = 4;
 export function sourcedBy(file: string, home: string): { path: string; folder: boolean }[] {
   let text: string;
   try {
-    text = readFileSync(file, "utf8").slice(0, 512 * 1024);
+    // Only the head of it (a startup file is often a link into a dotfiles repository: followed, and checked).
+    text = readRegularSync(file, file, { max: 512 * 1024, cut: true, follow: true })?.bytes.toString("utf8") ?? "";
   } catch {
     return [];
   }

@@ -6,10 +6,10 @@
 // parent's x. Never normalized as text first (node's resolve() and Bun's
 // realpathSync drop `link/..` textually). A link inside the workspace that
 // points outside is outside.
-import { lstatSync, readFileSync, readlinkSync, realpathSync, statSync } from "node:fs";
+import { lstatSync, readlinkSync, realpathSync, statSync } from "node:fs";
 import { homedir } from "../fs/home.ts";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
-import { commondirTarget, gitfileTarget } from "./gitfile.ts";
+import { commondirTarget, gitfileTarget, readSmallText } from "./gitfile.ts";
 
 export class PathError extends Error {
   override name = "PathError";
@@ -66,12 +66,12 @@ export function gitDirsInside(root: string): string[] {
 
 function readGitDirs(root: string): string[] {
   try {
-    const pointer = gitfileTarget(readFileSync(join(root, ".git"), "utf8"));
+    const pointer = gitfileTarget(readSmallText(join(root, ".git")));
     if (!pointer) return [];
     const gitDir = resolveFrom(root, pointer).real;
     const dirs = [gitDir];
     try {
-      const common = commondirTarget(readFileSync(join(gitDir, "commondir"), "utf8"));
+      const common = commondirTarget(readSmallText(join(gitDir, "commondir")));
       if (common) dirs.push(resolveFrom(gitDir, common).real);
     } catch {
       // not a linked worktree

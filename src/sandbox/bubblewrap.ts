@@ -4,7 +4,11 @@
 // network namespaces (network shared only when granted); no capabilities;
 // killed with its parent; a new session (no TIOCSTI into our terminal).
 import { proxyBwrapArgs } from "../net/command-net.ts";
-import { realHostFs, sandboxMounts, type HostFs, type Mount, type SandboxSpec } from "./spec.ts";
+import { realHostFs, sandboxMounts, shownAs, standInPaths, type HostFs, type Mount, type SandboxSpec } from "./spec.ts";
+import { gitDirsInside, isWithin } from "../perms/workspace.ts";
+import { checkerInvocation, mountChecks, type MountCheck } from "./mount-check.ts";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync, existsSync } from "node:fs";
+import { join } from "node:path";
 
 /** One mount as bwrap arguments. */
 function mountArgs(m: Mount): string[] {
@@ -28,6 +32,16 @@ function mountArgs(m: Mount): string[] {
 /** The bwrap command line that runs `argv` under `spec`. */
 export function bubblewrapArgs(spec: SandboxSpec, argv: string[], bwrap = "bwrap", fs: HostFs = realHostFs): string[] {
   const mounts = sandboxMounts(spec, "linux", fs);
+  // The protected mounts inside what sandboxed writers can change are checked from inside before the command runs
+  // (mount-check.ts): the checker and its list are shown read-only, each at its depth among the others.
+  const checks = mountChecks(mounts, [spec.root, ...spec.writable, ...(spec.privateDirs ?? [])], personsLinks(spec), (p) => fs.kind(p));
+  let inner = argv;
+  if (checks.length > 0) {
+    const checker = checkerInvocation(CHECK_LIST);
+    for (const p of checker.paths) if (!["ro", "rw"].includes(shownAs(mounts, p))) atDepth(mounts, { kind: "ro", path: p });
+    atDepth(mounts, { kind: "copy", path: CHECK_LIST, source: checkList(checks) });
+    inner = [...checker.argv, ...argv];
+  }
   const args = [bwrap];
   // A grant of / itself comes first, then bwrap's own /dev and /proc, then the rest on top.
   for (const m of mounts) if (m.path === "/") args.push(...mountArgs(m));
@@ -38,8 +52,40 @@ export function bubblewrapArgs(spec: SandboxSpec, argv: string[], bwrap = "bwrap
   if (spec.netProxy && !spec.allowNet) args.push(...proxyBwrapArgs(spec.netProxy));
   args.push("--unshare-all");
   if (spec.allowNet) args.push("--share-net");
-  args.push("--die-with-parent", "--new-session", "--cap-drop", "ALL", "--chdir", spec.root, "--", ...argv);
+  args.push("--die-with-parent", "--new-session", "--cap-drop", "ALL", "--chdir", spec.root, "--", ...inner);
   return args;
+}
+
+/** `m` added to `mounts` (parents first): last, or before the first mount inside it (a checkout holding the workspace). */
+function atDepth(mounts: Mount[], m: Mount): void {
+  const i = mounts.findIndex((o) => isWithin(m.path, o.path));
+  mounts.splice(i === -1 ? mounts.length : i, 0, m);
+}
+
+/** Where the checker finds its list inside the sandbox (in the private /run). */
+const CHECK_LIST = "/run/bunker-mount-check.json";
+
+/** The fixed read-only paths the person may have made links (their .git or .bunker leading elsewhere): not a swap. */
+function personsLinks(spec: SandboxSpec): Set<string> {
+  return new Set([...standInPaths(spec), join(spec.root, ".git"), join(spec.root, ".bunker"), ...gitDirsInside(spec.root)]);
+}
+
+let listDir: string | undefined;
+/** The list written once per distinct content (commands in one workspace share it), in a folder removed at exit. */
+function checkList(checks: MountCheck[]): string {
+  const text = JSON.stringify(checks);
+  if (!listDir || !existsSync(listDir)) {
+    const tmp = (process.env.TMPDIR || "/tmp").replace(/(.)\/+$/, "$1");
+    const made = mkdtempSync(join(tmp, "bunker-mounts-"));
+    process.on("exit", () => rmSync(made, { recursive: true, force: true }));
+    listDir = made;
+  }
+  const file = join(listDir, `${Bun.hash(text).toString(16)}.json`);
+  if (!existsSync(file)) {
+    mkdirSync(listDir, { recursive: true });
+    writeFileSync(file, text, { mode: 0o600 });
+  }
+  return file;
 }
 
 export type ProbeResult = { ok: true } | { ok: false; reason: string };

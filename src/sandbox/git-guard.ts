@@ -45,6 +45,10 @@ export interface WorkspaceScan extends WalkGaps {
   links: Map<string, string>;
   /** Roots whose walk stopped at MAX_DIRS folders: what lies past that was not looked at. */
   cut: string[];
+  /** Every folder walked → its identity and last change when read (checked again after the walk: settledScan). */
+  dirs?: Map<string, string>;
+  /** Folders that changed while the walk read them, still after its last round: what it found there may not be so. */
+  unsettled?: string[];
   /** Files an .envrc makes direnv read (envrc-loads.ts), in `later` too → that .envrc (scanRoots only). */
   loadedBy?: Map<string, string>;
   /** Files a runs-later link or a git hook link leads to (through any chain) inside a root, in `later` too → that link (scanRoots only). */
@@ -76,8 +80,13 @@ interface DirMemo {
 const memo = new Map<string, DirMemo>();
 /** Directories changed this recently are re-read whatever their ctime says (coarse time stamps). */
 const FRESH_MS = 2_000;
-/** A walk this large stops; the rest is not looked at, and the command's result says so (walkCutNotes). */
+/** A walk this large stops: before a command, what it did not reach is read-only (walk-gaps.ts); after, set aside. */
 const MAX_DIRS = 200_000;
+let walkBound = MAX_DIRS;
+/** For tests: a smaller bound (none: the real one). */
+export function setWalkBound(n = MAX_DIRS): void {
+  walkBound = n;
+}
 const NO_LATER: LaterMatch = { key: "", match: () => null };
 
 /** Every `.git` in the workspace, at any depth, and every folder git takes for a repository (links are not followed). */
@@ -90,29 +99,41 @@ export function findGitSites(root: string): GitSite[] {
  * git sites and its runs-later files (`later` says which). `skip`: folders
  * walked on their own (the workspace inside a granted parent).
  */
-export function scanWorkspace(root: string, later: LaterMatch = NO_LATER, skip: readonly string[] = [], maxDirs = MAX_DIRS): WorkspaceScan {
-  const out: WorkspaceScan = { sites: [], later: new Map(), links: new Map(), cut: [], unlistable: [], undecodable: [], unwalked: [] };
+export function scanWorkspace(root: string, later: LaterMatch = NO_LATER, skip: readonly string[] = [], maxDirs = walkBound, known?: ReadonlyMap<string, string>): WorkspaceScan {
+  const out: WorkspaceScan = { sites: [], later: new Map(), links: new Map(), cut: [], unlistable: [], undecodable: [], unwalked: [], dirs: new Map(), unsettled: [] };
   const stack = [root];
+  // After a command (`known`: the folders the walk before it read): the folders that were there first, then the new
+  // ones, so a walk cut at its bound has left only folders the command made (walk-gaps.ts sets those aside).
+  const fresh: string[] = [];
   let dirs = 0;
   const now = Date.now();
   for (;;) {
-    if (stack.length === 0) break;
+    if (stack.length === 0 && fresh.length === 0) break;
     if (dirs++ >= maxDirs) {
       out.cut.push(root);
       // The folders it did not come to: before a command, read-only whole (walk-gaps.ts).
-      out.unwalked.push(...stack.filter((d) => !skip.includes(d)));
+      out.unwalked.push(...[...stack, ...fresh].filter((d) => !skip.includes(d)));
       break;
     }
-    const dir = stack.pop()!;
+    const dir = stack.length > 0 ? stack.pop()! : fresh.pop()!;
     let st;
     try {
       st = lstatSync(dir);
     } catch (e) {
       // Gone meanwhile: nothing to see. Anything else (a path too long to open) hides what is there (walk-gaps.ts).
       const code = (e as NodeJS.ErrnoException).code ?? "unknown";
-      if (code !== "ENOENT" && code !== "ENOTDIR") out.unlistable.push({ path: dir, id: code, owned: false, code });
+      if (code !== "ENOENT" && code !== "ENOTDIR") out.unlistable.push({ path: dir, id: `${code}:${dir}`, owned: false, code });
+      // Gone since its folder was read: changed meanwhile (a name that is not UTF-8 opens nothing: walk-gaps.ts has it).
+      else if (dir !== root && !basename(dir).includes("\ufffd")) out.unsettled!.push(dir);
       continue;
     }
+    // Listed as a folder a moment ago, a link or a file now: something is renaming folders while the walk reads them
+    // (another session's command, an MCP server). Never read through it (readdir would follow a link): walked again.
+    if (!st.isDirectory()) {
+      out.unsettled!.push(dir);
+      continue;
+    }
+    out.dirs!.set(dir, dirStamp(st));
     const memoKey = `${later.key}\0${dir}`;
     let m = memo.get(memoKey);
     if (!m || m.ctimeMs !== st.ctimeMs || m.ino !== st.ino || st.ctimeMs > now - FRESH_MS || st.mtimeMs > now - FRESH_MS) {
@@ -133,16 +154,45 @@ export function scanWorkspace(root: string, later: LaterMatch = NO_LATER, skip: 
     for (const link of m.links) linkedLater(link, later, out);
     if (m.unlistable) out.unlistable.push({ path: dir, id: `${st.dev}:${st.ino}:${st.ctimeMs}`, owned: st.uid === process.getuid?.(), code: m.unlistable });
     for (const name of m.undecodable) out.undecodable.push({ dir, name, id: bytesId(joinBytes(dir, name)) ?? "gone" });
-    for (const d of m.subdirs) if (!skip.includes(d)) stack.push(d);
+    for (const d of m.subdirs) if (!skip.includes(d)) (known && !known.has(d) ? fresh : stack).push(d);
   }
   return out;
 }
 
-/** Every writable root walked once (roots[0] the workspace; a root inside another is left to its own walk). */
-export function scanRoots(roots: readonly string[], later: LaterMatch = NO_LATER, maxDirs = MAX_DIRS): WorkspaceScan {
-  const out: WorkspaceScan = { sites: [], later: new Map(), links: new Map(), cut: [], unlistable: [], undecodable: [], unwalked: [] };
+/** A folder's identity and last change: a rename, creation or removal in it moves its ctime. */
+const dirStamp = (st: Stats): string => `${st.dev}:${st.ino}:${st.ctimeMs}`;
+
+/** Walks of the roots until one reads no folder that changed while it read it; past these rounds, `unsettled` says where. */
+const SETTLE_ROUNDS = 5;
+
+/**
+ * Every writable root walked (roots[0] the workspace; a root inside another is left to its own walk), as it stood:
+ * a walk is not one instant, and a folder renamed while it reads (tools/ swapped for a link to a decoy and back, red
+ * team 6's F12j) hides what was in it. So each folder walked is looked at again after the walk; if one changed, the
+ * roots are walked again (what did not change is remembered), a few times; `unsettled` says what never held still.
+ */
+export function scanRoots(roots: readonly string[], later: LaterMatch = NO_LATER, maxDirs = walkBound, known?: ReadonlyMap<string, string>): WorkspaceScan {
+  let changed: string[] = [];
+  for (let round = 0; ; round++) {
+    const scan = scanRootsOnce(roots, later, maxDirs, known);
+    changed = [...scan.unsettled!];
+    for (const [dir, stamp] of scan.dirs!) {
+      const now = lstatOrNull(dir);
+      if (!now || dirStamp(now) !== stamp) changed.push(dir);
+    }
+    if (changed.length === 0 || round + 1 >= SETTLE_ROUNDS) return { ...scan, unsettled: [...new Set(changed)] };
+    // Read every folder anew (a folder changed within one tick of a coarse clock may keep its old ctime), a moment later.
+    memo.clear();
+    Bun.sleepSync(5 * (round + 1));
+  }
+}
+
+function scanRootsOnce(roots: readonly string[], later: LaterMatch, maxDirs: number, known?: ReadonlyMap<string, string>): WorkspaceScan {
+  const out: WorkspaceScan = { sites: [], later: new Map(), links: new Map(), cut: [], unlistable: [], undecodable: [], unwalked: [], dirs: new Map(), unsettled: [] };
   for (const root of roots) {
-    const scan = scanWorkspace(root, later, roots.filter((r) => r !== root && isWithin(root, r)), maxDirs);
+    const scan = scanWorkspace(root, later, roots.filter((r) => r !== root && isWithin(root, r)), maxDirs, known);
+    for (const [d, stamp] of scan.dirs!) out.dirs!.set(d, stamp);
+    out.unsettled!.push(...scan.unsettled!);
     out.cut.push(...scan.cut);
     out.sites.push(...scan.sites);
     out.unlistable.push(...scan.unlistable);
@@ -201,15 +251,6 @@ function linkTarget(roots: readonly string[], link: string): string | null {
   } catch {
     return null; // dangling, a loop, or gone
   }
-}
-
-/**
- * What the person is told when the after-command walk stopped short: what the command made past
- * that point was neither disarmed nor set aside, so their git or editor there may run it.
- */
-export function walkCutNotes(scan: Pick<WorkspaceScan, "cut">): string[] {
-  return scan.cut.map((root) =>
-    `bunker stopped checking ${root} after ${MAX_DIRS.toLocaleString("en-US")} folders: a git repository or a file that runs later (a hook, .envrc, .vscode/tasks.json) that this command made past that point was not disarmed or set aside. Before running git there or opening it in an editor, look at what the command made (find ${shellQuote(root)} -newer FILE, with a FILE older than the command).`);
 }
 
 /** How deep, and how many entries, a linked folder is looked into for files that run later under the link's name. */
@@ -516,13 +557,24 @@ export function gitWriteReason(roots: string | readonly string[], real: string, 
  * commented out, so the person's next `git` there runs nothing the command
  * planted. Returns one line per thing disarmed.
  */
-export function disarmNewRepositories(roots: string | readonly string[], before: GitSite[], after: GitSite[], missing: Partial<Omit<GitGuard, "readOnly">> = {}): string[] {
+export function disarmNewRepositories(roots: string | readonly string[], before: GitSite[], after: GitSite[], missing: Partial<Omit<GitGuard, "readOnly">> & { gaps?: WalkGaps } = {}, mountsMove = false): string[] {
   const all = asRoots(roots);
   const root = all[0]!;
   const known = new Set(before.map((s) => `${s.path}\0${s.id}`));
-  // A git directory seen before, moved since with a folder around it (`mv tools t2`): the same one, read-only to the
-  // command all along (a mount moves with its folder), so the person's own, not the command's (red team 5's F12).
-  const movedIds = new Set(before.filter((s) => s.kind === "dir" || s.kind === "bare").map((s) => s.id));
+  // A git directory seen before, moved since with a folder around it (`mv tools t2`): the same one. Under bubblewrap it
+  // was read-only to the command all along (a mount holds to its folder, and mount-check.ts saw each in place before
+  // the command ran), so the person's own, left alone (red team 5's F12). Elsewhere it is checked as a new one.
+  const beforeIds = new Map(before.filter((s) => s.kind === "dir" || s.kind === "bare").map((s) => [s.id, s.path]));
+  const movedIds = new Set(mountsMove ? beforeIds.keys() : []);
+  const hidden = (missing.gaps?.unlistable ?? []).map((u) => u.path);
+  // How the person is told whose repository it is: the command's, theirs moved, or one bunker could not see before.
+  const whose = (site: GitSite): string => {
+    const shown = relative(root, site.path) || ". (the workspace folder)";
+    const from = beforeIds.get(site.id);
+    if (from !== undefined && (site.kind === "dir" || site.kind === "bare")) return `your git repository ${relative(root, from) || "."}, which the command moved to ${shown} (where it could write it),`;
+    if (hidden.some((h) => isWithin(h, site.path))) return `the git repository at ${shown}, which was hidden from bunker's check before the command (in a folder it could not list),`;
+    return `the git repository the command created at ${shown}`;
+  };
   // The person's own git directories (a worktree's .git file created under a .git grant points into one).
   // (Not a bare-shaped root: it stays writable, so what a command adds there is checked as new.)
   const theirs = before.filter((s) => !(s.kind === "bare" && all.includes(s.path))).flatMap((s) => s.gitDirs);
@@ -533,10 +585,10 @@ export function disarmNewRepositories(roots: string | readonly string[], before:
   for (const site of after) {
     if (known.has(`${site.path}\0${site.id}`) || ((site.kind === "dir" || site.kind === "bare") && !all.includes(site.path) && movedIds.has(site.id))) continue;
     try {
-      const line = disarmSite(all, site, theirs, reachable);
+      const line = disarmSite(all, site, theirs, reachable, whose(site));
       if (line) lines.push(line);
     } catch (e) {
-      lines.push(...setAsideSite(all, site, errorText(e)));
+      lines.push(...setAsideSite(all, site, errorText(e), whose(site)));
     }
   }
   for (const hooks of missing.missingHooks ?? []) {
@@ -571,15 +623,15 @@ function errorText(e: unknown): string {
  * A new repository that could not be checked or disarmed, made safe anyway: renamed aside whole (git no
  * longer finds it); a writable root, which stays where it is, has what git reads from it renamed aside instead.
  */
-function setAsideSite(all: readonly string[], site: GitSite, reason: string): string[] {
+function setAsideSite(all: readonly string[], site: GitSite, reason: string, whose: string): string[] {
   const root = all[0]!;
-  const what = `the git repository the command created at ${relative(root, site.path) || ". (the workspace folder)"}, which bunker could not check or disarm (${reason})`;
+  const what = `${whose.replace(/,$/, "")}, which bunker could not check or disarm (${reason})`;
   if (!all.includes(site.path)) return [setAside(root, site.path, what)];
   return ["config", "config.worktree", "hooks", "commondir"].filter((n) => existsSync(join(site.path, n)) || isLink(join(site.path, n))).map((n) => setAside(root, join(site.path, n), `${n} of ${what}`));
 }
 
 /** Disarm one new site (disarmNewRepositories): the line that says what was done, or null when there was nothing of the command's to check. */
-function disarmSite(all: readonly string[], site: GitSite, theirs: readonly string[], reachable: (dir: string) => boolean): string | null {
+function disarmSite(all: readonly string[], site: GitSite, theirs: readonly string[], reachable: (dir: string) => boolean, whose: string): string | null {
   const root = all[0]!;
   const shown = relative(root, site.path) || ". (the workspace folder)";
   // A link, or a gitdir git would resolve elsewhere than bunker does, or one leading out of what the command may
@@ -633,7 +685,7 @@ function disarmSite(all: readonly string[], site: GitSite, theirs: readonly stri
   // too: restored with the mv shown).
   if (!checked && site.kind === "file") return setAside(root, site.path, `the .git file the command created at ${shown} (it makes ${relative(root, dirname(site.path)) || "the workspace folder"} a work tree of your own repository, where git runs what the command put there)`);
   if (!checked) return null;
-  return `bunker disarmed the git repository the command created at ${shown}${done.length ? ` (${done.join("; ")})` : " (nothing in it ran programs)"}: the person's git there will not run what the command planted.`;
+  return `bunker disarmed ${whose.replace(/,$/, "")}${done.length ? ` (${done.join("; ")})` : " (nothing in it ran programs)"}: the person's git there will not run what the command planted.`;
 }
 
 /**

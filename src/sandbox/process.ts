@@ -5,6 +5,8 @@
 // "exit" handlers; no tool blocks the event loop (file opens never wait, see
 // fs/file-kind.ts), so the handler runs at once.
 
+import { writeSync } from "node:fs";
+import { isTerminal } from "../ui/is-terminal.ts";
 import { adoptedNow, becomeSubreaper, killEscaped } from "./reaper.ts";
 
 /** Process groups still running, killed if bunker itself exits or is killed first. */
@@ -31,6 +33,15 @@ export function installSignalExits(): void {
   for (const [sig, code] of [["SIGTERM", 143], ["SIGHUP", 129]] as const) {
     process.on(sig, () => {
       killLiveGroups();
+      // A run whose stderr is a log (headless, CI) says why it ended, last of the exit handlers. Not on a
+      // terminal: the person sent it, and the line would land inside the status line just given back.
+      if (!isTerminal(2)) process.once("exit", () => {
+        try {
+          writeSync(2, `bunker: ended by ${sig}\n`);
+        } catch {
+          // no terminal or pipe left to say it on (SIGHUP)
+        }
+      });
       process.exit(code);
     });
   }

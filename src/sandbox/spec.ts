@@ -9,13 +9,13 @@
 // there; the list below only hides those a grant or toolchain tree would
 // otherwise show.
 import { credentialFreeCopies } from "./git-config-copy.ts";
-import { lstatSync, readdirSync, readFileSync, readlinkSync, statSync } from "node:fs";
+import { lstatSync, readdirSync, readlinkSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve, sep } from "node:path";
 import type { NetProxySpec } from "../net/command-net.ts";
 import { globBase } from "./denied-files.ts";
 import { gitDirsInside, isWithin, realpathLoose } from "../perms/workspace.ts";
 import type { WallState } from "./git-wall.ts";
-import { commondirTarget, gitfileTarget } from "../perms/gitfile.ts";
+import { commondirTarget, gitfileTarget, readSmallText } from "../perms/gitfile.ts";
 import { gitConfigFiles } from "../perms/startup-files.ts";
 
 export interface SandboxSpec {
@@ -442,7 +442,7 @@ export function enclosingGitDirs(root: string, home: string, fs: HostFs = realHo
  * When .git is a file (a worktree or submodule: `gitdir: …`), the repository
  * lives outside the workspace: the directories git needs to work there.
  */
-export function linkedGitDirs(root: string, read: (path: string) => string | null = readText): string[] {
+export function linkedGitDirs(root: string, read: (path: string) => string | null = readSmallText): string[] {
   const pointer = read(join(root, ".git"));
   const target = gitfileTarget(pointer);
   if (!target) return [];
@@ -451,13 +451,6 @@ export function linkedGitDirs(root: string, read: (path: string) => string | nul
   return common ? [gitDir, resolve(gitDir, common)] : [gitDir];
 }
 
-function readText(path: string): string | null {
-  try {
-    return statSync(path).isFile() ? readFileSync(path, "utf8") : null;
-  } catch {
-    return null;
-  }
-}
 
 /** What this machine contributes to every command's view: system, toolchains, git config, the home to replace, the secrets to hide. */
 export function hostView(

@@ -162,6 +162,52 @@ export function makeListable(path: string): void {
   chmodSync(path, (lstatSync(path).mode & 0o7777) | 0o500);
 }
 
+/** How many folders below one made listable are looked through in the same pass. */
+const LISTABLE_PASS = 200_000;
+
+/**
+ * `path` made listable, and in the same pass every folder below it the person owns that is not (red team 6's F12k:
+ * 70 nested folders set to 0311 took the walk after one round each). Links are not followed. The number made
+ * listable below it.
+ */
+export function makeListableTree(path: string): number {
+  makeListable(path);
+  const uid = process.getuid?.();
+  let fixed = 0;
+  let seen = 0;
+  const stack: Buffer[] = [Buffer.from(path)];
+  while (stack.length > 0 && seen < LISTABLE_PASS) {
+    const dir = stack.pop()!;
+    let names: Buffer[];
+    try {
+      names = readdirSync(dir, { encoding: "buffer" });
+    } catch {
+      continue; // another user's, or gone: the walk says so
+    }
+    for (const name of names) {
+      seen++;
+      const p = joinBytes(dir, name);
+      let st;
+      try {
+        st = lstatSync(p);
+      } catch {
+        continue;
+      }
+      if (!st.isDirectory()) continue;
+      if ((st.mode & 0o500) !== 0o500 && st.uid === uid) {
+        try {
+          chmodSync(p, (st.mode & 0o7777) | 0o500);
+          fixed++;
+        } catch {
+          // The walk finds it still unlistable and says so.
+        }
+      }
+      stack.push(p);
+    }
+  }
+  return fixed;
+}
+
 /** What one walk could not see (WorkspaceScan's part). */
 export interface WalkGaps {
   unlistable: Unlistable[];
@@ -177,8 +223,55 @@ const MAX_UNWALKED = 5_000;
 export function unwalkedNote(gaps: Pick<WalkGaps, "unwalked">): string | null {
   const n = gaps.unwalked.length;
   if (n === 0) return null;
-  return `note: bunker stopped looking for git repositories and files that run later at its bound of 200,000 folders, so the ${n.toLocaleString("en-US")} folder${n === 1 ? "" : "s"} it did not come to (${gaps.unwalked.slice(0, 3).join(", ")}${n > 3 ? ", …" : ""}) ${n === 1 ? "was" : "were"} read-only to this command. Remove what is not needed there (a command may have made it) to make ${n === 1 ? "it" : "them"} writable again.`;
+  return `note: bunker stopped looking for git repositories and files that run later at its bound of 200,000 folders, so the ${n.toLocaleString("en-US")} folder${n === 1 ? "" : "s"} it did not come to (${gaps.unwalked.slice(0, 3).map(quoted).join(", ")}${n > 3 ? ", …" : ""}) ${n === 1 ? "was" : "were"} read-only to this command. Remove what is not needed there (a command may have made it) to make ${n === 1 ? "it" : "them"} writable again.`;
 }
+
+/**
+ * After a command, past the walk's bound (red team 6's F12g2: 200,001 folders the walk reaches first, an armed
+ * repository behind them): what it did not come to is set aside. The walk takes the folders that were there before
+ * first (`before`: path → dev:ino:ctime from the walk before), so what is left is the command's: for each folder not
+ * walked, the topmost new folder holding it is renamed to NAME.bunker-set-aside (git and editors find nothing by the
+ * old name). `unchecked`: folders not walked that hold nothing new to set aside (the person's own, past the bound).
+ */
+export function setAsideUnwalked(roots: readonly string[], unwalked: readonly string[], before: ReadonlyMap<string, string>): { lines: string[]; unchecked: string[] } {
+  const root = roots[0]!;
+  const isNew = (dir: string) => {
+    const was = before.get(dir);
+    const now = bytesId(Buffer.from(dir));
+    return was === undefined || now === null || !was.startsWith(`${now}:`);
+  };
+  const tops = new Set<string>();
+  const unchecked: string[] = [];
+  for (const dir of unwalked) {
+    const home = roots.filter((r) => dir === r || dir.startsWith(`${r}/`)).sort((a, b) => b.length - a.length)[0];
+    if (!home) continue;
+    let top: string | null = null;
+    const parts = dir.slice(home.length + 1).split("/");
+    for (let i = 1; i <= parts.length && top === null; i++) {
+      const p = `${home}/${parts.slice(0, i).join("/")}`;
+      if (isNew(p)) top = p;
+    }
+    if (top === null) unchecked.push(dir);
+    else tops.add(top);
+  }
+  const lines: string[] = [];
+  // Outermost first: one inside another goes with it.
+  for (const top of [...tops].sort()) {
+    if ([...tops].some((t) => t !== top && top.startsWith(`${t}/`))) continue;
+    const shown = shownFrom(root, Buffer.from(top));
+    try {
+      const aside = shownFrom(root, setAsideBytes(Buffer.from(top)));
+      lines.push(`bunker set aside ${shown}, which the command made and which its check did not reach (it stops at 200,000 folders): it is now ${aside}; to restore it after checking it: mv ${aside} ${shown}`);
+    } catch (e) {
+      unchecked.push(top);
+      lines.push(`bunker could not set aside ${shown} (${(e as Error).message}), which the command made and which its check did not reach (it stops at 200,000 folders)`);
+    }
+  }
+  return { lines, unchecked };
+}
+
+/** A path as the person's shell names it, every byte that does not show itself escaped (bytesQuote). */
+const quoted = (path: string): string => bytesQuote(Buffer.from(path));
 
 /** `path` (bytes) as the person's shell names it from the workspace folder `root`. */
 function shownFrom(root: string, path: Buffer): string {
@@ -202,7 +295,7 @@ export function gapsBefore(roots: readonly string[], gaps: WalkGaps, later: (dec
   const unlistedRoot = gaps.unlistable.find((u) => roots.includes(u.path));
   if (unlistedRoot) {
     const fix = unlistedRoot.owned ? `make it listable again (chmod u+rx ${bytesQuote(Buffer.from(unlistedRoot.path))})` : "it belongs to another user: ask them to make it listable, or grant another folder";
-    return { readOnly: [], refusal: `bunker cannot list ${unlistedRoot.path}, so it cannot find the git repositories in it to keep them read-only for commands; ${fix}, then run the command again.` };
+    return { readOnly: [], refusal: `bunker cannot list ${quoted(unlistedRoot.path)}, so it cannot find the git repositories in it to keep them read-only for commands; ${fix}, then run the command again.` };
   }
   for (const u of gaps.undecodable) {
     const top = joinBytes(u.dir, u.name);
@@ -215,7 +308,7 @@ export function gapsBefore(roots: readonly string[], gaps: WalkGaps, later: (dec
   }
   // Past the walk's bound: read-only whole, or, when too many to mount one by one, the command is not run.
   if (gaps.unwalked.length > MAX_UNWALKED) {
-    return { readOnly: [], refusal: `bunker stopped looking for git repositories in ${roots.join(", ")} at its bound of 200,000 folders, with ${gaps.unwalked.length.toLocaleString("en-US")} folders it did not come to: too many to keep read-only one by one. Remove what is not needed there (a command may have made it), or run bunker with --sandbox off.` };
+    return { readOnly: [], refusal: `bunker stopped looking for git repositories in ${roots.map(quoted).join(", ")} at its bound of 200,000 folders, with ${gaps.unwalked.length.toLocaleString("en-US")} folders it did not come to: too many to keep read-only one by one. Remove what is not needed there (a command may have made it), or run bunker with --sandbox off.` };
   }
   return { readOnly: [...gaps.unlistable.map((u) => u.path), ...gaps.unwalked], refusal: null };
 }
@@ -245,9 +338,10 @@ export function gapsAfter(roots: readonly string[], before: WalkGaps, after: Wal
       continue;
     }
     try {
-      makeListable(u.path);
+      const below = makeListableTree(u.path);
       rescan = true;
-      lines.push(`bunker made ${shown} listable again (chmod u+rx): the command made it unlistable, which hides what is in it from bunker's check for what runs later.`);
+      const inside = below > 0 ? `, and ${below.toLocaleString("en-US")} folder${below === 1 ? "" : "s"} inside it,` : "";
+      lines.push(`bunker made ${shown}${inside} listable again (chmod u+rx): the command made ${below > 0 ? "them" : "it"} unlistable, which hides what is in ${below > 0 ? "them" : "it"} from bunker's check for what runs later.`);
     } catch (e) {
       lines.push(`bunker could not make ${shown} listable again (${(e as Error).message}), so it cannot check what the command put there: before running git in it, make it listable (chmod u+rx ${shown}) and look.`);
     }

@@ -1,8 +1,8 @@
 // read_file: a text file as numbered lines (cat -n style), a window at a
 // time. Records what the model saw, for read-before-write. An image file
 // (PNG, JPEG, GIF, WebP) comes back as an image block (tools/image.ts).
-import { closeSync, readSync } from "node:fs";
-import { openRegularSync } from "../fs/file-kind.ts";
+import { closeSync } from "node:fs";
+import { MAX_WORKSPACE_FILE_BYTES, openRegularSync, readOpened } from "../fs/file-kind.ts";
 import { cutLine, MAX_OUTPUT_BYTES } from "./bound.ts";
 import { prepareImage, sniffImage } from "./image.ts";
 import { notFoundError } from "./not-found.ts";
@@ -17,7 +17,7 @@ export interface ReadFileInput {
 
 export const DEFAULT_LINE_LIMIT = 2_000;
 /** Larger files are refused: grep finds the lines worth reading. */
-export const MAX_FILE_BYTES = 64 * 1024 * 1024;
+export const MAX_FILE_BYTES = MAX_WORKSPACE_FILE_BYTES;
 /** A NUL byte in this many leading bytes marks a binary file. */
 export const BINARY_SNIFF_BYTES = 8192;
 
@@ -76,24 +76,10 @@ export function readWholeFile(real: string, display: string): Buffer {
         `${display} is ${(st.size / 1048576).toFixed(0)} MiB, too large to read (limit ${MAX_FILE_BYTES / 1048576} MiB); use grep to find the lines you need`,
       );
     }
-    // Read until EOF rather than trusting the size: files can grow while read.
-    let buf = Buffer.allocUnsafe(Math.max(st.size, 4096));
-    let used = 0;
-    for (;;) {
-      if (used === buf.length) {
-        if (buf.length >= MAX_FILE_BYTES) throw new ToolError(`${display} grew past ${MAX_FILE_BYTES / 1048576} MiB while being read`);
-        const bigger = Buffer.allocUnsafe(buf.length * 2);
-        buf.copy(bigger, 0, 0, used);
-        buf = bigger;
-      }
-      const n = readSync(fd, buf, used, buf.length - used, null);
-      if (n === 0) break;
-      used += n;
-    }
-    return buf.subarray(0, used);
+    return readOpened(fd, st, display, { max: MAX_FILE_BYTES }).bytes;
   } catch (err) {
     if (err instanceof ToolError) throw err;
-    throw new ToolError(`cannot read ${display}: ${(err as Error).message}`);
+    throw new ToolError((err as Error).message);
   } finally {
     closeSync(fd);
   }

@@ -130,6 +130,8 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
       }
 
       const spec = commandSandboxSpec(command, ctx.root, opts, p.confined, decision.run?.readOnly ?? false);
+      // bubblewrap's mounts hold to their folders, checked in place before the command (mount-check.ts).
+      if (spec.repositories) spec.repositories.mountsMove = p.confined && p.kind === "bubblewrap";
       const personEnv = opts.env ?? process.env;
       const { env: scrubbed, withheld } = splitEnv(personEnv, opts.allowEnv);
       const env = withoutUpdateChecks(withGitHardening(scrubbed));

@@ -3,7 +3,8 @@
 // reported but never followed (a link inside the workspace that points
 // outside must not become a way to list or read outside), and every entry
 // checked against the read policy so a --deny-read path stays unread.
-import { lstatSync, readdirSync, readFileSync, statSync, type Dirent } from "node:fs";
+import { lstatSync, readdirSync, statSync, type Dirent } from "node:fs";
+import { readRegularSync } from "../fs/file-kind.ts";
 import { dirname, relative, sep } from "node:path";
 import { isWithin, realpathLoose } from "../perms/workspace.ts";
 import type { Permissions } from "../perms/permissions.ts";
@@ -208,12 +209,12 @@ function withGitignore(matcher: IgnoreMatcher, dirAbs: string, dirRel: string, e
   return matcher.withRules(dirRel, parseGitignore(readRuleFile(`${dirAbs}/.gitignore`, dirAbs)));
 }
 
-/** A rules file's text, or "" when missing or when it really lives outside `within`. */
+/** A rules file's text, or "" when missing, when it really lives outside `within`, or is not a regular file of at most 4 MiB. */
 function readRuleFile(path: string, within: string): string {
   try {
     const { real, exists } = realpathLoose(path);
     if (!exists || !isWithin(within, real)) return "";
-    return readFileSync(real, "utf8");
+    return readRegularSync(real, real, { max: 4 * 1024 * 1024 })?.bytes.toString("utf8") ?? "";
   } catch {
     return "";
   }

@@ -1,7 +1,7 @@
 // The system prompt: the workspace, platform, date and git state, and the
 // project's AGENTS.md (or CLAUDE.md) read through the same rules as any read.
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { buildSystemPrompt } from "../../../src/agent/system-prompt.ts";
 import { tempDir } from "../../support/context.ts";
@@ -67,5 +67,35 @@ describe("buildSystemPrompt", () => {
     const other = tempDir("bunker-sp-");
     mkdirSync(join(other, "AGENTS.md"));
     expect(buildSystemPrompt(other, { canRead: () => true, now })).not.toContain("Project instructions");
+  });
+
+  test("an AGENTS.md a command made a FIFO or a link to /dev/zero is named and passed over at once; CLAUDE.md is used instead", () => {
+    const root = tempDir("bunker-sp-");
+    writeFileSync(join(root, "CLAUDE.md"), "Prefer tabs.\n");
+    expect(Bun.spawnSync(["mkfifo", join(root, "AGENTS.md")]).exitCode).toBe(0);
+    const warnings: string[] = [];
+    const t0 = Date.now();
+    expect(buildSystemPrompt(root, { canRead: inside(root), now, warn: (w) => warnings.push(w) })).toEndWith("Project instructions from CLAUDE.md:\nPrefer tabs.");
+    expect(warnings).toEqual(["AGENTS.md is a named pipe (FIFO), not a regular file; bunker did not read it; going on without it."]);
+    // A link to /dev/zero leads outside the workspace: the read rules stop it before any open; granted, the reader does.
+    rmSync(join(root, "AGENTS.md"));
+    symlinkSync("/dev/zero", join(root, "AGENTS.md"));
+    warnings.length = 0;
+    expect(buildSystemPrompt(root, { canRead: () => true, now, warn: (w) => warnings.push(w) })).toEndWith("Prefer tabs.");
+    expect(warnings).toEqual(["AGENTS.md is a device, not a regular file; bunker did not read it; going on without it."]);
+    expect(Date.now() - t0).toBeLessThan(1000);
+  });
+
+  test("a 2 GB sparse AGENTS.md costs its first 64 KB, not 2 GB: cut, and says so", () => {
+    const root = tempDir("bunker-sp-");
+    writeFileSync(join(root, "AGENTS.md"), "Run make check.\n" + "n".repeat(20_000));
+    truncateSync(join(root, "AGENTS.md"), 2 ** 31);
+    const rss = process.memoryUsage().rss;
+    const t0 = Date.now();
+    const p = buildSystemPrompt(root, { canRead: inside(root), now });
+    expect(Date.now() - t0).toBeLessThan(1000);
+    expect(process.memoryUsage().rss - rss).toBeLessThan(64 * 1024 * 1024);
+    expect(p).toContain("Project instructions from AGENTS.md:\nRun make check.\nnnn");
+    expect(p).toEndWith("n".repeat(100) + "\n[… cut: file is longer]");
   });
 });

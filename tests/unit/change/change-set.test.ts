@@ -107,7 +107,7 @@ describe("the change pipeline", () => {
       grants.allow.write.paths.push("/dev/zero");
       grants.allow.read.paths.push("/dev/zero");
       const ctx = makeContext(root, { grants, answers: Array(20).fill({ answer: "once" }) });
-      for (const [target, what] of [[join(root, "fifo"), "a FIFO (named pipe)"], [join(root, "sock"), "a socket"], ["/dev/zero", "a device"]] as const) {
+      for (const [target, what] of [[join(root, "fifo"), "a named pipe (FIFO)"], [join(root, "sock"), "a socket"], ["/dev/zero", "a device"]] as const) {
         const calls = [
           registry.run("edit_file", { path: target, old_string: "a", new_string: "b" }, ctx),
           registry.run("write_file", { path: target, content: "b" }, ctx),

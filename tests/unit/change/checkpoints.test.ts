@@ -3,7 +3,7 @@
 // since, bring deleted files back with their mode; and the store stays small.
 import { describe, expect, test } from "bun:test";
 import type { MessageParam } from "@anthropic-ai/sdk/resources/messages";
-import { chmodSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, lstatSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Checkpoints } from "../../../src/change/checkpoints.ts";
 import { emptyGrants } from "../../../src/perms/policy.ts";
@@ -94,6 +94,32 @@ describe("checkpoints", () => {
     expect(asking.approver.asked[0]!.files!.map((f) => `${f.kind} ${f.display}`)).toEqual(["create run.sh", "create old/m.txt", "delete new/m.txt"]);
     expect(readTree(root)).toEqual({ "old/": "<dir>", "old/m.txt": "m\n", "run.sh": "#!/bin/sh\necho hi\n" });
     expect(statSync(join(root, "run.sh")).mode & 0o777).toBe(0o750);
+  });
+
+  test("a file a command made a FIFO, a link to /dev/zero or a 2 GB sparse file is named and kept, never waited on; the rest is taken back", async () => {
+    const files = { "a.txt": "a\n", "b.txt": "b\n", "c.txt": "c\n", "d.txt": "d\n" };
+    const { root, checkpoints, ctx, turn } = setup(files);
+    await turn("change all", Object.keys(files).flatMap((name) => [read(name), ["write_file", { path: name, content: name.toUpperCase() }] as [string, Record<string, unknown>]]));
+    // What a command (allowed to write the workspace) can do to the model's files before the person's /undo.
+    rmSync(join(root, "a.txt"));
+    expect(Bun.spawnSync(["mkfifo", join(root, "a.txt")]).exitCode).toBe(0);
+    rmSync(join(root, "b.txt"));
+    symlinkSync("/dev/zero", join(root, "b.txt"));
+    truncateSync(join(root, "d.txt"), 2 ** 31);
+    for (const force of [false, true]) {
+      const t0 = performance.now();
+      const said = await checkpoints.undo(ctx, checkpoints.turns()[0]!, { force });
+      expect(performance.now() - t0).toBeLessThan(2000);
+      const couldNot =
+        "a.txt is a named pipe (FIFO), not a regular file; bunker did not read it; b.txt is a symbolic link; bunker did not follow it or read it; d.txt is 2.0 GB, more than the 64.0 MB bunker reads of it; bunker did not read it";
+      expect(said).toBe(`${force ? 'Nothing of turn 1 ("change all") was taken back.' : 'Took back turn 1 ("change all"): restored c.txt.'} Not taken back (still kept for /undo): ${couldNot}.`);
+      // Nothing of the person's (or the command's) was replaced, even with force.
+      expect(lstatSync(join(root, "a.txt")).isFIFO()).toBe(true);
+      expect(readlinkSync(join(root, "b.txt"))).toBe("/dev/zero");
+      expect(statSync(join(root, "d.txt")).size).toBe(2 ** 31);
+      expect(readFileSync(join(root, "c.txt"), "utf8")).toBe("c\n");
+      expect(checkpoints.turns()[0]!.files).toEqual(["a.txt", "b.txt", "d.txt"]);
+    }
   });
 
   test("1,000 edits of a 100 KB file grow the store by less than 5 MB", () => {

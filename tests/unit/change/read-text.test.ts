@@ -15,6 +15,7 @@ writeFileSync(join(root, "latin1.txt"), new Uint8Array([0x63, 0x61, 0x66, 0xe9])
 mkdirSync(join(root, "dir"));
 Bun.spawnSync(["mkfifo", join(root, "pipe")]);
 symlinkSync("a.txt", join(root, "link"));
+symlinkSync("/dev/zero", join(root, "zero"));
 
 test("a UTF-8 text file: its text, bytes and mode", () => {
   const r = readText(join(root, "a.txt"), "a.txt")!;
@@ -31,15 +32,16 @@ test("a file that does not exist (or whose folder does not) is null: a new file"
 test.each([
   ["bin.dat", "bin.dat looks like a binary file; only text files can be changed this way."],
   ["latin1.txt", "latin1.txt is not valid UTF-8 text; only UTF-8 text files can be changed this way."],
-  ["dir", "dir is a directory, not a file."],
-  ["pipe", "pipe is a FIFO (named pipe); bunker only reads and writes regular files."],
+  ["dir", "dir is a directory, not a file; bunker did not read it"],
+  ["pipe", "pipe is a named pipe (FIFO), not a regular file; bunker did not read it"],
+  ["zero", "zero is a symbolic link; bunker did not follow it or read it"],
 ])("%s is refused: %s", (name, said) => {
   expect(() => readText(join(root, name), name)).toThrow(said);
 });
 
 test("kindProblem names what is not a file, and passes files, links and what does not exist", () => {
   expect(kindProblem(join(root, "dir"), "dir")).toBe("dir is a directory, not a file.");
-  expect(kindProblem(join(root, "pipe"), "pipe")).toBe("pipe is a FIFO (named pipe); bunker only reads and writes regular files.");
+  expect(kindProblem(join(root, "pipe"), "pipe")).toBe("pipe is a named pipe (FIFO); bunker only reads and writes regular files.");
   expect(kindProblem("/dev/null", "/dev/null")).toBe("/dev/null is a device; bunker only reads and writes regular files.");
   expect(kindProblem(join(root, "a.txt"), "a.txt")).toBeNull();
   expect(kindProblem(join(root, "link"), "link")).toBeNull();

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { definitionHash, expandVars, loadMcpConfig, parseMcpServers } from "../../../src/mcp/config.ts";
 import { tempDir } from "../../support/context.ts";
@@ -96,5 +96,23 @@ describe("loadMcpConfig", () => {
       `${join(root, ".mcp.json")}: MCP server "my_docs" skipped: your settings.json defines "my.docs", whose tools the model sees under the same name (mcp__my_docs__…)`,
       `${join(root, ".mcp.json")}: MCP server "my__docs" skipped: its tools would be named mcp__my__docs__…, which reads as another server's; use a name without "__"`,
     ]);
+  });
+
+  test("a .mcp.json a command made a FIFO or a link to /dev/zero is refused at once with a warning naming it; the user's servers still load", () => {
+    const base = tempDir();
+    const root = join(base, "ws");
+    mkdirSync(root);
+    const userFile = join(base, "settings.json");
+    writeFileSync(userFile, JSON.stringify({ mcpServers: { a: { command: "x" } } }));
+    const file = join(root, ".mcp.json");
+    expect(Bun.spawnSync(["mkfifo", file]).exitCode).toBe(0);
+    const t0 = Date.now();
+    const fifo = loadMcpConfig({ root, userFile, home: base, env: {} });
+    expect(fifo.servers.map((s) => s.name)).toEqual(["a"]);
+    expect(fifo.warnings).toEqual([`${file} is a named pipe (FIFO), not a regular file; bunker did not read it; no MCP server from it was started`]);
+    rmSync(file);
+    symlinkSync("/dev/zero", file);
+    expect(loadMcpConfig({ root, userFile, home: base, env: {} }).warnings).toEqual([`${file} is a device, not a regular file; bunker did not read it; no MCP server from it was started`]);
+    expect(Date.now() - t0).toBeLessThan(1000);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseConfig } from "../../../src/config.ts";
 import { emptyGrants, Policy } from "../../../src/perms/policy.ts";
@@ -206,7 +206,19 @@ describe("rules files: malformed files are refused with path, line and entry", (
   test("a settings path that is a directory is an error, not silently skipped", () => {
     const { root, env, paths } = setup({});
     mkdirSync(paths.workspace, { recursive: true });
-    expect(loadError(() => loadRulesFiles(root, emptyGrants(), env))).toContain(`${paths.workspace}: cannot read`);
+    expect(loadError(() => loadRulesFiles(root, emptyGrants(), env))).toContain(`cannot read the settings file: ${paths.workspace} is a directory, not a file; bunker did not read it`);
+  });
+
+  test("a settings file a command made a FIFO, or a link to /dev/zero, is refused at once with an error naming it (never waited on)", () => {
+    const { root, env, paths } = setup({});
+    mkdirSync(join(root, ".bunker"));
+    expect(Bun.spawnSync(["mkfifo", paths.workspace]).exitCode).toBe(0);
+    const t0 = Date.now();
+    expect(loadError(() => loadRulesFiles(root, emptyGrants(), env))).toBe(`cannot read the settings file: ${paths.workspace} is a named pipe (FIFO), not a regular file; bunker did not read it`);
+    rmSync(paths.workspace);
+    symlinkSync("/dev/zero", paths.workspace);
+    expect(loadError(() => loadRulesFiles(root, emptyGrants(), env))).toBe(`cannot read the settings file: ${paths.workspace} is a device, not a regular file; bunker did not read it`);
+    expect(Date.now() - t0).toBeLessThan(1000);
   });
 
   test("a bad file adds none of its rules, not even the good ones before the bad one", () => {

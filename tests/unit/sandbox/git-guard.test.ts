@@ -1,9 +1,9 @@
 // Repositories at any depth: found, kept read-only, and disarmed when a
 // command creates one. (The real sandbox runs these in escape.test.ts.)
 import { describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { disarmNewRepositories, findGitSites, gitGuard, gitReadsConfig, gitWriteReason, scanRoots, scanWorkspace, walkCutNotes } from "../../../src/sandbox/git-guard.ts";
+import { disarmNewRepositories, findGitSites, gitGuard, gitReadsConfig, gitWriteReason, scanRoots, scanWorkspace } from "../../../src/sandbox/git-guard.ts";
 import { tempDir } from "../../support/context.ts";
 
 function repoTree(): string {
@@ -270,16 +270,18 @@ describe("the gaps found attacking the fixes", () => {
   });
 });
 
-test("red team 3 recheck, B3: a walk that stops at its bound says so, naming the root and what was not checked; one that ends does not", () => {
+test("a walk that stops at its bound names the root; after a command it takes the folders it read before first", () => {
   const root = tempDir("bunker-guard-cut-");
   for (let i = 0; i < 5; i++) mkdirSync(join(root, `d${i}`, "inner"), { recursive: true });
-  const cut = scanRoots([root], undefined, 4);
-  expect(cut.cut).toEqual([root]);
-  const [note] = walkCutNotes(cut);
-  expect(note).toStartWith(`bunker stopped checking ${root} after 200,000 folders: a git repository or a file that runs later`);
-  expect(note).toContain("was not disarmed or set aside");
-  expect(scanRoots([root]).cut).toEqual([]);
-  expect(walkCutNotes(scanRoots([root]))).toEqual([]);
+  const before = scanRoots([root]);
+  expect(before.cut).toEqual([]);
+  for (let i = 0; i < 5; i++) mkdirSync(join(root, `new${i}`, "inner"), { recursive: true });
+  const after = scanRoots([root], undefined, 11, before.dirs);
+  expect(after.cut).toEqual([root]);
+  // Every folder there before was walked; what was not is new.
+  for (const d of before.dirs!.keys()) expect(after.dirs!.has(d)).toBe(true);
+  expect(after.unwalked.length).toBeGreaterThan(0);
+  for (const d of after.unwalked) expect(before.dirs!.has(d)).toBe(false);
 });
 
 describe("red team 5: a disarmed config is checked with git's own parser", () => {
@@ -332,4 +334,48 @@ test("red team 5: a .git file or commondir bunker cannot read exactly as git doe
   expect(lines).toContain("bunker set aside the .git the command created at n1/.git (bunker cannot read it exactly as git does (over 1 MB, not a regular file, or unreadable), so where git goes from it is not known): it is now n1/.git.bunker-set-aside");
   expect(lines).toContain("bunker set aside the git repository the command created at n2/.git, which bunker could not check or disarm (its commondir is a link, so where git goes from it is not known): it is now n2/.git.bunker-set-aside");
   expect(existsSync(join(root, "n2/.git"))).toBe(false);
+});
+
+test("red team 6 F12j: while another process keeps swapping tools/ for a link to a decoy, a walk finds tools/.git or says it could not settle, never neither", async () => {
+  const root = tempDir("bunker-guard-race-");
+  mkdirSync(join(root, "tools/.git"), { recursive: true });
+  mkdirSync(join(root, "decoy/empty"), { recursive: true });
+  for (let i = 0; i < 30; i++) mkdirSync(join(root, `pad${i}/x`), { recursive: true });
+  // f12j2-race-two-sessions.sh's toggle, as another session's command runs it.
+  const toggle = Bun.spawn(["python3", "-c", `import os,time
+os.chdir(${JSON.stringify(root)})
+end=time.time()+4
+while time.time()<end and not os.path.exists("stop"):
+    os.rename("tools","tools2"); os.symlink("decoy","tools"); time.sleep(0.001)
+    os.unlink("tools"); os.rename("tools2","tools"); time.sleep(0.001)`]);
+  let missed = 0;
+  let unsettled = 0;
+  try {
+    await Bun.sleep(200);
+    for (let i = 0; i < 60; i++) {
+      const scan = scanRoots([root]);
+      const found = scan.sites.some((s) => s.path === join(root, "tools/.git") || s.path === join(root, "tools2/.git"));
+      if (scan.unsettled!.length > 0) unsettled++;
+      else if (!found) missed++;
+      await Bun.sleep(1);
+    }
+  } finally {
+    writeFileSync(join(root, "stop"), "");
+    await toggle.exited;
+  }
+  expect(missed).toBe(0);
+});
+
+test("a git directory moved by the command: left alone where mounts hold to their folders, else disarmed and named as the person's, not the command's", () => {
+  const root = tempDir("bunker-guard-moved-");
+  mkdirSync(join(root, "tools/.git/hooks"), { recursive: true });
+  writeFileSync(join(root, "tools/.git/config"), "[core]\n\tbare = false\n");
+  const before = scanRoots([root]).sites;
+  renameSync(join(root, "tools"), join(root, "t2"));
+  writeFileSync(join(root, "t2/.git/config"), '[core]\n\tfsmonitor = "touch x; false"\n');
+  const after = scanRoots([root]).sites;
+  expect(disarmNewRepositories([root], before, after, {}, true)).toEqual([]);
+  const [line] = disarmNewRepositories([root], before, after, {}, false);
+  expect(line).toBe("bunker disarmed your git repository tools/.git, which the command moved to t2/.git (where it could write it) (core.fsmonitor commented out in config): the person's git there will not run what the command planted.");
+  expect(readFileSync(join(root, "t2/.git/config"), "utf8")).toContain("# disarmed by bunker: \tfsmonitor");
 });

@@ -3,6 +3,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSyn
 import { join } from "node:path";
 import { emptyGrants } from "../../../src/perms/policy.ts";
 import { bubblewrapArgs } from "../../../src/sandbox/bubblewrap.ts";
+import { checkerInvocation } from "../../../src/sandbox/mount-check.ts";
 import { detectSandbox, locateProgram, parseSandboxMode, planSandbox, sandboxStartupNotice } from "../../../src/sandbox/detect.ts";
 import { scrubEnv } from "../../../src/sandbox/env.ts";
 import { sbplString, seatbeltProfile } from "../../../src/sandbox/seatbelt.ts";
@@ -30,12 +31,19 @@ const hidden = ["/etc/shadow", "/etc/ssl/private", "/home/u/.ssh", "/home/u/.net
 describe("bubblewrap arguments: an allow-list", () => {
   test("system directories read-only (links kept as links), private /tmp, /run and home, the workspace, no net", () => {
     const args = bubblewrapArgs(spec({ home: "/home/u", hidden }), ["bash", "-c", "ls"], "/usr/bin/bwrap", fakeHost).join(" ");
-    expect(args).toBe(
+    // The workspace's read-only .git and .bunker are checked from inside before the command (mount-check.ts): the
+    // checker's own files and its list are shown read-only, and it starts the command.
+    const checker = checkerInvocation("/run/bunker-mount-check.json");
+    const list = /--ro-bind (\/\S+\.json) \/run\/bunker-mount-check\.json /.exec(args)?.[1] ?? "";
+    expect(JSON.parse(readFileSync(list, "utf8"))).toEqual([{ path: "/work/proj/.git", id: null }, { path: "/work/proj/.bunker", id: null }]);
+    let rest = args.replace(`--ro-bind ${list} /run/bunker-mount-check.json `, "");
+    for (const p of checker.paths) rest = rest.replace(`--ro-bind ${p} ${p} `, "");
+    expect(rest).toBe(
       "/usr/bin/bwrap --dev /dev --proc /proc --ro-bind /usr /usr --symlink usr/bin /bin --ro-bind /etc /etc " +
         "--tmpfs /tmp --tmpfs /run --tmpfs /var/tmp --tmpfs /home/u --bind /work/proj /work/proj --dev-bind /dev/null /etc/shadow " +
         "--ro-bind /work/proj/.git /work/proj/.git --tmpfs /work/proj/.bunker --remount-ro /work/proj/.bunker " +
         "--tmpfs /etc/ssl/private --remount-ro /etc/ssl/private " +
-        "--unshare-all --die-with-parent --new-session --cap-drop ALL --chdir /work/proj -- bash -c ls",
+        `--unshare-all --die-with-parent --new-session --cap-drop ALL --chdir /work/proj -- ${checker.argv.join(" ")} bash -c ls`,
     );
     // Credential stores in the home need no hiding: the home is empty.
     expect(args).not.toContain(".ssh");
@@ -371,9 +379,9 @@ describe(`inside bubblewrap${skipReason}`, () => {
 
   test.skipIf(!usable)("/tmp is private: writable inside, invisible outside", async () => {
     const name = `/tmp/bunker-private-${process.pid}`;
-    // /run holds nothing of the machine's, only bunker's own network proxy socket.
+    // /run holds nothing of the machine's, only bunker's own: the network proxy socket and the mount check's list.
     const r = await sandboxed(`echo hidden > ${name} && cat ${name} && ls -A /run`);
-    expect(r.content).toBe("exit code 0\n\nhidden\nbunker-net");
+    expect(r.content).toBe("exit code 0\n\nhidden\nbunker-mount-check.json\nbunker-net");
     expect(existsSync(name)).toBe(false);
   });
 

@@ -2,11 +2,11 @@
 // cannot list, names that are not UTF-8, repositories in an object store. The
 // real-run rows run the attack unconfined first (the control: the person's
 // git runs the planted program), then in bubblewrap through run_bash.
-import { describe, expect, test } from "bun:test";
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { detectSandbox } from "../../../src/sandbox/detect.ts";
-import { scanRoots } from "../../../src/sandbox/git-guard.ts";
+import { scanRoots, setWalkBound } from "../../../src/sandbox/git-guard.ts";
 import { bytesQuote, gapsBefore, guardedBelow, joinBytes, undecodableNames, unwalkedNote, utf8Name } from "../../../src/sandbox/walk-gaps.ts";
 import { tempDir } from "../../support/context.ts";
 import { plantingBench } from "../../support/planting.ts";
@@ -58,6 +58,16 @@ describe("names that are not UTF-8", () => {
   });
 });
 
+test("refusals and notes name paths quoted for the shell, every byte that does not show itself escaped", () => {
+  const odd = "/w/a b\n\x1b[31m";
+  const refusal = gapsBefore([odd], { unlistable: [{ path: odd, id: "1", owned: true, code: "EACCES" }], unwalked: [], undecodable: [] }, () => false).refusal;
+  expect(refusal).toStartWith("bunker cannot list $'/w/a b\\012\\033[31m', so it cannot find");
+  expect(refusal).not.toContain("\n");
+  const many = Array.from({ length: 5_001 }, (_, i) => `${odd}/d${i}`);
+  expect(gapsBefore([odd], { unlistable: [], unwalked: many, undecodable: [] }, () => false).refusal).toStartWith("bunker stopped looking for git repositories in $'/w/a b\\012\\033[31m' at its bound");
+  expect(unwalkedNote({ unwalked: [`${odd}/d`] })).toContain("(\$'/w/a b\\012\\033[31m/d') was read-only");
+});
+
 test("a walk that stops at its bound: the folders it did not come to are read-only to the command, or too many refuse it", () => {
   const root = tempDir("bunker-gaps-bound-");
   for (let i = 0; i < 6; i++) mkdirSync(join(root, `d${i}/sub/.git`), { recursive: true });
@@ -75,6 +85,32 @@ test("a walk that stops at its bound: the folders it did not come to are read-on
   const wide = tempDir("bunker-gaps-wide-");
   for (let i = 0; i < 5_010; i++) mkdirSync(join(wide, `d${i}`));
   expect(gapsBefore([wide], scanRoots([wide], undefined, 2), () => false).refusal).toContain("folders it did not come to: too many to keep read-only one by one");
+});
+
+describe.skipIf(!usable)("past the walk's bound after a command (a bound of 60 folders here; real bubblewrap)", () => {
+  beforeEach(() => setWalkBound(60));
+  afterEach(() => setWalkBound());
+  const arm = (dir: string) => `git init -q ${dir} && printf '[core]\\n\\tfsmonitor = "${touch}; false"\\n' >> ${dir}/.git/config`;
+  // Red team 6's F12g2: the walk reaches the command's many folders first and stops before its armed repository.
+  const plant = `mkdir many && for i in $(seq 100); do mkdir many/d$i; done && mkdir many/zz && ${arm("many/zz/sub")}`;
+
+  test("red team 6 F12g2: what the walk did not reach is the command's, and is set aside whole; later commands run", async () => {
+    const control = workspace(nested);
+    expect(Bun.spawnSync(["bash", "-c", plant], { cwd: control, env: hostEnv }).exitCode).toBe(0);
+    hostGit(join(control, "many/zz/sub"), "status");
+    expect(existsSync(MARK)).toBe(true);
+    rmSync(MARK);
+
+    const root = workspace(nested);
+    const out = await sandboxed(root, plant);
+    expect(out).toContain("bunker set aside many, which the command made and which its check did not reach (it stops at 200,000 folders): it is now many.bunker-set-aside; to restore it after checking it: mv many.bunker-set-aside many");
+    expect(existsSync(join(root, "many"))).toBe(false);
+    // The person's own nested repository was walked first: not set aside, not disarmed.
+    expect(out).not.toContain("tools");
+    expect(Bun.spawnSync(["bash", "-c", "cd many/zz/sub && git status"], { cwd: root, env: hostEnv }).exitCode).not.toBe(0);
+    expect(existsSync(MARK)).toBe(false);
+    expect(await sandboxed(root, "echo still")).toBe("exit code 0\n\nstill");
+  });
 });
 
 describe.skipIf(!usable)("what a command hides from the walk is undone before the person's git (real bubblewrap)", () => {
@@ -204,6 +240,24 @@ describe.skipIf(!usable)("a folder made unlistable (as an unprivileged user: roo
       expect(existsSync(w.mark)).toBe(false);
     });
   }
+
+  test("red team 6 F12k: a new repository under 70 nested folders each set to 0311 is reached in one pass, with one note, and disarmed", () => {
+    const deep = Array.from({ length: 70 }, () => "a").join("/");
+    const plantFor = (mark: string) => `mkdir -p ${deep} && git init -q ${deep}/sub && ${armed(mark)} >> ${deep}/sub/.git/config && q=${deep}; while [ -n "$q" ]; do chmod 0311 "$q"; case $q in */*) q=\${q%/a};; *) q=;; esac; done`;
+    const c = userWorkspace();
+    expect(asUser(c.root, plantFor(c.mark)).exitCode).toBe(0);
+    asUser(c.root, `cd ${deep}/sub && git status`);
+    expect(existsSync(c.mark)).toBe(true);
+
+    const w = userWorkspace();
+    const [out = ""] = sandboxedAs(w.root, home, env, [plantFor(w.mark)]);
+    expect(out).toContain("bunker made a, and 69 folders inside it, listable again (chmod u+rx): the command made them unlistable");
+    expect(out.match(/listable again/g)?.length).toBe(1);
+    expect(out).toContain(`bunker disarmed the git repository the command created at ${deep}/sub/.git (core.fsmonitor commented out in config)`);
+    expect(out).not.toContain("rounds");
+    personGit(join(w.root, deep, "sub"), "status");
+    expect(existsSync(w.mark)).toBe(false);
+  });
 
   test("red team 5 F12c: the workspace folder made unlistable does not hide the person's nested repository from the next command", () => {
     const c = userWorkspace(nested);
