@@ -141,6 +141,7 @@ export class NetProxy {
     this.asked++;
     const { host, port, path } = parseTarget(method, uri);
     const target = netTarget(host, port);
+    if (method !== "CONNECT") checkHostHeader(headerLines, host, port);
     const reason = await this.opts.gate.admit(host, port);
     if (reason !== null) return this.refuse(client, target, new ProxyRefusal(403, reason));
     let address: string;
@@ -228,6 +229,21 @@ export class NetProxy {
     if (client.destroyed) return;
     client.end(`HTTP/1.1 ${status}\r\nContent-Type: text/plain; charset=utf-8\r\n${extra}Connection: close\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
   }
+}
+
+/**
+ * A plain request's Host header must name the host it is judged by: the
+ * server answers for the Host it is given, and one CDN fronts many sites, so
+ * a granted registry.npmjs.org could otherwise carry a request for another.
+ */
+function checkHostHeader(headerLines: string[], host: string, port: number): void {
+  const given = headerLines.filter((l) => /^host:/i.test(l)).map((l) => l.replace(/^[^:]*:\s*/, "").trim());
+  if (given.length === 0) return;
+  if (given.length > 1) throw new ProxyRefusal(400, "a request with more than one Host header is not forwarded");
+  const hp = splitHostPort(given[0]!);
+  // The port is the URL's to say (and judged); a Host without one names the same host.
+  if (hp && normalizeHost(hp.host) === host && (hp.port === null || hp.port === port)) return;
+  throw new ProxyRefusal(400, `the Host header names ${JSON.stringify(given[0])}, but the request is for ${netTarget(host, port)}; bunker forwards a request only to the host it names`);
 }
 
 /** Host, port and (for plain HTTP) the origin-form path of a proxy request. */

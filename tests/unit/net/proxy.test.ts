@@ -131,6 +131,19 @@ describe("the proxy", () => {
     }
   });
 
+  test("a plain request whose Host header names another host is refused: a granted host cannot front for another (red team 7)", async () => {
+    await withProxy(gate([`127.0.0.2:${A.port}`]), async (proxy) => {
+      const other = await raw(proxy, `GET http://127.0.0.2:${A.port}/ HTTP/1.1\r\nHost: elsewhere.example\r\n\r\n`);
+      expect(other).toStartWith("HTTP/1.1 400");
+      expect(other).toContain(`bunker: the Host header names "elsewhere.example", but the request is for 127.0.0.2:${A.port}; bunker forwards a request only to the host it names`);
+      const two = await raw(proxy, `GET http://127.0.0.2:${A.port}/ HTTP/1.1\r\nHost: 127.0.0.2:${A.port}\r\nHost: elsewhere.example\r\n\r\n`);
+      expect(two).toContain("more than one Host header");
+      // The same host, however it is spelled, goes through.
+      const same = await raw(proxy, `GET http://127.0.0.2:${A.port}/ HTTP/1.1\r\nHost: 0x7f.2:${A.port}\r\n\r\n`);
+      expect(same).toStartWith("HTTP/1.1 200");
+    });
+  });
+
   test("not a proxy request, an https: URL without CONNECT, or a huge head: a clear 4xx", async () => {
     await withProxy(gate(["*.x"]), async (proxy) => {
       expect(await raw(proxy, "GET / HTTP/1.1\r\nHost: x\r\n\r\n")).toContain("a proxy request names the whole URL");
