@@ -101,10 +101,18 @@ export class SandboxedStdioTransport implements Transport {
   }
 
   async send(message: JSONRPCMessage): Promise<void> {
-    const stdin = this.proc?.stdin;
-    if (!stdin) throw new Error("Not connected");
-    stdin.write(serializeMessage(message));
-    await stdin.flush();
+    const proc = this.proc;
+    if (!proc) throw new Error("Not connected");
+    try {
+      // A write the pipe cannot take at once settles later: awaited, so a broken pipe is this call's error, never an unhandled one.
+      await proc.stdin.write(serializeMessage(message));
+      await proc.stdin.flush();
+    } catch (err) {
+      if ((err as { code?: unknown }).code !== "EPIPE") throw err;
+      // The server exited (or closed its input) before reading: said as the exit it is, with its status once known.
+      await Promise.race([proc.exited, Bun.sleep(KILL_GRACE_MS)]);
+      throw new Error("Connection closed: the server exited before reading what was sent");
+    }
   }
 
   async close(): Promise<void> {

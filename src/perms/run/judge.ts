@@ -297,7 +297,8 @@ function optionProblem(name: string, t: string, paths: PathChecker, w: Word): st
     if (!/^--?[A-Za-z0-9][\w-]*$/.test(flag)) return "has an option that is not a plain word";
     if (isRiskyOption(flag)) return "has an option that may run a program, load code or write elsewhere";
     if (eq < 0) return null;
-    const problem = plainWordProblem(t.slice(eq + 1), { ...w, text: t.slice(eq + 1), glob: false, tilde: false }, paths);
+    // The value named as itself in what is said ("whose value is /tmp/x"); the whole option follows in brackets.
+    const problem = plainWordProblem(t.slice(eq + 1), { ...w, text: t.slice(eq + 1), raw: w.raw.slice(w.raw.indexOf("=") + 1), glob: false, tilde: false }, paths);
     return problem ? `has an option whose value ${problem.replace(/^names /, "is ")}` : null;
   }
   // `-la` and the like; a longer cluster may hold a value (`-tout`, `-at/etc`): written apart it can be checked.
@@ -341,11 +342,11 @@ function plainWordProblem(t: string, w: Word, paths: PathChecker, programNames =
   if (!(w.glob ? PLAIN_GLOB : PLAIN_WORD).test(t)) {
     return /[:@]/.test(t) ? `names ${w.raw}, which may be a host, a URL or a file to send` : `has an argument that is not a plain word (${w.raw})`;
   }
-  if (programNames && !t.includes("/") && Bun.which(t) !== null) return `names a program (${w.raw})`;
+  if (programNames && !t.includes("/") && Bun.which(t) !== null) return `names ${w.raw}, which is also the name of a program it could run`;
   const writeProblem = paths.writeProblem(w);
   if (writeProblem) return `names ${w.raw}, ${writeProblem}`;
   // Inside, but a program all the same (`git clone -u ./x.sh`, `--pre ./x.sh`).
-  if (programNames && paths.executable(w)) return `names an executable file (${w.raw})`;
+  if (programNames && paths.executable(w)) return `names ${w.raw}, an executable file it could run`;
   return null;
 }
 

@@ -62,3 +62,17 @@ test("once stopped, a call says the server is not running and how to restart it"
   await other.stop();
   await expect(other.call("echo", { text: "x" }, { signal: signal() })).rejects.toThrow("the MCP server c is not running (stopped). The person can restart it with /mcp restart c.");
 });
+
+test("a server that exits at once: 'did not start: it exited', with its status and last words, never EPIPE (the start's write raced the exit)", async () => {
+  const [dying] = parseMcpServers({ d: { command: "sh", args: ["-c", "echo dying >&2; exit 3"] } }, { source: "user", file: "f", root, home: "/h", env: {}, defaultTimeoutMs: 2000 }).servers;
+  // A race: about every other start used to lose it, so several.
+  for (let i = 0; i < 8; i++) {
+    const said: string[] = [];
+    const c = new McpConnection(dying!, { root, plan: { confined: false }, stateDir: join(root, "state-d"), allowNetAll: false, denyHosts: [], denyAllNet: false, env: process.env }, { onState: (_c, line) => line && said.push(line) }, 10_000);
+    await c.start();
+    expect(c.state).toBe("failed");
+    // Its last words when its stderr was read before the exit was seen (not always, on a busy machine); the exit status always.
+    expect(said).toHaveLength(1);
+    expect(said[0]).toMatch(/^MCP server d did not start: it exited \(exit status 3(; its last words: dying)?\)\. \/mcp restart d starts it again\.$/);
+  }
+});

@@ -30,3 +30,17 @@ test("JSON-RPC lines become messages, other lines are reported, stderr comes lin
   expect(t.exitCode).toBe(7);
   await expect(t.send({ jsonrpc: "2.0", id: 2, method: "ping" })).rejects.toThrow("Not connected");
 });
+
+test("a server that exits before reading: the send is a 'Connection closed' error with the exit status known, never a stray EPIPE", async () => {
+  const t = new SandboxedStdioTransport({ command: "sh", args: ["-c", "exec 0<&-; echo dying >&2; sleep 0.3; exit 3"], env: { PATH: process.env.PATH ?? "" }, cwd: process.cwd() }, {
+    onGarbage: () => {},
+    onStderr: () => {},
+  });
+  await t.start();
+  await Bun.sleep(100);
+  // More than a pipe holds: the write cannot finish at once, and the pipe breaks under it.
+  const big = { jsonrpc: "2.0" as const, id: 1, method: "initialize", params: { pad: "x".repeat(200_000) } };
+  const failed = await t.send(big).then(() => null, (e: Error) => e);
+  expect(failed?.message).toMatch(/^Connection closed: the server exited/);
+  expect(t.exitCode).toBe(3);
+});

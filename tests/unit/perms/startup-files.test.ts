@@ -1,7 +1,7 @@
 // The person's startup files (startup-files.ts): one list; git's are guarded by git-guard.ts, the rest matched
 // here by their own name and by where a link leads.
 import { afterAll, expect, test } from "bun:test";
-import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathEntries } from "../../../src/perms/path-shadow.ts";
 import { gitConfigFiles, sourcedBy, startupMatcher } from "../../../src/perms/startup-files.ts";
@@ -71,4 +71,18 @@ test("a source line bunker cannot read in a linked startup file makes that file'
   expect(startupMatcher({ HOME: home }, home).match(join(home, "dotfiles/bash/aliases.sh"))).toBe("your shell runs it when it starts: what it says runs in your next terminal (~/.bashrc sources what is in it)");
   writeFileSync(join(home, "rc2"), "source $NVM_DIR/nvm.sh\n");
   expect(sourcedBy(join(home, "rc2"), home)).toEqual([]);
+});
+
+test("a startup file that is a FIFO, or a 2 GB sparse file, is never waited on nor read whole: the head of it is", () => {
+  const fifo = join(home, "rc-fifo");
+  expect(Bun.spawnSync(["mkfifo", fifo]).exitCode).toBe(0);
+  const big = join(home, "rc-big");
+  writeFileSync(big, `source ${join(home, "first.sh")}\n`);
+  truncateSync(big, 2 ** 31);
+  const rss = process.memoryUsage().rss;
+  const t0 = Date.now();
+  expect(sourcedBy(fifo, home)).toEqual([]);
+  expect(sourcedBy(big, home)).toEqual([{ path: join(home, "first.sh"), folder: false }]);
+  expect(Date.now() - t0).toBeLessThan(1000);
+  expect(process.memoryUsage().rss - rss).toBeLessThan(64 * 1024 * 1024);
 });

@@ -95,6 +95,15 @@ describe("protected paths", () => {
     expect(isProtectedPath(root, join(root, ".bare", "hooks", "post-checkout"))).toBe(true);
     expect(isProtectedPath(root, join(root, "src", "a.ts"))).toBe(false);
   });
+
+  test("a .git that is a FIFO is not waited on: only .git itself is protected, at once", () => {
+    const root = tempDir("bunker-resolve-");
+    expect(Bun.spawnSync(["mkfifo", join(root, ".git")]).exitCode).toBe(0);
+    const t0 = Date.now();
+    expect(isProtectedPath(root, join(root, ".git"))).toBe(true);
+    expect(isProtectedPath(root, join(root, "src", "a.ts"))).toBe(false);
+    expect(Date.now() - t0).toBeLessThan(1000);
+  });
 });
 
 test("resolveRoot: the real directory, or an error naming what is wrong", () => {

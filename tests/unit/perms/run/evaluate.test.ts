@@ -602,6 +602,12 @@ describe("askDetails (what the prompt offers and says)", () => {
     expect(askDetails("touch /tmp/x", [], root, emptyGrants())).toEqual({ prefix: "", reasons: ["`touch` is not granted, and it names /tmp/x, outside the workspace"] });
     expect(askDetails("echo hi | sh", [], root, emptyGrants()).prefix).toBe("");
   });
+
+  test("a word that is also a program's name is said in a sentence, whichever way it is asked about", () => {
+    expect(askDetails("bun test", [], root, emptyGrants()).reasons).toEqual(["`bun` is not granted, and it names test, which is also the name of a program it could run"]);
+    expect(askDetails("bun test", ["bun"], root, emptyGrants()).reasons).toEqual(["`bun` names test, which is also the name of a program it could run"]);
+    expect(askDetails("touch --date=test x", ["touch"], root, emptyGrants()).reasons).toEqual(["`touch` has an option whose value is test, which is also the name of a program it could run (--date=test)"]);
+  });
 });
 
 describe("runGrantHint", () => {
