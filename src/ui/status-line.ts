@@ -36,25 +36,29 @@ export function formatStatus(f: StatusFigures, step: RunningStep | null, now: nu
   const input = tokensIn(f.usage);
   const cached = input > 0 ? Math.round((100 * f.usage.cache_read_input_tokens) / input) : 0;
   // Each part with its rank: the lowest goes first when the line is too wide.
-  const figures: { text: string; rank: number }[] = [
+  const figures: { text: string; rank: number; attached?: boolean }[] = [
     // The model's name can come from a stored session on disk, the step's from an MCP server's tool name.
     { text: escapeControl(f.model), rank: 1 },
     { text: `context ${f.contextPct === null ? "–" : `${Math.round(f.contextPct)}%`}`, rank: 5 },
     { text: `${input} in`, rank: 3 },
-    { text: `(${cached}% cached)`, rank: 0 },
+    // Part of "N in": after it with a space, not a dot.
+    { text: `(${cached}% cached)`, rank: 0, attached: true },
     { text: `${f.usage.output_tokens} out`, rank: 2 },
     { text: `$${f.costUsd.toFixed(4)}`, rank: 6 },
   ];
+  // `esc to interrupt` ranks between tokens in and the context.
+  const HINT_RANK = 4;
   const seconds = step ? Math.max(0, (now - step.startedAt) / 1000) : 0;
   const frame = FRAMES[Math.floor(now / 100) % FRAMES.length]!;
   const build = (dropped: number): string => {
-    const kept = figures.filter((p) => p.rank >= dropped).map((p) => p.text);
-    // The cached share belongs to "N in": joined by a space, not a dot.
-    const joined = kept.join(" · ").replace(" in · (", " in (");
+    const joined = figures
+      .filter((p) => p.rank >= dropped)
+      .map((p, i) => (i === 0 ? "" : p.attached ? " " : " · ") + p.text)
+      .join("");
     const text = c.dim(joined);
     if (!step) return text;
     // What runs and how to stop it come first.
-    const hint = dropped <= 4 ? ` ${c.dim(`· esc to interrupt${joined ? " ·" : ""}`)}` : joined ? ` ${c.dim("·")}` : "";
+    const hint = dropped <= HINT_RANK ? ` ${c.dim(`· esc to interrupt${joined ? " ·" : ""}`)}` : joined ? ` ${c.dim("·")}` : "";
     return `${c.cyan(frame)} ${escapeControl(step.label)} ${seconds.toFixed(1)}s${hint}${joined ? ` ${text}` : ""}`;
   };
   if (columns === undefined) return build(0);
