@@ -3,6 +3,7 @@
 import { parseFlags, type FlagSpec } from "./flags.ts";
 import { DEFAULT_MAX_TURNS, DEFAULT_MODEL } from "./help.ts";
 import { homedir } from "./fs/home.ts";
+import { join } from "node:path";
 import { absoluteGlob, emptyGrants, type Grants, type PathRules } from "./perms/policy.ts";
 import { isWithin, resolveFrom, resolveRoot } from "./perms/workspace.ts";
 import { loadRulesFiles, rulesFilePaths, RulesFileError } from "./perms/rules-file.ts";
@@ -351,6 +352,14 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
   if (sandbox === "off" && grants.allow.net.hosts.length > 0 && !grants.allow.net.all) {
     // Only the sandbox keeps commands to the proxy: say so rather than let the host list look like a limit.
     startupWarnings.push(`--sandbox off: commands reach the whole network; --allow-net=${grants.allow.net.hosts.join(",")} limits only web_fetch.`);
+  }
+  if (grants.allow.write.paths.includes(join(root, ".git"))) {
+    // What the grant means, said once: a failed commit's note points here, so it must not read as "anything goes in .git".
+    startupWarnings.push(
+      sandbox === "off"
+        ? "--allow-write=.git with --sandbox off: commands run unconfined and can change anything in .git, its config and hooks included (what your next git runs)."
+        : "--allow-write=.git: commands may commit, branch, rebase, stash and fetch (and rewrite or delete history); git's config, hooks, info/ and commondir stay read-only to them.",
+    );
   }
   const config: Config = {
     prompt,

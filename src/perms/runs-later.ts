@@ -26,6 +26,8 @@ export interface RunsLaterRule {
 
 export const RUNS_LATER: readonly RunsLaterRule[] = [
   { glob: "**/.envrc", why: "direnv runs it when you enter the folder" },
+  // bunker's own settings at any depth: a session started in that folder (a monorepo package) takes its rules (red team 7 F9).
+  { glob: "**/.bunker/**", why: "bunker obeys it: a session started in that folder takes its rules from it" },
   { glob: "**/.vscode/tasks.json", why: "runs when you open the folder (VS Code tasks)" },
   { glob: "**/.husky/**", why: "runs on git commit (husky hooks)" },
   // lefthook reads lefthook.yml, .lefthook.yml, their -local variants (and .yaml/.json/.toml), or .config/lefthook.yml.

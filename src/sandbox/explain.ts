@@ -10,7 +10,7 @@ import { sandboxMounts, shownAs, type Mount, type SandboxSpec } from "./spec.ts"
 export function describeView(spec: SandboxSpec): string {
   const ws = spec.workspaceReadOnly
     ? "the workspace (read-only, as this command only reads)"
-    : `the workspace (read-write; ${spec.gitWritable ? ".bunker" : ".git and .bunker"} read-only)`;
+    : `the workspace (read-write; ${spec.gitWritable ? ".bunker and .git's config, hooks and info/" : ".git and .bunker"} read-only)`;
   return `${ws}, the system and toolchain directories and git's config (read-only), what the person granted (--allow-read, --allow-write), a private empty home and a private /tmp; nothing else of this machine`;
 }
 

@@ -768,7 +768,7 @@ export function recheckLinked(roots: readonly string[], linked: Map<string, stri
 }
 
 /** Rename `path` to PATH.bunker-set-aside (or -2, -3…): nothing lost, nothing run; the line says how to restore it. */
-function setAside(root: string, path: string, what: string): string {
+export function setAside(root: string, path: string, what: string): string {
   let aside = `${path}.bunker-set-aside`;
   for (let n = 2; existsSync(aside) || isLink(aside); n++) aside = `${path}.bunker-set-aside-${n}`;
   try {

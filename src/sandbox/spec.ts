@@ -15,6 +15,7 @@ import type { NetProxySpec } from "../net/command-net.ts";
 import { globBase } from "./denied-files.ts";
 import { gitDirsInside, isWithin, realpathLoose } from "../perms/workspace.ts";
 import type { WallState } from "./git-wall.ts";
+import type { GrantedGit } from "./git-grant.ts";
 import { commondirTarget, gitfileTarget, readSmallText } from "../perms/gitfile.ts";
 import { gitConfigFiles } from "../perms/startup-files.ts";
 
@@ -27,6 +28,8 @@ export interface SandboxSpec {
   netProxy?: NetProxySpec;
   /** Whether the workspace's .git may be written (the person granted writes there). */
   gitWritable: boolean;
+  /** Under that grant: the git directories (each its own writable mount) and what git obeys in them, kept read-only (git-grant.ts). */
+  grantedGit?: GrantedGit;
   /** Further absolute paths the person granted for writing (--allow-write=PATHS outside the workspace). */
   writable: string[];
   /**
@@ -95,9 +98,10 @@ export function readOnlyInside(spec: SandboxSpec): string[] {
   const paths = [join(spec.root, ".bunker")];
   // A .git file's git directory inside the workspace (`gitdir: ./.bare`) is .git all the same.
   if (!spec.gitWritable) paths.unshift(join(spec.root, ".git"), ...gitDirsInside(spec.root));
-  const roots = [spec.root, ...(spec.grantedRoots ?? [])];
+  const roots = [spec.root, ...(spec.grantedRoots ?? []), ...(spec.grantedGit?.gitDirs ?? [])];
   for (const r of spec.grantedRoots ?? []) if (!paths.includes(join(r, ".git"))) paths.push(join(r, ".git"));
-  for (const p of spec.readOnly ?? []) if (roots.some((r) => isWithin(r, p) && p !== r) && !paths.includes(p)) paths.push(p);
+  const kept = [...(spec.readOnly ?? []), ...(spec.grantedGit?.readOnly ?? []), ...(spec.grantedGit?.standIns ?? [])];
+  for (const p of kept) if (roots.some((r) => isWithin(r, p) && p !== r) && !paths.includes(p)) paths.push(p);
   return paths;
 }
 
@@ -108,7 +112,12 @@ export function readOnlyInside(spec: SandboxSpec): string[] {
  * hooks the person's next git would run (`git init`).
  */
 export function standInPaths(spec: SandboxSpec): string[] {
-  return [join(spec.root, ".bunker"), ...(spec.gitWritable ? [] : [join(spec.root, ".git")]), ...(spec.grantedRoots ?? []).map((r) => join(r, ".git"))];
+  return [
+    join(spec.root, ".bunker"),
+    ...(spec.gitWritable ? [] : [join(spec.root, ".git")]),
+    ...(spec.grantedRoots ?? []).map((r) => join(r, ".git")),
+    ...(spec.grantedGit?.standIns ?? []),
+  ];
 }
 
 /** What the host has at a path (without following a link at the path itself). */
@@ -183,6 +192,8 @@ export function sandboxMounts(spec: SandboxSpec, platform: NodeJS.Platform = pro
   // Unasked read-only commands: whatever trick we did not foresee, nothing can be written.
   out.push({ kind: spec.workspaceReadOnly ? "ro" : "rw", path: spec.root });
   if (!spec.workspaceReadOnly) {
+    // A granted git directory is a mount of its own: a command cannot rename it away and make another in its place.
+    for (const g of spec.grantedGit?.gitDirs ?? []) if (!out.some((m) => m.path === g)) out.push({ kind: "rw", path: g });
     const standIns = standInPaths(spec);
     for (const p of readOnlyInside(spec)) {
       if (exists(p)) out.push({ kind: "ro", path: p });

@@ -15,6 +15,7 @@ import { splitEnv, withGitHardening, withheldNote, withoutUpdateChecks } from ".
 import { adoptOrphans, endGroup, killAdoptedSince, trackGroup } from "../sandbox/process.ts";
 import { busyOnReadOnlyMount, pathNote, toolchainWriteNote } from "../sandbox/explain.ts";
 import { wallAfter, wallBefore } from "../sandbox/git-wall.ts";
+import { grantedGit, grantedGitAfter } from "../sandbox/git-grant.ts";
 import { unwalkedNote } from "../sandbox/walk-gaps.ts";
 import { laterMatch } from "../perms/runs-later.ts";
 import { loopbackNote, refusalNote, startCommandNet } from "../net/command-net.ts";
@@ -171,7 +172,10 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
         for (const d of standIns) removeIfEmptyDir(d);
         // What the command planted for the person's own tools to run later, outside the sandbox: one walk finds
         // new repositories (disarmed) and new or changed runs-later files and untrustworthy .git entries (set aside).
-        const disarmed = spec.repositories ? wallAfter([ctx.root, ...(spec.grantedRoots ?? [])], spec.repositories) : [];
+        const disarmed = [
+          ...(spec.repositories ? wallAfter([ctx.root, ...(spec.grantedRoots ?? [])], spec.repositories) : []),
+          ...(spec.grantedGit ? grantedGitAfter(ctx.root, spec.grantedGit) : []),
+        ];
         for (const line of disarmed) ctx.ui.info(`  ${escapeControl(line)}`);
         const notes = [
           net && refusalNote(net.refusals()),
@@ -209,6 +213,14 @@ function grantedFolders(writable: string[], root: string): string[] {
   });
 }
 
+function lstatKind(path: string): "file" | "other" | null {
+  try {
+    return lstatSync(path).isFile() ? "file" : "other";
+  } catch {
+    return null;
+  }
+}
+
 function removeIfEmptyDir(dir: string): void {
   try {
     rmdirSync(dir); // fails, as it should, unless it is an empty directory
@@ -235,6 +247,9 @@ export function commandSandboxSpec(command: string, root: string, opts: RunBashO
   // The git wall: every repository site, runs-later file and folder the walk cannot list read-only (git-wall.ts).
   const wall = confined && !workspaceReadOnly ? wallBefore(roots, laterMatch(roots, grants.protect ?? [], (opts.env ?? process.env).PATH ?? "", { env: opts.env ?? process.env, home: opts.home ?? homedir() }), host.gitConfig ?? [], realpathLoose(opts.home ?? homedir()).real, topGit) : null;
   if (wall && "refusal" in wall) throw new ToolError(`not run: ${wall.refusal}`);
+  // Under --allow-write=.git: history writable, what git obeys (config, hooks, info, commondir) not, nor the .git file that names the git directory.
+  const gitGrant = wall && opts.gitWritable ? grantedGit([...topGit, ...gitDirs], roots) : undefined;
+  const dotGitFile = gitGrant && lstatKind(join(root, ".git")) === "file" ? [join(root, ".git")] : [];
   const readable = [...grantedReadPaths(grants), ...(opts.gitWritable ? [] : gitDirs), ...enclosingGitDirs(root, host.home ?? realpathLoose(opts.home ?? homedir()).real)];
   const writable = [...(opts.writable ?? []), ...(opts.gitWritable ? gitDirs : [])];
   return {
@@ -252,7 +267,8 @@ export function commandSandboxSpec(command: string, root: string, opts: RunBashO
       ...(confined ? deniedMatches(grants, [root, ...readable, ...writable, ...(host.toolchains ?? [])], root, host.system ?? []) : []),
       ...(opts.sessionsDir && !isWithin(opts.sessionsDir, root) && !isWithin(root, opts.sessionsDir) ? [opts.sessionsDir] : []),
     ],
-    readOnly: [...(opts.readOnly ?? []), ...(wall?.readOnly ?? [])],
+    readOnly: [...(opts.readOnly ?? []), ...(wall?.readOnly ?? []), ...dotGitFile],
+    ...(gitGrant ? { grantedGit: gitGrant } : {}),
     workspaceReadOnly,
     ...(wall ? { repositories: wall.state } : {}),
   };
@@ -427,6 +443,11 @@ function formatResult(r: ProcessResult, note: string | null): ToolOutput {
   return { content, isError: r.exitCode !== 0 || r.signal !== null || r.timedOutAfterMs !== null || r.interrupted };
 }
 
+/** The output names a path in the workspace's own .git (`.git/index.lock`, `/ws/.git/HEAD.lock`), not a nested or granted folder's. */
+function namesTopGit(out: string, root: string): boolean {
+  return out.includes(`${root}/.git/`) || /(^|[\s'"`])\.git\//m.test(out);
+}
+
 function formatSeconds(ms: number): string {
   return ms % 1000 === 0 ? `${ms / 1000}s` : `${(ms / 1000).toFixed(1)}s`;
 }
@@ -450,10 +471,16 @@ export function sandboxNote(r: ProcessResult, spec: SandboxSpec): string | null 
     );
   } else if (toolchain) {
     notes.push(toolchain);
+  } else if (erofs && !spec.gitWritable && namesTopGit(out, spec.root)) {
+    // git failing on the read-only .git: the grant that lets commands write history and nothing git obeys.
+    notes.push(
+      "The sandbox keeps the repository's .git read-only, so git cannot commit, branch, rebase, stash or fetch here. " +
+        "Do not retry. If the person wants commands to do that, ask them to run bunker with --allow-write=.git: history (objects, refs, the index) becomes writable, while git's config, hooks and info/ stay read-only, so no command can make their own git run a program.",
+    );
   } else if (erofs) {
     notes.push(
-      `The sandbox blocked a write: only the workspace${spec.grantedRoots?.length ? ", the folders granted with --allow-write" : ""} and /tmp are writable (every git repository in ${spec.grantedRoots?.length ? "them" : "it"}, at any depth, .bunker, and the files other tools run later, such as .envrc, .husky/ and .vscode/tasks.json, are read-only; the top .git unless granted). ` +
-        "Do not retry; if the write is needed, ask the person, who can grant the path with --allow-write=PATH or run bunker with --sandbox off; a file other tools run later is written with the file tools, which ask the person.",
+      `The sandbox blocked a write: only the workspace${spec.grantedRoots?.length ? ", the folders granted with --allow-write" : ""} and /tmp are writable (every git repository in ${spec.grantedRoots?.length ? "them" : "it"}, at any depth, every .bunker, and the files other tools run later, such as .envrc, .husky/ and .vscode/tasks.json, are read-only; ${spec.gitWritable ? "under --allow-write=.git the top .git's config, hooks, info/ and commondir still are" : "the top .git unless granted with --allow-write=.git"}). ` +
+        "Do not retry; if the write is needed, ask the person, who can grant the path with --allow-write=PATH; a file other tools run later is written with the file tools, which ask the person.",
     );
   }
   if (!spec.allowNet && /Network is unreachable|Could not resolve host|Temporary failure in name resolution|Name or service not known|getaddrinfo|ENETUNREACH|EAI_AGAIN|Connection refused/.test(out)) {

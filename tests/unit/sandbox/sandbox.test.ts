@@ -401,9 +401,13 @@ describe(`inside bubblewrap${skipReason}`, () => {
     const denied = await sandboxed("touch .git/hooks/pre-commit");
     expect(denied.content).toContain("Read-only file system");
     expect(existsSync(`${root}/.git/hooks/pre-commit`)).toBe(false);
-    const granted = await sandboxed("touch .git/hooks/pre-commit", { gitWritable: true });
+    // Granted (--allow-write=.git): history is writable, what git obeys is not (git-grant.ts).
+    const granted = await sandboxed("touch .git/ORIG_HEAD", { gitWritable: true });
     expect(granted.content).toBe("exit code 0\n\n(no output)");
-    expect(existsSync(`${root}/.git/hooks/pre-commit`)).toBe(true);
+    expect(existsSync(`${root}/.git/ORIG_HEAD`)).toBe(true);
+    const hook = await sandboxed("touch .git/hooks/pre-commit", { gitWritable: true });
+    expect(hook.content).toContain("Read-only file system");
+    expect(existsSync(`${root}/.git/hooks/pre-commit`)).toBe(false);
     const settings = await sandboxed("echo '{\"allow\":[\"run:*\"]}' > .bunker/settings.json", { gitWritable: true });
     expect(settings.content).toContain("Read-only file system");
     expect(existsSync(`${root}/.bunker/settings.json`)).toBe(false);

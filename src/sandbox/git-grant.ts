@@ -1,0 +1,112 @@
+// --allow-write=.git lets commands commit, branch, rebase, stash and fetch:
+// they write history (objects, refs, logs, the index, HEAD, the *_MSG files,
+// packed-refs). What git reads for instructions stays read-only all the same
+// (red team 7 F7: under the grant a command set core.fsmonitor and wrote
+// hooks/pre-commit, and the person's next git ran both): the config and
+// config.worktree, the hooks folder, info/ and commondir, in the granted git
+// directory and in every worktree's and submodule's git directory inside it.
+// The git directory itself is its own mount, so a command cannot rename it
+// away and put a git directory of its own making in its place. A folder not
+// there yet gets an empty read-only stand-in; a file not there yet that the
+// command creates is set aside after it (grantedGitAfter).
+import { lstatSync, readdirSync } from "node:fs";
+import { join, relative } from "node:path";
+import { isWithin, realpathLoose } from "../perms/workspace.ts";
+import { setAside } from "./git-guard.ts";
+
+/** What git obeys in a git directory: never written by a command, whatever the grant. */
+export const GIT_INSTRUCTIONS = ["config", "config.worktree", "commondir", "hooks", "info"] as const;
+const FOLDERS = new Set<string>(["hooks", "info"]);
+/** How deep submodules' git directories are looked for under modules/ (a submodule's path may have several folders). */
+const MODULES_DEPTH = 8;
+/** Most git directories kept per grant (a repository with hundreds of submodules is rare; what is past this is said). */
+const MAX_GIT_DIRS = 500;
+
+export interface GrantedGit {
+  /** The granted git directories: each its own writable mount. */
+  gitDirs: string[];
+  /** What stays read-only in them (a link's target when it lies in `within`). */
+  readOnly: string[];
+  /** Folders git obeys that are not there: an empty read-only stand-in each. */
+  standIns: string[];
+  /** Files git obeys that are not there: set aside if a command creates one. */
+  absent: string[];
+  /** Entries that are links → where each leads: set aside if a command re-aims or replaces one. */
+  links: Record<string, string>;
+}
+
+type Kind = "dir" | "file" | "link" | null;
+
+function kindOf(path: string): Kind {
+  try {
+    const st = lstatSync(path);
+    return st.isSymbolicLink() ? "link" : st.isDirectory() ? "dir" : "file";
+  } catch {
+    return null;
+  }
+}
+
+function subdirs(dir: string): string[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => join(dir, e.name));
+  } catch {
+    return [];
+  }
+}
+
+/** The git directories under a granted one: each worktree's (worktrees/NAME) and each submodule's (modules/PATH…, nested too). */
+function innerGitDirs(gitDir: string, out: string[]): void {
+  out.push(gitDir);
+  for (const wt of subdirs(join(gitDir, "worktrees"))) if (out.length < MAX_GIT_DIRS) out.push(wt);
+  const modules = (dir: string, depth: number) => {
+    for (const d of subdirs(dir)) {
+      if (out.length >= MAX_GIT_DIRS) return;
+      if (kindOf(join(d, "HEAD")) !== null) innerGitDirs(d, out);
+      else if (depth < MODULES_DEPTH) modules(d, depth + 1);
+    }
+  };
+  modules(join(gitDir, "modules"), 0);
+}
+
+/**
+ * What stays read-only under a grant of `gitDirs` (the workspace's .git, or
+ * the git directories its .git file names). `within`: where a command can
+ * write (the workspace, granted folders): a link there (hooks ->
+ * ../githooks) keeps its target read-only too.
+ */
+export function grantedGit(gitDirs: string[], within: string[]): GrantedGit {
+  const dirs: string[] = [];
+  for (const g of gitDirs) if (kindOf(g) === "dir" && !dirs.includes(g)) innerGitDirs(g, dirs);
+  const out: GrantedGit = { gitDirs: gitDirs.filter((g) => kindOf(g) === "dir"), readOnly: [], standIns: [], absent: [], links: {} };
+  for (const dir of dirs) {
+    for (const name of GIT_INSTRUCTIONS) {
+      const p = join(dir, name);
+      const kind = kindOf(p);
+      if (kind === null) (FOLDERS.has(name) ? out.standIns : out.absent).push(p);
+      else if (kind !== "link") out.readOnly.push(p);
+      else {
+        // A link is not mounted over (bubblewrap would follow it); what it leads to is, where a command could write it.
+        const { real, exists } = realpathLoose(p);
+        if (exists && [...within, ...dirs].some((w) => isWithin(w, real))) out.readOnly.push(real);
+        out.links[p] = real;
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * After the command: each file git obeys that was not there and is there
+ * now, and each link that leads elsewhere now or is no longer a link, set
+ * aside. One line each.
+ */
+export function grantedGitAfter(root: string, before: Pick<GrantedGit, "absent" | "links">): string[] {
+  const changed = [
+    ...before.absent.filter((p) => kindOf(p) !== null),
+    ...Object.entries(before.links).filter(([p, real]) => kindOf(p) !== null && (kindOf(p) !== "link" || realpathLoose(p).real !== real)).map(([p]) => p),
+  ];
+  return changed.map((p) => {
+    const shown = isWithin(root, p) ? relative(root, p) : p;
+    return setAside(root, p, `${shown}, which the command ${p in before.links ? "changed" : "created"} under --allow-write=.git (git obeys it: it can make your next git run a program)`);
+  });
+}

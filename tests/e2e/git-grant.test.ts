@@ -1,0 +1,96 @@
+// Red team 7 F7: --allow-write=.git, the grant a failed `git commit` leads
+// to, lets commands write history and nothing git obeys. With the flags a
+// person passes (--allow-run --allow-write=.git), in the real sandbox:
+// commit, branch, rebase, stash and fetch from a local remote work; setting
+// core.fsmonitor, writing a hook or info/attributes, creating a commondir
+// and renaming .git away all fail or are set aside; the person's own git
+// afterwards runs nothing the command chose.
+import { describe, expect, test } from "bun:test";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { detectSandbox } from "../../src/sandbox/detect.ts";
+import { runHeadless, toolResults } from "../support/cli.ts";
+import { reply, toolUse } from "../support/fake-anthropic/steps.ts";
+import { sandboxRuns } from "../support/sandbox-run.ts";
+
+const usable = detectSandbox().kind === "bubblewrap";
+const runs = sandboxRuns();
+
+function git(cwd: string, ...args: string[]): string {
+  const r = Bun.spawnSync(["git", ...args], { cwd, stderr: "pipe" });
+  if (r.exitCode !== 0) throw new Error(`git ${args.join(" ")}: ${r.stderr.toString()}`);
+  return r.stdout.toString();
+}
+
+const WORK = [
+  "git commit -qam 'update a'",
+  "git checkout -q -b feature && echo f > f && git add f && git commit -qm feature",
+  "git checkout -q main && echo m > m && git add m && git commit -qm main-2 && git checkout -q feature && git rebase -q main",
+  "echo c >> a && git stash -q && git stash pop -q && git diff --stat | tail -1",
+  "git fetch -q origin && git rev-parse --abbrev-ref origin/main",
+  "echo all-worked",
+].join(" && ");
+
+const ATTACKS = [
+  "git config core.fsmonitor 'touch PWNED-fsmonitor; false'",
+  "printf '#!/bin/sh\\ntouch PWNED-hook\\n' > .git/hooks/pre-commit && chmod +x .git/hooks/pre-commit",
+  "echo '* filter=x' > .git/info/attributes",
+  "mkdir -p /tmp/evil && echo ../../evil > .git/commondir && echo wrote-commondir",
+  "mv .git .git-old",
+];
+
+describe.skipIf(!usable)("--allow-write=.git under --allow-run", () => {
+  test("without it, a failed git commit points the model at the grant, never at --sandbox off", async () => {
+    const fake = runs.start([reply([toolUse("run_bash", { command: "git commit -qam 'update a'" })]), reply("Done.")]);
+    const { root, env } = runs.workspace("bunker-git-grant-", fake.url);
+    git(root, "init", "-q", "-b", "main");
+    await Bun.write(join(root, "a"), "a\n");
+    const r = await runHeadless(root, env, ["-p", "go", "--allow-run", "--no-prompt"]);
+    expect(r.code).toBe(0);
+    const [result] = toolResults(fake.requests[1]);
+    expect(result!.content).toContain("Read-only file system");
+    expect(result!.content).toContain("ask them to run bunker with --allow-write=.git: history (objects, refs, the index) becomes writable, while git's config, hooks and info/ stay read-only");
+    expect(result!.content).not.toContain("--sandbox off");
+  });
+
+  test("commands commit, branch, rebase, stash and fetch; what git obeys stays the person's", async () => {
+    const fake = runs.start([reply([WORK, ...ATTACKS].map((command) => toolUse("run_bash", { command }))), reply("Done.")]);
+    const { root, env } = runs.workspace("bunker-git-grant-", fake.url);
+    git(root, "init", "-q", "-b", "main");
+    git(root, "config", "user.email", "me@example.com");
+    git(root, "config", "user.name", "me");
+    Bun.write(join(root, "a"), "a\n");
+    git(root, "add", "a");
+    git(root, "commit", "-qm", "first");
+    git(root, "init", "-q", "--bare", "upstream.git");
+    git(root, "push", "-q", "upstream.git", "main");
+    git(root, "remote", "add", "origin", "./upstream.git");
+    await Bun.write(join(root, "a"), "a\nb\n");
+    const config = readFileSync(join(root, ".git/config"), "utf8");
+
+    const r = await runHeadless(root, env, ["-p", "go", "--allow-run", "--allow-write=.git", "--no-prompt"]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain("--allow-write=.git: commands may commit, branch, rebase, stash and fetch (and rewrite or delete history); git's config, hooks, info/ and commondir stay read-only to them.");
+    const [work, fsmonitor, hook, attributes, commondir, rename] = toolResults(fake.requests[1]);
+    expect(work!.content).toStartWith("exit code 0");
+    expect(work!.content).toContain("origin/main");
+    expect(work!.content).toContain("all-worked");
+    expect(git(root, "log", "--format=%s", "feature")).toBe("feature\nmain-2\nupdate a\nfirst\n");
+
+    expect(fsmonitor!.content).toContain("could not write config file .git/config: Device or resource busy");
+    expect(hook!.content).toContain("Read-only file system");
+    expect(attributes!.content).toContain("Read-only file system");
+    expect(commondir!.content).toContain("wrote-commondir");
+    expect(commondir!.content).toContain("bunker set aside .git/commondir, which the command created under --allow-write=.git");
+    expect(rename!.content).toContain("Device or resource busy");
+
+    // The person's own git afterwards: same config, no hook, no commondir; commit and status run nothing planted.
+    expect(readFileSync(join(root, ".git/config"), "utf8")).toBe(config);
+    expect(existsSync(join(root, ".git/hooks/pre-commit"))).toBe(false);
+    expect(existsSync(join(root, ".git/commondir"))).toBe(false);
+    git(root, "status", "--short");
+    git(root, "commit", "-qam", "mine", "--allow-empty");
+    expect(existsSync(join(root, "PWNED-fsmonitor"))).toBe(false);
+    expect(existsSync(join(root, "PWNED-hook"))).toBe(false);
+  });
+});
