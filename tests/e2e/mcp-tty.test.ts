@@ -3,6 +3,9 @@
 // workspace and again when its definition changes; /mcp lists and restarts
 // servers, and a server's prompt is a slash command.
 import { describe, expect, test } from "bun:test";
+import { existsSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { defaultSessionsPath } from "../../src/session/paths.ts";
 import { reply, toolUse } from "../support/fake-anthropic/steps.ts";
 import { BUNKER, count, endToEnd, press, quitWithCtrlD, toolResults, waitForCount } from "../support/cli.ts";
 import { SERVER_PACKAGE, serverPackageGrant, testServer, writeProjectServers, writeUserSettings } from "../support/mcp.ts";
@@ -60,7 +63,7 @@ describe.skipIf(!tmuxAvailable)("MCP in a real terminal (tmux)", () => {
     expect(screen).toContain("gets your variables: PROJ_TOKEN");
     // Exactly the paths it sees beyond the workspace: the one the person granted.
     expect(screen).toContain(`also sees, read-only: ${SERVER_PACKAGE}`);
-    await press(e2e.tmux, "Enter");
+    await press(e2e.tmux, "1");
     await waitForCount(e2e.tmux, "/help for commands", 1);
     expect(await mcpListing(e2e.tmux, /proj\s+project\s+ready/)).toMatch(/proj\s+project\s+ready\s+8 tools/);
     expect(await quitWithCtrlD(e2e.tmux)).not.toBeNull();
@@ -79,7 +82,8 @@ describe.skipIf(!tmuxAvailable)("MCP in a real terminal (tmux)", () => {
     await start(root, env);
     screen = await waitForCount(e2e.tmux, "Start proj?", 1);
     expect(screen).toContain("changed its MCP server proj");
-    await press(e2e.tmux, "Down", "Enter");
+    // Enter alone: no, for this session.
+    await press(e2e.tmux, "Enter");
     await waitForCount(e2e.tmux, "/help for commands", 1);
     expect(await mcpListing(e2e.tmux, /not started/)).toContain("not started: you declined it for this session");
     expect(await quitWithCtrlD(e2e.tmux)).not.toBeNull();
@@ -109,6 +113,42 @@ describe.skipIf(!tmuxAvailable)("MCP in a real terminal (tmux)", () => {
     expect(await quitWithCtrlD(t)).not.toBeNull();
   });
 
+  test("typing a first message at the start-up question (drawn under the banner) never answers it; the keys stay in the input line; Enter alone is no", async () => {
+    const fake = e2e.serve([]);
+    const { root, env } = e2e.workspace();
+    writeProjectServers(root, { proj: testServer(["--name", "proj"]) });
+    writeUserSettings(env, { mcpServers: serverPackageGrant("proj") });
+    const t = await start(root, env);
+    let screen = await waitForCount(t, "Start proj?", 1);
+    // The banner first: the question is not start-up output to type through.
+    expect(screen.indexOf("/help for commands")).toBeGreaterThanOrEqual(0);
+    expect(screen.indexOf("/help for commands")).toBeLessThan(screen.indexOf("Start proj?"));
+    expect(screen).toMatch(/●\s+2\. No, not in this session/);
+    // The person did not read it: a message with an `n` (once the "no" key), then Enter.
+    await Bun.sleep(1500);
+    t.keys(["improve the module docstring"], true);
+    await press(t, "Enter");
+    await Bun.sleep(300);
+    t.keys(["make it so"], true);
+    await press(t, "Enter");
+    await Bun.sleep(800);
+    screen = t.screen();
+    expect(screen).toContain("Enter: confirm");
+    // Still open, the cursor where it started: nothing typed moved or answered it.
+    expect(screen).toMatch(/●\s+2\. No, not in this session/);
+    // A pause, then Enter alone: the default, no for this session.
+    await press(t, "Enter");
+    screen = await waitForCount(t, "make it so", 1);
+    expect(screen).toContain("› improve the module docstring");
+    expect(screen).toContain("  make it so");
+    expect(fake.requests).toHaveLength(0);
+    // Answered by that Enter alone: no, for this session, nothing remembered.
+    expect(screen).toMatch(/Start proj\?\n│\s+2\. No, not in this session\n› improve/);
+    await press(t, "C-c");
+    expect(existsSync(join(dirname(defaultSessionsPath(env)), "mcp-consent.json"))).toBe(false);
+    expect(await quitWithCtrlD(t)).not.toBeNull();
+  });
+
   test("never is remembered: the next start does not ask; /mcp start asks again and a yes starts it", async () => {
     e2e.serve([]);
     const { root, env } = e2e.workspace();
@@ -132,7 +172,7 @@ describe.skipIf(!tmuxAvailable)("MCP in a real terminal (tmux)", () => {
     e2e.tmux.keys(["/mcp start proj"], true);
     await press(e2e.tmux, "Enter");
     await waitForCount(e2e.tmux, "Start proj?", 1);
-    await press(e2e.tmux, "Enter");
+    await press(e2e.tmux, "1");
     await waitForCount(e2e.tmux, "MCP server proj started (8 tools).", 1);
     expect(await mcpListing(e2e.tmux, /proj\s+project\s+ready/)).toMatch(/proj\s+project\s+ready\s+8 tools/);
     expect(await quitWithCtrlD(e2e.tmux)).not.toBeNull();
