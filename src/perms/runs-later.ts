@@ -4,7 +4,7 @@
 // is short on purpose; settings add to it with "protect": ["GLOB", …].
 import { statSync } from "node:fs";
 import { homedir } from "node:os";
-import { isAbsolute, relative, resolve, sep } from "node:path";
+import { delimiter, isAbsolute, relative, resolve, sep } from "node:path";
 import { gitHooksPath } from "./git-config.ts";
 import { pathEntries, pathShadowMatcher } from "./path-shadow.ts";
 import { startupMatcher } from "./startup-files.ts";
@@ -82,7 +82,7 @@ function personOf(person: Person): { env: Record<string, string | undefined>; ho
   return { env, home: person.home ?? (env.HOME || homedir()) };
 }
 
-function withKey(roots: string | readonly string[], extra: readonly RunsLaterRule[], path: string, person: Person): { match: (real: string) => string | null; startupKey: string } {
+function withKey(roots: string | readonly string[], extra: readonly RunsLaterRule[], bunkerPath: string, person: Person): { match: (real: string) => string | null; startupKey: string; path: string } {
   const all = typeof roots === "string" ? [roots] : [...roots];
   const rules = [...RUNS_LATER, ...extra].map((rule) => ({ glob: new Bun.Glob(rule.glob), absolute: isAbsolute(rule.glob), why: rule.why, needle: needle(rule.glob) }));
   const hooksDirs = all.flatMap((root) => {
@@ -92,9 +92,12 @@ function withKey(roots: string | readonly string[], extra: readonly RunsLaterRul
   // Innermost first: a granted folder inside another is its own root.
   const byDepth = [...all].sort((a, b) => b.length - a.length);
   const { env, home } = personOf(person);
+  const startup = startupMatcher(env, home);
+  // The PATH of the person's next terminal: bunker's, with what their shell startup files add to it.
+  const { before, after } = startup.path;
+  const path = before.length + after.length === 0 ? bunkerPath : [...before, ...(bunkerPath === "" ? [] : [bunkerPath]), ...after].join(delimiter);
   const shadows = pathShadowMatcher(all, path, home);
   const venv = venvMatcher(path, home);
-  const startup = startupMatcher(env, home);
   const match = (real: string): string | null => {
     const root = byDepth.find((r) => isWithin(r, real));
     if (root === real) return null;
@@ -113,7 +116,7 @@ function withKey(roots: string | readonly string[], extra: readonly RunsLaterRul
     // A folder on PATH now before a venv that may be activated later: a command's new program there is never left.
     return startup.match(real) ?? shadows(real) ?? venv(real);
   };
-  return { match, startupKey: startup.key };
+  return { match, startupKey: startup.key, path };
 }
 
 /**
@@ -122,9 +125,9 @@ function withKey(roots: string | readonly string[], extra: readonly RunsLaterRul
  * file in the roots may shadow (installing one changes its folder's mtime).
  */
 export function laterMatch(roots: string[], protect: readonly RunsLaterRule[], path: string, person: Person = {}): { key: string; match: (real: string) => string | null } {
-  const { match, startupKey } = withKey(roots, protect, path, person);
+  const { match, startupKey, path: full } = withKey(roots, protect, path, person);
   // A relative entry is read from the workspace, as path-shadow.ts reads it (not from bunker's own folder).
-  const programs = pathEntries(path, personOf(person).home).map((d) => {
+  const programs = pathEntries(full, personOf(person).home).map((d) => {
     const dir = resolve(roots[0]!, d || ".");
     return `${d}\0${roots.some((r) => isWithin(r, realpathLoose(dir).real)) ? "" : mtimeOf(dir)}`;
   });

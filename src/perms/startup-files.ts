@@ -88,6 +88,11 @@ export function startupFiles(env: Env, home: string): StartupFile[] {
 export interface StartupMatch {
   key: string;
   match(real: string): string | null;
+  /**
+   * The folders the person's shell startup files put on PATH (`export PATH="$HOME/dotfiles/bin:$PATH"`), before and
+   * after what it had: the PATH of their next terminal, which bunker's own may lack (started from an editor).
+   */
+  path: { before: string[]; after: string[] };
 }
 
 /**
@@ -101,11 +106,12 @@ export function startupMatcher(env: Env = process.env, home: string = env.HOME |
   // A startup file with a second name (a hard link: `ln ~/dotfiles/bashrc ~/.bashrc`) → what it is.
   const inodes = new Map<string, string>();
   const shownOf = (p: string) => (isWithin(home, p) ? `~/${relative(home, p)}` : p);
+  const path = { before: [] as string[], after: [] as string[] };
   // `via`: the startup file that sources it.
-  const add = (path: string, folder: boolean, why: string, depth: number, via?: string) => {
-    const real = realOrSelf(path);
-    const what = via ? `${via} sources ${folder ? "what is in it" : "it"}` : `it is ${folder ? "in " : ""}${shownOf(path)}`;
-    for (const p of new Set([path, real])) {
+  const add = (path_: string, folder: boolean, why: string, depth: number, via?: string) => {
+    const real = realOrSelf(path_);
+    const what = via ? `${via} sources ${folder ? "what is in it" : "it"}` : `it is ${folder ? "in " : ""}${shownOf(path_)}`;
+    for (const p of new Set([path_, real])) {
       if (folder) folders.push({ dir: p, why: `${why} (${what})` });
       else if (!files.has(p)) files.set(p, `${why} (${what})`);
     }
@@ -114,12 +120,16 @@ export function startupMatcher(env: Env = process.env, home: string = env.HOME |
     if (st && st.nlink > 1) inodes.set(`${st.dev}:${st.ino}`, `${why} (${what}, by a second name)`);
     // What a shell startup file sources runs as it does (`. ~/dotfiles/bash/aliases.sh`, `source $HOME/.bash.d/*`).
     if (why === SHELL && st?.isFile() && depth < MAX_SOURCE_DEPTH) {
-      for (const s of sourcedBy(real, home)) if (!files.has(s.path)) add(s.path, s.folder, SHELL, depth + 1, shownOf(path));
+      const read = readShellFile(real, home);
+      path.before.unshift(...read.pathBefore);
+      path.after.push(...read.pathAfter);
+      for (const s of read.sourced) if (!files.has(s.path)) add(s.path, s.folder, SHELL, depth + 1, shownOf(path_));
     }
   };
   for (const f of startupFiles(env, home)) if (!f.git) add(f.path, f.folder, f.why, 0);
   return {
-    key: [...files.keys(), ...folders.map((f) => f.dir), ...inodes.keys()].join("\0"),
+    key: [...files.keys(), ...folders.map((f) => f.dir), ...inodes.keys(), "PATH", ...path.before, "$PATH", ...path.after].join("\0"),
+    path,
     match: (real) => {
       const file = files.get(real);
       if (file) return file;
@@ -136,21 +146,23 @@ export function startupMatcher(env: Env = process.env, home: string = env.HOME |
 const MAX_SOURCE_DEPTH = 4;
 
 /**
- * The files a shell startup file sources by a path bunker can read without running it: `. FILE`, `source FILE`
+ * What a shell startup file sources, and the folders it puts on PATH. Sourced: the files it names by a path bunker can read without running it: `. FILE`, `source FILE`
  * (after `&&`, `;`, `then`), FILE absolute, `~/…`, `$HOME/…` or `${HOME}/…`, or relative to the home. A glob
  * (`~/.bash.d/*.sh`, a loop's list) stands for its folder; `$NAME/…` is read through a plain assignment in the same
  * file (`export DOTFILES=~/dotfiles`). A path with any other `$` or a backquote stands for the file's own folder
  * (unless that is the home or above it).
  */
-export function sourcedBy(file: string, home: string): { path: string; folder: boolean }[] {
+export function readShellFile(file: string, home: string): { sourced: { path: string; folder: boolean }[]; pathBefore: string[]; pathAfter: string[] } {
   let text: string;
   try {
     // Only the head of it (a startup file is often a link into a dotfiles repository: followed, and checked).
     text = readRegularSync(file, file, { max: 512 * 1024, cut: true, follow: true })?.bytes.toString("utf8") ?? "";
   } catch {
-    return [];
+    return { sourced: [], pathBefore: [], pathAfter: [] };
   }
   const out: { path: string; folder: boolean }[] = [];
+  const pathBefore: string[] = [];
+  const pathAfter: string[] = [];
   // Quotes dropped wherever they are (`"$HOME"/.bash.d/*.sh`): what is left is what the shell reads.
   const unquote = (w: string) => w.replace(/["']/g, "");
   const lines = text.split("\n").map((l) => l.replace(/(^|\s)#.*$/, ""));
@@ -163,6 +175,22 @@ export function sourcedBy(file: string, home: string): { path: string; folder: b
   }
   const loops = new Map<string, string[]>();
   for (const line of lines) for (const m of line.matchAll(/\bfor\s+(\w+)\s+in\s+([^;\n]*?)\s*(?:;|\bdo\b|$)/g)) loops.set(m[1]!, m[2]!.split(/\s+/).filter(Boolean).map(unquote));
+  const expand = (written: string) => {
+    const named = written.replace(/^\$\{?(\w+)\}?(?=\/|$)/, (all, name: string) => (name !== "HOME" && vars.has(name) ? vars.get(name)! : all));
+    return named.replace(/^~(?=\/|$)/, home).replace(/^\$\{?HOME\}?(?=\/|$)/, home);
+  };
+  // `PATH=…:$PATH:…` (export too): the folders before and after what PATH had; one bunker cannot read is left out.
+  for (const line of lines) {
+    const m = /^\s*(?:export\s+)?PATH=("[^"]*"|'[^']*'|\S+)\s*(?:[;#]|$)/.exec(line);
+    if (!m) continue;
+    const parts = unquote(m[1]!).split(":");
+    const at = parts.findIndex((p) => p === "$PATH" || p === "${PATH}");
+    if (at === -1) continue;
+    parts.forEach((p, i) => {
+      const dir = expand(p);
+      if (i !== at && isAbsolute(dir) && !/[$`]/.test(dir)) (i < at ? pathBefore : pathAfter).push(dir);
+    });
+  }
   for (const line of lines) {
     for (const m of line.matchAll(/(?:^|[;&|({]|\bthen|\bdo|\belse)\s*(?:source|\.)\s+("[^"]*"|'[^']*'|[^\s;&|)]+)/g)) {
       const word = unquote(m[1]!);
@@ -171,8 +199,7 @@ export function sourcedBy(file: string, home: string): { path: string; folder: b
     }
   }
   function push(written: string): void {
-    const named = written.replace(/^\$\{?(\w+)\}?(?=\/|$)/, (all, name: string) => (name !== "HOME" && vars.has(name) ? vars.get(name)! : all));
-    const word = named.replace(/^~(?=\/|$)/, home).replace(/^\$\{?HOME\}?(?=\/|$)/, home);
+    const word = expand(written);
     if (word === "") return;
     if (/[$`]/.test(word)) {
       // Not readable without running the shell (`"$(dirname "$BASH_SOURCE")/aliases.sh"`, `$NVM_DIR/nvm.sh`): what
@@ -189,7 +216,7 @@ export function sourcedBy(file: string, home: string): { path: string; folder: b
       out.push({ path: parts.slice(0, wild).join("/") || "/", folder: true });
     } else out.push({ path: abs, folder: false });
   }
-  return out;
+  return { sourced: out, pathBefore, pathAfter };
 }
 
 function realOrSelf(p: string): string {

@@ -4,7 +4,7 @@ import { afterAll, expect, test } from "bun:test";
 import { mkdirSync, rmSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathEntries } from "../../../src/perms/path-shadow.ts";
-import { gitConfigFiles, sourcedBy, startupMatcher } from "../../../src/perms/startup-files.ts";
+import { gitConfigFiles, readShellFile, startupMatcher } from "../../../src/perms/startup-files.ts";
 import { tempDir } from "../../support/context.ts";
 
 const home = tempDir("bunker-startup-files-");
@@ -41,6 +41,8 @@ test("PATH entries as bash reads them: a leading ~ expanded (before the literal 
   expect(pathEntries("~/bin:/usr/bin::~:~root/x:~nosuchuser/y:~+/z", "/h")).toEqual(["/h/bin", "~/bin", "/usr/bin", "", "/h", "~", "/root/x", "~root/x", "~nosuchuser/y", "./z", "~+/z"]);
 });
 
+const sourcedBy = (file: string, home: string) => readShellFile(file, home).sourced;
+
 test("what a shell startup file sources: literal paths, ~ and $HOME, a plain variable set in it, a loop's glob as its folder", () => {
   const rc = join(home, "rc");
   writeFileSync(rc, [
@@ -71,6 +73,13 @@ test("a source line bunker cannot read in a linked startup file makes that file'
   expect(startupMatcher({ HOME: home }, home).match(join(home, "dotfiles/bash/aliases.sh"))).toBe("your shell runs it when it starts: what it says runs in your next terminal (~/.bashrc sources what is in it)");
   writeFileSync(join(home, "rc2"), "source $NVM_DIR/nvm.sh\n");
   expect(sourcedBy(join(home, "rc2"), home)).toEqual([]);
+});
+
+test("the folders a shell startup file puts on PATH, before and after what it had", () => {
+  writeFileSync(join(home, "rc3"), 'export DOTFILES=~/dotfiles\nexport PATH="$DOTFILES/bin:~/.local/bin:$PATH"\nPATH=$PATH:/opt/tools/bin # late\nPATH="$(brew --prefix)/bin:$PATH"\n');
+  const read = readShellFile(join(home, "rc3"), home);
+  expect(read.pathBefore).toEqual([join(home, "dotfiles/bin"), join(home, ".local/bin")]);
+  expect(read.pathAfter).toEqual(["/opt/tools/bin"]);
 });
 
 test("a startup file that is a FIFO, or a 2 GB sparse file, is never waited on nor read whole: the head of it is", () => {

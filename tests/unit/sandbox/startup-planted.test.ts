@@ -95,6 +95,16 @@ describe.skipIf(!usable)("red team 6, F10i: the person's shell startup files lin
     expect(existsSync(MARK)).toBe(false);
   });
 
+  test("a folder ~/.bashrc puts on PATH, which bunker's own PATH lacks (started from an editor): a git planted there is set aside", async () => {
+    const bashrc = 'export PATH="$HOME/dotfiles/bin:$PATH"\n';
+    const { home, root, env } = dotfilesHome({ ".bashrc": "bash/.bashrc" }, { "bash/.bashrc": bashrc, "bin/.keep": "" });
+    rmSync(MARK, { force: true });
+    const out = await runAllowed(root, `printf '#!/bin/sh\\ntouch ${MARK}\\nexec /usr/bin/git "$@"\\n' > bin/git && chmod +x bin/git && echo planted`, { env, home });
+    expect(out).toContain(`bunker set aside bin/git, which the command created (your shell runs it instead of /usr/bin/git when you type git: ${join(root, "bin")} comes before /usr/bin on your PATH)`);
+    nextTerminal(env, "cd / && git --version");
+    expect(existsSync(MARK)).toBe(false);
+  });
+
   test("a workspace that is the home itself: ~/.profile is read-only too", async () => {
     const home = join(base, `home${++n}`);
     mkdirSync(home);
