@@ -12,7 +12,7 @@ import { parseHostPattern } from "./net/host-pattern.ts";
 import { sessionIdProblem } from "./session/id.ts";
 import { defaultSessionsPath } from "./session/paths.ts";
 import { parseThinkingLevel, THINKING_LEVELS, type ThinkingLevel } from "./agent/thinking.ts";
-import { typoDistance } from "./text/typos.ts";
+import { nearestWord } from "./text/typos.ts";
 
 export type OutputFormat = "text" | "json" | "stream-json";
 export type SandboxMode = "auto" | "on" | "off";
@@ -160,8 +160,7 @@ function flagError(message: string): string {
   if (unknown) {
     const flag = unknown[1]!;
     const named = flag.startsWith("-") ? flag : `-${flag}`;
-    const meant = closestFlag(named);
-    return `unknown option ${named}${meant ? ` (did you mean ${meant}?)` : ""}`;
+    return `unknown option ${named}${unknownFlagHint(named)}`;
   }
   const missing = /^Option '(?:(-\w), )?(--[\w-]+) <value>' argument missing/.exec(message);
   if (missing) {
@@ -203,13 +202,40 @@ export const FLAGS: Record<string, FlagSpec> = {
 /** The flag a mistyped long one most likely meant (--alow-run: --allow-run), one or two typos away. */
 function closestFlag(typed: string): string | undefined {
   if (!typed.startsWith("--")) return undefined;
-  const word = typed.slice(2).split("=")[0]!;
-  let best: { name: string; d: number } | undefined;
-  for (const name of Object.keys(FLAGS)) {
-    const d = typoDistance(word, name);
-    if (d <= (word.length <= 5 ? 1 : 2) && (!best || d < best.d)) best = { name, d };
-  }
-  return best && `--${best.name}`;
+  const meant = nearestWord(typed.slice(2).split("=")[0]!, Object.keys(FLAGS));
+  return meant && `--${meant}`;
+}
+
+/**
+ * Other agents' flags a person brings along, and what bunker has instead
+ * (Claude Code's and Codex CLI's): "unknown option" alone leaves them guessing.
+ */
+const OTHER_AGENTS_FLAGS: Record<string, string> = {
+  "dangerously-skip-permissions": "bunker's nearest is -A (no prompts inside the workspace) with --allow-run (every command, still in the sandbox)",
+  "dangerously-bypass-approvals-and-sandbox": "bunker's nearest is -A (no prompts inside the workspace) with --allow-run (every command, still in the sandbox)",
+  yolo: "bunker's nearest is -A (no prompts inside the workspace) with --allow-run (every command, still in the sandbox)",
+  "full-auto": "bunker's nearest is -A (no prompts inside the workspace) with --allow-run (every command, still in the sandbox)",
+  allowedTools: "bunker grants by kind: --allow-run=PROGRAMS, --allow-write[=PATHS], --allow-net=HOSTS, --allow-mcp=SERVER/TOOL",
+  "allowed-tools": "bunker grants by kind: --allow-run=PROGRAMS, --allow-write[=PATHS], --allow-net=HOSTS, --allow-mcp=SERVER/TOOL",
+  disallowedTools: "bunker refuses by kind: --deny-run=PROGRAMS, --deny-write[=PATHS], --deny-net=HOSTS, --deny-mcp=SERVER/TOOL",
+  "disallowed-tools": "bunker refuses by kind: --deny-run=PROGRAMS, --deny-write[=PATHS], --deny-net=HOSTS, --deny-mcp=SERVER/TOOL",
+  "permission-mode": "bunker's permissions are flags: -A (no prompts inside the workspace), --no-prompt (never ask), --allow-*/--deny-*",
+  "ask-for-approval": "bunker's permissions are flags: -A (no prompts inside the workspace), --no-prompt (never ask), --allow-*/--deny-*",
+};
+
+/** "(did you mean --allow-run?)" or what bunker has for another agent's flag, or "". */
+function unknownFlagHint(named: string): string {
+  const other = named.startsWith("--") ? OTHER_AGENTS_FLAGS[named.slice(2).split("=")[0]!] : undefined;
+  if (other) return `: ${other}`;
+  const meant = closestFlag(named);
+  return meant ? ` (did you mean ${meant}?)` : "";
+}
+
+/** `--flag must be a, b or c, not "x"`, with the one it most likely meant. */
+function badValue(flag: string, allowed: readonly string[], given: string): UsageError {
+  const list = `${allowed.slice(0, -1).join(", ")} or ${allowed.at(-1)}`;
+  const meant = nearestWord(given, allowed);
+  return new UsageError(`${flag} must be ${list}, not "${given}"${meant ? ` (did you mean ${meant}?)` : ""}`);
 }
 
 export interface ParsedArgs {
@@ -230,14 +256,12 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
   if (v.version) return { help: false, version: true };
 
   const format = (v["output-format"] as string | undefined) ?? "text";
-  if (!["text", "json", "stream-json"].includes(format)) {
-    throw new UsageError(`--output-format must be text, json or stream-json, not "${format}"`);
-  }
+  if (!["text", "json", "stream-json"].includes(format)) throw badValue("--output-format", ["text", "json", "stream-json"], format);
   const sandbox = (v.sandbox as string | undefined) ?? "auto";
-  if (!["auto", "on", "off"].includes(sandbox)) throw new UsageError(`--sandbox must be auto, on or off, not "${sandbox}"`);
+  if (!["auto", "on", "off"].includes(sandbox)) throw badValue("--sandbox", ["auto", "on", "off"], sandbox);
   const thinkingText = v.thinking as string | undefined;
   const thinkingFlag = thinkingText === undefined ? undefined : parseThinkingLevel(thinkingText);
-  if (thinkingFlag === null) throw new UsageError(`--thinking must be ${THINKING_LEVELS.slice(0, -1).join(", ")} or ${THINKING_LEVELS.at(-1)}, not "${thinkingText}"`);
+  if (thinkingFlag === null) throw badValue("--thinking", THINKING_LEVELS, thinkingText!);
   const maxTurnsText = (v["max-turns"] as string | undefined) ?? String(DEFAULT_MAX_TURNS);
   const maxTurns = Number(maxTurnsText);
   if (!Number.isInteger(maxTurns) || maxTurns < 1) throw new UsageError(`--max-turns must be a whole number of at least 1, not "${maxTurnsText}"`);

@@ -164,6 +164,7 @@ export async function launchStdio(def: McpServerDef, ctx: LaunchContext): Promis
     workspaceReadOnly: true,
     privateDirs: [state, ...def.write.filter((p) => existsSync(p))],
     readOnly: wall?.readOnly ?? [],
+    wallPaths: wall?.readOnly ?? [],
   };
   // The person's environment without credentials; the definition's own variables on top.
   const env: Record<string, string> = {

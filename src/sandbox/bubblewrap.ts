@@ -34,7 +34,7 @@ export function bubblewrapArgs(spec: SandboxSpec, argv: string[], bwrap = "bwrap
   const mounts = sandboxMounts(spec, "linux", fs);
   // The protected mounts inside what sandboxed writers can change are checked from inside before the command runs
   // (mount-check.ts): the checker and its list are shown read-only, each at its depth among the others.
-  const checks = mountChecks(mounts, [spec.root, ...spec.writable, ...(spec.privateDirs ?? [])], personsLinks(spec), (p) => fs.kind(p));
+  const checks = mountChecks(mounts, [spec.root, ...spec.writable, ...(spec.privateDirs ?? [])], personsLinks(spec), (p) => fs.kind(p), wallMounts(spec));
   let inner = argv;
   if (checks.length > 0) {
     const checker = checkerInvocation(CHECK_LIST);
@@ -64,6 +64,13 @@ function atDepth(mounts: Mount[], m: Mount): void {
 
 /** Where the checker finds its list inside the sandbox (in the private /run). */
 const CHECK_LIST = "/run/bunker-mount-check.json";
+
+/** The git wall's paths that sandboxMounts mounts read-only when they are there (in a private writable folder; in a writable root). */
+function wallMounts(spec: SandboxSpec): string[] {
+  const under = (dirs: readonly string[], p: string) => dirs.some((d) => isWithin(d, p) && d !== p);
+  const roots = spec.workspaceReadOnly ? [] : [spec.root, ...(spec.grantedRoots ?? [])];
+  return (spec.wallPaths ?? []).filter((p) => under(spec.privateDirs ?? [], p) || under(roots, p));
+}
 
 /** The fixed read-only paths the person may have made links (their .git or .bunker leading elsewhere): not a swap. */
 function personsLinks(spec: SandboxSpec): Set<string> {

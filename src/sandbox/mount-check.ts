@@ -35,13 +35,17 @@ export function identity(path: string): string | null {
 /**
  * The mounts a writer could move from under bubblewrap: every read-only mount (a repository, a runs-later file, an
  * empty stand-in, a mask) inside a folder some sandboxed process may write (`writableAreas`). With the identity
- * each has on the host now (a link on the host's way gives none that can match).
+ * each has on the host now (a link on the host's way gives none that can match). `mustMount`: the paths the walk
+ * found, each checked even when it is no longer there to mount.
  */
-export function mountChecks(mounts: Mount[], writableAreas: readonly string[], mayBeLink: ReadonlySet<string>, kind: (p: string) => "dir" | "file" | "link" | null, id: (p: string) => string | null = identity): MountCheck[] {
+export function mountChecks(mounts: Mount[], writableAreas: readonly string[], mayBeLink: ReadonlySet<string>, kind: (p: string) => "dir" | "file" | "link" | null, mustMount: readonly string[] = [], id: (p: string) => string | null = identity): MountCheck[] {
   const out: MountCheck[] = [];
+  const inArea = (p: string) => writableAreas.some((w) => isWithin(w, p) && w !== p);
+  // What the walk found and is gone now has no mount: checked all the same, so the command is not run without it.
+  for (const p of mustMount) if (inArea(p) && !mounts.some((m) => m.path === p)) out.push({ path: p, id: "gone when the sandbox was built" });
   for (const m of mounts) {
     if (m.kind === "rw" || m.kind === "link" || (m.kind === "empty" && m.writable)) continue;
-    if (!writableAreas.some((w) => isWithin(w, m.path) && w !== m.path)) continue;
+    if (!inArea(m.path)) continue;
     const link = kind(m.path) === "link";
     // The person's own link there (a .git or .bunker that leads elsewhere): its mount lands on the target, and the
     // link itself is the walk's to check after. Anything the walk found was no link: one now is a swap.

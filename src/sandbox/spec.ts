@@ -55,6 +55,11 @@ export interface SandboxSpec {
   /** Further paths inside the workspace kept read-only (--deny-write). */
   readOnly?: string[];
   /**
+   * The paths of `readOnly` the git wall found (git-wall.ts): each must have its read-only mount. One gone by the time
+   * the sandbox is built was moved meanwhile (red team 6's F12j): the command is not run (mount-check.ts).
+   */
+  wallPaths?: string[];
+  /**
    * The whole workspace read-only, and no granted paths writable: for a line
    * that bunker ran unasked because it only reads (ls, cat, git status…).
    */

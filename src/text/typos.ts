@@ -13,3 +13,20 @@ export function typoDistance(a: string, b: string): number {
   }
   return d[a.length]![b.length]!;
 }
+
+/**
+ * The candidate `typed` most likely meant: the nearest within one typo for a
+ * short word (five letters or fewer), two for a longer one; undefined when
+ * none is that near. `_` is read as `-` (stream_json).
+ */
+export function nearestWord(typed: string, candidates: Iterable<string>): string | undefined {
+  const word = typed.replaceAll("_", "-");
+  let best: { name: string; d: number } | undefined;
+  for (const name of candidates) {
+    const d = typoDistance(word, name);
+    // On a tie, a candidate the word begins ("of": off rather than on).
+    const better = !best || d < best.d || (d === best.d && name.startsWith(word) && !best.name.startsWith(word));
+    if (d <= (word.length <= 5 ? 1 : 2) && better) best = { name, d };
+  }
+  return best?.name;
+}

@@ -4,6 +4,8 @@
 import { ChangeSet } from "../change/change-set.ts";
 import { applyEdit } from "../text/replace.ts";
 import { ToolError, type Tool } from "./tool.ts";
+import { suggestNearNames } from "./not-found.ts";
+import { readAllowed } from "./walk.ts";
 
 export interface EditFileInput {
   path: string;
@@ -41,7 +43,10 @@ export const editFileTool: Tool<EditFileInput> = {
     let what: string;
     if (snap.text === null) {
       if (input.old_string !== "") {
-        throw new ToolError(`${display} does not exist. To create it, call edit_file with an empty old_string, or use write_file.`);
+        // A typo of an existing name is likelier than a new file with old text in it: name it first.
+        const near = suggestNearNames(ctx.root, snap.path.real, readAllowed(ctx.perms));
+        const meant = near.length > 0 ? ` Did you mean: ${near.join(", ")}?` : "";
+        throw new ToolError(`${display} does not exist.${meant} To create it, call edit_file with an empty old_string, or use write_file.`);
       }
       change.write(snap, input.new_string);
       what = `Created ${display}`;

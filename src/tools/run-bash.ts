@@ -268,6 +268,7 @@ export function commandSandboxSpec(command: string, root: string, opts: RunBashO
       ...(opts.sessionsDir && !isWithin(opts.sessionsDir, root) && !isWithin(root, opts.sessionsDir) ? [opts.sessionsDir] : []),
     ],
     readOnly: [...(opts.readOnly ?? []), ...(wall?.readOnly ?? []), ...dotGitFile],
+    ...(wall ? { wallPaths: wall.readOnly } : {}),
     ...(gitGrant ? { grantedGit: gitGrant } : {}),
     workspaceReadOnly,
     ...(wall ? { repositories: wall.state } : {}),

@@ -409,6 +409,22 @@ describe("what a person types wrong, and piped input", () => {
     expect(value.stderr.trim()).toBe("bunker: unknown option --modle (did you mean --model?). Run bunker --help for usage.");
   });
 
+  test("a mistyped value is named with the one it most likely meant; another agent's flag with what bunker has instead", async () => {
+    const rows: [string[], string][] = [
+      [["-p", "hi", "--output-format", "jsn"], 'bunker: --output-format must be text, json or stream-json, not "jsn" (did you mean json?)'],
+      [["-p", "hi", "--output-format=stream_json"], 'bunker: --output-format must be text, json or stream-json, not "stream_json" (did you mean stream-json?)'],
+      [["-p", "hi", "--sandbox", "of"], 'bunker: --sandbox must be auto, on or off, not "of" (did you mean off?)'],
+      [["-p", "hi", "--thinking", "hgih"], 'bunker: --thinking must be off, low, medium or high, not "hgih" (did you mean high?)'],
+      [["-p", "hi", "--output-format", "xml"], 'bunker: --output-format must be text, json or stream-json, not "xml"'],
+      [["--dangerously-skip-permissions"], "bunker: unknown option --dangerously-skip-permissions: bunker's nearest is -A (no prompts inside the workspace) with --allow-run (every command, still in the sandbox)"],
+      [["--allowedTools", "Bash"], "bunker: unknown option --allowedTools: bunker grants by kind: --allow-run=PROGRAMS, --allow-write[=PATHS], --allow-net=HOSTS, --allow-mcp=SERVER/TOOL"],
+    ];
+    for (const [argv, first] of rows) {
+      const r = await bunker(argv, { ANTHROPIC_API_KEY: "k" });
+      expect({ argv, code: r.code, line: r.stderr.trim().split(". Run bunker --help")[0] }).toEqual({ argv, code: 2, line: first });
+    }
+  });
+
   test("an ANTHROPIC_BASE_URL that is not a URL is named with its value, exit 2, nothing sent", async () => {
     const r = await bunker(["-p", "hi"], { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: "notaurl" });
     expect(r.code).toBe(2);

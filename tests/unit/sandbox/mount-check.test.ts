@@ -38,7 +38,7 @@ describe("what the check reads", () => {
     expect(mountsFailing([{ path: "/ws/my dir/.git", id: "8:9" }], info, ok, (p) => p === "/ws/my dir")).toBe("/ws/my dir/.git was reached through a link (/ws/my dir) when the sandbox was built");
   });
 
-  test("only read-only mounts inside what a writer can change are checked; the person's own .git link is not a swap", () => {
+  test("only read-only mounts inside what a writer can change are checked; the person's own .git link is not a swap; what the walk found and is gone is checked too", () => {
     const mounts = [
       { kind: "ro" as const, path: "/usr" },
       { kind: "rw" as const, path: "/ws" },
@@ -48,8 +48,9 @@ describe("what the check reads", () => {
       { kind: "mask" as const, path: "/ws/secret.txt", dir: false },
     ];
     const kind = (p: string) => (p === "/ws/.git" || p === "/ws/tools/.git" ? ("link" as const) : ("dir" as const));
-    const checks = mountChecks(mounts, ["/ws"], new Set(["/ws/.git"]), kind, () => "1:2");
+    const checks = mountChecks(mounts, ["/ws"], new Set(["/ws/.git"]), kind, ["/ws/tools/.git", "/ws/gone/.git", "/elsewhere/.git"], () => "1:2");
     expect(checks).toEqual([
+      { path: "/ws/gone/.git", id: "gone when the sandbox was built" },
       { path: "/ws/tools/.git", id: "a link" },
       { path: "/ws/.bunker", id: null },
       { path: "/ws/secret.txt", id: null, mask: true },
@@ -86,6 +87,19 @@ describe.skipIf(!usable)("a link swapped in between the walk and the mounts (rea
     renameSync(join(root, "tools2"), join(root, "tools"));
     hostGit(join(root, "tools"), "status");
     expect(existsSync(MARK)).toBe(false);
+  });
+
+  test("red team 6 F12j: tools/ renamed away after the walk (its .git no longer there to mount): nothing runs", () => {
+    const root = workspace(nested);
+    const config = readFileSync(join(root, "tools/.git/config"), "utf8");
+    const spec = commandSandboxSpec(arm, root, opts, true, false);
+    // Mid-swap, as bubblewrap's arguments are made: tools/ is tools2/ for a moment.
+    renameSync(join(root, "tools"), join(root, "tools2"));
+    const r = Bun.spawnSync(bubblewrapArgs(spec, ["/bin/sh", "-c", arm], avail.program!), { cwd: root, env: { ...env } });
+    const out = r.stdout.toString() + r.stderr.toString();
+    expect(out).not.toContain("WROTE");
+    expect(out).toContain(`bunker did not run the command: ${join(root, "tools/.git")} has no read-only mount of its own in the sandbox (it was not where the walk found it).`);
+    expect(readFileSync(join(root, "tools2/.git/config"), "utf8")).toBe(config);
   });
 
   test("with nothing swapped the same command runs, and its .git is read-only", () => {

@@ -255,3 +255,15 @@ describe("edit_file: escape attempts", () => {
     expect(create.isError).toBe(true);
   });
 });
+
+test("editing a name that does not exist names the near one first: a typo is likelier than a new file with old text", async () => {
+  const { ctx } = setup("alpha\n");
+  expect(await edit(ctx, { path: "a.tx", old_string: "alpha", new_string: "ALPHA" })).toEqual({
+    isError: true,
+    content: "a.tx does not exist. Did you mean: a.txt? To create it, call edit_file with an empty old_string, or use write_file.",
+  });
+  expect(await edit(ctx, { path: "zzz/new.md", old_string: "x", new_string: "y" })).toEqual({
+    isError: true,
+    content: "zzz/new.md does not exist. To create it, call edit_file with an empty old_string, or use write_file.",
+  });
+});
