@@ -20,8 +20,12 @@ export class LineEditor {
   /** The line as shown: a long paste is its placeholder here. */
   text = "";
   cursor = 0;
-  /** Each long paste of this message, by its placeholder. */
+  /** Each long paste of this message (and of a message brought back with Up), by its placeholder. */
   private pastes = new Map<string, string>();
+  /** Pastes so far: numbers go on across messages, so a message brought back never shares one with the line. */
+  private pasteCount = 0;
+  /** Messages sent from here with a paste: Up brings each back as it stood, placeholders and all. */
+  private readonly sent = new Map<string, { text: string; pastes: [string, string][] }>();
   /** Where in `history` the Up arrow has got to (-1: the text being written). */
   private index = -1;
   private draft = "";
@@ -106,7 +110,7 @@ export class LineEditor {
   /** A paste: as it is when short, as a placeholder when long (the whole text is kept for the message). */
   private paste(s: string): void {
     if (s.split("\n").length - (s.endsWith("\n") ? 1 : 0) <= PASTE_MAX_LINES && s.length <= PASTE_MAX_CHARS) return this.insert(s);
-    const placeholder = pastePlaceholder(this.pastes.size + 1, s);
+    const placeholder = pastePlaceholder(++this.pasteCount, s);
     this.pastes.set(placeholder, s.replace(/\n$/, ""));
     this.insert(placeholder);
   }
@@ -121,6 +125,8 @@ export class LineEditor {
   /** The message as written (pastes whole); the line is emptied and the message joins the history. */
   take(): string {
     const message = this.message;
+    const kept = [...this.pastes].filter(([placeholder]) => this.text.includes(placeholder));
+    if (kept.length > 0) this.sent.set(message, { text: this.text, pastes: kept });
     this.text = "";
     this.cursor = 0;
     this.index = -1;
@@ -151,7 +157,10 @@ export class LineEditor {
     if (next < -1 || next >= this.history.length) return;
     if (this.index === -1) this.draft = this.text;
     this.index = next;
-    this.text = next === -1 ? this.draft : this.history[next]!;
+    const entry = next === -1 ? this.draft : this.history[next]!;
+    const withPastes = next === -1 ? undefined : this.sent.get(entry);
+    for (const [placeholder, pasted] of withPastes?.pastes ?? []) this.pastes.set(placeholder, pasted);
+    this.text = withPastes?.text ?? entry;
     this.cursor = this.text.length;
   }
 }

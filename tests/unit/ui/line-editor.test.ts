@@ -61,7 +61,15 @@ test("a long paste stands in the line as one placeholder and goes out whole; Bac
   type(e, ...Array.from({ length: 10 }, () => k("backspace")));
   expect(e.text).toBe("see: [Pasted text #1 +100 lines] and fix it");
   expect(e.take()).toBe(`see: ${hundred.slice(0, -1)} and fix it`);
-  // Backspace right after a placeholder removes all of it, and its paste with it.
+  // Backspace right after a placeholder removes all of it, and its paste with it. Numbers go on across messages.
   type(e, k("paste", hundred), k("backspace"));
   expect([e.text, e.take()]).toEqual(["", ""]);
+  // Up brings a sent message back as it stood, its paste a placeholder again (not 100 lines in the input line); sent again, it is whole.
+  type(e, "draft ", k("paste", hundred), k("up"), k("up"));
+  expect(e.text).toBe("see: [Pasted text #1 +100 lines] and fix it");
+  expect(e.take()).toBe(`see: ${hundred.slice(0, -1)} and fix it`);
+  // The line being written keeps its own paste while Up and Down walk past others.
+  type(e, "mine ", k("paste", `${hundred}more\n`), k("up"), k("down"));
+  expect(e.text).toBe("mine [Pasted text #5 +101 lines]");
+  expect(e.take()).toBe(`mine ${hundred}more`);
 });
