@@ -15,6 +15,7 @@ import { runsLaterMatcher, runsLaterReason, type RunsLaterRule } from "./runs-la
 import { gitHooksPath } from "./git-config.ts";
 import { gitWriteReason, linkedNames, linkedWhy, scanRoots } from "../sandbox/git-guard.ts";
 import { secretPaths } from "../sandbox/spec.ts";
+import { unnamedHomeDotEntry } from "../sandbox/home-dots.ts";
 import { gitConfigFiles } from "./startup-files.ts";
 import { homedir } from "../fs/home.ts";
 import type { PermKind, Verdict } from "./types.ts";
@@ -244,6 +245,17 @@ export class Policy {
       if (this.isProtectedPath(real)) return { verdict: "ask", reason: `${shown} is protected: writes there always ask`, hint: hint() };
       const later = this.runsLater(real);
       if (later) return { verdict: "ask", reason: `${shown} ${later}: writing it always asks`, hint: hint() };
+    }
+    if (by && !inside) {
+      // A grant of the home (or a folder holding it) covers its non-dot entries only, as in the sandbox (home-dots.ts).
+      const dot = unnamedHomeDotEntry(realpathLoose(process.env.HOME || homedir()).real, real, allow);
+      if (dot) {
+        return {
+          verdict: "ask",
+          reason: `${shown} is in ${dot}, a dot-entry of your home folder, which a grant of the home (or of a folder holding it) does not cover: logins, keys and histories live there, and commands never see it either. ${kind === "read" ? "Reading" : "Writing"} it always asks`,
+          hint: hint(),
+        };
+      }
     }
     if (by && kind === "read" && !inside) {
       // The credential stores commands never see (spec.ts's hidden list): a wide grant (--allow-read=~) does not

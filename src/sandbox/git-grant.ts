@@ -33,6 +33,8 @@ export interface GrantedGit {
   absent: string[];
   /** Entries that are links → where each leads: set aside if a command re-aims or replaces one. */
   links: Record<string, string>;
+  /** Every git directory found in the granted ones (worktrees', submodules'): one made later is set aside. */
+  inner: string[];
 }
 
 type Kind = "dir" | "file" | "link" | null;
@@ -77,7 +79,7 @@ function innerGitDirs(gitDir: string, out: string[]): void {
 export function grantedGit(gitDirs: string[], within: string[]): GrantedGit {
   const dirs: string[] = [];
   for (const g of gitDirs) if (kindOf(g) === "dir" && !dirs.includes(g)) innerGitDirs(g, dirs);
-  const out: GrantedGit = { gitDirs: gitDirs.filter((g) => kindOf(g) === "dir"), readOnly: [], standIns: [], absent: [], links: {} };
+  const out: GrantedGit = { gitDirs: gitDirs.filter((g) => kindOf(g) === "dir"), readOnly: [], standIns: [], absent: [], links: {}, inner: dirs };
   for (const dir of dirs) {
     for (const name of GIT_INSTRUCTIONS) {
       const p = join(dir, name);
@@ -100,13 +102,21 @@ export function grantedGit(gitDirs: string[], within: string[]): GrantedGit {
  * now, and each link that leads elsewhere now or is no longer a link, set
  * aside. One line each.
  */
-export function grantedGitAfter(root: string, before: Pick<GrantedGit, "absent" | "links">): string[] {
+export function grantedGitAfter(root: string, before: Pick<GrantedGit, "absent" | "links" | "inner" | "gitDirs">): string[] {
+  const shown = (p: string) => (isWithin(root, p) ? relative(root, p) : p);
   const changed = [
     ...before.absent.filter((p) => kindOf(p) !== null),
     ...Object.entries(before.links).filter(([p, real]) => kindOf(p) !== null && (kindOf(p) !== "link" || realpathLoose(p).real !== real)).map(([p]) => p),
   ];
-  return changed.map((p) => {
-    const shown = isWithin(root, p) ? relative(root, p) : p;
-    return setAside(root, p, `${shown}, which the command ${p in before.links ? "changed" : "created"} under --allow-write=.git (git obeys it: it can make your next git run a program)`);
-  });
+  const lines = changed.map((p) =>
+    setAside(root, p, `${shown(p)}, which the command ${p in before.links ? "changed" : "created"} under --allow-write=.git (git obeys it: it can make your next git run a program)`),
+  );
+  // A submodule's or worktree's git directory the command made (`git submodule update` later reuses one it finds, hooks and config and all).
+  const now: string[] = [];
+  for (const g of before.gitDirs) if (kindOf(g) === "dir") innerGitDirs(g, now);
+  const made = now.filter((d) => !before.inner.includes(d));
+  for (const d of made.filter((d) => !made.some((o) => o !== d && isWithin(o, d)))) {
+    lines.push(setAside(root, d, `${shown(d)}, a git directory the command created under --allow-write=.git (a later git submodule update or worktree would use its config and hooks)`));
+  }
+  return lines;
 }

@@ -712,7 +712,7 @@ export function setAsideRunsLater(roots: string | readonly string[], before: Map
     }
     lines.push(setAside(root, path, `${relative(root, path)}, which the command ${before.has(path) ? "changed" : "created"} (${why(path) ?? "runs later"})`));
   }
-  for (const venv of newVenvs) lines.push(`note: the command created a Python virtual environment at ${relative(root, venv) || "."}: everything in it is the command's, and activating it or a tool that uses its python (pip, pre-commit, your editor) runs it. From now on its programs and .pth files are read-only to commands.`);
+  for (const venv of newVenvs) lines.push(`the command created a Python virtual environment at ${relative(root, venv) || "."}: everything in it is the command's, and activating it or a tool that uses its python (pip, pre-commit, your editor) runs it. From now on its programs and .pth files are read-only to commands.`);
   return lines;
 }
 

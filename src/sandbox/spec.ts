@@ -16,6 +16,7 @@ import { globBase } from "./denied-files.ts";
 import { gitDirsInside, isWithin, realpathLoose } from "../perms/workspace.ts";
 import type { WallState } from "./git-wall.ts";
 import type { GrantedGit } from "./git-grant.ts";
+import { homeDotMasks } from "./home-dots.ts";
 import { commondirTarget, gitfileTarget, readSmallText } from "../perms/gitfile.ts";
 import { gitConfigFiles } from "../perms/startup-files.ts";
 
@@ -129,6 +130,8 @@ export function standInPaths(spec: SandboxSpec): string[] {
 export interface HostFs {
   kind(path: string): "dir" | "file" | "link" | null;
   readlink(path: string): string;
+  /** A folder's names (a granted home's dot-entries are hidden: home-dots.ts); default: the real disk's. */
+  list?(path: string): string[];
 }
 
 export const realHostFs: HostFs = {
@@ -141,6 +144,13 @@ export const realHostFs: HostFs = {
     }
   },
   readlink: (path) => readlinkSync(path),
+  list(path) {
+    try {
+      return readdirSync(path);
+    } catch {
+      return [];
+    }
+  },
 };
 
 /** A link's target exists (it is followed). */
@@ -206,12 +216,23 @@ export function sandboxMounts(spec: SandboxSpec, platform: NodeJS.Platform = pro
       else if (standIns.includes(p)) out.push({ kind: "empty", path: p, writable: false });
     }
   }
+  // A granted home (or a folder holding it) shows its non-dot entries; a dot-entry only where a grant or another mount names it.
+  if (spec.home) {
+    // A grant of a folder holding the home (/home, /) shows the home as it shows the rest, over the private one.
+    const holders = out.filter((m) => (m.kind === "ro" || m.kind === "rw") && m.path !== spec.home && isWithin(m.path, spec.home!));
+    const holder = holders.sort((a, b) => depth(b.path) - depth(a.path))[0];
+    if (holder && !out.some((m) => m.path === spec.home && (m.kind === "ro" || m.kind === "rw"))) out.push({ kind: holder.kind as "ro" | "rw", path: spec.home });
+    const list = fs.list ?? realHostFs.list!;
+    for (const m of homeDotMasks(spec.home, granted, out.map((m) => m.path), { kind: (p) => fs.kind(p), list })) out.push({ kind: "mask", ...m });
+  }
   // Hidden: wherever something above would show it, unless a grant names it (or something inside it).
   const shown = out.filter((m) => m.kind === "ro" || m.kind === "rw").map((m) => m.path);
   for (const p of spec.hidden ?? []) {
     const k = fs.kind(p);
     if (!k || k === "link") continue; // a link shows only what its target's own mount shows
     if (!shown.some((s) => isWithin(s, p)) || granted.some((g) => isWithin(p, g))) continue;
+    // Already inside a hidden home dot-entry (bubblewrap could not make a mount point in it).
+    if (out.some((m) => m.kind === "mask" && isWithin(m.path, p))) continue;
     out.push({ kind: "mask", path: p, dir: k === "dir" });
   }
   const rank = (m: Mount) => depth(m.path) * 2 + (m.kind === "mask" ? 1 : 0);

@@ -37,6 +37,7 @@ const ATTACKS = [
   "echo '* filter=x' > .git/info/attributes",
   "mkdir -p /tmp/evil && echo ../../evil > .git/commondir && echo wrote-commondir",
   "mv .git .git-old",
+  "git init -q --bare .git/modules/lib && git config -f .git/modules/lib/config core.fsmonitor 'touch PWNED-module' && echo planted-module",
 ];
 
 describe.skipIf(!usable)("--allow-write=.git under --allow-run", () => {
@@ -71,7 +72,7 @@ describe.skipIf(!usable)("--allow-write=.git under --allow-run", () => {
     const r = await runHeadless(root, env, ["-p", "go", "--allow-run", "--allow-write=.git", "--no-prompt"]);
     expect(r.code).toBe(0);
     expect(r.stderr).toContain("--allow-write=.git: commands may commit, branch, rebase, stash and fetch (and rewrite or delete history); git's config, hooks, info/ and commondir stay read-only to them.");
-    const [work, fsmonitor, hook, attributes, commondir, rename] = toolResults(fake.requests[1]);
+    const [work, fsmonitor, hook, attributes, commondir, rename, module] = toolResults(fake.requests[1]);
     expect(work!.content).toStartWith("exit code 0");
     expect(work!.content).toContain("origin/main");
     expect(work!.content).toContain("all-worked");
@@ -83,6 +84,10 @@ describe.skipIf(!usable)("--allow-write=.git under --allow-run", () => {
     expect(commondir!.content).toContain("wrote-commondir");
     expect(commondir!.content).toContain("bunker set aside .git/commondir, which the command created under --allow-write=.git");
     expect(rename!.content).toContain("Device or resource busy");
+    // A submodule's git directory planted for a later `git submodule update` to reuse: set aside whole.
+    expect(module!.content).toContain("planted-module");
+    expect(module!.content).toContain("bunker set aside .git/modules/lib, a git directory the command created under --allow-write=.git");
+    expect(existsSync(join(root, ".git/modules/lib"))).toBe(false);
 
     // The person's own git afterwards: same config, no hook, no commondir; commit and status run nothing planted.
     expect(readFileSync(join(root, ".git/config"), "utf8")).toBe(config);

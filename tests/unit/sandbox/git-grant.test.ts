@@ -47,8 +47,13 @@ test("after: a commondir or config.worktree the command created, and a hooks lin
   unlinkSync(join(git, "hooks"));
   mkdirSync(join(root, "evil"));
   symlinkSync("../evil", join(git, "hooks"));
+  // A submodule's git directory the command made (hooks and config its own), set aside whole.
+  mkdirSync(join(git, "modules/lib/hooks"), { recursive: true });
+  writeFileSync(join(git, "modules/lib/HEAD"), "ref: refs/heads/main\n");
   const lines = grantedGitAfter(root, g);
-  expect(lines).toHaveLength(2);
+  expect(lines).toHaveLength(3);
+  expect(lines[2]).toStartWith("bunker set aside .git/modules/lib, a git directory the command created under --allow-write=.git");
+  expect(existsSync(join(git, "modules/lib"))).toBe(false);
   expect(lines[0]).toStartWith("bunker set aside .git/commondir, which the command created under --allow-write=.git");
   expect(lines[1]).toStartWith("bunker set aside .git/hooks, which the command changed under --allow-write=.git");
   expect(existsSync(join(git, "commondir"))).toBe(false);

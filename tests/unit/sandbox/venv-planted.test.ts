@@ -79,7 +79,8 @@ describe.skipIf(!usable)("what a command plants in the person's virtual environm
     const root = workspace();
     const made = await sandboxed(root, `${python} -m venv --without-pip v2`);
     expect(made.split("\n")[0]).toBe("exit code 0");
-    expect(made).toContain("note: the command created a Python virtual environment at v2: everything in it is the command's");
+    expect(made).toContain("\nnote: the command created a Python virtual environment at v2: everything in it is the command's");
+    expect(made).not.toContain("note: note:");
     expect((await sandboxed(root, "v2/bin/python3 -c 'import sys; print(sys.prefix)'")).split("\n")[0]).toBe("exit code 0");
     const sp = `v2/lib/${version}/site-packages`;
     const out = await sandboxed(root, `echo '${mark}' > ${sp}/x.pth`);
