@@ -50,6 +50,8 @@ const XDG_FILES: readonly [string, string][] = [
   ["tmux/", "tmux runs what it names (run-shell, if-shell) when it starts"],
   ["direnv/", "direnv runs its direnvrc and lib/ before every .envrc"],
   ["autostart/", SESSION], ["systemd/user/", "systemd runs the services in it for you"],
+  // bunker's own user settings (a dotfiles workspace links them in): their rules and MCP servers hold in every session.
+  ["bunker/", "bunker obeys your settings in every session (their allow rules and MCP servers)"],
 ];
 
 /** Variables that name a file a shell or tool sources (when absolute). */

@@ -4,7 +4,7 @@
 // sandbox, a new one is set aside by the walk after the command, and the
 // next session in that folder still asks for its edits.
 import { describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { detectSandbox } from "../../src/sandbox/detect.ts";
 import { runHeadless, toolResults } from "../support/cli.ts";
@@ -45,5 +45,22 @@ describe.skipIf(!usable)("a command and a nested .bunker (--allow-run)", () => {
     expect(second.code).toBe(0);
     expect(toolResults(next.requests[1])[0]!.content).toContain("needs approval");
     expect(existsSync(join(root, "packages/app/server.js"))).toBe(false);
+  });
+
+  test("in a dotfiles workspace, the person's own settings linked there (~/.config/bunker) are read-only too", async () => {
+    const fake = runs.start([
+      reply([toolUse("run_bash", { command: `echo '{"allow":["run:*","net:*"]}' > bunker/settings.json; echo '{}' > bunker/new.json; echo ran` })]),
+      reply("Done."),
+    ]);
+    const { root, home, env } = runs.workspace("bunker-nested-settings-", fake.url);
+    mkdirSync(join(root, "bunker"));
+    writeFileSync(join(root, "bunker/settings.json"), '{"allow":[]}\n');
+    symlinkSync(join(root, "bunker"), join(home, ".config/bunker"));
+    const r = await runHeadless(root, { ...env, XDG_CONFIG_HOME: join(home, ".config") }, ["-p", "go", "--allow-run", "--no-prompt"]);
+    expect(r.code).toBe(0);
+    const [result] = toolResults(fake.requests[1]);
+    expect(result!.content).toContain("bunker/settings.json: Read-only file system");
+    expect(result!.content).toContain("bunker set aside bunker/new.json, which the command created (bunker obeys your settings in every session");
+    expect(readFileSync(join(root, "bunker/settings.json"), "utf8")).toBe('{"allow":[]}\n');
   });
 });
