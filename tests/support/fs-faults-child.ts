@@ -37,10 +37,12 @@ try {
   commit = err instanceof TransactionError ? err.message : String(err);
 }
 let session = "";
+let opened: SessionStore | undefined;
 try {
-  const s = SessionStore.open(join(full, "state", "sessions.db"));
-  s.save("abcdefghij", { root: "/w", model: "m" }, { messages: [{ role: "user", content: "x".repeat(200_000) }], todos: [] }, null);
+  opened = SessionStore.open(join(full, "state", "sessions.db"));
+  opened.save("abcdefghij", { root: "/w", model: "m" }, { messages: [{ role: "user", content: "x".repeat(200_000) }], todos: [] }, null);
 } catch (err) {
-  session = String((err as Error).message);
+  // What the person is told: the open's own words, or a failed save's as the session recorder says it.
+  session = opened ? opened.explain(err) : String((err as Error).message);
 }
 process.stdout.write(JSON.stringify({ existing: writeProblem(join(ro, "a.txt"), "a.txt"), created: writeProblem(join(ro, "new.txt"), "new.txt"), commit, session }));

@@ -3,7 +3,7 @@
 // and the file is private to its owner.
 import { Database } from "bun:sqlite";
 import { describe, expect, test } from "bun:test";
-import { statSync, writeFileSync } from "node:fs";
+import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { MessageParam } from "@anthropic-ai/sdk/resources/messages";
 import { History } from "../../../src/agent/history.ts";
@@ -122,8 +122,8 @@ describe("SessionStore", () => {
     const { store: s, path } = store();
     put(s, "aaaaaaaaaa", meta, { messages: conversation, todos });
     s.close();
-    // Closed by its last user, the store has no log; opened plainly, the log is empty until a write.
-    expect(statSync(path + "-wal", { throwIfNoEntry: false })).toBeUndefined();
+    // Closed by its last user, the store's log is left empty (kept for the next run); opened plainly, it stays empty until a write.
+    expect(statSync(path + "-wal").size).toBe(0);
     const plain = SessionStore.open(path);
     expect(statSync(path + "-wal").size).toBe(0);
     plain.close();
@@ -134,6 +134,32 @@ describe("SessionStore", () => {
     const db = new Database(path, { readonly: true });
     expect(db.query("PRAGMA user_version").get()).toEqual({ user_version: 2 });
     db.close();
+  });
+
+  test("a bunker that exits without closing its store (a headless run) leaves every save in the store file itself, the log empty", async () => {
+    // No connection in this process: each run's is the store's last, as a headless run's is.
+    const path = join(tempDir("bunker-store-exit-"), "state", "bunker", "sessions.db");
+    const storeModule = join(import.meta.dir, "../../../src/session/store.ts");
+    // Two runs, as two headless turns would: open beside the request, save twice, exit.
+    for (const id of ["aaaaaaaaaa", "bbbbbbbbbb"]) {
+      const code = `const { SessionStore } = await import(${JSON.stringify(storeModule)});
+        const s = SessionStore.open(${JSON.stringify(path)}, { startLog: true });
+        const messages = ${JSON.stringify(conversation)};
+        s.save("${id}", { root: "/w", model: "m" }, { messages: messages.slice(0, 2), todos: [] }, null);
+        s.save("${id}", { root: "/w", model: "m" }, { messages, todos: [] }, 1);
+        process.exit(0);`;
+      const run = Bun.spawnSync([process.execPath, "-e", code], { stderr: "pipe" });
+      expect(run.stderr.toString()).toBe("");
+      expect(run.exitCode).toBe(0);
+      expect(statSync(path + "-wal").size).toBe(0);
+    }
+    // The store file alone, without its log and index, has both sessions whole.
+    const alone = join(tempDir("bunker-store-alone-"), "sessions.db");
+    writeFileSync(alone, readFileSync(path));
+    const copy = SessionStore.open(alone);
+    expect(copy.find("aaaaaaaaaa").messages).toEqual(conversation);
+    expect(copy.find("bbbbbbbbbb").messages).toEqual(conversation);
+    copy.close();
   });
 
   test("a damaged row is an error naming the session, never half a conversation", () => {
