@@ -3,7 +3,7 @@
 // workspace and again when its definition changes; /mcp lists and restarts
 // servers, and a server's prompt is a slash command.
 import { describe, expect, test } from "bun:test";
-import { existsSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { defaultSessionsPath } from "../../src/session/paths.ts";
 import { reply, toolUse } from "../support/fake-anthropic/steps.ts";
@@ -196,5 +196,38 @@ describe.skipIf(!tmuxAvailable)("MCP in a real terminal (tmux)", () => {
     const sent = fake.requests[0]!.body.messages[0]!;
     expect(JSON.stringify(sent.content)).toContain("Please greet Ann warmly.");
     expect(await quitWithCtrlD(e2e.tmux)).not.toBeNull();
+  });
+  test("a server that never ran: its whole message once (path normalised, typo named), no restart advice, /mcp says it never ran; /mcp restart says it once", async () => {
+    e2e.serve([]);
+    const { root, env } = e2e.workspace();
+    const bin = join(root, "..", "bin");
+    for (const [dir, name] of [[join(root, "node_modules", ".bin"), "proj-mcp"], [bin, "notes-mcp"]] as const) {
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, name), "#!/bin/sh\n");
+      chmodSync(join(dir, name), 0o755);
+    }
+    writeUserSettings(env, { mcpServers: { proj: { command: "proj-mcp" }, notes: { command: "notes-mpc" } } });
+    // tmux's -e does not set PATH: env(1) does.
+    const t = await e2e.terminal(["env", `PATH=./node_modules/.bin:${bin}:${process.env.PATH}`, ...BUNKER], { cwd: root, env, cols: 140, rows: 50 });
+    await waitForCount(t, "/help for commands", 1);
+    const flat = () => t.screen().replace(/\s+/g, " ");
+    const whole = `MCP server proj did not start: the program "proj-mcp" is on PATH only at ${root}/node_modules/.bin/proj-mcp, where commands can write, so bunker does not start it from there; name it by its path in the server's definition if it is the one you mean.`;
+    const typo = `MCP server notes did not start: the program "notes-mpc" was not found on PATH; did you mean "notes-mcp"? (its "command" in`;
+    for (let n = 0; n < 100 && !(flat().includes(whole) && flat().includes(typo)); n++) await Bun.sleep(100);
+    expect(flat()).toContain(whole);
+    expect(flat()).toContain(typo);
+    expect(flat()).not.toContain("/./");
+    expect(flat()).not.toContain("/mcp restart notes starts it again");
+    const listing = (await mcpListing(t, /notes/)).replace(/\s+/g, " ");
+    expect(listing).toContain("if it is the one you mean never ran");
+    expect(listing).toContain('did you mean "notes-mcp"?');
+    expect(listing).not.toContain("NOT sandboxed");
+    const before = count(flat(), 'did you mean "notes-mcp"');
+    t.keys(["/mcp restart notes"], true);
+    await press(t, "Enter");
+    await waitForCount(t, "/mcp restart notes", 1);
+    await Bun.sleep(1000);
+    expect(count(flat(), 'did you mean "notes-mcp"')).toBe(before + 1);
+    expect(await quitWithCtrlD(t)).not.toBeNull();
   });
 });
