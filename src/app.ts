@@ -59,7 +59,11 @@ async function makeApprover(config: Config, ui: TerminalUI): Promise<Approver> {
   return { interactive: true, ask: (req) => ui.aside(() => tty.ask(req)) };
 }
 
-export async function buildApp(config: Config, ui: TerminalUI): Promise<App> {
+/**
+ * `greet` draws the banner (the REPL's): called once the model is known, before any MCP server's question, so
+ * the question comes after it and does not read as start-up output the person can type through.
+ */
+export async function buildApp(config: Config, ui: TerminalUI, greet?: (modelName: string) => void): Promise<App> {
   // Before anything runs: the programs bunker runs on the host never come from where a command can write.
   const write = config.grants.allow.write;
   distrustForHostPrograms([config.root, ...write.paths, ...write.globs.map(globBase), ...config.mcp.servers.flatMap((s) => s.write)]);
@@ -105,10 +109,6 @@ export async function buildApp(config: Config, ui: TerminalUI): Promise<App> {
   // At a prompt the person hears about a missing sandbox before the first command; a headless turn may need none.
   // MCP servers start now, in the same sandbox: what it cannot keep from them is said before they start (red team 6's F11d).
   if (!config.print || config.mcp.servers.length > 0) await probeSandbox();
-  // The MCP client is loaded only when servers are configured.
-  const mcp = config.mcp.servers.length === 0 ? undefined : await (await import("./mcp/start.ts")).startMcp({
-    config, registry, interactive: canPrompt(config), notify: (line) => ui.info(pc.yellow(escapeControl(line))), aside: (fn) => ui.aside(fn),
-  });
   const session = new SessionState();
   const changes = startChanges(config, (line) => ui.info(pc.yellow(escapeControl(line))));
   const opened = openSession(config, (message) => ui.info(pc.yellow(escapeControl(message))));
@@ -124,6 +124,11 @@ export async function buildApp(config: Config, ui: TerminalUI): Promise<App> {
   const system = buildSystemPrompt(config.root, {
     canRead: (real) => perms.policy.decide("read", real).verdict === "allow",
     warn: (message) => ui.info(pc.yellow(escapeControl(message))),
+  });
+  greet?.(model.name);
+  // The MCP client is loaded only when servers are configured.
+  const mcp = config.mcp.servers.length === 0 ? undefined : await (await import("./mcp/start.ts")).startMcp({
+    config, registry, interactive: canPrompt(config), notify: (line) => ui.info(pc.yellow(escapeControl(line))), aside: (fn) => ui.aside(fn),
   });
   const agent = new Agent({ model, registry, system, maxTurns: config.maxTurns,
     advice: config.print ? headlessAdvice(() => continueCommand(config.root, opened.recorder)) : REPL_ADVICE,

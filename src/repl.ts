@@ -37,12 +37,13 @@ export async function runRepl(config: Config): Promise<number> {
     region,
     markdown,
   });
-  const app = await buildApp(config, ui);
-  // The status line and /cost count the whole session: a continued one's earlier runs too (as Claude Code's /cost after --continue).
-  app.recorder.trackUsage(app.model.usage, true);
   // Keys typed before the keyboard is read were echoed by the terminal where the banner goes ("hellobunker · …"):
   // on a terminal the banner's line is cleared first; the keys themselves wait for the input line, drawn there once.
-  process.stderr.write(`${live ? "\r\x1b[K" : ""}${pc.bold("bunker")} ${pc.dim(`· ${escapeControl(app.model.name)} · ${escapeControl(config.root)}`)}\n${pc.dim("/help for commands, Ctrl+D to leave")}\n`);
+  // Drawn before a project's MCP server is asked about (buildApp calls it then).
+  const app = await buildApp(config, ui, (modelName) =>
+    process.stderr.write(`${live ? "\r\x1b[K" : ""}${pc.bold("bunker")} ${pc.dim(`· ${escapeControl(modelName)} · ${escapeControl(config.root)}`)}\n${pc.dim("/help for commands, Ctrl+D to leave")}\n`));
+  // The status line and /cost count the whole session: a continued one's earlier runs too (as Claude Code's /cost after --continue).
+  app.recorder.trackUsage(app.model.usage, true);
   const resumed = app.agent.history.messages.length;
   if (resumed > 0) {
     const todos = app.session.todos.length;

@@ -9,7 +9,7 @@ import type { Transport } from "@modelcontextprotocol/client";
 import { SSEClientTransport, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { version } from "../build-info.ts";
 import type { McpServerDef } from "./config.ts";
-import { launchStdio, type LaunchContext } from "./sandbox.ts";
+import { LaunchError, launchStdio, type LaunchContext } from "./sandbox.ts";
 import { SandboxedStdioTransport } from "./stdio.ts";
 import { endTree, processTree } from "../sandbox/reaper.ts";
 
@@ -45,6 +45,8 @@ export interface ConnectionEvents {
 
 export class McpConnection {
   state: ServerState = "stopped";
+  /** Whether the program was launched this start (a launch refused or not found never ran: it has no confinement to show). */
+  launched = false;
   /** Why it failed or stopped, in words. */
   reason = "";
   tools: ServerTool[] = [];
@@ -74,6 +76,7 @@ export class McpConnection {
     const gen = ++this.generation;
     this.state = "starting";
     this.reason = "";
+    this.launched = false;
     this.tools = [];
     this.prompts = [];
     this.garbage = 0;
@@ -82,7 +85,8 @@ export class McpConnection {
       if (gen !== this.generation) return;
       const why = this.explain(err);
       void this.dispose();
-      this.fail(`did not start: ${why}`);
+      // bunker refused or could not find the program: its message says what to change; starting it again changes nothing.
+      this.fail(`did not start: ${why}`, !(err instanceof LaunchError));
     });
     return this.ready;
   }
@@ -136,6 +140,7 @@ export class McpConnection {
       return url.pathname.endsWith("/sse") ? new SSEClientTransport(url, { requestInit }) : new StreamableHTTPClientTransport(url, { requestInit });
     }
     const l = await launchStdio(this.def, this.launch);
+    this.launched = true;
     this.sandboxed = l.sandboxed;
     this.network = l.network;
     this.closeLaunch = l.close;
@@ -167,10 +172,10 @@ export class McpConnection {
     }
   }
 
-  private fail(reason: string): void {
+  private fail(reason: string, restartHelps = true): void {
     this.state = "failed";
     this.reason = reason;
-    this.events.onState(this, `MCP server ${this.def.name} ${reason}. /mcp restart ${this.def.name} starts it again.`);
+    this.events.onState(this, `MCP server ${this.def.name} ${reason}.${restartHelps ? ` /mcp restart ${this.def.name} starts it again.` : ""}`);
   }
 
   private lastWords(): string {
@@ -182,6 +187,8 @@ export class McpConnection {
 
   private explain(err: unknown): string {
     const message = err instanceof Error ? err.message : String(err);
+    // bunker's own words, ending in the advice: never cut.
+    if (err instanceof LaunchError) return message;
     if (/ENOENT|spawn/.test(message)) return `it could not be run: ${message}`;
     if (/Connection closed/i.test(message)) return `it exited${this.lastWords()}`;
     if (/ECONNREFUSED|fetch failed|Unable to connect/i.test(message)) return `nothing answers at ${this.def.transport.type === "http" ? this.def.transport.url : "its address"}`;

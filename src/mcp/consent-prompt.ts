@@ -2,12 +2,13 @@
 // command (or address) it runs, the variables of yours it gets, how it will be
 // confined and exactly which paths beyond the workspace it will see (and
 // which it names but will not, with how to grant them); then yes (remembered for this workspace and this exact
-// definition), no (for this session) or never (remembered like a yes).
+// definition), no (for this session: what Enter alone picks) or never (remembered like a yes).
 import { log } from "@clack/prompts";
 import pc from "../ui/colors.ts";
 import { shellQuote } from "../shell/quote.ts";
 import { escapeControl } from "../ui/escape.ts";
 import { holdWaitingKeys, withKeyFeed, type FeedInput } from "../ui/key-feed.ts";
+import type { KeyToken } from "../ui/keys.ts";
 import { selectKeys } from "../ui/select-keys.ts";
 import { giveBackAtExit, type TtyIn } from "../ui/tty-exit.ts";
 import { wrapInBox } from "../ui/wrap-words.ts";
@@ -51,6 +52,12 @@ export function describeDefinition(def: McpServerDef, view: LaunchView): string[
   return lines;
 }
 
+/** The keys that answer the start question: a number, an arrow, Enter (Escape and Ctrl+C always refuse). */
+export function answersConsent(t: KeyToken): boolean {
+  const name = t.key?.name;
+  return name === "up" || name === "down" || name === "enter" || (name === "text" && /^[1-3]$/.test(t.raw));
+}
+
 export async function askConsent(def: McpServerDef, changed: boolean, view: LaunchView, input: FeedInput & TtyIn = process.stdin): Promise<ConsentAnswer> {
   const output = process.stderr;
   // Reading the keys already typed sets raw mode, so does the feed, and the prompt hides the cursor: a signal from
@@ -64,19 +71,21 @@ export async function askConsent(def: McpServerDef, changed: boolean, view: Laun
     // Wrapped inside the box: the terminal's own wrap would cut mid-word and leave the "│" gutter.
     log.step(wrapInBox([`This project's ${escapeControl(def.file)} ${what} ${pc.bold(escapeControl(def.name))}`], output.columns).join("\n"), { output });
     log.message(wrapInBox(describeDefinition(def, view), output.columns), { output, spacing: 0 });
-    // As every approval: 1..3 pick an option at once, y is yes, n is no (for this session).
+    // Only 1..3, the arrows and Enter answer it, and Enter alone is "No, not in this session" (as Claude Code leaves a
+    // project's server it was not told to use disabled): a letter, or an Enter after one, is the person typing their
+    // first message without having seen the question, and goes to the input line (key-feed.ts).
     const { answer } = await withKeyFeed(input, (feed) =>
       selectKeys<ConsentAnswer>({
         message: `Start ${escapeControl(def.name)}?`,
-        letters: { y: "yes", n: "no" },
         options: [
           { value: "yes", label: "Yes, and remember it for this workspace (until the definition changes)" },
           { value: "no", label: "No, not in this session" },
           { value: "never", label: "No, and do not ask again in this workspace (until the definition changes)" },
         ],
+        initial: "no",
         input: feed,
         output,
-      }),
+      }), { answers: answersConsent },
     );
     // Escape or Ctrl+C (clack's cancel symbol) is a no for this session.
     return typeof answer === "symbol" ? "no" : answer;

@@ -47,6 +47,8 @@ export class McpHub {
   private readonly toolNames = new Map<string, string[]>();
   readonly budget: SchemaBudget;
   private firstWaitOver = false;
+  /** Servers a command is starting: the command says how it went, so their lines are not said twice. */
+  private readonly told = new Set<string>();
 
   constructor(private readonly opts: HubOptions) {
     this.budget = new SchemaBudget(opts.registry);
@@ -87,7 +89,7 @@ export class McpHub {
     }
     this.opts.skipped.splice(i, 1);
     const conn = this.connect(skipped.def);
-    await conn.start();
+    await this.byCommand(name, () => conn.start());
     return { conn };
   }
 
@@ -104,9 +106,9 @@ export class McpHub {
     // A server that stopped keeps its tools: a call says it is not running and how to restart it.
     if (conn.state === "ready") {
       const names = this.register(conn);
-      if (this.firstWaitOver) this.opts.notify(`MCP server ${conn.def.name} is ready (${names.length} tool${names.length === 1 ? "" : "s"}).`);
+      if (this.firstWaitOver && !this.told.has(conn.def.name)) this.opts.notify(`MCP server ${conn.def.name} is ready (${names.length} tool${names.length === 1 ? "" : "s"}).`);
     }
-    if (line) this.opts.notify(line);
+    if (line && !this.told.has(conn.def.name)) this.opts.notify(line);
   }
 
   /** Puts a ready server's tools in the registry in place of its old ones; returns their registered names. */
@@ -159,8 +161,18 @@ export class McpHub {
     await conn.stop();
     this.budget.removeServer(this.toolNames.get(name) ?? []);
     this.toolNames.delete(name);
-    await conn.start();
+    await this.byCommand(name, () => conn.start());
     return conn;
+  }
+
+  /** Runs a start asked for by a command (/mcp restart, /mcp start), whose answer says how it went. */
+  private async byCommand(name: string, start: () => Promise<void>): Promise<void> {
+    this.told.add(name);
+    try {
+      await start();
+    } finally {
+      this.told.delete(name);
+    }
   }
 
   rows(): ServerRow[] {
@@ -174,7 +186,7 @@ export class McpHub {
         tools: tools.length,
         schemaBytes: tools.reduce((n, t) => n + schemaBytes(t), 0),
         held: names.filter((n) => !this.opts.registry.isOffered(n)).length,
-        sandbox: c.def.transport.type === "http" ? "http (bunker connects)" : c.sandboxed ? `sandboxed, ${NETWORK[c.network]}` : "NOT sandboxed",
+        sandbox: c.def.transport.type === "http" ? "http (bunker connects)" : !c.launched ? (c.state === "starting" ? "" : "never ran") : c.sandboxed ? `sandboxed, ${NETWORK[c.network]}` : "NOT sandboxed",
       };
     });
     for (const s of this.opts.skipped) {

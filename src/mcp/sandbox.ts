@@ -6,7 +6,7 @@
 // scrubbed of secrets except the variables its definition names.
 import { existsSync, mkdirSync, statSync } from "node:fs";
 import { homedir } from "node:os";
-import { dirname, join, relative } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import { isWithin, realpathLoose } from "../perms/workspace.ts";
 import { confine, locateProgram, type SandboxPlan } from "../sandbox/detect.ts";
 import { hostProgram } from "../sandbox/host-program.ts";
@@ -20,6 +20,7 @@ import { loopbackTargets } from "../net/gate.ts";
 import type { NetGate } from "../net/proxy.ts";
 import { absoluteIn, type McpServerDef } from "./config.ts";
 import { serverView, type ServerView } from "./view.ts";
+import { nearestProgram } from "./program-hint.ts";
 
 export interface LaunchContext {
   root: string;
@@ -137,8 +138,10 @@ export async function launchStdio(def: McpServerDef, ctx: LaunchContext): Promis
   const program = resolveProgram(command, ctx.root, ctx.env.PATH ?? "");
   if (!program || !existsSync(program)) {
     const writable = command.includes("/") ? null : locateProgram(command, ctx.env.PATH ?? "");
-    if (writable) throw new LaunchError(`the program "${command}" is on PATH only at ${writable}, where commands can write, so bunker does not start it from there; name it by its path in the server's definition if it is the one you mean`);
-    throw new LaunchError(`the program "${command}" was not found${command.includes("/") ? "" : " on PATH"}`);
+    // A relative PATH entry (./node_modules/.bin) is found as <cwd>/./…: shown as the path it is.
+    if (writable) throw new LaunchError(`the program "${command}" is on PATH only at ${resolve(writable)}, where commands can write, so bunker does not start it from there; name it by its path in the server's definition if it is the one you mean`);
+    const meant = command.includes("/") ? undefined : nearestProgram(command, ctx.env.PATH ?? "");
+    throw new LaunchError(`the program "${command}" was not found${command.includes("/") ? "" : " on PATH"}${meant ? `; did you mean "${meant}"? (its "command" in ${def.file})` : ""}`);
   }
 
   // The same allow-list as commands (system, toolchains, git config, a private home), and what serverView adds.

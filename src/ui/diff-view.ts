@@ -2,7 +2,8 @@
 // bounded lines shown before a write is approved: a header with the path and
 // `+added -removed`, then the hunks (additions green, deletions red, hunk
 // headers cyan). Inside a changed line the words that changed are marked
-// (the `diff` package's word diff); a long line is cut around its change.
+// (the `diff` package diffing words, runs of punctuation and of space, between
+// a removed and an added line paired by likeness); a long line is cut around its change.
 // What is shown is what will be written: every character that does not show
 // itself is escaped (escape.ts), a CR included. A diff whose every line ends
 // in CRLF shows the lines without it and says "CRLF line ends" once; a CR
@@ -90,9 +91,10 @@ interface Piece {
 }
 
 /**
- * For each removed line directly followed by added lines, paired in order
- * (the first removed with the first added…): which words changed. Keyed by
- * body index; text without the diff sign.
+ * For each removed line directly followed by added lines, paired by likeness
+ * (pairLines): which words changed. Keyed by body index; text without the
+ * diff sign. A line with no like partner stays whole: marking the words of
+ * `return sum(xs) // len(xs)` against `return 0.0` hides the real change.
  */
 function changedWords(body: string[]): Map<number, Piece[]> {
   const out = new Map<number, Piece[]>();
@@ -105,25 +107,101 @@ function changedWords(body: string[]): Map<number, Piece[]> {
     while (r < body.length && body[r]!.startsWith("-")) r++;
     let a = r;
     while (a < body.length && body[a]!.startsWith("+")) a++;
-    const pairs = Math.min(r - i, a - r);
-    for (let k = 0; k < pairs; k++) {
-      const before = body[i + k]!.slice(1);
-      const after = body[r + k]!.slice(1);
+    const removed = body.slice(i, r).map((l) => l.slice(1));
+    const added = body.slice(r, a).map((l) => l.slice(1));
+    for (const [k, m] of pairLines(removed, added)) {
+      const before = removed[k]!;
+      const after = added[m]!;
       // Word diffs of huge lines cost more than they show.
       if (before.length + after.length > 20_000) continue;
       // Required here, not imported: a turn that shows no diff never loads the diff package.
-      const { diffWordsWithSpace } = require("diff") as typeof import("diff");
-      const parts = diffWordsWithSpace(before, after);
+      const parts = wordDiff(before, after);
       // A line rewritten whole has nothing worth marking inside it.
       if (!parts.some((p) => !p.added && !p.removed && p.value.trim() !== "")) continue;
       const changed = parts.filter((p) => p.added || p.removed);
       const tabs = changed.every((p) => p.value.trim() === "") && changed.some((p) => p.value.includes("\t"));
       out.set(i + k, parts.filter((p) => !p.added).map((p) => ({ text: p.value, changed: p.removed, tabs })));
-      out.set(r + k, parts.filter((p) => !p.removed).map((p) => ({ text: p.value, changed: p.added, tabs })));
+      out.set(r + m, parts.filter((p) => !p.removed).map((p) => ({ text: p.value, changed: p.added, tabs })));
     }
     i = a;
   }
   return out;
+}
+
+/** Words, runs of punctuation and runs of space: `//` → `/` is one token changed, not one `/` of two removed. */
+const TOKEN = /\s+|\w+|[^\s\w]+/gu;
+
+/** The two lines' tokens (TOKEN) diffed: pieces common to both, removed or added. */
+function wordDiff(before: string, after: string): { value: string; added: boolean; removed: boolean }[] {
+  // Required here, not imported: a turn that shows no diff never loads the diff package.
+  const { diffArrays } = require("diff") as typeof import("diff");
+  return diffArrays(before.match(TOKEN) ?? [], after.match(TOKEN) ?? []).map((c) => ({ value: c.value.join(""), added: c.added, removed: c.removed }));
+}
+
+/** How alike two lines must be (likeness, 0..1) for the words that changed between them to be marked. */
+export const LIKE_LINES = 0.5;
+/** Blocks with more removed × added lines than this are paired in order (still only like pairs): the search costs m × n. */
+const MAX_PAIRING_CELLS = 10_000;
+
+/**
+ * How alike two lines are, 0..1: the Dice coefficient of their character pairs, indentation and trailing space
+ * aside (a re-indented line is the same line). Two empty lines are alike; an empty one and another are not.
+ */
+export function likeness(a: string, b: string): number {
+  const x = a.trim();
+  const y = b.trim();
+  if (x === y) return 1;
+  if (x.length < 2 || y.length < 2) return 0;
+  const pairs = new Map<string, number>();
+  for (let i = 0; i + 1 < x.length; i++) {
+    const p = x.slice(i, i + 2);
+    pairs.set(p, (pairs.get(p) ?? 0) + 1);
+  }
+  let common = 0;
+  for (let i = 0; i + 1 < y.length; i++) {
+    const p = y.slice(i, i + 2);
+    const n = pairs.get(p) ?? 0;
+    if (n > 0) {
+      common++;
+      pairs.set(p, n - 1);
+    }
+  }
+  return (2 * common) / (x.length - 1 + (y.length - 1));
+}
+
+/**
+ * Removed and added lines paired as [removed index, added index]: in order (neither side crosses), each pair at
+ * least LIKE_LINES alike, the pairs chosen for the most likeness in all. A line with no like partner is unpaired.
+ */
+export function pairLines(removed: string[], added: string[]): [number, number][] {
+  const m = removed.length;
+  const n = added.length;
+  if (m === 0 || n === 0) return [];
+  if (m * n > MAX_PAIRING_CELLS) {
+    const inOrder: [number, number][] = [];
+    for (let k = 0; k < Math.min(m, n); k++) if (likeness(removed[k]!, added[k]!) >= LIKE_LINES) inOrder.push([k, k]);
+    return inOrder;
+  }
+  const like = removed.map((r) => added.map((a) => likeness(r, a)));
+  // best[k][j]: the most likeness pairing the first k removed with the first j added lines.
+  const best = Array.from({ length: m + 1 }, () => new Float64Array(n + 1));
+  for (let k = 1; k <= m; k++) {
+    for (let j = 1; j <= n; j++) {
+      const l = like[k - 1]![j - 1]!;
+      best[k]![j] = Math.max(best[k - 1]![j]!, best[k]![j - 1]!, l >= LIKE_LINES ? best[k - 1]![j - 1]! + l : 0);
+    }
+  }
+  const pairs: [number, number][] = [];
+  for (let k = m, j = n; k > 0 && j > 0; ) {
+    if (best[k]![j] === best[k - 1]![j]) k--;
+    else if (best[k]![j] === best[k]![j - 1]) j--;
+    else {
+      pairs.push([k - 1, j - 1]);
+      k--;
+      j--;
+    }
+  }
+  return pairs.reverse();
 }
 
 /** Consecutive lines of one kind (hunk header, removed, added, unchanged), as indices into the body. */

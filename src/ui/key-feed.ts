@@ -47,6 +47,12 @@ export interface FeedOptions {
    * the person's answer to what they just chose, so it takes them at once.
    */
   continues?: boolean;
+  /**
+   * The keys that can answer this question (digits, arrows, Enter…): any other key is the person typing their
+   * message (they have not seen the question yet), so it goes to the input line, and so does every key after it
+   * until they pause (QUIET_MS). Without it every key is read as an answer.
+   */
+  answers?: (t: KeyToken) => boolean;
 }
 
 export async function withKeyFeed<R>(input: FeedInput, prompt: (feed: Readable) => Promise<R>, opts: FeedOptions = {}): Promise<FeedResult<R>> {
@@ -99,15 +105,20 @@ export async function withKeyFeed<R>(input: FeedInput, prompt: (feed: Readable) 
     const read = readTokens(rest, typeof chunk === "string" ? chunk : decoder.write(chunk));
     rest = read.rest;
     const now = Date.now();
-    if (now < typingUntil) {
-      typingUntil = now + QUIET_MS;
-      for (const t of read.tokens) {
-        // `y` Enter for the question before: the Enter confirms that pick, it is no text.
-        if (isEnter(t) && confirmsPick(input)) continue;
-        if (isCtrlC(t) || (t.key?.name === "escape" && t.raw === "\x1b")) queue.push(t);
-        else holdKeys(input, [t.raw]);
+    for (const t of read.tokens) {
+      const stops = isCtrlC(t) || (t.key?.name === "escape" && t.raw === "\x1b");
+      // A key that cannot answer it: the person is typing their message, and keys go there until they pause.
+      if (!stops && opts.answers && !opts.answers(t)) typingUntil = now + QUIET_MS;
+      if (now >= typingUntil) {
+        queue.push(t);
+        continue;
       }
-    } else queue.push(...read.tokens);
+      typingUntil = now + QUIET_MS;
+      // `y` Enter for the question before: the Enter confirms that pick, it is no text.
+      if (isEnter(t) && confirmsPick(input)) continue;
+      if (stops) queue.push(t);
+      else holdKeys(input, [t.raw]);
+    }
     if (rest) {
       restTimer = setTimeout(() => {
         queue.push(...flushTokens(rest));

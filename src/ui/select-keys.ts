@@ -17,6 +17,8 @@ export interface SelectKeysOptions<V> {
   options: KeyOption<V>[];
   /** Letters that pick an option at once, e.g. { y: "once", n: "deny" }; numbers 1..N always do. */
   letters?: Record<string, V>;
+  /** The option the cursor starts on (what Enter alone picks); the first when not given. */
+  initial?: V;
   input?: Readable;
   output?: Writable;
   /** Aborting it closes the question unanswered (reported as a cancel). */
@@ -102,6 +104,7 @@ function selectNow<V>(opts: SelectKeysOptions<V>): Promise<V | symbol> {
   return new KeySelectPrompt<V>(
     {
       options: opts.options,
+      ...(opts.initial !== undefined ? { initialValue: opts.initial } : {}),
       input: opts.input,
       output: opts.output,
       signal: opts.signal,

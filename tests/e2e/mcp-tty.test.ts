@@ -3,6 +3,9 @@
 // workspace and again when its definition changes; /mcp lists and restarts
 // servers, and a server's prompt is a slash command.
 import { describe, expect, test } from "bun:test";
+import { chmodSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { defaultSessionsPath } from "../../src/session/paths.ts";
 import { reply, toolUse } from "../support/fake-anthropic/steps.ts";
 import { BUNKER, count, endToEnd, press, quitWithCtrlD, toolResults, waitForCount } from "../support/cli.ts";
 import { SERVER_PACKAGE, serverPackageGrant, testServer, writeProjectServers, writeUserSettings } from "../support/mcp.ts";
@@ -60,7 +63,7 @@ describe.skipIf(!tmuxAvailable)("MCP in a real terminal (tmux)", () => {
     expect(screen).toContain("gets your variables: PROJ_TOKEN");
     // Exactly the paths it sees beyond the workspace: the one the person granted.
     expect(screen).toContain(`also sees, read-only: ${SERVER_PACKAGE}`);
-    await press(e2e.tmux, "Enter");
+    await press(e2e.tmux, "1");
     await waitForCount(e2e.tmux, "/help for commands", 1);
     expect(await mcpListing(e2e.tmux, /proj\s+project\s+ready/)).toMatch(/proj\s+project\s+ready\s+8 tools/);
     expect(await quitWithCtrlD(e2e.tmux)).not.toBeNull();
@@ -79,7 +82,8 @@ describe.skipIf(!tmuxAvailable)("MCP in a real terminal (tmux)", () => {
     await start(root, env);
     screen = await waitForCount(e2e.tmux, "Start proj?", 1);
     expect(screen).toContain("changed its MCP server proj");
-    await press(e2e.tmux, "Down", "Enter");
+    // Enter alone: no, for this session.
+    await press(e2e.tmux, "Enter");
     await waitForCount(e2e.tmux, "/help for commands", 1);
     expect(await mcpListing(e2e.tmux, /not started/)).toContain("not started: you declined it for this session");
     expect(await quitWithCtrlD(e2e.tmux)).not.toBeNull();
@@ -109,6 +113,42 @@ describe.skipIf(!tmuxAvailable)("MCP in a real terminal (tmux)", () => {
     expect(await quitWithCtrlD(t)).not.toBeNull();
   });
 
+  test("typing a first message at the start-up question (drawn under the banner) never answers it; the keys stay in the input line; Enter alone is no", async () => {
+    const fake = e2e.serve([]);
+    const { root, env } = e2e.workspace();
+    writeProjectServers(root, { proj: testServer(["--name", "proj"]) });
+    writeUserSettings(env, { mcpServers: serverPackageGrant("proj") });
+    const t = await start(root, env);
+    let screen = await waitForCount(t, "Start proj?", 1);
+    // The banner first: the question is not start-up output to type through.
+    expect(screen.indexOf("/help for commands")).toBeGreaterThanOrEqual(0);
+    expect(screen.indexOf("/help for commands")).toBeLessThan(screen.indexOf("Start proj?"));
+    expect(screen).toMatch(/●\s+2\. No, not in this session/);
+    // The person did not read it: a message with an `n` (once the "no" key), then Enter.
+    await Bun.sleep(1500);
+    t.keys(["improve the module docstring"], true);
+    await press(t, "Enter");
+    await Bun.sleep(300);
+    t.keys(["make it so"], true);
+    await press(t, "Enter");
+    await Bun.sleep(800);
+    screen = t.screen();
+    expect(screen).toContain("Enter: confirm");
+    // Still open, the cursor where it started: nothing typed moved or answered it.
+    expect(screen).toMatch(/●\s+2\. No, not in this session/);
+    // A pause, then Enter alone: the default, no for this session.
+    await press(t, "Enter");
+    screen = await waitForCount(t, "make it so", 1);
+    expect(screen).toContain("› improve the module docstring");
+    expect(screen).toContain("  make it so");
+    expect(fake.requests).toHaveLength(0);
+    // Answered by that Enter alone: no, for this session, nothing remembered.
+    expect(screen).toMatch(/Start proj\?\n│\s+2\. No, not in this session\n› improve/);
+    await press(t, "C-c");
+    expect(existsSync(join(dirname(defaultSessionsPath(env)), "mcp-consent.json"))).toBe(false);
+    expect(await quitWithCtrlD(t)).not.toBeNull();
+  });
+
   test("never is remembered: the next start does not ask; /mcp start asks again and a yes starts it", async () => {
     e2e.serve([]);
     const { root, env } = e2e.workspace();
@@ -132,7 +172,7 @@ describe.skipIf(!tmuxAvailable)("MCP in a real terminal (tmux)", () => {
     e2e.tmux.keys(["/mcp start proj"], true);
     await press(e2e.tmux, "Enter");
     await waitForCount(e2e.tmux, "Start proj?", 1);
-    await press(e2e.tmux, "Enter");
+    await press(e2e.tmux, "1");
     await waitForCount(e2e.tmux, "MCP server proj started (8 tools).", 1);
     expect(await mcpListing(e2e.tmux, /proj\s+project\s+ready/)).toMatch(/proj\s+project\s+ready\s+8 tools/);
     expect(await quitWithCtrlD(e2e.tmux)).not.toBeNull();
@@ -156,5 +196,38 @@ describe.skipIf(!tmuxAvailable)("MCP in a real terminal (tmux)", () => {
     const sent = fake.requests[0]!.body.messages[0]!;
     expect(JSON.stringify(sent.content)).toContain("Please greet Ann warmly.");
     expect(await quitWithCtrlD(e2e.tmux)).not.toBeNull();
+  });
+  test("a server that never ran: its whole message once (path normalised, typo named), no restart advice, /mcp says it never ran; /mcp restart says it once", async () => {
+    e2e.serve([]);
+    const { root, env } = e2e.workspace();
+    const bin = join(root, "..", "bin");
+    for (const [dir, name] of [[join(root, "node_modules", ".bin"), "proj-mcp"], [bin, "notes-mcp"]] as const) {
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, name), "#!/bin/sh\n");
+      chmodSync(join(dir, name), 0o755);
+    }
+    writeUserSettings(env, { mcpServers: { proj: { command: "proj-mcp" }, notes: { command: "notes-mpc" } } });
+    // tmux's -e does not set PATH: env(1) does.
+    const t = await e2e.terminal(["env", `PATH=./node_modules/.bin:${bin}:${process.env.PATH}`, ...BUNKER], { cwd: root, env, cols: 140, rows: 50 });
+    await waitForCount(t, "/help for commands", 1);
+    const flat = () => t.screen().replace(/\s+/g, " ");
+    const whole = `MCP server proj did not start: the program "proj-mcp" is on PATH only at ${root}/node_modules/.bin/proj-mcp, where commands can write, so bunker does not start it from there; name it by its path in the server's definition if it is the one you mean.`;
+    const typo = `MCP server notes did not start: the program "notes-mpc" was not found on PATH; did you mean "notes-mcp"? (its "command" in`;
+    for (let n = 0; n < 100 && !(flat().includes(whole) && flat().includes(typo)); n++) await Bun.sleep(100);
+    expect(flat()).toContain(whole);
+    expect(flat()).toContain(typo);
+    expect(flat()).not.toContain("/./");
+    expect(flat()).not.toContain("/mcp restart notes starts it again");
+    const listing = (await mcpListing(t, /notes/)).replace(/\s+/g, " ");
+    expect(listing).toContain("if it is the one you mean never ran");
+    expect(listing).toContain('did you mean "notes-mcp"?');
+    expect(listing).not.toContain("NOT sandboxed");
+    const before = count(flat(), 'did you mean "notes-mcp"');
+    t.keys(["/mcp restart notes"], true);
+    await press(t, "Enter");
+    await waitForCount(t, "/mcp restart notes", 1);
+    await Bun.sleep(1000);
+    expect(count(flat(), 'did you mean "notes-mcp"')).toBe(before + 1);
+    expect(await quitWithCtrlD(t)).not.toBeNull();
   });
 });

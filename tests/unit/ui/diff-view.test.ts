@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { makeFilePreview } from "../../../src/diff/preview.ts";
-import { renderFileChange, renderFileChanges } from "../../../src/ui/diff-view.ts";
+import { LIKE_LINES, likeness, pairLines, renderFileChange, renderFileChanges } from "../../../src/ui/diff-view.ts";
 import { escapeControl } from "../../../src/ui/escape.ts";
 
 const GREEN = "\x1b[32m";
@@ -143,6 +143,23 @@ describe("diff view: what is shown is what will be written", () => {
     expect(lines).toContain(`${GREEN}+  "version": "1.2.${INVERSE}4\x1b[27m",\x1b[39m`);
   });
 
+  test("changed lines are paired by likeness, not by position: the words marked are the real change; a line with no like partner stays whole", () => {
+    const before = "def mean(xs):\n    # BUG: integer division, and crashes on []\n    return sum(xs) // len(xs)\n";
+    const after = "def mean(xs):\n    if not xs:\n        return 0.0\n    return sum(xs) / len(xs)\n";
+    for (const maxLineLength of [40, 120]) {
+      const lines = renderFileChange(makeFilePreview("calc.py", before, after), { color: true, maxLineLength });
+      // `//` against `/`, on the lines that hold them.
+      expect(lines).toContain(`${RED}-    return sum(xs) ${INVERSE}//\x1b[27m len(xs)\x1b[39m`);
+      expect(lines).toContain(`${GREEN}+    return sum(xs) ${INVERSE}/\x1b[27m len(xs)\x1b[39m`);
+      // The comment and the new lines have no like partner: whole lines, nothing marked in them.
+      const comment = lines.filter((l) => l.startsWith(RED) && !l.includes("return"));
+      expect(comment[0]).toStartWith(`${RED}-    # BUG: integer division`);
+      expect(comment.join("\n")).not.toContain(INVERSE);
+      expect(lines).toContain(`${GREEN}+    if not xs:\x1b[39m`);
+      expect(lines).toContain(`${GREEN}+        return 0.0\x1b[39m`);
+    }
+  });
+
   test("a long line is cut around its change, not at its start", () => {
     const before = `const table = [${"1, ".repeat(300)}2, 3];\n`;
     const after = before.replace("2, 3", "2, 4");
@@ -201,5 +218,21 @@ describe("escapeControl", () => {
     expect(escapeControl("a\tb\nc\rd\x1b[31me\x7f\x9b\u2028\ufeff")).toBe("a\\tb\\nc\\rd\\x1b[31me\\x7f\\x9b\\u2028\\ufeff");
     expect(escapeControl("héllo wörld ✓ 日本")).toBe("héllo wörld ✓ 日本");
     expect(escapeControl("a\nb\tc", { keepNewlines: true, keepTabs: true })).toBe("a\nb\tc");
+  });
+});
+
+describe("pairing removed and added lines", () => {
+  test("each removed line goes with its likest added line, in order; a line like none is left unpaired", () => {
+    expect(pairLines(["# BUG: x", "return sum(xs) // len(xs)"], ["if not xs:", "return 0.0", "return sum(xs) / len(xs)"])).toEqual([[1, 2]]);
+    // In order: a later removed line never pairs above an earlier pair.
+    expect(pairLines(["alpha = 1", "beta = 2"], ["beta = 3", "alpha = 4"])).toHaveLength(1);
+    expect(pairLines(["a = 1", "b = 2"], ["a = 10", "b = 20"])).toEqual([[0, 0], [1, 1]]);
+    expect(pairLines(["x"], [])).toEqual([]);
+  });
+
+  test("likeness ignores indentation; unlike lines fall below the threshold", () => {
+    expect(likeness("    return x", "return x")).toBe(1);
+    expect(likeness("return sum(xs) // len(xs)", "return sum(xs) / len(xs)")).toBeGreaterThan(LIKE_LINES);
+    expect(likeness("return sum(xs) // len(xs)", "return 0.0")).toBeLessThan(LIKE_LINES);
   });
 });

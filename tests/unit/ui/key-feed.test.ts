@@ -9,6 +9,7 @@ import { holdWaitingKeys, withKeyFeed, type FeedInput } from "../../../src/ui/ke
 import { selectKeys } from "../../../src/ui/select-keys.ts";
 import { CLOSED_MS, CONFIRM_MS, noteTyping, QUIET_MS, takeHeldKeys } from "../../../src/ui/typeahead.ts";
 import { KEY } from "../../support/prompt-terminal.ts";
+import type { KeyToken } from "../../../src/ui/keys.ts";
 
 const OPTIONS = [{ value: "once", label: "Yes" }, { value: "session", label: "Yes, always" }, { value: "deny", label: "No" }];
 
@@ -219,4 +220,26 @@ test("Alt+F waiting in the terminal before a start-up question is held as Alt+F,
   type("\x1bf");
   await holdWaitingKeys(input as unknown as FeedInput);
   expect(takeHeldKeys(input)).toEqual(["a", "b", "\x1b", "f", "\x1bf"]);
+});
+
+test("a question that names its answer keys: a first key that is none of them starts typing, and it and the keys after it (Enter too) go to the input line until a pause", async () => {
+  const { input, output } = setUp();
+  const answers = (t: KeyToken) => t.key?.name === "enter" || t.raw === "1";
+  const ask = () => withKeyFeed(input as unknown as FeedInput, (feed) => selectKeys({ message: "Start it?", options: OPTIONS, initial: "deny", input: feed, output }), { answers });
+  const question = ask();
+  for (const ch of "make it so\r1") {
+    input.write(ch);
+    await Bun.sleep(30);
+  }
+  expect(await stillOpen(question)).toBe(true);
+  expect(takeHeldKeys(input)).toEqual([..."make it so", "\r", "1"]);
+  // After a pause, Enter alone: the option the cursor started on.
+  await Bun.sleep(QUIET_MS + 50);
+  input.write("\r");
+  expect((await question).answer).toBe("deny");
+  // Without typing first, a number answers at once.
+  await Bun.sleep(CLOSED_MS);
+  const next = ask();
+  input.write("1");
+  expect((await next).answer).toBe("once");
 });
