@@ -66,3 +66,27 @@ describe.skipIf(!tmuxAvailable)("a 40-column terminal", () => {
     expect(await quitWithCtrlD(tmux)).not.toBeNull();
   });
 });
+
+describe.skipIf(!tmuxAvailable)("the coloured diff at 40 and 120 columns", () => {
+  const before = "def mean(xs):\n    # BUG: integer division, and crashes on []\n    return sum(xs) // len(xs)\n";
+  const after = "def mean(xs):\n    if not xs:\n        return 0.0\n    return sum(xs) / len(xs)\n";
+  for (const cols of [40, 120]) {
+    test(`at ${cols} columns the words marked are the real change (// to /), not the words of lines paired by position`, async () => {
+      e2e.serve([
+        reply([toolUse("read_file", { path: "calc.py" })]),
+        reply([toolUse("edit_file", { path: "calc.py", old_string: before.slice(14), new_string: after.slice(14) })]),
+        reply("Fixed."),
+      ]);
+      const { root, env } = e2e.workspace({ "calc.py": before });
+      const tmux = await e2e.terminal([...BUNKER, "fix mean"], { cwd: root, env, cols, rows: 50 });
+      await waitForCount(tmux, "1. Yes, this once", 1);
+      const screen = tmux.screenWithColours();
+      // Reverse video around `//` on the removed line and `/` on the added one; none on `return 0.0`.
+      const marked = [...screen.matchAll(/\x1b\[(?:[0-9;]*;)?7m([^\x1b]*)/g)].map((m) => m[1]);
+      expect(marked).toEqual(["//", "/"]);
+      expect(tmux.screen()).toContain("+        return 0.0");
+      await press(tmux, "Escape");
+      expect(await quitWithCtrlD(tmux)).not.toBeNull();
+    });
+  }
+});
