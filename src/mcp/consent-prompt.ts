@@ -71,7 +71,7 @@ export async function askConsent(def: McpServerDef, changed: boolean, view: Laun
     // Wrapped inside the box: the terminal's own wrap would cut mid-word and leave the "│" gutter.
     log.step(wrapInBox([`This project's ${escapeControl(def.file)} ${what} ${pc.bold(escapeControl(def.name))}`], output.columns).join("\n"), { output });
     log.message(wrapInBox(describeDefinition(def, view), output.columns), { output, spacing: 0 });
-    // Only 1..3, the arrows and Enter answer it, and Enter alone is "No, not in this session" (as Claude Code leaves a
+    // Only 1..3 (which move), the arrows and Enter answer it, and Enter alone is "No, not in this session" (as Claude Code leaves a
     // project's server it was not told to use disabled): a letter, or an Enter after one, is the person typing their
     // first message without having seen the question, and goes to the input line (key-feed.ts).
     const { answer } = await withKeyFeed(input, (feed) =>
@@ -83,6 +83,8 @@ export async function askConsent(def: McpServerDef, changed: boolean, view: Laun
           { value: "never", label: "No, and do not ask again in this workspace (until the definition changes)" },
         ],
         initial: "no",
+        // A number only moves: "1 more thing" typed after a pause must not remember the server.
+        numbersMove: true,
         input: feed,
         output,
       }), { answers: answersConsent },

@@ -19,6 +19,11 @@ export interface SelectKeysOptions<V> {
   letters?: Record<string, V>;
   /** The option the cursor starts on (what Enter alone picks); the first when not given. */
   initial?: V;
+  /**
+   * A number moves the cursor to its option and Enter picks it: for a question a
+   * message typed on could reach ("1 more thing" must not pick option 1).
+   */
+  numbersMove?: boolean;
   input?: Readable;
   output?: Writable;
   /** Aborting it closes the question unanswered (reported as a cancel). */
@@ -43,7 +48,7 @@ for (const vim of ["h", "j", "k", "l"]) settings.aliases.delete(vim);
 const paint = (colour: "gray" | "cyan" | "green" | "dim", text: string) => styleText(colour, text);
 
 class KeySelectPrompt<V> extends SelectPrompt<KeyOption<V>> {
-  constructor(opts: ConstructorParameters<typeof SelectPrompt<KeyOption<V>>>[0], keys: Map<string, number>) {
+  constructor(opts: ConstructorParameters<typeof SelectPrompt<KeyOption<V>>>[0], keys: Map<string, number>, moveOnly = false) {
     super(opts);
     // Withdrawn (the signal): drawn closed first, so no live option stays on screen (clack's own listener, added later, closes it).
     opts.signal?.addEventListener("abort", () => {
@@ -57,7 +62,7 @@ class KeySelectPrompt<V> extends SelectPrompt<KeyOption<V>> {
       if (i === undefined) return;
       this.cursor = i;
       this.value = this.options[i]!.value;
-      this.state = "submit";
+      if (!moveOnly) this.state = "submit";
     });
   }
 }
@@ -96,7 +101,7 @@ function selectNow<V>(opts: SelectKeysOptions<V>): Promise<V | symbol> {
   }
   const hint = [...(opts.letters ? Object.keys(opts.letters) : [])].join("/");
   const instructions = [
-    `${paint("dim", `1-${Math.min(9, opts.options.length)}${hint ? `, ${hint}` : ""}:`)} pick`,
+    `${paint("dim", `1-${Math.min(9, opts.options.length)}${hint ? `, ${hint}` : ""}:`)} ${opts.numbersMove ? "move" : "pick"}`,
     `${paint("dim", "↑/↓")} to navigate`,
     `${paint("dim", "Enter:")} confirm`,
   ];
@@ -133,6 +138,7 @@ function selectNow<V>(opts: SelectKeysOptions<V>): Promise<V | symbol> {
       },
     },
     keys,
+    opts.numbersMove,
   ).prompt() as Promise<V | symbol>;
 }
 

@@ -63,7 +63,7 @@ describe.skipIf(!tmuxAvailable)("MCP in a real terminal (tmux)", () => {
     expect(screen).toContain("gets your variables: PROJ_TOKEN");
     // Exactly the paths it sees beyond the workspace: the one the person granted.
     expect(screen).toContain(`also sees, read-only: ${SERVER_PACKAGE}`);
-    await press(e2e.tmux, "1");
+    await press(e2e.tmux, "1", "Enter");
     await waitForCount(e2e.tmux, "/help for commands", 1);
     expect(await mcpListing(e2e.tmux, /proj\s+project\s+ready/)).toMatch(/proj\s+project\s+ready\s+8 tools/);
     expect(await quitWithCtrlD(e2e.tmux)).not.toBeNull();
@@ -89,7 +89,7 @@ describe.skipIf(!tmuxAvailable)("MCP in a real terminal (tmux)", () => {
     expect(await quitWithCtrlD(e2e.tmux)).not.toBeNull();
   });
 
-  test("keys typed before a project's server question never answer it; they, and keys typed on after the answer, wait in the input line", async () => {
+  test("keys typed before a project's server question never answer it; they, and keys typed on after a number, wait in the input line", async () => {
     const fake = e2e.serve([]);
     const { root, env } = e2e.workspace();
     writeProjectServers(root, { proj: testServer(["--name", "proj"]) });
@@ -101,11 +101,16 @@ describe.skipIf(!tmuxAvailable)("MCP in a real terminal (tmux)", () => {
     // Longer than the pause after which a question drawn while the person typed takes keys: still open.
     await Bun.sleep(800);
     expect(t.screen()).toContain("Enter: confirm");
-    // The answer, and in the same read what the person types on: the pick, then more of their message.
+    // A 1 and, in the same read, more of the person's message: the 1 only moves to "Yes" ("1 more thing" must not
+    // remember a server), the rest waits in the input line, and the question stays open.
     t.keys(["1 now"], true);
+    await Bun.sleep(800);
+    expect(t.screen()).toContain("Enter: confirm");
+    expect(t.screen()).toMatch(/●\s+1\. Yes, and remember it/);
+    // Enter after a pause picks what the cursor is on.
+    await press(t, "Enter");
     await waitForCount(t, "/help for commands", 1);
     const screen = await waitForCount(t, "› yes please now", 1);
-    // Answered by the 1 (a yes, shown as the option picked), nothing sent.
     expect(screen).not.toContain("Enter: confirm");
     expect(screen).toContain("1. Yes, and remember it for this workspace");
     expect(fake.requests).toHaveLength(0);
@@ -159,7 +164,7 @@ describe.skipIf(!tmuxAvailable)("MCP in a real terminal (tmux)", () => {
     const screen = await waitForCount(e2e.tmux, "Start proj?", 1);
     expect(screen).toContain("3. No, and do not ask again in this workspace");
     // The number picks it at once, as in every approval.
-    await press(e2e.tmux, "3");
+    await press(e2e.tmux, "3", "Enter");
     await waitForCount(e2e.tmux, "/help for commands", 1);
     expect(await mcpListing(e2e.tmux, /not started/)).toContain("not started: you declined it in this workspace; /mcp start proj asks again");
     expect(await quitWithCtrlD(e2e.tmux)).not.toBeNull();
@@ -172,7 +177,7 @@ describe.skipIf(!tmuxAvailable)("MCP in a real terminal (tmux)", () => {
     e2e.tmux.keys(["/mcp start proj"], true);
     await press(e2e.tmux, "Enter");
     await waitForCount(e2e.tmux, "Start proj?", 1);
-    await press(e2e.tmux, "1");
+    await press(e2e.tmux, "1", "Enter");
     await waitForCount(e2e.tmux, "MCP server proj started (8 tools).", 1);
     expect(await mcpListing(e2e.tmux, /proj\s+project\s+ready/)).toMatch(/proj\s+project\s+ready\s+8 tools/);
     expect(await quitWithCtrlD(e2e.tmux)).not.toBeNull();

@@ -11,9 +11,9 @@ const OPTIONS = [
   { value: "c", label: "Cherry" },
 ];
 
-async function pick(keys: string[], letters?: Record<string, string>): Promise<{ answer: string | symbol; screen: string }> {
+async function pick(keys: string[], letters?: Record<string, string>, numbersMove?: boolean): Promise<{ answer: string | symbol; screen: string }> {
   const term = new Terminal();
-  const pending = selectKeys({ message: "Which one?", options: OPTIONS, letters, input: term.input, output: term.output });
+  const pending = selectKeys({ message: "Which one?", options: OPTIONS, letters, numbersMove, input: term.input, output: term.output });
   await term.waitFor("Enter: confirm");
   await term.press(...keys);
   return { answer: await pending, screen: term.screen };
@@ -37,4 +37,11 @@ test("keys that pick nothing change nothing; arrows, Enter and Escape work as be
   expect((await pick(["4", "0", "q", KEY.down, KEY.enter])).answer).toBe("b");
   expect((await pick([KEY.up, KEY.enter])).answer).toBe("c");
   expect(isCancel((await pick([KEY.escape])).answer)).toBe(true);
+});
+
+test("with numbersMove a number only moves the cursor to its option, and Enter picks it", async () => {
+  const moved = await pick(["3", KEY.enter], undefined, true);
+  expect(moved.answer).toBe("c");
+  expect(moved.screen).toContain("1-3: move");
+  expect((await pick(["3", "1", KEY.enter], undefined, true)).answer).toBe("a");
 });
