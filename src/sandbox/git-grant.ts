@@ -35,6 +35,20 @@ export interface GrantedGit {
   links: Record<string, string>;
   /** Every git directory found in the granted ones (worktrees', submodules'): one made later is set aside. */
   inner: string[];
+  /**
+   * Each of those by identity (device:inode): one replaced under the same name is set aside too (the reviewer:
+   * `mv .git/modules .git/modules.old` carried the read-only mounts away, and a copy of `sm` put back was armed).
+   */
+  innerIds?: Record<string, string>;
+}
+
+function identity(path: string): string | null {
+  try {
+    const st = lstatSync(path);
+    return `${st.dev}:${st.ino}`;
+  } catch {
+    return null;
+  }
 }
 
 type Kind = "dir" | "file" | "link" | null;
@@ -79,7 +93,11 @@ function innerGitDirs(gitDir: string, out: string[]): void {
 export function grantedGit(gitDirs: string[], within: string[]): GrantedGit {
   const dirs: string[] = [];
   for (const g of gitDirs) if (kindOf(g) === "dir" && !dirs.includes(g)) innerGitDirs(g, dirs);
-  const out: GrantedGit = { gitDirs: gitDirs.filter((g) => kindOf(g) === "dir"), readOnly: [], standIns: [], absent: [], links: {}, inner: dirs };
+  const innerIds = Object.fromEntries(dirs.flatMap((d) => {
+    const id = identity(d);
+    return id ? [[d, id]] : [];
+  }));
+  const out: GrantedGit = { gitDirs: gitDirs.filter((g) => kindOf(g) === "dir"), readOnly: [], standIns: [], absent: [], links: {}, inner: dirs, innerIds };
   for (const dir of dirs) {
     for (const name of GIT_INSTRUCTIONS) {
       const p = join(dir, name);
@@ -102,7 +120,7 @@ export function grantedGit(gitDirs: string[], within: string[]): GrantedGit {
  * now, and each link that leads elsewhere now or is no longer a link, set
  * aside. One line each.
  */
-export function grantedGitAfter(root: string, before: Pick<GrantedGit, "absent" | "links" | "inner" | "gitDirs">): string[] {
+export function grantedGitAfter(root: string, before: Pick<GrantedGit, "absent" | "links" | "inner" | "gitDirs" | "innerIds">): string[] {
   const shown = (p: string) => (isWithin(root, p) ? relative(root, p) : p);
   const changed = [
     ...before.absent.filter((p) => kindOf(p) !== null),
@@ -114,9 +132,12 @@ export function grantedGitAfter(root: string, before: Pick<GrantedGit, "absent" 
   // A submodule's or worktree's git directory the command made (`git submodule update` later reuses one it finds, hooks and config and all).
   const now: string[] = [];
   for (const g of before.gitDirs) if (kindOf(g) === "dir") innerGitDirs(g, now);
-  const made = now.filter((d) => !before.inner.includes(d));
+  // New, or the same name on another folder (its read-only mounts were carried away with the one renamed).
+  const replaced = (d: string) => !before.gitDirs.includes(d) && before.innerIds?.[d] !== undefined && identity(d) !== before.innerIds[d];
+  const made = now.filter((d) => !before.inner.includes(d) || replaced(d));
   for (const d of made.filter((d) => !made.some((o) => o !== d && isWithin(o, d)))) {
-    lines.push(setAside(root, d, `${shown(d)}, a git directory the command created under --allow-write=.git (a later git submodule update or worktree would use its config and hooks)`));
+    const how = replaced(d) ? "put by the command in place of the one there before" : "the command created";
+    lines.push(setAside(root, d, `${shown(d)}, a git directory ${how} under --allow-write=.git (a later git submodule update or worktree would use its config and hooks)`));
   }
   return lines;
 }

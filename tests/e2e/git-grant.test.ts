@@ -98,4 +98,37 @@ describe.skipIf(!usable)("--allow-write=.git under --allow-run", () => {
     expect(existsSync(join(root, "PWNED-fsmonitor"))).toBe(false);
     expect(existsSync(join(root, "PWNED-hook"))).toBe(false);
   });
+
+  test("an existing submodule's git directory replaced by renaming its parent away is set aside (the reviewer)", async () => {
+    const plant = [
+      "mv .git/modules .git/modules.old",
+      "mkdir .git/modules && cp -r .git/modules.old/sm .git/modules/sm",
+      "git --git-dir=.git/modules/sm config core.fsmonitor 'touch PWNED-sm; false'",
+      "printf '#!/bin/sh\\ntouch PWNED-sm-hook\\n' > .git/modules/sm/hooks/post-checkout && chmod +x .git/modules/sm/hooks/post-checkout",
+      "echo planted",
+    ].join(" && ");
+    const fake = runs.start([reply([toolUse("run_bash", { command: plant })]), reply("Done.")]);
+    const { root, env } = runs.workspace("bunker-git-grant-sm-", fake.url);
+    const up = join(root, "..", "upstream");
+    const id = ["-c", "user.name=me", "-c", "user.email=me@example.com", "-c", "protocol.file.allow=always"];
+    git(root, "init", "-q", "-b", "main");
+    Bun.spawnSync(["mkdir", up]);
+    git(up, "init", "-q");
+    git(up, ...id, "commit", "-q", "--allow-empty", "-m", "x");
+    git(root, ...id, "submodule", "add", "-q", up, "sm");
+    git(root, ...id, "commit", "-qm", "add sm");
+
+    const r = await runHeadless(root, env, ["-p", "go", "--allow-run", "--allow-write=.git", "--no-prompt"]);
+    expect(r.code).toBe(0);
+    const [result] = toolResults(fake.requests[1]);
+    expect(result!.content).toContain("planted");
+    expect(result!.content).toContain("bunker set aside .git/modules/sm, a git directory put by the command in place of the one there before under --allow-write=.git");
+    // The person's git in the submodule, and a submodule update, run nothing the command planted.
+    Bun.spawnSync(["git", "status"], { cwd: join(root, "sm") });
+    Bun.spawnSync(["git", ...id, "submodule", "update", "--init", "--force"], { cwd: root });
+    Bun.spawnSync(["git", "checkout", "-q", "HEAD~0"], { cwd: join(root, "sm") });
+    expect(existsSync(join(root, "PWNED-sm"))).toBe(false);
+    expect(existsSync(join(root, "sm/PWNED-sm"))).toBe(false);
+    expect(existsSync(join(root, "sm/PWNED-sm-hook"))).toBe(false);
+  });
 });
