@@ -104,7 +104,19 @@ export class LineEditor {
   }
 
   insert(s: string): void {
-    this.replace(this.cursor, this.cursor, s);
+    // Typed inside a placeholder, it goes after it: a placeholder broken by a letter would be sent as text, its paste lost.
+    const at = this.placeholderEndAround(this.cursor) ?? this.cursor;
+    this.replace(at, at, s);
+  }
+
+  /** The end of the placeholder the cursor is strictly inside, or null. */
+  private placeholderEndAround(cursor: number): number | null {
+    for (const placeholder of this.pastes.keys()) {
+      for (let i = this.text.indexOf(placeholder); i !== -1; i = this.text.indexOf(placeholder, i + 1)) {
+        if (i < cursor && cursor < i + placeholder.length) return i + placeholder.length;
+      }
+    }
+    return null;
   }
 
   /** A paste: as it is when short, as a placeholder when long (the whole text is kept for the message). */

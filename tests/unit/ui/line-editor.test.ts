@@ -73,3 +73,11 @@ test("a long paste stands in the line as one placeholder and goes out whole; Bac
   expect(e.text).toBe("mine [Pasted text #5 +101 lines]");
   expect(e.take()).toBe(`mine ${hundred}more`);
 });
+
+test("a letter typed inside a placeholder goes after it: the placeholder stays whole and its paste is sent (the reviewer)", () => {
+  const e = new LineEditor();
+  const twenty = Array.from({ length: 20 }, (_, i) => `line ${i + 1}`).join("\n");
+  type(e, k("paste", twenty), k("left"), k("left"), k("left"), "X");
+  expect(e.text).toBe("[Pasted text #1 +20 lines]X");
+  expect(e.take()).toBe(`${twenty}X`);
+});
