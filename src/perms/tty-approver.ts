@@ -29,7 +29,7 @@ export interface TtyApproverOptions {
 
 type Choice = "once" | "target-session" | "kind-session" | "deny" | "view";
 /** The option offered when the question could not show everything: nothing is approved unseen. */
-const VIEW_OPTION = { value: "view", label: "Show all of it first (nothing cut)" } as const;
+const VIEW_OPTION = { value: "view", label: "Show all of it first (above, it is cut to fit)" } as const;
 /** Rows the title, file header, question and four options take around the diff. */
 const QUESTION_ROWS = 14;
 /** Every option says how long its yes lasts: this once, or for this session (grants end with it). */

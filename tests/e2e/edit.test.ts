@@ -236,7 +236,7 @@ describe.skipIf(!tmuxAvailable)("in a real terminal (tmux)", () => {
     // The appended tail sits far beyond the screen's width: it gets a row of its own.
     let screen = await waitForQuestion(tmux, "Apply this change to package.json?", 2);
     expect(screen).toContain(`${tail.slice(0, 20)}`);
-    expect(screen).toContain("5. Show all of it first (nothing cut)");
+    expect(screen).toContain("5. Show all of it first (above, it is cut to fit)");
     await press(tmux, "5");
     // less shows the whole line (it fits the screen, so less -F prints it and is done); then the question again.
     screen = await waitForQuestion(tmux, "Apply this change to package.json?", 3);
