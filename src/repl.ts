@@ -113,6 +113,8 @@ export async function runRepl(config: Config): Promise<number> {
     if (text.startsWith("/")) {
       const result = await runSlashCommand(text, commands);
       if (result === "exit") break;
+      // What a command changed (/clear's empty context, /model, /compact) shows in the status line at once.
+      ui.drawStatus();
       if (result) await runOneTurn(app, result.send, reader);
       continue;
     }

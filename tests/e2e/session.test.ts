@@ -269,8 +269,12 @@ describe.skipIf(!tmuxAvailable)("in a real terminal (tmux)", () => {
     expect(transcript(2).slice(0, 2)).toEqual(["user: make a plan", "assistant: [todo]"]);
     expect(transcript(2).at(-1)).toBe("user: and then?");
 
+    expect(tmux.screen()).toMatch(/context \d+%/);
     tmux.keys(["/clear", "Enter"]);
-    await waitForCount(tmux, `Conversation cleared (the old one is saved: bunker -r ${saved![1]}).`, 1);
+    screen = await waitForCount(tmux, `Conversation cleared (the old one is saved: bunker -r ${saved![1]}).`, 1);
+    // The status line says at once that the new conversation holds nothing yet (the new user saw the old figure).
+    expect(screen).toMatch(/context –/);
+    expect(screen).not.toMatch(/context \d+%/);
     tmux.keys(["start over", "Enter"]);
     await waitForCount(tmux, "A new start.", 1);
     expect(transcript(3)).toEqual(["user: start over"]);
