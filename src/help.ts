@@ -18,8 +18,8 @@ Options:
       --thinking LEVEL             off | low | medium | high: extended thinking (default high where the model supports it)
   -c, --continue                   continue the newest saved session in this workspace
   -r, --resume [ID]                continue session ID; bare: list this workspace's sessions
-  --undo                           take back the file changes of the session's last turn (with -c, the default, or -r ID)
-  --rewind [N]                     take the files back to before turn N; bare: list the turns that changed files
+      --undo                       take back the file changes of the session's last turn (with -c, the default, or -r ID)
+      --rewind [N]                 take the files back to before turn N; bare: list the turns that changed files
       --no-session-persistence     save nothing of this run (no -c, -r, /undo or prompt history for it)
 
 Permissions (PATHS and PROGRAMS are comma-separated):

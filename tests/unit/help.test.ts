@@ -33,3 +33,9 @@ test("the default model and turn limit the help names are the ones a run gets", 
   expect(config?.model).toBe(DEFAULT_MODEL);
   expect(config?.maxTurns).toBe(DEFAULT_MAX_TURNS);
 });
+
+test("every option line lines up: long names in one column, short ones before them (a person scans the column)", () => {
+  const optionLines = HELP.split("\n").filter((l) => /^\s+(-\w, )?--[a-z]/.test(l));
+  expect(optionLines.length).toBeGreaterThan(15);
+  for (const line of optionLines) expect({ line, at: line.indexOf("--") }).toEqual({ line, at: 6 });
+});
