@@ -41,7 +41,7 @@ export async function runRepl(config: Config): Promise<number> {
   // on a terminal the banner's line is cleared first; the keys themselves wait for the input line, drawn there once.
   // Drawn before a project's MCP server is asked about (buildApp calls it then).
   const app = await buildApp(config, ui, (modelName) =>
-    process.stderr.write(`${live ? "\r\x1b[K" : ""}${pc.bold("bunker")} ${pc.dim(`· ${escapeControl(modelName)} · ${escapeControl(config.root)}`)}\n${pc.dim("/help for commands, Ctrl+D to leave")}\n`));
+    process.stderr.write(`${live ? "\r\x1b[K" : ""}${wrapWords(`${pc.bold("bunker")} ${pc.dim(`· ${escapeControl(modelName)} · ${escapeControl(config.root)}`)}\n${pc.dim("/help for commands, Ctrl+D to leave")}`, process.stderr.columns)}\n`));
   // The status line and /cost count the whole session: a continued one's earlier runs too (as Claude Code's /cost after --continue).
   app.recorder.trackUsage(app.model.usage, true);
   const resumed = app.agent.history.messages.length;
@@ -53,7 +53,9 @@ export async function runRepl(config: Config): Promise<number> {
     const last = lastReply(app.agent.history.messages);
     // Rendered as it was when it streamed (headings, lists, code), not as raw markdown.
     const shown = last && (markdown && region ? renderMarkdown(last, region.columns - 1) : escapeControl(last, { keepNewlines: true }));
-    process.stderr.write(pc.dim(`Continuing session ${app.recorder.id} (${counts}).\n`) + (shown ? `${pc.dim("Last reply:")}\n${shown}\n` : ""));
+    // Between words at the terminal's width, as every line bunker writes ("(10 messag|es)" at 40 columns).
+    const continuing = wrapWords(pc.dim(`Continuing session ${app.recorder.id} (${counts}).`), process.stderr.columns);
+    process.stderr.write(`${continuing}\n` + (shown ? `${pc.dim("Last reply:")}\n${shown}\n` : ""));
   }
   /** Whole lines for the transcript: above the region when there is one. */
   const say = (text: string) => (region ? region.print(text) : process.stderr.write(text));

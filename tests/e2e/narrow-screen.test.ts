@@ -67,6 +67,27 @@ describe.skipIf(!tmuxAvailable)("a 40-column terminal", () => {
   });
 });
 
+describe.skipIf(!tmuxAvailable)("-c on a 40-column terminal", () => {
+  test("the banner and 'Continuing session … (N messages).' break between words (the new user saw 'messag' / 'es')", async () => {
+    e2e.serve([reply("First answer."), reply("Second answer."), reply("Third answer.")]);
+    const { root, env } = e2e.workspace();
+    let tmux = await e2e.terminal([...BUNKER, "one"], { cwd: root, env, cols: 40, rows: 24 });
+    await waitForCount(tmux, "First answer.", 1);
+    tmux.keys(["two"], true);
+    await press(tmux, "Enter");
+    await waitForCount(tmux, "Second answer.", 1);
+    expect(await quitWithCtrlD(tmux)).not.toBeNull();
+    tmux.close();
+    tmux = await e2e.terminal([...BUNKER, "-c"], { cwd: root, env, cols: 40, rows: 24 });
+    const screen = await waitForCount(tmux, "messages).", 1);
+    const rows = rowsOf(screen, "Continuing session", "messages).");
+    for (const row of rows) expect(Bun.stringWidth(row)).toBeLessThan(40);
+    expect(rows.join(" ").replace(/\s+/g, " ")).toMatch(/^Continuing session [0-9a-z]{10} \(4 messages\)\.$/);
+    for (const row of rowsOf(screen, "bunker ·", "Ctrl+D to leave")) expect(Bun.stringWidth(row)).toBeLessThan(40);
+    expect(await quitWithCtrlD(tmux)).not.toBeNull();
+  });
+});
+
 describe.skipIf(!tmuxAvailable)("the coloured diff at 40 and 120 columns", () => {
   const before = "def mean(xs):\n    # BUG: integer division, and crashes on []\n    return sum(xs) // len(xs)\n";
   const after = "def mean(xs):\n    if not xs:\n        return 0.0\n    return sum(xs) / len(xs)\n";
