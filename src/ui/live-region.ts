@@ -59,7 +59,9 @@ export class LiveRegion {
     private readonly order: string[],
   ) {}
 
+  /** The terminal's width now: asked of the terminal (one ioctl), as the 'resize' event can come late on a busy machine. */
   get columns(): number {
+    (this.out as { _refreshSize?: () => void })._refreshSize?.();
     return Math.max(20, this.out.columns ?? 80);
   }
 
