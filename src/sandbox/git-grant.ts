@@ -13,7 +13,7 @@
 // programs: the todo list's `exec` lines and a strategy that is not git's
 // own run when the person continues it, so what the command wrote there is
 // disarmed after it (stoppedStateAfter).
-import { lstatSync, readdirSync, renameSync, writeFileSync } from "node:fs";
+import { lstatSync, readdirSync, readlinkSync, renameSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { FileKindError, readRegularSync } from "../fs/file-kind.ts";
 import { isWithin, realpathLoose } from "../perms/workspace.ts";
@@ -59,13 +59,24 @@ const STOPPED_MAX = 4 * 1024 * 1024;
 /** A todo line git runs as a shell command: `exec` or `x`, after spaces (sequencer.c, parse_insn_line). */
 const EXEC_LINE = /^[ \t]*(exec|x)([ \t\r]|$)/i;
 
-/** The text of a stopped operation's file, null when there is none, or "" with `odd` when it is not a small regular file. */
+/**
+ * The text of a stopped operation's file, null when there is none; with `odd`, why it is not a small regular file
+ * (its text then stands for what is there: a link's target, a FIFO's identity, so a change to it shows).
+ */
 function stoppedText(path: string): { text: string | null; odd?: string } {
   try {
     const got = readRegularSync(path, path, { max: STOPPED_MAX });
     return { text: got ? got.bytes.toString("latin1") : null };
   } catch (e) {
-    return { text: "", odd: e instanceof FileKindError ? e.message : String(e) };
+    const odd = e instanceof FileKindError ? e.message : String(e);
+    let what = "";
+    try {
+      const st = lstatSync(path);
+      what = `${st.dev}:${st.ino}:${st.mtimeMs}:${st.isSymbolicLink() ? readlinkSync(path) : ""}`;
+    } catch {
+      // gone meanwhile: the message alone
+    }
+    return { text: `\0${odd}\0${what}`, odd };
   }
 }
 
@@ -93,7 +104,7 @@ function stoppedStateAfter(root: string, dirs: string[], before: Record<string, 
     for (const f of [...TODO_FILES, ...STRATEGY_FILES]) {
       const path = join(d, f);
       const { text, odd } = stoppedText(path);
-      if (text === null || (odd === undefined && text === before[path])) continue;
+      if (text === null || text === before[path]) continue;
       const how = path in before && before[path] !== null ? "changed" : "wrote";
       if (odd !== undefined) {
         lines.push(setAside(root, path, `${shown(path)}, which the command ${how} under --allow-write=.git and is not a plain file (${odd})`));
