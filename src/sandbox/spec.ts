@@ -69,6 +69,8 @@ export interface SandboxSpec {
   repositories?: WallState;
   /** Writable even when the workspace is read-only: an MCP server's own state directory (and what the person's settings let it write). */
   privateDirs?: string[];
+  /** The memory the private in-memory folders' sizes are worked out from (tmpfs-sizes.ts); default: this machine's. */
+  memoryBytes?: number;
 }
 
 /** What one path in the sandbox is. Listed parents first: a later mount sits on top of an earlier one. */
