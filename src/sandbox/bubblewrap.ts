@@ -1,7 +1,8 @@
 // Linux confinement with bubblewrap (bwrap): a private mount namespace built
 // from nothing (bwrap's root is an empty tmpfs, read-only once built) with
 // exactly the mounts of spec.ts's allow-list; /dev and /proc minimal; every
-// writable in-memory folder of a size (tmpfs-sizes.ts); new PID, IPC, UTS and
+// writable in-memory folder of a size (tmpfs-sizes.ts); the command started
+// under process and memory limits (process-limits.ts); new PID, IPC, UTS and
 // network namespaces (network shared only when granted); no capabilities;
 // killed with its parent; a new session (no TIOCSTI into our terminal).
 import { proxyBwrapArgs } from "../net/command-net.ts";
@@ -9,6 +10,7 @@ import { realHostFs, sandboxMounts, shownAs, standInPaths, type HostFs, type Mou
 import { gitDirsInside, isWithin } from "../perms/workspace.ts";
 import { checkerInvocation, mountChecks, type MountCheck } from "./mount-check.ts";
 import { tmpfsSizeOf, tmpfsSizes, type TmpfsSizes } from "./tmpfs-sizes.ts";
+import { limitedArgv, prlimitProgram, processLimits } from "./process-limits.ts";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync, existsSync } from "node:fs";
 import { join } from "node:path";
 
@@ -37,12 +39,14 @@ export function bubblewrapArgs(spec: SandboxSpec, argv: string[], bwrap = "bwrap
   // The protected mounts inside what sandboxed writers can change are checked from inside before the command runs
   // (mount-check.ts): the checker and its list are shown read-only, each at its depth among the others.
   const checks = mountChecks(mounts, [spec.root, ...spec.writable, ...(spec.privateDirs ?? [])], personsLinks(spec), (p) => fs.kind(p), wallMounts(spec));
-  let inner = argv;
+  // Limits set inside the sandbox's own user namespace, so that its processes alone are counted (process-limits.ts).
+  const prlimit = prlimitProgram();
+  let inner = prlimit ? limitedArgv(prlimit, spec.limits ?? processLimits(undefined, spec.memoryBytes), argv) : argv;
   if (checks.length > 0) {
     const checker = checkerInvocation(CHECK_LIST);
     for (const p of checker.paths) if (!["ro", "rw"].includes(shownAs(mounts, p))) atDepth(mounts, { kind: "ro", path: p });
     atDepth(mounts, { kind: "copy", path: CHECK_LIST, source: checkList(checks) });
-    inner = [...checker.argv, ...argv];
+    inner = [...checker.argv, ...inner];
   }
   const sizes: TmpfsSizes = tmpfsSizes(spec.memoryBytes);
   const sized = !sizeUnsupported.has(bwrap);
