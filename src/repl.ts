@@ -141,7 +141,7 @@ async function runOneTurn(app: App, text: string, reader: MessageReader): Promis
   try {
     const outcome = await app.agent.runTurn(text, app.context(controller.signal), app.ui);
     app.ui.endText();
-    if (outcome.end === "interrupted") app.ui.onNotice("Interrupted.");
+    if (outcome.end === "interrupted") app.ui.onInterrupted();
     if (outcome.error) app.ui.error(outcome.error);
   } catch (err) {
     // A bug must not end the session and lose the conversation: show it and return to the prompt.

@@ -12,7 +12,7 @@ import { Permissions } from "./perms/permissions.ts";
 import { Policy } from "./perms/policy.ts";
 import { openSession } from "./session/open.ts";
 import { SessionError } from "./session/error.ts";
-import type { ToolContext } from "./tools/tool.ts";
+import { ToolError, type ToolContext } from "./tools/tool.ts";
 import { escapeControl } from "./ui/escape.ts";
 
 const UNTRACKED = "changes made by commands are not tracked";
@@ -53,7 +53,8 @@ export async function rewindCommand(text: string, app: App, write: (s: string) =
       return true;
     }
   }
-  write(await takeBack(app, turn!, force, conversation));
+  const said = await takeBack(app, turn!, force, conversation);
+  if (said) write(said);
   return true;
 }
 
@@ -72,7 +73,9 @@ export async function takeBack(app: App, turn: TurnSummary, force: boolean, conv
     }
     return `${escapeControl(said)}${convo}\n`;
   } catch (err) {
-    return pc.red(`${escapeControl((err as Error).message)}\n`);
+    // The person's own "No" is on screen in the question they answered: nothing to add ("").
+    const shown = err instanceof ToolError ? (err.shown ?? err.message) : (err as Error).message;
+    return shown ? pc.red(`${escapeControl(shown)}\n`) : "";
   } finally {
     process.off("SIGINT", onSigint);
   }

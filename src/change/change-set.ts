@@ -130,9 +130,10 @@ export class ChangeSet {
   /**
    * Asks once for the whole set (with `previews`, possibly decorated by the
    * tool), then commits it all or nothing. Throws a ToolError saying what
-   * happened; on success every written file counts as read.
+   * happened; on success every written file counts as read, and the line
+   * for the person (committedLine) is returned.
    */
-  async commit(previews: FileChangePreview[] = this.previews()): Promise<void> {
+  async commit(previews: FileChangePreview[] = this.previews()): Promise<string> {
     const targets = [...new Set(this.planned.flatMap((p) => (p.kind === "move" ? [p.from.path.real, p.snap.path.real] : [p.snap.path.real])))];
     await this.ctx.perms.authorize({ kind: "write", target: targets[0]!, ...(targets.length > 1 ? { alsoTargets: targets.slice(1) } : {}), tool: this.tool, files: previews, ...(this.opts.byPerson ? { byPerson: true } : {}) });
     if (this.ctx.signal.aborted) throw new ToolError("Interrupted by the user; nothing was written.");
@@ -160,6 +161,7 @@ export class ChangeSet {
       throw new ToolError(`Could not write ${this.what()}: ${(err as Error).message}. Nothing was changed.`);
     }
     await this.record(previews);
+    return committedLine(previews);
   }
 
   private what(): string {
@@ -243,6 +245,38 @@ export class ChangeSet {
       return;
     }
   }
+}
+
+/** Files named one by one in the line after a commit; more are counted. */
+const NAMED_FILES = 3;
+
+/**
+ * The one line the person sees after an approved change, as Claude Code says
+ * it: `Updated calc.py (+3 -1)`, `Created notes.md (12 lines)`; files of a
+ * patch joined, or counted when there are many. One line: a file name with a
+ * newline in it is escaped where it is printed, never a second line.
+ */
+export function committedLine(previews: FileChangePreview[]): string {
+  const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? "" : "s"}`;
+  const counts = (p: { added: number; removed: number }) => `(+${p.added} -${p.removed})`;
+  if (previews.length > NAMED_FILES) {
+    const sum = previews.reduce((t, p) => ({ added: t.added + p.added, removed: t.removed + p.removed }), { added: 0, removed: 0 });
+    return `Changed ${plural(previews.length, "file")} ${counts(sum)}`;
+  }
+  const one = (p: FileChangePreview, first: boolean) => {
+    const verb = (word: string) => (first ? word : word.toLowerCase());
+    switch (p.kind) {
+      case "create":
+        return `${verb("Created")} ${p.display} (${p.added === 0 ? "empty" : plural(p.added, "line")})`;
+      case "delete":
+        return `${verb("Deleted")} ${p.display}`;
+      case "rename":
+        return `${verb("Moved")} ${p.display}${p.added + p.removed > 0 ? ` ${counts(p)}` : ""}`;
+      case "modify":
+        return `${verb("Updated")} ${p.display} ${counts(p)}`;
+    }
+  };
+  return previews.map((p, i) => one(p, i === 0)).join(", ");
 }
 
 function dirIdentity(dir: string): string | null {

@@ -14,6 +14,13 @@ import { PathError, resolvePath, type ResolvedPath } from "./workspace.ts";
 
 export class PermissionDenied extends ToolError {
   override name = "PermissionDenied";
+  /** The person's Escape or Ctrl+C at the question: the turn stops, and the closed question said so. */
+  readonly stopsTurn: boolean;
+
+  constructor(message: string, opts: { shown?: string; stopsTurn?: boolean } = {}) {
+    super(message, opts);
+    this.stopsTurn = opts.stopsTurn ?? false;
+  }
 }
 
 /** One refusal of this run, as told to the model (headless json lists them as permission_denials). */
@@ -129,7 +136,7 @@ export class Permissions {
     const key = `${req.kind}\0${targets.join("\0")}${change}`;
     // The person's own /undo is theirs to ask for again; the model's retries are refused without asking.
     const earlier = req.byPerson ? undefined : this.refused.get(key);
-    if (earlier !== undefined) this.deny(req, `the person already refused this${earlier ? `: ${earlier}` : ""}. Do not retry it; ask them or take another approach`, first);
+    if (earlier !== undefined) this.deny(req, `the person already refused this${earlier ? `: ${earlier}` : ""}. Do not retry it; ask them or take another approach`, first, `Not asked again: you refused ${refusedWhat(req)} earlier in this turn.`);
 
     const protectedFiles = req.kind === "write" ? this.protectedFiles(targets) : [];
     if (!this.approver.interactive) {
@@ -160,14 +167,17 @@ export class Permissions {
         // Not remembered as a refusal: the person never answered it, and may well say yes next time.
         const reason = `The question about ${describe(req)} was withdrawn before the person answered: ${answer.why}.`;
         this.record(req, reason, first);
-        throw new PermissionDenied(reason);
+        throw new PermissionDenied(reason, { shown: `Withdrawn before you answered: ${answer.why}.` });
       }
       case "deny": {
         const feedback = answer.feedback?.trim() ?? "";
         if (!req.byPerson) this.refused.set(key, feedback);
         const reason = feedback ? `The person refused ${describe(req)} and said: ${feedback}` : `The person refused ${describe(req)}.`;
         this.record(req, reason, first);
-        throw new PermissionDenied(reason);
+        // The model reads about "the person"; the person reads their own answer (the words they typed are above it).
+        // Escape, and the person's own /undo (yes or no only): the closed question already shows the answer.
+        if (answer.stopsTurn || req.byPerson) throw new PermissionDenied(reason, { shown: "", stopsTurn: answer.stopsTurn === true });
+        throw new PermissionDenied(reason, { shown: `You refused ${refusedWhat(req)}${feedback ? "; Claude was told why" : ""}.` });
       }
     }
   }
@@ -194,10 +204,26 @@ export class Permissions {
     this.denials.push({ tool_name: req.tool, kind: req.kind, target: req.target, message, ...(d?.run?.commands.length ? { commands: d.run.commands } : {}) });
   }
 
-  private deny(req: Pick<PermRequest, "kind" | "target" | "tool">, reason: string, d?: Decision): never {
+  private deny(req: Pick<PermRequest, "kind" | "target" | "tool">, reason: string, d?: Decision, shown?: string): never {
     this.record(req, reason, d);
     this.notify(reason);
-    throw new PermissionDenied(reason);
+    throw new PermissionDenied(reason, shown === undefined ? {} : { shown });
+  }
+}
+
+/** What the person refused, in their words: shown right under the question they answered. */
+function refusedWhat(req: PermRequest): string {
+  switch (req.kind) {
+    case "read":
+      return "this read";
+    case "write":
+      return (req.files?.length ?? 1) > 1 ? "these changes" : "this change";
+    case "run":
+      return "this command";
+    case "net":
+      return `network access to ${req.target}`;
+    case "mcp":
+      return "this call";
   }
 }
 

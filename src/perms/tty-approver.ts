@@ -34,6 +34,9 @@ const VIEW_OPTION = { value: "view", label: "Show all of it first (above, it is 
 const QUESTION_ROWS = 14;
 /** Every option says how long its yes lasts: this once, or for this session (grants end with it). */
 const ONCE = "Yes, this once";
+/** What Escape or Ctrl+C at a question says: a no, and (but at the person's own /undo) the turn stops. */
+const REFUSED = "Refused.";
+const REFUSED_STOPPED = "Refused; the turn is cancelled.";
 
 /** Where a write always asks (see Policy): offering "all edits" there would be a false promise. */
 
@@ -97,27 +100,33 @@ export class TtyApprover implements Approver {
     log.step(wrapInBox([title], columns).join("\n"), { output: this.output });
     if (details.length > 0) log.message(wrapInBox(details, columns), { output: this.output, spacing: 0 });
 
+    // Escape or Ctrl+C: the closed question says it in one line, where its answer would be.
+    const cancelled = req.byPerson ? REFUSED : REFUSED_STOPPED;
     let choice: Choice | symbol;
+    let stopsTurn: boolean;
     for (;;) {
       // 1..N pick an option at once, as do y (yes, this once) and n (no).
-      choice = await this.watchingCancel((input) => selectKeys<Choice>({ message: question, options, letters: { y: "once", n: "deny" }, input, output: this.output, signal }), req);
+      ({ answer: choice, stopsTurn } = await this.watchingCancel((input) => selectKeys<Choice>({ message: question, options, letters: { y: "once", n: "deny" }, cancelled, input, output: this.output, signal }), req));
       if (signal?.aborted) return withdrawn(signal);
       if (choice !== "view" || whole === undefined) break;
       // Seen whole, then asked again (the same question, nothing approved yet).
       await this.viewer(whole());
     }
-    if (typeof choice === "symbol" || choice === "view") return { answer: "deny" };
+    if (typeof choice === "symbol" || choice === "view") return { answer: "deny", ...(stopsTurn ? { stopsTurn } : {}) };
     if (choice !== "deny") return { answer: choice };
     if (req.byPerson) return { answer: "deny" };
 
     // The reason goes on with the "No" just picked: typed at once, it is the reason (key-feed.ts).
-    const feedback = await this.watchingCancel((input) =>
+    const reason = await this.watchingCancel((input) =>
       whileOpen(signal, (open) => text({ message: denyPrompt, placeholder: "optional; Enter to just refuse", input, output: this.output, signal: open })),
       req,
       { continues: true },
+      // clack's closed text prompt names no answer: the refusal is said below it.
+      true,
     );
     if (signal?.aborted) return withdrawn(signal);
-    if (isCancel(feedback) || !feedback.trim()) return { answer: "deny" };
+    const feedback = reason.answer;
+    if (isCancel(feedback) || !feedback.trim()) return { answer: "deny", ...(reason.stopsTurn ? { stopsTurn: true } : {}) };
     return { answer: "deny", feedback: feedback.trim() };
   }
 
@@ -128,10 +137,11 @@ export class TtyApprover implements Approver {
    * turn is cancelled as Ctrl+C cancels it everywhere else (the REPL listens
    * for SIGINT during a turn), and the person is back at their prompt to say
    * what to do instead. The person's own /undo has no turn to cancel: there
-   * Escape is only "no". A cancel is stated in words: clack's struck-through
-   * option still reads "Yes".
+   * Escape is only "no". A cancel is stated in words, once: the closed select
+   * says it where its answer would be (clack's struck-through option still
+   * read "Yes"); `sayCancel` prints it under a prompt that cannot.
    */
-  private async watchingCancel<R>(prompt: (input: Readable) => Promise<R>, req: PermRequest, feed?: FeedOptions): Promise<R> {
+  private async watchingCancel<R>(prompt: (input: Readable) => Promise<R>, req: PermRequest, feed?: FeedOptions, sayCancel = false): Promise<{ answer: R; stopsTurn: boolean }> {
     const signal = req.signal;
     // The prompt hides the cursor and the feed sets raw mode: a signal meanwhile must not leave them so.
     const unhook = giveBackAtExit(this.input as TtyIn, this.output);
@@ -140,14 +150,14 @@ export class TtyApprover implements Approver {
     if (isCancel(answer) && signal?.aborted && !ctrlC) {
       // Nobody answered: the keys typed from now on belong to the input line, not to this question.
       log.message(c.dim(`Withdrawn: ${escapeControl(withdrawnWhy(signal))} before it was answered.`), { output: this.output, spacing: 0 });
-      return answer;
+      return { answer, stopsTurn: false };
     }
     const cancelsTurn = ctrlC || (isCancel(answer) && !req.byPerson);
-    if (isCancel(answer)) {
-      log.message(c.red(cancelsTurn ? "Refused; the turn is cancelled." : "Refused."), { output: this.output, spacing: 0 });
+    if (isCancel(answer) && sayCancel) {
+      log.message(c.red(cancelsTurn ? REFUSED_STOPPED : REFUSED), { output: this.output, spacing: 0 });
     }
     if (cancelsTurn) process.emit("SIGINT");
-    return answer;
+    return { answer, stopsTurn: cancelsTurn };
   }
 
   private describe(req: PermRequest): {

@@ -67,7 +67,8 @@ export type ApprovalAnswer =
   | { answer: "target-session" }
   /** Allow every request of this kind (inside the workspace) for the session. */
   | { answer: "kind-session" }
-  | { answer: "deny"; feedback?: string }
+  /** `stopsTurn`: Escape or Ctrl+C at the question, a no that also stops the turn (the closed question said so). */
+  | { answer: "deny"; feedback?: string; stopsTurn?: boolean }
   /** Nobody answered: what asked ended first (PermRequest.signal). Refused, but not the person's refusal. */
   | { answer: "withdrawn"; why: string };
 

@@ -88,9 +88,9 @@ export const applyPatchTool: Tool<ApplyPatchInput> = {
       const head = `Dry run: the patch applies cleanly; nothing was written.\n${summary}${noteText}\n\n`;
       return head + bound(previews.map((p) => p.diff).join("\n\n"), MAX_OUTPUT - head.length, "diff");
     }
-    await change.commit(previews);
+    const shown = await change.commit(previews);
     const n = changes.length;
-    return `Applied the patch to ${n} file${n === 1 ? "" : "s"}:\n${summary}${noteText}`;
+    return { content: `Applied the patch to ${n} file${n === 1 ? "" : "s"}:\n${summary}${noteText}`, isError: false, shown };
   },
 };
 

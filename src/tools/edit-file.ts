@@ -60,7 +60,7 @@ export const editFileTool: Tool<EditFileInput> = {
         (edit.level.name === "exact" ? "" : `, matched ${edit.level.says}`);
     }
     const [preview] = change.previews();
-    await change.commit([preview!]);
-    return `${what} (+${preview!.added} -${preview!.removed}).`;
+    const shown = await change.commit([preview!]);
+    return { content: `${what} (+${preview!.added} -${preview!.removed}).`, isError: false, shown };
   },
 };

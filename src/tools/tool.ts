@@ -38,8 +38,11 @@ export interface ToolContext {
   changes?: ChangeEnv;
 }
 
-/** What a tool returns to the model. A plain string is a success; `images` go after the text (read_file on a PNG). */
-export type ToolOutput = string | { content: string; isError: boolean; images?: ToolImage[] };
+/**
+ * What a tool returns to the model. A plain string is a success; `images` go after the text (read_file on a PNG).
+ * `shown`: what the person sees of it instead, when that differs (`Updated calc.py (+3 -1)`); never sent to the model.
+ */
+export type ToolOutput = string | { content: string; isError: boolean; images?: ToolImage[]; shown?: string };
 
 /**
  * An expected failure the model can act on (file missing, no match, denied).
@@ -49,6 +52,16 @@ export type ToolOutput = string | { content: string; isError: boolean; images?: 
  */
 export class ToolError extends Error {
   override name = "ToolError";
+  /**
+   * What the person sees instead of the message, when it differs: the model is told "The person refused
+   * writing a.txt", the person "You refused this change." ("" when what they saw already said it).
+   */
+  readonly shown: string | undefined;
+
+  constructor(message: string, opts: { shown?: string } = {}) {
+    super(message);
+    this.shown = opts.shown;
+  }
 }
 
 export interface Tool<Input = Record<string, unknown>> {

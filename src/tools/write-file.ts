@@ -39,11 +39,12 @@ export const writeFileTool: Tool<WriteFileInput> = {
     }
     change.write(snap, after);
     const [preview] = change.previews();
-    await change.commit([preview!]);
+    const shown = await change.commit([preview!]);
     const lines = after === "" ? 0 : after.split("\n").length - (after.endsWith("\n") ? 1 : 0);
-    return existing !== null
+    const content = existing !== null
       ? `Wrote ${display} (+${preview!.added} -${preview!.removed}).`
       : `Created ${display} (${lines} line${lines === 1 ? "" : "s"}).`;
+    return { content, isError: false, shown };
   },
 };
 

@@ -28,6 +28,8 @@ export interface SelectKeysOptions<V> {
   output?: Writable;
   /** Aborting it closes the question unanswered (reported as a cancel). */
   signal?: AbortSignal;
+  /** Shown in place of the answer when Escape or Ctrl+C closed it (default "(no option chosen)"). */
+  cancelled?: string;
 }
 
 /** The label as shown: its number first, so the key to press is on screen. */
@@ -45,7 +47,7 @@ function numberKey(i: number): string | undefined {
 // this session". Arrows, numbers and the named letters remain.
 for (const vim of ["h", "j", "k", "l"]) settings.aliases.delete(vim);
 
-const paint = (colour: "gray" | "cyan" | "green" | "dim", text: string) => styleText(colour, text);
+const paint = (colour: "gray" | "cyan" | "green" | "dim" | "red", text: string) => styleText(colour, text);
 
 class KeySelectPrompt<V> extends SelectPrompt<KeyOption<V>> {
   constructor(opts: ConstructorParameters<typeof SelectPrompt<KeyOption<V>>>[0], keys: Map<string, number>, moveOnly = false) {
@@ -120,7 +122,11 @@ function selectNow<V>(opts: SelectKeysOptions<V>): Promise<V | symbol> {
         const chosen = label(this.options[this.cursor], this.cursor);
         if (this.state === "submit") return `${title}${wrapTextWithPrefix(opts.output, paint("dim", chosen), bar("gray"))}`;
         // Cancelled (Escape, Ctrl+C): no option is named, as clack's struck-through "1. Yes" read like a yes.
-        if (this.state === "cancel") return `${title}${wrapTextWithPrefix(opts.output, paint("dim", "(no option chosen)"), bar("gray"))}${guide ? `\n${paint("gray", S_BAR)}` : ""}`;
+        // Withdrawn (the signal): nobody answered, whatever the caller would have said of a refusal.
+        if (this.state === "cancel") {
+          const said = opts.cancelled !== undefined && !opts.signal?.aborted ? paint("red", opts.cancelled) : paint("dim", "(no option chosen)");
+          return `${title}${wrapTextWithPrefix(opts.output, said, bar("gray"))}${guide ? `\n${paint("gray", S_BAR)}` : ""}`;
+        }
         const prefix = bar("cyan");
         const footer = formatInstructionFooter(opts.output, instructions, guide);
         const rows = limitOptions({

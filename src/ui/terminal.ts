@@ -40,6 +40,8 @@ export interface TerminalOwner {
   resume(): void;
 }
 
+/** Lines of an MCP tool's result shown in the transcript. */
+const MCP_LINES = 3;
 /** A command's last lines shown live while it runs. */
 const TAIL_LINES = 5;
 /** …and kept in the transcript when it ends. */
@@ -65,6 +67,8 @@ export class TerminalUI implements LoopEvents {
   private ticker: ReturnType<typeof setInterval> | undefined;
   /** The figures the status line shows (set by the REPL). */
   statusFigures: (() => StatusFigures) | null = null;
+  /** The person's Escape or Ctrl+C at a question stopped this turn, and the closed question said so. */
+  private stopShown = false;
   /** Paused while an approval prompt has the terminal. */
   owner: TerminalOwner | null = null;
   /** The last command's output as the model got it (/expand shows it). */
@@ -93,6 +97,7 @@ export class TerminalUI implements LoopEvents {
 
   /** A turn starts: the status line shows what runs and for how long. */
   beginTurn(): void {
+    this.stopShown = false;
     this.setStep("waiting");
     clearInterval(this.ticker);
     if (this.region) this.ticker = setInterval(() => this.drawStatus(), 100);
@@ -244,7 +249,8 @@ export class TerminalUI implements LoopEvents {
     this.line(pc.dim(`  ${escapeControl(summary)}`));
   }
 
-  onToolEnd(summary: string, given: { content: string; isError: boolean }): void {
+  onToolEnd(summary: string, given: { content: string; isError: boolean; shown?: string; stopsTurn?: boolean; images?: unknown[] }): void {
+    if (given.stopsTurn) this.stopShown = true;
     const command = summary.startsWith("run_bash ");
     // A command's colours are dropped from what the person is shown (here and in /expand); the model's result keeps them.
     const result = command ? { ...given, content: stripSgr(given.content) } : given;
@@ -261,6 +267,20 @@ export class TerminalUI implements LoopEvents {
       this.progress = null;
       this.region?.set("preview", []);
       this.lastCommand = { summary, content: result.content };
+    }
+    // The tool's own line for the person ("You refused this change.", "Updated calc.py (+3 -1)"); "" when already said.
+    if (given.shown !== undefined) {
+      if (given.shown !== "") this.line(given.isError ? pc.red(`  ✗ ${escapeControl(given.shown)}`) : pc.dim(`    ${escapeControl(given.shown)}`));
+      return;
+    }
+    // An MCP tool's result is the server's words: its first lines, clipped to the screen (the model has it all).
+    if (!result.isError && summary.startsWith("mcp__")) {
+      const images = given.images?.length ?? 0;
+      const shown = [firstLines(result.content, MCP_LINES), ...(images > 0 ? [`(+${images} image${images === 1 ? "" : "s"})`] : [])].filter(Boolean).join("\n") || "(no output)";
+      const width = ((this.region?.columns ?? this.err.columns) || 100) - 5;
+      const rows = escapeControl(shown, { keepNewlines: true }).split("\n").map((l) => (Bun.stringWidth(l) > width ? Bun.sliceAnsi(l, 0, width - 1) + "…" : l));
+      this.line(pc.dim(rows.map((l) => `    ${l}`).join("\n")));
+      return;
     }
     // A command's output ends with what matters (the result, the error): its last lines stay on screen.
     const shown = quiet
@@ -296,6 +316,11 @@ export class TerminalUI implements LoopEvents {
 
   onRequest(bytes: number): void {
     if (this.opts.verbose) this.line(pc.dim(`  request: ${bytes} bytes`));
+  }
+
+  /** The turn was interrupted: said, unless the question the person refused with Escape already said so. */
+  onInterrupted(): void {
+    if (!this.stopShown) this.onNotice("Interrupted.");
   }
 
   onNotice(message: string): void {

@@ -6,7 +6,8 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { reply, toolUse } from "../support/fake-anthropic/steps.ts";
-import { BUNKER, endToEnd, count, press, quitWithCtrlD, runHeadless, toolResults, waitForCount, waitForQuestion } from "../support/cli.ts";
+import { atEmptyPrompt, BUNKER, endToEnd, count, press, quitWithCtrlD, runHeadless, toolResults, waitForCount, waitForQuestion } from "../support/cli.ts";
+import { until } from "../support/wait.ts";
 import { tmuxAvailable } from "../support/tmux.ts";
 
 
@@ -110,8 +111,13 @@ describe.skipIf(!tmuxAvailable)("in a real terminal (tmux)", () => {
     screen = await waitForQuestion(tmux, "Apply this change to a.txt?", 2);
     expect(readFileSync(file, "utf8")).toBe("value = alpha\n");
     expect(toolResults(fake.requests[2])[0]).toEqual({ is_error: true, content: "The person refused writing a.txt and said: use gamma" });
+    // The model's sentence about "the person" is the model's; the person reads their own answer.
+    expect(screen).toContain("✗ You refused this change; Claude was told why.");
+    expect(screen).not.toContain("The person");
     expect(screen).toContain("+value = gamma");
     await press(tmux, "Enter");
+    // A one-line confirmation of what was written, as Claude Code gives.
+    await waitForCount(tmux, "Updated a.txt (+1 -1)", 1);
 
     // 3: Yes, and allow all edits to this file for the session
     await waitForQuestion(tmux, "Apply this change to a.txt?", 3);
@@ -127,8 +133,13 @@ describe.skipIf(!tmuxAvailable)("in a real terminal (tmux)", () => {
     await press(tmux, "Escape");
 
     // Escape refused b.txt and cancelled the turn, as in Claude Code: back at the prompt, nothing more was asked for.
-    screen = await waitForCount(tmux, "Interrupted.", 1);
-    expect(screen).toContain("Refused; the turn is cancelled.");
+    // Said once, where the answer goes: not "(no option chosen)", the refusal, the tool's refusal and "Interrupted." too.
+    await waitForCount(tmux, "Refused; the turn is cancelled.", 1);
+    await until(() => atEmptyPrompt(tmux), "the prompt after Escape");
+    screen = tmux.screen();
+    const afterEscape = screen.slice(screen.lastIndexOf("■  Apply this change to b.txt?"));
+    expect(afterEscape.split("\n").slice(0, 3)).toEqual(["■  Apply this change to b.txt?", "│  Refused; the turn is cancelled.", "│"]);
+    for (const said of ["(no option chosen)", "✗", "The person", "Interrupted."]) expect(afterEscape).not.toContain(said);
     await Bun.sleep(200);
     expect(fake.requests).toHaveLength(6);
     expect(existsSync(join(root, "b.txt"))).toBe(false);
@@ -205,8 +216,10 @@ describe.skipIf(!tmuxAvailable)("in a real terminal (tmux)", () => {
     const tmux = await e2e.terminal([...BUNKER, "write two files"], { cwd: root, env, cols: 100, rows: 40 });
     await waitForCount(tmux, "Apply this change to a.txt?", 1);
     await press(tmux, "C-c");
-    await waitForCount(tmux, "Interrupted.", 1);
+    await waitForCount(tmux, "Refused; the turn is cancelled.", 1);
     await Bun.sleep(200);
+    // Said once: no "Interrupted." or tool refusal line after it.
+    expect(tmux.screen()).not.toContain("Interrupted.");
     expect(count(tmux.screen(), "Apply this change to b.txt?")).toBe(0);
     expect(existsSync(join(root, "a.txt"))).toBe(false);
     expect(fake.requests).toHaveLength(1);

@@ -131,4 +131,43 @@ describe.skipIf(!usable)("--allow-write=.git under --allow-run", () => {
     expect(existsSync(join(root, "sm/PWNED-sm"))).toBe(false);
     expect(existsSync(join(root, "sm/PWNED-sm-hook"))).toBe(false);
   });
+
+  test("a rebase the command leaves stopped runs none of its exec lines or its strategy when the person continues it", async () => {
+    const plant = [
+      "git checkout -q feature",
+      "git rebase -q main; printf 'exec touch PWNED-exec\\n x  touch PWNED-x\\n' >> .git/rebase-merge/git-rebase-todo",
+      "echo evil > .git/rebase-merge/strategy && echo stopped",
+    ].join(" ; ");
+    const fake = runs.start([reply([toolUse("run_bash", { command: plant })]), reply("Done.")]);
+    const { root, env } = runs.workspace("bunker-git-grant-rebase-", fake.url);
+    const id = ["-c", "user.name=me", "-c", "user.email=me@example.com"];
+    git(root, "init", "-q", "-b", "main");
+    await Bun.write(join(root, "a"), "1\n");
+    git(root, "add", "a");
+    git(root, ...id, "commit", "-qm", "one");
+    git(root, "checkout", "-q", "-b", "feature");
+    await Bun.write(join(root, "a"), "2\n");
+    git(root, ...id, "commit", "-qam", "two");
+    await Bun.write(join(root, "b"), "b\n");
+    git(root, "add", "b");
+    git(root, ...id, "commit", "-qm", "three");
+    git(root, "checkout", "-q", "main");
+    await Bun.write(join(root, "a"), "3\n");
+    git(root, ...id, "commit", "-qam", "main-2");
+
+    const r = await runHeadless(root, env, ["-p", "go", "--allow-run", "--allow-write=.git", "--no-prompt"]);
+    expect(r.code).toBe(0);
+    const [result] = toolResults(fake.requests[1]);
+    expect(result!.content).toContain("stopped");
+    expect(result!.content).toContain("bunker disarmed 2 exec lines in .git/rebase-merge/git-rebase-todo, which the command wrote under --allow-write=.git (git rebase --continue would run them outside the sandbox)");
+        expect(result!.content).toContain('bunker set aside .git/rebase-merge/strategy, which the command wrote under --allow-write=.git (its merge strategy "evil" would run git-merge-evil from your PATH when you continue)');
+    // The person resolves the conflict and continues: the rebase finishes, and nothing the command added runs.
+    await Bun.write(join(root, "a"), "2\n");
+    git(root, "add", "a");
+    const cont = Bun.spawnSync(["git", ...id, "rebase", "--continue"], { cwd: root, env: { ...process.env, GIT_EDITOR: "true" }, stderr: "pipe" });
+    expect(cont.exitCode).toBe(0);
+    expect(git(root, "log", "--format=%s")).toBe("three\ntwo\nmain-2\none\n");
+    expect(existsSync(join(root, "PWNED-exec"))).toBe(false);
+    expect(existsSync(join(root, "PWNED-x"))).toBe(false);
+  });
 });

@@ -40,8 +40,10 @@ describe.skipIf(!tmuxAvailable)("MCP in a real terminal (tmux)", () => {
     expect(screen).not.toContain("\u202e");
     expect(screen).toContain("2. Yes, and allow alpha/echo for this session");
     await press(e2e.tmux, "Enter");
-    await waitForCount(e2e.tmux, "Echoed.", 1);
+    const after = await waitForCount(e2e.tmux, "Echoed.", 1);
     expect(toolResults(fake.requests[1])).toEqual([{ content: "alpha says: hi\u202eexe", is_error: false }]);
+    // The person sees the result too, as they see a command's, escaped (the new user saw nothing of it).
+    expect(after.slice(after.lastIndexOf("Call alpha/echo?"))).toMatch(/\n {4}alpha says: hi\\u202eexe\n/);
     expect(await quitWithCtrlD(e2e.tmux)).not.toBeNull();
   });
 

@@ -59,6 +59,8 @@ describe.skipIf(!tmuxAvailable)("undo in a real terminal (tmux)", () => {
     await press(tmux, "n");
     await Bun.sleep(300);
     expect(tmux.screen()).not.toContain("What should Claude do instead?");
+    // The closed question shows the "No"; the model's sentence ("The person refused writing a.txt.") is not printed under it.
+    expect(tmux.screen()).not.toContain("The person");
     expect(readFileSync(join(root, "a.txt"), "utf8")).toBe(ORIGINAL.replace("alpha", "beta"));
 
     await say(tmux, "/undo");

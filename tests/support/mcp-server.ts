@@ -48,8 +48,12 @@ export function createTestServer(opts: TestServerOptions): McpServer {
     const writeIt = (path: string) => writeFileSync(path, content ?? "written by the MCP server\n", { flag: append ? "a" : "w" });
     // In the background: written this long after the answer (a task the server left running).
     if (write !== undefined && laterMs !== undefined) setTimeout(() => attempt("", () => (writeIt(write), "")), laterMs);
-    // Again and again, until it is stopped (a task that keeps rewriting the file).
-    else if (write !== undefined && everyMs !== undefined) setInterval(() => attempt("", () => (writeIt(write), "")), everyMs);
+    // Now (so the file is there before the answer, however loaded the machine), then again and again until it is
+    // stopped (a task that keeps rewriting the file).
+    else if (write !== undefined && everyMs !== undefined) {
+      report.push(attempt(`write ${write}`, () => (writeIt(write), "ok")));
+      setInterval(() => attempt("", () => (writeIt(write), "")), everyMs);
+    }
     else if (write !== undefined) report.push(attempt(`write ${write}`, () => (writeIt(write), "ok")));
     if (url !== undefined) {
       try {

@@ -13,7 +13,7 @@ import { readFileTool } from "../../../src/tools/read-file.ts";
 import { writeFileTool } from "../../../src/tools/write-file.ts";
 import { ToolRegistry } from "../../../src/tools/registry.ts";
 import { recoverCommits } from "../../../src/fs/transaction.ts";
-import { ChangeSet, type CommittedFile } from "../../../src/change/change-set.ts";
+import { ChangeSet, committedLine, type CommittedFile } from "../../../src/change/change-set.ts";
 import { startChanges } from "../../../src/change/start.ts";
 import { makeContext, tempDir, type TestContext } from "../../support/context.ts";
 import { readTree, workspaceWith } from "../../support/tree.ts";
@@ -204,5 +204,16 @@ describe("ChangeSet", () => {
     const root = twoFiles();
     const set = new ChangeSet(makeContext(root), "write_file");
     expect(() => set.target(".")).toThrow("is a directory, not a file.");
+  });
+});
+
+describe("the line the person sees after a change (committedLine)", () => {
+  const p = (display: string, kind: "create" | "modify" | "delete" | "rename", added: number, removed: number) => ({ display, kind, added, removed, diff: "" });
+  test("each kind in Claude Code's words; several files on one line; many counted", () => {
+    expect(committedLine([p("calc.py", "modify", 3, 1)])).toBe("Updated calc.py (+3 -1)");
+    expect(committedLine([p("notes.md", "create", 12, 0)])).toBe("Created notes.md (12 lines)");
+    expect(committedLine([p("empty.txt", "create", 0, 0)])).toBe("Created empty.txt (empty)");
+    expect(committedLine([p("a.ts → b.ts", "rename", 0, 0), p("old.ts", "delete", 0, 4), p("one.md", "create", 1, 0)])).toBe("Moved a.ts → b.ts, deleted old.ts, created one.md (1 line)");
+    expect(committedLine([p("a", "modify", 1, 1), p("b", "modify", 2, 0), p("c", "create", 3, 0), p("d", "delete", 0, 5)])).toBe("Changed 4 files (+6 -6)");
   });
 });

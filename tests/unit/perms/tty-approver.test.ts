@@ -124,13 +124,15 @@ describe("tty approver: writes", () => {
     await term.press("n");
     await term.waitFor("What should Claude do instead?");
     await term.press("half a thought", key);
-    expect(await pending).toEqual({ answer: "deny" });
+    expect(await pending).toEqual({ answer: "deny", stopsTurn: true });
+    // clack's closed text prompt names no answer: the refusal is said once under it.
+    expect(term.screen.split("Refused; the turn is cancelled.").length - 1).toBe(1);
   }
 
   test("Escape means no and cancels the turn, as Ctrl+C does (the person is back at the prompt to say what instead)", async () => {
     let answer: unknown;
     expect(await sigints(async () => (answer = (await answerWrite([KEY.escape])).answer))).toBe(1);
-    expect(answer).toEqual({ answer: "deny" });
+    expect(answer).toEqual({ answer: "deny", stopsTurn: true });
     // At the reason prompt after "No" too: Escape leaves it, refusing without a reason, and stops the turn.
     expect(await sigints(() => leaveReasonWith(KEY.escape))).toBe(1);
   });
@@ -154,7 +156,7 @@ describe("tty approver: writes", () => {
     let answer: unknown;
     let screen = "";
     expect(await sigints(async () => ({ answer, screen } = await answerWrite([KEY.ctrlC])))).toBe(1);
-    expect(answer).toEqual({ answer: "deny" });
+    expect(answer).toEqual({ answer: "deny", stopsTurn: true });
     expect(screen).toContain("Refused; the turn is cancelled.");
     expect(await sigints(() => leaveReasonWith(KEY.ctrlC))).toBe(1);
   });
@@ -221,13 +223,13 @@ describe("tty approver: writes", () => {
     expect((await answerWrite([KEY.enter])).screen).not.toContain("Show all of it first");
   });
 
-  test("Escape at the question says it refused and cancelled the turn", async () => {
+  test("Escape at the question says it refused and cancelled the turn, in one line where the answer goes", async () => {
     const { screen } = await answerWrite([KEY.escape]);
-    expect(screen).toContain("Refused; the turn is cancelled.");
-    // The question's last frame names no option: the struck-through "1. Yes, this once" read like a yes.
+    // The question's last frame names no option (the struck-through "1. Yes, this once" read like a yes), and
+    // says what happened once: the new user saw "(no option chosen)", then "Refused; …", then the tool's refusal.
     const answered = screen.slice(screen.lastIndexOf("Apply this change"));
-    expect(answered).toMatch(/Apply this change[^\n]*\n[│ ]*\(no option chosen\)/);
-    expect(answered).not.toContain("Yes");
+    expect(answered).toBe("Apply this change to src/app.ts?\n│  Refused; the turn is cancelled.\n│\n");
+    expect(screen.split("Refused").length - 1).toBe(1);
   });
 
   test("a new file shows its content as additions", async () => {
@@ -302,7 +304,7 @@ describe("tty approver: writes", () => {
     await term.waitFor("Apply this change to two.ts?", mark);
     await term.press(KEY.escape);
     expect(await first).toEqual({ answer: "once" });
-    expect(await second).toEqual({ answer: "deny" });
+    expect(await second).toEqual({ answer: "deny", stopsTurn: true });
   });
 });
 
@@ -421,7 +423,8 @@ describe("tty approver with edit_file and Permissions", () => {
     await term.press(KEY.up, KEY.enter);
     await term.waitFor("What should Claude do instead?");
     await term.press("make it 3", KEY.enter);
-    expect(await refused).toEqual({ isError: true, content: "The person refused writing a.ts and said: make it 3" });
+    // The model reads about "the person"; the person reads their own answer.
+    expect(await refused).toEqual({ isError: true, content: "The person refused writing a.ts and said: make it 3", shown: "You refused this change; Claude was told why." });
     expect(readFileSync(file, "utf8")).toBe("const x = 1;\n");
 
     const mark = term.screen.length;

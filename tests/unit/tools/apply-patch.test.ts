@@ -66,6 +66,8 @@ describe("apply_patch", () => {
         "  src/a.ts, hunk 1 of 1 (@@ -30,2 +30,2 @@, patch line 3): matched ignoring trailing whitespace.",
         "  src/a.ts, hunk 1 of 1 (@@ -30,2 +30,2 @@, patch line 3): placed at line 1 (the header said 30).",
       ].join("\n"),
+      // The person's one line after the change (TerminalUI prints it).
+      shown: "Updated src/a.ts (+1 -1), deleted src/old.ts, created src/new.ts (1 line)",
     });
     expect(ctx.approver.asked.length).toBe(1);
     const req = ctx.approver.asked[0]!;

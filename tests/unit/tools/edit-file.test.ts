@@ -19,7 +19,7 @@ describe("edit_file: approval", () => {
   test("shows the real diff, and writes only on yes", async () => {
     const { file, ctx } = setup("alpha\nbeta\ngamma\n", { answers: [{ answer: "once" }] });
     const r = await edit(ctx, { path: "a.txt", old_string: "beta", new_string: "BETA" });
-    expect(r).toEqual({ isError: false, content: "Edited a.txt: replaced 1 occurrence (first at line 2) (+1 -1)." });
+    expect(r).toEqual({ isError: false, content: "Edited a.txt: replaced 1 occurrence (first at line 2) (+1 -1).", shown: "Updated a.txt (+1 -1)" });
     expect(readFileSync(file, "utf8")).toBe("alpha\nBETA\ngamma\n");
     const asked = ctx.approver.asked[0]!;
     expect(asked.kind).toBe("write");

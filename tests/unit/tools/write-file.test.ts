@@ -15,7 +15,7 @@ describe("write_file: new files", () => {
     const root = tempDir();
     const ctx = makeContext(root, { answers: [{ answer: "once" }] });
     const r = await write(ctx, "docs/guide/intro.md", "# Intro\n\nHello.\n");
-    expect(r).toEqual({ isError: false, content: "Created docs/guide/intro.md (3 lines)." });
+    expect(r).toEqual({ isError: false, content: "Created docs/guide/intro.md (3 lines).", shown: "Created docs/guide/intro.md (3 lines)" });
     expect(readFileSync(join(root, "docs/guide/intro.md"), "utf8")).toBe("# Intro\n\nHello.\n");
     const preview = ctx.approver.asked[0]!.files![0]!;
     expect(preview).toMatchObject({ display: "docs/guide/intro.md", kind: "create", added: 3, removed: 0 });
@@ -65,7 +65,7 @@ describe("write_file: overwriting", () => {
 
     ctx.session.recordRead(file, readFileSync(file));
     const r = await write(ctx, "a.txt", "one\n2\n");
-    expect(r).toEqual({ isError: false, content: "Wrote a.txt (+1 -1)." });
+    expect(r).toEqual({ isError: false, content: "Wrote a.txt (+1 -1).", shown: "Updated a.txt (+1 -1)" });
     expect(readFileSync(file, "utf8")).toBe("one\n2\n");
     expect(ctx.approver.asked[0]!.files![0]!.diff).toContain("-two\n+2");
   });

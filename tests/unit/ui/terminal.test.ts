@@ -123,3 +123,38 @@ test("a command whose output was cut in the middle says how much was cut, not on
   expect(err.text()).toContain("    … (997 earlier lines; 9.8 MB cut from the middle, not kept)\n    line 399997\n");
   expect(err.text()).not.toContain("bytes of output dropped");
 });
+
+test("a tool's own line for the person is shown instead of what the model reads; '' shows nothing; Escape's refusal says Interrupted only once", () => {
+  const err = captured();
+  const ui = new TerminalUI({ streamText: false, verbose: false, spinner: false, out: captured().stream, err: err.stream });
+  ui.beginTurn();
+  ui.onToolEnd("edit_file calc.py", { content: "The person refused writing calc.py and said: use a loop", isError: true, shown: "You refused this change; Claude was told why." });
+  ui.onToolEnd("edit_file calc.py", { content: "Edited calc.py: replaced 1 occurrence (first at line 2) (+3 -1).", isError: false, shown: "Updated calc.py (+3 -1)" });
+  // A file name with a newline stays on its line, escaped.
+  ui.onToolEnd("write_file x", { content: "Created …", isError: false, shown: "Created a\nb.md (2 lines)" });
+  expect(err.text()).toBe("  ✗ You refused this change; Claude was told why.\n    Updated calc.py (+3 -1)\n    Created a\\nb.md (2 lines)\n");
+  // Refused with Escape at the question: the closed question said it; nothing under it, and no "Interrupted." after.
+  ui.onToolEnd("write_file b.txt", { content: "The person refused writing b.txt.", isError: true, shown: "", stopsTurn: true });
+  ui.onInterrupted();
+  ui.endTurn();
+  expect(err.text()).not.toContain("The person");
+  expect(err.text()).not.toContain("Interrupted.");
+  // The next turn interrupted by Ctrl+C elsewhere says so.
+  ui.beginTurn();
+  ui.onInterrupted();
+  expect(err.text()).toEndWith("Interrupted.\n");
+});
+
+test("an MCP tool's result is shown: its first lines, escaped, clipped to the screen, with how many more", () => {
+  const err = captured();
+  const stream = Object.assign(err.stream, { columns: 40 });
+  const ui = new TerminalUI({ streamText: false, verbose: false, spinner: false, out: captured().stream, err: stream });
+  ui.onToolEnd('mcp__db__query {"sql":"select"}', { content: `3 rows\x1b]52;c;aGk=\x07\n${"id,name,".repeat(10)}\nrow 2\nrow 3\n`, isError: false });
+  // Each row fits the 40 columns with its indent (39 wide).
+  expect(err.text()).toBe(`    3 rows\\x1b]52;c;aGk=\\x07\n    ${"id,name,".repeat(5).slice(0, 34)}…\n    row 2\n    … (1 more line)\n`);
+  ui.onToolEnd("mcp__img__shot", { content: "", isError: false, images: [{}] });
+  expect(err.text()).toEndWith("    (+1 image)\n");
+  // Not an MCP tool: nothing (read_file's content is for the model).
+  ui.onToolEnd("read_file a.ts", { content: "secret source", isError: false });
+  expect(err.text()).not.toContain("secret source");
+});
