@@ -242,7 +242,8 @@ describe("headless", () => {
     expect(readdirSync(join(state, "sessions.db.pending"))).toHaveLength(1);
     if (strace) {
       const lines = readFileSync(log, "utf8").split("\n");
-      const fd = /openat\(.*sessions\.db\.pending\/[^"]+\.jsonl".*= (\d+)$/.exec(lines.find((l) => l.includes(".jsonl")) ?? "")?.[1];
+      const opened = /openat\(.*sessions\.db\.pending\/[^"]+\.jsonl".*= (\d+)$/;
+      const fd = opened.exec(lines.find((l) => opened.test(l)) ?? "")?.[1];
       expect(fd).toBeDefined();
       const synced = lines.findIndex((l) => l.includes(`fdatasync(${fd})`) && l.endsWith("= 0"));
       const printed = lines.findIndex((l) => l.includes('write(1, "It says hi.'));
