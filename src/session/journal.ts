@@ -14,11 +14,12 @@
 // running). A line cut short (a kill or a power cut mid-write: no newline, or
 // not JSON) or out of sequence is ignored with every line after it: the lines
 // before it stand.
-import { closeSync, constants, fdatasyncSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, constants, fdatasyncSync, mkdirSync, openSync, readdirSync, readFileSync, unlinkSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { MessageParam } from "@anthropic-ai/sdk/resources/messages";
 import type { TodoItem } from "../agent/session-state.ts";
 import type { UsageTotals } from "../agent/usage.ts";
+import { syncDir } from "../fs/durable.ts";
 
 /**
  * Past this many journals waiting, a headless run folds them into the store at its end (once the
@@ -161,21 +162,6 @@ export class JournalWriter {
     } finally {
       closeSync(fd);
     }
-  }
-}
-
-/** fsync of a folder; best effort (not every platform can open a folder). */
-function syncDir(dir: string): void {
-  if (process.platform === "win32") return;
-  try {
-    const fd = openSync(dir, "r");
-    try {
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-  } catch {
-    // not supported here
   }
 }
 
