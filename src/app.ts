@@ -111,14 +111,18 @@ export async function buildApp(config: Config, ui: TerminalUI, greet?: (modelNam
   if (!config.print || config.mcp.servers.length > 0) await probeSandbox();
   const session = new SessionState();
   const changes = startChanges(config, (line) => ui.info(pc.yellow(escapeControl(line))));
-  const opened = openSession(config, (message) => ui.info(pc.yellow(escapeControl(message))));
+  const opened = await openSession(config, (message) => ui.info(pc.yellow(escapeControl(message))));
   if (opened.notice) ui.info(pc.yellow(escapeControl(opened.notice)));
   if (opened.resumed) {
     session.todos = opened.resumed.todos;
     session.continued = true;
   }
   const checkpoints = new Checkpoints(() => opened.recorder.sessionStore, () => opened.recorder.id, () => agent.history.messages);
-  changes.onCommitted = (tool, files) => checkpoints.record(tool, files, (line) => ui.info(pc.yellow(escapeControl(line))));
+  changes.onCommitted = async (tool, files) => {
+    // A headless session's journal does not hold checkpoints: the store is loaded for the first change.
+    await opened.recorder.loadStore();
+    checkpoints.record(tool, files, (line) => ui.info(pc.yellow(escapeControl(line))));
+  };
   const model = new Model({ apiKey: config.apiKey, baseURL: config.baseURL, model: opened.model, retryBaseMs: config.retryBaseMs, idleTimeoutMs: config.idleTimeoutMs, thinking: config.thinking });
   if (model.thinking.note) ui.info(pc.yellow(escapeControl(model.thinking.note)));
   const system = buildSystemPrompt(config.root, {

@@ -11,7 +11,7 @@ import { parseConfig, UsageError, type Config } from "./config.ts";
 import { runHeadless } from "./headless.ts";
 import { HELP } from "./help.ts";
 import { installSignalExits } from "./sandbox/process.ts";
-import { SessionError } from "./session/store.ts";
+import { SessionError } from "./session/error.ts";
 import { escapeControl } from "./ui/escape.ts";
 import { isTerminal } from "./ui/is-terminal.ts";
 
@@ -41,7 +41,7 @@ export async function runCli(argv: string[]): Promise<number> {
   if (config.resume?.kind === "list") {
     const { listSessions, pickSession } = await import("./session/open.ts");
     // On a terminal, the list is a picker; otherwise (and with nothing to pick) it is printed and nothing starts.
-    const picked = isTerminal(0) && isTerminal(2) ? await pickSession(config) : listSessions(config);
+    const picked = isTerminal(0) && isTerminal(2) ? await pickSession(config) : await listSessions(config);
     if (!("id" in picked)) {
       (picked.code === 0 ? process.stdout : process.stderr).write(picked.text);
       return picked.code;

@@ -162,6 +162,8 @@ async function runHeadlessTurn(config: Config, io: HeadlessIO, interrupt: Interr
   // Images are looked for in what the person wrote, not in what was piped in.
   const outcome = await app.agent.runTurn(prompt, app.context(controller.signal), events, config.prompt ?? prompt);
   interrupt.turn = null;
+  // On disk before the answer is shown: a run that printed its answer has its session saved, power cut or not.
+  await app.recorder.finish();
   if (outcome.end === "interrupted" && interrupt.bySigint) io.stderr.write("bunker: interrupted (SIGINT): the turn was stopped before its end.\n");
 
   // Work that stopped short is a failure a script must be able to see, not a quiet exit 0.
@@ -195,6 +197,7 @@ async function runHeadlessTurn(config: Config, io: HeadlessIO, interrupt: Interr
     io.stderr.write(`bunker: could not write the answer to stdout: ${writeError.message}\n`);
     return 1;
   }
+  await app.recorder.foldIfMany();
   if (outcome.end === "interrupted") return 130;
   return isError ? 1 : 0;
 }

@@ -60,7 +60,7 @@ export async function runRepl(config: Config): Promise<number> {
   /** Whole lines for the transcript: above the region when there is one. */
   const say = (text: string) => (region ? region.print(text) : process.stderr.write(text));
   // What was typed in this workspace before, for the Up arrow; every message sent is added.
-  const history = promptHistory(config);
+  const history = await promptHistory(config);
   let reader: MessageReader;
   if (region) {
     ui.statusFigures = () => ({ model: app.model.name, usage: app.model.usage, costUsd: usageSummary(app).cost_usd, contextPct: app.agent.contextPercent || null });

@@ -11,7 +11,7 @@ import { NoPromptApprover } from "./perms/approver.ts";
 import { Permissions } from "./perms/permissions.ts";
 import { Policy } from "./perms/policy.ts";
 import { openSession } from "./session/open.ts";
-import { SessionError } from "./session/store.ts";
+import { SessionError } from "./session/error.ts";
 import { ToolError, type ToolContext } from "./tools/tool.ts";
 import { escapeControl } from "./ui/escape.ts";
 
@@ -102,7 +102,7 @@ export async function runTakeBack(config: Config): Promise<number> {
   const say = (line: string) => process.stderr.write(`${escapeControl(line)}\n`);
   let opened;
   try {
-    opened = openSession(config, say);
+    opened = await openSession(config, say);
   } catch (err) {
     say(`bunker: ${(err as Error).message}`);
     return err instanceof SessionError ? err.exitCode : 1;

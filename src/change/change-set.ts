@@ -50,7 +50,7 @@ export interface ChangeEnv {
   /** bunker's state directory's journal folder (never the workspace). */
   journalDir: string;
   /** Called after every commit with what changed (checkpoints for /undo and /rewind). */
-  onCommitted?: (tool: string, files: CommittedFile[]) => void;
+  onCommitted?: (tool: string, files: CommittedFile[]) => void | Promise<void>;
 }
 
 type Planned =
@@ -160,7 +160,7 @@ export class ChangeSet {
       if (err instanceof TransactionError) throw new ToolError(`Could not write ${this.what()}: ${err.message}`);
       throw new ToolError(`Could not write ${this.what()}: ${(err as Error).message}. Nothing was changed.`);
     }
-    this.record(previews);
+    await this.record(previews);
     return committedLine(previews);
   }
 
@@ -191,7 +191,7 @@ export class ChangeSet {
   }
 
   /** The new contents count as read; the checkpoint keeps before and after. */
-  private record(previews: FileChangePreview[]): void {
+  private async record(previews: FileChangePreview[]): Promise<void> {
     const enc = new TextEncoder();
     const files: CommittedFile[] = [];
     let counts = { added: 0, removed: 0 };
@@ -216,7 +216,7 @@ export class ChangeSet {
       }
       add(p.snap, bytes, mode);
     }
-    if (this.opts.checkpoint !== false) this.ctx.changes?.onCommitted?.(this.tool, files);
+    if (this.opts.checkpoint !== false) await this.ctx.changes?.onCommitted?.(this.tool, files);
   }
 
   private checkRead(path: ResolvedPath, bytes: Uint8Array, verb: string): void {

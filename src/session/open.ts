@@ -5,8 +5,12 @@ import type { Config } from "../config.ts";
 import { escapeControl } from "../ui/escape.ts";
 import type { MessageParam } from "@anthropic-ai/sdk/resources/messages";
 import { idRunning } from "../fs/process-id.ts";
+import { fsProblem } from "../fs/errno-words.ts";
+import { selfId } from "../fs/process-id.ts";
+import { SessionError } from "./error.ts";
+import { JournalWriter, pendingDir } from "./journal.ts";
 import { finishedLength, SessionRecorder, unfinished } from "./recorder.ts";
-import { SessionError, SessionStore, type SavedSession, type SessionSummary } from "./store.ts";
+import type { SavedSession, SessionStore, SessionSummary } from "./store.ts";
 import { shellQuote } from "../shell/quote.ts";
 
 export interface OpenedSession {
@@ -19,12 +23,18 @@ export interface OpenedSession {
   model: string;
 }
 
+/** The session store's module (bun:sqlite), loaded only by the runs that read or write the store itself. */
+const storeModule = () => import("./store.ts");
+
 /** Throws SessionError when -c/-r cannot be honoured; a store that cannot open for a new session only warns (when it is first needed). */
-export function openSession(config: Config, warn: (message: string) => void): OpenedSession {
+export async function openSession(config: Config, warn: (message: string) => void): Promise<OpenedSession> {
   const request = config.resume;
   const meta = { root: config.root, model: config.model };
   // --no-session-persistence: a recorder with no store saves nothing, and says nothing about it.
   if (!config.persist) return { recorder: new SessionRecorder(null, meta, warn), resumed: null, model: config.model };
+  // A new headless session writes its own journal (made beside the first request), folded into the store by whoever opens it next.
+  if (!request && config.print) return { recorder: new SessionRecorder(journalMode(config, warn), meta, warn), resumed: null, model: config.model };
+  const { SessionStore } = await storeModule();
   if (!request || request.kind === "list") {
     // A new session's store is opened when first needed: beside the first request (the agent's besideRequest), not before it.
     const open = (): SessionStore | null => {
@@ -48,6 +58,29 @@ export function openSession(config: Config, warn: (message: string) => void): Op
     throw new SessionError(`session ${found.id} was in ${found.root}, not here: run bunker -C ${shellQuote(found.root)} -r ${found.id}`, 2);
   }
   return resumed(config, store, found, warn);
+}
+
+function journalMode(config: Config, warn: (message: string) => void): ConstructorParameters<typeof SessionRecorder>[0] {
+  return {
+    journal: (id) => {
+      try {
+        return JournalWriter.create(config.sessionsPath, { id, root: config.root, model: config.model }, selfId());
+      } catch (err) {
+        // In the words a store that cannot open uses: the journal is where the store's new sessions wait.
+        warn(`This session will not be saved: cannot open the session store ${config.sessionsPath}: ${fsProblem(err, pendingDir(config.sessionsPath)) ?? (err as Error).message}`);
+        return null;
+      }
+    },
+    store: async (quiet) => {
+      const { SessionStore } = await storeModule();
+      try {
+        return SessionStore.open(config.sessionsPath);
+      } catch (err) {
+        if (!quiet) warn(`This session's file changes will not be kept for --undo: ${(err as Error).message}`);
+        return null;
+      }
+    },
+  };
 }
 
 function resumed(config: Config, store: SessionStore, saved: SavedSession, warn: (message: string) => void): OpenedSession {
@@ -85,9 +118,10 @@ export function continueCommand(root: string, recorder: SessionRecorder, cwd = p
 }
 
 /** bunker --resume: the sessions of this workspace, newest first, on stdout. */
-export function listSessions(config: Config, now = Date.now()): { text: string; code: number } {
+export async function listSessions(config: Config, now = Date.now()): Promise<{ text: string; code: number }> {
   let sessions: SessionSummary[];
   let total: number;
+  const { SessionStore } = await storeModule();
   try {
     const store = SessionStore.open(config.sessionsPath);
     sessions = store.list(config.root);
@@ -110,6 +144,7 @@ export function listSessions(config: Config, now = Date.now()): { text: string; 
  */
 export async function pickSession(config: Config, now = Date.now()): Promise<{ id: string } | { text: string; code: number }> {
   let sessions: (SessionSummary & { lastReply: string })[];
+  const { SessionStore } = await storeModule();
   try {
     const store = SessionStore.open(config.sessionsPath);
     sessions = store.list(config.root).map((s) => ({ ...s, lastReply: store.lastReply(s.id) }));
@@ -135,8 +170,9 @@ export interface PromptHistory {
 }
 
 /** The workspace's prompt history in the session store; empty and forgetful when the store cannot open. */
-export function promptHistory(config: Config): PromptHistory {
+export async function promptHistory(config: Config): Promise<PromptHistory> {
   if (!config.persist) return { earlier: [], add: () => {}, close: () => {} };
+  const { SessionStore } = await storeModule();
   let store: SessionStore;
   try {
     store = SessionStore.open(config.sessionsPath);

@@ -3,10 +3,23 @@
 // then left alone: the conversation goes on unsaved rather than stopping.
 // When a second bunker has saved the same session meanwhile, this one's
 // conversation is kept as a new session instead of overwriting the other's.
+// A new headless session writes a journal of its own instead (journal.ts),
+// which the store folds in when it is next opened: a one-shot turn then never
+// loads bun:sqlite.
 import type { MessageParam } from "@anthropic-ai/sdk/resources/messages";
 import { addUsage, emptyUsage, type UsageTotals } from "../agent/usage.ts";
 import { selfId } from "../fs/process-id.ts";
-import { newSessionId, type SessionSnapshot, type SessionStore } from "./store.ts";
+import { newSessionId } from "./id.ts";
+import { FOLD_WHEN_WAITING, type JournalWriter } from "./journal.ts";
+import type { SessionSnapshot, SessionStore } from "./store.ts";
+
+/** How a new headless session is saved: its own journal, and the store itself only for what the journal does not hold (checkpoints). */
+export interface JournalMode {
+  /** Makes this session's journal; null (having said why) when it cannot be written. */
+  journal: (id: string) => JournalWriter | null;
+  /** Loads and opens the store (bun:sqlite), for a change's checkpoint, or (`quiet`: a failure is not this run's to report) to fold journals. */
+  store: (quiet?: boolean) => Promise<SessionStore | null>;
+}
 
 /** A conversation whose last turn has not ended: it does not close on an answer without tool calls. */
 export function unfinished(messages: MessageParam[]): boolean {
@@ -34,9 +47,14 @@ export class SessionRecorder {
   /** The part of `live` an earlier session of this run used (before /clear): not this session's. */
   private counted: UsageTotals = emptyUsage();
 
+  /** In journal mode: how the journal and the store are made. */
+  private readonly journalMode: JournalMode | undefined;
+  /** The journal once made (null: it could not be); undefined until first needed. */
+  private journal: JournalWriter | null | undefined;
+
   constructor(
-    /** The store, or how to open it when first needed (a new session opens it beside its first request). */
-    store: SessionStore | null | (() => SessionStore | null),
+    /** The store, or how to open it when first needed (a new session opens it beside its first request), or a journal to write instead. */
+    store: SessionStore | null | (() => SessionStore | null) | JournalMode,
     private readonly meta: { root: string; model: string },
     private readonly warn: (message: string) => void,
     public id: string = newSessionId(),
@@ -44,14 +62,22 @@ export class SessionRecorder {
     private version: number | null = null,
   ) {
     if (typeof store === "function") this.openStore = store;
+    else if (store && "journal" in store) this.journalMode = store;
     else this.store = store;
   }
 
   /** This process as a save marks a running turn (pid:start, read from /proc): found once, when the store opens. */
   private self: string | undefined;
 
-  /** Opens the store now if it is opened lazily and not yet open (work that need not hold up a request). */
+  /** Opens the store (or makes the journal) now if that is done lazily and not yet done (work that need not hold up a request). */
   open(): SessionStore | null {
+    if (this.journalMode) {
+      if (this.journal === undefined) {
+        this.self ??= selfId();
+        this.journal = this.journalMode.journal(this.id);
+      }
+      return this.store ?? null;
+    }
     if (this.store === undefined) {
       this.store = this.openStore!();
       this.self ??= selfId();
@@ -59,19 +85,47 @@ export class SessionRecorder {
     return this.store;
   }
 
-  /** The store, for what is kept beside the conversation (checkpoints); null when there is none. */
+  /** The store, for what is kept beside the conversation (checkpoints); null when there is none (or, with a journal, not yet loaded: see loadStore). */
   get sessionStore(): SessionStore | null {
     return this.open();
   }
 
-  /** Whether this session is being saved (a store opened and has not failed). */
+  /** With a journal: loads and opens the store for what the journal does not hold (a change's checkpoint). */
+  async loadStore(): Promise<void> {
+    if (this.journalMode && this.store === undefined) this.store = await this.journalMode.store();
+  }
+
+  /** Whether this session is being saved (a store opened, or a journal made, and has not failed). */
   get saving(): boolean {
-    return this.open() !== null && !this.broken;
+    const open = this.open();
+    return (this.journalMode ? this.journal !== null : open !== null) && !this.broken;
   }
 
   /** Whether this session is in the store now (a run that got no answer never is): what `bunker -r ID` can continue. */
   get saved(): boolean {
-    return this.saving && this.version !== null;
+    return this.saving && this.savedOnce;
+  }
+
+  /** Whether this session was ever saved (a version in the store, or a line in its journal). */
+  private get savedOnce(): boolean {
+    return this.version !== null || (this.journal ? !this.journal.empty : false);
+  }
+
+  /** The end of the run: a journal is flushed to disk (a power cut after the run keeps it), or removed if nothing was saved. */
+  async finish(): Promise<void> {
+    if (!this.journal) return;
+    const journal = this.journal;
+    try {
+      await journal.finish();
+    } catch (err) {
+      if (!this.broken) this.warn(`This session may not be saved: ${(err as Error).message}`);
+      this.broken = true;
+    }
+  }
+
+  /** After the answer: when many journals are waiting, fold them into the store now (opening it does). */
+  async foldIfMany(): Promise<void> {
+    if (this.journal && this.journal.waiting > FOLD_WHEN_WAITING) (await this.journalMode!.store(true))?.close();
   }
 
   /** A continued session: what it used before this run. */
@@ -110,9 +164,10 @@ export class SessionRecorder {
 
   save(snap: SessionSnapshot): void {
     // An empty conversation is saved only over one that was saved (/rewind 1 conversation); a new one starts with its first reply.
-    if (this.broken || (snap.messages.length === 0 && this.version === null)) return;
+    if (this.broken || (snap.messages.length === 0 && !this.savedOnce)) return;
     // A run that never got an answer (a bad key, no server) is nothing to continue: it is saved from its first reply on.
-    if (this.version === null && !snap.messages.some((m) => m.role === "assistant")) return;
+    if (!this.savedOnce && !snap.messages.some((m) => m.role === "assistant")) return;
+    if (this.journalMode) return this.saveToJournal(snap);
     const store = this.open();
     if (!store) return;
     // A turn still running is marked as this bunker's, so a second one continuing the session does not adopt it.
@@ -132,6 +187,17 @@ export class SessionRecorder {
     } catch (err) {
       this.broken = true;
       this.warn(`This session is no longer being saved: ${store.explain(err)}`);
+    }
+  }
+
+  private saveToJournal(snap: SessionSnapshot): void {
+    this.open();
+    if (!this.journal) return;
+    try {
+      this.journal.append({ messages: snap.messages, todos: snap.todos, running: unfinished(snap.messages) ? (this.self ??= selfId()) : null, usage: this.totalUsage(), contextTokens: this.context() });
+    } catch (err) {
+      this.broken = true;
+      this.warn(`This session is no longer being saved: ${(err as Error).message}`);
     }
   }
 

@@ -4,15 +4,20 @@
 // that was running. The file holds file contents the model read: it is
 // created owner-only (0600, in a 0700 directory).
 import { constants, Database } from "bun:sqlite";
-import { chmodSync, mkdirSync } from "node:fs";
-import { dirname } from "node:path";
+import { chmodSync, mkdirSync, readdirSync, unlinkSync } from "node:fs";
+import { dirname, join } from "node:path";
 import type { MessageParam } from "@anthropic-ai/sdk/resources/messages";
 import type { TodoItem } from "../agent/session-state.ts";
 import type { UsageTotals } from "../agent/usage.ts";
-import { sessionIdProblem } from "./id.ts";
+import { newSessionId, sessionIdProblem } from "./id.ts";
+import { SessionError } from "./error.ts";
+
+export { newSessionId, SessionError };
 import { shellQuote } from "../shell/quote.ts";
 import { applyDelta, makeDelta, sha256 } from "../change/delta.ts";
 import { fsProblem, isDamagedDatabase } from "../fs/errno-words.ts";
+import { idRunning } from "../fs/process-id.ts";
+import { journalWriter, pendingDir, readJournal, type JournalState } from "./journal.ts";
 
 export interface SessionSummary {
   id: string;
@@ -50,27 +55,10 @@ export interface SessionSnapshot {
   contextTokens?: number;
 }
 
-/** A session that cannot be found or read: the message says what to do; `exitCode` 2 for a wrong id, 1 otherwise. */
-export class SessionError extends Error {
-  override name = "SessionError";
-  constructor(message: string, readonly exitCode: 1 | 2 = 1) {
-    super(message);
-  }
-}
 
 const SCHEMA_VERSION = 2;
 /** A version is stored whole at least every this many deltas, so reading one back stays cheap. */
 const MAX_DELTA_DEPTH = 100;
-const ID_ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz";
-
-/** A fresh session id: 10 characters of a 32-letter alphabet (50 bits). */
-export function newSessionId(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(10));
-  // A plain loop: Array.from with a map function cost 0.3 ms the first time, in every run.
-  let id = "";
-  for (let i = 0; i < bytes.length; i++) id += ID_ALPHABET[bytes[i]! % ID_ALPHABET.length];
-  return id;
-}
 
 export class SessionStore {
   private constructor(
@@ -104,7 +92,93 @@ export class SessionStore {
     } catch (err) {
       throw new SessionError(`cannot open the session store ${path}: ${explainStoreError(err, path)}`);
     }
-    return new SessionStore(db, path);
+    const store = new SessionStore(db, path);
+    store.foldPending();
+    return store;
+  }
+
+  /**
+   * Folds the journals of headless runs (src/session/journal.ts) into the store: every
+   * reader opens the store through here, so every reader sees them. A journal is taken in
+   * up to its last whole line, in one transaction that also notes how far (`journal_folds`),
+   * so folding again, or two bunkers folding at once, changes nothing twice. A journal whose
+   * writer has exited is removed once folded; a running one's stays and is folded again later.
+   * A session that another bunker continued meanwhile is not overwritten: the journal's
+   * conversation is kept as a new session, as a conflicting save is. A journal that cannot be
+   * folded (the store is locked past the wait, the disk is full) stays for the next opening.
+   */
+  private foldPending(): void {
+    const dir = pendingDir(this.path);
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      return;
+    }
+    this.foldsTable();
+    for (const name of names) {
+      const writer = journalWriter(name);
+      if (writer === null) continue;
+      const file = join(dir, name);
+      try {
+        const running = idRunning(writer);
+        const state = readJournal(file);
+        if (state) this.fold(name, state);
+        if (!running) unlinkSync(file);
+      } catch {
+        // left for the next opening: nothing is lost
+      }
+    }
+    this.pruneFolds(new Set(names));
+  }
+
+  private foldsTableMade = false;
+  /** Which journals were folded how far, and into which session at which version. */
+  private foldsTable(): void {
+    if (this.foldsTableMade) return;
+    this.usageTable();
+    this.db.exec(`CREATE TABLE IF NOT EXISTS journal_folds (name TEXT PRIMARY KEY, seq INTEGER NOT NULL, session TEXT NOT NULL, version INTEGER NOT NULL, at INTEGER NOT NULL)`);
+    this.foldsTableMade = true;
+  }
+
+  /** One journal into the store, in one transaction; nothing when it was folded this far before. */
+  private fold(name: string, state: JournalState): void {
+    this.db.exec("BEGIN IMMEDIATE");
+    try {
+      const done = this.db.query(`SELECT seq, session, version FROM journal_folds WHERE name = $name`).get({ name }) as { seq: number; session: string; version: number } | null;
+      if (!done || done.seq < state.seq) {
+        let id = done?.session ?? state.id;
+        const row = this.db.query(`SELECT version FROM sessions WHERE id = $id`).get({ id }) as { version: number } | null;
+        // Ours to write: a session only this journal has written, as the last fold left it.
+        const ours = done ? row?.version === done.version : row === null;
+        if (!ours) id = newSessionId();
+        const usage = state.usage ? JSON.stringify({ ...state.usage, ...(state.contextTokens ? { context_tokens: state.contextTokens } : {}) }) : null;
+        const values = {
+          id, root: state.root, model: state.model, title: titleOf(state.messages), created: state.created, updated: state.updated,
+          count: state.messages.length, messages: JSON.stringify(state.messages), todos: JSON.stringify(state.todos), running: state.running,
+        };
+        const saved = this.write(values, ours ? (row?.version ?? null) : null, usage);
+        if (saved === "conflict") throw new Error("two sessions got the same id");
+        this.db.query(`INSERT OR REPLACE INTO journal_folds (name, seq, session, version, at) VALUES ($name, $seq, $id, $saved, $at)`).run({ name, seq: state.seq, id, saved, at: Date.now() });
+      }
+      this.db.exec("COMMIT");
+    } finally {
+      if (this.db.inTransaction) this.db.exec("ROLLBACK");
+    }
+  }
+
+  /**
+   * Forgets folds of journals gone for a day. Not at once: a removal that a power cut
+   * undid would bring a journal back, and without its note it would be folded twice.
+   */
+  private pruneFolds(present: Set<string>): void {
+    const old = this.db.query(`SELECT name FROM journal_folds WHERE at < $before`).all({ before: Date.now() - 86_400_000 }) as { name: string }[];
+    const gone = old.filter((r) => !present.has(r.name));
+    if (gone.length === 0) return;
+    const del = this.db.query(`DELETE FROM journal_folds WHERE name = $name`);
+    this.db.transaction(() => {
+      for (const r of gone) del.run({ name: r.name });
+    })();
   }
 
   /** A failure of this store in words a person can act on (a full disk, a damaged file). */
@@ -118,12 +192,14 @@ export class SessionStore {
    * saved the session since: nothing is written then, and the caller forks.
    */
   save(id: string, meta: { root: string; model: string }, snap: SessionSnapshot, expected: number | null): number | "conflict" {
+    const now = Date.now();
     const values = {
       id,
       root: meta.root,
       model: meta.model,
       title: titleOf(snap.messages),
-      now: Date.now(),
+      created: now,
+      updated: now,
       count: snap.messages.length,
       messages: JSON.stringify(snap.messages),
       todos: JSON.stringify(snap.todos),
@@ -151,14 +227,14 @@ export class SessionStore {
       const r = this.db
         .query(
           `INSERT OR IGNORE INTO sessions (id, root, model, title, created, updated, message_count, messages, todos, version, running)
-           VALUES ($id, $root, $model, $title, $now, $now, $count, $messages, $todos, 1, $running)`,
+           VALUES ($id, $root, $model, $title, $created, $updated, $count, $messages, $todos, 1, $running)`,
         )
         .run(values);
       saved = r.changes === 1 ? 1 : "conflict";
     } else {
       const r = this.db
         .query(
-          `UPDATE sessions SET model = $model, title = $title, updated = $now, message_count = $count,
+          `UPDATE sessions SET model = $model, title = $title, updated = $updated, message_count = $count,
              messages = $messages, todos = $todos, version = version + 1, running = $running
            WHERE id = $id AND version = $expected`,
         )

@@ -3,15 +3,16 @@
 // the model sees what came before, a crash loses at most the running round,
 // and every way of naming a session wrongly says what to do instead.
 import { describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { MessageParam } from "@anthropic-ai/sdk/resources/messages";
 import { reply, toolUse } from "../support/fake-anthropic/steps.ts";
-import { BUNKER, endToEnd, quitWithCtrlD, runHeadless, waitForCount } from "../support/cli.ts";
+import { BUNKER, endToEnd, quitWithCtrlD, runBunker, runHeadless, waitForCount } from "../support/cli.ts";
 import { tmuxAvailable } from "../support/tmux.ts";
 import { until } from "../support/wait.ts";
 
 const e2e = endToEnd("bunker-session-e2e-");
+const strace = Bun.which("strace");
 
 /** Each message of request `i` as "role: text of its blocks" (tool calls and results by name/content). */
 function transcript(i: number): string[] {
@@ -222,10 +223,39 @@ describe("headless", () => {
   test("a relative XDG_STATE_HOME is ignored (the store would land in the project)", async () => {
     e2e.serve([reply("ok")]);
     const { root, env } = e2e.workspace();
-    const r = await runHeadless(root, { ...env, XDG_STATE_HOME: "relstate" }, ["-p", "hi"]);
+    const r = await runHeadless(root, { ...env, XDG_STATE_HOME: "relstate" }, ["-p", "hi", "--output-format", "json"]);
     expect(r.code).toBe(0);
+    const { session_id } = JSON.parse(r.stdout) as { session_id: string };
+    expect((await runHeadless(root, { ...env, XDG_STATE_HOME: "relstate" }, ["--resume"])).stdout).toContain(`  ${session_id}  `);
     expect(existsSync(join(root, "relstate"))).toBe(false);
     expect(existsSync(join(env.HOME!, ".local", "state", "bunker", "sessions.db"))).toBe(true);
+  });
+
+  test("a headless run's session is written to its own journal and flushed to disk before the answer is printed; the store itself is not touched until the next run reads it", async () => {
+    e2e.serve([reply([toolUse("read_file", { path: "a.txt" })]), reply("It says hi."), reply("Still hi.")]);
+    const { root, env } = e2e.workspace({ "a.txt": "hi\n" });
+    const state = join(env.HOME!, ".local", "state", "bunker");
+    const log = join(root, "..", "strace.log");
+    const traced = strace ? [strace, "-f", "-qq", "-e", "trace=openat,write,fdatasync,fsync", "-o", log] : [];
+    const r = await runBunker(["-p", "read a.txt"], { cwd: root, env, argv: [...traced, ...BUNKER] });
+    expect(r.stdout).toBe("It says hi.\n");
+    expect(existsSync(join(state, "sessions.db"))).toBe(false);
+    expect(readdirSync(join(state, "sessions.db.pending"))).toHaveLength(1);
+    if (strace) {
+      const lines = readFileSync(log, "utf8").split("\n");
+      const opened = /openat\(.*sessions\.db\.pending\/[^"]+\.jsonl".*= (\d+)$/;
+      const fd = opened.exec(lines.find((l) => opened.test(l)) ?? "")?.[1];
+      expect(fd).toBeDefined();
+      const synced = lines.findIndex((l) => l.includes(`fdatasync(${fd})`) && l.endsWith("= 0"));
+      const printed = lines.findIndex((l) => l.includes('write(1, "It says hi.'));
+      expect(synced).toBeGreaterThan(0);
+      expect(printed).toBeGreaterThan(synced);
+    }
+    // The next run that reads sessions takes the journal into the store.
+    const next = await runHeadless(root, env, ["-c", "-p", "again"]);
+    expect(next.stdout).toBe("Still hi.\n");
+    expect(transcript(2).slice(0, 4)).toEqual(["user: read a.txt", "assistant: [read_file]", "user: [result: 1\thi]", "assistant: It says hi."]);
+    expect(existsSync(join(state, "sessions.db"))).toBe(true);
   });
 
   test("a store that cannot be opened is a warning: the turn still runs, unsaved", async () => {

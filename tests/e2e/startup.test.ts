@@ -83,18 +83,22 @@ const APP_MARK = "  denied: ";
 const HEADLESS_MARK = "no prompt: stdin is not a terminal";
 const BUBBLEWRAP_MARK = '"--ro-bind"';
 const NODE_NET = /from\s*"(node:)?net"/;
+const SQLITE = /from\s*"bun:sqlite"/;
 const COMMAND_JUDGE_MARK = "a session prefix does not cover commands in a line that changes directory";
 
-test("a headless turn that runs no command and fetches nothing loads neither the sandbox (bubblewrap), node:net nor the command judge: they load on first use", () => {
+test("a headless turn that runs no command and fetches nothing loads neither the sandbox (bubblewrap), node:net, the command judge nor bun:sqlite: they load on first use", () => {
   const turn = new Set<string>();
   for (const f of ["main.js", chunkHolding(CONFIG_MARK), chunkHolding(APP_MARK), chunkHolding(HEADLESS_MARK)]) staticClosure(f, turn);
   const code = (f: string) => readFileSync(join(out, f), "utf8");
   expect([...turn].filter((f) => code(f).includes(BUBBLEWRAP_MARK))).toEqual([]);
   expect([...turn].filter((f) => NODE_NET.test(code(f)))).toEqual([]);
   expect([...turn].filter((f) => code(f).includes(COMMAND_JUDGE_MARK))).toEqual([]);
+  // A new headless session writes a journal: bun:sqlite is loaded by the runs that read or write the store itself.
+  expect([...turn].filter((f) => SQLITE.test(code(f)))).toEqual([]);
   // Both are in the binary, reached through import().
   const all = readdirSync(out).filter((f) => f.endsWith(".js"));
   expect(all.some((f) => code(f).includes(BUBBLEWRAP_MARK))).toBe(true);
   expect(all.some((f) => NODE_NET.test(code(f)))).toBe(true);
   expect(all.some((f) => code(f).includes(COMMAND_JUDGE_MARK))).toBe(true);
+  expect(all.some((f) => SQLITE.test(code(f)))).toBe(true);
 });

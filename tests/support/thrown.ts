@@ -9,3 +9,14 @@ export function thrown<E extends Error>(fn: () => unknown, type: abstract new (.
   }
   throw new Error(`expected a ${type.name}, but nothing was thrown`);
 }
+
+/** The same for a call that returns a promise: what it rejected with. */
+export async function thrownAsync<E extends Error>(fn: () => Promise<unknown>, type: abstract new (...args: never[]) => E): Promise<E> {
+  try {
+    await fn();
+  } catch (err) {
+    if (err instanceof type) return err;
+    throw err;
+  }
+  throw new Error(`expected a ${type.name}, but nothing was thrown`);
+}

@@ -158,7 +158,7 @@ describe("ChangeSet", () => {
     const root = twoFiles();
     const ctx = makeContext(root, { answers: [{ answer: "once" }] });
     const committed: CommittedFile[][] = [];
-    ctx.changes = { journalDir: join(tempDir("bunker-state-"), "journal"), onCommitted: (_tool, files) => committed.push(files) };
+    ctx.changes = { journalDir: join(tempDir("bunker-state-"), "journal"), onCommitted: (_tool, files) => void committed.push(files) };
     ctx.session.recordRead(join(root, "a.txt"), "one\n");
     const set = new ChangeSet(ctx, "apply_patch");
     set.write(set.snapshot(set.target("a.txt"), "edit"), "one\ntwo\n");
