@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { isWithin, realpathLoose } from "../perms/workspace.ts";
+import { socketsMasked } from "../sandbox/sockets.ts";
 import { confine, locateProgram, type SandboxPlan } from "../sandbox/detect.ts";
 import { hostProgram } from "../sandbox/host-program.ts";
 import { scrubEnv, withGitHardening, withoutUpdateChecks } from "../sandbox/env.ts";
@@ -192,7 +193,13 @@ export async function launchStdio(def: McpServerDef, ctx: LaunchContext): Promis
     Object.assign(env, net.env);
   }
   const inner = [program, ...args];
-  const argv = confine(ctx.plan, spec, net ? net.wrap(inner) : inner, state);
+  // Every Unix socket it would see masked, as for a command (sockets.ts).
+  const masked = ctx.plan.confined && ctx.plan.kind === "bubblewrap" ? socketsMasked(spec) : { spec };
+  if ("refused" in masked) {
+    await net?.close();
+    throw new LaunchError(`not started: ${masked.refused}`);
+  }
+  const argv = confine(ctx.plan, masked.spec, net ? net.wrap(inner) : inner, state);
   return {
     command: argv[0]!, args: argv.slice(1), env, cwd: ctx.root, sandboxed: ctx.plan.confined,
     network,

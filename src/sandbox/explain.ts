@@ -4,6 +4,7 @@
 import { isAbsolute, join, normalize, resolve } from "node:path";
 import { isWithin } from "../perms/workspace.ts";
 import { shellQuote } from "../shell/quote.ts";
+import { isSocket } from "./sockets.ts";
 import { sandboxMounts, shownAs, type Mount, type SandboxSpec } from "./spec.ts";
 import { shownSize, tmpfsSizes } from "./tmpfs-sizes.ts";
 
@@ -16,7 +17,7 @@ export function describeView(spec: SandboxSpec): string {
 }
 
 /** A failure that names a path: where the path is, as the program printed it. */
-const FAILURE = /No such file or directory|Permission denied|Operation not permitted|cannot access|cannot open|not found/;
+const FAILURE = /No such file or directory|Permission denied|Operation not permitted|cannot access|cannot open|not found|Connection refused/;
 const PATH_WORD = /(?:^|[\s'"`:(=])((?:\/|\.\.\/|~\/)[^\s'"`:),]*)/g;
 
 /**
@@ -36,6 +37,7 @@ export function pathNote(output: string, spec: SandboxSpec, home: string = spec.
       const grant = `the person can show it with --allow-read=${flagPath} (read-only) or --allow-write=${flagPath}`;
       const view = `The sandbox shows commands ${describeView(spec)}.`;
       if (seen === "absent") return `${view} ${abs} is not among them: ${grant}. Do not retry; ask the person.`;
+      if (seen === "hidden" && isSocket(abs)) return `${abs} is a Unix socket, and the sandbox keeps commands from the sockets in the workspace and granted folders (a database's, tmux's, an agent's: whoever connects commands that program). Only a grant naming the socket itself lets commands connect to it: --allow-read=${flagPath}. Do not retry; ask the person.`;
       if (seen === "hidden") return `${view} ${abs} is hidden in it (it holds credentials, or reads there are denied): only a grant naming it shows it (--allow-read=${flagPath}). Do not retry; ask the person.`;
       if (seen === "private") {
         const where = abs === "/tmp" || abs.startsWith("/tmp/") || abs.startsWith("/var/tmp/") ? "/tmp is private: files in the machine's /tmp are not visible inside it. Work with files in the workspace instead" : `${abs} is in the private empty home, not the machine's: ${grant}`;

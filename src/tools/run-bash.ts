@@ -21,6 +21,7 @@ import { laterMatch } from "../perms/runs-later.ts";
 import { loopbackNote, refusalNote, startCommandNet } from "../net/command-net.ts";
 import { grantedLoopbackTargets, permissionGate } from "../net/gate.ts";
 import { scanDenied } from "../sandbox/denied-files.ts";
+import { socketsMasked } from "../sandbox/sockets.ts";
 import { enclosingGitDirs, grantedReadPaths, hostView, linkedGitDirs, standInPaths, type SandboxSpec } from "../sandbox/spec.ts";
 import { escapeControl } from "../ui/escape.ts";
 import { shellQuote } from "../shell/quote.ts";
@@ -155,7 +156,13 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
       let tmp: string | undefined;
       if (p.confined && p.kind === "seatbelt") env.TMPDIR = tmp = mkdtempSync(join(tmpdir(), "bunker-run-"));
       if (p.confined && p.kind === "bubblewrap") env.TMPDIR = "/tmp";
-      const argv = confine(p, spec, net ? net.wrap([shell, "-c", command]) : [shell, "-c", command], tmp ?? "");
+      // Every Unix socket it would see masked (a read-only mount does not stop connect()), or not run (sockets.ts).
+      const view = p.confined && p.kind === "bubblewrap" ? socketsMasked(spec) : { spec };
+      if ("refused" in view) {
+        await net?.close();
+        throw new ToolError(`not run: ${view.refused}`);
+      }
+      const argv = confine(p, view.spec, net ? net.wrap([shell, "-c", command]) : [shell, "-c", command], tmp ?? "");
       // bubblewrap mounts an empty read-only .bunker and .git where there were none: take the empty mount points away after.
       const standIns = [...new Set([join(ctx.root, ".bunker"), join(ctx.root, ".git"), ...standInPaths(spec)])].filter((d) => !existsSync(d));
       try {
@@ -180,7 +187,7 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
         const notes = [
           net && refusalNote(net.refusals()),
           net && p.confined && p.kind === "bubblewrap" && result.exitCode !== 0 ? loopbackNote(command, result.output, tunnels) : null,
-          p.confined ? sandboxNote(result, spec) : null,
+          p.confined ? sandboxNote(result, view.spec) : null,
           spec.repositories ? unwalkedNote(spec.repositories.gaps) : null,
           // A login the command lacked because the person's credentials were withheld: which, and the flag.
           result.exitCode !== 0 ? withheldNote(result.output, withheld, personEnv) : null,
@@ -484,7 +491,9 @@ export function sandboxNote(r: ProcessResult, spec: SandboxSpec): string | null 
         "Do not retry; if the write is needed, ask the person, who can grant the path with --allow-write=PATH; a file other tools run later is written with the file tools, which ask the person.",
     );
   }
-  if (!spec.allowNet && /Network is unreachable|Could not resolve host|Temporary failure in name resolution|Name or service not known|getaddrinfo|ENETUNREACH|EAI_AGAIN|Connection refused/.test(out)) {
+  // A path the sandbox does not show: what it shows, and which flag shows more (a masked socket's refusal is not the network's).
+  const path = pathNote(out, spec);
+  if (!spec.allowNet && !path?.includes("is a Unix socket") && /Network is unreachable|Could not resolve host|Temporary failure in name resolution|Name or service not known|getaddrinfo|ENETUNREACH|EAI_AGAIN|Connection refused/.test(out)) {
     notes.push(
       "The sandbox has no network of its own: commands reach other hosts only through bunker's proxy (HTTP_PROXY/HTTPS_PROXY are set), for hosts the person grants. " +
         "Do not retry with another tool; if the command needs a host, ask the person to grant it (--allow-net=HOST).",
@@ -492,8 +501,6 @@ export function sandboxNote(r: ProcessResult, spec: SandboxSpec): string | null 
   }
   const space = spaceNote(out, spec);
   if (space) notes.push(space);
-  // A path the sandbox does not show: what it shows, and which flag shows more.
-  const path = pathNote(out, spec);
   if (path) notes.push(path);
   return notes.length > 0 ? `note: ${notes.join(" ")}` : null;
 }

@@ -12,6 +12,8 @@ export interface ConfinedRun {
   /** "off" is the unconfined control: the same command with nothing around it. */
   sandbox?: RunBashOptions["sandbox"];
   allowNet?: boolean;
+  /** --allow-read=PATHS. */
+  readPaths?: string[];
 }
 
 /** The tool result's text (status line, output, notes). */
@@ -20,6 +22,7 @@ export async function runAllowed(root: string, command: string, o: ConfinedRun):
   grants.allow.run.all = true;
   grants.allow.write.workspace = true;
   if (o.allowNet) grants.allow.net.all = true;
+  grants.allow.read.paths.push(...(o.readPaths ?? []));
   const ctx = makeContext(root, { grants });
   const tool = createRunBashTool({ sandbox: o.sandbox ?? "on", allowNet: o.allowNet ?? false, allowEnv: [], gitWritable: false, grants, env: o.env, home: o.home, killGraceMs: 300 });
   const r = (await tool.run({ command }, ctx)) as Exclude<ToolOutput, string>;

@@ -1,0 +1,144 @@
+// Unix sockets in what a command sees (red team 8's F11). A read-only mount
+// does not stop connect(): a project's Postgres socket in the workspace
+// (`COPY … TO PROGRAM` as the database's user), the person's tmux socket
+// under `--allow-read=/tmp` (`tmux send-keys` into their shell), X11's,
+// ssh-agent's. So every socket in the workspace and in every granted path is
+// masked (/dev/null over it) unless a grant names that socket itself
+// (`--allow-read=/run/postgresql/.s.PGSQL.5432`). Found by a walk of those
+// trees at each command, each folder re-read only when it changed (a new
+// socket changes its folder). A tree too big to look through before each
+// command, or too many sockets to mask, and the command is not run (fail
+// closed; the refusal says which grant to narrow). A socket a host program makes after the command
+// started is not masked for that command (nothing is there to mount over at
+// its start); the next command masks it.
+import { lstatSync, readdirSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { SYSTEM_DIRS, sandboxMounts, type SandboxSpec } from "./spec.ts";
+
+export interface SocketLimits {
+  /** Most folders looked at for one command (all its trees together). */
+  maxDirs: number;
+  /** Longest the look may take. */
+  budgetMs: number;
+  /** Most sockets masked one by one (each is a mount: 200 cost bubblewrap 80 ms, 2 000 cost 4 s). */
+  maxSockets: number;
+}
+
+export const SOCKET_LIMITS: SocketLimits = { maxDirs: 100_000, budgetMs: 2_000, maxSockets: 64 };
+
+interface DirMemo {
+  stamp: string;
+  subdirs: string[];
+  sockets: string[];
+}
+
+/** Folder → what it held when last read (re-read when its identity or change times move). */
+const memo = new Map<string, DirMemo>();
+/** A folder changed this recently is re-read whatever its time stamps say (they are coarse). */
+const FRESH_MS = 2_000;
+
+export interface SocketWalk {
+  /** Every socket found (not those at `skip` paths themselves). */
+  sockets: string[];
+  /** Folders bunker cannot list (another user's): the command may still know a name in one. Hidden whole. */
+  unreadable: string[];
+  /** The root whose walk went past the bounds (what lies past them was not looked at), and which bound. */
+  over?: { root: string; what: "folders" | "time" };
+}
+
+/**
+ * The sockets under `roots` (folders; a root that is not a folder is left as it is). `skip`: paths not looked into
+ * (mounted over by something else: their own root, a mask).
+ */
+export function findSockets(roots: readonly string[], skip: ReadonlySet<string>, limits: SocketLimits = SOCKET_LIMITS): SocketWalk {
+  const out: SocketWalk = { sockets: [], unreadable: [] };
+  const started = performance.now();
+  const now = Date.now();
+  let dirs = 0;
+  for (const root of roots) {
+    const stack = [root];
+    while (stack.length > 0) {
+      if (++dirs > limits.maxDirs) return { ...out, over: { root, what: "folders" } };
+      if ((dirs & 255) === 0 && performance.now() - started > limits.budgetMs) return { ...out, over: { root, what: "time" } };
+      const dir = stack.pop()!;
+      const m = readFolder(dir, now);
+      if (m === "unreadable") out.unreadable.push(dir);
+      if (!m || m === "unreadable") continue;
+      for (const s of m.sockets) if (!skip.has(s)) out.sockets.push(s);
+      for (const d of m.subdirs) if (!skip.has(d)) stack.push(d);
+    }
+  }
+  return out;
+}
+
+/** A folder's subfolders and sockets: from the memo while its time stamps hold, else read. Null: not a folder, or unreadable. */
+function readFolder(dir: string, now: number): DirMemo | "unreadable" | null {
+  let st;
+  try {
+    st = lstatSync(dir);
+  } catch {
+    return null; // gone: nothing to connect to
+  }
+  if (!st.isDirectory()) return null;
+  const stamp = `${st.dev}:${st.ino}:${st.ctimeMs}:${st.mtimeMs}`;
+  const hit = memo.get(dir);
+  if (hit && hit.stamp === stamp && st.ctimeMs <= now - FRESH_MS && st.mtimeMs <= now - FRESH_MS) return hit;
+  const m: DirMemo = { stamp, subdirs: [], sockets: [] };
+  let entries;
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "ENOENT" ? null : "unreadable";
+  }
+  for (const e of entries) {
+    const p = join(dir, e.name);
+    let dirent: { isDirectory(): boolean; isSocket(): boolean } = e;
+    // A file system that does not say a name's type: looked at.
+    if (!e.isDirectory() && !e.isSocket() && !e.isFile() && !e.isSymbolicLink() && !e.isFIFO() && !e.isCharacterDevice() && !e.isBlockDevice()) {
+      try {
+        dirent = lstatSync(p);
+      } catch {
+        continue;
+      }
+    }
+    if (dirent.isDirectory()) m.subdirs.push(p);
+    else if (dirent.isSocket()) m.sockets.push(p);
+  }
+  if (memo.size > 400_000) memo.clear(); // a session that looked through many big trees: start again
+  memo.set(dir, m);
+  return m;
+}
+
+/**
+ * `spec` with every Unix socket in what it shows hidden (masked: a connection is refused), except in the system and
+ * toolchain directories and a socket a grant names itself; or why the command is not run (a tree too big to look
+ * through before each command, or too many sockets to mask one by one).
+ */
+export function socketsMasked(spec: SandboxSpec, limits: SocketLimits = SOCKET_LIMITS): { spec: SandboxSpec } | { refused: string } {
+  const mounts = sandboxMounts(spec, "linux");
+  const exempt = new Set([...(spec.system ?? SYSTEM_DIRS.linux!), ...(spec.toolchains ?? []), ...(spec.gitConfig ?? [])]);
+  const roots = mounts.filter((m) => (m.kind === "ro" || m.kind === "rw") && !exempt.has(m.path)).map((m) => m.path);
+  const walk = findSockets(roots, new Set(mounts.map((m) => m.path)), limits);
+  const why = "bunker keeps commands from the Unix sockets in the workspace and in the folders granted to them (a read-only folder does not stop a connection to a socket: a database's, tmux's, an agent's), and looks for them before each command";
+  if (walk.over) {
+    const size = walk.over.what === "folders" ? `holds more than ${limits.maxDirs} folders` : `took longer than ${limits.budgetMs} ms to look through`;
+    const fix = walk.over.root === spec.root ? "start bunker in a smaller folder (-C DIR)" : `grant the folders or files needed inside it (--allow-read=${walk.over.root}/PATH) instead of the whole of ${walk.over.root}`;
+    return { refused: `${why}; ${walk.over.root} ${size}, too many to look through each time. To run it, ${fix}.` };
+  }
+  const named = new Set([...(spec.readable ?? []), ...spec.writable, ...(spec.privateDirs ?? [])]);
+  const sockets = [...walk.sockets.filter((s) => !named.has(s)), ...walk.unreadable];
+  if (sockets.length > limits.maxSockets) {
+    const where = [...new Set(sockets.map((s) => dirname(s)))].slice(0, 5).join(", ");
+    return { refused: `${why}; there are ${sockets.length} sockets there (in ${where}…), more than the ${limits.maxSockets} it masks one by one (or folders it cannot list). To run it, grant narrower folders, or remove stale sockets.` };
+  }
+  return { spec: sockets.length === 0 ? spec : { ...spec, hidden: [...(spec.hidden ?? []), ...sockets] } };
+}
+
+/** Whether `path` is a Unix socket on this machine. */
+export function isSocket(path: string): boolean {
+  try {
+    return lstatSync(path).isSocket();
+  } catch {
+    return false;
+  }
+}
