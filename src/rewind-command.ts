@@ -107,9 +107,11 @@ export async function runTakeBack(config: Config): Promise<number> {
     say(`bunker: ${(err as Error).message}`);
     return err instanceof SessionError ? err.exitCode : 1;
   }
+  // Nothing to take back is an answer, not a failure (`bunker -c --undo && …` goes on): said on stdout, as a
+  // take-back is, and exit 0. A turn number that does not exist is a mistake (exit 1).
   if (!opened.resumed) {
-    say("No saved session in this workspace: nothing to take back.");
-    return 1;
+    process.stdout.write("Nothing to take back: there is no saved session in this workspace.\n");
+    return 0;
   }
   const messages = opened.resumed.messages;
   const checkpoints = new Checkpoints(opened.recorder.sessionStore, () => opened.recorder.id, () => messages);
@@ -122,9 +124,13 @@ export async function runTakeBack(config: Config): Promise<number> {
     process.stdout.write(turns.length === 0 ? `Session ${opened.recorder.id} has no file changes to take back (${UNTRACKED}).\n` : listTurns(turns).replace(/\/rewind N/, "bunker --rewind=N"));
     return 0;
   }
+  if (turns.length === 0) {
+    process.stdout.write(`Nothing to take back: bunker changed no files in session ${opened.recorder.id} that are not already taken back (${UNTRACKED}).\n`);
+    return 0;
+  }
   const turn = want === "last" ? turns.at(-1) : turns.find((t) => t.number === want);
   if (!turn) {
-    say(turns.length === 0 ? `Session ${opened.recorder.id} has no file changes to take back (${UNTRACKED}).` : `No turn ${want}: bunker --rewind lists turns 1 to ${turns.length}.`);
+    say(`No turn ${want}: bunker --rewind lists turns 1 to ${turns.length}.`);
     return 1;
   }
   try {

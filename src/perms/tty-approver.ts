@@ -8,6 +8,8 @@ import { isCancel, log, text } from "@clack/prompts";
 import pc from "../ui/colors.ts";
 import { DEFAULT_MAX_DIFF_LINES, renderFileChanges } from "../ui/diff-view.ts";
 import { escapeControl } from "../ui/escape.ts";
+import { markMixedScripts, mixedScripts } from "../ui/mixed-scripts.ts";
+import { domainToUnicode } from "node:url";
 import { withKeyFeed, type FeedInput, type FeedOptions } from "../ui/key-feed.ts";
 import { selectKeys, whileOpen } from "../ui/select-keys.ts";
 import { giveBackAtExit, type TtyIn } from "../ui/tty-exit.ts";
@@ -38,7 +40,15 @@ const ONCE = "Yes, this once";
 const REFUSED = "Refused.";
 const REFUSED_STOPPED = "Refused; the turn is cancelled.";
 
-/** Where a write always asks (see Policy): offering "all edits" there would be a false promise. */
+/** `host:port` as it reads: a punycode label (`xn--ggle-55da.com`) in its Unicode form (`gооgle.com`); an address as it is. */
+function readableHost(target: string): string {
+  if (!target.includes("xn--") || target.startsWith("[")) return target;
+  const colon = target.lastIndexOf(":");
+  const [name, port] = colon > 0 ? [target.slice(0, colon), target.slice(colon)] : [target, ""];
+  const readable = domainToUnicode(name);
+  return readable ? readable + port : target;
+}
+
 
 /** What ended, as the asker said it (the abort reason), in words. */
 function withdrawnWhy(signal: AbortSignal): string {
@@ -169,9 +179,13 @@ export class TtyApprover implements Approver {
     /** Everything the details had to cut, whole and escaped, when they cut anything. */
     whole?: () => string;
   } {
-    const c = pc.createColors(this.color ?? pc.isColorSupported);
+    const color = this.color ?? pc.isColorSupported;
+    const c = pc.createColors(color);
     const tool = escapeControl(req.tool);
     const target = escapeControl(req.target);
+    // Letters that pass for another script's (a Cyrillic о in gооgle.com): marked where shown, and named in notes.
+    const mark = (line: string) => markMixedScripts(line, color).text;
+    const scriptNotes = (...texts: string[]) => [...new Set(texts.flatMap((t) => mixedScripts(t)?.notes ?? []))].map((n) => c.yellow(n));
     switch (req.kind) {
       case "write": {
         const files = req.files ?? [];
@@ -209,7 +223,8 @@ export class TtyApprover implements Approver {
         const command = escapeControl(run?.command ?? req.target, { keepNewlines: true });
         const prefix = run?.prefix ? escapeControl(run.prefix) : "";
         const details = [
-          ...command.split("\n").map((l, i) => `${c.dim(i === 0 ? "$" : ">")} ${c.bold(l)}`),
+          ...command.split("\n").map((l, i) => `${c.dim(i === 0 ? "$" : ">")} ${c.bold(mark(l))}`),
+          ...scriptNotes(command),
           ...(run
             ? [
                 `${c.dim("in")} ${escapeControl(run.cwd)}`,
@@ -235,7 +250,8 @@ export class TtyApprover implements Approver {
           `${c.dim("server:")} ${c.bold(server)}   ${c.dim("tool:")} ${c.bold(name)}`,
           ...(call?.readOnlyHint ? [c.dim("the server says this tool only reads (its word, not checked)")] : []),
           c.dim("arguments:"),
-          ...shown.map((l) => `  ${l}`),
+          ...shown.map((l) => `  ${mark(l)}`),
+          ...scriptNotes(escapeControl(args, { keepNewlines: true })),
         ];
         return {
           title: `${tool} wants to call the MCP tool ${name} of ${server}`,
@@ -266,10 +282,15 @@ export class TtyApprover implements Approver {
         };
       case "net": {
         // Deno's words: which host, who asked; allow once, for the session, or deny.
-        const by = req.net ? escapeControl(req.net.requestedBy, { keepNewlines: true }).split("\n") : [];
+        const by = req.net ? escapeControl(req.net.requestedBy, { keepNewlines: true }) : "";
+        // A host in punycode (web_fetch's URL) is named as it reads, too: its letters are checked and the note gives the form looked up.
+        const host = readableHost(req.target);
         return {
-          title: `${tool} requests net access to "${target}"`,
-          details: by.map((l, i) => `${c.dim(i === 0 ? "Requested by" : "            ")} ${c.bold(l)}`),
+          title: `${tool} requests net access to "${host === req.target ? target : mark(escapeControl(host))}"`,
+          details: [
+            ...(by ? by.split("\n").map((l, i) => `${c.dim(i === 0 ? "Requested by" : "            ")} ${c.bold(mark(l))}`) : []),
+            ...scriptNotes(escapeControl(host), by),
+          ],
           question: `Allow net access to "${target}"?`,
           options: [
             { value: "once", label: req.tool === "run_bash" ? "Allow (for this command)" : "Allow once" },

@@ -9,10 +9,13 @@
 // in CRLF shows the lines without it and says "CRLF line ends" once; a CR
 // anywhere else is shown on its line, and a line whose only change is its
 // line end is named as such. A long diff is cut with a line saying how much
-// is hidden.
+// is hidden. A word that mixes scripts as a spoof does (`gооgle` with
+// Cyrillic o's) has its odd letters marked in the changed lines and the file
+// name, and each is named in a note under the file's diff (mixed-scripts.ts).
 import pc from "./colors.ts";
 import type { FileChangePreview } from "../perms/types.ts";
 import { escapeControl } from "./escape.ts";
+import { markAt, markMixedScripts, mixedScripts } from "./mixed-scripts.ts";
 
 export interface DiffViewOptions {
   /** Diff lines shown at most (headers not counted). Default 200. */
@@ -44,7 +47,8 @@ export function renderFileChanges(files: FileChangePreview[], opts: DiffViewOpti
 
 /** The header line and the bounded, coloured diff body for one file. */
 export function renderFileChange(file: FileChangePreview, opts: DiffViewOptions = {}): string[] {
-  const c = pc.createColors(opts.color ?? pc.isColorSupported);
+  const color = opts.color ?? pc.isColorSupported;
+  const c = pc.createColors(color);
   const maxLines = Math.max(0, opts.maxLines ?? DEFAULT_MAX_DIFF_LINES);
   const maxLen = opts.maxLineLength ?? DEFAULT_MAX_LINE_LENGTH;
   const { lines: body, crlf, lineEndChanges } = diffBody(file.diff);
@@ -53,16 +57,18 @@ export function renderFileChange(file: FileChangePreview, opts: DiffViewOptions 
   // Rows the budget has to spare when every line fits: they go to showing more of a change a cut would hide.
   let spare = body.length <= maxLines ? maxLines - body.length : 0;
   const takeRow = () => spare > 0 && spare-- > 0;
-  const show = (line: string, i: number) => colourLine(line, c, maxLen, words.get(i), cut, takeRow);
+  const show = (line: string, i: number) => colourLine(line, c, maxLen, words.get(i), cut, takeRow, color);
+  // Said under the diff whether or not the lines they are about had to be hidden.
+  const notes = mixedScriptNotes(file.display, body).map((n) => c.yellow(n));
 
-  const out = [header(file, c, crlf, lineEndChanges)];
+  const out = [header(file, c, crlf, lineEndChanges, color)];
   if (body.length === 0) {
     out.push(c.dim(file.kind === "create" ? "(empty file)" : "(no changes to the content)"));
-    return out;
+    return [...out, ...notes];
   }
   if (body.length <= maxLines) {
     body.forEach((line, i) => out.push(...show(line, i)));
-    return out;
+    return [...out, ...notes];
   }
   cut();
   const runs = runsOf(body);
@@ -72,15 +78,30 @@ export function renderFileChange(file: FileChangePreview, opts: DiffViewOptions 
     const shown = body.slice(0, Math.max(0, maxLines - 1));
     shown.forEach((line, i) => out.push(...show(line, i)));
     out.push(hiddenNote(body.slice(shown.length), c));
-    return out;
+    return [...out, ...notes];
   }
   // Every run of removed, added or unchanged lines shows its start, so a rewrite shows new lines as well as old.
   for (const run of runs) {
     for (const i of run.slice(0, keep)) out.push(...show(body[i]!, i));
     if (run.length > keep) out.push(hiddenNote(run.slice(keep).map((i) => body[i]!), c));
   }
-  return out;
+  return [...out, ...notes];
 }
+
+/** What the file's name and changed lines hold of mixed scripts (mixed-scripts.ts), each note once. */
+function mixedScriptNotes(display: string, body: string[]): string[] {
+  const notes = new Set(mixedScripts(escapeControl(display))?.notes);
+  for (const line of body) {
+    if (!/^[-+]/.test(line)) continue;
+    for (const n of mixedScripts(escapeControl(line.slice(1), { keepTabs: true }))?.notes ?? []) notes.add(n);
+    if (notes.size > MAX_SCRIPT_NOTES) break;
+  }
+  const all = [...notes];
+  return all.length > MAX_SCRIPT_NOTES ? [...all.slice(0, MAX_SCRIPT_NOTES - 1), "… and more words of mixed scripts"] : all;
+}
+
+/** Notes about mixed scripts under one file's diff, at most. */
+const MAX_SCRIPT_NOTES = 5;
 
 /** A piece of a changed line, and whether the word diff marks it as changed. */
 interface Piece {
@@ -232,9 +253,9 @@ function runLength(runs: number[][], budget: number): number {
   return lo;
 }
 
-function header(file: FileChangePreview, c: Colors, crlf: boolean, lineEndChanges: number): string {
+function header(file: FileChangePreview, c: Colors, crlf: boolean, lineEndChanges: number, color: boolean): string {
   const what = { create: "new file", modify: "", delete: "deleted", rename: "renamed" }[file.kind];
-  const path = c.bold(escapeControl(file.display));
+  const path = c.bold(markMixedScripts(escapeControl(file.display), color).text);
   // A zero count is dim, not alarming red or green.
   const count = (n: number, sign: string, colour: (t: string) => string) => (n === 0 ? c.dim(`${sign}0`) : colour(`${sign}${n}`));
   const counts = `${count(file.added, "+", c.green)} ${count(file.removed, "-", c.red)}`;
@@ -295,13 +316,16 @@ const MIN_ROW_TEXT = 20;
  * (up to MAX_ROWS_PER_LINE; the last row's note says "changed" when it leaves
  * a change out): a change at the far end of a long line must not pass unseen.
  */
-function colourLine(raw: string, c: Colors, max: number, pieces: Piece[] | undefined, onCut: () => void, takeRow: () => boolean): string[] {
+function colourLine(raw: string, c: Colors, max: number, pieces: Piece[] | undefined, onCut: () => void, takeRow: () => boolean, color: boolean): string[] {
   const colour = lineColour(raw, c);
   const sign = pieces ? raw[0]! : "";
   const parts = (pieces ?? [{ text: raw, changed: false }]).map((p) => ({ text: escapeControl(p.text, { keepTabs: !p.tabs }), changed: p.changed }));
   const text = parts.map((p) => p.text).join("");
+  // Letters of a changed line that pass for another script's: marked wherever the line is shown.
+  const odd = color && /^[-+]/.test(raw) ? mixedScripts(text)?.at : undefined;
+  const paint = (from: number, to: number) => paintParts(parts, c, from, to, odd);
   const width = max - sign.length;
-  if (text.length <= width) return [colour(`${sign}${paint(parts, c, 0, text.length)}`)];
+  if (text.length <= width) return [colour(`${sign}${paint(0, text.length)}`)];
   onCut();
   // Where each change is, in the escaped text. An added or removed line with no word diff is a change all along
   // (a new line's hidden tail is new code: red team, `DOC = "…"; import os; os.system(…)` passed as "more characters").
@@ -340,7 +364,7 @@ function colourLine(raw: string, c: Colors, max: number, pieces: Piece[] | undef
     const cutsChange = to < text.length && changes.some(([begin, end]) => begin < to && end > to);
     const last = rows.length === MAX_ROWS_PER_LINE - (noteRow ? 2 : 1) || !(unseen >= 0 || (cutsChange && takeRow()));
     const after = to >= text.length ? "" : last && !noteRow ? note(to) : "…";
-    rows.push(colour(`${continued ? mark : sign}${from > 0 ? "…" : ""}${paint(parts, c, from, to)}${after}`));
+    rows.push(colour(`${continued ? mark : sign}${from > 0 ? "…" : ""}${paint(from, to)}${after}`));
     if (last) {
       if (noteRow && to < text.length) rows.push(colour(`${mark}${note(to).length < width ? note(to) : note(to, true)}`));
       return rows;
@@ -350,15 +374,17 @@ function colourLine(raw: string, c: Colors, max: number, pieces: Piece[] | undef
   }
 }
 
-/** The pieces' text between `from` and `to`, changed words in reverse video. */
-function paint(parts: { text: string; changed: boolean }[], c: Colors, from: number, to: number): string {
+/** The pieces' text between `from` and `to`, changed words in reverse video, the `odd` letters (offsets into the whole) marked. */
+function paintParts(parts: { text: string; changed: boolean }[], c: Colors, from: number, to: number, odd: number[] | undefined): string {
   let out = "";
   let at = 0;
   for (const p of parts) {
     const start = Math.max(at, from);
     const end = Math.min(at + p.text.length, to);
     if (end > start) {
-      const piece = p.text.slice(start - at, end - at);
+      let piece = p.text.slice(start - at, end - at);
+      const here = odd?.filter((i) => i >= start && i < end).map((i) => i - start);
+      if (here?.length) piece = markAt(piece, here, p.changed);
       out += p.changed ? c.inverse(piece) : piece;
     }
     at += p.text.length;

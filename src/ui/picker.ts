@@ -7,9 +7,12 @@ import { escapeControl } from "./escape.ts";
 import { Keyboard, type Key } from "./keys.ts";
 import { LiveRegion, type RegionOutput } from "./live-region.ts";
 
+/** A terminal to draw on; a tty stream tells of a new size with 'resize'. */
+type PickerOutput = RegionOutput & { on?(event: "resize", listener: () => void): unknown; off?(event: "resize", listener: () => void): unknown };
+
 export interface PickerOptions {
   keyboard?: Keyboard;
-  output?: RegionOutput;
+  output?: PickerOutput;
 }
 
 /** How a pick ended without a choice: Escape or q, or Ctrl+C. */
@@ -17,7 +20,7 @@ export type Cancelled = "escape" | "ctrl-c";
 
 /** The index picked from `labels`, or how it was cancelled. `title` is the question above the list. */
 export function pick(title: string, labels: string[], opts: PickerOptions = {}): Promise<number | Cancelled> {
-  const output = opts.output ?? process.stderr;
+  const output: PickerOutput = opts.output ?? process.stderr;
   const keyboard = opts.keyboard ?? new Keyboard(process.stdin, output);
   const region = new LiveRegion(output, ["list"]);
   let at = 0;
@@ -28,7 +31,11 @@ export function pick(title: string, labels: string[], opts: PickerOptions = {}):
     region.set("list", [pc.bold(title), ...rows, pc.dim("↑/↓ to move, Enter to pick, Esc to cancel")]);
   };
   return new Promise((resolve) => {
+    // A new size: the list is drawn again for it (how many rows fit, labels cut at the new width; the region
+    // clears what the terminal re-wrapped), not left as the old width's rows wrapped in two.
+    const resized = () => draw();
     const done = (index: number | Cancelled) => {
+      output.off?.("resize", resized);
       keyboard.stop();
       region.set("list", []);
       if (typeof index === "number") region.print(`${title} ${escapeControl(labels[index]!)}`);
@@ -45,6 +52,7 @@ export function pick(title: string, labels: string[], opts: PickerOptions = {}):
       draw();
     };
     keyboard.start();
+    output.on?.("resize", resized);
     draw();
   });
 }

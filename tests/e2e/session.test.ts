@@ -9,6 +9,7 @@ import type { MessageParam } from "@anthropic-ai/sdk/resources/messages";
 import { reply, toolUse } from "../support/fake-anthropic/steps.ts";
 import { BUNKER, endToEnd, quitWithCtrlD, runBunker, runHeadless, waitForCount } from "../support/cli.ts";
 import { tmuxAvailable } from "../support/tmux.ts";
+import { until } from "../support/wait.ts";
 
 const e2e = endToEnd("bunker-session-e2e-");
 const strace = Bun.which("strace");
@@ -357,6 +358,30 @@ describe.skipIf(!tmuxAvailable)("in a real terminal (tmux)", () => {
     tmux.keys(["more", "Enter"]);
     await tmux.waitFor("Back in alpha.");
     expect(transcript(2)).toEqual(["user: alpha task", "assistant: Alpha is done.", "user: more"]);
+    expect(await quitWithCtrlD(tmux)).not.toBeNull();
+  });
+
+  test("the picker is drawn again when the terminal is resized: each session on one row cut at the new width, the title once", async () => {
+    e2e.serve([reply("First done."), reply("Second done.")]);
+    const { root, env } = e2e.workspace();
+    const long = (n: string) => `a rather long ${n} prompt that goes on well past the edge of a narrow terminal window`;
+    await runHeadless(root, env, ["-p", long("first")]);
+    await Bun.sleep(20);
+    await runHeadless(root, env, ["-p", long("second")]);
+    const tmux = await e2e.terminal([...BUNKER, "--resume"], { cwd: root, env, cols: 120, rows: 20 });
+    await tmux.waitFor("Enter to pick");
+    tmux.resize(50, 20);
+    // Drawn for 50 columns: every row fits, the two sessions are cut (…) rather than wrapped onto a second row.
+    const rows = await until(() => {
+      const shown = tmux.visible().split("\n").filter((l) => l.trim() !== "");
+      return shown.length === 4 && shown.every((l) => Bun.stringWidth(l) < 50) ? shown : null;
+    }, "the picker drawn for 50 columns");
+    expect(rows[0]).toBe("Resume which session?");
+    expect(rows[1]).toMatch(/^› just now +a rather long second .*…$/);
+    expect(rows[2]).toMatch(/^ {2}just now +a rather long first .*…$/);
+    expect(rows[3]).toStartWith("↑/↓ to move");
+    tmux.keys(["Down", "Enter"]);
+    await tmux.waitFor("Last reply:\nFirst done.");
     expect(await quitWithCtrlD(tmux)).not.toBeNull();
   });
 

@@ -81,6 +81,39 @@ describe.skipIf(!tmuxAvailable)("in a real terminal (tmux)", () => {
     expect(await quitWithCtrlD(tmux)).not.toBeNull();
   });
 
+  test("a Cyrillic о in gооgle.com, in an edit and then in a command: marked in reverse video and named, with the host's punycode; Russian and Japanese text left alone", async () => {
+    const spoof = "https://g\u043e\u043egle.com/login";
+    const content = `Sign in at ${spoof}\nПривет, мир! Reactコンポーネントを使う。\n`;
+    e2e.serve([
+      reply([toolUse("write_file", { path: "links.md", content })]),
+      reply([toolUse("run_bash", { command: `curl -s ${spoof}` })]),
+      reply("Stopped."),
+    ]);
+    const { root, env } = e2e.workspace();
+    const tmux = await e2e.terminal([...BUNKER, "write links.md"], { cwd: root, env, cols: 120, rows: 50 });
+    const note = 'mixed scripts in "gооgle", mostly Latin: о is CYRILLIC SMALL LETTER O U+043E';
+    const host = "host gооgle.com is xn--ggle-55da.com (punycode: the name DNS looks up)";
+    // Reverse video (7) on exactly the two Cyrillic letters, as tmux draws them.
+    const marked = /g\x1b\[(?:[0-9]*;)*7(?:;[0-9]*)*mоо\x1b\[[0-9;]*m[^\n]*gle\.com/;
+
+    let screen = await waitForCount(tmux, "Apply this change to links.md?", 1);
+    const diff = screen.slice(screen.indexOf("write_file wants to create links.md"));
+    expect(diff).toContain(`│  ${note}\n│  ${host}\n`);
+    // The Russian sentence and the Japanese with Latin are one script a word, or scripts written together: no note about them.
+    expect(diff.match(/mixed scripts/g)).toHaveLength(1);
+    expect(tmux.screenWithColours()).toMatch(marked);
+    await press(tmux, "Enter");
+
+    screen = await waitForCount(tmux, "Run this command?", 1);
+    const command = screen.slice(screen.indexOf("run_bash wants to run a command"));
+    expect(command).toContain(`$ curl -s ${spoof}\n│  ${note}\n│  ${host}\n`);
+    expect(tmux.screenWithColours().slice(tmux.screenWithColours().indexOf("run_bash wants to run"))).toMatch(marked);
+    await press(tmux, "Escape");
+    await waitForCount(tmux, "Refused; the turn is cancelled.", 1);
+    expect(readFileSync(join(root, "links.md"), "utf8")).toBe(content);
+    expect(await quitWithCtrlD(tmux)).not.toBeNull();
+  });
+
   test("OSC 52 in a glob pattern under --verbose leaves tmux's clipboard empty (tmux does record OSC 52: control first)", async () => {
     // On before the program starts (set after, it raced the control's printf on a loaded machine, and could miss bunker's output).
     const CLIPBOARD = { "set-clipboard": "on" };

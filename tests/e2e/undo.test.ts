@@ -158,7 +158,23 @@ describe("bunker --undo and --rewind without a terminal", () => {
     expect(r.code).toBe(0);
     expect(readFileSync(join(root, "a.txt"))).toEqual(Buffer.from(ORIGINAL));
     expect(existsSync(join(root, "notes"))).toBe(false);
-    expect((await runHeadless(root, env, ["--undo", "--allow-write"])).stderr).toContain("has no file changes to take back (changes made by commands are not tracked)");
+    // Again, with nothing left to take back: said plainly, and not a failure (exit 0), with -c as the new user typed it.
+    for (const flags of [["--undo", "--allow-write"], ["-c", "--undo"]]) {
+      const again = await runHeadless(root, env, flags);
+      expect(again.stdout).toMatch(/^Nothing to take back: bunker changed no files in session [0-9a-z]{10} that are not already taken back \(changes made by commands are not tracked\)\.\n$/);
+      expect(again.stderr).toBe("");
+      expect(again.code).toBe(0);
+    }
+  });
+
+  test("--undo where no session was ever saved: nothing to take back, said plainly, exit 0", async () => {
+    e2e.serve([]);
+    const { root, env } = e2e.workspace();
+    for (const flags of [["--undo"], ["-c", "--undo"]]) {
+      const r = await runHeadless(root, env, flags);
+      expect(r.stdout).toBe("Nothing to take back: there is no saved session in this workspace.\n");
+      expect(r.code).toBe(0);
+    }
   });
 
   test("--rewind=N conversation also drops those turns from the saved conversation, as /rewind N conversation does; what may follow each is said", async () => {

@@ -473,3 +473,74 @@ describe("tty approver: MCP calls", () => {
     expect(await asked).toEqual({ answer: "once" });
   });
 });
+
+describe("tty approver: letters that pass for others (mixed scripts)", () => {
+  const GOOGLE = "g\u043e\u043egle.com";
+  const NOTE = 'mixed scripts in "gооgle", mostly Latin: о is CYRILLIC SMALL LETTER O U+043E';
+  const HOST = "host gооgle.com is xn--ggle-55da.com (punycode: the name DNS looks up)";
+  const MARKED = `g\x1b[7;4mо\x1b[27;24m\x1b[7;4mо\x1b[27;24mgle.com`;
+  /** What was written, colour codes and all: the marks are SGR codes around the odd letters. */
+  async function shown(req: PermRequest, question: string, color = true): Promise<string> {
+    const term = new Terminal();
+    const pending = new TtyApprover({ input: term.input, output: term.output, color }).ask(req);
+    await term.waitFor(question);
+    await term.press(KEY.escape);
+    await sigintsIgnored(pending);
+    return term.raw;
+  }
+  /** Escape refuses and raises SIGINT for the REPL: kept from ending the test run. */
+  async function sigintsIgnored(p: Promise<unknown>): Promise<void> {
+    const on = () => {};
+    process.on("SIGINT", on);
+    try {
+      await p;
+    } finally {
+      process.off("SIGINT", on);
+    }
+  }
+
+  test("an edit's added line: the Cyrillic o's are marked in the diff and named under it, with the host's punycode", async () => {
+    const screen = await shown(writeReq("links.md", "a\n", `a\nsee https://${GOOGLE}/login\n`), "Apply this change");
+    expect(screen).toContain(MARKED);
+    expect(screen).toContain(NOTE);
+    expect(screen).toContain(HOST);
+  });
+
+  test("the same with colour off: the notes alone say it", async () => {
+    const screen = await shown(writeReq("links.md", "a\n", `a\nsee https://${GOOGLE}/login\n`), "Apply this change", false);
+    expect(screen).toContain(`+see https://${GOOGLE}/login`);
+    expect(screen).not.toContain("\x1b[7;4m");
+    expect(screen).toContain(NOTE);
+  });
+
+  test("a command line", async () => {
+    const req: PermRequest = { kind: "run", target: `curl https://${GOOGLE}`, tool: "run_bash", run: { command: `curl https://${GOOGLE}`, cwd: "/ws", sandboxed: true, network: false } };
+    const screen = await shown(req, "Run this command?");
+    expect(screen).toContain(`curl https://${MARKED}`);
+    expect(screen).toContain(NOTE);
+    expect(screen).toContain(HOST);
+  });
+
+  test("web_fetch's host, asked in punycode: named as it reads, marked, with the form DNS looks up", async () => {
+    const req: PermRequest = { kind: "net", target: "xn--ggle-55da.com:443", tool: "web_fetch", net: { requestedBy: "https://xn--ggle-55da.com/login" } };
+    const screen = await shown(req, "Allow net access");
+    expect(Bun.stripANSI(screen)).toContain(`web_fetch requests net access to "${GOOGLE}:443"`);
+    expect(screen).toContain(`${MARKED}:443`);
+    expect(screen).toContain(NOTE);
+    expect(screen).toContain(HOST);
+  });
+
+  test("MCP arguments", async () => {
+    const req: PermRequest = { kind: "mcp", target: "mail/send", tool: "mcp__mail__send", mcp: { server: "mail", tool: "send", readOnlyHint: false, args: JSON.stringify({ to: `admin@${GOOGLE}` }, null, 2) } };
+    const screen = await shown(req, "Call mail/send?");
+    expect(screen).toContain(`"to": "admin@${MARKED}"`);
+    expect(screen).toContain(NOTE);
+    expect(screen).toContain(HOST);
+  });
+
+  test("a whole Russian sentence and Japanese with Latin in an edit: nothing marked, no note", async () => {
+    const screen = await shown(writeReq("i18n.md", "a\n", "a\nПривет, мир! Reactコンポーネントを使う。\n"), "Apply this change");
+    expect(screen).not.toContain("mixed scripts");
+    expect(screen).not.toContain("\x1b[7;4m");
+  });
+});

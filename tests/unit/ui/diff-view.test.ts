@@ -236,3 +236,28 @@ describe("pairing removed and added lines", () => {
     expect(likeness("return sum(xs) // len(xs)", "return 0.0")).toBeLessThan(LIKE_LINES);
   });
 });
+
+describe("letters that pass for others (mixed scripts)", () => {
+  const spoofed = "url = https://g\u043e\u043egle.com\n";
+  test("a changed word already in reverse video: its Cyrillic o's have reverse turned off (and are underlined), so they still stand out; named under the diff", () => {
+    const lines = renderFileChange(makeFilePreview("cfg.py", "url = https://google.com\n", spoofed), { color: true });
+    const added = lines.find((l) => l.includes("url = ") && l.includes(GREEN))!;
+    expect(added).toContain("\x1b[27;4mо\x1b[24;7m\x1b[27;4mо\x1b[24;7m");
+    expect(lines.slice(-2)).toEqual([
+      '\x1b[33mmixed scripts in "gооgle", mostly Latin: о is CYRILLIC SMALL LETTER O U+043E\x1b[39m',
+      "\x1b[33mhost gооgle.com is xn--ggle-55da.com (punycode: the name DNS looks up)\x1b[39m",
+    ]);
+  });
+
+  test("the note is there when the line itself is hidden (a long diff), and for a spoofed file name; context lines are not judged", () => {
+    const before = Array.from({ length: 300 }, (_, i) => `line ${i}`).join("\n") + "\n";
+    const after = before.replace("line 250", "line 250 g\u043eogle");
+    const lines = renderFileChange(makeFilePreview("c\u0430lc.py", before, after), { color: false, maxLines: 3 });
+    // The changed line itself is not on screen: the note says it is there.
+    expect(lines.filter((l) => l.startsWith("+") || l.startsWith("-"))).toEqual([]);
+    expect(lines).toContain('mixed scripts in "gоogle", mostly Latin: о is CYRILLIC SMALL LETTER O U+043E');
+    expect(lines).toContain('mixed scripts in "cаlc", mostly Latin: а is CYRILLIC SMALL LETTER A U+0430');
+    const context = renderFileChange(makeFilePreview("a.txt", "t\u043eken\nx\n", "t\u043eken\ny\n"), { color: false });
+    expect(context.join("\n")).not.toContain("mixed scripts");
+  });
+});
