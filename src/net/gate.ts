@@ -10,8 +10,11 @@ import { localAddressKind } from "./address.ts";
 import { hostsCover, netTarget, normalizeHost, parseHostPattern } from "./host-pattern.ts";
 import type { NetGate } from "./proxy.ts";
 
-/** `signal`: aborted when what the connections are for has ended (the command exited): a question still open is withdrawn. */
-export function permissionGate(perms: Permissions, tool: string, requestedBy: string | (() => string), signal?: AbortSignal): NetGate {
+/**
+ * `signal`: aborted when what the connections are for has ended (the command exited): a question still open is withdrawn.
+ * `onRefused`: told each refusal as Permissions gave it (what the person is shown of it, whether it stopped the turn).
+ */
+export function permissionGate(perms: Permissions, tool: string, requestedBy: string | (() => string), signal?: AbortSignal, onRefused?: (err: PermissionDenied) => void): NetGate {
   const decided = new Map<string, Promise<string | null>>();
   /** Targets the person allowed when asked (now or earlier in the session): for an address, a grant by address. */
   const approved = new Set<string>();
@@ -29,7 +32,11 @@ export function permissionGate(perms: Permissions, tool: string, requestedBy: st
             if (byPerson) approved.add(target);
             return null;
           },
-          (err: unknown) => (err instanceof PermissionDenied ? err.message : `network access to ${target} failed: ${(err as Error).message}`),
+          (err: unknown) => {
+            if (!(err instanceof PermissionDenied)) return `network access to ${target} failed: ${(err as Error).message}`;
+            onRefused?.(err);
+            return err.message;
+          },
         );
         decided.set(target, decision);
       }

@@ -117,12 +117,14 @@ export class TtyApprover implements Approver {
     for (;;) {
       // 1..N pick an option at once, as do y (yes, this once) and n (no).
       ({ answer: choice, stopsTurn } = await this.watchingCancel((input) => selectKeys<Choice>({ message: question, options, letters: { y: "once", n: "deny" }, cancelled, input, output: this.output, signal }), req));
+      // The person's Escape or Ctrl+C stops the turn, which ends what asked (a fetch, a command) at once: still their no, not a withdrawal.
+      if (stopsTurn) return { answer: "deny", stopsTurn };
       if (signal?.aborted) return withdrawn(signal);
       if (choice !== "view" || whole === undefined) break;
       // Seen whole, then asked again (the same question, nothing approved yet).
       await this.viewer(whole());
     }
-    if (typeof choice === "symbol" || choice === "view") return { answer: "deny", ...(stopsTurn ? { stopsTurn } : {}) };
+    if (typeof choice === "symbol" || choice === "view") return { answer: "deny" };
     if (choice !== "deny") return { answer: choice };
     if (req.byPerson) return { answer: "deny" };
 
@@ -134,9 +136,10 @@ export class TtyApprover implements Approver {
       // clack's closed text prompt names no answer: the refusal is said below it.
       true,
     );
+    if (reason.stopsTurn) return { answer: "deny", stopsTurn: true };
     if (signal?.aborted) return withdrawn(signal);
     const feedback = reason.answer;
-    if (isCancel(feedback) || !feedback.trim()) return { answer: "deny", ...(reason.stopsTurn ? { stopsTurn: true } : {}) };
+    if (isCancel(feedback) || !feedback.trim()) return { answer: "deny" };
     return { answer: "deny", feedback: feedback.trim() };
   }
 

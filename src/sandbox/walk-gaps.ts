@@ -8,7 +8,7 @@
 // made or changed is made listable again (chmod u+rx); a name that is not
 // UTF-8 the command made or renamed is set aside under a UTF-8 name; below an
 // older one, what the command planted is set aside by its bytes.
-import { chmodSync, existsSync, lstatSync, readdirSync, renameSync } from "node:fs";
+import { chmodSync, existsSync, lstatSync, readdirSync, renameSync, type Stats } from "node:fs";
 
 /** An entry whose name is not UTF-8, found in a folder the walk read (`dir`, itself nameable). */
 export interface Undecodable {
@@ -124,12 +124,8 @@ export function guardedBelow(top: Buffer, later: (decoded: string) => boolean): 
     for (const name of names) {
       if (++seen > BYTE_WALK_ENTRIES) return void add(top);
       const p = joinBytes(dir, name);
-      let st;
-      try {
-        st = lstatSync(p);
-      } catch {
-        continue;
-      }
+      const st = lstatOrNull(p);
+      if (!st) continue;
       const decoded = p.toString("utf8");
       if (name.toString("utf8").toLowerCase() === ".git" || later(decoded) || (st.isSymbolicLink() && later(`${decoded}/_`))) add(p);
       if (st.isDirectory()) walk(p);
@@ -144,6 +140,15 @@ export function guardedBelow(top: Buffer, later: (decoded: string) => boolean): 
   if (st.isDirectory()) walk(top);
   else if (st.isSymbolicLink() && later(`${top.toString("utf8")}/_`)) add(top);
   return found;
+}
+
+/** An entry's lstat, or null when it is gone or cannot be looked at (the byte walks skip it). */
+function lstatOrNull(p: Buffer): Stats | null {
+  try {
+    return lstatSync(p);
+  } catch {
+    return null;
+  }
 }
 
 /** Rename a path given as bytes to NAME.bunker-set-aside (or -2, -3…) beside it; the new path, as bytes. */
@@ -187,12 +192,8 @@ export function makeListableTree(path: string): number {
     for (const name of names) {
       seen++;
       const p = joinBytes(dir, name);
-      let st;
-      try {
-        st = lstatSync(p);
-      } catch {
-        continue;
-      }
+      const st = lstatOrNull(p);
+      if (!st) continue;
       if (!st.isDirectory()) continue;
       if ((st.mode & 0o500) !== 0o500 && st.uid === uid) {
         try {

@@ -8,6 +8,7 @@
 import { NetProxy, type Refusal } from "../net/proxy.ts";
 import { permissionGate } from "../net/gate.ts";
 import { htmlToMarkdown } from "../net/html-markdown.ts";
+import { PermissionDenied } from "../perms/permissions.ts";
 import { ToolError, type Tool, type ToolContext, type ToolOutput } from "./tool.ts";
 import { webFetchSpec, type WebFetchInput } from "./web-fetch-spec.ts";
 
@@ -55,7 +56,9 @@ async function fetchPage(input: WebFetchInput, ctx: ToolContext, limits: WebFetc
   if (offset < 0) throw new ToolError("offset must be 0 or more");
   let url = parseUrl(input.url);
   // The same gate the proxy asks: each host decided once per call, the question naming the URL of this hop.
-  const gate = permissionGate(ctx.perms, "web_fetch", () => url.href, ctx.signal);
+  // A refusal keeps what the person is shown of it ("You refused network access to …") and whether their Escape stopped the turn.
+  let refusedBy: PermissionDenied | undefined;
+  const gate = permissionGate(ctx.perms, "web_fetch", () => url.href, ctx.signal, (err) => (refusedBy = err));
   const password = crypto.randomUUID();
   const proxy = new NetProxy({ gate, credentials: `bunker:${password}`, timeoutMs: limits.timeoutMs });
   const proxyUrl = `http://bunker:${password}@127.0.0.1:${await proxy.listenLoopback()}`;
@@ -64,7 +67,10 @@ async function fetchPage(input: WebFetchInput, ctx: ToolContext, limits: WebFetc
   try {
     for (;;) {
       const refusal = await gate.admit(url.hostname, portOf(url));
-      if (refusal !== null) throw new ToolError(hops.length > 0 ? `${hops.join(" → ")} redirected to ${url.href}: ${refusal}` : refusal);
+      if (refusal !== null) {
+        const message = hops.length > 0 ? `${hops.join(" → ")} redirected to ${url.href}: ${refusal}` : refusal;
+        throw new PermissionDenied(message, { ...(refusedBy?.shown !== undefined ? { shown: refusedBy.shown } : {}), stopsTurn: refusedBy?.stopsTurn ?? false });
+      }
       const refusedBefore = proxy.refusals.length;
       const failedBefore = proxy.failures.length;
       const askedBefore = proxy.asked;

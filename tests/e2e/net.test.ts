@@ -238,9 +238,28 @@ describe.skipIf(!canRun || !tmuxAvailable)("in a real terminal (tmux)", () => {
     await press(tmux, "Down", "Down", "Enter"); // Deny
     await waitForCount(tmux, "Why not (sent to Claude)?", 1);
     await press(tmux, "Enter");
-    await waitForCount(tmux, "Stopped.", 1);
+    const after = await waitForCount(tmux, "Stopped.", 1);
     expect(toolResults(fake.requests[1])).toEqual([{ is_error: true, content: `${A.url}/to-b redirected to ${B.url}/from-a: The person refused network access to 127.0.0.3:${B.port}.` }]);
+    // The model's sentence is the model's; the person reads their own answer.
+    expect(after).toContain(`✗ You refused network access to 127.0.0.3:${B.port}.`);
+    expect(after).not.toContain("The person");
     expect(B.seen.length).toBe(seenBefore);
+    expect(await quitWithCtrlD(tmux)).not.toBeNull();
+  }, 60_000);
+  test("web_fetch: Escape at its question refuses and stops the turn, said once; the model is told of the refusal", async () => {
+    const fake = e2e.serve([reply([toolUse("web_fetch", { url: `${B.url}/page` })]), reply("Understood.")]);
+    const { root, env } = workspace();
+    const tmux = await e2e.terminal([...BUNKER, "read B"], { cwd: root, env, cols: 140, rows: 50 });
+    await waitForCount(tmux, `Allow net access to "127.0.0.3:${B.port}"?`, 1);
+    await press(tmux, "Escape");
+    const screen = await waitForCount(tmux, "Refused; the turn is cancelled.", 1);
+    await Bun.sleep(300);
+    for (const said of ["✗", "The person", "Interrupted."]) expect(tmux.screen()).not.toContain(said);
+    expect(screen.match(/Refused/g)).toHaveLength(1);
+    tmux.keys(["ok"], true);
+    await press(tmux, "Enter");
+    await waitForCount(tmux, "Understood.", 1);
+    expect(toolResults(fake.requests[1])[0]).toEqual({ is_error: true, content: `The person refused network access to 127.0.0.3:${B.port}.` });
     expect(await quitWithCtrlD(tmux)).not.toBeNull();
   }, 60_000);
 });

@@ -404,6 +404,29 @@ describe("tty approver: commands, reads, network", () => {
   });
 });
 
+describe("tty approver: Escape where what asked ends with the turn", () => {
+  test("a fetch's or a command's question: Escape is still the person's no (and stops the turn), not a withdrawal", async () => {
+    for (const key of [KEY.escape, KEY.ctrlC]) {
+      const term = new Terminal();
+      const asker = new AbortController();
+      // As the REPL does: SIGINT stops the turn, which ends the fetch that asked.
+      const stop = () => asker.abort("the request ended");
+      process.on("SIGINT", stop);
+      try {
+        const pending = approver(term).ask({ kind: "net", target: "x.example:443", tool: "web_fetch", net: { requestedBy: "https://x.example/" }, signal: asker.signal });
+        await term.waitFor("Allow net access");
+        await term.press(key);
+        expect(await pending).toEqual({ answer: "deny", stopsTurn: true });
+        expect(asker.signal.aborted).toBe(true);
+        expect(term.screen).toContain("Refused; the turn is cancelled.");
+        expect(term.screen).not.toContain("Withdrawn");
+      } finally {
+        process.off("SIGINT", stop);
+      }
+    }
+  });
+});
+
 describe("tty approver with edit_file and Permissions", () => {
   test("the person says no and what to do instead: the file is unchanged and the model gets the text", async () => {
     const root = tempDir();

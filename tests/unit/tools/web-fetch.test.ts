@@ -74,7 +74,8 @@ describe("web_fetch", () => {
     const refused = setup([`127.0.0.2:${redirects.port}`], { interactive: true, answers: [{ answer: "deny" }] });
     const r = await refused.fetchUrl(`${redirects.url}/to-b`);
     expect(refused.ctx.approver.asked.map((q) => [q.target, q.net?.requestedBy])).toEqual([[`127.0.0.3:${B.port}`, `${B.url}/from-a`]]);
-    expect(r).toEqual({ isError: true, content: `${redirects.url}/to-b redirected to ${B.url}/from-a: The person refused network access to 127.0.0.3:${B.port}.` });
+    // The model reads where it was refused and about "the person"; the person reads their own answer.
+    expect(r).toEqual({ isError: true, content: `${redirects.url}/to-b redirected to ${B.url}/from-a: The person refused network access to 127.0.0.3:${B.port}.`, shown: `You refused network access to 127.0.0.3:${B.port}.` });
     expect(B.seen.length).toBe(before);
     const allowed = setup([`127.0.0.2:${redirects.port}`], { interactive: true, answers: [{ answer: "once" }] });
     expect((await allowed.fetchUrl(`${redirects.url}/to-b`)).content).toBe(`${B.url}/from-a (200 OK, text/plain)\n\nhello from B\n`);
