@@ -29,6 +29,8 @@ export interface McpServerDef {
   transport: McpTransportDef;
   /** The person's environment variables the definition takes in (every ${VAR} it expands), for the consent question. */
   passes: string[];
+  /** The variables a stdio definition sets, as written (`${VAR}` not expanded: a token is never shown), for the consent question. */
+  envWritten?: Record<string, string>;
   /** Hosts its sandbox may reach (user file only). */
   net: string[];
   /** Absolute paths its sandbox may write (user file only). */
@@ -120,9 +122,11 @@ function parseEntry(name: string, raw: unknown, ctx: ParseContext, warnings: str
   const expand = (s: string) => expandVars(s, ctx.env, used);
   const type = entry.type ?? (entry.url !== undefined ? "http" : "stdio");
   let transport: McpTransportDef;
+  let envWritten: Record<string, string> | undefined;
   if (type === "stdio") {
     if (typeof entry.command !== "string" || entry.command.trim() === "") throw new EntryError('"command" must name the program to run');
     const env = stringMap(entry.env, "env");
+    envWritten = env;
     transport = {
       type: "stdio",
       command: expand(entry.command),
@@ -155,6 +159,7 @@ function parseEntry(name: string, raw: unknown, ctx: ParseContext, warnings: str
     file: ctx.file,
     transport,
     passes: [...used].sort(),
+    ...(envWritten ? { envWritten } : {}),
     ...grants,
     timeoutMs: (timeout as number | undefined) ?? ctx.defaultTimeoutMs,
     hash: definitionHash(raw),
