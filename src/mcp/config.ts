@@ -162,8 +162,36 @@ function parseEntry(name: string, raw: unknown, ctx: ParseContext, warnings: str
     ...(envWritten ? { envWritten } : {}),
     ...grants,
     timeoutMs: (timeout as number | undefined) ?? ctx.defaultTimeoutMs,
-    hash: definitionHash(raw),
+    hash: ctx.source === "project" && transport.type === "stdio" ? projectServerHash(raw, [transport.command, ...transport.args], ctx.root) : definitionHash(raw),
   };
+}
+
+/** The most of one code file a project server's consent hash reads; a larger one counts by its size and time. */
+const CODE_FILE_MAX = 4 * 1024 * 1024;
+
+/**
+ * A project server's consent hash: its definition, and the workspace files its command and arguments name (a
+ * `--flag=FILE` too), by content. Consent is to the code as much as to the definition (red team 8 F10: the model
+ * rewrote tools/helper_mcp.py unasked, and the same approved definition then started it and handed it the token).
+ * A definition that names no file here hashes as before.
+ */
+function projectServerHash(raw: unknown, words: string[], root: string): string {
+  const code: [string, string][] = [];
+  for (const word of words) {
+    if (word.startsWith("-") && !word.includes("=")) continue;
+    const path = word.startsWith("-") ? word.slice(word.indexOf("=") + 1) : word;
+    if (path === "" || /^[a-z][a-z0-9+.-]*:/i.test(path)) continue;
+    const file = absoluteIn(root, path);
+    if (!isWithin(root, file) || code.some(([f]) => f === file)) continue;
+    try {
+      const got = readRegularSync(file, file, { max: CODE_FILE_MAX, follow: true });
+      if (got) code.push([file, new Bun.CryptoHasher("sha256").update(got.bytes).digest("hex")]);
+    } catch (e) {
+      // Not a plain file (a folder: a package; a FIFO), or too large: what can be said of it without reading it.
+      if (e instanceof FileKindError) code.push([file, e.message]);
+    }
+  }
+  return code.length === 0 ? definitionHash(raw) : definitionHash({ definition: raw, code });
 }
 
 /** `net`, `write` and `read` of a user-file entry: paths absolute (`~/` is the home directory, others from the workspace). */

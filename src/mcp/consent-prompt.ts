@@ -91,7 +91,8 @@ export async function askConsent(def: McpServerDef, changed: boolean, view: Laun
     await holdWaitingKeys(input);
     const what = changed ? "changed its MCP server" : "wants to start an MCP server";
     // Wrapped inside the box: the terminal's own wrap would cut mid-word and leave the "│" gutter.
-    log.step(wrapInBox([`This project's ${escapeControl(def.file)} ${what} ${pc.bold(escapeControl(def.name))}`], output.columns).join("\n"), { output });
+    const since = changed ? " since you said yes (its definition, or a file it runs)" : "";
+    log.step(wrapInBox([`This project's ${escapeControl(def.file)} ${what} ${pc.bold(escapeControl(def.name))}${since}`], output.columns).join("\n"), { output });
     log.message(wrapInBox(describeDefinition(def, view), output.columns), { output, spacing: 0 });
     // Only 1..3 (which move), the arrows and Enter answer it, and Enter alone is "No, not in this session" (as Claude Code leaves a
     // project's server it was not told to use disabled): a letter, or an Enter after one, is the person typing their
