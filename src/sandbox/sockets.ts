@@ -11,7 +11,7 @@
 // closed; the refusal says which grant to narrow). A socket a host program makes after the command
 // started is not masked for that command (nothing is there to mount over at
 // its start); the next command masks it.
-import { lstatSync, readdirSync } from "node:fs";
+import { accessSync, constants, lstatSync, readdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { SYSTEM_DIRS, sandboxMounts, type SandboxSpec } from "./spec.ts";
 
@@ -40,7 +40,7 @@ const FRESH_MS = 2_000;
 export interface SocketWalk {
   /** Every socket found (not those at `skip` paths themselves). */
   sockets: string[];
-  /** Folders bunker cannot list (another user's): the command may still know a name in one. Hidden whole. */
+  /** Folders bunker cannot list but can enter (another user's, mode 0711): the command may still know a name in one. Hidden whole. */
   unreadable: string[];
   /** The root whose walk went past the bounds (what lies past them was not looked at), and which bound. */
   over?: { root: string; what: "folders" | "time" };
@@ -62,7 +62,8 @@ export function findSockets(roots: readonly string[], skip: ReadonlySet<string>,
       if ((dirs & 255) === 0 && performance.now() - started > limits.budgetMs) return { ...out, over: { root, what: "time" } };
       const dir = stack.pop()!;
       const m = readFolder(dir, now);
-      if (m === "unreadable") out.unreadable.push(dir);
+      // One that is a mount of its own (the git wall's read-only folder, checked in place by mount-check.ts) stays as it is.
+      if (m === "unreadable" && dir !== root) out.unreadable.push(dir);
       if (!m || m === "unreadable") continue;
       for (const s of m.sockets) if (!skip.has(s)) out.sockets.push(s);
       for (const d of m.subdirs) if (!skip.has(d)) stack.push(d);
@@ -88,7 +89,14 @@ function readFolder(dir: string, now: number): DirMemo | "unreadable" | null {
   try {
     entries = readdirSync(dir, { withFileTypes: true });
   } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "ENOENT" ? null : "unreadable";
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return null;
+    // Not listable but enterable (mode 0711): the command may know a name in it. Neither: nothing in it is reachable.
+    try {
+      accessSync(dir, constants.X_OK);
+      return "unreadable";
+    } catch {
+      return null;
+    }
   }
   for (const e of entries) {
     const p = join(dir, e.name);
