@@ -6,14 +6,17 @@
 // masked (/dev/null over it) unless a grant names that socket itself
 // (`--allow-read=/run/postgresql/.s.PGSQL.5432`). Found by a walk of those
 // trees at each command, each folder re-read only when it changed (a new
-// socket changes its folder). A tree too big to look through before each
-// command, or too many sockets to mask, and the command is not run (fail
-// closed; the refusal says which grant to narrow). A socket a host program makes after the command
+// socket changes its folder). Past the look's bounds (a grant of /), the
+// sockets this machine's programs listen on (/proc/net/unix) are masked
+// where the command would see them; one a container bound there is not.
+// More sockets than it masks one by one (each is a mount), and the command
+// is not run (the refusal says which grant to narrow). A socket a host program makes after the command
 // started is not masked for that command (nothing is there to mount over at
 // its start); the next command masks it.
-import { accessSync, constants, lstatSync, readdirSync } from "node:fs";
+import { accessSync, constants, lstatSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { SYSTEM_DIRS, sandboxMounts, type SandboxSpec } from "./spec.ts";
+import { SYSTEM_DIRS, sandboxMounts, shownAs, type Mount, type SandboxSpec } from "./spec.ts";
+import { isWithin } from "../perms/workspace.ts";
 
 export interface SocketLimits {
   /** Most folders looked at for one command (all its trees together). */
@@ -24,7 +27,7 @@ export interface SocketLimits {
   maxSockets: number;
 }
 
-export const SOCKET_LIMITS: SocketLimits = { maxDirs: 100_000, budgetMs: 2_000, maxSockets: 64 };
+export const SOCKET_LIMITS: SocketLimits = { maxDirs: 50_000, budgetMs: 1_000, maxSockets: 64 };
 
 interface DirMemo {
   stamp: string;
@@ -128,18 +131,38 @@ export function socketsMasked(spec: SandboxSpec, limits: SocketLimits = SOCKET_L
   const roots = mounts.filter((m) => (m.kind === "ro" || m.kind === "rw") && !exempt.has(m.path)).map((m) => m.path);
   const walk = findSockets(roots, new Set(mounts.map((m) => m.path)), limits);
   const why = "bunker keeps commands from the Unix sockets in the workspace and in the folders granted to them (a read-only folder does not stop a connection to a socket: a database's, tmux's, an agent's), and looks for them before each command";
-  if (walk.over) {
-    const size = walk.over.what === "folders" ? `holds more than ${limits.maxDirs} folders` : `took longer than ${limits.budgetMs} ms to look through`;
-    const fix = walk.over.root === spec.root ? "start bunker in a smaller folder (-C DIR)" : `grant the folders or files needed inside it (--allow-read=${walk.over.root}/PATH) instead of the whole of ${walk.over.root}`;
-    return { refused: `${why}; ${walk.over.root} ${size}, too many to look through each time. To run it, ${fix}.` };
-  }
+  // Past the bounds (a grant of / or a busy /tmp): the sockets programs of this machine's network namespace listen on,
+  // by the paths they bound (/proc/net/unix), wherever the command would see them. One a container bound is missed.
+  const found = walk.over ? [...new Set([...walk.sockets, ...liveSockets().filter((p) => roots.some((r) => isWithin(r, p)) && isShown(mounts, p) && isSocket(p))])] : walk.sockets;
   const named = new Set([...(spec.readable ?? []), ...spec.writable, ...(spec.privateDirs ?? [])]);
-  const sockets = [...walk.sockets.filter((s) => !named.has(s)), ...walk.unreadable];
+  const sockets = [...found.filter((s) => !named.has(s)), ...walk.unreadable];
   if (sockets.length > limits.maxSockets) {
     const where = [...new Set(sockets.map((s) => dirname(s)))].slice(0, 5).join(", ");
     return { refused: `${why}; there are ${sockets.length} sockets there (in ${where}…), more than the ${limits.maxSockets} it masks one by one (or folders it cannot list). To run it, grant narrower folders, or remove stale sockets.` };
   }
   return { spec: sockets.length === 0 ? spec : { ...spec, hidden: [...(spec.hidden ?? []), ...sockets] } };
+}
+
+/** The paths of the sockets listening in this machine's network namespace (absolute ones: a relative bind says not where). */
+export function liveSockets(table = "/proc/net/unix"): string[] {
+  let text = "";
+  try {
+    text = readFileSync(table, "utf8");
+  } catch {
+    return [];
+  }
+  const out = new Set<string>();
+  for (const line of text.split("\n").slice(1)) {
+    const path = line.trim().split(/\s+/).slice(7).join(" ");
+    if (path.startsWith("/")) out.add(path);
+  }
+  return [...out];
+}
+
+/** Whether a command finds `path` through a mount that shows the host's (not hidden, not a private folder). */
+function isShown(mounts: Mount[], path: string): boolean {
+  const as = shownAs(mounts, path);
+  return as === "ro" || as === "rw";
 }
 
 /** Whether `path` is a Unix socket on this machine. */
