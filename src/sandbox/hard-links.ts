@@ -7,7 +7,7 @@
 // made with the repository (the command that created it: broken here when it
 // is disarmed) or before bunker (the person's own: such a file is checked
 // again after every command, and disarmed when it changed).
-import { closeSync, constants, fchmodSync, fstatSync, lstatSync, openSync, readdirSync, readSync, renameSync, rmSync, writeSync } from "node:fs";
+import { closeSync, constants, fchmodSync, fstatSync, ftruncateSync, futimesSync, lstatSync, openSync, readdirSync, readSync, renameSync, rmSync, writeSync } from "node:fs";
 import { join, relative } from "node:path";
 
 /** Folders in a git directory not looked into for second names: git's object store runs nothing (and is large). */
@@ -37,13 +37,20 @@ export function ownCopies(dir: string): string[] {
   return done;
 }
 
+/** Largest file ownCopy copies by default: git's configs and hooks are small; a larger one with a second name is set aside with its repository. */
+export const OWN_COPY_MAX = 16 * 1024 * 1024;
+const CHUNK = 64 * 1024;
+const ZEROS = Buffer.alloc(CHUNK);
+
 /**
  * `path` replaced by a copy of its own when it is a regular file with another name (true then). Throws when that
- * fails. Nothing here follows a link: the file is opened without following one, and the copy is a new file under a
+ * fails, and for a file larger than `maxBytes` (red team 8 F5: `truncate -s 1T` and a second name had bunker write
+ * it all). Nothing here follows a link: the file is opened without following one, and the copy is a new file under a
  * name no one can guess, made only if nothing is there (red team 7 F10: a command that planted a link at
- * `config.bunker-copy-PID`, for every PID, had bunker write its copy, and the mode, into ~/.bashrc).
+ * `config.bunker-copy-PID`, for every PID, had bunker write its copy, and the mode, into ~/.bashrc). Holes stay holes
+ * (a run of zeros is not written), and the modification time is kept (build tools compare it).
  */
-export function ownCopy(path: string): boolean {
+export function ownCopy(path: string, maxBytes = OWN_COPY_MAX): boolean {
   let from: number;
   try {
     from = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
@@ -56,13 +63,19 @@ export function ownCopy(path: string): boolean {
   try {
     const st = fstatSync(from);
     if (!st.isFile() || st.nlink < 2) return false;
+    if (st.size > maxBytes) throw new Error(`${path} has another name and is ${st.size} bytes, more than the ${maxBytes} bunker copies`);
     copy = `${path}.bunker-copy-${Buffer.from(crypto.getRandomValues(new Uint8Array(12))).toString("hex")}`;
     to = openSync(copy, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
-    const buf = Buffer.allocUnsafe(64 * 1024);
-    for (let n; (n = readSync(from, buf)) > 0; ) {
-      for (let off = 0; off < n; ) off += writeSync(to, buf, off, n - off);
+    const buf = Buffer.allocUnsafe(CHUNK);
+    let at = 0;
+    // Read up to the size seen (a file growing meanwhile is not followed past it).
+    for (let n; at < st.size && (n = readSync(from, buf, 0, Math.min(CHUNK, st.size - at), at)) > 0; at += n) {
+      if (ZEROS.compare(buf, 0, n, 0, n) === 0) continue; // a hole (or zeros): left unwritten
+      for (let off = 0; off < n; ) off += writeSync(to, buf, off, n - off, at + off);
     }
+    ftruncateSync(to, at);
     fchmodSync(to, st.mode & 0o7777);
+    futimesSync(to, st.atime, st.mtime);
     closeSync(to);
     to = undefined;
     renameSync(copy, path);

@@ -22,6 +22,7 @@ import { loopbackNote, refusalNote, startCommandNet } from "../net/command-net.t
 import { grantedLoopbackTargets, permissionGate } from "../net/gate.ts";
 import { scanDenied } from "../sandbox/denied-files.ts";
 import { socketsMasked } from "../sandbox/sockets.ts";
+import { ownCopiesForCommand, ownCopiesNote } from "../sandbox/shared-inodes.ts";
 import { enclosingGitDirs, grantedReadPaths, hostView, linkedGitDirs, standInPaths, type SandboxSpec } from "../sandbox/spec.ts";
 import { escapeControl } from "../ui/escape.ts";
 import { shellQuote } from "../shell/quote.ts";
@@ -131,7 +132,12 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
         for (const [i, l] of lines.entries()) ctx.ui.info(`    ${i === 0 ? "$" : ">"} ${l}`);
       }
 
-      const spec = commandSandboxSpec(command, ctx.root, opts, p.confined, decision.run?.readOnly ?? false);
+      let spec = commandSandboxSpec(command, ctx.root, opts, p.confined, decision.run?.readOnly ?? false);
+      // A file that is a hard link to one outside what the command may write (a package cache's) gets its own copy first (shared-inodes.ts).
+      const shared = p.confined ? ownCopiesForCommand(spec) : { copied: [], bytes: 0 };
+      if ("refused" in shared) throw new ToolError(`not run: ${shared.refused}`);
+      // The git wall's walk saw the files before their copies: walked again as they are now.
+      if (shared.copied.length > 0) spec = commandSandboxSpec(command, ctx.root, opts, p.confined, decision.run?.readOnly ?? false);
       // bubblewrap's mounts hold to their folders, checked in place before the command (mount-check.ts).
       if (spec.repositories) spec.repositories.mountsMove = p.confined && p.kind === "bubblewrap";
       const personEnv = opts.env ?? process.env;
@@ -192,6 +198,7 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
           // A login the command lacked because the person's credentials were withheld: which, and the flag.
           result.exitCode !== 0 ? withheldNote(result.output, withheld, personEnv) : null,
           ...disarmed.map((l) => `note: ${l}`),
+          "copied" in shared && shared.copied.length > 0 ? `note: ${ownCopiesNote(shared, ctx.root)}` : null,
         ].filter((n) => n);
         return formatResult(result, notes.length > 0 ? notes.join("\n") : null);
       } finally {

@@ -5,7 +5,7 @@ import { describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { detectSandbox } from "../../../src/sandbox/detect.ts";
-import { changedSince, linkedFiles, ownCopies } from "../../../src/sandbox/hard-links.ts";
+import { changedSince, linkedFiles, OWN_COPY_MAX, ownCopies, ownCopy } from "../../../src/sandbox/hard-links.ts";
 import { plantingBench } from "../../support/planting.ts";
 
 const usable = detectSandbox().kind === "bubblewrap";
@@ -104,4 +104,22 @@ describe.skipIf(!usable)("a hard link into a git directory does not carry a comm
     expect(out).not.toContain("disarmed");
     expect(statSync(join(root, ".git/hooks/pre-commit")).nlink).toBe(2);
   });
+});
+
+test("red team 8 F5: a sparse file keeps its holes in its copy; one over the cap is not copied at all", () => {
+  const dir = next("sparse");
+  mkdirSync(dir, { recursive: true });
+  const f = join(dir, "description");
+  sh(dir, "truncate -s 8M description && printf data | dd of=description bs=1 seek=4M conv=notrunc status=none && touch -d 2020-01-02 description && ln description other");
+  expect(ownCopy(f)).toBe(true);
+  const st = statSync(f);
+  expect(st.nlink).toBe(1);
+  expect(st.size).toBe(8 * 1024 * 1024);
+  expect(st.blocks * 512).toBeLessThanOrEqual(128 * 1024); // the data's 64 KB chunk, not 8 MB of zeros
+  expect(st.mtime.getUTCFullYear()).toBe(2020);
+  expect(readFileSync(f).subarray(4 * 1024 * 1024, 4 * 1024 * 1024 + 4).toString()).toBe("data");
+  expect(readFileSync(f).equals(readFileSync(join(dir, "other")))).toBe(true);
+  sh(dir, "truncate -s 1G big && ln big big2");
+  expect(() => ownCopy(join(dir, "big"), OWN_COPY_MAX)).toThrow("has another name and is 1073741824 bytes, more than the 16777216 bunker copies");
+  expect(statSync(join(dir, "big")).nlink).toBe(2);
 });
