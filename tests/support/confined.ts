@@ -12,6 +12,8 @@ export interface ConfinedRun {
   /** "off" is the unconfined control: the same command with nothing around it. */
   sandbox?: RunBashOptions["sandbox"];
   allowNet?: boolean;
+  /** bunker's state folder (the sessions' folder), as run_bash is given it. */
+  sessionsDir?: string;
 }
 
 /** The tool result's text (status line, output, notes). */
@@ -21,7 +23,7 @@ export async function runAllowed(root: string, command: string, o: ConfinedRun):
   grants.allow.write.workspace = true;
   if (o.allowNet) grants.allow.net.all = true;
   const ctx = makeContext(root, { grants });
-  const tool = createRunBashTool({ sandbox: o.sandbox ?? "on", allowNet: o.allowNet ?? false, allowEnv: [], gitWritable: false, grants, env: o.env, home: o.home, killGraceMs: 300 });
+  const tool = createRunBashTool({ sandbox: o.sandbox ?? "on", allowNet: o.allowNet ?? false, allowEnv: [], gitWritable: false, grants, env: o.env, home: o.home, killGraceMs: 300, ...(o.sessionsDir ? { sessionsDir: o.sessionsDir } : {}) });
   const r = (await tool.run({ command }, ctx)) as Exclude<ToolOutput, string>;
   return r.content;
 }
