@@ -18,14 +18,16 @@ export interface StateDirView {
   pinned: string[];
 }
 
-/** How the sandbox keeps `stateDir` (real path) from a command whose workspace is `root` (real path). */
-export function stateDirView(stateDir: string, root: string): StateDirView {
+/** How the sandbox keeps `stateDir` from a command whose workspace is `root` and which may write `writable` (real paths). */
+export function stateDirView(stateDir: string, root: string, writable: readonly string[] = []): StateDirView {
   // The workspace inside the state folder (an MCP server's own folder opened as a project): nothing around it to hide.
   if (isWithin(stateDir, root)) return { hidden: [], pinned: [] };
-  if (!isWithin(root, stateDir)) return { hidden: [stateDir], pinned: [] };
-  const pinned: string[] = [];
-  for (let d = dirname(stateDir); d !== root; d = dirname(d)) pinned.unshift(d);
-  return { hidden: [stateDir], pinned };
+  const pinned = new Set<string>();
+  for (const w of [root, ...writable]) {
+    if (w === stateDir || !isWithin(w, stateDir)) continue;
+    for (let d = dirname(stateDir); d !== w; d = dirname(d)) pinned.add(d);
+  }
+  return { hidden: [stateDir], pinned: [...pinned].sort() };
 }
 
 /** The folder, made now if it is not there yet (a mask needs something to cover: a command must not make it first), as its real path. */

@@ -254,7 +254,7 @@ export function commandSandboxSpec(command: string, root: string, opts: RunBashO
   const readable = [...grantedReadPaths(grants), ...(opts.gitWritable ? [] : gitDirs), ...enclosingGitDirs(root, host.home ?? realpathLoose(opts.home ?? homedir()).real)];
   const writable = [...(opts.writable ?? []), ...(opts.gitWritable ? gitDirs : [])];
   // bunker's own state folder: hidden even in a workspace that holds it (state-dir.ts).
-  const state = opts.sessionsDir ? stateDirView(stateDirMade(opts.sessionsDir), root) : { hidden: [], pinned: [] };
+  const state = opts.sessionsDir ? stateDirView(stateDirMade(opts.sessionsDir), root, workspaceReadOnly ? [] : writable) : { hidden: [], pinned: [] };
   return {
     ...host,
     root,

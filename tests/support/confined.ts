@@ -14,6 +14,8 @@ export interface ConfinedRun {
   allowNet?: boolean;
   /** bunker's state folder (the sessions' folder), as run_bash is given it. */
   sessionsDir?: string;
+  /** Folders outside the workspace granted for writing (--allow-write=PATHS). */
+  writable?: string[];
 }
 
 /** The tool result's text (status line, output, notes). */
@@ -22,8 +24,9 @@ export async function runAllowed(root: string, command: string, o: ConfinedRun):
   grants.allow.run.all = true;
   grants.allow.write.workspace = true;
   if (o.allowNet) grants.allow.net.all = true;
+  grants.allow.write.paths = o.writable ?? [];
   const ctx = makeContext(root, { grants });
-  const tool = createRunBashTool({ sandbox: o.sandbox ?? "on", allowNet: o.allowNet ?? false, allowEnv: [], gitWritable: false, grants, env: o.env, home: o.home, killGraceMs: 300, ...(o.sessionsDir ? { sessionsDir: o.sessionsDir } : {}) });
+  const tool = createRunBashTool({ sandbox: o.sandbox ?? "on", allowNet: o.allowNet ?? false, allowEnv: [], gitWritable: false, grants, env: o.env, home: o.home, killGraceMs: 300, writable: o.writable ?? [], ...(o.sessionsDir ? { sessionsDir: o.sessionsDir } : {}) });
   const r = (await tool.run({ command }, ctx)) as Exclude<ToolOutput, string>;
   return r.content;
 }

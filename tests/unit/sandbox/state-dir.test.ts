@@ -15,6 +15,8 @@ test("outside the workspace the folder is hidden; inside it, hidden and every fo
   expect(stateDirView("/home/u/.local/state/bunker", "/home/u")).toEqual({ hidden: ["/home/u/.local/state/bunker"], pinned: ["/home/u/.local", "/home/u/.local/state"] });
   expect(stateDirView("/w/state", "/w")).toEqual({ hidden: ["/w/state"], pinned: [] });
   expect(stateDirView("/home/u/.local/state/bunker", "/home/u/.local/state/bunker/mcp/x")).toEqual({ hidden: [], pinned: [] });
+  // A folder granted for writing that holds it (--allow-write=~/.local) is pinned the same way.
+  expect(stateDirView("/home/u/.local/state/bunker", "/home/u/proj", ["/home/u/.local", "/data"])).toEqual({ hidden: ["/home/u/.local/state/bunker"], pinned: ["/home/u/.local/state"] });
 });
 
 describe.skipIf(detectSandbox().kind !== "bubblewrap")("bunker run in the home folder (the workspace holds the state folder)", () => {
@@ -28,7 +30,7 @@ describe.skipIf(detectSandbox().kind !== "bubblewrap")("bunker run in the home f
   });
   afterAll(() => rmSync(home, { recursive: true, force: true }));
 
-  const run = (command: string) => runAllowed(home, command, { env: { HOME: home, PATH: "/usr/bin:/bin" }, home, sessionsDir: state });
+  const run = (command: string, root = home, writable: string[] = []) => runAllowed(root, command, { env: { HOME: home, PATH: "/usr/bin:/bin" }, home, sessionsDir: state, writable });
 
   test("a command cannot read the sessions, write a journal, or move a folder above them away and make its own", async () => {
     const out = await run(
@@ -46,5 +48,15 @@ describe.skipIf(detectSandbox().kind !== "bubblewrap")("bunker run in the home f
     expect(readFileSync(join(state, "sessions.db"), "utf8")).toBe("the person's sessions");
     expect(existsSync(join(state, "journal", "x.json"))).toBe(false);
     expect(existsSync(join(home, ".l2"))).toBe(false);
+  });
+
+  test("the same in a folder granted for writing that holds it (--allow-write=~/.local)", async () => {
+    const proj = join(home, "proj");
+    mkdirSync(proj, { recursive: true });
+    const out = await run(`echo forged > ${state}/journal/y.json; mv ${home}/.local/state ${home}/.local/s3; echo kept > ${home}/.local/granted && cat ${home}/.local/granted`, proj, [join(home, ".local")]);
+    expect(out).toContain(`${state}/journal/y.json: No such file or directory`);
+    expect(out).toContain(`mv: cannot move '${home}/.local/state' to '${home}/.local/s3': Device or resource busy`);
+    expect(out).toContain("kept");
+    expect(existsSync(join(home, ".local", "s3"))).toBe(false);
   });
 });
