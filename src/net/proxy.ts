@@ -9,13 +9,16 @@
 // private address is refused unless the person granted that address itself,
 // and the connection goes to the address that was checked (no second lookup
 // a rebinding DNS server could answer differently). A refusal is an HTTP 403
-// whose body is one line saying why and which flag grants it.
+// whose body is one line saying why and which flag grants it. A tunnel's
+// first bytes are read before they go on (tunnel-start.ts): a TLS client must
+// ask for the host the tunnel was opened to.
 import { lookup } from "node:dns/promises";
 import { connect, createServer, type Server, type Socket } from "node:net";
 import { networkInterfaces } from "node:os";
 import { addressAsHost, canonicalAddress, isIpLiteral, localAddressKind } from "./address.ts";
 import { netTarget, normalizeHost, splitHostPort } from "./host-pattern.ts";
 import { splice } from "./splice.ts";
+import { judgeTunnelStart, tlsAlert, type TunnelStart, type TunnelTarget } from "./tunnel-start.ts";
 
 export interface NetGate {
   /** null to let the connection go ahead, or the one-line reason it may not. May ask the person. */
@@ -32,6 +35,8 @@ export interface ProxyOptions {
   credentials?: string;
   /** Milliseconds to wait for the request head or the upstream connection (default 30 000). */
   timeoutMs?: number;
+  /** Milliseconds a tunnel's first bytes (a TLS ClientHello) may take to arrive whole once they start (default 10 000). */
+  helloTimeoutMs?: number;
 }
 
 export interface Refusal {
@@ -160,11 +165,84 @@ export class NetProxy {
     if (client.destroyed) return void upstream.destroy();
     if (method === "CONNECT") {
       client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
+      const first = await this.tunnelStart(client, upstream, rest, { host, port, local: this.addressKind(address) !== null });
+      if (first === null) return;
+      rest = first;
     } else {
       upstream.write(originFormHead(method, path, headerLines), "latin1");
     }
     if (rest.length > 0) upstream.write(rest);
     splice(client, upstream);
+  }
+
+  /**
+   * Holds the client's bytes until judgeTunnelStart says what they are, while the server's go to the client at once
+   * (an SSH or SMTP server speaks first). The bytes to send on, or null when the tunnel was refused or closed.
+   */
+  private tunnelStart(client: Socket, upstream: Socket, rest: Buffer, t: TunnelTarget): Promise<Buffer | null> {
+    const limit = this.opts.helloTimeoutMs ?? 10_000;
+    return new Promise((resolve) => {
+      let held = rest;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      let finished = false;
+      const finish = (result: Buffer | null) => {
+        if (finished) return;
+        finished = true;
+        clearTimeout(timer);
+        client.off("data", onData);
+        upstream.off("data", early);
+        client.off("close", cut);
+        upstream.off("close", cut);
+        client.pause();
+        upstream.pause();
+        resolve(result);
+      };
+      const cut = () => {
+        client.destroy();
+        upstream.destroy();
+        finish(null);
+      };
+      const early = (chunk: Buffer) => {
+        if (client.write(chunk)) return;
+        upstream.pause();
+        client.once("drain", () => upstream.resume());
+      };
+      const judge = () => {
+        const verdict = judgeTunnelStart(held, t);
+        if (verdict.kind === "carry") return finish(held);
+        if (verdict.kind === "refuse") {
+          this.refuseTunnel(client, upstream, t, verdict);
+          return finish(null);
+        }
+        // A client that starts and then stalls is cut: nothing of it is carried unjudged.
+        timer ??= held.length > 0 ? setTimeout(() => {
+          this.refuseTunnel(client, upstream, t, { kind: "refuse", reason: `the first bytes inside the tunnel to ${t.host}:${t.port} did not arrive whole within ${limit / 1000} s; bunker did not carry them`, answer: null });
+          finish(null);
+        }, limit) : undefined;
+      };
+      const onData = (chunk: Buffer) => {
+        held = held.length === 0 ? chunk : Buffer.concat([held, chunk]);
+        judge();
+      };
+      upstream.on("error", cut);
+      upstream.on("data", early);
+      upstream.once("close", cut);
+      client.once("close", cut);
+      client.on("data", onData);
+      judge();
+      if (!finished) client.resume();
+    });
+  }
+
+  /** Ends a refused tunnel: the client gets an answer it can read (a TLS alert, an HTTP 403), the command a note. */
+  private refuseTunnel(client: Socket, upstream: Socket, t: TunnelTarget, r: Extract<TunnelStart, { kind: "refuse" }>): void {
+    this.refusals.push({ target: netTarget(t.host, t.port), reason: r.reason });
+    upstream.destroy();
+    if (r.answer === "http") {
+      const body = `bunker: ${r.reason}\n`;
+      client.end(`HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+    } else if (r.answer !== null) client.end(tlsAlert(r.answer.tlsAlert));
+    else client.end();
   }
 
   private checkCredentials(headerLines: string[]): void {
@@ -188,7 +266,7 @@ export class NetProxy {
       if (addresses.length === 0) throw new ProxyRefusal(502, `cannot resolve ${host}: no addresses`);
     }
     const own = ownAddresses();
-    const kind = (address: string) => localAddressKind(address) ?? (own.has(canonicalAddress(address)) ? "this machine's own" : null);
+    const kind = (address: string) => this.addressKind(address, own);
     for (const address of addresses) {
       if (kind(address) === null || this.opts.gate.addressGranted(addressAsHost(address), port)) return address;
     }
@@ -198,6 +276,11 @@ export class NetProxy {
     const what = literal ? `${host} is ${article(firstKind)} address` : `${host} resolves to ${first}, ${article(firstKind)} address`;
     const rule = firstKind.startsWith("this ") ? "this machine's own addresses, as to loopback," : "loopback, link-local and private addresses";
     throw new ProxyRefusal(403, `${what}; bunker connects to ${rule} only when they are granted by address: --allow-net=${shown}`);
+  }
+
+  /** Why an address is local ("loopback", "this machine's own"…), or null for a public one. */
+  private addressKind(address: string, own = ownAddresses()): string | null {
+    return localAddressKind(address) ?? (own.has(canonicalAddress(address)) ? "this machine's own" : null);
   }
 
   private connectTo(address: string, port: number): Promise<Socket> {

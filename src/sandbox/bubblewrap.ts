@@ -1,17 +1,21 @@
 // Linux confinement with bubblewrap (bwrap): a private mount namespace built
-// from nothing (bwrap's root is an empty tmpfs) with exactly the mounts of
-// spec.ts's allow-list; /dev and /proc minimal; new PID, IPC, UTS and
+// from nothing (bwrap's root is an empty tmpfs, read-only once built) with
+// exactly the mounts of spec.ts's allow-list; /dev and /proc minimal; every
+// writable in-memory folder of a size (tmpfs-sizes.ts); the command started
+// under process and memory limits (process-limits.ts); new PID, IPC, UTS and
 // network namespaces (network shared only when granted); no capabilities;
 // killed with its parent; a new session (no TIOCSTI into our terminal).
 import { proxyBwrapArgs } from "../net/command-net.ts";
 import { realHostFs, sandboxMounts, shownAs, standInPaths, type HostFs, type Mount, type SandboxSpec } from "./spec.ts";
 import { gitDirsInside, isWithin } from "../perms/workspace.ts";
 import { checkerInvocation, mountChecks, type MountCheck } from "./mount-check.ts";
+import { tmpfsSizeOf, tmpfsSizes, type TmpfsSizes } from "./tmpfs-sizes.ts";
+import { limitedArgv, prlimitProgram, processLimits } from "./process-limits.ts";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync, existsSync } from "node:fs";
 import { join } from "node:path";
 
-/** One mount as bwrap arguments. */
-function mountArgs(m: Mount): string[] {
+/** One mount as bwrap arguments; a writable empty folder (an in-memory tmpfs) gets its size. */
+function mountArgs(m: Mount, sizeOf: (path: string) => string[]): string[] {
   switch (m.kind) {
     case "ro":
       return ["--ro-bind", m.path, m.path];
@@ -22,7 +26,7 @@ function mountArgs(m: Mount): string[] {
     case "link":
       return ["--symlink", m.target, m.path];
     case "empty":
-      return m.writable ? ["--tmpfs", m.path] : ["--tmpfs", m.path, "--remount-ro", m.path];
+      return m.writable ? [...sizeOf(m.path), "--tmpfs", m.path] : ["--tmpfs", m.path, "--remount-ro", m.path];
     case "mask":
       // A file becomes /dev/null (--ro-bind would mount it nodev: unreadable rather than empty).
       return m.dir ? ["--tmpfs", m.path, "--remount-ro", m.path] : ["--dev-bind", "/dev/null", m.path];
@@ -35,21 +39,31 @@ export function bubblewrapArgs(spec: SandboxSpec, argv: string[], bwrap = "bwrap
   // The protected mounts inside what sandboxed writers can change are checked from inside before the command runs
   // (mount-check.ts): the checker and its list are shown read-only, each at its depth among the others.
   const checks = mountChecks(mounts, [spec.root, ...spec.writable, ...(spec.privateDirs ?? [])], personsLinks(spec), (p) => fs.kind(p), wallMounts(spec));
-  let inner = argv;
+  // Limits set inside the sandbox's own user namespace, so that its processes alone are counted (process-limits.ts).
+  const prlimit = prlimitProgram();
+  let inner = prlimit ? limitedArgv(prlimit, spec.limits ?? processLimits(undefined, spec.memoryBytes), argv) : argv;
   if (checks.length > 0) {
     const checker = checkerInvocation(CHECK_LIST);
     for (const p of checker.paths) if (!["ro", "rw"].includes(shownAs(mounts, p))) atDepth(mounts, { kind: "ro", path: p });
     atDepth(mounts, { kind: "copy", path: CHECK_LIST, source: checkList(checks) });
-    inner = [...checker.argv, ...argv];
+    inner = [...checker.argv, ...inner];
   }
+  const sizes: TmpfsSizes = tmpfsSizes(spec.memoryBytes);
+  const sized = !sizeUnsupported.has(bwrap);
+  const size = (bytes: number) => (sized ? ["--size", String(bytes)] : []);
+  const sizeOf = (path: string) => size(tmpfsSizeOf(path, spec.home, sizes) ?? sizes.tmp);
   const args = [bwrap];
   // A grant of / itself comes first, then bwrap's own /dev and /proc, then the rest on top.
-  for (const m of mounts) if (m.path === "/") args.push(...mountArgs(m));
-  args.push("--dev", "/dev", "--proc", "/proc");
-  for (const m of mounts) if (m.path !== "/") args.push(...mountArgs(m));
+  const rootGranted = mounts.some((m) => m.path === "/");
+  for (const m of mounts) if (m.path === "/") args.push(...mountArgs(m, sizeOf));
+  // bwrap's /dev is an unsized tmpfs: read-only, with a sized /dev/shm (POSIX shared memory) on it; the devices stay writable.
+  args.push("--dev", "/dev", ...size(sizes.shm), "--tmpfs", "/dev/shm", "--remount-ro", "/dev", "--proc", "/proc");
+  for (const m of mounts) if (m.path !== "/") args.push(...mountArgs(m, sizeOf));
   // /run is private (it holds sockets: docker, databases, the session bus, agents); the resolver's, when networked.
   if (spec.allowNet) args.push("--ro-bind-try", "/run/systemd/resolve", "/run/systemd/resolve");
   if (spec.netProxy && !spec.allowNet) args.push(...proxyBwrapArgs(spec.netProxy));
+  // bwrap's own root is an unsized tmpfs too: once every mount point is made in it, nothing more is written there.
+  if (!rootGranted) args.push("--remount-ro", "/");
   args.push("--unshare-all");
   if (spec.allowNet) args.push("--share-net");
   args.push("--die-with-parent", "--new-session", "--cap-drop", "ALL", "--chdir", spec.root, "--", ...inner);
@@ -95,6 +109,9 @@ function checkList(checks: MountCheck[]): string {
   return file;
 }
 
+/** bwrap programs found (by the probe) to lack --size. */
+const sizeUnsupported = new Set<string>();
+
 export type ProbeResult = { ok: true } | { ok: false; reason: string };
 
 /**
@@ -103,11 +120,17 @@ export type ProbeResult = { ok: true } | { ok: false; reason: string };
  */
 export function probeBubblewrap(bwrap: string): ProbeResult {
   try {
-    const probe = Bun.spawnSync(
-      [bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--unshare-all",
+    const run = (size: string[]) => Bun.spawnSync(
+      [bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", ...size, "--tmpfs", "/tmp", "--unshare-all",
         "--die-with-parent", "--new-session", "--cap-drop", "ALL", "--", "/bin/sh", "-c", ":"],
       { stdin: "ignore", stdout: "ignore", stderr: "pipe", timeout: 5000 },
     );
+    let probe = run(["--size", "1048576"]);
+    // bwrap before 0.8 has no --size: its sandbox still works, with unsized in-memory folders (README says so).
+    if (probe.exitCode !== 0 && /--size/.test(new TextDecoder().decode(probe.stderr))) {
+      sizeUnsupported.add(bwrap);
+      probe = run([]);
+    }
     if (probe.exitCode === 0) return { ok: true };
     const err = new TextDecoder().decode(probe.stderr).trim().split("\n")[0] ?? "";
     return { ok: false, reason: `bwrap cannot create a sandbox here${err ? `: ${err}` : ` (exit ${probe.exitCode})`}` };

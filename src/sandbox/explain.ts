@@ -5,6 +5,7 @@ import { isAbsolute, join, normalize, resolve } from "node:path";
 import { isWithin } from "../perms/workspace.ts";
 import { shellQuote } from "../shell/quote.ts";
 import { sandboxMounts, shownAs, type Mount, type SandboxSpec } from "./spec.ts";
+import { shownSize, tmpfsSizes } from "./tmpfs-sizes.ts";
 
 /** What a command sees, in one phrase. */
 export function describeView(spec: SandboxSpec): string {
@@ -104,4 +105,17 @@ export function busyOnReadOnlyMount(output: string, spec: SandboxSpec, mounts: (
     }
   }
   return false;
+}
+
+/**
+ * When a write ran out of space: the sandbox's private folders are in memory and limited (tmpfs-sizes.ts), which a
+ * command sees only as "No space left on device"; say how much each holds and where large files go. Null otherwise.
+ */
+export function spaceNote(output: string, spec: SandboxSpec, platform: NodeJS.Platform = process.platform): string | null {
+  // On macOS a command's TMPDIR is on disk: nothing of the sandbox's is in memory there.
+  if (platform !== "linux" || !/No space left on device|ENOSPC|os error 28/.test(output)) return null;
+  const s = tmpfsSizes(spec.memoryBytes);
+  const home = spec.home ? `the home (${shownSize(s.home)}), ` : "";
+  return `A write ran out of space. The sandbox's private /tmp (${shownSize(s.tmp)}), ${home}/var/tmp (${shownSize(s.varTmp)}), /dev/shm (${shownSize(s.shm)}) and /run (${shownSize(s.run)}) are held in this machine's memory and limited, so that a command cannot fill it; ` +
+    "the workspace is on disk: put large files there (a build's temporary files with TMPDIR=$PWD/.tmp, a cache with XDG_CACHE_HOME=$PWD/.cache). Do not retry as it is.";
 }

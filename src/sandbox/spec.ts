@@ -19,6 +19,7 @@ import type { GrantedGit } from "./git-grant.ts";
 import { homeDotMasks } from "./home-dots.ts";
 import { commondirTarget, gitfileTarget, readSmallText } from "../perms/gitfile.ts";
 import { gitConfigFiles } from "../perms/startup-files.ts";
+import type { ProcessLimits } from "./process-limits.ts";
 
 export interface SandboxSpec {
   /** The workspace root (absolute, realpath'd): read-write. */
@@ -69,6 +70,10 @@ export interface SandboxSpec {
   repositories?: WallState;
   /** Writable even when the workspace is read-only: an MCP server's own state directory (and what the person's settings let it write). */
   privateDirs?: string[];
+  /** The memory the private in-memory folders' sizes and the memory limit are worked out from (tmpfs-sizes.ts, process-limits.ts); default: this machine's. */
+  memoryBytes?: number;
+  /** How many processes and how much memory the command may take (default: process-limits.ts's for this machine). */
+  limits?: ProcessLimits;
 }
 
 /** What one path in the sandbox is. Listed parents first: a later mount sits on top of an earlier one. */

@@ -85,6 +85,32 @@ describe.skipIf(!canRun)("sandboxed commands with --allow-net=127.0.0.2:PORT", (
     expect(devTcpB?.content).not.toContain("reached B");
   }, 60_000);
 
+  test("a TLS client asking for another name inside a granted tunnel is refused, through the proxy and through the forwarder's loopback tunnel; the note says why (red team 7)", async () => {
+    const sClient = (proxy: boolean, to: string, name: string) => `openssl s_client -brief ${proxy ? '-proxy "${HTTPS_PROXY#http://}" ' : ""}-connect ${to} -servername ${name} </dev/null`;
+    const fake = e2e.serve([
+      reply([
+        run(sClient(true, `127.0.0.2:${A.tlsPort}`, "evil.example")),
+        run(sClient(false, `127.0.0.1:${L.tlsPort}`, "evil.example")),
+        run(sClient(true, `localhost:${L.tlsPort}`, "localhost")),
+        run(`curl -sS --cacert a.pem ${A.tlsUrl}/still-fine`),
+      ]),
+      reply("Done."),
+    ]);
+    const { root, env } = workspace();
+    const r = await runHeadless(root, env, ["-p", "fetch", "--allow-run", "--sandbox", "on", `--allow-net=127.0.0.2:${A.tlsPort},127.0.0.1:${L.tlsPort}`]);
+    expect(r.code).toBe(0);
+    const [viaProxy, viaTunnel, localhost, curl] = toolResults(fake.requests[1]);
+    const refused = (target: string) => `note: bunker's network proxy refused ${target}: the TLS client inside the tunnel to ${target} asked for the server evil.example (SNI); a tunnel carries TLS only to the host it was opened to (a server that fronts many sites would serve the other one): grant and connect to evil.example itself`;
+    expect(viaProxy?.is_error).toBe(true);
+    expect(viaProxy?.content).toContain("tlsv1 alert access denied");
+    expect(viaProxy?.content).toContain(refused(`127.0.0.2:${A.tlsPort}`));
+    expect(viaTunnel?.is_error).toBe(true);
+    expect(viaTunnel?.content).toContain("tlsv1 alert access denied");
+    expect(viaTunnel?.content).toContain(refused(`127.0.0.1:${L.tlsPort}`));
+    expect(localhost?.content).toContain("CONNECTION ESTABLISHED");
+    expect(curl).toEqual({ is_error: false, content: "exit code 0\n\nhello from A" });
+  }, 60_000);
+
   test("a line that only reads gets no network path (no forwarder started, no proxy variables); one that may connect does", async () => {
     const fake = e2e.serve([reply([run("printenv HTTPS_PROXY"), run("touch seen && env | grep -c '^HTTPS_PROXY='")]), reply("Done.")]);
     const { root, env } = workspace();

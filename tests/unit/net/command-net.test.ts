@@ -13,7 +13,7 @@ const netProxy = { socket: "/tmp/bunker-net-x/proxy.sock", port: 31337, readable
 describe("the proxy in the sandbox", () => {
   test("bubblewrap: the socket bound read-only at a fixed place, the forwarder's files readable, still no shared network", () => {
     const args = bubblewrapArgs(spec({ netProxy }), ["true"], "bwrap", { kind: () => null, readlink: () => "" }).join(" ");
-    expect(args).toContain(`--dir /run/bunker-net --ro-bind /tmp/bunker-net-x/proxy.sock ${PROXY_SOCKET_IN_SANDBOX} --unshare-all`);
+    expect(args).toContain(`--dir /run/bunker-net --ro-bind /tmp/bunker-net-x/proxy.sock ${PROXY_SOCKET_IN_SANDBOX} --remount-ro / --unshare-all`);
     // The forwarder's files come in as granted reads (run_bash adds net.spec.readable to spec.readable).
     expect(bubblewrapArgs(spec({ netProxy, readable: netProxy.readable }), ["true"], "bwrap", { kind: () => "dir", readlink: () => "" }).join(" ")).toContain("--ro-bind /opt/bunker /opt/bunker");
     expect(args).not.toContain("--share-net");

@@ -2,10 +2,9 @@
 // plain requests reach granted targets; refusals are a 403 with one line;
 // names that resolve to local addresses need a grant by address.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { connect } from "node:net";
 import { networkInterfaces } from "node:os";
 import { NetProxy, type NetGate } from "../../../src/net/proxy.ts";
-import { hostsCover, netTarget } from "../../../src/net/host-pattern.ts";
+import { gate, raw, withProxy } from "../../support/net-proxy.ts";
 import { startTestServer, type TestServer } from "../../support/net-servers.ts";
 
 let A: TestServer;
@@ -13,41 +12,6 @@ beforeAll(() => {
   A = startTestServer("A", "127.0.0.2", { "/headers": (req) => Response.json(Object.fromEntries(req.headers)) });
 });
 afterAll(() => A.stop());
-
-/** Allows what `allowed` covers; grants by address what `byAddress` covers (by default the same). */
-function gate(allowed: string[], byAddress: string[] = allowed): NetGate & { asked: string[] } {
-  const asked: string[] = [];
-  return {
-    asked,
-    async admit(host, port) {
-      asked.push(netTarget(host, port));
-      return hostsCover(allowed, netTarget(host, port)) ? null : `not granted: --allow-net=${netTarget(host, port)}`;
-    },
-    addressGranted: (host, port) => hostsCover(byAddress, netTarget(host, port)),
-  };
-}
-
-async function withProxy<T>(g: NetGate, fn: (url: string, proxy: NetProxy) => Promise<T>, resolve?: (h: string) => Promise<string[]>): Promise<T> {
-  const proxy = new NetProxy({ gate: g, ...(resolve ? { resolve } : {}) });
-  const port = await proxy.listenLoopback();
-  try {
-    return await fn(`http://127.0.0.1:${port}`, proxy);
-  } finally {
-    await proxy.close();
-  }
-}
-
-/** Sends raw bytes to the proxy and returns everything it answers. */
-function raw(proxyUrl: string, request: string): Promise<string> {
-  const { port } = new URL(proxyUrl);
-  return new Promise((resolve, reject) => {
-    const s = connect(Number(port), "127.0.0.1", () => s.write(request));
-    let out = "";
-    s.on("data", (d) => (out += d.toString("latin1")));
-    s.on("end", () => resolve(out));
-    s.on("error", reject);
-  });
-}
 
 describe("the proxy", () => {
   test("plain HTTP to a granted host:port is forwarded in origin form; proxy headers are not passed on", async () => {

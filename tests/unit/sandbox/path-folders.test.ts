@@ -137,9 +137,10 @@ describe.skipIf(!usable)("a PATH folder inside the workspace: what shadows the p
     expect(readFileSync(join(root, ".venv/bin/pip"), "utf8")).toBe("#!/bin/sh\necho venv pip\n");
   });
 
-  test("a busy path that is no read-only mount of the sandbox's (its private /tmp) gets no such note", async () => {
+  test("a busy path that is no read-only mount of the sandbox's (the proxy's socket in its private /run) gets no such note", async () => {
     const { root, env } = venvWorkspace();
-    const out = await runAllowed(root, "mv /tmp /tmp-old", { env, home });
+    // (The sandbox's own root is read-only, so /tmp cannot be moved at all: the socket's folder in /run is writable.)
+    const out = await runAllowed(root, "mv /run/bunker-net/proxy.sock /run/bunker-net/moved.sock", { env, home });
     expect(out).toContain("Device or resource busy");
     expect(out).not.toContain("The sandbox blocked a write");
     // The same from inside a folder, by a relative name: still the sandbox's read-only pip.

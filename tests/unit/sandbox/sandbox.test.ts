@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { emptyGrants } from "../../../src/perms/policy.ts";
 import { bubblewrapArgs } from "../../../src/sandbox/bubblewrap.ts";
 import { checkerInvocation } from "../../../src/sandbox/mount-check.ts";
+import { prlimitProgram } from "../../../src/sandbox/process-limits.ts";
 import { detectSandbox, locateProgram, parseSandboxMode, planSandbox, sandboxStartupNotice } from "../../../src/sandbox/detect.ts";
 import { scrubEnv } from "../../../src/sandbox/env.ts";
 import { sbplString, seatbeltProfile } from "../../../src/sandbox/seatbelt.ts";
@@ -30,7 +31,9 @@ const hidden = ["/etc/shadow", "/etc/ssl/private", "/home/u/.ssh", "/home/u/.net
 
 describe("bubblewrap arguments: an allow-list", () => {
   test("system directories read-only (links kept as links), private /tmp, /run and home, the workspace, no net", () => {
-    const args = bubblewrapArgs(spec({ home: "/home/u", hidden }), ["bash", "-c", "ls"], "/usr/bin/bwrap", fakeHost).join(" ");
+    const args = bubblewrapArgs(spec({ home: "/home/u", hidden, memoryBytes: 16 * 1024 ** 3, limits: { processes: 100, dataBytes: 1000 } }), ["bash", "-c", "ls"], "/usr/bin/bwrap", fakeHost).join(" ");
+    // The command starts under its process and memory limits (process-limits.ts), where prlimit is installed.
+    const limited = prlimitProgram() ? `${prlimitProgram()} --nproc=100:100 --data=1000:1000 -- ` : "";
     // The workspace's read-only .git and .bunker are checked from inside before the command (mount-check.ts): the
     // checker's own files and its list are shown read-only, and it starts the command.
     const checker = checkerInvocation("/run/bunker-mount-check.json");
@@ -39,11 +42,12 @@ describe("bubblewrap arguments: an allow-list", () => {
     let rest = args.replace(`--ro-bind ${list} /run/bunker-mount-check.json `, "");
     for (const p of checker.paths) rest = rest.replace(`--ro-bind ${p} ${p} `, "");
     expect(rest).toBe(
-      "/usr/bin/bwrap --dev /dev --proc /proc --ro-bind /usr /usr --symlink usr/bin /bin --ro-bind /etc /etc " +
-        "--tmpfs /tmp --tmpfs /run --tmpfs /var/tmp --tmpfs /home/u --bind /work/proj /work/proj --dev-bind /dev/null /etc/shadow " +
+      // Every writable in-memory folder sized (tmpfs-sizes.ts: 16 GiB of memory here); /dev and bwrap's own root read-only.
+      "/usr/bin/bwrap --dev /dev --size 858783744 --tmpfs /dev/shm --remount-ro /dev --proc /proc --ro-bind /usr /usr --symlink usr/bin /bin --ro-bind /etc /etc " +
+        "--size 3435134976 --tmpfs /tmp --size 16777216 --tmpfs /run --size 858783744 --tmpfs /var/tmp --size 3435134976 --tmpfs /home/u --bind /work/proj /work/proj --dev-bind /dev/null /etc/shadow " +
         "--ro-bind /work/proj/.git /work/proj/.git --tmpfs /work/proj/.bunker --remount-ro /work/proj/.bunker " +
         "--tmpfs /etc/ssl/private --remount-ro /etc/ssl/private " +
-        `--unshare-all --die-with-parent --new-session --cap-drop ALL --chdir /work/proj -- ${checker.argv.join(" ")} bash -c ls`,
+        `--remount-ro / --unshare-all --die-with-parent --new-session --cap-drop ALL --chdir /work/proj -- ${checker.argv.join(" ")} ${limited}bash -c ls`,
     );
     // Credential stores in the home need no hiding: the home is empty.
     expect(args).not.toContain(".ssh");
@@ -68,9 +72,10 @@ describe("bubblewrap arguments: an allow-list", () => {
     expect(args.join(" ")).toContain("--bind /data /data");
     expect(args.join(" ")).not.toContain("/work/proj/.git");
   });
-  test("a grant of / comes before bwrap's own /dev and /proc", () => {
-    const args = bubblewrapArgs(spec({ readable: ["/"] }), ["true"], "bwrap", { kind: (p) => (p === "/" ? "dir" : fakeHost.kind(p)), readlink: fakeHost.readlink });
-    expect(args.slice(0, 11).join(" ")).toBe("bwrap --ro-bind / / --dev /dev --proc /proc --ro-bind /usr /usr");
+  test("a grant of / comes before bwrap's own /dev and /proc, and is not made read-only at the end (bwrap's own root is)", () => {
+    const args = bubblewrapArgs(spec({ readable: ["/"], memoryBytes: 20 * 1024 ** 2 }), ["true"], "bwrap", { kind: (p) => (p === "/" ? "dir" : fakeHost.kind(p)), readlink: fakeHost.readlink });
+    expect(args.slice(0, 17).join(" ")).toBe("bwrap --ro-bind / / --dev /dev --size 1048576 --tmpfs /dev/shm --remount-ro /dev --proc /proc --ro-bind /usr /usr");
+    expect(args.join(" ")).not.toContain("--remount-ro / ");
   });
   test("a worktree's repository (outside the workspace) is found for git to work there", () => {
     const files: Record<string, string> = {
