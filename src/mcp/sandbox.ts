@@ -153,6 +153,11 @@ export async function launchStdio(def: McpServerDef, ctx: LaunchContext): Promis
   const network = view.network;
   const state = serverStateDir(ctx.stateDir, def, ctx.root);
   mkdirSync(state, { recursive: true, mode: 0o700 });
+  // The person's own server starts in its state directory: started in the workspace, what commands can write there
+  // chose its code (red team 8 F17/F18: npx took a planted ./node_modules/@modelcontextprotocol/server-github first,
+  // `python -m mcp_server_fetch` a planted ./mcp_server_fetch, and either got the person's token). A project's server
+  // is the project's code: it starts in the workspace.
+  const cwd = def.source === "user" ? state : ctx.root;
   // Its `write` folders get the git wall a command's writable roots get (red team 5's F7): every repository site and
   // runs-later file in them read-only in its sandbox, and the same walk after each tool call.
   const wall = ctx.plan.confined ? serverWall(def, ctx, host.gitConfig ?? []) : null;
@@ -160,6 +165,7 @@ export async function launchStdio(def: McpServerDef, ctx: LaunchContext): Promis
     ...host,
     readable: view.readable,
     root: ctx.root,
+    cwd,
     allowNet: network === "all",
     gitWritable: false,
     writable: [],
@@ -194,7 +200,7 @@ export async function launchStdio(def: McpServerDef, ctx: LaunchContext): Promis
   const inner = [program, ...args];
   const argv = confine(ctx.plan, spec, net ? net.wrap(inner) : inner, state);
   return {
-    command: argv[0]!, args: argv.slice(1), env, cwd: ctx.root, sandboxed: ctx.plan.confined,
+    command: argv[0]!, args: argv.slice(1), env, cwd, sandboxed: ctx.plan.confined,
     network,
     stateDir: state,
     close: async () => void (await net?.close()),
