@@ -15,7 +15,7 @@ import { hostView, type SandboxSpec } from "../sandbox/spec.ts";
 import { wallAfter, wallBefore, type WallState } from "../sandbox/git-wall.ts";
 import { laterMatch } from "../perms/runs-later.ts";
 import { startCommandNet, type CommandNet } from "../net/command-net.ts";
-import { hostsCover, netTarget } from "../net/host-pattern.ts";
+import { hostsCover, netTarget, normalizeHost } from "../net/host-pattern.ts";
 import { loopbackTargets } from "../net/gate.ts";
 import type { NetGate } from "../net/proxy.ts";
 import { absoluteIn, type McpServerDef } from "./config.ts";
@@ -93,6 +93,18 @@ export function serverGate(def: McpServerDef, denyHosts: string[]): NetGate {
     },
     addressGranted: (host, port) => granted(netTarget(host, port)),
   };
+}
+
+/**
+ * Why bunker does not connect to an HTTP server at `url`, or null: bunker connects to one itself, outside the command
+ * proxy, so --deny-net is applied here (a deny always wins; red team 8 F25: under a bare --deny-net bunker still
+ * connected to a project's server and sent it the person's token in a header).
+ */
+export function httpServerDenial(def: McpServerDef, url: URL, ctx: Pick<LaunchContext, "denyHosts" | "denyAllNet">): string | null {
+  if (ctx.denyAllNet) return `bunker does not connect to it (${url.origin}) under --deny-net, which gives no network to anything`;
+  const host = normalizeHost(url.hostname) ?? url.hostname;
+  const target = netTarget(host, url.port ? Number(url.port) : url.protocol === "https:" ? 443 : 80);
+  return hostsCover(ctx.denyHosts, target) ? `bunker does not connect to it: ${target} is denied (--deny-net or a net: deny rule)` : null;
 }
 
 /** Whether a server's `net` list grants `target` ("host:port"), less what is denied everywhere. */

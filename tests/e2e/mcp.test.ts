@@ -403,6 +403,28 @@ describe("a streamable-HTTP server", () => {
   });
 });
 
+describe("an HTTP server, which bunker connects to itself", () => {
+  test("--deny-net wins: bare or naming its host, bunker does not connect, and says why (red team 8 F25)", async () => {
+    let hits = 0;
+    const web = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => (hits++, new Response("not MCP")) });
+    cleanups.push(() => web.stop(true));
+    const fake = e2e.serve([]);
+    const { root, env } = e2e.workspace();
+    writeProjectServers(root, { docs: { type: "http", url: `http://127.0.0.1:${web.port}/mcp`, headers: { Authorization: "Bearer ${DOCS_TOKEN}" } } });
+    env.DOCS_TOKEN = "tok_docs_secret";
+    for (const deny of ["--deny-net", "--deny-net=127.0.0.1", "--deny-net=localhost"]) {
+      fake.push(reply("No tools."));
+      const r = await runHeadless(root, env, ["-p", "hello", "--allow-mcp=docs", deny]);
+      expect(r.stderr).toContain("MCP server docs did not start: bunker does not connect to it");
+      expect(hits).toBe(0);
+    }
+    // The control: without the deny, bunker connects (it is not an MCP server, so it then fails).
+    fake.push(reply("No tools."));
+    await runHeadless(root, env, ["-p", "hello", "--allow-mcp=docs"]);
+    expect(hits).toBeGreaterThan(0);
+  });
+});
+
 describe("a project's .mcp.json", () => {
   test("headless without --allow-mcp: not started, and the person is told how to start it", async () => {
     const fake = e2e.serve([reply("No tools.")]);
