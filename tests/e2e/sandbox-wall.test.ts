@@ -62,6 +62,19 @@ describe.skipIf(!usable)("with the judge allowing everything (-A --allow-run --n
   });
 });
 
+describe.skipIf(!usable)("a grant of the whole machine (--allow-read=/)", () => {
+  test("commands run (bwrap could not make /bin again over the granted root), and the home's credentials stay hidden", async () => {
+    fake = runs.start([reply([run("ls / >/dev/null && echo listed; cat ~/.config/git/credentials; echo done")]), reply("Done.")]);
+    const { root, env } = setup(false);
+    const r = await runHeadless(root, env, ["-p", "go", "--allow-run", "--allow-read=/", "--no-prompt"]);
+    expect(r.code).toBe(0);
+    const [result] = toolResults(fake.requests[1]);
+    expect(result!.content).toContain("listed");
+    expect(result!.content).toContain("done");
+    expect(result!.content).not.toContain(SECRET);
+  });
+});
+
 describe.skipIf(!usable)("a command that plants hundreds of runs-later files", () => {
   test("gets twenty lines about them, the last saying how many more and how to list them (red team 8: 5,000 made a 1.1 MB result)", async () => {
     fake = runs.start([reply([run("for i in $(seq 1 60); do mkdir -p d$i && echo 'touch /srv/x' > d$i/.envrc; done; echo planted")]), reply("Done.")]);
