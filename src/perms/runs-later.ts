@@ -111,8 +111,10 @@ function personOf(person: Person): { env: Record<string, string | undefined>; ho
 
 function withKey(roots: string | readonly string[], extra: readonly RunsLaterRule[], bunkerPath: string, person: Person): { match: (real: string) => string | null; startupKey: string; path: string } {
   const all = typeof roots === "string" ? [roots] : [...roots];
-  const rules = [...RUNS_LATER, ...extra].map((rule) => ({ glob: new Bun.Glob(rule.glob), absolute: isAbsolute(rule.glob), why: rule.why, needle: needle(rule.glob), top: rule.top === true }));
+  const rules = [...RUNS_LATER, ...extra].map((rule) => ({ glob: new Bun.Glob(rule.glob), absolute: isAbsolute(rule.glob), why: rule.why, needles: needles(rule.glob), top: rule.top === true }));
   const tops = repositoryTops();
+  const every = rules.flatMap((r) => r.needles);
+  const anyNeedle = every.includes("") ? null : new RegExp(every.map((n) => n.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")).join("|"));
   const hooksDirs = all.flatMap((root) => {
     const hooks = gitHooksPath(root);
     return hooks ? [{ dir: resolve(root, hooks), hooks }] : [];
@@ -129,16 +131,20 @@ function withKey(roots: string | readonly string[], extra: readonly RunsLaterRul
   const match = (real: string): string | null => {
     const root = byDepth.find((r) => isWithin(r, real));
     if (root === real) return null;
-    // Outside every root: each folder of the path could be where direnv or husky looks.
-    const rels = root ? [relative(root, real)] : real.split(sep).map((_, i, parts) => parts.slice(i).join(sep)).filter((r) => r && !isAbsolute(r));
-    // From the top of each repository inside the root too, for the CI rules (only for paths that name a CI folder or file).
-    const fromTops = root ? tops(root, real) : [];
-    for (const rule of rules) {
-      for (const rel of rule.absolute ? [real] : rule.top ? [...rels, ...fromTops] : rels) {
-        // Case-insensitive file systems (macOS, Windows) treat `.ENVRC` as `.envrc`.
-        const lower = rel.toLowerCase();
-        if (!lower.includes(rule.needle)) continue;
-        if (rule.glob.match(rel) || (lower !== rel && rule.glob.match(lower))) return rule.why;
+    const lowerReal = real.toLowerCase();
+    // Every name a rule's path must hold, tested at once: most files (a node_modules) hold none of them.
+    if (anyNeedle === null || anyNeedle.test(lowerReal)) {
+      // Outside every root: each folder of the path could be where direnv or husky looks.
+      const rels = (root ? [relative(root, real)] : real.split(sep).map((_, i, parts) => parts.slice(i).join(sep)).filter((r) => r && !isAbsolute(r))).map(named);
+      // From the top of each repository inside the root too, for the CI rules (only for paths that name a CI folder or file).
+      const fromTops = root ? tops(root, rels[0]!.rel).map(named) : [];
+      const forTop = fromTops.length ? [...rels, ...fromTops] : rels;
+      const absolute = [{ rel: real, lower: lowerReal }];
+      for (const rule of rules) {
+        for (const { rel, lower } of rule.absolute ? absolute : rule.top ? forTop : rels) {
+          if (!rule.needles.some((n) => lower.includes(n))) continue;
+          if (rule.glob.match(rel) || (lower !== rel && rule.glob.match(lower))) return rule.why;
+        }
       }
     }
     const hooks = hooksDirs.find((h) => isWithin(h.dir, real));
@@ -173,6 +179,9 @@ function mtimeOf(dir: string): number {
   }
 }
 
+/** A path and its lower case (case-insensitive file systems, macOS and Windows, treat `.ENVRC` as `.envrc`). */
+const named = (rel: string) => ({ rel, lower: rel.toLowerCase() });
+
 /** Names CI reads its pipeline from (the `top` rules): only a path holding one is matched from a repository's top. */
 const CI_NAMES = /(^|\/)(\.github\/(workflows|actions)|\.forgejo|\.gitea|\.gitlab-ci\.|\.circleci|\.?azure-pipelines|bitbucket-pipelines|\.buildkite|\.drone\.|\.woodpecker|\.travis\.)/i;
 
@@ -180,10 +189,9 @@ const CI_NAMES = /(^|\/)(\.github\/(workflows|actions)|\.forgejo|\.gitea|\.gitla
  * A path's names relative to each folder between `root` and it that holds a `.git` (a repository's top, whose CI
  * runs its own pipeline files). Whether a folder holds one is looked up once per matcher (one per command).
  */
-function repositoryTops(): (root: string, real: string) => string[] {
+function repositoryTops(): (root: string, rel: string) => string[] {
   const isTop = new Map<string, boolean>();
-  return (root, real) => {
-    const rel = relative(root, real);
+  return (root, rel) => {
     if (!CI_NAMES.test(rel)) return [];
     const parts = rel.split(sep);
     const out: string[] = [];
@@ -198,17 +206,22 @@ function repositoryTops(): (root: string, real: string) => string[] {
 }
 
 /**
- * Text any path a glob matches must contain (its longest literal name, lower
- * case): most paths are ruled out without running the glob. "" when the glob
- * has alternatives or classes, whose literals may not all be needed.
+ * Texts one of which any path a glob matches must contain (each alternative's longest literal name, lower case):
+ * most paths are ruled out without running the glob. [""] when a needle cannot be told (escapes, nested braces).
  */
-function needle(glob: string): string {
-  if (glob.includes("\\")) return "";
-  // Alternatives and classes stand for anything; split at "/" too: `**/` may stand for nothing (`**/.envrc` matches `.envrc`).
-  const plain = glob.replace(/\{[^{}]*\}|\[[^\]]*\]/g, "*");
-  // Nested alternatives: no needle (a stray brace must not become text the path has to hold).
-  if (/[{}[\]]/.test(plain)) return "";
-  return plain.split(/[*?/]/).reduce((a, b) => (b.length > a.length ? b : a), "").toLowerCase();
+function needles(glob: string): string[] {
+  if (glob.includes("\\")) return [""];
+  // One brace group at a time becomes its alternatives (`{.irbrc,.pryrc}`: either name), classes stand for anything.
+  const group = /\{([^{}]*)\}/.exec(glob);
+  if (group) {
+    const alts = group[1]!.split(",").flatMap((alt) => needles(glob.slice(0, group.index) + alt + glob.slice(group.index + group[0].length)));
+    return alts.includes("") ? [""] : [...new Set(alts)];
+  }
+  const plain = glob.replace(/\[[^\]]*\]/g, "*");
+  // A stray brace must not become text the path has to hold.
+  if (/[{}[\]]/.test(plain)) return [""];
+  // Split at "/" too: `**/` may stand for nothing (`**/.envrc` matches `.envrc`).
+  return [plain.split(/[*?/]/).reduce((a, b) => (b.length > a.length ? b : a), "").toLowerCase()];
 }
 
 /** A settings "protect" entry as a rule: a wildcard-free path covers itself and everything below it. */

@@ -105,7 +105,7 @@ export function venvMatcher(path: string, home: string = process.env.HOME || hom
       const shadowed = entries.find((e) => resolve(e) !== own && isProgram(join(e, name)));
       return shadowed ? `your shell runs it instead of ${join(shadowed, name)}${VENV_ACTIVE}` : VENV_TOOL_WHY;
     }
-    const activate = /^(.*)\/etc\/conda\/(de)?activate\.d\//.exec(real);
+    const activate = real.includes("/etc/conda/") ? /^(.*)\/etc\/conda\/(de)?activate\.d\//.exec(real) : null;
     if (activate && env(activate[1]!)) return CONDA_ACTIVATE_WHY;
     const lib = envLib(real, env);
     if (!lib) return null;
