@@ -343,6 +343,7 @@ export class Agent {
         results.push({ type: "tool_result", tool_use_id: call.id, content: refusal, is_error: true });
         continue;
       }
+      await registry.ready(call.name);
       const summary = registry.summarize(call.name, call.input);
       events.onToolStart(summary);
       const result = await registry.run(call.name, call.input, ctx);

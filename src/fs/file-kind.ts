@@ -8,7 +8,7 @@
 // workspace's .mcp.json and settings, AGENTS.md, a file being changed or taken
 // back, git's small files) goes through readRegularSync: the one decision on
 // what bunker reads, and how much of it.
-import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from "node:fs";
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, statSync, type Stats } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
 import { formatSize } from "../text/size.ts";
 
@@ -75,6 +75,18 @@ export interface RegularBytes {
  * at most `max`). Throws a FileKindError that names `display` and says what is wrong and that bunker did not read it.
  */
 export function readRegularSync(path: string, display: string, limit: ReadLimit): RegularBytes | null {
+  // Looked at before it is opened: opening some devices does something (red team 8 F7: `.mcp.json -> /dev/watchdog`
+  // armed the watchdog, which reboots the machine). The descriptor is checked again below (a swap in between).
+  let pre: Stats | undefined;
+  try {
+    pre = limit.follow ? statSync(path) : lstatSync(path);
+  } catch {
+    // Not there, or not reachable: open() says which.
+  }
+  if (pre && !pre.isSymbolicLink()) {
+    const kind = fileKind(pre);
+    if (kind !== "file") throw new FileKindError(notReadMessage(display, kind));
+  }
   let fd: number;
   try {
     fd = openSync(path, limit.follow ? FOLLOW_FLAGS : READ_FLAGS);

@@ -29,6 +29,8 @@ export interface McpServerDef {
   transport: McpTransportDef;
   /** The person's environment variables the definition takes in (every ${VAR} it expands), for the consent question. */
   passes: string[];
+  /** The variables a stdio definition sets, as written (`${VAR}` not expanded: a token is never shown), for the consent question. */
+  envWritten?: Record<string, string>;
   /** Hosts its sandbox may reach (user file only). */
   net: string[];
   /** Absolute paths its sandbox may write (user file only). */
@@ -120,9 +122,11 @@ function parseEntry(name: string, raw: unknown, ctx: ParseContext, warnings: str
   const expand = (s: string) => expandVars(s, ctx.env, used);
   const type = entry.type ?? (entry.url !== undefined ? "http" : "stdio");
   let transport: McpTransportDef;
+  let envWritten: Record<string, string> | undefined;
   if (type === "stdio") {
     if (typeof entry.command !== "string" || entry.command.trim() === "") throw new EntryError('"command" must name the program to run');
     const env = stringMap(entry.env, "env");
+    envWritten = env;
     transport = {
       type: "stdio",
       command: expand(entry.command),
@@ -155,10 +159,39 @@ function parseEntry(name: string, raw: unknown, ctx: ParseContext, warnings: str
     file: ctx.file,
     transport,
     passes: [...used].sort(),
+    ...(envWritten ? { envWritten } : {}),
     ...grants,
     timeoutMs: (timeout as number | undefined) ?? ctx.defaultTimeoutMs,
-    hash: definitionHash(raw),
+    hash: ctx.source === "project" && transport.type === "stdio" ? projectServerHash(raw, [transport.command, ...transport.args], ctx.root) : definitionHash(raw),
   };
+}
+
+/** The most of one code file a project server's consent hash reads; a larger one counts by its size and time. */
+const CODE_FILE_MAX = 4 * 1024 * 1024;
+
+/**
+ * A project server's consent hash: its definition, and the workspace files its command and arguments name (a
+ * `--flag=FILE` too), by content. Consent is to the code as much as to the definition (red team 8 F10: the model
+ * rewrote tools/helper_mcp.py unasked, and the same approved definition then started it and handed it the token).
+ * A definition that names no file here hashes as before.
+ */
+function projectServerHash(raw: unknown, words: string[], root: string): string {
+  const code: [string, string][] = [];
+  for (const word of words) {
+    if (word.startsWith("-") && !word.includes("=")) continue;
+    const path = word.startsWith("-") ? word.slice(word.indexOf("=") + 1) : word;
+    if (path === "" || /^[a-z][a-z0-9+.-]*:/i.test(path)) continue;
+    const file = absoluteIn(root, path);
+    if (!isWithin(root, file) || code.some(([f]) => f === file)) continue;
+    try {
+      const got = readRegularSync(file, file, { max: CODE_FILE_MAX, follow: true });
+      if (got) code.push([file, new Bun.CryptoHasher("sha256").update(got.bytes).digest("hex")]);
+    } catch (e) {
+      // Not a plain file (a folder: a package; a FIFO), or too large: what can be said of it without reading it.
+      if (e instanceof FileKindError) code.push([file, e.message]);
+    }
+  }
+  return code.length === 0 ? definitionHash(raw) : definitionHash({ definition: raw, code });
 }
 
 /** `net`, `write` and `read` of a user-file entry: paths absolute (`~/` is the home directory, others from the workspace). */

@@ -9,7 +9,7 @@ import type { Transport } from "@modelcontextprotocol/client";
 import { SSEClientTransport, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { version } from "../build-info.ts";
 import type { McpServerDef } from "./config.ts";
-import { LaunchError, launchStdio, type LaunchContext } from "./sandbox.ts";
+import { httpServerDenial, LaunchError, launchStdio, type LaunchContext } from "./sandbox.ts";
 import { SandboxedStdioTransport } from "./stdio.ts";
 import { endTree, processTree } from "../sandbox/reaper.ts";
 
@@ -136,6 +136,8 @@ export class McpConnection {
     const t = this.def.transport;
     if (t.type === "http") {
       const url = new URL(t.url);
+      const denied = httpServerDenial(this.def, url, this.launch);
+      if (denied) throw new LaunchError(denied);
       const requestInit = { headers: t.headers };
       return url.pathname.endsWith("/sse") ? new SSEClientTransport(url, { requestInit }) : new StreamableHTTPClientTransport(url, { requestInit });
     }

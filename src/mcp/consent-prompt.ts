@@ -34,14 +34,36 @@ function describeView(def: McpServerDef, view: LaunchView): string[] {
   return lines;
 }
 
+/**
+ * Variables that make the program run other code than the one named (red team 8 F12: `PYTHONPATH=tools/.cache`, a
+ * sitecustomize.py there ran first, with the token): marked, with what they do.
+ */
+const CODE_LOADING: Record<string, string> = {
+  PYTHONPATH: "python imports from there first, and runs a sitecustomize.py there at start",
+  PYTHONSTARTUP: "python runs that file", PYTHONHOME: "python's own library comes from there", PYTHONUSERBASE: "python loads packages and .pth files from there",
+  NODE_OPTIONS: "node runs what --require or --import names", NODE_PATH: "node resolves modules from there",
+  LD_PRELOAD: "every program loads that library", LD_LIBRARY_PATH: "programs load libraries from there first", LD_AUDIT: "every program loads that library",
+  BASH_ENV: "bash runs that file", ENV: "sh runs that file", PERL5OPT: "perl runs those options", PERL5LIB: "perl loads modules from there first",
+  RUBYOPT: "ruby runs those options", RUBYLIB: "ruby loads from there first", JAVA_TOOL_OPTIONS: "the JVM takes those options (agents)",
+  _JAVA_OPTIONS: "the JVM takes those options (agents)", JDK_JAVA_OPTIONS: "the JVM takes those options (agents)",
+  PATH: "programs are looked up there", DYLD_INSERT_LIBRARIES: "every program loads that library",
+};
+
+/** A value as shown: at most 120 characters. */
+function clipValue(value: string): string {
+  return value.length > 120 ? `${value.slice(0, 119)}…` : value;
+}
+
 /** The lines that describe a definition: what runs, with what of yours. */
 export function describeDefinition(def: McpServerDef, view: LaunchView): string[] {
   const t = def.transport;
   const lines: string[] = [];
   if (t.type === "stdio") {
     lines.push(`${pc.dim("$")} ${pc.bold(escapeControl([t.command, ...t.args].map(shellQuote).join(" ")))}`);
-    const set = Object.keys(t.env);
-    if (set.length) lines.push(`${pc.dim("sets:")} ${escapeControl(set.join(", "))}`);
+    for (const [name, value] of Object.entries(def.envWritten ?? t.env)) {
+      const loads = CODE_LOADING[name];
+      lines.push(`${pc.dim("sets:")} ${escapeControl(`${name}=${clipValue(value)}`)}${loads ? pc.yellow(` (loads code: ${loads})`) : ""}`);
+    }
     lines.push(...describeView(def, view));
   } else {
     lines.push(`${pc.dim("connects to")} ${pc.bold(escapeControl(t.url))}`);
@@ -69,7 +91,8 @@ export async function askConsent(def: McpServerDef, changed: boolean, view: Laun
     await holdWaitingKeys(input);
     const what = changed ? "changed its MCP server" : "wants to start an MCP server";
     // Wrapped inside the box: the terminal's own wrap would cut mid-word and leave the "│" gutter.
-    log.step(wrapInBox([`This project's ${escapeControl(def.file)} ${what} ${pc.bold(escapeControl(def.name))}`], output.columns).join("\n"), { output });
+    const since = changed ? " since you said yes (its definition, or a file it runs)" : "";
+    log.step(wrapInBox([`This project's ${escapeControl(def.file)} ${what} ${pc.bold(escapeControl(def.name))}${since}`], output.columns).join("\n"), { output });
     log.message(wrapInBox(describeDefinition(def, view), output.columns), { output, spacing: 0 });
     // Only 1..3 (which move), the arrows and Enter answer it, and Enter alone is "No, not in this session" (as Claude Code leaves a
     // project's server it was not told to use disabled): a letter, or an Enter after one, is the person typing their

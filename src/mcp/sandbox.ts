@@ -15,7 +15,7 @@ import { hostView, type SandboxSpec } from "../sandbox/spec.ts";
 import { wallAfter, wallBefore, type WallState } from "../sandbox/git-wall.ts";
 import { laterMatch } from "../perms/runs-later.ts";
 import { startCommandNet, type CommandNet } from "../net/command-net.ts";
-import { hostsCover, netTarget } from "../net/host-pattern.ts";
+import { hostsCover, netTarget, normalizeHost } from "../net/host-pattern.ts";
 import { loopbackTargets } from "../net/gate.ts";
 import type { NetGate } from "../net/proxy.ts";
 import { absoluteIn, type McpServerDef } from "./config.ts";
@@ -95,6 +95,18 @@ export function serverGate(def: McpServerDef, denyHosts: string[]): NetGate {
   };
 }
 
+/**
+ * Why bunker does not connect to an HTTP server at `url`, or null: bunker connects to one itself, outside the command
+ * proxy, so --deny-net is applied here (a deny always wins; red team 8 F25: under a bare --deny-net bunker still
+ * connected to a project's server and sent it the person's token in a header).
+ */
+export function httpServerDenial(def: McpServerDef, url: URL, ctx: Pick<LaunchContext, "denyHosts" | "denyAllNet">): string | null {
+  if (ctx.denyAllNet) return `bunker does not connect to it (${url.origin}) under --deny-net, which gives no network to anything`;
+  const host = normalizeHost(url.hostname) ?? url.hostname;
+  const target = netTarget(host, url.port ? Number(url.port) : url.protocol === "https:" ? 443 : 80);
+  return hostsCover(ctx.denyHosts, target) ? `bunker does not connect to it: ${target} is denied (--deny-net or a net: deny rule)` : null;
+}
+
 /** Whether a server's `net` list grants `target` ("host:port"), less what is denied everywhere. */
 function serverGrants(def: McpServerDef, denyHosts: string[]): (target: string) => boolean {
   return (target) => hostsCover(def.net, target) && !hostsCover(denyHosts, target);
@@ -153,6 +165,11 @@ export async function launchStdio(def: McpServerDef, ctx: LaunchContext): Promis
   const network = view.network;
   const state = serverStateDir(ctx.stateDir, def, ctx.root);
   mkdirSync(state, { recursive: true, mode: 0o700 });
+  // The person's own server starts in its state directory: started in the workspace, what commands can write there
+  // chose its code (red team 8 F17/F18: npx took a planted ./node_modules/@modelcontextprotocol/server-github first,
+  // `python -m mcp_server_fetch` a planted ./mcp_server_fetch, and either got the person's token). A project's server
+  // is the project's code: it starts in the workspace.
+  const cwd = def.source === "user" ? state : ctx.root;
   // Its `write` folders get the git wall a command's writable roots get (red team 5's F7): every repository site and
   // runs-later file in them read-only in its sandbox, and the same walk after each tool call.
   const wall = ctx.plan.confined ? serverWall(def, ctx, host.gitConfig ?? []) : null;
@@ -160,6 +177,7 @@ export async function launchStdio(def: McpServerDef, ctx: LaunchContext): Promis
     ...host,
     readable: view.readable,
     root: ctx.root,
+    cwd,
     allowNet: network === "all",
     gitWritable: false,
     writable: [],
@@ -194,7 +212,7 @@ export async function launchStdio(def: McpServerDef, ctx: LaunchContext): Promis
   const inner = [program, ...args];
   const argv = confine(ctx.plan, spec, net ? net.wrap(inner) : inner, state);
   return {
-    command: argv[0]!, args: argv.slice(1), env, cwd: ctx.root, sandboxed: ctx.plan.confined,
+    command: argv[0]!, args: argv.slice(1), env, cwd, sandboxed: ctx.plan.confined,
     network,
     stateDir: state,
     close: async () => void (await net?.close()),

@@ -66,7 +66,7 @@ export function bubblewrapArgs(spec: SandboxSpec, argv: string[], bwrap = "bwrap
   if (!rootGranted) args.push("--remount-ro", "/");
   args.push("--unshare-all");
   if (spec.allowNet) args.push("--share-net");
-  args.push("--die-with-parent", "--new-session", "--cap-drop", "ALL", "--chdir", spec.root, "--", ...inner);
+  args.push("--die-with-parent", "--new-session", "--cap-drop", "ALL", "--chdir", spec.cwd ?? spec.root, "--", ...inner);
   return args;
 }
 

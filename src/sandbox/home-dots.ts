@@ -7,7 +7,10 @@
 // or when the sandbox shows something in it anyway (a toolchain tree such as
 // ~/.bun, git's own config): then its other entries stay hidden the same
 // way. The one rule for commands (masks in the sandbox) and the file tools
-// (the policy asks).
+// (the policy asks). A snap's folders under ~/snap/NAME/ are homes of their
+// own (a strict snap's $HOME is ~/snap/NAME/REVISION, beside .../common):
+// their dot-entries are hidden the same way (red team 8 F1: Firefox's snap
+// profile, ~/snap/firefox/common/.mozilla, was shown under --allow-read=~).
 import { isAbsolute, join, relative, sep } from "node:path";
 import { globBase } from "./denied-files.ts";
 import { isWithin } from "../perms/workspace.ts";
@@ -45,14 +48,30 @@ export function homeDotMasks(home: string, grants: readonly string[], shown: rea
     }
   };
   visit(home, true);
+  for (const inner of snapHomes(home, fs)) if (!keep.includes(inner)) visit(inner, true);
   return masks;
 }
 
-/** The dot-entry of `home` that holds `real` (`~/.config` for `~/.config/x/y`), or null. */
+/** The snaps' homes in `home`: each folder in ~/snap/NAME/ (REVISION and common; `current` is a link to one). */
+function snapHomes(home: string, fs: HomeFs): string[] {
+  const snap = join(home, "snap");
+  if (fs.kind(snap) !== "dir") return [];
+  const out: string[] = [];
+  for (const app of fs.list(snap)) {
+    const dir = join(snap, app);
+    if (fs.kind(dir) === "dir") for (const v of fs.list(dir)) if (fs.kind(join(dir, v)) === "dir") out.push(join(dir, v));
+  }
+  return out;
+}
+
+/** The dot-entry of `home` (or of a snap's home in it) that holds `real` (`~/.config` for `~/.config/x/y`), or null. */
 export function homeDotEntry(home: string, real: string): string | null {
   if (home === sep || !isAbsolute(home) || real === home || !isWithin(home, real)) return null;
-  const first = relative(home, real).split(sep)[0]!;
-  return first.startsWith(".") ? join(home, first) : null;
+  const parts = relative(home, real).split(sep);
+  if (parts[0]!.startsWith(".")) return join(home, parts[0]!);
+  // In a snap's home (~/snap/NAME/REVISION/.mozilla/...): the dot-entry there.
+  if (parts[0] === "snap" && parts.length > 3 && parts[3]!.startsWith(".")) return join(home, ...parts.slice(0, 4));
+  return null;
 }
 
 /**

@@ -24,6 +24,8 @@ import type { ProcessLimits } from "./process-limits.ts";
 export interface SandboxSpec {
   /** The workspace root (absolute, realpath'd): read-write. */
   root: string;
+  /** Where the process starts, when not the workspace (a user's MCP server: its own state directory). */
+  cwd?: string;
   /** Network access (--allow-net). */
   allowNet: boolean;
   /** Without allowNet: the only way out, bunker's filtering proxy (src/net/command-net.ts). */

@@ -4,7 +4,7 @@
 /** A session that cannot be found or read: the message says what to do; `exitCode` 2 for a wrong id, 1 otherwise. */
 export class SessionError extends Error {
   override name = "SessionError";
-  constructor(message: string, readonly exitCode: 1 | 2 = 1) {
-    super(message);
+  constructor(message: string, readonly exitCode: 1 | 2 = 1, opts?: { cause: unknown }) {
+    super(message, opts);
   }
 }

@@ -57,6 +57,13 @@ export interface SessionSnapshot {
 
 
 const SCHEMA_VERSION = 2;
+/** How long a bunker waits for another one's lock on the store. */
+const BUSY_MS = 5000;
+
+/** SQLite's "database is locked": another connection holds the lock. */
+function isBusy(err: Error): boolean {
+  return (err as { code?: string }).code === "SQLITE_BUSY" || /database is locked/.test(err.message);
+}
 /** A version is stored whole at least every this many deltas, so reading one back stays cheap. */
 const MAX_DELTA_DEPTH = 100;
 
@@ -75,7 +82,21 @@ export class SessionStore {
    * schema version as it is), so its first save, before the second request, does not wait for them.
    */
   static open(path: string, opts: { startLog?: boolean } = {}): SessionStore {
-    let db: Database;
+    // Two bunkers making a new store at once: the second one's switch to the write-ahead log is refused
+    // as "database is locked" without waiting for the lock (SQLite's busy timeout does not cover it):
+    // it tries again, as long as the busy timeout would have waited.
+    for (const deadline = Date.now() + BUSY_MS; ; ) {
+      try {
+        return SessionStore.openOnce(path, opts);
+      } catch (err) {
+        if (!(err instanceof SessionError && err.cause instanceof Error && isBusy(err.cause)) || Date.now() > deadline) throw err;
+        Bun.sleepSync(5 + Math.random() * 20);
+      }
+    }
+  }
+
+  private static openOnce(path: string, opts: { startLog?: boolean }): SessionStore {
+    let db: Database | undefined;
     try {
       mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
       db = new Database(path, { create: true, strict: true });
@@ -86,11 +107,12 @@ export class SessionStore {
       db.fileControl(constants.SQLITE_FCNTL_PERSIST_WAL, 1);
       chmodSync(path, 0o600);
       // Two bunkers in one project write at once: wait for the lock rather than fail.
-      db.exec("PRAGMA busy_timeout = 5000; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA journal_size_limit = 0;");
+      db.exec(`PRAGMA busy_timeout = ${BUSY_MS}; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA journal_size_limit = 0;`);
       migrate(db);
       if (opts.startLog) db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
     } catch (err) {
-      throw new SessionError(`cannot open the session store ${path}: ${explainStoreError(err, path)}`);
+      db?.close();
+      throw new SessionError(`cannot open the session store ${path}: ${explainStoreError(err, path)}`, 1, { cause: err });
     }
     const store = new SessionStore(db, path);
     store.foldPending();

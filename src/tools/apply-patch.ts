@@ -8,6 +8,7 @@ import { parsePatch } from "../patch/parse.ts";
 import { formatReport } from "../patch/report.ts";
 import { PatchSyntaxError, type FilePatch } from "../patch/types.ts";
 import type { FileChangePreview } from "../perms/types.ts";
+import { applyPatchSpec } from "./specs.ts";
 import { ToolError, type Tool, type ToolContext } from "./tool.ts";
 
 export interface ApplyPatchInput {
@@ -15,24 +16,12 @@ export interface ApplyPatchInput {
   dry_run?: boolean;
 }
 
-const NAME = "apply_patch";
+const NAME = applyPatchSpec.name;
 /** Tool output is bounded at the source (the loop's budget is about 20 KB). */
 const MAX_OUTPUT = 20_000;
 
 export const applyPatchTool: Tool<ApplyPatchInput> = {
-  name: NAME,
-  description:
-    "Apply a patch to one or more files, all or nothing, after one approval. Accepts a unified diff (--- a/path, +++ b/path, @@ hunks, as git diff writes; /dev/null to create or delete; rename from/to) or a *** Begin Patch … *** End Patch envelope (Add File/Update File/Delete File/Move to). Give each hunk 3 unchanged context lines; @@ line numbers are only hints. dry_run: check and show the diff without writing.",
-  inputSchema: {
-    type: "object",
-    properties: {
-      patch: { type: "string", description: "The patch text." },
-      dry_run: { type: "boolean", description: "Only check the patch and return the resulting diff." },
-    },
-    required: ["patch"],
-    additionalProperties: false,
-  },
-
+  ...applyPatchSpec,
   summarize(input) {
     let files: string[];
     try {

@@ -3,6 +3,7 @@
 // anything is written; a refused or failed edit touches nothing.
 import { ChangeSet } from "../change/change-set.ts";
 import { applyEdit } from "../text/replace.ts";
+import { editFileSpec } from "./specs.ts";
 import { ToolError, type Tool } from "./tool.ts";
 import { suggestNearNames } from "./not-found.ts";
 import { readAllowed } from "./walk.ts";
@@ -15,22 +16,7 @@ export interface EditFileInput {
 }
 
 export const editFileTool: Tool<EditFileInput> = {
-  name: "edit_file",
-  description:
-    "Replace old_string with new_string in a text file. Read the file with read_file first. old_string must match the file " +
-    "exactly (whitespace included) and occur once, unless replace_all is true. An empty old_string creates a file that does " +
-    "not exist yet. The person approves every edit after seeing the diff.",
-  inputSchema: {
-    type: "object",
-    properties: {
-      path: { type: "string", description: "File path, relative to the workspace root." },
-      old_string: { type: "string", description: "The exact text to replace (empty to create a new file)." },
-      new_string: { type: "string", description: "The replacement text." },
-      replace_all: { type: "boolean", description: "Replace every occurrence of old_string (default false)." },
-    },
-    required: ["path", "old_string", "new_string"],
-    additionalProperties: false,
-  },
+  ...editFileSpec,
   summarize: (input) => input.path,
 
   async run(input, ctx) {

@@ -5,6 +5,7 @@ import { lstatSync, statSync } from "node:fs";
 import { MAX_OUTPUT_BYTES } from "./bound.ts";
 import { notFoundError } from "./not-found.ts";
 import { fileKind, notRegularMessage } from "../fs/file-kind.ts";
+import { globSpec } from "./specs.ts";
 import { ToolError, type Tool } from "./tool.ts";
 import { displayPath, linkTarget, readAllowed, walk, walkFilter } from "./walk.ts";
 
@@ -18,18 +19,7 @@ export const MAX_RESULTS = 500;
 const MAX_COLLECTED = 50_000;
 
 export const globTool: Tool<GlobInput> = {
-  name: "glob",
-  description:
-    "Find files by glob, e.g. **/*.ts or src/*.{js,jsx}; paths relative to path. Newest first. Leaves out gitignored files.",
-  inputSchema: {
-    type: "object",
-    properties: {
-      pattern: { type: "string", description: "Glob; * stays within a directory, ** crosses directories" },
-      path: { type: "string", description: "Directory to search (default: workspace root)" },
-    },
-    required: ["pattern"],
-    additionalProperties: false,
-  },
+  ...globSpec,
   summarize: (input) => (input.path ? `${input.pattern} in ${input.path}` : input.pattern),
 
   async run(input, ctx) {

@@ -10,6 +10,7 @@ import { notFoundError } from "./not-found.ts";
 import { isBinary, MAX_FILE_BYTES } from "./read-file.ts";
 import { requiredLiteral } from "./regex-literal.ts";
 import { compileLineRegex, formatMatches, matchingLines, RegexTooComplex, type LineRegex } from "./search-text.ts";
+import { grepSpec, MAX_CONTEXT } from "./specs.ts";
 import { ToolError, type Tool } from "./tool.ts";
 import { displayPath, readAllowed, walk, walkFilter, type WalkEntry } from "./walk.ts";
 
@@ -21,26 +22,12 @@ export interface GrepInput {
   context?: number;
 }
 
-export const MAX_CONTEXT = 10;
+export { MAX_CONTEXT };
 /** Files read at once: enough to keep both the disk and the CPU busy. */
 const READ_CONCURRENCY = 48;
 
 export const grepTool: Tool<GrepInput> = {
-  name: "grep",
-  description:
-    "Search file contents with a JavaScript regex. Prints file:line:text (context lines file-line-text). Skips gitignored and binary files.",
-  inputSchema: {
-    type: "object",
-    properties: {
-      pattern: { type: "string", description: "JavaScript regular expression" },
-      path: { type: "string", description: "File or directory (default: workspace root)" },
-      glob: { type: "string", description: "Only files matching this glob, e.g. *.ts or src/**/*.{ts,tsx}" },
-      ignore_case: { type: "boolean" },
-      context: { type: "integer", description: `Lines before and after each match (0-${MAX_CONTEXT})` },
-    },
-    required: ["pattern"],
-    additionalProperties: false,
-  },
+  ...grepSpec,
   summarize: (input) => `/${input.pattern}/${input.path ? ` in ${input.path}` : ""}${input.glob ? ` (${input.glob})` : ""}`,
 
   async run(input, ctx) {

@@ -4,6 +4,7 @@ import { statSync } from "node:fs";
 import { MAX_OUTPUT_BYTES } from "./bound.ts";
 import { notFoundError } from "./not-found.ts";
 import { fileKind, notRegularMessage } from "../fs/file-kind.ts";
+import { DEFAULT_DEPTH, listFilesSpec, MAX_DEPTH } from "./specs.ts";
 import { ToolError, type Tool } from "./tool.ts";
 import { readAllowed, walk, walkFilter } from "./walk.ts";
 
@@ -12,22 +13,11 @@ export interface ListFilesInput {
   depth?: number;
 }
 
-export const DEFAULT_DEPTH = 2;
-export const MAX_DEPTH = 10;
+export { DEFAULT_DEPTH, MAX_DEPTH };
 export const MAX_ENTRIES = 500;
 
 export const listFilesTool: Tool<ListFilesInput> = {
-  name: "list_files",
-  description:
-    "List a directory as an indented tree; directories end in /, symlinks in @. Leaves out .git and gitignored entries.",
-  inputSchema: {
-    type: "object",
-    properties: {
-      path: { type: "string", description: "Directory (default: workspace root)" },
-      depth: { type: "integer", description: `Levels to show (default ${DEFAULT_DEPTH}, max ${MAX_DEPTH})` },
-    },
-    additionalProperties: false,
-  },
+  ...listFilesSpec,
   summarize: (input) => input.path ?? ".",
 
   async run(input, ctx) {

@@ -69,7 +69,12 @@ export class ToolRegistry {
     return [...this.byName.values()].filter((t) => !this.deferred.has(t.name)).map(apiTool);
   }
 
-  /** The dim one-line summary shown for a call; falls back to the name. */
+  /** Loads the code of a tool that loads on first call (its summary needs it); nothing for the rest. */
+  async ready(name: string): Promise<void> {
+    await this.byName.get(name)?.ready?.();
+  }
+
+  /** The dim one-line summary shown for a call (after `ready`); falls back to the name. */
   summarize(name: string, input: unknown): string {
     const tool = this.byName.get(name);
     if (!tool || typeof input !== "object" || input === null) return name;

@@ -1,6 +1,7 @@
 // The `todo` tool: the model's visible plan. Each call replaces the whole list
 // in the session; the person sees it coloured, the model gets it back plain.
 import { formatTodoProblems, renderTodos, renderTodosColoured, TODO_TOOL_NAME, validateTodos } from "../agent/todo.ts";
+import { todoSpec } from "./specs.ts";
 import { ToolError, type Tool } from "./tool.ts";
 
 export interface TodoInput {
@@ -8,33 +9,7 @@ export interface TodoInput {
 }
 
 export const todoTool: Tool<TodoInput> = {
-  name: TODO_TOOL_NAME,
-  description:
-    "Your plan, shown to the user. Use it for tasks of 3+ steps: send the whole list each call (it replaces the old one). " +
-    "Mark a step in_progress before starting it (one at a time) and completed right after finishing it; add steps as you find them. " +
-    "Do not use it for single quick answers or one-step changes. Max 20 items.",
-  inputSchema: {
-    type: "object",
-    properties: {
-      items: {
-        type: "array",
-        description: "The full list, in order.",
-        items: {
-          type: "object",
-          properties: {
-            id: { type: "string", description: 'Short and stable, e.g. "1".' },
-            text: { type: "string" },
-            status: { type: "string", enum: ["pending", "in_progress", "completed"] },
-          },
-          required: ["id", "text", "status"],
-          additionalProperties: false,
-        },
-      },
-    },
-    required: ["items"],
-    additionalProperties: false,
-  },
-
+  ...todoSpec,
   summarize(input) {
     if (!Array.isArray(input.items)) return "";
     const items = input.items.filter((t) => typeof t === "object" && t !== null);

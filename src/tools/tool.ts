@@ -78,21 +78,31 @@ export interface Tool<Input = Record<string, unknown>> {
   /** The dim one-liner shown per call, e.g. `read_file src/a.ts`. */
   summarize(input: Input): string;
   run(input: Input, ctx: ToolContext): Promise<ToolOutput>;
+  /** A tool whose code loads on first call: loads it (never rejects). The loop awaits it before summarizing a call. */
+  ready?(): Promise<void>;
 }
+
+/** What the model is told about a tool, without the code that runs it or summarizes a call. */
+export type ToolOffer = Pick<Tool, "name" | "description" | "inputSchema">;
 
 /** What the model is told about a tool and its summary line, without the code that runs it. */
 export type ToolSpec<Input> = Omit<Tool<Input>, "run">;
 
 /**
  * A tool whose code is loaded on its first call: start-up offers it from its
- * spec alone (run_bash's sandbox and web_fetch's proxy stay unloaded in a
- * turn that never uses them).
+ * spec alone (run_bash's sandbox and web_fetch's proxy, the file tools' change
+ * pipeline, patch parser and search code stay unloaded in a turn that never
+ * uses them). A spec without `summarize` summarizes with the loaded code.
  */
-export function lazyTool<Input>(spec: ToolSpec<Input>, load: () => Promise<Tool<Input>>): Tool<Input> {
+export function lazyTool<Input>(spec: ToolSpec<Input> | ToolOffer, load: () => Promise<Tool<Input>>): Tool<Input> {
   let loaded: Promise<Tool<Input>> | undefined;
+  let code: Tool<Input> | undefined;
+  const get = () => (loaded ??= load().then((t) => (code = t)));
   return {
+    summarize: (input) => code?.summarize(input) ?? "",
     ...spec,
-    run: async (input, ctx) => (await (loaded ??= load())).run(input, ctx),
+    run: async (input, ctx) => (await get()).run(input, ctx),
+    ready: () => get().then(() => {}, () => {}),
   };
 }
 

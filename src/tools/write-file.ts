@@ -3,6 +3,7 @@
 // content (or the new content as additions) before anything is written.
 import { ChangeSet } from "../change/change-set.ts";
 import { dominantEol } from "../text/replace.ts";
+import { writeFileSpec } from "./specs.ts";
 import { ToolError, type Tool } from "./tool.ts";
 
 export interface WriteFileInput {
@@ -11,19 +12,7 @@ export interface WriteFileInput {
 }
 
 export const writeFileTool: Tool<WriteFileInput> = {
-  name: "write_file",
-  description:
-    "Write a whole text file: create it (parent directories too) or replace it. Replacing an existing file needs it read with " +
-    "read_file first; prefer edit_file for changes to part of a file. The person approves every write after seeing the diff.",
-  inputSchema: {
-    type: "object",
-    properties: {
-      path: { type: "string", description: "File path, relative to the workspace root." },
-      content: { type: "string", description: "The complete new content of the file." },
-    },
-    required: ["path", "content"],
-    additionalProperties: false,
-  },
+  ...writeFileSpec,
   summarize: (input) => input.path,
 
   async run(input, ctx) {

@@ -13,7 +13,7 @@ import { sandboxRuns } from "../support/sandbox-run.ts";
 
 const usable = detectSandbox().kind === "bubblewrap";
 const runs = sandboxRuns();
-const STORES = [".claude.json", ".config/BraveSoftware/Brave-Browser/Default/Login Data", ".pulumi/credentials.json", ".config/solana/id.json", ".ollama/id_ed25519", ".zhistory", ".local/share/atuin/history.db", ".config/gh/hosts.yml"];
+const STORES = [".claude.json", ".config/BraveSoftware/Brave-Browser/Default/Login Data", ".pulumi/credentials.json", ".config/solana/id.json", ".ollama/id_ed25519", ".zhistory", ".local/share/atuin/history.db", ".config/gh/hosts.yml", "snap/firefox/common/.mozilla/firefox/p.default/logins.json", "snap/doctl/1234/.config/doctl/config.yaml"];
 const SHOWN = ["notes.txt", "projects/app/README"];
 
 function home(h: string): void {

@@ -61,7 +61,7 @@ describe.skipIf(!tmuxAvailable)("MCP in a real terminal (tmux)", () => {
     expect(screen).toContain("wants to start an MCP server proj");
     expect(screen).toContain(`$ ${process.execPath} `);
     expect(screen).toContain("mcp-server.ts --name proj");
-    expect(screen).toContain("sets: PROJ_KEY");
+    expect(screen).toContain("sets: PROJ_KEY=${PROJ_TOKEN:-none}");
     expect(screen).toContain("gets your variables: PROJ_TOKEN");
     // Exactly the paths it sees beyond the workspace: the one the person granted.
     expect(screen).toContain(`also sees, read-only: ${SERVER_PACKAGE}`);

@@ -111,6 +111,23 @@ describe.skipIf(!sandboxed)("the stdio server's sandbox", () => {
     expect(state).toContain(": kept");
   });
 
+  test.skipIf(!existsSync("/usr/bin/python3"))("the person's own server starts in its state directory: a module of its name planted in the workspace is not what `python -m` runs (red team 8 F18)", async () => {
+    const fake = e2e.serve([reply([toolUse("mcp__fetch__whoami", {})]), reply("Done.")]);
+    const { root, env } = e2e.workspace();
+    const mini = readFileSync(join(import.meta.dir, "../support/mcp-mini.py"), "utf8");
+    // Installed outside the workspace, as pip would; a command's copy of the same name in the workspace.
+    const site = tempDir("bunker-mcp-site-");
+    for (const [dir, who] of [[site, "installed"], [root, "planted"]] as const) {
+      mkdirSync(join(dir, "mcp_server_mini"));
+      writeFileSync(join(dir, "mcp_server_mini/__init__.py"), "");
+      writeFileSync(join(dir, "mcp_server_mini/__main__.py"), mini.replace('WHO = "installed"', `WHO = "${who}"`));
+    }
+    writeUserSettings(env, { allow: ["mcp:fetch/*"], mcpServers: { fetch: { command: "/usr/bin/python3", args: ["-m", "mcp_server_mini"], env: { PYTHONPATH: site }, read: [site] } } });
+    const r = await runHeadless(root, env, ["-p", "who", "--no-prompt"]);
+    expect(r.stderr).not.toContain("did not start");
+    expect(toolResults(fake.requests[1])).toEqual([{ content: "the installed server answers", is_error: false }]);
+  });
+
   test.skipIf(!sandboxed)("started by a link under /tmp to its interpreter (the sandbox has its own /tmp): it starts, and its tools answer", async () => {
     const fake = e2e.serve([reply([toolUse("mcp__alpha__echo", { text: "x" })]), reply("Done.")]);
     const { root, env } = e2e.workspace();
@@ -383,6 +400,28 @@ describe("a streamable-HTTP server", () => {
     expect(r.code).toBe(0);
     expect(toolResults(fake.requests[1])).toEqual([{ content: "remote says: over http", is_error: false }]);
     expect(resultBlocks(fake.requests[1])).toBe("remote says: over http");
+  });
+});
+
+describe("an HTTP server, which bunker connects to itself", () => {
+  test("--deny-net wins: bare or naming its host, bunker does not connect, and says why (red team 8 F25)", async () => {
+    let hits = 0;
+    const web = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => (hits++, new Response("not MCP")) });
+    cleanups.push(() => web.stop(true));
+    const fake = e2e.serve([]);
+    const { root, env } = e2e.workspace();
+    writeProjectServers(root, { docs: { type: "http", url: `http://127.0.0.1:${web.port}/mcp`, headers: { Authorization: "Bearer ${DOCS_TOKEN}" } } });
+    env.DOCS_TOKEN = "tok_docs_secret";
+    for (const deny of ["--deny-net", "--deny-net=127.0.0.1", "--deny-net=localhost"]) {
+      fake.push(reply("No tools."));
+      const r = await runHeadless(root, env, ["-p", "hello", "--allow-mcp=docs", deny]);
+      expect(r.stderr).toContain("MCP server docs did not start: bunker does not connect to it");
+      expect(hits).toBe(0);
+    }
+    // The control: without the deny, bunker connects (it is not an MCP server, so it then fails).
+    fake.push(reply("No tools."));
+    await runHeadless(root, env, ["-p", "hello", "--allow-mcp=docs"]);
+    expect(hits).toBeGreaterThan(0);
   });
 });
 

@@ -84,15 +84,20 @@ const HEADLESS_MARK = "no prompt: stdin is not a terminal";
 const BUBBLEWRAP_MARK = '"--ro-bind"';
 const NODE_NET = /from\s*"(node:)?net"/;
 const SQLITE = /from\s*"bun:sqlite"/;
+const PATCH_PARSER_MARK = "expected an @@ hunk header after the";
+const GLOB_MARK = "pattern is empty; try **/* for every file";
 const COMMAND_JUDGE_MARK = "a session prefix does not cover commands in a line that changes directory";
 
-test("a headless turn that runs no command and fetches nothing loads neither the sandbox (bubblewrap), node:net, the command judge nor bun:sqlite: they load on first use", () => {
+test("a headless turn that runs no command, fetches, edits nor searches nothing loads neither the sandbox (bubblewrap), node:net, the command judge, bun:sqlite, the patch parser nor glob: they load on first use", () => {
   const turn = new Set<string>();
   for (const f of ["main.js", chunkHolding(CONFIG_MARK), chunkHolding(APP_MARK), chunkHolding(HEADLESS_MARK)]) staticClosure(f, turn);
   const code = (f: string) => readFileSync(join(out, f), "utf8");
   expect([...turn].filter((f) => code(f).includes(BUBBLEWRAP_MARK))).toEqual([]);
   expect([...turn].filter((f) => NODE_NET.test(code(f)))).toEqual([]);
   expect([...turn].filter((f) => code(f).includes(COMMAND_JUDGE_MARK))).toEqual([]);
+  // The file tools other than read_file load their code on first call: a turn that only reads loads no patch parser nor glob.
+  expect([...turn].filter((f) => code(f).includes(PATCH_PARSER_MARK))).toEqual([]);
+  expect([...turn].filter((f) => code(f).includes(GLOB_MARK))).toEqual([]);
   // A new headless session writes a journal: bun:sqlite is loaded by the runs that read or write the store itself.
   expect([...turn].filter((f) => SQLITE.test(code(f)))).toEqual([]);
   // Both are in the binary, reached through import().
@@ -101,4 +106,6 @@ test("a headless turn that runs no command and fetches nothing loads neither the
   expect(all.some((f) => NODE_NET.test(code(f)))).toBe(true);
   expect(all.some((f) => code(f).includes(COMMAND_JUDGE_MARK))).toBe(true);
   expect(all.some((f) => SQLITE.test(code(f)))).toBe(true);
+  expect(all.some((f) => code(f).includes(PATCH_PARSER_MARK))).toBe(true);
+  expect(all.some((f) => code(f).includes(GLOB_MARK))).toBe(true);
 });

@@ -2,7 +2,7 @@
 // file: a FIFO with no writer, a socket, /dev/zero and a directory are
 // refused at once with a sentence saying what they are.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { closeSync, mkdirSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
+import { closeSync, mkdirSync, readFileSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { FileKindError, openRegular, openRegularSync, readRegularSync } from "../../../src/fs/file-kind.ts";
 import { tempDir } from "../../support/context.ts";
@@ -56,6 +56,21 @@ describe("readRegularSync: every host-side read of a file a command could have m
       expect(() => readRegularSync(path, display, { max: 1 << 20, follow }), display).toThrow(new FileKindError(said));
       expect(Date.now() - t).toBeLessThan(1000);
     }
+  });
+
+  test.skipIf(Bun.spawnSync(["sh", "-c", "command -v strace"]).exitCode !== 0)("a device behind a link is never opened, only looked at (red team 8 F7: opening /dev/watchdog arms it)", () => {
+    const link = join(s.root, "dev-link");
+    symlinkSync("/dev/zero", link);
+    const script = join(s.root, "read-dev.ts");
+    writeFileSync(script, `import { readRegularSync } from ${JSON.stringify(join(import.meta.dir, "../../../src/fs/file-kind.ts"))};
+try { readRegularSync(${JSON.stringify(link)}, "dev-link", { max: 16, follow: true }); } catch (e) { console.log((e as Error).message); }`);
+    const log = join(s.root, "opens.log");
+    const r = Bun.spawnSync(["strace", "-f", "-qq", "-o", log, "-e", "trace=open,openat", process.execPath, script]);
+    expect(r.stdout.toString().trim()).toBe("dev-link is a device, not a regular file; bunker did not read it");
+    const opens = readFileSync(log, "utf8");
+    expect(opens).toContain("read-dev.ts");
+    expect(opens).not.toContain("dev-link");
+    expect(opens).not.toContain("/dev/zero");
   });
 
   test("nothing there is null; a regular file (and, when followed, a link to one) gives its bytes", () => {

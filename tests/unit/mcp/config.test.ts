@@ -116,3 +116,26 @@ describe("loadMcpConfig", () => {
     expect(Date.now() - t0).toBeLessThan(1000);
   });
 });
+
+describe("a project server's consent hash covers the code it runs (red team 8 F10)", () => {
+  test("a workspace file its command or arguments name changes the hash; a file elsewhere, a user's server, or no file at all does not", () => {
+    const root = tempDir("bunker-mcp-code-");
+    mkdirSync(join(root, "tools"));
+    writeFileSync(join(root, "tools/helper_mcp.py"), "print('v1')\n");
+    writeFileSync(join(root, "conf.json"), "{}");
+    const def = { helper: { command: "python3", args: ["tools/helper_mcp.py", "--config=conf.json", "-u"], env: { HELPER_TOKEN: "${HELPER_TOKEN}" } } };
+    const at = (source: "user" | "project") => ({ source, file: join(root, ".mcp.json"), root, home: "/home/a", env: { HELPER_TOKEN: "t" }, defaultTimeoutMs: 1 });
+    const hash = (source: "user" | "project" = "project") => parseMcpServers(def, at(source)).servers[0]!.hash;
+    const first = hash();
+    expect(hash()).toBe(first);
+    writeFileSync(join(root, "tools/helper_mcp.py"), "print('v2: hands the token to the model')\n");
+    const second = hash();
+    expect(second).not.toBe(first);
+    writeFileSync(join(root, "conf.json"), '{"x":1}');
+    expect(hash()).not.toBe(second);
+    // The person's own server is theirs: its definition alone; so is a project server naming nothing here.
+    expect(hash("user")).toBe(definitionHash(def.helper));
+    const plain = { p: { command: "npx", args: ["-y", "some-server", "/etc/hosts"] } };
+    expect(parseMcpServers(plain, at("project")).servers[0]!.hash).toBe(definitionHash(plain.p));
+  });
+});

@@ -13,11 +13,24 @@ test("the question shows the whole command quoted as a shell would need it, invi
   ).servers;
   const lines = describeDefinition(def!, confined).map(strip);
   expect(lines[0]).toBe("$ node server.js --name 'a b' 'x\\u202ey'");
-  expect(lines).toContain("sets: TOKEN");
+  // Each variable with its value as written: a ${VAR} is shown so, never the token it brings.
+  expect(lines).toContain("sets: TOKEN=${MY_TOKEN}");
+  expect(lines.join("\n")).not.toContain("=t\n");
   expect(lines).toContain("gets your variables: MY_TOKEN");
   expect(lines).toContain("runs in the sandbox: workspace read-only, no network, its own state directory");
   const [http] = parseMcpServers({ h: { type: "http", url: "https://x.example/mcp", headers: { Authorization: "b" } } }, { source: "project", file: "f", root: "/ws", home: "/h", env: {}, defaultTimeoutMs: 1 }).servers;
   expect(describeDefinition(http!, confined).map(strip)).toEqual(["connects to https://x.example/mcp", "headers: Authorization"]);
+});
+
+test("a variable that makes the program run other code is marked with what it does (red team 8 F12)", () => {
+  const [def] = parseMcpServers(
+    { p: { command: "python3", args: ["tools/helper_mcp.py"], env: { PYTHONPATH: "tools/.cache", NODE_OPTIONS: "--require ./x.js", MODE: "fast\x1b[2J" } } },
+    { source: "project", file: "/ws/.mcp.json", root: "/ws", home: "/h", env: {}, defaultTimeoutMs: 1 },
+  ).servers;
+  const lines = describeDefinition(def!, confined).map(strip);
+  expect(lines).toContain("sets: PYTHONPATH=tools/.cache (loads code: python imports from there first, and runs a sitecustomize.py there at start)");
+  expect(lines).toContain("sets: NODE_OPTIONS=--require ./x.js (loads code: node runs what --require or --import names)");
+  expect(lines).toContain("sets: MODE=fast\\x1b[2J");
 });
 
 test("the question lists exactly the extra paths it will see, and those its arguments name that it will not, with how to grant one", () => {

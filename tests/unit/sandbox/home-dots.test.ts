@@ -32,6 +32,14 @@ test("each dot-entry is masked unless shown by name; one holding a shown path is
   expect(homeDotMasks("/", ["/"], [], fs)).toEqual([]);
 });
 
+test("a snap's folders are homes of their own: their dot-entries are masked too (red team 8 F1)", () => {
+  const tree: Record<string, string[]> = { "/h": ["snap", "notes.txt"], "/h/snap": ["firefox"], "/h/snap/firefox": ["common", "4215", "current"], "/h/snap/firefox/common": [".mozilla", "Downloads"], "/h/snap/firefox/4215": [".config"] };
+  const snapFs = { kind: (p: string) => (p.endsWith("current") ? "link" : p.endsWith(".txt") ? "file" : "dir") as "dir" | "file" | "link", list: (p: string) => tree[p] ?? [] };
+  expect(homeDotMasks("/h", ["/h"], [], snapFs)).toEqual([{ path: "/h/snap/firefox/common/.mozilla", dir: true }, { path: "/h/snap/firefox/4215/.config", dir: true }]);
+  expect(homeDotEntry("/h", "/h/snap/firefox/common/.mozilla/firefox/p/logins.json")).toBe("/h/snap/firefox/common/.mozilla");
+  expect(homeDotEntry("/h", "/h/snap/firefox/common/Downloads/a.pdf")).toBeNull();
+});
+
 test("the file tools: a dot-entry of the home is covered only by a grant inside it", () => {
   expect(homeDotEntry("/h", "/h/.config/x/y")).toBe("/h/.config");
   expect(homeDotEntry("/h", "/h/notes.txt")).toBeNull();

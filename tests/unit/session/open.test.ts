@@ -5,7 +5,8 @@ import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { parseConfig, type Config } from "../../../src/config.ts";
 import { continueCommand, listSessions, openSession, promptHistory } from "../../../src/session/open.ts";
-import { pendingDir } from "../../../src/session/journal.ts";
+import type { MessageParam } from "@anthropic-ai/sdk/resources/messages";
+import { JournalWriter, pendingDir } from "../../../src/session/journal.ts";
 import { SessionError, SessionStore } from "../../../src/session/store.ts";
 import { tempDir } from "../../support/context.ts";
 import { thrownAsync } from "../../support/thrown.ts";
@@ -60,6 +61,33 @@ describe("openSession", () => {
     expect(existsSync(cfg.sessionsPath)).toBe(false);
     const store = SessionStore.open(cfg.sessionsPath);
     expect(store.latest(cfg.root)).toMatchObject({ id: s.recorder.id, title: "hi", messageCount: 2, running: null });
+    store.close();
+  });
+
+  test("past 64 journals waiting, a headless run takes them into the store after its answer; fewer stay for the next reader", async () => {
+    const cfg = config(tempDir("bunker-open-ws-"), tempDir("bunker-open-state-"));
+    const exchange: MessageParam[] = [{ role: "user", content: "hi" }, { role: "assistant", content: [{ type: "text", text: "hello" }] }];
+    const run = async () => {
+      const s = await openSession(cfg, () => {});
+      s.recorder.open();
+      s.recorder.save({ messages: exchange, todos: [] });
+      await s.recorder.finish();
+      await s.recorder.foldIfMany();
+    };
+    // Journals of runs that have exited (no such pid), as a script calling bunker -p in a loop leaves them.
+    for (let i = 0; i < 63; i++) {
+      const w = JournalWriter.create(cfg.sessionsPath, { id: `h${String(i).padStart(9, "0")}`, root: cfg.root, model: "m" }, "999999999:1");
+      w.append({ messages: exchange, todos: [], running: null });
+      await w.finish();
+    }
+    await run();
+    expect(existsSync(cfg.sessionsPath)).toBe(false);
+    expect(readdirSync(pendingDir(cfg.sessionsPath))).toHaveLength(64);
+    await run();
+    // All 65 are in the store; the two runs' own journals stay until a later reader (their writer, this process, still runs).
+    expect(readdirSync(pendingDir(cfg.sessionsPath))).toHaveLength(2);
+    const store = SessionStore.open(cfg.sessionsPath);
+    expect(store.count(cfg.root)).toBe(65);
     store.close();
   });
 

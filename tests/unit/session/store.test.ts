@@ -162,6 +162,23 @@ describe("SessionStore", () => {
     copy.close();
   });
 
+  test("a store another bunker is making at this moment (its first write still open) is waited for, not refused as locked", async () => {
+    // A headless run writes a journal, not the store: the first two readers after it (two `bunker -c` at once) make the store together.
+    const path = join(tempDir("bunker-store-new-"), "sessions.db");
+    const holder = Bun.spawn([process.execPath, "-e", `
+      const { Database } = require("bun:sqlite");
+      const db = new Database(${JSON.stringify(path)}, { create: true });
+      db.exec("BEGIN; CREATE TABLE IF NOT EXISTS t (x); INSERT INTO t VALUES (1);");
+      console.log("held");
+      setTimeout(() => { db.exec("COMMIT"); process.exit(0); }, 300);
+    `], { stdout: "pipe" });
+    await holder.stdout.getReader().read();
+    const s = SessionStore.open(path);
+    expect(s.list(meta.root)).toEqual([]);
+    s.close();
+    expect(await holder.exited).toBe(0);
+  });
+
   test("a damaged row is an error naming the session, never half a conversation", () => {
     const { store: s, path } = store();
     put(s, "abcd111111", meta, { messages: conversation, todos: [] });

@@ -41,3 +41,16 @@ test("run_bash's summary escapes control characters and cuts long commands", () 
 function specOf(name: string) {
   return { name, description: "doubles n", inputSchema: { type: "object" as const, properties: { n: { type: "integer" as const } } }, summarize: () => name };
 }
+
+test("a lazy tool offered without a summary line summarizes with its code once ready; a failed load answers the call with the error, not the ready", async () => {
+  const { summarize: _, ...offer } = specOf("double");
+  const tool = lazyTool<{ n: number }>(offer, async () => ({ ...specOf("double"), summarize: (input) => `n=${input.n}`, run: async (input) => String(input.n * 2) }));
+  expect(tool.summarize({ n: 3 })).toBe("");
+  await tool.ready!();
+  expect(tool.summarize({ n: 3 })).toBe("n=3");
+  const broken = lazyTool<{ n: number }>(offer, async () => {
+    throw new Error("chunk missing");
+  });
+  await broken.ready!();
+  await expect(broken.run({ n: 1 }, {} as ToolContext)).rejects.toThrow("chunk missing");
+});
