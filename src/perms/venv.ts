@@ -153,14 +153,17 @@ export function venvRootOf(real: string): string | null {
 /**
  * A runs-later file the command created that is left where it is: a program pip added that shadows nothing, or
  * anything in a Python environment the command itself created (`python -m venv .venv`: none of it was the
- * person's, and it is theirs to activate or not; bunker says so). `before`: the runs-later files before the command.
+ * person's, and it is theirs to activate or not; bunker says so). `before`: the runs-later files before the command;
+ * `knownDirs`: the folders the walk before it read.
  */
-export function venvNewIsFine(path: string, why: string | null, before: ReadonlyMap<string, string>): boolean {
+export function venvNewIsFine(path: string, why: string | null, before: ReadonlyMap<string, string>, knownDirs?: ReadonlyMap<string, string>): boolean {
   const root = venvRootOf(path);
   // Only what the venv rule said of a real venv: a `bin` on the person's PATH now (its reason is that it shadows)
   // is no venv's, whatever a command planted beside it.
   if (!root || why === null || !isVenvWhy(why) || !isPythonEnv(root)) return false;
   if (why === VENV_TOOL_WHY) return true;
+  // A folder that was there before the command (a pyvenv.cfg written into the workspace or a bin/'s parent) is not a new environment.
+  if (knownDirs?.has(root)) return false;
   for (const p of before.keys()) if (isWithin(root, p)) return false;
   return true;
 }

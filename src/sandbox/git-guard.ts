@@ -692,9 +692,10 @@ function disarmSite(all: readonly string[], site: GitSite, theirs: readonly stri
  * Files the person's tools run later (direnv, husky, VS Code tasks, CI, a
  * hooks folder, settings' "protect") that the command created or changed
  * (not in `before` with the same identity and ctime): renamed aside, so
- * nothing runs them until the person has looked. One line per file.
+ * nothing runs them until the person has looked. One line per file. `knownDirs`: the folders the walk before the
+ * command read (a Python environment in one of them is not one the command made).
  */
-export function setAsideRunsLater(roots: string | readonly string[], before: Map<string, string>, after: Map<string, string>, why: (p: string) => string | null): string[] {
+export function setAsideRunsLater(roots: string | readonly string[], before: Map<string, string>, after: Map<string, string>, why: (p: string) => string | null, knownDirs?: ReadonlyMap<string, string>): string[] {
   const all = asRoots(roots);
   const root = all[0]!;
   const lines: string[] = [];
@@ -705,7 +706,7 @@ export function setAsideRunsLater(roots: string | readonly string[], before: Map
     // (A link's identity carries its files' after a "+": only its own part is the link.)
     if (before.get(path) === id || fileId(path) !== id.split("+")[0] || !home || !isRealDir(home, dirname(path))) continue;
     // What pip adds that shadows nothing, and a virtual environment the command itself made (said once below).
-    const fine = !before.has(path) && venvNewIsFine(path, why(path), before);
+    const fine = !before.has(path) && venvNewIsFine(path, why(path), before, knownDirs);
     // Bytecode a python in the sandbox cached for a guarded module (or a command wrote): gone, python makes it anew.
     if (!fine && isBytecodeCache(path, why(path))) {
       rmSync(path, { force: true });
