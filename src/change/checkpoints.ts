@@ -100,17 +100,28 @@ export class Checkpoints {
     const couldNot: string[] = [];
     const restored: string[] = [];
     const undoneIds: number[] = [];
-    for (const f of plan) {
+    // Which files are taken back, decided first: a file that would be removed is kept when what it holds is what a
+    // file not taken back held before (a move a → b, with a new a.txt made since: removing b.txt would leave the
+    // moved content nowhere on disk; red team 8).
+    const decided = plan.map((f): { f: UndoFile; now: ReturnType<typeof currentHash>; skip: string | null } => {
       const now = currentHash(f.real, f.display);
-      if ("problem" in now) {
-        // Not even "force" replaces what bunker cannot read: it could be the person's, and a FIFO or a link is not bunker's.
-        couldNot.push(now.problem);
-        continue;
+      // Not even "force" replaces what bunker cannot read: it could be the person's, and a FIFO or a link is not bunker's.
+      if ("problem" in now) return { f, now, skip: now.problem };
+      if (!opts.force && now.hash !== f.expected) return { f, now, skip: "left" };
+      return { f, now, skip: null };
+    });
+    const stranded = new Set(decided.filter((d) => d.skip !== null && d.f.restore !== null).map((d) => d.f.restore));
+    const keptFor: string[] = [];
+    for (const d of decided) {
+      if (d.skip === null && d.f.restore === null && !("problem" in d.now) && d.now.hash !== null && stranded.has(d.now.hash)) {
+        d.skip = "kept";
+        keptFor.push(d.f.display);
       }
-      if (!opts.force && now.hash !== f.expected) {
-        leftAlone.push(f.display);
-        continue;
-      }
+    }
+    for (const { f, skip } of decided) {
+      if (skip === "left") leftAlone.push(f.display);
+      else if (skip !== null && skip !== "kept") couldNot.push(skip);
+      if (skip !== null) continue;
       try {
         const target = change.target(f.real);
         const snap = change.snapshot(target);
@@ -138,7 +149,8 @@ export class Checkpoints {
         ? ` Left alone, because ${leftAlone.length === 1 ? "it was" : "they were"} changed after bunker's change (by you or a command): ${leftAlone.join(", ")}. Add "force" to take ${leftAlone.length === 1 ? "it" : "them"} back too.`
         : "";
     const failed = couldNot.length > 0 ? ` Not taken back (still kept for /undo): ${couldNot.join("; ")}.` : "";
-    return said + left + failed;
+    const kept = keptFor.length > 0 ? ` Kept ${keptFor.join(", ")}: ${keptFor.length === 1 ? "it holds" : "they hold"} what a file left alone held before, which would otherwise be nowhere on disk.` : "";
+    return said + left + failed + kept;
   }
 }
 

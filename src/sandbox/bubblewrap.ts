@@ -58,7 +58,8 @@ export function bubblewrapArgs(spec: SandboxSpec, argv: string[], bwrap = "bwrap
   for (const m of mounts) if (m.path === "/") args.push(...mountArgs(m, sizeOf));
   // bwrap's /dev is an unsized tmpfs: read-only, with a sized /dev/shm (POSIX shared memory) on it; the devices stay writable.
   args.push("--dev", "/dev", ...size(sizes.shm), "--tmpfs", "/dev/shm", "--remount-ro", "/dev", "--proc", "/proc");
-  for (const m of mounts) if (m.path !== "/") args.push(...mountArgs(m, sizeOf));
+  // Under a grant of / the system's links (/bin -> usr/bin) are there already, as the host has them: bwrap cannot make them again.
+  for (const m of mounts) if (m.path !== "/" && !(rootGranted && m.kind === "link")) args.push(...mountArgs(m, sizeOf));
   // /run is private (it holds sockets: docker, databases, the session bus, agents); the resolver's, when networked.
   if (spec.allowNet) args.push("--ro-bind-try", "/run/systemd/resolve", "/run/systemd/resolve");
   if (spec.netProxy && !spec.allowNet) args.push(...proxyBwrapArgs(spec.netProxy));

@@ -172,10 +172,10 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
         for (const d of standIns) removeIfEmptyDir(d);
         // What the command planted for the person's own tools to run later, outside the sandbox: one walk finds
         // new repositories (disarmed) and new or changed runs-later files and untrustworthy .git entries (set aside).
-        const disarmed = [
+        const disarmed = atMost(WALL_LINES, [
           ...(spec.repositories ? wallAfter([ctx.root, ...(spec.grantedRoots ?? [])], spec.repositories) : []),
           ...(spec.grantedGit ? grantedGitAfter(ctx.root, spec.grantedGit) : []),
-        ];
+        ]);
         for (const line of disarmed) ctx.ui.info(`  ${escapeControl(line)}`);
         const notes = [
           net && refusalNote(net.refusals()),
@@ -498,3 +498,14 @@ export function sandboxNote(r: ProcessResult, spec: SandboxSpec): string | null 
   return notes.length > 0 ? `note: ${notes.join(" ")}` : null;
 }
 
+/** The walk's lines shown and sent at the most: a command that plants thousands of files gets one line for the rest. */
+const WALL_LINES = 20;
+
+/**
+ * The first `max` lines and one for the rest (red team 8: 5,000 planted .envrc files made a 1.1 MB tool result,
+ * every line also on screen). What was set aside carries its own name, so `find` lists it all.
+ */
+export function atMost(max: number, lines: string[]): string[] {
+  if (lines.length <= max) return lines;
+  return [...lines.slice(0, max - 1), `and ${lines.length - max + 1} more like these, done the same way (find . -name '*.bunker-set-aside*' lists what was set aside)`];
+}

@@ -62,6 +62,33 @@ describe.skipIf(!usable)("with the judge allowing everything (-A --allow-run --n
   });
 });
 
+describe.skipIf(!usable)("a grant of the whole machine (--allow-read=/)", () => {
+  test("commands run (bwrap could not make /bin again over the granted root), and the home's credentials stay hidden", async () => {
+    fake = runs.start([reply([run("ls / >/dev/null && echo listed; cat ~/.config/git/credentials; echo done")]), reply("Done.")]);
+    const { root, env } = setup(false);
+    const r = await runHeadless(root, env, ["-p", "go", "--allow-run", "--allow-read=/", "--no-prompt"]);
+    expect(r.code).toBe(0);
+    const [result] = toolResults(fake.requests[1]);
+    expect(result!.content).toContain("listed");
+    expect(result!.content).toContain("done");
+    expect(result!.content).not.toContain(SECRET);
+  });
+});
+
+describe.skipIf(!usable)("a command that plants hundreds of runs-later files", () => {
+  test("gets twenty lines about them, the last saying how many more and how to list them (red team 8: 5,000 made a 1.1 MB result)", async () => {
+    fake = runs.start([reply([run("for i in $(seq 1 60); do mkdir -p d$i && echo 'touch /srv/x' > d$i/.envrc; done; echo planted")]), reply("Done.")]);
+    const { root, env } = setup(false);
+    await runHeadless(root, env, ["-p", "go", "--allow-run", "--no-prompt"]);
+    const [result] = toolResults(fake.requests[1]);
+    const notes = result!.content.split("\n").filter((l) => l.startsWith("note: "));
+    expect(notes.filter((l) => l.includes(".envrc, which the command created"))).toHaveLength(19);
+    expect(notes.at(-1)).toBe("note: and 41 more like these, done the same way (find . -name '*.bunker-set-aside*' lists what was set aside)");
+    expect(existsSync(join(root, "d60/.envrc"))).toBe(false);
+    expect(existsSync(join(root, "d60/.envrc.bunker-set-aside"))).toBe(true);
+  });
+});
+
 // Red team 7 F2: bunker runs git itself, on the host, to read the config of a repository a command made. A
 // command that plants `git` in a workspace folder on bunker's PATH (an activated venv, `./node_modules/.bin`,
 // direnv's `PATH_add bin`) must not get it run there, unconfined.

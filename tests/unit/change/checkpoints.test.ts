@@ -96,6 +96,16 @@ describe("checkpoints", () => {
     expect(statSync(join(root, "run.sh")).mode & 0o777).toBe(0o750);
   });
 
+  test("a moved file whose old name holds a new file since is kept where it is, not removed with its content nowhere on disk (red team 8)", async () => {
+    const { root, checkpoints, ctx, turn } = setup({ "a.txt": "moved content\n" });
+    await turn("rename", [["apply_patch", { patch: "*** Begin Patch\n*** Update File: a.txt\n*** Move to: b.txt\n*** End Patch\n" }]]);
+    expect(readTree(root)).toEqual({ "b.txt": "moved content\n" });
+    writeFileSync(join(root, "a.txt"), "the person's new a\n");
+    const said = await checkpoints.undo(ctx, checkpoints.turns()[0]!, { force: false });
+    expect(said).toBe('Nothing of turn 1 ("rename") was taken back. Left alone, because it was changed after bunker\'s change (by you or a command): a.txt. Add "force" to take it back too. Kept b.txt: it holds what a file left alone held before, which would otherwise be nowhere on disk.');
+    expect(readTree(root)).toEqual({ "a.txt": "the person's new a\n", "b.txt": "moved content\n" });
+  });
+
   test("a file a command made a FIFO, a link to /dev/zero or a 2 GB sparse file is named and kept, never waited on; the rest is taken back", async () => {
     const files = { "a.txt": "a\n", "b.txt": "b\n", "c.txt": "c\n", "d.txt": "d\n" };
     const { root, checkpoints, ctx, turn } = setup(files);
