@@ -187,6 +187,15 @@ export function readJournal(path: string): JournalState | null {
   return state;
 }
 
+/** Whether a journal holds at least one whole line (read or not): one that holds none lost nothing when removed. */
+export function journalHasLine(path: string): boolean {
+  try {
+    return readFileSync(path, "utf8").includes("\n");
+  } catch {
+    return false;
+  }
+}
+
 /** One line, checked: its place in the sequence and its shape; null when either is wrong. */
 function parseLine(text: string, seq: number, messagesBefore: number): Line | null {
   let line: Line;

@@ -17,7 +17,7 @@ import { shellQuote } from "../shell/quote.ts";
 import { applyDelta, makeDelta, sha256 } from "../change/delta.ts";
 import { fsProblem, isDamagedDatabase } from "../fs/errno-words.ts";
 import { idRunning } from "../fs/process-id.ts";
-import { journalWriter, pendingDir, readJournal, type JournalState } from "./journal.ts";
+import { journalHasLine, journalWriter, pendingDir, readJournal, type JournalState } from "./journal.ts";
 
 export interface SessionSummary {
   id: string;
@@ -124,7 +124,8 @@ export class SessionStore {
    * reader opens the store through here, so every reader sees them. A journal is taken in
    * up to its last whole line, in one transaction that also notes how far (`journal_folds`),
    * so folding again, or two bunkers folding at once, changes nothing twice. A journal whose
-   * writer has exited is removed once folded; a running one's stays and is folded again later.
+   * writer has exited is removed once folded (or when it holds not one whole line: its writer died
+   * before its first save); a running one's stays and is folded again later.
    * A session that another bunker continued meanwhile is not overwritten: the journal's
    * conversation is kept as a new session, as a conflicting save is. A journal that cannot be
    * folded (the store is locked past the wait, the disk is full) stays for the next opening.
@@ -146,7 +147,8 @@ export class SessionStore {
         const running = idRunning(writer);
         const state = readJournal(file);
         if (state) this.fold(name, state);
-        if (!running) unlinkSync(file);
+        // A journal whose first line is whole but cannot be read (damaged, or a newer bunker's) is kept, not lost.
+        if (!running && (state || !journalHasLine(file))) unlinkSync(file);
       } catch {
         // left for the next opening: nothing is lost
       }

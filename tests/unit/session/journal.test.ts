@@ -155,6 +155,16 @@ describe("folding journals into the store", () => {
     await running.finish();
   });
 
+  test("a journal whose lines cannot be read (damaged, or a newer bunker's) is kept for whoever can, never removed", async () => {
+    const path = sessionsPath();
+    const file = await journal(path, "hhhhhhhhhh", EXITED, round);
+    writeFileSync(file, '{"v":9,"something":"newer"}\n');
+    const s = SessionStore.open(path);
+    expect(s.count(root)).toBe(0);
+    s.close();
+    expect(readFileSync(file, "utf8")).toBe('{"v":9,"something":"newer"}\n');
+  });
+
   test("two bunkers folding the same journals at once: every session once, whole", async () => {
     const path = sessionsPath();
     const ids = Array.from({ length: 20 }, (_, i) => `f${String(i).padStart(9, "0")}`);
