@@ -56,7 +56,14 @@ async function makeApprover(config: Config, ui: TerminalUI): Promise<Approver> {
   const { TtyApprover } = await import("./perms/tty-approver.ts");
   const tty = new TtyApprover();
   // The question has the terminal to itself: the status line and the REPL's key reader step aside.
-  return { interactive: true, ask: (req) => ui.aside(() => tty.ask(req)) };
+  return {
+    interactive: true,
+    ask: async (req) => {
+      const answer = await ui.aside(() => tty.ask(req));
+      if (answer.answer === "deny" && answer.stopsTurn) ui.stoppedAtQuestion();
+      return answer;
+    },
+  };
 }
 
 /**

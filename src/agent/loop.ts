@@ -23,8 +23,8 @@ export interface LoopEvents extends ModelEvents {
   /** A model call is about to start (spinner). */
   onModelStart(): void;
   onToolStart(summary: string): void;
-  /** `shown`: what the person sees instead of `content`; `stopsTurn`: the person's Escape at a question stopped the turn (said there). */
-  onToolEnd(summary: string, result: { content: string; isError: boolean; shown?: string; stopsTurn?: boolean }): void;
+  /** `shown`: what the person sees instead of `content` (a refusal in their words, the line after a change). */
+  onToolEnd(summary: string, result: { content: string; isError: boolean; shown?: string }): void;
   /** Something the person should know (continuations, caps, refusals). */
   onNotice(message: string): void;
   /** Injected text (reminders): shown only with --verbose. */

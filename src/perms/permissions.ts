@@ -14,13 +14,6 @@ import { PathError, resolvePath, type ResolvedPath } from "./workspace.ts";
 
 export class PermissionDenied extends ToolError {
   override name = "PermissionDenied";
-  /** The person's Escape or Ctrl+C at the question: the turn stops, and the closed question said so. */
-  readonly stopsTurn: boolean;
-
-  constructor(message: string, opts: { shown?: string; stopsTurn?: boolean } = {}) {
-    super(message, opts);
-    this.stopsTurn = opts.stopsTurn ?? false;
-  }
 }
 
 /** One refusal of this run, as told to the model (headless json lists them as permission_denials). */
@@ -176,7 +169,7 @@ export class Permissions {
         this.record(req, reason, first);
         // The model reads about "the person"; the person reads their own answer (the words they typed are above it).
         // Escape, and the person's own /undo (yes or no only): the closed question already shows the answer.
-        if (answer.stopsTurn || req.byPerson) throw new PermissionDenied(reason, { shown: "", stopsTurn: answer.stopsTurn === true });
+        if (answer.stopsTurn || req.byPerson) throw new PermissionDenied(reason, { shown: "" });
         throw new PermissionDenied(reason, { shown: `You refused ${refusedWhat(req)}${feedback ? "; Claude was told why" : ""}.` });
       }
     }

@@ -76,6 +76,11 @@ export interface SandboxSpec {
   memoryBytes?: number;
   /** How many processes and how much memory the command may take (default: process-limits.ts's for this machine). */
   limits?: ProcessLimits;
+  /**
+   * Folders inside the workspace each bound onto itself, writable as before: a mount point cannot be renamed or
+   * removed, so a hidden path below them (bunker's state folder, state-dir.ts) stays where bunker looks for it.
+   */
+  pinned?: string[];
 }
 
 /** What one path in the sandbox is. Listed parents first: a later mount sits on top of an earlier one. */
@@ -216,6 +221,7 @@ export function sandboxMounts(spec: SandboxSpec, platform: NodeJS.Platform = pro
   if (!spec.workspaceReadOnly) {
     // A granted git directory is a mount of its own: a command cannot rename it away and make another in its place.
     for (const g of spec.grantedGit?.gitDirs ?? []) if (!out.some((m) => m.path === g)) out.push({ kind: "rw", path: g });
+    for (const p of spec.pinned ?? []) if (exists(p) && !out.some((m) => m.path === p)) out.push({ kind: "rw", path: p });
     const standIns = standInPaths(spec);
     for (const p of readOnlyInside(spec)) {
       if (exists(p)) out.push({ kind: "ro", path: p });

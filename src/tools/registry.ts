@@ -14,8 +14,6 @@ export interface ToolCallResult {
   images?: ToolImage[];
   /** What the person sees of the result instead of `content` ("": nothing more); never sent to the model. */
   shown?: string;
-  /** A refusal by Escape or Ctrl+C at the question: the turn stops, and the closed question said so. */
-  stopsTurn?: boolean;
 }
 
 /** Finds a tool the registry does not hold yet (an MCP server still starting), or undefined. */
@@ -103,12 +101,7 @@ export class ToolRegistry {
       // The person's refusal that cancelled the turn (Escape or Ctrl+C at the question) is still told as a refusal.
       if (ctx.signal.aborted && !(err instanceof PermissionDenied)) return { isError: true, content: "Interrupted by the user." };
       if (err instanceof ToolError) {
-        return {
-          isError: true,
-          content: err.message,
-          ...(err.shown !== undefined ? { shown: err.shown } : {}),
-          ...(err instanceof PermissionDenied && err.stopsTurn ? { stopsTurn: true } : {}),
-        };
+        return { isError: true, content: err.message, ...(err.shown !== undefined ? { shown: err.shown } : {}) };
       }
       const message = err instanceof Error ? err.message : String(err);
       return { isError: true, content: `${name} failed unexpectedly: ${message}` };

@@ -14,6 +14,7 @@ import { confine, detectSandbox, locateProgram, planSandbox, type SandboxAvailab
 import { splitEnv, withGitHardening, withheldNote, withoutUpdateChecks } from "../sandbox/env.ts";
 import { adoptOrphans, endGroup, killAdoptedSince, trackGroup } from "../sandbox/process.ts";
 import { busyOnReadOnlyMount, pathNote, spaceNote, toolchainWriteNote } from "../sandbox/explain.ts";
+import { stateDirMade, stateDirView } from "../sandbox/state-dir.ts";
 import { wallAfter, wallBefore } from "../sandbox/git-wall.ts";
 import { grantedGit, grantedGitAfter } from "../sandbox/git-grant.ts";
 import { unwalkedNote } from "../sandbox/walk-gaps.ts";
@@ -252,6 +253,8 @@ export function commandSandboxSpec(command: string, root: string, opts: RunBashO
   const dotGitFile = gitGrant && lstatKind(join(root, ".git")) === "file" ? [join(root, ".git")] : [];
   const readable = [...grantedReadPaths(grants), ...(opts.gitWritable ? [] : gitDirs), ...enclosingGitDirs(root, host.home ?? realpathLoose(opts.home ?? homedir()).real)];
   const writable = [...(opts.writable ?? []), ...(opts.gitWritable ? gitDirs : [])];
+  // bunker's own state folder: hidden even in a workspace that holds it (state-dir.ts).
+  const state = opts.sessionsDir ? stateDirView(stateDirMade(opts.sessionsDir), root, workspaceReadOnly ? [] : writable) : { hidden: [], pinned: [] };
   return {
     ...host,
     root,
@@ -265,8 +268,9 @@ export function commandSandboxSpec(command: string, root: string, opts: RunBashO
       ...(host.hidden ?? []),
       ...grants.deny.read.paths,
       ...(confined ? deniedMatches(grants, [root, ...readable, ...writable, ...(host.toolchains ?? [])], root, host.system ?? []) : []),
-      ...(opts.sessionsDir && !isWithin(opts.sessionsDir, root) && !isWithin(root, opts.sessionsDir) ? [opts.sessionsDir] : []),
+      ...state.hidden,
     ],
+    ...(state.pinned.length > 0 ? { pinned: state.pinned } : {}),
     readOnly: [...(opts.readOnly ?? []), ...(wall?.readOnly ?? []), ...dotGitFile],
     ...(wall ? { wallPaths: wall.readOnly } : {}),
     ...(gitGrant ? { grantedGit: gitGrant } : {}),

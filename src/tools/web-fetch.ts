@@ -56,7 +56,7 @@ async function fetchPage(input: WebFetchInput, ctx: ToolContext, limits: WebFetc
   if (offset < 0) throw new ToolError("offset must be 0 or more");
   let url = parseUrl(input.url);
   // The same gate the proxy asks: each host decided once per call, the question naming the URL of this hop.
-  // A refusal keeps what the person is shown of it ("You refused network access to …") and whether their Escape stopped the turn.
+  // A refusal keeps what the person is shown of it ("You refused network access to …").
   let refusedBy: PermissionDenied | undefined;
   const gate = permissionGate(ctx.perms, "web_fetch", () => url.href, ctx.signal, (err) => (refusedBy = err));
   const password = crypto.randomUUID();
@@ -69,7 +69,7 @@ async function fetchPage(input: WebFetchInput, ctx: ToolContext, limits: WebFetc
       const refusal = await gate.admit(url.hostname, portOf(url));
       if (refusal !== null) {
         const message = hops.length > 0 ? `${hops.join(" → ")} redirected to ${url.href}: ${refusal}` : refusal;
-        throw new PermissionDenied(message, { ...(refusedBy?.shown !== undefined ? { shown: refusedBy.shown } : {}), stopsTurn: refusedBy?.stopsTurn ?? false });
+        throw new PermissionDenied(message, refusedBy?.shown !== undefined ? { shown: refusedBy.shown } : {});
       }
       const refusedBefore = proxy.refusals.length;
       const failedBefore = proxy.failures.length;

@@ -249,8 +249,7 @@ export class TerminalUI implements LoopEvents {
     this.line(pc.dim(`  ${escapeControl(summary)}`));
   }
 
-  onToolEnd(summary: string, given: { content: string; isError: boolean; shown?: string; stopsTurn?: boolean; images?: unknown[] }): void {
-    if (given.stopsTurn) this.stopShown = true;
+  onToolEnd(summary: string, given: { content: string; isError: boolean; shown?: string; images?: unknown[] }): void {
     const command = summary.startsWith("run_bash ");
     // A command's colours are dropped from what the person is shown (here and in /expand); the model's result keeps them.
     const result = command ? { ...given, content: stripSgr(given.content) } : given;
@@ -267,6 +266,13 @@ export class TerminalUI implements LoopEvents {
       this.progress = null;
       this.region?.set("preview", []);
       this.lastCommand = { summary, content: result.content };
+    }
+    // The turn stopped at the person's Escape, said at the question: of a command stopped with it, only what it
+    // printed (not "interrupted by the user", nor the proxy's note of the refusal just made).
+    if (command && this.stopShown) {
+      const printed = tailed.content.split("\n").slice(1).filter((l) => l.trim() !== "" && l !== "(no output)" && !l.startsWith("note: "));
+      if (printed.length > 0) this.line(pc.dim(`    ${escapeControl(statusAndLastLines(["stopped with the turn", ...printed].join("\n"), KEPT_LINES), { keepNewlines: true }).replace(/\n/g, "\n    ")}`));
+      return;
     }
     // The tool's own line for the person ("You refused this change.", "Updated calc.py (+3 -1)"); "" when already said.
     if (given.shown !== undefined) {
@@ -316,6 +322,14 @@ export class TerminalUI implements LoopEvents {
 
   onRequest(bytes: number): void {
     if (this.opts.verbose) this.line(pc.dim(`  request: ${bytes} bytes`));
+  }
+
+  /**
+   * The person refused a question with Escape or Ctrl+C, which stops the turn, and the closed question said
+   * so ("Refused; the turn is cancelled."): what ends because of it is not said again.
+   */
+  stoppedAtQuestion(): void {
+    this.stopShown = true;
   }
 
   /** The turn was interrupted: said, unless the question the person refused with Escape already said so. */

@@ -272,6 +272,25 @@ describe.skipIf(!canRun || !tmuxAvailable)("in a real terminal (tmux)", () => {
     expect(B.seen.length).toBe(seenBefore);
     expect(await quitWithCtrlD(tmux)).not.toBeNull();
   }, 60_000);
+  test("a command's connection: Escape at its question refuses and stops the turn, said once (not the command's interruption and the proxy's note too)", async () => {
+    const fake = e2e.serve([reply([run(`echo fetching; curl -sS ${B.url}/x`)]), reply("Understood.")]);
+    const { root, env } = workspace();
+    const tmux = await e2e.terminal([...BUNKER, "--allow-run", "--sandbox", "on", "fetch from B"], { cwd: root, env, cols: 140, rows: 50 });
+    await waitForCount(tmux, `Allow net access to "127.0.0.3:${B.port}"?`, 1);
+    await press(tmux, "Escape");
+    await waitForCount(tmux, "Refused; the turn is cancelled.", 1);
+    // What the command printed stays (curl may have printed the proxy's 403 page before it was stopped: its own
+    // output); nothing of bunker's says the refusal or the stop again.
+    const screen = await waitForCount(tmux, "    stopped with the turn\n    fetching\n", 1);
+    await Bun.sleep(300);
+    const after = tmux.screen().slice(screen.indexOf("Refused; the turn is cancelled."));
+    for (const said of ["✗", "interrupted by the user", "note: bunker's network proxy", "Interrupted."]) expect(after).not.toContain(said);
+    tmux.keys(["ok"], true);
+    await press(tmux, "Enter");
+    await waitForCount(tmux, "Understood.", 1);
+    expect(toolResults(fake.requests[1])[0]!.content).toContain(`The person refused network access to 127.0.0.3:${B.port}.`);
+    expect(await quitWithCtrlD(tmux)).not.toBeNull();
+  }, 60_000);
   test("web_fetch: Escape at its question refuses and stops the turn, said once; the model is told of the refusal", async () => {
     const fake = e2e.serve([reply([toolUse("web_fetch", { url: `${B.url}/page` })]), reply("Understood.")]);
     const { root, env } = workspace();

@@ -12,6 +12,10 @@ export interface ConfinedRun {
   /** "off" is the unconfined control: the same command with nothing around it. */
   sandbox?: RunBashOptions["sandbox"];
   allowNet?: boolean;
+  /** bunker's state folder (the sessions' folder), as run_bash is given it. */
+  sessionsDir?: string;
+  /** Folders outside the workspace granted for writing (--allow-write=PATHS). */
+  writable?: string[];
 }
 
 /** The tool result's text (status line, output, notes). */
@@ -20,8 +24,9 @@ export async function runAllowed(root: string, command: string, o: ConfinedRun):
   grants.allow.run.all = true;
   grants.allow.write.workspace = true;
   if (o.allowNet) grants.allow.net.all = true;
+  grants.allow.write.paths = o.writable ?? [];
   const ctx = makeContext(root, { grants });
-  const tool = createRunBashTool({ sandbox: o.sandbox ?? "on", allowNet: o.allowNet ?? false, allowEnv: [], gitWritable: false, grants, env: o.env, home: o.home, killGraceMs: 300 });
+  const tool = createRunBashTool({ sandbox: o.sandbox ?? "on", allowNet: o.allowNet ?? false, allowEnv: [], gitWritable: false, grants, env: o.env, home: o.home, killGraceMs: 300, writable: o.writable ?? [], ...(o.sessionsDir ? { sessionsDir: o.sessionsDir } : {}) });
   const r = (await tool.run({ command }, ctx)) as Exclude<ToolOutput, string>;
   return r.content;
 }

@@ -134,7 +134,12 @@ test("a tool's own line for the person is shown instead of what the model reads;
   ui.onToolEnd("write_file x", { content: "Created …", isError: false, shown: "Created a\nb.md (2 lines)" });
   expect(err.text()).toBe("  ✗ You refused this change; Claude was told why.\n    Updated calc.py (+3 -1)\n    Created a\\nb.md (2 lines)\n");
   // Refused with Escape at the question: the closed question said it; nothing under it, and no "Interrupted." after.
-  ui.onToolEnd("write_file b.txt", { content: "The person refused writing b.txt.", isError: true, shown: "", stopsTurn: true });
+  ui.stoppedAtQuestion();
+  ui.onToolEnd("write_file b.txt", { content: "The person refused writing b.txt.", isError: true, shown: "" });
+  // A command whose connection was refused so: not "interrupted by the user" and the proxy's note again; what it printed stays.
+  ui.onToolEnd("run_bash curl x", { content: "interrupted by the user; the command and its children were stopped\n\n(no output)\nnote: bunker's network proxy refused x:443: The person refused network access to x:443.", isError: true });
+  ui.onToolEnd("run_bash make", { content: "interrupted by the user; the command and its children were stopped\n\nbuilding a\nbuilding b\nnote: bunker's network proxy refused x:443: The person refused network access to x:443.", isError: true });
+  expect(err.text()).toEndWith("    Created a\\nb.md (2 lines)\n    stopped with the turn\n    building a\n    building b\n");
   ui.onInterrupted();
   ui.endTurn();
   expect(err.text()).not.toContain("The person");
