@@ -12,7 +12,7 @@ import type { NetGate } from "./proxy.ts";
 
 /**
  * `signal`: aborted when what the connections are for has ended (the command exited): a question still open is withdrawn.
- * `onRefused`: told each refusal as Permissions gave it (what the person is shown of it, whether it stopped the turn).
+ * `onRefused`: told each refusal as Permissions gave it (with what the person is shown of it: web_fetch's result line).
  */
 export function permissionGate(perms: Permissions, tool: string, requestedBy: string | (() => string), signal?: AbortSignal, onRefused?: (err: PermissionDenied) => void): NetGate {
   const decided = new Map<string, Promise<string | null>>();

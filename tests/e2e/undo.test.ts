@@ -94,6 +94,11 @@ describe.skipIf(!tmuxAvailable)("undo in a real terminal (tmux)", () => {
     // The retry in the same turn was refused without asking.
     expect(tmux.screen().split("Apply this change to a.txt?").length - 1).toBe(1);
     expect(JSON.stringify(fake.requests[3]!.body.messages.at(-1))).toContain("already refused");
+    // The person reads both in their own terms: their refusal, then why they were not asked again.
+    const said = tmux.screen();
+    expect(said).toContain("✗ You refused this change.\n");
+    expect(said).toContain("✗ Not asked again: you refused this change earlier in this turn.\n");
+    expect(said).not.toContain("the person already refused");
 
     await say(tmux, "sorry, I changed my mind: go ahead");
     await waitForQuestion(tmux, "Apply this change to a.txt?", 2);

@@ -1,0 +1,40 @@
+// A refusal as each reader gets it: the model a sentence about "the person", the person their own answer.
+import { expect, test } from "bun:test";
+import { PermissionDenied } from "../../../src/perms/permissions.ts";
+import type { ApprovalAnswer, PermRequest } from "../../../src/perms/types.ts";
+import { makeContext, tempDir } from "../../support/context.ts";
+
+async function refusal(req: (root: string) => PermRequest, answer: ApprovalAnswer): Promise<{ message: string; shown: string | undefined }> {
+  const root = tempDir();
+  const ctx = makeContext(root, { answers: [answer] });
+  const err = await ctx.perms.authorize(req(root)).then(() => null, (e: unknown) => e);
+  expect(err).toBeInstanceOf(PermissionDenied);
+  return { message: (err as PermissionDenied).message, shown: (err as PermissionDenied).shown };
+}
+
+const run = (): PermRequest => ({ kind: "run", target: "rm -rf a", tool: "run_bash", run: { command: "rm -rf a", cwd: "/", sandboxed: true, network: false } });
+
+test("each kind: the model reads 'The person refused …', the person 'You refused …'", async () => {
+  const deny: ApprovalAnswer = { answer: "deny" };
+  expect(await refusal(run, deny)).toEqual({ message: "The person refused running `rm -rf a`.", shown: "You refused this command." });
+  expect(await refusal(() => ({ kind: "net", target: "evil.example:443", tool: "web_fetch" }), deny)).toEqual({
+    message: "The person refused network access to evil.example:443.",
+    shown: "You refused network access to evil.example:443.",
+  });
+  expect(await refusal(() => ({ kind: "mcp", target: "mail/send", tool: "mcp__mail__send" }), deny)).toEqual({ message: "The person refused calling the MCP tool mail/send.", shown: "You refused this call." });
+});
+
+test("with words for Claude: the model gets them, the person is told they went; Escape and the person's own /undo add nothing to what the question showed", async () => {
+  expect(await refusal(run, { answer: "deny", feedback: "keep a" })).toEqual({ message: "The person refused running `rm -rf a` and said: keep a", shown: "You refused this command; Claude was told why." });
+  expect(await refusal(run, { answer: "deny", stopsTurn: true })).toEqual({ message: "The person refused running `rm -rf a`.", shown: "" });
+  expect(await refusal(() => ({ ...run(), byPerson: true }), { answer: "deny" })).toEqual({ message: "The person refused running `rm -rf a`.", shown: "" });
+});
+
+test("the model's retry of what the person refused in this turn: refused unasked, and the person is told why they were not asked", async () => {
+  const ctx = makeContext(tempDir(), { answers: [{ answer: "deny" }] });
+  await ctx.perms.authorize(run()).catch(() => {});
+  const again = (await ctx.perms.authorize(run()).catch((e: unknown) => e)) as PermissionDenied;
+  expect(ctx.approver.asked).toHaveLength(1);
+  expect(again.message).toContain("the person already refused this");
+  expect(again.shown).toBe("Not asked again: you refused this command earlier in this turn.");
+});
