@@ -78,9 +78,13 @@ export interface ConsentOutcome {
   skipped: { def: McpServerDef; reason: string }[];
 }
 
+/** The most start questions at one start (red team 8: a .mcp.json of 400 servers asked 400 times, Enter each). */
+export const MAX_QUESTIONS = 5;
+
 /** Which servers start: the user's always; a project's when named, approved before, or approved now. */
 export async function decideServers(servers: McpServerDef[], opts: ConsentOptions): Promise<ConsentOutcome> {
   const out: ConsentOutcome = { start: [], skipped: [] };
+  let asked = 0;
   for (const def of servers) {
     if (def.source === "user" || opts.named.includes(def.name) || opts.store.approved(opts.root, def)) {
       out.start.push(def);
@@ -92,6 +96,11 @@ export async function decideServers(servers: McpServerDef[], opts: ConsentOption
     }
     if (opts.store.declined(opts.root, def)) {
       out.skipped.push({ def, reason: declinedReason(def, "never") });
+      continue;
+    }
+    // A file with hundreds of servers (a command can write one) must not ask hundreds of questions at every start.
+    if (asked++ >= MAX_QUESTIONS) {
+      out.skipped.push({ def, reason: `not asked: only ${MAX_QUESTIONS} of a project's servers are asked about at a start; /mcp start ${def.name} asks` });
       continue;
     }
     const answer = await askOnce(def, opts);

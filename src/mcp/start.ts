@@ -6,7 +6,7 @@ import type { Config } from "../config.ts";
 import { detectSandbox, planSandbox } from "../sandbox/detect.ts";
 import type { ToolRegistry } from "../tools/registry.ts";
 import type { McpServerDef } from "./config.ts";
-import { askOnce, ConsentStore, decideServers, type ConsentOptions } from "./consent.ts";
+import { askOnce, ConsentStore, decideServers, MAX_QUESTIONS, type ConsentOptions } from "./consent.ts";
 import { McpHub } from "./hub.ts";
 import { bunkerStateDir, launchView, type LaunchContext } from "./sandbox.ts";
 import { grantedReadPaths } from "../sandbox/spec.ts";
@@ -57,7 +57,13 @@ export async function startMcp(opts: StartOptions): Promise<McpHub> {
   // Deny-read globs too big to mask: no server starts (a server shown part of the mask could read the rest).
   const start = "refused" in denied ? [] : decided.start;
   if ("refused" in denied) opts.notify(`MCP servers not started: ${denied.refused}`);
-  for (const s of skipped) if (s.def.source === "project" && !opts.interactive) opts.notify(`MCP server ${s.def.name} not started: ${s.reason}.`);
+  // One line each, but never hundreds (a command can write a .mcp.json of 400 servers).
+  const untold = skipped.filter((s) => s.def.source === "project" && (!opts.interactive || s.reason.startsWith("not asked")));
+  for (const s of untold.slice(0, MAX_QUESTIONS)) opts.notify(`MCP server ${s.def.name} not started: ${s.reason}.`);
+  if (untold.length > MAX_QUESTIONS) {
+    const how = opts.interactive ? "/mcp lists them, /mcp start NAME asks about one" : "--allow-mcp=NAME starts one";
+    opts.notify(`${untold.length - MAX_QUESTIONS} more of this project's MCP servers not started (${how}).`);
+  }
   const startWait = Number(env.BUNKER_MCP_START_TIMEOUT_MS);
   const hub = new McpHub({
     servers: start,

@@ -426,6 +426,17 @@ describe("an HTTP server, which bunker connects to itself", () => {
 });
 
 describe("a project's .mcp.json", () => {
+  test("of many servers, headless: five lines and a count, not one line each", async () => {
+    const fake = e2e.serve([reply("No tools.")]);
+    const { root, env } = e2e.workspace();
+    writeProjectServers(root, Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`s${i}`, testServer(["--name", `s${i}`])])));
+    env.ANTHROPIC_BASE_URL = fake.url;
+    const r = await runHeadless(root, env, ["-p", "hello"]);
+    expect(r.code).toBe(0);
+    expect(r.stderr.split("\n").filter((l) => /^MCP server s\d+ not started/.test(l))).toHaveLength(5);
+    expect(r.stderr).toContain("7 more of this project's MCP servers not started (--allow-mcp=NAME starts one).");
+  });
+
   test("headless without --allow-mcp: not started, and the person is told how to start it", async () => {
     const fake = e2e.serve([reply("No tools.")]);
     const { root, env } = e2e.workspace();

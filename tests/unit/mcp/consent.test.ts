@@ -56,3 +56,15 @@ test("never is remembered for this exact definition: not asked again until it ch
   expect((await decideServers(changed, opts)).start).toHaveLength(1);
   expect([asked, store.declined("/ws", p[0]!), store.approved("/ws", changed[0]!)]).toEqual([3, false, true]);
 });
+
+test("a file of 400 servers asks about five at a start; the rest are skipped, each saying how to start it (red team 8)", async () => {
+  const store = new ConsentStore(tempDir());
+  const asked: string[] = [];
+  const ask = async (def: McpServerDef) => (asked.push(def.name), "no" as const);
+  const many = defs(Object.fromEntries(Array.from({ length: 400 }, (_, i) => [`s${i}`, { command: "x" }])), "project");
+  const out = await decideServers(many, { root: "/ws", named: ["s399"], interactive: true, store, ask });
+  expect(asked).toEqual(["s0", "s1", "s2", "s3", "s4"]);
+  expect(out.start.map((d) => d.name)).toEqual(["s399"]);
+  expect(out.skipped).toHaveLength(399);
+  expect(out.skipped.find((s) => s.def.name === "s5")!.reason).toBe("not asked: only 5 of a project's servers are asked about at a start; /mcp start s5 asks");
+});
