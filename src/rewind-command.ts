@@ -14,6 +14,7 @@ import { openSession } from "./session/open.ts";
 import { SessionError } from "./session/error.ts";
 import { ToolError, type ToolContext } from "./tools/tool.ts";
 import { escapeControl } from "./ui/escape.ts";
+import { isTerminal } from "./ui/is-terminal.ts";
 
 const UNTRACKED = "changes made by commands are not tracked";
 
@@ -94,9 +95,10 @@ export function listTurns(turns: TurnSummary[]): string {
 }
 
 /**
- * `bunker --undo` / `--rewind[=N]`: the same without a prompt. Nothing is
- * asked: the take-back goes ahead only where --allow-write (or a rule) covers
- * the files, and is refused with the flag to add otherwise.
+ * `bunker --undo` / `--rewind[=N]` outside the REPL. In a terminal (and not
+ * --no-prompt) the person is shown the diff and asked, as /undo does; without
+ * one nothing is asked: the take-back goes ahead only where --allow-write (or
+ * a rule) covers the files, and is refused with the flag to add otherwise.
  */
 export async function runTakeBack(config: Config): Promise<number> {
   const say = (line: string) => process.stderr.write(`${escapeControl(line)}\n`);
@@ -116,7 +118,9 @@ export async function runTakeBack(config: Config): Promise<number> {
   const messages = opened.resumed.messages;
   const checkpoints = new Checkpoints(opened.recorder.sessionStore, () => opened.recorder.id, () => messages);
   const changes = startChanges(config, say);
-  const perms = new Permissions({ policy: new Policy(config.root, config.grants), approver: new NoPromptApprover(), notify: () => {} });
+  const asks = !config.noPrompt && isTerminal(0) && isTerminal(2);
+  const approver = asks ? new (await import("./perms/tty-approver.ts")).TtyApprover() : new NoPromptApprover();
+  const perms = new Permissions({ policy: new Policy(config.root, config.grants), approver, notify: () => {} });
   const ctx: ToolContext = { root: config.root, perms, session: new SessionState(), ui: { info: say, debug: () => {} }, signal: new AbortController().signal, changes };
   const turns = checkpoints.turns();
   const want = config.takeBack!.turn;

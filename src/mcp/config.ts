@@ -162,7 +162,7 @@ function parseEntry(name: string, raw: unknown, ctx: ParseContext, warnings: str
     ...(envWritten ? { envWritten } : {}),
     ...grants,
     timeoutMs: (timeout as number | undefined) ?? ctx.defaultTimeoutMs,
-    hash: ctx.source === "project" && transport.type === "stdio" ? projectServerHash(raw, [transport.command, ...transport.args], ctx.root) : definitionHash(raw),
+    hash: ctx.source === "project" && transport.type === "stdio" ? projectServerHash(raw, [transport.command, ...transport.args, ...Object.values(transport.env).flatMap((v) => v.split(/[\s:]+/))], ctx.root) : definitionHash(raw),
   };
 }
 
@@ -170,8 +170,8 @@ function parseEntry(name: string, raw: unknown, ctx: ParseContext, warnings: str
 const CODE_FILE_MAX = 4 * 1024 * 1024;
 
 /**
- * A project server's consent hash: its definition, and the workspace files its command and arguments name (a
- * `--flag=FILE` too), by content. Consent is to the code as much as to the definition (red team 8 F10: the model
+ * A project server's consent hash: its definition, and the workspace files its command, arguments and variables
+ * name (a `--flag=FILE` too, and each entry of a `:` list; `BUN_OPTIONS=--preload ./x.ts`), by content. Consent is to the code as much as to the definition (red team 8 F10: the model
  * rewrote tools/helper_mcp.py unasked, and the same approved definition then started it and handed it the token).
  * A definition that names no file here hashes as before.
  */

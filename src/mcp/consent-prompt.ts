@@ -42,6 +42,7 @@ const CODE_LOADING: Record<string, string> = {
   PYTHONPATH: "python imports from there first, and runs a sitecustomize.py there at start",
   PYTHONSTARTUP: "python runs that file", PYTHONHOME: "python's own library comes from there", PYTHONUSERBASE: "python loads packages and .pth files from there",
   NODE_OPTIONS: "node runs what --require or --import names", NODE_PATH: "node resolves modules from there",
+  BUN_OPTIONS: "bun takes those options: --preload runs a file first", DENO_OPTIONS: "deno takes those options",
   LD_PRELOAD: "every program loads that library", LD_LIBRARY_PATH: "programs load libraries from there first", LD_AUDIT: "every program loads that library",
   BASH_ENV: "bash runs that file", ENV: "sh runs that file", PERL5OPT: "perl runs those options", PERL5LIB: "perl loads modules from there first",
   RUBYOPT: "ruby runs those options", RUBYLIB: "ruby loads from there first", JAVA_TOOL_OPTIONS: "the JVM takes those options (agents)",

@@ -5,7 +5,7 @@
 //   TLS          the ClientHello's server name must be the tunnel's host (case and a trailing dot aside;
 //                `localhost` is 127.0.0.1); no name is accepted only for a tunnel opened to an address;
 //                Encrypted Client Hello is refused (its real name is hidden from bunker)
-//   plain HTTP   (a word and a space first, after any blank lines) carried only to an address granted by address (the forwarder's loopback tunnels, a
+//   plain HTTP   (a method, any token, and a space first, after any number of blank lines) carried only to an address granted by address (the forwarder's loopback tunnels, a
 //                server on the person's network); elsewhere it must come as a proxy request, where the
 //                proxy checks its Host header
 //   other bytes  carried (SSH, a database's protocol: no name to front with), except on port 443,
@@ -33,18 +33,28 @@ export type TunnelStart =
   /** `answer`: a TLS alert for a TLS client, an HTTP 403 for an HTTP one, nothing otherwise. */
   | { kind: "refuse"; reason: string; answer: { tlsAlert: number } | "http" | null };
 
-/** A request line's start: a method (a word) and a space. A text protocol that starts so (SMTP's `EHLO x`) is taken for HTTP. */
-const HTTP_METHOD = /^[A-Za-z]{1,16} /;
+/**
+ * A request line's start: a method and a space. A method is any token (RFC 9110 5.6.2: nginx routes `A_B` or a
+ * 40-letter word by the Host header as it does GET), starting with a letter here so that git's pkt-line length
+ * (`0032git-upload-pack /x`) is not one. A text protocol that starts so (SMTP's `EHLO x`) is taken for HTTP.
+ */
+const HTTP_METHOD = /^[A-Za-z][A-Za-z0-9!#$%&'*+.^_`|~-]*[ \t]/;
+/** A method not yet followed by its space: wait for more, up to a request line's usual limit (nginx's 8 KB). */
+const METHOD_SO_FAR = /^[A-Za-z][A-Za-z0-9!#$%&'*+.^_`|~-]*$/;
+const MAX_REQUEST_START = 8192;
 
 /** The verdict on a tunnel's first bytes (all the client has sent so far); "more" until there are enough. */
 export function judgeTunnelStart(bytes: Uint8Array, t: TunnelTarget): TunnelStart {
   if (bytes.length === 0) return { kind: "more" };
   const target = `${t.host}:${t.port}`;
   if (startsTls(bytes)) return judgeHello(bytes, t, target);
-  // A server may skip blank lines before a request line (RFC 9112 2.2) and take a method in any case.
-  const start = new TextDecoder("latin1").decode(bytes.subarray(0, 64)).replace(/^[\r\n\t ]+/, "");
-  if (/^[A-Za-z]{0,16}$/.test(start) && bytes.length < 64) return { kind: "more" };
-  if (HTTP_METHOD.test(start)) {
+  // A server may skip any number of blank lines before a request line (RFC 9112 2.2; nginx does) and take a
+  // method in any case: all of the blank lines are skipped here too, not only those in the first bytes.
+  let from = 0;
+  while (from < bytes.length && (bytes[from] === 10 || bytes[from] === 13 || bytes[from] === 9 || bytes[from] === 32)) from++;
+  const start = new TextDecoder("latin1").decode(bytes.subarray(from, from + MAX_REQUEST_START));
+  if ((start === "" || METHOD_SO_FAR.test(start)) && bytes.length < MAX_REQUEST_START) return { kind: "more" };
+  if (HTTP_METHOD.test(start) || METHOD_SO_FAR.test(start) || start === "") {
     if (t.port === 443) return refuse(`the tunnel to ${target} carried plain HTTP; port 443 is carried only as TLS, whose server name bunker checks`, "http");
     if (t.local) return { kind: "carry" };
     return refuse(`plain HTTP inside a CONNECT tunnel to ${target} is not carried (its Host header could name another site on the same server): send it as a proxy request (http://${target}/…), where bunker checks the Host header`, "http");

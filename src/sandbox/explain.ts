@@ -6,6 +6,7 @@ import { isWithin } from "../perms/workspace.ts";
 import { shellQuote } from "../shell/quote.ts";
 import { sandboxMounts, shownAs, type Mount, type SandboxSpec } from "./spec.ts";
 import { shownSize, tmpfsSizes } from "./tmpfs-sizes.ts";
+import { processLimits } from "./process-limits.ts";
 
 /** What a command sees, in one phrase. */
 export function describeView(spec: SandboxSpec): string {
@@ -118,4 +119,17 @@ export function spaceNote(output: string, spec: SandboxSpec, platform: NodeJS.Pl
   const home = spec.home ? `the home (${shownSize(s.home)}), ` : "";
   return `A write ran out of space. The sandbox's private /tmp (${shownSize(s.tmp)}), ${home}/var/tmp (${shownSize(s.varTmp)}), /dev/shm (${shownSize(s.shm)}) and /run (${shownSize(s.run)}) are held in this machine's memory and limited, so that a command cannot fill it; ` +
     "the workspace is on disk: put large files there (a build's temporary files with TMPDIR=$PWD/.tmp, a cache with XDG_CACHE_HOME=$PWD/.cache). Do not retry as it is.";
+}
+
+/** What runtimes say when an allocation fails. */
+const OUT_OF_MEMORY = /MemoryError|Cannot allocate memory|ENOMEM|insufficient memory|[Oo]ut of memory|std::bad_alloc|heap out of memory|memory allocation of \d+ bytes failed|failed to allocate|fatal error: runtime: cannot allocate/;
+
+/**
+ * When an allocation failed: each sandboxed process may hold at most half this machine's memory (process-limits.ts),
+ * which a command sees only as its runtime's "out of memory" (the new user: `java -Xms13g` with 22 GB free). Null otherwise.
+ */
+export function memoryNote(output: string, spec: SandboxSpec, platform: NodeJS.Platform = process.platform): string | null {
+  if (platform !== "linux" || !OUT_OF_MEMORY.test(output)) return null;
+  const limit = (spec.limits ?? processLimits(undefined, spec.memoryBytes)).dataBytes;
+  return `An allocation failed. bunker limits each sandboxed process to ${shownSize(limit)} of memory (half of this machine's), so that one command cannot take it all; the person can run a command that needs more themselves. Do not retry as it is.`;
 }

@@ -139,6 +139,18 @@ export class SessionStore {
       return;
     }
     this.foldsTable();
+    // Each fold reaches the disk before its journal is removed (FULL: the log is flushed at every commit; NORMAL
+    // leaves that to the next checkpoint, and a power cut before it would lose a session whose journal is gone).
+    this.db.exec("PRAGMA synchronous = FULL");
+    try {
+      this.foldEach(dir, names);
+    } finally {
+      this.db.exec("PRAGMA synchronous = NORMAL");
+    }
+    this.pruneFolds(new Set(names));
+  }
+
+  private foldEach(dir: string, names: string[]): void {
     for (const name of names) {
       const writer = journalWriter(name);
       if (writer === null) continue;
@@ -153,7 +165,6 @@ export class SessionStore {
         // left for the next opening: nothing is lost
       }
     }
-    this.pruneFolds(new Set(names));
   }
 
   private foldsTableMade = false;

@@ -13,7 +13,7 @@ import { evaluateRun } from "../perms/run/evaluate.ts";
 import { confine, detectSandbox, locateProgram, planSandbox, type SandboxAvailability, type SandboxMode, type SandboxPlan } from "../sandbox/detect.ts";
 import { splitEnv, withGitHardening, withheldNote, withoutUpdateChecks } from "../sandbox/env.ts";
 import { adoptOrphans, endGroup, killAdoptedSince, trackGroup } from "../sandbox/process.ts";
-import { busyOnReadOnlyMount, pathNote, spaceNote, toolchainWriteNote } from "../sandbox/explain.ts";
+import { busyOnReadOnlyMount, memoryNote, pathNote, spaceNote, toolchainWriteNote } from "../sandbox/explain.ts";
 import { stateDirMade, stateDirView } from "../sandbox/state-dir.ts";
 import { wallAfter, wallBefore } from "../sandbox/git-wall.ts";
 import { grantedGit, grantedGitAfter } from "../sandbox/git-grant.ts";
@@ -496,6 +496,8 @@ export function sandboxNote(r: ProcessResult, spec: SandboxSpec): string | null 
   }
   const space = spaceNote(out, spec);
   if (space) notes.push(space);
+  const memory = memoryNote(out, spec);
+  if (memory) notes.push(memory);
   // A path the sandbox does not show: what it shows, and which flag shows more.
   const path = pathNote(out, spec);
   if (path) notes.push(path);

@@ -255,9 +255,23 @@ describe("headless", () => {
       expect(synced).toBeGreaterThan(0);
       expect(printed).toBeGreaterThan(synced);
     }
-    // The next run that reads sessions takes the journal into the store.
-    const next = await runHeadless(root, env, ["-c", "-p", "again"]);
+    // The next run that reads sessions takes the journal into the store, on disk before the journal is removed.
+    const foldLog = join(root, "..", "strace-fold.log");
+    // -y: each descriptor with its path, so a call split around another thread's (<unfinished ...>) is still found.
+    const foldTraced = strace ? [strace, "-f", "-qq", "-y", "-e", "trace=pwrite64,fdatasync,fsync,unlink,unlinkat", "-o", foldLog] : [];
+    const next = await runBunker(["-c", "-p", "again"], { cwd: root, env, argv: [...foldTraced, ...BUNKER] });
     expect(next.stdout).toBe("Still hi.\n");
+    if (strace) {
+      const lines = readFileSync(foldLog, "utf8").split("\n");
+      const removed = lines.findIndex((l) => /unlink(at)?\(.*sessions\.db\.pending\/[^"]+\.jsonl"/.test(l));
+      expect(removed).toBeGreaterThan(0);
+      // The fold's last write to the log, then a flush of the log, then the journal's removal (SQLite's flush of a
+      // new log's header comes before the fold's frames: it does not count). The removal follows the flush's return.
+      const before = lines.slice(0, removed);
+      const lastWrite = before.findLastIndex((l) => /pwrite64\(\d+<[^>]*sessions\.db-wal>/.test(l));
+      expect(lastWrite).toBeGreaterThan(0);
+      expect(before.slice(lastWrite).some((l) => /f(data)?sync\(\d+<[^>]*sessions\.db-wal>/.test(l))).toBe(true);
+    }
     expect(transcript(2).slice(0, 4)).toEqual(["user: read a.txt", "assistant: [read_file]", "user: [result: 1\thi]", "assistant: It says hi."]);
     expect(existsSync(join(state, "sessions.db"))).toBe(true);
   });

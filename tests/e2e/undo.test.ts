@@ -18,7 +18,7 @@ async function say(t: TmuxSession, text: string): Promise<void> {
 }
 
 /** A session in which the person approved the model's edit of a.txt (alpha → beta) in turn 1, "change alpha". */
-async function approvedEdit(): Promise<{ root: string; tmux: TmuxSession }> {
+async function approvedEdit(): Promise<{ root: string; env: Record<string, string>; tmux: TmuxSession }> {
   e2e.serve([
     reply([toolUse("read_file", { path: "a.txt" })]),
     reply([toolUse("edit_file", { path: "a.txt", old_string: "alpha", new_string: "beta" })]),
@@ -29,7 +29,7 @@ async function approvedEdit(): Promise<{ root: string; tmux: TmuxSession }> {
   await waitForQuestion(tmux, "Apply this change to a.txt?", 1);
   await press(tmux, "Enter");
   await waitForCount(tmux, "Changed it.", 1);
-  return { root, tmux };
+  return { root, env, tmux };
 }
 
 describe.skipIf(!tmuxAvailable)("undo in a real terminal (tmux)", () => {
@@ -45,6 +45,19 @@ describe.skipIf(!tmuxAvailable)("undo in a real terminal (tmux)", () => {
     await waitForCount(tmux, 'Took back turn 1 ("change alpha"): restored a.txt.', 1);
     expect(readFileSync(join(root, "a.txt"))).toEqual(Buffer.from(ORIGINAL));
     expect(await quitWithCtrlD(tmux)).not.toBeNull();
+  });
+
+  test("bunker -c --undo in a terminal shows the diff and asks, as /undo does (the new user was told there was no terminal)", async () => {
+    const { root, env, tmux } = await approvedEdit();
+    expect(await quitWithCtrlD(tmux)).not.toBeNull();
+    tmux.close();
+    const again = await e2e.terminal([...BUNKER, "-c", "--undo"], { cwd: root, env, cols: 120, rows: 40 });
+    const screen = await waitForQuestion(again, "Apply this change to a.txt?", 1);
+    expect(screen).toContain("undo wants to edit a.txt");
+    expect(screen).not.toContain("is not asking");
+    await press(again, "Enter");
+    await waitForCount(again, 'Took back turn 1 ("change alpha"): restored a.txt.', 1);
+    expect(readFileSync(join(root, "a.txt"))).toEqual(Buffer.from(ORIGINAL));
   });
 
   test("/undo refused, then /undo again: asked again (yes or no only, nothing for the model), and done on yes", async () => {

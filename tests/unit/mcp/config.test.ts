@@ -133,6 +133,12 @@ describe("a project server's consent hash covers the code it runs (red team 8 F1
     expect(second).not.toBe(first);
     writeFileSync(join(root, "conf.json"), '{"x":1}');
     expect(hash()).not.toBe(second);
+    // A file a variable names (bun's --preload, a PYTHONPATH entry) is code too (the new user: BUN_OPTIONS).
+    writeFileSync(join(root, "pre.ts"), "1");
+    const viaEnv = { p: { command: "bun", args: ["x"], env: { BUN_OPTIONS: "--preload ./pre.ts" } } };
+    const before = parseMcpServers(viaEnv, at("project")).servers[0]!.hash;
+    writeFileSync(join(root, "pre.ts"), "2");
+    expect(parseMcpServers(viaEnv, at("project")).servers[0]!.hash).not.toBe(before);
     // The person's own server is theirs: its definition alone; so is a project server naming nothing here.
     expect(hash("user")).toBe(definitionHash(def.helper));
     const plain = { p: { command: "npx", args: ["-y", "some-server", "/etc/hosts"] } };

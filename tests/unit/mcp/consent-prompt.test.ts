@@ -31,6 +31,8 @@ test("a variable that makes the program run other code is marked with what it do
   expect(lines).toContain("sets: PYTHONPATH=tools/.cache (loads code: python imports from there first, and runs a sitecustomize.py there at start)");
   expect(lines).toContain("sets: NODE_OPTIONS=--require ./x.js (loads code: node runs what --require or --import names)");
   expect(lines).toContain("sets: MODE=fast\\x1b[2J");
+  const [bun] = parseMcpServers({ b: { command: "bun", args: ["s.ts"], env: { BUN_OPTIONS: "--preload ./x.ts" } } }, { source: "project", file: "/ws/.mcp.json", root: "/ws", home: "/h", env: {}, defaultTimeoutMs: 1 }).servers;
+  expect(describeDefinition(bun!, confined).map(strip)).toContain("sets: BUN_OPTIONS=--preload ./x.ts (loads code: bun takes those options: --preload runs a file first)");
 });
 
 test("the question lists exactly the extra paths it will see, and those its arguments name that it will not, with how to grant one", () => {

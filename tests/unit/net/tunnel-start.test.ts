@@ -61,11 +61,23 @@ describe("judgeTunnelStart", () => {
     // As a lenient server reads it: blank lines first, a method in lower case.
     expect(judgeTunnelStart(Buffer.from("\r\n\r\nget / HTTP/1.1\r\nHost: evil.example\r\n\r\n"), { ...named, port: 8080 })).toMatchObject({ kind: "refuse", answer: "http" });
     expect(judgeTunnelStart(Buffer.from("\r\n"), { ...named, port: 8080 })).toEqual({ kind: "more" });
+    // nginx skips any number of blank lines and routes any token method by Host: 40 blank lines, `A_B`, a 20-letter word.
+    const port80 = { ...named, port: 80 };
+    expect(judgeTunnelStart(Buffer.from("\r\n".repeat(40) + "GET / HTTP/1.1\r\nHost: evil.example\r\n\r\n"), port80)).toMatchObject({ kind: "refuse", answer: "http" });
+    expect(judgeTunnelStart(Buffer.from("\r\n".repeat(40)), port80)).toEqual({ kind: "more" });
+    expect(judgeTunnelStart(Buffer.from("A_B /secret HTTP/1.1\r\nHost: evil.example\r\n\r\n"), port80)).toMatchObject({ kind: "refuse", answer: "http" });
+    expect(judgeTunnelStart(Buffer.from("ABCDEFGHIJKLMNOPQRST /secret HTTP/1.1\r\nHost: evil.example\r\n\r\n"), port80)).toMatchObject({ kind: "refuse", answer: "http" });
+    expect(judgeTunnelStart(Buffer.from("ABCDEFGHIJKLMNOPQRST"), port80)).toEqual({ kind: "more" });
+    // Blank lines or a method that never end are not carried unjudged either.
+    expect(judgeTunnelStart(Buffer.from("\r\n".repeat(5000)), port80)).toMatchObject({ kind: "refuse", answer: "http" });
+    expect(judgeTunnelStart(Buffer.from("A".repeat(9000)), port80)).toMatchObject({ kind: "refuse", answer: "http" });
   });
 
   test("other protocols are carried (SSH, a database: no name to front with), except on 443, which is carried only as TLS", () => {
     const ssh = Buffer.from("SSH-2.0-OpenSSH_9.6\r\n");
     expect(judgeTunnelStart(ssh, { ...named, port: 22 })).toEqual({ kind: "carry" });
+    // git's own protocol: a pkt-line's length in hex, then the request.
+    expect(judgeTunnelStart(Buffer.from("0032git-upload-pack /project.git\0host=front.example\0"), { ...named, port: 9418 })).toEqual({ kind: "carry" });
     expect(judgeTunnelStart(Buffer.from([0, 0, 0, 8, 4, 210, 22, 47]), { ...named, port: 5432 })).toEqual({ kind: "carry" });
     expect(judgeTunnelStart(ssh, named)).toEqual({ kind: "refuse", reason: "the tunnel to front.example:443 carried something other than TLS; port 443 is carried only as TLS, whose server name bunker checks", answer: null });
     expect(judgeTunnelStart(new Uint8Array(), named)).toEqual({ kind: "more" });

@@ -7,7 +7,7 @@ import { chmodSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { bubblewrapArgs, probeBubblewrap } from "../../../src/sandbox/bubblewrap.ts";
 import { detectSandbox } from "../../../src/sandbox/detect.ts";
-import { spaceNote } from "../../../src/sandbox/explain.ts";
+import { memoryNote, spaceNote } from "../../../src/sandbox/explain.ts";
 import { shownSize, tmpfsSizes } from "../../../src/sandbox/tmpfs-sizes.ts";
 import { runAllowed } from "../../support/confined.ts";
 import { tempDir, unseenDir } from "../../support/context.ts";
@@ -21,6 +21,15 @@ test("sizes: /tmp and the home a fifth of memory, /var/tmp and /dev/shm a twenti
   expect(s.tmp + s.home + s.varTmp + s.shm).toBeLessThanOrEqual(4 * GiB);
   expect(tmpfsSizes(2 * MiB).varTmp).toBe(MiB);
   expect([shownSize(3276 * MiB), shownSize(819 * MiB), shownSize(16 * MiB), shownSize(4 * GiB)]).toEqual(["3.2 GB", "819 MB", "16 MB", "4 GB"]);
+});
+
+test("the note for a failed allocation names the per-process limit; none for other failures or on macOS (the new user: java -Xms13g, bytearray)", () => {
+  const spec = { root: "/w", allowNet: false, gitWritable: false, writable: [], limits: { processes: 100, dataBytes: 8 * 1024 ** 3 } };
+  for (const said of ["MemoryError", "Error occurred during initialization of VM\nCould not reserve enough space for object heap: insufficient memory", "FATAL ERROR: Reached heap limit Allocation failed - JavaScript heap out of memory", "memory allocation of 17179869184 bytes failed"]) {
+    expect(memoryNote(said, spec, "linux")).toBe(`An allocation failed. bunker limits each sandboxed process to ${shownSize(8 * 1024 ** 3)} of memory (half of this machine's), so that one command cannot take it all; the person can run a command that needs more themselves. Do not retry as it is.`);
+  }
+  expect(memoryNote("error: cannot find module", spec, "linux")).toBeNull();
+  expect(memoryNote("MemoryError", spec, "darwin")).toBeNull();
 });
 
 test("the note for a full in-memory folder names each size and where large files go; none on macOS or for other failures", () => {
