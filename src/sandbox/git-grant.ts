@@ -86,10 +86,29 @@ function stoppedFiles(dirs: string[]): Record<string, string | null> {
   return out;
 }
 
-/** The strategy a stopped operation's file names (rebase-merge/strategy holds the name; sequencer/opts is git config). */
-function strategyIn(file: string, text: string): string | null {
-  if (file.endsWith("/strategy")) return text.trim() || null;
-  return /^\s*strategy\s*=\s*"?([^"\s]+)"?\s*$/im.exec(text)?.[1] ?? null;
+/** A sequencer/opts line that names a strategy plainly: `strategy = NAME`, NAME perhaps quoted, nothing after. */
+const PLAIN_STRATEGY = /^\s*strategy\s*=\s*"?([A-Za-z0-9_-]+)"?\s*$/i;
+
+/**
+ * Why a stopped operation's strategy file would make git run a program when the person continues, or null when it
+ * names none or one of git's own (rebase-merge/strategy holds the name; sequencer/opts is git config). git config
+ * spells one value many ways (`strategy = evil # note`, `ev"il"`, a value continued with a backslash, `[options]
+ * strategy = evil` on one line): any line naming the key other than plainly counts, unread.
+ */
+function strangeStrategy(file: string, text: string): string | null {
+  const strange = (name: string) => `its merge strategy "${name}" would run git-merge-${name} from your PATH when you continue`;
+  if (file.endsWith("/strategy")) {
+    const name = text.trim();
+    return name === "" || GIT_STRATEGIES.has(name.toLowerCase()) ? null : strange(name);
+  }
+  for (const line of text.split("\n")) {
+    // -X options (`strategy-option = theirs`) go to git's own strategies: they name no program.
+    if (!/strategy/i.test(line) || /^\s*strategy-option\s*=/i.test(line)) continue;
+    const plain = PLAIN_STRATEGY.exec(line)?.[1];
+    if (plain === undefined) return `its line ${JSON.stringify(line.trim().slice(0, 80))} is not a plain name of a strategy: git may read one there that runs git-merge-NAME from your PATH when you continue`;
+    if (!GIT_STRATEGIES.has(plain.toLowerCase())) return strange(plain);
+  }
+  return null;
 }
 
 /**
@@ -122,9 +141,9 @@ function stoppedStateAfter(root: string, dirs: string[], before: Record<string, 
           lines.push(setAside(root, path, `${shown(path)}, which the command ${how} under --allow-write=.git with exec lines (bunker could not rewrite it: ${(e as Error).message})`));
         }
       } else {
-        const strategy = strategyIn(f, text);
-        if (strategy === null || GIT_STRATEGIES.has(strategy.toLowerCase())) continue;
-        lines.push(setAside(root, path, `${shown(path)}, which the command ${how} under --allow-write=.git (its merge strategy "${strategy}" would run git-merge-${strategy} from your PATH when you continue)`));
+        const why = strangeStrategy(f, text);
+        if (why === null) continue;
+        lines.push(setAside(root, path, `${shown(path)}, which the command ${how} under --allow-write=.git (${why})`));
       }
     }
   }

@@ -28,6 +28,30 @@ function transcript(i: number): string[] {
   });
 }
 
+/**
+ * strace -f's lines with each call whole, at the place it returned: a call another thread interrupted is
+ * logged as "PID call(args <unfinished ...>" and later "PID <... call resumed>rest) = N".
+ */
+function wholeCalls(log: string): string[] {
+  const open = new Map<string, string>();
+  const out: string[] = [];
+  for (const line of log.split("\n")) {
+    const pid = line.split(" ")[0]!;
+    if (line.endsWith(" <unfinished ...>")) {
+      open.set(pid, line.slice(0, -" <unfinished ...>".length));
+      continue;
+    }
+    const resumed = /^\d+ <\.\.\. \w+ resumed>(.*)$/.exec(line);
+    if (resumed && open.has(pid)) {
+      out.push(open.get(pid)! + resumed[1]!);
+      open.delete(pid);
+      continue;
+    }
+    out.push(line);
+  }
+  return out;
+}
+
 describe("headless", () => {
   test("-c continues the newest session here: the model sees the earlier exchange; json names the session", async () => {
     e2e.serve([reply("The answer is 42."), reply("Still 42.")]);
@@ -242,7 +266,7 @@ describe("headless", () => {
     expect(existsSync(join(state, "sessions.db"))).toBe(false);
     expect(readdirSync(join(state, "sessions.db.pending"))).toHaveLength(1);
     if (strace) {
-      const lines = readFileSync(log, "utf8").split("\n");
+      const lines = wholeCalls(readFileSync(log, "utf8"));
       const opened = /openat\(.*sessions\.db\.pending\/[^"]+\.jsonl".*= (\d+)$/;
       const fd = opened.exec(lines.find((l) => opened.test(l)) ?? "")?.[1];
       expect(fd).toBeDefined();

@@ -1,7 +1,7 @@
 // What --allow-write=.git keeps read-only (git-grant.ts), and what the walk after sets aside. The real sandbox
 // runs it in tests/e2e/git-grant.test.ts.
 import { expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { grantedGit, grantedGitAfter } from "../../../src/sandbox/git-grant.ts";
 import { sandboxMounts, shownAs } from "../../../src/sandbox/spec.ts";
@@ -90,4 +90,25 @@ test("a stopped rebase's state: exec lines the command wrote are disarmed, the p
   const linked = grantedGitAfter(root, g2);
   expect(linked[0]).toStartWith("bunker set aside .git/rebase-merge/git-rebase-todo, which the command changed under --allow-write=.git and is not a plain file (");
   expect(existsSync(join(git, "rebase-merge/git-rebase-todo.bunker-set-aside"))).toBe(true);
+});
+
+test("a stopped cherry-pick's strategy in any spelling git reads as another program is set aside; git's own, plainly named, stays", () => {
+  const { root, git } = repo();
+  mkdirSync(join(git, "sequencer"));
+  const opts = join(git, "sequencer/opts");
+  // Each of these is options.strategy = evil to git (git config --file opts --get options.strategy).
+  for (const text of ["[options]\n\tstrategy = evil # note\n", '[options]\n\tstrategy = ev"il"\n', "[options] strategy = evil\n", "[options]\n\tstrategy = ev\\\nil\n", "[Options]\n\tSTRATEGY=evil;x\n"]) {
+    rmSync(join(git, "sequencer/opts.bunker-set-aside"), { force: true });
+    const g = grantedGit([git], [root]);
+    writeFileSync(opts, text);
+    const lines = grantedGitAfter(root, g);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toStartWith("bunker set aside .git/sequencer/opts, which the command wrote under --allow-write=.git (its ");
+    expect(existsSync(opts)).toBe(false);
+  }
+  // What git cherry-pick -X theirs writes: git's own strategy, and an option for it.
+  const g = grantedGit([git], [root]);
+  writeFileSync(opts, '[options]\n\tstrategy = "ort"\n\tstrategy-option = theirs\n');
+  expect(grantedGitAfter(root, g)).toEqual([]);
+  expect(existsSync(opts)).toBe(true);
 });
