@@ -129,7 +129,8 @@ export function socketsMasked(spec: SandboxSpec, limits: SocketLimits = SOCKET_L
   const mounts = sandboxMounts(spec, "linux");
   const exempt = new Set([...(spec.system ?? SYSTEM_DIRS.linux!), ...(spec.toolchains ?? []), ...(spec.gitConfig ?? [])]);
   const roots = mounts.filter((m) => (m.kind === "ro" || m.kind === "rw") && !exempt.has(m.path)).map((m) => m.path);
-  const walk = findSockets(roots, new Set(mounts.map((m) => m.path)), limits);
+  // /proc and /dev are the sandbox's own, /sys holds no socket files (a grant of / shows the rest).
+  const walk = findSockets(roots, new Set([...mounts.map((m) => m.path), "/proc", "/dev", "/sys"]), limits);
   const why = "bunker keeps commands from the Unix sockets in the workspace and in the folders granted to them (a read-only folder does not stop a connection to a socket: a database's, tmux's, an agent's), and looks for them before each command";
   // Past the bounds (a grant of / or a busy /tmp): the sockets programs of this machine's network namespace listen on,
   // by the paths they bound (/proc/net/unix), wherever the command would see them. One a container bound is missed.
