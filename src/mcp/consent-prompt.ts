@@ -107,6 +107,8 @@ export async function askConsent(def: McpServerDef, changed: boolean, view: Laun
           { value: "never", label: "No, and do not ask again in this workspace (until the definition changes)" },
         ],
         initial: "no",
+        // Escape or Ctrl+C: what it means, in place of the answer.
+        cancelled: `Not started; /mcp start ${escapeControl(def.name)} asks again.`,
         // A number only moves: "1 more thing" typed after a pause must not remember the server.
         numbersMove: true,
         input: feed,

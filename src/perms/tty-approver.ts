@@ -8,8 +8,7 @@ import { isCancel, log, text } from "@clack/prompts";
 import pc from "../ui/colors.ts";
 import { DEFAULT_MAX_DIFF_LINES, renderFileChanges } from "../ui/diff-view.ts";
 import { escapeControl } from "../ui/escape.ts";
-import { markMixedScripts, mixedScripts } from "../ui/mixed-scripts.ts";
-import { domainToUnicode } from "node:url";
+import { markMixedScripts, mixedScripts, readableHost } from "../ui/mixed-scripts.ts";
 import { withKeyFeed, type FeedInput, type FeedOptions } from "../ui/key-feed.ts";
 import { selectKeys, whileOpen } from "../ui/select-keys.ts";
 import { giveBackAtExit, type TtyIn } from "../ui/tty-exit.ts";
@@ -39,16 +38,6 @@ const ONCE = "Yes, this once";
 /** What Escape or Ctrl+C at a question says: a no, and (but at the person's own /undo) the turn stops. */
 const REFUSED = "Refused.";
 const REFUSED_STOPPED = "Refused; the turn is cancelled.";
-
-/** `host:port` as it reads: a punycode label (`xn--ggle-55da.com`) in its Unicode form (`gооgle.com`); an address as it is. */
-function readableHost(target: string): string {
-  if (!target.includes("xn--") || target.startsWith("[")) return target;
-  const colon = target.lastIndexOf(":");
-  const [name, port] = colon > 0 ? [target.slice(0, colon), target.slice(colon)] : [target, ""];
-  const readable = domainToUnicode(name);
-  return readable ? readable + port : target;
-}
-
 
 /** What ended, as the asker said it (the abort reason), in words. */
 function withdrawnWhy(signal: AbortSignal): string {

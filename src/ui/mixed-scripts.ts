@@ -10,7 +10,7 @@
 // with Latin, and Latin with any script that has no Latin lookalikes (Hebrew,
 // Arabic, Devanagari…). A whole Russian or Greek word is one script: fine.
 // Input is text as it will be shown: already escaped, no colour codes.
-import { domainToASCII } from "node:url";
+import { domainToASCII, domainToUnicode } from "node:url";
 
 /** Scripts told apart; a letter in none of them counts as "Other". Common and Inherited (digits, marks, punctuation) count as none. */
 const SCRIPTS = [
@@ -205,4 +205,23 @@ function letterName(code: number): string | undefined {
   if (code >= 0x391 && code <= 0x3a9 && code !== 0x3a2) return `GREEK CAPITAL LETTER ${GREEK[code - 0x391]}`;
   if (code >= 0x3b1 && code <= 0x3c9) return `GREEK SMALL LETTER ${GREEK[code - 0x3b1]}`;
   return OTHERS[code];
+}
+
+/** `host:port` as it reads: a punycode label (`xn--ggle-55da.com`) in its Unicode form (`gооgle.com`); an address as it is. */
+export function readableHost(target: string): string {
+  if (!target.includes("xn--") || target.startsWith("[")) return target;
+  const colon = target.lastIndexOf(":");
+  const [name, port] = colon > 0 ? [target.slice(0, colon), target.slice(colon)] : [target, ""];
+  const readable = domainToUnicode(name);
+  return readable ? readable + port : target;
+}
+
+/**
+ * For a refusal that names a host to grant (headless: the line a script's author copies): a warning when the host
+ * reads as something else (a punycode name whose letters mix scripts), or "".
+ */
+export function hostWarning(target: string): string {
+  const host = readableHost(target);
+  const notes = mixedScripts(host)?.notes.filter((n) => n.startsWith("mixed scripts")) ?? [];
+  return notes.length === 0 ? "" : ` Careful: ${target} reads as ${host} (${notes.join("; ")}): make sure it is the host you mean before granting it.`;
 }

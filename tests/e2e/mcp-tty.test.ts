@@ -47,6 +47,19 @@ describe.skipIf(!tmuxAvailable)("MCP in a real terminal (tmux)", () => {
     expect(await quitWithCtrlD(e2e.tmux)).not.toBeNull();
   });
 
+  test("Escape at the start question: one line saying it is not started and how to ask again", async () => {
+    e2e.serve([]);
+    const { root, env } = e2e.workspace();
+    writeProjectServers(root, { proj: testServer(["--name", "proj"]) });
+    writeUserSettings(env, { mcpServers: serverPackageGrant("proj") });
+    const tmux = await start(root, env);
+    await waitForCount(tmux, "Start proj?", 1);
+    await press(tmux, "Escape");
+    const screen = await waitForCount(tmux, "Not started; /mcp start proj asks again.", 1);
+    expect(screen).not.toContain("(no option chosen)");
+    expect(await quitWithCtrlD(tmux)).not.toBeNull();
+  });
+
   test("a project's server asks once with its full command, is remembered, and asks again after its definition changes", async () => {
     const fake = e2e.serve([]);
     const { root, env } = e2e.workspace();

@@ -38,3 +38,14 @@ test("the model's retry of what the person refused in this turn: refused unasked
   expect(again.message).toContain("the person already refused this");
   expect(again.shown).toBe("Not asked again: you refused this command earlier in this turn.");
 });
+
+test("headless, a host that reads as another (punycode with letters of two scripts) is refused with a warning before the flag that grants it (the new user)", async () => {
+  const ctx = makeContext(tempDir(), { interactive: false });
+  const spoof = (await ctx.perms.authorize({ kind: "net", target: "xn--exmple-4nf.com:443", tool: "web_fetch" }).catch((e: unknown) => e)) as PermissionDenied;
+  expect(spoof.message).toContain("Careful: xn--exmple-4nf.com:443 reads as exаmple.com:443 (mixed scripts in \"exаmple\", mostly Latin: а is CYRILLIC SMALL LETTER A U+0430): make sure it is the host you mean before granting it. To grant it, run bunker with --allow-net=xn--exmple-4nf.com:443");
+  const plain = (await ctx.perms.authorize({ kind: "net", target: "example.com:443", tool: "web_fetch" }).catch((e: unknown) => e)) as PermissionDenied;
+  expect(plain.message).not.toContain("Careful");
+  // A whole name in another script is not a spoof of a Latin one: no warning (its punycode is what DNS looks up).
+  const russian = (await ctx.perms.authorize({ kind: "net", target: "xn--d1acpjx3f.xn--p1ai:443", tool: "web_fetch" }).catch((e: unknown) => e)) as PermissionDenied;
+  expect(russian.message).not.toContain("Careful");
+});
