@@ -2,9 +2,9 @@
 // good as running a command, so a write there asks even under -A or
 // --allow-write (and a session-wide "all edits" does not cover it). The list
 // is short on purpose; settings add to it with "protect": ["GLOB", …].
-import { statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { homedir } from "node:os";
-import { delimiter, isAbsolute, relative, resolve, sep } from "node:path";
+import { delimiter, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { gitHooksPath } from "./git-config.ts";
 import { pathEntries, pathShadowMatcher } from "./path-shadow.ts";
 import { startupMatcher } from "./startup-files.ts";
@@ -22,6 +22,8 @@ export interface RunsLaterRule {
   glob: string;
   /** What runs it, shown in the prompt and the no-prompt refusal. */
   why: string;
+  /** A relative glob matched from the top of every repository inside the roots too (a folder holding `.git`), not only from the root. */
+  top?: boolean;
 }
 
 export const RUNS_LATER: readonly RunsLaterRule[] = [
@@ -38,22 +40,47 @@ export const RUNS_LATER: readonly RunsLaterRule[] = [
   { glob: "**/.npmrc", why: "npm obeys it on every npm run (node-options can preload code, script-shell picks the shell)" },
   { glob: "**/bunfig.toml", why: "bun obeys it on every bun run and bun test (preload runs code first)" },
   { glob: "**/.yarnrc{,.yml}", why: "yarn obeys it on every yarn command (yarnPath runs that file as yarn)" },
-  { glob: ".github/workflows/**", why: "runs in CI when pushed (GitHub Actions)" },
-  // Every CI's pipeline file runs with the project's CI secrets and deploy keys on the next push (red team 7 F5).
-  { glob: "{.forgejo,.gitea}/workflows/**", why: "runs in CI when pushed (Forgejo/Gitea Actions)" },
-  { glob: ".gitlab-ci.{yml,yaml}", why: "runs in CI when pushed (GitLab CI)" },
-  { glob: ".circleci/**", why: "runs in CI when pushed (CircleCI)" },
-  { glob: "{azure-pipelines,.azure-pipelines/*}.{yml,yaml}", why: "runs in CI when pushed (Azure Pipelines)" },
-  { glob: "bitbucket-pipelines.yml", why: "runs in CI when pushed (Bitbucket Pipelines)" },
-  { glob: ".buildkite/**", why: "runs in CI when pushed (Buildkite)" },
-  { glob: "{.drone,.woodpecker}.{yml,yaml}", why: "runs in CI when pushed (Drone/Woodpecker)" },
-  { glob: ".woodpecker/**", why: "runs in CI when pushed (Woodpecker)" },
-  { glob: ".travis.yml", why: "runs in CI when pushed (Travis CI)" },
+  // CI pipeline files, matched from the workspace root and from the top of every repository inside it (a submodule,
+  // a vendored repo: red team 8 F13): each runs with that repository's CI secrets on its next push (red team 7 F5).
+  { glob: ".github/workflows/**", why: "runs in CI when pushed (GitHub Actions)", top: true },
+  // A local action a workflow calls (`uses: ./.github/actions/setup`) runs as that workflow's step.
+  { glob: ".github/actions/**", why: "runs in CI when pushed (a GitHub Actions workflow calls it)", top: true },
+  { glob: "{.forgejo,.gitea}/workflows/**", why: "runs in CI when pushed (Forgejo/Gitea Actions)", top: true },
+  { glob: ".gitlab-ci.{yml,yaml}", why: "runs in CI when pushed (GitLab CI)", top: true },
+  { glob: ".circleci/**", why: "runs in CI when pushed (CircleCI)", top: true },
+  { glob: "{azure-pipelines,.azure-pipelines/*}.{yml,yaml}", why: "runs in CI when pushed (Azure Pipelines)", top: true },
+  { glob: "bitbucket-pipelines.yml", why: "runs in CI when pushed (Bitbucket Pipelines)", top: true },
+  { glob: ".buildkite/**", why: "runs in CI when pushed (Buildkite)", top: true },
+  { glob: "{.drone,.woodpecker}.{yml,yaml}", why: "runs in CI when pushed (Drone/Woodpecker)", top: true },
+  { glob: ".woodpecker/**", why: "runs in CI when pushed (Woodpecker)", top: true },
+  { glob: ".travis.yml", why: "runs in CI when pushed (Travis CI)", top: true },
   { glob: "**/Jenkinsfile", why: "runs in CI when pushed (Jenkins)" },
   // VS Code obeys a trusted folder's settings (git.path, terminal.integrated.*) and runs a workspace file's folderOpen tasks.
   { glob: "**/.vscode/settings.json", why: "VS Code obeys it when you open the folder (it can name programs VS Code runs)" },
   { glob: "**/*.code-workspace", why: "runs when you open it in VS Code (its tasks and settings)" },
   { glob: "**/{.lintstagedrc,.lintstagedrc.*,lint-staged.config.*}", why: "runs on git commit through the commit hook (lint-staged)" },
+  // A toolchain pin or launcher setting a version manager or launcher reads from the folder to pick what it runs
+  // (red team 8 F9/F19): the next `cargo --version` or `mvn -v` runs it, before any project code. (Gradle's wrapper
+  // and gradle.properties are not here: opening the project runs its build.gradle anyway, like package.json's scripts.)
+  { glob: "**/rust-toolchain{,.toml}", why: "rustup obeys it in this folder (a toolchain path runs that folder's cargo and rustc)" },
+  { glob: "**/.mvn/**", why: "Maven obeys it at every mvn and ./mvnw (JVM options, extensions, the wrapper's download)" },
+  { glob: "**/.tool-versions", why: "asdf and mise obey it in this folder (a path: version runs that folder's programs)" },
+  { glob: "**/global.json", why: "dotnet obeys it in this folder (sdk.paths picks the SDK it runs)" },
+  { glob: "**/.bazeliskrc", why: "bazelisk obeys it in this folder (it picks the bazel it downloads and runs)" },
+  { glob: "**/{.pnpmfile.cjs,pnpm-workspace.yaml}", why: "pnpm runs or obeys it on every pnpm install (the pnpmfile's hooks, its settings)" },
+  // mise runs `_.source`, `{{exec()}}` and tasks, and puts `_.path` first on PATH, at every prompt once trusted by path (F6).
+  { glob: "**/{.,}mise{,.*}.toml", why: "mise obeys it at every prompt in this folder (env scripts, exec templates, PATH)" },
+  { glob: "**/{.mise,.config/mise}/**", why: "mise obeys it at every prompt in this folder (env scripts, exec templates, PATH)" },
+  { glob: "**/.config/mise{,.*}.toml", why: "mise obeys it at every prompt in this folder (env scripts, exec templates, PATH)" },
+  { glob: "**/{.devcontainer.json,.devcontainer/**}", why: "VS Code and the devcontainer CLI run its initializeCommand on this machine when you open the folder" },
+  { glob: "**/{.Rprofile,.irbrc,.pryrc,.octaverc}", why: "R, irb, pry or Octave runs it at every start in this folder" },
+  { glob: "**/{.zed/settings.json,.helix/languages.toml}", why: "your editor obeys it when you open the folder (it can name the programs it starts)" },
+  // Other coding agents' project settings (F15): hooks and MCP servers they start, outside any sandbox.
+  { glob: "**/.claude/settings{,.local}.json", why: "Claude Code runs its hooks and obeys its settings when it starts here" },
+  { glob: "**/{.mcp.json,.vscode/mcp.json,.cursor/mcp.json,.cursor/hooks.json,.roo/mcp.json,.kiro/settings/mcp.json}", why: "your coding agents and editors start the MCP servers it names" },
+  { glob: "**/{.gemini/settings.json,.codex/config.toml,opencode.json,opencode.jsonc}", why: "a coding agent obeys it when it starts here (MCP servers, hooks, commands it runs)" },
+  { glob: "**/.continue/**", why: "Continue obeys it when your editor opens the folder (MCP servers and commands it runs)" },
+  { glob: "**/.aider.conf.{yml,yaml}", why: "aider obeys it when it starts here (lint-cmd and test-cmd run after its edits)" },
 ];
 
 /**
@@ -84,7 +111,10 @@ function personOf(person: Person): { env: Record<string, string | undefined>; ho
 
 function withKey(roots: string | readonly string[], extra: readonly RunsLaterRule[], bunkerPath: string, person: Person): { match: (real: string) => string | null; startupKey: string; path: string } {
   const all = typeof roots === "string" ? [roots] : [...roots];
-  const rules = [...RUNS_LATER, ...extra].map((rule) => ({ glob: new Bun.Glob(rule.glob), absolute: isAbsolute(rule.glob), why: rule.why, needle: needle(rule.glob) }));
+  const rules = [...RUNS_LATER, ...extra].map((rule) => ({ glob: new Bun.Glob(rule.glob), absolute: isAbsolute(rule.glob), why: rule.why, needles: needles(rule.glob), top: rule.top === true }));
+  const tops = repositoryTops();
+  const every = rules.flatMap((r) => r.needles);
+  const anyNeedle = every.includes("") ? null : new RegExp(every.map((n) => n.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")).join("|"));
   const hooksDirs = all.flatMap((root) => {
     const hooks = gitHooksPath(root);
     return hooks ? [{ dir: resolve(root, hooks), hooks }] : [];
@@ -101,14 +131,20 @@ function withKey(roots: string | readonly string[], extra: readonly RunsLaterRul
   const match = (real: string): string | null => {
     const root = byDepth.find((r) => isWithin(r, real));
     if (root === real) return null;
-    // Outside every root: each folder of the path could be where direnv or husky looks.
-    const rels = root ? [relative(root, real)] : real.split(sep).map((_, i, parts) => parts.slice(i).join(sep)).filter((r) => r && !isAbsolute(r));
-    for (const rule of rules) {
-      for (const rel of rule.absolute ? [real] : rels) {
-        // Case-insensitive file systems (macOS, Windows) treat `.ENVRC` as `.envrc`.
-        const lower = rel.toLowerCase();
-        if (!lower.includes(rule.needle)) continue;
-        if (rule.glob.match(rel) || (lower !== rel && rule.glob.match(lower))) return rule.why;
+    const lowerReal = real.toLowerCase();
+    // Every name a rule's path must hold, tested at once: most files (a node_modules) hold none of them.
+    if (anyNeedle === null || anyNeedle.test(lowerReal)) {
+      // Outside every root: each folder of the path could be where direnv or husky looks.
+      const rels = (root ? [relative(root, real)] : real.split(sep).map((_, i, parts) => parts.slice(i).join(sep)).filter((r) => r && !isAbsolute(r))).map(named);
+      // From the top of each repository inside the root too, for the CI rules (only for paths that name a CI folder or file).
+      const fromTops = root ? tops(root, rels[0]!.rel).map(named) : [];
+      const forTop = fromTops.length ? [...rels, ...fromTops] : rels;
+      const absolute = [{ rel: real, lower: lowerReal }];
+      for (const rule of rules) {
+        for (const { rel, lower } of rule.absolute ? absolute : rule.top ? forTop : rels) {
+          if (!rule.needles.some((n) => lower.includes(n))) continue;
+          if (rule.glob.match(rel) || (lower !== rel && rule.glob.match(lower))) return rule.why;
+        }
       }
     }
     const hooks = hooksDirs.find((h) => isWithin(h.dir, real));
@@ -143,15 +179,49 @@ function mtimeOf(dir: string): number {
   }
 }
 
+/** A path and its lower case (case-insensitive file systems, macOS and Windows, treat `.ENVRC` as `.envrc`). */
+const named = (rel: string) => ({ rel, lower: rel.toLowerCase() });
+
+/** Names CI reads its pipeline from (the `top` rules): only a path holding one is matched from a repository's top. */
+const CI_NAMES = /(^|\/)(\.github\/(workflows|actions)|\.forgejo|\.gitea|\.gitlab-ci\.|\.circleci|\.?azure-pipelines|bitbucket-pipelines|\.buildkite|\.drone\.|\.woodpecker|\.travis\.)/i;
+
 /**
- * Text any path a glob matches must contain (its longest literal name, lower
- * case): most paths are ruled out without running the glob. "" when the glob
- * has alternatives or classes, whose literals may not all be needed.
+ * A path's names relative to each folder between `root` and it that holds a `.git` (a repository's top, whose CI
+ * runs its own pipeline files). Whether a folder holds one is looked up once per matcher (one per command).
  */
-function needle(glob: string): string {
-  if (/[[{\\]/.test(glob)) return "";
+function repositoryTops(): (root: string, rel: string) => string[] {
+  const isTop = new Map<string, boolean>();
+  return (root, rel) => {
+    if (!CI_NAMES.test(rel)) return [];
+    const parts = rel.split(sep);
+    const out: string[] = [];
+    for (let i = 1; i < parts.length; i++) {
+      const dir = join(root, ...parts.slice(0, i));
+      let top = isTop.get(dir);
+      if (top === undefined) isTop.set(dir, (top = existsSync(join(dir, ".git"))));
+      if (top) out.push(parts.slice(i).join(sep));
+    }
+    return out;
+  };
+}
+
+/**
+ * Texts one of which any path a glob matches must contain (each alternative's longest literal name, lower case):
+ * most paths are ruled out without running the glob. [""] when a needle cannot be told (escapes, nested braces).
+ */
+function needles(glob: string): string[] {
+  if (glob.includes("\\")) return [""];
+  // One brace group at a time becomes its alternatives (`{.irbrc,.pryrc}`: either name), classes stand for anything.
+  const group = /\{([^{}]*)\}/.exec(glob);
+  if (group) {
+    const alts = group[1]!.split(",").flatMap((alt) => needles(glob.slice(0, group.index) + alt + glob.slice(group.index + group[0].length)));
+    return alts.includes("") ? [""] : [...new Set(alts)];
+  }
+  const plain = glob.replace(/\[[^\]]*\]/g, "*");
+  // A stray brace must not become text the path has to hold.
+  if (/[{}[\]]/.test(plain)) return [""];
   // Split at "/" too: `**/` may stand for nothing (`**/.envrc` matches `.envrc`).
-  return glob.split(/[*?/]/).reduce((a, b) => (b.length > a.length ? b : a), "").toLowerCase();
+  return [plain.split(/[*?/]/).reduce((a, b) => (b.length > a.length ? b : a), "").toLowerCase()];
 }
 
 /** A settings "protect" entry as a rule: a wildcard-free path covers itself and everything below it. */

@@ -15,7 +15,7 @@ import { commondirTarget, gitfileTarget, readSmallText, SMALL_FILE } from "../pe
 import { bytesId, joinBytes, undecodableNames, type WalkGaps } from "./walk-gaps.ts";
 import { changedSince, ownCopies, ownCopy } from "./hard-links.ts";
 import { envrcLoads } from "../perms/envrc-loads.ts";
-import { VENV_TOOL_WHY, venvNewIsFine, venvRootOf } from "../perms/venv.ts";
+import { isBytecodeCache, VENV_TOOL_WHY, venvNewIsFine, venvRootOf } from "../perms/venv.ts";
 import { hostProgram } from "./host-program.ts";
 
 /**
@@ -692,9 +692,10 @@ function disarmSite(all: readonly string[], site: GitSite, theirs: readonly stri
  * Files the person's tools run later (direnv, husky, VS Code tasks, CI, a
  * hooks folder, settings' "protect") that the command created or changed
  * (not in `before` with the same identity and ctime): renamed aside, so
- * nothing runs them until the person has looked. One line per file.
+ * nothing runs them until the person has looked. One line per file. `knownDirs`: the folders the walk before the
+ * command read (a Python environment in one of them is not one the command made).
  */
-export function setAsideRunsLater(roots: string | readonly string[], before: Map<string, string>, after: Map<string, string>, why: (p: string) => string | null): string[] {
+export function setAsideRunsLater(roots: string | readonly string[], before: Map<string, string>, after: Map<string, string>, why: (p: string) => string | null, knownDirs?: ReadonlyMap<string, string>): string[] {
   const all = asRoots(roots);
   const root = all[0]!;
   const lines: string[] = [];
@@ -705,7 +706,13 @@ export function setAsideRunsLater(roots: string | readonly string[], before: Map
     // (A link's identity carries its files' after a "+": only its own part is the link.)
     if (before.get(path) === id || fileId(path) !== id.split("+")[0] || !home || !isRealDir(home, dirname(path))) continue;
     // What pip adds that shadows nothing, and a virtual environment the command itself made (said once below).
-    if (!before.has(path) && venvNewIsFine(path, why(path), before)) {
+    const fine = !before.has(path) && venvNewIsFine(path, why(path), before, knownDirs);
+    // Bytecode a python in the sandbox cached for a guarded module (or a command wrote): gone, python makes it anew.
+    if (!fine && isBytecodeCache(path, why(path))) {
+      rmSync(path, { force: true });
+      continue;
+    }
+    if (fine) {
       const venv = venvRootOf(path);
       if (venv && why(path) !== VENV_TOOL_WHY) newVenvs.add(venv);
       continue;

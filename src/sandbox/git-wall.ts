@@ -141,6 +141,6 @@ export function wallAfter(roots: string[], before: WallState): string[] {
     ...walked,
     ...step("disarming the git repositories this command made", () => disarmNewRepositories(roots, before.sites, found.sites, before, before.mountsMove === true)),
     ...step("checking the hard-linked files git obeys", () => recheckLinked(roots, before.linked, before.linkedConfigs)),
-    ...step("setting aside the files this command made that run later", () => setAsideRunsLater(roots, before.laterFiles, found.later, (p) => before.later.match(p) ?? loadedWhy(p, found, roots[0]!))),
+    ...step("setting aside the files this command made that run later", () => setAsideRunsLater(roots, before.laterFiles, found.later, (p) => before.later.match(p) ?? loadedWhy(p, found, roots[0]!), before.dirs)),
   ];
 }

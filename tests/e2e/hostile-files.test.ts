@@ -5,7 +5,7 @@
 // And a headless run waiting on the model honours SIGINT and SIGTERM at once,
 // saying so.
 import { expect, test } from "bun:test";
-import { lstatSync, readFileSync, readlinkSync, statSync } from "node:fs";
+import { lstatSync, readFileSync, readlinkSync, renameSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { detectSandbox } from "../../src/sandbox/detect.ts";
 import { BUNKER, endToEnd, runHeadless } from "../support/cli.ts";
@@ -18,6 +18,9 @@ const sandboxed = detectSandbox().kind === "bubblewrap";
 test.skipIf(!sandboxed)("a .mcp.json a command made a FIFO: the next bunker starts at once and says it did not read it", async () => {
   const { root, env, run } = await e2e.headless([reply([toolUse("run_bash", { command: "mkfifo .mcp.json" })]), reply("made")], ["-p", "go", "--allow-run"]);
   expect(run.code).toBe(0);
+  // Other agents start what .mcp.json names, so a command's is set aside (red team 8 F15); the person puts it back unread.
+  expect(run.stdout + run.stderr).toContain("bunker set aside .mcp.json, which the command created");
+  renameSync(join(root, ".mcp.json.bunker-set-aside"), join(root, ".mcp.json"));
   expect(lstatSync(join(root, ".mcp.json")).isFIFO()).toBe(true);
   e2e.serve([reply("hello")]);
   const t0 = Date.now();

@@ -238,3 +238,69 @@ test("a relative PATH entry outside the workspace (../tools) is watched where th
   expect(after.key).not.toBe(before.key);
   expect(after.match(join(ws, "bin/bunker-fmt-tool"))).toContain(`instead of ${join(tools, "bunker-fmt-tool")}`);
 });
+
+describe("red team 8: toolchain pins, launcher settings, other agents' and editors' configs ask (F9, F19, F6, F15)", () => {
+  test.each([
+    ["rust-toolchain.toml", "rustup obeys it"],
+    ["crates/a/rust-toolchain", "rustup obeys it"],
+    [".mvn/jvm.config", "Maven obeys it"],
+    [".mvn/maven.config", "Maven obeys it"],
+    [".mvn/wrapper/maven-wrapper.properties", "Maven obeys it"],
+    [".tool-versions", "asdf and mise obey it"],
+    ["global.json", "dotnet obeys it"],
+    [".bazeliskrc", "bazelisk obeys it"],
+    [".pnpmfile.cjs", "pnpm runs or obeys it"],
+    ["pnpm-workspace.yaml", "pnpm runs or obeys it"],
+    ["mise.toml", "mise obeys it"],
+    [".mise.toml", "mise obeys it"],
+    ["mise.local.toml", "mise obeys it"],
+    [".mise.dev.toml", "mise obeys it"],
+    [".mise/config.toml", "mise obeys it"],
+    [".config/mise/config.toml", "mise obeys it"],
+    [".config/mise.toml", "mise obeys it"],
+    [".devcontainer.json", "initializeCommand"],
+    [".devcontainer/devcontainer.json", "initializeCommand"],
+    [".devcontainer/init.sh", "initializeCommand"],
+    [".Rprofile", "R, irb, pry or Octave"],
+    [".irbrc", "R, irb, pry or Octave"],
+    [".pryrc", "R, irb, pry or Octave"],
+    [".octaverc", "R, irb, pry or Octave"],
+    [".zed/settings.json", "your editor obeys it"],
+    [".claude/settings.json", "Claude Code runs its hooks"],
+    ["sub/.claude/settings.local.json", "Claude Code runs its hooks"],
+    [".mcp.json", "start the MCP servers it names"],
+    [".vscode/mcp.json", "start the MCP servers it names"],
+    [".cursor/mcp.json", "start the MCP servers it names"],
+    [".gemini/settings.json", "a coding agent obeys it"],
+    [".aider.conf.yml", "aider obeys it"],
+    [".continue/config.yaml", "Continue obeys it"],
+    [".github/actions/setup/action.yml", "a GitHub Actions workflow calls it"],
+  ])("%s", (path, why) => {
+    const d = new Policy(root, allowAll()).decide("write", join(root, path));
+    expect(d.verdict).toBe("ask");
+    expect((d as { reason: string }).reason).toContain(why);
+  });
+
+  test("look-alikes stay granted: the gradle wrapper (build.gradle runs at import anyway), a mise.toml.orig, a .claude command", () => {
+    const policy = new Policy(root, allowAll());
+    for (const path of ["gradle/wrapper/gradle-wrapper.properties", "mise.toml.orig", ".claude/commands/x.md", "docs/mcp.json", "rust-toolchain.md"]) {
+      expect({ path, d: policy.decide("write", join(root, path)).verdict }).toEqual({ path, d: "allow" });
+    }
+  });
+});
+
+test("red team 8 F13: CI files ask at the top of every repository inside the workspace, not in a plain folder", () => {
+  const ws = tempDir("bunker-runs-later-nested-");
+  mkdirSync(join(ws, ".git"));
+  mkdirSync(join(ws, "libs/client/.git"), { recursive: true });
+  mkdirSync(join(ws, "libs/server"), { recursive: true });
+  writeFileSync(join(ws, "libs/server/.git"), "gitdir: ../../.git/modules/server\n");
+  const policy = new Policy(ws, allowAll());
+  for (const path of ["libs/client/.github/workflows/ci.yml", "libs/client/.gitlab-ci.yml", "libs/client/.circleci/config.yml", "libs/client/.forgejo/workflows/b.yml", "libs/server/.travis.yml", "libs/client/.github/actions/setup/action.yml"]) {
+    expect({ path, v: policy.decide("write", join(ws, path)).verdict }).toEqual({ path, v: "ask" });
+  }
+  for (const path of ["docs/.gitlab-ci.yml", "libs/.github/workflows/x.yml", "libs/client/docs/.travis.yml"]) {
+    expect({ path, v: policy.decide("write", join(ws, path)).verdict }).toEqual({ path, v: "allow" });
+  }
+  rmSync(ws, { recursive: true, force: true });
+});

@@ -88,4 +88,75 @@ describe.skipIf(!usable)("what a command plants in the person's virtual environm
     expect(sh(root, "v2/bin/python3 -c pass").exitCode).toBe(0);
     expect(existsSync(MARK)).toBe(false);
   });
+
+  // What the planted standard library's encodings does: leave the mark, then put the real one back (python works as before).
+  const shim = (mark: string) => `import sys, posix\nposix.close(posix.open(${JSON.stringify(mark)}, posix.O_WRONLY | posix.O_CREAT, 0o644))\nreal = posix.readlink("/proc/self/exe").rsplit("/bin/", 1)[0] + "/lib/${version}"\nsys.path[:] = [real, real + "/lib-dynload"] + [p for p in sys.path if "/.cache/py/" not in p]\ndel sys.modules["encodings"]\nimport encodings\n`;
+  const plantStdlib = (pyvenv: string) => `mkdir -p .cache/py/lib/${version}/encodings && : > .cache/py/lib/${version}/os.py && printf '%s' '${shim(MARK)}' > .cache/py/lib/${version}/encodings/__init__.py && printf 'home = %s/.cache/py/bin\n' "$PWD" > ${pyvenv}`;
+
+  test("red team 8 F3: pyvenv.cfg is read-only (its home would move the standard library into the workspace), and one made in bin/ is set aside", async () => {
+    const control = workspace(personVenv);
+    expect(sh(control, plantStdlib(".venv/pyvenv.cfg")).exitCode).toBe(0);
+    expect(sh(control, ".venv/bin/python3 -c pass").exitCode).toBe(0);
+    expect(existsSync(MARK)).toBe(true);
+    rmSync(MARK);
+
+    const root = workspace(personVenv);
+    const out = await sandboxed(root, plantStdlib(".venv/pyvenv.cfg"));
+    expect(out.split("\n")[0]).not.toBe("exit code 0");
+    expect(readFileSync(join(root, ".venv/pyvenv.cfg"), "utf8")).toBe("home = /usr/bin\ninclude-system-site-packages = false\n");
+    // Python reads bin/pyvenv.cfg first, when there is one.
+    const inBin = await sandboxed(root, plantStdlib(".venv/bin/pyvenv.cfg"));
+    expect(inBin).toContain("bunker set aside .venv/bin/pyvenv.cfg, which the command created (Python reads it at every start of this virtual environment's python");
+    expect(sh(root, ".venv/bin/python3 -c pass").exitCode).toBe(0);
+    expect(existsSync(MARK)).toBe(false);
+  });
+
+  test("red team 8 F3b: the module a .pth imports (setuptools' _distutils_hack) is read-only; one a .pth names that is not there (uv's _virtualenv) is set aside when made; its bytecode is removed", async () => {
+    const hooked = (root: string) => {
+      personVenv(root);
+      mkdirSync(join(root, SP, "_distutils_hack"));
+      writeFileSync(join(root, SP, "distutils-precedence.pth"), "import os; var = 'SETUPTOOLS_USE_DISTUTILS'; enabled = os.environ.get(var, 'local') == 'local'; enabled and __import__('_distutils_hack').add_shim(); \n");
+      writeFileSync(join(root, SP, "_distutils_hack/__init__.py"), "def add_shim():\n    pass\n");
+      writeFileSync(join(root, SP, "_virtualenv.pth"), "import _virtualenv\n");
+    };
+    const plant = `printf '\n${mark}\n' >> ${SP}/_distutils_hack/__init__.py`;
+    const control = workspace(hooked);
+    expect(sh(control, plant).exitCode).toBe(0);
+    sh(control, ".venv/bin/python3 -c pass");
+    expect(existsSync(MARK)).toBe(true);
+    rmSync(MARK);
+
+    const root = workspace(hooked);
+    const out = await sandboxed(root, plant);
+    expect(out.split("\n")[0]).not.toBe("exit code 0");
+    const made = await sandboxed(root, `echo '${mark}' > ${SP}/_virtualenv.py && mkdir -p ${SP}/__pycache__ && echo x > ${SP}/__pycache__/_virtualenv.cpython-311.pyc && echo 'x = 1' > ${SP}/mylib.py`);
+    expect(made).toContain(`bunker set aside ${SP}/_virtualenv.py, which the command created (Python runs it at every start`);
+    expect(made).not.toContain("mylib");
+    expect(existsSync(join(root, SP, "__pycache__/_virtualenv.cpython-311.pyc"))).toBe(false);
+    expect(existsSync(join(root, SP, "mylib.py"))).toBe(true);
+    expect(sh(root, ".venv/bin/python3 -c pass").exitCode).toBe(0);
+    expect(existsSync(MARK)).toBe(false);
+  });
+
+  test("red team 8 F21: a conda or pixi environment (conda-meta/, no pyvenv.cfg) is guarded like a venv", async () => {
+    const conda = (root: string) => {
+      const env = join(root, ".pixi/envs/default");
+      mkdirSync(join(env, "conda-meta"), { recursive: true });
+      mkdirSync(join(env, `lib/${version}/site-packages`), { recursive: true });
+      mkdirSync(join(env, `lib/${version}/encodings`), { recursive: true });
+      writeFileSync(join(env, `lib/${version}/encodings/__init__.py`), "# the env's own\n");
+      mkdirSync(join(env, "bin"));
+      writeFileSync(join(env, "bin/python3"), "#!/bin/sh\n");
+      writeFileSync(join(root, ".gitignore"), ".pixi/\n");
+    };
+    const root = workspace(conda);
+    const env = ".pixi/envs/default";
+    const out = await sandboxed(root, `echo 'import os' > ${env}/lib/${version}/site-packages/zz-init.pth && mkdir -p ${env}/etc/conda/activate.d && echo '${touch}' > ${env}/etc/conda/activate.d/x.sh`);
+    expect(out).toContain(`bunker set aside ${env}/lib/${version}/site-packages/zz-init.pth, which the command created (Python runs it`);
+    expect(out).toContain(`bunker set aside ${env}/etc/conda/activate.d/x.sh, which the command created (conda (or pixi, mamba) runs it`);
+    for (const f of [`${env}/bin/python3`, `${env}/lib/${version}/encodings/__init__.py`]) {
+      expect((await sandboxed(root, `echo '${touch}' >> ${f}`)).split("\n")[0]).not.toBe("exit code 0");
+      expect(readFileSync(join(root, f), "utf8")).not.toContain(touch);
+    }
+  });
 });
