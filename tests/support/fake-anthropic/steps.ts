@@ -85,6 +85,8 @@ export interface RawStep extends Timing {
 /** A connection reset with no reply content to speak of. */
 export interface DropStep extends Timing {
   dropAfterEvents: number;
+  /** As ReplyStep's. */
+  dropWhen?: () => boolean;
   content?: undefined;
 }
 
