@@ -12,6 +12,8 @@ import type { McpServerDef } from "./config.ts";
 import { httpServerDenial, LaunchError, launchStdio, type LaunchContext } from "./sandbox.ts";
 import { SandboxedStdioTransport } from "./stdio.ts";
 import { endTree, processTree } from "../sandbox/reaper.ts";
+import { existsSync } from "node:fs";
+import { isAbsolute, join } from "node:path";
 
 export type ServerState = "starting" | "ready" | "failed" | "stopped";
 
@@ -170,7 +172,7 @@ export class McpConnection {
     if (this.state === "ready" || this.state === "starting") {
       const was = this.state;
       this.generation++;
-      this.fail(was === "ready" ? `stopped${this.lastWords()}` : `did not start: it exited${this.lastWords()}`);
+      this.fail(was === "ready" ? `stopped${this.lastWords()}` : `did not start: it exited${this.lastWords()}${this.relativeHint()}`);
     }
   }
 
@@ -187,12 +189,23 @@ export class McpConnection {
     return parts.length ? ` (${parts.join("; ")})` : "";
   }
 
+  /**
+   * The person's own server starts in its state directory, not the workspace (sandbox.ts): a relative path among its
+   * arguments is taken from there, which a failure should say (the new user's `bun mcp-local.ts`: "Module not found").
+   */
+  private relativeHint(): string {
+    const t = this.def.transport;
+    if (this.def.source !== "user" || t.type !== "stdio") return "";
+    const relative = t.args.find((a) => !a.startsWith("-") && !isAbsolute(a) && /[/.]/.test(a) && existsSync(join(this.launch.root, a)));
+    return relative ? `; it runs in its own state folder, not the workspace, so name ${relative} by its full path (${join(this.launch.root, relative)})` : "";
+  }
+
   private explain(err: unknown): string {
     const message = err instanceof Error ? err.message : String(err);
     // bunker's own words, ending in the advice: never cut.
     if (err instanceof LaunchError) return message;
     if (/ENOENT|spawn/.test(message)) return `it could not be run: ${message}`;
-    if (/Connection closed/i.test(message)) return `it exited${this.lastWords()}`;
+    if (/Connection closed/i.test(message)) return `it exited${this.lastWords()}${this.relativeHint()}`;
     if (/ECONNREFUSED|fetch failed|Unable to connect/i.test(message)) return `nothing answers at ${this.def.transport.type === "http" ? this.def.transport.url : "its address"}`;
     return `${cut(message, 200)}${this.lastWords()}`;
   }

@@ -11,6 +11,7 @@ import type { FakeAnthropic } from "../support/fake-anthropic.ts";
 import { reply, toolUse } from "../support/fake-anthropic/steps.ts";
 import { endToEnd, runHeadless, toolResults, workspace } from "../support/cli.ts";
 import { PIXEL_PNG } from "../support/mcp-server.ts";
+import { MCP_SERVER_SCRIPT } from "../support/mcp.ts";
 import { BUN, brokenServer, serverPackageGrant, startHttpServer, testServer, writeProjectServers, writeUserSettings } from "../support/mcp.ts";
 import { CREDENTIALS, ORDINARY } from "../support/token-values.ts";
 
@@ -126,6 +127,15 @@ describe.skipIf(!sandboxed)("the stdio server's sandbox", () => {
     const r = await runHeadless(root, env, ["-p", "who", "--no-prompt"]);
     expect(r.stderr).not.toContain("did not start");
     expect(toolResults(fake.requests[1])).toEqual([{ content: "the installed server answers", is_error: false }]);
+  });
+
+  test("the person's own server named by a path relative to the workspace fails saying where it runs and the full path to name (new user)", async () => {
+    e2e.serve([reply("No tools.")]);
+    const { root, env } = e2e.workspace();
+    writeFileSync(join(root, "mcp-local.ts"), readFileSync(MCP_SERVER_SCRIPT, "utf8"));
+    writeUserSettings(env, { allow: ["mcp:local/*"], mcpServers: { local: { command: BUN, args: ["mcp-local.ts"] } } });
+    const r = await runHeadless(root, env, ["-p", "hi", "--no-prompt"]);
+    expect(r.stderr).toContain(`it runs in its own state folder, not the workspace, so name mcp-local.ts by its full path (${join(root, "mcp-local.ts")})`);
   });
 
   test.skipIf(!sandboxed)("started by a link under /tmp to its interpreter (the sandbox has its own /tmp): it starts, and its tools answer", async () => {
