@@ -30,14 +30,16 @@ const SHELL = "your shell runs it when it starts: what it says runs in your next
 const READLINE = "readline reads it in every shell: a key binding in it can type and run a command";
 const EDITOR = "your editor runs it when it starts";
 const SESSION = "your desktop session runs it when you log in";
+const TMUX = "tmux runs what it names (run-shell, if-shell) when it starts";
+const SSH = "ssh runs the ProxyCommand, LocalCommand and Match exec it names";
 
 /** Files (relative to the home) and what reads them. `/` at the end: a folder. */
 const HOME_FILES: readonly [string, string][] = [
   ...[".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".bash_aliases", ".profile", ".zshenv", ".zprofile", ".zshrc", ".zlogin", ".zlogout", ".kshrc", ".mkshrc", ".tcshrc", ".cshrc", ".login"].map((f) => [f, SHELL] as [string, string]),
   [".inputrc", READLINE],
   [".vimrc", EDITOR], [".vim/", EDITOR], [".exrc", EDITOR], [".emacs", EDITOR], [".emacs.d/", EDITOR], [".nanorc", EDITOR],
-  [".tmux.conf", "tmux runs what it names (run-shell, if-shell) when it starts"],
-  [".ssh/config", "ssh runs the ProxyCommand, LocalCommand and Match exec it names"],
+  [".tmux.conf", TMUX],
+  [".ssh/config", SSH],
   [".direnvrc", "direnv runs it before every .envrc"],
   [".psqlrc", "psql runs it when it starts (\\! runs a shell command)"],
   [".xprofile", SESSION], [".xsessionrc", SESSION], [".xinitrc", SESSION],
@@ -47,7 +49,7 @@ const HOME_FILES: readonly [string, string][] = [
 const XDG_FILES: readonly [string, string][] = [
   ["fish/", SHELL], ["nushell/", SHELL], ["readline/inputrc", READLINE],
   ["nvim/", EDITOR], ["vim/", EDITOR], ["emacs/", EDITOR],
-  ["tmux/", "tmux runs what it names (run-shell, if-shell) when it starts"],
+  ["tmux/", TMUX],
   ["direnv/", "direnv runs its direnvrc and lib/ before every .envrc"],
   ["autostart/", SESSION], ["systemd/user/", "systemd runs the services in it for you"],
   // bunker's own user settings (a dotfiles workspace links them in): their rules and MCP servers hold in every session.
@@ -126,6 +128,11 @@ export function startupMatcher(env: Env = process.env, home: string = env.HOME |
       path.before.unshift(...read.pathBefore);
       path.after.push(...read.pathAfter);
       for (const s of read.sourced) if (!files.has(s.path)) add(s.path, s.folder, SHELL, depth + 1, shownOf(path_));
+    }
+    // What ssh's config includes, and what tmux's sources, are read as they are (red team 8 F23: a ProxyCommand in a
+    // file ~/.ssh/config includes ran at the next ssh).
+    if ((why === SSH || why === TMUX) && st?.isFile() && depth < MAX_SOURCE_DEPTH) {
+      for (const s of readIncludes(real, home, why === SSH ? "ssh" : "tmux")) if (!files.has(s.path)) add(s.path, s.folder, why, depth + 1, shownOf(path_));
     }
   };
   for (const f of startupFiles(env, home)) if (!f.git) add(f.path, f.folder, f.why, 0);
@@ -219,6 +226,38 @@ export function readShellFile(file: string, home: string): { sourced: { path: st
     } else out.push({ path: abs, folder: false });
   }
   return { sourced: out, pathBefore, pathAfter };
+}
+
+/**
+ * The files an ssh config includes (`Include`, relative to ~/.ssh, several per line, globs) or a tmux config sources
+ * (`source-file` / `source`, flags skipped; relative to the home): a glob stands for its folder.
+ */
+export function readIncludes(file: string, home: string, kind: "ssh" | "tmux"): { path: string; folder: boolean }[] {
+  let text: string;
+  try {
+    text = readRegularSync(file, file, { max: 512 * 1024, cut: true, follow: true })?.bytes.toString("utf8") ?? "";
+  } catch {
+    return [];
+  }
+  const words: string[] = [];
+  for (const line of text.split("\n")) {
+    if (kind === "ssh") {
+      const m = /^\s*Include\s*=?\s*(.+?)\s*$/i.exec(line);
+      if (m) words.push(...(m[1]!.match(/"[^"]*"|\S+/g) ?? []).map((w) => w.replace(/"/g, "")));
+    } else {
+      const m = /^\s*source(?:-file)?\s+(?:-[A-Za-z]+\s+)*("[^"]*"|'[^']*'|\S+)/.exec(line);
+      if (m) words.push(m[1]!.replace(/["']/g, ""));
+    }
+  }
+  const base = kind === "ssh" ? join(home, ".ssh") : home;
+  return words.flatMap((w): { path: string; folder: boolean }[] => {
+    const expanded = w.replace(/^~(?=\/|$)/, home).replace(/^\$\{?HOME\}?(?=\/|$)/, home);
+    if (/[$`%]/.test(expanded)) return [{ path: dirname(file), folder: true }];
+    const abs = isAbsolute(expanded) ? expanded : join(base, expanded);
+    if (!/[*?[]/.test(abs)) return [{ path: abs, folder: false }];
+    const parts = abs.split("/");
+    return [{ path: parts.slice(0, parts.findIndex((p) => /[*?[]/.test(p))).join("/") || "/", folder: true }];
+  });
 }
 
 function realOrSelf(p: string): string {

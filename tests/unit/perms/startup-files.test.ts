@@ -95,3 +95,20 @@ test("a startup file that is a FIFO, or a 2 GB sparse file, is never waited on n
   expect(Date.now() - t0).toBeLessThan(1000);
   expect(process.memoryUsage().rss - rss).toBeLessThan(64 * 1024 * 1024);
 });
+
+test("what ~/.ssh/config includes and what ~/.tmux.conf sources run later too (red team 8 F23)", () => {
+  const h = tempDir("bunker-startup-inc-");
+  mkdirSync(join(h, ".ssh"));
+  mkdirSync(join(h, "dotfiles/ssh/conf.d"), { recursive: true });
+  writeFileSync(join(h, ".ssh/config"), 'Host *\n  ServerAliveInterval 30\nInclude ~/dotfiles/ssh/extra "work.conf"\ninclude=~/dotfiles/ssh/conf.d/*.conf\n');
+  writeFileSync(join(h, "dotfiles/ssh/extra"), "Include ../more\n");
+  writeFileSync(join(h, ".tmux.conf"), "set -g mouse on\nsource-file -q ~/dotfiles/tmux/theme.conf\n");
+  const { match } = startupMatcher({ HOME: h }, h);
+  expect(match(join(h, "dotfiles/ssh/extra"))).toBe("ssh runs the ProxyCommand, LocalCommand and Match exec it names (~/.ssh/config sources it)");
+  expect(match(join(h, ".ssh/work.conf"))).toContain("ssh runs the ProxyCommand");
+  expect(match(join(h, "dotfiles/ssh/conf.d/a.conf"))).toContain("ssh runs the ProxyCommand");
+  // Included from an included file: relative to ~/.ssh, as ssh reads it.
+  expect(match(join(h, "more"))).toContain("(~/dotfiles/ssh/extra sources it)");
+  expect(match(join(h, "dotfiles/tmux/theme.conf"))).toBe("tmux runs what it names (run-shell, if-shell) when it starts (~/.tmux.conf sources it)");
+  expect(match(join(h, "dotfiles/README"))).toBeNull();
+});
