@@ -67,7 +67,7 @@ function judgeHello(bytes: Uint8Array, t: TunnelTarget, target: string): TunnelS
   const hello = readClientHello(bytes);
   if (hello.kind === "more") return hello;
   if (hello.kind === "malformed") return refuse(`the TLS ClientHello inside the tunnel to ${target} is malformed (${hello.reason}); bunker did not carry it`, { tlsAlert: DECODE_ERROR });
-  if (hello.ech) return refuse(`the TLS client inside the tunnel to ${target} offered Encrypted Client Hello, which hides the server it asks for from bunker; turn ECH off in the client`, { tlsAlert: ACCESS_DENIED });
+  if (hello.ech) return refuse(`the TLS client inside the tunnel to ${target} offered Encrypted Client Hello, which hides the server it asks for from bunker; turn ECH off in the client (Chrome and Chromium, headless too: --disable-features=EncryptedClientHello)`, { tlsAlert: ACCESS_DENIED });
   if (hello.serverName === null) {
     if (isAddress(t.host)) return { kind: "carry" };
     return refuse(`the TLS client inside the tunnel to ${target} named no server (no SNI); bunker carries TLS to a host name only when the ClientHello names that host`, { tlsAlert: ACCESS_DENIED });

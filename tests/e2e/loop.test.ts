@@ -363,8 +363,13 @@ describe("API failures", () => {
   });
 
   test("a connection reset mid-stream is retried and the turn completes", async () => {
-    const s = setup([drop(5, reply("This reply is cut off half way through the stream.")), reply("Second try worked.")]);
+    // The reset comes once the client has shown the cut reply's first words (what makes it say "start over").
+    let shown = () => false;
+    const cut: Step = { ...(drop(5, reply("This reply is cut off half way through the stream.")) as object), dropWhen: () => shown() } as Step;
+    const s = setup([cut, reply("Second try worked.")]);
+    shown = () => s.events.text.startsWith("This reply");
     const out = await s.turn("hello");
+    expect(s.events.text).toStartWith("This reply");
     expect(out).toMatchObject({ end: "done", text: "Second try worked." });
     expect(s.events.retries).toHaveLength(1);
     // One sentence for a person: what happened and what comes next, without Bun's advice to fetch()'s caller.

@@ -226,6 +226,7 @@ function streamResponse(message: WireMessage, step: ReplyStep, rec: ServedReques
             // event (on a loaded machine that took longer than a fixed pause), then a moment for the write.
             for (const deadline = Date.now() + 2_000; (c.desiredSize ?? 1) < 1 && Date.now() < deadline; ) await Bun.sleep(1);
             await Bun.sleep(FLUSH_MS);
+            for (const deadline = Date.now() + 5_000; step.dropWhen && !step.dropWhen() && Date.now() < deadline; ) await Bun.sleep(5);
             c.error(undefined);
             return;
           }

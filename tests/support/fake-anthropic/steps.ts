@@ -59,6 +59,12 @@ export interface ReplyStep extends Timing {
    * For a non-streaming request any value resets before the response.
    */
   dropAfterEvents?: number;
+  /**
+   * With dropAfterEvents: reset only once this says the client has what was sent (say, its text is on screen), or
+   * after 5 s. A fixed pause cannot promise the events left the server before the reset on a loaded machine.
+   * In-process scripts only (a function).
+   */
+  dropWhen?: () => boolean;
   /** Send this many SSE events, then go silent with the connection open (a stalled stream). */
   stallAfterEvents?: number;
   /** Send this many SSE events, then end the stream cleanly, mid-message (a proxy that closed early). */
@@ -79,6 +85,8 @@ export interface RawStep extends Timing {
 /** A connection reset with no reply content to speak of. */
 export interface DropStep extends Timing {
   dropAfterEvents: number;
+  /** As ReplyStep's. */
+  dropWhen?: () => boolean;
   content?: undefined;
 }
 

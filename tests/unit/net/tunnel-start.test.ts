@@ -40,7 +40,7 @@ describe("judgeTunnelStart", () => {
 
   test("ECH is refused even when the outer name is the tunnel's host; a malformed hello is refused with why", () => {
     const ech = inRecords(helloMessage([...extension(0, serverNameData("front.example")), ...extension(0xfe0d, [0])]));
-    expect(judgeTunnelStart(ech, named)).toMatchObject({ kind: "refuse", reason: "the TLS client inside the tunnel to front.example:443 offered Encrypted Client Hello, which hides the server it asks for from bunker; turn ECH off in the client" });
+    expect(judgeTunnelStart(ech, named)).toMatchObject({ kind: "refuse", reason: "the TLS client inside the tunnel to front.example:443 offered Encrypted Client Hello, which hides the server it asks for from bunker; turn ECH off in the client (Chrome and Chromium, headless too: --disable-features=EncryptedClientHello)" });
     expect(judgeTunnelStart(hello("front.example", "evil.example"), named)).toEqual({
       kind: "refuse",
       reason: "the TLS ClientHello inside the tunnel to front.example:443 is malformed (more than one server name); bunker did not carry it",
