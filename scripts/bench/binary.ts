@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { compile } from "../build/compile.ts";
 import { freshBinary, ROOT } from "../build/fresh.ts";
 import { RELEASE_TARGETS } from "../build/targets.ts";
-import { median, type BenchRow } from "./types.ts";
+import { median, peakRssMiB, type BenchRow } from "./types.ts";
 
 const MiB = 1024 * 1024;
 const RUNS = 40;
@@ -61,8 +61,8 @@ export async function bench(): Promise<BenchRow[]> {
       { name: "hello-world binary: wall", value: round(h.ms, 2), unit: "ms" },
       { name: "bunker --version: wall", value: round(b.ms, 2), unit: "ms", target: `≤ 1.5x hello (${round(1.5 * h.ms, 2)} ms)`, ok: ratio <= 1.5 },
       { name: "bunker --version / hello-world: wall", value: round(ratio, 2), unit: "x", target: "≤ 1.5x", ok: ratio <= 1.5 },
-      { name: "hello-world binary: peak RSS", value: round(h.rssMiB), unit: "MiB" },
-      { name: "bunker --version: peak RSS", value: round(b.rssMiB), unit: "MiB" },
+      { name: "hello-world binary: peak RSS", value: round(await peakRssMiB([hello], { env: { PATH: "" } })), unit: "MiB" },
+      { name: "bunker --version: peak RSS", value: round(await peakRssMiB([bunker, "--version"], { env: { PATH: "" } })), unit: "MiB" },
     );
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -31,3 +31,20 @@ export async function timeMedian(n: number, fn: () => unknown | Promise<unknown>
   }
   return median(times);
 }
+
+/**
+ * Peak RSS (MiB) of `argv`, the median of `n` runs, as the kernel reports it to the parent (wait4's ru_maxrss, read
+ * by GNU time). Bun's own `resourceUsage().maxRSS` said 61 MiB for a `bunker --version` that wait4 puts at 25 MiB,
+ * so it is not used. NaN when /usr/bin/time is missing.
+ */
+export async function peakRssMiB(argv: string[], opts: { cwd?: string; env?: Record<string, string> } = {}, n = 3): Promise<number> {
+  if (!(await Bun.file("/usr/bin/time").exists())) return NaN;
+  const kb: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const proc = Bun.spawn(["/usr/bin/time", "-f", "%M", ...argv], { ...opts, stdin: "ignore", stdout: "ignore", stderr: "pipe" });
+    const err = await new Response(proc.stderr).text();
+    await proc.exited;
+    kb.push(Number(err.trim().split("\n").at(-1)));
+  }
+  return median(kb) / 1024;
+}
