@@ -8,7 +8,7 @@ import { absoluteGlob, emptyGrants, type Grants, type PathRules } from "./perms/
 import { isWithin, resolveFrom, resolveRoot } from "./perms/workspace.ts";
 import { loadRulesFiles, rulesFilePaths, RulesFileError } from "./perms/rules-file.ts";
 import { loadMcpConfig, type McpConfig } from "./mcp/config.ts";
-import { parseHostPattern } from "./net/host-pattern.ts";
+import { hostOfUrlHint, parseHostPattern } from "./net/host-pattern.ts";
 import { sessionIdProblem } from "./session/id.ts";
 import { defaultSessionsPath } from "./session/paths.ts";
 import { parseThinkingLevel, THINKING_LEVELS, type ThinkingLevel } from "./agent/thinking.ts";
@@ -322,7 +322,7 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
     const { bare, items } = splitList(`${kind}-net`, list(`${kind}-net`));
     target.all ||= bare;
     for (const item of items) {
-      if (!parseHostPattern(item)) throw new UsageError(`--${kind}-net: "${item}" is not a host name; write a host, host:port or *.domain, like --${kind}-net=${EXAMPLE[`${kind}-net`]}`);
+      if (!parseHostPattern(item)) throw new UsageError(`--${kind}-net: "${item}" is not a host name${hostOfUrlHint(item)}; write a host, host:port or *.domain, like --${kind}-net=${EXAMPLE[`${kind}-net`]}`);
     }
     target.hosts.push(...items.map((h) => h.toLowerCase()));
   }

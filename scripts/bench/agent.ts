@@ -14,10 +14,9 @@ import { startFakeAnthropic, reply, text, toolUse } from "../../tests/support/fa
 import { median, peakRssMiB, type BenchRow } from "./types.ts";
 
 const RUNS = 21;
-const MiB = 1024 * 1024;
 
 /** Wall time, CPU time of the process (user + system, all its threads: what other processes' load moves less), peak memory. */
-interface Sample { ms: number; cpuMs: number; rssMiB: number }
+interface Sample { ms: number; cpuMs: number }
 
 export async function bench(): Promise<BenchRow[]> {
   const { path: bunker, stamp } = await freshBinary();
@@ -37,7 +36,7 @@ export async function bench(): Promise<BenchRow[]> {
     if ((await proc.exited) !== 0 || out.trim() !== "done") throw new Error(`${argv[0]} failed: ${out}${err}`);
     const usage = proc.resourceUsage();
     const cpuMs = usage ? Number(usage.cpuTime.user + usage.cpuTime.system) / 1000 : NaN;
-    return { ms: performance.now() - t0, cpuMs, rssMiB: (usage?.maxRSS ?? NaN) / MiB };
+    return { ms: performance.now() - t0, cpuMs };
   };
   try {
     // The second bunker row saves nothing (--no-session-persistence): what the session store costs.
@@ -50,7 +49,7 @@ export async function bench(): Promise<BenchRow[]> {
       const order = i % 2 === 0 ? [0, 1, 2] : [2, 1, 0];
       for (const k of order) samples[k]!.push(await once(commands[k]!));
     }
-    const [b, r, unsaved] = samples.map((s) => ({ ms: median(s.map((x) => x.ms)), cpuMs: median(s.map((x) => x.cpuMs)), rssMiB: median(s.map((x) => x.rssMiB)) })) as [Sample, Sample, Sample];
+    const [b, r, unsaved] = samples.map((s) => ({ ms: median(s.map((x) => x.ms)), cpuMs: median(s.map((x) => x.cpuMs)) })) as [Sample, Sample, Sample];
     const ratio = b.ms / r.ms;
     const [bRss, rRss] = [await peakRssMiB(commands[0]!, { cwd: ws, env }), await peakRssMiB(commands[1]!, { cwd: ws, env })];
     // Each bunker run against the reference run beside it: what a load that drifts during the run moves least.

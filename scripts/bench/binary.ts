@@ -11,20 +11,18 @@ import { median, peakRssMiB, type BenchRow } from "./types.ts";
 const MiB = 1024 * 1024;
 const RUNS = 40;
 
-interface Sample { ms: number; rssMiB: number }
+interface Sample { ms: number }
 
-/** One run of `argv` with an empty environment: wall ms and peak RSS (MiB). */
+/** One run of `argv` with an empty environment: wall ms (peak RSS is measured apart: peakRssMiB). */
 async function runOnce(argv: string[]): Promise<Sample> {
   const t0 = performance.now();
   const proc = Bun.spawn(argv, { env: { PATH: "" }, stdin: "ignore", stdout: "ignore", stderr: "ignore" });
   if ((await proc.exited) !== 0) throw new Error(`${argv.join(" ")} failed`);
-  const ms = performance.now() - t0;
-  // Bun reports maxRSS in bytes.
-  return { ms, rssMiB: (proc.resourceUsage()?.maxRSS ?? NaN) / MiB };
+  return { ms: performance.now() - t0 };
 }
 
 /**
- * Median wall time and peak RSS of each command over RUNS runs, taken in
+ * Median wall time of each command over RUNS runs, taken in
  * turns (a, b, a, b, …) after one warm-up each, so a noisy moment on the
  * machine falls on both sides of the comparison rather than on one.
  */
@@ -34,7 +32,7 @@ async function measureInTurns(commands: string[][]): Promise<Sample[]> {
   for (let i = 0; i < RUNS; i++) {
     for (const [k, argv] of commands.entries()) samples[k]!.push(await runOnce(argv));
   }
-  return samples.map((s) => ({ ms: median(s.map((x) => x.ms)), rssMiB: median(s.map((x) => x.rssMiB)) }));
+  return samples.map((s) => ({ ms: median(s.map((x) => x.ms)) }));
 }
 
 const round = (n: number, digits = 1) => Number(n.toFixed(digits));

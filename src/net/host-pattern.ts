@@ -72,3 +72,10 @@ export function hostsCover(patterns: readonly string[], target: string): boolean
     return parsed !== null && hostPatternMatches(parsed, t.host, t.port!);
   });
 }
+
+/** For a refused host pattern written as a URL (`https://github.com/x`): " (did you mean github.com?)"; else "". */
+export function hostOfUrlHint(text: string): string {
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(text) || !URL.canParse(text)) return "";
+  const url = new URL(text);
+  return url.hostname ? ` (did you mean ${url.host}?)` : "";
+}

@@ -15,7 +15,8 @@
 // ignored with a warning: a cloned repository must not be able to hand itself
 // your home directory or a shell. Those grants belong in the user file or on
 // the command line.
-import { parseHostPattern } from "../net/host-pattern.ts";
+import { hostOfUrlHint, parseHostPattern } from "../net/host-pattern.ts";
+import { nearestWord } from "../text/typos.ts";
 import { FileKindError, readRegularSync } from "../fs/file-kind.ts";
 import { homedir } from "../fs/home.ts";
 import { isAbsolute, join, sep } from "node:path";
@@ -242,7 +243,7 @@ function addRule(into: RuleSet, entry: string, ctx: RuleContext): RuleOutcome {
     case "net": {
       const host = value.toLowerCase();
       if (host !== "*" && !parseHostPattern(host)) {
-        return { problem: `"${value}" is not a host name; write a host, host:port or *.domain, like "net:registry.npmjs.org"` };
+        return { problem: `"${value}" is not a host name${hostOfUrlHint(value)}; write a host, host:port or *.domain, like "net:registry.npmjs.org"` };
       }
       if (untrusted) return { ignored: elsewhere("net") };
       if (host === "*") into.net.all = true;
@@ -257,7 +258,8 @@ function addRule(into: RuleSet, entry: string, ctx: RuleContext): RuleOutcome {
       return null;
     }
     default:
-      return { problem: `unknown kind ${JSON.stringify(kind || entry)}; entries look like read:GLOB, write:GLOB, run:COMMAND-PATTERN, net:HOST or mcp:SERVER/TOOL` };
+      const meant = kind ? nearestWord(kind, ["read", "write", "run", "net", "mcp"]) : undefined;
+      return { problem: `unknown kind ${JSON.stringify(kind || entry)}${meant ? ` (did you mean ${meant}?)` : ""}; entries look like read:GLOB, write:GLOB, run:COMMAND-PATTERN, net:HOST or mcp:SERVER/TOOL` };
   }
 }
 

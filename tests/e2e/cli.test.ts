@@ -172,7 +172,7 @@ describe("bad usage", () => {
     expect(off.stderr).toContain("--sandbox off: commands reach the whole network; --allow-net=github.com limits only web_fetch.");
     const bad = await bunker(["-p", "hi", "--allow-net=https://github.com/x"], env);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('--allow-net: "https://github.com/x" is not a host name; write a host, host:port or *.domain, like --allow-net=registry.npmjs.org');
+    expect(bad.stderr).toContain('--allow-net: "https://github.com/x" is not a host name (did you mean github.com?); write a host, host:port or *.domain, like --allow-net=registry.npmjs.org');
   });
 
   test("a bad --output-format exits 2", async () => {
