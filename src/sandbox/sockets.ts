@@ -37,7 +37,7 @@ export interface SocketLimits {
   maxSockets: number;
 }
 
-export const SOCKET_LIMITS: SocketLimits = { maxDirs: 50_000, budgetMs: 1_000, maxWritableDirs: 200_000, writableBudgetMs: 3_000, maxSockets: 64 };
+export const SOCKET_LIMITS: SocketLimits = { maxDirs: 50_000, budgetMs: 1_000, maxWritableDirs: 200_000, writableBudgetMs: 5_000, maxSockets: 64 };
 
 interface DirMemo {
   stamp: string;
