@@ -3,7 +3,7 @@
 // --allow-write (and a session-wide "all edits" does not cover it). The list
 // is short on purpose; settings add to it with "protect": ["GLOB", …].
 import { existsSync, statSync } from "node:fs";
-import { homedir } from "node:os";
+import { homedir } from "../fs/home.ts";
 import { delimiter, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { gitHooksPath } from "./git-config.ts";
 import { pathEntries, pathShadowMatcher } from "./path-shadow.ts";
