@@ -223,9 +223,3 @@ function needles(glob: string): string[] {
   // Split at "/" too: `**/` may stand for nothing (`**/.envrc` matches `.envrc`).
   return [plain.split(/[*?/]/).reduce((a, b) => (b.length > a.length ? b : a), "").toLowerCase()];
 }
-
-/** A settings "protect" entry as a rule: a wildcard-free path covers itself and everything below it. */
-export function protectRule(entry: string, file: string): RunsLaterRule {
-  const glob = /[*?[{]/.test(entry) ? entry : `${entry.replace(/\/+$/, "")}{,/**}`;
-  return { glob, why: `listed under "protect" in ${file}` };
-}
