@@ -128,7 +128,7 @@ export class TtyApprover implements Approver {
     if (reason.stopsTurn) return { answer: "deny", stopsTurn: true };
     if (signal?.aborted) return withdrawn(signal);
     const feedback = reason.answer;
-    if (isCancel(feedback) || !feedback.trim()) return { answer: "deny" };
+    if (typeof feedback !== "string" || !feedback.trim()) return { answer: "deny" };
     return { answer: "deny", feedback: feedback.trim() };
   }
 
