@@ -19,8 +19,20 @@ export interface ReasonPromptOptions {
   signal?: AbortSignal;
 }
 
+class ReasonPrompt extends TextPrompt {
+  constructor(opts: ConstructorParameters<typeof TextPrompt>[0]) {
+    super(opts);
+    // Withdrawn (the signal): drawn closed first, so what was typed does not stay on screen (clack closes it undrawn).
+    opts.signal?.addEventListener("abort", () => {
+      this.state = "cancel";
+      // clack's render is private in its types only; it is how every state change is drawn.
+      (this as unknown as { render(): void }).render();
+    }, { once: true });
+  }
+}
+
 export function reasonPrompt(opts: ReasonPromptOptions): Promise<string | symbol> {
-  return new TextPrompt({
+  return new ReasonPrompt({
     input: opts.input,
     output: opts.output,
     signal: opts.signal,
