@@ -49,6 +49,32 @@ describe.skipIf(!tmuxAvailable)("a 50-column terminal", () => {
   });
 });
 
+describe.skipIf(!tmuxAvailable)("bunker's own lines follow the terminal's width", () => {
+  test("a refusal wraps between words at 60 columns, its rows under its text; after a resize to 100 the next one wraps at 100", async () => {
+    const edit = (path: string) => toolUse("write_file", { path, content: "x\n" });
+    e2e.serve([reply([edit("first-file.txt")]), reply("One."), reply([edit("second-file.txt")]), reply("Two.")]);
+    const { root, env } = e2e.workspace();
+    const tmux = await e2e.terminal([...BUNKER, "--no-prompt", "write one"], { cwd: root, env, cols: 60, rows: 40 });
+    let screen = await waitForCount(tmux, "One.", 1);
+    const first = rowsOf(screen, "✗ writing first-file.txt", "workspace)");
+    expect(first.length).toBeGreaterThan(2);
+    for (const row of first) expect(Bun.stringWidth(row)).toBeLessThan(60);
+    for (const row of first.slice(1)) expect(row).toMatch(/^ {4}\S/);
+    expect(first.map((r) => r.trim()).join(" ")).toBe("✗ writing first-file.txt needs approval, and bunker is not asking (no terminal or --no-prompt). To grant it, run bunker with --allow-write=first-file.txt (or --allow-write for the whole workspace)");
+
+    tmux.resize(100, 40);
+    await Bun.sleep(300);
+    tmux.keys(["write two"], true);
+    await press(tmux, "Enter");
+    screen = await waitForCount(tmux, "Two.", 1);
+    const second = rowsOf(screen, "✗ writing second-file.txt", "workspace)");
+    expect(second.length).toBeLessThan(first.length);
+    expect(Bun.stringWidth(second[0]!)).toBeGreaterThan(60);
+    for (const row of second) expect(Bun.stringWidth(row)).toBeLessThan(100);
+    expect(await quitWithCtrlD(tmux)).not.toBeNull();
+  });
+});
+
 describe.skipIf(!tmuxAvailable)("a 40-column terminal", () => {
   test("at 40 columns the status line keeps the cost whole and matches /cost: less needed figures go first", async () => {
     e2e.serve([reply("Short answer.", "end_turn", { usage: { input_tokens: 12_345, output_tokens: 678 } })]);
