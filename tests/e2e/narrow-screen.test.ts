@@ -137,3 +137,39 @@ describe.skipIf(!tmuxAvailable)("the coloured diff at 40 and 120 columns", () =>
     });
   }
 });
+
+describe.skipIf(!tmuxAvailable)("the approval box at 40, 60 and 120 columns", () => {
+  const before = Array.from({ length: 40 }, (_, i) => `const value${i} = compute(${i}, "some argument text");`).join("\n") + "\n";
+  const after = before.replace(/compute\(/g, "computeFaster(");
+  for (const [cols, rows] of [[40, 24], [40, 40], [60, 30], [120, 30]] as const) {
+    test(`${cols}×${rows}: a straight border, diff rows cut around the change, the file named, and every option on screen`, async () => {
+      e2e.serve([reply([toolUse("read_file", { path: "src/app.ts" })]), reply([toolUse("write_file", { path: "src/app.ts", content: after })]), reply("Done.")]);
+      const { root, env } = e2e.workspace({ "src/app.ts": before });
+      const tmux = await e2e.terminal([...BUNKER, "speed it up"], { cwd: root, env, cols, rows });
+      await waitForCount(tmux, "Enter: confirm", 1);
+      await Bun.sleep(200);
+      // What is on screen now, row by row as the terminal shows them (not joined).
+      const screen = tmux.command(["capture-pane", "-p", "-t", tmux.name]).split("\n");
+      const box = screen.slice(screen.findIndex((r) => r.startsWith("◇  write_file wants to edit src/app.ts")), screen.findIndex((r) => r.startsWith("└")) + 1);
+      expect(box.length).toBeGreaterThan(10);
+      // No border broken by a row that ran past the edge: every row starts with the box's own marks.
+      for (const row of box) {
+        expect(row).toMatch(/^[│◇◆└]/);
+        expect(Bun.stringWidth(row.trimEnd())).toBeLessThan(cols);
+      }
+      const text = box.join("\n");
+      expect(text).toContain("src/app.ts  +40 -40");
+      // The change is on screen in the lines shown: the new call, and the old one.
+      expect(text).toContain("-const value0 = compute(0,");
+      expect(text).toContain("+const value0 = computeFaster(0,");
+      // Every option, by its number, with the question above them: none pushed off the top.
+      expect(text).toContain("◆  Apply this change to src/app.ts?");
+      for (const n of [1, 2, 3, 4, 5]) expect(text).toMatch(new RegExp(`[●○] ${n}\\. `));
+      // A wrapped option goes on under its own words.
+      if (cols === 40) expect(text).toContain("│  ○ 2. Yes, and allow all edits to\n│       this file for this session");
+      await press(tmux, "1");
+      await waitForCount(tmux, "Done.", 1);
+      expect(await quitWithCtrlD(tmux)).not.toBeNull();
+    });
+  }
+});
