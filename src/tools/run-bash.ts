@@ -164,7 +164,7 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
       if (p.confined && p.kind === "seatbelt") env.TMPDIR = tmp = mkdtempSync(join(tmpdir(), "bunker-run-"));
       if (p.confined && p.kind === "bubblewrap") env.TMPDIR = "/tmp";
       // Every Unix socket it would see masked (a read-only mount does not stop connect()), or not run (sockets.ts).
-      const view = p.confined && p.kind === "bubblewrap" ? socketsMasked(spec) : { spec };
+      const view: { spec: SandboxSpec; note?: string } | { refused: string } = p.confined && p.kind === "bubblewrap" ? socketsMasked(spec) : { spec };
       if ("refused" in view) {
         await net?.close();
         throw new ToolError(`not run: ${view.refused}`);
@@ -200,6 +200,7 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
           result.exitCode !== 0 ? withheldNote(result.output, withheld, personEnv) : null,
           ...disarmed.map((l) => `note: ${l}`),
           "copied" in shared && shared.copied.length > 0 ? `note: ${ownCopiesNote(shared, ctx.root)}` : null,
+          view.note ? `note: ${view.note}` : null,
         ].filter((n) => n);
         return formatResult(result, notes.length > 0 ? notes.join("\n") : null);
       } finally {
