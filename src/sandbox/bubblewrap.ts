@@ -11,6 +11,7 @@ import { gitDirsInside, isWithin } from "../perms/workspace.ts";
 import { checkerInvocation, mountChecks, type MountCheck } from "./mount-check.ts";
 import { tmpfsSizeOf, tmpfsSizes, type TmpfsSizes } from "./tmpfs-sizes.ts";
 import { limitedArgv, prlimitProgram, processLimits } from "./process-limits.ts";
+import { SANDBOX_SELF, selfBinaryArgs } from "./self-binary.ts";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync, existsSync } from "node:fs";
 import { join } from "node:path";
 
@@ -66,6 +67,8 @@ export function bubblewrapArgs(spec: SandboxSpec, argv: string[], bwrap = "bwrap
   // /run is private (it holds sockets: docker, databases, the session bus, agents); the resolver's, when networked.
   if (spec.allowNet) args.push("--ro-bind-try", "/run/systemd/resolve", "/run/systemd/resolve");
   if (spec.netProxy && !spec.allowNet) args.push(...proxyBwrapArgs(spec.netProxy));
+  // bunker's own binary, for the checker and the forwarder: the file it started from, bound by descriptor (self-binary.ts).
+  if (inner.includes(SANDBOX_SELF)) args.push(...selfBinaryArgs());
   // bwrap's own root is an unsized tmpfs too: once every mount point is made in it, nothing more is written there.
   if (!rootGranted) args.push("--remount-ro", "/");
   args.push("--unshare-all");
