@@ -15,7 +15,7 @@
 // plain directory of this user's (a link, another owner's), or
 // --no-session-persistence (nothing of the run is kept).
 import { lstatSync, mkdirSync } from "node:fs";
-import { join } from "node:path";
+import { join, relative, sep } from "node:path";
 import { isWithin, realpathLoose } from "../perms/workspace.ts";
 
 /** The folder of bunker's state folder that holds the kept homes, one per workspace. */
@@ -35,4 +35,29 @@ export function keptHome(stateDir: string, root: string): string | null {
     return null; // a read-only state folder: the in-memory home, as before
   }
   return dir;
+}
+
+/**
+ * Whether a link stands in `kept` where something is mounted inside the home (`home`: the path it is shown at;
+ * `mounted`: every path the sandbox mounts): a command of an earlier sandbox may have left one there, and
+ * bubblewrap follows it when it makes the mount, so the mount would land elsewhere in the sandbox. Such a home
+ * is not used for the command (the empty one is): what a command left must not steer how the next is built.
+ */
+export function linkInKeptHome(kept: string, home: string, mounted: readonly string[]): string | null {
+  for (const path of mounted) {
+    if (path === home || !isWithin(home, path)) continue;
+    let at = kept;
+    for (const part of relative(home, path).split(sep)) {
+      at = join(at, part);
+      let st;
+      try {
+        st = lstatSync(at);
+      } catch {
+        break; // not there yet: bubblewrap makes it, a plain folder
+      }
+      if (st.isSymbolicLink()) return at;
+      if (!st.isDirectory()) break;
+    }
+  }
+  return null;
 }

@@ -15,7 +15,7 @@ import { splitEnv, withGitHardening, withheldNote, withoutUpdateChecks } from ".
 import { adoptOrphans, endGroup, killAdoptedSince, trackGroup } from "../sandbox/process.ts";
 import { busyOnReadOnlyMount, memoryNote, pathNote, spaceNote, toolchainWriteNote } from "../sandbox/explain.ts";
 import { stateDirMade, stateDirView } from "../sandbox/state-dir.ts";
-import { keptHome } from "../sandbox/kept-home.ts";
+import { keptHome, linkInKeptHome } from "../sandbox/kept-home.ts";
 import { wallAfter, wallBefore } from "../sandbox/git-wall.ts";
 import { grantedGit, grantedGitAfter } from "../sandbox/git-grant.ts";
 import { unwalkedNote } from "../sandbox/walk-gaps.ts";
@@ -279,9 +279,11 @@ export function commandSandboxSpec(command: string, root: string, opts: RunBashO
   const state = opts.sessionsDir ? stateDirView(stateDirMade(opts.sessionsDir), root, workspaceReadOnly ? [] : writable) : { hidden: [], pinned: [] };
   // The sandbox's home, kept for the workspace's next commands (caches), in the state folder only bunker sees.
   const kept = confined && host.home && opts.sessionsDir && opts.keepHome ? keptHome(opts.sessionsDir, root) : null;
+  const mountedInHome = [root, ...readable, ...writable, ...(host.toolchains ?? []), ...(host.gitConfig ?? []), ...(host.hidden ?? [])];
+  const keptUsable = kept && host.home && !linkInKeptHome(kept, host.home, mountedInHome) ? kept : null;
   return {
     ...host,
-    ...(kept ? { keptHome: kept } : {}),
+    ...(keptUsable ? { keptHome: keptUsable } : {}),
     root,
     allowNet: opts.allowNet,
     gitWritable: opts.gitWritable,

@@ -4,7 +4,7 @@
 // shown to a command at its real path, and not kept under
 // --no-session-persistence. Real bubblewrap, the binary, the scripted server.
 import { describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { detectSandbox } from "../../src/sandbox/detect.ts";
 import { KEPT_HOMES } from "../../src/sandbox/kept-home.ts";
@@ -37,6 +37,16 @@ describe.skipIf(!usable)("the sandbox's home, kept for the workspace (real bubbl
     expect(readFileSync(join(kept, homes[0]!, ".cache/pip/marker"), "utf8")).toBe("wheel\n");
     // Inside, bunker's real state folder (the sessions) stays out of reach: ~/.local/state/bunker there is the kept home's own.
     expect(await run(ws.root, "ls ~/.local/state/bunker/sessions.db 2>&1; ls -a ~/.local/state 2>&1 | head -3")).not.toContain("sessions.db\n");
+
+    // A link left where the next sandbox mounts something (git's config, once the person has one) would steer that
+    // mount: such a home is not used, the command gets an empty one (and still runs).
+    writeFileSync(join(ws.home, ".gitconfig"), "[user]\n\tname = Ann\n");
+    rmSync(join(kept, homes[0]!, ".gitconfig"), { force: true });
+    symlinkSync(join(ws.root, "x"), join(kept, homes[0]!, ".gitconfig"));
+    expect(await run(ws.root, "cat ~/.cache/pip/marker 2>&1; git config --global user.name")).toContain("No such file or directory");
+    expect(toolResults(fake.requests.at(-1))[0]!.content).toContain("Ann");
+    rmSync(join(kept, homes[0]!, ".gitconfig"));
+    expect(await run(ws.root, "cat ~/.cache/pip/marker")).toBe("exit code 0\n\nwheel");
 
     // Another workspace has a home of its own.
     const other = join(ws.base, "other");

@@ -7,7 +7,7 @@ import { mkdirSync, statSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { bubblewrapArgs } from "../../../src/sandbox/bubblewrap.ts";
 import { describeView } from "../../../src/sandbox/explain.ts";
-import { keptHome, KEPT_HOMES } from "../../../src/sandbox/kept-home.ts";
+import { keptHome, KEPT_HOMES, linkInKeptHome } from "../../../src/sandbox/kept-home.ts";
 import { sandboxMounts, shownAs, type HostFs, type SandboxSpec } from "../../../src/sandbox/spec.ts";
 import { tempDir } from "../../support/context.ts";
 
@@ -48,4 +48,15 @@ test("shown at the home's path, read-write, to a command that may write, and sai
   // Without one, the empty in-memory home, as before; macOS has no private home to replace.
   expect(bubblewrapArgs(spec({ keptHome: undefined }), ["true"], "bwrap", host).join(" ")).toContain("--tmpfs /home/u");
   expect(sandboxMounts(spec({}), "darwin", host).some((m) => m.kind === "kept")).toBe(false);
+});
+
+test("a link an earlier command left where the next sandbox mounts something (a toolchain, git's config) is found: that home is not used", () => {
+  const kept = keptHome(join(tempDir("bunker-kept-"), "state"), "/work/a")!;
+  const mounted = ["/home/u/.cargo", "/home/u/.config/git/config", "/work/a", "/usr"];
+  expect(linkInKeptHome(kept, "/home/u", mounted)).toBeNull();
+  // Plain folders on the way (bubblewrap's own mount points from before) are fine.
+  mkdirSync(join(kept, ".config"), { recursive: true });
+  expect(linkInKeptHome(kept, "/home/u", mounted)).toBeNull();
+  symlinkSync("/work/a", join(kept, ".config", "git"));
+  expect(linkInKeptHome(kept, "/home/u", mounted)).toBe(join(kept, ".config", "git"));
 });
