@@ -15,6 +15,7 @@ import { splitEnv, withGitHardening, withheldNote, withoutUpdateChecks } from ".
 import { adoptOrphans, endGroup, killAdoptedSince, trackGroup } from "../sandbox/process.ts";
 import { busyOnReadOnlyMount, memoryNote, pathNote, spaceNote, toolchainWriteNote } from "../sandbox/explain.ts";
 import { stateDirMade, stateDirView } from "../sandbox/state-dir.ts";
+import { inheritedFds } from "../sandbox/self-binary.ts";
 import { keptHome, linkInKeptHome } from "../sandbox/kept-home.ts";
 import { wallAfter, wallBefore } from "../sandbox/git-wall.ts";
 import { grantedGit, grantedGitAfter } from "../sandbox/git-grant.ts";
@@ -354,7 +355,8 @@ export function runProcess(argv: string[], o: RunOptions): Promise<ProcessResult
     const child = spawn(argv[0]!, argv.slice(1), {
       cwd: o.cwd,
       env: o.env,
-      stdio: ["ignore", "pipe", "pipe"],
+      // bunker's binary, where bwrap binds it for the checker and the forwarder (self-binary.ts).
+      stdio: ["ignore", "pipe", "pipe", ...inheritedFds(argv)],
       detached: true, // setsid: its own process group, which we kill as a whole
     });
     const pgid = child.pid;
