@@ -8,7 +8,7 @@ import type { MessageParam } from "@anthropic-ai/sdk/resources/messages";
 import { FileKindError, MAX_WORKSPACE_FILE_BYTES, readRegularSync } from "../fs/file-kind.ts";
 import type { SessionStore, StoredChange } from "../session/store.ts";
 import { ToolError, type ToolContext } from "../tools/tool.ts";
-import { ChangeSet, type CommittedFile } from "./change-set.ts";
+import type { CommittedFile } from "./change-set.ts";
 import { sha256 } from "./delta.ts";
 
 /** One turn that changed files, as /rewind lists it. */
@@ -94,6 +94,8 @@ export class Checkpoints {
     if (!store) return "Nothing to undo: this session's changes are not being kept.";
     const changes = store.changesSince(this.sessionId(), turn.turn);
     const plan = planUndo(changes);
+    // The change pipeline is loaded with the first change, not with every session.
+    const { ChangeSet } = await import("./change-set.ts");
     const change = new ChangeSet(ctx, "undo", { checkpoint: false, byPerson: true });
     const leftAlone: string[] = [];
     /** Files not taken back because of what they are now (a FIFO, a link, too large): each with why. */
