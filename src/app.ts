@@ -105,11 +105,11 @@ export async function buildApp(config: Config, ui: TerminalUI, greet?: (modelNam
     beforeRun: probeSandbox,
     // The tool's error line (TerminalUI.onToolEnd) already shows the person every denial.
     notify: (line) => ui.debug(`  denied: ${escapeControl(line)}`),
-    // Writes allowed by a flag or a session grant still show what they change.
-    onAutoAllowed: (req) => {
+    // Writes allowed by a flag or a session grant, or refused unasked (--no-prompt), still show what they change.
+    onUnasked: (req) => {
       // Required here, not imported: a turn that writes nothing never loads the diff view.
-      const { renderFileChanges } = require("./ui/diff-view.ts") as typeof import("./ui/diff-view.ts");
-      for (const line of renderFileChanges(req.files ?? [], { maxLines: 40 })) ui.info(`    ${line}`);
+      const { unaskedChangeLines } = require("./ui/diff-view.ts") as typeof import("./ui/diff-view.ts");
+      for (const line of unaskedChangeLines(req.files ?? [])) ui.info(line);
     },
   });
   const registry = new ToolRegistry(allTools(config));

@@ -45,6 +45,14 @@ export function renderFileChanges(files: FileChangePreview[], opts: DiffViewOpti
   return out;
 }
 
+/** Rows of diff shown for a write decided without a question (allowed by a flag, or refused unasked). */
+const UNASKED_DIFF_LINES = 40;
+
+/** A write decided without a question, as the person still sees it: the diffs, indented under the tool's line. */
+export function unaskedChangeLines(files: FileChangePreview[]): string[] {
+  return renderFileChanges(files, { maxLines: UNASKED_DIFF_LINES }).map((line) => `    ${line}`);
+}
+
 /** The header line and the bounded, coloured diff body for one file. */
 export function renderFileChange(file: FileChangePreview, opts: DiffViewOptions = {}): string[] {
   const color = opts.color ?? pc.isColorSupported;
@@ -366,7 +374,11 @@ function colourLine(raw: string, c: Colors, max: number, pieces: Piece[] | undef
     const after = to >= text.length ? "" : last && !noteRow ? note(to) : "…";
     rows.push(colour(`${continued ? mark : sign}${from > 0 ? "…" : ""}${paint(from, to)}${after}`));
     if (last) {
-      if (noteRow && to < text.length) rows.push(colour(`${mark}${note(to).length < width ? note(to) : note(to, true)}`));
+      // On a narrow screen the row's "…" says there is more; a row of its own only to count unchanged characters
+      // would double every cut line's height (and push the question's options off a small screen). A hidden change
+      // is always said.
+      const hidesChange = changes.some(([, end]) => end > to);
+      if (noteRow && to < text.length && hidesChange) rows.push(colour(`${mark}${note(to).length < width ? note(to) : note(to, true)}`));
       return rows;
     }
     shownTo = to;

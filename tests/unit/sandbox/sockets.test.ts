@@ -9,7 +9,7 @@ import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { detectSandbox, planSandbox, confine } from "../../../src/sandbox/detect.ts";
 import { canScopeAbstractSockets } from "../../../src/sandbox/landlock.ts";
-import { findSockets, liveSockets, socketsMasked } from "../../../src/sandbox/sockets.ts";
+import { findSockets, liveSockets, SOCKET_LIMITS, socketsMasked } from "../../../src/sandbox/sockets.ts";
 import { commandSandboxSpec } from "../../../src/tools/run-bash.ts";
 import { runAllowed } from "../../support/confined.ts";
 import { unseenDir } from "../../support/context.ts";
@@ -103,6 +103,23 @@ describe.skipIf(!usable)("Unix sockets in what a command sees are masked (red te
     expect(heard).toEqual([]);
   });
 
+  test("a command that left more socket files than bunker masks one by one does not stop the next: their folder is hidden, the database socket still refused (red team 9 F08)", async () => {
+    const left = join(root, ".cache", "s");
+    const made = await runAllowed(root, `mkdir -p .cache/s && echo kept > .cache/s/notes.txt && python3 -c 'import socket
+for i in range(70): socket.socket(socket.AF_UNIX).bind(".cache/s/%d.sock" % i)' && echo made`, { env, home });
+    expect(made).toContain("made");
+    try {
+      heard.length = 0;
+      const next = await runAllowed(root, `ls -A .cache/s | wc -l; ${connect(dbSocket)}`, { env, home });
+      expect(next).not.toContain("not run");
+      expect(next).toMatch(/exit code 0[^]*\n0\n[^]*ConnectionRefusedError/);
+      expect(next).toContain(`note: the folder ${left}, full of Unix sockets, is hidden from this command`);
+      expect(heard).toEqual([]);
+    } finally {
+      rmSync(join(root, ".cache"), { recursive: true, force: true });
+    }
+  });
+
   test("the host's abstract sockets are out of reach in every network mode: none, the proxy's, bare --allow-net", async () => {
     heard.length = 0;
     // No network at all (a line that only reads gets this namespace), built as run_bash builds it.
@@ -126,14 +143,21 @@ describe("the look for sockets", () => {
 
   test("past the look's bounds (a grant of /), the sockets this machine's programs listen on are masked where shown", () => {
     const spec = commandSandboxSpec("ls", root, { sandbox: "on", allowNet: false, allowEnv: [], gitWritable: false, env, home, grants: grantsReading(shared) }, true, true);
-    const r = socketsMasked(spec, { maxDirs: 1, budgetMs: 1000, maxSockets: 64 });
+    const r = socketsMasked(spec, { ...SOCKET_LIMITS, maxDirs: 1 });
     expect("spec" in r && r.spec.hidden).toEqual(expect.arrayContaining([dbSocket, tmuxSocket]));
     expect(liveSockets()).toEqual(expect.arrayContaining([dbSocket, tmuxSocket]));
   });
 
+  test("past the bounds in the workspace, which a command may fill with folders to hide a socket it moved: not run", () => {
+    const spec = commandSandboxSpec("make", root, { sandbox: "on", allowNet: false, allowEnv: [], gitWritable: false, env, home }, true, false);
+    const r = socketsMasked(spec, { ...SOCKET_LIMITS, maxWritableDirs: 2 });
+    expect("refused" in r && r.refused).toContain(`${root}, which commands may write, holds more than 2 folders, and a socket past that could not be masked`);
+    expect("spec" in socketsMasked(spec)).toBe(true);
+  });
+
   test("more sockets than it masks one by one: not run", () => {
     const spec = commandSandboxSpec("ls", root, { sandbox: "on", allowNet: false, allowEnv: [], gitWritable: false, env, home, grants: grantsReading(shared) }, true, true);
-    const r = socketsMasked(spec, { maxDirs: 1000, budgetMs: 2000, maxSockets: 1 });
+    const r = socketsMasked(spec, { ...SOCKET_LIMITS, maxSockets: 1 });
     expect("refused" in r && r.refused).toMatch(/there are \d+ sockets there \(in .*tmux-1000.*\), more than the 1 it masks one by one/);
     const ok = socketsMasked(spec);
     expect("spec" in ok && ok.spec.hidden).toContain(tmuxSocket);
