@@ -54,6 +54,8 @@ export interface SandboxSpec {
   gitConfigCopies?: Record<string, string>;
   /** The person's home directory: an empty private one in its place. */
   home?: string;
+  /** Shown at `home` instead of the empty one, to a command that may write: the workspace's kept sandbox home (kept-home.ts). */
+  keptHome?: string;
   /** Absolute paths made invisible (empty) wherever a mount would show them: credential stores, denied reads. */
   hidden?: string[];
   /** Further paths inside the workspace kept read-only (--deny-write). */
@@ -93,8 +95,13 @@ export type Mount =
   | { kind: "link"; path: string; target: string }
   /** An empty directory: writable (private /tmp, home) or a read-only stand-in (a missing .bunker). */
   | { kind: "empty"; path: string; writable: boolean }
-  /** Hidden: an empty read-only directory, or an empty file. */
-  | { kind: "mask"; path: string; dir: boolean };
+  /** bunker's own folder `source` shown read-write at `path` (the kept sandbox home: kept-home.ts); nothing of the host's at `path`. */
+  | { kind: "kept"; path: string; source: string; writable: true }
+  /**
+   * Hidden: an empty read-only directory, or an empty file. `keeps`: the mounts inside it that are shown all the
+   * same (a grant, an MCP server's own folder inside bunker's state folder): the rest of it stays hidden.
+   */
+  | { kind: "mask"; path: string; dir: boolean; keeps?: string[] };
 
 /** Where programs and their libraries live: read-only in every sandbox. /etc loses its secrets (etcSecrets). */
 export const SYSTEM_DIRS: Partial<Record<NodeJS.Platform, string[]>> = {
@@ -195,7 +202,9 @@ export function sandboxMounts(spec: SandboxSpec, platform: NodeJS.Platform = pro
   };
   for (const dir of spec.system ?? SYSTEM_DIRS[platform] ?? []) show(dir, "ro");
   if (platform === "linux") for (const dir of PRIVATE_DIRS) out.push({ kind: "empty", path: dir, writable: true });
-  if (spec.home) out.push({ kind: "empty", path: spec.home, writable: true });
+  // A line that only reads gets the empty home: bubblewrap makes the mount points of what is shown inside the home
+  // (toolchains, git's config) in it, which a read-only kept home refuses.
+  if (spec.home) out.push(keptHomeShown(spec, platform) ? { kind: "kept", path: spec.home, source: spec.keptHome!, writable: true } : { kind: "empty", path: spec.home, writable: true });
   const granted = [...(spec.readable ?? []), ...(spec.workspaceReadOnly ? [] : spec.writable), ...(spec.privateDirs ?? [])];
   for (const dir of [...(spec.toolchains ?? []), ...(spec.gitConfig ?? [])]) {
     // A dangling link (~/.gitconfig -> a dotfiles file not made yet) has nothing to mount: bubblewrap would refuse every command.
@@ -228,6 +237,10 @@ export function sandboxMounts(spec: SandboxSpec, platform: NodeJS.Platform = pro
       // Missing .bunker or .git: an empty read-only stand-in (standInPaths).
       else if (standIns.includes(p)) out.push({ kind: "empty", path: p, writable: false });
     }
+  } else {
+    // A read-only workspace: only a private writable folder (an MCP server's `write` folder) can have a folder renamed.
+    const inPrivate = (p: string) => (spec.privateDirs ?? []).some((d) => isWithin(d, p) && d !== p) && !privateReadOnly(spec).some((r) => isWithin(r, p));
+    for (const p of spec.pinned ?? []) if (exists(p) && inPrivate(p) && !out.some((m) => m.path === p)) out.push({ kind: "rw", path: p });
   }
   // A granted home (or a folder holding it) shows its non-dot entries; a dot-entry only where a grant or another mount names it.
   if (spec.home) {
@@ -238,18 +251,27 @@ export function sandboxMounts(spec: SandboxSpec, platform: NodeJS.Platform = pro
     const list = fs.list ?? realHostFs.list!;
     for (const m of homeDotMasks(spec.home, granted, out.map((m) => m.path), { kind: (p) => fs.kind(p), list })) out.push({ kind: "mask", ...m });
   }
-  // Hidden: wherever something above would show it, unless a grant names it (or something inside it).
+  // Hidden: wherever something above would show it, unless a grant names it. A grant inside it (or an MCP server's own
+  // folder inside bunker's state folder) is shown on the mask; the rest of it stays hidden (before, such a grant
+  // unmasked the whole folder: every session in the state folder of a workspace that held it).
   const shown = out.filter((m) => m.kind === "ro" || m.kind === "rw").map((m) => m.path);
+  const mounted = [...out];
   for (const p of spec.hidden ?? []) {
     const k = fs.kind(p);
     if (!k || k === "link") continue; // a link shows only what its target's own mount shows
-    if (!shown.some((s) => isWithin(s, p)) || granted.some((g) => isWithin(p, g))) continue;
+    if (!shown.some((s) => isWithin(s, p)) || granted.includes(p)) continue;
     // Already inside a hidden home dot-entry (bubblewrap could not make a mount point in it).
     if (out.some((m) => m.kind === "mask" && isWithin(m.path, p))) continue;
-    out.push({ kind: "mask", path: p, dir: k === "dir" });
+    const keeps = k === "dir" ? mounted.filter((m) => m.kind !== "mask" && m.path !== p && isWithin(p, m.path)).map((m) => m.path) : [];
+    out.push({ kind: "mask", path: p, dir: k === "dir", ...(keeps.length > 0 ? { keeps } : {}) });
   }
   const rank = (m: Mount) => depth(m.path) * 2 + (m.kind === "mask" ? 1 : 0);
   return out.map((m, i) => ({ m, i })).sort((a, b) => rank(a.m) - rank(b.m) || a.i - b.i).map(({ m }) => m);
+}
+
+/** Whether `spec`'s home is the workspace's kept one (kept-home.ts): on Linux, for a command that may write. */
+export function keptHomeShown(spec: SandboxSpec, platform: NodeJS.Platform = process.platform): boolean {
+  return Boolean(spec.keptHome && spec.home && !spec.workspaceReadOnly && platform === "linux");
 }
 
 /** The paths kept read-only inside a private writable folder (an MCP server's `write` folder: git-wall.ts). */
@@ -263,7 +285,7 @@ export function shownAs(mounts: Mount[], path: string): "rw" | "ro" | "hidden" |
   for (const m of mounts) if (isWithin(m.path, path)) found = m;
   if (!found) return "absent";
   if (found.kind === "mask") return "hidden";
-  if (found.kind === "empty") return found.writable ? "private" : "ro";
+  if (found.kind === "empty" || found.kind === "kept") return found.writable ? "private" : "ro";
   if (found.kind === "link" || found.kind === "copy") return "ro";
   return found.kind;
 }

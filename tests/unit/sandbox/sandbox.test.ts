@@ -117,6 +117,22 @@ describe("bubblewrap arguments: an allow-list", () => {
     // On macOS the granted folder is writable less its repositories (not merely the workspace less them).
     expect(seatbeltProfile(spec({ writable: ["/data"], grantedRoots: ["/data"], readOnly: ["/data/sub/.git"] }), "/t", host)).toContain('(require-all (subpath "/data") (require-not (subpath "/data/.git")) (require-not (subpath "/data/sub/.git")))');
   });
+  test("a hidden folder with a private folder inside it (bunker's state, an MCP server's own folder): masked, that folder kept on the mask, read-only once it is in", () => {
+    const state = "/work/proj/.state/bunker";
+    const own = `${state}/mcp/box`;
+    const host: HostFs = { kind: (p) => ([state, own].includes(p) ? "dir" : fakeHost.kind(p)), readlink: fakeHost.readlink };
+    const s = spec({ workspaceReadOnly: true, privateDirs: [own], hidden: [state] });
+    const mounts = sandboxMounts(s, "linux", host);
+    expect(mounts).toContainEqual({ kind: "mask", path: state, dir: true, keeps: [own] });
+    expect(shownAs(mounts, `${state}/sessions.db`)).toBe("hidden");
+    expect(shownAs(mounts, `${own}/note`)).toBe("rw");
+    const args = bubblewrapArgs(s, ["true"], "bwrap", host).join(" ");
+    // Its mount point is made in the mask before the mask is read-only.
+    expect(args).toContain(`--tmpfs ${state} --bind ${own} ${own} `);
+    expect(args.indexOf(`--remount-ro ${state}`)).toBeGreaterThan(args.indexOf(`--bind ${own} ${own}`));
+    expect(args.indexOf(`--remount-ro ${state}`)).toBeLessThan(args.indexOf("--remount-ro / "));
+    expect(seatbeltProfile(s, "/t", host)).toContain(`(require-all (subpath "${state}") (require-not (subpath "${own}")))`);
+  });
   test("shownAs says what a command finds at a path", () => {
     const mounts = sandboxMounts(spec({ home: "/home/u", hidden }), "linux", fakeHost);
     expect(shownAs(mounts, "/work/proj/src/a.ts")).toBe("rw");
@@ -271,8 +287,11 @@ describe("flags → run_bash sandbox settings", () => {
   afterAll(() => rmSync(ws, { recursive: true, force: true }));
   const options = (...flags: string[]) => runBashOptions(parseConfig(["-C", ws, ...flags], { ANTHROPIC_API_KEY: "k" }, false).config!);
   test("defaults: no network, .git read-only, nothing extra", () => {
-    const { grants, sessionsDir, ...rest } = options();
+    const { grants, sessionsDir, keepHome, ...rest } = options();
     expect(rest).toEqual({ sandbox: "auto", allowNet: false, allowEnv: [], gitWritable: false, writable: [], readOnly: [] });
+    // The sandbox's home is kept for the workspace's next commands, unless the run keeps nothing.
+    expect(keepHome).toBe(true);
+    expect(options("--no-session-persistence").keepHome).toBe(false);
     // The session store's folder, to hide from commands.
     expect(sessionsDir).toMatch(/\/bunker$/);
     expect(grants).toEqual(emptyGrants());
@@ -495,7 +514,7 @@ describe(`inside bubblewrap${skipReason}`, () => {
       const blocked = await sandboxed("bun install --no-save", { home, env });
       expect(blocked.content).toContain(`cannot write files to cache directory "${cache}/": EROFS`);
       expect(blocked.content).toContain(`note: ${cache} is in ${home}/.bun, a toolchain's directory, which the sandbox shows read-only`);
-      expect(blocked.content).toContain(`The person can make it writable with --allow-write=${cache} (commands here can then change what is in it). Or the command can use a cache of its own for this run, e.g. BUN_INSTALL_CACHE_DIR=`);
+      expect(blocked.content).toContain(`The person can make it writable with --allow-write=${cache} (commands here can then change what is in it). Or the command can use a cache of its own, e.g. BUN_INSTALL_CACHE_DIR=`);
       const granted = await sandboxed(`touch ${cache}/probe`, { home, env, writable: [cache] });
       expect(granted.content).toBe("exit code 0\n\n(no output)");
       expect(existsSync(`${cache}/probe`)).toBe(true);
