@@ -8,7 +8,6 @@
 // its own workspace), that program ran outside the sandbox as the Landlock
 // wrapper.
 import { closeSync, copyFileSync, fstatSync, mkdirSync, openSync, readdirSync, readlinkSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { isRunning, processStart } from "../fs/process-id.ts";
 
@@ -75,7 +74,8 @@ export function selfBinaryFd(): number {
     closeSync(copy.fd);
     rmSync(copy.dir, { recursive: true, force: true });
   }
-  const home = copyHome ?? tmpdir();
+  // $TMPDIR as node:os would give it, without loading node:os at start (a headless turn loads it only if used).
+  const home = copyHome ?? (process.env.TMPDIR || "/tmp").replace(/(.)\/+$/, "$1");
   mkdirSync(home, { recursive: true, mode: 0o700 });
   removeStaleCopies(home);
   const dir = join(home, `bunker-self-${process.pid}-${processStart(process.pid)}`);
