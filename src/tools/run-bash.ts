@@ -279,7 +279,8 @@ export function commandSandboxSpec(command: string, root: string, opts: RunBashO
   // bunker's own state folder: hidden even in a workspace that holds it (state-dir.ts).
   const state = opts.sessionsDir ? stateDirView(stateDirMade(opts.sessionsDir), root, workspaceReadOnly ? [] : writable) : { hidden: [], pinned: [] };
   // The sandbox's home, kept for the workspace's next commands (caches), in the state folder only bunker sees.
-  const kept = confined && host.home && opts.sessionsDir && opts.keepHome ? keptHome(opts.sessionsDir, root) : null;
+  // Linux only: macOS has no private home to replace (seatbelt.ts).
+  const kept = confined && process.platform === "linux" && host.home && opts.sessionsDir && opts.keepHome ? keptHome(opts.sessionsDir, root) : null;
   const mountedInHome = [root, ...readable, ...writable, ...(host.toolchains ?? []), ...(host.gitConfig ?? []), ...(host.hidden ?? [])];
   const keptUsable = kept && host.home && !linkInKeptHome(kept, host.home, mountedInHome) ? kept : null;
   return {
