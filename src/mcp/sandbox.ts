@@ -234,7 +234,9 @@ export async function launchStdio(def: McpServerDef, ctx: LaunchContext): Promis
     await net?.close();
     throw new LaunchError(`not started: ${masked.refused}`);
   }
-  const argv = confine(ctx.plan, masked.spec, net ? net.wrap(inner) : inner, state);
+  // Filtered, nothing unfiltered may run beside it that it could trace and have make a socket: no reaper of
+  // bubblewrap's (the server, or the forwarder, is pid 1), and the forwarder untraceable.
+  const argv = confine(ctx.plan, filter ? { ...masked.spec, asPid1: true } : masked.spec, net ? net.wrap(inner, { undumpable: filter !== null }) : inner, state);
   return {
     command: argv[0]!, args: argv.slice(1), env, cwd, sandboxed: ctx.plan.confined,
     network,

@@ -75,6 +75,7 @@ export function bubblewrapArgs(spec: SandboxSpec, argv: string[], bwrap = "bwrap
   if (!rootGranted) args.push("--remount-ro", "/");
   args.push("--unshare-all");
   if (spec.allowNet) args.push("--share-net");
+  if (spec.asPid1) args.push("--as-pid-1");
   args.push("--die-with-parent", "--new-session", "--cap-drop", "ALL", "--chdir", spec.cwd ?? spec.root, "--", ...inner);
   return args;
 }

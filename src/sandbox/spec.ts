@@ -74,6 +74,11 @@ export interface SandboxSpec {
   repositories?: WallState;
   /** Writable even when the workspace is read-only: an MCP server's own state directory (and what the person's settings let it write). */
   privateDirs?: string[];
+  /**
+   * The program is the sandbox's pid 1 (bubblewrap's --as-pid-1): no reaper of bubblewrap's, which no filter of the
+   * program's covers and which a process of the sandbox could trace, runs beside it (no-unix-sockets.ts).
+   */
+  asPid1?: boolean;
   /** The memory the private in-memory folders' sizes and the memory limit are worked out from (tmpfs-sizes.ts, process-limits.ts); default: this machine's. */
   memoryBytes?: number;
   /** How many processes and how much memory the command may take (default: process-limits.ts's for this machine). */
