@@ -138,6 +138,24 @@ for i in range(65):
     }
   });
 
+  test("a folder full of sockets that holds something else hidden (bunker's state folder) is hidden whole, and the next command runs", async () => {
+    const sessionsDir = join(root, ".state", "bunker");
+    mkdirSync(sessionsDir, { recursive: true });
+    writeFileSync(join(sessionsDir, "sessions.db"), "the person's sessions");
+    try {
+      const made = await runAllowed(root, `python3 -c 'import socket
+for i in range(65): socket.socket(socket.AF_UNIX).bind(".state/%d.sock" % i)' && echo made`, { env, home, sessionsDir });
+      expect(made).toContain("made");
+      const next = await runAllowed(root, "ls -A .state | wc -l; cat .state/bunker/sessions.db", { env, home, sessionsDir });
+      expect(next).not.toContain("bwrap");
+      expect(next).toMatch(/\n0\n/);
+      expect(next).not.toContain("the person's sessions");
+      expect(next).toContain(`note: the folder ${join(root, ".state")}, full of Unix sockets, is hidden from this command`);
+    } finally {
+      rmSync(join(root, ".state"), { recursive: true, force: true });
+    }
+  });
+
   test("the host's abstract sockets are out of reach in every network mode: none, the proxy's, bare --allow-net", async () => {
     heard.length = 0;
     // No network at all (a line that only reads gets this namespace), built as run_bash builds it.
