@@ -9,7 +9,7 @@
 // only after consent (consent.ts), and what only the person may grant (`net`,
 // `write`, `read`) is taken from the user's file alone: on the user's own
 // servers, or as an entry of only those keys naming a project's server.
-import { lstatSync, readdirSync, readlinkSync } from "node:fs";
+import { lstatSync, readdirSync, readlinkSync, statSync } from "node:fs";
 import { FileKindError, readRegularSync } from "../fs/file-kind.ts";
 import { sanitize } from "./naming.ts";
 import { isAbsolute, join, resolve } from "node:path";
@@ -199,7 +199,8 @@ function projectServerHash(raw: unknown, transport: { command: string; args: str
   for (const name of moduleNames(transport.args)) {
     const top = name.split(".")[0]!;
     const folder = join(root, top);
-    if (kindOf(folder) === "dir") for (const [f, d] of packageDigests(folder)) add(f, d);
+    // A link to the package (`srv -> src/srv`) is followed, as Python follows it.
+    if (isFolder(folder)) for (const [f, d] of packageDigests(folder)) add(f, d);
     else {
       const digest = fileDigest(`${folder}.py`);
       if (digest !== null) add(`${folder}.py`, digest);
@@ -229,6 +230,15 @@ function fileDigest(file: string): string | null {
   }
 }
 
+/** Whether `path` is a folder, or a link that leads to one. */
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 function kindOf(path: string): "dir" | "link" | "other" | null {
   try {
     const st = lstatSync(path);
@@ -239,7 +249,7 @@ function kindOf(path: string): "dir" | "link" | "other" | null {
 }
 
 /**
- * Each file of a package folder by content (links by where they point, never followed; Python's own `__pycache__`
+ * Each file of a package folder by content (a link by where it points and by what is there, as Python follows it; Python's own `__pycache__`
  * left out: Python rewrites it), in name order, up to PACKAGE_BOUNDS; past them, one entry saying so.
  */
 export function packageDigests(folder: string): [string, string][] {
@@ -267,10 +277,18 @@ export function packageDigests(folder: string): [string, string][] {
         return false;
       }
       if (kind === "link") {
+        let text: string;
         try {
-          out.push([path, `a link to ${readlinkSync(path)}`]);
+          text = readlinkSync(path);
         } catch {
-          // gone meanwhile
+          continue; // gone meanwhile
+        }
+        // What it leads to runs as the package's code: by content too (a folder walked, within the same bounds).
+        if (!isFolder(path)) out.push([path, `a link to ${text}: ${fileDigest(path) ?? "nothing there"}`]);
+        else {
+          out.push([path, `a link to ${text}`]);
+          if (depth >= PACKAGE_BOUNDS.depth) out.push([path, "a folder too deep to read"]);
+          else if (!walk(path, depth + 1)) return false;
         }
         continue;
       }
