@@ -11,9 +11,9 @@
 import { isAbsolute, relative, resolve } from "node:path";
 import { isProtectedPath, isProtectedRelative, isWithin, realpathLoose } from "./workspace.ts";
 import { matchesPathRules } from "./path-rules.ts";
-import { runsLaterMatcher, runsLaterReason, type RunsLaterRule } from "./runs-later.ts";
+import { laterQuestions, runsLaterReason, type RunsLaterRule } from "./runs-later.ts";
 import { gitHooksPath } from "./git-config.ts";
-import { gitWriteReason, linkedNames, linkedWhy, scanRoots } from "../sandbox/git-guard.ts";
+import { gitWriteReason, linkedNames, scanRoots, scanWhy } from "../sandbox/git-guard.ts";
 import { secretPaths } from "../sandbox/spec.ts";
 import { unnamedHomeDotEntry } from "../sandbox/home-dots.ts";
 import { gitConfigFiles } from "./startup-files.ts";
@@ -177,14 +177,15 @@ export class Policy {
     // By its own name and by every name a link to a folder gives it (what the person's tools open).
     const protect = this.grants.protect ?? [];
     const key = `write\0${protect.map((r) => r.glob).join("\0")}\0${roots.map((r) => `${r}\0${gitHooksPath(r) ?? ""}`).join("\0")}\0${process.env.PATH ?? ""}`;
-    const scan = scanRoots(roots, { key, match: runsLaterMatcher(roots, protect) });
+    const scan = scanRoots(roots, { key, ...laterQuestions(roots, protect) });
     for (const name of [real, ...linkedNames(scan, real)]) {
       const why = runsLaterReason(roots, name, this.grants.protect);
       if (why) return name === real ? why : `${why} (as ${relative(this.root, name)}, through a link)`;
     }
-    // What a hook or runs-later file that is a link leads to (scanRoots resolves it at every walk).
-    const link = scan.linkedFrom?.get(real);
-    if (link) return linkedWhy(relative(this.root, link));
+    // What an .envrc loads, what a hook or runs-later file that is a link leads to or names by its path, a program
+    // where an .envrc puts a folder on PATH (scanRoots reads them at every walk).
+    const named = scanWhy(scan, real, this.root);
+    if (named) return named;
     // A relative core.hooksPath in the person's global git config (found through $HOME, as git finds it) names a folder in every repository.
     const home = process.env.HOME || homedir();
     return gitWriteReason(roots, real, gitConfigFiles(process.env, home), scan, home);
