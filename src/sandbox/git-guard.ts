@@ -333,7 +333,8 @@ function namedScripts(roots: readonly string[], later: LaterMatch, out: Workspac
   // `via`: what runs the file, said after its name (` (runs on git commit (husky hooks))`, `, run by .husky/pre-commit (…)`).
   const queue: { file: string; bases: string[]; via: string; depth: number }[] = [];
   if (later.names) {
-    for (const p of out.later.keys()) if (!isLink(p) && later.names(p)) queue.push({ file: p, bases: ancestors(dirname(p)), via: ` (${later.match(p) ?? "runs later"})`, depth: 0 });
+    // (Not a package's own files under node_modules: its hooks and rc files are not the project's.)
+    for (const p of out.later.keys()) if (!p.includes("/node_modules/") && !isLink(p) && later.names(p)) queue.push({ file: p, bases: ancestors(dirname(p)), via: ` (${later.match(p) ?? "runs later"})`, depth: 0 });
   }
   for (const hook of hookFiles(out.sites)) queue.push({ file: hook.file, bases: ancestors(hook.top), via: " (git runs it as a hook)", depth: 0 });
   const seen = new Set<string>();
