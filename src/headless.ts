@@ -130,6 +130,8 @@ async function runHeadlessTurn(config: Config, io: HeadlessIO, interrupt: Interr
   }
   const prompt = config.prompt && piped ? `${config.prompt}\n\n<stdin>\n${piped}\n</stdin>` : (config.prompt ?? piped);
   if (!prompt) {
+    // `-r zzzz </dev/null`: the unknown session is the real problem, said first (throws SessionError, which the CLI prints).
+    await (await import("./session/open.ts")).checkResumable(config);
     // Here stdin is not a terminal (a terminal without a prompt is refused earlier), and it held nothing.
     io.stderr.write('bunker: no prompt: stdin is not a terminal and was empty. Give one as an argument, bunker -p "what to do", or pipe it in: echo "what to do" | bunker -p\n');
     return 2;

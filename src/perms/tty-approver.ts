@@ -4,12 +4,13 @@
 // to say what to do instead). Writes only to its output stream (stderr by
 // default: stdout is the answer in headless mode). One question at a time.
 import type { Readable, Writable } from "node:stream";
-import { isCancel, log, text } from "@clack/prompts";
+import { isCancel, log } from "@clack/prompts";
 import pc from "../ui/colors.ts";
 import { DEFAULT_MAX_DIFF_LINES, renderFileChanges } from "../ui/diff-view.ts";
 import { escapeControl } from "../ui/escape.ts";
 import { markMixedScripts, mixedScripts, readableHost } from "../ui/mixed-scripts.ts";
 import { withKeyFeed, type FeedInput, type FeedOptions } from "../ui/key-feed.ts";
+import { reasonPrompt } from "../ui/reason-prompt.ts";
 import { selectKeys, whileOpen } from "../ui/select-keys.ts";
 import { giveBackAtExit, type TtyIn } from "../ui/tty-exit.ts";
 import { wrapInBox } from "../ui/wrap-words.ts";
@@ -118,17 +119,16 @@ export class TtyApprover implements Approver {
     if (req.byPerson) return { answer: "deny" };
 
     // The reason goes on with the "No" just picked: typed at once, it is the reason (key-feed.ts).
+    // Escape or Ctrl+C there: what was typed is cleared, and the closed prompt says in its place that nothing was sent.
     const reason = await this.watchingCancel((input) =>
-      whileOpen(signal, (open) => text({ message: denyPrompt, placeholder: "optional; Enter to just refuse", input, output: this.output, signal: open })),
+      whileOpen(signal, (open) => reasonPrompt({ message: denyPrompt, placeholder: "optional; Enter to just refuse", cancelled: REFUSED_STOPPED, input, output: this.output, signal: open })),
       req,
       { continues: true },
-      // clack's closed text prompt names no answer: the refusal is said below it.
-      true,
     );
     if (reason.stopsTurn) return { answer: "deny", stopsTurn: true };
     if (signal?.aborted) return withdrawn(signal);
     const feedback = reason.answer;
-    if (isCancel(feedback) || !feedback.trim()) return { answer: "deny" };
+    if (typeof feedback !== "string" || !feedback.trim()) return { answer: "deny" };
     return { answer: "deny", feedback: feedback.trim() };
   }
 
@@ -141,9 +141,9 @@ export class TtyApprover implements Approver {
    * what to do instead. The person's own /undo has no turn to cancel: there
    * Escape is only "no". A cancel is stated in words, once: the closed select
    * says it where its answer would be (clack's struck-through option still
-   * read "Yes"); `sayCancel` prints it under a prompt that cannot.
+   * read "Yes"), and so does the closed reason prompt (src/ui/reason-prompt.ts).
    */
-  private async watchingCancel<R>(prompt: (input: Readable) => Promise<R>, req: PermRequest, feed?: FeedOptions, sayCancel = false): Promise<{ answer: R; stopsTurn: boolean }> {
+  private async watchingCancel<R>(prompt: (input: Readable) => Promise<R>, req: PermRequest, feed?: FeedOptions): Promise<{ answer: R; stopsTurn: boolean }> {
     const signal = req.signal;
     // The prompt hides the cursor and the feed sets raw mode: a signal meanwhile must not leave them so.
     const unhook = giveBackAtExit(this.input as TtyIn, this.output);
@@ -155,9 +155,6 @@ export class TtyApprover implements Approver {
       return { answer, stopsTurn: false };
     }
     const cancelsTurn = ctrlC || (isCancel(answer) && !req.byPerson);
-    if (isCancel(answer) && sayCancel) {
-      log.message(c.red(cancelsTurn ? REFUSED_STOPPED : REFUSED), { output: this.output, spacing: 0 });
-    }
     if (cancelsTurn) process.emit("SIGINT");
     return { answer, stopsTurn: cancelsTurn };
   }

@@ -53,11 +53,36 @@ export async function openSession(config: Config, warn: (message: string) => voi
     if (!latest) return { recorder: new SessionRecorder(store, meta, warn), resumed: null, notice: "No earlier session in this workspace: starting a new one.", model: config.model };
     return resumed(config, store, latest, warn);
   }
-  const found = store.find(request.id);
+  return resumed(config, store, findHere(config, store, request.id), warn);
+}
+
+/** The session `-r ID` names, in this workspace: throws SessionError (unknown, ambiguous, another workspace's) otherwise. */
+function findHere(config: Config, store: SessionStore, id: string): SavedSession {
+  const found = store.find(id);
   if (found.root !== config.root) {
     throw new SessionError(`session ${found.id} was in ${found.root}, not here: run bunker -C ${shellQuote(found.root)} -r ${found.id}`, 2);
   }
-  return resumed(config, store, found, warn);
+  return found;
+}
+
+/**
+ * Throws the SessionError `-r ID` would meet (an unknown id, another workspace's session), without
+ * opening the session: a run that must stop anyway (no prompt) names the real problem first.
+ */
+export async function checkResumable(config: Config): Promise<void> {
+  if (config.resume?.kind !== "id" || !config.persist) return;
+  const { SessionStore } = await storeModule();
+  let store: SessionStore;
+  try {
+    store = SessionStore.open(config.sessionsPath);
+  } catch {
+    return; // a store that cannot open is not this run's problem to report: it stops for its own reason
+  }
+  try {
+    findHere(config, store, config.resume.id);
+  } finally {
+    store.close();
+  }
 }
 
 function journalMode(config: Config, warn: (message: string) => void): ConstructorParameters<typeof SessionRecorder>[0] {

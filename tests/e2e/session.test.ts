@@ -137,6 +137,13 @@ describe("headless", () => {
     const unknown = await runHeadless(root, env, ["-r", "zzzzzzzz", "-p", "again"]);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toBe("bunker: no saved session zzzzzzzz (bunker --resume lists them)\n");
+    // Without a prompt too (stdin /dev/null): the unknown or misplaced session is the problem to name, not the prompt.
+    const noPrompt = await runHeadless(root, env, ["-r", "zzzz"]);
+    expect({ code: noPrompt.code, stderr: noPrompt.stderr }).toEqual({ code: 2, stderr: "bunker: no saved session zzzz (bunker --resume lists them)\n" });
+    const movedNoPrompt = await runHeadless(elsewhere, env, ["-r", id]);
+    expect(movedNoPrompt.stderr).toBe(`bunker: session ${id} was in ${root}, not here: run bunker -C ${root} -r ${id}\n`);
+    // A session that is here, with no prompt: the prompt is what is missing.
+    expect((await runHeadless(root, env, ["-r", id])).stderr).toStartWith("bunker: no prompt: stdin is not a terminal and was empty.");
 
     const listAndRun = await runHeadless(root, env, ["--resume", "-p", "again"]);
     expect(listAndRun.code).toBe(2);

@@ -125,7 +125,9 @@ describe("tty approver: writes", () => {
     await term.waitFor("What should Claude do instead?");
     await term.press("half a thought", key);
     expect(await pending).toEqual({ answer: "deny", stopsTurn: true });
-    // clack's closed text prompt names no answer: the refusal is said once under it.
+    // The closed prompt's last frame says what happened in place of the half-typed reason (clack left it struck through).
+    const closed = term.screen.slice(term.screen.lastIndexOf("What should Claude do instead?"));
+    expect(closed).toBe("What should Claude do instead?\n│  Refused; the turn is cancelled. What you typed was not sent.\n│\n");
     expect(term.screen.split("Refused; the turn is cancelled.").length - 1).toBe(1);
   }
 
