@@ -15,7 +15,7 @@ export function makeFilePreview(
   const oldName = before === null ? "/dev/null" : `a/${display}`;
   const newName = after === null ? "/dev/null" : `b/${display}`;
   // Required here, not imported: the diff package builds its tables when loaded, and a turn that writes nothing never needs it.
-  const { structuredPatch } = require("diff") as typeof import("diff");
+  const { structuredPatch } = require("./package.ts") as typeof import("./package.ts");
   let patch: ReturnType<typeof structuredPatch>;
   for (let slack = CONTEXT; ; slack *= 4) {
     const region = changedRegion(before ?? "", after ?? "", slack);

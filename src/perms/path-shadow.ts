@@ -11,7 +11,7 @@
 // project's own environment is meant to override. A program of that name in
 // a real folder later on PATH (/usr/bin/git) still counts.
 import { readFileSync, statSync } from "node:fs";
-import { homedir } from "node:os";
+import { homedir } from "../fs/home.ts";
 import { basename, delimiter, dirname, isAbsolute, join, normalize, resolve, sep } from "node:path";
 import { isWithin, realpathLoose } from "./workspace.ts";
 

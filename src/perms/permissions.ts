@@ -5,8 +5,7 @@
 // is not asked the same thing twice.
 import { hostWarning } from "../ui/mixed-scripts.ts";
 import { relative } from "node:path";
-import { hardLinkCheck } from "../sandbox/denied-files.ts";
-import { grantedReadPaths } from "../sandbox/spec.ts";
+import { grantedReadPaths, hardLinkCheck } from "../sandbox/denied-files.ts";
 import { ToolError } from "../tools/tool.ts";
 import { loadRunJudge, Policy, type Decision } from "./policy.ts";
 import type { CommandDecision } from "./run/evaluate.ts";

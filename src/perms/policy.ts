@@ -11,12 +11,8 @@
 import { isAbsolute, relative, resolve } from "node:path";
 import { isProtectedPath, isProtectedRelative, isWithin, realpathLoose } from "./workspace.ts";
 import { matchesPathRules } from "./path-rules.ts";
-import { laterQuestions, runsLaterReason, type RunsLaterRule } from "./runs-later.ts";
-import { gitHooksPath } from "./git-config.ts";
-import { gitWriteReason, linkedNames, scanRoots, scanWhy } from "../sandbox/git-guard.ts";
-import { secretPaths } from "../sandbox/spec.ts";
+import type { RunsLaterRule } from "./runs-later.ts";
 import { unnamedHomeDotEntry } from "../sandbox/home-dots.ts";
-import { gitConfigFiles } from "./startup-files.ts";
 import { homedir } from "../fs/home.ts";
 import type { PermKind, Verdict } from "./types.ts";
 import { hostsCover } from "../net/host-pattern.ts";
@@ -89,6 +85,13 @@ export const emptyGrants = (): Grants => ({
 export function sharesMachineNetwork(grants: Grants): boolean {
   return grants.allow.net.all && !grants.deny.net.all;
 }
+
+/**
+ * What runs a written file later, and the credential stores: loaded at the first write or granted
+ * outside read (later-checks.ts). Required, not imported: decide() answers synchronously.
+ */
+let later: typeof import("./later-checks.ts") | undefined;
+const laterChecks = () => (later ??= require("./later-checks.ts") as typeof import("./later-checks.ts"));
 
 // The command judge's tables (src/perms/run/) are loaded when the first command is judged, not at start-up.
 let runJudge: typeof import("./run/evaluate.ts") | undefined;
@@ -173,6 +176,7 @@ export class Policy {
    * paths as roots of their own (`../shared/.github/workflows/x`).
    */
   private runsLater(real: string): string | null {
+    const { gitConfigFiles, gitHooksPath, gitWriteReason, laterQuestions, linkedNames, runsLaterReason, scanRoots, scanWhy } = laterChecks();
     const roots = [this.root, ...this.grants.allow.write.paths];
     // By its own name and by every name a link to a folder gives it (what the person's tools open).
     const protect = this.grants.protect ?? [];
@@ -194,7 +198,7 @@ export class Policy {
   /** The credential store (a hidden path of the sandbox) that holds `real`, if any. */
   private credentialStore(real: string): string | null {
     const home = realpathLoose(process.env.HOME || homedir()).real;
-    return secretPaths(home, this.root, process.env).find((s) => isWithin(s, real)) ?? null;
+    return laterChecks().secretPaths(home, this.root, process.env).find((s) => isWithin(s, real)) ?? null;
   }
 
   /** The flag that would grant a request, for the no-prompt denial message. */

@@ -22,7 +22,7 @@ import { homedir } from "../fs/home.ts";
 import { isAbsolute, join, sep } from "node:path";
 import { emptyGrants, type Grants, type HostRules, type PathRules } from "./policy.ts";
 import type { RunRules } from "./run/patterns.ts";
-import { protectRule } from "./runs-later.ts";
+import type { RunsLaterRule } from "./runs-later.ts";
 import { parseMcpRule, type McpRules } from "../mcp/decide.ts";
 import { parseThinkingLevel, THINKING_LEVELS, type ThinkingLevel } from "../agent/thinking.ts";
 import { JsonSyntaxError, parseJsonWithPositions, type Position } from "./settings-json.ts";
@@ -301,4 +301,13 @@ function escapeGlob(literal: string): string {
 
 function pointerKey(key: string): string {
   return key.replace(/~/g, "~0").replace(/\//g, "~1");
+}
+
+/**
+ * A settings "protect" entry as a rule for runs-later.ts: a wildcard-free path covers itself and
+ * everything below it. Here, not there: reading settings must not load what checks a write.
+ */
+export function protectRule(entry: string, file: string): RunsLaterRule {
+  const glob = /[*?[{]/.test(entry) ? entry : `${entry.replace(/\/+$/, "")}{,/**}`;
+  return { glob, why: `listed under "protect" in ${file}` };
 }

@@ -3,7 +3,7 @@
 // --allow-write (and a session-wide "all edits" does not cover it). The list
 // is short on purpose; settings add to it with "protect": ["GLOB", …].
 import { existsSync, statSync } from "node:fs";
-import { homedir } from "node:os";
+import { homedir } from "../fs/home.ts";
 import { delimiter, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { gitHooksPath } from "./git-config.ts";
 import { pathEntries, pathShadowMatcher } from "./path-shadow.ts";
@@ -248,10 +248,4 @@ function needles(glob: string): string[] {
   if (/[{}[\]]/.test(plain)) return [""];
   // Split at "/" too: `**/` may stand for nothing (`**/.envrc` matches `.envrc`).
   return [plain.split(/[*?/]/).reduce((a, b) => (b.length > a.length ? b : a), "").toLowerCase()];
-}
-
-/** A settings "protect" entry as a rule: a wildcard-free path covers itself and everything below it. */
-export function protectRule(entry: string, file: string): RunsLaterRule {
-  const glob = /[*?[{]/.test(entry) ? entry : `${entry.replace(/\/+$/, "")}{,/**}`;
-  return { glob, why: `listed under "protect" in ${file}` };
 }

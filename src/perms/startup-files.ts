@@ -9,7 +9,7 @@
 // (~/.config/fish holds conf.d/ and functions/, which fish sources).
 import { statSync, type Stats } from "node:fs";
 import { readRegularSync } from "../fs/file-kind.ts";
-import { homedir } from "node:os";
+import { homedir } from "../fs/home.ts";
 import { dirname, isAbsolute, join, relative } from "node:path";
 import { isWithin, realpathLoose } from "./workspace.ts";
 

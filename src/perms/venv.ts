@@ -15,7 +15,7 @@
 // the person's code imports (pip's own, requests) is project code like src/:
 // it runs when imported, not at every start, and is not guarded.
 import { existsSync, lstatSync, readdirSync } from "node:fs";
-import { homedir } from "node:os";
+import { homedir } from "../fs/home.ts";
 import { basename, dirname, join, resolve } from "node:path";
 import { readSmallText } from "./gitfile.ts";
 import { isProgram, isShims, pathEntries } from "./path-shadow.ts";

@@ -41,6 +41,11 @@ export interface ScanRefused {
 
 const inodeKey = (st: Stats) => `${st.dev}:${st.ino}`;
 
+/** The paths --allow-read and read: rules grant: each path, and a glob rule's fixed part (`/data/**` shows /data). */
+export function grantedReadPaths(grants: { allow: { read: { paths: string[]; globs: string[] } } }): string[] {
+  return [...grants.allow.read.paths, ...grants.allow.read.globs.map(globBase)];
+}
+
 /** A glob's fixed leading directories (`/w/secrets/**` → /w/secrets): nothing outside it can match. */
 export function globBase(glob: string): string {
   const parts = glob.split(sep);

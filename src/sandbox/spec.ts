@@ -528,7 +528,5 @@ export function hostView(
   };
 }
 
-/** The paths --allow-read and read: rules grant: each path, and a glob rule's fixed part (`/data/**` shows /data). */
-export function grantedReadPaths(grants: { allow: { read: { paths: string[]; globs: string[] } } }): string[] {
-  return [...grants.allow.read.paths, ...grants.allow.read.globs.map(globBase)];
-}
+// Beside globBase, where the read path's hard-link check finds it without loading this module.
+export { grantedReadPaths } from "./denied-files.ts";

@@ -155,7 +155,7 @@ const TOKEN = /\s+|\w+|[^\s\w]+/gu;
 /** The two lines' tokens (TOKEN) diffed: pieces common to both, removed or added. */
 function wordDiff(before: string, after: string): { value: string; added: boolean; removed: boolean }[] {
   // Required here, not imported: a turn that shows no diff never loads the diff package.
-  const { diffArrays } = require("diff") as typeof import("diff");
+  const { diffArrays } = require("../diff/package.ts") as typeof import("../diff/package.ts");
   return diffArrays(before.match(TOKEN) ?? [], after.match(TOKEN) ?? []).map((c) => ({ value: c.value.join(""), added: c.added, removed: c.removed }));
 }
 

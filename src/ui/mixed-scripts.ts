@@ -10,7 +10,10 @@
 // with Latin, and Latin with any script that has no Latin lookalikes (Hebrew,
 // Arabic, Devanagari…). A whole Russian or Greek word is one script: fine.
 // Input is text as it will be shown: already escaped, no colour codes.
-import { domainToASCII, domainToUnicode } from "node:url";
+import type * as Url from "node:url";
+
+/** node:url, looked up when a host is first checked rather than loaded with every run. */
+const url = () => process.getBuiltinModule("node:url") as typeof Url;
 
 /** Scripts told apart; a letter in none of them counts as "Other". Common and Inherited (digits, marks, punctuation) count as none. */
 const SCRIPTS = [
@@ -19,7 +22,9 @@ const SCRIPTS = [
   "Tibetan", "Myanmar", "Khmer", "Ethiopic", "Mongolian", "Han", "Hiragana", "Katakana", "Bopomofo", "Hangul",
 ] as const;
 type Script = (typeof SCRIPTS)[number] | "Other";
-const SCRIPT_TESTS = SCRIPTS.map((name) => [name, new RegExp(`^\\p{Script=${name}}$`, "u")] as const);
+/** One test per script, made when a letter beyond ASCII is first looked at (32 regular expressions cost every run 0.2 ms to build). */
+let scriptTests: (readonly [Script, RegExp])[] | undefined;
+const SCRIPT_TESTS = () => (scriptTests ??= SCRIPTS.map((name) => [name, new RegExp(`^\\p{Script=${name}}$`, "u")] as const));
 
 /** Scripts with letters that look like Latin ones: mixed with Latin (or with each other), a word may be a spoof. */
 const LOOKALIKE = new Set<Script>(["Cyrillic", "Greek", "Armenian", "Cherokee", "Coptic"]);
@@ -58,7 +63,7 @@ export function mixedScripts(text: string): MixedScripts | null {
     words.add(`mixed scripts in "${clip(m[0])}", mostly ${mainScript(m[0])}: ${named.join(", ")}`);
   }
   const hosts = [...new Set([...text.matchAll(HOST)].filter((m) => looksLikeHost(m[0], text.slice(0, m.index), text.slice(m.index + m[0].length))).map((m) => m[0]))].flatMap((host) => {
-    const ascii = domainToASCII(host);
+    const ascii = url().domainToASCII(host);
     return ascii && ascii !== host ? [`host ${clip(host)} is ${ascii} (punycode: the name DNS looks up)`] : [];
   });
   const notes = [...words, ...hosts];
@@ -135,7 +140,7 @@ function mixesAsSpoof(scripts: Set<Script>): boolean {
 }
 
 function scriptOf(letter: string): Script | null {
-  for (const [name, test] of SCRIPT_TESTS) if (test.test(letter)) return name;
+  for (const [name, test] of SCRIPT_TESTS()) if (test.test(letter)) return name;
   // Mathematical letters (𝐚, 𝖺) are of no script, yet read as Latin or Greek ones: a script of their own here.
   const code = letter.codePointAt(0)!;
   if (code >= 0x1d400 && code <= 0x1d7ff) return "Other";
@@ -212,7 +217,7 @@ export function readableHost(target: string): string {
   if (!target.includes("xn--") || target.startsWith("[")) return target;
   const colon = target.lastIndexOf(":");
   const [name, port] = colon > 0 ? [target.slice(0, colon), target.slice(colon)] : [target, ""];
-  const readable = domainToUnicode(name);
+  const readable = url().domainToUnicode(name);
   return readable ? readable + port : target;
 }
 

@@ -87,8 +87,14 @@ const SQLITE = /from\s*"bun:sqlite"/;
 const PATCH_PARSER_MARK = "expected an @@ hunk header after the";
 const GLOB_MARK = "pattern is empty; try **/* for every file";
 const COMMAND_JUDGE_MARK = "a session prefix does not cover commands in a line that changes directory";
+/** The sandbox's git guard (what runs a written file later), required at the first write decision (src/perms/later-checks.ts). */
+const GIT_GUARD_MARK = "is a .git file: git follows it to the git directory it names";
+/** The diff package (structuredPatch's own words), required where a diff is made (src/diff/package.ts). */
+const DIFF_PACKAGE_MARK = "newlineIsToken may not be used with patch-generation functions";
+/** Built-in modules a turn that makes no diff nor checks a host has no use for: node:os (src/fs/home.ts finds the home) and node:url. */
+const NODE_OS_OR_URL = /from\s*"(node:)?(os|url)"/;
 
-test("a headless turn that runs no command, fetches, edits nor searches nothing loads neither the sandbox (bubblewrap), node:net, the command judge, bun:sqlite, the patch parser nor glob: they load on first use", () => {
+test("a headless turn that runs no command, fetches, edits nor searches nothing loads neither the sandbox (bubblewrap), node:net, the command judge, bun:sqlite, the patch parser, glob, the diff package, the git guard, node:os nor node:url: they load on first use", () => {
   const turn = new Set<string>();
   for (const f of ["main.js", chunkHolding(CONFIG_MARK), chunkHolding(APP_MARK), chunkHolding(HEADLESS_MARK)]) staticClosure(f, turn);
   const code = (f: string) => readFileSync(join(out, f), "utf8");
@@ -100,6 +106,9 @@ test("a headless turn that runs no command, fetches, edits nor searches nothing 
   expect([...turn].filter((f) => code(f).includes(GLOB_MARK))).toEqual([]);
   // A new headless session writes a journal: bun:sqlite is loaded by the runs that read or write the store itself.
   expect([...turn].filter((f) => SQLITE.test(code(f)))).toEqual([]);
+  expect([...turn].filter((f) => code(f).includes(DIFF_PACKAGE_MARK))).toEqual([]);
+  expect([...turn].filter((f) => code(f).includes(GIT_GUARD_MARK))).toEqual([]);
+  expect([...turn].filter((f) => NODE_OS_OR_URL.test(code(f)))).toEqual([]);
   // Both are in the binary, reached through import().
   const all = readdirSync(out).filter((f) => f.endsWith(".js"));
   expect(all.some((f) => code(f).includes(BUBBLEWRAP_MARK))).toBe(true);
@@ -108,4 +117,6 @@ test("a headless turn that runs no command, fetches, edits nor searches nothing 
   expect(all.some((f) => SQLITE.test(code(f)))).toBe(true);
   expect(all.some((f) => code(f).includes(PATCH_PARSER_MARK))).toBe(true);
   expect(all.some((f) => code(f).includes(GLOB_MARK))).toBe(true);
+  expect(all.some((f) => code(f).includes(DIFF_PACKAGE_MARK))).toBe(true);
+  expect(all.some((f) => code(f).includes(GIT_GUARD_MARK))).toBe(true);
 });

@@ -3,7 +3,7 @@
 // workspace (through links, globs and `~`). Reads the file system (stat,
 // realpath, glob scans); never writes.
 import { existsSync, statSync } from "node:fs";
-import { homedir } from "node:os";
+import { homedir } from "../../fs/home.ts";
 import { basename, isAbsolute, join } from "node:path";
 import { isLiteral, type SimpleCommand, type Word } from "../../shell/parse.ts";
 import { matchesPathRules } from "../path-rules.ts";

@@ -7,7 +7,8 @@ import { join } from "node:path";
 import { emptyGrants, Policy } from "../../../src/perms/policy.ts";
 import { evaluateRun } from "../../../src/perms/run/evaluate.ts";
 import { parseRulesFile } from "../../../src/perms/rules-file.ts";
-import { laterMatch, protectRule, runsLaterReason } from "../../../src/perms/runs-later.ts";
+import { laterMatch, runsLaterReason } from "../../../src/perms/runs-later.ts";
+import { protectRule } from "../../../src/perms/rules-file.ts";
 import { tempDir } from "../../support/context.ts";
 
 const root = tempDir("bunker-runs-later-");
