@@ -106,8 +106,8 @@ export async function buildApp(config: Config, ui: TerminalUI, greet?: (modelNam
     beforeRun: probeSandbox,
     // The tool's error line (TerminalUI.onToolEnd) already shows the person every denial.
     notify: (line) => ui.debug(`  denied: ${escapeControl(line)}`),
-    // Writes allowed by a flag or a session grant still show what they change.
-    onAutoAllowed: (req) => {
+    // Writes allowed by a flag or a session grant, or refused unasked (--no-prompt), still show what they change.
+    onUnasked: (req) => {
       for (const line of renderFileChanges(req.files ?? [], { maxLines: 40 })) ui.info(`    ${line}`);
     },
   });

@@ -17,6 +17,11 @@ async function main(): Promise<number> {
     const { runScoped } = await import("./sandbox/landlock.ts");
     return runScoped(argv.slice(1));
   }
+  // Inside an MCP server's sandbox, in front of it: no Unix socket can be made (src/sandbox/no-unix-sockets.ts).
+  if (argv[0] === "__no-unix-sockets") {
+    const { runWithoutUnixSockets } = await import("./sandbox/no-unix-sockets.ts");
+    return runWithoutUnixSockets(argv.slice(1));
+  }
   // Inside the sandbox, before the command: the protected mounts are where the walk found them (src/sandbox/mount-check.ts).
   if (argv[0] === "__check-mounts") {
     const { runMountCheck } = await import("./sandbox/mount-check.ts");

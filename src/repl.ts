@@ -83,7 +83,7 @@ export async function runRepl(config: Config): Promise<number> {
   let lastInterrupt = 0;
   const carry: ReplState = { keptTodos: false };
   // What a command says is fitted to the screen between words (the terminal's own wrap cuts mid-word).
-  const commands: CommandContext = { app, carry, write: (text) => say(wrapWords(text, region?.columns ?? process.stderr.columns)) };
+  const commands: CommandContext = { app, carry, write: (text) => say(wrapWords(text, region?.columns ?? process.stderr.columns, { hang: true })) };
 
   for (;;) {
     let input: string;

@@ -8,7 +8,9 @@ import { existsSync, mkdirSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { isWithin, realpathLoose } from "../perms/workspace.ts";
-import { socketsMasked } from "../sandbox/sockets.ts";
+import { isSocket, socketsMasked } from "../sandbox/sockets.ts";
+import { canRefuseUnixSockets, NO_UNIX_SUBCOMMAND } from "../sandbox/no-unix-sockets.ts";
+import { selfInvocation } from "../self-command.ts";
 import { confine, locateProgram, type SandboxPlan } from "../sandbox/detect.ts";
 import { hostProgram } from "../sandbox/host-program.ts";
 import { scrubEnv, withGitHardening, withoutUpdateChecks } from "../sandbox/env.ts";
@@ -210,7 +212,12 @@ export async function launchStdio(def: McpServerDef, ctx: LaunchContext): Promis
     spec.readable = [...(spec.readable ?? []), ...net.spec.readable];
     Object.assign(env, net.env);
   }
-  const inner = [program, ...args];
+  // No Unix socket it can make (a socket that appears after it started cannot be masked; no-unix-sockets.ts), unless
+  // the person granted it one by name (then shown, and the filter left off).
+  const grantedSockets = [...def.read, ...(ctx.grantedRead ?? [])].filter(isSocket);
+  const filter = ctx.plan.confined && ctx.plan.kind === "bubblewrap" && canRefuseUnixSockets() && grantedSockets.length === 0 ? selfInvocation(NO_UNIX_SUBCOMMAND) : null;
+  spec.readable = [...(spec.readable ?? []), ...grantedSockets, ...(filter?.paths ?? [])];
+  const inner = filter ? [...filter.argv, "--", program, ...args] : [program, ...args];
   // Every Unix socket it would see masked, as for a command (sockets.ts).
   const masked = ctx.plan.confined && ctx.plan.kind === "bubblewrap" ? socketsMasked(spec) : { spec };
   if ("refused" in masked) {

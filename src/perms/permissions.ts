@@ -32,8 +32,11 @@ export interface PermissionsOptions {
   approver: Approver;
   /** Where a denial is also shown to the person (stderr line). */
   notify: (line: string) => void;
-  /** Called for a write that goes ahead without a prompt (a flag, rule or session grant), so the person still sees the change. */
-  onAutoAllowed?: (req: PermRequest) => void;
+  /**
+   * Called for a write decided without a prompt, so the person still sees the change: one that goes ahead (a flag,
+   * rule or session grant), or one refused because bunker is not asking (--no-prompt), shown before the refusal.
+   */
+  onUnasked?: (req: PermRequest) => void;
   /** Awaited before a command is judged: what the judgement depends on that start-up does not load (the sandbox probe). */
   beforeRun?: () => Promise<void>;
 }
@@ -43,7 +46,7 @@ export class Permissions {
   readonly policy: Policy;
   private readonly approver: Approver;
   private readonly notify: (line: string) => void;
-  private readonly onAutoAllowed: ((req: PermRequest) => void) | undefined;
+  private readonly onUnasked: ((req: PermRequest) => void) | undefined;
   private readonly beforeRun: (() => Promise<void>) | undefined;
   /** Every denial of this run, in order. */
   readonly denials: Denial[] = [];
@@ -55,7 +58,7 @@ export class Permissions {
     this.root = opts.policy.root;
     this.approver = opts.approver;
     this.notify = opts.notify;
-    this.onAutoAllowed = opts.onAutoAllowed;
+    this.onUnasked = opts.onUnasked;
     this.beforeRun = opts.beforeRun;
   }
 
@@ -119,7 +122,7 @@ export class Permissions {
     }
     const first = decisions[0]!;
     if (!mustAsk) {
-      if (req.kind === "write" && req.files?.length) this.onAutoAllowed?.(req);
+      if (req.kind === "write" && req.files?.length) this.onUnasked?.(req);
       return first;
     }
 
@@ -133,6 +136,8 @@ export class Permissions {
 
     const protectedFiles = req.kind === "write" ? this.protectedFiles(targets) : [];
     if (!this.approver.interactive) {
+      // What would have been asked about is shown, then refused: the person sees what the flag would let through.
+      if (req.kind === "write" && req.files?.length) this.onUnasked?.(req);
       if (protectedFiles.length > 0) {
         const whys = protectedFiles.map((p) => `${p.display}: ${p.why}`).join("; ");
         this.deny(req, `${describe(req)} needs approval (${whys}). Such writes always ask, even under --allow-write or -A, and bunker is not asking (no terminal or --no-prompt). Run bunker in a terminal without --no-prompt to approve it`, first);

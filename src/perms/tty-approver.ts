@@ -11,10 +11,10 @@ import { escapeControl } from "../ui/escape.ts";
 import { markMixedScripts, mixedScripts, readableHost } from "../ui/mixed-scripts.ts";
 import { withKeyFeed, type FeedInput, type FeedOptions } from "../ui/key-feed.ts";
 import { reasonPrompt } from "../ui/reason-prompt.ts";
-import { selectKeys, whileOpen } from "../ui/select-keys.ts";
+import { questionRows, selectKeys, whileOpen } from "../ui/select-keys.ts";
 import { giveBackAtExit, type TtyIn } from "../ui/tty-exit.ts";
 import { wrapInBox } from "../ui/wrap-words.ts";
-import type { ApprovalAnswer, Approver, PermRequest } from "./types.ts";
+import type { ApprovalAnswer, Approver, FileChangePreview, PermRequest } from "./types.ts";
 import { isProtectedRelative } from "./workspace.ts";
 import { argLines, MAX_ARG_LINES } from "../mcp/preview.ts";
 
@@ -32,8 +32,10 @@ export interface TtyApproverOptions {
 type Choice = "once" | "target-session" | "kind-session" | "deny" | "view";
 /** The option offered when the question could not show everything: nothing is approved unseen. */
 const VIEW_OPTION = { value: "view", label: "Show all of it first (above, it is cut to fit)" } as const;
-/** Rows the title, file header, question and four options take around the diff. */
-const QUESTION_ROWS = 14;
+/** Rows a diff is given at least, however small the screen: its header and the start of the change. */
+const MIN_DETAIL_ROWS = 4;
+/** Rows kept free under the question: the cursor's row, and one so the top of the box does not sit on the screen's edge. */
+const SPARE_ROWS = 2;
 /** Every option says how long its yes lasts: this once, or for this session (grants end with it). */
 const ONCE = "Yes, this once";
 /** What Escape or Ctrl+C at a question says: a no, and (but at the person's own /undo) the turn stops. */
@@ -70,11 +72,36 @@ export class TtyApprover implements Approver {
     });
   }
 
-  /** A diff longer than the screen would push its own header and the file name out of sight: fit it to the terminal. */
-  private get maxDiffLines(): number {
-    if (this.fixedDiffLines !== undefined) return this.fixedDiffLines;
+  /**
+   * The rows left for what is shown above the question (a diff) once the title, the question, its options as
+   * they wrap at this width, and the keys under them have theirs: a diff longer than that would push its own
+   * header, or the options, out of sight (at 40 columns each option takes two rows). None known: no limit.
+   */
+  private detailRows(title: string, question: string, options: { value: Choice; label: string }[]): number | undefined {
     const rows = (this.output as { rows?: number }).rows;
-    return rows ? Math.max(12, Math.min(DEFAULT_MAX_DIFF_LINES, rows - QUESTION_ROWS)) : DEFAULT_MAX_DIFF_LINES;
+    if (!rows) return undefined;
+    const titleRows = 1 + wrapInBox([title], (this.output as { columns?: number }).columns).length;
+    const asked = questionRows({ message: question, options, letters: { y: "once", n: "deny" }, output: this.output });
+    return Math.max(MIN_DETAIL_ROWS, rows - titleRows - asked - SPARE_ROWS);
+  }
+
+  /**
+   * The files' diffs with what is said above them (`above`), in at most `rows` rows as drawn in the box: a
+   * line cut at a narrow width can take two rows, so the line budget is lowered until the rows fit.
+   */
+  private fittedDiff(files: FileChangePreview[], above: string[], rows: number | undefined, onCut: () => void): string[] {
+    const columns = (this.output as { columns?: number }).columns;
+    let lines = this.fixedDiffLines ?? Math.min(DEFAULT_MAX_DIFF_LINES, rows ?? DEFAULT_MAX_DIFF_LINES);
+    for (;;) {
+      let cut = false;
+      const details = [...above, ...renderFileChanges(files, { color: this.color, maxLines: lines, maxLineLength: this.maxLineLength, onCut: () => (cut = true) })];
+      const over = rows === undefined || this.fixedDiffLines !== undefined ? 0 : wrapInBox(details, columns).length - rows;
+      if (over <= 0 || lines <= 1) {
+        if (cut) onCut();
+        return details;
+      }
+      lines = Math.max(1, lines - over);
+    }
   }
 
   /** A diff line wider than the terminal wraps into several rows: cut it at the screen's width instead. */
@@ -181,8 +208,6 @@ export class TtyApprover implements Approver {
         const names = files.length > 0 ? files.map((f) => escapeControl(f.display)) : [target];
         const many = names.length > 1;
         const touchesProtected = files.some((f) => isProtectedRelative(f.display)) || (req.protectedFiles?.length ?? 0) > 0;
-        let cut = false;
-        const diff = renderFileChanges(files, { color: this.color, maxLines: this.maxDiffLines, maxLineLength: this.maxLineLength, onCut: () => (cut = true) });
         const options: { value: Choice; label: string }[] = [{ value: "once", label: ONCE }];
         if (req.byPerson) {
           // The person's own /undo: yes or no, nothing for the session, nothing to tell the model.
@@ -192,15 +217,18 @@ export class TtyApprover implements Approver {
           if (!touchesProtected) options.push({ value: "kind-session", label: "Yes, and allow all edits for this session" });
           options.push({ value: "deny", label: "No, and tell Claude what to do instead" });
         }
+        const title = `${tool} wants to ${files.every((f) => f.kind === "create") && files.length > 0 ? "create" : "edit"} ${names.join(", ")}`;
+        const question = many ? `Apply these changes to ${names.length} files?` : `Apply this change to ${names[0]}?`;
+        const protectedNotes = (req.protectedFiles ?? []).map((p) => `${c.yellow("runs code later:")} ${escapeControl(p.display)} ${c.dim("—")} ${c.yellow(escapeControl(p.why))}`);
+        // The rows left once the question has its own, counting the view option that a cut adds.
+        let cut = false;
+        const details = this.fittedDiff(files, protectedNotes, this.detailRows(title, question, [...options, VIEW_OPTION]), () => (cut = true));
         // Last: whether the diff was cut depends on the terminal's size, and a number must mean the same at every width.
         if (cut) options.push(VIEW_OPTION);
         return {
-          title: `${tool} wants to ${files.every((f) => f.kind === "create") && files.length > 0 ? "create" : "edit"} ${names.join(", ")}`,
-          details: [
-            ...(req.protectedFiles ?? []).map((p) => `${c.yellow("runs code later:")} ${escapeControl(p.display)} ${c.dim("—")} ${c.yellow(escapeControl(p.why))}`),
-            ...diff,
-          ],
-          question: many ? `Apply these changes to ${names.length} files?` : `Apply this change to ${names[0]}?`,
+          title,
+          details,
+          question,
           options,
           denyPrompt: "What should Claude do instead?",
           // Uncoloured: the viewer shows text as it is, escaped once more.

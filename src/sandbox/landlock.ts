@@ -24,7 +24,8 @@ const PR_SET_NO_NEW_PRIVS = 38;
 
 const LIBC = ["libc.so.6", "libc.musl-x86_64.so.1", "libc.musl-aarch64.so.1"];
 
-function openLibc() {
+/** The C library's syscall, prctl and execve, through bun:ffi (null: none of the known ones could be opened). */
+export function openLibc() {
   for (const name of LIBC) {
     try {
       return dlopen(name, {

@@ -9,6 +9,7 @@
 // any fails, the command is not run and the sentence says why.
 import { lstatSync, readFileSync } from "node:fs";
 import { isWithin } from "../perms/workspace.ts";
+import { execInPlace } from "./exec-in-place.ts";
 import { selfInvocation } from "../self-command.ts";
 import type { Mount } from "./spec.ts";
 
@@ -121,17 +122,5 @@ export function runMountCheck(args: string[]): number {
   }
   const why = mountsFailing(checks, mountinfo);
   if (why) return fail(why);
-  // Started through `env VAR=0 bun main.ts` from a checkout: not the command's.
-  const env = { ...process.env };
-  if (env.BUN_RUNTIME_TRANSPILER_CACHE_PATH === "0") delete env.BUN_RUNTIME_TRANSPILER_CACHE_PATH;
-  const program = argv[0]!.includes("/") ? argv[0]! : Bun.which(argv[0]!, { PATH: env.PATH ?? "/usr/bin:/bin" });
-  if (!program) return fail(`${argv[0]} was not found`);
-  if (!process.execve) return fail("this runtime cannot start a program in its own place (process.execve)");
-  try {
-    process.execve(program, argv, env as Record<string, string>);
-  } catch (e) {
-    process.stderr.write(`bunker: ${argv[0]} could not be started (${(e as Error).message})\n`);
-    return 127;
-  }
-  return 127;
+  return execInPlace(argv, fail);
 }

@@ -6,9 +6,12 @@
 // masked (/dev/null over it) unless a grant names that socket itself
 // (`--allow-read=/run/postgresql/.s.PGSQL.5432`). Found by a walk of those
 // trees at each command, each folder re-read only when it changed (a new
-// socket changes its folder). Past the look's bounds (a grant of /), the
-// sockets this machine's programs listen on (/proc/net/unix) are masked
-// where the command would see them; one a container bound there is not.
+// socket changes its folder). The trees a command may write are looked
+// through whole, or the command is not run (it could have made folders by the
+// thousand to hide a socket it moved). Past the look's bounds in what it may
+// only read (a grant of /), the sockets this machine's programs listen on
+// (/proc/net/unix) are masked where the command would see them; one a
+// container bound there is not.
 // More sockets than it masks one by one (each is a mount), and the command
 // is not run (the refusal says which grant to narrow). A socket a host program makes after the command
 // started is not masked for that command (nothing is there to mount over at
@@ -19,15 +22,22 @@ import { SYSTEM_DIRS, sandboxMounts, shownAs, type Mount, type SandboxSpec } fro
 import { isWithin } from "../perms/workspace.ts";
 
 export interface SocketLimits {
-  /** Most folders looked at for one command (all its trees together). */
+  /** Most folders looked at for one command in the trees it may only read (all together). */
   maxDirs: number;
-  /** Longest the look may take. */
+  /** Longest that look may take. */
   budgetMs: number;
+  /**
+   * The same for the trees it may write (the workspace, write grants), looked through first and whole: there a
+   * command can make folders by the thousand to push a socket it moved past any bound (red team 9's F02), so past
+   * these the command is not run, as shared-inodes.ts does past its own.
+   */
+  maxWritableDirs: number;
+  writableBudgetMs: number;
   /** Most sockets masked one by one (each is a mount: 200 cost bubblewrap 80 ms, 2 000 cost 4 s). */
   maxSockets: number;
 }
 
-export const SOCKET_LIMITS: SocketLimits = { maxDirs: 50_000, budgetMs: 1_000, maxSockets: 64 };
+export const SOCKET_LIMITS: SocketLimits = { maxDirs: 50_000, budgetMs: 1_000, maxWritableDirs: 200_000, writableBudgetMs: 5_000, maxSockets: 64 };
 
 interface DirMemo {
   stamp: string;
@@ -53,7 +63,7 @@ export interface SocketWalk {
  * The sockets under `roots` (folders; a root that is not a folder is left as it is). `skip`: paths not looked into
  * (mounted over by something else: their own root, a mask).
  */
-export function findSockets(roots: readonly string[], skip: ReadonlySet<string>, limits: SocketLimits = SOCKET_LIMITS): SocketWalk {
+export function findSockets(roots: readonly string[], skip: ReadonlySet<string>, limits: Pick<SocketLimits, "maxDirs" | "budgetMs"> = SOCKET_LIMITS): SocketWalk {
   const out: SocketWalk = { sockets: [], unreadable: [] };
   const started = performance.now();
   const now = Date.now();
@@ -128,12 +138,21 @@ function readFolder(dir: string, now: number): DirMemo | "unreadable" | null {
 export function socketsMasked(spec: SandboxSpec, limits: SocketLimits = SOCKET_LIMITS): { spec: SandboxSpec } | { refused: string } {
   const mounts = sandboxMounts(spec, "linux");
   const exempt = new Set([...(spec.system ?? SYSTEM_DIRS.linux!), ...(spec.toolchains ?? []), ...(spec.gitConfig ?? [])]);
-  const roots = mounts.filter((m) => (m.kind === "ro" || m.kind === "rw") && !exempt.has(m.path)).map((m) => m.path);
+  const rootsOf = (kind: "ro" | "rw") => mounts.filter((m) => m.kind === kind && !exempt.has(m.path)).map((m) => m.path);
+  const roots = [...rootsOf("rw"), ...rootsOf("ro")];
   // /proc and /dev are the sandbox's own, /sys holds no socket files (a grant of / shows the rest).
-  const walk = findSockets(roots, new Set([...mounts.map((m) => m.path), "/proc", "/dev", "/sys"]), limits);
+  const skip = new Set([...mounts.map((m) => m.path), "/proc", "/dev", "/sys"]);
   const why = "bunker keeps commands from the Unix sockets in the workspace and in the folders granted to them (a read-only folder does not stop a connection to a socket: a database's, tmux's, an agent's), and looks for them before each command";
-  // Past the bounds (a grant of / or a busy /tmp): the sockets programs of this machine's network namespace listen on,
-  // by the paths they bound (/proc/net/unix), wherever the command would see them. One a container bound is missed.
+  const writable = findSockets(rootsOf("rw"), skip, { maxDirs: limits.maxWritableDirs, budgetMs: limits.writableBudgetMs });
+  if (writable.over) {
+    const bound = writable.over.what === "folders" ? `more than ${limits.maxWritableDirs.toLocaleString("en-US")} folders` : `more than ${limits.writableBudgetMs / 1000} s of looking`;
+    return { refused: `${why}; ${writable.over.root}, which commands may write, holds ${bound}, and a socket past that could not be masked (a command can move one there). To run it, remove what a command made in bulk there, or work in a smaller folder.` };
+  }
+  const readable = findSockets(rootsOf("ro"), skip, limits);
+  const walk: SocketWalk = { sockets: [...writable.sockets, ...readable.sockets], unreadable: [...writable.unreadable, ...readable.unreadable], over: readable.over };
+  // Past the bounds in what commands may only read (a grant of / or a busy /tmp), where no command can move a socket:
+  // the sockets programs of this machine's network namespace listen on, by the paths they bound (/proc/net/unix),
+  // wherever the command would see them. One a container bound is missed.
   const found = walk.over ? [...new Set([...walk.sockets, ...liveSockets().filter((p) => roots.some((r) => isWithin(r, p)) && isShown(mounts, p) && isSocket(p))])] : walk.sockets;
   const named = new Set([...(spec.readable ?? []), ...spec.writable, ...(spec.privateDirs ?? [])]);
   const sockets = [...found.filter((s) => !named.has(s)), ...walk.unreadable];

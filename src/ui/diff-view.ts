@@ -366,7 +366,11 @@ function colourLine(raw: string, c: Colors, max: number, pieces: Piece[] | undef
     const after = to >= text.length ? "" : last && !noteRow ? note(to) : "…";
     rows.push(colour(`${continued ? mark : sign}${from > 0 ? "…" : ""}${paint(from, to)}${after}`));
     if (last) {
-      if (noteRow && to < text.length) rows.push(colour(`${mark}${note(to).length < width ? note(to) : note(to, true)}`));
+      // On a narrow screen the row's "…" says there is more; a row of its own only to count unchanged characters
+      // would double every cut line's height (and push the question's options off a small screen). A hidden change
+      // is always said.
+      const hidesChange = changes.some(([, end]) => end > to);
+      if (noteRow && to < text.length && hidesChange) rows.push(colour(`${mark}${note(to).length < width ? note(to) : note(to, true)}`));
       return rows;
     }
     shownTo = to;

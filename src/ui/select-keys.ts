@@ -2,7 +2,7 @@
 // keys: each option is numbered and its number picks it at once (Claude Code's
 // 1/2/3), and letters the caller names pick theirs (Codex's y/n). Arrows and
 // Enter work as before; Escape and Ctrl+C cancel. Coloured as clack colours.
-import { SelectPrompt, settings, wrapTextWithPrefix } from "@clack/core";
+import { getColumns, SelectPrompt, settings, wrapTextWithPrefix } from "@clack/core";
 import { formatInstructionFooter, limitOptions, S_BAR, S_RADIO_ACTIVE, S_RADIO_INACTIVE, symbol, symbolBar } from "@clack/prompts";
 import type { Readable, Writable } from "node:stream";
 import { styleText } from "node:util";
@@ -87,6 +87,43 @@ export async function whileOpen<R>(signal: AbortSignal | undefined, prompt: (sig
   }
 }
 
+/** The keys named under the options ("1-4, y/n: pick • ↑/↓ to navigate • Enter: confirm"). */
+function instructionsFor(opts: Pick<SelectKeysOptions<unknown>, "options" | "letters" | "numbersMove">): string[] {
+  const hint = [...(opts.letters ? Object.keys(opts.letters) : [])].join("/");
+  return [
+    `${paint("dim", `1-${Math.min(9, opts.options.length)}${hint ? `, ${hint}` : ""}:`)} ${opts.numbersMove ? "move" : "pick"}`,
+    `${paint("dim", "↑/↓")} to navigate`,
+    `${paint("dim", "Enter:")} confirm`,
+  ];
+}
+
+/** Columns the "│  " gutter takes before each row of a question. */
+const GUTTER = 3;
+
+/**
+ * Option `i`'s numbered label fitted to the row: too long, it wraps between words under its own text
+ * ("○ 2. Yes, and allow all edits" / "     to this file …"), off the last column. Left to clack, it wrapped
+ * under the radio, at a width shortened by the colour codes of the gutter (a 40-column question read
+ * "allow all" / "edits to this file for this" / " session").
+ */
+function fitLabel(text: string, i: number, columns: number): string {
+  const hang = 2 + numbered("", i).length;
+  const room = columns - 1 - GUTTER - hang;
+  if (room < 12) return text;
+  return Bun.wrapAnsi(text, room, { hard: true }).split("\n").join(`\n${" ".repeat(hang)}`);
+}
+
+/**
+ * The rows an open question takes on `output` (its title, every option, the keys under them, the closing
+ * corner): what is drawn above it (a diff) fits in the rest of the screen, so no option is pushed off it.
+ */
+export function questionRows(opts: Pick<SelectKeysOptions<unknown>, "message" | "options" | "letters" | "numbersMove" | "output">): number {
+  const columns = getColumns(opts.output ?? process.stdout);
+  const title = 1 + wrapTextWithPrefix(opts.output, opts.message, "│  ", "◆  ").split("\n").length;
+  const options = opts.options.reduce((n, o, i) => n + fitLabel(numbered(o.label, i), i, columns).split("\n").length, 0);
+  return title + options + formatInstructionFooter(opts.output, instructionsFor(opts), settings.withGuide).length;
+}
+
 export function selectKeys<V>(opts: SelectKeysOptions<V>): Promise<V | symbol> {
   return whileOpen(opts.signal, (signal) => selectNow({ ...opts, signal }));
 }
@@ -101,12 +138,7 @@ function selectNow<V>(opts: SelectKeysOptions<V>): Promise<V | symbol> {
     const i = opts.options.findIndex((o) => o.value === value);
     if (i >= 0) keys.set(letter.toLowerCase(), i);
   }
-  const hint = [...(opts.letters ? Object.keys(opts.letters) : [])].join("/");
-  const instructions = [
-    `${paint("dim", `1-${Math.min(9, opts.options.length)}${hint ? `, ${hint}` : ""}:`)} ${opts.numbersMove ? "move" : "pick"}`,
-    `${paint("dim", "↑/↓")} to navigate`,
-    `${paint("dim", "Enter:")} confirm`,
-  ];
+  const instructions = instructionsFor(opts);
   const label = (o: KeyOption<V> | undefined, i: number) => (o ? numbered(o.label, i) : "");
   return new KeySelectPrompt<V>(
     {
@@ -129,15 +161,17 @@ function selectNow<V>(opts: SelectKeysOptions<V>): Promise<V | symbol> {
         }
         const prefix = bar("cyan");
         const footer = formatInstructionFooter(opts.output, instructions, guide);
+        const columns = getColumns(opts.output ?? process.stdout);
         const rows = limitOptions({
           output: opts.output,
           cursor: this.cursor,
           options: this.options,
-          columnPadding: prefix.length,
+          columnPadding: GUTTER,
           rowPadding: title.split("\n").length + footer.length + 1,
           style: (o, active) => {
             const i = this.options.indexOf(o);
-            return active ? `${paint("green", S_RADIO_ACTIVE)} ${label(o, i)}` : `${paint("dim", S_RADIO_INACTIVE)} ${paint("dim", label(o, i))}`;
+            const text = fitLabel(label(o, i), i, columns);
+            return active ? `${paint("green", S_RADIO_ACTIVE)} ${text}` : `${paint("dim", S_RADIO_INACTIVE)} ${paint("dim", text)}`;
           },
         });
         return `${title}${prefix}${rows.join(`\n${prefix}`)}\n${footer.join("\n")}\n`;

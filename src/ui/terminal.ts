@@ -191,7 +191,18 @@ export class TerminalUI implements LoopEvents {
     this.midLine = false;
   }
 
+  /** The terminal's width now (read at each line: a resize applies to the next); a pipe or a file has none. */
+  private get columns(): number | undefined {
+    return this.region?.columns ?? this.err.columns;
+  }
+
+  /**
+   * Every line bunker writes for the person goes through here: on a terminal it is fitted to the width between
+   * words, each note's further rows under its text (the terminal's own wrap cut "run b" / "unker"); a pipe gets
+   * it unwrapped.
+   */
   private line(text: string): void {
+    text = wrapWords(text, this.columns, { hang: true });
     if (this.region) {
       this.endText();
       return this.region.print(text + "\n");
@@ -316,8 +327,7 @@ export class TerminalUI implements LoopEvents {
     // A reply cut off mid-stream is shown again whole: mark where the cut one ended, so its text does not read as finished.
     if (this.textThisReply && this.opts.streamText) this.line(pc.dim("  ⋯ (cut off here)"));
     this.textThisReply = false;
-    // Between words, as notices are: the terminal's own wrap cut "cut off" into "cu" / "t off".
-    this.line(wrapWords(pc.yellow(`  ${escapeControl(message)}`), (this.region?.columns ?? this.err.columns) || undefined));
+    this.line(pc.yellow(`  ${escapeControl(message)}`));
   }
 
   onRequest(bytes: number): void {
@@ -338,8 +348,7 @@ export class TerminalUI implements LoopEvents {
   }
 
   onNotice(message: string): void {
-    // Between words: the terminal's own wrap would cut "run b" / "unker".
-    this.line(wrapWords(pc.yellow(escapeControl(message)), (this.region?.columns ?? this.err.columns) || undefined));
+    this.line(pc.yellow(escapeControl(message)));
   }
 
   onInjected(text: string): void {
@@ -349,8 +358,7 @@ export class TerminalUI implements LoopEvents {
   /** Plain progress from tools (ui.info). */
   info(line: string): void {
     this.infoShown.add(stripSgr(line).trim());
-    // Between words: a long line (a file set aside, and why) cut by the terminal read "t" / "ype", "bunk" / "er".
-    this.line(wrapWords(line, (this.region?.columns ?? this.err.columns) || undefined));
+    this.line(line);
   }
 
   debug(line: string): void {

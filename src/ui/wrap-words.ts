@@ -8,14 +8,31 @@
 /** The columns clack's gutter ("│  ") takes before each line of a box. */
 const GUTTER = 3;
 
-/** `text` (may hold colour codes and newlines) with every line wider than `columns - 1` broken between words. */
-export function wrapWords(text: string, columns: number | undefined): string {
+/**
+ * `text` (may hold colour codes and newlines) with every line wider than `columns - 1` broken between words.
+ * `hang`: a line's continuation rows start under its text, after its indent and its mark ("  ✗ "), not at
+ * the left edge, so a note stays one block.
+ */
+export function wrapWords(text: string, columns: number | undefined, opts: { hang?: boolean } = {}): string {
   if (!columns || columns < 2) return text;
   // Off the last column: a row that fills it leaves the cursor waiting to wrap.
   return text
     .split("\n")
-    .map((line) => wrapLine(line, columns - 1, false))
+    .map((line) => (opts.hang ? hangLine(line, columns - 1) : wrapLine(line, columns - 1, false)))
     .join("\n");
+}
+
+/** Colour codes, then the spaces and the mark a note starts with: what its continuation rows are indented by. */
+const LEAD = /^((?:\x1b\[[0-9;]*m)*)( *(?:[✗⋯│•] )?)/;
+
+function hangLine(line: string, width: number): string {
+  if (Bun.stringWidth(line) <= width) return line;
+  const [, colours = "", lead = ""] = LEAD.exec(line) ?? [];
+  const indent = Bun.stringWidth(lead);
+  // Too deep an indent leaves no room for words: wrapped from the edge instead.
+  if (indent === 0 || width - indent < 20) return wrapLine(line, width, false);
+  const rows = wrapLine(colours + line.slice(colours.length + lead.length), width - indent, false).split("\n");
+  return rows.map((row, i) => (i === 0 ? colours + lead + row : " ".repeat(indent) + row)).join("\n");
 }
 
 /**

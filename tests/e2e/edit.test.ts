@@ -25,6 +25,11 @@ describe("headless", () => {
     expect(r.code).toBe(0);
     expect(readFileSync(join(root, "src/app.ts"), "utf8")).toBe("export const n = 'one';\n");
     expect(r.stderr).toContain("--allow-write");
+    // The change that was refused is shown first, as it would have been asked about, then the refusal naming the flag.
+    const diffAt = r.stderr.indexOf("-export const n = 'one';");
+    expect(diffAt).toBeGreaterThanOrEqual(0);
+    expect(r.stderr.indexOf("+export const n = 'two';")).toBeGreaterThan(diffAt);
+    expect(r.stderr.indexOf("--allow-write=src/app.ts")).toBeGreaterThan(diffAt);
     const [result] = toolResults(fake.requests[2]);
     expect(result?.is_error).toBe(true);
     expect(result?.content).toContain("--allow-write=src/app.ts");
@@ -231,6 +236,27 @@ describe.skipIf(!tmuxAvailable)("in a real terminal (tmux)", () => {
     // The refusal is told as a refusal; the call after it never ran.
     expect(results[0]!.content).toBe("The person refused writing a.txt.");
     expect(results[1]!.content).toBe("Interrupted by the user.");
+    expect(await quitWithCtrlD(tmux)).not.toBeNull();
+  });
+  test("--no-prompt in the REPL: the refused edit's diff is on screen, then the refusal naming the flag that allows it", async () => {
+    e2e.serve([
+      reply([toolUse("read_file", { path: "a.txt" })]),
+      reply([toolUse("edit_file", { path: "a.txt", old_string: "alpha", new_string: "beta" })]),
+      reply("Could not edit."),
+    ]);
+    const { root, env } = e2e.workspace({ "a.txt": "value = alpha\n" });
+    const tmux = await e2e.terminal([...BUNKER, "--no-prompt", "change alpha"], { cwd: root, env, cols: 100, rows: 40 });
+    const screen = await waitForCount(tmux, "Could not edit.", 1);
+    const diff = screen.indexOf("a.txt  +1 -1");
+    expect(diff).toBeGreaterThanOrEqual(0);
+    expect(screen.indexOf("-value = alpha")).toBeGreaterThan(diff);
+    expect(screen.indexOf("+value = beta")).toBeGreaterThan(diff);
+    // Under it, the refusal: red, naming the flag.
+    const refusal = screen.indexOf("✗ writing a.txt needs approval");
+    expect(refusal).toBeGreaterThan(screen.indexOf("+value = beta"));
+    expect(screen.slice(refusal)).toContain("--allow-write=a.txt");
+    expect(count(screen, "Apply this change")).toBe(0);
+    expect(readFileSync(join(root, "a.txt"), "utf8")).toBe("value = alpha\n");
     expect(await quitWithCtrlD(tmux)).not.toBeNull();
   });
   test("Escape while typing the reason after No: the typed words are cleared, one line says what happened, nothing is sent", async () => {

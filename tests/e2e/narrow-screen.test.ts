@@ -49,6 +49,32 @@ describe.skipIf(!tmuxAvailable)("a 50-column terminal", () => {
   });
 });
 
+describe.skipIf(!tmuxAvailable)("bunker's own lines follow the terminal's width", () => {
+  test("a refusal wraps between words at 60 columns, its rows under its text; after a resize to 100 the next one wraps at 100", async () => {
+    const edit = (path: string) => toolUse("write_file", { path, content: "x\n" });
+    e2e.serve([reply([edit("first-file.txt")]), reply("One."), reply([edit("second-file.txt")]), reply("Two.")]);
+    const { root, env } = e2e.workspace();
+    const tmux = await e2e.terminal([...BUNKER, "--no-prompt", "write one"], { cwd: root, env, cols: 60, rows: 40 });
+    let screen = await waitForCount(tmux, "One.", 1);
+    const first = rowsOf(screen, "✗ writing first-file.txt", "workspace)");
+    expect(first.length).toBeGreaterThan(2);
+    for (const row of first) expect(Bun.stringWidth(row)).toBeLessThan(60);
+    for (const row of first.slice(1)) expect(row).toMatch(/^ {4}\S/);
+    expect(first.map((r) => r.trim()).join(" ")).toBe("✗ writing first-file.txt needs approval, and bunker is not asking (no terminal or --no-prompt). To grant it, run bunker with --allow-write=first-file.txt (or --allow-write for the whole workspace)");
+
+    tmux.resize(100, 40);
+    await Bun.sleep(300);
+    tmux.keys(["write two"], true);
+    await press(tmux, "Enter");
+    screen = await waitForCount(tmux, "Two.", 1);
+    const second = rowsOf(screen, "✗ writing second-file.txt", "workspace)");
+    expect(second.length).toBeLessThan(first.length);
+    expect(Bun.stringWidth(second[0]!)).toBeGreaterThan(60);
+    for (const row of second) expect(Bun.stringWidth(row)).toBeLessThan(100);
+    expect(await quitWithCtrlD(tmux)).not.toBeNull();
+  });
+});
+
 describe.skipIf(!tmuxAvailable)("a 40-column terminal", () => {
   test("at 40 columns the status line keeps the cost whole and matches /cost: less needed figures go first", async () => {
     e2e.serve([reply("Short answer.", "end_turn", { usage: { input_tokens: 12_345, output_tokens: 678 } })]);
@@ -107,6 +133,42 @@ describe.skipIf(!tmuxAvailable)("the coloured diff at 40 and 120 columns", () =>
       expect(marked).toEqual(["//", "/"]);
       expect(tmux.screen()).toContain("+        return 0.0");
       await press(tmux, "Escape");
+      expect(await quitWithCtrlD(tmux)).not.toBeNull();
+    });
+  }
+});
+
+describe.skipIf(!tmuxAvailable)("the approval box at 40, 60 and 120 columns", () => {
+  const before = Array.from({ length: 40 }, (_, i) => `const value${i} = compute(${i}, "some argument text");`).join("\n") + "\n";
+  const after = before.replace(/compute\(/g, "computeFaster(");
+  for (const [cols, rows] of [[40, 24], [40, 40], [60, 30], [120, 30]] as const) {
+    test(`${cols}×${rows}: a straight border, diff rows cut around the change, the file named, and every option on screen`, async () => {
+      e2e.serve([reply([toolUse("read_file", { path: "src/app.ts" })]), reply([toolUse("write_file", { path: "src/app.ts", content: after })]), reply("Done.")]);
+      const { root, env } = e2e.workspace({ "src/app.ts": before });
+      const tmux = await e2e.terminal([...BUNKER, "speed it up"], { cwd: root, env, cols, rows });
+      await waitForCount(tmux, "Enter: confirm", 1);
+      await Bun.sleep(200);
+      // What is on screen now, row by row as the terminal shows them (not joined).
+      const screen = tmux.command(["capture-pane", "-p", "-t", tmux.name]).split("\n");
+      const box = screen.slice(screen.findIndex((r) => r.startsWith("◇  write_file wants to edit src/app.ts")), screen.findIndex((r) => r.startsWith("└")) + 1);
+      expect(box.length).toBeGreaterThan(10);
+      // No border broken by a row that ran past the edge: every row starts with the box's own marks.
+      for (const row of box) {
+        expect(row).toMatch(/^[│◇◆└]/);
+        expect(Bun.stringWidth(row.trimEnd())).toBeLessThan(cols);
+      }
+      const text = box.join("\n");
+      expect(text).toContain("src/app.ts  +40 -40");
+      // The change is on screen in the lines shown: the new call, and the old one.
+      expect(text).toContain("-const value0 = compute(0,");
+      expect(text).toContain("+const value0 = computeFaster(0,");
+      // Every option, by its number, with the question above them: none pushed off the top.
+      expect(text).toContain("◆  Apply this change to src/app.ts?");
+      for (const n of [1, 2, 3, 4, 5]) expect(text).toMatch(new RegExp(`[●○] ${n}\\. `));
+      // A wrapped option goes on under its own words.
+      if (cols === 40) expect(text).toContain("│  ○ 2. Yes, and allow all edits to\n│       this file for this session");
+      await press(tmux, "1");
+      await waitForCount(tmux, "Done.", 1);
       expect(await quitWithCtrlD(tmux)).not.toBeNull();
     });
   }

@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { chmodSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseMcpServers } from "../../../src/mcp/config.ts";
 import { LaunchError, launchStdio, resolveProgram, serverGate, serverStateDir, type LaunchContext } from "../../../src/mcp/sandbox.ts";
@@ -160,4 +160,39 @@ test("a server's program named by its bare name is never one planted where a com
   } finally {
     distrustForHostPrograms([process.cwd()]);
   }
+});
+
+test.skipIf(detectSandbox().kind !== "bubblewrap")("a socket that appears in the workspace after a server started is out of its reach, its own socketpair() works, and a socket granted by name is reached (red team 9 F04, real bubblewrap)", async () => {
+  const ctx = context({ plan: planSandbox("on", detectSandbox()) });
+  const sock = join(ctx.root, "db.sock");
+  // The server waits for the socket the person's database makes after it started, then connects to it.
+  const client = [
+    "import os, socket, time",
+    "a, b = socket.socketpair(); a.send(b'x'); print('pair', b.recv(1).decode(), flush=True)",
+    `while not os.path.exists(${JSON.stringify(sock)}): time.sleep(0.02)`,
+    "try:",
+    `    s = socket.socket(socket.AF_UNIX); s.connect(${JSON.stringify(sock)}); print('reached', s.recv(5).decode(), flush=True)`,
+    "except OSError as e: print('refused', e.strerror, flush=True)",
+  ].join("\n");
+  const listen = () => Bun.listen({ unix: sock, socket: { open: (s) => void s.write("hello"), data: () => {} } });
+  const run = async (granted: boolean) => {
+    // Granted by name, it must be there when the server starts.
+    let server = granted ? listen() : null;
+    const l = await launchStdio(def({ command: "/usr/bin/python3", args: ["-c", client] }, "project"), { ...ctx, grantedRead: granted ? [sock] : [] });
+    const proc = Bun.spawn([l.command, ...l.args], { cwd: l.cwd, env: l.env, stdout: "pipe", stderr: "pipe" });
+    await Bun.sleep(300);
+    server ??= listen();
+    const out = (await new Response(proc.stdout).text()) + (await new Response(proc.stderr).text());
+    await proc.exited;
+    server.stop(true);
+    rmSync(sock, { force: true });
+    await l.close();
+    return out;
+  };
+  const late = await run(false);
+  expect(late).toContain("pair x");
+  expect(late).toContain("refused Permission denied");
+  expect(late).not.toContain("reached");
+  // Granted by name (the person's choice): reached, so the refusal above is the filter's doing and not a mount's.
+  expect(await run(true)).toContain("reached hello");
 });

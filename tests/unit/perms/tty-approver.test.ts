@@ -190,9 +190,12 @@ describe("tty approver: writes", () => {
       const pending = approver(term).ask(req());
       await term.waitFor("Apply this change");
       // Options wrap at 40 columns: each is checked by its first words.
-      expect(term.screen).toContain("2. Yes, and allow all edits to this");
+      expect(term.screen).toContain("2. Yes, and allow all edits to");
       expect(term.screen).toContain("3. Yes, and allow all edits for");
-      expect(term.screen).toContain("4. No, and tell Claude what to do");
+      expect(term.screen).toContain("4. No, and tell Claude what to");
+      // A wrapped option goes on under its own words, not under its radio; no row reaches the last column.
+      if (columns === 40) expect(term.screen).toContain("│  ○ 2. Yes, and allow all edits to\n│       this file for this session\n");
+      for (const row of term.screen.split("\n")) expect(Bun.stringWidth(row.trimEnd())).toBeLessThan(columns);
       // Only the narrow screen cuts the line, and the offer to see it whole comes last.
       expect(term.screen.includes("5. Show all of it first")).toBe(columns === 40);
       await term.press("3");

@@ -9,7 +9,7 @@ import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { detectSandbox, planSandbox, confine } from "../../../src/sandbox/detect.ts";
 import { canScopeAbstractSockets } from "../../../src/sandbox/landlock.ts";
-import { findSockets, liveSockets, socketsMasked } from "../../../src/sandbox/sockets.ts";
+import { findSockets, liveSockets, SOCKET_LIMITS, socketsMasked } from "../../../src/sandbox/sockets.ts";
 import { commandSandboxSpec } from "../../../src/tools/run-bash.ts";
 import { runAllowed } from "../../support/confined.ts";
 import { unseenDir } from "../../support/context.ts";
@@ -126,14 +126,21 @@ describe("the look for sockets", () => {
 
   test("past the look's bounds (a grant of /), the sockets this machine's programs listen on are masked where shown", () => {
     const spec = commandSandboxSpec("ls", root, { sandbox: "on", allowNet: false, allowEnv: [], gitWritable: false, env, home, grants: grantsReading(shared) }, true, true);
-    const r = socketsMasked(spec, { maxDirs: 1, budgetMs: 1000, maxSockets: 64 });
+    const r = socketsMasked(spec, { ...SOCKET_LIMITS, maxDirs: 1 });
     expect("spec" in r && r.spec.hidden).toEqual(expect.arrayContaining([dbSocket, tmuxSocket]));
     expect(liveSockets()).toEqual(expect.arrayContaining([dbSocket, tmuxSocket]));
   });
 
+  test("past the bounds in the workspace, which a command may fill with folders to hide a socket it moved: not run", () => {
+    const spec = commandSandboxSpec("make", root, { sandbox: "on", allowNet: false, allowEnv: [], gitWritable: false, env, home }, true, false);
+    const r = socketsMasked(spec, { ...SOCKET_LIMITS, maxWritableDirs: 2 });
+    expect("refused" in r && r.refused).toContain(`${root}, which commands may write, holds more than 2 folders, and a socket past that could not be masked`);
+    expect("spec" in socketsMasked(spec)).toBe(true);
+  });
+
   test("more sockets than it masks one by one: not run", () => {
     const spec = commandSandboxSpec("ls", root, { sandbox: "on", allowNet: false, allowEnv: [], gitWritable: false, env, home, grants: grantsReading(shared) }, true, true);
-    const r = socketsMasked(spec, { maxDirs: 1000, budgetMs: 2000, maxSockets: 1 });
+    const r = socketsMasked(spec, { ...SOCKET_LIMITS, maxSockets: 1 });
     expect("refused" in r && r.refused).toMatch(/there are \d+ sockets there \(in .*tmux-1000.*\), more than the 1 it masks one by one/);
     const ok = socketsMasked(spec);
     expect("spec" in ok && ok.spec.hidden).toContain(tmuxSocket);

@@ -163,3 +163,33 @@ test("an MCP tool's result is shown: its first lines, escaped, clipped to the sc
   ui.onToolEnd("read_file a.ts", { content: "secret source", isError: false });
   expect(err.text()).not.toContain("secret source");
 });
+
+test("every line bunker writes is fitted between words to the width it has now, its further rows under its text; a pipe gets it whole", () => {
+  const refusal = "writing src/app.ts needs approval, and bunker is not asking (no terminal or --no-prompt). To grant it, run bunker with --allow-write=src/app.ts";
+  const err = captured();
+  (err.stream as { columns?: number }).columns = 60;
+  const ui = new TerminalUI({ streamText: false, verbose: false, spinner: false, out: captured().stream, err: err.stream });
+  ui.onToolEnd("edit_file src/app.ts", { content: refusal, isError: true });
+  let rows = err.text().split("\n").filter(Boolean);
+  expect(rows.length).toBeGreaterThan(2);
+  expect(rows[0]).toStartWith("  ✗ writing src/app.ts");
+  for (const row of rows) expect(Bun.stringWidth(row)).toBeLessThan(60);
+  // The further rows start under the text, after "  ✗ ", and no word is cut.
+  for (const row of rows.slice(1)) expect(row).toMatch(/^ {4}\S/);
+  expect(rows.map((r) => r.replace(/^ {2}✗ | {4}/, "")).join(" ")).toBe(refusal);
+
+  // The terminal is made wider: the next line is fitted to the new width.
+  (err.stream as { columns?: number }).columns = 100;
+  const before = err.text().length;
+  ui.onNotice(refusal);
+  rows = err.text().slice(before).split("\n").filter(Boolean);
+  expect(rows.length).toBe(2);
+  expect(Bun.stringWidth(rows[0]!)).toBeGreaterThan(80);
+
+  // Not a terminal: no width, nothing wrapped.
+  const piped = captured();
+  const plain = new TerminalUI({ streamText: false, verbose: false, spinner: false, out: captured().stream, err: piped.stream });
+  plain.onToolEnd("edit_file src/app.ts", { content: refusal, isError: true });
+  plain.onNotice(refusal);
+  expect(piped.text()).toBe(`  ✗ ${refusal}\n${refusal}\n`);
+});

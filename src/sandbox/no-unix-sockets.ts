@@ -1,0 +1,96 @@
+// An MCP server runs for the whole session, and its sockets are masked once,
+// when it starts (sockets.ts): a database, tmux or X11 socket that appears
+// later where it can see (the person starts the project's Postgres with its
+// socket in the workspace) would be reachable to it (red team 9's F04:
+// `COPY … TO PROGRAM` on the host). No mount can be added to a running
+// sandbox, so the wall is the kernel's: the server runs under a seccomp filter
+// that refuses to make a Unix socket (socket(AF_UNIX) fails with EACCES, as a
+// masked one does), wherever and whenever one appears. socketpair() stays
+// (runtimes talk to their own children through it), and io_uring is refused,
+// since it makes and connects sockets without the socket() system call. Landlock
+// ABI 9 (LANDLOCK_ACCESS_FS_RESOLVE_UNIX) would allow a server its own sockets;
+// this kernel's does not have it, so no server may make one.
+//   `bunker __no-unix-sockets -- PROGRAM ARGS…` sets the filter and becomes PROGRAM.
+import { ptr } from "bun:ffi";
+import { openLibc } from "./landlock.ts";
+import { execInPlace } from "./exec-in-place.ts";
+
+export const NO_UNIX_SUBCOMMAND = "__no-unix-sockets";
+
+const PR_SET_NO_NEW_PRIVS = 38;
+const PR_SET_SECCOMP = 22;
+const SECCOMP_MODE_FILTER = 2;
+const SECCOMP_RET_ALLOW = 0x7fff0000;
+const SECCOMP_RET_ERRNO = 0x00050000;
+const EACCES = 13;
+const ENOSYS = 38;
+const AF_UNIX = 1;
+// BPF: load a word of seccomp_data, compare, return.
+const LD_W_ABS = 0x20;
+const JEQ_K = 0x15;
+const JGE_K = 0x35;
+const RET_K = 0x06;
+
+/** socket()'s number and the audit architecture, for the architectures bunker ships for. */
+const ARCHES: Partial<Record<string, { audit: number; socket: number }>> = {
+  x64: { audit: 0xc000003e, socket: 41 },
+  arm64: { audit: 0xc00000b7, socket: 198 },
+};
+// io_uring_setup, io_uring_enter, io_uring_register: the same numbers on every architecture.
+const IO_URING = [425, 426, 427];
+
+/** Whether the filter can be set on this architecture. */
+export function canRefuseUnixSockets(arch = process.arch): boolean {
+  return process.platform === "linux" && ARCHES[arch] !== undefined;
+}
+
+/** The filter as the kernel reads it (struct sock_filter[]): 8 bytes an instruction, little-endian. */
+export function unixSocketFilter(arch = process.arch): Uint8Array {
+  const a = ARCHES[arch];
+  if (!a) throw new Error(`no seccomp filter for ${arch}`);
+  const DENY_ALL = 9 + IO_URING.length; // index of the last instruction
+  const prog: [number, number, number, number][] = [];
+  const at = () => prog.length;
+  prog.push([LD_W_ABS, 0, 0, 4]); // arch
+  prog.push([JEQ_K, 0, DENY_ALL - (at() + 1), a.audit]); // another architecture's calls (i386's socketcall): refused
+  prog.push([LD_W_ABS, 0, 0, 0]); // the call's number
+  prog.push([JGE_K, DENY_ALL - (at() + 1), 0, 0x40000000]); // x32's numbers
+  for (const nr of IO_URING) prog.push([JEQ_K, DENY_ALL - (at() + 1), 0, nr]);
+  prog.push([JEQ_K, 0, DENY_ALL - 2 - (at() + 1), a.socket]);
+  prog.push([LD_W_ABS, 0, 0, 16]); // socket()'s domain: the low word of its first argument
+  prog.push([JEQ_K, 1, 0, AF_UNIX]);
+  prog.push([RET_K, 0, 0, SECCOMP_RET_ALLOW]);
+  prog.push([RET_K, 0, 0, SECCOMP_RET_ERRNO | EACCES]);
+  prog.push([RET_K, 0, 0, SECCOMP_RET_ERRNO | ENOSYS]);
+  if (prog.length !== DENY_ALL + 1) throw new Error("seccomp filter miscounted");
+  const out = new Uint8Array(prog.length * 8);
+  const view = new DataView(out.buffer);
+  prog.forEach(([code, jt, jf, k], i) => {
+    view.setUint16(i * 8, code, true);
+    view.setUint8(i * 8 + 2, jt);
+    view.setUint8(i * 8 + 3, jf);
+    view.setUint32(i * 8 + 4, k, true);
+  });
+  return out;
+}
+
+/** The subcommand: set the filter, then become PROGRAM. Never runs PROGRAM without it: the reason is said, status 126. */
+export function runWithoutUnixSockets(args: string[]): number {
+  const fail = (why: string): number => {
+    process.stderr.write(`bunker ${NO_UNIX_SUBCOMMAND}: ${why}; the program was not started\n`);
+    return 126;
+  };
+  const [sep, ...argv] = args;
+  if (sep !== "--" || argv.length === 0) return fail("usage: -- PROGRAM ARGS…");
+  if (!canRefuseUnixSockets()) return fail(`no seccomp filter for ${process.platform}/${process.arch}`);
+  const libc = openLibc();
+  if (!libc) return fail("no C library to reach seccomp through");
+  const filter = unixSocketFilter();
+  // struct sock_fprog { unsigned short len; struct sock_filter *filter; }
+  const fprog = new BigUint64Array(2);
+  new DataView(fprog.buffer).setUint16(0, filter.length / 8, true);
+  fprog[1] = BigInt(ptr(filter));
+  if (libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) !== 0) return fail("prctl(PR_SET_NO_NEW_PRIVS) failed");
+  if (libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, BigInt(ptr(fprog)), 0, 0) !== 0) return fail("the kernel refused the seccomp filter");
+  return execInPlace(argv, fail);
+}

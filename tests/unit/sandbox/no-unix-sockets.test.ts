@@ -1,0 +1,44 @@
+import { expect, test } from "bun:test";
+import { canRefuseUnixSockets, NO_UNIX_SUBCOMMAND, unixSocketFilter } from "../../../src/sandbox/no-unix-sockets.ts";
+import { selfCommand } from "../../../src/self-command.ts";
+
+// What a program under the filter can and cannot make (python's own calls, the kernel's answers).
+const probe = [
+  "import ctypes, errno, socket",
+  "try: socket.socket(socket.AF_UNIX); print('unix made')",
+  "except OSError as e: print('unix', errno.errorcode[e.errno])",
+  "a, b = socket.socketpair(); a.send(b'x'); print('pair', b.recv(1).decode())",
+  "socket.socket(socket.AF_INET); print('inet made')",
+  "libc = ctypes.CDLL(None, use_errno=True)",
+  "r = libc.syscall(425, 8, ctypes.create_string_buffer(120)); print('io_uring', r, errno.errorcode.get(ctypes.get_errno()))",
+].join("\n");
+
+test.skipIf(!canRefuseUnixSockets())("under the filter a program cannot make a Unix socket or an io_uring, but has socketpair() and other sockets; its exit status is its own", () => {
+  const r = Bun.spawnSync([...selfCommand(NO_UNIX_SUBCOMMAND), "--", "python3", "-c", `${probe}\nraise SystemExit(7)`], { stdout: "pipe", stderr: "pipe" });
+  expect(r.stdout.toString()).toBe("unix EACCES\npair x\ninet made\nio_uring -1 ENOSYS\n");
+  expect(r.exitCode).toBe(7);
+  // Without it, the same program makes both (the lines above are the filter's doing).
+  const free = Bun.spawnSync(["python3", "-c", probe], { stdout: "pipe" }).stdout.toString();
+  expect(free).toContain("unix made");
+  expect(free).not.toContain("io_uring -1 ENOSYS");
+});
+
+test("started without a program, or with one that is not there, it says so and runs nothing", () => {
+  const bare = Bun.spawnSync([...selfCommand(NO_UNIX_SUBCOMMAND)], { stdout: "pipe", stderr: "pipe" });
+  expect(bare.exitCode).toBe(126);
+  expect(bare.stderr.toString()).toContain("usage: -- PROGRAM ARGS…; the program was not started");
+  if (!canRefuseUnixSockets()) return;
+  const missing = Bun.spawnSync([...selfCommand(NO_UNIX_SUBCOMMAND), "--", "no-such-program-x"], { stdout: "pipe", stderr: "pipe" });
+  expect(missing.exitCode).toBe(126);
+  expect(missing.stderr.toString()).toContain("no-such-program-x was not found");
+});
+
+test("the filter is whole instructions, ends in its three answers, and differs by architecture in socket()'s number only", () => {
+  const x64 = unixSocketFilter("x64");
+  const arm = unixSocketFilter("arm64");
+  expect(x64.length % 8).toBe(0);
+  expect(x64.length).toBe(arm.length);
+  const ret = (f: Uint8Array, i: number) => new DataView(f.buffer).getUint32(f.length - 8 * (3 - i) + 4, true);
+  expect([ret(x64, 0), ret(x64, 1), ret(x64, 2)]).toEqual([0x7fff0000, 0x0005000d, 0x00050026]);
+  expect(() => unixSocketFilter("ia32")).toThrow("no seccomp filter for ia32");
+});
