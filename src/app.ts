@@ -20,7 +20,7 @@ import type { ToolContext } from "./tools/tool.ts";
 import { TerminalUI } from "./ui/terminal.ts";
 import { escapeControl } from "./ui/escape.ts";
 import { isTerminal } from "./ui/is-terminal.ts";
-import { renderFileChanges } from "./ui/diff-view.ts";
+import { unaskedChangeLines } from "./ui/diff-view.ts";
 import { continueCommand, openSession } from "./session/open.ts";
 import type { SessionRecorder } from "./session/recorder.ts";
 import { Checkpoints } from "./change/checkpoints.ts";
@@ -108,7 +108,7 @@ export async function buildApp(config: Config, ui: TerminalUI, greet?: (modelNam
     notify: (line) => ui.debug(`  denied: ${escapeControl(line)}`),
     // Writes allowed by a flag or a session grant, or refused unasked (--no-prompt), still show what they change.
     onUnasked: (req) => {
-      for (const line of renderFileChanges(req.files ?? [], { maxLines: 40 })) ui.info(`    ${line}`);
+      for (const line of unaskedChangeLines(req.files ?? [])) ui.info(line);
     },
   });
   const registry = new ToolRegistry(allTools(config));

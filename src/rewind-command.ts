@@ -4,12 +4,16 @@
 import pc from "./ui/colors.ts";
 import { SessionState } from "./agent/session-state.ts";
 import type { App } from "./app.ts";
-import { Checkpoints, type TurnSummary } from "./change/checkpoints.ts";
+import type { MessageParam } from "@anthropic-ai/sdk/resources/messages";
+import { bunkerNote, messagesBefore } from "./agent/history.ts";
+import { Checkpoints, takeBackNote, type TurnSummary } from "./change/checkpoints.ts";
 import { startChanges } from "./change/start.ts";
 import type { Config } from "./config.ts";
 import { NoPromptApprover } from "./perms/approver.ts";
 import { Permissions } from "./perms/permissions.ts";
 import { Policy } from "./perms/policy.ts";
+import type { PermRequest } from "./perms/types.ts";
+import { unaskedChangeLines } from "./ui/diff-view.ts";
 import { openSession } from "./session/open.ts";
 import { SessionError } from "./session/error.ts";
 import { ToolError, type ToolContext } from "./tools/tool.ts";
@@ -50,28 +54,36 @@ export async function rewindCommand(text: string, app: App, write: (s: string) =
     const n = Number(rest[0]);
     turn = turns.find((t) => t.number === n);
     if (!turn) {
-      write(pc.red(`No turn ${escapeControl(rest[0]!)}. `) + `Give a number from /rewind's list (1 to ${turns.length}).\n`);
+      write(pc.red(`No turn ${escapeControl(rest[0]!)} changed files still in effect. `) + `Give a number from /rewind's list (${numbers(turns)}).\n`);
       return true;
     }
   }
-  const said = await takeBack(app, turn!, force, conversation);
+  const said = await takeBack(app, turn!, { force, conversation, how: cmd === "/undo" ? "/undo" : `/rewind ${turn!.number}` });
   if (said) write(said);
   return true;
 }
 
-/** Takes the files (and, if asked, the conversation) back to before `turn`; the line to show. */
-export async function takeBack(app: App, turn: TurnSummary, force: boolean, conversation: boolean): Promise<string> {
+/**
+ * Takes the files (and, if asked, the conversation) back to before `turn`; the line to show. Files taken back
+ * while the conversation stays are told to the model with the person's next message (a note saved with the
+ * session), so it does not go on believing its edits are there.
+ */
+export async function takeBack(app: App, turn: TurnSummary, opts: { force: boolean; conversation: boolean; how: string }): Promise<string> {
   const controller = new AbortController();
   const onSigint = () => controller.abort();
   process.on("SIGINT", onSigint);
   try {
-    const said = await app.checkpoints.undo(app.context(controller.signal), turn, { force });
+    const { said, restored } = await app.checkpoints.undo(app.context(controller.signal), turn, { force: opts.force });
     let convo = "";
-    if (conversation) {
-      app.agent.history.truncate(turn.turn);
-      app.recorder.save({ messages: app.agent.history.messages, todos: app.session.todos });
+    if (opts.conversation) {
+      app.agent.history.truncateTurn(turn.turn);
       convo = ` The conversation is back to before turn ${turn.number} too.`;
+    } else if (restored.length > 0) {
+      app.agent.history.addUser([bunkerNote(takeBackNote(turn, restored, opts.how))]);
+      app.ui.onInjected(takeBackNote(turn, restored, opts.how));
+      convo = " Claude is told with your next message.";
     }
+    if (opts.conversation || restored.length > 0) app.recorder.save({ messages: app.agent.history.messages, todos: app.session.todos });
     return `${escapeControl(said)}${convo}\n`;
   } catch (err) {
     // The person's own "No" is on screen in the question they answered: nothing to add ("").
@@ -89,9 +101,15 @@ export function listTurns(turns: TurnSummary[]): string {
     return `  ${String(t.number).padStart(2)}  ${time}  ${escapeControl(files)}  ${pc.green(`+${t.added}`)} ${pc.red(`-${t.removed}`)}  ${pc.dim(escapeControl(`"${t.prompt}"`))}`;
   });
   return (
-    `Turns that changed files, oldest first (${UNTRACKED}):\n${rows.join("\n")}\n` +
-    pc.dim("/rewind N takes the files back to before turn N; add \"conversation\" to drop those turns from the conversation too, \"force\" to take back files changed since.\n")
+    `Turns that changed files, oldest first; N is your Nth message in this conversation, so a number keeps its turn when others are taken back (${UNTRACKED}):\n${rows.join("\n")}\n` +
+    pc.dim("/rewind N takes the files back to before turn N; add \"conversation\" to drop those turns from the conversation too, \"force\" to take back files changed since (you are shown what that loses and asked).\n")
   );
+}
+
+/** The turn numbers a list holds, as a person reads them: "1, 3 or 4". */
+function numbers(turns: TurnSummary[]): string {
+  const all = turns.map((t) => String(t.number));
+  return all.length === 1 ? all[0]! : `${all.slice(0, -1).join(", ")} or ${all.at(-1)}`;
 }
 
 /**
@@ -120,7 +138,9 @@ export async function runTakeBack(config: Config): Promise<number> {
   const changes = startChanges(config, say);
   const asks = !config.noPrompt && isTerminal(0) && isTerminal(2);
   const approver = asks ? new (await import("./perms/tty-approver.ts")).TtyApprover() : new NoPromptApprover();
-  const perms = new Permissions({ policy: new Policy(config.root, config.grants), approver, notify: () => {} });
+  // What is taken back unasked (--allow-write), or refused unasked, is shown as a diff, as in a session.
+  const showDiff = (req: PermRequest) => void process.stderr.write(unaskedChangeLines(req.files ?? []).map((l) => `${l}\n`).join(""));
+  const perms = new Permissions({ policy: new Policy(config.root, config.grants), approver, notify: () => {}, onUnasked: showDiff });
   const ctx: ToolContext = { root: config.root, perms, session: new SessionState(), ui: { info: say, debug: () => {} }, signal: new AbortController().signal, changes };
   const turns = checkpoints.turns();
   const want = config.takeBack!.turn;
@@ -134,15 +154,22 @@ export async function runTakeBack(config: Config): Promise<number> {
   }
   const turn = want === "last" ? turns.at(-1) : turns.find((t) => t.number === want);
   if (!turn) {
-    say(`No turn ${want}: bunker --rewind lists turns 1 to ${turns.length}.`);
+    say(`No turn ${want} changed files still in effect: bunker --rewind lists turns ${numbers(turns)}.`);
     return 1;
   }
   try {
     const { force, conversation } = config.takeBack!;
-    let said = escapeControl(await checkpoints.undo(ctx, turn, { force }));
+    const done = await checkpoints.undo(ctx, turn, { force });
+    let said = escapeControl(done.said);
     if (conversation) {
-      opened.recorder.save({ messages: messages.slice(0, turn.turn), todos: opened.resumed.todos });
+      opened.recorder.save({ messages: messagesBefore(messages, turn.turn), todos: opened.resumed.todos });
       said += ` The saved conversation is back to before turn ${turn.number} too.`;
+    } else if (done.restored.length > 0) {
+      // The next `bunker -c` tells the model, with the person's message, that its edits are gone.
+      const how = want === "last" ? "bunker --undo" : `bunker --rewind=${turn.number}`;
+      const note: MessageParam = { role: "user", content: [bunkerNote(takeBackNote(turn, done.restored, how))] };
+      opened.recorder.save({ messages: [...messages, note], todos: opened.resumed.todos });
+      said += " Claude is told when the session is continued.";
     }
     process.stdout.write(`${said}\n`);
     return 0;

@@ -56,6 +56,11 @@ export class History {
     if (mark.last && mark.lastContent !== undefined) mark.last.content = mark.lastContent;
   }
 
+  /** Back to before the turn whose prompt is in message `index` (/rewind N conversation): see messagesBefore. */
+  truncateTurn(index: number): void {
+    this.messages = messagesBefore(this.messages, index);
+  }
+
   /** Drop everything after `length` (used when a turn is abandoned mid-stream). */
   truncate(length: number): void {
     this.messages.length = length;
@@ -86,4 +91,38 @@ export class History {
     const open = last.content.filter((b) => b.type === "tool_use");
     if (open.length > 0) this.addUser(open.map((b) => ({ type: "tool_result" as const, tool_use_id: b.id, content: note, is_error: true })));
   }
+}
+
+/**
+ * What bunker itself tells the model between the person's messages (an interrupted reply, files taken back
+ * with /undo): one text block in brackets, "[The person …]", never the person's own words.
+ */
+export function bunkerNote(text: string): ContentBlockParam {
+  return { type: "text", text: `[${text}]` };
+}
+
+export function isBunkerNote(block: ContentBlockParam): boolean {
+  return block.type === "text" && /^\[The person [^]*\]$/.test(block.text);
+}
+
+/** Whether a user message holds something the person sent (not only tool results and bunker's notes): it starts a turn. */
+export function holdsPrompt(m: MessageParam): boolean {
+  if (m.role !== "user") return false;
+  if (typeof m.content === "string") return true;
+  return m.content.some((b) => b.type !== "tool_result" && !isBunkerNote(b));
+}
+
+/**
+ * The conversation as it was before the turn whose prompt is in `messages[index]`: the messages before it, and
+ * of that message the tool results and notes that came before the prompt (an earlier turn's last results, a note
+ * that files were taken back), which belong to what came before.
+ */
+export function messagesBefore(messages: MessageParam[], index: number): MessageParam[] {
+  const kept = messages.slice(0, index);
+  const at = messages[index];
+  if (at?.role !== "user" || typeof at.content === "string") return kept;
+  const first = at.content.findIndex((b) => b.type !== "tool_result" && !isBunkerNote(b));
+  const before = first < 0 ? at.content : at.content.slice(0, first);
+  if (before.length > 0) kept.push({ role: "user", content: before });
+  return kept;
 }

@@ -8,7 +8,7 @@ import type { ToolContext } from "../tools/tool.ts";
 import { escapeControl } from "../ui/escape.ts";
 import { attachImages } from "./attachments.ts";
 import { elideOldToolOutput, type ElideResult } from "./compact.ts";
-import { History } from "./history.ts";
+import { bunkerNote, History } from "./history.ts";
 import { ModelError, type Model, type ModelEvents } from "./model.ts";
 import { sanitizeReply } from "./sanitize.ts";
 
@@ -65,9 +65,9 @@ export interface AgentOptions {
 }
 
 const INTERRUPTED = "Interrupted by the user.";
-const INTERRUPTED_REPLY = "[The person interrupted your reply before it was complete; it was discarded.]";
+const INTERRUPTED_REPLY = bunkerNote("The person interrupted your reply before it was complete; it was discarded.");
 /** After the results of a round the person stopped (Escape or Ctrl+C at a question or while a tool ran). */
-const INTERRUPTED_TOOLS = "[The person interrupted this turn during tool use; the results above say what ran and what did not. Their next message says what to do instead.]";
+const INTERRUPTED_TOOLS = bunkerNote("The person interrupted this turn during tool use; the results above say what ran and what did not. Their next message says what to do instead.");
 export const DEFAULT_CONTEXT_WINDOW = 200_000;
 /** Old tool output is elided once a request uses this share of the window. */
 const COMPACT_AT = 0.7;
@@ -196,7 +196,7 @@ export class Agent {
         this.history.truncate(before);
         if (ctx.signal.aborted) {
           // The partial reply is dropped: say so, or the next message reads as if nothing happened.
-          this.history.addUser(INTERRUPTED_REPLY);
+          this.history.addUser([INTERRUPTED_REPLY]);
           return { end: "interrupted", text: lastText, modelCalls: call };
         }
         if (err instanceof ModelError && err.tooLong) {
@@ -252,7 +252,7 @@ export class Agent {
       }
       if (ctx.signal.aborted) {
         // Every call answered, then the note: the next message reads as the person stepping in, not as a reply to the results.
-        if (results.length > 0) this.history.addUser([...results, { type: "text", text: INTERRUPTED_TOOLS }]);
+        if (results.length > 0) this.history.addUser([...results, INTERRUPTED_TOOLS]);
         return { end: "interrupted", text: lastText, modelCalls: call };
       }
 

@@ -65,8 +65,11 @@ export class ChangeSet {
   constructor(
     private readonly ctx: ToolContext,
     private readonly tool: string,
-    /** checkpoint false: not kept for /undo (undo itself). byPerson: the person's own command asks (PermRequest.byPerson). */
-    private readonly opts: { checkpoint?: boolean; byPerson?: boolean } = {},
+    /**
+     * checkpoint false: not kept for /undo (undo itself). byPerson: the person's own command asks (PermRequest.byPerson).
+     * loses: what the change overwrites that bunker did not make (PermRequest.loses): asked whatever is granted.
+     */
+    private readonly opts: { checkpoint?: boolean; byPerson?: boolean; loses?: string } = {},
   ) {}
 
   /** Resolves a path the model gave and refuses, before any diff is computed, what cannot be written. */
@@ -135,7 +138,7 @@ export class ChangeSet {
    */
   async commit(previews: FileChangePreview[] = this.previews()): Promise<string> {
     const targets = [...new Set(this.planned.flatMap((p) => (p.kind === "move" ? [p.from.path.real, p.snap.path.real] : [p.snap.path.real])))];
-    await this.ctx.perms.authorize({ kind: "write", target: targets[0]!, ...(targets.length > 1 ? { alsoTargets: targets.slice(1) } : {}), tool: this.tool, files: previews, ...(this.opts.byPerson ? { byPerson: true } : {}) });
+    await this.ctx.perms.authorize({ kind: "write", target: targets[0]!, ...(targets.length > 1 ? { alsoTargets: targets.slice(1) } : {}), tool: this.tool, files: previews, ...(this.opts.byPerson ? { byPerson: true } : {}), ...(this.opts.loses ? { loses: this.opts.loses } : {}) });
     if (this.ctx.signal.aborted) throw new ToolError("Interrupted by the user; nothing was written.");
 
     const ops: FileOp[] = this.planned.map((p) => {

@@ -5,6 +5,7 @@
 // A file changed since (by the person or a command) is named and left alone
 // unless the person says "force". Changes made by commands are not tracked.
 import type { MessageParam } from "@anthropic-ai/sdk/resources/messages";
+import { holdsPrompt, isBunkerNote } from "../agent/history.ts";
 import { FileKindError, MAX_WORKSPACE_FILE_BYTES, readRegularSync } from "../fs/file-kind.ts";
 import type { SessionStore, StoredChange } from "../session/store.ts";
 import { ToolError, type ToolContext } from "../tools/tool.ts";
@@ -13,7 +14,10 @@ import { sha256 } from "./delta.ts";
 
 /** One turn that changed files, as /rewind lists it. */
 export interface TurnSummary {
-  /** 1 = the oldest turn with changes still in effect. */
+  /**
+   * Which of the person's messages in this conversation started it (1 = the first): a number that stays the same
+   * when other turns are taken back, so the list, /rewind N and what bunker says of a turn agree.
+   */
   number: number;
   turn: number;
   at: number;
@@ -39,9 +43,14 @@ export class Checkpoints {
     return typeof this.storeOf === "function" ? this.storeOf() : this.storeOf;
   }
 
-  /** A round hook: a turn starts, its prompt goes at the end of the history. */
+  /**
+   * A round hook: a turn starts, its prompt goes at the end of the history: into the last message when that is
+   * the person's already (an earlier turn's interrupted results, a note that files were taken back), so the turn
+   * is that message, with what came before the prompt in it kept by a rewind (messagesBefore).
+   */
   onTurnStart(): void {
-    this.turnStart = this.history().length;
+    const history = this.history();
+    this.turnStart = history.at(-1)?.role === "user" ? history.length - 1 : history.length;
   }
   afterRound(): string | null {
     return null;
@@ -82,19 +91,19 @@ export class Checkpoints {
       t.added += c.added;
       t.removed += c.removed;
     }
-    return [...byTurn.values()].map((t, i) => ({ ...t, number: i + 1 }));
+    const messages = this.history();
+    return [...byTurn.values()].map((t) => ({ ...t, number: promptNumber(messages, t.turn) }));
   }
 
   /**
    * Takes the workspace back to before `turn` (every later change too):
    * shows the diff and asks, through the change pipeline. Returns what to say.
    */
-  async undo(ctx: ToolContext, turn: TurnSummary, opts: { force: boolean }): Promise<string> {
+  async undo(ctx: ToolContext, turn: TurnSummary, opts: { force: boolean }): Promise<UndoResult> {
     const store = this.store;
-    if (!store) return "Nothing to undo: this session's changes are not being kept.";
+    if (!store) return { said: "Nothing to undo: this session's changes are not being kept.", restored: [] };
     const changes = store.changesSince(this.sessionId(), turn.turn);
     const plan = planUndo(changes);
-    const change = new ChangeSet(ctx, "undo", { checkpoint: false, byPerson: true });
     const leftAlone: string[] = [];
     /** Files not taken back because of what they are now (a FIFO, a link, too large): each with why. */
     const couldNot: string[] = [];
@@ -118,6 +127,13 @@ export class Checkpoints {
         keptFor.push(d.f.display);
       }
     }
+    // "force" over a file changed since bunker's change (a hand edit, a command's): that work is lost, so the
+    // person is shown the diff and asked, even under --allow-write.
+    const overwritten = decided.filter((d) => d.skip === null && !("problem" in d.now) && d.now.hash !== d.f.expected).map((d) => d.f.display);
+    const loses = overwritten.length > 0
+      ? `${overwritten.join(", ")} ${overwritten.length === 1 ? "was" : "were"} changed after bunker's change (by you or a command); taking ${overwritten.length === 1 ? "it" : "them"} back with "force" loses those changes`
+      : undefined;
+    const change = new ChangeSet(ctx, "undo", { checkpoint: false, byPerson: true, ...(loses ? { loses } : {}) });
     for (const { f, skip } of decided) {
       if (skip === "left") leftAlone.push(f.display);
       else if (skip !== null && skip !== "kept") couldNot.push(skip);
@@ -150,8 +166,33 @@ export class Checkpoints {
         : "";
     const failed = couldNot.length > 0 ? ` Not taken back (still kept for /undo): ${couldNot.join("; ")}.` : "";
     const kept = keptFor.length > 0 ? ` Kept ${keptFor.join(", ")}: ${keptFor.length === 1 ? "it holds" : "they hold"} what a file left alone held before, which would otherwise be nowhere on disk.` : "";
-    return said + left + failed + kept;
+    return { said: said + left + failed + kept, restored };
   }
+}
+
+/** What a take-back did: the line for the person, and each file it changed ("restored a.txt", "removed b.txt"). */
+export interface UndoResult {
+  said: string;
+  restored: string[];
+}
+
+/**
+ * The note the model gets with the person's next message after files were taken back, so it does not go on
+ * believing its edits are there: which files, and how (`how`: "/undo", "/rewind 3", "bunker --undo").
+ */
+export function takeBackNote(turn: TurnSummary, restored: string[], how: string): string {
+  const later = restored.length === 1 ? "this file no longer holds" : "these files no longer hold";
+  return (
+    `The person took back file changes with ${how}, to before their message ${turn.number} ("${turn.prompt}"): ${restored.join(", ")}. ` +
+    `On disk ${later} the changes made from that message on; read ${restored.length === 1 ? "it" : "them"} again before relying on or editing ${restored.length === 1 ? "it" : "them"}.`
+  );
+}
+
+/** Which of the person's messages the turn in message `index` is (1 = the first); past the end (the conversation was rewound since), the next one. */
+function promptNumber(messages: MessageParam[], index: number): number {
+  let n = 0;
+  for (let i = 0; i <= index && i < messages.length; i++) if (holdsPrompt(messages[i]!)) n++;
+  return index >= messages.length ? n + 1 : Math.max(1, n);
 }
 
 interface UndoFile {
@@ -199,7 +240,7 @@ function promptText(m: MessageParam | undefined): string {
   if (!m) return "";
   let text = "";
   if (typeof m.content === "string") text = m.content;
-  else for (const b of m.content) if (b.type === "text") { text = b.text; break; }
+  else for (const b of m.content) if (b.type === "text" && !isBunkerNote(b)) { text = b.text; break; }
   const line = text.trim().split("\n")[0] ?? "";
   return line.length > 60 ? `${line.slice(0, 59)}…` : line;
 }

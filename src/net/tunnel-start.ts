@@ -5,7 +5,7 @@
 //   TLS          the ClientHello's server name must be the tunnel's host (case and a trailing dot aside;
 //                `localhost` is 127.0.0.1); no name is accepted only for a tunnel opened to an address;
 //                Encrypted Client Hello is refused (its real name is hidden from bunker)
-//   plain HTTP   (a method, any token, and a space first, after any number of blank lines) carried only to an address granted by address (the forwarder's loopback tunnels, a
+//   plain HTTP   (a method and a space first, after any number of blank lines: see httpStart) carried only to an address granted by address (the forwarder's loopback tunnels, a
 //                server on the person's network); elsewhere it must come as a proxy request, where the
 //                proxy checks its Host header
 //   other bytes  carried (SSH, a database's protocol: no name to front with), except on port 443,
@@ -33,15 +33,36 @@ export type TunnelStart =
   /** `answer`: a TLS alert for a TLS client, an HTTP 403 for an HTTP one, nothing otherwise. */
   | { kind: "refuse"; reason: string; answer: { tlsAlert: number } | "http" | null };
 
+const TCHAR = "A-Za-z0-9!#$%&'*+.^_`|~-";
 /**
  * A request line's start: a method and a space. A method is any token (RFC 9110 5.6.2: nginx routes `A_B` or a
- * 40-letter word by the Host header as it does GET), starting with a letter here so that git's pkt-line length
- * (`0032git-upload-pack /x`) is not one. A text protocol that starts so (SMTP's `EHLO x`) is taken for HTTP.
+ * 40-letter word by the Host header as it does GET). One starting with a letter and its space is taken for HTTP at
+ * once (a text protocol that starts so, SMTP's `EHLO x`, is too).
  */
-const HTTP_METHOD = /^[A-Za-z][A-Za-z0-9!#$%&'*+.^_`|~-]*[ \t]/;
-/** A method not yet followed by its space: wait for more, up to a request line's usual limit (nginx's 8 KB). */
-const METHOD_SO_FAR = /^[A-Za-z][A-Za-z0-9!#$%&'*+.^_`|~-]*$/;
+const HTTP_METHOD = new RegExp(`^[A-Za-z][${TCHAR}]*[ \t]`);
+/** A token not yet followed by its space: wait for more, up to a request line's usual limit (nginx's 8 KB). */
+const TOKEN_SO_FAR = new RegExp(`^[${TCHAR}]*$`);
+/**
+ * A token starting otherwise (nginx also takes `_GET` and `-GET`, HAProxy any token: red team 9's F03) is HTTP when
+ * its line is a request line, `TOKEN TARGET HTTP/…`. Told apart by the rest of its line: git's pkt-line
+ * (`0032git-upload-pack /x\0host=…`) has a control character in it, which no request line has.
+ */
+const TOKEN_SPACE = new RegExp(`^[${TCHAR}]+[ \t]`);
+const REQUEST_LINE = new RegExp(`^[${TCHAR}]+[ \t]+[^\s]+[ \t]+HTTP/`, "i");
+const CONTROL = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/;
 const MAX_REQUEST_START = 8192;
+
+/** Whether `start` (the first bytes after any blank lines) is an HTTP request's, or more is needed to tell. */
+function httpStart(start: string, full: boolean): "http" | "not" | "more" {
+  if (start === "" || TOKEN_SO_FAR.test(start)) return full ? "http" : "more";
+  if (HTTP_METHOD.test(start)) return "http";
+  if (!TOKEN_SPACE.test(start)) return "not";
+  const end = start.search(/[\r\n]/);
+  const line = end === -1 ? start : start.slice(0, end);
+  if (CONTROL.test(line)) return "not";
+  if (end === -1) return full ? "http" : "more";
+  return REQUEST_LINE.test(line) ? "http" : "not";
+}
 
 /** The verdict on a tunnel's first bytes (all the client has sent so far); "more" until there are enough. */
 export function judgeTunnelStart(bytes: Uint8Array, t: TunnelTarget): TunnelStart {
@@ -53,8 +74,9 @@ export function judgeTunnelStart(bytes: Uint8Array, t: TunnelTarget): TunnelStar
   let from = 0;
   while (from < bytes.length && (bytes[from] === 10 || bytes[from] === 13 || bytes[from] === 9 || bytes[from] === 32)) from++;
   const start = new TextDecoder("latin1").decode(bytes.subarray(from, from + MAX_REQUEST_START));
-  if ((start === "" || METHOD_SO_FAR.test(start)) && bytes.length < MAX_REQUEST_START) return { kind: "more" };
-  if (HTTP_METHOD.test(start) || METHOD_SO_FAR.test(start) || start === "") {
+  const http = httpStart(start, bytes.length >= MAX_REQUEST_START);
+  if (http === "more") return { kind: "more" };
+  if (http === "http") {
     if (t.port === 443) return refuse(`the tunnel to ${target} carried plain HTTP; port 443 is carried only as TLS, whose server name bunker checks`, "http");
     if (t.local) return { kind: "carry" };
     return refuse(`plain HTTP inside a CONNECT tunnel to ${target} is not carried (its Host header could name another site on the same server): send it as a proxy request (http://${target}/…), where bunker checks the Host header`, "http");

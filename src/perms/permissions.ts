@@ -121,6 +121,8 @@ export class Permissions {
       }
     }
     const first = decisions[0]!;
+    // Work that is not bunker's to undo (a hand edit a forced take-back would overwrite) is asked about whatever is granted.
+    if (req.kind === "write" && req.loses) mustAsk = true;
     if (!mustAsk) {
       if (req.kind === "write" && req.files?.length) this.onUnasked?.(req);
       return first;
@@ -138,6 +140,9 @@ export class Permissions {
     if (!this.approver.interactive) {
       // What would have been asked about is shown, then refused: the person sees what the flag would let through.
       if (req.kind === "write" && req.files?.length) this.onUnasked?.(req);
+      if (req.kind === "write" && req.loses) {
+        this.deny(req, `${req.loses}. bunker asks before overwriting changes it did not make, and it is not asking (no terminal or --no-prompt): run it in a terminal to see what would be lost and confirm, or save those changes elsewhere first`, first);
+      }
       if (protectedFiles.length > 0) {
         const whys = protectedFiles.map((p) => `${p.display}: ${p.why}`).join("; ");
         this.deny(req, `${describe(req)} needs approval (${whys}). Such writes always ask, even under --allow-write or -A, and bunker is not asking (no terminal or --no-prompt). Run bunker in a terminal without --no-prompt to approve it`, first);

@@ -219,7 +219,10 @@ export class TtyApprover implements Approver {
         }
         const title = `${tool} wants to ${files.every((f) => f.kind === "create") && files.length > 0 ? "create" : "edit"} ${names.join(", ")}`;
         const question = many ? `Apply these changes to ${names.length} files?` : `Apply this change to ${names[0]}?`;
-        const protectedNotes = (req.protectedFiles ?? []).map((p) => `${c.yellow("runs code later:")} ${escapeControl(p.display)} ${c.dim("—")} ${c.yellow(escapeControl(p.why))}`);
+        const protectedNotes = [
+          ...(req.loses ? [c.yellow(`${escapeControl(req.loses)} (the lines marked - below):`)] : []),
+          ...(req.protectedFiles ?? []).map((p) => `${c.yellow("runs code later:")} ${escapeControl(p.display)} ${c.dim("—")} ${c.yellow(escapeControl(p.why))}`),
+        ];
         // The rows left once the question has its own, counting the view option that a cut adds.
         let cut = false;
         const details = this.fittedDiff(files, protectedNotes, this.detailRows(title, question, [...options, VIEW_OPTION]), () => (cut = true));

@@ -59,6 +59,12 @@ export interface PermRequest {
   signal?: AbortSignal;
   /** Asked for the person's own command (/undo, /rewind): asked every time, no refusal remembered, only yes or no. */
   byPerson?: boolean;
+  /**
+   * A write that loses work bunker did not make (a forced take-back over a file changed since: a hand edit):
+   * what would be lost, in a sentence. Asked even where writes are allowed; refused, saying so, where bunker
+   * is not asking.
+   */
+  loses?: string;
 }
 
 export type ApprovalAnswer =

@@ -117,6 +117,12 @@ export function ownCopiesForCommand(spec: SandboxSpec, platform: NodeJS.Platform
 }
 
 /** The line the command's result gets when files were given copies of their own. */
+/** The person's line: which files are no longer the same file as their other names. */
+export function ownCopiesLine(o: { copied: string[]; bytes: number }, root: string): string {
+  const shown = o.copied.slice(0, 3).map((p) => relative(root, p) || p).join(", ");
+  return `${o.copied.length} hard-linked file${o.copied.length === 1 ? " was" : "s were"} given a copy of ${o.copied.length === 1 ? "its" : "their"} own before the command (${shown}${o.copied.length > 3 ? ", …" : ""}): a change to ${o.copied.length === 1 ? "it" : "them"} no longer reaches ${o.copied.length === 1 ? "its other name" : "their other names"} outside the workspace`;
+}
+
 export function ownCopiesNote(o: { copied: string[]; bytes: number }, root: string): string | null {
   if (o.copied.length === 0) return null;
   const shown = o.copied.slice(0, 3).map((p) => relative(root, p) || p).join(", ");

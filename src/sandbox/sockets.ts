@@ -135,7 +135,7 @@ function readFolder(dir: string, now: number): DirMemo | "unreadable" | null {
  * toolchain directories and a socket a grant names itself; or why the command is not run (a tree too big to look
  * through before each command, or too many sockets to mask one by one).
  */
-export function socketsMasked(spec: SandboxSpec, limits: SocketLimits = SOCKET_LIMITS): { spec: SandboxSpec } | { refused: string } {
+export function socketsMasked(spec: SandboxSpec, limits: SocketLimits = SOCKET_LIMITS): { spec: SandboxSpec; note?: string } | { refused: string } {
   const mounts = sandboxMounts(spec, "linux");
   const exempt = new Set([...(spec.system ?? SYSTEM_DIRS.linux!), ...(spec.toolchains ?? []), ...(spec.gitConfig ?? [])]);
   const rootsOf = (kind: "ro" | "rw") => mounts.filter((m) => m.kind === kind && !exempt.has(m.path)).map((m) => m.path);
@@ -155,12 +155,40 @@ export function socketsMasked(spec: SandboxSpec, limits: SocketLimits = SOCKET_L
   // wherever the command would see them. One a container bound is missed.
   const found = walk.over ? [...new Set([...walk.sockets, ...liveSockets().filter((p) => roots.some((r) => isWithin(r, p)) && isShown(mounts, p) && isSocket(p))])] : walk.sockets;
   const named = new Set([...(spec.readable ?? []), ...spec.writable, ...(spec.privateDirs ?? [])]);
-  const sockets = [...found.filter((s) => !named.has(s)), ...walk.unreadable];
-  if (sockets.length > limits.maxSockets) {
-    const where = [...new Set(sockets.map((s) => dirname(s)))].slice(0, 5).join(", ");
-    return { refused: `${why}; there are ${sockets.length} sockets there (in ${where}…), more than the ${limits.maxSockets} it masks one by one (or folders it cannot list). To run it, grant narrower folders, or remove stale sockets.` };
+  const masks = fewerMasks([...found.filter((s) => !named.has(s)), ...walk.unreadable], skip, named, limits.maxSockets);
+  if (masks.length > limits.maxSockets) {
+    const where = [...new Set(masks.map((s) => dirname(s)))].slice(0, 5).join(", ");
+    return { refused: `${why}; there are ${masks.length} sockets there (in ${where}…), more than the ${limits.maxSockets} it masks one by one (or folders it cannot list). To run it, grant narrower folders, or remove stale sockets.` };
   }
-  return { spec: sockets.length === 0 ? spec : { ...spec, hidden: [...(spec.hidden ?? []), ...sockets] } };
+  const folders = masks.filter((m) => !found.includes(m) && !walk.unreadable.includes(m));
+  return {
+    spec: masks.length === 0 ? spec : { ...spec, hidden: [...(spec.hidden ?? []), ...masks] },
+    ...(folders.length > 0 ? { note: `${folders.length === 1 ? "the folder" : "the folders"} ${folders.join(", ")}, full of Unix sockets, ${folders.length === 1 ? "is" : "are"} hidden from this command (bunker masks sockets one by one up to ${limits.maxSockets}); remove the stale sockets there to see ${folders.length === 1 ? "it" : "them"} again` } : {}),
+  };
+}
+
+/**
+ * `paths` to mask, at most `max` where it can: the folders holding the most sockets masked whole instead of their
+ * sockets one by one (a command that left hundreds of socket files in .cache/s must not stop every later command:
+ * red team 9's F08). Never a mount's own folder (the workspace, a grant) or one a grant names.
+ */
+function fewerMasks(paths: string[], mountPoints: ReadonlySet<string>, named: ReadonlySet<string>, max: number): string[] {
+  if (paths.length <= max) return paths;
+  const byFolder = new Map<string, string[]>();
+  for (const p of paths) {
+    const d = dirname(p);
+    if (mountPoints.has(d) || named.has(d)) continue;
+    byFolder.set(d, [...(byFolder.get(d) ?? []), p]);
+  }
+  let out = paths;
+  const chosen: string[] = [];
+  for (const [dir, inside] of [...byFolder].sort((a, b) => b[1].length - a[1].length)) {
+    if (out.length <= max || inside.length < 2) break;
+    if (chosen.some((c) => isWithin(c, dir))) continue;
+    chosen.push(dir);
+    out = [...out.filter((p) => !isWithin(dir, p)), dir];
+  }
+  return out;
 }
 
 /** The paths of the sockets listening in this machine's network namespace (absolute ones: a relative bind says not where). */

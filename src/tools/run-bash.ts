@@ -23,7 +23,7 @@ import { loopbackNote, refusalNote, startCommandNet } from "../net/command-net.t
 import { grantedLoopbackTargets, permissionGate } from "../net/gate.ts";
 import { scanDenied } from "../sandbox/denied-files.ts";
 import { socketsMasked } from "../sandbox/sockets.ts";
-import { ownCopiesForCommand, ownCopiesNote } from "../sandbox/shared-inodes.ts";
+import { ownCopiesForCommand, ownCopiesNote, ownCopiesLine } from "../sandbox/shared-inodes.ts";
 import { enclosingGitDirs, grantedReadPaths, hostView, linkedGitDirs, standInPaths, type SandboxSpec } from "../sandbox/spec.ts";
 import { escapeControl } from "../ui/escape.ts";
 import { shellQuote } from "../shell/quote.ts";
@@ -137,6 +137,8 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
       // A file that is a hard link to one outside what the command may write (a package cache's) gets its own copy first (shared-inodes.ts).
       const shared = p.confined ? ownCopiesForCommand(spec) : { copied: [], bytes: 0 };
       if ("refused" in shared) throw new ToolError(`not run: ${shared.refused}`);
+      // The person's own hard links (dotfiles linked into ~/.config) are split too: they are told, not only the model (red team 9 F05).
+      if (shared.copied.length > 0) ctx.ui.info(`  ${escapeControl(ownCopiesLine(shared, ctx.root))}`);
       // The git wall's walk saw the files before their copies: walked again as they are now.
       if (shared.copied.length > 0) spec = commandSandboxSpec(command, ctx.root, opts, p.confined, decision.run?.readOnly ?? false);
       // bubblewrap's mounts hold to their folders, checked in place before the command (mount-check.ts).
@@ -164,7 +166,7 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
       if (p.confined && p.kind === "seatbelt") env.TMPDIR = tmp = mkdtempSync(join(tmpdir(), "bunker-run-"));
       if (p.confined && p.kind === "bubblewrap") env.TMPDIR = "/tmp";
       // Every Unix socket it would see masked (a read-only mount does not stop connect()), or not run (sockets.ts).
-      const view = p.confined && p.kind === "bubblewrap" ? socketsMasked(spec) : { spec };
+      const view: { spec: SandboxSpec; note?: string } | { refused: string } = p.confined && p.kind === "bubblewrap" ? socketsMasked(spec) : { spec };
       if ("refused" in view) {
         await net?.close();
         throw new ToolError(`not run: ${view.refused}`);
@@ -200,6 +202,7 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
           result.exitCode !== 0 ? withheldNote(result.output, withheld, personEnv) : null,
           ...disarmed.map((l) => `note: ${l}`),
           "copied" in shared && shared.copied.length > 0 ? `note: ${ownCopiesNote(shared, ctx.root)}` : null,
+          view.note ? `note: ${view.note}` : null,
         ].filter((n) => n);
         return formatResult(result, notes.length > 0 ? notes.join("\n") : null);
       } finally {

@@ -45,6 +45,14 @@ export function renderFileChanges(files: FileChangePreview[], opts: DiffViewOpti
   return out;
 }
 
+/** Rows of diff shown for a write decided without a question (allowed by a flag, or refused unasked). */
+const UNASKED_DIFF_LINES = 40;
+
+/** A write decided without a question, as the person still sees it: the diffs, indented under the tool's line. */
+export function unaskedChangeLines(files: FileChangePreview[]): string[] {
+  return renderFileChanges(files, { maxLines: UNASKED_DIFF_LINES }).map((line) => `    ${line}`);
+}
+
 /** The header line and the bounded, coloured diff body for one file. */
 export function renderFileChange(file: FileChangePreview, opts: DiffViewOptions = {}): string[] {
   const color = opts.color ?? pc.isColorSupported;

@@ -51,7 +51,7 @@ test.skipIf(!sandboxed)("the model's files made a FIFO, a link to /dev/zero and 
   expect(Date.now() - t0).toBeLessThan(10_000);
   expect(undo.stdout).toBe(
     'Took back turn 1 ("write them"): restored plain.md. Not taken back (still kept for /undo): fifo.md is a named pipe (FIFO), not a regular file; bunker did not read it; ' +
-      "zero.md is a symbolic link; bunker did not follow it or read it; sparse.md is 2.0 GB, more than the 64.0 MB bunker reads of it; bunker did not read it.\n",
+      "zero.md is a symbolic link; bunker did not follow it or read it; sparse.md is 2.0 GB, more than the 64.0 MB bunker reads of it; bunker did not read it. Claude is told when the session is continued.\n",
   );
   expect(readFileSync(join(root, "plain.md"), "utf8")).toBe("mine\n");
   expect(lstatSync(join(root, "fifo.md")).isFIFO()).toBe(true);

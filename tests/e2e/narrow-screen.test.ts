@@ -38,13 +38,13 @@ describe.skipIf(!tmuxAvailable)("a 50-column terminal", () => {
     await waitForCount(tmux, "Wrote it.", 1);
     tmux.keys(["/rewind"], true);
     await press(tmux, "Enter");
-    const screen = await waitForCount(tmux, "changed since.", 1);
+    const screen = await waitForCount(tmux, "asked).", 1);
 
     const notAttached = rowsOf(screen, `${shot} was`, `--allow-read=${shot}`);
-    const hint = rowsOf(screen, "/rewind N takes the files back", "changed since.");
+    const hint = rowsOf(screen, "/rewind N takes the files back", "asked).");
     for (const row of [...notAttached, ...hint]) expect(Bun.stringWidth(row)).toBeLessThan(COLS);
     expect(notAttached.join(" ")).toContain(`To grant it, run bunker with --allow-read=${shot}`);
-    expect(hint.join(" ")).toContain('"force" to take back files changed since.');
+    expect(hint.join(" ").replace(/\s+/g, " ")).toContain('"force" to take back files changed since (you are shown what that loses and asked).');
     expect(await quitWithCtrlD(tmux)).not.toBeNull();
   });
 });

@@ -121,6 +121,94 @@ describe.skipIf(!tmuxAvailable)("undo in a real terminal (tmux)", () => {
     expect(await quitWithCtrlD(tmux)).not.toBeNull();
   });
 
+  test("after /undo the model is told, with the next message, which files were taken back (it no longer believes its edit is there)", async () => {
+    const fake = e2e.serve([
+      reply([toolUse("read_file", { path: "a.txt" })]),
+      reply([toolUse("edit_file", { path: "a.txt", old_string: "alpha", new_string: "beta" })]),
+      reply("Changed it."),
+      reply("Understood."),
+    ]);
+    const { root, env } = e2e.workspace({ "a.txt": ORIGINAL });
+    const tmux = await e2e.terminal([...BUNKER, "--allow-write", "change alpha"], { cwd: root, env, cols: 120, rows: 50 });
+    await waitForCount(tmux, "Changed it.", 1);
+    await say(tmux, "/undo");
+    await waitForCount(tmux, 'Took back turn 1 ("change alpha"): restored a.txt. Claude is told with your next message.', 1);
+    expect(fake.requests).toHaveLength(3);
+    await say(tmux, "what is in a.txt now?");
+    await waitForCount(tmux, "Understood.", 1);
+    const last = fake.requests[3]!.body.messages.at(-1)!;
+    const texts = (last.content as { type: string; text?: string }[]).filter((b) => b.type === "text").map((b) => b.text);
+    // The note first, in bunker's brackets, then the person's words: one user message.
+    expect(texts).toEqual([
+      '[The person took back file changes with /undo, to before their message 1 ("change alpha"): restored a.txt. On disk this file no longer holds the changes made from that message on; read it again before relying on or editing it.]',
+      "what is in a.txt now?",
+    ]);
+    // Said once: the request after it carries no second note.
+    expect(JSON.stringify(fake.requests[3]!.body.messages).split("took back file changes").length - 1).toBe(1);
+    expect(await quitWithCtrlD(tmux)).not.toBeNull();
+  });
+
+  test("/rewind numbers turns by the person's messages and keeps them: a question between, a turn taken back, a new turn after", async () => {
+    const fake = e2e.serve([
+      reply([toolUse("write_file", { path: "one.txt", content: "1\n" })]),
+      reply("Wrote one."),
+      reply("Just an answer."),
+      reply([toolUse("write_file", { path: "three.txt", content: "3\n" })]),
+      reply("Wrote three."),
+      reply([toolUse("write_file", { path: "four.txt", content: "4\n" })]),
+      reply("Wrote four."),
+    ]);
+    const { root, env } = e2e.workspace();
+    const tmux = await e2e.terminal([...BUNKER, "--allow-write", "write one"], { cwd: root, env, cols: 160, rows: 60 });
+    await waitForCount(tmux, "Wrote one.", 1);
+    await say(tmux, "a question");
+    await waitForCount(tmux, "Just an answer.", 1);
+    await say(tmux, "write three");
+    await waitForCount(tmux, "Wrote three.", 1);
+    await say(tmux, "/rewind");
+    let screen = await waitForCount(tmux, "N is your Nth message in this conversation", 1);
+    expect(screen).toMatch(/ 1 {2}\d\d:\d\d {2}one\.txt {2}\+1 -0 {2}"write one"/);
+    expect(screen).toMatch(/ 3 {2}\d\d:\d\d {2}three\.txt {2}\+1 -0 {2}"write three"/);
+    await say(tmux, "/rewind 2");
+    await waitForCount(tmux, "No turn 2 changed files still in effect. Give a number from /rewind's list (1 or 3).", 1);
+    await say(tmux, "/rewind 3");
+    await waitForCount(tmux, 'Took back turn 3 ("write three"): removed three.txt. Claude is told with your next message.', 1);
+    await say(tmux, "write four");
+    await waitForCount(tmux, "Wrote four.", 1);
+    expect(JSON.stringify(fake.requests[5]!.body.messages.at(-1))).toContain("The person took back file changes with /rewind 3, to before their message 3 (\\\"write three\\\"): removed three.txt.");
+    await say(tmux, "/rewind");
+    screen = await waitForCount(tmux, "N is your Nth message in this conversation", 2);
+    const list = screen.slice(screen.lastIndexOf("N is your Nth message"));
+    // Turn 1 is still 1, the new turn is 4 (the person's fourth message), and 3 is gone, not reused.
+    expect(list).toMatch(/ 1 {2}\d\d:\d\d {2}one\.txt/);
+    expect(list).toMatch(/ 4 {2}\d\d:\d\d {2}four\.txt {2}\+1 -0 {2}"write four"/);
+    expect(list).not.toMatch(/ 3 {2}\d\d:\d\d/);
+    expect(await quitWithCtrlD(tmux)).not.toBeNull();
+  });
+
+  test("/rewind N force under --allow-write over a hand edit: the diff shows what would be lost, and it is asked; no keeps the edit", async () => {
+    e2e.serve([reply([toolUse("write_file", { path: "c.txt", content: "sea\n" })]), reply("Wrote it.")]);
+    const { root, env } = e2e.workspace();
+    const tmux = await e2e.terminal([...BUNKER, "--allow-write", "write c"], { cwd: root, env, cols: 120, rows: 50 });
+    await waitForCount(tmux, "Wrote it.", 1);
+    writeFileSync(join(root, "c.txt"), "sea, and my own line\n");
+    await say(tmux, "/rewind 1 force");
+    const screen = await waitForQuestion(tmux, "Apply this change to c.txt?", 1);
+    // The box's rows read as one text: a sentence wraps inside it.
+    const box = screen.slice(screen.lastIndexOf("undo wants to edit c.txt")).replace(/\n│  /g, " ");
+    expect(box).toContain('c.txt was changed after bunker\'s change (by you or a command); taking it back with "force" loses those changes (the lines marked - below):');
+    expect(box).toContain("-sea, and my own line");
+    await press(tmux, "n");
+    await Bun.sleep(300);
+    expect(readFileSync(join(root, "c.txt"), "utf8")).toBe("sea, and my own line\n");
+    await say(tmux, "/rewind 1 force");
+    await waitForQuestion(tmux, "Apply this change to c.txt?", 2);
+    await press(tmux, "y");
+    await waitForCount(tmux, 'Took back turn 1 ("write c"): removed c.txt.', 1);
+    expect(existsSync(join(root, "c.txt"))).toBe(false);
+    expect(await quitWithCtrlD(tmux)).not.toBeNull();
+  });
+
   test("/rewind two turns back restores both files and says so; a file edited by hand in between is named and left alone", async () => {
     const fake = e2e.serve([
       reply([toolUse("read_file", { path: "a.txt" })]),
@@ -157,6 +245,7 @@ describe("bunker --undo and --rewind without a terminal", () => {
       reply([toolUse("write_file", { path: "notes/new.txt", content: "new\n" }), toolUse("read_file", { path: "a.txt" })]),
       reply([toolUse("edit_file", { path: "a.txt", old_string: "alpha", new_string: "beta" })]),
       reply("Done."),
+      reply("Noted."),
     ]);
     const { root, env } = e2e.workspace({ "a.txt": ORIGINAL });
     expect((await runHeadless(root, env, ["-p", "make notes", "--allow-write"])).code).toBe(0);
@@ -172,10 +261,17 @@ describe("bunker --undo and --rewind without a terminal", () => {
     expect(readFileSync(join(root, "a.txt"), "utf8")).toBe(ORIGINAL.replace("alpha", "beta"));
 
     const r = await runHeadless(root, env, ["--undo", "--allow-write"]);
-    expect(r.stdout).toBe('Took back turn 1 ("make notes"): removed notes/new.txt, restored a.txt.\n');
+    expect(r.stdout).toBe('Took back turn 1 ("make notes"): removed notes/new.txt, restored a.txt. Claude is told when the session is continued.\n');
     expect(r.code).toBe(0);
     expect(readFileSync(join(root, "a.txt"))).toEqual(Buffer.from(ORIGINAL));
     expect(existsSync(join(root, "notes"))).toBe(false);
+    // The next -c tells the model, with the person's message, what was taken back.
+    expect((await runHeadless(root, env, ["-c", "-p", "and now?"])).stdout).toBe("Noted.\n");
+    const told = fake.requests.at(-1)!.body.messages.at(-1)!.content as { type: string; text?: string }[];
+    expect(told.map((b) => b.text)).toEqual([
+      '[The person took back file changes with bunker --undo, to before their message 1 ("make notes"): removed notes/new.txt, restored a.txt. On disk these files no longer hold the changes made from that message on; read them again before relying on or editing them.]',
+      "and now?",
+    ]);
     // Again, with nothing left to take back: said plainly, and not a failure (exit 0), with -c as the new user typed it.
     for (const flags of [["--undo", "--allow-write"], ["-c", "--undo"]]) {
       const again = await runHeadless(root, env, flags);
@@ -183,6 +279,19 @@ describe("bunker --undo and --rewind without a terminal", () => {
       expect(again.stderr).toBe("");
       expect(again.code).toBe(0);
     }
+  });
+
+  test("--undo force with --allow-write over a hand edit, no terminal: refused with what to do, the edit kept", async () => {
+    e2e.serve([reply([toolUse("write_file", { path: "c.txt", content: "sea\n" })]), reply("Wrote it.")]);
+    const { root, env } = e2e.workspace();
+    expect((await runHeadless(root, env, ["-p", "write c", "--allow-write"])).code).toBe(0);
+    writeFileSync(join(root, "c.txt"), "sea, and my own line\n");
+    const r = await runHeadless(root, env, ["--undo", "force", "--allow-write"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('c.txt was changed after bunker\'s change (by you or a command); taking it back with "force" loses those changes. bunker asks before overwriting changes it did not make, and it is not asking (no terminal or --no-prompt): run it in a terminal to see what would be lost and confirm, or save those changes elsewhere first');
+    // What would have been lost is shown (the diff), and kept.
+    expect(r.stderr).toContain("-sea, and my own line");
+    expect(readFileSync(join(root, "c.txt"), "utf8")).toBe("sea, and my own line\n");
   });
 
   test("--undo where no session was ever saved: nothing to take back, said plainly, exit 0", async () => {

@@ -18,6 +18,8 @@ export interface ConfinedRun {
   sessionsDir?: string;
   /** Folders outside the workspace granted for writing (--allow-write=PATHS). */
   writable?: string[];
+  /** Filled with the lines the person is shown while it runs. */
+  shown?: string[];
 }
 
 /** The tool result's text (status line, output, notes). */
@@ -31,5 +33,6 @@ export async function runAllowed(root: string, command: string, o: ConfinedRun):
   const ctx = makeContext(root, { grants });
   const tool = createRunBashTool({ sandbox: o.sandbox ?? "on", allowNet: o.allowNet ?? false, allowEnv: [], gitWritable: false, grants, env: o.env, home: o.home, killGraceMs: 300, writable: o.writable ?? [], ...(o.sessionsDir ? { sessionsDir: o.sessionsDir } : {}) });
   const r = (await tool.run({ command }, ctx)) as Exclude<ToolOutput, string>;
+  o.shown?.push(...ctx.notices);
   return r.content;
 }

@@ -13,12 +13,12 @@ const at = new Date(2026, 0, 5, 9, 7).getTime();
 const turn = (number: number, files: string[], prompt: string): TurnSummary => ({ number, turn: number * 2, at, prompt, files, added: 3, removed: 1 });
 
 test("each turn: its number, time, files, lines added and removed, and prompt; then how to use it", () => {
-  const shown = Bun.stripANSI(listTurns([turn(1, ["a.ts"], "fix a"), turn(2, ["b.ts", "c.ts"], "and b")]));
+  const shown = Bun.stripANSI(listTurns([turn(1, ["a.ts"], "fix a"), turn(3, ["b.ts", "c.ts"], "and b")]));
   expect(shown).toBe(
-    "Turns that changed files, oldest first (changes made by commands are not tracked):\n" +
+    "Turns that changed files, oldest first; N is your Nth message in this conversation, so a number keeps its turn when others are taken back (changes made by commands are not tracked):\n" +
       '   1  09:07  a.ts  +3 -1  "fix a"\n' +
-      '   2  09:07  b.ts, c.ts  +3 -1  "and b"\n' +
-      '/rewind N takes the files back to before turn N; add "conversation" to drop those turns from the conversation too, "force" to take back files changed since.\n',
+      '   3  09:07  b.ts, c.ts  +3 -1  "and b"\n' +
+      '/rewind N takes the files back to before turn N; add "conversation" to drop those turns from the conversation too, "force" to take back files changed since (you are shown what that loses and asked).\n',
   );
 });
 

@@ -68,6 +68,17 @@ describe("judgeTunnelStart", () => {
     expect(judgeTunnelStart(Buffer.from("A_B /secret HTTP/1.1\r\nHost: evil.example\r\n\r\n"), port80)).toMatchObject({ kind: "refuse", answer: "http" });
     expect(judgeTunnelStart(Buffer.from("ABCDEFGHIJKLMNOPQRST /secret HTTP/1.1\r\nHost: evil.example\r\n\r\n"), port80)).toMatchObject({ kind: "refuse", answer: "http" });
     expect(judgeTunnelStart(Buffer.from("ABCDEFGHIJKLMNOPQRST"), port80)).toEqual({ kind: "more" });
+    // A method not starting with a letter (nginx takes `_GET` and `-GET` and routes them by Host as GET; HAProxy any
+    // token: red team 9's F03): HTTP when its line is a request line, waited for when the line has not ended.
+    for (const method of ["_GET", "-GET", "0GET", "!"]) {
+      expect(judgeTunnelStart(Buffer.from(`${method} /exfil?d=1 HTTP/1.1\r\nHost: other-site.example\r\n\r\n`), port80)).toMatchObject({ kind: "refuse", answer: "http" });
+      expect(judgeTunnelStart(Buffer.from(`${method} /exfil?d=1 HT`), port80)).toEqual({ kind: "more" });
+    }
+    expect(judgeTunnelStart(Buffer.from("_"), port80)).toEqual({ kind: "more" });
+    expect(judgeTunnelStart(Buffer.from("_GET /exfil?d=1 http/1.0\n\n"), port80)).toMatchObject({ kind: "refuse", answer: "http" });
+    expect(judgeTunnelStart(Buffer.from("_" + " ".repeat(9000)), port80)).toMatchObject({ kind: "refuse", answer: "http" });
+    // Such a token and a space in a line that is no request line: another protocol's.
+    expect(judgeTunnelStart(Buffer.from("_x hello there\r\n"), port80)).toEqual({ kind: "carry" });
     // Blank lines or a method that never end are not carried unjudged either.
     expect(judgeTunnelStart(Buffer.from("\r\n".repeat(5000)), port80)).toMatchObject({ kind: "refuse", answer: "http" });
     expect(judgeTunnelStart(Buffer.from("A".repeat(9000)), port80)).toMatchObject({ kind: "refuse", answer: "http" });

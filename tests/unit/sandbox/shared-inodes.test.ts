@@ -40,8 +40,11 @@ describe.skipIf(detectSandbox().kind !== "bubblewrap")("hard links into a packag
 
   test("in the sandbox the workspace's file gets its own copy first: the cache and the other project are untouched, the result says so", async () => {
     const p = installed("attack");
-    const out = await runAllowed(p.root, append, { env, home });
+    const shown: string[] = [];
+    const out = await runAllowed(p.root, append, { env, home, shown });
     expect(out).toContain("appended");
+    // The person is told too (red team 9 F05: their own hard-linked dotfiles are split the same way).
+    expect(shown).toContain("  1 hard-linked file was given a copy of its own before the command (node_modules/is-number/index.js): a change to it no longer reaches its other name outside the workspace");
     expect(out).toContain("note: bunker gave 1 file (47 bytes) a copy of their own before the command: each was a hard link to a file outside the folders commands may write");
     expect(out).toContain("node_modules/is-number/index.js");
     expect(readFileSync(p.cache, "utf8")).toBe(CODE);

@@ -103,6 +103,23 @@ describe.skipIf(!usable)("Unix sockets in what a command sees are masked (red te
     expect(heard).toEqual([]);
   });
 
+  test("a command that left more socket files than bunker masks one by one does not stop the next: their folder is hidden, the database socket still refused (red team 9 F08)", async () => {
+    const left = join(root, ".cache", "s");
+    const made = await runAllowed(root, `mkdir -p .cache/s && echo kept > .cache/s/notes.txt && python3 -c 'import socket
+for i in range(70): socket.socket(socket.AF_UNIX).bind(".cache/s/%d.sock" % i)' && echo made`, { env, home });
+    expect(made).toContain("made");
+    try {
+      heard.length = 0;
+      const next = await runAllowed(root, `ls -A .cache/s | wc -l; ${connect(dbSocket)}`, { env, home });
+      expect(next).not.toContain("not run");
+      expect(next).toMatch(/exit code 0[^]*\n0\n[^]*ConnectionRefusedError/);
+      expect(next).toContain(`note: the folder ${left}, full of Unix sockets, is hidden from this command`);
+      expect(heard).toEqual([]);
+    } finally {
+      rmSync(join(root, ".cache"), { recursive: true, force: true });
+    }
+  });
+
   test("the host's abstract sockets are out of reach in every network mode: none, the proxy's, bare --allow-net", async () => {
     heard.length = 0;
     // No network at all (a line that only reads gets this namespace), built as run_bash builds it.
