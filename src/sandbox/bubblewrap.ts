@@ -27,6 +27,8 @@ function mountArgs(m: Mount, sizeOf: (path: string) => string[]): string[] {
       return ["--symlink", m.target, m.path];
     case "empty":
       return m.writable ? [...sizeOf(m.path), "--tmpfs", m.path] : ["--tmpfs", m.path, "--remount-ro", m.path];
+    case "kept":
+      return ["--bind", m.source, m.path];
     case "mask":
       // A file becomes /dev/null (--ro-bind would mount it nodev: unreadable rather than empty).
       return m.dir ? ["--tmpfs", m.path, "--remount-ro", m.path] : ["--dev-bind", "/dev/null", m.path];

@@ -5,7 +5,7 @@ import { isAbsolute, join, normalize, resolve } from "node:path";
 import { isWithin } from "../perms/workspace.ts";
 import { shellQuote } from "../shell/quote.ts";
 import { isSocket } from "./sockets.ts";
-import { sandboxMounts, shownAs, type Mount, type SandboxSpec } from "./spec.ts";
+import { keptHomeShown, sandboxMounts, shownAs, type Mount, type SandboxSpec } from "./spec.ts";
 import { shownSize, tmpfsSizes } from "./tmpfs-sizes.ts";
 import { processLimits } from "./process-limits.ts";
 
@@ -14,7 +14,12 @@ export function describeView(spec: SandboxSpec): string {
   const ws = spec.workspaceReadOnly
     ? "the workspace (read-only, as this command only reads)"
     : `the workspace (read-write; ${spec.gitWritable ? ".bunker and .git's config, hooks and info/" : ".git and .bunker"} read-only)`;
-  return `${ws}, the system and toolchain directories and git's config (read-only), what the person granted (--allow-read, --allow-write), a private empty home and a private /tmp; nothing else of this machine`;
+  return `${ws}, the system and toolchain directories and git's config (read-only), what the person granted (--allow-read, --allow-write), ${homePhrase(spec)} and a private /tmp; nothing else of this machine`;
+}
+
+/** The home a command has: the empty in-memory one, or the workspace's own kept between commands (kept-home.ts). */
+function homePhrase(spec: SandboxSpec): string {
+  return keptHomeShown(spec) ? "a private home of the workspace's own, kept between its commands (its caches stay)" : "a private empty home";
 }
 
 /** A failure that names a path: where the path is, as the program printed it. */
@@ -41,7 +46,7 @@ export function pathNote(output: string, spec: SandboxSpec, home: string = spec.
       if (seen === "hidden" && isSocket(abs)) return `${abs} is a Unix socket, and the sandbox keeps commands from the sockets in the workspace and granted folders (a database's, tmux's, an agent's: whoever connects commands that program). Only a grant naming the socket itself lets commands connect to it: --allow-read=${flagPath}. Do not retry; ask the person.`;
       if (seen === "hidden") return `${view} ${abs} is hidden in it (it holds credentials, or reads there are denied): only a grant naming it shows it (--allow-read=${flagPath}). Do not retry; ask the person.`;
       if (seen === "private") {
-        const where = abs === "/tmp" || abs.startsWith("/tmp/") || abs.startsWith("/var/tmp/") ? "/tmp is private: files in the machine's /tmp are not visible inside it. Work with files in the workspace instead" : `${abs} is in the private empty home, not the machine's: ${grant}`;
+        const where = abs === "/tmp" || abs.startsWith("/tmp/") || abs.startsWith("/var/tmp/") ? "/tmp is private: files in the machine's /tmp are not visible inside it. Work with files in the workspace instead" : `${abs} is in ${keptHomeShown(spec) ? "the sandbox's own home" : "the private empty home"}, not the machine's: ${grant}`;
         return `${view} ${where}.`;
       }
     }
@@ -77,7 +82,9 @@ export function toolchainWriteNote(output: string, spec: SandboxSpec, home: stri
     if (!tree) continue;
     const cache = home ? TOOLCHAIN_CACHES.find((c) => isWithin(join(home, c.dir), abs)) : undefined;
     const grant = cache ? join(home, cache.dir) : abs;
-    const other = cache ? ` Or the command can use a cache of its own for this run, e.g. ${cache.variable}=/tmp/${cache.variable.toLowerCase()} (gone when it ends) or a folder in the workspace.` : "";
+    // In the workspace's kept home (kept-home.ts) a cache of the command's own is there for its next commands too.
+    const own = keptHomeShown(spec) ? `${cache?.variable}=$HOME/.cache/${cache?.variable.toLowerCase()} (in the sandbox's own home, kept for this workspace's next commands)` : `${cache?.variable}=/tmp/${cache?.variable.toLowerCase()} (gone when it ends)`;
+    const other = cache ? ` Or the command can use a cache of its own, e.g. ${own} or a folder in the workspace.` : "";
     return `${abs} is in ${tree}, a toolchain's directory, which the sandbox shows read-only so that a command cannot change the packages and programs the person's other projects use. ` +
       `The person can make it writable with --allow-write=${grant} (commands here can then change what is in it).${other} Do not retry as it is.`;
   }
@@ -118,7 +125,8 @@ export function spaceNote(output: string, spec: SandboxSpec, platform: NodeJS.Pl
   // On macOS a command's TMPDIR is on disk: nothing of the sandbox's is in memory there.
   if (platform !== "linux" || !/No space left on device|ENOSPC|os error 28/.test(output)) return null;
   const s = tmpfsSizes(spec.memoryBytes);
-  const home = spec.home ? `the home (${shownSize(s.home)}), ` : "";
+  // The kept home is on disk (kept-home.ts): only the empty one is in memory.
+  const home = spec.home && !keptHomeShown(spec, platform) ? `the home (${shownSize(s.home)}), ` : "";
   return `A write ran out of space. The sandbox's private /tmp (${shownSize(s.tmp)}), ${home}/var/tmp (${shownSize(s.varTmp)}), /dev/shm (${shownSize(s.shm)}) and /run (${shownSize(s.run)}) are held in this machine's memory and limited, so that a command cannot fill it; ` +
     "the workspace is on disk: put large files there (a build's temporary files with TMPDIR=$PWD/.tmp, a cache with XDG_CACHE_HOME=$PWD/.cache). Do not retry as it is.";
 }

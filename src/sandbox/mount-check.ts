@@ -45,7 +45,7 @@ export function mountChecks(mounts: Mount[], writableAreas: readonly string[], m
   // What the walk found and is gone now has no mount: checked all the same, so the command is not run without it.
   for (const p of mustMount) if (inArea(p) && !mounts.some((m) => m.path === p)) out.push({ path: p, id: "gone when the sandbox was built" });
   for (const m of mounts) {
-    if (m.kind === "rw" || m.kind === "link" || (m.kind === "empty" && m.writable)) continue;
+    if (m.kind === "rw" || m.kind === "link" || m.kind === "kept" || (m.kind === "empty" && m.writable)) continue;
     if (!inArea(m.path)) continue;
     const link = kind(m.path) === "link";
     // The person's own link there (a .git or .bunker that leads elsewhere): its mount lands on the target, and the

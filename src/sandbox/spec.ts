@@ -54,6 +54,8 @@ export interface SandboxSpec {
   gitConfigCopies?: Record<string, string>;
   /** The person's home directory: an empty private one in its place. */
   home?: string;
+  /** Shown at `home` instead of the empty one, to a command that may write: the workspace's kept sandbox home (kept-home.ts). */
+  keptHome?: string;
   /** Absolute paths made invisible (empty) wherever a mount would show them: credential stores, denied reads. */
   hidden?: string[];
   /** Further paths inside the workspace kept read-only (--deny-write). */
@@ -93,6 +95,8 @@ export type Mount =
   | { kind: "link"; path: string; target: string }
   /** An empty directory: writable (private /tmp, home) or a read-only stand-in (a missing .bunker). */
   | { kind: "empty"; path: string; writable: boolean }
+  /** bunker's own folder `source` shown read-write at `path` (the kept sandbox home: kept-home.ts); nothing of the host's at `path`. */
+  | { kind: "kept"; path: string; source: string; writable: true }
   /** Hidden: an empty read-only directory, or an empty file. */
   | { kind: "mask"; path: string; dir: boolean };
 
@@ -195,7 +199,9 @@ export function sandboxMounts(spec: SandboxSpec, platform: NodeJS.Platform = pro
   };
   for (const dir of spec.system ?? SYSTEM_DIRS[platform] ?? []) show(dir, "ro");
   if (platform === "linux") for (const dir of PRIVATE_DIRS) out.push({ kind: "empty", path: dir, writable: true });
-  if (spec.home) out.push({ kind: "empty", path: spec.home, writable: true });
+  // A line that only reads gets the empty home: bubblewrap makes the mount points of what is shown inside the home
+  // (toolchains, git's config) in it, which a read-only kept home refuses.
+  if (spec.home) out.push(keptHomeShown(spec, platform) ? { kind: "kept", path: spec.home, source: spec.keptHome!, writable: true } : { kind: "empty", path: spec.home, writable: true });
   const granted = [...(spec.readable ?? []), ...(spec.workspaceReadOnly ? [] : spec.writable), ...(spec.privateDirs ?? [])];
   for (const dir of [...(spec.toolchains ?? []), ...(spec.gitConfig ?? [])]) {
     // A dangling link (~/.gitconfig -> a dotfiles file not made yet) has nothing to mount: bubblewrap would refuse every command.
@@ -252,6 +258,11 @@ export function sandboxMounts(spec: SandboxSpec, platform: NodeJS.Platform = pro
   return out.map((m, i) => ({ m, i })).sort((a, b) => rank(a.m) - rank(b.m) || a.i - b.i).map(({ m }) => m);
 }
 
+/** Whether `spec`'s home is the workspace's kept one (kept-home.ts): on Linux, for a command that may write. */
+export function keptHomeShown(spec: SandboxSpec, platform: NodeJS.Platform = process.platform): boolean {
+  return Boolean(spec.keptHome && spec.home && !spec.workspaceReadOnly && platform === "linux");
+}
+
 /** The paths kept read-only inside a private writable folder (an MCP server's `write` folder: git-wall.ts). */
 export function privateReadOnly(spec: SandboxSpec): string[] {
   return (spec.readOnly ?? []).filter((p) => (spec.privateDirs ?? []).some((d) => isWithin(d, p) && d !== p));
@@ -263,7 +274,7 @@ export function shownAs(mounts: Mount[], path: string): "rw" | "ro" | "hidden" |
   for (const m of mounts) if (isWithin(m.path, path)) found = m;
   if (!found) return "absent";
   if (found.kind === "mask") return "hidden";
-  if (found.kind === "empty") return found.writable ? "private" : "ro";
+  if (found.kind === "empty" || found.kind === "kept") return found.writable ? "private" : "ro";
   if (found.kind === "link" || found.kind === "copy") return "ro";
   return found.kind;
 }

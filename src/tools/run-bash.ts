@@ -15,6 +15,7 @@ import { splitEnv, withGitHardening, withheldNote, withoutUpdateChecks } from ".
 import { adoptOrphans, endGroup, killAdoptedSince, trackGroup } from "../sandbox/process.ts";
 import { busyOnReadOnlyMount, memoryNote, pathNote, spaceNote, toolchainWriteNote } from "../sandbox/explain.ts";
 import { stateDirMade, stateDirView } from "../sandbox/state-dir.ts";
+import { keptHome, linkInKeptHome } from "../sandbox/kept-home.ts";
 import { wallAfter, wallBefore } from "../sandbox/git-wall.ts";
 import { grantedGit, grantedGitAfter } from "../sandbox/git-grant.ts";
 import { unwalkedNote } from "../sandbox/walk-gaps.ts";
@@ -56,6 +57,8 @@ export interface RunBashOptions {
   home?: string;
   /** bunker's own saved sessions (everything the model read, in every project): hidden from commands too. */
   sessionsDir?: string;
+  /** Each command's home is the workspace's kept one in bunker's state folder (kept-home.ts), not an empty one. */
+  keepHome?: boolean;
   /** Output bound in bytes (default 30 000). */
   maxOutputBytes?: number;
   /** Between SIGTERM and SIGKILL (default 2 000 ms). */
@@ -69,6 +72,8 @@ export interface RunBashConfig {
   allowEnv: string[];
   grants: Grants;
   sessionsPath?: string;
+  /** --no-session-persistence is false: nothing of the run is kept, the sandbox's home included. */
+  persist?: boolean;
 }
 
 /**
@@ -88,7 +93,7 @@ export function runBashOptions(config: RunBashConfig): RunBashOptions {
     writable: grants.allow.write.paths.filter((p) => !isWithin(root, p) && !isWithin(p, root)),
     readOnly: grants.deny.write.paths.filter((p) => isWithin(root, p)),
     grants,
-    ...(config.sessionsPath ? { sessionsDir: dirname(config.sessionsPath) } : {}),
+    ...(config.sessionsPath ? { sessionsDir: dirname(config.sessionsPath), keepHome: config.persist !== false } : {}),
   };
 }
 
@@ -272,8 +277,13 @@ export function commandSandboxSpec(command: string, root: string, opts: RunBashO
   const writable = [...(opts.writable ?? []), ...(opts.gitWritable ? gitDirs : [])];
   // bunker's own state folder: hidden even in a workspace that holds it (state-dir.ts).
   const state = opts.sessionsDir ? stateDirView(stateDirMade(opts.sessionsDir), root, workspaceReadOnly ? [] : writable) : { hidden: [], pinned: [] };
+  // The sandbox's home, kept for the workspace's next commands (caches), in the state folder only bunker sees.
+  const kept = confined && host.home && opts.sessionsDir && opts.keepHome ? keptHome(opts.sessionsDir, root) : null;
+  const mountedInHome = [root, ...readable, ...writable, ...(host.toolchains ?? []), ...(host.gitConfig ?? []), ...(host.hidden ?? [])];
+  const keptUsable = kept && host.home && !linkInKeptHome(kept, host.home, mountedInHome) ? kept : null;
   return {
     ...host,
+    ...(keptUsable ? { keptHome: keptUsable } : {}),
     root,
     allowNet: opts.allowNet,
     gitWritable: opts.gitWritable,

@@ -271,8 +271,11 @@ describe("flags → run_bash sandbox settings", () => {
   afterAll(() => rmSync(ws, { recursive: true, force: true }));
   const options = (...flags: string[]) => runBashOptions(parseConfig(["-C", ws, ...flags], { ANTHROPIC_API_KEY: "k" }, false).config!);
   test("defaults: no network, .git read-only, nothing extra", () => {
-    const { grants, sessionsDir, ...rest } = options();
+    const { grants, sessionsDir, keepHome, ...rest } = options();
     expect(rest).toEqual({ sandbox: "auto", allowNet: false, allowEnv: [], gitWritable: false, writable: [], readOnly: [] });
+    // The sandbox's home is kept for the workspace's next commands, unless the run keeps nothing.
+    expect(keepHome).toBe(true);
+    expect(options("--no-session-persistence").keepHome).toBe(false);
     // The session store's folder, to hide from commands.
     expect(sessionsDir).toMatch(/\/bunker$/);
     expect(grants).toEqual(emptyGrants());
@@ -495,7 +498,7 @@ describe(`inside bubblewrap${skipReason}`, () => {
       const blocked = await sandboxed("bun install --no-save", { home, env });
       expect(blocked.content).toContain(`cannot write files to cache directory "${cache}/": EROFS`);
       expect(blocked.content).toContain(`note: ${cache} is in ${home}/.bun, a toolchain's directory, which the sandbox shows read-only`);
-      expect(blocked.content).toContain(`The person can make it writable with --allow-write=${cache} (commands here can then change what is in it). Or the command can use a cache of its own for this run, e.g. BUN_INSTALL_CACHE_DIR=`);
+      expect(blocked.content).toContain(`The person can make it writable with --allow-write=${cache} (commands here can then change what is in it). Or the command can use a cache of its own, e.g. BUN_INSTALL_CACHE_DIR=`);
       const granted = await sandboxed(`touch ${cache}/probe`, { home, env, writable: [cache] });
       expect(granted.content).toBe("exit code 0\n\n(no output)");
       expect(existsSync(`${cache}/probe`)).toBe(true);

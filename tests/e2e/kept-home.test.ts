@@ -1,0 +1,59 @@
+// The sandbox's home is kept between the commands of one workspace (caches
+// such as ~/.cache/pip and ~/.npm are not fetched again), in bunker's own
+// state folder: never the person's home, never another workspace's, never
+// shown to a command at its real path, and not kept under
+// --no-session-persistence. Real bubblewrap, the binary, the scripted server.
+import { describe, expect, test } from "bun:test";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { detectSandbox } from "../../src/sandbox/detect.ts";
+import { KEPT_HOMES } from "../../src/sandbox/kept-home.ts";
+import { runHeadless, toolResults } from "../support/cli.ts";
+import { reply, toolUse } from "../support/fake-anthropic/steps.ts";
+import { sandboxRuns } from "../support/sandbox-run.ts";
+
+const usable = detectSandbox().kind === "bubblewrap";
+const runs = sandboxRuns();
+
+describe.skipIf(!usable)("the sandbox's home, kept for the workspace (real bubblewrap)", () => {
+  test("what one command caches in ~ the next command of the workspace finds; another workspace, the person's home and a run that keeps nothing do not", async () => {
+    const fake = runs.start([]);
+    const ws = runs.workspace("bunker-kept-home-", fake.url);
+    const run = async (root: string, command: string, flags: string[] = ["--allow-run"]) => {
+      fake.push(reply([toolUse("run_bash", { command })]), reply("Done."));
+      const r = await runHeadless(root, ws.env, ["-p", "go", ...flags, "--no-prompt"]);
+      expect(r.code).toBe(0);
+      return toolResults(fake.requests.at(-1))[0]!.content;
+    };
+    expect(await run(ws.root, "mkdir -p ~/.cache/pip ~/.npm && echo wheel > ~/.cache/pip/marker && echo tarball > ~/.npm/marker && echo made")).toContain("made");
+    // The next command (a new bunker, as after a restart) finds both.
+    expect(await run(ws.root, "cat ~/.cache/pip/marker ~/.npm/marker")).toBe("exit code 0\n\nwheel\ntarball");
+    // Not in the person's home: in bunker's state folder, one folder per workspace.
+    expect(existsSync(join(ws.home, ".cache/pip/marker"))).toBe(false);
+    expect(existsSync(join(ws.home, ".npm"))).toBe(false);
+    const kept = join(ws.home, ".local/state/bunker", KEPT_HOMES);
+    const homes = readdirSync(kept);
+    expect(homes).toHaveLength(1);
+    expect(readFileSync(join(kept, homes[0]!, ".cache/pip/marker"), "utf8")).toBe("wheel\n");
+    // Inside, bunker's real state folder (the sessions) stays out of reach: ~/.local/state/bunker there is the kept home's own.
+    expect(await run(ws.root, "ls ~/.local/state/bunker/sessions.db 2>&1; ls -a ~/.local/state 2>&1 | head -3")).not.toContain("sessions.db\n");
+
+    // A link left where the next sandbox mounts something (git's config, once the person has one) would steer that
+    // mount: such a home is not used, the command gets an empty one (and still runs).
+    writeFileSync(join(ws.home, ".gitconfig"), "[user]\n\tname = Ann\n");
+    rmSync(join(kept, homes[0]!, ".gitconfig"), { force: true });
+    symlinkSync(join(ws.root, "x"), join(kept, homes[0]!, ".gitconfig"));
+    expect(await run(ws.root, "cat ~/.cache/pip/marker 2>&1; git config --global user.name")).toContain("No such file or directory");
+    expect(toolResults(fake.requests.at(-1))[0]!.content).toContain("Ann");
+    rmSync(join(kept, homes[0]!, ".gitconfig"));
+    expect(await run(ws.root, "cat ~/.cache/pip/marker")).toBe("exit code 0\n\nwheel");
+
+    // Another workspace has a home of its own.
+    const other = join(ws.base, "other");
+    mkdirSync(other);
+    expect(await run(other, "cat ~/.cache/pip/marker 2>&1; true")).toContain("No such file or directory");
+    // --no-session-persistence keeps nothing: an empty home, gone after the command.
+    expect(await run(ws.root, "cat ~/.cache/pip/marker 2>&1; echo left > ~/left; true", ["--allow-run", "--no-session-persistence"])).toContain("No such file or directory");
+    expect(await run(ws.root, "ls ~/left 2>&1; true")).toContain("No such file or directory");
+  });
+});
