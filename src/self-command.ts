@@ -1,11 +1,26 @@
 // How bunker runs itself for one of its internal subcommands (the network
-// forwarder inside the sandbox, the Landlock wrapper around it): the
-// compiled binary as it is, or bun with this checkout's main.ts.
+// forwarder and the mount checker inside the sandbox, the Landlock wrapper
+// around it): the compiled binary as it was started (sandbox/self-binary.ts),
+// or bun with this checkout's main.ts.
 import { join } from "node:path";
+import { hostSelf, isCompiled, SANDBOX_SELF } from "./sandbox/self-binary.ts";
 
-/** The command line that starts `bunker SUBCOMMAND`, and the paths it needs to read. */
+/**
+ * The command line that starts `bunker SUBCOMMAND` inside a bubblewrap sandbox, and the host paths it needs to read
+ * there. The compiled binary is bound in by bubblewrap.ts (at SANDBOX_SELF): no path of the host.
+ */
 export function selfInvocation(subcommand: string): { argv: string[]; paths: string[] } {
-  if (import.meta.path.startsWith("/$bunfs/")) return { argv: [process.execPath, subcommand], paths: [process.execPath] };
+  if (isCompiled()) return { argv: [SANDBOX_SELF, subcommand], paths: [] };
+  return fromCheckout(subcommand);
+}
+
+/** The command line that starts `bunker SUBCOMMAND` on the host: the running binary by its /proc link, whatever its path holds now. */
+export function selfCommand(subcommand: string): string[] {
+  if (isCompiled()) return [hostSelf(), subcommand];
+  return fromCheckout(subcommand).argv;
+}
+
+function fromCheckout(subcommand: string): { argv: string[]; paths: string[] } {
   const src = import.meta.dir;
   // The whole checkout: main.ts imports ../package.json and node_modules. bun would cache its
   // transpiled sources in the command's private home (~/.bun), where the command would find them.
@@ -14,9 +29,4 @@ export function selfInvocation(subcommand: string): { argv: string[]; paths: str
   // sandbox for the Landlock wrapper): the checkout's own settings instead, as the compiled binary is built without them.
   const own = ["--no-env-file", `--config=${join(src, "..", "bunfig.toml")}`];
   return { argv: [...env, process.execPath, ...own, join(src, "main.ts"), subcommand], paths: [process.execPath, join(src, "..")] };
-}
-
-/** Just the command line. */
-export function selfCommand(subcommand: string): string[] {
-  return selfInvocation(subcommand).argv;
 }

@@ -14,7 +14,7 @@ import { contentHash } from "../agent/session-state.ts";
 import { safeUnlink, syncDir, writeTempFile } from "./durable.ts";
 import { fsProblem } from "./errno-words.ts";
 import { HeldDir } from "./held-dir.ts";
-import { Journal, orphanedJournals, type JournalEntry, type JournalStep } from "./journal.ts";
+import { Journal, journalsToRecover, sideFileName, type JournalEntry, type JournalStep } from "./journal.ts";
 
 export type FileOp =
   | { kind: "write"; path: string; data: string | Uint8Array; mode?: number }
@@ -125,7 +125,12 @@ export function commitFiles(ops: readonly FileOp[], opts: TransactionOptions = {
  */
 export function recoverCommits(journalDir: string, root: string): string[] {
   const lines: string[] = [];
-  for (const { path, entry } of orphanedJournals(journalDir, root)) {
+  const { recover, refused } = journalsToRecover(journalDir, root);
+  // A journal bunker did not write (planted, or damaged): nothing of it is done.
+  for (const r of refused) {
+    lines.push(`bunker did not replay the change journal ${r.path}: ${r.why}. Nothing in it was done; ${r.keptAs ? `it is kept as ${r.keptAs}` : "it could not be moved aside"}.`);
+  }
+  for (const { path, entry } of recover) {
     const cache = new DirCache(false);
     let r: { way: "back" | "forward"; problems: string[]; done: number };
     try {
@@ -155,8 +160,7 @@ function pathsOf(op: FileOp): string[] {
 }
 
 function side(path: string, ext: "tmp" | "bak"): string {
-  // Keep at most 60 characters of the name, so name plus suffix stays under 255 bytes.
-  return `${dirname(path)}${sep}.${basename(path).slice(0, 60)}.bunker-${process.pid}-${Math.random().toString(36).slice(2, 10)}.${ext}`;
+  return `${dirname(path)}${sep}${sideFileName(path, process.pid, Math.random().toString(36).slice(2, 10) || "0", ext)}`;
 }
 
 function planStep(op: FileOp): JournalStep {

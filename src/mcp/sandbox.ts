@@ -15,6 +15,7 @@ import { confine, locateProgram, type SandboxPlan } from "../sandbox/detect.ts";
 import { hostProgram } from "../sandbox/host-program.ts";
 import { scrubEnv, withGitHardening, withoutUpdateChecks } from "../sandbox/env.ts";
 import { hostView, type SandboxSpec } from "../sandbox/spec.ts";
+import { stateDirMade, stateDirView } from "../sandbox/state-dir.ts";
 import { wallAfter, wallBefore, type WallState } from "../sandbox/git-wall.ts";
 import { laterMatch } from "../perms/runs-later.ts";
 import { startCommandNet, type CommandNet } from "../net/command-net.ts";
@@ -121,12 +122,20 @@ export interface LaunchView extends ServerView {
   network: Launch["network"];
 }
 
-/** The host's part of a server's sandbox, and what is never shown to it for being named. */
-function hostFor(ctx: LaunchContext): { host: ReturnType<typeof hostView>; hidden: string[] } {
+/**
+ * The host's part of a server's sandbox, and what is never shown to it for being named. bunker's state folder is
+ * hidden even where the workspace or a `write` folder holds it (state-dir.ts, as for commands); the server's own
+ * folder inside it is kept on the mask (spec.ts), the rest (sessions, checkpoints, journals, other servers' folders) not.
+ */
+function hostFor(ctx: LaunchContext, def?: McpServerDef): { host: ReturnType<typeof hostView>; hidden: string[]; pinned: string[] } {
   const host = hostView(ctx.root, ctx.env, ctx.home ?? homedir());
-  const hidden = [...(host.hidden ?? []), ...(ctx.deniedRead ?? [])];
-  if (!isWithin(ctx.stateDir, ctx.root) && !isWithin(ctx.root, ctx.stateDir)) hidden.push(ctx.stateDir);
-  return { host, hidden };
+  const state = stateDirView(stateDirMade(ctx.stateDir), ctx.root, def ? writeFolders(def) : []);
+  return { host, hidden: [...(host.hidden ?? []), ...(ctx.deniedRead ?? []), ...state.hidden], pinned: state.pinned };
+}
+
+/** A server's `write` folders that are there, as physical paths. */
+function writeFolders(def: McpServerDef): string[] {
+  return def.write.filter((p) => existsSync(p)).map((p) => realpathLoose(p).real);
 }
 
 function viewOf(def: McpServerDef, ctx: LaunchContext, program: string | null, host: ReturnType<typeof hostView>, hidden: string[]): LaunchView {
@@ -160,7 +169,7 @@ export async function launchStdio(def: McpServerDef, ctx: LaunchContext): Promis
   }
 
   // The same allow-list as commands (system, toolchains, git config, a private home), and what serverView adds.
-  const { host, hidden } = hostFor(ctx);
+  const { host, hidden, pinned } = hostFor(ctx, def);
   const view = viewOf(def, ctx, program, host, hidden);
   if (ctx.plan.confined && view.notShown.includes(realpathLoose(program).real)) {
     throw new LaunchError(`the program ${program} lies outside the workspace, and a project's server is not shown it; grant it with "read": ["${program}"] under mcpServers.${def.name} in your settings.json, or --allow-read=${program}`);
@@ -189,6 +198,7 @@ export async function launchStdio(def: McpServerDef, ctx: LaunchContext): Promis
     privateDirs: [state, ...def.write.filter((p) => existsSync(p))],
     readOnly: wall?.readOnly ?? [],
     wallPaths: wall?.readOnly ?? [],
+    ...(pinned.length > 0 ? { pinned } : {}),
   };
   // The person's environment without credentials; the definition's own variables on top.
   const env: Record<string, string> = {
@@ -224,7 +234,9 @@ export async function launchStdio(def: McpServerDef, ctx: LaunchContext): Promis
     await net?.close();
     throw new LaunchError(`not started: ${masked.refused}`);
   }
-  const argv = confine(ctx.plan, masked.spec, net ? net.wrap(inner) : inner, state);
+  // Filtered, nothing unfiltered may run beside it that it could trace and have make a socket: no reaper of
+  // bubblewrap's (the server, or the forwarder, is pid 1), and the forwarder untraceable.
+  const argv = confine(ctx.plan, filter ? { ...masked.spec, asPid1: true } : masked.spec, net ? net.wrap(inner, { undumpable: filter !== null }) : inner, state);
   return {
     command: argv[0]!, args: argv.slice(1), env, cwd, sandboxed: ctx.plan.confined,
     network,

@@ -7,6 +7,7 @@
 import type { JSONRPCMessage, Transport } from "@modelcontextprotocol/client";
 import { deserializeMessage, serializeMessage } from "@modelcontextprotocol/client";
 import type { Subprocess } from "bun";
+import { inheritedFds } from "../sandbox/self-binary.ts";
 
 export interface StdioLaunch {
   command: string;
@@ -44,12 +45,12 @@ export class SandboxedStdioTransport implements Transport {
   }
 
   async start(): Promise<void> {
-    const proc = Bun.spawn([this.launch.command, ...this.launch.args], {
+    const argv = [this.launch.command, ...this.launch.args];
+    const proc = Bun.spawn(argv, {
       cwd: this.launch.cwd,
       env: this.launch.env,
-      stdin: "pipe",
-      stdout: "pipe",
-      stderr: "pipe",
+      // bunker's binary, where bwrap binds it for the checker and the forwarder (self-binary.ts).
+      stdio: ["pipe", "pipe", "pipe", ...inheritedFds(argv)],
     });
     this.proc = proc;
     void this.readLines(proc.stdout, MAX_MESSAGE_BYTES, (line) => this.onLine(line));

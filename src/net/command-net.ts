@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { forwarderCommand } from "./forwarder.ts";
+import { UNDUMPABLE, forwarderCommand } from "./forwarder.ts";
 import { NetProxy, type NetGate, type Refusal } from "./proxy.ts";
 
 /** What the sandbox must provide for the proxy path (SandboxSpec.netProxy). */
@@ -45,8 +45,11 @@ export function proxyEnv(proxyUrl: string): Record<string, string> {
 export interface CommandNet {
   spec: NetProxySpec;
   env: Record<string, string>;
-  /** The command line to give the sandbox: wrapped in the forwarder where one is needed. */
-  wrap(argv: string[]): string[];
+  /**
+   * The command line to give the sandbox: wrapped in the forwarder where one is needed. `undumpable`: the forwarder
+   * makes itself untraceable first (an MCP server under no-unix-sockets.ts's filter must not borrow its sockets).
+   */
+  wrap(argv: string[], o?: { undumpable?: boolean }): string[];
   refusals(): readonly Refusal[];
   close(): Promise<void>;
 }
@@ -85,7 +88,7 @@ export async function startCommandNet(kind: "bubblewrap" | "seatbelt", gate: Net
   return {
     spec: { socket, port, readable: fwd.paths },
     env: proxyEnv(`http://127.0.0.1:${port}`),
-    wrap: (argv) => [...fwd.argv, PROXY_SOCKET_IN_SANDBOX, String(port), ...tunnelArgs, "--", ...argv],
+    wrap: (argv, o) => [...fwd.argv, PROXY_SOCKET_IN_SANDBOX, String(port), ...(o?.undumpable ? [UNDUMPABLE] : []), ...tunnelArgs, "--", ...argv],
     refusals: () => proxy.refusals,
     close: async () => {
       await proxy.close();

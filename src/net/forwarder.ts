@@ -136,9 +136,25 @@ function listenToProxy(hostname: string, port: number, socket: string, tunnelTo?
 }
 
 /** Runs the forwarder with the words after the subcommand; resolves to the exit status. */
+/**
+ * The forwarder's flag that makes it untraceable (PR_SET_DUMPABLE 0: ptrace, /proc/PID/mem and pidfd_getfd then need
+ * a capability no sandboxed process has). An MCP server refused Unix sockets (no-unix-sockets.ts) would otherwise
+ * have its parent, the forwarder, make them for it (red team 9's F12). Costs bun:ffi's start, so only where needed.
+ */
+export const UNDUMPABLE = "--undumpable";
+const PR_SET_DUMPABLE = 4;
+
 export async function runForwarder(args: string[]): Promise<number> {
   const [socket, portText, ...rest] = args;
   const port = Number(portText);
+  if (rest[0] === UNDUMPABLE) {
+    rest.shift();
+    const { openLibc } = await import("../sandbox/landlock.ts");
+    if (openLibc()?.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) !== 0) {
+      process.stderr.write(`bunker ${FORWARD_SUBCOMMAND}: could not make itself untraceable (prctl PR_SET_DUMPABLE); the program was not started\n`);
+      return 126;
+    }
+  }
   const tunnels: { host: string; port: number }[] = [];
   while (rest[0] === "--tunnel" && rest.length > 1) {
     // 127.0.0.1:8765, or [::1]:8765 (listened on as ::1).
@@ -149,7 +165,7 @@ export async function runForwarder(args: string[]): Promise<number> {
   }
   const [sep, ...command] = rest;
   if (!socket || !Number.isInteger(port) || sep !== "--" || command.length === 0) {
-    process.stderr.write(`bunker ${FORWARD_SUBCOMMAND}: usage: SOCKET PORT [--tunnel ADDR:PORT]… -- COMMAND…\n`);
+    process.stderr.write(`bunker ${FORWARD_SUBCOMMAND}: usage: SOCKET PORT [--undumpable] [--tunnel ADDR:PORT]… -- COMMAND…\n`);
     return 2;
   }
   const servers: Bun.TCPSocketListener<Side>[] = [];

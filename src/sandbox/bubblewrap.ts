@@ -11,6 +11,7 @@ import { gitDirsInside, isWithin } from "../perms/workspace.ts";
 import { checkerInvocation, mountChecks, type MountCheck } from "./mount-check.ts";
 import { tmpfsSizeOf, tmpfsSizes, type TmpfsSizes } from "./tmpfs-sizes.ts";
 import { limitedArgv, prlimitProgram, processLimits } from "./process-limits.ts";
+import { SANDBOX_SELF, selfBinaryArgs } from "./self-binary.ts";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync, existsSync } from "node:fs";
 import { join } from "node:path";
 
@@ -31,6 +32,7 @@ function mountArgs(m: Mount, sizeOf: (path: string) => string[]): string[] {
       return ["--bind", m.source, m.path];
     case "mask":
       // A file becomes /dev/null (--ro-bind would mount it nodev: unreadable rather than empty).
+      if (m.dir && m.keeps) return ["--tmpfs", m.path];
       return m.dir ? ["--tmpfs", m.path, "--remount-ro", m.path] : ["--dev-bind", "/dev/null", m.path];
   }
 }
@@ -62,13 +64,18 @@ export function bubblewrapArgs(spec: SandboxSpec, argv: string[], bwrap = "bwrap
   args.push("--dev", "/dev", ...size(sizes.shm), "--tmpfs", "/dev/shm", "--remount-ro", "/dev", "--proc", "/proc");
   // Under a grant of / the system's links (/bin -> usr/bin) are there already, as the host has them: bwrap cannot make them again.
   for (const m of mounts) if (m.path !== "/" && !(rootGranted && m.kind === "link")) args.push(...mountArgs(m, sizeOf));
+  // A mask that keeps mounts inside it is made read-only once they are in place (their mount points are made in it).
+  for (const m of mounts) if (m.kind === "mask" && m.keeps) args.push("--remount-ro", m.path);
   // /run is private (it holds sockets: docker, databases, the session bus, agents); the resolver's, when networked.
   if (spec.allowNet) args.push("--ro-bind-try", "/run/systemd/resolve", "/run/systemd/resolve");
   if (spec.netProxy && !spec.allowNet) args.push(...proxyBwrapArgs(spec.netProxy));
+  // bunker's own binary, for the checker and the forwarder: the file it started from, bound by descriptor (self-binary.ts).
+  if (inner.includes(SANDBOX_SELF)) args.push(...selfBinaryArgs());
   // bwrap's own root is an unsized tmpfs too: once every mount point is made in it, nothing more is written there.
   if (!rootGranted) args.push("--remount-ro", "/");
   args.push("--unshare-all");
   if (spec.allowNet) args.push("--share-net");
+  if (spec.asPid1) args.push("--as-pid-1");
   args.push("--die-with-parent", "--new-session", "--cap-drop", "ALL", "--chdir", spec.cwd ?? spec.root, "--", ...inner);
   return args;
 }

@@ -9,7 +9,10 @@
 // (runtimes talk to their own children through it), and io_uring is refused,
 // since it makes and connects sockets without the socket() system call. Landlock
 // ABI 9 (LANDLOCK_ACCESS_FS_RESOLVE_UNIX) would allow a server its own sockets;
-// this kernel's does not have it, so no server may make one.
+// this kernel's does not have it, so no server may make one. Nor may it have
+// another process make one for it: tracing calls are refused too, the server
+// is the sandbox's pid 1 (no bubblewrap reaper beside it), and the forwarder
+// in front of a networked server makes itself untraceable (red team 9's F12).
 //   `bunker __no-unix-sockets -- PROGRAM ARGS…` sets the filter and becomes PROGRAM.
 import { ptr } from "bun:ffi";
 import { openLibc } from "./landlock.ts";
@@ -23,6 +26,7 @@ const SECCOMP_MODE_FILTER = 2;
 const SECCOMP_RET_ALLOW = 0x7fff0000;
 const SECCOMP_RET_ERRNO = 0x00050000;
 const EACCES = 13;
+const EPERM = 1;
 const ENOSYS = 38;
 const AF_UNIX = 1;
 // BPF: load a word of seccomp_data, compare, return.
@@ -32,11 +36,13 @@ const JGE_K = 0x35;
 const RET_K = 0x06;
 
 /** socket()'s number and the audit architecture, for the architectures bunker ships for. */
-const ARCHES: Partial<Record<string, { audit: number; socket: number }>> = {
-  x64: { audit: 0xc000003e, socket: 41 },
-  arm64: { audit: 0xc00000b7, socket: 198 },
+const ARCHES: Partial<Record<string, { audit: number; socket: number; tracing: number[] }>> = {
+  // tracing: ptrace, process_vm_readv, process_vm_writev, pidfd_getfd (another process made to make a socket, or
+  // its socket taken: red team 9's F12).
+  x64: { audit: 0xc000003e, socket: 41, tracing: [101, 310, 311, 438] },
+  arm64: { audit: 0xc00000b7, socket: 198, tracing: [117, 270, 271, 438] },
 };
-// io_uring_setup, io_uring_enter, io_uring_register: the same numbers on every architecture.
+// Refused with ENOSYS: io_uring_setup, io_uring_enter, io_uring_register (the same numbers on every architecture).
 const IO_URING = [425, 426, 427];
 
 /** Whether the filter can be set on this architecture. */
@@ -48,21 +54,27 @@ export function canRefuseUnixSockets(arch = process.arch): boolean {
 export function unixSocketFilter(arch = process.arch): Uint8Array {
   const a = ARCHES[arch];
   if (!a) throw new Error(`no seccomp filter for ${arch}`);
-  const DENY_ALL = 9 + IO_URING.length; // index of the last instruction
+  // Instructions: 4 before the lists, one per listed call, 2 for socket()'s domain, then ALLOW, EACCES, EPERM, ENOSYS.
+  const ENOSYS_AT = 4 + IO_URING.length + a.tracing.length + 1 + 2 + 3;
+  const EPERM_AT = ENOSYS_AT - 1;
+  const EACCES_AT = ENOSYS_AT - 2;
+  const ALLOW_AT = ENOSYS_AT - 3;
   const prog: [number, number, number, number][] = [];
-  const at = () => prog.length;
+  const to = (target: number) => target - (prog.length + 1); // a jump's offset from the instruction being added
   prog.push([LD_W_ABS, 0, 0, 4]); // arch
-  prog.push([JEQ_K, 0, DENY_ALL - (at() + 1), a.audit]); // another architecture's calls (i386's socketcall): refused
+  prog.push([JEQ_K, 0, to(ENOSYS_AT), a.audit]); // another architecture's calls (i386's socketcall): refused
   prog.push([LD_W_ABS, 0, 0, 0]); // the call's number
-  prog.push([JGE_K, DENY_ALL - (at() + 1), 0, 0x40000000]); // x32's numbers
-  for (const nr of IO_URING) prog.push([JEQ_K, DENY_ALL - (at() + 1), 0, nr]);
-  prog.push([JEQ_K, 0, DENY_ALL - 2 - (at() + 1), a.socket]);
+  prog.push([JGE_K, to(ENOSYS_AT), 0, 0x40000000]); // x32's numbers
+  for (const nr of IO_URING) prog.push([JEQ_K, to(ENOSYS_AT), 0, nr]);
+  for (const nr of a.tracing) prog.push([JEQ_K, to(EPERM_AT), 0, nr]);
+  prog.push([JEQ_K, 0, to(ALLOW_AT), a.socket]);
   prog.push([LD_W_ABS, 0, 0, 16]); // socket()'s domain: the low word of its first argument
-  prog.push([JEQ_K, 1, 0, AF_UNIX]);
+  prog.push([JEQ_K, to(EACCES_AT), 0, AF_UNIX]);
   prog.push([RET_K, 0, 0, SECCOMP_RET_ALLOW]);
   prog.push([RET_K, 0, 0, SECCOMP_RET_ERRNO | EACCES]);
+  prog.push([RET_K, 0, 0, SECCOMP_RET_ERRNO | EPERM]);
   prog.push([RET_K, 0, 0, SECCOMP_RET_ERRNO | ENOSYS]);
-  if (prog.length !== DENY_ALL + 1) throw new Error("seccomp filter miscounted");
+  if (prog.length !== ENOSYS_AT + 1) throw new Error("seccomp filter miscounted");
   const out = new Uint8Array(prog.length * 8);
   const view = new DataView(out.buffer);
   prog.forEach(([code, jt, jf, k], i) => {

@@ -42,7 +42,12 @@ export function seatbeltProfile(spec: SandboxSpec, tmpDir: string, fs: HostFs = 
     return [];
   });
   // A copy cannot be shown in a file's place here: the file is not shown at all.
-  const hidden = mounts.filter((m) => m.kind === "mask" || m.kind === "copy").map((m) => `(subpath ${sbplString(m.path)})`);
+  // A mask that keeps mounts inside it (a grant, an MCP server's own folder) denies all but them.
+  const hidden = mounts.filter((m) => m.kind === "mask" || m.kind === "copy").map((m) => {
+    const keeps = m.kind === "mask" ? m.keeps ?? [] : [];
+    if (keeps.length === 0) return `(subpath ${sbplString(m.path)})`;
+    return `(require-all (subpath ${sbplString(m.path)}) ${keeps.map((k) => `(require-not (subpath ${sbplString(k)}))`).join(" ")})`;
+  });
   const workspace = [
     `(subpath ${sbplString(spec.root)})`,
     ...readOnlyInside(spec).map((p) => `(require-not (subpath ${sbplString(p)}))`),

@@ -74,6 +74,11 @@ export interface SandboxSpec {
   repositories?: WallState;
   /** Writable even when the workspace is read-only: an MCP server's own state directory (and what the person's settings let it write). */
   privateDirs?: string[];
+  /**
+   * The program is the sandbox's pid 1 (bubblewrap's --as-pid-1): no reaper of bubblewrap's, which no filter of the
+   * program's covers and which a process of the sandbox could trace, runs beside it (no-unix-sockets.ts).
+   */
+  asPid1?: boolean;
   /** The memory the private in-memory folders' sizes and the memory limit are worked out from (tmpfs-sizes.ts, process-limits.ts); default: this machine's. */
   memoryBytes?: number;
   /** How many processes and how much memory the command may take (default: process-limits.ts's for this machine). */
@@ -97,8 +102,11 @@ export type Mount =
   | { kind: "empty"; path: string; writable: boolean }
   /** bunker's own folder `source` shown read-write at `path` (the kept sandbox home: kept-home.ts); nothing of the host's at `path`. */
   | { kind: "kept"; path: string; source: string; writable: true }
-  /** Hidden: an empty read-only directory, or an empty file. */
-  | { kind: "mask"; path: string; dir: boolean };
+  /**
+   * Hidden: an empty read-only directory, or an empty file. `keeps`: the mounts inside it that are shown all the
+   * same (a grant, an MCP server's own folder inside bunker's state folder): the rest of it stays hidden.
+   */
+  | { kind: "mask"; path: string; dir: boolean; keeps?: string[] };
 
 /** Where programs and their libraries live: read-only in every sandbox. /etc loses its secrets (etcSecrets). */
 export const SYSTEM_DIRS: Partial<Record<NodeJS.Platform, string[]>> = {
@@ -234,6 +242,10 @@ export function sandboxMounts(spec: SandboxSpec, platform: NodeJS.Platform = pro
       // Missing .bunker or .git: an empty read-only stand-in (standInPaths).
       else if (standIns.includes(p)) out.push({ kind: "empty", path: p, writable: false });
     }
+  } else {
+    // A read-only workspace: only a private writable folder (an MCP server's `write` folder) can have a folder renamed.
+    const inPrivate = (p: string) => (spec.privateDirs ?? []).some((d) => isWithin(d, p) && d !== p) && !privateReadOnly(spec).some((r) => isWithin(r, p));
+    for (const p of spec.pinned ?? []) if (exists(p) && inPrivate(p) && !out.some((m) => m.path === p)) out.push({ kind: "rw", path: p });
   }
   // A granted home (or a folder holding it) shows its non-dot entries; a dot-entry only where a grant or another mount names it.
   if (spec.home) {
@@ -244,15 +256,19 @@ export function sandboxMounts(spec: SandboxSpec, platform: NodeJS.Platform = pro
     const list = fs.list ?? realHostFs.list!;
     for (const m of homeDotMasks(spec.home, granted, out.map((m) => m.path), { kind: (p) => fs.kind(p), list })) out.push({ kind: "mask", ...m });
   }
-  // Hidden: wherever something above would show it, unless a grant names it (or something inside it).
+  // Hidden: wherever something above would show it, unless a grant names it. A grant inside it (or an MCP server's own
+  // folder inside bunker's state folder) is shown on the mask; the rest of it stays hidden (before, such a grant
+  // unmasked the whole folder: every session in the state folder of a workspace that held it).
   const shown = out.filter((m) => m.kind === "ro" || m.kind === "rw").map((m) => m.path);
+  const mounted = [...out];
   for (const p of spec.hidden ?? []) {
     const k = fs.kind(p);
     if (!k || k === "link") continue; // a link shows only what its target's own mount shows
-    if (!shown.some((s) => isWithin(s, p)) || granted.some((g) => isWithin(p, g))) continue;
+    if (!shown.some((s) => isWithin(s, p)) || granted.includes(p)) continue;
     // Already inside a hidden home dot-entry (bubblewrap could not make a mount point in it).
     if (out.some((m) => m.kind === "mask" && isWithin(m.path, p))) continue;
-    out.push({ kind: "mask", path: p, dir: k === "dir" });
+    const keeps = k === "dir" ? mounted.filter((m) => m.kind !== "mask" && m.path !== p && isWithin(p, m.path)).map((m) => m.path) : [];
+    out.push({ kind: "mask", path: p, dir: k === "dir", ...(keeps.length > 0 ? { keeps } : {}) });
   }
   const rank = (m: Mount) => depth(m.path) * 2 + (m.kind === "mask" ? 1 : 0);
   return out.map((m, i) => ({ m, i })).sort((a, b) => rank(a.m) - rank(b.m) || a.i - b.i).map(({ m }) => m);

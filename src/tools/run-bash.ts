@@ -15,6 +15,7 @@ import { splitEnv, withGitHardening, withheldNote, withoutUpdateChecks } from ".
 import { adoptOrphans, endGroup, killAdoptedSince, trackGroup } from "../sandbox/process.ts";
 import { busyOnReadOnlyMount, memoryNote, pathNote, spaceNote, toolchainWriteNote } from "../sandbox/explain.ts";
 import { stateDirMade, stateDirView } from "../sandbox/state-dir.ts";
+import { inheritedFds } from "../sandbox/self-binary.ts";
 import { keptHome, linkInKeptHome } from "../sandbox/kept-home.ts";
 import { wallAfter, wallBefore } from "../sandbox/git-wall.ts";
 import { grantedGit, grantedGitAfter } from "../sandbox/git-grant.ts";
@@ -278,7 +279,8 @@ export function commandSandboxSpec(command: string, root: string, opts: RunBashO
   // bunker's own state folder: hidden even in a workspace that holds it (state-dir.ts).
   const state = opts.sessionsDir ? stateDirView(stateDirMade(opts.sessionsDir), root, workspaceReadOnly ? [] : writable) : { hidden: [], pinned: [] };
   // The sandbox's home, kept for the workspace's next commands (caches), in the state folder only bunker sees.
-  const kept = confined && host.home && opts.sessionsDir && opts.keepHome ? keptHome(opts.sessionsDir, root) : null;
+  // Linux only: macOS has no private home to replace (seatbelt.ts).
+  const kept = confined && process.platform === "linux" && host.home && opts.sessionsDir && opts.keepHome ? keptHome(opts.sessionsDir, root) : null;
   const mountedInHome = [root, ...readable, ...writable, ...(host.toolchains ?? []), ...(host.gitConfig ?? []), ...(host.hidden ?? [])];
   const keptUsable = kept && host.home && !linkInKeptHome(kept, host.home, mountedInHome) ? kept : null;
   return {
@@ -353,7 +355,8 @@ export function runProcess(argv: string[], o: RunOptions): Promise<ProcessResult
     const child = spawn(argv[0]!, argv.slice(1), {
       cwd: o.cwd,
       env: o.env,
-      stdio: ["ignore", "pipe", "pipe"],
+      // bunker's binary, where bwrap binds it for the checker and the forwarder (self-binary.ts).
+      stdio: ["ignore", "pipe", "pipe", ...inheritedFds(argv)],
       detached: true, // setsid: its own process group, which we kill as a whole
     });
     const pgid = child.pid;

@@ -22,16 +22,18 @@ export function wrapWords(text: string, columns: number | undefined, opts: { han
     .join("\n");
 }
 
-/** Colour codes, then the spaces and the mark a note starts with: what its continuation rows are indented by. */
-const LEAD = /^((?:\x1b\[[0-9;]*m)*)( *(?:[✗⋯│•] )?)/;
+/** Colour codes, then the spaces and the mark a line starts with (a note's ✗, a command's $, each maybe coloured): what its continuation rows are indented by. */
+const LEAD = /^((?:\x1b\[[0-9;]*m)*)( *(?:[✗⋯│•$>](?:\x1b\[[0-9;]*m)* )?)/;
 
-function hangLine(line: string, width: number): string {
+function hangLine(line: string, width: number, hard = false): string {
   if (Bun.stringWidth(line) <= width) return line;
   const [, colours = "", lead = ""] = LEAD.exec(line) ?? [];
   const indent = Bun.stringWidth(lead);
   // Too deep an indent leaves no room for words: wrapped from the edge instead.
-  if (indent === 0 || width - indent < 20) return wrapLine(line, width, false);
-  const rows = wrapLine(colours + line.slice(colours.length + lead.length), width - indent, false).split("\n");
+  if (indent === 0 || width - indent < 20) return wrapLine(line, width, hard);
+  // The line's opening colour goes on with its text, unless the mark closed it ("$" dim, the command bold).
+  const carried = lead.includes("\x1b[") ? "" : colours;
+  const rows = wrapLine(carried + line.slice(colours.length + lead.length), width - indent, hard).split("\n");
   return rows.map((row, i) => (i === 0 ? colours + lead + row : " ".repeat(indent) + row)).join("\n");
 }
 
@@ -42,7 +44,8 @@ function hangLine(line: string, width: number): string {
  */
 export function wrapInBox(lines: string[], columns: number | undefined): string[] {
   if (!columns || columns < GUTTER + 11) return lines;
-  return lines.flatMap((line) => wrapLine(line, columns - 1 - GUTTER, true).split("\n"));
+  // A command line ("$ npm install …") goes on under its text, not under its "$".
+  return lines.flatMap((line) => hangLine(line, columns - 1 - GUTTER, true).split("\n"));
 }
 
 function wrapLine(line: string, width: number, hard: boolean): string {

@@ -3,7 +3,7 @@
 // back reaches the model in the form the API accepts. Headless here; the
 // prompts in a terminal are in mcp-tty.test.ts.
 import { afterEach, describe, expect, test } from "bun:test";
-import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { detectSandbox } from "../../src/sandbox/detect.ts";
 import { tempDir } from "../support/context.ts";
@@ -178,6 +178,49 @@ describe.skipIf(!sandboxed)("the stdio server's sandbox", () => {
     expect(granted).toContain("200 reached");
     expect(ungranted).not.toContain("reached");
   });
+});
+
+describe.skipIf(!sandboxed)("bunker's state folder inside the workspace: a server reads none of it but its own folder", () => {
+  // XDG_STATE_HOME inside the project; the state folder under a folder the person let every sandboxed process read.
+  for (const where of ["project", "granted"] as const) {
+    test(`${where === "project" ? "XDG_STATE_HOME inside the project" : "--allow-read of a folder above it (~/.local)"}: sessions, a journal and another server's folder unreadable, its own folder works`, async () => {
+      const probe = (input: Record<string, string>) => toolUse("mcp__box__probe", input);
+      const { root, env } = workspace("bunker-mcp-e2e-", "");
+      if (where === "project") env.XDG_STATE_HOME = join(root, ".state");
+      const state = where === "project" ? join(root, ".state", "bunker") : join(env.HOME!, ".local", "state", "bunker");
+      // A first session, saved in the state folder (a headless one waits as a journal in sessions.db.pending).
+      env.ANTHROPIC_BASE_URL = e2e.serve([reply("Noted.")]).url;
+      expect((await runHeadless(root, env, ["-p", "SESSION-PROMPT-MARKER", "--no-prompt"])).code).toBe(0);
+      const pending = join(state, "sessions.db.pending");
+      const saved = join(pending, readdirSync(pending)[0]!);
+      expect(readFileSync(saved, "utf8")).toContain("SESSION-PROMPT-MARKER");
+      mkdirSync(join(state, "mcp", "other"), { recursive: true });
+      writeFileSync(join(state, "mcp", "other", "token"), "OTHER-SERVER-MARKER");
+      writeUserSettings(env, { allow: ["mcp:box/*"], mcpServers: { box: testServer(["--name", "box"]) } });
+      const fake = e2e.serve([
+        reply([
+          probe({ list: state }), probe({ read: saved }), probe({ read: join(state, "mcp", "other", "token") }),
+          probe({ write: join(pending, "forged.1-2.jsonl") }), toolUse("mcp__box__state", {}),
+        ]),
+        reply("Done."),
+      ]);
+      env.ANTHROPIC_BASE_URL = fake.url;
+      const grant = where === "granted" ? [`--allow-read=${join(env.HOME!, ".local")}`] : [];
+      const r = await runHeadless(root, env, ["-p", "probe", "--no-prompt", ...grant]);
+      expect(r.code).toBe(0);
+      const [listing, session, other, forged, own] = toolResults(fake.requests[1]).map((x) => x.content);
+      // Its own folder's way down is all it sees of the state folder.
+      expect(listing).toBe(`list ${state}: [mcp]`);
+      expect(session).toContain("FAILED");
+      expect(session).not.toContain("SESSION-PROMPT-MARKER");
+      expect(other).toContain("FAILED");
+      expect(other).not.toContain("OTHER-SERVER-MARKER");
+      expect(forged).toContain("FAILED");
+      expect(existsSync(join(pending, "forged.1-2.jsonl"))).toBe(false);
+      expect(own).toContain(": kept");
+      expect(readFileSync(join(state, "mcp", "box", "note"), "utf8")).toBe("kept");
+    });
+  }
 });
 
 describe.skipIf(!sandboxed)("what a server's definition names: the person decides what it sees", () => {

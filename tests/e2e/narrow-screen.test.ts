@@ -173,3 +173,30 @@ describe.skipIf(!tmuxAvailable)("the approval box at 40, 60 and 120 columns", ()
     });
   }
 });
+
+describe.skipIf(!tmuxAvailable)("a command's question at 40 columns", () => {
+  test("the command goes on under its own text, every row behind the border, and both options on screen", async () => {
+    const command = "npm install --save-dev typescript@5 && npx tsc --init --strict --target es2022";
+    e2e.serve([reply([toolUse("run_bash", { command })]), reply("Done.")]);
+    const { root, env } = e2e.workspace();
+    const tmux = await e2e.terminal([...BUNKER, "set up"], { cwd: root, env, cols: 40, rows: 40 });
+    await waitForCount(tmux, "Enter: confirm", 1);
+    await Bun.sleep(200);
+    const screen = tmux.command(["capture-pane", "-p", "-t", tmux.name]).split("\n");
+    const box = screen.slice(screen.findIndex((r) => r.startsWith("◇  run_bash wants to run a command")), screen.findIndex((r) => r.startsWith("└")) + 1);
+    for (const row of box) {
+      expect(row).toMatch(/^[│◇◆└]/);
+      expect(Bun.stringWidth(row.trimEnd())).toBeLessThan(40);
+    }
+    const start = box.findIndex((r) => r.startsWith("│  $ npm install"));
+    const end = box.findIndex((r) => r.includes("es2022"));
+    expect(start).toBeGreaterThan(0);
+    // Each further row of the command starts under "npm", two columns in from the "$".
+    for (const row of box.slice(start + 1, end + 1)) expect(row).toMatch(/^│ {4}\S/);
+    expect(box.slice(start, end + 1).map((r) => r.replace(/^│\s+(\$ )?/, "")).join(" ")).toBe(command);
+    expect(box.join("\n")).toContain("● 1. Yes, this once");
+    expect(box.join("\n")).toMatch(/○ 2\. No, and tell Claude/);
+    await press(tmux, "Escape");
+    expect(await quitWithCtrlD(tmux)).not.toBeNull();
+  });
+});

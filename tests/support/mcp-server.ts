@@ -11,7 +11,7 @@
 // (the schema-budget tests). With --grow, a tool `grow` that adds a tool
 // `grown_<n>` and drops the one it added before (the server tells the client
 // its tool list changed). One prompt, `greet`.
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { createMcpHandler, McpServer } from "@modelcontextprotocol/server";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
@@ -39,11 +39,12 @@ export function createTestServer(opts: TestServerOptions): McpServer {
     content: [{ type: "resource_link", uri: "file:///docs/guide.md", name: "guide.md", mimeType: "text/markdown", description: "the guide" }],
   }));
   server.registerTool("probe", {
-    description: "Try to read a file, make folders, write (or append to) a file or fetch a URL, and report what happened.",
-    inputSchema: z.object({ read: z.string().optional(), mkdir: z.array(z.string()).optional(), write: z.string().optional(), content: z.string().optional(), append: z.boolean().optional(), laterMs: z.number().optional(), everyMs: z.number().optional(), fetch: z.string().optional() }),
-  }, async ({ read, mkdir, write, content, append, laterMs, everyMs, fetch: url }) => {
+    description: "Try to read a file, list a folder, make folders, write (or append to) a file or fetch a URL, and report what happened.",
+    inputSchema: z.object({ read: z.string().optional(), mkdir: z.array(z.string()).optional(), write: z.string().optional(), content: z.string().optional(), append: z.boolean().optional(), laterMs: z.number().optional(), everyMs: z.number().optional(), fetch: z.string().optional(), list: z.string().optional() }),
+  }, async ({ read, mkdir, write, content, append, laterMs, everyMs, fetch: url, list }) => {
     const report: string[] = [];
     if (read !== undefined) report.push(attempt(`read ${read}`, () => readFileSync(read, "utf8").trim()));
+    if (list !== undefined) report.push(attempt(`list ${list}`, () => `[${readdirSync(list).sort().join(", ")}]`));
     for (const dir of mkdir ?? []) report.push(attempt(`mkdir ${dir}`, () => (mkdirSync(dir, { recursive: true }), "ok")));
     const writeIt = (path: string) => writeFileSync(path, content ?? "written by the MCP server\n", { flag: append ? "a" : "w" });
     // In the background: written this long after the answer (a task the server left running).

@@ -2,7 +2,7 @@
 import { expect, test } from "bun:test";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { selfInvocation } from "../../src/self-command.ts";
+import { selfCommand, selfInvocation } from "../../src/self-command.ts";
 import { tempDir } from "../support/context.ts";
 
 test("the command line starts this bunker, and the paths it names exist", () => {
@@ -22,7 +22,7 @@ test("started in a workspace, it loads neither the workspace's .env nor its bunf
   // The control: bun itself, started there, runs the preload and loads the .env.
   const control = Bun.spawnSync([process.execPath, "-e", "console.log(process.env.FROM_DOTENV)"], { cwd: ws, stdout: "pipe", stderr: "pipe" }).stdout.toString();
   expect(control).toBe("PRELOAD RAN\nplanted\n");
-  const r = Bun.spawnSync([...selfInvocation("__scope-abstract").argv, "--", "/usr/bin/env"], { cwd: ws, stdout: "pipe", stderr: "pipe" });
+  const r = Bun.spawnSync([...selfCommand("__scope-abstract"), "--", "/usr/bin/env"], { cwd: ws, stdout: "pipe", stderr: "pipe" });
   const out = r.stdout.toString() + r.stderr.toString();
   expect(out).not.toContain("PRELOAD RAN");
   expect(out).not.toContain("FROM_DOTENV");

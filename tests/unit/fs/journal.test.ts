@@ -4,10 +4,12 @@
 import { expect, test } from "bun:test";
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Journal, orphanedJournals, type JournalEntry } from "../../../src/fs/journal.ts";
+import { Journal, journalProblem, journalsToRecover, sideFileName, type JournalEntry } from "../../../src/fs/journal.ts";
+
+const orphanedJournals = (dir: string, root: string) => journalsToRecover(dir, root).recover;
 import { tempDir } from "../../support/context.ts";
 
-const steps = [{ op: "delete" as const, target: "/ws/a.ts", backup: "/ws/.a.ts.bak" }];
+const steps = [{ op: "delete" as const, target: "/ws/a.ts", backup: `/ws/${sideFileName("/ws/a.ts", 12, "ab3", "bak")}` }];
 
 test("a journal is written, private, for its workspace; done removes it", () => {
   const dir = join(tempDir("bunker-journal-"), "journal");
@@ -35,14 +37,44 @@ test("a running writer's journal is not an orphan; a dead writer's is, for its o
   expect(orphanedJournals(dir, "/other")).toEqual([]);
 });
 
-test("an unreadable journal is left for a person; a half-written first journal of a dead writer is removed; no folder is no journals", () => {
+test("an unreadable journal is set aside for a person; a half-written first journal of a dead writer is removed; no folder is no journals", () => {
   const dir = join(tempDir("bunker-journal-"), "journal");
   const j = Journal.begin(dir, "/ws", "write_file", steps, []);
   const prefix = j.path.slice(dir.length + 1).split("-")[0]!;
   writeFileSync(join(dir, `${prefix}-1-broken.json`), "{ not json");
   writeFileSync(join(dir, `${prefix}-999999999-half.json.tmp`), "{");
   j.done();
-  expect(orphanedJournals(dir, "/ws")).toEqual([]);
-  expect(readdirSync(dir)).toEqual([`${prefix}-1-broken.json`]);
+  const found = journalsToRecover(dir, "/ws");
+  expect(found.recover).toEqual([]);
+  // Kept for a person under another name, so that it is not read (nor said) again at every start.
+  expect(found.refused).toEqual([{ path: join(dir, `${prefix}-1-broken.json`), keptAs: join(dir, `${prefix}-1-broken.json.refused`), why: "it is damaged" }]);
+  expect(readdirSync(dir)).toEqual([`${prefix}-1-broken.json.refused`]);
+  expect(journalsToRecover(dir, "/ws")).toEqual({ recover: [], refused: [] });
   expect(orphanedJournals(join(dir, "none"), "/ws")).toEqual([]);
+});
+
+test("a journal is bunker's only when every path lies inside its workspace and every temp and backup file is beside its file under bunker's name", () => {
+  const side = (target: string, ext: "tmp" | "bak") => `${target.slice(0, target.lastIndexOf("/"))}/${sideFileName(target, 7, "k2x9", ext)}`;
+  const entry = (over: Partial<JournalEntry>): JournalEntry => ({ v: 1, pid: 7, started: "x", root: "/ws", label: "apply_patch", at: 1, phase: "commit", steps: [], dirs: [], ...over });
+  const write = (target: string) => ({ op: "write" as const, target, tmp: side(target, "tmp"), backup: side(target, "bak"), hash: "h" });
+  expect(journalProblem(entry({ steps: [write("/ws/src/a.ts")], dirs: ["/ws/src"] }), "/ws")).toBeNull();
+  expect(journalProblem(entry({ steps: [{ op: "move", from: "/ws/a", fromBackup: side("/ws/a", "bak"), target: "/ws/b/c", tmp: side("/ws/b/c", "tmp"), hash: "h" }] }), "/ws")).toBeNull();
+  for (const [steps, dirs, why] of [
+    [[write("/home/u/.bashrc")], [], "it names /home/u/.bashrc, outside the workspace"],
+    [[write("/ws/../etc/passwd")], [], "it names /ws/../etc/passwd, outside the workspace"],
+    [[write("/ws")], [], "it names /ws, outside the workspace"],
+    [[{ ...write("/ws/a.ts"), tmp: "/home/u/.ssh/id_ed25519" }], [], "its temporary files for /ws/a.ts are not bunker's"],
+    [[{ ...write("/ws/a.ts"), backup: "/ws/other.ts" }], [], "its temporary files for /ws/a.ts are not bunker's"],
+    [[{ ...write("/ws/a.ts"), tmp: side("/ws/b.ts", "tmp") }], [], "its temporary files for /ws/a.ts are not bunker's"],
+    [[{ op: "delete", target: "/ws/a.ts", backup: side("/ws/a.ts", "tmp") }], [], "its temporary files for /ws/a.ts are not bunker's"],
+    [[{ op: "move", from: "/etc/hosts", fromBackup: side("/etc/hosts", "bak"), target: "/ws/b", tmp: side("/ws/b", "tmp"), hash: "h" }], [], "it names /etc/hosts, outside the workspace"],
+    [[write("/ws/a.ts")], ["/tmp"], "it names /tmp, outside the workspace"],
+    [[write("/ws/a.ts")], ["/ws/elsewhere"], "it names a folder, /ws/elsewhere, that holds none of its files"],
+    [[{ op: "chmod", target: "/ws/a.ts" }], [], "it is damaged"],
+    [[], [], "it is damaged"],
+  ] as [JournalEntry["steps"], string[], string][]) {
+    expect(journalProblem(entry({ steps, dirs }), "/ws")).toBe(why);
+  }
+  expect(journalProblem(entry({ v: 2 as 1, steps: [write("/ws/a")] }), "/ws")).toBe("it was written by another version of bunker");
+  expect(journalProblem("[]", "/ws")).toBe("it is not a journal");
 });

@@ -196,3 +196,31 @@ test.skipIf(detectSandbox().kind !== "bubblewrap")("a socket that appears in the
   // Granted by name (the person's choice): reached, so the refusal above is the filter's doing and not a mount's.
   expect(await run(true)).toContain("reached hello");
 });
+
+test.skipIf(detectSandbox().kind !== "bubblewrap")("nothing unfiltered runs beside a filtered server that it could trace and have make a socket: it is pid 1, or the forwarder is and cannot be traced (red team 9 F12, real bubblewrap)", async () => {
+  const ctx = context({ plan: planSandbox("on", detectSandbox()) });
+  const probe = [
+    "import ctypes, errno, os",
+    "libc = ctypes.CDLL(None, use_errno=True)",
+    "print('pid', os.getpid(), 'others', sorted(int(p) for p in os.listdir('/proc') if p.isdigit() and int(p) != os.getpid()))",
+    "if os.getpid() != 1:",
+    "    try: open('/proc/1/mem', 'rb'); print('mem opened')",
+    "    except OSError as e: print('mem', errno.errorcode[e.errno])",
+    "    def opens(p):",
+    "        try: os.close(os.open(p, os.O_RDONLY)); return True",
+    "        except OSError: return False",
+    "    print('fds opened', sum(opens('/proc/1/fd/' + f) for f in os.listdir('/proc/1/fd')))",
+  ].join("\n");
+  const run = async (net: string[]) => {
+    // A net list is the person's own server's (a project's is ignored).
+    const l = await launchStdio(def({ command: "/usr/bin/python3", args: ["-c", probe], net }, net.length > 0 ? "user" : "project"), ctx);
+    const r = Bun.spawnSync([l.command, ...l.args], { cwd: l.cwd, env: l.env, stdout: "pipe", stderr: "pipe" });
+    await l.close();
+    return r.stdout.toString() + r.stderr.toString();
+  };
+  // No network: the server is the sandbox's only process.
+  expect(await run([])).toBe("pid 1 others []\n");
+  // A net list: bunker's forwarder is pid 1, its parent, and keeps its memory and descriptors to itself.
+  const withNet = await run(["api.example.com"]);
+  expect(withNet).toMatch(/^pid \d+ others \[1\]\nmem EACCES\nfds opened 0\n$/);
+});

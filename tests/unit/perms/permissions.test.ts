@@ -1,6 +1,8 @@
 // A refusal as each reader gets it: the model a sentence about "the person", the person their own answer.
 import { expect, test } from "bun:test";
-import { PermissionDenied } from "../../../src/perms/permissions.ts";
+import { NoPromptApprover } from "../../../src/perms/approver.ts";
+import { PermissionDenied, Permissions } from "../../../src/perms/permissions.ts";
+import { emptyGrants, Policy } from "../../../src/perms/policy.ts";
 import type { ApprovalAnswer, PermRequest } from "../../../src/perms/types.ts";
 import { makeContext, tempDir } from "../../support/context.ts";
 
@@ -48,4 +50,34 @@ test("headless, a host that reads as another (punycode with letters of two scrip
   // A whole name in another script is not a spoof of a Latin one: no warning (its punycode is what DNS looks up).
   const russian = (await ctx.perms.authorize({ kind: "net", target: "xn--d1acpjx3f.xn--p1ai:443", tool: "web_fetch" }).catch((e: unknown) => e)) as PermissionDenied;
   expect(russian.message).not.toContain("Careful");
+});
+
+test("a write decided unasked is still shown: allowed by a grant, or refused where bunker is not asking (the diff before the refusal)", async () => {
+  const root = tempDir();
+  const files = [{ display: "a.txt", diff: "--- a.txt\n+++ a.txt\n@@ -1 +1 @@\n-old\n+new\n", added: 1, removed: 1, kind: "modify" as const }];
+  const shown: string[] = [];
+  const write = (): PermRequest => ({ kind: "write", target: `${root}/a.txt`, tool: "edit_file", files });
+  const grants = emptyGrants();
+  grants.allow.write.workspace = true;
+  const allowed = new Permissions({ policy: new Policy(root, grants), approver: new NoPromptApprover(), notify: () => {}, onUnasked: (r) => shown.push(`allowed ${r.files![0]!.display}`) });
+  await allowed.authorize(write());
+  const refusing = new Permissions({ policy: new Policy(root, emptyGrants()), approver: new NoPromptApprover(), notify: () => {}, onUnasked: (r) => shown.push(`refused ${r.files![0]!.display}`) });
+  await expect(refusing.authorize(write())).rejects.toThrow("To grant it, run bunker with --allow-write=a.txt");
+  expect(shown).toEqual(["allowed a.txt", "refused a.txt"]);
+});
+
+test("a write that loses work bunker did not make (PermRequest.loses) is asked even where writes are granted, and refused with what to do where bunker is not asking", async () => {
+  const root = tempDir();
+  const grants = emptyGrants();
+  grants.allow.write.workspace = true;
+  const req: PermRequest = { kind: "write", target: `${root}/c.txt`, tool: "undo", byPerson: true, loses: "c.txt was changed after bunker's change" };
+  const asking = makeContext(root, { grants, answers: [{ answer: "once" }] });
+  await asking.perms.authorize(req);
+  expect(asking.approver.asked.map((r) => r.loses)).toEqual(["c.txt was changed after bunker's change"]);
+  const headless = makeContext(root, { grants, interactive: false });
+  await expect(headless.perms.authorize(req)).rejects.toThrow("c.txt was changed after bunker's change. bunker asks before overwriting changes it did not make, and it is not asking");
+  // Without it, the grant covers the write: nothing asked.
+  const plain = makeContext(root, { grants });
+  await plain.perms.authorize({ ...req, loses: undefined });
+  expect(plain.approver.asked).toHaveLength(0);
 });

@@ -117,6 +117,22 @@ describe("bubblewrap arguments: an allow-list", () => {
     // On macOS the granted folder is writable less its repositories (not merely the workspace less them).
     expect(seatbeltProfile(spec({ writable: ["/data"], grantedRoots: ["/data"], readOnly: ["/data/sub/.git"] }), "/t", host)).toContain('(require-all (subpath "/data") (require-not (subpath "/data/.git")) (require-not (subpath "/data/sub/.git")))');
   });
+  test("a hidden folder with a private folder inside it (bunker's state, an MCP server's own folder): masked, that folder kept on the mask, read-only once it is in", () => {
+    const state = "/work/proj/.state/bunker";
+    const own = `${state}/mcp/box`;
+    const host: HostFs = { kind: (p) => ([state, own].includes(p) ? "dir" : fakeHost.kind(p)), readlink: fakeHost.readlink };
+    const s = spec({ workspaceReadOnly: true, privateDirs: [own], hidden: [state] });
+    const mounts = sandboxMounts(s, "linux", host);
+    expect(mounts).toContainEqual({ kind: "mask", path: state, dir: true, keeps: [own] });
+    expect(shownAs(mounts, `${state}/sessions.db`)).toBe("hidden");
+    expect(shownAs(mounts, `${own}/note`)).toBe("rw");
+    const args = bubblewrapArgs(s, ["true"], "bwrap", host).join(" ");
+    // Its mount point is made in the mask before the mask is read-only.
+    expect(args).toContain(`--tmpfs ${state} --bind ${own} ${own} `);
+    expect(args.indexOf(`--remount-ro ${state}`)).toBeGreaterThan(args.indexOf(`--bind ${own} ${own}`));
+    expect(args.indexOf(`--remount-ro ${state}`)).toBeLessThan(args.indexOf("--remount-ro / "));
+    expect(seatbeltProfile(s, "/t", host)).toContain(`(require-all (subpath "${state}") (require-not (subpath "${own}")))`);
+  });
   test("shownAs says what a command finds at a path", () => {
     const mounts = sandboxMounts(spec({ home: "/home/u", hidden }), "linux", fakeHost);
     expect(shownAs(mounts, "/work/proj/src/a.ts")).toBe("rw");

@@ -46,3 +46,19 @@ test("inside a box, escaped text is kept as it was written; no width known leave
   expect(wrapInBox([escaped], 40).join(" ")).toBe(escaped);
   expect(wrapInBox([escaped], undefined)).toEqual([escaped]);
 });
+
+test("a note's further rows go under its text ('  ✗ '), a command's under the command, not its '$'; the mark's own colour stays on the mark", () => {
+  const refusal = "  ✗ writing src/app.ts needs approval, and bunker is not asking (no terminal or --no-prompt)";
+  const rows = wrapWords(`\x1b[31m${refusal}\x1b[39m`, 40, { hang: true }).split("\n").map(Bun.stripANSI);
+  expect(rows[0]).toStartWith("  ✗ writing");
+  for (const row of rows.slice(1)) expect(row).toMatch(/^ {4}\S/);
+  expect(rows.map((r) => r.trim()).join(" ")).toBe(refusal.trim());
+
+  const command = "\x1b[2m$\x1b[22m \x1b[1mnpm install --save-dev typescript@5 && npx tsc --init --strict\x1b[22m";
+  const boxed = wrapInBox([command], 40);
+  // 36 columns inside a 40-column box ("│  " and the last column off), the command's text in the 34 after "$ ".
+  expect(boxed.map(Bun.stripANSI)).toEqual(["$ npm install --save-dev", "  typescript@5 && npx tsc --init", "  --strict"]);
+  // The "$" alone is dim: the command is not made dim by the wrap.
+  expect(boxed[0]).toStartWith("\x1b[2m$\x1b[22m \x1b[1mnpm");
+  for (const row of boxed.slice(1)) expect(row).not.toContain("\x1b[2m");
+});
