@@ -20,11 +20,12 @@ import type { ToolContext } from "./tools/tool.ts";
 import { TerminalUI } from "./ui/terminal.ts";
 import { escapeControl } from "./ui/escape.ts";
 import { isTerminal } from "./ui/is-terminal.ts";
-import { unaskedChangeLines } from "./ui/diff-view.ts";
 import { continueCommand, openSession } from "./session/open.ts";
 import type { SessionRecorder } from "./session/recorder.ts";
 import { Checkpoints } from "./change/checkpoints.ts";
 import { startChanges } from "./change/start.ts";
+import { keepCopyIn } from "./sandbox/self-binary.ts";
+import { dirname } from "node:path";
 import type { McpHub } from "./mcp/hub.ts";
 
 export interface App {
@@ -108,6 +109,8 @@ export async function buildApp(config: Config, ui: TerminalUI, greet?: (modelNam
     notify: (line) => ui.debug(`  denied: ${escapeControl(line)}`),
     // Writes allowed by a flag or a session grant, or refused unasked (--no-prompt), still show what they change.
     onUnasked: (req) => {
+      // Required here, not imported: a turn that writes nothing never loads the diff view.
+      const { unaskedChangeLines } = require("./ui/diff-view.ts") as typeof import("./ui/diff-view.ts");
       for (const line of unaskedChangeLines(req.files ?? [])) ui.info(line);
     },
   });
@@ -118,6 +121,8 @@ export async function buildApp(config: Config, ui: TerminalUI, greet?: (modelNam
   if (!config.print || config.mcp.servers.length > 0) await probeSandbox();
   const session = new SessionState();
   const changes = startChanges(config, (line) => ui.info(pc.yellow(escapeControl(line))));
+  // A copy of bunker's binary, if it is replaced mid-session, goes where no sandbox looks (self-binary.ts).
+  keepCopyIn(dirname(config.sessionsPath));
   const opened = await openSession(config, (message) => ui.info(pc.yellow(escapeControl(message))));
   if (opened.notice) ui.info(pc.yellow(escapeControl(opened.notice)));
   if (opened.resumed) {
