@@ -346,7 +346,7 @@ function namedScripts(roots: readonly string[], later: LaterMatch, out: Workspac
   const queue: { file: string; bases: string[]; via: string; depth: number }[] = [];
   // Hooks first, then the configs nearest a root: what the bound leaves out of a very large tree is the deepest.
   const sites = trusted ? out.sites.filter((s) => trusted.sites.some((t) => t.path === s.path && t.id === s.id)) : out.sites;
-  for (const hook of hookFiles(sites)) queue.push({ file: hook.file, bases: ancestors(hook.top), via: " (git runs it as a hook)", depth: 0 });
+  for (const hook of hookFiles(sites)) queue.push({ file: hook.file, bases: ancestors(hook.top), via: ` (${later.match(hook.file) ?? "git runs it as a hook"})`, depth: 0 });
   if (later.names) {
     // (Not a package's own files under node_modules: its hooks and rc files are not the project's.)
     const namers = [...out.later].filter(([p, id]) => !p.includes("/node_modules/") && isTrusted(p, id) && later.names!(p)).map(([p]) => p);
