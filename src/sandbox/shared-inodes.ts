@@ -116,15 +116,20 @@ export function ownCopiesForCommand(spec: SandboxSpec, platform: NodeJS.Platform
   return ownCopiesOfShared(roots, new Set(mounts.map((m) => m.path)), limits, watched);
 }
 
-/** The line the command's result gets when files were given copies of their own. */
-/** The person's line: which files are no longer the same file as their other names. */
-export function ownCopiesLine(o: { copied: string[]; bytes: number }, root: string): string {
-  const shown = o.copied.slice(0, 3).map((p) => relative(root, p) || p).join(", ");
-  return `${o.copied.length} hard-linked file${o.copied.length === 1 ? " was" : "s were"} given a copy of ${o.copied.length === 1 ? "its" : "their"} own before the command (${shown}${o.copied.length > 3 ? ", …" : ""}): a change to ${o.copied.length === 1 ? "it" : "them"} no longer reaches ${o.copied.length === 1 ? "its other name" : "their other names"} outside the workspace`;
+/** The first few copied files, as the person and the model are told them. */
+function copiedShown(o: { copied: string[] }, root: string): string {
+  return `${o.copied.slice(0, 3).map((p) => relative(root, p) || p).join(", ")}${o.copied.length > 3 ? ", …" : ""}`;
 }
 
+/** The person's line: which files are no longer the same file as their other names. */
+export function ownCopiesLine(o: { copied: string[]; bytes: number }, root: string): string {
+  const shown = copiedShown(o, root);
+  return `${o.copied.length} hard-linked file${o.copied.length === 1 ? " was" : "s were"} given a copy of ${o.copied.length === 1 ? "its" : "their"} own before the command (${shown}): a change to ${o.copied.length === 1 ? "it" : "them"} no longer reaches ${o.copied.length === 1 ? "its other name" : "their other names"} outside the workspace`;
+}
+
+/** The line the command's result gets when files were given copies of their own. */
 export function ownCopiesNote(o: { copied: string[]; bytes: number }, root: string): string | null {
   if (o.copied.length === 0) return null;
-  const shown = o.copied.slice(0, 3).map((p) => relative(root, p) || p).join(", ");
-  return `bunker gave ${o.copied.length} file${o.copied.length === 1 ? "" : "s"} (${size(o.bytes)}) a copy of their own before the command: each was a hard link to a file outside the folders commands may write (a package manager's cache, another clone), which writing it would have changed too (${shown}${o.copied.length > 3 ? ", …" : ""}).`;
+  const shown = copiedShown(o, root);
+  return `bunker gave ${o.copied.length} file${o.copied.length === 1 ? "" : "s"} (${size(o.bytes)}) a copy of their own before the command: each was a hard link to a file outside the folders commands may write (a package manager's cache, another clone), which writing it would have changed too (${shown}).`;
 }

@@ -172,7 +172,7 @@ export function socketsMasked(spec: SandboxSpec, limits: SocketLimits = SOCKET_L
  * (a command that left hundreds of socket files in .cache/s must not stop every later command: red team 9's F08). Any
  * folder above them counts, not only their own (one socket in each of .cache/s1 … .cache/s65 is the same attack). The
  * narrowest folder that is enough alone, else the one holding the most; never a mount's own folder (the workspace, a
- * grant) or one a grant names, nor one above those.
+ * grant) or one a grant names; a mount inside one hidden stays shown on the mask (spec.ts).
  */
 function fewerMasks(paths: string[], mountPoints: ReadonlySet<string>, named: ReadonlySet<string>, max: number): string[] {
   let out = paths;
