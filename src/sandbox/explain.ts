@@ -19,7 +19,7 @@ export function describeView(spec: SandboxSpec): string {
 
 /** The home a command has: the empty in-memory one, or the workspace's own kept between commands (kept-home.ts). */
 function homePhrase(spec: SandboxSpec): string {
-  return keptHomeShown(spec) ? "a private empty home whose caches (~/.cache, ~/.npm, …) are the workspace's own, kept between its commands" : "a private empty home";
+  return keptHomeShown(spec) ? "a private empty home whose package caches (~/.cache/pip, ~/.npm/_cacache, …) are the workspace's own, kept between its commands" : "a private empty home";
 }
 
 /** A failure that names a path: where the path is, as the program printed it. */
@@ -82,8 +82,7 @@ export function toolchainWriteNote(output: string, spec: SandboxSpec, home: stri
     if (!tree) continue;
     const cache = home ? TOOLCHAIN_CACHES.find((c) => isWithin(join(home, c.dir), abs)) : undefined;
     const grant = cache ? join(home, cache.dir) : abs;
-    // In the workspace's kept home (kept-home.ts) a cache of the command's own is there for its next commands too.
-    const own = keptHomeShown(spec) ? `${cache?.variable}=$HOME/.cache/${cache?.variable.toLowerCase()} (in the sandbox's own home, kept for this workspace's next commands)` : `${cache?.variable}=/tmp/${cache?.variable.toLowerCase()} (gone when it ends)`;
+    const own = `${cache?.variable}=/tmp/${cache?.variable.toLowerCase()} (gone when it ends)`;
     const other = cache ? ` Or the command can use a cache of its own, e.g. ${own} or a folder in the workspace.` : "";
     return `${abs} is in ${tree}, a toolchain's directory, which the sandbox shows read-only so that a command cannot change the packages and programs the person's other projects use. ` +
       `The person can make it writable with --allow-write=${grant} (commands here can then change what is in it).${other} Do not retry as it is.`;

@@ -1,5 +1,5 @@
 // The caches in a command's sandbox home, kept between commands of one
-// workspace (Linux): what tools cache there (~/.cache/pip, ~/.npm,
+// workspace (Linux): what tools cache there (~/.cache/pip, npm's ~/.npm/_cacache,
 // ~/.cache/go-build, ~/.m2/repository) is there for the next command instead
 // of fetched again. Only the caches: the home around them is the empty
 // in-memory one each time, so no configuration a command writes (~/.npmrc,
@@ -27,8 +27,16 @@ import { isWithin, realpathLoose } from "../perms/workspace.ts";
 /** The folder of bunker's state folder that holds the kept homes, one per workspace. */
 export const KEPT_HOMES = "sandbox-homes";
 
-/** The caches kept, as paths in the home (XDG's default cache folder holds pip's, uv's, go's build cache, yarn 1's, …). */
-export const KEPT_CACHES = [".cache", ".npm", ".m2/repository", ".gradle/caches", ".cargo/registry", ".cargo/git", "go/pkg/mod", ".yarn/berry/cache", ".local/share/pnpm/store"];
+/**
+ * The caches kept, as paths in the home: downloads a package manager looks up by name and version, not programs a
+ * later command runs by finding them there. Not the whole of ~/.cache (corepack's yarn and pnpm, pre-commit's hook
+ * environments and playwright's browsers live there: a command could plant one for a later command, perhaps of a
+ * session with wider grants, to run; the reviewer), nor npm's npx folder (~/.npm/_npx: packages npx runs).
+ */
+export const KEPT_CACHES = [
+  ".cache/pip", ".cache/uv", ".cache/go-build", ".cache/yarn", ".npm/_cacache", ".m2/repository", ".gradle/caches",
+  ".cargo/registry", ".cargo/git", "go/pkg/mod", ".yarn/berry/cache", ".local/share/pnpm/store",
+];
 
 /** The kept caches' folder of workspace `root` (a real path), made (owner-only, with every cache's folder) if it is not there yet; null where none may be kept. */
 export function keptHome(stateDir: string, root: string): string | null {

@@ -25,9 +25,9 @@ describe.skipIf(!usable)("the sandbox's home, kept for the workspace (real bubbl
       expect(r.code).toBe(0);
       return toolResults(fake.requests.at(-1))[0]!.content;
     };
-    expect(await run(ws.root, "mkdir -p ~/.cache/pip ~/.npm && echo wheel > ~/.cache/pip/marker && echo tarball > ~/.npm/marker && echo made")).toContain("made");
+    expect(await run(ws.root, "mkdir -p ~/.cache/pip ~/.npm/_cacache && echo wheel > ~/.cache/pip/marker && echo tarball > ~/.npm/_cacache/marker && echo made")).toContain("made");
     // The next command (a new bunker, as after a restart) finds both.
-    expect(await run(ws.root, "cat ~/.cache/pip/marker ~/.npm/marker")).toBe("exit code 0\n\nwheel\ntarball");
+    expect(await run(ws.root, "cat ~/.cache/pip/marker ~/.npm/_cacache/marker")).toBe("exit code 0\n\nwheel\ntarball");
     // Not in the person's home: in bunker's state folder, one folder per workspace.
     expect(existsSync(join(ws.home, ".cache/pip/marker"))).toBe(false);
     expect(existsSync(join(ws.home, ".npm"))).toBe(false);
@@ -40,8 +40,9 @@ describe.skipIf(!usable)("the sandbox's home, kept for the workspace (real bubbl
 
     // Only the caches: what configures the tools (a ~/.npmrc, a ~/.gitconfig a command wrote) is gone for the next
     // command, which may belong to a session with wider grants (red team 9).
-    expect(await run(ws.root, "echo 'registry=http://evil.example/' > ~/.npmrc && git config --global core.pager evil && echo planted")).toContain("planted");
-    expect(await run(ws.root, "cat ~/.npmrc 2>&1; git config --global core.pager; cat ~/.cache/pip/marker")).toMatch(/No such file or directory[^]*\nwheel$/);
+    // Nor programs a later command would run from the cache folders around them (corepack's yarn in ~/.cache/node, npx's packages).
+    expect(await run(ws.root, "echo 'registry=http://evil.example/' > ~/.npmrc && git config --global core.pager evil && mkdir -p ~/.cache/node/corepack ~/.npm/_npx && echo evil > ~/.cache/node/corepack/yarn && echo evil > ~/.npm/_npx/x && echo planted")).toContain("planted");
+    expect(await run(ws.root, "cat ~/.npmrc ~/.cache/node/corepack/yarn ~/.npm/_npx/x 2>&1; git config --global core.pager; cat ~/.cache/pip/marker")).toMatch(/No such file or directory[^]*No such file or directory[^]*No such file or directory[^]*\nwheel$/);
     expect(toolResults(fake.requests.at(-1))[0]!.content).not.toContain("evil");
 
     // Another workspace has a home of its own.

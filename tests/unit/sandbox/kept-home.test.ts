@@ -40,14 +40,16 @@ const spec = (over: Partial<SandboxSpec>): SandboxSpec => ({ root: "/work/proj",
 test("its caches shown read-write in the empty home, to a command that may write, and said as such; a line that only reads gets none", () => {
   const args = bubblewrapArgs(spec({}), ["true"], "bwrap", host).join(" ");
   expect(args).toContain("--tmpfs /home/u");
-  expect(args).toContain("--bind /state/sandbox-homes/abc/.cache /home/u/.cache");
+  expect(args).toContain("--bind /state/sandbox-homes/abc/.cache/pip /home/u/.cache/pip");
+  // Not the whole of ~/.cache (corepack's yarn, pre-commit's environments, browsers: programs a later command runs).
+  expect(args).not.toContain("/home/u/.cache ");
   expect(args).toContain("--bind /state/sandbox-homes/abc/.m2/repository /home/u/.m2/repository");
   expect(args).not.toContain("--bind /state/sandbox-homes/abc /home/u ");
   const mounts = sandboxMounts(spec({}), "linux", host);
   expect(shownAs(mounts, "/home/u/.cache/pip")).toBe("private");
   // What configures the tools is the empty home's, gone with the command.
   expect(mounts.filter((m) => m.kind === "kept").map((m) => m.path.slice("/home/u/".length))).toEqual(KEPT_CACHES);
-  expect(describeView(spec({}))).toContain("a private empty home whose caches (~/.cache, ~/.npm, …) are the workspace's own, kept between its commands");
+  expect(describeView(spec({}))).toContain("a private empty home whose package caches (~/.cache/pip, ~/.npm/_cacache, …) are the workspace's own, kept between its commands");
   // A line that only reads: nothing of it is kept.
   expect(bubblewrapArgs(spec({ workspaceReadOnly: true }), ["true"], "bwrap", host).join(" ")).not.toContain("/state/sandbox-homes/abc");
   // Without one, the empty in-memory home alone, as before; macOS has no private home to replace.
@@ -59,10 +61,10 @@ test("a cache where something else is mounted in or around it (a toolchain's fol
   const withCargo: HostFs = { kind: (p) => (["/usr", "/work/proj", "/home/u", "/home/u/.cargo"].includes(p) ? "dir" : null), readlink: () => "" };
   const cargo = sandboxMounts(spec({ toolchains: ["/home/u/.cargo"] }), "linux", withCargo);
   expect(cargo.some((m) => m.kind === "kept" && m.path.startsWith("/home/u/.cargo/"))).toBe(false);
-  expect(cargo.some((m) => m.kind === "kept" && m.path === "/home/u/.npm")).toBe(true);
+  expect(cargo.some((m) => m.kind === "kept" && m.path === "/home/u/.npm/_cacache")).toBe(true);
   // A home in /tmp (a CI container's HOME=/tmp/…): the sandbox's private /tmp around it is no reason to keep none.
   const tmpHome: HostFs = { kind: (p) => (["/usr", "/work/proj"].includes(p) ? "dir" : null), readlink: () => "" };
-  expect(sandboxMounts(spec({ home: "/tmp/ci/home" }), "linux", tmpHome).filter((m) => m.kind === "kept").map((m) => m.path)).toContain("/tmp/ci/home/.npm");
+  expect(sandboxMounts(spec({ home: "/tmp/ci/home" }), "linux", tmpHome).filter((m) => m.kind === "kept").map((m) => m.path)).toContain("/tmp/ci/home/.npm/_cacache");
   // The person's home granted: its caches are the person's own.
   expect(sandboxMounts(spec({ readable: ["/home/u"] }), "linux", host).some((m) => m.kind === "kept")).toBe(false);
 });
