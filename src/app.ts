@@ -20,7 +20,6 @@ import type { ToolContext } from "./tools/tool.ts";
 import { TerminalUI } from "./ui/terminal.ts";
 import { escapeControl } from "./ui/escape.ts";
 import { isTerminal } from "./ui/is-terminal.ts";
-import { unaskedChangeLines } from "./ui/diff-view.ts";
 import { continueCommand, openSession } from "./session/open.ts";
 import type { SessionRecorder } from "./session/recorder.ts";
 import { Checkpoints } from "./change/checkpoints.ts";
@@ -108,6 +107,8 @@ export async function buildApp(config: Config, ui: TerminalUI, greet?: (modelNam
     notify: (line) => ui.debug(`  denied: ${escapeControl(line)}`),
     // Writes allowed by a flag or a session grant, or refused unasked (--no-prompt), still show what they change.
     onUnasked: (req) => {
+      // Required here, not imported: a turn that writes nothing never loads the diff view.
+      const { unaskedChangeLines } = require("./ui/diff-view.ts") as typeof import("./ui/diff-view.ts");
       for (const line of unaskedChangeLines(req.files ?? [])) ui.info(line);
     },
   });

@@ -9,7 +9,7 @@ import { holdsPrompt, isBunkerNote } from "../agent/history.ts";
 import { FileKindError, MAX_WORKSPACE_FILE_BYTES, readRegularSync } from "../fs/file-kind.ts";
 import type { SessionStore, StoredChange } from "../session/store.ts";
 import { ToolError, type ToolContext } from "../tools/tool.ts";
-import { ChangeSet, type CommittedFile } from "./change-set.ts";
+import type { CommittedFile } from "./change-set.ts";
 import { sha256 } from "./delta.ts";
 
 /** One turn that changed files, as /rewind lists it. */
@@ -133,6 +133,8 @@ export class Checkpoints {
     const loses = overwritten.length > 0
       ? `${overwritten.join(", ")} ${overwritten.length === 1 ? "was" : "were"} changed after bunker's change (by you or a command); taking ${overwritten.length === 1 ? "it" : "them"} back with "force" loses those changes`
       : undefined;
+    // The change pipeline is loaded with the first change, not with every session.
+    const { ChangeSet } = await import("./change-set.ts");
     const change = new ChangeSet(ctx, "undo", { checkpoint: false, byPerson: true, ...(loses ? { loses } : {}) });
     for (const { f, skip } of decided) {
       if (skip === "left") leftAlone.push(f.display);

@@ -3,7 +3,6 @@
 // (only if the policy says "ask") the approver. The person's session answers
 // are handed back to the policy; refusals are remembered here so the person
 // is not asked the same thing twice.
-import { hostWarning } from "../ui/mixed-scripts.ts";
 import { relative } from "node:path";
 import { grantedReadPaths, hardLinkCheck } from "../sandbox/denied-files.ts";
 import { ToolError } from "../tools/tool.ts";
@@ -147,7 +146,8 @@ export class Permissions {
         const whys = protectedFiles.map((p) => `${p.display}: ${p.why}`).join("; ");
         this.deny(req, `${describe(req)} needs approval (${whys}). Such writes always ask, even under --allow-write or -A, and bunker is not asking (no terminal or --no-prompt). Run bunker in a terminal without --no-prompt to approve it`, first);
       }
-      const careful = req.kind === "net" ? hostWarning(req.target) : "";
+      // Loaded here: only a refused host is looked at for letters that pass for others.
+      const careful = req.kind === "net" ? (await import("../ui/mixed-scripts.ts")).hostWarning(req.target) : "";
       this.deny(req, `${describe(req)} needs approval, and bunker is not asking (no terminal or --no-prompt).${careful} To grant it, run bunker with ${first.hint ?? this.policy.grantHint(req.kind, req.target)}`, first);
     }
 

@@ -22,6 +22,9 @@ const INVISIBLE_BUT_TAB = /[^\P{Cc}\t]|[\p{Cf}\p{Zl}\p{Zp}\p{Default_Ignorable_C
 /** A whole emoji as Unicode recommends it (ZWJ sequences, flags, keycaps, modifiers, tag sequences). */
 const RGI_EMOJI = /^\p{RGI_Emoji}$/v;
 
+/** Anything but printable ASCII, newline and tab: text without it has nothing to escape (but perhaps a newline or tab), and needs no Unicode table. */
+const NOT_PLAIN = /[^\x20-\x7e\n\t]/;
+
 const NAMED: Record<string, string> = { "\t": "\\t", "\n": "\\n", "\r": "\\r" };
 
 export interface EscapeOptions {
@@ -45,6 +48,8 @@ export function stripSgr(text: string): string {
 }
 
 export function escapeControl(text: string, opts: EscapeOptions = {}): string {
+  // Most text is plain ASCII: answered without the Unicode property tables (the first use of each costs 0.05 ms or more).
+  if (!NOT_PLAIN.test(text) && (opts.keepNewlines || !text.includes("\n")) && (opts.keepTabs || !text.includes("\t"))) return text;
   const check = opts.keepNewlines ? (opts.keepTabs ? INVISIBLE_BUT_NL_TAB : INVISIBLE_BUT_NL) : opts.keepTabs ? INVISIBLE_BUT_TAB : INVISIBLE;
   // Almost all text has nothing to escape: no segmenting for it.
   if (!check.test(text)) return text;
