@@ -24,6 +24,8 @@ import { continueCommand, openSession } from "./session/open.ts";
 import type { SessionRecorder } from "./session/recorder.ts";
 import { Checkpoints } from "./change/checkpoints.ts";
 import { startChanges } from "./change/start.ts";
+import { keepCopyIn } from "./sandbox/self-binary.ts";
+import { dirname } from "node:path";
 import type { McpHub } from "./mcp/hub.ts";
 
 export interface App {
@@ -119,6 +121,8 @@ export async function buildApp(config: Config, ui: TerminalUI, greet?: (modelNam
   if (!config.print || config.mcp.servers.length > 0) await probeSandbox();
   const session = new SessionState();
   const changes = startChanges(config, (line) => ui.info(pc.yellow(escapeControl(line))));
+  // A copy of bunker's binary, if it is replaced mid-session, goes where no sandbox looks (self-binary.ts).
+  keepCopyIn(dirname(config.sessionsPath));
   const opened = await openSession(config, (message) => ui.info(pc.yellow(escapeControl(message))));
   if (opened.notice) ui.info(pc.yellow(escapeControl(opened.notice)));
   if (opened.resumed) {

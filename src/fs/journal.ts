@@ -4,7 +4,7 @@
 // A bunker killed in between leaves it behind; the next start in that
 // workspace reads it and puts the files back as they were (or finishes the
 // commit, if every rename had happened), then removes bunker's temp files.
-import { closeSync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, renameSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, unlinkSync, writeSync } from "node:fs";
 import { readRegularSync } from "./file-kind.ts";
 import { basename, dirname, isAbsolute, join, normalize, relative, sep } from "node:path";
 import { syncDir } from "./durable.ts";
@@ -141,7 +141,7 @@ export interface RefusedJournal {
 
 /**
  * Journals of `root` whose writer is no longer running (to recover), and those bunker did not write as they stand
- * (planted or damaged: journalProblem), each renamed aside and never read again.
+ * (planted or damaged: journalProblem), each renamed aside (`.refused-TIME`), never read again, removed after 30 days.
  */
 export function journalsToRecover(dir: string, root: string): { recover: { path: string; entry: JournalEntry }[]; refused: RefusedJournal[] } {
   let names: string[];
@@ -161,6 +161,11 @@ export function journalsToRecover(dir: string, root: string): { recover: { path:
       // A journal killed while being first written: nothing had been created yet.
       const pid = Number(name.slice(prefix.length).split("-")[0]);
       if (!isRunning(pid, null)) removeQuietly(path);
+      continue;
+    }
+    const refusedAt = /\.json\.refused-(\d+)$/.exec(name);
+    if (refusedAt) {
+      if (Date.now() - Number(refusedAt[1]) > KEEP_REFUSED_MS) removeQuietly(path);
       continue;
     }
     if (!name.endsWith(".json")) continue;
@@ -188,24 +193,18 @@ export function journalsToRecover(dir: string, root: string): { recover: { path:
   return { recover: out, refused };
 }
 
-/** `path` renamed to `path.refused` (a free name), or null when it could not be. */
+/** How long a refused journal is kept for a person to look at. */
+export const KEEP_REFUSED_MS = 30 * 86_400_000;
+
+/** `path` renamed to `path.refused-TIME`, or null when it could not be. */
 function setAside(path: string): string | null {
-  for (let i = 0; i < 100; i++) {
-    const to = `${path}.refused${i === 0 ? "" : `.${i}`}`;
-    try {
-      lstatSync(to);
-      continue;
-    } catch {
-      // free
-    }
-    try {
-      renameSync(path, to);
-      return to;
-    } catch {
-      return null;
-    }
+  const to = `${path}.refused-${Date.now()}`;
+  try {
+    renameSync(path, to);
+    return to;
+  } catch {
+    return null;
   }
-  return null;
 }
 
 function removeQuietly(path: string): void {

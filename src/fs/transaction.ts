@@ -343,7 +343,8 @@ function settle(entry: JournalEntry, held: DirCache, way: "back" | "forward"): {
   if (way === "back") {
     for (const d of [...entry.dirs].reverse()) {
       try {
-        rmdirSync(d);
+        // Through its parent's held handle: a link on the way (a journal naming `link/made`) leads nowhere.
+        rmdirSync(held.at(d));
       } catch (err) {
         const code = (err as NodeJS.ErrnoException).code;
         if (code !== "ENOENT" && code !== "ENOTEMPTY" && code !== "EEXIST") problems.push(`${d} (created directory not removed: ${errText(err)})`);

@@ -9,6 +9,7 @@
 // only after consent (consent.ts), and what only the person may grant (`net`,
 // `write`, `read`) is taken from the user's file alone: on the user's own
 // servers, or as an entry of only those keys naming a project's server.
+import { lstatSync, readdirSync, readlinkSync } from "node:fs";
 import { FileKindError, readRegularSync } from "../fs/file-kind.ts";
 import { sanitize } from "./naming.ts";
 import { isAbsolute, join, resolve } from "node:path";
@@ -162,36 +163,130 @@ function parseEntry(name: string, raw: unknown, ctx: ParseContext, warnings: str
     ...(envWritten ? { envWritten } : {}),
     ...grants,
     timeoutMs: (timeout as number | undefined) ?? ctx.defaultTimeoutMs,
-    hash: ctx.source === "project" && transport.type === "stdio" ? projectServerHash(raw, [transport.command, ...transport.args, ...Object.values(transport.env).flatMap((v) => v.split(/[\s:]+/))], ctx.root) : definitionHash(raw),
+    hash: ctx.source === "project" && transport.type === "stdio" ? projectServerHash(raw, transport, ctx.root) : definitionHash(raw),
   };
 }
 
 /** The most of one code file a project server's consent hash reads; a larger one counts by its size and time. */
 const CODE_FILE_MAX = 4 * 1024 * 1024;
 
+/** How much of a package folder (`python -m pkg`) its consent hash reads: files, bytes, and depth of folders. */
+export const PACKAGE_BOUNDS = { files: 2000, bytes: 32 * 1024 * 1024, depth: 12 };
+
 /**
  * A project server's consent hash: its definition, and the workspace files its command, arguments and variables
  * name (a `--flag=FILE` too, and each entry of a `:` list; `BUN_OPTIONS=--preload ./x.ts`), by content. Consent is to the code as much as to the definition (red team 8 F10: the model
  * rewrote tools/helper_mcp.py unasked, and the same approved definition then started it and handed it the token).
+ * A module `-m NAME` runs from the workspace (a project's server starts there): its package folder's files (up to
+ * PACKAGE_BOUNDS), or NAME.py. A folder named otherwise (`.`, a data folder) counts as a folder, not by its content.
  * A definition that names no file here hashes as before.
  */
-function projectServerHash(raw: unknown, words: string[], root: string): string {
+function projectServerHash(raw: unknown, transport: { command: string; args: string[]; env: Record<string, string> }, root: string): string {
+  const words = [transport.command, ...transport.args, ...Object.values(transport.env).flatMap((v) => v.split(/[\s:]+/))];
   const code: [string, string][] = [];
+  const add = (file: string, digest: string) => {
+    if (!code.some(([f]) => f === file)) code.push([file, digest]);
+  };
   for (const word of words) {
     if (word.startsWith("-") && !word.includes("=")) continue;
     const path = word.startsWith("-") ? word.slice(word.indexOf("=") + 1) : word;
     if (path === "" || /^[a-z][a-z0-9+.-]*:/i.test(path)) continue;
     const file = absoluteIn(root, path);
     if (!isWithin(root, file) || code.some(([f]) => f === file)) continue;
-    try {
-      const got = readRegularSync(file, file, { max: CODE_FILE_MAX, follow: true });
-      if (got) code.push([file, new Bun.CryptoHasher("sha256").update(got.bytes).digest("hex")]);
-    } catch (e) {
-      // Not a plain file (a folder: a package; a FIFO), or too large: what can be said of it without reading it.
-      if (e instanceof FileKindError) code.push([file, e.message]);
+    const digest = fileDigest(file);
+    if (digest !== null) add(file, digest);
+  }
+  for (const name of moduleNames(transport.args)) {
+    const top = name.split(".")[0]!;
+    const folder = join(root, top);
+    if (kindOf(folder) === "dir") for (const [f, d] of packageDigests(folder)) add(f, d);
+    else {
+      const digest = fileDigest(`${folder}.py`);
+      if (digest !== null) add(`${folder}.py`, digest);
     }
   }
   return code.length === 0 ? definitionHash(raw) : definitionHash({ definition: raw, code });
+}
+
+/** The modules `-m NAME` (or `-mNAME`) runs, as Python names them. */
+function moduleNames(args: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    const name = a === "-m" ? args[i + 1] : /^-m[A-Za-z_]/.test(a) ? a.slice(2) : undefined;
+    if (name && /^[A-Za-z_][\w]*(\.[A-Za-z_][\w]*)*$/.test(name)) out.push(name);
+  }
+  return out;
+}
+
+/** A file's content hash; what can be said of it without reading it (a folder, a FIFO, too large); null when absent. */
+function fileDigest(file: string): string | null {
+  try {
+    const got = readRegularSync(file, file, { max: CODE_FILE_MAX, follow: true });
+    return got ? new Bun.CryptoHasher("sha256").update(got.bytes).digest("hex") : null;
+  } catch (e) {
+    return e instanceof FileKindError ? e.message : null;
+  }
+}
+
+function kindOf(path: string): "dir" | "link" | "other" | null {
+  try {
+    const st = lstatSync(path);
+    return st.isSymbolicLink() ? "link" : st.isDirectory() ? "dir" : "other";
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Each file of a package folder by content (links by where they point, never followed; Python's own `__pycache__`
+ * left out: Python rewrites it), in name order, up to PACKAGE_BOUNDS; past them, one entry saying so.
+ */
+export function packageDigests(folder: string): [string, string][] {
+  const out: [string, string][] = [];
+  let bytes = 0;
+  const walk = (dir: string, depth: number): boolean => {
+    let names: string[];
+    try {
+      names = readdirSync(dir).sort();
+    } catch (e) {
+      out.push([dir, `not listable: ${(e as NodeJS.ErrnoException).code ?? "error"}`]);
+      return true;
+    }
+    for (const name of names) {
+      if (name === "__pycache__") continue;
+      const path = join(dir, name);
+      const kind = kindOf(path);
+      if (kind === "dir") {
+        if (depth >= PACKAGE_BOUNDS.depth) out.push([path, "a folder too deep to read"]);
+        else if (!walk(path, depth + 1)) return false;
+        continue;
+      }
+      if (out.length >= PACKAGE_BOUNDS.files || bytes >= PACKAGE_BOUNDS.bytes) {
+        out.push([folder, `more than ${PACKAGE_BOUNDS.files} files or ${PACKAGE_BOUNDS.bytes / 1024 / 1024} MB: the rest not read`]);
+        return false;
+      }
+      if (kind === "link") {
+        try {
+          out.push([path, `a link to ${readlinkSync(path)}`]);
+        } catch {
+          // gone meanwhile
+        }
+        continue;
+      }
+      const digest = fileDigest(path);
+      if (digest === null) continue;
+      try {
+        bytes += lstatSync(path).size;
+      } catch {
+        // gone meanwhile
+      }
+      out.push([path, digest]);
+    }
+    return true;
+  };
+  walk(folder, 0);
+  return out;
 }
 
 /** `net`, `write` and `read` of a user-file entry: paths absolute (`~/` is the home directory, others from the workspace). */

@@ -19,7 +19,7 @@ export function describeView(spec: SandboxSpec): string {
 
 /** The home a command has: the empty in-memory one, or the workspace's own kept between commands (kept-home.ts). */
 function homePhrase(spec: SandboxSpec): string {
-  return keptHomeShown(spec) ? "a private home of the workspace's own, kept between its commands (its caches stay)" : "a private empty home";
+  return keptHomeShown(spec) ? "a private empty home whose caches (~/.cache, ~/.npm, …) are the workspace's own, kept between its commands" : "a private empty home";
 }
 
 /** A failure that names a path: where the path is, as the program printed it. */
@@ -46,7 +46,7 @@ export function pathNote(output: string, spec: SandboxSpec, home: string = spec.
       if (seen === "hidden" && isSocket(abs)) return `${abs} is a Unix socket, and the sandbox keeps commands from the sockets in the workspace and granted folders (a database's, tmux's, an agent's: whoever connects commands that program). Only a grant naming the socket itself lets commands connect to it: --allow-read=${flagPath}. Do not retry; ask the person.`;
       if (seen === "hidden") return `${view} ${abs} is hidden in it (it holds credentials, or reads there are denied): only a grant naming it shows it (--allow-read=${flagPath}). Do not retry; ask the person.`;
       if (seen === "private") {
-        const where = abs === "/tmp" || abs.startsWith("/tmp/") || abs.startsWith("/var/tmp/") ? "/tmp is private: files in the machine's /tmp are not visible inside it. Work with files in the workspace instead" : `${abs} is in ${keptHomeShown(spec) ? "the sandbox's own home" : "the private empty home"}, not the machine's: ${grant}`;
+        const where = abs === "/tmp" || abs.startsWith("/tmp/") || abs.startsWith("/var/tmp/") ? "/tmp is private: files in the machine's /tmp are not visible inside it. Work with files in the workspace instead" : `${abs} is in the private empty home, not the machine's: ${grant}`;
         return `${view} ${where}.`;
       }
     }
@@ -125,8 +125,8 @@ export function spaceNote(output: string, spec: SandboxSpec, platform: NodeJS.Pl
   // On macOS a command's TMPDIR is on disk: nothing of the sandbox's is in memory there.
   if (platform !== "linux" || !/No space left on device|ENOSPC|os error 28/.test(output)) return null;
   const s = tmpfsSizes(spec.memoryBytes);
-  // The kept home is on disk (kept-home.ts): only the empty one is in memory.
-  const home = spec.home && !keptHomeShown(spec, platform) ? `the home (${shownSize(s.home)}), ` : "";
+  // The home is in memory (its kept caches are on disk: kept-home.ts).
+  const home = spec.home ? `the home (${shownSize(s.home)}), ` : "";
   return `A write ran out of space. The sandbox's private /tmp (${shownSize(s.tmp)}), ${home}/var/tmp (${shownSize(s.varTmp)}), /dev/shm (${shownSize(s.shm)}) and /run (${shownSize(s.run)}) are held in this machine's memory and limited, so that a command cannot fill it; ` +
     "the workspace is on disk: put large files there (a build's temporary files with TMPDIR=$PWD/.tmp, a cache with XDG_CACHE_HOME=$PWD/.cache). Do not retry as it is.";
 }

@@ -17,6 +17,7 @@ import { gitDirsInside, isWithin, realpathLoose } from "../perms/workspace.ts";
 import type { WallState } from "./git-wall.ts";
 import type { GrantedGit } from "./git-grant.ts";
 import { homeDotMasks } from "./home-dots.ts";
+import { KEPT_CACHES } from "./kept-home.ts";
 import { commondirTarget, gitfileTarget, readSmallText } from "../perms/gitfile.ts";
 import { gitConfigFiles } from "../perms/startup-files.ts";
 import type { ProcessLimits } from "./process-limits.ts";
@@ -54,7 +55,7 @@ export interface SandboxSpec {
   gitConfigCopies?: Record<string, string>;
   /** The person's home directory: an empty private one in its place. */
   home?: string;
-  /** Shown at `home` instead of the empty one, to a command that may write: the workspace's kept sandbox home (kept-home.ts). */
+  /** The workspace's kept caches (kept-home.ts), shown in the empty `home` to a command that may write. */
   keptHome?: string;
   /** Absolute paths made invisible (empty) wherever a mount would show them: credential stores, denied reads. */
   hidden?: string[];
@@ -100,7 +101,7 @@ export type Mount =
   | { kind: "link"; path: string; target: string }
   /** An empty directory: writable (private /tmp, home) or a read-only stand-in (a missing .bunker). */
   | { kind: "empty"; path: string; writable: boolean }
-  /** bunker's own folder `source` shown read-write at `path` (the kept sandbox home: kept-home.ts); nothing of the host's at `path`. */
+  /** bunker's own folder `source` shown read-write at `path` (a kept cache: kept-home.ts); nothing of the host's at `path`. */
   | { kind: "kept"; path: string; source: string; writable: true }
   /**
    * Hidden: an empty read-only directory, or an empty file. `keeps`: the mounts inside it that are shown all the
@@ -207,9 +208,7 @@ export function sandboxMounts(spec: SandboxSpec, platform: NodeJS.Platform = pro
   };
   for (const dir of spec.system ?? SYSTEM_DIRS[platform] ?? []) show(dir, "ro");
   if (platform === "linux") for (const dir of PRIVATE_DIRS) out.push({ kind: "empty", path: dir, writable: true });
-  // A line that only reads gets the empty home: bubblewrap makes the mount points of what is shown inside the home
-  // (toolchains, git's config) in it, which a read-only kept home refuses.
-  if (spec.home) out.push(keptHomeShown(spec, platform) ? { kind: "kept", path: spec.home, source: spec.keptHome!, writable: true } : { kind: "empty", path: spec.home, writable: true });
+  if (spec.home) out.push({ kind: "empty", path: spec.home, writable: true });
   const granted = [...(spec.readable ?? []), ...(spec.workspaceReadOnly ? [] : spec.writable), ...(spec.privateDirs ?? [])];
   for (const dir of [...(spec.toolchains ?? []), ...(spec.gitConfig ?? [])]) {
     // A dangling link (~/.gitconfig -> a dotfiles file not made yet) has nothing to mount: bubblewrap would refuse every command.
@@ -256,6 +255,15 @@ export function sandboxMounts(spec: SandboxSpec, platform: NodeJS.Platform = pro
     const list = fs.list ?? realHostFs.list!;
     for (const m of homeDotMasks(spec.home, granted, out.map((m) => m.path), { kind: (p) => fs.kind(p), list })) out.push({ kind: "mask", ...m });
   }
+  // The workspace's kept caches in the empty home (kept-home.ts), each where nothing else is mounted in or around it
+  // (a granted home is the person's own, caches and all).
+  if (keptHomeShown(spec, platform)) {
+    for (const cache of KEPT_CACHES) {
+      const path = join(spec.home!, cache);
+      if (out.some((m) => !(m.kind === "empty" && m.path === spec.home) && (isWithin(m.path, path) || isWithin(path, m.path)))) continue;
+      out.push({ kind: "kept", path, source: join(spec.keptHome!, cache), writable: true });
+    }
+  }
   // Hidden: wherever something above would show it, unless a grant names it. A grant inside it (or an MCP server's own
   // folder inside bunker's state folder) is shown on the mask; the rest of it stays hidden (before, such a grant
   // unmasked the whole folder: every session in the state folder of a workspace that held it).
@@ -274,7 +282,7 @@ export function sandboxMounts(spec: SandboxSpec, platform: NodeJS.Platform = pro
   return out.map((m, i) => ({ m, i })).sort((a, b) => rank(a.m) - rank(b.m) || a.i - b.i).map(({ m }) => m);
 }
 
-/** Whether `spec`'s home is the workspace's kept one (kept-home.ts): on Linux, for a command that may write. */
+/** Whether `spec`'s home holds the workspace's kept caches (kept-home.ts): on Linux, for a command that may write. */
 export function keptHomeShown(spec: SandboxSpec, platform: NodeJS.Platform = process.platform): boolean {
   return Boolean(spec.keptHome && spec.home && !spec.workspaceReadOnly && platform === "linux");
 }

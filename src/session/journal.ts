@@ -14,8 +14,9 @@
 // running). A line cut short (a kill or a power cut mid-write: no newline, or
 // not JSON) or out of sequence is ignored with every line after it: the lines
 // before it stand.
-import { closeSync, constants, fdatasyncSync, mkdirSync, openSync, readdirSync, readFileSync, unlinkSync, writeSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { closeSync, constants, fdatasyncSync, mkdirSync, openSync, readdirSync, renameSync, unlinkSync, writeSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
+import { FileKindError, readRegularSync } from "../fs/file-kind.ts";
 import type { MessageParam } from "@anthropic-ai/sdk/resources/messages";
 import type { TodoItem } from "../agent/session-state.ts";
 import type { UsageTotals } from "../agent/usage.ts";
@@ -27,6 +28,11 @@ import { syncDir } from "../fs/durable.ts";
  * not pile up files for the next reader to take in at once.
  */
 export const FOLD_WHEN_WAITING = 64;
+
+/** The most of a journal read back (a session with many pictures runs to tens of MB; more is not one of ours). */
+export const MAX_JOURNAL_BYTES = 256 * 1024 * 1024;
+/** How long a journal that could not be read is kept aside (for a person, or a newer bunker, to take up) before it is removed. */
+export const KEEP_UNREAD_MS = 30 * 86_400_000;
 
 /** Where `sessionsPath`'s journals wait to be folded in. */
 export function pendingDir(sessionsPath: string): string {
@@ -42,6 +48,40 @@ function journalName(id: string, writer: string): string {
 export function journalWriter(name: string): string | null {
   const m = /^[0-9a-z]+\.(\d+)-([0-9]*)\.jsonl$/.exec(name);
   return m ? `${m[1]}:${m[2]}` : null;
+}
+
+/** The name a journal that could not be read is kept under: no longer a journal's (never folded or counted), dated. */
+export function unreadName(name: string, now = Date.now()): string {
+  return `${name}.unread-${now}`;
+}
+
+/** When a journal kept aside by unreadName was set aside (ms), or null when `name` is not one. */
+export function unreadSince(name: string): number | null {
+  const m = /\.jsonl\.unread-(\d+)$/.exec(name);
+  return m ? Number(m[1]) : null;
+}
+
+/** Lines for the person about journals set aside, said by whichever opening of the store has a way to say them. */
+const notices: string[] = [];
+
+/** The lines waiting to be said (each once). */
+export function takeJournalNotices(): string[] {
+  return notices.splice(0);
+}
+
+/**
+ * A journal that cannot be read (damaged, not a file, or a newer bunker's), renamed aside so it is neither folded
+ * nor counted again, and said once. Null when it could not be renamed (it stays, and is tried again next time).
+ */
+export function setAsideUnread(dir: string, name: string, why: string): string | null {
+  const to = join(dir, unreadName(name));
+  try {
+    renameSync(join(dir, name), to);
+  } catch {
+    return null;
+  }
+  notices.push(`A saved headless session could not be read (${why}): it is kept as ${to} for ${KEEP_UNREAD_MS / 86_400_000} days, then removed.`);
+  return to;
 }
 
 /** What a save hands the journal. */
@@ -123,7 +163,8 @@ export class JournalWriter {
       for (let d = dir; d !== made && dirname(d) !== d; d = dirname(d)) syncDir(dirname(d));
       syncDir(dirname(made));
     }
-    return new JournalWriter(fd, path, meta, made ? 1 : readdirSync(dir).length);
+    // Only journals count: one kept aside as unreadable (unreadName) is not waiting to be folded.
+    return new JournalWriter(fd, path, meta, made ? 1 : readdirSync(dir).filter((n) => journalWriter(n) !== null).length);
   }
 
   /** Whether anything was written: a journal with nothing in it is removed at the end. */
@@ -165,14 +206,30 @@ export class JournalWriter {
   }
 }
 
-/** The session a journal holds, from its whole lines up to the first that is cut short or damaged; null when none is whole. */
-export function readJournal(path: string): JournalState | null {
+/**
+ * A journal file read back: the session it holds (null when no line of it reads) and whether it has a whole line at
+ * all (one with none lost nothing when removed: its writer died before its first save); or why it cannot be read
+ * (a link, a FIFO or another non-file, or over MAX_JOURNAL_BYTES: never followed, opened blocking or read whole).
+ */
+export function readJournalFile(path: string): { state: JournalState | null; hasLine: boolean } | { unreadable: string } {
   let text: string;
   try {
-    text = readFileSync(path, "utf8");
-  } catch {
-    return null;
+    const read = readRegularSync(path, basename(path), { max: MAX_JOURNAL_BYTES });
+    if (!read) return { state: null, hasLine: false };
+    text = read.bytes.toString("utf8");
+  } catch (err) {
+    return { unreadable: err instanceof FileKindError ? err.message : `it cannot be read: ${(err as Error).message}` };
   }
+  return { state: parseJournal(text), hasLine: text.includes("\n") };
+}
+
+/** The session a journal holds, from its whole lines up to the first that is cut short or damaged; null when none is whole. */
+export function readJournal(path: string): JournalState | null {
+  const read = readJournalFile(path);
+  return "state" in read ? read.state : null;
+}
+
+function parseJournal(text: string): JournalState | null {
   let state = null as JournalState | null;
   let start = 0;
   for (let end = text.indexOf("\n"); end >= 0; start = end + 1, end = text.indexOf("\n", start)) {
@@ -187,14 +244,6 @@ export function readJournal(path: string): JournalState | null {
   return state;
 }
 
-/** Whether a journal holds at least one whole line (read or not): one that holds none lost nothing when removed. */
-export function journalHasLine(path: string): boolean {
-  try {
-    return readFileSync(path, "utf8").includes("\n");
-  } catch {
-    return false;
-  }
-}
 
 /** One line, checked: its place in the sequence and its shape; null when either is wrong. */
 function parseLine(text: string, seq: number, messagesBefore: number): Line | null {

@@ -8,7 +8,7 @@ import { idRunning } from "../fs/process-id.ts";
 import { fsProblem } from "../fs/errno-words.ts";
 import { selfId } from "../fs/process-id.ts";
 import { SessionError } from "./error.ts";
-import { JournalWriter, pendingDir } from "./journal.ts";
+import { JournalWriter, pendingDir, takeJournalNotices } from "./journal.ts";
 import { finishedLength, SessionRecorder, unfinished } from "./recorder.ts";
 import type { SavedSession, SessionStore, SessionSummary } from "./store.ts";
 import { shellQuote } from "../shell/quote.ts";
@@ -26,6 +26,12 @@ export interface OpenedSession {
 /** The session store's module (bun:sqlite), loaded only by the runs that read or write the store itself. */
 const storeModule = () => import("./store.ts");
 
+/** `store`, once what its opening set aside (an unreadable journal) has been said. */
+function said(store: SessionStore, warn: (message: string) => void): SessionStore {
+  for (const line of takeJournalNotices()) warn(line);
+  return store;
+}
+
 /** Throws SessionError when -c/-r cannot be honoured; a store that cannot open for a new session only warns (when it is first needed). */
 export async function openSession(config: Config, warn: (message: string) => void): Promise<OpenedSession> {
   const request = config.resume;
@@ -39,7 +45,7 @@ export async function openSession(config: Config, warn: (message: string) => voi
     // A new session's store is opened when first needed: beside the first request (the agent's besideRequest), not before it.
     const open = (): SessionStore | null => {
       try {
-        return SessionStore.open(config.sessionsPath, { startLog: true });
+        return said(SessionStore.open(config.sessionsPath, { startLog: true }), warn);
       } catch (err) {
         warn(`This session will not be saved: ${(err as Error).message}`);
         return null;
@@ -47,7 +53,7 @@ export async function openSession(config: Config, warn: (message: string) => voi
     };
     return { recorder: new SessionRecorder(open, meta, warn), resumed: null, model: config.model };
   }
-  const store = SessionStore.open(config.sessionsPath);
+  const store = said(SessionStore.open(config.sessionsPath), warn);
   if (request.kind === "latest") {
     const latest = store.latest(config.root);
     if (!latest) return { recorder: new SessionRecorder(store, meta, warn), resumed: null, notice: "No earlier session in this workspace: starting a new one.", model: config.model };
@@ -99,7 +105,7 @@ function journalMode(config: Config, warn: (message: string) => void): Construct
     store: async (quiet) => {
       const { SessionStore } = await storeModule();
       try {
-        return SessionStore.open(config.sessionsPath);
+        return said(SessionStore.open(config.sessionsPath), warn);
       } catch (err) {
         if (!quiet) warn(`This session's file changes will not be kept for --undo: ${(err as Error).message}`);
         return null;

@@ -17,7 +17,7 @@ import { shellQuote } from "../shell/quote.ts";
 import { applyDelta, makeDelta, sha256 } from "../change/delta.ts";
 import { fsProblem, isDamagedDatabase } from "../fs/errno-words.ts";
 import { idRunning } from "../fs/process-id.ts";
-import { journalHasLine, journalWriter, pendingDir, readJournal, type JournalState } from "./journal.ts";
+import { journalWriter, KEEP_UNREAD_MS, pendingDir, readJournalFile, setAsideUnread, unreadSince, type JournalState } from "./journal.ts";
 
 export interface SessionSummary {
   id: string;
@@ -151,16 +151,34 @@ export class SessionStore {
   }
 
   private foldEach(dir: string, names: string[]): void {
+    const now = Date.now();
     for (const name of names) {
+      const file = join(dir, name);
+      // One kept aside as unreadable: removed once it has been kept long enough.
+      const since = unreadSince(name);
+      if (since !== null) {
+        if (now - since > KEEP_UNREAD_MS) {
+          try {
+            unlinkSync(file);
+          } catch {
+            // gone already, or not ours to remove: tried again at the next opening
+          }
+        }
+        continue;
+      }
       const writer = journalWriter(name);
       if (writer === null) continue;
-      const file = join(dir, name);
       try {
         const running = idRunning(writer);
-        const state = readJournal(file);
-        if (state) this.fold(name, state);
-        // A journal whose first line is whole but cannot be read (damaged, or a newer bunker's) is kept, not lost.
-        if (!running && (state || !journalHasLine(file))) unlinkSync(file);
+        const read = readJournalFile(file);
+        // Not a file, too big, or a first line that is whole but cannot be read (damaged, or a newer bunker's): kept
+        // aside, said once, neither folded nor counted again (before, kept in place and read at every opening).
+        if ("unreadable" in read || (read.state === null && read.hasLine)) {
+          if (!running) setAsideUnread(dir, name, "unreadable" in read ? read.unreadable : "its lines are damaged, or written by a newer bunker");
+          continue;
+        }
+        if (read.state) this.fold(name, read.state);
+        if (!running) unlinkSync(file);
       } catch {
         // left for the next opening: nothing is lost
       }

@@ -16,7 +16,7 @@ import { adoptOrphans, endGroup, killAdoptedSince, trackGroup } from "../sandbox
 import { busyOnReadOnlyMount, memoryNote, pathNote, spaceNote, toolchainWriteNote } from "../sandbox/explain.ts";
 import { stateDirMade, stateDirView } from "../sandbox/state-dir.ts";
 import { inheritedFds } from "../sandbox/self-binary.ts";
-import { keptHome, linkInKeptHome } from "../sandbox/kept-home.ts";
+import { keptHome } from "../sandbox/kept-home.ts";
 import { wallAfter, wallBefore } from "../sandbox/git-wall.ts";
 import { grantedGit, grantedGitAfter } from "../sandbox/git-grant.ts";
 import { unwalkedNote } from "../sandbox/walk-gaps.ts";
@@ -58,7 +58,7 @@ export interface RunBashOptions {
   home?: string;
   /** bunker's own saved sessions (everything the model read, in every project): hidden from commands too. */
   sessionsDir?: string;
-  /** Each command's home is the workspace's kept one in bunker's state folder (kept-home.ts), not an empty one. */
+  /** Each command's home holds the workspace's kept caches from bunker's state folder (kept-home.ts). */
   keepHome?: boolean;
   /** Output bound in bytes (default 30 000). */
   maxOutputBytes?: number;
@@ -278,16 +278,14 @@ export function commandSandboxSpec(command: string, root: string, opts: RunBashO
   const writable = [...(opts.writable ?? []), ...(opts.gitWritable ? gitDirs : [])];
   // bunker's own state folder: hidden even in a workspace that holds it (state-dir.ts).
   const state = opts.sessionsDir ? stateDirView(stateDirMade(opts.sessionsDir), root, workspaceReadOnly ? [] : writable) : { hidden: [], pinned: [] };
-  // The sandbox's home, kept for the workspace's next commands (caches), in the state folder only bunker sees.
+  // The sandbox home's caches, kept for the workspace's next commands, in the state folder only bunker sees.
   // Linux only: macOS has no private home to replace (seatbelt.ts).
   const kept = confined && process.platform === "linux" && host.home && opts.sessionsDir && opts.keepHome ? keptHome(opts.sessionsDir, root) : null;
   // The folders on the way to bunker's state folder and to what a deny-read rule names: a command cannot move them.
   const pinned = [...new Set([...state.pinned, ...(confined && !workspaceReadOnly ? deniedPins(grants.deny.read, roots) : [])])];
-  const mountedInHome = [root, ...readable, ...writable, ...(host.toolchains ?? []), ...(host.gitConfig ?? []), ...(host.hidden ?? [])];
-  const keptUsable = kept && host.home && !linkInKeptHome(kept, host.home, mountedInHome) ? kept : null;
   return {
     ...host,
-    ...(keptUsable ? { keptHome: keptUsable } : {}),
+    ...(kept ? { keptHome: kept } : {}),
     root,
     allowNet: opts.allowNet,
     gitWritable: opts.gitWritable,

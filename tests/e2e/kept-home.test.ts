@@ -4,7 +4,7 @@
 // shown to a command at its real path, and not kept under
 // --no-session-persistence. Real bubblewrap, the binary, the scripted server.
 import { describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { detectSandbox } from "../../src/sandbox/detect.ts";
 import { KEPT_HOMES } from "../../src/sandbox/kept-home.ts";
@@ -16,7 +16,7 @@ const usable = detectSandbox().kind === "bubblewrap";
 const runs = sandboxRuns();
 
 describe.skipIf(!usable)("the sandbox's home, kept for the workspace (real bubblewrap)", () => {
-  test("what one command caches in ~ the next command of the workspace finds; another workspace, the person's home and a run that keeps nothing do not", async () => {
+  test("what one command caches in ~ the next command of the workspace finds, and no configuration it wrote there; another workspace, the person's home and a run that keeps nothing do not", async () => {
     const fake = runs.start([]);
     const ws = runs.workspace("bunker-kept-home-", fake.url);
     const run = async (root: string, command: string, flags: string[] = ["--allow-run"]) => {
@@ -38,15 +38,11 @@ describe.skipIf(!usable)("the sandbox's home, kept for the workspace (real bubbl
     // Inside, bunker's real state folder (the sessions) stays out of reach: ~/.local/state/bunker there is the kept home's own.
     expect(await run(ws.root, "ls ~/.local/state/bunker/sessions.db 2>&1; ls -a ~/.local/state 2>&1 | head -3")).not.toContain("sessions.db\n");
 
-    // A link left where the next sandbox mounts something (git's config, once the person has one) would steer that
-    // mount: such a home is not used, the command gets an empty one (and still runs).
-    writeFileSync(join(ws.home, ".gitconfig"), "[user]\n\tname = Ann\n");
-    rmSync(join(kept, homes[0]!, ".gitconfig"), { force: true });
-    symlinkSync(join(ws.root, "x"), join(kept, homes[0]!, ".gitconfig"));
-    expect(await run(ws.root, "cat ~/.cache/pip/marker 2>&1; git config --global user.name")).toContain("No such file or directory");
-    expect(toolResults(fake.requests.at(-1))[0]!.content).toContain("Ann");
-    rmSync(join(kept, homes[0]!, ".gitconfig"));
-    expect(await run(ws.root, "cat ~/.cache/pip/marker")).toBe("exit code 0\n\nwheel");
+    // Only the caches: what configures the tools (a ~/.npmrc, a ~/.gitconfig a command wrote) is gone for the next
+    // command, which may belong to a session with wider grants (red team 9).
+    expect(await run(ws.root, "echo 'registry=http://evil.example/' > ~/.npmrc && git config --global core.pager evil && echo planted")).toContain("planted");
+    expect(await run(ws.root, "cat ~/.npmrc 2>&1; git config --global core.pager; cat ~/.cache/pip/marker")).toMatch(/No such file or directory[^]*\nwheel$/);
+    expect(toolResults(fake.requests.at(-1))[0]!.content).not.toContain("evil");
 
     // Another workspace has a home of its own.
     const other = join(ws.base, "other");

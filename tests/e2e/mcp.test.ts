@@ -221,6 +221,35 @@ describe.skipIf(!sandboxed)("bunker's state folder inside the workspace: a serve
       expect(readFileSync(join(state, "mcp", "box", "note"), "utf8")).toBe("kept");
     });
   }
+
+  test.skipIf(detectSandbox().kind !== "bubblewrap")("its write folder holds the state folder (~/.local): it writes there, but cannot read the sessions nor move a folder above them away", async () => {
+    const probe = (input: Record<string, unknown>) => toolUse("mcp__box__probe", input);
+    const { root, env } = workspace("bunker-mcp-e2e-", "");
+    const local = join(env.HOME!, ".local");
+    const state = join(local, "state", "bunker");
+    mkdirSync(join(state, "journal"), { recursive: true });
+    writeFileSync(join(state, "journal", "x.json"), "JOURNAL-MARKER");
+    writeUserSettings(env, { allow: ["mcp:box/*"], mcpServers: { box: testServer(["--name", "box"], { write: [local] }) } });
+    const fake = e2e.serve([
+      reply([
+        probe({ write: join(local, "notes.txt") }), probe({ read: join(state, "journal", "x.json") }), probe({ list: state }),
+        probe({ rename: [join(local, "state"), join(local, "moved")] }), probe({ rename: [state, join(local, "state", "b2")] }),
+      ]),
+      reply("Done."),
+    ]);
+    env.ANTHROPIC_BASE_URL = fake.url;
+    const r = await runHeadless(root, env, ["-p", "probe", "--no-prompt"]);
+    expect(r.code).toBe(0);
+    const [written, journal, listing, moveUp, moveState] = toolResults(fake.requests[1]).map((x) => x.content);
+    expect(written).toContain(": ok");
+    expect(readFileSync(join(local, "notes.txt"), "utf8")).toBe("written by the MCP server\n");
+    expect(journal).toContain("FAILED");
+    expect(journal).not.toContain("JOURNAL-MARKER");
+    expect(listing).toBe(`list ${state}: [mcp]`);
+    expect(moveUp).toContain("FAILED EBUSY");
+    expect(moveState).toContain("FAILED EBUSY");
+    expect(existsSync(join(state, "journal", "x.json"))).toBe(true);
+  });
 });
 
 describe.skipIf(!sandboxed)("what a server's definition names: the person decides what it sees", () => {

@@ -41,8 +41,9 @@ test("a planted journal naming files outside the workspace removes and writes no
   expect(r.code).toBe(0);
   expect(r.stdout).toBe("Fine.\n");
   expect(readFileSync(keep, "utf8")).toBe("the person's notes");
-  expect(r.stderr).toContain(`bunker did not replay the change journal ${journal}: its temporary files for ${join(root, "a.ts")} are not bunker's. Nothing in it was done; it is kept as ${journal}.refused.`);
-  expect(existsSync(`${journal}.refused`)).toBe(true);
+  expect(r.stderr).toContain(`bunker did not replay the change journal ${journal}: its temporary files for ${join(root, "a.ts")} are not bunker's. Nothing in it was done; it is kept as ${journal}.refused-`);
+  const keptAs = /it is kept as (\S+)\.$/m.exec(r.stderr)![1]!;
+  expect(readFileSync(keptAs, "utf8")).toContain('"tmp":');
 
   // A delete step whose target lies outside: the backup beside it would have been renamed to ~/.bashrc.
   const second = plant(env, root, { phase: "commit", steps: [{ op: "delete", target: bashrc, backup: payload }], dirs: [] });
@@ -56,7 +57,9 @@ test("a planted journal naming files outside the workspace removes and writes no
   expect(third.stderr).not.toContain("change journal");
   // The second, planted under the same name, is kept beside the first.
   expect(second).toBe(journal);
-  expect(readdirSync(join(env.HOME!, ".local", "state", "bunker", "journal")).sort()).toEqual([`${journal.split("/").at(-1)}.refused`, `${journal.split("/").at(-1)}.refused.1`]);
+  const kept = readdirSync(join(env.HOME!, ".local", "state", "bunker", "journal"));
+  expect(kept).toHaveLength(2);
+  for (const k of kept) expect(k).toStartWith(`${journal.split("/").at(-1)}.refused-`);
 });
 
 test("a link in the workspace to a folder outside is not a way out: recovery walks the path without following links", async () => {
@@ -74,12 +77,22 @@ test("a link in the workspace to a folder outside is not a way out: recovery wal
   const backup = join(root, "docs", sideFileName(target, 1, "abc", "bak"));
   writeFileSync(tmp, "t");
   writeFileSync(backup, "b");
-  const journal = plant(env, root, { phase: "prepare", steps: [{ op: "write", target, tmp, backup, hash: "x" }], dirs: [] });
+  // And a folder it "made" there, empty: removing it through the link would remove the one outside.
+  mkdirSync(join(outside, "made"));
+  const madeDir = join(root, "docs", "made");
+  const inMade = join(madeDir, "new.md");
+  const journal = plant(env, root, {
+    phase: "prepare",
+    steps: [{ op: "write", target, tmp, backup, hash: "x" }, { op: "write", target: inMade, tmp: join(madeDir, sideFileName(inMade, 1, "abc", "tmp")), hash: "y" }],
+    dirs: [madeDir],
+  });
   const r = await runHeadless(root, env, ["-p", "hi"]);
   expect(r.code).toBe(0);
   expect(readFileSync(tmp, "utf8")).toBe("t");
   expect(readFileSync(backup, "utf8")).toBe("b");
   expect(readFileSync(join(outside, "plan.md"), "utf8")).toBe("the plan");
+  expect(existsSync(join(outside, "made"))).toBe(true);
   expect(r.stderr).toContain("nothing had changed");
+  expect(r.stderr).toContain(`Could not restore: ${madeDir} (created directory not removed: ${join(root, "docs")} is now a symbolic link`);
   expect(existsSync(journal)).toBe(false);
 });

@@ -3,7 +3,7 @@
 // started from, and the Landlock wrapper too, never whatever the path holds
 // now. Real binary, real bubblewrap, the scripted server.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { copyFileSync, existsSync, mkdirSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { freshBinary } from "../../scripts/build/fresh.ts";
 import { detectSandbox } from "../../src/sandbox/detect.ts";
@@ -36,6 +36,10 @@ function setUp(name: string): { ws: string; dist: string; bin: string; env: Reco
 describe.skipIf(detectSandbox().kind !== "bubblewrap")("the binary replaced or removed mid-session (real bubblewrap)", () => {
   test("commands that write (the mount checker) and reach a host (the forwarder) still run after the binary was replaced, then removed", async () => {
     const { ws, dist, bin, env } = setUp("rebuild");
+    // The copy of the removed binary is made in bunker's state folder (no sandbox sees it), where one left by a
+    // killed bunker is cleared away first; its own is removed when bunker exits.
+    const state = join(env.HOME!, ".local", "state", "bunker");
+    mkdirSync(join(state, "bunker-self-999999999-1"), { recursive: true });
     const fake = startFakeAnthropic([
       reply([run("cp ../dist/bunker ../dist/new && mv ../dist/new ../dist/bunker && echo replaced")]),
       reply([run("echo one > a.txt && cat a.txt")]),
@@ -56,6 +60,7 @@ describe.skipIf(detectSandbox().kind !== "bubblewrap")("the binary replaced or r
       expect(out[3]).toEqual({ content: "exit code 0\n\ntwo", is_error: false });
       expect(out[4]?.content).toContain("three");
       expect(out[4]?.is_error).toBe(false);
+      expect(readdirSync(state).filter((n) => n.startsWith("bunker-self-"))).toEqual([]);
     } finally {
       await fake.stop();
     }

@@ -11,7 +11,7 @@
 // (the schema-budget tests). With --grow, a tool `grow` that adds a tool
 // `grown_<n>` and drops the one it added before (the server tells the client
 // its tool list changed). One prompt, `greet`.
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { createMcpHandler, McpServer } from "@modelcontextprotocol/server";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
@@ -39,10 +39,11 @@ export function createTestServer(opts: TestServerOptions): McpServer {
     content: [{ type: "resource_link", uri: "file:///docs/guide.md", name: "guide.md", mimeType: "text/markdown", description: "the guide" }],
   }));
   server.registerTool("probe", {
-    description: "Try to read a file, list a folder, make folders, write (or append to) a file or fetch a URL, and report what happened.",
-    inputSchema: z.object({ read: z.string().optional(), mkdir: z.array(z.string()).optional(), write: z.string().optional(), content: z.string().optional(), append: z.boolean().optional(), laterMs: z.number().optional(), everyMs: z.number().optional(), fetch: z.string().optional(), list: z.string().optional() }),
-  }, async ({ read, mkdir, write, content, append, laterMs, everyMs, fetch: url, list }) => {
+    description: "Try to rename, read a file, list a folder, make folders, write (or append to) a file or fetch a URL, and report what happened.",
+    inputSchema: z.object({ read: z.string().optional(), mkdir: z.array(z.string()).optional(), write: z.string().optional(), content: z.string().optional(), append: z.boolean().optional(), laterMs: z.number().optional(), everyMs: z.number().optional(), fetch: z.string().optional(), list: z.string().optional(), rename: z.array(z.string()).length(2).optional() }),
+  }, async ({ read, mkdir, write, content, append, laterMs, everyMs, fetch: url, list, rename }) => {
     const report: string[] = [];
+    if (rename) report.push(attempt(`rename ${rename[0]} ${rename[1]}`, () => (renameSync(rename[0]!, rename[1]!), "ok")));
     if (read !== undefined) report.push(attempt(`read ${read}`, () => readFileSync(read, "utf8").trim()));
     if (list !== undefined) report.push(attempt(`list ${list}`, () => `[${readdirSync(list).sort().join(", ")}]`));
     for (const dir of mkdir ?? []) report.push(attempt(`mkdir ${dir}`, () => (mkdirSync(dir, { recursive: true }), "ok")));

@@ -4,7 +4,7 @@
 import { expect, test } from "bun:test";
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Journal, journalProblem, journalsToRecover, sideFileName, type JournalEntry } from "../../../src/fs/journal.ts";
+import { Journal, journalProblem, journalsToRecover, KEEP_REFUSED_MS, sideFileName, type JournalEntry } from "../../../src/fs/journal.ts";
 
 const orphanedJournals = (dir: string, root: string) => journalsToRecover(dir, root).recover;
 import { tempDir } from "../../support/context.ts";
@@ -44,12 +44,19 @@ test("an unreadable journal is set aside for a person; a half-written first jour
   writeFileSync(join(dir, `${prefix}-1-broken.json`), "{ not json");
   writeFileSync(join(dir, `${prefix}-999999999-half.json.tmp`), "{");
   j.done();
+  const before = Date.now();
   const found = journalsToRecover(dir, "/ws");
   expect(found.recover).toEqual([]);
-  // Kept for a person under another name, so that it is not read (nor said) again at every start.
-  expect(found.refused).toEqual([{ path: join(dir, `${prefix}-1-broken.json`), keptAs: join(dir, `${prefix}-1-broken.json.refused`), why: "it is damaged" }]);
-  expect(readdirSync(dir)).toEqual([`${prefix}-1-broken.json.refused`]);
+  // Kept for a person under another name (dated), so that it is not read (nor said) again at every start.
+  expect(found.refused).toEqual([{ path: join(dir, `${prefix}-1-broken.json`), keptAs: expect.stringMatching(/-1-broken\.json\.refused-\d+$/), why: "it is damaged" }]);
+  const kept = readdirSync(dir);
+  expect(kept).toEqual([found.refused[0]!.keptAs!.slice(dir.length + 1)]);
+  expect(Number(kept[0]!.split("refused-")[1])).toBeGreaterThanOrEqual(before);
   expect(journalsToRecover(dir, "/ws")).toEqual({ recover: [], refused: [] });
+  // Removed once kept 30 days; a younger one stays.
+  writeFileSync(join(dir, `${prefix}-2-old.json.refused-${Date.now() - KEEP_REFUSED_MS - 60_000}`), "{");
+  journalsToRecover(dir, "/ws");
+  expect(readdirSync(dir)).toEqual(kept);
   expect(orphanedJournals(join(dir, "none"), "/ws")).toEqual([]);
 });
 

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { definitionHash, expandVars, loadMcpConfig, parseMcpServers } from "../../../src/mcp/config.ts";
+import { definitionHash, expandVars, loadMcpConfig, PACKAGE_BOUNDS, packageDigests, parseMcpServers } from "../../../src/mcp/config.ts";
 import { tempDir } from "../../support/context.ts";
 
 const ctx = (env: Record<string, string> = {}, source: "user" | "project" = "user") => ({
@@ -143,5 +143,49 @@ describe("a project server's consent hash covers the code it runs (red team 8 F1
     expect(hash("user")).toBe(definitionHash(def.helper));
     const plain = { p: { command: "npx", args: ["-y", "some-server", "/etc/hosts"] } };
     expect(parseMcpServers(plain, at("project")).servers[0]!.hash).toBe(definitionHash(plain.p));
+  });
+
+  test("`python -m pkg`: every file of the package folder in the workspace counts (not Python's __pycache__); `-m mod` a mod.py; a folder named as an argument by what it is", () => {
+    const root = tempDir("bunker-mcp-module-");
+    mkdirSync(join(root, "srv/tools"), { recursive: true });
+    mkdirSync(join(root, "srv/__pycache__"));
+    writeFileSync(join(root, "srv/__init__.py"), "");
+    writeFileSync(join(root, "srv/__main__.py"), "from srv.tools import run\nrun()\n");
+    writeFileSync(join(root, "srv/tools/__init__.py"), "def run(): print('v1')\n");
+    writeFileSync(join(root, "single.py"), "print(1)\n");
+    const at = { source: "project" as const, file: join(root, ".mcp.json"), root, home: "/home/a", env: {}, defaultTimeoutMs: 1 };
+    const hashOf = (args: string[]) => parseMcpServers({ s: { command: "python3", args } }, at).servers[0]!.hash;
+    for (const args of [["-m", "srv"], ["-m", "srv.tools"], ["-msrv"], ["-u", "-m", "srv", "--port", "1"]]) {
+      const before = hashOf(args);
+      expect(before).not.toBe(definitionHash({ command: "python3", args }));
+      // What `python -m srv` imports, deep in the package: the model rewrites it, the person is asked again.
+      writeFileSync(join(root, "srv/tools/__init__.py"), `def run(): print('${args.join(" ")}')\n`);
+      expect(hashOf(args)).not.toBe(before);
+      const now = hashOf(args);
+      // Python's own cache of compiled files is not the code: rewriting it asks nothing.
+      writeFileSync(join(root, "srv/__pycache__/__main__.cpython-312.pyc"), String(Math.random()));
+      expect(hashOf(args)).toBe(now);
+      // A file added to the package is code too.
+      writeFileSync(join(root, "srv/tools/extra.py"), args.join(""));
+      expect(hashOf(args)).not.toBe(now);
+    }
+    const single = hashOf(["-m", "single"]);
+    writeFileSync(join(root, "single.py"), "print(2)\n");
+    expect(hashOf(["-m", "single"])).not.toBe(single);
+    // A module installed elsewhere (not in the workspace): the definition alone.
+    expect(hashOf(["-m", "mcp_server_fetch"])).toBe(definitionHash({ command: "python3", args: ["-m", "mcp_server_fetch"] }));
+    // A folder named as an argument (the workspace to serve, `.`) is not read: editing the project asks nothing.
+    const served = hashOf(["server.py", "--root", "."]);
+    writeFileSync(join(root, "notes.md"), "edited");
+    expect(hashOf(["server.py", "--root", "."])).toBe(served);
+  });
+
+  test("a package folder is read up to its bounds: past them one entry says so, and the walk stops", () => {
+    const root = tempDir("bunker-mcp-bounds-");
+    mkdirSync(join(root, "big"));
+    for (let i = 0; i < PACKAGE_BOUNDS.files + 5; i++) writeFileSync(join(root, "big", `m${String(i).padStart(5, "0")}.py`), `${i}`);
+    const digests = packageDigests(join(root, "big"));
+    expect(digests).toHaveLength(PACKAGE_BOUNDS.files + 1);
+    expect(digests.at(-1)).toEqual([join(root, "big"), `more than ${PACKAGE_BOUNDS.files} files or 32 MB: the rest not read`]);
   });
 });

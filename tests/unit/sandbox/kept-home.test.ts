@@ -3,11 +3,11 @@
 // (read-write, or read-only to a line that only reads); none where its files
 // would be the workspace's, or where the folder is not bunker's own.
 import { expect, test } from "bun:test";
-import { mkdirSync, statSync, symlinkSync } from "node:fs";
+import { existsSync, mkdirSync, statSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { bubblewrapArgs } from "../../../src/sandbox/bubblewrap.ts";
 import { describeView } from "../../../src/sandbox/explain.ts";
-import { keptHome, KEPT_HOMES, linkInKeptHome } from "../../../src/sandbox/kept-home.ts";
+import { KEPT_CACHES, keptHome, KEPT_HOMES } from "../../../src/sandbox/kept-home.ts";
 import { sandboxMounts, shownAs, type HostFs, type SandboxSpec } from "../../../src/sandbox/spec.ts";
 import { tempDir } from "../../support/context.ts";
 
@@ -18,6 +18,8 @@ test("one folder per workspace, owner-only, in the state folder; the same worksp
   expect(statSync(a).mode & 0o777).toBe(0o700);
   expect(keptHome(state, "/work/a")).toBe(a);
   expect(keptHome(state, "/work/b")).not.toBe(a);
+  // Every cache's folder is there to be mounted.
+  for (const cache of KEPT_CACHES) expect(existsSync(join(a, cache))).toBe(true);
 });
 
 test("none when the state folder is in the workspace or holds it, or its folder is a link", () => {
@@ -35,28 +37,29 @@ test("none when the state folder is in the workspace or holds it, or its folder 
 const host: HostFs = { kind: (p) => (["/usr", "/work/proj", "/home/u"].includes(p) ? "dir" : null), readlink: () => "" };
 const spec = (over: Partial<SandboxSpec>): SandboxSpec => ({ root: "/work/proj", allowNet: false, gitWritable: false, writable: [], system: ["/usr"], home: "/home/u", keptHome: "/state/sandbox-homes/abc", ...over });
 
-test("shown at the home's path, read-write, to a command that may write, and said as such; a line that only reads gets the empty home", () => {
+test("its caches shown read-write in the empty home, to a command that may write, and said as such; a line that only reads gets none", () => {
   const args = bubblewrapArgs(spec({}), ["true"], "bwrap", host).join(" ");
-  expect(args).toContain("--bind /state/sandbox-homes/abc /home/u");
-  expect(args).not.toContain("--tmpfs /home/u");
-  expect(shownAs(sandboxMounts(spec({}), "linux", host), "/home/u/.cache/pip")).toBe("private");
-  expect(describeView(spec({}))).toContain("a private home of the workspace's own, kept between its commands (its caches stay)");
-  // A line that only reads: nothing of it is kept, and its mount points (toolchains in the home) need a writable home.
-  const readOnly = bubblewrapArgs(spec({ workspaceReadOnly: true }), ["true"], "bwrap", host).join(" ");
-  expect(readOnly).not.toContain("/state/sandbox-homes/abc");
-  expect(readOnly).toContain("--tmpfs /home/u");
-  // Without one, the empty in-memory home, as before; macOS has no private home to replace.
-  expect(bubblewrapArgs(spec({ keptHome: undefined }), ["true"], "bwrap", host).join(" ")).toContain("--tmpfs /home/u");
+  expect(args).toContain("--tmpfs /home/u");
+  expect(args).toContain("--bind /state/sandbox-homes/abc/.cache /home/u/.cache");
+  expect(args).toContain("--bind /state/sandbox-homes/abc/.m2/repository /home/u/.m2/repository");
+  expect(args).not.toContain("--bind /state/sandbox-homes/abc /home/u ");
+  const mounts = sandboxMounts(spec({}), "linux", host);
+  expect(shownAs(mounts, "/home/u/.cache/pip")).toBe("private");
+  // What configures the tools is the empty home's, gone with the command.
+  expect(mounts.filter((m) => m.kind === "kept").map((m) => m.path.slice("/home/u/".length))).toEqual(KEPT_CACHES);
+  expect(describeView(spec({}))).toContain("a private empty home whose caches (~/.cache, ~/.npm, …) are the workspace's own, kept between its commands");
+  // A line that only reads: nothing of it is kept.
+  expect(bubblewrapArgs(spec({ workspaceReadOnly: true }), ["true"], "bwrap", host).join(" ")).not.toContain("/state/sandbox-homes/abc");
+  // Without one, the empty in-memory home alone, as before; macOS has no private home to replace.
+  expect(bubblewrapArgs(spec({ keptHome: undefined }), ["true"], "bwrap", host).join(" ")).not.toContain("--bind /state");
   expect(sandboxMounts(spec({}), "darwin", host).some((m) => m.kind === "kept")).toBe(false);
 });
 
-test("a link an earlier command left where the next sandbox mounts something (a toolchain, git's config) is found: that home is not used", () => {
-  const kept = keptHome(join(tempDir("bunker-kept-"), "state"), "/work/a")!;
-  const mounted = ["/home/u/.cargo", "/home/u/.config/git/config", "/work/a", "/usr"];
-  expect(linkInKeptHome(kept, "/home/u", mounted)).toBeNull();
-  // Plain folders on the way (bubblewrap's own mount points from before) are fine.
-  mkdirSync(join(kept, ".config"), { recursive: true });
-  expect(linkInKeptHome(kept, "/home/u", mounted)).toBeNull();
-  symlinkSync("/work/a", join(kept, ".config", "git"));
-  expect(linkInKeptHome(kept, "/home/u", mounted)).toBe(join(kept, ".config", "git"));
+test("a cache where something else is mounted in or around it (a toolchain's folder, a granted home) is not kept", () => {
+  const withCargo: HostFs = { kind: (p) => (["/usr", "/work/proj", "/home/u", "/home/u/.cargo"].includes(p) ? "dir" : null), readlink: () => "" };
+  const cargo = sandboxMounts(spec({ toolchains: ["/home/u/.cargo"] }), "linux", withCargo);
+  expect(cargo.some((m) => m.kind === "kept" && m.path.startsWith("/home/u/.cargo/"))).toBe(false);
+  expect(cargo.some((m) => m.kind === "kept" && m.path === "/home/u/.npm")).toBe(true);
+  // The person's home granted: its caches are the person's own.
+  expect(sandboxMounts(spec({ readable: ["/home/u"] }), "linux", host).some((m) => m.kind === "kept")).toBe(false);
 });

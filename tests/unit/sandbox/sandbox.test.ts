@@ -7,6 +7,7 @@ import { checkerInvocation } from "../../../src/sandbox/mount-check.ts";
 import { prlimitProgram } from "../../../src/sandbox/process-limits.ts";
 import { detectSandbox, locateProgram, parseSandboxMode, planSandbox, sandboxStartupNotice } from "../../../src/sandbox/detect.ts";
 import { scrubEnv } from "../../../src/sandbox/env.ts";
+import { stateDirView } from "../../../src/sandbox/state-dir.ts";
 import { sbplString, seatbeltProfile } from "../../../src/sandbox/seatbelt.ts";
 import { enclosingGitDirs, etcSecrets, grantedReadPaths, linkedGitDirs, sandboxMounts, secretPaths, shownAs, toolchainDirs, type HostFs, type SandboxSpec } from "../../../src/sandbox/spec.ts";
 import { parseConfig } from "../../../src/config.ts";
@@ -116,6 +117,23 @@ describe("bubblewrap arguments: an allow-list", () => {
     expect(mounts.some((m) => m.path === "/elsewhere/.git")).toBe(false);
     // On macOS the granted folder is writable less its repositories (not merely the workspace less them).
     expect(seatbeltProfile(spec({ writable: ["/data"], grantedRoots: ["/data"], readOnly: ["/data/sub/.git"] }), "/t", host)).toContain('(require-all (subpath "/data") (require-not (subpath "/data/.git")) (require-not (subpath "/data/sub/.git")))');
+  });
+  test("an MCP server's write folder holding bunker's state folder (~/.local): each folder between is pinned, writable, so it cannot be moved away; the state folder masked but for the server's own", () => {
+    const local = "/home/u/.local";
+    const state = `${local}/state/bunker`;
+    const own = `${state}/mcp/box`;
+    const dirs = [local, `${local}/state`, state, own];
+    const host: HostFs = { kind: (p) => (dirs.includes(p) ? "dir" : fakeHost.kind(p)), readlink: fakeHost.readlink };
+    const view = stateDirView(state, "/work/proj", [local]);
+    expect(view).toEqual({ hidden: [state], pinned: [`${local}/state`] });
+    const mounts = sandboxMounts(spec({ workspaceReadOnly: true, privateDirs: [own, local], hidden: view.hidden, pinned: view.pinned }), "linux", host);
+    expect(mounts).toContainEqual({ kind: "rw", path: `${local}/state` });
+    expect(mounts).toContainEqual({ kind: "mask", path: state, dir: true, keeps: [own] });
+    expect(shownAs(mounts, `${local}/notes.txt`)).toBe("rw");
+    expect(shownAs(mounts, `${state}/sessions.db`)).toBe("hidden");
+    // A pin is never made where the workspace is read-only and no private folder holds it.
+    const inWorkspace = sandboxMounts(spec({ workspaceReadOnly: true, pinned: ["/work/proj/.local"] }), "linux", { kind: (p) => (p === "/work/proj/.local" ? "dir" : fakeHost.kind(p)), readlink: fakeHost.readlink });
+    expect(inWorkspace.some((m) => m.path === "/work/proj/.local")).toBe(false);
   });
   test("a hidden folder with a private folder inside it (bunker's state, an MCP server's own folder): masked, that folder kept on the mask, read-only once it is in", () => {
     const state = "/work/proj/.state/bunker";

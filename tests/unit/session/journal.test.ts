@@ -5,11 +5,11 @@
 // writer's journal is kept until it has exited, and a session continued
 // elsewhere meanwhile is never overwritten.
 import { describe, expect, test } from "bun:test";
-import { existsSync, readdirSync, readFileSync, truncateSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { MessageParam } from "@anthropic-ai/sdk/resources/messages";
 import { selfId } from "../../../src/fs/process-id.ts";
-import { JournalWriter, pendingDir, readJournal, type JournalSnapshot } from "../../../src/session/journal.ts";
+import { JournalWriter, KEEP_UNREAD_MS, pendingDir, readJournal, takeJournalNotices, unreadName, unreadSince, type JournalSnapshot } from "../../../src/session/journal.ts";
 import { SessionStore } from "../../../src/session/store.ts";
 import { tempDir } from "../../support/context.ts";
 
@@ -155,14 +155,61 @@ describe("folding journals into the store", () => {
     await running.finish();
   });
 
-  test("a journal whose lines cannot be read (damaged, or a newer bunker's) is kept for whoever can, never removed", async () => {
+  test("a journal whose lines cannot be read (damaged, or a newer bunker's) is set aside under a dated name, said once, and neither folded nor counted again", async () => {
     const path = sessionsPath();
     const file = await journal(path, "hhhhhhhhhh", EXITED, round);
     writeFileSync(file, '{"v":9,"something":"newer"}\n');
+    takeJournalNotices();
+    const before = Date.now();
     const s = SessionStore.open(path);
     expect(s.count(root)).toBe(0);
     s.close();
-    expect(readFileSync(file, "utf8")).toBe('{"v":9,"something":"newer"}\n');
+    const [kept] = readdirSync(pendingDir(path));
+    expect(kept).toStartWith(`${file.split("/").at(-1)}.unread-`);
+    expect(unreadSince(kept!)).toBeGreaterThanOrEqual(before);
+    // Nothing of it is lost: the same bytes, under the new name.
+    expect(readFileSync(join(pendingDir(path), kept!), "utf8")).toBe('{"v":9,"something":"newer"}\n');
+    expect(takeJournalNotices()).toEqual([
+      `A saved headless session could not be read (its lines are damaged, or written by a newer bunker): it is kept as ${join(pendingDir(path), kept!)} for 30 days, then removed.`,
+    ]);
+    // Said once: the next opening finds nothing to say, and a new journal does not count it as waiting.
+    SessionStore.open(path).close();
+    expect(takeJournalNotices()).toEqual([]);
+    const next = JournalWriter.create(path, meta("iiiiiiiiii"), EXITED);
+    expect(next.waiting).toBe(1);
+    await next.finish();
+  });
+
+  test("one kept aside longer than 30 days is removed at an opening; a younger one stays", () => {
+    const path = sessionsPath();
+    mkdirSync(pendingDir(path), { recursive: true });
+    const old = unreadName("jjjjjjjjjj.1-2.jsonl", Date.now() - KEEP_UNREAD_MS - 60_000);
+    const young = unreadName("kkkkkkkkkk.1-2.jsonl", Date.now() - KEEP_UNREAD_MS + 60_000);
+    for (const n of [old, young]) writeFileSync(join(pendingDir(path), n), "x\n");
+    SessionStore.open(path).close();
+    expect(readdirSync(pendingDir(path))).toEqual([young]);
+  });
+
+  test("named as a journal, a FIFO, a link or a folder is never opened blocking, followed or folded: set aside, said once", async () => {
+    const path = sessionsPath();
+    const dir = pendingDir(path);
+    mkdirSync(dir, { recursive: true });
+    const secret = join(dir, "..", "secret.txt");
+    writeFileSync(secret, "not a journal\n");
+    expect(Bun.spawnSync(["mkfifo", join(dir, "llllllllll.999999999-1.jsonl")]).exitCode).toBe(0);
+    symlinkSync(secret, join(dir, "mmmmmmmmmm.999999999-1.jsonl"));
+    mkdirSync(join(dir, "nnnnnnnnnn.999999999-1.jsonl"));
+    takeJournalNotices();
+    SessionStore.open(path).close();
+    const names = readdirSync(dir).sort();
+    expect(names).toHaveLength(3);
+    for (const n of names) expect(unreadSince(n)).not.toBeNull();
+    const said = takeJournalNotices().sort();
+    expect(said).toHaveLength(3);
+    expect(said[0]).toContain("(llllllllll.999999999-1.jsonl is a named pipe (FIFO), not a regular file; bunker did not read it)");
+    expect(said[1]).toContain("(mmmmmmmmmm.999999999-1.jsonl is a symbolic link; bunker did not follow it or read it)");
+    expect(said[2]).toContain("(nnnnnnnnnn.999999999-1.jsonl is a directory, not a file; bunker did not read it)");
+    expect(readFileSync(secret, "utf8")).toBe("not a journal\n");
   });
 
   test("two bunkers folding the same journals at once: every session once, whole", async () => {
