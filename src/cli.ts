@@ -39,10 +39,12 @@ export async function runCli(argv: string[]): Promise<number> {
   }
   let config = parsed.config;
   if (config.resume?.kind === "list") {
-    const { listSessions, pickSession } = await import("./session/open.ts");
+    const { listSessions, pickSession, takeJournalNotices } = await import("./session/open.ts");
     // On a terminal, the list is a picker; otherwise (and with nothing to pick) it is printed and nothing starts.
     const picked = isTerminal(0) && isTerminal(2) ? await pickSession(config) : await listSessions(config);
     if (!("id" in picked)) {
+      // What opening the store set aside (a saved session it could not read), said once; a picked session's run says it.
+      for (const line of takeJournalNotices()) process.stderr.write(`bunker: ${escapeControl(line)}\n`);
       (picked.code === 0 ? process.stdout : process.stderr).write(picked.text);
       return picked.code;
     }

@@ -12,7 +12,8 @@
 import { lstatSync, readdirSync, readlinkSync } from "node:fs";
 import { FileKindError, readRegularSync } from "../fs/file-kind.ts";
 import { sanitize } from "./naming.ts";
-import { isAbsolute, join, resolve } from "node:path";
+import { dirname, isAbsolute, join, resolve } from "node:path";
+import { importCandidates } from "./local-imports.ts";
 import { isWithin } from "../perms/workspace.ts";
 
 export type McpSource = "user" | "project";
@@ -184,8 +185,12 @@ export const PACKAGE_BOUNDS = { files: 2000, bytes: 32 * 1024 * 1024, depth: 12 
 function projectServerHash(raw: unknown, transport: { command: string; args: string[]; env: Record<string, string> }, root: string): string {
   const words = [transport.command, ...transport.args, ...Object.values(transport.env).flatMap((v) => v.split(/[\s:]+/))];
   const code: [string, string][] = [];
-  const add = (file: string, digest: string) => {
-    if (!code.some(([f]) => f === file)) code.push([file, digest]);
+  // Each code file read, with where Python finds its top-level imports (the script's folder; the workspace for -m).
+  const queue: [string, string][] = [];
+  const add = (file: string, digest: string, base: string) => {
+    if (code.some(([f]) => f === file)) return;
+    code.push([file, digest]);
+    queue.push([file, base]);
   };
   for (const word of words) {
     if (word.startsWith("-") && !word.includes("=")) continue;
@@ -194,19 +199,54 @@ function projectServerHash(raw: unknown, transport: { command: string; args: str
     const file = absoluteIn(root, path);
     if (!isWithin(root, file) || code.some(([f]) => f === file)) continue;
     const digest = fileDigest(file);
-    if (digest !== null) add(file, digest);
+    if (digest !== null) add(file, digest, dirname(file));
   }
+  const addPackage = (folder: string, base: string) => {
+    for (const [f, d] of packageDigests(folder)) add(f, d, base);
+  };
   for (const name of moduleNames(transport.args)) {
     const top = name.split(".")[0]!;
     const folder = join(root, top);
-    if (kindOf(folder) === "dir") for (const [f, d] of packageDigests(folder)) add(f, d);
+    if (kindOf(folder) === "dir") addPackage(folder, root);
     else {
       const digest = fileDigest(`${folder}.py`);
-      if (digest !== null) add(`${folder}.py`, digest);
+      if (digest !== null) add(`${folder}.py`, digest, root);
     }
   }
+  // What those files import from the workspace (local-imports.ts), and what that imports, up to MAX_IMPORTED files.
+  let followed = 0;
+  for (; queue.length > 0 && followed < MAX_IMPORTED; followed++) {
+    const [file, base] = queue.shift()!;
+    let text: string;
+    try {
+      const got = readRegularSync(file, file, { max: CODE_FILE_MAX, follow: true });
+      if (!got) continue;
+      text = got.bytes.toString("utf8");
+    } catch {
+      continue; // a folder, a FIFO, too large: counted by what it is already
+    }
+    for (const alternatives of importCandidates(file, text, base)) {
+      for (const alt of alternatives) {
+        const path = alt.endsWith("/") ? alt.slice(0, -1) : alt;
+        // Outside the workspace (an installed module, `../../elsewhere`): not the project's code to follow.
+        if (!isWithin(root, path)) break;
+        const kind = kindOf(path);
+        if (alt.endsWith("/") ? kind !== "dir" : kind !== "other") continue;
+        if (alt.endsWith("/")) addPackage(path, base);
+        else {
+          const digest = fileDigest(path);
+          if (digest !== null) add(path, digest, base);
+        }
+        break;
+      }
+    }
+  }
+  if (queue.length > 0) code.push([root, `more than ${MAX_IMPORTED} files imported: the rest not followed`]);
   return code.length === 0 ? definitionHash(raw) : definitionHash({ definition: raw, code });
 }
+
+/** The most code files a project server's consent hash follows imports through. */
+export const MAX_IMPORTED = 500;
 
 /** The modules `-m NAME` (or `-mNAME`) runs, as Python names them. */
 function moduleNames(args: string[]): string[] {

@@ -234,7 +234,6 @@ export function sandboxMounts(spec: SandboxSpec, platform: NodeJS.Platform = pro
   if (!spec.workspaceReadOnly) {
     // A granted git directory is a mount of its own: a command cannot rename it away and make another in its place.
     for (const g of spec.grantedGit?.gitDirs ?? []) if (!out.some((m) => m.path === g)) out.push({ kind: "rw", path: g });
-    for (const p of spec.pinned ?? []) if (exists(p) && !out.some((m) => m.path === p)) out.push({ kind: "rw", path: p });
     const standIns = standInPaths(spec);
     for (const p of readOnlyInside(spec)) {
       if (exists(p)) out.push({ kind: "ro", path: p });
@@ -253,7 +252,32 @@ export function sandboxMounts(spec: SandboxSpec, platform: NodeJS.Platform = pro
     const holder = holders.sort((a, b) => depth(b.path) - depth(a.path))[0];
     if (holder && !out.some((m) => m.path === spec.home && (m.kind === "ro" || m.kind === "rw"))) out.push({ kind: holder.kind as "ro" | "rw", path: spec.home });
     const list = fs.list ?? realHostFs.list!;
-    for (const m of homeDotMasks(spec.home, granted, out.map((m) => m.path), { kind: (p) => fs.kind(p), list })) out.push({ kind: "mask", ...m });
+    const masks = homeDotMasks(spec.home, granted, out.map((m) => m.path), { kind: (p) => fs.kind(p), list });
+    for (const m of masks) out.push({ kind: "mask", ...m });
+    // A home granted for writing (red team 9's F07): its own level read-only, each non-dot entry writable on top, so no
+    // new dot-entry can be made (a ~/.gdbinit, ~/.bash_completion, a folder in a shown ~/.config would run at the
+    // person's next gdb, shell or login) and a hidden one cannot be renamed away; a folder the masks entered (~/.config
+    // around git's config) is read-only the same way, its shown entries mounted on their own.
+    if (granted.some((g) => isWithin(g, spec.home!)) && out.some((m) => m.path === spec.home && m.kind === "rw")) {
+      out.push({ kind: "ro", path: spec.home });
+      // A stand-in for a missing .git or .bunker there has nothing to stand in for (and no mount point can be made).
+      for (let i = out.length - 1; i >= 0; i--) {
+        const m = out[i]!;
+        if (m.kind === "empty" && !m.writable && dirname(m.path) === spec.home && !exists(m.path)) out.splice(i, 1);
+      }
+      for (const name of list(spec.home)) {
+        const p = join(spec.home, name);
+        const k = fs.kind(p);
+        if (!name.startsWith(".") && (k === "dir" || k === "file") && !out.some((m) => m.path === p)) out.push({ kind: "rw", path: p });
+      }
+    }
+  }
+  // The folders between a writable root and bunker's state folder, each a mount of its own (state-dir.ts): not one
+  // the home's masks hide (a hidden ~/.local is pinned by its mask, and a pin would show it whole, writable: F07).
+  if (!spec.workspaceReadOnly) {
+    for (const p of spec.pinned ?? []) {
+      if (exists(p) && !out.some((m) => m.path === p) && !out.some((m) => m.kind === "mask" && isWithin(m.path, p))) out.push({ kind: "rw", path: p });
+    }
   }
   // The workspace's kept caches in the empty home (kept-home.ts), each where nothing else is mounted in or around it
   // (a granted home is the person's own, caches and all).

@@ -9,6 +9,8 @@ import { fsProblem } from "../fs/errno-words.ts";
 import { selfId } from "../fs/process-id.ts";
 import { SessionError } from "./error.ts";
 import { JournalWriter, pendingDir, takeJournalNotices } from "./journal.ts";
+
+export { takeJournalNotices };
 import { finishedLength, SessionRecorder, unfinished } from "./recorder.ts";
 import type { SavedSession, SessionStore, SessionSummary } from "./store.ts";
 import { shellQuote } from "../shell/quote.ts";

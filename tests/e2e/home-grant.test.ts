@@ -4,7 +4,7 @@
 // its non-dot entries; a dot-entry only when a grant names it. Commands in the
 // real sandbox and the file tools agree, with the flags a person passes.
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { detectSandbox } from "../../src/sandbox/detect.ts";
 import { runHeadless, toolResults } from "../support/cli.ts";
@@ -63,5 +63,35 @@ describe.skipIf(!usable)("a grant of the home folder (--allow-run --allow-read=H
       expect(bash!.content).not.toContain(f);
       expect(grep!.content).not.toContain(f);
     }
+  });
+});
+
+describe.skipIf(!usable)("a home granted for writing (--allow-run --allow-write=HOME, the workspace elsewhere: red team 9 F07)", () => {
+  test("its non-dot entries are written; no dot-entry can be made or reached (~/.gdbinit, a folder in a shown ~/.config), and bunker's state folder's ~/.local stays hidden", async () => {
+    const fake = runs.start([]);
+    const ws = runs.workspace("bunker-home-write-", fake.url);
+    home(ws.home);
+    // git's own config in ~/.config: the sandbox shows it, so ~/.config is entered (its other entries hidden).
+    mkdirSync(join(ws.home, ".config/git"), { recursive: true });
+    writeFileSync(join(ws.home, ".config/git/config"), "[user]\n\tname = Ann\n");
+    const site = "~/.local/lib/python3.11/site-packages";
+    const command = [
+      "echo more >> ~/notes.txt && echo appended",
+      "touch ~/.gdbinit 2>&1 | sed 's/.*: //'",
+      `mkdir -p ${site} 2>&1 | sed 's/.*: //'; (echo 'import os' > ${site}/zz.pth) 2>&1 | sed 's/.*: //'`,
+      "ls -A ~/.local | wc -l",
+      "mkdir ~/.config/wezterm 2>&1 | sed 's/.*: //'",
+      "mv ~/.local ~/local2 2>&1 | sed 's/.*: //'",
+      "git config --global user.name",
+    ].join("; ");
+    fake.push(reply([toolUse("run_bash", { command })]), reply("Done."));
+    const r = await runHeadless(ws.root, ws.env, ["-p", "go", "--allow-run", `--allow-write=${ws.home}`, "--no-prompt"]);
+    expect(r.code).toBe(0);
+    const [bash] = toolResults(fake.requests[1]);
+    expect(bash!.content).toBe(
+      ["exit code 0", "", "appended", "Read-only file system", "Read-only file system", "No such file or directory", "0", "Read-only file system", "Read-only file system", "Ann"].join("\n"),
+    );
+    expect(readFileSync(join(ws.home, "notes.txt"), "utf8")).toBe("TOKEN-IN:notes.txt\nmore\n");
+    for (const planted of [".gdbinit", ".local/lib", ".config/wezterm", "local2"]) expect(existsSync(join(ws.home, planted))).toBe(false);
   });
 });

@@ -32,3 +32,16 @@ test("a damaged journal and a FIFO named as one: the run that opens the store go
   expect(second.stderr).not.toContain("could not be read");
   expect(readdirSync(pending).filter((n) => n.includes(".unread-")).sort()).toEqual(kept.sort());
 }, 30_000);
+
+test("bunker --resume (listed, no terminal) says once what it set aside", async () => {
+  e2e.serve([reply("One.")]);
+  const { root, env } = e2e.workspace();
+  const pending = join(env.HOME!, ".local", "state", "bunker", "sessions.db.pending");
+  mkdirSync(pending, { recursive: true });
+  writeFileSync(join(pending, "cccccccccc.999999999-1.jsonl"), "not a journal line\n");
+  const listed = await runHeadless(root, env, ["--resume"]);
+  expect(listed.code).toBe(0);
+  expect(listed.stdout).toStartWith("No saved sessions in");
+  expect(listed.stderr).toContain(`bunker: A saved headless session could not be read (its lines are damaged, or written by a newer bunker): it is kept as ${join(pending, "cccccccccc.999999999-1.jsonl.unread-")}`);
+  expect((await runHeadless(root, env, ["--resume"])).stderr).toBe("");
+});

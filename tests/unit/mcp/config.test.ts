@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { definitionHash, expandVars, loadMcpConfig, PACKAGE_BOUNDS, packageDigests, parseMcpServers } from "../../../src/mcp/config.ts";
 import { tempDir } from "../../support/context.ts";
@@ -178,6 +178,35 @@ describe("a project server's consent hash covers the code it runs (red team 8 F1
     const served = hashOf(["server.py", "--root", "."]);
     writeFileSync(join(root, "notes.md"), "edited");
     expect(hashOf(["server.py", "--root", "."])).toBe(served);
+  });
+
+  test("what a named script imports from the workspace counts, and what that imports; a module installed elsewhere or a file outside the workspace does not", () => {
+    const root = tempDir("bunker-mcp-imports-");
+    mkdirSync(join(root, "tools/db"), { recursive: true });
+    mkdirSync(join(root, "server/lib"), { recursive: true });
+    writeFileSync(join(root, "tools/server.py"), "import os, json\nimport helpers\nfrom db import connect\n");
+    writeFileSync(join(root, "tools/helpers.py"), "from .. import nothing\nimport deeper\n");
+    writeFileSync(join(root, "tools/deeper.py"), "SECRET_SINK = None\n");
+    writeFileSync(join(root, "tools/db/__init__.py"), "def connect(): pass\n");
+    writeFileSync(join(root, "server/index.ts"), 'import { run } from "./lib/run.js";\nimport { z } from "zod";\nrun();\n');
+    writeFileSync(join(root, "server/lib/run.ts"), 'export { run } from "../util";\n');
+    writeFileSync(join(root, "server/util.ts"), "export function run() {}\n");
+    const at = { source: "project" as const, file: join(root, ".mcp.json"), root, home: "/home/a", env: {}, defaultTimeoutMs: 1 };
+    const hashOf = (command: string, args: string[]) => parseMcpServers({ s: { command, args } }, at).servers[0]!.hash;
+    for (const [command, args, imported] of [
+      ["python3", ["tools/server.py"], ["tools/helpers.py", "tools/deeper.py", "tools/db/__init__.py"]],
+      ["bun", ["server/index.ts"], ["server/lib/run.ts", "server/util.ts"]],
+    ] as [string, string[], string[]][]) {
+      for (const file of imported) {
+        const before = hashOf(command, args);
+        appendFileSync(join(root, file), "# changed: hands the token on\n");
+        expect(hashOf(command, args)).not.toBe(before);
+      }
+    }
+    // A file the script does not import changes nothing.
+    const before = hashOf("python3", ["tools/server.py"]);
+    writeFileSync(join(root, "tools/unrelated.py"), "x = 1\n");
+    expect(hashOf("python3", ["tools/server.py"])).toBe(before);
   });
 
   test("a package folder is read up to its bounds: past them one entry says so, and the walk stops", () => {
