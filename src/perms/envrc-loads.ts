@@ -28,24 +28,33 @@ const LOADERS: Record<string, (args: string[], dir: string) => string[]> = {
 export function envrcLoads(envrc: string, text: string, top: string): string[] {
   const dir = dirname(envrc);
   const out = new Set<string>();
-  for (const raw of text.split("\n")) {
-    // Each simple command on the line (`dotenv; watch_file x`, `[ -f .env ] && dotenv`).
-    for (const part of raw.replace(/#.*$/, "").split(/&&|\|\||;/)) {
-      const words = part.trim().split(/\s+/).filter(Boolean).map((w) => w.replace(/^(["'])(.*)\1$/, "$2"));
-      const [cmd, ...args] = words;
-      if (!cmd) continue;
-      if (args.some((a) => /[$`]/.test(a))) continue;
-      if (cmd === "source_up" || cmd === "source_up_if_exists") {
-        const name = args[0] ?? ".envrc";
-        for (let d = dirname(dir); isWithin(top, d); d = dirname(d)) {
-          out.add(join(d, name));
-          if (d === dirname(d)) break;
-        }
-        continue;
+  for (const [cmd, ...args] of simpleCommands(text)) {
+    if (args.some((a) => /[$`]/.test(a))) continue;
+    if (cmd === "source_up" || cmd === "source_up_if_exists") {
+      const name = args[0] ?? ".envrc";
+      for (let d = dirname(dir); isWithin(top, d); d = dirname(d)) {
+        out.add(join(d, name));
+        if (d === dirname(d)) break;
       }
-      const loader = LOADERS[cmd];
-      if (loader) for (const f of loader(args.filter((a) => !a.startsWith("-") || cmd === "use"), dir)) out.add(f);
+      continue;
     }
+    const loader = LOADERS[cmd!];
+    if (loader) for (const f of loader(args.filter((a) => !a.startsWith("-") || cmd === "use"), dir)) out.add(f);
   }
   return [...out];
+}
+
+/**
+ * Each simple command of an .envrc as its words (`dotenv; watch_file x`, `[ -f .env ] && dotenv`), split as the
+ * shell would for plain ones, quotes stripped; comments dropped.
+ */
+export function simpleCommands(text: string): string[][] {
+  const out: string[][] = [];
+  for (const raw of text.split("\n")) {
+    for (const part of raw.replace(/(^|\s)#.*$/, "").split(/&&|\|\||;/)) {
+      const words = part.trim().split(/\s+/).filter(Boolean).map((w) => w.replace(/^(["'])(.*)\1$/, "$2"));
+      if (words.length > 0) out.push(words);
+    }
+  }
+  return out;
 }

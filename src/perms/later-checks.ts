@@ -5,8 +5,8 @@
 // policy.ts requires it at the first such decision, so a turn that writes
 // nothing and reads only its workspace loads none of it (about 140 KB of
 // source, most of src/sandbox).
-export { runsLaterMatcher, runsLaterReason } from "./runs-later.ts";
+export { laterQuestions, runsLaterReason } from "./runs-later.ts";
 export { gitHooksPath } from "./git-config.ts";
 export { gitConfigFiles } from "./startup-files.ts";
-export { gitWriteReason, linkedNames, linkedWhy, scanRoots } from "../sandbox/git-guard.ts";
+export { gitWriteReason, linkedNames, scanRoots, scanWhy } from "../sandbox/git-guard.ts";
 export { secretPaths } from "../sandbox/spec.ts";

@@ -176,19 +176,20 @@ export class Policy {
    * paths as roots of their own (`../shared/.github/workflows/x`).
    */
   private runsLater(real: string): string | null {
-    const { gitConfigFiles, gitHooksPath, gitWriteReason, linkedNames, linkedWhy, runsLaterMatcher, runsLaterReason, scanRoots } = laterChecks();
+    const { gitConfigFiles, gitHooksPath, gitWriteReason, laterQuestions, linkedNames, runsLaterReason, scanRoots, scanWhy } = laterChecks();
     const roots = [this.root, ...this.grants.allow.write.paths];
     // By its own name and by every name a link to a folder gives it (what the person's tools open).
     const protect = this.grants.protect ?? [];
     const key = `write\0${protect.map((r) => r.glob).join("\0")}\0${roots.map((r) => `${r}\0${gitHooksPath(r) ?? ""}`).join("\0")}\0${process.env.PATH ?? ""}`;
-    const scan = scanRoots(roots, { key, match: runsLaterMatcher(roots, protect) });
+    const scan = scanRoots(roots, { key, ...laterQuestions(roots, protect) });
     for (const name of [real, ...linkedNames(scan, real)]) {
       const why = runsLaterReason(roots, name, this.grants.protect);
       if (why) return name === real ? why : `${why} (as ${relative(this.root, name)}, through a link)`;
     }
-    // What a hook or runs-later file that is a link leads to (scanRoots resolves it at every walk).
-    const link = scan.linkedFrom?.get(real);
-    if (link) return linkedWhy(relative(this.root, link));
+    // What an .envrc loads, what a hook or runs-later file that is a link leads to or names by its path, a program
+    // where an .envrc puts a folder on PATH (scanRoots reads them at every walk).
+    const named = scanWhy(scan, real, this.root);
+    if (named) return named;
     // A relative core.hooksPath in the person's global git config (found through $HOME, as git finds it) names a folder in every repository.
     const home = process.env.HOME || homedir();
     return gitWriteReason(roots, real, gitConfigFiles(process.env, home), scan, home);

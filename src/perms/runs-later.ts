@@ -8,7 +8,7 @@ import { delimiter, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { gitHooksPath } from "./git-config.ts";
 import { pathEntries, pathShadowMatcher } from "./path-shadow.ts";
 import { startupMatcher } from "./startup-files.ts";
-import { venvMatcher } from "./venv.ts";
+import { VENV_PTH_WHY, venvMatcher } from "./venv.ts";
 import { isWithin, realpathLoose } from "./workspace.ts";
 
 /** Whose shells and tools run the files later: their environment and home (bunker's own by default). */
@@ -24,6 +24,8 @@ export interface RunsLaterRule {
   why: string;
   /** A relative glob matched from the top of every repository inside the roots too (a folder holding `.git`), not only from the root. */
   top?: boolean;
+  /** It runs in CI, not on this machine (`top` rules are CI's too): the scripts it names are not followed (named-scripts.ts). */
+  ci?: boolean;
 }
 
 export const RUNS_LATER: readonly RunsLaterRule[] = [
@@ -54,7 +56,7 @@ export const RUNS_LATER: readonly RunsLaterRule[] = [
   { glob: "{.drone,.woodpecker}.{yml,yaml}", why: "runs in CI when pushed (Drone/Woodpecker)", top: true },
   { glob: ".woodpecker/**", why: "runs in CI when pushed (Woodpecker)", top: true },
   { glob: ".travis.yml", why: "runs in CI when pushed (Travis CI)", top: true },
-  { glob: "**/Jenkinsfile", why: "runs in CI when pushed (Jenkins)" },
+  { glob: "**/Jenkinsfile", why: "runs in CI when pushed (Jenkins)", ci: true },
   // VS Code obeys a trusted folder's settings (git.path, terminal.integrated.*) and runs a workspace file's folderOpen tasks.
   { glob: "**/.vscode/settings.json", why: "VS Code obeys it when you open the folder (it can name programs VS Code runs)" },
   { glob: "**/*.code-workspace", why: "runs when you open it in VS Code (its tasks and settings)" },
@@ -104,14 +106,32 @@ export function runsLaterMatcher(roots: string | readonly string[], extra: reado
   return withKey(roots, extra, path, person).match;
 }
 
+/** What the walk of the roots asks (git-guard.ts's LaterMatch, without its key): runsLaterMatcher's answer and the two below. */
+export interface LaterQuestions {
+  match: (real: string) => string | null;
+  /**
+   * Whether a file that runs later runs on this machine as a script or a config that names what it runs (a hook, a
+   * runs-later rule's file that is not CI's, a venv's .pth): the files it names by a literal path run later too.
+   */
+  names: (real: string) => boolean;
+  /** A matcher of the programs in `dirs` (absolute, put first on PATH by an .envrc or a mise config) that shadow one on the person's PATH. */
+  pathShadows: (dirs: readonly string[]) => (real: string) => string | null;
+}
+
+/** runsLaterMatcher with the walk's two other questions (same arguments). */
+export function laterQuestions(roots: string | readonly string[], extra: readonly RunsLaterRule[] = [], path = process.env.PATH ?? "", person: Person = {}): LaterQuestions {
+  const { match, names, pathShadows } = withKey(roots, extra, path, person);
+  return { match, names, pathShadows };
+}
+
 function personOf(person: Person): { env: Record<string, string | undefined>; home: string } {
   const env = person.env ?? process.env;
   return { env, home: person.home ?? (env.HOME || homedir()) };
 }
 
-function withKey(roots: string | readonly string[], extra: readonly RunsLaterRule[], bunkerPath: string, person: Person): { match: (real: string) => string | null; startupKey: string; path: string } {
+function withKey(roots: string | readonly string[], extra: readonly RunsLaterRule[], bunkerPath: string, person: Person): LaterQuestions & { startupKey: string; path: string } {
   const all = typeof roots === "string" ? [roots] : [...roots];
-  const rules = [...RUNS_LATER, ...extra].map((rule) => ({ glob: new Bun.Glob(rule.glob), absolute: isAbsolute(rule.glob), why: rule.why, needles: needles(rule.glob), top: rule.top === true }));
+  const rules = [...RUNS_LATER, ...extra].map((rule) => ({ glob: new Bun.Glob(rule.glob), absolute: isAbsolute(rule.glob), why: rule.why, needles: needles(rule.glob), top: rule.top === true, ci: rule.top === true || rule.ci === true }));
   const tops = repositoryTops();
   const every = rules.flatMap((r) => r.needles);
   const anyNeedle = every.includes("") ? null : new RegExp(every.map((n) => n.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")).join("|"));
@@ -128,7 +148,8 @@ function withKey(roots: string | readonly string[], extra: readonly RunsLaterRul
   const path = before.length + after.length === 0 ? bunkerPath : [...before, ...(bunkerPath === "" ? [] : [bunkerPath]), ...after].join(delimiter);
   const shadows = pathShadowMatcher(all, path, home);
   const venv = venvMatcher(path, home);
-  const match = (real: string): string | null => {
+  // Why, and whether the file runs on this machine naming what it runs (a hook, a config; not CI's, not a program).
+  const find = (real: string): { why: string; names: boolean } | null => {
     const root = byDepth.find((r) => isWithin(r, real));
     if (root === real) return null;
     const lowerReal = real.toLowerCase();
@@ -143,16 +164,21 @@ function withKey(roots: string | readonly string[], extra: readonly RunsLaterRul
       for (const rule of rules) {
         for (const { rel, lower } of rule.absolute ? absolute : rule.top ? forTop : rels) {
           if (!rule.needles.some((n) => lower.includes(n))) continue;
-          if (rule.glob.match(rel) || (lower !== rel && rule.glob.match(lower))) return rule.why;
+          if (rule.glob.match(rel) || (lower !== rel && rule.glob.match(lower))) return { why: rule.why, names: !rule.ci };
         }
       }
     }
     const hooks = hooksDirs.find((h) => isWithin(h.dir, real));
-    if (hooks) return `git runs it as a hook (core.hooksPath is ${hooks.hooks})`;
+    if (hooks) return { why: `git runs it as a hook (core.hooksPath is ${hooks.hooks})`, names: true };
     // A folder on PATH now before a venv that may be activated later: a command's new program there is never left.
-    return startup.match(real) ?? shadows(real) ?? venv(real);
+    const why = startup.match(real) ?? shadows(real) ?? venv(real);
+    // A venv's .pth runs its import lines at every start of its python: a script they open by name runs then too.
+    return why ? { why, names: why === VENV_PTH_WHY && real.endsWith(".pth") } : null;
   };
-  return { match, startupKey: startup.key, path };
+  const match = (real: string): string | null => find(real)?.why ?? null;
+  const names = (real: string): boolean => find(real)?.names === true;
+  const pathShadows = (dirs: readonly string[]) => pathShadowMatcher(all, [...dirs, path].join(delimiter), home);
+  return { match, names, pathShadows, startupKey: startup.key, path };
 }
 
 /**
@@ -160,14 +186,14 @@ function withKey(roots: string | readonly string[], extra: readonly RunsLaterRul
  * under it): settings, hooks folders, where the person's startup files lead, and the PATH folders whose programs a
  * file in the roots may shadow (installing one changes its folder's mtime).
  */
-export function laterMatch(roots: string[], protect: readonly RunsLaterRule[], path: string, person: Person = {}): { key: string; match: (real: string) => string | null } {
-  const { match, startupKey, path: full } = withKey(roots, protect, path, person);
+export function laterMatch(roots: string[], protect: readonly RunsLaterRule[], path: string, person: Person = {}): LaterQuestions & { key: string } {
+  const { match, names, pathShadows, startupKey, path: full } = withKey(roots, protect, path, person);
   // A relative entry is read from the workspace, as path-shadow.ts reads it (not from bunker's own folder).
   const programs = pathEntries(full, personOf(person).home).map((d) => {
     const dir = resolve(roots[0]!, d || ".");
     return `${d}\0${roots.some((r) => isWithin(r, realpathLoose(dir).real)) ? "" : mtimeOf(dir)}`;
   });
-  return { key: `${protect.map((r) => r.glob).join("\0")}\0${roots.map((r) => `${r}\0${gitHooksPath(r) ?? ""}`).join("\0")}\0${programs.join("\0")}\0${startupKey}`, match };
+  return { key: `${protect.map((r) => r.glob).join("\0")}\0${roots.map((r) => `${r}\0${gitHooksPath(r) ?? ""}`).join("\0")}\0${programs.join("\0")}\0${startupKey}`, match, names, pathShadows };
 }
 
 /** A folder's mtime, or -1 when it is not there (not asked for a folder inside a writable root: the walk itself sees it change). */

@@ -18,6 +18,7 @@ import { join, relative } from "node:path";
 import { FileKindError, readRegularSync } from "../fs/file-kind.ts";
 import { isWithin, realpathLoose } from "../perms/workspace.ts";
 import { setAside } from "./git-guard.ts";
+import type { RefsBefore } from "./git-history.ts";
 
 /** What git obeys in a git directory: never written by a command, whatever the grant. */
 export const GIT_INSTRUCTIONS = ["config", "config.worktree", "commondir", "hooks", "info"] as const;
@@ -47,6 +48,8 @@ export interface GrantedGit {
   innerIds?: Record<string, string>;
   /** A stopped rebase's or cherry-pick's files that name programs, in each git directory → their text (null: none). */
   stopped?: Record<string, string | null>;
+  /** Each granted repository's refs before the command, and its work tree: what the command committed is looked at after (git-history.ts). */
+  history?: (RefsBefore & { worktree: string })[];
 }
 
 /** What a stopped rebase or cherry-pick obeys when the person continues it: the todo list, and the merge strategy. */

@@ -15,6 +15,8 @@ import { commondirTarget, gitfileTarget, readSmallText, SMALL_FILE } from "../pe
 import { bytesId, joinBytes, undecodableNames, type WalkGaps } from "./walk-gaps.ts";
 import { changedSince, ownCopies, ownCopy } from "./hard-links.ts";
 import { envrcLoads } from "../perms/envrc-loads.ts";
+import { isShellScript, namedPaths } from "../perms/named-scripts.ts";
+import { envrcPathDirs, isMiseConfig, misePathDirs } from "../perms/path-adds.ts";
 import { isBytecodeCache, VENV_TOOL_WHY, venvNewIsFine, venvRootOf } from "../perms/venv.ts";
 import { hostProgram } from "./host-program.ts";
 
@@ -53,12 +55,24 @@ export interface WorkspaceScan extends WalkGaps {
   loadedBy?: Map<string, string>;
   /** Files a runs-later link or a git hook link leads to (through any chain) inside a root, in `later` too → that link (scanRoots only). */
   linkedFrom?: Map<string, string>;
+  /**
+   * Files a hook or a runs-later config names by a literal path (named-scripts.ts), there or not yet, and the
+   * programs in a folder an .envrc or a mise config puts on PATH (path-adds.ts) → why they run later; those there
+   * are in `later` too (scanRoots only).
+   */
+  runsBy?: Map<string, string>;
+  /** Why a program (there or not yet) in a folder an .envrc or a mise config puts on PATH runs later, or null (scanRoots only). */
+  pathAdded?: (real: string) => string | null;
 }
 
 /** Which files run later (runsLaterMatcher), and a key that changes when that answer may (settings, hooksPath). */
 export interface LaterMatch {
   key: string;
   match: (real: string) => string | null;
+  /** Whether a file that runs later names, by a literal path, files that run with it (runs-later.ts's LaterQuestions). */
+  names?: (real: string) => boolean;
+  /** Programs in these folders that shadow one on the person's PATH (runs-later.ts's LaterQuestions). */
+  pathShadows?: (dirs: readonly string[]) => (real: string) => string | null;
 }
 
 interface DirMemo {
@@ -209,12 +223,16 @@ function scanRootsOnce(roots: readonly string[], later: LaterMatch, maxDirs: num
     const text = home ? readSmallText(envrc, true) : null;
     if (!home || text === null) continue;
     for (const f of envrcLoads(envrc, text, home)) {
-      const id = rootOf(roots, f) && f !== rootOf(roots, f) ? fileId(f) : null;
-      if (!id || out.later.has(f)) continue;
-      out.later.set(f, id);
+      if (!rootOf(roots, f) || f === rootOf(roots, f) || out.later.has(f)) continue;
+      // One not there yet too: writing it asks, and a command that makes it has it set aside.
       out.loadedBy.set(f, envrc);
+      const id = fileId(f);
+      if (id) out.later.set(f, id);
     }
   }
+  out.runsBy = new Map();
+  pathAdded(roots, later, out);
+  namedScripts(roots, later, out);
   // A hook or runs-later file that is a link runs what it leads to: that file, inside a root, runs later too (resolved at every walk).
   out.linkedFrom = new Map();
   const hookLinks = out.sites.flatMap((site) => site.gitDirs.flatMap((gitDir) => linksIn(join(gitDir, "hooks"))));
@@ -231,6 +249,143 @@ function scanRootsOnce(roots: readonly string[], later: LaterMatch, maxDirs: num
 
 /** Why a file a runs-later link leads to runs later (`link` as the person sees it). */
 export const linkedWhy = (link: string): string => `runs later through the link ${link}`;
+
+/**
+ * Why `p` runs later by what the walk read (scanRoots): a file an .envrc loads, one a runs-later link leads to, one
+ * a hook or config names, a program in a folder an .envrc puts on PATH; or null. `root`: where paths are shown from.
+ */
+export function scanWhy(scan: WorkspaceScan, p: string, root: string): string | null {
+  const envrc = scan.loadedBy?.get(p);
+  if (envrc) return `${relative(root, envrc)} has direnv load it into your shell on every cd, with no new direnv allow`;
+  const link = scan.linkedFrom?.get(p);
+  if (link) return linkedWhy(relative(root, link));
+  return scan.runsBy?.get(p) ?? scan.pathAdded?.(p) ?? null;
+}
+
+/**
+ * The programs in the folders an .envrc (in a root, or above one: direnv loads the nearest) or a mise config in the
+ * roots puts first on PATH, named like one found later on the person's PATH (red team 8's F4): in `later` with why,
+ * and `pathAdded` for one not there yet. Read at every walk, whatever PATH bunker was started with.
+ */
+function pathAdded(roots: readonly string[], later: LaterMatch, out: WorkspaceScan): void {
+  if (!later.pathShadows) return;
+  const root = roots[0]!;
+  const configs = [...out.later.keys()].filter((p) => basename(p).toLowerCase() === ".envrc" || isMiseConfig(p));
+  for (const r of roots) for (let d = dirname(r); ; d = dirname(d)) {
+    if (existsSync(join(d, ".envrc"))) configs.push(join(d, ".envrc"));
+    if (d === dirname(d)) break;
+  }
+  // Each folder (where it leads) → the config that adds it.
+  const dirs = new Map<string, string>();
+  for (const config of configs) {
+    const text = readSmallText(config);
+    if (text === null) continue;
+    for (const d of isMiseConfig(config) ? misePathDirs(config, text) : envrcPathDirs(config, text)) {
+      const real = realpathLoose(d).real;
+      if (rootOf(roots, real) && !dirs.has(real)) dirs.set(real, config);
+    }
+  }
+  if (dirs.size === 0) return;
+  const shadows = later.pathShadows([...dirs.keys()]);
+  out.pathAdded = (p) => {
+    const by = dirs.get(dirname(p));
+    const why = by ? shadows(p) : null;
+    return why && by ? `${why}, once ${relative(root, by) || by} puts ${relative(root, dirname(p)) || "."} on your PATH` : null;
+  };
+  for (const dir of dirs.keys()) {
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      continue;
+    }
+    for (const name of names) {
+      const p = join(dir, name);
+      if (out.later.has(p)) continue;
+      const why = out.pathAdded(p);
+      const id = why ? fileId(p) : null;
+      if (!why || !id) continue;
+      out.later.set(p, id);
+      out.runsBy!.set(p, why);
+    }
+  }
+}
+
+/** How many files the literal paths of hooks and configs may add to one walk, and how deep a script naming a script is followed. */
+const MAX_NAMED = 2_000;
+const NAMED_DEPTH = 3;
+
+/**
+ * The files a hook (in a git directory's hooks folder or a core.hooksPath folder) or a runs-later file that runs on
+ * this machine (later.names) names by a literal path (red team 8's F16: `.husky/pre-commit` says `sh
+ * scripts/precommit.sh`), read from the folders it may run in (its own and each above it, up to its root; a hook's
+ * from its work tree): in `later` when there, in `runsBy` either way. A named shell script's own names are followed
+ * too. Not inside node_modules (what a package manager installs is project code) or a .git (guarded already).
+ */
+function namedScripts(roots: readonly string[], later: LaterMatch, out: WorkspaceScan): void {
+  const root = roots[0]!;
+  const ancestors = (dir: string): string[] => {
+    const home = rootOf(roots, dir);
+    const list = [dir];
+    if (home) for (let d = dir; d !== home && isWithin(home, d); ) list.push((d = dirname(d)));
+    return list;
+  };
+  // `via`: what runs the file, said after its name (` (runs on git commit (husky hooks))`, `, run by .husky/pre-commit (…)`).
+  const queue: { file: string; bases: string[]; via: string; depth: number }[] = [];
+  if (later.names) {
+    // (Not a package's own files under node_modules: its hooks and rc files are not the project's.)
+    for (const p of out.later.keys()) if (!p.includes("/node_modules/") && !isLink(p) && later.names(p)) queue.push({ file: p, bases: ancestors(dirname(p)), via: ` (${later.match(p) ?? "runs later"})`, depth: 0 });
+  }
+  for (const hook of hookFiles(out.sites)) queue.push({ file: hook.file, bases: ancestors(hook.top), via: " (git runs it as a hook)", depth: 0 });
+  const seen = new Set<string>();
+  for (let i = 0; i < queue.length && out.runsBy!.size < MAX_NAMED; i++) {
+    const { file, bases, via, depth } = queue[i]!;
+    if (seen.has(file)) continue;
+    seen.add(file);
+    const text = readSmallText(file);
+    if (text === null) continue;
+    const shown = relative(root, file) || file;
+    for (const name of namedPaths(text)) {
+      for (const base of name.startsWith("/") ? ["/"] : bases) {
+        const real = realpathLoose(resolve(base, name)).real;
+        const home = rootOf(roots, real);
+        if (!home || home === real || out.runsBy!.has(real) || /(^|\/)(node_modules|\.git)(\/|$)/.test(relative(home, real))) continue;
+        let st: Stats | null = null;
+        try {
+          st = lstatSync(real);
+        } catch {
+          // Not there yet: a command that makes it has it set aside, and writing it asks.
+        }
+        if (st?.isDirectory()) continue;
+        const named = `is run by ${shown}${via}`;
+        out.runsBy!.set(real, named);
+        if (st && !out.later.has(real)) out.later.set(real, `${st.dev}:${st.ino}:${st.ctimeMs}`);
+        if (st?.isFile() && depth + 1 < NAMED_DEPTH && isShellScript(real, readSmallText(real) ?? "")) queue.push({ file: real, bases: [...new Set([...ancestors(dirname(real)), ...bases])], via: `, run by ${shown}${via}`, depth: depth + 1 });
+      }
+    }
+  }
+}
+
+/** The hooks git runs from each repository found: its git directory's hooks/ and the core.hooksPath folders its config names, with its work tree. */
+function hookFiles(sites: readonly GitSite[]): { file: string; top: string }[] {
+  const out: { file: string; top: string }[] = [];
+  for (const site of sites) {
+    if (site.kind === "link") continue;
+    const top = site.kind === "bare" ? site.path : dirname(site.path);
+    for (const gitDir of site.gitDirs) {
+      const configs = withIncludes([join(gitDir, "config"), join(gitDir, "config.worktree")], readSmall);
+      const dirs = [join(gitDir, "hooks"), ...configs.flatMap((c) => hooksPaths(c.text ?? "")).filter((h) => !h.startsWith("~")).map((h) => resolve(top, h))];
+      for (const dir of dirs) {
+        try {
+          for (const e of readdirSync(dir, { withFileTypes: true })) if (!e.isDirectory() && !e.name.endsWith(".sample")) out.push({ file: join(dir, e.name), top });
+        } catch {
+          // Not a folder, or gone: no hooks there.
+        }
+      }
+    }
+  }
+  return out;
+}
 
 /** The links in a folder (a git hooks folder), or none. */
 function linksIn(dir: string): string[] {

@@ -7,7 +7,7 @@
 // hidden from the walk is undone, new repositories are disarmed, and new or
 // changed runs-later files are set aside; each thing done is one line for the
 // person and the model.
-import { disarmNewRepositories, gitGuard, isLink, linkedWhy, obeyedFiles, recheckLinked, scanRoots, setAsideRunsLater, type GitSite, type LaterMatch, type WorkspaceScan } from "./git-guard.ts";
+import { disarmNewRepositories, gitGuard, isLink, obeyedFiles, recheckLinked, scanRoots, scanWhy, setAsideRunsLater, type GitSite, type LaterMatch, type WorkspaceScan } from "./git-guard.ts";
 import { linkedFiles } from "./hard-links.ts";
 import { gapsAfter, gapsBefore, setAsideUnwalked, type WalkGaps } from "./walk-gaps.ts";
 import { relative } from "node:path";
@@ -57,14 +57,6 @@ export function wallBefore(roots: string[], later: LaterMatch, globalConfig: str
     readOnly: [...guard.readOnly.filter((p) => !writableGit.has(p)), ...laterReadOnly, ...gaps.readOnly],
     state: { sites: scan.sites, missingHooks: guard.missingHooks, missingIncludes: guard.missingIncludes, later, laterFiles: scan.later, gaps: gapsOf(scan), dirs: scan.dirs ?? new Map(), linked: linkedFiles([...obeyed.configs, ...obeyed.hooks]), linkedConfigs: new Set(obeyed.configs) },
   };
-}
-
-/** Why a file an .envrc loads, or a runs-later link leads to, runs later (scanRoots' loadedBy, linkedFrom), or null. */
-function loadedWhy(p: string, scan: WorkspaceScan, root: string): string | null {
-  const envrc = scan.loadedBy?.get(p);
-  if (envrc) return `${relative(root, envrc)} has direnv load it into your shell on every cd, with no new direnv allow`;
-  const link = scan.linkedFrom?.get(p);
-  return link ? linkedWhy(relative(root, link)) : null;
 }
 
 /** What the person is told when folders kept changing while the walk read them (another session, an MCP server). */
@@ -141,6 +133,6 @@ export function wallAfter(roots: string[], before: WallState): string[] {
     ...walked,
     ...step("disarming the git repositories this command made", () => disarmNewRepositories(roots, before.sites, found.sites, before, before.mountsMove === true)),
     ...step("checking the hard-linked files git obeys", () => recheckLinked(roots, before.linked, before.linkedConfigs)),
-    ...step("setting aside the files this command made that run later", () => setAsideRunsLater(roots, before.laterFiles, found.later, (p) => before.later.match(p) ?? loadedWhy(p, found, roots[0]!), before.dirs)),
+    ...step("setting aside the files this command made that run later", () => setAsideRunsLater(roots, before.laterFiles, found.later, (p) => before.later.match(p) ?? scanWhy(found, p, roots[0]!), before.dirs)),
   ];
 }

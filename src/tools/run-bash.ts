@@ -19,6 +19,7 @@ import { inheritedFds } from "../sandbox/self-binary.ts";
 import { keptHome } from "../sandbox/kept-home.ts";
 import { wallAfter, wallBefore } from "../sandbox/git-wall.ts";
 import { grantedGit, grantedGitAfter } from "../sandbox/git-grant.ts";
+import { committedRunsLater, refsOf } from "../sandbox/git-history.ts";
 import { unwalkedNote } from "../sandbox/walk-gaps.ts";
 import { laterMatch } from "../perms/runs-later.ts";
 import { loopbackNote, refusalNote, startCommandNet } from "../net/command-net.ts";
@@ -197,6 +198,7 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
         const disarmed = atMost(WALL_LINES, [
           ...(spec.repositories ? wallAfter([ctx.root, ...(spec.grantedRoots ?? [])], spec.repositories) : []),
           ...(spec.grantedGit ? grantedGitAfter(ctx.root, spec.grantedGit) : []),
+          ...(spec.grantedGit?.history ?? []).flatMap((h) => committedRunsLater(h.worktree, h, laterOf(ctx.root, opts).match)),
         ]);
         for (const line of disarmed) ctx.ui.info(`  ${escapeControl(line)}`);
         const notes = [
@@ -237,6 +239,11 @@ function grantedFolders(writable: string[], root: string): string[] {
   });
 }
 
+/** The runs-later matcher for a command's writable `roots` (the workspace and its granted folders). */
+function laterOf(root: string, opts: RunBashOptions, roots: string[] = [root, ...grantedFolders(opts.writable ?? [], root)]) {
+  return laterMatch(roots, (opts.grants ?? emptyGrants()).protect ?? [], (opts.env ?? process.env).PATH ?? "", { env: opts.env ?? process.env, home: opts.home ?? homedir() });
+}
+
 function lstatKind(path: string): "file" | "other" | null {
   try {
     return lstatSync(path).isFile() ? "file" : "other";
@@ -269,10 +276,15 @@ export function commandSandboxSpec(command: string, root: string, opts: RunBashO
   const roots = [root, ...granted];
   const topGit = new Set(opts.gitWritable ? [join(root, ".git"), ...gitDirsInside(root)] : []);
   // The git wall: every repository site, runs-later file and folder the walk cannot list read-only (git-wall.ts).
-  const wall = confined && !workspaceReadOnly ? wallBefore(roots, laterMatch(roots, grants.protect ?? [], (opts.env ?? process.env).PATH ?? "", { env: opts.env ?? process.env, home: opts.home ?? homedir() }), host.gitConfig ?? [], realpathLoose(opts.home ?? homedir()).real, topGit) : null;
+  const wall = confined && !workspaceReadOnly ? wallBefore(roots, laterOf(root, opts, roots), host.gitConfig ?? [], realpathLoose(opts.home ?? homedir()).real, topGit) : null;
   if (wall && "refusal" in wall) throw new ToolError(`not run: ${wall.refusal}`);
   // Under --allow-write=.git: history writable, what git obeys (config, hooks, info, commondir) not, nor the .git file that names the git directory.
   const gitGrant = wall && opts.gitWritable ? grantedGit([...topGit, ...gitDirs], roots) : undefined;
+  // Its refs, to see after it what it committed (git-history.ts): a repository's work tree is the folder holding its .git; a linked one's, the workspace.
+  if (gitGrant) gitGrant.history = [...[...topGit].map((g) => ({ g, worktree: dirname(g) })), ...gitDirs.map((g) => ({ g, worktree: root }))].flatMap(({ g, worktree }) => {
+    const refs = lstatKind(g) === "other" ? refsOf(g) : null;
+    return refs ? [{ ...refs, worktree }] : [];
+  });
   const dotGitFile = gitGrant && lstatKind(join(root, ".git")) === "file" ? [join(root, ".git")] : [];
   const readable = [...grantedReadPaths(grants), ...(opts.gitWritable ? [] : gitDirs), ...enclosingGitDirs(root, host.home ?? realpathLoose(opts.home ?? homedir()).real)];
   const writable = [...(opts.writable ?? []), ...(opts.gitWritable ? gitDirs : [])];

@@ -171,3 +171,30 @@ describe.skipIf(!usable)("--allow-write=.git under --allow-run", () => {
     expect(existsSync(join(root, "PWNED-x"))).toBe(false);
   });
 });
+
+describe.skipIf(!usable)("--allow-write=.git: a file other tools run, committed straight into history (red team 9 F10)", () => {
+  test("the commit is not undone, but the person and the model are told which file, where, that git status hides it, and how to review it", async () => {
+    const plant = "B=$(git hash-object -w .pwn.yml) && git update-index --add --cacheinfo 100644,$B,.github/workflows/pwn.yml && git update-index --skip-worktree .github/workflows/pwn.yml && git -c user.email=p@x -c user.name=P commit -qm 'Fix typo' && echo committed";
+    const fake = runs.start([reply([toolUse("run_bash", { command: plant }), toolUse("run_bash", { command: "echo more >> app.py && git commit -qam 'app' && echo plain" })]), reply("Done.")]);
+    const { root, env } = runs.workspace("bunker-git-history-", fake.url);
+    git(root, "init", "-q", "-b", "main");
+    git(root, "config", "user.email", "me@example.com");
+    git(root, "config", "user.name", "me");
+    await Bun.write(join(root, "app.py"), "app\n");
+    await Bun.write(join(root, ".pwn.yml"), "on: push\njobs: {}\n");
+    git(root, "add", "app.py");
+    git(root, "commit", "-qm", "first");
+    const r = await runHeadless(root, env, ["-p", "go", "--allow-run", "--allow-write=.git", "--no-prompt"]);
+    expect(r.code).toBe(0);
+    const [planted, plain] = toolResults(fake.requests[1]);
+    const sha = git(root, "rev-parse", "HEAD~1").trim().slice(0, 12);
+    const line = `.github/workflows/pwn.yml was committed by the command to main, and git status does not show it (its skip-worktree or assume-unchanged bit is set): runs in CI when pushed (GitHub Actions). bunker does not set history aside: review it before you push (git show ${sha} -- .github/workflows/pwn.yml)`;
+    expect(planted!.content).toContain("committed");
+    expect(planted!.content).toContain(`note: ${line}`);
+    expect(r.stderr).toContain(line);
+    // Said once (HEAD moved with main), and a commit of ordinary files says nothing.
+    expect(planted!.content.split(line).length).toBe(2);
+    expect(plain!.content).toContain("plain");
+    expect(plain!.content).not.toContain("was committed by the command");
+  });
+});
