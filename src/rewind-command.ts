@@ -10,7 +10,7 @@ import { Checkpoints, takeBackNote, type TurnSummary } from "./change/checkpoint
 import { startChanges } from "./change/start.ts";
 import type { Config } from "./config.ts";
 import { NoPromptApprover } from "./perms/approver.ts";
-import { Permissions } from "./perms/permissions.ts";
+import { PermissionDenied, Permissions } from "./perms/permissions.ts";
 import { Policy } from "./perms/policy.ts";
 import type { PermRequest } from "./perms/types.ts";
 import { unaskedChangeLines } from "./ui/diff-view.ts";
@@ -174,6 +174,11 @@ export async function runTakeBack(config: Config): Promise<number> {
     process.stdout.write(`${said}\n`);
     return 0;
   } catch (err) {
+    // The person's own no (or Escape) at the question: an answer, not a failure, said in their words.
+    if (asks && err instanceof PermissionDenied && err.shown !== undefined) {
+      process.stdout.write("Nothing taken back: you kept the files as they are.\n");
+      return 0;
+    }
     say(`bunker: ${(err as Error).message}`);
     return 1;
   }

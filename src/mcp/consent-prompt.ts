@@ -113,7 +113,7 @@ export async function askConsent(def: McpServerDef, changed: boolean, view: Laun
         numbersMove: true,
         input: feed,
         output,
-      }), { answers: answersConsent },
+      }), { answers: answersConsent, undoMove: "2" },
     );
     // Escape or Ctrl+C (clack's cancel symbol) is a no for this session.
     return typeof answer === "symbol" ? "no" : answer;

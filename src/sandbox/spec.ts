@@ -284,7 +284,11 @@ export function sandboxMounts(spec: SandboxSpec, platform: NodeJS.Platform = pro
   if (keptHomeShown(spec, platform)) {
     for (const cache of KEPT_CACHES) {
       const path = join(spec.home!, cache);
-      if (out.some((m) => !(m.kind === "empty" && m.path === spec.home) && (isWithin(m.path, path) || isWithin(path, m.path)))) continue;
+      // Another mount between the home and the cache (a toolchain's ~/.cargo) or inside it; or the home itself shown
+      // from the host (granted, or under a granted folder). The private /tmp around a home in /tmp is no such mount.
+      const between = (m: Mount) => m.path !== spec.home && isWithin(spec.home!, m.path) && (isWithin(m.path, path) || isWithin(path, m.path));
+      const hostHome = (m: Mount) => (m.kind === "ro" || m.kind === "rw") && isWithin(m.path, spec.home!);
+      if (out.some((m) => between(m) || hostHome(m))) continue;
       out.push({ kind: "kept", path, source: join(spec.keptHome!, cache), writable: true });
     }
   }

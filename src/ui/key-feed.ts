@@ -53,6 +53,13 @@ export interface FeedOptions {
    * until they pause (QUIET_MS). Without it every key is read as an answer.
    */
   answers?: (t: KeyToken) => boolean;
+  /**
+   * The keys that put the question's cursor back where it was drawn (a number that only moves: "2" for "No"). A
+   * number that moved it, followed at once by keys that cannot answer, was the start of the person's message ("1 more
+   * thing"): the number goes to the input line with the rest, and these keys undo its move, so the Enter the person
+   * presses later does not pick what the message's first digit moved to (new user).
+   */
+  undoMove?: string;
 }
 
 export async function withKeyFeed<R>(input: FeedInput, prompt: (feed: Readable) => Promise<R>, opts: FeedOptions = {}): Promise<FeedResult<R>> {
@@ -70,6 +77,8 @@ export async function withKeyFeed<R>(input: FeedInput, prompt: (feed: Readable) 
   // Typing when the question came, or another question just closed: keys go to the message until a pause of QUIET_MS
   // (Escape and Ctrl+C still answer: they only refuse and stop).
   let typingUntil = !opts.continues && mustWaitForPause(input) ? Date.now() + QUIET_MS : 0;
+  // Numbers fed to a question whose cursor they only moved, and when: a message's first digits if text follows at once.
+  let moves: { raw: string; at: number }[] = [];
 
   const pump = () => {
     while (queue.length > 0 && open() && !settling) {
@@ -90,6 +99,7 @@ export async function withKeyFeed<R>(input: FeedInput, prompt: (feed: Readable) 
         }
         break;
       }
+      if (opts.undoMove !== undefined && token.key?.name === "text") moves.push({ raw: token.raw, at: Date.now() });
       // readline reads an Escape and the key after it as one Alt+key: give it time to see the Escape alone.
       if (token.key?.name === "escape" && token.raw === "\x1b") {
         settling = setTimeout(() => {
@@ -100,6 +110,16 @@ export async function withKeyFeed<R>(input: FeedInput, prompt: (feed: Readable) 
     }
   };
 
+  // The digits just before this text (waiting in the queue, or fed moments ago) were its start: to the input line.
+  const takeBackMoves = (now: number) => {
+    const queued: string[] = [];
+    while (queue.length > 0 && queue.at(-1)!.key?.name === "text") queued.unshift(queue.pop()!.raw);
+    const fed = moves.filter((m) => now - m.at < QUIET_MS).map((m) => m.raw);
+    moves = [];
+    if (fed.length > 0 && open()) feed.emit("data", Buffer.from(opts.undoMove!));
+    if (fed.length + queued.length > 0) holdKeys(input, [...fed, ...queued]);
+  };
+
   const onData = (chunk: Buffer | string) => {
     clearTimeout(restTimer);
     const read = readTokens(rest, typeof chunk === "string" ? chunk : decoder.write(chunk));
@@ -108,7 +128,10 @@ export async function withKeyFeed<R>(input: FeedInput, prompt: (feed: Readable) 
     for (const t of read.tokens) {
       const stops = isCtrlC(t) || (t.key?.name === "escape" && t.raw === "\x1b");
       // A key that cannot answer it: the person is typing their message, and keys go there until they pause.
-      if (!stops && opts.answers && !opts.answers(t)) typingUntil = now + QUIET_MS;
+      if (!stops && opts.answers && !opts.answers(t)) {
+        if (opts.undoMove !== undefined && now >= typingUntil) takeBackMoves(now);
+        typingUntil = now + QUIET_MS;
+      }
       if (now >= typingUntil) {
         queue.push(t);
         continue;

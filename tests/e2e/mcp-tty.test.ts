@@ -116,18 +116,20 @@ describe.skipIf(!tmuxAvailable)("MCP in a real terminal (tmux)", () => {
     // Longer than the pause after which a question drawn while the person typed takes keys: still open.
     await Bun.sleep(800);
     expect(t.screen()).toContain("Enter: confirm");
-    // A 1 and, in the same read, more of the person's message: the 1 only moves to "Yes" ("1 more thing" must not
-    // remember a server), the rest waits in the input line, and the question stays open.
+    // A 1 and, in the same read, more of the person's message: the 1 is the message's start ("1 more thing" must not
+    // move toward remembering a server), so it waits in the input line with the rest, the cursor stays on "No", and
+    // the question stays open (new user: the 1 moved to "Yes", and their next Enter remembered the server).
     t.keys(["1 now"], true);
     await Bun.sleep(800);
     expect(t.screen()).toContain("Enter: confirm");
-    expect(t.screen()).toMatch(/●\s+1\. Yes, and remember it/);
-    // Enter after a pause picks what the cursor is on.
+    expect(t.screen()).toMatch(/●\s+2\. No, not in this session/);
+    // Enter after a pause picks what the cursor is on: no.
     await press(t, "Enter");
     await waitForCount(t, "/help for commands", 1);
-    const screen = await waitForCount(t, "› yes please now", 1);
+    const screen = await waitForCount(t, "› yes please1 now", 1);
     expect(screen).not.toContain("Enter: confirm");
-    expect(screen).toContain("1. Yes, and remember it for this workspace");
+    expect(screen).toContain("No, not in this session");
+    expect(screen).not.toContain("1. Yes, and remember it for this workspace");
     expect(fake.requests).toHaveLength(0);
     await press(t, "C-c");
     expect(await quitWithCtrlD(t)).not.toBeNull();

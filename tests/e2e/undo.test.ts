@@ -60,6 +60,19 @@ describe.skipIf(!tmuxAvailable)("undo in a real terminal (tmux)", () => {
     expect(readFileSync(join(root, "a.txt"))).toEqual(Buffer.from(ORIGINAL));
   });
 
+  test("bunker -c --undo refused in a terminal: nothing taken back, said in the person's words, not as an error (new user)", async () => {
+    const { root, env, tmux } = await approvedEdit();
+    expect(await quitWithCtrlD(tmux)).not.toBeNull();
+    tmux.close();
+    const again = await e2e.terminal([...BUNKER, "-c", "--undo"], { cwd: root, env, cols: 40, rows: 30 });
+    await waitForQuestion(again, "Apply this change to a.txt?", 1);
+    await press(again, "n");
+    const screen = await waitForCount(again, "Nothing taken back: you kept the files as", 1);
+    expect(screen).not.toContain("The person refused");
+    expect(screen).not.toContain("bunker:");
+    expect(readFileSync(join(root, "a.txt"), "utf8")).toBe(ORIGINAL.replace("alpha", "beta"));
+  });
+
   test("/undo refused, then /undo again: asked again (yes or no only, nothing for the model), and done on yes", async () => {
     const { root, tmux } = await approvedEdit();
 

@@ -60,6 +60,9 @@ test("a cache where something else is mounted in or around it (a toolchain's fol
   const cargo = sandboxMounts(spec({ toolchains: ["/home/u/.cargo"] }), "linux", withCargo);
   expect(cargo.some((m) => m.kind === "kept" && m.path.startsWith("/home/u/.cargo/"))).toBe(false);
   expect(cargo.some((m) => m.kind === "kept" && m.path === "/home/u/.npm")).toBe(true);
+  // A home in /tmp (a CI container's HOME=/tmp/…): the sandbox's private /tmp around it is no reason to keep none.
+  const tmpHome: HostFs = { kind: (p) => (["/usr", "/work/proj"].includes(p) ? "dir" : null), readlink: () => "" };
+  expect(sandboxMounts(spec({ home: "/tmp/ci/home" }), "linux", tmpHome).filter((m) => m.kind === "kept").map((m) => m.path)).toContain("/tmp/ci/home/.npm");
   // The person's home granted: its caches are the person's own.
   expect(sandboxMounts(spec({ readable: ["/home/u"] }), "linux", host).some((m) => m.kind === "kept")).toBe(false);
 });

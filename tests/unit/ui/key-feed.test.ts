@@ -243,3 +243,26 @@ test("a question that names its answer keys: a first key that is none of them st
   input.write("1");
   expect((await next).answer).toBe("once");
 });
+
+test("a number that only moves, followed in its own read moments later by text: it was the message's start; it goes to the input line with the text and the cursor goes back (new user: \"1 more thing\")", async () => {
+  const { input, output, type } = setUp();
+  const consentish = (t: KeyToken) => t.key?.name === "enter" || (t.key?.name === "text" && /^[1-3]$/.test(t.raw));
+  const answer = withKeyFeed(input as unknown as FeedInput, (feed) => selectKeys({ message: "Start it?", options: OPTIONS, initial: "session", numbersMove: true, input: feed, output }), { answers: consentish, undoMove: "2" });
+  await Bun.sleep(QUIET_MS);
+  type("1");
+  await Bun.sleep(60);
+  type(" more thing");
+  // The person's Enter after a pause picks where the question was drawn, not where the 1 moved it.
+  await Bun.sleep(QUIET_MS + 100);
+  type(KEY.enter);
+  expect((await answer).answer).toBe("session");
+  expect(takeHeldKeys(input).join("")).toBe("1 more thing");
+  // A number with a pause after it was meant: it stays a move.
+  const { input: input2, output: output2, type: type2 } = setUp();
+  const meant = withKeyFeed(input2 as unknown as FeedInput, (feed) => selectKeys({ message: "Start it?", options: OPTIONS, initial: "session", numbersMove: true, input: feed, output: output2 }), { answers: consentish, undoMove: "2" });
+  await Bun.sleep(QUIET_MS);
+  type2("1");
+  await Bun.sleep(QUIET_MS + 100);
+  type2(KEY.enter);
+  expect((await meant).answer).toBe("once");
+});
