@@ -366,8 +366,11 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
   if (!print && format !== "text") throw new UsageError(`--output-format ${format} is for headless runs: add -p, as in bunker -p "what to do" --output-format ${format}`);
 
   const baseURL = env.ANTHROPIC_BASE_URL || undefined;
-  if (baseURL !== undefined && !URL.canParse(baseURL)) {
-    throw new UsageError(`ANTHROPIC_BASE_URL is not a valid URL: "${baseURL}" (expected something like http://127.0.0.1:8080)`);
+  // `localhost:8080` parses as a URL of the scheme "localhost:": an http(s) URL with a host is what the SDK can call.
+  const base = baseURL === undefined ? null : URL.parse(baseURL);
+  if (baseURL !== undefined && (!base || !/^https?:$/.test(base.protocol) || base.hostname === "")) {
+    const meant = /^[\w.-]+:\d+(\/.*)?$/.test(baseURL) || /^[\w.-]+\.[a-z]{2,}(\/.*)?$/i.test(baseURL) ? `; did you mean http://${baseURL}?` : "";
+    throw new UsageError(`ANTHROPIC_BASE_URL is not an http or https URL: "${baseURL}" (expected something like http://127.0.0.1:8080)${meant}`);
   }
   const retryBase = Number(env.BUNKER_RETRY_BASE_MS ?? "1000");
   const idleSeconds = Number(env.BUNKER_STREAM_IDLE_SECONDS ?? "90");

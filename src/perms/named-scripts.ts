@@ -3,23 +3,34 @@
 // on the person's next commit, so the script runs later as the hook does.
 // Read from the text alone, pragmatically, as words that look like a path to
 // something run: `./x` or `../x`, a name with a script's extension
-// (`scripts/x.sh`, `lint.py`, `tools/check.mjs`), or a path with a `/` where a
-// command starts (`tools/hooks/x`, `entry: bin/lint`, `"command": "ci/x"`). A
-// word with `$`, a backquote or a glob is left out (bunker cannot know what it
+// (`scripts/x.sh`, `lint.py`, `tools/check.mjs`), a path with a `/` where a
+// command starts (`tools/hooks/x`, `env A=1 bin/x`, `entry: bin/lint`,
+// `"command": "ci/x"`), or any word an interpreter runs (`sh precommit`,
+// `python3 tools/check`); after a literal `cd DIR`, each is read from DIR too.
+// A word with `$`, a backquote or a glob is left out (bunker cannot know what it
 // names without running it), and so is what a package manager or a tool
 // finds by itself (`npm run lint`, `npx eslint`): that runs project code, whatever it is.
 
 /** Extensions of files an interpreter runs (or a JVM loads): a word ending in one names a script. */
 const SCRIPT_EXT = /\.(sh|bash|zsh|fish|ksh|py|pyw|js|mjs|cjs|ts|mts|cts|jsx|tsx|rb|pl|pm|php|lua|tcl|r|ps1|bat|cmd|jar|nix|awk|sed)$/i;
 
-/** What ends one command and starts another (shell separators, a YAML key's colon, a JSON or TOML string's quote, `=`). */
-const STARTERS = /(?:&&|\|\||[;|&(){}"'\n:,[\]]|\bthen\b|\bdo\b|\belse\b|\bexec\b|\bsource\b|(?:^|\s)\.(?=\s))/;
+/** What ends one command and starts another (shell separators, a YAML key's colon, a JSON or TOML string's quote). */
+const STARTERS = /(?:&&|\|\||[;|&(){}"'\n:,[\]]|\bthen\b|\bdo\b|\belse\b)/;
 
 /** A variable, a command substitution, or a backquoted one, with the path it begins: what it names is not known. */
 const EXPANDED = /(\$\([^)]*\)|\$\{[^}]*\}|\$\w+|\$.|`[^`]*`)[\w@+.~/-]*/g;
 
 /** A word that may be a path: no variable, command substitution, glob, URL or option. */
 const PATHLIKE = /^(\/(?!\/))?[\w@+.~-][\w@+.~/-]*$/;
+
+/** Words that run the command after them (`exec tools/x`, `env A=1 tools/x`): it is still where a command starts. */
+const WRAPPERS = new Set(["exec", "env", "command", "nohup", "time", "nice", "builtin"]);
+
+/**
+ * Programs whose first word that is not an option is a file they run (`sh precommit`, `python3 tools/check`). Not
+ * bun or deno, whose next word is mostly a subcommand (`bun test`): a script they run is taken by its extension.
+ */
+const INTERPRETERS = /^(source|\.|(ba|z|da|k|fi)?sh|node|nodejs|tsx|ts-node|python[0-9.]*|pypy[0-9.]*|ruby|perl|php|lua|Rscript)$/;
 
 /** At most this many paths are taken from one file (a generated config is not a list of scripts). */
 const MAX_PATHS = 200;
@@ -30,24 +41,42 @@ const MAX_PATHS = 200;
  */
 export function namedPaths(text: string): string[] {
   const out = new Set<string>();
+  // Folders a literal `cd` went to: a relative path after it is read from there too.
+  const cds: string[] = [];
+  const add = (w: string) => {
+    out.add(w);
+    if (!w.startsWith("/")) for (const d of cds) out.add(`${d}/${w}`);
+  };
   for (const line of text.split("\n")) {
     // A comment line (shell, YAML, TOML) names nothing that runs; a `#!` line names the interpreter.
     if (/^\s*(#|\/\/)/.test(line)) continue;
-    // Each piece between separators: its first word is where a command starts.
     for (const piece of line.replace(EXPANDED, " $ ").split(STARTERS)) {
-      const words = piece.trim().split(/\s+/).filter(Boolean);
-      words.forEach((word, i) => {
-        // `--require=./x.js`, `node-options=…`: the value after `=` (an option's value is no command).
+      // Each piece between separators starts a command: its first word (past wrappers and assignments) is one run.
+      let atCommand = true;
+      let runs = false;
+      let cd = false;
+      for (const word of piece.trim().split(/\s+/).filter(Boolean)) {
         const eq = word.lastIndexOf("=");
-        if (eq !== -1) i = -1;
         const w = word.slice(eq + 1).replace(/^\.\/+/, "./");
-        if (!PATHLIKE.test(w) || w.startsWith("-") || w.startsWith("~")) return;
-        const explicit = w.startsWith("./") || w.startsWith("../");
-        const script = SCRIPT_EXT.test(w) && !/(^|\/)\.*$/.test(w.replace(SCRIPT_EXT, ""));
-        const command = i === 0 && w.includes("/") && !w.endsWith("/");
-        if (explicit || script || command) out.add(w);
-      });
-      if (out.size >= MAX_PATHS) return [...out];
+        const pathlike = PATHLIKE.test(w) && !w.startsWith("-") && !w.startsWith("~");
+        if (atCommand && (WRAPPERS.has(word) || /^\w+=/.test(word))) continue;
+        if (cd) {
+          if (pathlike && eq === -1) cds.push(w.replace(/\/+$/, ""));
+          cd = false;
+        }
+        if (pathlike) {
+          const explicit = w.startsWith("./") || w.startsWith("../");
+          const script = SCRIPT_EXT.test(w) && !/(^|\/)\.*$/.test(w.replace(SCRIPT_EXT, ""));
+          const command = atCommand && eq === -1 && w.includes("/") && !w.endsWith("/");
+          if (explicit || script || command || (runs && eq === -1)) add(w);
+        }
+        if (atCommand) {
+          runs = INTERPRETERS.test(word);
+          cd = word === "cd" || word === "pushd";
+          atCommand = false;
+        } else if (runs && !word.startsWith("-")) runs = false;
+      }
+      if (out.size >= MAX_PATHS) return [...out].slice(0, MAX_PATHS);
     }
   }
   return [...out];

@@ -68,19 +68,20 @@ export function envrcPathDirs(envrc: string, text: string): string[] {
   return [...out];
 }
 
-/** Whether `path` is a mise config (mise.toml, .mise.toml, mise.local.toml, .config/mise.toml, .mise/config.toml, …). */
+/** Whether `path` is a mise config: mise.toml, .mise.toml, mise.local.toml, or any .toml in a .mise/ or .config/mise/ folder (conf.d too). */
 export function isMiseConfig(path: string): boolean {
-  const name = basename(path);
-  const parent = basename(dirname(path));
-  return /^\.?mise(\.[\w-]+)?\.toml$/.test(name) || (/^config(\.[\w-]+)?\.toml$/.test(name) && (parent === ".mise" || (parent === "mise" && basename(dirname(dirname(path))) === ".config")));
+  return /^\.?mise(\.[\w-]+)?\.toml$/.test(basename(path)) || (path.endsWith(".toml") && miseFolder(path) !== -1) || /\/\.config\/mise(\.[\w-]+)?\.toml$/.test(path);
 }
+
+/** Where a path's .mise/ or .config/mise/ folder starts, or -1. */
+const miseFolder = (path: string): number => path.search(/\/(\.mise|\.config\/mise)\//);
 
 /** The project folder a mise config belongs to ({{config_root}}): the folder above .config/ or .mise/. */
 function miseRoot(config: string): string {
-  let dir = dirname(config);
-  if (basename(dir) === "mise" && basename(dirname(dir)) === ".config") dir = dirname(dir);
-  if (basename(dir) === ".config" || basename(dir) === ".mise") dir = dirname(dir);
-  return dir;
+  const i = miseFolder(config);
+  if (i !== -1) return config.slice(0, i) || "/";
+  const dir = dirname(config);
+  return basename(dir) === ".config" ? dirname(dir) : dir;
 }
 
 /** The folders (absolute) a mise config's `_.path` (in [env]) puts on PATH: `_.path = "./bin"` or a list, `{{config_root}}` read. */

@@ -37,6 +37,8 @@ export const RUNS_LATER: readonly RunsLaterRule[] = [
   // lefthook reads lefthook.yml, .lefthook.yml, their -local variants (and .yaml/.json/.toml), or .config/lefthook.yml.
   { glob: "**/{,.}lefthook{,-local}.{yml,yaml,json,jsonc,toml}", why: "runs on git commit once lefthook is installed (lefthook hooks)" },
   { glob: "**/.config/lefthook{,-local}.{yml,yaml,json,jsonc,toml}", why: "runs on git commit once lefthook is installed (lefthook hooks)" },
+  // lefthook runs every file in .lefthook/<hook>/ (its source_dir) and .lefthook-local/<hook>/ as that hook's scripts.
+  { glob: "**/.lefthook{,-local}/**", why: "runs on git commit once lefthook is installed (lefthook's scripts)" },
   { glob: "**/.pre-commit-config.{yaml,yml}", why: "runs on git commit once pre-commit is installed (pre-commit hooks)" },
   // Package managers' own settings can name code they load before every script: hidden where package.json's scripts are not.
   { glob: "**/.npmrc", why: "npm obeys it on every npm run (node-options can preload code, script-shell picks the shell)" },

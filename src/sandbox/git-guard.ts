@@ -185,10 +185,10 @@ const SETTLE_ROUNDS = 5;
  * team 6's F12j) hides what was in it. So each folder walked is looked at again after the walk; if one changed, the
  * roots are walked again (what did not change is remembered), a few times; `unsettled` says what never held still.
  */
-export function scanRoots(roots: readonly string[], later: LaterMatch = NO_LATER, maxDirs = walkBound, known?: ReadonlyMap<string, string>): WorkspaceScan {
+export function scanRoots(roots: readonly string[], later: LaterMatch = NO_LATER, maxDirs = walkBound, known?: ReadonlyMap<string, string>, trusted?: Trusted): WorkspaceScan {
   let changed: string[] = [];
   for (let round = 0; ; round++) {
-    const scan = scanRootsOnce(roots, later, maxDirs, known);
+    const scan = scanRootsOnce(roots, later, maxDirs, known, trusted);
     changed = [...scan.unsettled!];
     for (const [dir, stamp] of scan.dirs!) {
       const now = lstatOrNull(dir);
@@ -201,7 +201,17 @@ export function scanRoots(roots: readonly string[], later: LaterMatch = NO_LATER
   }
 }
 
-function scanRootsOnce(roots: readonly string[], later: LaterMatch, maxDirs: number, known?: ReadonlyMap<string, string>): WorkspaceScan {
+/**
+ * After a command: the walk before it (its runs-later files by identity, its git sites). Only a hook or config found
+ * there, unchanged, names files that run later (namedScripts): a new one is set aside or disarmed whole, and must not
+ * be able to crowd out the person's own by naming thousands of paths.
+ */
+export interface Trusted {
+  later: ReadonlyMap<string, string>;
+  sites: readonly GitSite[];
+}
+
+function scanRootsOnce(roots: readonly string[], later: LaterMatch, maxDirs: number, known?: ReadonlyMap<string, string>, trusted?: Trusted): WorkspaceScan {
   const out: WorkspaceScan = { sites: [], later: new Map(), links: new Map(), cut: [], unlistable: [], undecodable: [], unwalked: [], dirs: new Map(), unsettled: [] };
   for (const root of roots) {
     const scan = scanWorkspace(root, later, roots.filter((r) => r !== root && isWithin(root, r)), maxDirs, known);
@@ -232,7 +242,7 @@ function scanRootsOnce(roots: readonly string[], later: LaterMatch, maxDirs: num
   }
   out.runsBy = new Map();
   pathAdded(roots, later, out);
-  namedScripts(roots, later, out);
+  namedScripts(roots, later, out, trusted);
   // A hook or runs-later file that is a link runs what it leads to: that file, inside a root, runs later too (resolved at every walk).
   out.linkedFrom = new Map();
   const hookLinks = out.sites.flatMap((site) => site.gitDirs.flatMap((gitDir) => linksIn(join(gitDir, "hooks"))));
@@ -270,7 +280,8 @@ export function scanWhy(scan: WorkspaceScan, p: string, root: string): string | 
 function pathAdded(roots: readonly string[], later: LaterMatch, out: WorkspaceScan): void {
   if (!later.pathShadows) return;
   const root = roots[0]!;
-  const configs = [...out.later.keys()].filter((p) => basename(p).toLowerCase() === ".envrc" || isMiseConfig(p));
+  // Each .envrc, each file one loads (`source_env_if_exists .envrc.local`, a .env setting PATH), each mise config.
+  const configs = [...out.later.keys()].filter((p) => basename(p).toLowerCase() === ".envrc" || isMiseConfig(p) || out.loadedBy?.has(p));
   for (const r of roots) for (let d = dirname(r); ; d = dirname(d)) {
     if (existsSync(join(d, ".envrc"))) configs.push(join(d, ".envrc"));
     if (d === dirname(d)) break;
@@ -322,8 +333,9 @@ const NAMED_DEPTH = 3;
  * from its work tree): in `later` when there, in `runsBy` either way. A named shell script's own names are followed
  * too. Not inside node_modules (what a package manager installs is project code) or a .git (guarded already).
  */
-function namedScripts(roots: readonly string[], later: LaterMatch, out: WorkspaceScan): void {
+function namedScripts(roots: readonly string[], later: LaterMatch, out: WorkspaceScan, trusted?: Trusted): void {
   const root = roots[0]!;
+  const isTrusted = (p: string, id: string | undefined) => !trusted || trusted.later.get(p) === id;
   const ancestors = (dir: string): string[] => {
     const home = rootOf(roots, dir);
     const list = [dir];
@@ -332,11 +344,15 @@ function namedScripts(roots: readonly string[], later: LaterMatch, out: Workspac
   };
   // `via`: what runs the file, said after its name (` (runs on git commit (husky hooks))`, `, run by .husky/pre-commit (…)`).
   const queue: { file: string; bases: string[]; via: string; depth: number }[] = [];
+  // Hooks first, then the configs nearest a root: what the bound leaves out of a very large tree is the deepest.
+  const sites = trusted ? out.sites.filter((s) => trusted.sites.some((t) => t.path === s.path && t.id === s.id)) : out.sites;
+  for (const hook of hookFiles(sites)) queue.push({ file: hook.file, bases: ancestors(hook.top), via: ` (${later.match(hook.file) ?? "git runs it as a hook"})`, depth: 0 });
   if (later.names) {
     // (Not a package's own files under node_modules: its hooks and rc files are not the project's.)
-    for (const p of out.later.keys()) if (!p.includes("/node_modules/") && !isLink(p) && later.names(p)) queue.push({ file: p, bases: ancestors(dirname(p)), via: ` (${later.match(p) ?? "runs later"})`, depth: 0 });
+    const namers = [...out.later].filter(([p, id]) => !p.includes("/node_modules/") && isTrusted(p, id) && later.names!(p)).map(([p]) => p);
+    const depth = (p: string) => p.split("/").length;
+    for (const p of namers.sort((a, b) => depth(a) - depth(b))) queue.push({ file: p, bases: ancestors(dirname(p)), via: ` (${later.match(p) ?? "runs later"})`, depth: 0 });
   }
-  for (const hook of hookFiles(out.sites)) queue.push({ file: hook.file, bases: ancestors(hook.top), via: " (git runs it as a hook)", depth: 0 });
   const seen = new Set<string>();
   for (let i = 0; i < queue.length && out.runsBy!.size < MAX_NAMED; i++) {
     const { file, bases, via, depth } = queue[i]!;
@@ -360,7 +376,7 @@ function namedScripts(roots: readonly string[], later: LaterMatch, out: Workspac
         const named = `is run by ${shown}${via}`;
         out.runsBy!.set(real, named);
         if (st && !out.later.has(real)) out.later.set(real, `${st.dev}:${st.ino}:${st.ctimeMs}`);
-        if (st?.isFile() && depth + 1 < NAMED_DEPTH && isShellScript(real, readSmallText(real) ?? "")) queue.push({ file: real, bases: [...new Set([...ancestors(dirname(real)), ...bases])], via: `, run by ${shown}${via}`, depth: depth + 1 });
+        if (st?.isFile() && depth + 1 < NAMED_DEPTH && isTrusted(real, `${st.dev}:${st.ino}:${st.ctimeMs}`) && isShellScript(real, readSmallText(real) ?? "")) queue.push({ file: real, bases: [...new Set([...ancestors(dirname(real)), ...bases])], via: `, run by ${shown}${via}`, depth: depth + 1 });
       }
     }
   }

@@ -102,7 +102,7 @@ export function wallAfter(roots: string[], before: WallState): string[] {
   let after: WorkspaceScan | null = null;
   const walked = step("looking for what this command planted for git and the person's tools", () => {
     const lines: string[] = [];
-    const walk = () => scanRoots(roots, before.later, undefined, before.dirs);
+    const walk = () => scanRoots(roots, before.later, undefined, before.dirs, { later: before.laterFiles, sites: before.sites });
     let scan = walk();
     // What the command hid from the walk (an unlistable folder, a name that is not UTF-8), undone, and walked again.
     for (let round = 0; ; round++) {

@@ -20,7 +20,7 @@ import { FileKindError, readRegularSync } from "../fs/file-kind.ts";
 import type { MessageParam } from "@anthropic-ai/sdk/resources/messages";
 import type { TodoItem } from "../agent/session-state.ts";
 import type { UsageTotals } from "../agent/usage.ts";
-import { syncDir } from "../fs/durable.ts";
+import { syncDir, syncDirLater } from "../fs/durable.ts";
 
 /**
  * Past this many journals waiting, a headless run folds them into the store at its end (once the
@@ -137,12 +137,15 @@ export class JournalWriter {
     private readonly meta: { id: string; root: string; model: string },
     /** Journals waiting to be folded when this one was made, itself included. */
     readonly waiting: number,
+    /** The folder's flush of this journal's entry: awaited before the data's, so both are on disk before the answer. */
+    private readonly entrySynced: Promise<void>,
   ) {}
 
   /**
    * Makes the journal of session `id` (written by `writer`, pid:start) for the store at
    * `sessionsPath`: owner-only, in an owner-only folder, whose entry for it is flushed to
-   * disk now (beside the first request, which is on its way meanwhile). Throws with the reason.
+   * disk beside the first request (on Bun's thread pool: on the main thread, a disk busy with
+   * other processes' writes held up the reply for milliseconds). Throws with the reason.
    */
   static create(sessionsPath: string, meta: { id: string; root: string; model: string }, writer: string): JournalWriter {
     const dir = pendingDir(sessionsPath);
@@ -157,14 +160,15 @@ export class JournalWriter {
       made = mkdirSync(dir, { recursive: true, mode: 0o700 });
       fd = openSync(path, flags, 0o600);
     }
-    // The new entry, and those of any folder made for it (the first run only), on disk.
-    syncDir(dir);
+    // The new entry, and those of any folder made for it (the first run only, at once), on disk.
     if (made) {
+      syncDir(dir);
       for (let d = dir; d !== made && dirname(d) !== d; d = dirname(d)) syncDir(dirname(d));
       syncDir(dirname(made));
     }
+    const entrySynced = made ? Promise.resolve() : syncDirLater(dir);
     // Only journals count: one kept aside as unreadable (unreadName) is not waiting to be folded.
-    return new JournalWriter(fd, path, meta, made ? 1 : readdirSync(dir).filter((n) => journalWriter(n) !== null).length);
+    return new JournalWriter(fd, path, meta, made ? 1 : readdirSync(dir).filter((n) => journalWriter(n) !== null).length, entrySynced);
   }
 
   /** Whether anything was written: a journal with nothing in it is removed at the end. */
@@ -199,6 +203,7 @@ export class JournalWriter {
         unlinkSync(this.path);
         return;
       }
+      await this.entrySynced;
       fdatasyncSync(fd);
     } finally {
       closeSync(fd);

@@ -25,7 +25,8 @@ export const runBashSpec: ToolSpec<RunBashInput> = {
     "Run a shell command with bash -c in the workspace root. Stdin is closed; stdout and stderr come back " +
     "interleaved, bounded to about 30 KB (head and tail kept). Default timeout 120000 ms, at most 600000. " +
     "Background processes are stopped when the command ends. Where an OS sandbox is available, only the " +
-    "workspace and a private /tmp are writable and there is no network unless the person granted it. " +
+    "workspace and a private /tmp are writable and there is no network unless the person granted it; the home starts " +
+    "empty for each command but for its caches (~/.cache, ~/.npm, …), so settings written there (git config --global) do not last. " +
     "Commands the person has not granted need their approval; if they refuse, do not retry the same command.",
   inputSchema: {
     type: "object",

@@ -428,7 +428,11 @@ describe("what a person types wrong, and piped input", () => {
   test("an ANTHROPIC_BASE_URL that is not a URL is named with its value, exit 2, nothing sent", async () => {
     const r = await bunker(["-p", "hi"], { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: "notaurl" });
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('ANTHROPIC_BASE_URL is not a valid URL: "notaurl"');
+    expect(r.stderr).toContain('ANTHROPIC_BASE_URL is not an http or https URL: "notaurl"');
+    // A host and port without a scheme parses as a URL of the scheme "localhost:" (new user: retried as unreachable).
+    const bare = await bunker(["-p", "hi"], { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: "localhost:8080" });
+    expect(bare.code).toBe(2);
+    expect(bare.stderr).toContain('ANTHROPIC_BASE_URL is not an http or https URL: "localhost:8080" (expected something like http://127.0.0.1:8080); did you mean http://localhost:8080?');
   });
 
   test("empty stdin and no prompt: exit 2, saying why bunker is headless and how to give a prompt", async () => {

@@ -68,10 +68,45 @@ describe.skipIf(!usable)("F16: the scripts a hook runs by their path run later a
   });
 });
 
+describe.skipIf(!usable)("F16, attacked: other spellings, and a command that floods the check with names of its own", () => {
+  test("`sh tools/prepush` (no extension) and `cd ci && ./check.sh`: the scripts a command plants are set aside, though it also made 30 configs naming 200 paths each", async () => {
+    const { base, root, home, env } = runs.workspace("bunker-named-", "");
+    const MARK = join(base, "PWNED");
+    // Each .npmrc names 200 paths, each read from its 9 folders and the workspace: 2,000 names a file, the walk's bound.
+    // In the person's own folders: the walk after the command reads those before any the command made.
+    const flood = `for i in $(seq 30); do for j in $(seq 200); do echo "./x$j.js"; done > m$i/a/b/c/d/e/f/g/.npmrc; done`;
+    const plant = (file: string) => `printf '#!/bin/sh\\ntouch ${MARK}\\n' > ${file} && chmod +x ${file}`;
+    const fake = runs.start([reply([toolUse("run_bash", { command: `${flood}; mkdir -p tools ci && ${plant("tools/prepush")} && ${plant("ci/check.sh")} && echo planted` })]), reply("Done.")]);
+    mkdirSync(join(root, ".husky"));
+    for (let i = 1; i <= 30; i++) mkdirSync(join(root, `m${i}/a/b/c/d/e/f/g`), { recursive: true });
+    writeFileSync(join(root, ".husky/pre-push"), "#!/bin/sh\nsh tools/prepush\n");
+    writeFileSync(join(root, ".husky/pre-commit"), "#!/bin/sh\ncd ci && ./check.sh\n");
+    for (const hook of ["pre-commit", "pre-push"]) chmodSync(join(root, ".husky", hook), 0o755);
+    hostGit(root, home, ["init", "-q", "."]);
+    hostGit(root, home, ["config", "core.hooksPath", ".husky"]);
+    hostGit(root, home, ["add", "-A"]);
+    expect(hostGit(root, home, ["commit", "-qm", "init", "--no-verify"])).toBe(0);
+
+    const r = await runBunker(FLAGS, { cwd: root, env: { ...env, ANTHROPIC_BASE_URL: fake.url } });
+    expect(r.code).toBe(0);
+    const [planted] = toolResults(fake.requests[1]);
+    expect(planted!.content).toContain("planted");
+    // (The result names twenty of the 32 files set aside; the files themselves say which were.)
+    for (const file of ["tools/prepush", "ci/check.sh", "m1/a/b/c/d/e/f/g/.npmrc"]) {
+      expect(existsSync(join(root, file))).toBe(false);
+      expect(existsSync(join(root, `${file}.bunker-set-aside`))).toBe(true);
+    }
+    expect(hostGit(root, home, ["commit", "-q", "--allow-empty", "-m", "next"])).not.toBe(-1);
+    expect(existsSync(MARK)).toBe(false);
+  });
+});
+
 describe.skipIf(!usable)("F4: a folder an .envrc or mise config puts on PATH, with bunker started elsewhere (-C) (real bubblewrap)", () => {
   const plant = (dir: string, mark: string) => `mkdir -p ${dir} && printf '#!/bin/sh\\ntouch ${mark}\\nexec /usr/bin/git "$@"\\n' > ${dir}/git && chmod +x ${dir}/git && echo planted`;
   test.each([
     [".envrc", "PATH_add bin\n", "bin"],
+    [".envrc", "source_env_if_exists .envrc.local\n", "local/bin"],
+    [".config/mise/conf.d/paths.toml", '[env]\n_.path = "tools/mise-bin"\n', "tools/mise-bin"],
     [".envrc", "layout node\n", "node_modules/.bin"],
     [".envrc", 'export PATH="$PWD/tools/bin:$PATH"\n', "tools/bin"],
     ["mise.toml", '[env]\n_.path = ["./.bin"]\n', ".bin"],
@@ -79,7 +114,10 @@ describe.skipIf(!usable)("F4: a folder an .envrc or mise config puts on PATH, wi
     const { base, root, home, env } = runs.workspace("bunker-path-add-", "");
     const MARK = join(base, "PWNED");
     const steps = runs.start([reply([toolUse("run_bash", { command: plant(dir, MARK) }), toolUse("write_file", { path: `${dir}/ls`, content: "#!/bin/sh\n" })]), reply("Done.")]);
+    mkdirSync(join(root, config, ".."), { recursive: true });
     writeFileSync(join(root, config), text);
+    // The file the .envrc loads puts the folder on PATH.
+    if (text.includes(".envrc.local")) writeFileSync(join(root, ".envrc.local"), "PATH_add local/bin\n");
     hostGit(root, home, ["init", "-q", "."]);
     // bunker started from the home folder: the folder is not on its own PATH.
     const r = await runBunker(["-C", root, ...FLAGS], { cwd: home, env: { ...env, ANTHROPIC_BASE_URL: steps.url } });
@@ -87,7 +125,7 @@ describe.skipIf(!usable)("F4: a folder an .envrc or mise config puts on PATH, wi
     const [planted, ls] = toolResults(steps.requests[1]);
     expect(planted!.content).toContain("planted");
     expect(planted!.content).toContain(`bunker set aside ${dir}/git, which the command created (your shell runs it instead of /usr/bin/git when you type git`);
-    expect(planted!.content).toContain(`once ${config} puts ${dir} on your PATH`);
+    expect(planted!.content).toContain(`once ${text.includes(".envrc.local") ? ".envrc.local" : config} puts ${dir} on your PATH`);
     expect(existsSync(join(root, dir, "git"))).toBe(false);
     expect(ls!.content).toContain(`writing ${dir}/ls needs approval`);
     // The person's shell in the project, direnv (or mise) having put the folder first on PATH.

@@ -285,6 +285,13 @@ describe("headless", () => {
       const printed = lines.findIndex((l) => l.includes('write(1, "It says hi.'));
       expect(synced).toBeGreaterThan(0);
       expect(printed).toBeGreaterThan(synced);
+      // The folder holding the journal's entry is flushed too (on a worker thread, beside the first request), and returns before the answer.
+      const folder = /openat\(.*sessions\.db\.pending", O_RDONLY.*= (\d+)$/;
+      const dirFd = folder.exec(lines.find((l) => folder.test(l)) ?? "")?.[1];
+      expect(dirFd).toBeDefined();
+      const dirSynced = lines.findIndex((l) => new RegExp(`fsync\\(${dirFd}\\)\\s*= 0$`).test(l));
+      expect(dirSynced).toBeGreaterThan(0);
+      expect(printed).toBeGreaterThan(dirSynced);
     }
     // The next run that reads sessions takes the journal into the store, on disk before the journal is removed.
     const foldLog = join(root, "..", "strace-fold.log");

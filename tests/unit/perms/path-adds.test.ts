@@ -32,5 +32,6 @@ test("a mise config's _.path: a string, a list over lines, the inline table, {{c
   expect(misePathDirs("/w/mise.toml", '[env]\n_.path = "./bin"\n')).toEqual(["/w/bin"]);
   expect(misePathDirs("/w/.config/mise.toml", '[env]\n_.path = [\n  "{{config_root}}/tools",\n  \'node_modules/.bin\',\n  "{{env.HOME}}/x",\n]\n')).toEqual(["/w/tools", "/w/node_modules/.bin"]);
   expect(misePathDirs("/w/.mise/config.toml", '[env]\n_ = { path = ["b"] }\n')).toEqual(["/w/b"]);
-  expect(["/w/mise.toml", "/w/.mise.toml", "/w/mise.local.toml", "/w/.config/mise.toml", "/w/.config/mise/config.toml", "/w/.mise/config.toml", "/w/app/config.toml", "/w/mise.txt"].map(isMiseConfig)).toEqual([true, true, true, true, true, true, false, false]);
+  expect(misePathDirs("/w/.config/mise/conf.d/a.toml", '[env]\n_.path = "bin"\n')).toEqual(["/w/bin"]);
+  expect(["/w/mise.toml", "/w/.mise.toml", "/w/mise.local.toml", "/w/.config/mise.toml", "/w/.config/mise/config.toml", "/w/.mise/config.toml", "/w/.config/mise/conf.d/a.toml", "/w/app/config.toml", "/w/mise.txt"].map(isMiseConfig)).toEqual([true, true, true, true, true, true, true, false, false]);
 });
