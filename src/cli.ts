@@ -45,7 +45,10 @@ export async function runCli(argv: string[]): Promise<number> {
     if (!("id" in picked)) {
       // What opening the store set aside (a saved session it could not read), said once; a picked session's run says it.
       for (const line of takeJournalNotices()) process.stderr.write(`bunker: ${escapeControl(line)}\n`);
-      (picked.code === 0 ? process.stdout : process.stderr).write(picked.text);
+      const out = picked.code === 0 ? process.stdout : process.stderr;
+      // Fitted between words to a terminal (its own wrap cuts mid-word: "(bunk" / "er starts…"; new user).
+      const { wrapWords } = await import("./ui/wrap-words.ts");
+      out.write(out.isTTY ? wrapWords(picked.text, out.columns) : picked.text);
       return picked.code;
     }
     config = { ...config, resume: { kind: "id", id: picked.id } };

@@ -514,6 +514,15 @@ describe.skipIf(!tmuxAvailable)("in a real terminal (tmux)", () => {
       expect(screen).toContain(`${said}\nexit status ${code}`);
       expect(screen).not.toContain("Enter to pick");
     }
+    // At 40 columns the line is fitted between words (the terminal's own wrap cut "(bunk" / "er starts"; new user).
+    const narrow = await e2e.terminal(["sh", "-c", `${BUNKER.map((a) => `'${a}'`).join(" ")} --resume; echo "exit status $?"`], { cwd: root, env, cols: 40 });
+    await narrow.waitFor("Enter to pick");
+    narrow.keys(["Escape"]);
+    const screen = await narrow.waitFor("exit status 0");
+    const said = "No session chosen; nothing started (bunker starts a new session, bunker -c continues the newest).";
+    const rows = screen.slice(screen.lastIndexOf("No session chosen"), screen.indexOf("exit status 0")).trimEnd().split("\n");
+    expect(rows.length).toBeGreaterThan(1);
+    expect(rows.join(" ")).toBe(said);
     expect(fake.requests).toHaveLength(1);
   });
 

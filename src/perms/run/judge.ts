@@ -104,7 +104,9 @@ function judgeCommand(cmd: SimpleCommand, judge: Judge, paths: PathChecker): Com
 function notGranted(cmd: SimpleCommand, paths: PathChecker): string | null {
   const name = cmd.argv[0]?.text;
   if (!name || READ_ONLY[name] || isCd(cmd) || cmd.assignments.some((a) => !safeAssignment(a.name))) return null;
-  const outside = argumentsInside(cmd, 1, paths);
+  // Not its words that merely name a program (`npm install`: install is also /usr/bin/install): that matters only to
+  // a session prefix, which covers the rest of the line (sessionProblem), not to a question about the program itself.
+  const outside = argumentsInside(cmd, 1, paths, false);
   return `\`${name}\` is not granted${outside ? `, and ${outside.replace(/^`[^`]*` /, "it ")}` : ""}`;
 }
 

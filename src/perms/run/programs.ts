@@ -48,9 +48,9 @@ const noSubscripts = (a: Word[]) => !a.some((w) => w.text === "-v" || w.text ===
  */
 export const READ_ONLY_PROGRAMS: SpecEntry[] = [
   {
-    names: ["echo", "pwd", "true", "false", ":", "whoami", "id", "uname", "basename", "dirname", "seq", "which", "type", "nproc", "printenv", "sleep", "tr"],
-    spec: TEXT, why: "print text or facts about the machine; their arguments are text, not files",
-    match: ["echo hi", "pwd", "true", "false", ":", "whoami", "id -u", "uname -a", "basename src/a.ts", "dirname src/a.ts", "seq 3", "which git", "type ls", "nproc", "printenv HOME", "sleep 0", "tr a b < src/a.ts"],
+    names: ["echo", "pwd", "true", "false", ":", "exit", "whoami", "id", "uname", "basename", "dirname", "seq", "which", "type", "nproc", "printenv", "sleep", "tr"],
+    spec: TEXT, why: "print text or facts about the machine, or end the shell (exit); their arguments are text, not files",
+    match: ["echo hi", "pwd", "true", "false", ":", "exit 1", "whoami", "id -u", "uname -a", "basename src/a.ts", "dirname src/a.ts", "seq 3", "which git", "type ls", "nproc", "printenv HOME", "sleep 0", "tr a b < src/a.ts"],
     notMatch: ["echo hi > src/c.ts", "tr a b < /etc/passwd"],
   },
   { names: ["printf"], spec: { paths: false, check: (a) => !a.some((w) => w.text === "-v" || w.text.startsWith("-v")) }, why: "prints text; -v sets a variable (PATH, or a subscript that runs code)", match: ["printf '%s\\n' a b"], notMatch: ["printf -v PATH %s x"] },

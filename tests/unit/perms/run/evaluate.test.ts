@@ -604,7 +604,10 @@ describe("askDetails (what the prompt offers and says)", () => {
   });
 
   test("a word that is also a program's name is said in a sentence, whichever way it is asked about", () => {
-    expect(askDetails("bun test", [], root, emptyGrants()).reasons).toEqual(["`bun` is not granted, and it names test, which is also the name of a program it could run"]);
+    // Not granted at all, that is the reason (new user: "`npm` is not granted, and it names install, which is also the
+    // name of a program it could run" read as nonsense); the program names matter to a grant's prefix.
+    expect(askDetails("bun test", [], root, emptyGrants()).reasons).toEqual(["`bun` is not granted"]);
+    expect(askDetails("npm install", [], root, emptyGrants()).reasons).toEqual(["`npm` is not granted"]);
     expect(askDetails("bun test", ["bun"], root, emptyGrants()).reasons).toEqual(["`bun` names test, which is also the name of a program it could run"]);
     expect(askDetails("touch --date=test x", ["touch"], root, emptyGrants()).reasons).toEqual(["`touch` has an option whose value is test, which is also the name of a program it could run (--date=test)"]);
   });
