@@ -9,7 +9,7 @@
 // only after consent (consent.ts), and what only the person may grant (`net`,
 // `write`, `read`) is taken from the user's file alone: on the user's own
 // servers, or as an entry of only those keys naming a project's server.
-import { lstatSync, readdirSync, readlinkSync } from "node:fs";
+import { lstatSync, readdirSync, readlinkSync, statSync } from "node:fs";
 import { FileKindError, readRegularSync } from "../fs/file-kind.ts";
 import { sanitize } from "./naming.ts";
 import { dirname, isAbsolute, join, resolve } from "node:path";
@@ -207,7 +207,8 @@ function projectServerHash(raw: unknown, transport: { command: string; args: str
   for (const name of moduleNames(transport.args)) {
     const top = name.split(".")[0]!;
     const folder = join(root, top);
-    if (kindOf(folder) === "dir") addPackage(folder, root);
+    // A link to the package (`srv -> src/srv`) is followed, as Python follows it.
+    if (isFolder(folder)) addPackage(folder, root);
     else {
       const digest = fileDigest(`${folder}.py`);
       if (digest !== null) add(`${folder}.py`, digest, root);
@@ -230,8 +231,9 @@ function projectServerHash(raw: unknown, transport: { command: string; args: str
         const path = alt.endsWith("/") ? alt.slice(0, -1) : alt;
         // Outside the workspace (an installed module, `../../elsewhere`): not the project's code to follow.
         if (!isWithin(root, path)) break;
-        const kind = kindOf(path);
-        if (alt.endsWith("/") ? kind !== "dir" : kind !== "other") continue;
+        // Through a link as Python and Node follow it (a file of it a link to another file of the workspace).
+        const folder = isFolder(path);
+        if (alt.endsWith("/") ? !folder : folder || kindOf(path) === null) continue;
         if (alt.endsWith("/")) addPackage(path, base);
         else {
           const digest = fileDigest(path);
@@ -269,6 +271,15 @@ function fileDigest(file: string): string | null {
   }
 }
 
+/** Whether `path` is a folder, or a link that leads to one. */
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 function kindOf(path: string): "dir" | "link" | "other" | null {
   try {
     const st = lstatSync(path);
@@ -279,7 +290,7 @@ function kindOf(path: string): "dir" | "link" | "other" | null {
 }
 
 /**
- * Each file of a package folder by content (links by where they point, never followed; Python's own `__pycache__`
+ * Each file of a package folder by content (a link by where it points and by what is there, as Python follows it; Python's own `__pycache__`
  * left out: Python rewrites it), in name order, up to PACKAGE_BOUNDS; past them, one entry saying so.
  */
 export function packageDigests(folder: string): [string, string][] {
@@ -307,10 +318,18 @@ export function packageDigests(folder: string): [string, string][] {
         return false;
       }
       if (kind === "link") {
+        let text: string;
         try {
-          out.push([path, `a link to ${readlinkSync(path)}`]);
+          text = readlinkSync(path);
         } catch {
-          // gone meanwhile
+          continue; // gone meanwhile
+        }
+        // What it leads to runs as the package's code: by content too (a folder walked, within the same bounds).
+        if (!isFolder(path)) out.push([path, `a link to ${text}: ${fileDigest(path) ?? "nothing there"}`]);
+        else {
+          out.push([path, `a link to ${text}`]);
+          if (depth >= PACKAGE_BOUNDS.depth) out.push([path, "a folder too deep to read"]);
+          else if (!walk(path, depth + 1)) return false;
         }
         continue;
       }

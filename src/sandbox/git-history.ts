@@ -8,11 +8,39 @@
 // ref gained during the command, the runs-later files they change, said to the
 // person and the model, with the command to review them before a push.
 import { hostProgram } from "./host-program.ts";
+import { shellQuote } from "../shell/quote.ts";
 
 /** A granted git directory's refs before a command: ref name → commit (HEAD included). */
 export interface RefsBefore {
   gitDir: string;
   refs: Record<string, string>;
+  /** Tracked paths git status did not look at before it (hiddenFromStatus), when read. */
+  hidden?: string[];
+}
+
+/**
+ * Tracked paths `git status` and `git diff` do not look at: their assume-unchanged or skip-worktree bit is set in
+ * the index (`git ls-files -v` tags them with a lower-case letter or `S`); null when git cannot say.
+ */
+export function hiddenFromStatus(gitDir: string, worktree: string): string[] | null {
+  const out = git(gitDir, ["ls-files", "-v", "-z"], worktree);
+  if (out === null) return null;
+  return out.split("\0").filter((e) => /^[a-zS] /.test(e)).map((e) => e.slice(2));
+}
+
+/**
+ * After the command: the tracked paths it hid from `git status` and `git diff` (`git update-index --skip-worktree`
+ * or `--assume-unchanged`, which --allow-write=.git lets it write): a change it made there would not show when the
+ * person reviews the work, nor go into `git commit -a`. Not undone (a sparse checkout sets these bits too): said,
+ * with how to show them again.
+ */
+export function newlyHidden(worktree: string, before: RefsBefore, max = 5): string[] {
+  if (!before.hidden) return [];
+  const was = new Set(before.hidden);
+  const now = (hiddenFromStatus(before.gitDir, worktree) ?? []).filter((p) => !was.has(p));
+  if (now.length === 0) return [];
+  const shown = now.slice(0, max).map((p) => shellQuote(p)).join(" ");
+  return [`the command hid ${now.length === 1 ? "a tracked file" : `${now.length} tracked files`} from git status and git diff (their skip-worktree or assume-unchanged bit is set): ${shown}${now.length > max ? " …" : ""}. A change there would not show when you review the work or go into git commit -a; to show ${now.length === 1 ? "it" : "them"} again: git update-index --no-skip-worktree --no-assume-unchanged ${shown}${now.length > max ? " … (git ls-files -v | grep '^[a-zS]' lists them all)" : ""}`];
 }
 
 /** git on the host, reading history only: no config but the repository's own (read-only to commands), nothing run. */

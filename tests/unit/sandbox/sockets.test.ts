@@ -120,6 +120,42 @@ for i in range(70): socket.socket(socket.AF_UNIX).bind(".cache/s/%d.sock" % i)' 
     }
   });
 
+  test("one socket in each of 65 folders does not stop the next command either: the folder above them is hidden (red team 9 F08, spread out)", async () => {
+    const made = await runAllowed(root, `python3 -c 'import socket, os
+for i in range(65):
+    os.makedirs(".cache/s%d" % i)
+    socket.socket(socket.AF_UNIX).bind(".cache/s%d/x.sock" % i)' && echo made`, { env, home });
+    expect(made).toContain("made");
+    try {
+      heard.length = 0;
+      const next = await runAllowed(root, `ls -A .cache | wc -l; ${connect(dbSocket)}`, { env, home });
+      expect(next).not.toContain("not run");
+      expect(next).toMatch(/exit code 0[^]*\n0\n[^]*ConnectionRefusedError/);
+      expect(next).toContain(`note: the folder ${join(root, ".cache")}, full of Unix sockets, is hidden from this command`);
+      expect(heard).toEqual([]);
+    } finally {
+      rmSync(join(root, ".cache"), { recursive: true, force: true });
+    }
+  });
+
+  test("a folder full of sockets that holds something else hidden (bunker's state folder) is hidden whole, and the next command runs", async () => {
+    const sessionsDir = join(root, ".state", "bunker");
+    mkdirSync(sessionsDir, { recursive: true });
+    writeFileSync(join(sessionsDir, "sessions.db"), "the person's sessions");
+    try {
+      const made = await runAllowed(root, `python3 -c 'import socket
+for i in range(65): socket.socket(socket.AF_UNIX).bind(".state/%d.sock" % i)' && echo made`, { env, home, sessionsDir });
+      expect(made).toContain("made");
+      const next = await runAllowed(root, "ls -A .state | wc -l; cat .state/bunker/sessions.db", { env, home, sessionsDir });
+      expect(next).not.toContain("bwrap");
+      expect(next).toMatch(/\n0\n/);
+      expect(next).not.toContain("the person's sessions");
+      expect(next).toContain(`note: the folder ${join(root, ".state")}, full of Unix sockets, is hidden from this command`);
+    } finally {
+      rmSync(join(root, ".state"), { recursive: true, force: true });
+    }
+  });
+
   test("the host's abstract sockets are out of reach in every network mode: none, the proxy's, bare --allow-net", async () => {
     heard.length = 0;
     // No network at all (a line that only reads gets this namespace), built as run_bash builds it.
