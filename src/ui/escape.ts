@@ -67,6 +67,34 @@ export function escapeControl(text: string, opts: EscapeOptions = {}): string {
   return out;
 }
 
+/**
+ * A command's output as the person reads it: escaped, newlines kept, and each tab turned into the spaces a terminal
+ * would show for it (to the next multiple of 8 columns in its line): `du`'s `36K\t/path` or `make`'s tables read as
+ * they do in a shell, where `\t` would read as a backslash and a t the program printed (new user).
+ */
+export function escapeOutput(text: string): string {
+  const safe = escapeControl(text, { keepNewlines: true, keepTabs: true });
+  if (!safe.includes("\t")) return safe;
+  return safe
+    .split("\n")
+    .map((line) => {
+      if (!line.includes("\t")) return line;
+      let out = "";
+      let width = 0;
+      for (const [i, piece] of line.split("\t").entries()) {
+        if (i > 0) {
+          const pad = 8 - (width % 8);
+          out += " ".repeat(pad);
+          width += pad;
+        }
+        out += piece;
+        width += Bun.stringWidth(piece);
+      }
+      return out;
+    })
+    .join("\n");
+}
+
 /** `\n`, `\x1b`, `\u200d`, `\u{e0041}`: how one invisible character is shown. */
 function escapeChar(ch: string): string {
   const named = NAMED[ch];

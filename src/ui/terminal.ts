@@ -6,7 +6,7 @@
 import pc from "./colors.ts";
 import type { LoopEvents } from "../agent/loop.ts";
 import { foldThinking } from "../agent/thinking.ts";
-import { escapeControl, stripSgr } from "./escape.ts";
+import { escapeControl, escapeOutput, stripSgr } from "./escape.ts";
 import { wrapWords } from "./wrap-words.ts";
 import type { TextSink } from "./std.ts";
 import type { LiveRegion } from "./live-region.ts";
@@ -223,7 +223,7 @@ export class TerminalUI implements LoopEvents {
     for (const p of parts) if (p.trim() !== "") t.lines.push(p);
     t.lines = t.lines.slice(-TAIL_LINES);
     const rows = t.partial.trim() ? [...t.lines, t.partial].slice(-TAIL_LINES) : t.lines;
-    this.region!.set("preview", rows.map((l) => pc.dim(`  │ ${escapeControl(stripSgr(l))}`)), { later: true });
+    this.region!.set("preview", rows.map((l) => pc.dim(`  │ ${escapeOutput(stripSgr(l)).replace(/\n/g, "\\n")}`)), { later: true });
   }
 
   /**
@@ -249,7 +249,7 @@ export class TerminalUI implements LoopEvents {
       p.printed = latest;
       p.printedAt = Date.now();
       p.count++;
-      const shown = escapeControl(latest);
+      const shown = escapeOutput(latest).replace(/\n/g, "\\n");
       this.line(`  │ ${shown.length > 160 ? shown.slice(0, 159) + "…" : shown}`);
     }, Math.max(0, at - Date.now()));
   }
@@ -282,7 +282,7 @@ export class TerminalUI implements LoopEvents {
     // printed (not "interrupted by the user", nor the proxy's note of the refusal just made).
     if (command && this.stopShown) {
       const printed = tailed.content.split("\n").slice(1).filter((l) => l.trim() !== "" && l !== "(no output)" && !l.startsWith("note: "));
-      if (printed.length > 0) this.line(pc.dim(`    ${escapeControl(statusAndLastLines(["stopped with the turn", ...printed].join("\n"), KEPT_LINES), { keepNewlines: true }).replace(/\n/g, "\n    ")}`));
+      if (printed.length > 0) this.line(pc.dim(`    ${escapeOutput(statusAndLastLines(["stopped with the turn", ...printed].join("\n"), KEPT_LINES)).replace(/\n/g, "\n    ")}`));
       return;
     }
     // The tool's own line for the person ("You refused this change.", "Updated calc.py (+3 -1)"); "" when already said.
@@ -295,7 +295,7 @@ export class TerminalUI implements LoopEvents {
       const images = given.images?.length ?? 0;
       const shown = [firstLines(result.content, MCP_LINES), ...(images > 0 ? [`(+${images} image${images === 1 ? "" : "s"})`] : [])].filter(Boolean).join("\n") || "(no output)";
       const width = ((this.region?.columns ?? this.err.columns) || 100) - 5;
-      const rows = escapeControl(shown, { keepNewlines: true }).split("\n").map((l) => (Bun.stringWidth(l) > width ? Bun.sliceAnsi(l, 0, width - 1) + "…" : l));
+      const rows = escapeOutput(shown).split("\n").map((l) => (Bun.stringWidth(l) > width ? Bun.sliceAnsi(l, 0, width - 1) + "…" : l));
       this.line(pc.dim(rows.map((l) => `    ${l}`).join("\n")));
       return;
     }
@@ -303,8 +303,8 @@ export class TerminalUI implements LoopEvents {
     const shown = quiet
       ? result.content.split("\n")[0]!
       : command ? statusAndLastLines(tailed.content, KEPT_LINES, printed) : firstLines(result.content, result.isError ? 3 : 1);
-    if (result.isError) this.line(pc.red(`  ✗ ${escapeControl(shown, { keepNewlines: true }).replace(/\n/g, "\n    ")}`));
-    else if (command) this.line(pc.dim(`    ${escapeControl(shown, { keepNewlines: true }).replace(/\n/g, "\n    ")}`));
+    if (result.isError) this.line(pc.red(`  ✗ ${escapeOutput(shown).replace(/\n/g, "\n    ")}`));
+    else if (command) this.line(pc.dim(`    ${escapeOutput(shown).replace(/\n/g, "\n    ")}`));
     else if (this.opts.verbose) this.line(pc.dim(`    ${escapeControl(summary)}: ${result.content.length} chars`));
   }
 

@@ -20,6 +20,13 @@ test("a finished command keeps its status and its last lines; the count says onl
   expect(ui.lastCommand).toEqual({ summary: "run_bash seq 5", content: "exit code 0\n\n1\n2\n3\n4\n5" });
 });
 
+test("a command's tabs show as the spaces a terminal gives them (to the next 8-column stop), not as \\t; other control characters stay escaped (new user: du's 36K\\t/path)", () => {
+  const err = captured();
+  const ui = new TerminalUI({ streamText: false, verbose: false, spinner: false, out: captured().stream, err: err.stream });
+  ui.onToolEnd("run_bash du -sh", { content: "exit code 0\n\n36K\t/tmp/h/.npm\n1.2M\t/tmp/h/.cache\x07", isError: false });
+  expect(err.text()).toBe("    exit code 0\n    36K     /tmp/h/.npm\n    1.2M    /tmp/h/.cache\\x07\n");
+});
+
 test("a failed call shows up to three lines of its error, indented, with control characters escaped", () => {
   const err = captured();
   const ui = new TerminalUI({ streamText: false, verbose: false, spinner: false, out: captured().stream, err: err.stream });
