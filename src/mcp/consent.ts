@@ -71,11 +71,14 @@ export interface ConsentOptions {
   interactive: boolean;
   store: ConsentStore;
   ask(def: McpServerDef, changed: boolean): Promise<ConsentAnswer>;
+  /** Why a server cannot be started at all (its program not found), or null: then it is not asked about. */
+  unstartable?(def: McpServerDef): string | null;
 }
 
 export interface ConsentOutcome {
   start: McpServerDef[];
-  skipped: { def: McpServerDef; reason: string }[];
+  /** `tell`: said at start even where the person was asked about the others (the person could not have been asked about it). */
+  skipped: { def: McpServerDef; reason: string; tell?: boolean }[];
 }
 
 /** The most start questions at one start (red team 8: a .mcp.json of 400 servers asked 400 times, Enter each). */
@@ -96,6 +99,12 @@ export async function decideServers(servers: McpServerDef[], opts: ConsentOption
     }
     if (opts.store.declined(opts.root, def)) {
       out.skipped.push({ def, reason: declinedReason(def, "never") });
+      continue;
+    }
+    // Nothing to start: said, not asked about (a yes would only be followed by "not found").
+    const cannot = opts.unstartable?.(def);
+    if (cannot) {
+      out.skipped.push({ def, reason: cannot, tell: true });
       continue;
     }
     // A file with hundreds of servers (a command can write one) must not ask hundreds of questions at every start.

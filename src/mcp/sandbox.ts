@@ -148,6 +148,22 @@ function viewOf(def: McpServerDef, ctx: LaunchContext, program: string | null, h
   return { ...view, sandboxed: ctx.plan.confined, network: ctx.plan.confined ? network : "all" };
 }
 
+/**
+ * Why a stdio server's program cannot be started from here (not found, or found only where commands can write), or
+ * null: said instead of asking whether to start it (new user: asked about "pyhton3", then told it was not found).
+ */
+export function programMissing(def: McpServerDef, ctx: Pick<LaunchContext, "root" | "env">): string | null {
+  if (def.transport.type !== "stdio") return null;
+  const { command } = def.transport;
+  const program = resolveProgram(command, ctx.root, ctx.env.PATH ?? "");
+  if (program && existsSync(program)) return null;
+  const writable = command.includes("/") ? null : locateProgram(command, ctx.env.PATH ?? "");
+  // A relative PATH entry (./node_modules/.bin) is found as <cwd>/./…: shown as the path it is.
+  if (writable) return `the program "${command}" is on PATH only at ${resolve(writable)}, where commands can write, so bunker does not start it from there; name it by its path in the server's definition if it is the one you mean`;
+  const meant = command.includes("/") ? undefined : nearestProgram(command, ctx.env.PATH ?? "");
+  return `the program "${command}" was not found${command.includes("/") ? "" : " on PATH"}${meant ? `; did you mean "${meant}"? (its "command" in ${def.file})` : ""}`;
+}
+
 /** What a stdio server would be shown and reach if started now (for the consent question). */
 export function launchView(def: McpServerDef, ctx: LaunchContext): LaunchView {
   const { host, hidden } = hostFor(ctx);
@@ -160,13 +176,8 @@ export async function launchStdio(def: McpServerDef, ctx: LaunchContext): Promis
   const { command, args, env: own } = def.transport;
   if (!ctx.plan.confined && ctx.plan.refuse) throw new LaunchError(ctx.plan.refuse);
   const program = resolveProgram(command, ctx.root, ctx.env.PATH ?? "");
-  if (!program || !existsSync(program)) {
-    const writable = command.includes("/") ? null : locateProgram(command, ctx.env.PATH ?? "");
-    // A relative PATH entry (./node_modules/.bin) is found as <cwd>/./…: shown as the path it is.
-    if (writable) throw new LaunchError(`the program "${command}" is on PATH only at ${resolve(writable)}, where commands can write, so bunker does not start it from there; name it by its path in the server's definition if it is the one you mean`);
-    const meant = command.includes("/") ? undefined : nearestProgram(command, ctx.env.PATH ?? "");
-    throw new LaunchError(`the program "${command}" was not found${command.includes("/") ? "" : " on PATH"}${meant ? `; did you mean "${meant}"? (its "command" in ${def.file})` : ""}`);
-  }
+  const missing = programMissing(def, ctx);
+  if (missing || !program) throw new LaunchError(missing ?? `the program "${command}" was not found`);
 
   // The same allow-list as commands (system, toolchains, git config, a private home), and what serverView adds.
   const { host, hidden, pinned } = hostFor(ctx, def);

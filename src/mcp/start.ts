@@ -8,7 +8,7 @@ import type { ToolRegistry } from "../tools/registry.ts";
 import type { McpServerDef } from "./config.ts";
 import { askOnce, ConsentStore, decideServers, MAX_QUESTIONS, type ConsentOptions } from "./consent.ts";
 import { McpHub } from "./hub.ts";
-import { bunkerStateDir, launchView, type LaunchContext } from "./sandbox.ts";
+import { bunkerStateDir, launchView, programMissing, type LaunchContext } from "./sandbox.ts";
 import { grantedReadPaths } from "../sandbox/spec.ts";
 import { scanDenied } from "../sandbox/denied-files.ts";
 import { sharesMachineNetwork } from "../perms/policy.ts";
@@ -52,13 +52,14 @@ export async function startMcp(opts: StartOptions): Promise<McpHub> {
     interactive: opts.interactive,
     store,
     ask,
+    unstartable: (def) => programMissing(def, launch),
   });
   const { skipped } = decided;
   // Deny-read globs too big to mask: no server starts (a server shown part of the mask could read the rest).
   const start = "refused" in denied ? [] : decided.start;
   if ("refused" in denied) opts.notify(`MCP servers not started: ${denied.refused}`);
   // One line each, but never hundreds (a command can write a .mcp.json of 400 servers).
-  const untold = skipped.filter((s) => s.def.source === "project" && (!opts.interactive || s.reason.startsWith("not asked")));
+  const untold = skipped.filter((s) => s.def.source === "project" && (!opts.interactive || s.tell || s.reason.startsWith("not asked")));
   for (const s of untold.slice(0, MAX_QUESTIONS)) opts.notify(`MCP server ${s.def.name} not started: ${s.reason}.`);
   if (untold.length > MAX_QUESTIONS) {
     const how = opts.interactive ? "/mcp lists them, /mcp start NAME asks about one" : "--allow-mcp=NAME starts one";

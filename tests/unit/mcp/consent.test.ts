@@ -68,3 +68,17 @@ test("a file of 400 servers asks about five at a start; the rest are skipped, ea
   expect(out.skipped).toHaveLength(399);
   expect(out.skipped.find((s) => s.def.name === "s5")!.reason).toBe("not asked: only 5 of a project's servers are asked about at a start; /mcp start s5 asks");
 });
+
+test("a project's server whose program cannot be found is not asked about: skipped with why, to be said at start (new user: asked about pyhton3, then told it was not found)", async () => {
+  const { programMissing } = await import("../../../src/mcp/sandbox.ts");
+  const store = new ConsentStore(tempDir());
+  const asked: string[] = [];
+  const ask = async (def: McpServerDef) => (asked.push(def.name), "yes" as const);
+  const env = { PATH: process.env.PATH ?? "/usr/bin:/bin" };
+  const unstartable = (def: McpServerDef) => programMissing(def, { root: "/ws", env });
+  const servers = defs({ typo: { command: "pyhton3" }, fine: { command: "python3" } }, "project");
+  const out = await decideServers(servers, { root: "/ws", named: [], interactive: true, store, ask, unstartable });
+  expect(asked).toEqual(["fine"]);
+  expect(out.skipped).toEqual([{ def: servers[0]!, reason: 'the program "pyhton3" was not found on PATH; did you mean "python3"? (its "command" in /ws/.mcp.json)', tell: true }]);
+  expect(store.approved("/ws", servers[0]!)).toBe(false);
+});
