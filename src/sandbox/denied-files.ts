@@ -5,8 +5,15 @@
 // the file tools refuse a hard link to a denied file. The walk is bounded: a
 // rule that matches too much, or a tree too big to walk at each command,
 // gives a refusal that says which rule to change instead of a partial mask.
+//
+// A mask covers a path, and a command may move what is under it (red team 9's
+// F11: `mv secrets s2` with `read:secrets/**`: from the next command on,
+// s2/prod.key matched nothing). So every file a rule has matched stays denied
+// by identity for the session, wherever it moves (the walk masks it, the file
+// tools refuse it), and the folders on the way down to what a rule names are
+// pinned during a command (deniedPins: a mount point cannot be renamed).
 import { lstatSync, readdirSync, type Stats } from "node:fs";
-import { join, relative, sep } from "node:path";
+import { dirname, join, relative, sep } from "node:path";
 import { isWithin } from "../perms/workspace.ts";
 
 export interface DenyRules {
@@ -39,7 +46,48 @@ export interface ScanRefused {
   refused: string;
 }
 
-const inodeKey = (st: Stats) => `${st.dev}:${st.ino}`;
+/** A file's identity: its device and inode (every hard link shares them), and its birth, so a reused inode is another file. */
+const inodeKey = (st: Stats) => `${st.dev}:${st.ino}:${st.birthtimeMs}`;
+
+/**
+ * The identities of every file these rules have denied in this session, by rules object (the session's config holds
+ * one): a denied file moved or renamed out of the rule's reach (`mv secrets s2`) stays denied.
+ */
+const everDenied = new WeakMap<DenyRules, Set<string>>();
+
+function deniedSoFar(rules: DenyRules): Set<string> {
+  let seen = everDenied.get(rules);
+  if (!seen) everDenied.set(rules, (seen = new Set()));
+  return seen;
+}
+
+/**
+ * The folders to pin during a command, in the folders it may write (`writable`: the workspace, write grants): each
+ * folder from below such a root down to a deny glob's fixed part (`secrets/**`: secrets) or a denied path's folder
+ * (`config/prod.key`: config). A command that renamed one (`mv secrets s2`) would take what a rule names out of its
+ * reach; a mount point cannot be renamed (`Device or resource busy`). Only real folders (never a link).
+ */
+export function deniedPins(rules: DenyRules, writable: readonly string[]): string[] {
+  const pins = new Set<string>();
+  const ends = [...rules.globs.map(globBase), ...rules.paths.map((p) => dirname(p))];
+  for (const w of writable) {
+    for (const end of ends) {
+      if (end === w || !isWithin(w, end)) continue;
+      // Down from the root, up to the first name that is not a real folder (a link, or nothing there yet: nothing in it to move).
+      let d = w;
+      for (const name of relative(w, end).split(sep)) {
+        d = join(d, name);
+        try {
+          if (!lstatSync(d).isDirectory()) break;
+        } catch {
+          break;
+        }
+        pins.add(d);
+      }
+    }
+  }
+  return [...pins].sort();
+}
 
 /** The paths --allow-read and read: rules grant: each path, and a glob rule's fixed part (`/data/**` shows /data). */
 export function grantedReadPaths(grants: { allow: { read: { paths: string[]; globs: string[] } } }): string[] {
@@ -76,8 +124,9 @@ function walkRoots(rules: DenyRules, trees: string[], system: string[], always: 
 }
 
 /**
- * Walks `trees` for what `rules` deny. Symbolic links are neither followed
- * nor masked (a link shows only what its target's own mount shows).
+ * Walks `trees` for what `rules` deny, and for every file they denied before
+ * in this session under whatever name it has now. Symbolic links are neither
+ * followed nor masked (a link shows only what its target's own mount shows).
  */
 export function scanDenied(
   rules: DenyRules,
@@ -88,7 +137,7 @@ export function scanDenied(
   const globs = rules.globs.map((g) => new Bun.Glob(g));
   const denied = (p: string) => globs.some((g) => g.match(p));
   const masks: DeniedScan["masks"] = [];
-  const inodes = new Set<string>();
+  const inodes = deniedSoFar(rules);
   // Files with more than one name that no rule covers: masked after the walk if another name is denied.
   const linked: { path: string; key: string }[] = [];
   const started = performance.now();
@@ -133,7 +182,7 @@ export function scanDenied(
         continue;
       }
       if (covered || match) inodes.add(inodeKey(st));
-      else if (st.nlink > 1) linked.push({ path, key: inodeKey(st) });
+      else if (st.nlink > 1 || inodes.has(inodeKey(st))) linked.push({ path, key: inodeKey(st) });
     }
   }
   for (const l of linked) {
@@ -141,14 +190,15 @@ export function scanDenied(
     masks.push({ path: l.path, dir: false });
     if (masks.length > limits.maxMatches) return tooMuch(`match more than ${limits.maxMatches} files`);
   }
-  return { masks, inodes };
+  return { masks, inodes: new Set(inodes) };
 }
 
 /**
- * A check for the file tools: whether `path` is another name (a hard link)
- * of a file the rules deny. The denied files are found once, on the first
- * file with more than one name; when they cannot all be found (the walk is
- * too big), every such file is refused.
+ * A check for the file tools: whether `path` is a file the rules denied under
+ * another name: a hard link, or a denied file moved out of the rules' reach.
+ * The denied files are found once, on the first file with more than one name;
+ * when they cannot all be found (the walk is too big), every such file is
+ * refused.
  */
 export function hardLinkCheck(rules: DenyRules, trees: string[]): (path: string) => string | null {
   if (rules.globs.length === 0 && rules.paths.length === 0) return () => null;
@@ -160,10 +210,11 @@ export function hardLinkCheck(rules: DenyRules, trees: string[]): (path: string)
     } catch {
       return null;
     }
-    if (!st.isFile() || st.nlink < 2) return null;
+    if (!st.isFile()) return null;
     const shown = trees[0] && isWithin(trees[0], path) ? relative(trees[0], path) : path;
+    if (st.nlink < 2) return deniedSoFar(rules).has(inodeKey(st)) ? `${shown} is a file the deny-read rules deny, moved or renamed out of their reach` : null;
     scan ??= scanDenied(rules, trees, { always: trees });
     if ("refused" in scan) return `${shown} has other names (hard links) and bunker could not check them against the deny-read rules: ${scan.refused}`;
-    return scan.inodes.has(inodeKey(st)) ? `${shown} is another name (a hard link) of a file the deny-read rules deny` : null;
+    return deniedSoFar(rules).has(inodeKey(st)) ? `${shown} is another name (a hard link) of a file the deny-read rules deny` : null;
   };
 }

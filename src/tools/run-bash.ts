@@ -24,7 +24,7 @@ import { unwalkedNote } from "../sandbox/walk-gaps.ts";
 import { laterMatch } from "../perms/runs-later.ts";
 import { loopbackNote, refusalNote, startCommandNet } from "../net/command-net.ts";
 import { grantedLoopbackTargets, permissionGate } from "../net/gate.ts";
-import { scanDenied } from "../sandbox/denied-files.ts";
+import { deniedPins, scanDenied } from "../sandbox/denied-files.ts";
 import { socketsMasked } from "../sandbox/sockets.ts";
 import { ownCopiesForCommand, ownCopiesNote, ownCopiesLine } from "../sandbox/shared-inodes.ts";
 import { enclosingGitDirs, grantedReadPaths, hostView, linkedGitDirs, standInPaths, type SandboxSpec } from "../sandbox/spec.ts";
@@ -293,6 +293,8 @@ export function commandSandboxSpec(command: string, root: string, opts: RunBashO
   // The sandbox home's caches, kept for the workspace's next commands, in the state folder only bunker sees.
   // Linux only: macOS has no private home to replace (seatbelt.ts).
   const kept = confined && process.platform === "linux" && host.home && opts.sessionsDir && opts.keepHome ? keptHome(opts.sessionsDir, root) : null;
+  // The folders on the way to bunker's state folder and to what a deny-read rule names: a command cannot move them.
+  const pinned = [...new Set([...state.pinned, ...(confined && !workspaceReadOnly ? deniedPins(grants.deny.read, roots) : [])])];
   return {
     ...host,
     ...(kept ? { keptHome: kept } : {}),
@@ -309,7 +311,7 @@ export function commandSandboxSpec(command: string, root: string, opts: RunBashO
       ...(confined ? deniedMatches(grants, [root, ...readable, ...writable, ...(host.toolchains ?? [])], root, host.system ?? []) : []),
       ...state.hidden,
     ],
-    ...(state.pinned.length > 0 ? { pinned: state.pinned } : {}),
+    ...(pinned.length > 0 ? { pinned } : {}),
     readOnly: [...(opts.readOnly ?? []), ...(wall?.readOnly ?? []), ...dotGitFile],
     ...(wall ? { wallPaths: wall.readOnly } : {}),
     ...(gitGrant ? { grantedGit: gitGrant } : {}),

@@ -3,6 +3,9 @@
 // and a line the judge allows outright (-A --allow-run) find the matching files
 // empty, cannot give them another name (a hard link), and the file tools refuse a
 // hard link made before bunker started. Each test first shows the secret is there.
+// A denied file cannot be taken out of its rule's reach by renaming its folder
+// (red team 9's F11): the folder a rule names is pinned, and a file once denied
+// stays denied by identity wherever it is moved.
 import { describe, expect, test } from "bun:test";
 import { linkSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -68,5 +71,41 @@ describe.skipIf(!usable)("deny-read globs in the sandbox", () => {
     expect(patch!.content).toBe("pre is another name (a hard link) of a file the deny-read rules deny");
     expect(readFileSync(join(root, "secrets/key.txt"), "utf8")).toBe("TOPSECRET\n");
     for (const x of [cmd, read, grep, patch]) expect(x!.content).not.toMatch(/PEMSECRET|TOPSECRET/);
+  });
+
+  test("the folder a rule names cannot be renamed away: read:secrets/** and a denied file's folder", async () => {
+    const fake = runs.start([
+      reply([run("mv secrets s2; mv deep d2; ls; cat secrets/key.txt deep/er/b.pem")]),
+      reply("Done."),
+    ]);
+    const { root, env } = setup(fake.url);
+    const r = await runHeadless(root, env, ["-p", "go", "--deny-read=deep/er/b.pem", "-A", "--allow-run", "--no-prompt"]);
+    expect(r.code).toBe(0);
+    const [cmd] = toolResults(fake.requests[1]);
+    expect(cmd!.content).toContain("mv: cannot move 'secrets' to 's2': Device or resource busy");
+    expect(cmd!.content).toContain("mv: cannot move 'deep' to 'd2': Device or resource busy");
+    expect(cmd!.content).not.toMatch(/PEMSECRET|TOPSECRET/);
+  });
+
+  test("a denied file moved out of its glob's reach stays empty for commands and refused by the file tools", async () => {
+    const fake = runs.start([
+      reply([run("mv deep/er deep/x && echo moved")]),
+      reply([run("cat deep/x/b.pem; cp deep/x/b.pem c.txt; cat c.txt")]),
+      reply([toolUse("read_file", { path: "deep/x/b.pem" })]),
+      reply([toolUse("grep", { pattern: "PEM.ECRET", path: "deep" })]),
+      reply("Done."),
+    ]);
+    const { root, env } = setup(fake.url);
+    // `**/er/*` has no fixed folder to pin: the rename works, the file stays denied.
+    const r = await runHeadless(root, env, ["-p", "go", "--deny-read=**/er/*", "-A", "--allow-run", "--no-prompt"]);
+    expect(r.code).toBe(0);
+    expect(toolResults(fake.requests[1])[0]!.content).toContain("moved");
+    expect(readFileSync(join(root, "deep/x/b.pem"), "utf8")).toBe("PEMSECRET\n"); // the control: it is there, under its new name
+    const [cmd] = toolResults(fake.requests[2]);
+    const [read] = toolResults(fake.requests[3]);
+    expect(read!.content).toBe("deep/x/b.pem is a file the deny-read rules deny, moved or renamed out of their reach");
+    const [grep] = toolResults(fake.requests[4]);
+    expect(grep!.content).toContain("No matches");
+    for (const x of [cmd, read, grep]) expect(x!.content).not.toContain("PEMSECRET");
   });
 });

@@ -1,8 +1,8 @@
 import { afterEach, expect, test } from "bun:test";
-import { linkSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { linkSync, mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { globBase, hardLinkCheck, scanDenied } from "../../../src/sandbox/denied-files.ts";
+import { deniedPins, globBase, hardLinkCheck, scanDenied } from "../../../src/sandbox/denied-files.ts";
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -63,4 +63,36 @@ test("the file tools' check: only another name of a denied file is refused", () 
   expect(check(join(root, "k2"))).toContain("is another name (a hard link) of a file the deny-read rules deny");
   expect(check(join(root, "readme2"))).toBeNull();
   expect(check(join(root, "a.pem"))).toBeNull();
+});
+
+test("a denied file moved out of its rule's reach stays denied for the session, by identity (red team 9's F11)", () => {
+  const root = tree();
+  const rules = { paths: [], globs: [join(root, "**/secrets/*")] };
+  const first = scanDenied(rules, [root], { always: [root] });
+  if ("refused" in first) throw new Error(first.refused);
+  expect(first.masks.map((m) => m.path)).toContain(join(root, "secrets/key.txt"));
+  renameSync(join(root, "secrets"), join(root, "s2"));
+  const again = scanDenied(rules, [root], { always: [root] });
+  if ("refused" in again) throw new Error(again.refused);
+  expect(again.masks).toEqual([{ path: join(root, "s2/key.txt"), dir: false }]);
+  expect(hardLinkCheck(rules, [root])(join(root, "s2/key.txt"))).toBe("s2/key.txt is a file the deny-read rules deny, moved or renamed out of their reach");
+  // The control: rules that never matched it (another session's) see a file like any other.
+  const fresh = { paths: [], globs: [join(root, "**/secrets/*")] };
+  const other = scanDenied(fresh, [root], { always: [root] });
+  expect("refused" in other ? other.refused : other.masks).toEqual([]);
+  expect(hardLinkCheck(fresh, [root])(join(root, "s2/key.txt"))).toBeNull();
+  expect(hardLinkCheck(rules, [root])(join(root, "readme.txt"))).toBeNull();
+});
+
+test("the folders pinned on the way to what a rule names, in the folders a command may write", () => {
+  const root = tree();
+  mkdirSync(join(root, "config/prod"), { recursive: true });
+  symlinkSync("config", join(root, "cfg"));
+  const pins = (globs: string[], paths: string[], writable = [root]) => deniedPins({ globs: globs.map((g) => join(root, g)), paths: paths.map((p) => join(root, p)) }, writable);
+  expect(pins(["secrets/**"], [])).toEqual([join(root, "secrets")]);
+  expect(pins(["secrets/sub/*.key"], [])).toEqual([join(root, "secrets"), join(root, "secrets/sub")]);
+  expect(pins(["**/*.pem"], ["a.pem"])).toEqual([]);
+  expect(pins([], ["config/prod/db.key", "config/prod"])).toEqual([join(root, "config"), join(root, "config/prod")]);
+  expect(pins([], ["cfg/prod/db.key", "missing/x.key"])).toEqual([]); // a link, or nothing there: not pinned
+  expect(pins(["secrets/**"], [], [join(root, "src")])).toEqual([]); // not in a folder the command may write
 });
