@@ -48,7 +48,8 @@ const TOKEN_SO_FAR = new RegExp(`^[${TCHAR}]*$`);
  * (`0032git-upload-pack /x\0host=…`) has a control character in it, which no request line has.
  */
 const TOKEN_SPACE = new RegExp(`^[${TCHAR}]+[ \t]`);
-const REQUEST_LINE = new RegExp(`^[${TCHAR}]+[ \t]+[^\s]+[ \t]+HTTP/`, "i");
+// HTTP/ anywhere after the target: nginx before 1.21.1 took spaces inside it (`_GET /a b HTTP/1.1`; the reviewer).
+const REQUEST_LINE = new RegExp(`^[${TCHAR}]+[ \t]+[^\s].*[ \t]HTTP/`, "i");
 const CONTROL = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/;
 const MAX_REQUEST_START = 8192;
 

@@ -71,7 +71,8 @@ export function namedPaths(text: string): string[] {
           if (explicit || script || command || (runs && eq === -1)) add(w);
         }
         if (atCommand) {
-          runs = INTERPRETERS.test(word);
+          // By its path too (/usr/bin/python3 tools/hook, /bin/sh x: the reviewer).
+          runs = INTERPRETERS.test(word.slice(word.lastIndexOf("/") + 1));
           cd = word === "cd" || word === "pushd";
           atCommand = false;
         } else if (runs && !word.startsWith("-")) runs = false;

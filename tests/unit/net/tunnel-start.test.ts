@@ -77,6 +77,8 @@ describe("judgeTunnelStart", () => {
     expect(judgeTunnelStart(Buffer.from("_"), port80)).toEqual({ kind: "more" });
     expect(judgeTunnelStart(Buffer.from("_GET /exfil?d=1 http/1.0\n\n"), port80)).toMatchObject({ kind: "refuse", answer: "http" });
     expect(judgeTunnelStart(Buffer.from("_" + " ".repeat(9000)), port80)).toMatchObject({ kind: "refuse", answer: "http" });
+    // Spaces inside the target (older nginx took them): still a request line.
+    expect(judgeTunnelStart(Buffer.from("_GET /a b HTTP/1.1\r\nHost: other-site.example\r\n\r\n"), port80)).toMatchObject({ kind: "refuse", answer: "http" });
     // Such a token and a space in a line that is no request line: another protocol's.
     expect(judgeTunnelStart(Buffer.from("_x hello there\r\n"), port80)).toEqual({ kind: "carry" });
     // Blank lines or a method that never end are not carried unjudged either.

@@ -9,6 +9,7 @@ test.each([
   ["a path where a command starts, without an extension", "set -e\ntools/lint --fix && bin/check\n", ["tools/lint", "bin/check"]],
   ["interpreters and source", ". ./env.sh; source lib/common\nnode build.mjs\npython3 check.py\n", ["./env.sh", "lib/common", "build.mjs", "check.py"]],
   ["any word an interpreter runs, past its options", "sh precommit\nbash -e scripts/lint\npython3 -u tools/check\n", ["precommit", "scripts/lint", "tools/check"]],
+  ["an interpreter named by its path", "/usr/bin/python3 tools/hook\n/bin/sh precommit\n", ["/usr/bin/python3", "tools/hook", "/bin/sh", "precommit"]],
   ["a command past wrappers and assignments", "exec env FOO=1 tools/push-check \"$@\"\n", ["tools/push-check"]],
   ["bash -c's command", "bash -c 'tools/push-check --all'\n", ["tools/push-check"]],
   ["after a literal cd, read from there too", "cd tools && ./lint.sh\n", ["./lint.sh", "tools/./lint.sh"]],
