@@ -217,7 +217,10 @@ export class TtyApprover implements Approver {
           if (!touchesProtected) options.push({ value: "kind-session", label: "Yes, and allow all edits for this session" });
           options.push({ value: "deny", label: "No, and tell Claude what to do instead" });
         }
-        const title = `${tool} wants to ${files.every((f) => f.kind === "create") && files.length > 0 ? "create" : "edit"} ${names.join(", ")}`;
+        // The verb the files share ("undo wants to delete notes.txt" for a file the turn created; new user), else "edit".
+        const verbs: Record<FileChangePreview["kind"], string> = { create: "create", delete: "delete", modify: "edit", rename: "move" };
+        const verb = files.length > 0 && files.every((f) => f.kind === files[0]!.kind) ? verbs[files[0]!.kind] : "edit";
+        const title = `${tool} wants to ${verb} ${names.join(", ")}`;
         const question = many ? `Apply these changes to ${names.length} files?` : `Apply this change to ${names[0]}?`;
         const protectedNotes = [
           ...(req.loses ? [c.yellow(`${escapeControl(req.loses)} (the lines marked - below):`)] : []),

@@ -245,6 +245,12 @@ describe("tty approver: writes", () => {
     expect(screen).toContain("+body");
   });
 
+  test("the title says what happens to the file: a deletion (the person's /undo of a file the turn made) is one, not an edit (new user)", async () => {
+    const req: PermRequest = { kind: "write", target: "/ws/notes2.txt", tool: "undo", byPerson: true, files: [makeFilePreview("notes2.txt", "hello\n", null, "delete")] };
+    const { screen } = await answerWrite([KEY.enter], req);
+    expect(screen).toContain("undo wants to delete notes2.txt");
+  });
+
   test("a long diff is bounded on screen", async () => {
     const term = new Terminal();
     const big = Array.from({ length: 1000 }, (_, i) => `row ${i}`).join("\n") + "\n";
