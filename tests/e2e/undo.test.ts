@@ -208,7 +208,8 @@ describe.skipIf(!tmuxAvailable)("undo in a real terminal (tmux)", () => {
     await say(tmux, "/rewind 1 force");
     const screen = await waitForQuestion(tmux, "Apply this change to c.txt?", 1);
     // The box's rows read as one text: a sentence wraps inside it.
-    const box = screen.slice(screen.lastIndexOf("undo wants to edit c.txt")).replace(/\n│  /g, " ");
+    // The turn created c.txt: taking it back deletes it.
+    const box = screen.slice(screen.lastIndexOf("undo wants to delete c.txt")).replace(/\n│  /g, " ");
     expect(box).toContain('c.txt was changed after bunker\'s change (by you or a command); taking it back with "force" loses those changes (the lines marked - below):');
     expect(box).toContain("-sea, and my own line");
     await press(tmux, "n");
