@@ -367,7 +367,8 @@ export class SessionStore {
     for (const m of [...messages].reverse()) {
       if (!isMessage(m) || m.role !== "assistant") continue;
       const text = typeof m.content === "string" ? m.content : m.content.map((b) => (b.type === "text" ? b.text : "")).join("\n");
-      const line = text.split("\n").map((l) => l.trim()).filter(Boolean).at(-1);
+      // Its last line that says something: not a code fence, a table rule or a lone bracket ("→ ```" told nothing; new user).
+      const line = text.split("\n").map((l) => l.trim()).filter((l) => /[\p{L}\p{N}]/u.test(l) && !/^(```|~~~)/.test(l)).at(-1);
       if (line) return line.length > 120 ? `${line.slice(0, 119)}…` : line;
     }
     return "";

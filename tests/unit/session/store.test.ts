@@ -289,6 +289,10 @@ test("prompt history: per workspace, newest first, each message once; the last r
   expect(s.prompts("/elsewhere")).toEqual(["not here"]);
   new SessionRecorder(s, meta, () => {}, "lastreply1").save({ messages: conversation, todos: [] });
   expect(s.lastReply("lastreply1")).toBe("Because x is 1.");
+  // A reply that ends in a code block: its last line that says something, not the fence (new user: "→ ```").
+  const fenced = [...conversation, { role: "user" as const, content: "show it" }, { role: "assistant" as const, content: "Here it is:\n\n```ts\nconst x = 1;\n```\n" }];
+  new SessionRecorder(s, meta, () => {}, "lastreply2").save({ messages: fenced, todos: [] });
+  expect(s.lastReply("lastreply2")).toBe("const x = 1;");
 });
 
 test("the tokens a session used are saved with it and come back with -c and -r; a save without them keeps the last; none saved reads as null", () => {
