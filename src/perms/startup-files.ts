@@ -224,6 +224,13 @@ function linkHops(link: string): string[] {
   return hops;
 }
 
+/** Where a shell command may start in a line: its start, after `;`, `&&`, `|`, `(`, `{`, `then`, `do`, `else`. */
+const AT = String.raw`(?:^|[\s;&|({]|\bthen|\bdo|\belse)\s*`;
+/** `PATH=VALUE`, `export PATH=…`, `declare -x PATH=…`. */
+const PATH_SET = new RegExp(String.raw`${AT}(?:(?:export|declare\s+-\w*x\w*|typeset\s+-\w*x\w*)\s+)?PATH=("[^"]*"|'[^']*'|[^\s;&|)]+)`, "g");
+/** zsh's `path=(… $path …)` and `path+=(…)`. */
+const ZSH_PATH_SET = new RegExp(String.raw`${AT}path(\+?)=\(([^)]*)\)`, "g");
+
 /** How deep `source` is followed from a startup file. */
 const MAX_SOURCE_DEPTH = 4;
 
@@ -261,17 +268,27 @@ export function readShellFile(file: string, home: string): { sourced: { path: st
     const named = written.replace(/^\$\{?(\w+)\}?(?=\/|$)/, (all, name: string) => (name !== "HOME" && vars.has(name) ? vars.get(name)! : all));
     return named.replace(/^~(?=\/|$)/, home).replace(/^\$\{?HOME\}?(?=\/|$)/, home);
   };
-  // `PATH=…:$PATH:…` (export too): the folders before and after what PATH had; one bunker cannot read is left out.
-  for (const line of lines) {
-    const m = /^\s*(?:export\s+)?PATH=("[^"]*"|'[^']*'|\S+)\s*(?:[;#]|$)/.exec(line);
-    if (!m) continue;
-    const parts = unquote(m[1]!).split(":");
-    const at = parts.findIndex((p) => p === "$PATH" || p === "${PATH}");
-    if (at === -1) continue;
-    parts.forEach((p, i) => {
+  // `PATH=…:$PATH:…` (export too) anywhere in a line (`[ -d ~/tools/bin ] && export PATH=…`, `then PATH=…`), what it
+  // had written `$PATH`, `${PATH}` or `${PATH:+:${PATH}}` (red team 10's F07), and zsh's `path=(~/bin $path)` and
+  // `path+=(…)`: the folders before and after what PATH had; one bunker cannot read is left out.
+  const place = (entries: string[], isOld: (e: string) => boolean) => {
+    const at = entries.findIndex(isOld);
+    if (at === -1) return;
+    entries.forEach((p, i) => {
       const dir = expand(p);
       if (i !== at && isAbsolute(dir) && !/[$`]/.test(dir)) (i < at ? pathBefore : pathAfter).push(dir);
     });
+  };
+  for (const line of lines) {
+    for (const m of line.matchAll(PATH_SET)) {
+      // `${PATH:+:${PATH}}` (or `:$PATH`, `${PATH}:`): what PATH had, with its colon only when it was set.
+      const value = unquote(m[1]!).replace(/\$\{PATH:\+:?\$\{?PATH\}?:?\}/g, ":$PATH:");
+      place(value.split(":").filter(Boolean), (p) => p === "$PATH" || p === "${PATH}");
+    }
+    for (const m of line.matchAll(ZSH_PATH_SET)) {
+      const words = m[2]!.trim().split(/\s+/).filter(Boolean).map(unquote);
+      place(m[1] === "+" ? ["$path", ...words] : words, (p) => p === "$path" || p === "${path}" || p === "$path[@]" || p === "${path[@]}");
+    }
   }
   for (const line of lines) {
     for (const m of line.matchAll(/(?:^|[;&|({]|\bthen|\bdo|\belse)\s*(?:source|\.)\s+("[^"]*"|'[^']*'|[^\s;&|)]+)/g)) {

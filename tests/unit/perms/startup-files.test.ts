@@ -82,6 +82,21 @@ test("the folders a shell startup file puts on PATH, before and after what it ha
   expect(read.pathAfter).toEqual(["/opt/tools/bin"]);
 });
 
+test("PATH set the ways people write it: after a test and &&, inside if/then, with ${PATH:+:${PATH}}, declare -x, zsh's path arrays; not MANPATH (red team 10's F07)", () => {
+  writeFileSync(join(home, "rc4"), [
+    '[ -d "$HOME/tools/bin" ] && export PATH="$HOME/tools/bin:$PATH"',
+    'if [ -d ~/go/bin ]; then PATH=~/go/bin:$PATH; fi',
+    'PATH="$HOME/a/bin${PATH:+:${PATH}}"',
+    'declare -x PATH=$PATH:/opt/late/bin',
+    'path=(~/zbin $path)',
+    'path+=(/opt/zlate)',
+    'export MANPATH="$HOME/man:$MANPATH"',
+  ].join("\n") + "\n");
+  const read = readShellFile(join(home, "rc4"), home);
+  expect(read.pathBefore).toEqual([join(home, "tools/bin"), join(home, "go/bin"), join(home, "a/bin"), join(home, "zbin")]);
+  expect(read.pathAfter).toEqual(["/opt/late/bin", "/opt/zlate"]);
+});
+
 test("a startup file that is a FIFO, or a 2 GB sparse file, is never waited on nor read whole: the head of it is", () => {
   const fifo = join(home, "rc-fifo");
   expect(Bun.spawnSync(["mkfifo", fifo]).exitCode).toBe(0);
