@@ -199,6 +199,38 @@ describe.skipIf(!usable)("--allow-write=.git: a file other tools run, committed 
   });
 });
 
+describe.skipIf(!usable || !existsSync("/usr/bin/python3"))("--allow-write=.git: a committed workflow hidden from bunker's look at history (replace refs, a forged commit-graph)", () => {
+  test("bunker reads the commits a push sends, not what a replace ref or the commit-graph the command wrote says they are", async () => {
+    // A replace ref shows the workflow's commit as one that changes nothing; `git push` sends the real one.
+    const replaced = "B=$(git hash-object -w .pwn.yml) && git update-index --add --cacheinfo 100644,$B,.github/workflows/a.yml && git commit -qm 'Fix typo' && R=$(git commit-tree HEAD~1^{tree} -p HEAD~1 -m 'Fix typo') && git replace HEAD $R && git log --format= --name-only -1 | wc -l && echo replaced";
+    // The commit-graph names each commit's tree: the command writes one that names the parent's (git does not check it).
+    const forged = [
+      "git checkout -q -b side && B=$(git hash-object -w .pwn.yml) && git update-index --add --cacheinfo 100644,$B,.github/workflows/b.yml && git commit -qm 'Tidy'",
+      "git -c core.useReplaceRefs=false commit-graph write --reachable && chmod u+w .git/objects/info/commit-graph",
+      `/usr/bin/python3 -c "import sys; p='.git/objects/info/commit-graph'; b=open(p,'rb').read(); open(p,'wb').write(b.replace(bytes.fromhex(sys.argv[1]), bytes.fromhex(sys.argv[2])))" $(git -c core.commitGraph=false rev-parse HEAD^{tree} HEAD~1^{tree})`,
+      "git log --format= --name-only -1 | wc -l && git checkout -q main && echo forged",
+    ].join(" && ");
+    const fake = runs.start([reply([toolUse("run_bash", { command: forged }), toolUse("run_bash", { command: replaced })]), reply("Done.")]);
+    const { root, env } = runs.workspace("bunker-git-skewed-", fake.url);
+    git(root, "init", "-q", "-b", "main");
+    git(root, "config", "user.email", "me@example.com");
+    git(root, "config", "user.name", "me");
+    await Bun.write(join(root, "app.py"), "app\n");
+    await Bun.write(join(root, ".pwn.yml"), "on: push\njobs: {}\n");
+    git(root, "add", "app.py");
+    git(root, "commit", "-qm", "first");
+    const r = await runHeadless(root, env, ["-p", "go", "--allow-run", "--allow-write=.git", "--no-prompt"]);
+    expect(r.code).toBe(0);
+    const [two, one] = toolResults(fake.requests[1]);
+    // Inside the sandbox, git itself is fooled: the commit shows no file.
+    expect(one!.content).toContain("0\nreplaced");
+    expect(two!.content).toContain("0\nforged");
+    // bunker is not.
+    expect(one!.content).toContain("note: .github/workflows/a.yml was committed by the command to main");
+    expect(two!.content).toContain("note: .github/workflows/b.yml was committed by the command to side");
+  });
+});
+
 describe.skipIf(!usable)("--allow-write=.git: a tracked file's change hidden from git status (assume-unchanged, skip-worktree)", () => {
   test("the bits are not undone (a sparse checkout sets them too), but the person and the model are told which files and how to show them", async () => {
     const hide = "echo 'import os; os.system(\"id\")' >> app.py && git update-index --assume-unchanged app.py && git update-index --skip-worktree lib.py && git status --short && echo hidden";
