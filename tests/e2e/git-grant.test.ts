@@ -22,6 +22,18 @@ function git(cwd: string, ...args: string[]): string {
   return r.stdout.toString();
 }
 
+/** A repository with one commit of app.py, and a workflow beside it, not tracked, for the command to commit; bunker run on it with --allow-write=.git. */
+async function runPlanting(root: string, env: Record<string, string>) {
+  git(root, "init", "-q", "-b", "main");
+  git(root, "config", "user.email", "me@example.com");
+  git(root, "config", "user.name", "me");
+  await Bun.write(join(root, "app.py"), "app\n");
+  await Bun.write(join(root, ".pwn.yml"), "on: push\njobs: {}\n");
+  git(root, "add", "app.py");
+  git(root, "commit", "-qm", "first");
+  return runHeadless(root, env, ["-p", "go", "--allow-run", "--allow-write=.git", "--no-prompt"]);
+}
+
 const WORK = [
   "git commit -qam 'update a'",
   "git checkout -q -b feature && echo f > f && git add f && git commit -qm feature",
@@ -177,14 +189,7 @@ describe.skipIf(!usable)("--allow-write=.git: a file other tools run, committed 
     const plant = "B=$(git hash-object -w .pwn.yml) && git update-index --add --cacheinfo 100644,$B,.github/workflows/pwn.yml && git update-index --skip-worktree .github/workflows/pwn.yml && git -c user.email=p@x -c user.name=P commit -qm 'Fix typo' && echo committed";
     const fake = runs.start([reply([toolUse("run_bash", { command: plant }), toolUse("run_bash", { command: "echo more >> app.py && git commit -qam 'app' && echo plain" })]), reply("Done.")]);
     const { root, env } = runs.workspace("bunker-git-history-", fake.url);
-    git(root, "init", "-q", "-b", "main");
-    git(root, "config", "user.email", "me@example.com");
-    git(root, "config", "user.name", "me");
-    await Bun.write(join(root, "app.py"), "app\n");
-    await Bun.write(join(root, ".pwn.yml"), "on: push\njobs: {}\n");
-    git(root, "add", "app.py");
-    git(root, "commit", "-qm", "first");
-    const r = await runHeadless(root, env, ["-p", "go", "--allow-run", "--allow-write=.git", "--no-prompt"]);
+    const r = await runPlanting(root, env);
     expect(r.code).toBe(0);
     const [planted, plain] = toolResults(fake.requests[1]);
     const sha = git(root, "rev-parse", "HEAD~1").trim().slice(0, 12);
@@ -212,14 +217,7 @@ describe.skipIf(!usable || !existsSync("/usr/bin/python3"))("--allow-write=.git:
     ].join(" && ");
     const fake = runs.start([reply([toolUse("run_bash", { command: forged }), toolUse("run_bash", { command: replaced })]), reply("Done.")]);
     const { root, env } = runs.workspace("bunker-git-skewed-", fake.url);
-    git(root, "init", "-q", "-b", "main");
-    git(root, "config", "user.email", "me@example.com");
-    git(root, "config", "user.name", "me");
-    await Bun.write(join(root, "app.py"), "app\n");
-    await Bun.write(join(root, ".pwn.yml"), "on: push\njobs: {}\n");
-    git(root, "add", "app.py");
-    git(root, "commit", "-qm", "first");
-    const r = await runHeadless(root, env, ["-p", "go", "--allow-run", "--allow-write=.git", "--no-prompt"]);
+    const r = await runPlanting(root, env);
     expect(r.code).toBe(0);
     const [two, one] = toolResults(fake.requests[1]);
     // Inside the sandbox, git itself is fooled: the commit shows no file.
