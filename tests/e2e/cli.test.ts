@@ -469,15 +469,16 @@ describe("what a person types wrong, and piped input", () => {
     const huge = pipe(new TextEncoder().encode("all work and no play makes jack a dull boy\n".repeat(95_000)));
     const [hugeOut, hugeErr, hugeCode] = await Promise.all([new Response(huge.stdout).text(), new Response(huge.stderr).text(), huge.exited]);
     expect({ code: hugeCode, out: hugeOut }).toEqual({ code: 2, out: "" });
-    expect(hugeErr).toContain("bunker: stdin holds more than 800 KB");
-    expect(hugeErr).toContain("more than the model's context window of 200,000 tokens: the API would refuse it, so nothing was sent.");
+    expect(hugeErr).toContain(
+      "bunker: stdin holds more than 800 KB, the most the model's context window of 200,000 tokens can hold at 4 bytes a token (bunker stopped reading there): the API would refuse it, so nothing was sent.",
+    );
     expect(e2e.fake.requests).toHaveLength(0);
     // 500 KB: fits, with little room left; every byte reaches the model.
     const body = "0123456789abcdef ".repeat(30_000);
     const big = pipe(new TextEncoder().encode(body));
     const [bigOut, bigErr, bigCode] = await Promise.all([new Response(big.stdout).text(), new Response(big.stderr).text(), big.exited]);
     expect({ code: bigCode, out: bigOut }).toEqual({ code: 0, out: "read it all\n" });
-    expect(bigErr).toContain("bunker: stdin holds 510 KB (about 127,500 tokens, 64% of the model's context window of 200,000 tokens); it is sent whole");
+    expect(bigErr).toContain("bunker: stdin holds 510 KB, 64% of 800 KB, the most the model's context window of 200,000 tokens can hold at 4 bytes a token; it is sent whole");
     const sent = JSON.stringify(e2e.fake.requests[0]!.body.messages);
     expect(sent).toContain(body.trim());
   }, 30_000);
