@@ -514,4 +514,17 @@ describe("an API address where nothing listens", () => {
     // Retries (base 1 s here) would take 15 s; a loaded machine may take a few seconds just to start bunker from its sources.
     expect(Date.now() - started).toBeLessThan(10_000);
   });
+
+  test("a host name that does not exist (DNS: no such name) fails at once, naming the host; nothing is retried", async () => {
+    // .invalid never resolves (RFC 6761): the resolver answers "no such name" without asking anyone on the internet.
+    const url = "http://nosuchhost.invalid";
+    const started = Date.now();
+    const r = await bunker(["-p", "hi"], { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: url, BUNKER_RETRY_BASE_MS: "1000" });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(
+      `the host nosuchhost.invalid in ANTHROPIC_BASE_URL (${url}) was not found (DNS knows no such name): check its spelling, or that this machine can resolve names`,
+    );
+    expect(r.stderr).not.toContain("retrying");
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
 });
