@@ -19,7 +19,7 @@ import { inheritedFds } from "../sandbox/self-binary.ts";
 import { keptHome } from "../sandbox/kept-home.ts";
 import { wallAfter, wallBefore } from "../sandbox/git-wall.ts";
 import { grantedGit, grantedGitAfter } from "../sandbox/git-grant.ts";
-import { committedRunsLater, hiddenFromStatus, newlyHidden, refsOf } from "../sandbox/git-history.ts";
+import { committedRunsLater, historyBefore, newlyHidden } from "../sandbox/git-history.ts";
 import { unwalkedNote } from "../sandbox/walk-gaps.ts";
 import { laterMatch } from "../perms/runs-later.ts";
 import { loopbackNote, refusalNote, startCommandNet } from "../net/command-net.ts";
@@ -282,8 +282,8 @@ export function commandSandboxSpec(command: string, root: string, opts: RunBashO
   const gitGrant = wall && opts.gitWritable ? grantedGit([...topGit, ...gitDirs], roots) : undefined;
   // Its refs, to see after it what it committed (git-history.ts): a repository's work tree is the folder holding its .git; a linked one's, the workspace.
   if (gitGrant) gitGrant.history = [...[...topGit].map((g) => ({ g, worktree: dirname(g) })), ...gitDirs.map((g) => ({ g, worktree: root }))].flatMap(({ g, worktree }) => {
-    const refs = lstatKind(g) === "other" ? refsOf(g) : null;
-    return refs ? [{ ...refs, hidden: hiddenFromStatus(g, worktree) ?? undefined, worktree }] : [];
+    const before = lstatKind(g) === "other" ? historyBefore(g, worktree) : null;
+    return before ? [{ ...before, worktree }] : [];
   });
   const dotGitFile = gitGrant && lstatKind(join(root, ".git")) === "file" ? [join(root, ".git")] : [];
   const readable = [...grantedReadPaths(grants), ...(opts.gitWritable ? [] : gitDirs), ...enclosingGitDirs(root, host.home ?? realpathLoose(opts.home ?? homedir()).real)];
