@@ -40,3 +40,10 @@ test.skipIf(process.getuid?.() !== 0)("a folder another user's bunker left in a 
   expect(r.stdout.toString().trim()).toStartWith(join(shared, "bunker-x-"));
   expect(existsSync(join(shared, "bunker-x-999999999-1", "list"))).toBe(true);
 });
+
+test("a state folder that cannot be made: this process's folders go in $TMPDIR instead (reviewer's R10-13)", () => {
+  keepPrivateIn("/etc/passwd/state/bunker");
+  const dir = processFolder("bunker-y");
+  expect(dir.startsWith((process.env.TMPDIR || "/tmp").replace(/(.)\/+$/, "$1") + "/bunker-y-")).toBe(true);
+  expect(existsSync(dir)).toBe(true);
+});
