@@ -252,7 +252,7 @@ export class TtyApprover implements Approver {
           ...(run
             ? [
                 `${c.dim("in")} ${escapeControl(run.cwd)}`,
-                `${c.dim("sandboxed:")} ${run.sandboxed ? c.green("yes") : c.yellow("no")}   ${c.dim("network:")} ${run.network ? c.yellow("yes") : run.proxied ? c.green("granted hosts only, others ask") : c.green("no")}`,
+                `${c.dim("sandboxed:")} ${run.sandboxed ? c.green("yes") : c.yellow("no")}   ${c.dim("network:")} ${run.network ? c.yellow("yes") : run.proxied ? c.green("each host asked unless granted") : c.green("no")}`,
                 ...(run.reasons ?? []).map((r) => `${c.dim("asked because")} ${c.yellow(escapeControl(r))}`),
               ]
             : []),

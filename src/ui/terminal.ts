@@ -387,8 +387,10 @@ function statusAndLastLines(text: string, n: number, printed?: { last: string; c
   if (seen >= 0) last = last.slice(seen + 1);
   const tail = last.map((l) => (l.length > 400 ? l.slice(0, 400) + "…" : l));
   const hidden = Math.max(0, output.length - tail.length - (printed?.count ?? 0));
-  const cut = dropped ? `; ${formatSize(dropped)} cut from the middle, not kept` : "";
-  const summary = hidden > 0 ? `… (${hidden} earlier line${hidden === 1 ? "" : "s"}${cut})` : dropped ? `… (${formatSize(dropped)} cut from the middle, not kept)` : null;
+  // The lines kept before these, and, apart, what was cut before anyone saw it (bytes: its lines were never counted).
+  // New user: "5094 earlier lines; 14.2 MB cut…" read as if 5094 were all there was, of 2 000 000.
+  const cut = dropped ? `, after ${formatSize(dropped)} cut from the middle, not kept` : "";
+  const summary = hidden > 0 ? `… (${hidden.toLocaleString("en-US")} earlier line${hidden === 1 ? "" : "s"}${dropped ? " kept" : ""}${cut})` : dropped ? `… (${formatSize(dropped)} cut from the middle, not kept)` : null;
   return [status ?? "", ...(summary ? [summary] : []), ...tail].join("\n");
 }
 

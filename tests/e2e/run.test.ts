@@ -264,7 +264,7 @@ describe.skipIf(!tmuxAvailable)("in a real terminal (tmux)", () => {
     expect(screen).toContain("$ touch one.txt");
     expect(screen).toContain(`in ${root}`);
     expect(screen).toContain(`sandboxed: ${sandboxed ? "yes" : "no"}`);
-    expect(screen).toContain(`network: ${sandboxed ? "granted hosts only, others ask" : "yes"}`);
+    expect(screen).toContain(`network: ${sandboxed ? "each host asked unless granted" : "yes"}`);
     expect(existsSync(join(root, "one.txt"))).toBe(false);
     // Shortcut keys: y is yes this once, a number picks its option, n is no.
     expect(screen).toContain("1. Yes, this once");

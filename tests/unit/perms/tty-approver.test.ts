@@ -365,7 +365,7 @@ describe("tty approver: commands, reads, network", () => {
     const term = new Terminal();
     const pending = approver(term).ask({ ...runReq, run: { ...runReq.run!, proxied: true } });
     await term.waitFor("Run this command?");
-    expect(term.screen).toContain("network: granted hosts only, others ask");
+    expect(term.screen).toContain("network: each host asked unless granted");
     await term.press(KEY.enter);
     expect(await pending).toEqual({ answer: "once" });
   });

@@ -127,7 +127,7 @@ test("a command whose output was cut in the middle says how much was cut, not on
   const tail = Array.from({ length: 500 }, (_, i) => `line ${399_500 + i}`);
   const content = ["exit code 0", "", ...head, "[… 10258895 bytes of output dropped …]", ...tail].join("\n");
   ui.onToolEnd("run_bash cat big.log", { content, isError: false });
-  expect(err.text()).toContain("    … (997 earlier lines; 9.8 MB cut from the middle, not kept)\n    line 399997\n");
+  expect(err.text()).toContain("    … (997 earlier lines kept, after 9.8 MB cut from the middle, not kept)\n    line 399997\n");
   expect(err.text()).not.toContain("bytes of output dropped");
 });
 
