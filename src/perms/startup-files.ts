@@ -171,11 +171,11 @@ export function startupMatcher(env: Env = process.env, home: string = env.HOME |
 const DOT_ENTRY = "a dot-entry of your home: the program that reads it runs what it says";
 
 /** How many entries of the home's dot-folders are read looking for links, shallowest first (a link stow makes is near the top). */
-const DOT_LINK_BUDGET = 3000;
+const DOT_LINK_BUDGET = 20_000;
 /** How deep into a dot-folder (~/.config/nvim/lua/x.lua is 3 below ~/.config). */
 const DOT_LINK_DEPTH = 3;
-/** Dot-folders no dotfiles manager links into, and that hold the most entries: caches. */
-const NOT_CONFIG = new Set([".cache", ".npm", ".rustup", ".m2", ".gradle", ".nvm", ".pyenv", ".bun", ".local"]);
+/** Dot-folders no dotfiles manager links into, and that hold the most entries: caches, data (not ~/.local/bin). */
+const NOT_CONFIG = new Set([".cache", ".npm", ".rustup", ".m2", ".gradle", ".nvm", ".pyenv", ".bun", ".local/share", ".local/state"]);
 
 let walked: { key: string; links: string[] } | undefined;
 
@@ -201,8 +201,8 @@ export function dotEntryLinks(home: string, xdg: string = join(home, ".config"))
     try {
       for (let e = d.readSync(); e !== null && budget > 0; e = d.readSync()) {
         budget--;
-        if (!only(e.name)) continue;
         const path = join(dir, e.name);
+        if (!only(e.name) || NOT_CONFIG.has(relative(home, path))) continue;
         // A file system that gives no type in the listing: asked of the entry itself.
         const st = e.isSymbolicLink() || e.isDirectory() || e.isFile() ? null : lstatOrNull(path);
         const kind = e.isSymbolicLink() || st?.isSymbolicLink() ? "link" : e.isDirectory() || st?.isDirectory() ? "dir" : "other";
@@ -219,7 +219,7 @@ export function dotEntryLinks(home: string, xdg: string = join(home, ".config"))
     const st = lstatOrNull(xdg);
     return st ? [{ path: xdg, kind: st.isSymbolicLink() ? "link" : st.isDirectory() ? "dir" : "other" }] : [];
   };
-  let level: Entry[] = [...xdgEntry(), ...read(home, (n) => n.startsWith(".") && !NOT_CONFIG.has(n) && join(home, n) !== xdg)];
+  let level: Entry[] = [...xdgEntry(), ...read(home, (n) => n.startsWith(".") && join(home, n) !== xdg)];
   const links: string[] = [];
   for (let depth = 0; depth <= DOT_LINK_DEPTH && level.length > 0; depth++) {
     const next: Entry[] = [];

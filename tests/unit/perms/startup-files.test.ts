@@ -143,6 +143,9 @@ test("whatever a dot-entry of the home leads to is matched, whatever its name: e
   // ~/.sqliterc -> dotfiles/sqliterc -> real/sqliterc: a command could put a file of its own at the middle hop.
   symlinkSync("real/sqliterc", join(h, "dotfiles/sqliterc"));
   symlinkSync("dotfiles/sqliterc", join(h, ".sqliterc"));
+  // A stowed script in ~/.local/bin (red team 10's F01g: ~/.local was skipped with the caches).
+  mkdirSync(join(h, ".local/bin"), { recursive: true });
+  symlinkSync("../../dotfiles/deploy", join(h, ".local/bin/deploy"));
   // The repository bunker runs in, reached by a dot-folder link.
   symlinkSync("projects/dots", join(h, ".dots"));
   const { match } = startupMatcher({ HOME: h }, h, [join(h, "projects/dots")]);
@@ -151,6 +154,7 @@ test("whatever a dot-entry of the home leads to is matched, whatever its name: e
   expect(match(join(h, "dotfiles/ipython/startup/evil.py"))).toContain("(~/.ipython leads here)");
   expect(match(join(h, "dotfiles/sqliterc"))).toContain("(~/.sqliterc leads here)");
   expect(match(join(h, "dotfiles/real/sqliterc"))).toContain("(~/.sqliterc leads here)");
+  expect(match(join(h, "dotfiles/deploy"))).toContain("(~/.local/bin/deploy leads here)");
   expect(match(join(h, "dotfiles/notes.txt"))).toBeNull();
   expect(match(join(h, "projects/dots/README"))).toBeNull();
   // The walk is kept while the home's own entries stay as they are; a new link there is found.
