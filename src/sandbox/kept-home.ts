@@ -48,9 +48,10 @@ export const KEPT_CACHES = [
 
 /**
  * What a command's sandbox may do beyond the workspace, as one string: the session's grants (read, write, run,
- * network, their denials) and the variables it passes on. Kept caches are per workspace and per this key.
+ * network, their denials) and the variables it passes on, with what they hold (hashed). Kept caches are per workspace
+ * and per this key.
  */
-export function grantsKey(grants: Grants, allowEnv: readonly string[]): string {
+export function grantsKey(grants: Grants, allowEnv: readonly string[], env: Record<string, string | undefined> = {}): string {
   const { allow, deny } = grants;
   const sorted = (xs: readonly string[]) => [...new Set(xs)].sort();
   const paths = (r: PathRules) => [r.workspace, sorted(r.paths), sorted(r.globs)];
@@ -60,6 +61,8 @@ export function grantsKey(grants: Grants, allowEnv: readonly string[]): string {
     [paths(allow.read), paths(allow.write), runs(allow.run), hosts(allow.net)],
     [paths(deny.read), paths(deny.write), runs(deny.run), hosts(deny.net)],
     sorted(allowEnv),
+    // What those variables hold: a session whose token is set is not one whose token was not (red team 10's F04c).
+    new Bun.CryptoHasher("sha256").update(JSON.stringify(sorted(allowEnv).map((n) => env[n] ?? null))).digest("hex"),
   ]);
 }
 

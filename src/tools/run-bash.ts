@@ -97,7 +97,7 @@ export function runBashOptions(config: RunBashConfig): RunBashOptions {
     grants,
     ...(config.sessionsPath ? { sessionsDir: dirname(config.sessionsPath) } : {}),
     // The grants as the session starts: the caches its commands see are those written under the same ones.
-    ...(config.sessionsPath && config.persist !== false ? { keptCachesKey: grantsKey(grants, config.allowEnv) } : {}),
+    ...(config.sessionsPath && config.persist !== false ? { keptCachesKey: grantsKey(grants, config.allowEnv, process.env) } : {}),
   };
 }
 

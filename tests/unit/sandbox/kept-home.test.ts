@@ -7,7 +7,8 @@ import { existsSync, mkdirSync, statSync, symlinkSync, utimesSync } from "node:f
 import { join } from "node:path";
 import { bubblewrapArgs } from "../../../src/sandbox/bubblewrap.ts";
 import { describeView } from "../../../src/sandbox/explain.ts";
-import { KEPT_CACHES, keptHome, KEPT_HOMES } from "../../../src/sandbox/kept-home.ts";
+import { grantsKey, KEPT_CACHES, keptHome, KEPT_HOMES } from "../../../src/sandbox/kept-home.ts";
+import { emptyGrants } from "../../../src/perms/policy.ts";
 import { sandboxMounts, shownAs, type HostFs, type SandboxSpec } from "../../../src/sandbox/spec.ts";
 import { tempDir } from "../../support/context.ts";
 
@@ -83,4 +84,14 @@ test("a cache where something else is mounted in or around it (a toolchain's fol
   expect(sandboxMounts(spec({ home: "/tmp/ci/home" }), "linux", tmpHome).filter((m) => m.kind === "kept").map((m) => m.path)).toContain("/tmp/ci/home/.npm/_cacache");
   // The person's home granted: its caches are the person's own.
   expect(sandboxMounts(spec({ readable: ["/home/u"] }), "linux", host).some((m) => m.kind === "kept")).toBe(false);
+});
+
+test("the grants key tells a passed variable that is set from one that is not, and one value from another (red team 10's F04c)", () => {
+  const g = emptyGrants();
+  const unset = grantsKey(g, ["DEPLOY_TOKEN"], {});
+  expect(grantsKey(g, ["DEPLOY_TOKEN"], {})).toBe(unset);
+  expect(grantsKey(g, ["DEPLOY_TOKEN"], { DEPLOY_TOKEN: "dpl_1" })).not.toBe(unset);
+  expect(grantsKey(g, ["DEPLOY_TOKEN"], { DEPLOY_TOKEN: "dpl_1" })).not.toBe(grantsKey(g, ["DEPLOY_TOKEN"], { DEPLOY_TOKEN: "dpl_2" }));
+  // The value itself is not in the key.
+  expect(grantsKey(g, ["DEPLOY_TOKEN"], { DEPLOY_TOKEN: "dpl_secret_value" })).not.toContain("dpl_secret_value");
 });
