@@ -79,7 +79,7 @@ export const RUNS_LATER: readonly RunsLaterRule[] = [
   { glob: "**/{.devcontainer.json,.devcontainer/**}", why: "VS Code and the devcontainer CLI run its initializeCommand on this machine when you open the folder" },
   { glob: "**/{.Rprofile,.irbrc,.pryrc,.octaverc}", why: "R, irb, pry or Octave runs it at every start in this folder" },
   // Read from the folder a debugger or interpreter starts in (red team 10's F14): `!` in a .pdbrc runs Python at the next breakpoint().
-  { glob: "**/{.pdbrc,.ghci,.ocamlinit,.iex.exs}", why: "pdb, GHCi, OCaml or IEx runs it when it starts in this folder (pdb at every breakpoint)" },
+  { glob: "**/{.pdbrc,.ghci,.ocamlinit,.iex.exs,.perldb}", why: "pdb, GHCi, OCaml, IEx or perl -d runs it when it starts in this folder (pdb at every breakpoint)" },
   // JetBrains IDEs run a trusted project's file watchers (watcherTasks.xml) when it opens. Not workspace.xml (startup
   // tasks): the IDE itself rewrites it while a command runs, and bunker would set the person's own save aside (R10-15).
   { glob: "**/.idea/watcherTasks.xml", why: "your JetBrains IDE runs its file watchers when it opens the project" },

@@ -270,6 +270,7 @@ describe("red team 8: toolchain pins, launcher settings, other agents' and edito
     ["app/.ghci", "GHCi"],
     [".ocamlinit", "OCaml"],
     [".iex.exs", "IEx"],
+    [".perldb", "perl -d"],
     [".idea/watcherTasks.xml", "file watchers"],
     [".cargo/config.toml", "rustc-wrapper"],
     ["crates/x/.cargo/config", "cargo obeys it"],
