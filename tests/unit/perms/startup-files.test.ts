@@ -150,5 +150,8 @@ test("whatever a dot-entry of the home leads to is matched, whatever its name: e
   expect(match(join(h, "dotfiles/real/sqliterc"))).toContain("(~/.sqliterc leads here)");
   expect(match(join(h, "dotfiles/notes.txt"))).toBeNull();
   expect(match(join(h, "projects/dots/README"))).toBeNull();
+  // The walk is kept while the home's own entries stay as they are; a new link there is found.
+  symlinkSync("dotfiles/later", join(h, ".laterrc"));
+  expect(startupMatcher({ HOME: h }, h).match(join(h, "dotfiles/later"))).toContain("(~/.laterrc leads here)");
   rmSync(h, { recursive: true, force: true });
 });
