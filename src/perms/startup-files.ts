@@ -261,7 +261,7 @@ function linkHops(link: string): string[] {
 /** Where a shell command may start in a line: its start, after `;`, `&&`, `|`, `(`, `{`, `then`, `do`, `else`. */
 const AT = String.raw`(?:^|[\s;&|({]|\bthen|\bdo|\belse)\s*`;
 /** `PATH=VALUE`, `export PATH=…`, `declare -x PATH=…`. */
-const PATH_SET = new RegExp(String.raw`${AT}(?:(?:export|declare\s+-\w*x\w*|typeset\s+-\w*x\w*)\s+)?PATH=("[^"]*"|'[^']*'|[^\s;&|)]+)`, "g");
+const PATH_SET = new RegExp(String.raw`${AT}(?:(?:export|declare\s+-\w*x\w*|typeset\s+-\w*x\w*)\s+)?PATH(\+?)=("[^"]*"|'[^']*'|[^\s;&|)]+)`, "g");
 /** zsh's `path=(… $path …)` and `path+=(…)`. */
 const ZSH_PATH_SET = new RegExp(String.raw`${AT}path(\+?)=\(([^)]*)\)`, "g");
 
@@ -305,17 +305,20 @@ export function readShellFile(file: string, home: string): { sourced: { path: st
   // `PATH=…:$PATH:…` (export too) anywhere in a line (`[ -d ~/tools/bin ] && export PATH=…`, `then PATH=…`), what it
   // had written `$PATH`, `${PATH}` or `${PATH:+:${PATH}}` (red team 10's F07), and zsh's `path=(~/bin $path)` and
   // `path+=(…)`: the folders before and after what PATH had; one bunker cannot read is left out.
+  // A value without what PATH had (`PATH=$HOME/tools/bin:/usr/bin:/bin`) is the whole PATH: every entry comes first
+  // (reviewer's R10-11).
   const place = (entries: string[], at: number) => {
-    if (at === -1) return;
     entries.forEach((p, i) => {
       const dir = expand(p);
-      if (i !== at && isAbsolute(dir) && !/[$`]/.test(dir)) (i < at ? pathBefore : pathAfter).push(dir);
+      if (i !== at && isAbsolute(dir) && !/[$`]/.test(dir)) (at === -1 || i < at ? pathBefore : pathAfter).push(dir);
     });
   };
   for (const line of lines) {
     for (const m of line.matchAll(PATH_SET)) {
-      const { entries, old } = pathValue(unquote(m[1]!));
-      place(entries, old);
+      const { entries, old } = pathValue(unquote(m[2]!));
+      // `PATH+=:DIR` adds after what PATH had.
+      if (m[1] === "+") place(["$PATH", ...entries], 0);
+      else place(entries, old);
     }
     for (const m of line.matchAll(ZSH_PATH_SET)) {
       const words = m[2]!.trim().split(/\s+/).filter(Boolean).map(unquote);

@@ -24,8 +24,16 @@ export function privateFolder(): string {
  * prefix left by bunkers that are gone (killed before their exit could remove them) are removed first.
  */
 export function processFolder(prefix: string): string {
-  const parent = privateFolder();
-  mkdirSync(parent, { recursive: true, mode: 0o700 });
+  let parent = privateFolder();
+  try {
+    mkdirSync(parent, { recursive: true, mode: 0o700 });
+  } catch {
+    // A state folder that cannot be made (a read-only or missing home: containers, CI) saves no session either, and
+    // bunker says so at start; its private files go where they went before it had one (reviewer's R10-13).
+    home = undefined;
+    parent = privateFolder();
+    mkdirSync(parent, { recursive: true, mode: 0o700 });
+  }
   let names: string[] = [];
   try {
     names = readdirSync(parent);
@@ -39,7 +47,7 @@ export function processFolder(prefix: string): string {
     try {
       rmSync(join(parent, name), { recursive: true, force: true });
     } catch {
-      // Another user's, in a shared $TMPDIR: not ours to sweep, and no reason to fail this command.
+      // Another user's, in a shared $TMPDIR (/tmp): not ours to remove, and no reason to fail this bunker's commands.
     }
   }
   const dir = join(parent, `${prefix}-${process.pid}-${processStart(process.pid)}`);
