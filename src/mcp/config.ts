@@ -15,6 +15,8 @@ import { sanitize } from "./naming.ts";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { importCandidates } from "./local-imports.ts";
 import { isWithin } from "../perms/workspace.ts";
+import { folderEntries, moduleFiles, moduleNames } from "../perms/run-entry.ts";
+import { namedPaths } from "../perms/named-scripts.ts";
 
 export type McpSource = "user" | "project";
 
@@ -192,6 +194,9 @@ function projectServerHash(raw: unknown, transport: { command: string; args: str
     code.push([file, digest]);
     queue.push([file, base]);
   };
+  // The words node or python is handed as what it runs (named-scripts.ts, as for a hook).
+  const handed = new Set<string>();
+  namedPaths([transport.command, ...transport.args].join(" "), handed);
   for (const word of words) {
     if (word.startsWith("-") && !word.includes("=")) continue;
     const path = word.startsWith("-") ? word.slice(word.indexOf("=") + 1) : word;
@@ -200,6 +205,14 @@ function projectServerHash(raw: unknown, transport: { command: string; args: str
     if (!isWithin(root, file) || code.some(([f]) => f === file)) continue;
     const digest = fileDigest(file);
     if (digest !== null) add(file, digest, dirname(file));
+    // A folder handed to node or python as what it runs runs its entry file (run-entry.ts: package.json's main,
+    // index.js, __main__.py); a folder passed as data (`--root .`) is not read.
+    if (handed.has(word) && isFolder(file)) {
+      for (const entry of folderEntries(file)) {
+        const d = isWithin(root, entry) ? fileDigest(entry) : null;
+        if (d !== null) add(entry, d, dirname(entry));
+      }
+    }
   }
   const addPackage = (folder: string, base: string) => {
     for (const [f, d] of packageDigests(folder)) add(f, d, base);
@@ -209,9 +222,10 @@ function projectServerHash(raw: unknown, transport: { command: string; args: str
     const folder = join(root, top);
     // A link to the package (`srv -> src/srv`) is followed, as Python follows it.
     if (isFolder(folder)) addPackage(folder, root);
-    else {
-      const digest = fileDigest(`${folder}.py`);
-      if (digest !== null) add(`${folder}.py`, digest, root);
+    // The files Python runs for it (run-entry.ts), the package's or not.
+    for (const f of moduleFiles(name)) {
+      const digest = fileDigest(join(root, f));
+      if (digest !== null) add(join(root, f), digest, root);
     }
   }
   // What those files import from the workspace (local-imports.ts), and what that imports, up to MAX_IMPORTED files.
@@ -249,17 +263,6 @@ function projectServerHash(raw: unknown, transport: { command: string; args: str
 
 /** The most code files a project server's consent hash follows imports through. */
 export const MAX_IMPORTED = 500;
-
-/** The modules `-m NAME` (or `-mNAME`) runs, as Python names them. */
-function moduleNames(args: string[]): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    const name = a === "-m" ? args[i + 1] : /^-m[A-Za-z_]/.test(a) ? a.slice(2) : undefined;
-    if (name && /^[A-Za-z_][\w]*(\.[A-Za-z_][\w]*)*$/.test(name)) out.push(name);
-  }
-  return out;
-}
 
 /** A file's content hash; what can be said of it without reading it (a folder, a FIFO, too large); null when absent. */
 function fileDigest(file: string): string | null {

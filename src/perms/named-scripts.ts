@@ -10,6 +10,8 @@
 // A word with `$`, a backquote or a glob is left out (bunker cannot know what it
 // names without running it), and so is what a package manager or a tool
 // finds by itself (`npm run lint`, `npx eslint`): that runs project code, whatever it is.
+// A module Python runs (`python -m tools.lint`, red team 10's F11) is named by the files it may be (run-entry.ts).
+import { moduleArg, moduleFiles } from "./run-entry.ts";
 
 /** Extensions of files an interpreter runs (or a JVM loads): a word ending in one names a script. */
 const SCRIPT_EXT = /\.(sh|bash|zsh|fish|ksh|py|pyw|js|mjs|cjs|ts|mts|cts|jsx|tsx|rb|pl|pm|php|lua|tcl|r|ps1|bat|cmd|jar|nix|awk|sed)$/i;
@@ -32,20 +34,31 @@ const WRAPPERS = new Set(["exec", "env", "command", "nohup", "time", "nice", "bu
  */
 const INTERPRETERS = /^(source|\.|(ba|z|da|k|fi)?sh|node|nodejs|tsx|ts-node|python[0-9.]*|pypy[0-9.]*|ruby|perl|php|lua|Rscript)$/;
 
+/** Python, by any path or version: `-m NAME` runs a module. */
+const PYTHON = /^(python|pypy)[0-9.]*$/;
+/** Python's options that take the next word as their value (not a file it runs). */
+const PYTHON_VALUED = new Set(["-W", "-X", "-Q"]);
+/** Tools whose `run` runs the command after it in a project's environment (`uv run python -m x`, `poetry run tools/x`). */
+const RUNNERS = new Set(["uv", "poetry", "pipenv", "pdm", "hatch", "rye", "pixi"]);
+
 /** At most this many paths are taken from one file (a generated config is not a list of scripts). */
 const MAX_PATHS = 200;
 
 /**
  * The literal relative (or absolute) paths `text` names that look like files it runs, as written (`./x`,
- * `scripts/x.sh`); the caller resolves them against the folders they may be read from.
+ * `scripts/x.sh`); the caller resolves them against the folders they may be read from. Those an interpreter is
+ * handed (`node tools`, `python3 tools`: a folder there runs its entry file) are also put in `handed`.
  */
-export function namedPaths(text: string): string[] {
+export function namedPaths(text: string, handed?: Set<string>): string[] {
   const out = new Set<string>();
   // Folders a literal `cd` went to: a relative path after it is read from there too.
   const cds: string[] = [];
-  const add = (w: string) => {
-    out.add(w);
-    if (!w.startsWith("/")) for (const d of cds) out.add(`${d}/${w}`);
+  const add = (w: string, interpreted = false) => {
+    const all = [w, ...(w.startsWith("/") ? [] : cds.map((d) => `${d}/${w}`))];
+    for (const p of all) {
+      out.add(p);
+      if (interpreted) handed?.add(p);
+    }
   };
   for (const line of text.split("\n")) {
     // A comment line (shell, YAML, TOML) names nothing that runs; a `#!` line names the interpreter.
@@ -55,11 +68,46 @@ export function namedPaths(text: string): string[] {
       let atCommand = true;
       let runs = false;
       let cd = false;
+      // Python's state: the interpreter ran, `-m` came (its module is next), an option's value is next.
+      let python = false;
+      let module = false;
+      let valued = false;
+      let runner: "tool" | "run" | null = null;
       for (const word of piece.trim().split(/\s+/).filter(Boolean)) {
         const eq = word.lastIndexOf("=");
         const w = word.slice(eq + 1).replace(/^\.\/+/, "./");
         const pathlike = PATHLIKE.test(w) && !w.startsWith("-") && !w.startsWith("~");
         if (atCommand && (WRAPPERS.has(word) || /^\w+=/.test(word))) continue;
+        if (atCommand && runner === null && RUNNERS.has(word)) {
+          runner = "tool";
+          continue;
+        }
+        if (atCommand && runner === "tool" && word === "run") {
+          runner = "run";
+          continue;
+        }
+        if (atCommand && runner === "run" && word.startsWith("-")) continue;
+        if (python && runs) {
+          if (module || valued) {
+            if (module) for (const f of moduleFiles(word)) add(f);
+            runs = module ? false : runs;
+            module = valued = false;
+            continue;
+          }
+          const named = moduleArg(word, undefined);
+          if (word === "-m" || named !== null) {
+            if (named !== null) for (const f of moduleFiles(named)) add(f);
+            module = named === null;
+            runs = module;
+            continue;
+          }
+          if (PYTHON_VALUED.has(word)) {
+            valued = true;
+            continue;
+          }
+          // `-c CODE` runs no file.
+          if (word === "-c" || word.startsWith("-c")) runs = false;
+        }
         if (cd) {
           if (pathlike && eq === -1) cds.push(w.replace(/\/+$/, ""));
           cd = false;
@@ -68,11 +116,12 @@ export function namedPaths(text: string): string[] {
           const explicit = w.startsWith("./") || w.startsWith("../");
           const script = SCRIPT_EXT.test(w) && !/(^|\/)\.*$/.test(w.replace(SCRIPT_EXT, ""));
           const command = atCommand && eq === -1 && w.includes("/") && !w.endsWith("/");
-          if (explicit || script || command || (runs && eq === -1)) add(w);
+          if (explicit || script || command || (runs && eq === -1)) add(w, runs && eq === -1);
         }
         if (atCommand) {
           // By its path too (/usr/bin/python3 tools/hook, /bin/sh x: the reviewer).
           runs = INTERPRETERS.test(word.slice(word.lastIndexOf("/") + 1));
+          python = PYTHON.test(word.slice(word.lastIndexOf("/") + 1));
           cd = word === "cd" || word === "pushd";
           atCommand = false;
         } else if (runs && !word.startsWith("-")) runs = false;

@@ -8,17 +8,15 @@
 // The git directory itself is its own mount, so a command cannot rename it
 // away and put a git directory of its own making in its place. A folder not
 // there yet gets an empty read-only stand-in; a file not there yet that the
-// command creates is set aside after it (grantedGitAfter). A rebase or
-// cherry-pick a command leaves stopped is history too, but its state names
-// programs: the todo list's `exec` lines and a strategy that is not git's
-// own run when the person continues it, so what the command wrote there is
-// disarmed after it (stoppedStateAfter).
-import { lstatSync, readdirSync, readlinkSync, renameSync, writeFileSync } from "node:fs";
+// command creates is set aside after it (grantedGitAfter). A rebase,
+// cherry-pick or `git am` a command leaves stopped is a plan the person's git
+// would carry out outside the sandbox: it is set aside after it (git-stopped.ts).
+import { lstatSync, readdirSync } from "node:fs";
 import { join, relative } from "node:path";
-import { FileKindError, readRegularSync } from "../fs/file-kind.ts";
 import { isWithin, realpathLoose } from "../perms/workspace.ts";
 import { setAside } from "./git-guard.ts";
 import type { RefsBefore } from "./git-history.ts";
+import { stoppedOperations, stoppedOperationsAfter, type StoppedOperations } from "./git-stopped.ts";
 
 /** What git obeys in a git directory: never written by a command, whatever the grant. */
 export const GIT_INSTRUCTIONS = ["config", "config.worktree", "commondir", "hooks", "info"] as const;
@@ -46,111 +44,10 @@ export interface GrantedGit {
    * `mv .git/modules .git/modules.old` carried the read-only mounts away, and a copy of `sm` put back was armed).
    */
   innerIds?: Record<string, string>;
-  /** A stopped rebase's or cherry-pick's files that name programs, in each git directory → their text (null: none). */
-  stopped?: Record<string, string | null>;
+  /** Each stopped rebase's, cherry-pick's, am's (…) state in each git directory: one the command starts or changes is set aside. */
+  stopped?: StoppedOperations;
   /** Each granted repository's refs before the command, and its work tree: what the command committed is looked at after (git-history.ts). */
   history?: (RefsBefore & { worktree: string })[];
-}
-
-/** What a stopped rebase or cherry-pick obeys when the person continues it: the todo list, and the merge strategy. */
-const TODO_FILES = ["rebase-merge/git-rebase-todo", "sequencer/todo"] as const;
-const STRATEGY_FILES = ["rebase-merge/strategy", "sequencer/opts"] as const;
-/** git's own strategies; any other name runs `git-merge-NAME`, found on the person's PATH. */
-const GIT_STRATEGIES = new Set(["ort", "recursive", "resolve", "octopus", "ours", "subtree"]);
-/** Far more than any todo list; a larger file is set aside unread. */
-const STOPPED_MAX = 4 * 1024 * 1024;
-/** A todo line git runs as a shell command: `exec` or `x`, after spaces (sequencer.c, parse_insn_line). */
-const EXEC_LINE = /^[ \t]*(exec|x)([ \t\r]|$)/i;
-
-/**
- * The text of a stopped operation's file, null when there is none; with `odd`, why it is not a small regular file
- * (its text then stands for what is there: a link's target, a FIFO's identity, so a change to it shows).
- */
-function stoppedText(path: string): { text: string | null; odd?: string } {
-  try {
-    const got = readRegularSync(path, path, { max: STOPPED_MAX });
-    return { text: got ? got.bytes.toString("latin1") : null };
-  } catch (e) {
-    const odd = e instanceof FileKindError ? e.message : String(e);
-    let what = "";
-    try {
-      const st = lstatSync(path);
-      what = `${st.dev}:${st.ino}:${st.mtimeMs}:${st.isSymbolicLink() ? readlinkSync(path) : ""}`;
-    } catch {
-      // gone meanwhile: the message alone
-    }
-    return { text: `\0${odd}\0${what}`, odd };
-  }
-}
-
-function stoppedFiles(dirs: string[]): Record<string, string | null> {
-  const out: Record<string, string | null> = {};
-  for (const d of dirs) for (const f of [...TODO_FILES, ...STRATEGY_FILES]) out[join(d, f)] = stoppedText(join(d, f)).text;
-  return out;
-}
-
-/** A sequencer/opts line that names a strategy plainly: `strategy = NAME`, NAME perhaps quoted, nothing after. */
-const PLAIN_STRATEGY = /^\s*strategy\s*=\s*"?([A-Za-z0-9_-]+)"?\s*$/i;
-
-/**
- * Why a stopped operation's strategy file would make git run a program when the person continues, or null when it
- * names none or one of git's own (rebase-merge/strategy holds the name; sequencer/opts is git config). git config
- * spells one value many ways (`strategy = evil # note`, `ev"il"`, a value continued with a backslash, `[options]
- * strategy = evil` on one line): any line naming the key other than plainly counts, unread.
- */
-function strangeStrategy(file: string, text: string): string | null {
-  const strange = (name: string) => `its merge strategy "${name}" would run git-merge-${name} from your PATH when you continue`;
-  if (file.endsWith("/strategy")) {
-    const name = text.trim();
-    return name === "" || GIT_STRATEGIES.has(name.toLowerCase()) ? null : strange(name);
-  }
-  for (const line of text.split("\n")) {
-    // -X options (`strategy-option = theirs`) go to git's own strategies: they name no program.
-    if (!/strategy/i.test(line) || /^\s*strategy-option\s*=/i.test(line)) continue;
-    const plain = PLAIN_STRATEGY.exec(line)?.[1];
-    if (plain === undefined) return `its line ${JSON.stringify(line.trim().slice(0, 80))} is not a plain name of a strategy: git may read one there that runs git-merge-NAME from your PATH when you continue`;
-    if (!GIT_STRATEGIES.has(plain.toLowerCase())) return strange(plain);
-  }
-  return null;
-}
-
-/**
- * After the command: in each git directory, a todo list it wrote gets its `exec` lines commented out, and a strategy
- * file it wrote naming a strategy that is not git's own is set aside (the rebase goes on with git's default). A file
- * that is not a small regular file (a link, a FIFO) is set aside. One line each.
- */
-function stoppedStateAfter(root: string, dirs: string[], before: Record<string, string | null>): string[] {
-  const shown = (p: string) => (isWithin(root, p) ? relative(root, p) : p);
-  const lines: string[] = [];
-  for (const d of dirs) {
-    for (const f of [...TODO_FILES, ...STRATEGY_FILES]) {
-      const path = join(d, f);
-      const { text, odd } = stoppedText(path);
-      if (text === null || text === before[path]) continue;
-      const how = path in before && before[path] !== null ? "changed" : "wrote";
-      if (odd !== undefined) {
-        lines.push(setAside(root, path, `${shown(path)}, which the command ${how} under --allow-write=.git and is not a plain file (${odd})`));
-      } else if ((TODO_FILES as readonly string[]).includes(f)) {
-        const todo = text.split("\n");
-        const armed = todo.filter((l) => EXEC_LINE.test(l)).length;
-        if (armed === 0) continue;
-        const disarmed = todo.map((l) => (EXEC_LINE.test(l) ? `# disarmed by bunker: ${l}` : l)).join("\n");
-        try {
-          // A new file renamed over the old one: the command may have left a link or a hard link to elsewhere there.
-          writeFileSync(`${path}.bunker-tmp`, disarmed, { encoding: "latin1", flag: "wx" });
-          renameSync(`${path}.bunker-tmp`, path);
-          lines.push(`bunker disarmed ${armed} exec line${armed === 1 ? "" : "s"} in ${shown(path)}, which the command ${how} under --allow-write=.git (git rebase --continue would run ${armed === 1 ? "it" : "them"} outside the sandbox): ${armed === 1 ? "it is a comment" : "they are comments"} now, starting "# disarmed by bunker:"`);
-        } catch (e) {
-          lines.push(setAside(root, path, `${shown(path)}, which the command ${how} under --allow-write=.git with exec lines (bunker could not rewrite it: ${(e as Error).message})`));
-        }
-      } else {
-        const why = strangeStrategy(f, text);
-        if (why === null) continue;
-        lines.push(setAside(root, path, `${shown(path)}, which the command ${how} under --allow-write=.git (${why})`));
-      }
-    }
-  }
-  return lines;
 }
 
 function identity(path: string): string | null {
@@ -208,7 +105,7 @@ export function grantedGit(gitDirs: string[], within: string[]): GrantedGit {
     const id = identity(d);
     return id ? [[d, id]] : [];
   }));
-  const out: GrantedGit = { gitDirs: gitDirs.filter((g) => kindOf(g) === "dir"), readOnly: [], standIns: [], absent: [], links: {}, inner: dirs, innerIds, stopped: stoppedFiles(dirs) };
+  const out: GrantedGit = { gitDirs: gitDirs.filter((g) => kindOf(g) === "dir"), readOnly: [], standIns: [], absent: [], links: {}, inner: dirs, innerIds, stopped: stoppedOperations(dirs) };
   for (const dir of dirs) {
     for (const name of GIT_INSTRUCTIONS) {
       const p = join(dir, name);
@@ -250,6 +147,6 @@ export function grantedGitAfter(root: string, before: Pick<GrantedGit, "absent" 
     const how = replaced(d) ? "put by the command in place of the one there before" : "the command created";
     lines.push(setAside(root, d, `${shown(d)}, a git directory ${how} under --allow-write=.git (a later git submodule update or worktree would use its config and hooks)`));
   }
-  lines.push(...stoppedStateAfter(root, now.filter((d) => !made.includes(d)), before.stopped ?? {}));
+  lines.push(...stoppedOperationsAfter(root, now.filter((d) => !made.includes(d)), before.stopped ?? {}));
   return lines;
 }

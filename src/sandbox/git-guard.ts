@@ -17,6 +17,7 @@ import { bytesId, joinBytes, undecodableNames, type WalkGaps } from "./walk-gaps
 import { changedSince, ownCopies, ownCopy } from "./hard-links.ts";
 import { envrcLoads } from "../perms/envrc-loads.ts";
 import { isShellScript, namedPaths } from "../perms/named-scripts.ts";
+import { folderEntries } from "../perms/run-entry.ts";
 import { envrcPathDirs, isMiseConfig, misePathDirs } from "../perms/path-adds.ts";
 import { isBytecodeCache, VENV_TOOL_WHY, venvNewIsFine, venvRootOf } from "../perms/venv.ts";
 import { hostProgram } from "./host-program.ts";
@@ -363,24 +364,30 @@ function namedScripts(roots: readonly string[], later: LaterMatch, out: Workspac
     const text = readSmallText(file);
     if (text === null) continue;
     const shown = relative(root, file) || file;
-    for (const name of namedPaths(text)) {
-      for (const base of name.startsWith("/") ? ["/"] : bases) {
-        const real = realpathLoose(resolve(base, name)).real;
-        const home = rootOf(roots, real);
-        if (!home || home === real || out.runsBy!.has(real) || /(^|\/)(node_modules|\.git)(\/|$)/.test(relative(home, real))) continue;
-        let st: Stats | null = null;
-        try {
-          st = lstatSync(real);
-        } catch {
-          // Not there yet: a command that makes it has it set aside, and writing it asks.
-        }
-        if (st?.isDirectory()) continue;
-        const named = `is run by ${shown}${via}`;
-        out.runsBy!.set(real, named);
-        if (st && !out.later.has(real)) out.later.set(real, `${st.dev}:${st.ino}:${st.ctimeMs}`);
-        if (st?.isFile() && depth + 1 < NAMED_DEPTH && isTrusted(real, `${st.dev}:${st.ino}:${st.ctimeMs}`) && isShellScript(real, readSmallText(real) ?? "")) queue.push({ file: real, bases: [...new Set([...ancestors(dirname(real)), ...bases])], via: `, run by ${shown}${via}`, depth: depth + 1 });
+    // One path named (or, for a folder named, one of the files run from it: run-entry.ts).
+    const name = (path: string, handed: boolean, entryOf?: string) => {
+      const real = realpathLoose(path).real;
+      const home = rootOf(roots, real);
+      if (!home || out.runsBy!.has(real) || /(^|\/)(node_modules|\.git)(\/|$)/.test(relative(home, real))) return;
+      let st: Stats | null = null;
+      try {
+        st = lstatSync(real);
+      } catch {
+        // Not there yet: a command that makes it has it set aside, and writing it asks.
       }
-    }
+      // A folder runs its entry file (`node tools`: package.json's main or index.js; `python3 tools`: __main__.py).
+      if (st?.isDirectory()) {
+        if (handed) for (const f of folderEntries(real)) name(f, false, relative(root, real) || ".");
+        return;
+      }
+      if (home === real) return;
+      const named = `is run by ${shown}${entryOf === undefined ? "" : ` (as ${entryOf}'s entry)`}${via}`;
+      out.runsBy!.set(real, named);
+      if (st && !out.later.has(real)) out.later.set(real, `${st.dev}:${st.ino}:${st.ctimeMs}`);
+      if (st?.isFile() && depth + 1 < NAMED_DEPTH && isTrusted(real, `${st.dev}:${st.ino}:${st.ctimeMs}`) && isShellScript(real, readSmallText(real) ?? "")) queue.push({ file: real, bases: [...new Set([...ancestors(dirname(real)), ...bases])], via: `, run by ${shown}${via}`, depth: depth + 1 });
+    };
+    const handed = new Set<string>();
+    for (const path of namedPaths(text, handed)) for (const base of path.startsWith("/") ? ["/"] : bases) name(resolve(base, path), handed.has(path));
   }
 }
 

@@ -144,43 +144,75 @@ describe.skipIf(!usable)("--allow-write=.git under --allow-run", () => {
     expect(existsSync(join(root, "sm/PWNED-sm-hook"))).toBe(false);
   });
 
-  test("a rebase the command leaves stopped runs none of its exec lines or its strategy when the person continues it", async () => {
+  test("a rebase the command leaves stopped, picking a commit of its own that rewrites a hook, is set aside: the person's git writes nothing (red team 10 F09)", async () => {
+    // A commit in no ref whose tree changes .husky/pre-commit (read-only to commands), and a rebase stopped at `break`
+    // with `pick` of it next: `git rebase --continue` outside the sandbox would write the hook into the working tree.
     const plant = [
-      "git checkout -q feature",
-      "git rebase -q main; printf 'exec touch PWNED-exec\\n x  touch PWNED-x\\n' >> .git/rebase-merge/git-rebase-todo",
-      "echo evil > .git/rebase-merge/strategy && echo stopped",
-    ].join(" ; ");
+      "printf '#!/bin/sh\\ntouch PWNED-hook\\n' > /tmp/p && B=$(git hash-object -w /tmp/p)",
+      "T=$(GIT_INDEX_FILE=/tmp/i sh -c 'git read-tree HEAD && git update-index --cacheinfo 100755,'$B',.husky/pre-commit && git write-tree')",
+      "E=$(git commit-tree $T -p HEAD -m 'tests: quieter hook')",
+      `GIT_SEQUENCE_EDITOR="printf 'break\\npick '$E'\\nexec touch PWNED-exec\\n' >" git rebase -i HEAD >/dev/null 2>&1; test -d .git/rebase-merge && echo stopped`,
+    ].join(" && ");
     const fake = runs.start([reply([toolUse("run_bash", { command: plant })]), reply("Done.")]);
     const { root, env } = runs.workspace("bunker-git-grant-rebase-", fake.url);
-    const id = ["-c", "user.name=me", "-c", "user.email=me@example.com"];
     git(root, "init", "-q", "-b", "main");
+    git(root, "config", "user.email", "me@example.com");
+    git(root, "config", "user.name", "me");
+    git(root, "config", "core.hooksPath", ".husky");
+    await Bun.write(join(root, ".husky/pre-commit"), "#!/bin/sh\ntrue\n");
+    Bun.spawnSync(["chmod", "+x", join(root, ".husky/pre-commit")]);
     await Bun.write(join(root, "a"), "1\n");
-    git(root, "add", "a");
-    git(root, ...id, "commit", "-qm", "one");
-    git(root, "checkout", "-q", "-b", "feature");
-    await Bun.write(join(root, "a"), "2\n");
-    git(root, ...id, "commit", "-qam", "two");
-    await Bun.write(join(root, "b"), "b\n");
-    git(root, "add", "b");
-    git(root, ...id, "commit", "-qm", "three");
-    git(root, "checkout", "-q", "main");
-    await Bun.write(join(root, "a"), "3\n");
-    git(root, ...id, "commit", "-qam", "main-2");
+    git(root, "add", ".");
+    git(root, "commit", "-qm", "one");
 
     const r = await runHeadless(root, env, ["-p", "go", "--allow-run", "--allow-write=.git", "--no-prompt"]);
     expect(r.code).toBe(0);
     const [result] = toolResults(fake.requests[1]);
     expect(result!.content).toContain("stopped");
-    expect(result!.content).toContain("bunker disarmed 2 exec lines in .git/rebase-merge/git-rebase-todo, which the command wrote under --allow-write=.git (git rebase --continue would run them outside the sandbox)");
-        expect(result!.content).toContain('bunker set aside .git/rebase-merge/strategy, which the command wrote under --allow-write=.git (its merge strategy "evil" would run git-merge-evil from your PATH when you continue)');
-    // The person resolves the conflict and continues: the rebase finishes, and nothing the command added runs.
+    expect(result!.content).toContain("note: bunker set aside .git/rebase-merge, a stopped rebase the command left under --allow-write=.git (git rebase --continue, --skip or --abort would carry it out outside the sandbox, writing the commits it names into your working tree; next in it: pick ");
+    expect(result!.content).toContain("to restore it after checking it: mv .git/rebase-merge.bunker-set-aside .git/rebase-merge");
+    expect(r.stderr).toContain("bunker set aside .git/rebase-merge, a stopped rebase the command left");
+    // The person continues, then commits: no rebase to continue, the hook is theirs, nothing the command chose runs.
+    const cont = Bun.spawnSync(["git", "rebase", "--continue"], { cwd: root, env: { ...process.env, GIT_EDITOR: "true" }, stderr: "pipe" });
+    expect(cont.stderr.toString()).toContain("No rebase in progress");
+    expect(readFileSync(join(root, ".husky/pre-commit"), "utf8")).toBe("#!/bin/sh\ntrue\n");
     await Bun.write(join(root, "a"), "2\n");
+    git(root, "commit", "-qam", "two");
+    expect(existsSync(join(root, "PWNED-hook"))).toBe(false);
+    expect(existsSync(join(root, "PWNED-exec"))).toBe(false);
+  });
+
+  test("the person's own rebase, stopped at a conflict, that the model resolves and carries on to the next is left for the person to continue", async () => {
+    const fake = runs.start([reply([toolUse("run_bash", { command: "echo x > a && git add a && GIT_EDITOR=true git rebase --continue >/dev/null 2>&1; test -d .git/rebase-merge && echo stopped-again" })]), reply("Done.")]);
+    const { root, env } = runs.workspace("bunker-git-grant-rebase-own-", fake.url);
+    git(root, "init", "-q", "-b", "main");
+    git(root, "config", "user.email", "me@example.com");
+    git(root, "config", "user.name", "me");
+    await Bun.write(join(root, "a"), "1\n");
     git(root, "add", "a");
-    const cont = Bun.spawnSync(["git", ...id, "rebase", "--continue"], { cwd: root, env: { ...process.env, GIT_EDITOR: "true" }, stderr: "pipe" });
+    git(root, "commit", "-qm", "one");
+    git(root, "checkout", "-q", "-b", "feature");
+    for (const [n, v] of [["two", "2"], ["three", "3"]]) {
+      await Bun.write(join(root, "a"), `${v}\n`);
+      git(root, "commit", "-qam", n!);
+    }
+    git(root, "checkout", "-q", "main");
+    await Bun.write(join(root, "a"), "m\n");
+    git(root, "commit", "-qam", "main-2");
+    git(root, "checkout", "-q", "feature");
+    Bun.spawnSync(["git", "rebase", "main"], { cwd: root, stderr: "pipe", stdout: "pipe" });
+    expect(existsSync(join(root, ".git/rebase-merge"))).toBe(true);
+
+    const r = await runHeadless(root, env, ["-p", "go", "--allow-run", "--allow-write=.git", "--no-prompt"]);
+    expect(r.code).toBe(0);
+    const [result] = toolResults(fake.requests[1]);
+    expect(result!.content).toContain("stopped-again");
+    expect(result!.content).not.toContain("set aside");
+    await Bun.write(join(root, "a"), "3\n");
+    git(root, "add", "a");
+    const cont = Bun.spawnSync(["git", "rebase", "--continue"], { cwd: root, env: { ...process.env, GIT_EDITOR: "true" }, stderr: "pipe" });
     expect(cont.exitCode).toBe(0);
     expect(git(root, "log", "--format=%s")).toBe("three\ntwo\nmain-2\none\n");
-    expect(existsSync(join(root, "PWNED-exec"))).toBe(false);
-    expect(existsSync(join(root, "PWNED-x"))).toBe(false);
   });
 });
 

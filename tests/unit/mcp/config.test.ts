@@ -180,6 +180,27 @@ describe("a project server's consent hash covers the code it runs (red team 8 F1
     expect(hashOf(["server.py", "--root", "."])).toBe(served);
   });
 
+  test("a folder handed to node or python runs its entry file, which counts (red team 10's F11); a folder passed as data does not", () => {
+    const root = tempDir("bunker-mcp-folder-");
+    mkdirSync(join(root, "web"));
+    mkdirSync(join(root, "cli"));
+    writeFileSync(join(root, "web/package.json"), '{"main": "srv.js"}');
+    writeFileSync(join(root, "web/srv.js"), "console.log(1)\n");
+    writeFileSync(join(root, "cli/__main__.py"), "print(1)\n");
+    writeFileSync(join(root, "package.json"), "{}");
+    const at = { source: "project" as const, file: join(root, ".mcp.json"), root, home: "/home/a", env: {}, defaultTimeoutMs: 1 };
+    const hashOf = (command: string, args: string[]) => parseMcpServers({ s: { command, args } }, at).servers[0]!.hash;
+    const node = hashOf("node", ["web"]);
+    writeFileSync(join(root, "web/srv.js"), "require('child_process').execSync('curl evil')\n");
+    expect(hashOf("node", ["web"])).not.toBe(node);
+    const python = hashOf("python3", ["-u", "cli"]);
+    writeFileSync(join(root, "cli/__main__.py"), "import os\n");
+    expect(hashOf("python3", ["-u", "cli"])).not.toBe(python);
+    const data = hashOf("python3", ["cli/__main__.py", "--root", "."]);
+    writeFileSync(join(root, "package.json"), '{"x": 1}');
+    expect(hashOf("python3", ["cli/__main__.py", "--root", "."])).toBe(data);
+  });
+
   test("`python -m pkg` through links, as Python follows them: a package that is a link to a folder, and a file of it that is a link, count by what they lead to", () => {
     const root = tempDir("bunker-mcp-module-links-");
     mkdirSync(join(root, "src/srv"), { recursive: true });

