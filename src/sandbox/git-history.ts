@@ -11,7 +11,7 @@ import { hostProgram } from "./host-program.ts";
 import { shellQuote } from "../shell/quote.ts";
 import { join } from "node:path";
 import { readRegularSync } from "../fs/file-kind.ts";
-import { indexStamp, refsStamp } from "./git-stamps.ts";
+import { indexStamp as indexStampNow, refsStamp as refsStampNow } from "./git-stamps.ts";
 
 /** A granted git directory's refs before a command: ref name → commit (HEAD included). */
 export interface RefsBefore {
@@ -31,16 +31,43 @@ export interface RefsBefore {
  * look (the next command's before, or this command's after when it touched nothing) needs no git. Taken only
  * when the stamp held while git ran (nothing changed under it). Bounded: a session sees a handful of repositories.
  */
+/**
+ * Within one look (oneLook: the looks before a command, or after it, with nothing of the command left running), each
+ * stamp is taken once; forgotten when the look ends, and when bunker itself changes the refs (replaceRefsMade).
+ * Outside a look every stamp is taken anew.
+ */
+let stamps: Map<string, string | null> | null = null;
+function stampOnce(key: string, take: () => string | null): string | null {
+  if (!stamps) return take();
+  if (stamps.has(key)) return stamps.get(key)!;
+  const stamp = take();
+  stamps.set(key, stamp);
+  return stamp;
+}
+
+/** Runs `look` with each stamp taken once. */
+export function oneLook<T>(look: () => T): T {
+  const outer = stamps;
+  stamps = new Map();
+  try {
+    return look();
+  } finally {
+    stamps = outer;
+  }
+}
+const refsStamp = (gitDir: string) => stampOnce(`refs\0${gitDir}`, () => refsStampNow(gitDir));
+const indexStamp = (gitDir: string) => stampOnce(`index\0${gitDir}`, () => indexStampNow(gitDir));
+
 const answers = new Map<string, { stamp: string; value: unknown }>();
 const MAX_ANSWERS = 64;
 
-function remembered<T>(key: string, stampOf: () => string | null, ask: () => T | null): { value: T | null; stamp: string | null } {
+function remembered<T>(key: string, stampOf: () => string | null, ask: () => T | null, freshStamp: () => string | null = stampOf): { value: T | null; stamp: string | null } {
   const stamp = stampOf();
   const hit = stamp === null ? undefined : answers.get(key);
   if (hit && hit.stamp === stamp) return { value: hit.value as T, stamp };
   const value = ask();
   // Changed while git read it: this answer stands for no stamp.
-  if (stamp === null || value === null || stampOf() !== stamp) return { value, stamp: null };
+  if (stamp === null || value === null || freshStamp() !== stamp) return { value, stamp: null };
   answers.delete(key);
   answers.set(key, { stamp, value });
   if (answers.size > MAX_ANSWERS) answers.delete(answers.keys().next().value!);
@@ -52,7 +79,7 @@ function hiddenNow(gitDir: string, worktree: string): { value: string[] | null; 
   return remembered(`index\0${gitDir}\0${worktree}`, () => indexStamp(gitDir), () => {
     const out = git(gitDir, ["ls-files", "-v", "-z"], worktree);
     return out === null ? null : out.split("\0").filter((e) => /^[a-zS] /.test(e)).map((e) => e.slice(2));
-  });
+  }, () => indexStampNow(gitDir));
 }
 
 /**
@@ -81,6 +108,9 @@ function stagedNow(gitDir: string, worktree: string): { value: string[] | null }
   return remembered(`staged\0${gitDir}\0${worktree}`, stampOf, () => {
     const out = git(gitDir, ["diff-index", "--cached", "--no-renames", "--name-only", "-z", "HEAD", "--"], worktree);
     return out === null ? null : out.split("\0").filter(Boolean);
+  }, () => {
+    const [refs, index] = [refsStampNow(gitDir), indexStampNow(gitDir)];
+    return refs && index ? `${refs}:${index}` : null;
   });
 }
 
@@ -158,7 +188,7 @@ export function refsOf(gitDir: string): RefsBefore | null {
     const head = headOf(gitDir, refs);
     if (head) refs.HEAD = head;
     return refs;
-  });
+  }, () => refsStampNow(gitDir));
   return got.value ? { gitDir, refs: got.value, refsStamp: got.stamp } : null;
 }
 
@@ -279,6 +309,8 @@ export function replaceRefsMade(before: RefsBefore): string[] {
     const object = ref.slice("refs/replace/".length);
     const shown = `git would have shown the object ${object.slice(0, 12)} as ${sha.slice(0, 12)} (git show, diff, log -p, blame) while a push sends the real one`;
     const removed = git(before.gitDir, ["update-ref", "-d", ref, sha]) !== null;
+    // The refs changed: the rest of the look takes their stamp anew.
+    stamps?.clear();
     return [removed
       ? `the command made the replace ref ${shellQuote(ref)}: ${shown}. bunker removed it (to make it again: git replace ${object} ${sha})`
       : `the command made the replace ref ${shellQuote(ref)}: ${shown}. bunker could not remove it: git update-ref -d ${shellQuote(ref)}`];

@@ -19,7 +19,7 @@ import { inheritedFds } from "../sandbox/self-binary.ts";
 import { grantsKey, keptHome } from "../sandbox/kept-home.ts";
 import { wallAfter, wallBefore } from "../sandbox/git-wall.ts";
 import { grantedGit, grantedGitAfter } from "../sandbox/git-grant.ts";
-import { committedRunsLater, historyBefore, newlyHidden, replaceRefsMade, stagedRunsLater } from "../sandbox/git-history.ts";
+import { committedRunsLater, historyBefore, newlyHidden, oneLook, replaceRefsMade, stagedRunsLater } from "../sandbox/git-history.ts";
 import { unwalkedNote } from "../sandbox/walk-gaps.ts";
 import { laterMatch } from "../perms/runs-later.ts";
 import { loopbackNote, refusalNote, startCommandNet } from "../net/command-net.ts";
@@ -200,7 +200,7 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
         const disarmed = atMost(WALL_LINES, [
           ...(spec.repositories ? wallAfter([ctx.root, ...(spec.grantedRoots ?? [])], spec.repositories) : []),
           ...(spec.grantedGit ? grantedGitAfter(ctx.root, spec.grantedGit) : []),
-          ...(spec.grantedGit?.history ?? []).flatMap((h) => [...committedRunsLater(h.worktree, h, laterOf(ctx.root, opts).match), ...stagedRunsLater(h.worktree, h, laterOf(ctx.root, opts).match), ...replaceRefsMade(h), ...newlyHidden(h.worktree, h)]),
+          ...oneLook(() => (spec.grantedGit?.history ?? []).flatMap((h) => [...committedRunsLater(h.worktree, h, laterOf(ctx.root, opts).match), ...stagedRunsLater(h.worktree, h, laterOf(ctx.root, opts).match), ...replaceRefsMade(h), ...newlyHidden(h.worktree, h)])),
         ]);
         for (const line of disarmed) ctx.ui.info(`  ${escapeControl(line)}`);
         const notes = [
@@ -283,10 +283,10 @@ export function commandSandboxSpec(command: string, root: string, opts: RunBashO
   // Under --allow-write=.git: history writable, what git obeys (config, hooks, info, commondir) not, nor the .git file that names the git directory.
   const gitGrant = wall && opts.gitWritable ? grantedGit([...topGit, ...gitDirs], roots) : undefined;
   // Its refs, to see after it what it committed (git-history.ts): a repository's work tree is the folder holding its .git; a linked one's, the workspace.
-  if (gitGrant) gitGrant.history = [...[...topGit].map((g) => ({ g, worktree: dirname(g) })), ...gitDirs.map((g) => ({ g, worktree: root }))].flatMap(({ g, worktree }) => {
+  if (gitGrant) gitGrant.history = oneLook(() => [...[...topGit].map((g) => ({ g, worktree: dirname(g) })), ...gitDirs.map((g) => ({ g, worktree: root }))].flatMap(({ g, worktree }) => {
     const before = lstatKind(g) === "other" ? historyBefore(g, worktree) : null;
     return before ? [{ ...before, worktree }] : [];
-  });
+  }));
   const dotGitFile = gitGrant && lstatKind(join(root, ".git")) === "file" ? [join(root, ".git")] : [];
   const readable = [...grantedReadPaths(grants), ...(opts.gitWritable ? [] : gitDirs), ...enclosingGitDirs(root, host.home ?? realpathLoose(opts.home ?? homedir()).real)];
   const writable = [...(opts.writable ?? []), ...(opts.gitWritable ? gitDirs : [])];
