@@ -24,7 +24,7 @@ import { continueCommand, openSession } from "./session/open.ts";
 import type { SessionRecorder } from "./session/recorder.ts";
 import { Checkpoints } from "./change/checkpoints.ts";
 import { startChanges } from "./change/start.ts";
-import { keepCopyIn } from "./sandbox/self-binary.ts";
+import { keepPrivateIn } from "./sandbox/private-folder.ts";
 import { dirname } from "node:path";
 import type { McpHub } from "./mcp/hub.ts";
 
@@ -118,11 +118,11 @@ export async function buildApp(config: Config, ui: TerminalUI, greet?: (modelNam
   for (const warning of config.startupWarnings) ui.info(pc.yellow(escapeControl(warning)));
   // At a prompt the person hears about a missing sandbox before the first command; a headless turn may need none.
   // MCP servers start now, in the same sandbox: what it cannot keep from them is said before they start (red team 6's F11d).
+  // A copy of bunker's binary (if it is replaced mid-session) and the mount checker's list go where no sandbox looks.
+  keepPrivateIn(dirname(config.sessionsPath));
   if (!config.print || config.mcp.servers.length > 0) await probeSandbox();
   const session = new SessionState();
   const changes = startChanges(config, (line) => ui.info(pc.yellow(escapeControl(line))));
-  // A copy of bunker's binary, if it is replaced mid-session, goes where no sandbox looks (self-binary.ts).
-  keepCopyIn(dirname(config.sessionsPath));
   const opened = await openSession(config, (message) => ui.info(pc.yellow(escapeControl(message))));
   if (opened.notice) ui.info(pc.yellow(escapeControl(opened.notice)));
   if (opened.resumed) {

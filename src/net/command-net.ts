@@ -3,11 +3,12 @@
 // forwarder on 127.0.0.1:PORT (bubblewrap) or on the host's loopback port
 // that the Seatbelt profile alone allows (macOS). The command is told where
 // it is through HTTP_PROXY and friends; its own loopback stays direct.
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { UNDUMPABLE, forwarderCommand } from "./forwarder.ts";
 import { NetProxy, type NetGate, type Refusal } from "./proxy.ts";
+import { privateFolder } from "../sandbox/private-folder.ts";
 
 /** What the sandbox must provide for the proxy path (SandboxSpec.netProxy). */
 export interface NetProxySpec {
@@ -72,7 +73,7 @@ export async function startCommandNet(kind: "bubblewrap" | "seatbelt", gate: Net
       close: () => proxy.close(),
     };
   }
-  const dir = mkdtempSync(join(tmpdir(), "bunker-net-"));
+  const dir = socketFolder();
   const socket = join(dir, "proxy.sock");
   const proxy = new NetProxy({ gate });
   try {
@@ -95,6 +96,20 @@ export async function startCommandNet(kind: "bubblewrap" | "seatbelt", gate: Net
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The proxy's socket folder: in bunker's private folder, where no command can put a listener of its own in the
+ * proxy's place for the commands after it (in $TMPDIR a command granted /tmp could); in $TMPDIR only when that path
+ * is too long for a socket (108 bytes on Linux).
+ */
+function socketFolder(): string {
+  const home = privateFolder();
+  if (Buffer.byteLength(join(home, "bunker-net-XXXXXX", "proxy.sock")) < 100) {
+    mkdirSync(home, { recursive: true, mode: 0o700 });
+    return mkdtempSync(join(home, "bunker-net-"));
+  }
+  return mkdtempSync(join(tmpdir(), "bunker-net-"));
 }
 
 /** What run_bash adds to a command's result when the proxy refused connections. */

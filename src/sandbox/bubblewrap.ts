@@ -8,11 +8,12 @@
 import { proxyBwrapArgs } from "../net/command-net.ts";
 import { realHostFs, sandboxMounts, shownAs, standInPaths, type HostFs, type Mount, type SandboxSpec } from "./spec.ts";
 import { gitDirsInside, isWithin } from "../perms/workspace.ts";
+import { processFolder } from "./private-folder.ts";
 import { checkerInvocation, mountChecks, type MountCheck } from "./mount-check.ts";
 import { tmpfsSizeOf, tmpfsSizes, type TmpfsSizes } from "./tmpfs-sizes.ts";
 import { limitedArgv, prlimitProgram, processLimits } from "./process-limits.ts";
 import { SANDBOX_SELF, selfBinaryArgs } from "./self-binary.ts";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync, existsSync } from "node:fs";
+import { mkdirSync, writeFileSync, existsSync } from "node:fs";
 import { join } from "node:path";
 
 /** One mount as bwrap arguments; a writable empty folder (an in-memory tmpfs) gets its size. */
@@ -106,9 +107,8 @@ let listDir: string | undefined;
 function checkList(checks: MountCheck[]): string {
   const text = JSON.stringify(checks);
   if (!listDir || !existsSync(listDir)) {
-    const tmp = (process.env.TMPDIR || "/tmp").replace(/(.)\/+$/, "$1");
-    const made = mkdtempSync(join(tmp, "bunker-mounts-"));
-    process.on("exit", () => rmSync(made, { recursive: true, force: true }));
+    // Not $TMPDIR when bunker has a state folder: a command granted /tmp could empty the next command's list.
+    const made = processFolder("bunker-mounts");
     listDir = made;
   }
   const file = join(listDir, `${Bun.hash(text).toString(16)}.json`);

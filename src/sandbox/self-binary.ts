@@ -7,9 +7,9 @@
 // bunker's own; where a sandboxed command can write the binary (bunker built in
 // its own workspace), that program ran outside the sandbox as the Landlock
 // wrapper.
-import { closeSync, copyFileSync, fstatSync, mkdirSync, openSync, readdirSync, readlinkSync, rmSync } from "node:fs";
+import { closeSync, copyFileSync, fstatSync, openSync, readlinkSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { isRunning, processStart } from "../fs/process-id.ts";
+import { processFolder } from "./private-folder.ts";
 
 /** Where bubblewrap shows the binary inside (its private /run): the checker and the forwarder start from there. */
 export const SANDBOX_SELF = "/run/bunker-self";
@@ -28,29 +28,6 @@ export function hostSelf(): string {
 
 let running: number | undefined;
 let copy: { dir: string; fd: number } | undefined;
-let copyHome: string | undefined;
-
-/**
- * Where a copy of the binary is made: bunker's state folder, which no sandbox is shown (in $TMPDIR a command granted
- * /tmp could rewrite it); $TMPDIR when bunker has none.
- */
-export function keepCopyIn(dir: string): void {
-  copyHome = dir;
-}
-
-/** Copies left by bunkers that are gone (killed before their exit could remove them). */
-function removeStaleCopies(home: string): void {
-  let names: string[];
-  try {
-    names = readdirSync(home);
-  } catch {
-    return;
-  }
-  for (const name of names) {
-    const m = /^bunker-self-(\d+)-(\d*)$/.exec(name);
-    if (m && !isRunning(Number(m[1]), m[2] || null)) rmSync(join(home, name), { recursive: true, force: true });
-  }
-}
 
 /** An open descriptor still naming a file (bwrap cannot bind one whose name is gone: it resolves the link's text). */
 function named(fd: number): boolean {
@@ -74,15 +51,9 @@ export function selfBinaryFd(): number {
     closeSync(copy.fd);
     rmSync(copy.dir, { recursive: true, force: true });
   }
-  // $TMPDIR as node:os would give it, without loading node:os at start (a headless turn loads it only if used).
-  const home = copyHome ?? (process.env.TMPDIR || "/tmp").replace(/(.)\/+$/, "$1");
-  mkdirSync(home, { recursive: true, mode: 0o700 });
-  removeStaleCopies(home);
-  const dir = join(home, `bunker-self-${process.pid}-${processStart(process.pid)}`);
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { mode: 0o700 });
+  // Where no sandbox is shown it (private-folder.ts).
+  const dir = processFolder("bunker-self");
   const made = { dir, fd: -1 };
-  process.on("exit", () => rmSync(made.dir, { recursive: true, force: true }));
   const file = join(dir, "bunker");
   copyFileSync(`/proc/self/fd/${running}`, file);
   made.fd = openSync(file, "r");

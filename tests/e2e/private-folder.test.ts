@@ -1,0 +1,46 @@
+// The files bunker's sandboxes trust (the mount checker's list, a copy of the
+// binary) are kept in bunker's state folder, never in $TMPDIR: a command
+// granted the temporary folder could otherwise empty the list the next
+// command's checks are read from. Real binary, real bubblewrap, the scripted
+// server.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdirSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { detectSandbox } from "../../src/sandbox/detect.ts";
+import { reply, startFakeAnthropic, toolUse } from "../support/fake-anthropic.ts";
+import { runBunker, toolResults } from "../support/cli.ts";
+import { tempDir } from "../support/context.ts";
+
+let base: string;
+beforeAll(() => {
+  base = tempDir("bunker-private-folder-");
+});
+afterAll(() => rmSync(base, { recursive: true, force: true }));
+
+describe.skipIf(detectSandbox().kind !== "bubblewrap")("bunker's private files (real bubblewrap)", () => {
+  test("a command granted $TMPDIR finds neither the mount-check list nor the network proxy's socket there; the checks still run", async () => {
+    const ws = join(base, "ws");
+    const tmp = join(base, "tmp");
+    const home = join(base, "home");
+    // A .git in the workspace: its read-only mount is checked from inside before each writing command.
+    for (const d of [join(ws, ".git"), tmp, home]) mkdirSync(d, { recursive: true });
+    const fake = startFakeAnthropic([
+      reply([toolUse("run_bash", { command: "echo one > a.txt && cat a.txt" })]),
+      reply([toolUse("run_bash", { command: `ls -A ${tmp} | grep bunker-; echo end` })]),
+      reply("Done."),
+    ]);
+    try {
+      const r = await runBunker(["-p", "go", "--allow-run", "--allow-write=.", `--allow-write=${tmp}`], {
+        cwd: ws,
+        env: { HOME: home, TMPDIR: tmp, ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.url },
+      });
+      expect(r.code).toBe(0);
+      expect(toolResults(fake.requests[1])[0]).toEqual({ content: "exit code 0\n\none", is_error: false });
+      // Before: `bunker-mounts-XXXXXX` (whose JSON a command could replace with `[]` for the next one) and
+      // `bunker-net-XXXXXX` (whose proxy socket it could replace with a listener of its own).
+      expect(toolResults(fake.requests[2])[0]).toEqual({ content: "exit code 0\n\nend", is_error: false });
+    } finally {
+      await fake.stop();
+    }
+  });
+});

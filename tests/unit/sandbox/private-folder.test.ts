@@ -1,0 +1,27 @@
+import { afterAll, expect, test } from "bun:test";
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { keepPrivateIn, privateFolder, processFolder } from "../../../src/sandbox/private-folder.ts";
+import { processStart } from "../../../src/fs/process-id.ts";
+import { tempDir } from "../../support/context.ts";
+
+const state = tempDir("bunker-private-");
+afterAll(() => rmSync(state, { recursive: true, force: true }));
+
+test("private files go in the state folder once it is known", () => {
+  keepPrivateIn(join(state, "state"));
+  expect(privateFolder()).toBe(join(state, "state"));
+});
+
+test("a process folder is this process's own, owner-only; one left by a bunker that is gone is removed, a running one's kept", () => {
+  const parent = join(state, "state");
+  mkdirSync(join(parent, "bunker-x-999999999-1"), { recursive: true });
+  // The parent of this test (bun) is running: its folder stays.
+  const live = `bunker-x-${process.ppid}-${processStart(process.ppid)}`;
+  mkdirSync(join(parent, live));
+  const dir = processFolder("bunker-x");
+  expect(dir).toBe(join(parent, `bunker-x-${process.pid}-${processStart(process.pid)}`));
+  expect(statSync(dir).mode & 0o777).toBe(0o700);
+  expect(readdirSync(parent).sort()).toEqual([live, `bunker-x-${process.pid}-${processStart(process.pid)}`].sort());
+  expect(existsSync(join(parent, "bunker-x-999999999-1"))).toBe(false);
+});
