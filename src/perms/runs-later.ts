@@ -144,7 +144,7 @@ function withKey(roots: string | readonly string[], extra: readonly RunsLaterRul
   // Innermost first: a granted folder inside another is its own root.
   const byDepth = [...all].sort((a, b) => b.length - a.length);
   const { env, home } = personOf(person);
-  const startup = startupMatcher(env, home);
+  const startup = startupMatcher(env, home, all);
   // The PATH of the person's next terminal: bunker's, with what their shell startup files add to it.
   const { before, after } = startup.path;
   const path = before.length + after.length === 0 ? bunkerPath : [...before, ...(bunkerPath === "" ? [] : [bunkerPath]), ...after].join(delimiter);

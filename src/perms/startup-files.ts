@@ -7,7 +7,7 @@
 // as runs-later wherever they lead (read-only to commands, a new one set
 // aside, a write tool asks). A folder entry covers everything in it
 // (~/.config/fish holds conf.d/ and functions/, which fish sources).
-import { statSync, type Stats } from "node:fs";
+import { lstatSync, readdirSync, readlinkSync, statSync, type Stats } from "node:fs";
 import { readRegularSync } from "../fs/file-kind.ts";
 import { homedir } from "../fs/home.ts";
 import { dirname, isAbsolute, join, relative } from "node:path";
@@ -104,7 +104,7 @@ export interface StartupMatch {
  * (a workspace that is the home) or where the name leads now (a link into a dotfiles workspace, a link to a folder
  * above it: ~/.config/fish -> ~/dotfiles/fish).
  */
-export function startupMatcher(env: Env = process.env, home: string = env.HOME || homedir()): StartupMatch {
+export function startupMatcher(env: Env = process.env, home: string = env.HOME || homedir(), roots: readonly string[] = []): StartupMatch {
   const files = new Map<string, string>();
   const folders: { dir: string; why: string }[] = [];
   // A startup file with a second name (a hard link: `ln ~/dotfiles/bashrc ~/.bashrc`) → what it is.
@@ -136,6 +136,22 @@ export function startupMatcher(env: Env = process.env, home: string = env.HOME |
     }
   };
   for (const f of startupFiles(env, home)) if (!f.git) add(f.path, f.folder, f.why, 0);
+  // Whatever a dot-entry of the home leads to, whatever its name (GNU stow: ~/.gdbinit -> dotfiles/gdbinit,
+  // ~/.config/starship.toml -> …): the program that reads it runs what it says (red team 10's F01). Every hop of the
+  // way, so a command cannot put a file of its own in place of a link on it.
+  for (const link of dotEntryLinks(home, env.XDG_CONFIG_HOME && isAbsolute(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : join(home, ".config"))) {
+    for (const hop of linkHops(link)) {
+      const folder = statOrNull(hop)?.isDirectory() === true;
+      // A link to the folder the person works in (~/.dotfiles -> the repository bunker runs in) guards its files one
+      // by one, through the links that lead to them, not the whole workspace.
+      if (folder && roots.some((r) => isWithin(realOrSelf(hop), r))) continue;
+      const why = `${DOT_ENTRY} (${shownOf(link)} leads here)`;
+      for (const p of new Set([hop, realOrSelf(hop)])) {
+        if (folder) folders.push({ dir: p, why });
+        else if (!files.has(p)) files.set(p, why);
+      }
+    }
+  }
   return {
     key: [...files.keys(), ...folders.map((f) => f.dir), ...inodes.keys(), "PATH", ...path.before, "$PATH", ...path.after].join("\0"),
     path,
@@ -150,6 +166,70 @@ export function startupMatcher(env: Env = process.env, home: string = env.HOME |
     },
   };
 }
+
+const DOT_ENTRY = "a dot-entry of your home: the program that reads it runs what it says";
+
+/** How many entries of the home's dot-folders are looked at for links, shallowest first (a link stow makes is near the top). */
+const DOT_LINK_BUDGET = 3000;
+/** How deep into a dot-folder (~/.config/nvim/lua/x.lua is 3 below ~/.config). */
+const DOT_LINK_DEPTH = 3;
+
+/**
+ * The symbolic links among the home's dot-entries and in its dot-folders (XDG's config folder first), breadth first,
+ * within DOT_LINK_BUDGET entries; a link to a folder is not walked into (what it leads to is guarded whole).
+ */
+export function dotEntryLinks(home: string, xdg: string = join(home, ".config")): string[] {
+  const links: string[] = [];
+  let budget = DOT_LINK_BUDGET;
+  const list = (dir: string): string[] => {
+    try {
+      return readdirSync(dir).sort();
+    } catch {
+      return [];
+    }
+  };
+  let level: string[] = [...new Set([xdg, ...list(home).filter((n) => n.startsWith(".")).map((n) => join(home, n))])];
+  for (let depth = 0; depth <= DOT_LINK_DEPTH && level.length > 0; depth++) {
+    const next: string[] = [];
+    for (const p of level) {
+      if (budget-- <= 0) return links;
+      let st: Stats;
+      try {
+        st = lstatSync(p);
+      } catch {
+        continue;
+      }
+      if (st.isSymbolicLink()) links.push(p);
+      else if (st.isDirectory() && depth < DOT_LINK_DEPTH) next.push(...list(p).map((n) => join(p, n)));
+    }
+    level = next;
+  }
+  return links;
+}
+
+/** A link and every path its chain of links passes through, to the last (at most 16 hops, as the kernel allows 40). */
+function linkHops(link: string): string[] {
+  const hops = [link];
+  let at = link;
+  for (let i = 0; i < 16; i++) {
+    let target: string;
+    try {
+      target = readlinkSync(at);
+    } catch {
+      break; // not a link: the chain ends here
+    }
+    at = isAbsolute(target) ? target : join(realOrSelf(dirname(at)), target);
+    hops.push(at);
+  }
+  return hops;
+}
+
+/** Where a shell command may start in a line: its start, after `;`, `&&`, `|`, `(`, `{`, `then`, `do`, `else`. */
+const AT = String.raw`(?:^|[\s;&|({]|\bthen|\bdo|\belse)\s*`;
+/** `PATH=VALUE`, `export PATH=…`, `declare -x PATH=…`. */
+const PATH_SET = new RegExp(String.raw`${AT}(?:(?:export|declare\s+-\w*x\w*|typeset\s+-\w*x\w*)\s+)?PATH=("[^"]*"|'[^']*'|[^\s;&|)]+)`, "g");
+/** zsh's `path=(… $path …)` and `path+=(…)`. */
+const ZSH_PATH_SET = new RegExp(String.raw`${AT}path(\+?)=\(([^)]*)\)`, "g");
 
 /** How deep `source` is followed from a startup file. */
 const MAX_SOURCE_DEPTH = 4;
@@ -188,17 +268,27 @@ export function readShellFile(file: string, home: string): { sourced: { path: st
     const named = written.replace(/^\$\{?(\w+)\}?(?=\/|$)/, (all, name: string) => (name !== "HOME" && vars.has(name) ? vars.get(name)! : all));
     return named.replace(/^~(?=\/|$)/, home).replace(/^\$\{?HOME\}?(?=\/|$)/, home);
   };
-  // `PATH=…:$PATH:…` (export too): the folders before and after what PATH had; one bunker cannot read is left out.
-  for (const line of lines) {
-    const m = /^\s*(?:export\s+)?PATH=("[^"]*"|'[^']*'|\S+)\s*(?:[;#]|$)/.exec(line);
-    if (!m) continue;
-    const parts = unquote(m[1]!).split(":");
-    const at = parts.findIndex((p) => p === "$PATH" || p === "${PATH}");
-    if (at === -1) continue;
-    parts.forEach((p, i) => {
+  // `PATH=…:$PATH:…` (export too) anywhere in a line (`[ -d ~/tools/bin ] && export PATH=…`, `then PATH=…`), what it
+  // had written `$PATH`, `${PATH}` or `${PATH:+:${PATH}}` (red team 10's F07), and zsh's `path=(~/bin $path)` and
+  // `path+=(…)`: the folders before and after what PATH had; one bunker cannot read is left out.
+  const place = (entries: string[], isOld: (e: string) => boolean) => {
+    const at = entries.findIndex(isOld);
+    if (at === -1) return;
+    entries.forEach((p, i) => {
       const dir = expand(p);
       if (i !== at && isAbsolute(dir) && !/[$`]/.test(dir)) (i < at ? pathBefore : pathAfter).push(dir);
     });
+  };
+  for (const line of lines) {
+    for (const m of line.matchAll(PATH_SET)) {
+      // `${PATH:+:${PATH}}` (or `:$PATH`, `${PATH}:`): what PATH had, with its colon only when it was set.
+      const value = unquote(m[1]!).replace(/\$\{PATH:\+:?\$\{?PATH\}?:?\}/g, ":$PATH:");
+      place(value.split(":").filter(Boolean), (p) => p === "$PATH" || p === "${PATH}");
+    }
+    for (const m of line.matchAll(ZSH_PATH_SET)) {
+      const words = m[2]!.trim().split(/\s+/).filter(Boolean).map(unquote);
+      place(m[1] === "+" ? ["$path", ...words] : words, (p) => p === "$path" || p === "${path}" || p === "$path[@]" || p === "${path[@]}");
+    }
   }
   for (const line of lines) {
     for (const m of line.matchAll(/(?:^|[;&|({]|\bthen|\bdo|\belse)\s*(?:source|\.)\s+("[^"]*"|'[^']*'|[^\s;&|)]+)/g)) {

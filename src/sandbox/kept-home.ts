@@ -16,6 +16,13 @@
 // the same workspace, never as a path the person's own tools use. Only each
 // cache folder itself is shown, never its parents in the state folder, so no
 // link a command leaves can steer where a later sandbox mounts anything.
+// A cache is code for a later command (cargo runs a cached crate's build.rs
+// and never re-hashes it, go's module and build caches, pip's built wheels,
+// Maven's and Gradle's jars are used as found: red team 10's F04), so one is
+// shown only to commands run with the very grants it was written under: a
+// session with wider grants (--allow-net, a secret in --allow-env) starts
+// with empty caches of its own, and what a command of a narrower session
+// planted never runs with more than that session could do itself.
 // Not kept (the empty home's own empty caches instead): a state folder inside
 // the workspace or holding it (its files would be the workspace's, which the
 // person's tools do read), a folder that is not a plain directory of this
@@ -23,6 +30,7 @@
 import { lstatSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { isWithin, realpathLoose } from "../perms/workspace.ts";
+import type { Grants, HostRules, PathRules, RunRules } from "../perms/policy.ts";
 
 /** The folder of bunker's state folder that holds the kept homes, one per workspace. */
 export const KEPT_HOMES = "sandbox-homes";
@@ -38,11 +46,31 @@ export const KEPT_CACHES = [
   ".cargo/registry", ".cargo/git", "go/pkg/mod", ".yarn/berry/cache", ".local/share/pnpm/store",
 ];
 
-/** The kept caches' folder of workspace `root` (a real path), made (owner-only, with every cache's folder) if it is not there yet; null where none may be kept. */
-export function keptHome(stateDir: string, root: string): string | null {
+/**
+ * What a command's sandbox may do beyond the workspace, as one string: the session's grants (read, write, run,
+ * network, their denials) and the variables it passes on. Kept caches are per workspace and per this key.
+ */
+export function grantsKey(grants: Grants, allowEnv: readonly string[]): string {
+  const { allow, deny } = grants;
+  const sorted = (xs: readonly string[]) => [...new Set(xs)].sort();
+  const paths = (r: PathRules) => [r.workspace, sorted(r.paths), sorted(r.globs)];
+  const hosts = (r: HostRules) => [r.all, sorted(r.hosts)];
+  const runs = (r: RunRules) => [r.all, sorted(r.programs), sorted(r.patterns)];
+  return JSON.stringify([
+    [paths(allow.read), paths(allow.write), runs(allow.run), hosts(allow.net)],
+    [paths(deny.read), paths(deny.write), runs(deny.run), hosts(deny.net)],
+    sorted(allowEnv),
+  ]);
+}
+
+/**
+ * The kept caches' folder of workspace `root` (a real path) for commands with the grants `key` (grantsKey), made
+ * (owner-only, with every cache's folder) if it is not there yet; null where none may be kept.
+ */
+export function keptHome(stateDir: string, root: string, key: string): string | null {
   const state = realpathLoose(stateDir).real;
   if (isWithin(root, state) || isWithin(state, root)) return null;
-  const dir = join(state, KEPT_HOMES, new Bun.CryptoHasher("sha256").update(root).digest("hex").slice(0, 16));
+  const dir = join(state, KEPT_HOMES, new Bun.CryptoHasher("sha256").update(root).update("\0").update(key).digest("hex").slice(0, 16));
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     const st = lstatSync(dir);

@@ -10,18 +10,24 @@
 // since it makes and connects sockets without the socket() system call. Landlock
 // ABI 9 (LANDLOCK_ACCESS_FS_RESOLVE_UNIX) would allow a server its own sockets;
 // this kernel's does not have it, so no server may make one. Nor may it have
-// another process make one for it: tracing calls are refused too, the server
-// is the sandbox's pid 1 (no bubblewrap reaper beside it), and the forwarder
-// in front of a networked server makes itself untraceable (red team 9's F12).
-//   `bunker __no-unix-sockets -- PROGRAM ARGS…` sets the filter and becomes PROGRAM.
+// another process make one for it: tracing calls are refused too, nothing
+// unfiltered runs beside it (no reaper of bubblewrap's: --as-pid-1), and the
+// forwarder in front of a networked server makes itself untraceable (red team
+// 9's F12). Every process under the filter is the server's equal, so the one
+// that reaps what a long-lived server leaves behind is one of them: after the
+// filter, a child subreaper /bin/sh starts the server and waits, and its own
+// wait collects every orphan the server's children leave (a pid 1 that never
+// waits, as the server was, piled them up as zombies).
+//   `bunker __no-unix-sockets -- PROGRAM ARGS…` sets the filter and becomes that shell, PROGRAM its child.
 import { ptr } from "bun:ffi";
 import { openLibc } from "./landlock.ts";
-import { execInPlace } from "./exec-in-place.ts";
+import { execInPlace, programPath } from "./exec-in-place.ts";
 
 export const NO_UNIX_SUBCOMMAND = "__no-unix-sockets";
 
 const PR_SET_NO_NEW_PRIVS = 38;
 const PR_SET_SECCOMP = 22;
+const PR_SET_CHILD_SUBREAPER = 36;
 const SECCOMP_MODE_FILTER = 2;
 const SECCOMP_RET_ALLOW = 0x7fff0000;
 const SECCOMP_RET_ERRNO = 0x00050000;
@@ -86,7 +92,15 @@ export function unixSocketFilter(arch = process.arch): Uint8Array {
   return out;
 }
 
-/** The subcommand: set the filter, then become PROGRAM. Never runs PROGRAM without it: the reason is said, status 126. */
+/**
+ * The reaper: the server as a background child, its standard input kept (a shell without job control gives one
+ * /dev/null, before any `<&0`), then `wait` for it: the shell's exit status is the server's (128+n for a signal),
+ * and while it waits it collects any child that ends, the orphans it adopts as a subreaper included.
+ */
+export const REAPER_SHELL = "/bin/sh";
+export const REAPER_SCRIPT = 'exec 3<&0; "$@" <&3 3<&- & wait $!';
+
+/** The subcommand: set the filter, then become the reaping shell that runs PROGRAM. Never runs PROGRAM without it: the reason is said, status 126. */
 export function runWithoutUnixSockets(args: string[]): number {
   const fail = (why: string): number => {
     process.stderr.write(`bunker ${NO_UNIX_SUBCOMMAND}: ${why}; the program was not started\n`);
@@ -104,5 +118,9 @@ export function runWithoutUnixSockets(args: string[]): number {
   fprog[1] = BigInt(ptr(filter));
   if (libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) !== 0) return fail("prctl(PR_SET_NO_NEW_PRIVS) failed");
   if (libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, BigInt(ptr(fprog)), 0, 0) !== 0) return fail("the kernel refused the seccomp filter");
-  return execInPlace(argv, fail);
+  const program = programPath(argv[0]!);
+  if (!program) return fail(`${argv[0]} was not found`);
+  // Without a shell (or a kernel that refuses a subreaper) the server runs as before, its orphans unreaped.
+  if (libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) !== 0 || !Bun.which(REAPER_SHELL)) return execInPlace([program, ...argv.slice(1)], fail);
+  return execInPlace([REAPER_SHELL, "-c", REAPER_SCRIPT, "bunker-reaper", program, ...argv.slice(1)], fail);
 }

@@ -16,10 +16,10 @@ import { adoptOrphans, endGroup, killAdoptedSince, trackGroup } from "../sandbox
 import { busyOnReadOnlyMount, memoryNote, pathNote, spaceNote, toolchainWriteNote } from "../sandbox/explain.ts";
 import { stateDirMade, stateDirView } from "../sandbox/state-dir.ts";
 import { inheritedFds } from "../sandbox/self-binary.ts";
-import { keptHome } from "../sandbox/kept-home.ts";
+import { grantsKey, keptHome } from "../sandbox/kept-home.ts";
 import { wallAfter, wallBefore } from "../sandbox/git-wall.ts";
 import { grantedGit, grantedGitAfter } from "../sandbox/git-grant.ts";
-import { committedRunsLater, hiddenFromStatus, newlyHidden, refsOf } from "../sandbox/git-history.ts";
+import { committedRunsLater, historyBefore, newlyHidden } from "../sandbox/git-history.ts";
 import { unwalkedNote } from "../sandbox/walk-gaps.ts";
 import { laterMatch } from "../perms/runs-later.ts";
 import { loopbackNote, refusalNote, startCommandNet } from "../net/command-net.ts";
@@ -59,8 +59,8 @@ export interface RunBashOptions {
   home?: string;
   /** bunker's own saved sessions (everything the model read, in every project): hidden from commands too. */
   sessionsDir?: string;
-  /** Each command's home holds the workspace's kept caches from bunker's state folder (kept-home.ts). */
-  keepHome?: boolean;
+  /** Each command's home holds the workspace's kept caches for these grants (kept-home.ts's grantsKey), from bunker's state folder; unset: none kept. */
+  keptCachesKey?: string;
   /** Output bound in bytes (default 30 000). */
   maxOutputBytes?: number;
   /** Between SIGTERM and SIGKILL (default 2 000 ms). */
@@ -95,7 +95,9 @@ export function runBashOptions(config: RunBashConfig): RunBashOptions {
     writable: grants.allow.write.paths.filter((p) => !isWithin(root, p) && !isWithin(p, root)),
     readOnly: grants.deny.write.paths.filter((p) => isWithin(root, p)),
     grants,
-    ...(config.sessionsPath ? { sessionsDir: dirname(config.sessionsPath), keepHome: config.persist !== false } : {}),
+    ...(config.sessionsPath ? { sessionsDir: dirname(config.sessionsPath) } : {}),
+    // The grants as the session starts: the caches its commands see are those written under the same ones.
+    ...(config.sessionsPath && config.persist !== false ? { keptCachesKey: grantsKey(grants, config.allowEnv) } : {}),
   };
 }
 
@@ -282,8 +284,8 @@ export function commandSandboxSpec(command: string, root: string, opts: RunBashO
   const gitGrant = wall && opts.gitWritable ? grantedGit([...topGit, ...gitDirs], roots) : undefined;
   // Its refs, to see after it what it committed (git-history.ts): a repository's work tree is the folder holding its .git; a linked one's, the workspace.
   if (gitGrant) gitGrant.history = [...[...topGit].map((g) => ({ g, worktree: dirname(g) })), ...gitDirs.map((g) => ({ g, worktree: root }))].flatMap(({ g, worktree }) => {
-    const refs = lstatKind(g) === "other" ? refsOf(g) : null;
-    return refs ? [{ ...refs, hidden: hiddenFromStatus(g, worktree) ?? undefined, worktree }] : [];
+    const before = lstatKind(g) === "other" ? historyBefore(g, worktree) : null;
+    return before ? [{ ...before, worktree }] : [];
   });
   const dotGitFile = gitGrant && lstatKind(join(root, ".git")) === "file" ? [join(root, ".git")] : [];
   const readable = [...grantedReadPaths(grants), ...(opts.gitWritable ? [] : gitDirs), ...enclosingGitDirs(root, host.home ?? realpathLoose(opts.home ?? homedir()).real)];
@@ -292,7 +294,7 @@ export function commandSandboxSpec(command: string, root: string, opts: RunBashO
   const state = opts.sessionsDir ? stateDirView(stateDirMade(opts.sessionsDir), root, workspaceReadOnly ? [] : writable) : { hidden: [], pinned: [] };
   // The sandbox home's caches, kept for the workspace's next commands, in the state folder only bunker sees.
   // Linux only: macOS has no private home to replace (seatbelt.ts).
-  const kept = confined && process.platform === "linux" && host.home && opts.sessionsDir && opts.keepHome ? keptHome(opts.sessionsDir, root) : null;
+  const kept = confined && process.platform === "linux" && host.home && opts.sessionsDir && opts.keptCachesKey !== undefined ? keptHome(opts.sessionsDir, root, opts.keptCachesKey) : null;
   // The folders on the way to bunker's state folder and to what a deny-read rule names: a command cannot move them.
   const pinned = [...new Set([...state.pinned, ...(confined && !workspaceReadOnly ? deniedPins(grants.deny.read, roots) : [])])];
   return {

@@ -22,6 +22,18 @@ function git(cwd: string, ...args: string[]): string {
   return r.stdout.toString();
 }
 
+/** A repository with one commit of app.py, and a workflow beside it, not tracked, for the command to commit; bunker run on it with --allow-write=.git. */
+async function runPlanting(root: string, env: Record<string, string>) {
+  git(root, "init", "-q", "-b", "main");
+  git(root, "config", "user.email", "me@example.com");
+  git(root, "config", "user.name", "me");
+  await Bun.write(join(root, "app.py"), "app\n");
+  await Bun.write(join(root, ".pwn.yml"), "on: push\njobs: {}\n");
+  git(root, "add", "app.py");
+  git(root, "commit", "-qm", "first");
+  return runHeadless(root, env, ["-p", "go", "--allow-run", "--allow-write=.git", "--no-prompt"]);
+}
+
 const WORK = [
   "git commit -qam 'update a'",
   "git checkout -q -b feature && echo f > f && git add f && git commit -qm feature",
@@ -177,14 +189,7 @@ describe.skipIf(!usable)("--allow-write=.git: a file other tools run, committed 
     const plant = "B=$(git hash-object -w .pwn.yml) && git update-index --add --cacheinfo 100644,$B,.github/workflows/pwn.yml && git update-index --skip-worktree .github/workflows/pwn.yml && git -c user.email=p@x -c user.name=P commit -qm 'Fix typo' && echo committed";
     const fake = runs.start([reply([toolUse("run_bash", { command: plant }), toolUse("run_bash", { command: "echo more >> app.py && git commit -qam 'app' && echo plain" })]), reply("Done.")]);
     const { root, env } = runs.workspace("bunker-git-history-", fake.url);
-    git(root, "init", "-q", "-b", "main");
-    git(root, "config", "user.email", "me@example.com");
-    git(root, "config", "user.name", "me");
-    await Bun.write(join(root, "app.py"), "app\n");
-    await Bun.write(join(root, ".pwn.yml"), "on: push\njobs: {}\n");
-    git(root, "add", "app.py");
-    git(root, "commit", "-qm", "first");
-    const r = await runHeadless(root, env, ["-p", "go", "--allow-run", "--allow-write=.git", "--no-prompt"]);
+    const r = await runPlanting(root, env);
     expect(r.code).toBe(0);
     const [planted, plain] = toolResults(fake.requests[1]);
     const sha = git(root, "rev-parse", "HEAD~1").trim().slice(0, 12);
@@ -196,6 +201,31 @@ describe.skipIf(!usable)("--allow-write=.git: a file other tools run, committed 
     expect(planted!.content.split(line).length).toBe(2);
     expect(plain!.content).toContain("plain");
     expect(plain!.content).not.toContain("was committed by the command");
+  });
+});
+
+describe.skipIf(!usable || !existsSync("/usr/bin/python3"))("--allow-write=.git: a committed workflow hidden from bunker's look at history (replace refs, a forged commit-graph)", () => {
+  test("bunker reads the commits a push sends, not what a replace ref or the commit-graph the command wrote says they are", async () => {
+    // A replace ref shows the workflow's commit as one that changes nothing; `git push` sends the real one.
+    const replaced = "B=$(git hash-object -w .pwn.yml) && git update-index --add --cacheinfo 100644,$B,.github/workflows/a.yml && git commit -qm 'Fix typo' && R=$(git commit-tree HEAD~1^{tree} -p HEAD~1 -m 'Fix typo') && git replace HEAD $R && git log --format= --name-only -1 | wc -l && echo replaced";
+    // The commit-graph names each commit's tree: the command writes one that names the parent's (git does not check it).
+    const forged = [
+      "git checkout -q -b side && B=$(git hash-object -w .pwn.yml) && git update-index --add --cacheinfo 100644,$B,.github/workflows/b.yml && git commit -qm 'Tidy'",
+      "git -c core.useReplaceRefs=false commit-graph write --reachable && chmod u+w .git/objects/info/commit-graph",
+      `/usr/bin/python3 -c "import sys; p='.git/objects/info/commit-graph'; b=open(p,'rb').read(); open(p,'wb').write(b.replace(bytes.fromhex(sys.argv[1]), bytes.fromhex(sys.argv[2])))" $(git -c core.commitGraph=false rev-parse HEAD^{tree} HEAD~1^{tree})`,
+      "git log --format= --name-only -1 | wc -l && git checkout -q main && echo forged",
+    ].join(" && ");
+    const fake = runs.start([reply([toolUse("run_bash", { command: forged }), toolUse("run_bash", { command: replaced })]), reply("Done.")]);
+    const { root, env } = runs.workspace("bunker-git-skewed-", fake.url);
+    const r = await runPlanting(root, env);
+    expect(r.code).toBe(0);
+    const [two, one] = toolResults(fake.requests[1]);
+    // Inside the sandbox, git itself is fooled: the commit shows no file.
+    expect(one!.content).toContain("0\nreplaced");
+    expect(two!.content).toContain("0\nforged");
+    // bunker is not.
+    expect(one!.content).toContain("note: .github/workflows/a.yml was committed by the command to main");
+    expect(two!.content).toContain("note: .github/workflows/b.yml was committed by the command to side");
   });
 });
 

@@ -4,7 +4,7 @@
 // its non-dot entries; a dot-entry only when a grant names it. Commands in the
 // real sandbox and the file tools agree, with the flags a person passes.
 import { describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { detectSandbox } from "../../src/sandbox/detect.ts";
 import { runHeadless, toolResults } from "../support/cli.ts";
@@ -93,5 +93,22 @@ describe.skipIf(!usable)("a home granted for writing (--allow-run --allow-write=
     );
     expect(readFileSync(join(ws.home, "notes.txt"), "utf8")).toBe("TOKEN-IN:notes.txt\nmore\n");
     for (const planted of [".gdbinit", ".local/lib", ".config/wezterm", "local2"]) expect(existsSync(join(ws.home, planted))).toBe(false);
+  });
+
+  test("a stowed dotfile's content in a non-dot folder is read-only too, whatever the tool that reads it: ~/.gdbinit -> dotfiles/gdbinit, ~/.config/starship.toml -> … (red team 10's F01)", async () => {
+    const fake = runs.start([]);
+    const ws = runs.workspace("bunker-home-stow-", fake.url);
+    mkdirSync(join(ws.home, "dotfiles"), { recursive: true });
+    mkdirSync(join(ws.home, ".config"), { recursive: true });
+    for (const f of ["gdbinit", "starship.toml", "notes.txt"]) writeFileSync(join(ws.home, "dotfiles", f), `${f}\n`);
+    symlinkSync("dotfiles/gdbinit", join(ws.home, ".gdbinit"));
+    symlinkSync("../dotfiles/starship.toml", join(ws.home, ".config/starship.toml"));
+    const command = ["gdbinit", "starship.toml", "notes.txt"].map((f) => `(echo 'shell touch /tmp/pwned' >> ~/dotfiles/${f} && echo ${f} written) 2>&1 | sed 's/.*: //'`).join("; ");
+    fake.push(reply([toolUse("run_bash", { command })]), reply("Done."));
+    const r = await runHeadless(ws.root, ws.env, ["-p", "go", "--allow-run", `--allow-write=${ws.home}`, "--no-prompt"]);
+    expect(r.code).toBe(0);
+    // Before: "gdbinit written", and the person's next gdb ran the line on the host.
+    expect(toolResults(fake.requests[1])[0]!.content).toStartWith(["exit code 0", "", "Read-only file system", "Read-only file system", "notes.txt written"].join("\n"));
+    expect(readFileSync(join(ws.home, "dotfiles/gdbinit"), "utf8")).toBe("gdbinit\n");
   });
 });

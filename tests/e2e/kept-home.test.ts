@@ -16,7 +16,7 @@ const usable = detectSandbox().kind === "bubblewrap";
 const runs = sandboxRuns();
 
 describe.skipIf(!usable)("the sandbox's home, kept for the workspace (real bubblewrap)", () => {
-  test("what one command caches in ~ the next command of the workspace finds, and no configuration it wrote there; another workspace, the person's home and a run that keeps nothing do not", async () => {
+  test("what one command caches in ~ the next command of the workspace with the same grants finds, and no configuration it wrote there; wider grants, another workspace, the person's home and a run that keeps nothing do not", async () => {
     const fake = runs.start([]);
     const ws = runs.workspace("bunker-kept-home-", fake.url);
     const run = async (root: string, command: string, flags: string[] = ["--allow-run"]) => {
@@ -44,6 +44,12 @@ describe.skipIf(!usable)("the sandbox's home, kept for the workspace (real bubbl
     expect(await run(ws.root, "echo 'registry=http://evil.example/' > ~/.npmrc && git config --global core.pager evil && mkdir -p ~/.cache/node/corepack ~/.npm/_npx && echo evil > ~/.cache/node/corepack/yarn && echo evil > ~/.npm/_npx/x && echo planted")).toContain("planted");
     expect(await run(ws.root, "cat ~/.npmrc ~/.cache/node/corepack/yarn ~/.npm/_npx/x 2>&1; git config --global core.pager; cat ~/.cache/pip/marker")).toMatch(/No such file or directory[^]*No such file or directory[^]*No such file or directory[^]*\nwheel$/);
     expect(toolResults(fake.requests.at(-1))[0]!.content).not.toContain("evil");
+
+    // Wider grants (a token passed on, the network) get caches of their own: a crate's build.rs a narrower session
+    // planted in ~/.cargo/registry never runs with them (red team 10's F04). The same grants again find theirs.
+    expect(await run(ws.root, "cat ~/.cache/pip/marker 2>&1; true", ["--allow-run", "--allow-env=DEPLOY_TOKEN"])).toContain("No such file or directory");
+    expect(await run(ws.root, "cat ~/.cache/pip/marker 2>&1; true", ["--allow-run", "--allow-net"])).toContain("No such file or directory");
+    expect(await run(ws.root, "cat ~/.cache/pip/marker")).toBe("exit code 0\n\nwheel");
 
     // Another workspace has a home of its own.
     const other = join(ws.base, "other");

@@ -197,19 +197,20 @@ test.skipIf(detectSandbox().kind !== "bubblewrap")("a socket that appears in the
   expect(await run(true)).toContain("reached hello");
 });
 
-test.skipIf(detectSandbox().kind !== "bubblewrap")("nothing unfiltered runs beside a filtered server that it could trace and have make a socket: it is pid 1, or the forwarder is and cannot be traced (red team 9 F12, real bubblewrap)", async () => {
+test.skipIf(detectSandbox().kind !== "bubblewrap")("nothing unfiltered runs beside a filtered server that it could trace and have make a socket: the one unfiltered process, the forwarder, cannot be traced (red team 9 F12, real bubblewrap)", async () => {
   const ctx = context({ plan: planSandbox("on", detectSandbox()) });
+  // Every other process in its sandbox: whether the filter holds it (Seccomp: 2), whether the server can open its
+  // memory (to have it run code of the server's choosing) and its descriptors.
   const probe = [
-    "import ctypes, errno, os",
-    "libc = ctypes.CDLL(None, use_errno=True)",
-    "print('pid', os.getpid(), 'others', sorted(int(p) for p in os.listdir('/proc') if p.isdigit() and int(p) != os.getpid()))",
-    "if os.getpid() != 1:",
-    "    try: open('/proc/1/mem', 'rb'); print('mem opened')",
-    "    except OSError as e: print('mem', errno.errorcode[e.errno])",
-    "    def opens(p):",
-    "        try: os.close(os.open(p, os.O_RDONLY)); return True",
-    "        except OSError: return False",
-    "    print('fds opened', sum(opens('/proc/1/fd/' + f) for f in os.listdir('/proc/1/fd')))",
+    "import errno, os",
+    "def opens(p):",
+    "    try: os.close(os.open(p, os.O_RDONLY)); return 'opened'",
+    "    except OSError as e: return errno.errorcode[e.errno]",
+    "me = os.getpid()",
+    "for p in sorted(int(p) for p in os.listdir('/proc') if p.isdigit() and int(p) != me):",
+    "    filtered = [l.split()[1] for l in open(f'/proc/{p}/status') if l.startswith('Seccomp:')] == ['2']",
+    "    fds = [opens(f'/proc/{p}/fd/{f}') for f in os.listdir(f'/proc/{p}/fd')] if not filtered else []",
+    "    print('pid 1' if p == 1 else 'its parent' if p == os.getppid() else 'other', 'filtered' if filtered else 'unfiltered', 'mem', opens(f'/proc/{p}/mem'), 'fds opened', fds.count('opened'))",
   ].join("\n");
   const run = async (net: string[]) => {
     // A net list is the person's own server's (a project's is ignored).
@@ -218,9 +219,28 @@ test.skipIf(detectSandbox().kind !== "bubblewrap")("nothing unfiltered runs besi
     await l.close();
     return r.stdout.toString() + r.stderr.toString();
   };
-  // No network: the server is the sandbox's only process.
-  expect(await run([])).toBe("pid 1 others []\n");
-  // A net list: bunker's forwarder is pid 1, its parent, and keeps its memory and descriptors to itself.
-  const withNet = await run(["api.example.com"]);
-  expect(withNet).toMatch(/^pid \d+ others \[1\]\nmem EACCES\nfds opened 0\n$/);
+  // No network: beside it only its reaper (pid 1, its parent), under the same filter: taking it over gains nothing.
+  expect(await run([])).toBe("pid 1 filtered mem opened fds opened 0\n");
+  // A net list: bunker's forwarder is pid 1 and keeps its memory and descriptors to itself; the reaper is filtered.
+  expect(await run(["api.example.com"])).toBe("pid 1 unfiltered mem EACCES fds opened 0\nits parent filtered mem opened fds opened 0\n");
+});
+
+test.skipIf(detectSandbox().kind !== "bubblewrap")("what a long-lived server's children leave behind is reaped, not piled up as zombies; the server keeps its input and its exit status (real bubblewrap)", async () => {
+  const ctx = context({ plan: planSandbox("on", detectSandbox()) });
+  // Five children that each leave a grandchild behind (orphaned, adopted by the reaper), then a count of zombies.
+  const server = [
+    "import os, subprocess, sys, time",
+    "for i in range(5): subprocess.run(['/bin/sh', '-c', 'sleep 0.1 & exit 0'])",
+    "time.sleep(1)",
+    "zombies = sum(1 for p in os.listdir('/proc') if p.isdigit() and open(f'/proc/{p}/stat').read().rsplit(')', 1)[1].split()[0] == 'Z')",
+    "print('read', sys.stdin.readline().strip(), 'zombies', zombies, flush=True)",
+    "sys.exit(3)",
+  ].join("\n");
+  for (const net of [[], ["api.example.com"]]) {
+    const l = await launchStdio(def({ command: "/usr/bin/python3", args: ["-c", server], net }, net.length > 0 ? "user" : "project"), ctx);
+    const r = Bun.spawnSync([l.command, ...l.args], { cwd: l.cwd, env: l.env, stdin: Buffer.from("hello\n"), stdout: "pipe", stderr: "pipe" });
+    await l.close();
+    expect(r.stdout.toString() + r.stderr.toString()).toBe("read hello zombies 0\n");
+    expect(r.exitCode).toBe(3);
+  }
 });

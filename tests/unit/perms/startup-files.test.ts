@@ -82,6 +82,21 @@ test("the folders a shell startup file puts on PATH, before and after what it ha
   expect(read.pathAfter).toEqual(["/opt/tools/bin"]);
 });
 
+test("PATH set the ways people write it: after a test and &&, inside if/then, with ${PATH:+:${PATH}}, declare -x, zsh's path arrays; not MANPATH (red team 10's F07)", () => {
+  writeFileSync(join(home, "rc4"), [
+    '[ -d "$HOME/tools/bin" ] && export PATH="$HOME/tools/bin:$PATH"',
+    'if [ -d ~/go/bin ]; then PATH=~/go/bin:$PATH; fi',
+    'PATH="$HOME/a/bin${PATH:+:${PATH}}"',
+    'declare -x PATH=$PATH:/opt/late/bin',
+    'path=(~/zbin $path)',
+    'path+=(/opt/zlate)',
+    'export MANPATH="$HOME/man:$MANPATH"',
+  ].join("\n") + "\n");
+  const read = readShellFile(join(home, "rc4"), home);
+  expect(read.pathBefore).toEqual([join(home, "tools/bin"), join(home, "go/bin"), join(home, "a/bin"), join(home, "zbin")]);
+  expect(read.pathAfter).toEqual(["/opt/late/bin", "/opt/zlate"]);
+});
+
 test("a startup file that is a FIFO, or a 2 GB sparse file, is never waited on nor read whole: the head of it is", () => {
   const fifo = join(home, "rc-fifo");
   expect(Bun.spawnSync(["mkfifo", fifo]).exitCode).toBe(0);
@@ -111,4 +126,29 @@ test("what ~/.ssh/config includes and what ~/.tmux.conf sources run later too (r
   expect(match(join(h, "more"))).toContain("(~/dotfiles/ssh/extra sources it)");
   expect(match(join(h, "dotfiles/tmux/theme.conf"))).toBe("tmux runs what it names (run-shell, if-shell) when it starts (~/.tmux.conf sources it)");
   expect(match(join(h, "dotfiles/README"))).toBeNull();
+});
+
+test("whatever a dot-entry of the home leads to is matched, whatever its name: every hop of a chain, a linked folder whole, links inside dot-folders; not a linked folder that holds the workspace (red team 10's F01)", () => {
+  const h = tempDir("bunker-dot-links-");
+  mkdirSync(join(h, "dotfiles/ipython/startup"), { recursive: true });
+  mkdirSync(join(h, "dotfiles/real"), { recursive: true });
+  mkdirSync(join(h, ".config"), { recursive: true });
+  mkdirSync(join(h, "projects/dots"), { recursive: true });
+  symlinkSync("dotfiles/gdbinit", join(h, ".gdbinit"));
+  symlinkSync("../dotfiles/starship.toml", join(h, ".config/starship.toml"));
+  symlinkSync("dotfiles/ipython", join(h, ".ipython"));
+  // ~/.sqliterc -> dotfiles/sqliterc -> real/sqliterc: a command could put a file of its own at the middle hop.
+  symlinkSync("real/sqliterc", join(h, "dotfiles/sqliterc"));
+  symlinkSync("dotfiles/sqliterc", join(h, ".sqliterc"));
+  // The repository bunker runs in, reached by a dot-folder link.
+  symlinkSync("projects/dots", join(h, ".dots"));
+  const { match } = startupMatcher({ HOME: h }, h, [join(h, "projects/dots")]);
+  expect(match(join(h, "dotfiles/gdbinit"))).toBe("a dot-entry of your home: the program that reads it runs what it says (~/.gdbinit leads here)");
+  expect(match(join(h, "dotfiles/starship.toml"))).toContain("(~/.config/starship.toml leads here)");
+  expect(match(join(h, "dotfiles/ipython/startup/evil.py"))).toContain("(~/.ipython leads here)");
+  expect(match(join(h, "dotfiles/sqliterc"))).toContain("(~/.sqliterc leads here)");
+  expect(match(join(h, "dotfiles/real/sqliterc"))).toContain("(~/.sqliterc leads here)");
+  expect(match(join(h, "dotfiles/notes.txt"))).toBeNull();
+  expect(match(join(h, "projects/dots/README"))).toBeNull();
+  rmSync(h, { recursive: true, force: true });
 });

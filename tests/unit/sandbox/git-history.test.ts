@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
 import { join } from "node:path";
-import { committedRunsLater, hiddenFromStatus, newlyHidden, refsOf } from "../../../src/sandbox/git-history.ts";
+import { committedRunsLater, hiddenFromStatus, historyBefore, newlyHidden, refsOf } from "../../../src/sandbox/git-history.ts";
 import { tempDir } from "../../support/context.ts";
 
 const git = (cwd: string, ...args: string[]) => Bun.spawnSync(["git", "-c", "user.email=a@b", "-c", "user.name=A", ...args], { cwd, stdout: "pipe" }).stdout.toString();
@@ -49,4 +49,53 @@ test("the tracked files hidden from git status: those hidden since the refs were
   expect(line).toEndWith("'f1 x' 'f2 x' 'f3 x' 'f4 x' 'f5 x' … (git ls-files -v | grep '^[a-zS]' lists them all)");
   // Not read before (git could not say): nothing to compare with, nothing said.
   expect(newlyHidden(root, { ...before, hidden: undefined })).toEqual([]);
+});
+
+/** How many times `fn` starts a process. */
+function spawnsIn(fn: () => void): number {
+  const real = Bun.spawnSync;
+  let n = 0;
+  Bun.spawnSync = ((...args: Parameters<typeof Bun.spawnSync>) => {
+    n++;
+    return real(...args);
+  }) as typeof Bun.spawnSync;
+  try {
+    fn();
+  } finally {
+    Bun.spawnSync = real;
+  }
+  return n;
+}
+
+test("a command that touches no ref and no index costs no git before or after it; one that commits is still seen", async () => {
+  const root = tempDir("bunker-history-cost-");
+  git(root, "init", "-q", "-b", "main");
+  await Bun.write(join(root, "a"), "a\n");
+  git(root, "add", ".");
+  git(root, "commit", "-qm", "first");
+  const gitDir = join(root, ".git");
+  historyBefore(gitDir, root);
+  // The next command's look before and after: git already said, and nothing it reads changed.
+  let before = historyBefore(gitDir, root)!;
+  const cost = spawnsIn(() => {
+    before = historyBefore(gitDir, root)!;
+    expect(committedRunsLater(root, before, ciWhy)).toEqual([]);
+    expect(newlyHidden(root, before)).toEqual([]);
+  });
+  expect(cost).toBe(0);
+  expect(before.refs.HEAD).toBe(before.refs["refs/heads/main"]!);
+  // A commit of a workflow, hidden from git status: said, with git asked again.
+  await Bun.write(join(root, ".github/workflows/w.yml"), "on: push\n");
+  git(root, "add", ".");
+  git(root, "commit", "-qm", "ci");
+  git(root, "update-index", "--skip-worktree", ".github/workflows/w.yml");
+  const [line] = committedRunsLater(root, before, ciWhy);
+  expect(line).toStartWith(".github/workflows/w.yml was committed by the command to main, and git status does not show it");
+  expect(newlyHidden(root, before)[0]).toStartWith("the command hid a tracked file from git status");
+});
+
+test("a repository with no commit yet has refs git can say (none), not a failure", () => {
+  const root = tempDir("bunker-history-empty-");
+  git(root, "init", "-q", "-b", "main");
+  expect(refsOf(join(root, ".git"))?.refs).toEqual({});
 });

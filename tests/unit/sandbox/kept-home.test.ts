@@ -13,25 +13,27 @@ import { tempDir } from "../../support/context.ts";
 
 test("one folder per workspace, owner-only, in the state folder; the same workspace gets the same one", () => {
   const state = join(tempDir("bunker-kept-"), "state");
-  const a = keptHome(state, "/work/a")!;
+  const a = keptHome(state, "/work/a", "k")!;
   expect(a).toStartWith(join(state, KEPT_HOMES) + "/");
   expect(statSync(a).mode & 0o777).toBe(0o700);
-  expect(keptHome(state, "/work/a")).toBe(a);
-  expect(keptHome(state, "/work/b")).not.toBe(a);
+  expect(keptHome(state, "/work/a", "k")).toBe(a);
+  expect(keptHome(state, "/work/b", "k")).not.toBe(a);
+  // The same workspace under other grants: caches of their own (red team 10's F04).
+  expect(keptHome(state, "/work/a", "k2")).not.toBe(a);
   // Every cache's folder is there to be mounted.
   for (const cache of KEPT_CACHES) expect(existsSync(join(a, cache))).toBe(true);
 });
 
 test("none when the state folder is in the workspace or holds it, or its folder is a link", () => {
   const base = tempDir("bunker-kept-");
-  expect(keptHome(join(base, "ws", ".state"), join(base, "ws"))).toBeNull();
-  expect(keptHome(base, join(base, "ws"))).toBeNull();
+  expect(keptHome(join(base, "ws", ".state"), join(base, "ws"), "k")).toBeNull();
+  expect(keptHome(base, join(base, "ws"), "k")).toBeNull();
   // A link where the homes go (made by someone else): not bunker's to hand to a command.
   const state = join(base, "state");
   mkdirSync(state);
   mkdirSync(join(base, "elsewhere"));
   symlinkSync(join(base, "elsewhere"), join(state, KEPT_HOMES));
-  expect(keptHome(state, "/work/a")).toBeNull();
+  expect(keptHome(state, "/work/a", "k")).toBeNull();
 });
 
 const host: HostFs = { kind: (p) => (["/usr", "/work/proj", "/home/u"].includes(p) ? "dir" : null), readlink: () => "" };

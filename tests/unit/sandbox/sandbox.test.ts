@@ -305,11 +305,14 @@ describe("flags → run_bash sandbox settings", () => {
   afterAll(() => rmSync(ws, { recursive: true, force: true }));
   const options = (...flags: string[]) => runBashOptions(parseConfig(["-C", ws, ...flags], { ANTHROPIC_API_KEY: "k" }, false).config!);
   test("defaults: no network, .git read-only, nothing extra", () => {
-    const { grants, sessionsDir, keepHome, ...rest } = options();
+    const { grants, sessionsDir, keptCachesKey, ...rest } = options();
     expect(rest).toEqual({ sandbox: "auto", allowNet: false, allowEnv: [], gitWritable: false, writable: [], readOnly: [] });
-    // The sandbox's home is kept for the workspace's next commands, unless the run keeps nothing.
-    expect(keepHome).toBe(true);
-    expect(options("--no-session-persistence").keepHome).toBe(false);
+    // The sandbox's home is kept for the workspace's next commands under the same grants, unless the run keeps nothing.
+    expect(keptCachesKey).toBe(options().keptCachesKey!);
+    expect(options("--allow-net").keptCachesKey).not.toBe(keptCachesKey);
+    expect(options("--allow-env=DEPLOY_TOKEN").keptCachesKey).not.toBe(keptCachesKey);
+    expect(options("--allow-read=/etc/hosts").keptCachesKey).not.toBe(keptCachesKey);
+    expect(options("--no-session-persistence").keptCachesKey).toBeUndefined();
     // The session store's folder, to hide from commands.
     expect(sessionsDir).toMatch(/\/bunker$/);
     expect(grants).toEqual(emptyGrants());
