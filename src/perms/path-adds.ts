@@ -10,6 +10,7 @@
 import { readdirSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { simpleCommands } from "./envrc-loads.ts";
+import { pathValue } from "./path-value.ts";
 
 /** The folders each `layout NAME` puts on PATH (direnv's stdlib), relative to the .envrc's folder. */
 const LAYOUTS: Record<string, string[]> = {
@@ -47,6 +48,10 @@ export function envrcPathDirs(envrc: string, text: string): string[] {
   const add = (word: string) => {
     const w = expand(word, dir);
     if (w !== null && w !== "") out.add(resolve(dir, w));
+    // Not readable without running it (`$(git rev-parse --show-toplevel)/bin`, `$ROOT/tools/bin`): the folder its
+    // written tail names in the .envrc's folder, where such a line most often leads (red team 10's F08).
+    const tail = w === null ? /^[^/]*[)}A-Za-z0-9_]\/([^$`()]+)$/.exec(word.replace(/["']/g, "")) : null;
+    if (tail) out.add(resolve(dir, tail[1]!));
   };
   for (let [cmd, ...args] of simpleCommands(text)) {
     if (cmd === "export" || cmd === "local") [cmd, ...args] = args;
@@ -61,8 +66,9 @@ export function envrcPathDirs(envrc: string, text: string): string[] {
       for (const d of layoutBins(dir)) out.add(d);
       if (name.startsWith("python")) out.add(join(dir, ".venv/bin"));
     } else if (/^PATH\+?=/.test(cmd)) {
-      // `PATH=$PWD/bin:$PATH`, `export PATH="./node_modules/.bin:$PATH"`: each entry that is not $PATH itself.
-      for (const entry of cmd.replace(/^PATH\+?=/, "").split(":")) if (!/^["']?\$\{?PATH\}?["']?$/.test(entry)) add(entry);
+      // `PATH=$PWD/bin:$PATH`, `export PATH="./node_modules/.bin${PATH:+:$PATH}"`: each entry that is not $PATH itself.
+      const { entries, old } = pathValue(cmd.replace(/^PATH\+?=/, "").replace(/["']/g, ""));
+      entries.forEach((entry, i) => i !== old && add(entry));
     }
   }
   return [...out];

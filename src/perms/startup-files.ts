@@ -12,6 +12,7 @@ import { readRegularSync } from "../fs/file-kind.ts";
 import { homedir } from "../fs/home.ts";
 import { dirname, isAbsolute, join, relative } from "node:path";
 import { isWithin, realpathLoose } from "./workspace.ts";
+import { pathValue } from "./path-value.ts";
 
 type Env = Record<string, string | undefined>;
 
@@ -271,8 +272,7 @@ export function readShellFile(file: string, home: string): { sourced: { path: st
   // `PATH=…:$PATH:…` (export too) anywhere in a line (`[ -d ~/tools/bin ] && export PATH=…`, `then PATH=…`), what it
   // had written `$PATH`, `${PATH}` or `${PATH:+:${PATH}}` (red team 10's F07), and zsh's `path=(~/bin $path)` and
   // `path+=(…)`: the folders before and after what PATH had; one bunker cannot read is left out.
-  const place = (entries: string[], isOld: (e: string) => boolean) => {
-    const at = entries.findIndex(isOld);
+  const place = (entries: string[], at: number) => {
     if (at === -1) return;
     entries.forEach((p, i) => {
       const dir = expand(p);
@@ -281,13 +281,13 @@ export function readShellFile(file: string, home: string): { sourced: { path: st
   };
   for (const line of lines) {
     for (const m of line.matchAll(PATH_SET)) {
-      // `${PATH:+:${PATH}}` (or `:$PATH`, `${PATH}:`): what PATH had, with its colon only when it was set.
-      const value = unquote(m[1]!).replace(/\$\{PATH:\+:?\$\{?PATH\}?:?\}/g, ":$PATH:");
-      place(value.split(":").filter(Boolean), (p) => p === "$PATH" || p === "${PATH}");
+      const { entries, old } = pathValue(unquote(m[1]!));
+      place(entries, old);
     }
     for (const m of line.matchAll(ZSH_PATH_SET)) {
       const words = m[2]!.trim().split(/\s+/).filter(Boolean).map(unquote);
-      place(m[1] === "+" ? ["$path", ...words] : words, (p) => p === "$path" || p === "${path}" || p === "$path[@]" || p === "${path[@]}");
+      const entries = m[1] === "+" ? ["$path", ...words] : words;
+      place(entries, entries.findIndex((p) => /^\$\{?path(\[@\])?\}?$/.test(p)));
     }
   }
   for (const line of lines) {

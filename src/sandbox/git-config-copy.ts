@@ -6,8 +6,9 @@
 // those lines withheld; a file with none is shown as it is. The same holds
 // for a TOML config shown inside a toolchain tree (~/.cargo/config.toml's
 // `[registry] token`), where a comment starts with `#`.
-import { closeSync, fstatSync, mkdtempSync, openSync, readSync, rmSync, writeFileSync, constants } from "node:fs";
+import { closeSync, fstatSync, openSync, readSync, writeFileSync, constants } from "node:fs";
 import { join } from "node:path";
+import { processFolder } from "./private-folder.ts";
 import { valueLooksSecret } from "./env.ts";
 
 /** Keys whose value is a credential whatever it looks like: the last part of `section.sub.key` ends in one of these
@@ -76,16 +77,13 @@ function readConfig(path: string): { text: string | null; id: string } | null {
 let dir: string | undefined;
 const copies = new Map<string, { id: string; copy: string | null }>();
 
-/** Where the copies live: a private folder of this run, removed when bunker exits. */
+/**
+ * Where the copies live: a private folder of this run in bunker's state folder, removed when bunker exits. Not
+ * $TMPDIR: a command granted it could rewrite a copy in place, the global git config of every later command and of
+ * a running MCP server (red team 10's F10: a `diff.external` there ran in the person's git server beside its token).
+ */
 function copiesDir(): string {
-  if (!dir) {
-    // os.tmpdir()'s rule, without loading node:os on the way to the first request.
-    const tmp = (process.env.TMPDIR || process.env.TMP || process.env.TEMP || "/tmp").replace(/(.)\/+$/, "$1");
-    const made = mkdtempSync(join(tmp, "bunker-gitconfig-"));
-    dir = made;
-    process.on("exit", () => rmSync(made, { recursive: true, force: true }));
-  }
-  return dir;
+  return (dir ??= processFolder("bunker-gitconfig"));
 }
 
 /**

@@ -6,7 +6,7 @@
 // directories and included files their configs name. A `.git` that a command
 // creates anyway (`git init sub`) is disarmed after it: its hooks renamed,
 // its program-running config keys commented out, and the result says so.
-import { type Stats, accessSync, constants, existsSync, lstatSync, mkdtempSync, readdirSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { type Stats, accessSync, constants, existsSync, lstatSync, readdirSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { configEntries, keepsConfigKey, withIncludes } from "../perms/git-config.ts";
 import { isWithin, realpathLoose, resolveFrom } from "../perms/workspace.ts";
@@ -19,6 +19,7 @@ import { isShellScript, namedPaths } from "../perms/named-scripts.ts";
 import { envrcPathDirs, isMiseConfig, misePathDirs } from "../perms/path-adds.ts";
 import { isBytecodeCache, VENV_TOOL_WHY, venvNewIsFine, venvRootOf } from "../perms/venv.ts";
 import { hostProgram } from "./host-program.ts";
+import { processFolder } from "./private-folder.ts";
 
 /**
  * A git directory found in the workspace, and which file it is (a new one at
@@ -1085,12 +1086,8 @@ function disarmConfig(config: string): string[] {
 /** An empty folder for git to start in and take for its home: no repository around it, no config of its own. */
 let gitHome: string | undefined;
 function emptyGitHome(): string {
-  if (gitHome) return gitHome;
-  // os.tmpdir()'s rule, without loading node:os.
-  const tmp = (process.env.TMPDIR || process.env.TMP || process.env.TEMP || "/tmp").replace(/(.)\/+$/, "$1");
-  const made = mkdtempSync(join(tmp, "bunker-gitparse-"));
-  process.on("exit", () => rmSync(made, { recursive: true, force: true }));
-  return (gitHome = made);
+  // In bunker's state folder, where no command can put a config or a repository for this git to find.
+  return (gitHome ??= processFolder("bunker-gitparse"));
 }
 
 /**

@@ -8,7 +8,7 @@ import { tempDir } from "../../support/context.ts";
 const ws = tempDir("bunker-path-adds-");
 afterAll(() => rmSync(ws, { recursive: true, force: true }));
 
-test("an .envrc: PATH_add, path_add PATH, load_prefix, layouts, export PATH with $PWD; not another variable's folders", () => {
+test("an .envrc: PATH_add, path_add PATH, load_prefix, layouts, export PATH with $PWD or ${PATH:+:$PATH}; a folder behind another variable or a command counts by its written tail in the .envrc's folder (red team 10's F08)", () => {
   mkdirSync(join(ws, ".direnv/python-3.12/bin"), { recursive: true });
   const text = [
     "PATH_add bin scripts # two",
@@ -22,10 +22,13 @@ test("an .envrc: PATH_add, path_add PATH, load_prefix, layouts, export PATH with
     'PATH_add "$(direnv_layout_dir)/z"',
     "export PATH=$HOME/mine:$PATH",
     "PATH_add $SOMEWHERE/bin",
+    'export PATH="$PWD/w/bin${PATH:+:$PATH}"',
+    "PATH_add $(something)",
   ].join("\n");
   expect(envrcPathDirs(join(ws, ".envrc"), text).sort()).toEqual(
-    ["bin", "scripts", "tools/bin", "local/bin", "local/sbin", "node_modules/.bin", ".direnv/python-3.12/bin", ".venv/bin", "x/bin", "y", ".direnv/z"].map((d) => join(ws, d)).sort(),
+    ["bin", "scripts", "tools/bin", "local/bin", "local/sbin", "node_modules/.bin", ".direnv/python-3.12/bin", ".venv/bin", "x/bin", "y", ".direnv/z", "mine", "w/bin"].map((d) => join(ws, d)).sort(),
   );
+  expect(envrcPathDirs(join(ws, ".envrc"), 'PATH_add "$(git rev-parse --show-toplevel)/gitbin"')).toContain(join(ws, "gitbin"));
 });
 
 test("a mise config's _.path: a string, a list over lines, the inline table, {{config_root}}; not another template", () => {
