@@ -1,7 +1,7 @@
 // The durable-write pieces shared by writeFileAtomic and the multi-file
 // transaction: a side file next to its target, written and flushed before
 // anything is renamed, and the directory flushed after.
-import { closeSync, fchmodSync, fchownSync, fsyncSync, openSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, fchmodSync, fchownSync, fsync, fsyncSync, openSync, unlinkSync, writeSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 
 /**
@@ -52,6 +52,23 @@ export function safeUnlink(path: string): void {
 }
 
 /** Persist renames in `dir`; best effort (not every platform allows opening a directory). */
+/**
+ * The same on Bun's thread pool: the promise settles once the folder is on disk (or the flush is not
+ * supported here). The caller goes on meanwhile, and awaits it before it counts on the entry.
+ */
+export function syncDirLater(dir: string): Promise<void> {
+  let fd: number;
+  try {
+    fd = openSync(dir, "r");
+  } catch {
+    return Promise.resolve(); // not supported here
+  }
+  return new Promise((resolve) => fsync(fd, () => {
+    closeSync(fd);
+    resolve();
+  }));
+}
+
 export function syncDir(dir: string): void {
   try {
     const fd = openSync(dir, "r");

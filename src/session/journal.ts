@@ -3,8 +3,8 @@
 // (`sessions.db.pending/ID.PID-START.jsonl`). Opening the store costs a
 // one-shot turn about 2 ms: bun:sqlite, the log, and the checkpoint SQLite
 // makes when the last connection closes at exit (two fsyncs). The journal costs
-// a file made beside the first request, one write per save, and at the end one
-// fdatasync and a flush of its folder. Whoever
+// a file made beside the first request (its folder flushed then, while the
+// request is out), one write per save and one fdatasync at the end. Whoever
 // opens the store next folds every journal into it (SessionStore.open, the one
 // place), so every reader of sessions sees them; the fold is idempotent and
 // keeps a running writer's file until it has exited.
@@ -20,7 +20,7 @@ import { FileKindError, readRegularSync } from "../fs/file-kind.ts";
 import type { MessageParam } from "@anthropic-ai/sdk/resources/messages";
 import type { TodoItem } from "../agent/session-state.ts";
 import type { UsageTotals } from "../agent/usage.ts";
-import { syncDir } from "../fs/durable.ts";
+import { syncDir, syncDirLater } from "../fs/durable.ts";
 
 /**
  * Past this many journals waiting, a headless run folds them into the store at its end (once the
@@ -137,14 +137,15 @@ export class JournalWriter {
     private readonly meta: { id: string; root: string; model: string },
     /** Journals waiting to be folded when this one was made, itself included. */
     readonly waiting: number,
-    /** Its entry in the folder is on disk already (a folder made for it was flushed at once); otherwise finish flushes the folder. */
-    private readonly entryOnDisk: boolean,
+    /** The folder's flush of this journal's entry: awaited before the data's, so both are on disk before the answer. */
+    private readonly entrySynced: Promise<void>,
   ) {}
 
   /**
    * Makes the journal of session `id` (written by `writer`, pid:start) for the store at
-   * `sessionsPath`: owner-only, in an owner-only folder. Its entry in the folder reaches the
-   * disk with the data, in finish. Throws with the reason.
+   * `sessionsPath`: owner-only, in an owner-only folder, whose entry for it is flushed to
+   * disk beside the first request (on Bun's thread pool: on the main thread, a disk busy with
+   * other processes' writes held up the reply for milliseconds). Throws with the reason.
    */
   static create(sessionsPath: string, meta: { id: string; root: string; model: string }, writer: string): JournalWriter {
     const dir = pendingDir(sessionsPath);
@@ -165,8 +166,9 @@ export class JournalWriter {
       for (let d = dir; d !== made && dirname(d) !== d; d = dirname(d)) syncDir(dirname(d));
       syncDir(dirname(made));
     }
+    const entrySynced = made ? Promise.resolve() : syncDirLater(dir);
     // Only journals count: one kept aside as unreadable (unreadName) is not waiting to be folded.
-    return new JournalWriter(fd, path, meta, made ? 1 : readdirSync(dir).filter((n) => journalWriter(n) !== null).length, made !== undefined);
+    return new JournalWriter(fd, path, meta, made ? 1 : readdirSync(dir).filter((n) => journalWriter(n) !== null).length, entrySynced);
   }
 
   /** Whether anything was written: a journal with nothing in it is removed at the end. */
@@ -191,7 +193,7 @@ export class JournalWriter {
     this.written = json;
   }
 
-  /** Flushes the journal and its entry in the folder to disk; then closes it. A journal with nothing in it is removed. */
+  /** Flushes the journal to disk; then closes it. A journal with nothing in it is removed. */
   async finish(): Promise<void> {
     if (this.fd < 0) return;
     const fd = this.fd;
@@ -201,11 +203,8 @@ export class JournalWriter {
         unlinkSync(this.path);
         return;
       }
+      await this.entrySynced;
       fdatasyncSync(fd);
-      // After the data: a journaling file system (ext4, XFS) has usually committed the new entry with it, so
-      // this flush finds little left to do (0.1 ms here; flushed on Bun's thread pool beside the first request
-      // instead, starting the pool and the callback cost a headless turn 0.4 ms of CPU).
-      if (!this.entryOnDisk) syncDir(dirname(this.path));
     } finally {
       closeSync(fd);
     }
