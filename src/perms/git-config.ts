@@ -5,6 +5,7 @@
 // that file is read and any such key makes the command ask instead.
 import { lstatSync, statSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
+import { homedir } from "../fs/home.ts";
 import { GIT_PROGRAM_SETTINGS } from "./run/git-settings.ts";
 import { commondirTarget, gitfileTarget, readRegular, readSmallText } from "./gitfile.ts";
 
@@ -298,16 +299,35 @@ function gitDirOf(dir: string): string | "none" | null {
 }
 
 /**
- * core.hooksPath of the repository at `root` (as written: relative paths are
- * relative to the work tree), or null. Files there run on commit, merge, push.
- * Read from its config files and every file they include.
+ * The config files git reads before a repository's own, in its order (a later one wins): the system's, then the
+ * person's (`$XDG_CONFIG_HOME/git/config`, `~/.gitconfig`; `$GIT_CONFIG_GLOBAL` instead when set).
  */
-export function gitHooksPath(root: string): string | null {
+export function globalGitConfigs(env: Record<string, string | undefined> = process.env, home: string = env.HOME || homedir()): string[] {
+  const system = env.GIT_CONFIG_NOSYSTEM ? [] : ["/etc/gitconfig"];
+  if (env.GIT_CONFIG_GLOBAL) return [...system, ...(isAbsolute(env.GIT_CONFIG_GLOBAL) ? [env.GIT_CONFIG_GLOBAL] : [])];
+  const xdg = env.XDG_CONFIG_HOME && isAbsolute(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : join(home, ".config");
+  return [...system, join(xdg, "git", "config"), join(home, ".gitconfig")];
+}
+
+/**
+ * core.hooksPath of the repository at `root` (as written: relative paths are relative to the work tree, `~/` to the
+ * person's home), or null. Files there run on commit, merge, push. Read as git reads it: the system's and the
+ * person's config, then the repository's (the last setting wins), each with every file it includes. A relative one
+ * in the person's config names a folder in every repository.
+ */
+export function gitHooksPath(root: string, env: Record<string, string | undefined> = process.env, home: string = env.HOME || homedir()): string | null {
   let found: string | null = null;
-  for (const file of withIncludes(repoConfigFiles(root))) {
+  for (const file of [...withIncludes(globalGitConfigs(env, home), readText, home), ...withIncludes(repoConfigFiles(root), readText, home)]) {
     for (const e of configEntries(file.text ?? "")) if (e.section === "core" && e.key === "hookspath") found = e.value;
   }
   return found;
+}
+
+/** The folder a core.hooksPath names for the repository whose work tree is `top`; null for `~user/` (not followed). */
+export function hooksDir(top: string, hooks: string, home: string = process.env.HOME || homedir()): string | null {
+  if (hooks.startsWith("~/")) return join(home, hooks.slice(2));
+  if (hooks.startsWith("~")) return null;
+  return resolve(top, hooks);
 }
 
 /** A config file git reads: one of a repository's own, or one they include (text null when missing or unreadable). */

@@ -5,7 +5,7 @@
 import { existsSync, statSync } from "node:fs";
 import { homedir } from "../fs/home.ts";
 import { delimiter, isAbsolute, join, relative, resolve, sep } from "node:path";
-import { gitHooksPath } from "./git-config.ts";
+import { gitHooksPath, hooksDir } from "./git-config.ts";
 import { pathEntries, pathShadowMatcher } from "./path-shadow.ts";
 import { startupMatcher } from "./startup-files.ts";
 import { VENV_PTH_WHY, venvMatcher } from "./venv.ts";
@@ -137,13 +137,14 @@ function withKey(roots: string | readonly string[], extra: readonly RunsLaterRul
   const tops = repositoryTops();
   const every = rules.flatMap((r) => r.needles);
   const anyNeedle = every.includes("") ? null : new RegExp(every.map((n) => n.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")).join("|"));
+  const { env, home } = personOf(person);
   const hooksDirs = all.flatMap((root) => {
-    const hooks = gitHooksPath(root);
-    return hooks ? [{ dir: resolve(root, hooks), hooks }] : [];
+    const hooks = gitHooksPath(root, env, home);
+    const dir = hooks === null ? null : hooksDir(root, hooks, home);
+    return hooks !== null && dir ? [{ dir, hooks }] : [];
   });
   // Innermost first: a granted folder inside another is its own root.
   const byDepth = [...all].sort((a, b) => b.length - a.length);
-  const { env, home } = personOf(person);
   const startup = startupMatcher(env, home, all);
   // The PATH of the person's next terminal: bunker's, with what their shell startup files add to it.
   const { before, after } = startup.path;
@@ -171,7 +172,7 @@ function withKey(roots: string | readonly string[], extra: readonly RunsLaterRul
       }
     }
     const hooks = hooksDirs.find((h) => isWithin(h.dir, real));
-    if (hooks) return { why: `git runs it as a hook (core.hooksPath is ${hooks.hooks})`, names: true };
+    if (hooks) return { why: `runs as a git hook (core.hooksPath is ${hooks.hooks})`, names: true };
     // A folder on PATH now before a venv that may be activated later: a command's new program there is never left.
     const why = startup.match(real) ?? shadows(real) ?? venv(real);
     // A venv's .pth runs its import lines at every start of its python: a script they open by name runs then too.
@@ -190,12 +191,13 @@ function withKey(roots: string | readonly string[], extra: readonly RunsLaterRul
  */
 export function laterMatch(roots: string[], protect: readonly RunsLaterRule[], path: string, person: Person = {}): LaterQuestions & { key: string } {
   const { match, names, pathShadows, startupKey, path: full } = withKey(roots, protect, path, person);
+  const { env, home } = personOf(person);
   // A relative entry is read from the workspace, as path-shadow.ts reads it (not from bunker's own folder).
-  const programs = pathEntries(full, personOf(person).home).map((d) => {
+  const programs = pathEntries(full, home).map((d) => {
     const dir = resolve(roots[0]!, d || ".");
     return `${d}\0${roots.some((r) => isWithin(r, realpathLoose(dir).real)) ? "" : mtimeOf(dir)}`;
   });
-  return { key: `${protect.map((r) => r.glob).join("\0")}\0${roots.map((r) => `${r}\0${gitHooksPath(r) ?? ""}`).join("\0")}\0${programs.join("\0")}\0${startupKey}`, match, names, pathShadows };
+  return { key: `${protect.map((r) => r.glob).join("\0")}\0${roots.map((r) => `${r}\0${gitHooksPath(r, env, home) ?? ""}`).join("\0")}\0${programs.join("\0")}\0${startupKey}`, match, names, pathShadows };
 }
 
 /** A folder's mtime, or -1 when it is not there (not asked for a folder inside a writable root: the walk itself sees it change). */

@@ -8,7 +8,8 @@
 // its program-running config keys commented out, and the result says so.
 import { type Stats, accessSync, constants, existsSync, lstatSync, readdirSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
-import { configEntries, keepsConfigKey, withIncludes } from "../perms/git-config.ts";
+import { homedir } from "../fs/home.ts";
+import { configEntries, globalGitConfigs, hooksDir, keepsConfigKey, withIncludes } from "../perms/git-config.ts";
 import { isWithin, realpathLoose, resolveFrom } from "../perms/workspace.ts";
 import { shellQuote } from "../shell/quote.ts";
 import { commondirTarget, gitfileTarget, readSmallText, SMALL_FILE } from "../perms/gitfile.ts";
@@ -386,12 +387,15 @@ function namedScripts(roots: readonly string[], later: LaterMatch, out: Workspac
 /** The hooks git runs from each repository found: its git directory's hooks/ and the core.hooksPath folders its config names, with its work tree. */
 function hookFiles(sites: readonly GitSite[]): { file: string; top: string }[] {
   const out: { file: string; top: string }[] = [];
+  // The system's and the person's config too: a relative core.hooksPath there names a folder in every repository.
+  const home = process.env.HOME || homedir();
+  const global = withIncludes(globalGitConfigs(process.env, home), readSmall, home).flatMap((c) => hooksPaths(c.text ?? ""));
   for (const site of sites) {
     if (site.kind === "link") continue;
     const top = site.kind === "bare" ? site.path : dirname(site.path);
     for (const gitDir of site.gitDirs) {
-      const configs = withIncludes([join(gitDir, "config"), join(gitDir, "config.worktree")], readSmall);
-      const dirs = [join(gitDir, "hooks"), ...configs.flatMap((c) => hooksPaths(c.text ?? "")).filter((h) => !h.startsWith("~")).map((h) => resolve(top, h))];
+      const configs = withIncludes([join(gitDir, "config"), join(gitDir, "config.worktree")], readSmall, home);
+      const dirs = [join(gitDir, "hooks"), ...[...global, ...configs.flatMap((c) => hooksPaths(c.text ?? ""))].flatMap((h) => hooksDir(top, h, home) ?? [])];
       for (const dir of dirs) {
         try {
           for (const e of readdirSync(dir, { withFileTypes: true })) if (!e.isDirectory() && !e.name.endsWith(".sample")) out.push({ file: join(dir, e.name), top });

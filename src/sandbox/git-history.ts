@@ -9,6 +9,8 @@
 // person and the model, with the command to review them before a push.
 import { hostProgram } from "./host-program.ts";
 import { shellQuote } from "../shell/quote.ts";
+import { join } from "node:path";
+import { readRegularSync } from "../fs/file-kind.ts";
 import { indexStamp, refsStamp } from "./git-stamps.ts";
 
 /** A granted git directory's refs before a command: ref name → commit (HEAD included). */
@@ -89,7 +91,7 @@ export function newlyHidden(worktree: string, before: RefsBefore, max = 5): stri
  * git shows of history only what a push sends: replace refs and the commit-graph (both in what a command may
  * write) are not read, so a commit cannot be shown to bunker as another one.
  */
-function git(gitDir: string, args: string[], worktree?: string, okEmpty = false): string | null {
+function git(gitDir: string, args: string[], worktree?: string, stdin?: string): string | null {
   const PATH = process.env.PATH ?? "/usr/bin:/bin";
   const program = hostProgram("git", PATH, []);
   if (!program) return null;
@@ -106,58 +108,151 @@ function git(gitDir: string, args: string[], worktree?: string, okEmpty = false)
   };
   if (worktree) env.GIT_WORK_TREE = worktree;
   const hardening = ["core.fsmonitor=false", "core.hooksPath=/dev/null", "core.commitGraph=false", "log.showSignature=false", "log.showRoot=true"].flatMap((c) => ["-c", c]);
-  const r = Bun.spawnSync([program, ...hardening, ...args], { env, stdout: "pipe", stderr: "ignore", timeout: 10_000 });
-  if (r.exitCode === 0) return r.stdout.toString();
-  // `git show-ref` finds nothing in a repository with no commits yet: exit 1, nothing said.
-  return okEmpty && r.exitCode === 1 && r.stdout.length === 0 ? "" : null;
+  const r = Bun.spawnSync([program, ...hardening, ...args], { env, stdin: stdin === undefined ? "ignore" : Buffer.from(stdin), stdout: "pipe", stderr: "ignore", timeout: 10_000 });
+  return r.exitCode === 0 ? r.stdout.toString() : null;
 }
 
 /** Every ref of `gitDir` and what HEAD points at; null when git cannot say (no git, not a repository). */
 export function refsOf(gitDir: string): RefsBefore | null {
   const got = remembered(`refs\0${gitDir}`, () => refsStamp(gitDir), () => {
-    const out = git(gitDir, ["show-ref", "--head"], undefined, true);
+    // for-each-ref lists a ref whose object is missing too (show-ref gives up on it: red team 10 F03b's dangling ref).
+    const out = git(gitDir, ["for-each-ref", "--format=%(objectname) %(refname)"]);
     if (out === null) return null;
     const refs: Record<string, string> = {};
     for (const line of out.split("\n")) {
       const sp = line.indexOf(" ");
       if (sp > 0) refs[line.slice(sp + 1)] = line.slice(0, sp);
     }
+    const head = headOf(gitDir, refs);
+    if (head) refs.HEAD = head;
     return refs;
   });
   return got.value ? { gitDir, refs: got.value, refsStamp: got.stamp } : null;
 }
 
+/** What HEAD points at: read from its file (a branch's name, or a commit), git asked only when it says something else. */
+function headOf(gitDir: string, refs: Record<string, string>): string | undefined {
+  let text: string | undefined;
+  try {
+    text = readRegularSync(join(gitDir, "HEAD"), "HEAD", { max: 4096 })?.bytes.toString("utf8");
+  } catch {
+    // A link or something stranger: git's own reading, below.
+  }
+  const symbolic = text === undefined ? null : /^ref: (refs\/\S+)\s*$/.exec(text);
+  if (symbolic) return refs[symbolic[1]!];
+  const detached = text === undefined ? null : /^([0-9a-f]{40}|[0-9a-f]{64})\s*$/.exec(text);
+  if (detached) return detached[1];
+  return git(gitDir, ["rev-parse", "--verify", "-q", "HEAD"])?.trim() || undefined;
+}
+
+/** The commit each of `ids` names (a tag peeled), or none: a ref may name a blob, a tree or a missing object (red team 10 F03b). */
+function commitsOf(gitDir: string, ids: string[]): Map<string, string> | null {
+  if (ids.length === 0) return new Map();
+  const out = git(gitDir, ["cat-file", "--batch-check=%(objectname) %(objecttype)"], undefined, ids.map((id) => `${id}^{commit}\n`).join(""));
+  if (out === null) return null;
+  const lines = out.split("\n");
+  const found = new Map<string, string>();
+  ids.forEach((id, i) => {
+    const m = /^([0-9a-f]{40,64}) commit$/.exec(lines[i] ?? "");
+    if (m) found.set(id, m[1]!);
+  });
+  return found;
+}
+
 /**
- * After the command: for each ref that moved or was made, the runs-later files (`laterWhy`: why a path is one, or
- * null) its new commits change; one line each (at most `max`), naming the ref and how to review it.
+ * After the command: for each ref that moved or was made (any ref: none is the command's own), the runs-later files
+ * (`laterWhy`: why a path is one, or null) a push of it would bring: those the commits new to it change, merges
+ * against each parent (an "evil merge" changes a file no parent had: red team 10 F02), and, for a ref that moved,
+ * those its tree holds otherwise than before (moved onto a commit made earlier). One line each (at most `max`),
+ * naming the ref and how to review it. A few git runs whatever the number of refs: what was there before goes on
+ * git's input, never its command line (red team 10 F03: 60 000 refs overflowed it, and every check failed). When git
+ * cannot say, that is said: history moved unseen is not passed over in silence.
  */
 export function committedRunsLater(root: string, before: RefsBefore, laterWhy: (path: string) => string | null, max = 20): string[] {
   // Nothing git reads refs from changed: nothing moved, no git asked.
   if (before.refsStamp && refsStamp(before.gitDir) === before.refsStamp) return [];
   const now = refsOf(before.gitDir);
   if (!now) return [];
-  const movedRefs = Object.entries(now.refs).filter(([ref, sha]) => before.refs[ref] !== sha && !ref.startsWith("refs/bunker-"));
+  const movedRefs = Object.entries(now.refs).filter(([ref, sha]) => before.refs[ref] !== sha);
   // HEAD moved with the branch it names: said once, by the branch.
   const moved = movedRefs.filter(([ref, sha]) => ref !== "HEAD" || !movedRefs.some(([r, s]) => r !== "HEAD" && s === sha));
   if (moved.length === 0) return [];
-  const old = [...new Set(Object.values(before.refs))];
-  const lines: string[] = [];
-  const seen = new Set<string>();
+  const unseen = (why: string) => [`the command moved ${moved.length === 1 ? "a ref" : `${moved.length} refs`} (${moved.slice(0, 3).map(([r]) => shownRef(r)).join(", ")}${moved.length > 3 ? ", …" : ""}) and bunker could not see what ${moved.length === 1 ? "it holds" : "they hold"} (${why}): review ${moved.length === 1 ? "it" : "them"} before you push (git --no-replace-objects log --stat ${shellQuote(moved[0]![0])})`];
+  const oldIds = [...new Set(Object.values(before.refs))];
+  const newIds = [...new Set(moved.map(([, sha]) => sha))];
+  const commits = commitsOf(before.gitDir, [...new Set([...oldIds, ...newIds])]);
+  if (!commits) return unseen("git could not read the objects they name");
+  const oldCommits = [...new Set(oldIds.flatMap((id) => commits.get(id) ?? []))];
+  const newCommits = new Map<string, string[]>();
   for (const [ref, sha] of moved) {
-    // The files the commits new to this ref change (none of them reachable from any ref before the command).
-    const log = git(before.gitDir, ["log", "--no-renames", "--no-textconv", "--no-ext-diff", "--format=", "--name-only", "-z", sha, "--not", ...old, "--"]);
-    if (log === null) continue;
-    for (const path of log.split("\0").map((p) => p.trim()).filter(Boolean)) {
-      const key = `${ref}\0${path}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      const why = laterWhy(`${root}/${path}`);
-      if (!why) continue;
-      const name = ref === "HEAD" ? "HEAD" : ref.replace(/^refs\/(heads|tags)\//, "");
-      const hidden = (hiddenNow(before.gitDir, root).value ?? []).includes(path) ? ", and git status does not show it (its skip-worktree or assume-unchanged bit is set)" : "";
-      lines.push(`${path} was committed by the command to ${name}${hidden}: ${why}. bunker does not set history aside: review it before you push (git show ${sha.slice(0, 12)} -- ${path})`);
-      if (lines.length >= max) return lines;
+    const c = commits.get(sha);
+    if (c) newCommits.set(c, [...(newCommits.get(c) ?? []), ref]);
+  }
+  const found: { ref: string; tip: string; path: string }[] = [];
+  if (newCommits.size > 0) {
+    // The commits no ref had before, with the tip each was reached from (%S), merges against each parent (-m).
+    const input = [...[...newCommits.keys()].map((c) => `${c}\n`), ...oldCommits.map((c) => `^${c}\n`)].join("");
+    const log = git(before.gitDir, ["log", "-m", "--no-renames", "--no-textconv", "--no-ext-diff", "--format=%x01%S", "--name-only", "-z", "--stdin"], undefined, input);
+    if (log === null) return unseen("git log failed");
+    for (const record of log.split("\x01").slice(1)) {
+      const [source = "", ...paths] = record.split("\0");
+      const refs = newCommits.get(source) ?? [];
+      for (const path of paths.map((p) => p.replace(/^\n/, "")).filter(Boolean)) for (const ref of refs) found.push({ ref, tip: source, path });
+    }
+    // A ref that moved onto a commit some ref had already: what its tree holds now against before.
+    const pairs = moved.flatMap(([ref, sha]) => {
+      const was = before.refs[ref] === undefined ? undefined : commits.get(before.refs[ref]!);
+      const is = commits.get(sha);
+      return was && is && was !== is ? [{ ref, was, is }] : [];
+    });
+    if (pairs.length > 0) {
+      const diff = git(before.gitDir, ["diff-tree", "-r", "--no-renames", "--no-textconv", "--no-ext-diff", "--name-only", "-z", "--stdin"], undefined, pairs.map((p) => `${p.was} ${p.is}\n`).join(""));
+      if (diff === null) return unseen("git diff-tree failed");
+      // Each pair that differs: its first commit, then the paths (pairs that do not differ print nothing).
+      let at = -1;
+      for (const token of diff.split("\0").filter(Boolean)) {
+        const next = pairs.findIndex((p, i) => i > at && p.was === token);
+        if (next !== -1) at = next;
+        else if (at >= 0) found.push({ ref: pairs[at]!.ref, tip: pairs[at]!.is, path: token });
+      }
     }
   }
+  const lines: string[] = [];
+  const seen = new Set<string>();
+  for (const { ref, tip, path } of found) {
+    const key = `${ref}\0${path}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const why = laterWhy(`${root}/${path}`);
+    if (!why) continue;
+    const hidden = (hiddenNow(before.gitDir, root).value ?? []).includes(path) ? ", and git status does not show it (its skip-worktree or assume-unchanged bit is set)" : "";
+    lines.push(`${path} was committed by the command to ${shownRef(ref)}${hidden}: ${why}. bunker does not set history aside: review it before you push (git --no-replace-objects show ${tip.slice(0, 12)} -- ${shellQuote(path)})`);
+    if (lines.length >= max) return lines;
+  }
   return lines;
+}
+
+/**
+ * After the command: the replace refs it made or re-aimed are removed. A replace ref has every local look at an object
+ * show another (`git replace EVIL INNOCENT`: git show, diff, log -p and blame show the innocent text) while a push
+ * sends the real one (red team 10 F06), so the review bunker asks for would show the wrong thing. Said, with how to
+ * make it again should the person want it.
+ */
+export function replaceRefsMade(before: RefsBefore): string[] {
+  if (before.refsStamp && refsStamp(before.gitDir) === before.refsStamp) return [];
+  const now = refsOf(before.gitDir);
+  if (!now) return [];
+  return Object.entries(now.refs).flatMap(([ref, sha]) => {
+    if (!ref.startsWith("refs/replace/") || before.refs[ref] === sha) return [];
+    const object = ref.slice("refs/replace/".length);
+    const shown = `git would have shown the object ${object.slice(0, 12)} as ${sha.slice(0, 12)} (git show, diff, log -p, blame) while a push sends the real one`;
+    const removed = git(before.gitDir, ["update-ref", "-d", ref, sha]) !== null;
+    return [removed
+      ? `the command made the replace ref ${shellQuote(ref)}: ${shown}. bunker removed it (to make it again: git replace ${object} ${sha})`
+      : `the command made the replace ref ${shellQuote(ref)}: ${shown}. bunker could not remove it: git update-ref -d ${shellQuote(ref)}`];
+  });
+}
+
+function shownRef(ref: string): string {
+  return ref === "HEAD" ? "HEAD" : ref.replace(/^refs\/(heads|tags)\//, "");
 }

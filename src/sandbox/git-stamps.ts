@@ -79,7 +79,7 @@ function gitDirs(gitDir: string): string[] {
 }
 
 /**
- * What `git show-ref --head` reads in `gitDir`: HEAD, the loose refs, packed-refs, a reftable, in it and in its
+ * What `git for-each-ref` and HEAD read in `gitDir`: HEAD, the loose refs, packed-refs, a reftable, in it and in its
  * common directory, and the config (which says which of them git uses); null when it cannot be taken whole.
  */
 export function refsStamp(gitDir: string): string | null {

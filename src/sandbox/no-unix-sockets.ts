@@ -5,8 +5,12 @@
 // `COPY … TO PROGRAM` on the host). No mount can be added to a running
 // sandbox, so the wall is the kernel's: the server runs under a seccomp filter
 // that refuses to make a Unix socket (socket(AF_UNIX) fails with EACCES, as a
-// masked one does), wherever and whenever one appears. socketpair() stays
-// (runtimes talk to their own children through it), and io_uring is refused,
+// masked one does), wherever and whenever one appears. socketpair() stays for
+// streams (runtimes talk to their own children through it; a connected stream
+// reaches no path), not for datagrams or packets: an end of a datagram pair
+// sends to any datagram socket by its path (red team 10's F05: a dev tool's
+// control socket made after the server started ran what it was sent), and
+// io_uring is refused,
 // since it makes and connects sockets without the socket() system call. Landlock
 // ABI 9 (LANDLOCK_ACCESS_FS_RESOLVE_UNIX) would allow a server its own sockets;
 // this kernel's does not have it, so no server may make one. Nor may it have
@@ -39,14 +43,18 @@ const AF_UNIX = 1;
 const LD_W_ABS = 0x20;
 const JEQ_K = 0x15;
 const JGE_K = 0x35;
+const AND_K = 0x54;
+/** socketpair()'s type, its low bits (SOCK_NONBLOCK and SOCK_CLOEXEC are above): the one let through. */
+const SOCK_STREAM = 1;
+const SOCK_TYPE_MASK = 0xf;
 const RET_K = 0x06;
 
 /** socket()'s number and the audit architecture, for the architectures bunker ships for. */
-const ARCHES: Partial<Record<string, { audit: number; socket: number; tracing: number[] }>> = {
+const ARCHES: Partial<Record<string, { audit: number; socket: number; socketpair: number; tracing: number[] }>> = {
   // tracing: ptrace, process_vm_readv, process_vm_writev, pidfd_getfd (another process made to make a socket, or
   // its socket taken: red team 9's F12).
-  x64: { audit: 0xc000003e, socket: 41, tracing: [101, 310, 311, 438] },
-  arm64: { audit: 0xc00000b7, socket: 198, tracing: [117, 270, 271, 438] },
+  x64: { audit: 0xc000003e, socket: 41, socketpair: 53, tracing: [101, 310, 311, 438] },
+  arm64: { audit: 0xc00000b7, socket: 198, socketpair: 199, tracing: [117, 270, 271, 438] },
 };
 // Refused with ENOSYS: io_uring_setup, io_uring_enter, io_uring_register (the same numbers on every architecture).
 const IO_URING = [425, 426, 427];
@@ -60,8 +68,9 @@ export function canRefuseUnixSockets(arch = process.arch): boolean {
 export function unixSocketFilter(arch = process.arch): Uint8Array {
   const a = ARCHES[arch];
   if (!a) throw new Error(`no seccomp filter for ${arch}`);
-  // Instructions: 4 before the lists, one per listed call, 2 for socket()'s domain, then ALLOW, EACCES, EPERM, ENOSYS.
-  const ENOSYS_AT = 4 + IO_URING.length + a.tracing.length + 1 + 2 + 3;
+  // Instructions: 4 before the lists, one per listed call, 2 for socket()'s domain, 4 for socketpair()'s type, then
+  // ALLOW, EACCES, EPERM, ENOSYS.
+  const ENOSYS_AT = 4 + IO_URING.length + a.tracing.length + 1 + 2 + 4 + 3;
   const EPERM_AT = ENOSYS_AT - 1;
   const EACCES_AT = ENOSYS_AT - 2;
   const ALLOW_AT = ENOSYS_AT - 3;
@@ -73,9 +82,15 @@ export function unixSocketFilter(arch = process.arch): Uint8Array {
   prog.push([JGE_K, to(ENOSYS_AT), 0, 0x40000000]); // x32's numbers
   for (const nr of IO_URING) prog.push([JEQ_K, to(ENOSYS_AT), 0, nr]);
   for (const nr of a.tracing) prog.push([JEQ_K, to(EPERM_AT), 0, nr]);
-  prog.push([JEQ_K, 0, to(ALLOW_AT), a.socket]);
+  const PAIR_AT = prog.length + 4;
+  prog.push([JEQ_K, 0, to(PAIR_AT - 1), a.socket]);
   prog.push([LD_W_ABS, 0, 0, 16]); // socket()'s domain: the low word of its first argument
-  prog.push([JEQ_K, to(EACCES_AT), 0, AF_UNIX]);
+  prog.push([JEQ_K, to(EACCES_AT), to(ALLOW_AT), AF_UNIX]);
+  prog.push([JEQ_K, 0, to(ALLOW_AT), a.socketpair]);
+  if (prog.length !== PAIR_AT) throw new Error("seccomp filter miscounted");
+  prog.push([LD_W_ABS, 0, 0, 24]); // socketpair()'s type: the low word of its second argument
+  prog.push([AND_K, 0, 0, SOCK_TYPE_MASK]);
+  prog.push([JEQ_K, to(ALLOW_AT), to(EACCES_AT), SOCK_STREAM]);
   prog.push([RET_K, 0, 0, SECCOMP_RET_ALLOW]);
   prog.push([RET_K, 0, 0, SECCOMP_RET_ERRNO | EACCES]);
   prog.push([RET_K, 0, 0, SECCOMP_RET_ERRNO | EPERM]);

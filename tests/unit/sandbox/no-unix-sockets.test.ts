@@ -8,6 +8,11 @@ const probe = [
   "try: socket.socket(socket.AF_UNIX); print('unix made')",
   "except OSError as e: print('unix', errno.errorcode[e.errno])",
   "a, b = socket.socketpair(); a.send(b'x'); print('pair', b.recv(1).decode())",
+  "a, b = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM | socket.SOCK_CLOEXEC | socket.SOCK_NONBLOCK); print('stream pair made')",
+  // An end of a datagram or packet pair sends to any datagram socket by its path (red team 10 F05).
+  "for t in ('SOCK_DGRAM', 'SOCK_SEQPACKET'):",
+  "    try: socket.socketpair(socket.AF_UNIX, getattr(socket, t)); print(t, 'pair made')",
+  "    except OSError as e: print(t, 'pair', errno.errorcode[e.errno])",
   "socket.socket(socket.AF_INET); print('inet made')",
   "libc = ctypes.CDLL(None, use_errno=True)",
   "r = libc.syscall(425, 8, ctypes.create_string_buffer(120)); print('io_uring', r, errno.errorcode.get(ctypes.get_errno()))",
@@ -20,13 +25,14 @@ const probe = [
   "os.kill(pid, signal.SIGKILL); os.waitpid(pid, 0)",
 ].join("\n");
 
-test.skipIf(!canRefuseUnixSockets())("under the filter a program cannot make a Unix socket or an io_uring, but has socketpair() and other sockets; its exit status is its own", () => {
+test.skipIf(!canRefuseUnixSockets())("under the filter a program cannot make a Unix socket, a datagram or packet socketpair() or an io_uring, but has stream socketpair() and other sockets; its exit status is its own", () => {
   const r = Bun.spawnSync([...selfCommand(NO_UNIX_SUBCOMMAND), "--", "python3", "-c", `${probe}\nraise SystemExit(7)`], { stdout: "pipe", stderr: "pipe" });
-  expect(r.stdout.toString()).toBe("unix EACCES\npair x\ninet made\nio_uring -1 ENOSYS\nptrace -1 EPERM\npidfd_getfd -1 EPERM\n");
+  expect(r.stdout.toString()).toBe("unix EACCES\npair x\nstream pair made\nSOCK_DGRAM pair EACCES\nSOCK_SEQPACKET pair EACCES\ninet made\nio_uring -1 ENOSYS\nptrace -1 EPERM\npidfd_getfd -1 EPERM\n");
   expect(r.exitCode).toBe(7);
   // Without it, the same program makes both (the lines above are the filter's doing).
   const free = Bun.spawnSync(["python3", "-c", probe], { stdout: "pipe" }).stdout.toString();
   expect(free).toContain("unix made");
+  expect(free).toContain("SOCK_DGRAM pair made");
   expect(free).not.toContain("io_uring -1 ENOSYS");
   expect(free).toContain("ptrace 0 None");
 });
