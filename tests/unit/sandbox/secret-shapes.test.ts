@@ -31,6 +31,10 @@ const SECRETS: [string, string, string][] = [
   ["SLACK_WEBHOOK", "x", "its name says WEBHOOK"],
   ["BW_SESSION", "x", "its name says SESSION"],
   ["CI_JOB_JWT", "x", "its name says JWT"],
+  ["TOTP_SEED", "JBSWY3DPEHPK3PXP", "its name says OTP, SALT, PEPPER or MNEMONIC"],
+  ["HMAC_SALT", "x", "its name says OTP, SALT, PEPPER or MNEMONIC"],
+  ["WALLET_MNEMONIC", "x", "its name says OTP, SALT, PEPPER or MNEMONIC"],
+  ["MFA_SEED", "x", "its name says OTP, SALT, PEPPER or MNEMONIC"],
   ["GITHUB_PAT", "x", "its name ends in PAT, SK or DSN"],
   ["SENTRY_DSN", "x", "its name ends in PAT, SK or DSN"],
   ["AZURE_CONNECTION_STRING", "x", "a connection string"],
@@ -218,6 +222,10 @@ const ORDINARY: [string, string][] = [
   ["BUNDLE_LOCAL__RAILS", "/home/me/src/rails"],
   ["GIT_SSH_COMMAND", "ssh -i ~/.ssh/deploy -o IdentitiesOnly=yes"],
   ["GIT_CONFIG_VALUE_0", "Accept: application/json"],
+  // A test's random seed.
+  ["PYTHONHASHSEED", "0"],
+  ["FAKER_SEED", "42"],
+  ["HOTPATH", "/opt/x"],
 ];
 
 describe("the credential table", () => {
