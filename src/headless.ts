@@ -48,27 +48,28 @@ const BYTES_PER_TOKEN = 4;
 
 /**
  * What to say about piped input of `bytes` against a context window of
- * `window` tokens: past the window, even at the most favourable rate, the API
- * would refuse the request, so nothing is sent (the read stops there); past
- * half of it, the turn has little room left, so the person is told and it is
- * sent whole. Nothing is cut silently.
+ * `window` tokens. What is measured is bytes (the tokens are the API's to
+ * count): the window holds at most `window * BYTES_PER_TOKEN` of them, at the
+ * most favourable rate. Past that the API would refuse the request, so nothing
+ * is sent (the read stops there); past half of it, the turn has little room
+ * left, so the person is told and it is sent whole. Nothing is cut silently.
  */
 export function pipedInputCheck(bytes: number, window: number): { refuse: string } | { warn: string } | null {
-  const tokens = Math.round(bytes / BYTES_PER_TOKEN);
-  const windowWords = `the model's context window of ${window.toLocaleString("en-US")} tokens`;
-  if (bytes > window * BYTES_PER_TOKEN) {
+  const limit = window * BYTES_PER_TOKEN;
+  const limitWords = `${sizeWords(limit)}, the most the model's context window of ${window.toLocaleString("en-US")} tokens can hold at ${BYTES_PER_TOKEN} bytes a token`;
+  if (bytes > limit) {
     return {
       refuse:
-        `bunker: stdin holds more than ${sizeWords(window * BYTES_PER_TOKEN)} (over ${tokens.toLocaleString("en-US")} tokens), more than ${windowWords}: ` +
+        `bunker: stdin holds more than ${limitWords} (bunker stopped reading there): ` +
         `the API would refuse it, so nothing was sent. Pipe in only the part that matters (e.g. tail -c 200000 FILE | bunker -p "..."), ` +
         `or put the file in the workspace and name it in the prompt (bunker -p "summarize FILE"): the model reads files in pieces.\n`,
     };
   }
-  if (bytes > (window * BYTES_PER_TOKEN) / 2) {
-    const pct = Math.round((100 * tokens) / window);
+  if (bytes > limit / 2) {
+    const pct = Math.round((100 * bytes) / limit);
     return {
       warn:
-        `bunker: stdin holds ${sizeWords(bytes)} (about ${tokens.toLocaleString("en-US")} tokens, ${pct}% of ${windowWords}); it is sent whole, ` +
+        `bunker: stdin holds ${sizeWords(bytes)}, ${pct}% of ${limitWords}; it is sent whole, ` +
         `but the turn has little room left and the API may refuse it as too long. Piping in less, or naming the file for the model to read, leaves room.\n`,
     };
   }

@@ -44,7 +44,7 @@ export const COMMANDS: SlashCommand[] = [
   { name: "/todos", help: "show the todo list", run: todos },
   { name: "/compact", help: "shorten old tool output (file contents, command logs) to free context", run: compact },
   { name: "/thinking", help: "show the model's last thinking in full (on screen it is folded to one line)", run: thinking },
-  { name: "/mcp", usage: "[restart|start NAME]", help: "MCP servers: state, tools, schema size; restart one, or start one not started", run: async (args, ctx) => ctx.write(await mcpCommand(ctx.app.mcp, args)) },
+  { name: "/mcp", usage: "[restart|start NAME]", help: "MCP servers: state, tools, schema size; restart one, or start one not started", run: async (args, ctx) => ctx.write(await mcpCommand(ctx.app.mcp, args, process.stderr.columns)) },
   { name: "/cost", help: "tokens used and cost so far", run: (_args, ctx) => ctx.write(costLine(ctx.app) + "\n") },
   { name: "/undo", usage: "[force]", help: "take back the file changes of the last turn (shows the diff and asks)", run: async (args, ctx) => void (await rewindCommand(["/undo", ...args].join(" "), ctx.app, ctx.write)) },
   { name: "/rewind", usage: "[N [conversation] [force]]", help: "list the turns that changed files; N: take the files back to before turn N", run: async (args, ctx) => void (await rewindCommand(["/rewind", ...args].join(" "), ctx.app, ctx.write)) },

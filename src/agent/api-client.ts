@@ -28,6 +28,15 @@ export class ApiError extends Error {
 /** The request never got an answer: refused, reset or unreachable. */
 export class ApiConnectionError extends Error {
   override name = "ApiConnectionError";
+  constructor(
+    message: string,
+    /** fetch's error code where it gave one (ECONNREFUSED, ENOTFOUND, ECONNRESET…). */
+    readonly code?: string,
+    /** The host the request was for. */
+    readonly host?: string,
+  ) {
+    super(message);
+  }
 }
 
 /** An answer arrived but is not a whole reply: cut short (`cut`), or out of order or not JSON (`garbled`). */
@@ -96,7 +105,8 @@ export async function streamMessage(req: StreamRequest, h: StreamHandlers = {}):
   } catch (err) {
     if (req.signal.aborted) throw err;
     // fetch's own words: "ECONNREFUSED: Unable to connect…" (model.ts tells a refused loopback URL by them).
-    throw new ApiConnectionError((err as Error).message || "the connection failed");
+    const code = (err as { code?: unknown }).code;
+    throw new ApiConnectionError((err as Error).message || "the connection failed", typeof code === "string" ? code : undefined, new URL(url).hostname);
   }
   h.onBytes?.();
   if (!res.ok) throw await statusError(res, req.signal);

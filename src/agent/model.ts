@@ -137,7 +137,7 @@ export class Model {
         return message;
       } catch (err) {
         if (signal.aborted) throw err;
-        const retry: { ok: boolean; afterMs?: number } = silent ? { ok: true } : refusedHere(err, this.opts.baseURL) ? { ok: false } : retryable(err);
+        const retry: { ok: boolean; afterMs?: number } = silent ? { ok: true } : refusedHere(err, this.opts.baseURL) || unknownHost(err) ? { ok: false } : retryable(err);
         const why = silent ? `the API sent nothing for ${formatSeconds(idleMs)}` : explain(err, this.opts.baseURL);
         if (!retry.ok || attempt >= maxRetries) throw new ModelError(why, { tooLong: isTooLong(err), badConversation: isBadConversation(err) });
         const delay = retry.afterMs ?? this.opts.retryBaseMs * 2 ** attempt;
@@ -173,6 +173,15 @@ function refusedHere(err: unknown, baseURL: string | undefined): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * The API's host name does not exist (DNS answered "no such name": ENOTFOUND, EAI_NONAME): a typo in
+ * ANTHROPIC_BASE_URL, or no network to resolve it on. Asking again in a few seconds gets the same answer, so it is
+ * not retried. A DNS server that did not answer (EAI_AGAIN) is a passing failure and is retried.
+ */
+function unknownHost(err: unknown): err is ApiConnectionError {
+  return err instanceof ApiConnectionError && (err.code === "ENOTFOUND" || err.code === "EAI_NONAME" || /\b(ENOTFOUND|EAI_NONAME)\b/.test(err.message));
 }
 
 function retryable(err: unknown): { ok: boolean; afterMs?: number } {
@@ -219,6 +228,12 @@ export function explain(err: unknown, baseURL?: string): string {
     return `API error ${status}: ${tidy(detail)}`;
   }
   if (refusedHere(err, baseURL)) return `nothing is listening at ${baseURL} (ANTHROPIC_BASE_URL): start the server there or correct the URL`;
+  if (unknownHost(err)) {
+    const host = err.host ?? "the API's host";
+    return baseURL
+      ? `the host ${host} in ANTHROPIC_BASE_URL (${baseURL}) was not found (DNS knows no such name): check its spelling, or that this machine can resolve names`
+      : `the host ${host} was not found (DNS knows no such name): check that this machine is online and can resolve names`;
+  }
   if (err instanceof ApiConnectionError) {
     const where = baseURL ? ` at ${baseURL} (ANTHROPIC_BASE_URL)` : "";
     return `could not reach the API${where}: ${tidy(err.message).replace(/\.$/, "")} (check your network${baseURL ? " and that URL" : ""})`;

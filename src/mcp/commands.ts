@@ -11,17 +11,23 @@ import type { McpHub, ServerRow } from "./hub.ts";
 
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 
-function rowLine(r: ServerRow, nameWidth: number): string {
+/**
+ * One server as a row of the table, or, where that row is wider than the screen (`columns`), its name, source and
+ * state on a line and each detail on a line of its own under it (a table re-wrapped by the terminal reads as noise).
+ */
+function rowLines(r: ServerRow, nameWidth: number, columns: number): string[] {
   const state = r.state === "ready" ? pc.green(r.state) : r.state === "starting" ? pc.yellow(r.state) : pc.red(escapeControl(r.state));
-  const tools = r.state === "ready" || r.tools > 0
-    ? `  ${r.tools} tool${r.tools === 1 ? "" : "s"}, ${kb(r.schemaBytes)} of schemas${r.held ? ` (${r.held} loaded on demand)` : ""}`
-    : "";
-  const where = r.sandbox ? pc.dim(`  ${r.sandbox}`) : "";
-  return `  ${escapeControl(r.name).padEnd(nameWidth)}  ${pc.dim(r.source.padEnd(7))}  ${state}${tools}${where}`;
+  const tools = r.state === "ready" || r.tools > 0 ? `${r.tools} tool${r.tools === 1 ? "" : "s"}, ${kb(r.schemaBytes)} of schemas${r.held ? ` (${r.held} loaded on demand)` : ""}` : "";
+  const where = r.sandbox ? pc.dim(r.sandbox) : "";
+  const name = escapeControl(r.name);
+  const row = [`  ${name.padEnd(nameWidth)}  ${pc.dim(r.source.padEnd(7))}  ${state}`, tools, where].filter(Boolean).join("  ");
+  // Off the last column: a row that fills it leaves the cursor waiting to wrap.
+  if (Bun.stringWidth(row) < columns) return [row];
+  return [`  ${name}  ${pc.dim(r.source)}  ${state}`, ...[tools, where].filter(Boolean).map((d) => `    ${d}`)];
 }
 
 /** `/mcp` and `/mcp restart NAME`; returns the text to show. */
-export async function mcpCommand(hub: McpHub | undefined, args: string[]): Promise<string> {
+export async function mcpCommand(hub: McpHub | undefined, args: string[], columns = Infinity): Promise<string> {
   if (!hub) return pc.dim("No MCP servers are configured (mcpServers in your settings.json, or a project's .mcp.json).\n");
   const [verb, name] = args;
   if (verb === undefined) {
@@ -30,7 +36,7 @@ export async function mcpCommand(hub: McpHub | undefined, args: string[]): Promi
     const prompts = hub.prompts().map((p) => p.command);
     return [
       "MCP servers:",
-      ...rows.map((r) => rowLine(r, width)),
+      ...rows.flatMap((r) => rowLines(r, width, columns)),
       ...(prompts.length ? [pc.dim(`Prompts: ${prompts.map((p) => escapeControl(p)).join(" ")}`)] : []),
       pc.dim("/mcp restart NAME starts a server again; /mcp start NAME asks again about one not started."),
     ].join("\n") + "\n";

@@ -208,9 +208,10 @@ export class TtyApprover implements Approver {
         const names = files.length > 0 ? files.map((f) => escapeControl(f.display)) : [target];
         const many = names.length > 1;
         const touchesProtected = files.some((f) => isProtectedRelative(f.display)) || (req.protectedFiles?.length ?? 0) > 0;
-        const options: { value: Choice; label: string }[] = [{ value: "once", label: ONCE }];
+        // The person's own /undo: yes or no ("this once" would say there were a lasting yes), nothing for the
+        // session, nothing to tell the model.
+        const options: { value: Choice; label: string }[] = [{ value: "once", label: req.byPerson ? "Yes" : ONCE }];
         if (req.byPerson) {
-          // The person's own /undo: yes or no, nothing for the session, nothing to tell the model.
           options.push({ value: "deny", label: "No" });
         } else {
           options.push({ value: "target-session", label: `Yes, and allow all edits to ${many ? "these files" : "this file"} for this session` });

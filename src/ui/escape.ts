@@ -38,13 +38,27 @@ let segmenter: Intl.Segmenter | undefined;
 
 /** SGR sequences (colour and style: ESC [ digits and semicolons m) and nothing else. */
 const SGR = /\x1b\[[0-9;]*m/g;
+/** An SGR that ends styling: ESC[m, ESC[0m (0 among its parameters), or only "back to default" parameters (39, 49, 22-29). */
+const RESET = /^\x1b\[(?:(?:\d*;)*0?(?:;\d*)*|(?:(?:39|49|2[2-9]);?)+)m$/;
 
 /**
- * Command output as the person reads it: its colours dropped (shown escaped they read as
- * `\x1b[31m` noise). Only SGR goes: every other escape is still escaped by escapeControl after.
+ * Command output as the person reads it: its colours dropped (shown escaped they read as `\x1b[31m` noise).
+ * Only colouring goes: on a line whose styling is closed again (its last SGR a reset after one that styled),
+ * as programs colour. An SGR that styles and is never closed on its line, or a reset with nothing styled, is
+ * not colouring but bytes of the text (a file named `\x1b[31mred.txt` that `ls` lists): it stays, for
+ * escapeControl to show escaped. Every other escape is escaped by escapeControl after.
  */
 export function stripSgr(text: string): string {
-  return text.includes("\x1b[") ? text.replace(SGR, "") : text;
+  if (!text.includes("\x1b[")) return text;
+  return text
+    .split("\n")
+    .map((line) => {
+      const seqs = line.match(SGR);
+      if (!seqs) return line;
+      const closed = RESET.test(seqs.at(-1)!) && seqs.some((q) => !RESET.test(q));
+      return closed ? line.replace(SGR, "") : line;
+    })
+    .join("\n");
 }
 
 export function escapeControl(text: string, opts: EscapeOptions = {}): string {

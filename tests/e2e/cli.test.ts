@@ -469,15 +469,16 @@ describe("what a person types wrong, and piped input", () => {
     const huge = pipe(new TextEncoder().encode("all work and no play makes jack a dull boy\n".repeat(95_000)));
     const [hugeOut, hugeErr, hugeCode] = await Promise.all([new Response(huge.stdout).text(), new Response(huge.stderr).text(), huge.exited]);
     expect({ code: hugeCode, out: hugeOut }).toEqual({ code: 2, out: "" });
-    expect(hugeErr).toContain("bunker: stdin holds more than 800 KB");
-    expect(hugeErr).toContain("more than the model's context window of 200,000 tokens: the API would refuse it, so nothing was sent.");
+    expect(hugeErr).toContain(
+      "bunker: stdin holds more than 800 KB, the most the model's context window of 200,000 tokens can hold at 4 bytes a token (bunker stopped reading there): the API would refuse it, so nothing was sent.",
+    );
     expect(e2e.fake.requests).toHaveLength(0);
     // 500 KB: fits, with little room left; every byte reaches the model.
     const body = "0123456789abcdef ".repeat(30_000);
     const big = pipe(new TextEncoder().encode(body));
     const [bigOut, bigErr, bigCode] = await Promise.all([new Response(big.stdout).text(), new Response(big.stderr).text(), big.exited]);
     expect({ code: bigCode, out: bigOut }).toEqual({ code: 0, out: "read it all\n" });
-    expect(bigErr).toContain("bunker: stdin holds 510 KB (about 127,500 tokens, 64% of the model's context window of 200,000 tokens); it is sent whole");
+    expect(bigErr).toContain("bunker: stdin holds 510 KB, 64% of 800 KB, the most the model's context window of 200,000 tokens can hold at 4 bytes a token; it is sent whole");
     const sent = JSON.stringify(e2e.fake.requests[0]!.body.messages);
     expect(sent).toContain(body.trim());
   }, 30_000);
@@ -511,6 +512,19 @@ describe("an API address where nothing listens", () => {
     expect(r.stderr).toContain(`nothing is listening at ${url} (ANTHROPIC_BASE_URL): start the server there or correct the URL`);
     expect(r.stderr).not.toContain("retrying");
     // Retries (base 1 s here) would take 15 s; a loaded machine may take a few seconds just to start bunker from its sources.
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+
+  test("a host name that does not exist (DNS: no such name) fails at once, naming the host; nothing is retried", async () => {
+    // .invalid never resolves (RFC 6761): the resolver answers "no such name" without asking anyone on the internet.
+    const url = "http://nosuchhost.invalid";
+    const started = Date.now();
+    const r = await bunker(["-p", "hi"], { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: url, BUNKER_RETRY_BASE_MS: "1000" });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(
+      `the host nosuchhost.invalid in ANTHROPIC_BASE_URL (${url}) was not found (DNS knows no such name): check its spelling, or that this machine can resolve names`,
+    );
+    expect(r.stderr).not.toContain("retrying");
     expect(Date.now() - started).toBeLessThan(10_000);
   });
 });

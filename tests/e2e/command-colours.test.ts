@@ -2,6 +2,8 @@
 // after it and /expand show the text without `\x1b[31m` noise; any other escape
 // is still shown escaped; the model's result keeps the bytes as they were.
 import { describe, expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { reply, toolUse } from "../support/fake-anthropic/steps.ts";
 import { BUNKER, endToEnd, press, quitWithCtrlD, toolResults, waitForCount } from "../support/cli.ts";
 import { tmuxAvailable } from "../support/tmux.ts";
@@ -30,6 +32,18 @@ describe.skipIf(!tmuxAvailable)("coloured command output", () => {
     expect(expanded).not.toContain("\\x1b[31m");
     expect(expanded).toContain("move\\x1b[2Aup");
     expect(expanded.slice(expanded.lastIndexOf("exit code 0"))).toContain("red plain");
+    expect(await quitWithCtrlD(tmux)).not.toBeNull();
+  }, 30_000);
+
+  test("a colour code in a file name is not colouring: ls lists it escaped, exactly as the file is named", async () => {
+    e2e.serve([reply([toolUse("run_bash", { command: "ls" })]), reply("Listed.")]);
+    const { root, env } = e2e.workspace();
+    writeFileSync(join(root, "\x1b[31mred.txt"), "");
+    writeFileSync(join(root, "plain.txt"), "");
+    const tmux = await e2e.terminal([...BUNKER, "--allow-run", "go"], { cwd: root, env, cols: 120, rows: 40 });
+    const done = await waitForCount(tmux, "Listed.", 1);
+    expect(done).toContain("    \\x1b[31mred.txt");
+    expect(done).toContain("    plain.txt");
     expect(await quitWithCtrlD(tmux)).not.toBeNull();
   }, 30_000);
 });

@@ -99,15 +99,20 @@ test("stdin that is /dev/null or closed is known empty without reading it; a fil
 });
 
 describe("piped input against the context window", () => {
-  test("small: nothing to say; over half the window: a warning with its size, tokens and share; over the window: refused, saying what to do", () => {
+  test("small: nothing to say; over half the limit: a warning with its size and share; over it: refused, saying what to do; only bytes are counted", () => {
     expect(pipedInputCheck(100_000, 200_000)).toBeNull();
     expect(pipedInputCheck(400_000, 200_000)).toBeNull();
     const warn = pipedInputCheck(600_000, 200_000);
     expect(warn && "warn" in warn && warn.warn).toBe(
-      "bunker: stdin holds 600 KB (about 150,000 tokens, 75% of the model's context window of 200,000 tokens); it is sent whole, but the turn has little room left and the API may refuse it as too long. Piping in less, or naming the file for the model to read, leaves room.\n",
+      "bunker: stdin holds 600 KB, 75% of 800 KB, the most the model's context window of 200,000 tokens can hold at 4 bytes a token; it is sent whole, but the turn has little room left and the API may refuse it as too long. Piping in less, or naming the file for the model to read, leaves room.\n",
     );
+    // The read stops at the limit: what was read past it is no measure of anything, so no figure is made of it.
     const refuse = pipedInputCheck(4_000_000, 200_000);
-    expect(refuse && "refuse" in refuse && refuse.refuse).toStartWith("bunker: stdin holds more than 800 KB (over 1,000,000 tokens), more than the model's context window of 200,000 tokens: the API would refuse it, so nothing was sent.");
+    expect(refuse && "refuse" in refuse && refuse.refuse).toStartWith(
+      "bunker: stdin holds more than 800 KB, the most the model's context window of 200,000 tokens can hold at 4 bytes a token (bunker stopped reading there): the API would refuse it, so nothing was sent.",
+    );
+    // No token count is claimed: bunker counts bytes, only the API counts tokens.
+    for (const said of [warn, refuse]) expect(JSON.stringify(said)).not.toMatch(/[\d,]+ tokens\)|about [\d,]+ tokens|over [\d,]+ tokens/);
     // A smaller window is judged by its own size.
     expect(pipedInputCheck(600_000, 100_000)).toHaveProperty("refuse");
   });

@@ -50,6 +50,7 @@ describe("streamMessage", () => {
     expect(garbled.kind).toBe("garbled");
     const refused = await failure(streamMessage({ apiKey: "k", baseURL: "http://127.0.0.1:1", body, signal: new AbortController().signal }));
     expect(refused).toBeInstanceOf(ApiConnectionError);
+    expect([(refused as ApiConnectionError).code, (refused as ApiConnectionError).host]).toEqual(["ECONNREFUSED", "127.0.0.1"]);
   });
 
   test("an error status that is not the API's JSON keeps its body as it came; an empty body says so", async () => {

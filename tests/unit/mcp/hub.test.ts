@@ -41,6 +41,10 @@ test("a call asks through Permissions (server/tool) and returns the server's ans
 
 test("/mcp lists it, restarts it; its prompt fills arguments in order and sends the prompt's text", async () => {
   expect(await mcpCommand(hub, [])).toMatch(/t\s+.*user.*ready.*8 tools/);
+  // At 40 columns the row does not fit: name, source and state on a line, each detail under them, every line whole.
+  const narrow = Bun.stripANSI(await mcpCommand(hub, [], 40)).split("\n");
+  expect(narrow.slice(0, 3)).toEqual(["MCP servers:", "  t  user  ready", expect.stringMatching(/^    8 tools, \d+\.\d KB of schemas$/)]);
+  expect(narrow.slice(1).filter((l) => !l.startsWith("/mcp restart") && !l.startsWith("Prompts:")).every((l) => Bun.stringWidth(l) < 40 && l === l.trimEnd())).toBe(true);
   expect(await mcpCommand(hub, ["restart", "t"])).toContain("MCP server t restarted (8 tools).");
   expect(await mcpCommand(hub, ["restart", "nope"])).toContain("No MCP server nope");
   expect(await mcpCommand(undefined, [])).toContain("No MCP servers are configured");

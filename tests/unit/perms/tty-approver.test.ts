@@ -249,6 +249,9 @@ describe("tty approver: writes", () => {
     const req: PermRequest = { kind: "write", target: "/ws/notes2.txt", tool: "undo", byPerson: true, files: [makeFilePreview("notes2.txt", "hello\n", null, "delete")] };
     const { screen } = await answerWrite([KEY.enter], req);
     expect(screen).toContain("undo wants to delete notes2.txt");
+    // The person's own undo: a plain yes or no, no "this once" (there is no lasting yes to set it apart from).
+    expect(screen).toMatch(/1\. Yes\s*\n[^\n]*2\. No/);
+    expect(screen).not.toContain("this once");
   });
 
   test("a long diff is bounded on screen", async () => {

@@ -78,5 +78,14 @@ test("stripSgr drops colour and style sequences only; escapeControl still shows 
   expect(stripSgr("\x1b[31mred\x1b[0m \x1b[1;32mbold green\x1b[m")).toBe("red bold green");
   const hostile = "a\x1b[2Ab\x1b]52;c;aGk=\x07c\x1b[?25l";
   expect(stripSgr(hostile)).toBe(hostile);
-  expect(escapeControl(stripSgr(`\x1b[31m${hostile}`))).toBe("a\\x1b[2Ab\\x1b]52;c;aGk=\\x07c\\x1b[?25l");
+  expect(escapeControl(stripSgr(`\x1b[31m${hostile}\x1b[0m`))).toBe("a\\x1b[2Ab\\x1b]52;c;aGk=\\x07c\\x1b[?25l");
+});
+
+test("stripSgr keeps an SGR that is not colouring: one that styles and is never closed on its line, or a reset with nothing styled (bytes of a file name)", () => {
+  // As `ls` lists a file named ESC[31mred.txt: shown escaped, exactly as it is named.
+  expect(escapeControl(stripSgr("notes.txt\n\x1b[31mred.txt\nzeta.txt"), { keepNewlines: true })).toBe("notes.txt\n\\x1b[31mred.txt\nzeta.txt");
+  expect(escapeControl(stripSgr("a\x1b[0m.txt"))).toBe("a\\x1b[0m.txt");
+  // Colouring as programs do it, also beside such a line: a run closed on its line, however it is reset.
+  expect(stripSgr("\x1b[0m\x1b[32m(pass)\x1b[0m a test\n\x1b[31mred.txt")).toBe("(pass) a test\n\x1b[31mred.txt");
+  expect(stripSgr("\x1b[1;31mFAIL\x1b[22;39m x")).toBe("FAIL x");
 });
