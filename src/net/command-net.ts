@@ -3,12 +3,12 @@
 // forwarder on 127.0.0.1:PORT (bubblewrap) or on the host's loopback port
 // that the Seatbelt profile alone allows (macOS). The command is told where
 // it is through HTTP_PROXY and friends; its own loopback stays direct.
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { UNDUMPABLE, forwarderCommand } from "./forwarder.ts";
 import { NetProxy, type NetGate, type Refusal } from "./proxy.ts";
-import { privateFolder } from "../sandbox/private-folder.ts";
+import { processFolder } from "../sandbox/private-folder.ts";
 
 /** What the sandbox must provide for the proxy path (SandboxSpec.netProxy). */
 export interface NetProxySpec {
@@ -73,13 +73,12 @@ export async function startCommandNet(kind: "bubblewrap" | "seatbelt", gate: Net
       close: () => proxy.close(),
     };
   }
-  const dir = socketFolder();
-  const socket = join(dir, "proxy.sock");
+  const socket = socketPath();
   const proxy = new NetProxy({ gate });
   try {
     await proxy.listenUnix(socket);
   } catch (err) {
-    rmSync(dir, { recursive: true, force: true });
+    rmSync(socket, { force: true });
     throw err;
   }
   // Any port is free in the command's fresh network namespace; a random one rarely meets a server the command starts.
@@ -93,23 +92,23 @@ export async function startCommandNet(kind: "bubblewrap" | "seatbelt", gate: Net
     refusals: () => proxy.refusals,
     close: async () => {
       await proxy.close();
-      rmSync(dir, { recursive: true, force: true });
+      rmSync(socket, { force: true });
     },
   };
 }
 
 /**
- * The proxy's socket folder: in bunker's private folder, where no command can put a listener of its own in the
- * proxy's place for the commands after it (in $TMPDIR a command granted /tmp could); in $TMPDIR only when that path
- * is too long for a socket (108 bytes on Linux).
+ * A path for a command's proxy socket: in a folder of this bunker's own in its private folder, where no command can
+ * put a listener of its own in the proxy's place for the commands after it (in $TMPDIR a command granted /tmp could),
+ * and which the next bunker sweeps away if this one is killed; in a new folder in $TMPDIR only when that path is too
+ * long for a socket (108 bytes on Linux).
  */
-function socketFolder(): string {
-  const home = privateFolder();
-  if (Buffer.byteLength(join(home, "bunker-net-XXXXXX", "proxy.sock")) < 100) {
-    mkdirSync(home, { recursive: true, mode: 0o700 });
-    return mkdtempSync(join(home, "bunker-net-"));
-  }
-  return mkdtempSync(join(tmpdir(), "bunker-net-"));
+let sockets: string | undefined;
+let made = 0;
+function socketPath(): string {
+  sockets ??= processFolder("bunker-net");
+  const path = join(sockets, `${++made}.sock`);
+  return Buffer.byteLength(path) < 100 ? path : join(mkdtempSync(join(tmpdir(), "bunker-net-")), "proxy.sock");
 }
 
 /** What run_bash adds to a command's result when the proxy refused connections. */

@@ -80,8 +80,9 @@ export const RUNS_LATER: readonly RunsLaterRule[] = [
   { glob: "**/{.Rprofile,.irbrc,.pryrc,.octaverc}", why: "R, irb, pry or Octave runs it at every start in this folder" },
   // Read from the folder a debugger or interpreter starts in (red team 10's F14): `!` in a .pdbrc runs Python at the next breakpoint().
   { glob: "**/{.pdbrc,.ghci,.ocamlinit,.iex.exs}", why: "pdb, GHCi, OCaml or IEx runs it when it starts in this folder (pdb at every breakpoint)" },
-  // JetBrains IDEs run a trusted project's startup tasks (workspace.xml) and file watchers (watcherTasks.xml) when it opens.
-  { glob: "**/.idea/{workspace.xml,watcherTasks.xml}", why: "your JetBrains IDE runs its startup tasks and file watchers when it opens the project" },
+  // JetBrains IDEs run a trusted project's file watchers (watcherTasks.xml) when it opens. Not workspace.xml (startup
+  // tasks): the IDE itself rewrites it while a command runs, and bunker would set the person's own save aside (R10-15).
+  { glob: "**/.idea/watcherTasks.xml", why: "your JetBrains IDE runs its file watchers when it opens the project" },
   { glob: "**/.cargo/config{,.toml}", why: "cargo obeys it at every cargo command in this folder (rustc-wrapper, runner and linker run programs)" },
   { glob: "**/{.zed/settings.json,.helix/languages.toml}", why: "your editor obeys it when you open the folder (it can name the programs it starts)" },
   // Other coding agents' project settings (F15): hooks and MCP servers they start, outside any sandbox.

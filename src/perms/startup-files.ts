@@ -7,7 +7,7 @@
 // as runs-later wherever they lead (read-only to commands, a new one set
 // aside, a write tool asks). A folder entry covers everything in it
 // (~/.config/fish holds conf.d/ and functions/, which fish sources).
-import { lstatSync, readdirSync, readlinkSync, statSync, type Stats } from "node:fs";
+import { lstatSync, opendirSync, readlinkSync, statSync, type Dir, type Stats } from "node:fs";
 import { readRegularSync } from "../fs/file-kind.ts";
 import { homedir } from "../fs/home.ts";
 import { dirname, isAbsolute, join, relative } from "node:path";
@@ -170,42 +170,75 @@ export function startupMatcher(env: Env = process.env, home: string = env.HOME |
 
 const DOT_ENTRY = "a dot-entry of your home: the program that reads it runs what it says";
 
-/** How many entries of the home's dot-folders are looked at for links, shallowest first (a link stow makes is near the top). */
+/** How many entries of the home's dot-folders are read looking for links, shallowest first (a link stow makes is near the top). */
 const DOT_LINK_BUDGET = 3000;
 /** How deep into a dot-folder (~/.config/nvim/lua/x.lua is 3 below ~/.config). */
 const DOT_LINK_DEPTH = 3;
+/** Dot-folders no dotfiles manager links into, and that hold the most entries: caches. */
+const NOT_CONFIG = new Set([".cache", ".npm", ".rustup", ".m2", ".gradle", ".nvm", ".pyenv", ".bun", ".local"]);
+
+let walked: { key: string; links: string[] } | undefined;
 
 /**
  * The symbolic links among the home's dot-entries and in its dot-folders (XDG's config folder first), breadth first,
- * within DOT_LINK_BUDGET entries; a link to a folder is not walked into (what it leads to is guarded whole).
+ * within DOT_LINK_BUDGET entries read; a link to a folder is not walked into (what it leads to is guarded whole).
+ * Walked once while the home's and the config folder's own entries stay as they are (every command asks: reviewer's
+ * R10-01, 170 ms a command with a big cache before the budget counted what a folder holds).
  */
 export function dotEntryLinks(home: string, xdg: string = join(home, ".config")): string[] {
-  const links: string[] = [];
+  const key = `${home}\0${xdg}\0${statOrNull(home)?.mtimeMs}\0${statOrNull(xdg)?.mtimeMs}`;
+  if (walked?.key === key) return walked.links;
   let budget = DOT_LINK_BUDGET;
-  const list = (dir: string): string[] => {
+  type Entry = { path: string; kind: "link" | "dir" | "other" };
+  const read = (dir: string, only: (name: string) => boolean = () => true): Entry[] => {
+    const out: Entry[] = [];
+    let d: Dir;
     try {
-      return readdirSync(dir).sort();
+      d = opendirSync(dir);
     } catch {
-      return [];
+      return out;
     }
-  };
-  let level: string[] = [...new Set([xdg, ...list(home).filter((n) => n.startsWith(".")).map((n) => join(home, n))])];
-  for (let depth = 0; depth <= DOT_LINK_DEPTH && level.length > 0; depth++) {
-    const next: string[] = [];
-    for (const p of level) {
-      if (budget-- <= 0) return links;
-      let st: Stats;
-      try {
-        st = lstatSync(p);
-      } catch {
-        continue;
+    try {
+      for (let e = d.readSync(); e !== null && budget > 0; e = d.readSync()) {
+        budget--;
+        if (!only(e.name)) continue;
+        const path = join(dir, e.name);
+        // A file system that gives no type in the listing: asked of the entry itself.
+        const st = e.isSymbolicLink() || e.isDirectory() || e.isFile() ? null : lstatOrNull(path);
+        const kind = e.isSymbolicLink() || st?.isSymbolicLink() ? "link" : e.isDirectory() || st?.isDirectory() ? "dir" : "other";
+        out.push({ path, kind });
       }
-      if (st.isSymbolicLink()) links.push(p);
-      else if (st.isDirectory() && depth < DOT_LINK_DEPTH) next.push(...list(p).map((n) => join(p, n)));
+    } catch {
+      // unreadable part way: what was read counts
+    } finally {
+      d.closeSync();
+    }
+    return out.sort((x, y) => (x.path < y.path ? -1 : 1));
+  };
+  const xdgEntry = (): Entry[] => {
+    const st = lstatOrNull(xdg);
+    return st ? [{ path: xdg, kind: st.isSymbolicLink() ? "link" : st.isDirectory() ? "dir" : "other" }] : [];
+  };
+  let level: Entry[] = [...xdgEntry(), ...read(home, (n) => n.startsWith(".") && !NOT_CONFIG.has(n) && join(home, n) !== xdg)];
+  const links: string[] = [];
+  for (let depth = 0; depth <= DOT_LINK_DEPTH && level.length > 0; depth++) {
+    const next: Entry[] = [];
+    for (const e of level) {
+      if (e.kind === "link") links.push(e.path);
+      else if (e.kind === "dir" && depth < DOT_LINK_DEPTH && budget > 0) next.push(...read(e.path));
     }
     level = next;
   }
+  walked = { key, links };
   return links;
+}
+
+function lstatOrNull(p: string): Stats | null {
+  try {
+    return lstatSync(p);
+  } catch {
+    return null;
+  }
 }
 
 /** A link and every path its chain of links passes through, to the last (at most 16 hops, as the kernel allows 40). */
@@ -228,7 +261,7 @@ function linkHops(link: string): string[] {
 /** Where a shell command may start in a line: its start, after `;`, `&&`, `|`, `(`, `{`, `then`, `do`, `else`. */
 const AT = String.raw`(?:^|[\s;&|({]|\bthen|\bdo|\belse)\s*`;
 /** `PATH=VALUE`, `export PATH=…`, `declare -x PATH=…`. */
-const PATH_SET = new RegExp(String.raw`${AT}(?:(?:export|declare\s+-\w*x\w*|typeset\s+-\w*x\w*)\s+)?PATH=("[^"]*"|'[^']*'|[^\s;&|)]+)`, "g");
+const PATH_SET = new RegExp(String.raw`${AT}(?:(?:export|declare\s+-\w*x\w*|typeset\s+-\w*x\w*)\s+)?PATH(\+?)=("[^"]*"|'[^']*'|[^\s;&|)]+)`, "g");
 /** zsh's `path=(… $path …)` and `path+=(…)`. */
 const ZSH_PATH_SET = new RegExp(String.raw`${AT}path(\+?)=\(([^)]*)\)`, "g");
 
@@ -272,17 +305,20 @@ export function readShellFile(file: string, home: string): { sourced: { path: st
   // `PATH=…:$PATH:…` (export too) anywhere in a line (`[ -d ~/tools/bin ] && export PATH=…`, `then PATH=…`), what it
   // had written `$PATH`, `${PATH}` or `${PATH:+:${PATH}}` (red team 10's F07), and zsh's `path=(~/bin $path)` and
   // `path+=(…)`: the folders before and after what PATH had; one bunker cannot read is left out.
+  // A value without what PATH had (`PATH=$HOME/tools/bin:/usr/bin:/bin`) is the whole PATH: every entry comes first
+  // (reviewer's R10-11).
   const place = (entries: string[], at: number) => {
-    if (at === -1) return;
     entries.forEach((p, i) => {
       const dir = expand(p);
-      if (i !== at && isAbsolute(dir) && !/[$`]/.test(dir)) (i < at ? pathBefore : pathAfter).push(dir);
+      if (i !== at && isAbsolute(dir) && !/[$`]/.test(dir)) (at === -1 || i < at ? pathBefore : pathAfter).push(dir);
     });
   };
   for (const line of lines) {
     for (const m of line.matchAll(PATH_SET)) {
-      const { entries, old } = pathValue(unquote(m[1]!));
-      place(entries, old);
+      const { entries, old } = pathValue(unquote(m[2]!));
+      // `PATH+=:DIR` adds after what PATH had.
+      if (m[1] === "+") place(["$PATH", ...entries], 0);
+      else place(entries, old);
     }
     for (const m of line.matchAll(ZSH_PATH_SET)) {
       const words = m[2]!.trim().split(/\s+/).filter(Boolean).map(unquote);

@@ -27,7 +27,7 @@
 // the workspace or holding it (its files would be the workspace's, which the
 // person's tools do read), a folder that is not a plain directory of this
 // user's (a link, another owner's), or --no-session-persistence.
-import { lstatSync, mkdirSync } from "node:fs";
+import { lstatSync, mkdirSync, readdirSync, rmSync, utimesSync } from "node:fs";
 import { join } from "node:path";
 import { isWithin, realpathLoose } from "../perms/workspace.ts";
 import type { Grants, HostRules, PathRules, RunRules } from "../perms/policy.ts";
@@ -77,8 +77,33 @@ export function keptHome(stateDir: string, root: string, key: string): string | 
     // Only a directory of ours, reached by no link: anything else is not bunker's to hand to a command.
     if (!st.isDirectory() || st.uid !== process.getuid?.() || realpathLoose(dir).real !== dir) return null;
     for (const cache of KEPT_CACHES) mkdirSync(join(dir, cache), { recursive: true, mode: 0o700 });
+    if (!used.has(dir)) {
+      // Its last use, once a run: kept homes no session has used for KEPT_DAYS go (every new set of grants makes one).
+      used.add(dir);
+      const now = new Date();
+      utimesSync(dir, now, now);
+      const homes = join(state, KEPT_HOMES);
+      if (!swept.has(homes)) {
+        swept.add(homes);
+        removeUnused(homes, now.getTime());
+      }
+    }
   } catch {
     return null; // a read-only state folder: the in-memory home, as before
   }
   return dir;
+}
+
+/** Days a kept home stays after its last use. */
+export const KEPT_DAYS = 30;
+const used = new Set<string>();
+const swept = new Set<string>();
+
+/** The kept homes last used more than KEPT_DAYS ago. */
+function removeUnused(homes: string, now: number): void {
+  for (const name of readdirSync(homes)) {
+    const dir = join(homes, name);
+    const st = lstatSync(dir, { throwIfNoEntry: false });
+    if (st?.isDirectory() && !used.has(dir) && now - st.mtimeMs > KEPT_DAYS * 86_400_000) rmSync(dir, { recursive: true, force: true });
+  }
 }

@@ -24,8 +24,16 @@ export function privateFolder(): string {
  * prefix left by bunkers that are gone (killed before their exit could remove them) are removed first.
  */
 export function processFolder(prefix: string): string {
-  const parent = privateFolder();
-  mkdirSync(parent, { recursive: true, mode: 0o700 });
+  let parent = privateFolder();
+  try {
+    mkdirSync(parent, { recursive: true, mode: 0o700 });
+  } catch {
+    // A state folder that cannot be made (a read-only or missing home: containers, CI) saves no session either, and
+    // bunker says so at start; its private files go where they went before it had one (reviewer's R10-13).
+    home = undefined;
+    parent = privateFolder();
+    mkdirSync(parent, { recursive: true, mode: 0o700 });
+  }
   let names: string[] = [];
   try {
     names = readdirSync(parent);

@@ -49,9 +49,9 @@ const BY_NAME: SecretShape[] = [
   { what: "its name says SESSION", name: String.raw`^(?!XDG_SESSION_|DESKTOP_SESSION$|SESSION_MANAGER$).*SESSION` },
   { what: "its name says WEBHOOK", name: "WEBHOOK" },
   { what: "its name says JWT", name: String.raw`(^|_)JWT(_|$)` },
-  // A 2FA seed (TOTP_SEED, OTP_SECRET), a wallet's recovery words, a hash's salt or pepper (red team 10's O2); not a
-  // test's random seed (PYTHONHASHSEED, FAKER_SEED).
-  { what: "its name says OTP, SALT, PEPPER or MNEMONIC", name: String.raw`(^|_)([TH]?OTP|SALT|PEPPER|MNEMONIC|2FA|MFA)(_|$)|(TOTP|OTP|2FA|MFA|WALLET|MASTER|HD)_?SEED` },
+  // A 2FA seed (TOTP_SEED), a wallet's recovery words (SEED_PHRASE), a hash's salt or pepper (red team 10's O2); not a
+  // test's random seed (PYTHONHASHSEED, FAKER_SEED) nor an MFA setting (AWS_MFA_SERIAL, OTP_LENGTH).
+  { what: "its name says OTP, SALT, PEPPER or MNEMONIC", name: String.raw`(^|_)([TH]OTP|SALT|PEPPER|MNEMONIC)(_|$)|(TOTP|OTP|2FA|MFA|WALLET|MASTER|HD)_?SEED|(SEED|RECOVERY)_?PHRASE` },
   // GITHUB_PAT (personal access token), STRIPE_SK (secret key), SENTRY_DSN (holds the project's key).
   { what: "its name ends in PAT, SK or DSN", name: String.raw`(^|_)(PAT|SK|DSN)$` },
   // CONNECTION_STRING; a URL (DATABASE_URL, MONGO_URI, REDIRECT_URI) is judged by its value: withheld only when it

@@ -46,4 +46,21 @@ describe.skipIf(detectSandbox().kind !== "bubblewrap")("bunker's private files (
       await fake.stop();
     }
   });
+
+  test("a state folder that cannot be made (a read-only home) does not stop commands: they run, with a .git to check (reviewer's R10-13)", async () => {
+    const ws = join(base, "ws2");
+    mkdirSync(join(ws, ".git"), { recursive: true });
+    const fake = startFakeAnthropic([reply([toolUse("run_bash", { command: "echo hi > f.txt && cat f.txt" })]), reply("Done.")]);
+    try {
+      const r = await runBunker(["-p", "go", "--allow-run", "--allow-write=."], {
+        cwd: ws,
+        env: { HOME: join(base, "home"), XDG_STATE_HOME: "/etc/passwd/state", ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.url },
+      });
+      expect(r.code).toBe(0);
+      // Before: "run_bash failed unexpectedly: ENOTDIR: not a directory, mkdir '/etc/passwd/state/bunker'".
+      expect(toolResults(fake.requests[1])[0]).toEqual({ content: "exit code 0\n\nhi", is_error: false });
+    } finally {
+      await fake.stop();
+    }
+  });
 });

@@ -270,7 +270,6 @@ describe("red team 8: toolchain pins, launcher settings, other agents' and edito
     ["app/.ghci", "GHCi"],
     [".ocamlinit", "OCaml"],
     [".iex.exs", "IEx"],
-    [".idea/workspace.xml", "JetBrains IDE runs its startup tasks"],
     [".idea/watcherTasks.xml", "file watchers"],
     [".cargo/config.toml", "rustc-wrapper"],
     ["crates/x/.cargo/config", "cargo obeys it"],
@@ -292,7 +291,7 @@ describe("red team 8: toolchain pins, launcher settings, other agents' and edito
 
   test("look-alikes stay granted: the gradle wrapper (build.gradle runs at import anyway), a mise.toml.orig, a .claude command", () => {
     const policy = new Policy(root, allowAll());
-    for (const path of ["gradle/wrapper/gradle-wrapper.properties", "mise.toml.orig", ".claude/commands/x.md", "docs/mcp.json", "rust-toolchain.md", ".idea/modules.xml", ".cargo/credentials.md"]) {
+    for (const path of ["gradle/wrapper/gradle-wrapper.properties", "mise.toml.orig", ".claude/commands/x.md", "docs/mcp.json", "rust-toolchain.md", ".idea/modules.xml", ".idea/workspace.xml", ".cargo/credentials.md"]) {
       expect({ path, d: policy.decide("write", join(root, path)).verdict }).toEqual({ path, d: "allow" });
     }
   });

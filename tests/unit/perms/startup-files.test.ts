@@ -91,10 +91,13 @@ test("PATH set the ways people write it: after a test and &&, inside if/then, wi
     'path=(~/zbin $path)',
     'path+=(/opt/zlate)',
     'export MANPATH="$HOME/man:$MANPATH"',
+    // The whole PATH, without what it had (reviewer's R10-11); PATH+= adds after it.
+    "export PATH=$HOME/whole/bin:/usr/bin",
+    'PATH+=":$HOME/plus/bin"',
   ].join("\n") + "\n");
   const read = readShellFile(join(home, "rc4"), home);
-  expect(read.pathBefore).toEqual([join(home, "tools/bin"), join(home, "go/bin"), join(home, "a/bin"), join(home, "zbin")]);
-  expect(read.pathAfter).toEqual(["/opt/late/bin", "/opt/zlate"]);
+  expect(read.pathBefore).toEqual([join(home, "tools/bin"), join(home, "go/bin"), join(home, "a/bin"), join(home, "zbin"), join(home, "whole/bin"), "/usr/bin"]);
+  expect(read.pathAfter).toEqual(["/opt/late/bin", "/opt/zlate", join(home, "plus/bin")]);
 });
 
 test("a startup file that is a FIFO, or a 2 GB sparse file, is never waited on nor read whole: the head of it is", () => {
@@ -150,5 +153,8 @@ test("whatever a dot-entry of the home leads to is matched, whatever its name: e
   expect(match(join(h, "dotfiles/real/sqliterc"))).toContain("(~/.sqliterc leads here)");
   expect(match(join(h, "dotfiles/notes.txt"))).toBeNull();
   expect(match(join(h, "projects/dots/README"))).toBeNull();
+  // The walk is kept while the home's own entries stay as they are; a new link there is found.
+  symlinkSync("dotfiles/later", join(h, ".laterrc"));
+  expect(startupMatcher({ HOME: h }, h).match(join(h, "dotfiles/later"))).toContain("(~/.laterrc leads here)");
   rmSync(h, { recursive: true, force: true });
 });

@@ -3,7 +3,7 @@
 // (read-write, or read-only to a line that only reads); none where its files
 // would be the workspace's, or where the folder is not bunker's own.
 import { expect, test } from "bun:test";
-import { existsSync, mkdirSync, statSync, symlinkSync } from "node:fs";
+import { existsSync, mkdirSync, statSync, symlinkSync, utimesSync } from "node:fs";
 import { join } from "node:path";
 import { bubblewrapArgs } from "../../../src/sandbox/bubblewrap.ts";
 import { describeView } from "../../../src/sandbox/explain.ts";
@@ -22,6 +22,20 @@ test("one folder per workspace, owner-only, in the state folder; the same worksp
   expect(keptHome(state, "/work/a", "k2")).not.toBe(a);
   // Every cache's folder is there to be mounted.
   for (const cache of KEPT_CACHES) expect(existsSync(join(a, cache))).toBe(true);
+});
+
+test("a kept home no session used for 30 days is removed when another is first used; one used since stays (reviewer's R10-04)", () => {
+  const state = join(tempDir("bunker-kept-"), "state");
+  const old = join(state, KEPT_HOMES, "0123456789abcdef");
+  const recent = join(state, KEPT_HOMES, "fedcba9876543210");
+  for (const d of [old, recent]) mkdirSync(join(d, ".cache/pip"), { recursive: true });
+  const day = 86_400_000;
+  utimesSync(old, new Date(Date.now() - 31 * day), new Date(Date.now() - 31 * day));
+  utimesSync(recent, new Date(Date.now() - 29 * day), new Date(Date.now() - 29 * day));
+  const a = keptHome(state, "/work/a", "k")!;
+  expect(existsSync(old)).toBe(false);
+  expect(existsSync(recent)).toBe(true);
+  expect(Date.now() - statSync(a).mtimeMs).toBeLessThan(60_000);
 });
 
 test("none when the state folder is in the workspace or holds it, or its folder is a link", () => {

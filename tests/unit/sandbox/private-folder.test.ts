@@ -25,3 +25,10 @@ test("a process folder is this process's own, owner-only; one left by a bunker t
   expect(readdirSync(parent).sort()).toEqual([live, `bunker-x-${process.pid}-${processStart(process.pid)}`].sort());
   expect(existsSync(join(parent, "bunker-x-999999999-1"))).toBe(false);
 });
+
+test("a state folder that cannot be made: this process's folders go in $TMPDIR instead (reviewer's R10-13)", () => {
+  keepPrivateIn("/etc/passwd/state/bunker");
+  const dir = processFolder("bunker-y");
+  expect(dir.startsWith((process.env.TMPDIR || "/tmp").replace(/(.)\/+$/, "$1") + "/bunker-y-")).toBe(true);
+  expect(existsSync(dir)).toBe(true);
+});

@@ -35,6 +35,8 @@ const SECRETS: [string, string, string][] = [
   ["HMAC_SALT", "x", "its name says OTP, SALT, PEPPER or MNEMONIC"],
   ["WALLET_MNEMONIC", "x", "its name says OTP, SALT, PEPPER or MNEMONIC"],
   ["MFA_SEED", "x", "its name says OTP, SALT, PEPPER or MNEMONIC"],
+  ["SEED_PHRASE", "x", "its name says OTP, SALT, PEPPER or MNEMONIC"],
+  ["RECOVERY_PHRASE", "x", "its name says OTP, SALT, PEPPER or MNEMONIC"],
   ["GITHUB_PAT", "x", "its name ends in PAT, SK or DSN"],
   ["SENTRY_DSN", "x", "its name ends in PAT, SK or DSN"],
   ["AZURE_CONNECTION_STRING", "x", "a connection string"],
@@ -226,6 +228,10 @@ const ORDINARY: [string, string][] = [
   ["PYTHONHASHSEED", "0"],
   ["FAKER_SEED", "42"],
   ["HOTPATH", "/opt/x"],
+  // MFA settings, not secrets (reviewer's R10-09).
+  ["AWS_MFA_SERIAL", "arn:aws:iam::123456789012:mfa/ann"],
+  ["MFA_ENABLED", "true"],
+  ["OTP_LENGTH", "6"],
 ];
 
 describe("the credential table", () => {
