@@ -41,7 +41,8 @@ function wholeCalls(log: string): string[] {
       open.set(pid, line.slice(0, -" <unfinished ...>".length));
       continue;
     }
-    const resumed = /^\d+ <\.\.\. \w+ resumed>(.*)$/.exec(line);
+    // strace pads the pid ("5683  <... fsync resumed>) = 0"): any run of spaces after it.
+    const resumed = /^\d+\s+<\.\.\. \w+ resumed>(.*)$/.exec(line);
     if (resumed && open.has(pid)) {
       out.push(open.get(pid)! + resumed[1]!);
       open.delete(pid);
