@@ -14,7 +14,7 @@ import { Policy, sharesMachineNetwork } from "./perms/policy.ts";
 import type { Approver } from "./perms/types.ts";
 import { allTools } from "./tools/all.ts";
 import { distrustForHostPrograms } from "./sandbox/host-program.ts";
-import { globBase } from "./sandbox/denied-files.ts";
+import { globBase, rememberDeniedIn } from "./sandbox/denied-files.ts";
 import { ToolRegistry } from "./tools/registry.ts";
 import type { ToolContext } from "./tools/tool.ts";
 import { TerminalUI } from "./ui/terminal.ts";
@@ -25,6 +25,7 @@ import type { SessionRecorder } from "./session/recorder.ts";
 import { Checkpoints } from "./change/checkpoints.ts";
 import { startChanges } from "./change/start.ts";
 import { keepPrivateIn } from "./sandbox/private-folder.ts";
+import { deniedMemoryFile } from "./sandbox/denied-memory.ts";
 import { dirname } from "node:path";
 import type { McpHub } from "./mcp/hub.ts";
 
@@ -123,6 +124,8 @@ export async function buildApp(config: Config, ui: TerminalUI, greet?: (modelNam
   // MCP servers start now, in the same sandbox: what it cannot keep from them is said before they start (red team 6's F11d).
   // A copy of bunker's binary (if it is replaced mid-session) and the mount checker's list go where no sandbox looks.
   keepPrivateIn(dirname(config.sessionsPath));
+  // A file a deny-read rule matched stays denied in later sessions too, wherever a command moved it (denied-memory.ts).
+  rememberDeniedIn(config.grants.deny.read, deniedMemoryFile(dirname(config.sessionsPath), config.root));
   if (!config.print || config.mcp.servers.length > 0) await probeSandbox();
   const session = new SessionState();
   const changes = startChanges(config, (line) => ui.info(pc.yellow(escapeControl(line))));

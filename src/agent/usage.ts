@@ -29,10 +29,15 @@ export function usageSince(start: Partial<Usage>, now: Partial<Usage>): Partial<
   return { input_tokens: less("input_tokens"), output_tokens: less("output_tokens"), cache_creation_input_tokens: less("cache_creation_input_tokens"), cache_read_input_tokens: less("cache_read_input_tokens") };
 }
 
-/** USD per million tokens (input, output), by model family. */
-function pricePerMTok(model: string): [number, number] {
-  if (model.includes("haiku")) return [1, 5];
-  if (model.includes("opus")) return [5, 25];
+/**
+ * USD per million tokens (input, output), by model (Anthropic's list prices): Opus 4.1 and older cost three times
+ * Opus 4.5's (new user: claude-opus-4-1 was priced as 4.5); Haiku 3.5 and 3 less than 4.5. Any other model a gateway
+ * serves is priced as Sonnet.
+ */
+export function pricePerMTok(model: string): [number, number] {
+  const m = model.toLowerCase();
+  if (m.includes("haiku")) return /3-5-haiku|haiku-3-5/.test(m) ? [0.8, 4] : /3-haiku|haiku-3(?!-5)/.test(m) ? [0.25, 1.25] : [1, 5];
+  if (m.includes("opus")) return /3-opus|opus-3|opus-4(-[01])?(-\d{8})?$|opus-4-[01]\b|opus-4-2025/.test(m) ? [15, 75] : [5, 25];
   return [3, 15];
 }
 

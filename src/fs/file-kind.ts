@@ -46,6 +46,10 @@ const FOLLOW_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK;
 
 export class FileKindError extends Error {
   override name = "FileKindError";
+  /** The system's error code when one stopped the read (EMFILE, EACCES…): a caller may tell a passing one from the file's fault. */
+  constructor(message: string, readonly code?: string) {
+    super(message);
+  }
 }
 
 /** The most bunker reads of a workspace file the model reads, changes or takes back (64 MiB). */
@@ -95,7 +99,7 @@ export function readRegularSync(path: string, display: string, limit: ReadLimit)
     if (e.code === "ENOENT" || e.code === "ENOTDIR") return null;
     if (e.code === "ELOOP") throw new FileKindError(`${display} is a symbolic link; bunker did not follow it or read it`);
     if (e.code === "ENXIO") throw new FileKindError(notReadMessage(display, "socket"));
-    throw new FileKindError(`bunker cannot read ${display}: ${e.message}`);
+    throw new FileKindError(`bunker cannot read ${display}: ${e.message}`, e.code);
   }
   try {
     const st = fstatSync(fd);
@@ -137,7 +141,7 @@ export function readOpened(fd: number, st: Stats, display: string, limit: ReadLi
     return { bytes: buf.subarray(0, used), st, cut };
   } catch (err) {
     if (err instanceof FileKindError) throw err;
-    throw new FileKindError(`bunker cannot read ${display}: ${(err as Error).message}`);
+    throw new FileKindError(`bunker cannot read ${display}: ${(err as Error).message}`, (err as NodeJS.ErrnoException).code);
   }
 }
 

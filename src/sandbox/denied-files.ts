@@ -15,6 +15,7 @@
 import { lstatSync, readdirSync, type Stats } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
 import { isWithin } from "../perms/workspace.ts";
+import { readRemembered, writeRemembered } from "./denied-memory.ts";
 
 export interface DenyRules {
   /** Absolute paths denied whole (--deny-read=PATHS): already masked by path; walked for their files' other names. */
@@ -51,14 +52,39 @@ const inodeKey = (st: Stats) => `${st.dev}:${st.ino}:${st.birthtimeMs}`;
 
 /**
  * The identities of every file these rules have denied in this session, by rules object (the session's config holds
- * one): a denied file moved or renamed out of the rule's reach (`mv secrets s2`) stays denied.
+ * one), each with the rule that matched it: a denied file moved or renamed out of the rule's reach (`mv secrets s2`)
+ * stays denied. With a memory file (rememberDeniedIn), what earlier sessions' rules matched too (denied-memory.ts).
  */
-const everDenied = new WeakMap<DenyRules, Set<string>>();
+const everDenied = new WeakMap<DenyRules, { ids: Map<string, string>; file?: string; saved: number }>();
+const memoryFiles = new WeakMap<DenyRules, string>();
 
-function deniedSoFar(rules: DenyRules): Set<string> {
-  let seen = everDenied.get(rules);
-  if (!seen) everDenied.set(rules, (seen = new Set()));
-  return seen;
+/** From now on, the files `rules` deny are remembered in `file` across sessions (set once, where the session starts). */
+export function rememberDeniedIn(rules: DenyRules, file: string): void {
+  memoryFiles.set(rules, file);
+}
+
+function deniedState(rules: DenyRules): { ids: Map<string, string>; file?: string; saved: number } {
+  let state = everDenied.get(rules);
+  if (state) return state;
+  const file = memoryFiles.get(rules);
+  const current = new Set([...rules.globs, ...rules.paths]);
+  // Only what a rule still in force matched: a rule the person dropped frees its files.
+  const ids = new Map((file ? readRemembered(file) : []).filter(([rule]) => current.has(rule)).map(([rule, id]) => [id, rule] as const));
+  everDenied.set(rules, (state = { ids, ...(file ? { file } : {}), saved: -1 }));
+  return state;
+}
+
+function deniedSoFar(rules: DenyRules): Map<string, string> {
+  return deniedState(rules).ids;
+}
+
+/** Remembers what this session's rules matched, when it grew (and once a session, so what is still there stays fresh). */
+function saveDenied(rules: DenyRules): void {
+  const state = deniedState(rules);
+  if (!state.file || state.saved === state.ids.size) return;
+  const now = Date.now();
+  writeRemembered(state.file, [...state.ids].map(([id, rule]) => [rule, id, now]), now);
+  state.saved = state.ids.size;
 }
 
 /**
@@ -134,8 +160,9 @@ export function scanDenied(
   opts: { system?: string[]; always?: string[]; limits?: ScanLimits } = {},
 ): DeniedScan | ScanRefused {
   const limits = opts.limits ?? DEFAULT_LIMITS;
-  const globs = rules.globs.map((g) => new Bun.Glob(g));
-  const denied = (p: string) => globs.some((g) => g.match(p));
+  const globs = rules.globs.map((g) => ({ rule: g, glob: new Bun.Glob(g) }));
+  // The rule that denies `p` itself (a glob it matches, or it is a denied path), or null.
+  const ruleOf = (p: string): string | null => globs.find((g) => g.glob.match(p))?.rule ?? (rules.paths.includes(p) ? p : null);
   const masks: DeniedScan["masks"] = [];
   const inodes = deniedSoFar(rules);
   // Files with more than one name that no rule covers: masked after the walk if another name is denied.
@@ -147,10 +174,10 @@ export function scanDenied(
       `the deny-read rules (${[...rules.globs, ...rules.paths].join(", ")}) ${what}, so bunker cannot hide every file they cover from this command. ` +
       "Narrow the glob (name the folder it is in, like secrets/** instead of **/secrets/**), or deny the folder as a path (--deny-read=PATH, masked whole), or run the command with the file tools.",
   });
-  // Each directory with whether it is already covered (under a match or a denied path: its files' inodes are denied, not masked again).
-  const stack: { dir: string; covered: boolean }[] = walkRoots(rules, trees, opts.system ?? [], opts.always ?? []).map((dir) => ({
+  // Each directory with the rule that already covers it, if any (under a match or a denied path: its files' inodes are denied, not masked again).
+  const stack: { dir: string; covered: string | null }[] = walkRoots(rules, trees, opts.system ?? [], opts.always ?? []).map((dir) => ({
     dir,
-    covered: rules.paths.some((p) => isWithin(p, dir)) || denied(dir),
+    covered: rules.paths.find((p) => isWithin(p, dir)) ?? ruleOf(dir),
   }));
   while (stack.length > 0) {
     const { dir, covered } = stack.pop()!;
@@ -165,13 +192,13 @@ export function scanDenied(
       if ((entries & 1023) === 0 && performance.now() - started > limits.budgetMs) return tooMuch(`took longer than ${limits.budgetMs} ms to match`);
       if (d.isSymbolicLink()) continue;
       const path = join(dir, d.name);
-      const match = !covered && (denied(path) || rules.paths.includes(path));
-      if (match && !rules.paths.includes(path)) {
+      const match = covered === null ? ruleOf(path) : null;
+      if (match !== null && !rules.paths.includes(path)) {
         masks.push({ path, dir: d.isDirectory() });
         if (masks.length > limits.maxMatches) return tooMuch(`match more than ${limits.maxMatches} files`);
       }
       if (d.isDirectory()) {
-        stack.push({ dir: path, covered: covered || match });
+        stack.push({ dir: path, covered: covered ?? match });
         continue;
       }
       if (!d.isFile()) continue;
@@ -181,7 +208,8 @@ export function scanDenied(
       } catch {
         continue;
       }
-      if (covered || match) inodes.add(inodeKey(st));
+      const by = covered ?? match;
+      if (by !== null) inodes.set(inodeKey(st), by);
       else if (st.nlink > 1 || inodes.has(inodeKey(st))) linked.push({ path, key: inodeKey(st) });
     }
   }
@@ -190,7 +218,8 @@ export function scanDenied(
     masks.push({ path: l.path, dir: false });
     if (masks.length > limits.maxMatches) return tooMuch(`match more than ${limits.maxMatches} files`);
   }
-  return { masks, inodes: new Set(inodes) };
+  saveDenied(rules);
+  return { masks, inodes: new Set(inodes.keys()) };
 }
 
 /**

@@ -19,6 +19,8 @@ export interface RefsBefore {
   refs: Record<string, string>;
   /** Tracked paths git status did not look at before it (hiddenFromStatus), when read. */
   hidden?: string[];
+  /** Paths staged (the index against HEAD) before it (stagedNow), when read. */
+  staged?: string[];
   /** What git read the refs and the index from, as a digest (git-stamps.ts): the same after, nothing to ask git. */
   refsStamp?: string | null;
   indexStamp?: string | null;
@@ -66,7 +68,37 @@ export function historyBefore(gitDir: string, worktree: string): RefsBefore | nu
   const refs = refsOf(gitDir);
   if (!refs) return null;
   const hidden = hiddenNow(gitDir, worktree);
-  return { ...refs, ...(hidden.value ? { hidden: hidden.value } : {}), indexStamp: hidden.stamp };
+  const staged = stagedNow(gitDir, worktree).value;
+  return { ...refs, ...(hidden.value ? { hidden: hidden.value } : {}), ...(staged ? { staged } : {}), indexStamp: hidden.stamp };
+}
+
+/** The paths whose staged content differs from HEAD's (`git diff-index --cached`: the index's object ids, no file's stat data). */
+function stagedNow(gitDir: string, worktree: string): { value: string[] | null } {
+  const stampOf = () => {
+    const [refs, index] = [refsStamp(gitDir), indexStamp(gitDir)];
+    return refs && index ? `${refs}:${index}` : null;
+  };
+  return remembered(`staged\0${gitDir}\0${worktree}`, stampOf, () => {
+    const out = git(gitDir, ["diff-index", "--cached", "--no-renames", "--name-only", "-z", "HEAD", "--"], worktree);
+    return out === null ? null : out.split("\0").filter(Boolean);
+  });
+}
+
+/**
+ * After the command: the runs-later files it staged (`laterWhy`: why a path is one, or null), which the person's next
+ * `git commit` takes in with their own work. Written straight into the index under --allow-write=.git (an object's
+ * id in the file's entry, its stat data kept), the change shows neither in `git status` nor `git diff` (red team 10
+ * F02); `git diff --cached` shows it. Not undone (staging is ordinary work): said, with how to look and how to unstage.
+ */
+export function stagedRunsLater(worktree: string, before: RefsBefore, laterWhy: (path: string) => string | null, max = 5): string[] {
+  if (!before.staged) return [];
+  if (before.indexStamp && indexStamp(before.gitDir) === before.indexStamp && before.refsStamp && refsStamp(before.gitDir) === before.refsStamp) return [];
+  const was = new Set(before.staged);
+  const now = (stagedNow(before.gitDir, worktree).value ?? []).filter((p) => !was.has(p)).flatMap((p) => {
+    const why = laterWhy(`${worktree}/${p}`);
+    return why ? [{ p, why }] : [];
+  });
+  return now.slice(0, max).map(({ p, why }) => `the command staged a change to ${p}, which your next git commit takes in: ${why}. Review it with git --no-replace-objects diff --cached -- ${shellQuote(p)} (git status may not show it), or unstage it: git restore --staged ${shellQuote(p)}`);
 }
 
 /**

@@ -43,7 +43,12 @@ export function processFolder(prefix: string): string {
   const stale = new RegExp(`^${prefix}-(\\d+)-(\\d*)$`);
   for (const name of names) {
     const m = stale.exec(name);
-    if (m && !isRunning(Number(m[1]), m[2] || null)) rmSync(join(parent, name), { recursive: true, force: true });
+    if (!m || isRunning(Number(m[1]), m[2] || null)) continue;
+    try {
+      rmSync(join(parent, name), { recursive: true, force: true });
+    } catch {
+      // Another user's, in a shared $TMPDIR (/tmp): not ours to remove, and no reason to fail this bunker's commands.
+    }
   }
   const dir = join(parent, `${prefix}-${process.pid}-${processStart(process.pid)}`);
   rmSync(dir, { recursive: true, force: true });

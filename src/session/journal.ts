@@ -211,18 +211,24 @@ export class JournalWriter {
   }
 }
 
+/** Errors that say nothing of the file: too many open files (bunker's or the machine's), a call to try again. */
+const PASSING = new Set(["EMFILE", "ENFILE", "EAGAIN", "EWOULDBLOCK", "EINTR", "ENOMEM"]);
+
 /**
  * A journal file read back: the session it holds (null when no line of it reads) and whether it has a whole line at
  * all (one with none lost nothing when removed: its writer died before its first save); or why it cannot be read
- * (a link, a FIFO or another non-file, or over MAX_JOURNAL_BYTES: never followed, opened blocking or read whole).
+ * (a link, a FIFO or another non-file, or over MAX_JOURNAL_BYTES: never followed, opened blocking or read whole);
+ * or `busy`, why it could not be read this time (too many open files): nothing wrong with it, read again later.
  */
-export function readJournalFile(path: string): { state: JournalState | null; hasLine: boolean } | { unreadable: string } {
+export function readJournalFile(path: string): { state: JournalState | null; hasLine: boolean } | { unreadable: string } | { busy: string } {
   let text: string;
   try {
     const read = readRegularSync(path, basename(path), { max: MAX_JOURNAL_BYTES });
     if (!read) return { state: null, hasLine: false };
     text = read.bytes.toString("utf8");
   } catch (err) {
+    const code = err instanceof FileKindError ? err.code : (err as NodeJS.ErrnoException).code;
+    if (code && PASSING.has(code)) return { busy: (err as Error).message };
     return { unreadable: err instanceof FileKindError ? err.message : `it cannot be read: ${(err as Error).message}` };
   }
   return { state: parseJournal(text), hasLine: text.includes("\n") };

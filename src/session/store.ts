@@ -171,6 +171,8 @@ export class SessionStore {
       try {
         const running = idRunning(writer);
         const read = readJournalFile(file);
+        // Not read this time (too many open files): nothing wrong with it, left in place for the next opening.
+        if ("busy" in read) continue;
         // Not a file, too big, or a first line that is whole but cannot be read (damaged, or a newer bunker's): kept
         // aside, said once, neither folded nor counted again (before, kept in place and read at every opening).
         if ("unreadable" in read || (read.state === null && read.hasLine)) {

@@ -19,7 +19,7 @@ import { inheritedFds } from "../sandbox/self-binary.ts";
 import { grantsKey, keptHome } from "../sandbox/kept-home.ts";
 import { wallAfter, wallBefore } from "../sandbox/git-wall.ts";
 import { grantedGit, grantedGitAfter } from "../sandbox/git-grant.ts";
-import { committedRunsLater, historyBefore, newlyHidden, replaceRefsMade } from "../sandbox/git-history.ts";
+import { committedRunsLater, historyBefore, newlyHidden, replaceRefsMade, stagedRunsLater } from "../sandbox/git-history.ts";
 import { unwalkedNote } from "../sandbox/walk-gaps.ts";
 import { laterMatch } from "../perms/runs-later.ts";
 import { loopbackNote, refusalNote, startCommandNet } from "../net/command-net.ts";
@@ -200,7 +200,7 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
         const disarmed = atMost(WALL_LINES, [
           ...(spec.repositories ? wallAfter([ctx.root, ...(spec.grantedRoots ?? [])], spec.repositories) : []),
           ...(spec.grantedGit ? grantedGitAfter(ctx.root, spec.grantedGit) : []),
-          ...(spec.grantedGit?.history ?? []).flatMap((h) => [...committedRunsLater(h.worktree, h, laterOf(ctx.root, opts).match), ...replaceRefsMade(h), ...newlyHidden(h.worktree, h)]),
+          ...(spec.grantedGit?.history ?? []).flatMap((h) => [...committedRunsLater(h.worktree, h, laterOf(ctx.root, opts).match), ...stagedRunsLater(h.worktree, h, laterOf(ctx.root, opts).match), ...replaceRefsMade(h), ...newlyHidden(h.worktree, h)]),
         ]);
         for (const line of disarmed) ctx.ui.info(`  ${escapeControl(line)}`);
         const notes = [

@@ -82,10 +82,12 @@ export function renderFileChange(file: FileChangePreview, opts: DiffViewOptions 
   const runs = runsOf(body);
   const keep = runLength(runs, maxLines);
   if (keep === 0) {
-    // Too many separate changes to show a piece of each: the first ones, and a count of the rest.
-    const shown = body.slice(0, Math.max(0, maxLines - 1));
-    shown.forEach((line, i) => out.push(...show(line, i)));
-    out.push(hiddenNote(body.slice(shown.length), c));
+    // Too many separate changes to show a piece of each: the first changed lines (the hunk's header first, room
+    // allowing), and a count of the rest; never only the context before the change (new user: at 40x24 the question
+    // showed two unchanged lines and "… 5 more diff lines hidden (+1 -0)").
+    const shown = firstChanges(body, Math.max(0, maxLines - 1));
+    for (const i of shown) out.push(...show(body[i]!, i));
+    out.push(hiddenNote(body.filter((_, i) => !shown.includes(i)), c));
     return [...out, ...notes];
   }
   // Every run of removed, added or unchanged lines shows its start, so a rewrite shows new lines as well as old.
@@ -94,6 +96,25 @@ export function renderFileChange(file: FileChangePreview, opts: DiffViewOptions 
     if (run.length > keep) out.push(hiddenNote(run.slice(keep).map((i) => body[i]!), c));
   }
   return [...out, ...notes];
+}
+
+/**
+ * The indices of at most `slots` lines of `body` to show when not every change can show a piece: the first removed
+ * or added lines, each after its hunk's header when there is room for both, then the line before the first change.
+ */
+function firstChanges(body: string[], slots: number): number[] {
+  const chosen = new Set<number>();
+  let hunk = -1;
+  for (let i = 0; i < body.length && chosen.size < slots; i++) {
+    if (body[i]!.startsWith("@@")) hunk = i;
+    else if (/^[-+]/.test(body[i]!)) {
+      if (hunk !== -1 && !chosen.has(hunk) && chosen.size + 2 <= slots) chosen.add(hunk);
+      chosen.add(i);
+    }
+  }
+  const first = [...chosen].find((i) => /^[-+]/.test(body[i]!));
+  if (first !== undefined && chosen.size < slots && first > 0 && body[first - 1]!.startsWith(" ")) chosen.add(first - 1);
+  return [...chosen].sort((a, b) => a - b);
 }
 
 /** What the file's name and changed lines hold of mixed scripts (mixed-scripts.ts), each note once. */

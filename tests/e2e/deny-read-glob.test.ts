@@ -108,4 +108,29 @@ describe.skipIf(!usable)("deny-read globs in the sandbox", () => {
     expect(grep!.content).toContain("No matches");
     for (const x of [cmd, read, grep]) expect(x!.content).not.toContain("PEMSECRET");
   });
+
+  test("a denied file a command of one session moved out of its glob's reach stays denied in the next session; dropping the rule frees it", async () => {
+    const fake = runs.start([
+      reply([run("mv deep/er deep/x && echo moved")]),
+      reply("Moved."),
+      reply([run("cat deep/x/b.pem; echo read")]),
+      reply([toolUse("read_file", { path: "deep/x/b.pem" })]),
+      reply("Done."),
+      reply([toolUse("read_file", { path: "deep/x/b.pem" })]),
+      reply("Done."),
+    ]);
+    const { root, env } = setup(fake.url);
+    const flags = ["-p", "go", "--deny-read=**/er/*", "-A", "--allow-run", "--no-prompt"];
+    expect((await runHeadless(root, env, flags)).code).toBe(0);
+    expect(toolResults(fake.requests[1])[0]!.content).toContain("moved");
+    // A new session, the same rule: it has never matched deep/x/b.pem, yet the file stays denied.
+    expect((await runHeadless(root, env, flags)).code).toBe(0);
+    const [cmd] = toolResults(fake.requests[3]);
+    expect(cmd!.content).toContain("read");
+    expect(cmd!.content).not.toContain("PEMSECRET");
+    expect(toolResults(fake.requests[4])[0]!.content).toBe("deep/x/b.pem is a file the deny-read rules deny, moved or renamed out of their reach");
+    // Without the rule (the person's choice), the file is theirs to read again.
+    expect((await runHeadless(root, env, flags.filter((f) => !f.startsWith("--deny-read")))).code).toBe(0);
+    expect(toolResults(fake.requests[6])[0]!.content).toContain("PEMSECRET");
+  });
 });

@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
 import { join } from "node:path";
-import { committedRunsLater, hiddenFromStatus, historyBefore, newlyHidden, refsOf, replaceRefsMade } from "../../../src/sandbox/git-history.ts";
+import { committedRunsLater, hiddenFromStatus, historyBefore, newlyHidden, refsOf, replaceRefsMade, stagedRunsLater } from "../../../src/sandbox/git-history.ts";
 import { tempDir } from "../../support/context.ts";
 
 const git = (cwd: string, ...args: string[]) => Bun.spawnSync(["git", "-c", "user.email=a@b", "-c", "user.name=A", ...args], { cwd, stdout: "pipe" }).stdout.toString();
@@ -178,4 +178,18 @@ test("red team 10 F06: a replace ref the command made (an evil blob shown as an 
   expect(line).toBe(`the command made the replace ref refs/replace/${evil}: git would have shown the object ${evil.slice(0, 12)} as ${innocent.slice(0, 12)} (git show, diff, log -p, blame) while a push sends the real one. bunker removed it (to make it again: git replace ${evil} ${innocent})`);
   expect(git(root, "show", `HEAD:.github/workflows/ci.yml`)).toBe("run: evil\n");
   expect(committedRunsLater(root, before, ciWhy)[0]).toStartWith(".github/workflows/ci.yml was committed by the command to main");
+});
+
+test("red team 10 F02: a runs-later file the command staged (straight into the index: git status may not show it) is named, with how to look and unstage", async () => {
+  const { root, gitDir } = await commandRepo("bunker-history-staged-");
+  const before = historyBefore(gitDir, root)!;
+  const blob = Bun.spawnSync(["git", "hash-object", "-w", "--stdin"], { cwd: root, stdin: Buffer.from("run: evil\n"), stdout: "pipe" }).stdout.toString().trim();
+  git(root, "update-index", "--cacheinfo", `100644,${blob},.github/workflows/ci.yml`);
+  await Bun.write(join(root, "a"), "b\n");
+  git(root, "add", "a");
+  expect(stagedRunsLater(root, before, ciWhy)).toEqual([
+    "the command staged a change to .github/workflows/ci.yml, which your next git commit takes in: runs in CI. Review it with git --no-replace-objects diff --cached -- .github/workflows/ci.yml (git status may not show it), or unstage it: git restore --staged .github/workflows/ci.yml",
+  ]);
+  // Staged before the command: not the command's doing.
+  expect(stagedRunsLater(root, historyBefore(gitDir, root)!, ciWhy)).toEqual([]);
 });

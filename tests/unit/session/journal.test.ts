@@ -180,6 +180,31 @@ describe("folding journals into the store", () => {
     await next.finish();
   });
 
+  test.skipIf(!existsSync("/usr/bin/python3"))("a journal that cannot be opened this time (EAGAIN: another program holds a lease on it) is neither set aside nor removed, and is folded at a later opening", async () => {
+    const path = sessionsPath();
+    const file = await journal(path, "oooooooooo", EXITED, round, done);
+    // A write lease (F_SETLEASE, as a file server takes one): an open that will not wait gets EAGAIN until it is let go.
+    const lease = "import fcntl, os, signal, sys, time\nsignal.signal(signal.SIGIO, signal.SIG_IGN)\nfd = os.open(sys.argv[1], os.O_RDONLY)\nfcntl.fcntl(fd, 1024, fcntl.F_WRLCK)\nprint('leased', flush=True)\ntime.sleep(30)";
+    const holder = Bun.spawn(["/usr/bin/python3", "-c", lease, file], { stdout: "pipe", stderr: "inherit" });
+    try {
+      const reader = holder.stdout.getReader();
+      expect(new TextDecoder().decode((await reader.read()).value)).toStartWith("leased");
+      takeJournalNotices();
+      SessionStore.open(path).close();
+      // Nothing said, the journal where it was, whole.
+      expect(takeJournalNotices()).toEqual([]);
+      expect(readdirSync(pendingDir(path))).toEqual([file.split("/").at(-1)!]);
+    } finally {
+      holder.kill("SIGKILL");
+      await holder.exited;
+    }
+    // Let go: the next opening folds it.
+    const s = SessionStore.open(path);
+    expect(s.count(root)).toBe(1);
+    s.close();
+    expect(readdirSync(pendingDir(path))).toEqual([]);
+  });
+
   test("one kept aside longer than 30 days is removed at an opening; a younger one stays", () => {
     const path = sessionsPath();
     mkdirSync(pendingDir(path), { recursive: true });

@@ -251,13 +251,21 @@ describe("letters that pass for others (mixed scripts)", () => {
 
   test("the note is there when the line itself is hidden (a long diff), and for a spoofed file name; context lines are not judged", () => {
     const before = Array.from({ length: 300 }, (_, i) => `line ${i}`).join("\n") + "\n";
-    const after = before.replace("line 250", "line 250 g\u043eogle");
+    const after = before.replace("line 10\n", "line 10 x\n").replace("line 250", "line 250 g\u043eogle");
     const lines = renderFileChange(makeFilePreview("c\u0430lc.py", before, after), { color: false, maxLines: 3 });
-    // The changed line itself is not on screen: the note says it is there.
-    expect(lines.filter((l) => l.startsWith("+") || l.startsWith("-"))).toEqual([]);
+    // The spoofed line itself is not on screen (the first change is): the note says it is there.
+    expect(lines.some((l) => l.startsWith("+line 250"))).toBe(false);
+    expect(lines).toContain("-line 10");
     expect(lines).toContain('mixed scripts in "gоogle", mostly Latin: о is CYRILLIC SMALL LETTER O U+043E');
     expect(lines).toContain('mixed scripts in "cаlc", mostly Latin: а is CYRILLIC SMALL LETTER A U+0430');
     const context = renderFileChange(makeFilePreview("a.txt", "t\u043eken\nx\n", "t\u043eken\ny\n"), { color: false });
     expect(context.join("\n")).not.toContain("mixed scripts");
   });
+});
+
+test("a diff cut to a few lines shows the change, not the unchanged lines before it (new user at 40x24: two context lines and '… 5 more diff lines hidden (+1 -0)')", () => {
+  const before = "function add(a, b) {\n  return a + b;\n}\n\nfunction mean(xs) {\n  return sum(xs) / xs.length;\n}\n";
+  const after = before.replace("function mean(xs) {\n", "function mean(xs) {\n  if (xs.length === 0) throw new Error('empty');\n");
+  const lines = renderFileChange(makeFilePreview("calc.js", before, after), { color: false, maxLines: 3 });
+  expect(lines).toEqual(["calc.js  +1 -0", "@@ -3,5 +3,6 @@", "+  if (xs.length === 0) throw new Error('empty');", "… 5 more diff lines hidden (+0 -0)"]);
 });
