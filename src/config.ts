@@ -122,7 +122,7 @@ function splitList(flag: string, values: string[] | undefined): { bare: boolean;
     const bareForm = (PERMISSION_FLAGS as readonly string[]).includes(flag) ? `Write --${flag} alone for all of it, or list` : "List";
     throw new UsageError(`--${flag}= names nothing (an empty list, perhaps an unset variable). ${bareForm} what you mean: --${flag}=${EXAMPLE[flag] ?? "NAMES"}`);
   }
-  return { bare: values.some((v) => v === BARE), items };
+  return { bare: values.includes(BARE), items };
 }
 
 const EXAMPLE: Record<string, string> = {
@@ -196,8 +196,9 @@ export const FLAGS: Record<string, FlagSpec> = {
   rewind: { type: "string" },
   version: { type: "boolean", short: "v" },
   help: { type: "boolean", short: "h" },
-  ...Object.fromEntries(PERMISSION_FLAGS.map((f) => [f, { type: "string", multiple: true }] as const)),
 };
+// A loop, not Object.fromEntries: see jit.ts.
+for (const f of PERMISSION_FLAGS) FLAGS[f] = { type: "string", multiple: true };
 
 /** The flag a mistyped long one most likely meant (--alow-run: --allow-run), one or two typos away. */
 function closestFlag(typed: string): string | undefined {
@@ -341,7 +342,7 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
   }
   // A path flag that names the workspace itself is the same as the bare flag.
   for (const rules of [grants.allow.read, grants.allow.write]) {
-    if (rules.paths.some((p) => isWithin(p, root))) rules.workspace = true;
+    for (const p of rules.paths) if (isWithin(p, root)) rules.workspace = true;
   }
 
   let todoAfter = 3;

@@ -26,7 +26,11 @@ type Token = { kind: "option"; option: OptionToken } | { kind: "positional"; val
 
 export function parseFlags(args: string[], options: Record<string, FlagSpec>): ParsedFlags {
   const own = (name: string): FlagSpec | undefined => (Object.hasOwn(options, name) ? options[name] : undefined);
-  const longFor = (short: string): string => Object.keys(options).find((name) => options[name]!.short === short) ?? short;
+  // A loop, not .find: see jit.ts.
+  const longFor = (short: string): string => {
+    for (const name in options) if (options[name]!.short === short) return name;
+    return short;
+  };
   const takesValue = (name: string) => own(name)?.type === "string";
 
   const tokens: Token[] = [];

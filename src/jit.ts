@@ -8,6 +8,12 @@
 // Measured in the compiled binary: 1.7 ms of CPU and 1.1 ms of wall time off
 // a headless turn of two model calls and one tool (README, Benchmarks).
 export const STARTUP_JIT_SCALE = 8;
+//
+// The array and object helpers JavaScriptCore writes in JavaScript (.at,
+// .some, .find, .flatMap, Object.fromEntries, Array.from…) are compiled on
+// their first call in each process, 20-160 µs each (map and filter too, but
+// nearly every run needs those). The code a read-only headless turn runs uses
+// plain loops and indexing instead: 0.2-0.4 ms of CPU, measured in the binary.
 
 let over = false;
 

@@ -14,7 +14,7 @@ export class History {
 
   addUser(content: string | ContentBlockParam[]): void {
     const blocks: ContentBlockParam[] = typeof content === "string" ? [{ type: "text", text: content }] : content;
-    const last = this.messages.at(-1);
+    const last = this.messages[this.messages.length - 1];
     if (last?.role === "user") {
       const prior: ContentBlockParam[] = typeof last.content === "string" ? [{ type: "text", text: last.content }] : last.content;
       last.content = [...prior, ...blocks];
@@ -26,7 +26,7 @@ export class History {
   /** After pause_turn the next reply continues the same assistant turn: merge it in. */
   addAssistant(content: MessageParam["content"]): void {
     const blocks: ContentBlockParam[] = typeof content === "string" ? [{ type: "text", text: content }] : content;
-    const last = this.messages.at(-1);
+    const last = this.messages[this.messages.length - 1];
     if (last?.role === "assistant") {
       const prior: ContentBlockParam[] = typeof last.content === "string" ? [{ type: "text", text: last.content }] : last.content;
       last.content = [...prior, ...blocks];
@@ -47,7 +47,7 @@ export class History {
 
   /** A point to roll back to: the length, and the last message's blocks (addUser may extend them). */
   mark(): HistoryMark {
-    const last = this.messages.at(-1);
+    const last = this.messages[this.messages.length - 1];
     return { length: this.messages.length, last, lastContent: last?.content };
   }
 
@@ -86,7 +86,7 @@ export class History {
 
   /** Tool calls at the end left without results (a crash, a bug) get `note` as their result: the API rejects them unanswered. */
   answerOpenToolUses(note: string): void {
-    const last = this.messages.at(-1);
+    const last = this.messages[this.messages.length - 1];
     if (last?.role !== "assistant" || typeof last.content === "string") return;
     const open = last.content.filter((b) => b.type === "tool_use");
     if (open.length > 0) this.addUser(open.map((b) => ({ type: "tool_result" as const, tool_use_id: b.id, content: note, is_error: true })));

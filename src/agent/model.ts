@@ -155,10 +155,10 @@ export class Model {
 
 /** Mark the end of the conversation so the next request reads it from the prompt cache. */
 function withCacheMark(messages: MessageParam[]): MessageParam[] {
-  const last = messages.at(-1);
+  const last = messages[messages.length - 1];
   if (!last) return messages;
   const content = typeof last.content === "string" ? [{ type: "text" as const, text: last.content }] : last.content;
-  const tail = content.at(-1);
+  const tail = content[content.length - 1];
   if (!tail || tail.type === "thinking" || tail.type === "redacted_thinking") return messages;
   const marked = [...content.slice(0, -1), { ...tail, cache_control: { type: "ephemeral" as const } }];
   return [...messages.slice(0, -1), { ...last, content: marked } as MessageParam];

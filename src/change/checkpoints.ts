@@ -50,7 +50,7 @@ export class Checkpoints {
    */
   onTurnStart(): void {
     const history = this.history();
-    this.turnStart = history.at(-1)?.role === "user" ? history.length - 1 : history.length;
+    this.turnStart = history[history.length - 1]?.role === "user" ? history.length - 1 : history.length;
   }
   afterRound(): string | null {
     return null;

@@ -3,9 +3,11 @@
 // taken for the writer.
 import { existsSync, readFileSync } from "node:fs";
 
-/** This process, as `pid:start`. */
+let self: string | undefined;
+
+/** This process, as `pid:start` (read from /proc once: neither changes while it runs). */
 export function selfId(): string {
-  return `${process.pid}:${processStart(process.pid)}`;
+  return (self ??= `${process.pid}:${processStart(process.pid)}`);
 }
 
 /** Whether the process `pid` (started at `started`, from processStart; null: any) is running. */

@@ -30,9 +30,20 @@ export function unfinished(messages: MessageParam[]): boolean {
 export function finishedLength(messages: MessageParam[]): number {
   for (let i = messages.length - 1; i >= 0; i--) {
     const m = messages[i]!;
-    if (m.role === "assistant" && (typeof m.content === "string" || !m.content.some((b) => b.type === "tool_use"))) return i + 1;
+    if (m.role === "assistant" && (typeof m.content === "string" || !hasToolUse(m.content))) return i + 1;
   }
   return 0;
+}
+
+// Loops, not .some: see jit.ts.
+function hasToolUse(blocks: readonly { type: string }[]): boolean {
+  for (const b of blocks) if (b.type === "tool_use") return true;
+  return false;
+}
+
+function hasAssistant(messages: MessageParam[]): boolean {
+  for (const m of messages) if (m.role === "assistant") return true;
+  return false;
 }
 
 export class SessionRecorder {
@@ -166,7 +177,7 @@ export class SessionRecorder {
     // An empty conversation is saved only over one that was saved (/rewind 1 conversation); a new one starts with its first reply.
     if (this.broken || (snap.messages.length === 0 && !this.savedOnce)) return;
     // A run that never got an answer (a bad key, no server) is nothing to continue: it is saved from its first reply on.
-    if (!this.savedOnce && !snap.messages.some((m) => m.role === "assistant")) return;
+    if (!this.savedOnce && !hasAssistant(snap.messages)) return;
     if (this.journalMode) return this.saveToJournal(snap);
     const store = this.open();
     if (!store) return;

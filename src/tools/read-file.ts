@@ -95,7 +95,7 @@ export function isBinary(bytes: Uint8Array): boolean {
  */
 export function formatLines(text: string, offset: number, limit: number): string {
   const lines = text.split("\n");
-  if (lines.at(-1) === "") lines.pop(); // the newline that ends the last line
+  if (lines[lines.length - 1] === "") lines.pop(); // the newline that ends the last line
   const total = lines.length;
   if (offset > total) {
     throw new ToolError(`offset ${offset} is past the end: the file has ${total} line${total === 1 ? "" : "s"}`);

@@ -41,7 +41,8 @@ function wholeCalls(log: string): string[] {
       open.set(pid, line.slice(0, -" <unfinished ...>".length));
       continue;
     }
-    const resumed = /^\d+ <\.\.\. \w+ resumed>(.*)$/.exec(line);
+    // strace pads the pid ("5683  <... fsync resumed>) = 0"): any run of spaces after it.
+    const resumed = /^\d+\s+<\.\.\. \w+ resumed>(.*)$/.exec(line);
     if (resumed && open.has(pid)) {
       out.push(open.get(pid)! + resumed[1]!);
       open.delete(pid);
@@ -50,6 +51,33 @@ function wholeCalls(log: string): string[] {
     out.push(line);
   }
   return out;
+}
+
+/**
+ * From an strace -f log (openat, write, fdatasync, fsync): the headless run's journal, and the folder that holds
+ * its entry, were each flushed (returned 0) before `answer` was written to stdout.
+ */
+function expectJournalOnDiskBefore(log: string, answer: string): void {
+  const lines = wholeCalls(log);
+  const opened = /openat\(.*sessions\.db\.pending\/[^"]+\.jsonl".*= (\d+)$/;
+  const fd = opened.exec(lines.find((l) => opened.test(l)) ?? "")?.[1];
+  expect(fd).toBeDefined();
+  // Where the flush returned 0: on its own line, or (another thread's call logged in between, as on a loaded
+  // machine) on the "<... fdatasync resumed>" line after its "<unfinished ...>" start.
+  const start = lines.findIndex((l) => l.includes(`fdatasync(${fd}`));
+  const pid = lines[start]?.split(" ")[0];
+  const synced = lines[start]?.endsWith("= 0") ? start : lines.findIndex((l, i) => i > start && l.startsWith(`${pid} `) && l.includes("<... fdatasync resumed>") && l.endsWith("= 0"));
+  const printed = lines.findIndex((l) => l.includes(`write(1, "${answer}`));
+  expect(synced).toBeGreaterThan(0);
+  expect(printed).toBeGreaterThan(synced);
+  // The folder holding the journal's entry is flushed too (opened to be flushed, not listed: no O_DIRECTORY), and returns before the answer.
+  const folder = /openat\(.*sessions\.db\.pending", O_RDONLY(?![^)]*O_DIRECTORY).*= (\d+)$/;
+  const dirOpen = lines.findIndex((l) => folder.test(l));
+  expect(dirOpen).toBeGreaterThan(0);
+  const dirFd = folder.exec(lines[dirOpen]!)![1];
+  const dirSynced = lines.findIndex((l, i) => i > dirOpen && new RegExp(`fsync\\(${dirFd}\\)\\s*= 0$`).test(l));
+  expect(dirSynced).toBeGreaterThan(0);
+  expect(printed).toBeGreaterThan(dirSynced);
 }
 
 describe("headless", () => {
@@ -272,27 +300,7 @@ describe("headless", () => {
     expect(r.stdout).toBe("It says hi.\n");
     expect(existsSync(join(state, "sessions.db"))).toBe(false);
     expect(readdirSync(join(state, "sessions.db.pending"))).toHaveLength(1);
-    if (strace) {
-      const lines = wholeCalls(readFileSync(log, "utf8"));
-      const opened = /openat\(.*sessions\.db\.pending\/[^"]+\.jsonl".*= (\d+)$/;
-      const fd = opened.exec(lines.find((l) => opened.test(l)) ?? "")?.[1];
-      expect(fd).toBeDefined();
-      // Where the flush returned 0: on its own line, or (another thread's call logged in between, as on a loaded
-      // machine) on the "<... fdatasync resumed>" line after its "<unfinished ...>" start.
-      const start = lines.findIndex((l) => l.includes(`fdatasync(${fd}`));
-      const pid = lines[start]?.split(" ")[0];
-      const synced = lines[start]?.endsWith("= 0") ? start : lines.findIndex((l, i) => i > start && l.startsWith(`${pid} `) && l.includes("<... fdatasync resumed>") && l.endsWith("= 0"));
-      const printed = lines.findIndex((l) => l.includes('write(1, "It says hi.'));
-      expect(synced).toBeGreaterThan(0);
-      expect(printed).toBeGreaterThan(synced);
-      // The folder holding the journal's entry is flushed too (on a worker thread, beside the first request), and returns before the answer.
-      const folder = /openat\(.*sessions\.db\.pending", O_RDONLY.*= (\d+)$/;
-      const dirFd = folder.exec(lines.find((l) => folder.test(l)) ?? "")?.[1];
-      expect(dirFd).toBeDefined();
-      const dirSynced = lines.findIndex((l) => new RegExp(`fsync\\(${dirFd}\\)\\s*= 0$`).test(l));
-      expect(dirSynced).toBeGreaterThan(0);
-      expect(printed).toBeGreaterThan(dirSynced);
-    }
+    if (strace) expectJournalOnDiskBefore(readFileSync(log, "utf8"), "It says hi.");
     // The next run that reads sessions takes the journal into the store, on disk before the journal is removed.
     const foldLog = join(root, "..", "strace-fold.log");
     // -y: each descriptor with its path, so a call split around another thread's (<unfinished ...>) is still found.
@@ -312,6 +320,18 @@ describe("headless", () => {
     }
     expect(transcript(2).slice(0, 4)).toEqual(["user: read a.txt", "assistant: [read_file]", "user: [result: 1\thi]", "assistant: It says hi."]);
     expect(existsSync(join(state, "sessions.db"))).toBe(true);
+  });
+
+  test("in a state folder made by an earlier run, the new journal and its entry in the folder are on disk before the answer", async () => {
+    e2e.serve([reply("first"), reply("second")]);
+    const { root, env } = e2e.workspace();
+    expect((await runHeadless(root, env, ["-p", "one"])).stdout).toBe("first\n");
+    const log = join(root, "..", "strace-again.log");
+    const traced = strace ? [strace, "-f", "-qq", "-e", "trace=openat,write,fdatasync,fsync", "-o", log] : [];
+    const r = await runBunker(["-p", "two"], { cwd: root, env, argv: [...traced, ...BUNKER] });
+    expect(r.stdout).toBe("second\n");
+    expect(readdirSync(join(env.HOME!, ".local", "state", "bunker", "sessions.db.pending"))).toHaveLength(2);
+    if (strace) expectJournalOnDiskBefore(readFileSync(log, "utf8"), "second");
   });
 
   test("a store that cannot be opened is a warning: the turn still runs, unsaved", async () => {
