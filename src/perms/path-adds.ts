@@ -20,10 +20,15 @@ const LAYOUTS: Record<string, string[]> = {
   poetry: [".venv/bin"],
 };
 
-/** Substitutes what direnv's $PWD and layout folder are in an .envrc at `dir`; null when another `$` or a backquote is left. */
-function expand(word: string, dir: string): string | null {
+/**
+ * Substitutes what direnv's $PWD and layout folder are in an .envrc at `dir`, and the .envrc's own plain assignments
+ * made before (`TOOLS="$PWD/bin"`, then `PATH_add "$TOOLS"`: red team 10's F08b); null when another `$` or a backquote
+ * is left.
+ */
+function expand(word: string, dir: string, vars: ReadonlyMap<string, string> = new Map()): string | null {
   const w = word
     .replace(/["']/g, "")
+    .replace(/\$\{?([A-Za-z_]\w*)\}?/g, (all, name: string) => vars.get(name) ?? all)
     .replace(/\$\{?PWD\}?|\$\(\s*pwd\s*\)|`pwd`/g, dir)
     .replace(/\$\(\s*direnv_layout_dir\s*\)/g, join(dir, ".direnv"))
     .replace(/\$\(expand_path\s*([^)$`\s]*)\)/g, (_, p: string) => resolve(dir, p));
@@ -45,8 +50,9 @@ function layoutBins(dir: string): string[] {
 export function envrcPathDirs(envrc: string, text: string): string[] {
   const dir = dirname(envrc);
   const out = new Set<string>();
+  const vars = new Map<string, string>();
   const add = (word: string) => {
-    const w = expand(word, dir);
+    const w = expand(word, dir, vars);
     if (w !== null && w !== "") out.add(resolve(dir, w));
     // Not readable without running it (`$(git rev-parse --show-toplevel)/bin`, `$ROOT/tools/bin`): the folder its
     // written tail names in the .envrc's folder, where such a line most often leads (red team 10's F08).
@@ -56,6 +62,14 @@ export function envrcPathDirs(envrc: string, text: string): string[] {
   for (let [cmd, ...args] of simpleCommands(text)) {
     if (cmd === "export" || cmd === "local") [cmd, ...args] = args;
     if (cmd === undefined) continue;
+    // A plain assignment whose value bunker can read (not PATH itself): what `$NAME` stands for after it.
+    const assigned = /^([A-Za-z_]\w*)=(.*)$/.exec(cmd);
+    if (assigned && assigned[1] !== "PATH" && args.length === 0) {
+      const value = expand(assigned[2]!, dir, vars);
+      if (value !== null) vars.set(assigned[1]!, value);
+      else vars.delete(assigned[1]!);
+      continue;
+    }
     if (cmd === "PATH_add") args.forEach(add);
     else if (cmd === "path_add" && args[0] === "PATH") args.slice(1).forEach(add);
     else if (cmd === "load_prefix" && args[0]) for (const sub of ["bin", "sbin"]) add(join(args[0], sub));

@@ -29,6 +29,8 @@ test("an .envrc: PATH_add, path_add PATH, load_prefix, layouts, export PATH with
     ["bin", "scripts", "tools/bin", "local/bin", "local/sbin", "node_modules/.bin", ".direnv/python-3.12/bin", ".venv/bin", "x/bin", "y", ".direnv/z", "mine", "w/bin"].map((d) => join(ws, d)).sort(),
   );
   expect(envrcPathDirs(join(ws, ".envrc"), 'PATH_add "$(git rev-parse --show-toplevel)/gitbin"')).toContain(join(ws, "gitbin"));
+  // A folder named through the .envrc's own variable (red team 10's F08b).
+  expect(envrcPathDirs(join(ws, ".envrc"), 'TOOLS="$PWD/tools/bin"\nexport SUB=sub\nPATH_add "$TOOLS"\nPATH_add ${SUB}/bin')).toEqual([join(ws, "tools/bin"), join(ws, "sub/bin")]);
 });
 
 test("a mise config's _.path: a string, a list over lines, the inline table, {{config_root}}; not another template", () => {
