@@ -267,15 +267,23 @@ export function committedRunsLater(root: string, before: RefsBefore, laterWhy: (
       const is = commits.get(sha);
       return was && is && was !== is ? [{ ref, was, is }] : [];
     });
-    if (pairs.length > 0) {
-      const diff = git(before.gitDir, ["diff-tree", "-r", "--no-renames", "--no-textconv", "--no-ext-diff", "--name-only", "-z", "--stdin"], undefined, pairs.map((p) => `${p.was} ${p.is}\n`).join(""));
+    // Each pair that differs prints its first commit, then the paths; a pair that does not differ prints nothing. So
+    // one git run per set of pairs whose first commits all differ: a header then names one pair (two refs moved from
+    // one commit, the first onto an equal tree, were taken for each other: reviewer's R10-02).
+    const batches: (typeof pairs)[] = [];
+    for (const p of pairs) {
+      const batch = batches.find((b) => !b.some((q) => q.was === p.was));
+      if (batch) batch.push(p);
+      else batches.push([p]);
+    }
+    for (const batch of batches) {
+      const diff = git(before.gitDir, ["diff-tree", "-r", "--no-renames", "--no-textconv", "--no-ext-diff", "--name-only", "-z", "--stdin"], undefined, batch.map((p) => `${p.was} ${p.is}\n`).join(""));
       if (diff === null) return unseen("git diff-tree failed");
-      // Each pair that differs: its first commit, then the paths (pairs that do not differ print nothing).
-      let at = -1;
+      let at: (typeof pairs)[number] | undefined;
       for (const token of diff.split("\0").filter(Boolean)) {
-        const next = pairs.findIndex((p, i) => i > at && p.was === token);
-        if (next !== -1) at = next;
-        else if (at >= 0) found.push({ ref: pairs[at]!.ref, tip: pairs[at]!.is, path: token });
+        const header = batch.find((p) => p.was === token);
+        if (header) at = header;
+        else if (at) found.push({ ref: at.ref, tip: at.is, path: token });
       }
     }
   }

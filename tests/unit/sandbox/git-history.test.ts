@@ -193,3 +193,27 @@ test("red team 10 F02: a runs-later file the command staged (straight into the i
   // Staged before the command: not the command's doing.
   expect(stagedRunsLater(root, historyBefore(gitDir, root)!, ciWhy)).toEqual([]);
 });
+
+test("two refs moved from one commit, one onto a commit with the same tree and one onto a commit that adds a workflow: the second is named, not the first (reviewer's R10-02)", async () => {
+  const root = tempDir("bunker-history-");
+  git(root, "init", "-q", "-b", "main");
+  await Bun.write(join(root, "a"), "a\n");
+  git(root, "add", ".");
+  git(root, "commit", "-qm", "one");
+  const z = git(root, "rev-parse", "HEAD").trim();
+  await Bun.write(join(root, ".github/workflows/ci.yml"), "run: curl evil\n");
+  git(root, "add", ".");
+  git(root, "commit", "-qm", "two");
+  const w = git(root, "rev-parse", "HEAD").trim();
+  git(root, "rm", "-q", ".github/workflows/ci.yml");
+  git(root, "commit", "-qm", "three");
+  git(root, "branch", "zfeature");
+  const before = refsOf(join(root, ".git"))!;
+  // main goes back to "one" (the same tree as "three": git diff-tree prints nothing for it), zfeature to "two".
+  git(root, "update-ref", "refs/heads/main", z);
+  git(root, "update-ref", "refs/heads/zfeature", w);
+  const lines = committedRunsLater(root, before, ciWhy);
+  expect(lines).toHaveLength(1);
+  expect(lines[0]).toStartWith(`.github/workflows/ci.yml was committed by the command to zfeature: runs in CI`);
+  expect(lines[0]).toContain(`show ${w.slice(0, 12)} -- `);
+});
