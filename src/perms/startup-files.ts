@@ -265,6 +265,23 @@ const PATH_SET = new RegExp(String.raw`${AT}(?:(?:export|declare\s+-\w*x\w*|type
 /** zsh's `path=(… $path …)` and `path+=(…)`. */
 const ZSH_PATH_SET = new RegExp(String.raw`${AT}path(\+?)=\(([^)]*)\)`, "g");
 
+/**
+ * The shell functions in `text` whose body sets PATH with their first argument in it (`pathadd() { … PATH="$1:$PATH"; }`,
+ * a body over several lines up to a line that starts with `}`): the name, the value's entries and where what PATH had
+ * stands, as pathValue reads them.
+ */
+function pathFunctions(text: string): { name: string; entries: string[]; old: number }[] {
+  const out: { name: string; entries: string[]; old: number }[] = [];
+  for (const m of text.matchAll(/(?:^|\n)\s*(?:function\s+)?([A-Za-z_][\w-]*)\s*(?:\(\s*\))?\s*\{([^]*?)(?:\n\s*\}|\}\s*(?:\n|$))/g)) {
+    const body = m[2]!;
+    for (const set of body.matchAll(PATH_SET)) {
+      const { entries, old } = pathValue(set[2]!.replace(/["']/g, ""));
+      if (entries.some((e) => e === "$1" || e === "${1}")) out.push({ name: m[1]!, entries: set[1] === "+" ? ["$PATH", ...entries] : entries, old: set[1] === "+" ? 0 : old });
+    }
+  }
+  return out;
+}
+
 /** How deep `source` is followed from a startup file. */
 const MAX_SOURCE_DEPTH = 4;
 
@@ -313,6 +330,16 @@ export function readShellFile(file: string, home: string): { sourced: { path: st
       if (i !== at && isAbsolute(dir) && !/[$`]/.test(dir)) (at === -1 || i < at ? pathBefore : pathAfter).push(dir);
     });
   };
+  // A function of the file's own that puts its argument on PATH (`pathadd() { [ -d "$1" ] && PATH="$1:$PATH"; }`,
+  // pathmunge, add_to_path): each call's argument is a folder as that assignment places it (red team 10's F07b).
+  for (const f of pathFunctions(text)) {
+    for (const line of lines) {
+      for (const m of line.matchAll(new RegExp(String.raw`${AT}${f.name}\s+("[^"]*"|'[^']*'|[^\s;&|)]+)`, "g"))) {
+        const dir = unquote(m[1]!);
+        if (dir !== "$1" && dir !== "${1}") place(f.entries.map((e) => (e === "$1" || e === "${1}" ? dir : e)), f.old);
+      }
+    }
+  }
   for (const line of lines) {
     for (const m of line.matchAll(PATH_SET)) {
       const { entries, old } = pathValue(unquote(m[2]!));

@@ -94,10 +94,17 @@ test("PATH set the ways people write it: after a test and &&, inside if/then, wi
     // The whole PATH, without what it had (reviewer's R10-11); PATH+= adds after it.
     "export PATH=$HOME/whole/bin:/usr/bin",
     'PATH+=":$HOME/plus/bin"',
+    // A function of the file's own (red team 10's F07b), on one line and over several.
+    'pathadd() { [ -d "$1" ] && PATH="$1:$PATH"; }',
+    'pathadd "$HOME/fn/bin"',
+    "append_path () {",
+    '  PATH="${PATH:+$PATH:}$1"',
+    "}",
+    "append_path /opt/fnlate",
   ].join("\n") + "\n");
   const read = readShellFile(join(home, "rc4"), home);
-  expect(read.pathBefore).toEqual([join(home, "tools/bin"), join(home, "go/bin"), join(home, "a/bin"), join(home, "zbin"), join(home, "whole/bin"), "/usr/bin"]);
-  expect(read.pathAfter).toEqual(["/opt/late/bin", "/opt/zlate", join(home, "plus/bin")]);
+  expect(read.pathBefore).toEqual([join(home, "fn/bin"), join(home, "tools/bin"), join(home, "go/bin"), join(home, "a/bin"), join(home, "zbin"), join(home, "whole/bin"), "/usr/bin"]);
+  expect(read.pathAfter).toEqual(["/opt/fnlate", "/opt/late/bin", "/opt/zlate", join(home, "plus/bin")]);
 });
 
 test("a startup file that is a FIFO, or a 2 GB sparse file, is never waited on nor read whole: the head of it is", () => {
