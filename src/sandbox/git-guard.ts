@@ -361,8 +361,10 @@ function namedScripts(roots: readonly string[], later: LaterMatch, out: Workspac
     const { file, bases, via, depth } = queue[i]!;
     if (seen.has(file)) continue;
     seen.add(file);
-    const text = readSmallText(file);
-    if (text === null) continue;
+    const raw = readSmallText(file);
+    if (raw === null) continue;
+    // direnv runs an .envrc in its own folder: `source "$PWD/scripts/devenv.sh"` names that folder's file (red team 10's F13).
+    const text = basename(file) === ".envrc" ? raw.replace(/\$\{PWD\}|\$PWD\b|\$\(\s*pwd\s*\)/g, dirname(file)) : raw;
     const shown = relative(root, file) || file;
     // One path named (or, for a folder named, one of the files run from it: run-entry.ts).
     const name = (path: string, handed: boolean, entryOf?: string) => {

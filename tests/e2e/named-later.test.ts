@@ -100,6 +100,22 @@ describe.skipIf(!usable)("F16 through the person's global git config: a relative
     expect(hostGit(root, home, ["commit", "-q", "--allow-empty", "-m", "next"])).toBe(0);
     expect(existsSync(MARK)).toBe(false);
   });
+
+  test("an .envrc's `source \"$PWD/scripts/devenv.sh\"`: direnv's $PWD is the .envrc's folder, so the script is read-only to commands (red team 10's F13)", async () => {
+    const { root, env } = runs.workspace("bunker-named-envrc-", "");
+    const fake = runs.start([reply([toolUse("run_bash", { command: "echo 'echo planted' >> scripts/devenv.sh; echo 'echo planted' >> scripts/other.sh; echo done" })]), reply("Done.")]);
+    mkdirSync(join(root, "scripts"));
+    writeFileSync(join(root, ".envrc"), 'source "$PWD/scripts/devenv.sh"\n');
+    writeFileSync(join(root, "scripts/devenv.sh"), "export A=1\n");
+    writeFileSync(join(root, "scripts/other.sh"), "export B=1\n");
+    const r = await runBunker(FLAGS, { cwd: root, env: { ...env, ANTHROPIC_BASE_URL: fake.url } });
+    expect(r.code).toBe(0);
+    const [appended] = toolResults(fake.requests[1]);
+    expect(appended!.content).toContain("scripts/devenv.sh: Read-only file system");
+    expect(readFileSync(join(root, "scripts/devenv.sh"), "utf8")).toBe("export A=1\n");
+    // A script the .envrc does not name stays the project's to change.
+    expect(readFileSync(join(root, "scripts/other.sh"), "utf8")).toBe("export B=1\necho planted\n");
+  });
 });
 
 describe.skipIf(!usable)("F16, attacked: other spellings, and a command that floods the check with names of its own", () => {
