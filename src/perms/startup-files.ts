@@ -333,8 +333,9 @@ export function readShellFile(file: string, home: string): { sourced: { path: st
   // A function of the file's own that puts its argument on PATH (`pathadd() { [ -d "$1" ] && PATH="$1:$PATH"; }`,
   // pathmunge, add_to_path): each call's argument is a folder as that assignment places it (red team 10's F07b).
   for (const f of pathFunctions(text)) {
+    const call = new RegExp(String.raw`${AT}${f.name}\s+("[^"]*"|'[^']*'|[^\s;&|)]+)`, "g");
     for (const line of lines) {
-      for (const m of line.matchAll(new RegExp(String.raw`${AT}${f.name}\s+("[^"]*"|'[^']*'|[^\s;&|)]+)`, "g"))) {
+      for (const m of line.matchAll(call)) {
         const dir = unquote(m[1]!);
         if (dir !== "$1" && dir !== "${1}") place(f.entries.map((e) => (e === "$1" || e === "${1}" ? dir : e)), f.old);
       }

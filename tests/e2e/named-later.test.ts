@@ -25,6 +25,14 @@ function hostGit(root: string, home: string, args: string[], path = ""): number 
   return Bun.spawnSync(["git", ...args], { cwd: root, env, stdout: "pipe", stderr: "pipe", timeout: 10_000 }).exitCode ?? -1;
 }
 
+/** The person's repository as they committed it (hooks bypassed), with `hooksPath` as its core.hooksPath when given. */
+function committedRepo(root: string, home: string, hooksPath?: string): void {
+  hostGit(root, home, ["init", "-q", "."]);
+  if (hooksPath) hostGit(root, home, ["config", "core.hooksPath", hooksPath]);
+  hostGit(root, home, ["add", "-A"]);
+  expect(hostGit(root, home, ["commit", "-qm", "init", "--no-verify"])).toBe(0);
+}
+
 describe.skipIf(!usable)("F16: the scripts a hook runs by their path run later as the hook does (real bubblewrap)", () => {
   test("write_file asks for a script a husky hook names, a command cannot change it or plant one a hook names, and the next commit runs nothing planted", async () => {
     const { base, root, home, env } = runs.workspace("bunker-named-", "");
@@ -47,10 +55,7 @@ describe.skipIf(!usable)("F16: the scripts a hook runs by their path run later a
     for (const hook of ["pre-commit", "pre-push"]) chmodSync(join(root, ".husky", hook), 0o755);
     writeFileSync(join(root, "scripts/precommit.sh"), "#!/bin/sh\necho linting\n");
     writeFileSync(join(root, ".pre-commit-config.yaml"), "repos:\n  - repo: local\n    hooks:\n      - id: check\n        name: check\n        entry: python3 scripts/check.py\n        language: system\n");
-    hostGit(root, home, ["init", "-q", "."]);
-    hostGit(root, home, ["config", "core.hooksPath", ".husky"]);
-    hostGit(root, home, ["add", "-A"]);
-    expect(hostGit(root, home, ["commit", "-qm", "init", "--no-verify"])).toBe(0);
+    committedRepo(root, home, ".husky");
 
     const r = await runBunker(FLAGS, { cwd: root, env: { ...env, ANTHROPIC_BASE_URL: fake.url } });
     expect(r.code).toBe(0);
@@ -87,9 +92,7 @@ describe.skipIf(!usable)("F16 through the person's global git config: a relative
     writeFileSync(join(root, "tools/git-hooks/pre-commit"), "#!/bin/sh\nsh scripts/precommit.sh\n");
     chmodSync(join(root, "tools/git-hooks/pre-commit"), 0o755);
     writeFileSync(join(root, "scripts/precommit.sh"), "#!/bin/sh\necho linting\n");
-    hostGit(root, home, ["init", "-q", "."]);
-    hostGit(root, home, ["add", "-A"]);
-    expect(hostGit(root, home, ["commit", "-qm", "init", "--no-verify"])).toBe(0);
+    committedRepo(root, home);
 
     const r = await runBunker(FLAGS, { cwd: root, env: { ...env, ANTHROPIC_BASE_URL: fake.url } });
     expect(r.code).toBe(0);
@@ -132,10 +135,7 @@ describe.skipIf(!usable)("F16, attacked: other spellings, and a command that flo
     writeFileSync(join(root, ".husky/pre-push"), "#!/bin/sh\nsh tools/prepush\n");
     writeFileSync(join(root, ".husky/pre-commit"), "#!/bin/sh\ncd ci && ./check.sh\n");
     for (const hook of ["pre-commit", "pre-push"]) chmodSync(join(root, ".husky", hook), 0o755);
-    hostGit(root, home, ["init", "-q", "."]);
-    hostGit(root, home, ["config", "core.hooksPath", ".husky"]);
-    hostGit(root, home, ["add", "-A"]);
-    expect(hostGit(root, home, ["commit", "-qm", "init", "--no-verify"])).toBe(0);
+    committedRepo(root, home, ".husky");
 
     const r = await runBunker(FLAGS, { cwd: root, env: { ...env, ANTHROPIC_BASE_URL: fake.url } });
     expect(r.code).toBe(0);
@@ -209,10 +209,7 @@ describe.skipIf(!usable)("red team 10's F11: a hook that runs its tool as a modu
     writeFileSync(join(root, "cli/__main__.py"), "print('cli ok')\n");
     writeFileSync(join(root, "web/package.json"), '{"main": "main.js"}\n');
     writeFileSync(join(root, "web/main.js"), "console.log('web ok')\n");
-    hostGit(root, home, ["init", "-q", "."]);
-    hostGit(root, home, ["config", "core.hooksPath", ".husky"]);
-    hostGit(root, home, ["add", "-A"]);
-    expect(hostGit(root, home, ["commit", "-qm", "init", "--no-verify"])).toBe(0);
+    committedRepo(root, home, ".husky");
 
     const r = await runBunker(FLAGS, { cwd: root, env: { ...env, ANTHROPIC_BASE_URL: fake.url } });
     expect(r.code).toBe(0);
