@@ -45,6 +45,7 @@ export class LiveRegion {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private dirty = false;
   private readonly fitted = new Map<string, { text: string; width: number }>();
+  private readonly inserted = new Map<string, string>();
   private fittedFor = 0;
   /** The lines on screen as last drawn, and where the cursor was put among them. */
   private shown: string[] = [];
@@ -62,7 +63,7 @@ export class LiveRegion {
   /** The terminal's width now: asked of the terminal (one ioctl), as the 'resize' event can come late on a busy machine. */
   get columns(): number {
     (this.out as { _refreshSize?: () => void })._refreshSize?.();
-    return Math.max(20, this.out.columns ?? 80);
+    return Math.max(MIN_COLUMNS, this.out.columns ?? 80);
   }
 
   private get maxRows(): number {
@@ -168,6 +169,8 @@ export class LiveRegion {
     }
     if (lines.length === 0) return this.erase();
 
+    if (!lines.some((l) => l.cursor !== undefined)) return this.drawBottomUp(lines);
+
     // Rows above the first line that changed stay as they are on screen; only the rest is written.
     let first = 0;
     if (this.drawn) while (first < lines.length && first < this.shown.length && lines[first]!.text === this.shown[first]) first++;
@@ -186,11 +189,7 @@ export class LiveRegion {
     }
     const end = total - 1;
     // Autowrap is off while the region draws, but for the line with the cursor (the text being edited, which
-    // wraps as typed text does): every other line is one row at any width. A frame can reach the terminal after
-    // it re-wrapped for a new width (written before the resize, read after); its lines are then cut at the new
-    // edge, but it still ends where it meant to: with no cursor shown (a turn running), at the region's top
-    // left, which the re-wrap keeps at the start of the region's first line. The next frame, drawn for the new
-    // width, clears from there, and nothing of either frame is left above it.
+    // wraps as typed text does): every other line is one row at any width.
     let out = NO_AUTOWRAP;
     let at = this.cursorRow;
     if (!unchanged) {
@@ -204,22 +203,63 @@ export class LiveRegion {
       }
       at = end;
     }
-    const key = target ? `${target.row},${target.col}` : "";
+    const key = `${target!.row},${target!.col}`;
     if (unchanged && key === this.cursorKey) return;
-    if (target) {
-      out += "\r" + vertical(target.row - at) + (target.col > 0 ? `\x1b[${target.col}C` : "") + "\x1b[?25h";
-      this.cursorRow = target.row;
-    } else {
-      // No cursor to show: it waits, hidden, at the region's top left, a place a resize does not move.
-      out += "\x1b[?25l\r" + vertical(-at);
-      this.cursorRow = 0;
-    }
+    out += "\r" + vertical(target!.row - at) + (target!.col > 0 ? `\x1b[${target!.col}C` : "") + "\x1b[?25h";
+    this.cursorRow = target!.row;
     this.cursorKey = key;
     this.out.write(out + AUTOWRAP);
     this.drawn = true;
     this.shown = lines.map((l) => l.text);
     this.drawnCols = cols;
     this.cursorAt = cursorAt;
+  }
+
+  /**
+   * A frame with no cursor to show (a turn running, the answer streaming), written so that the terminal may re-wrap
+   * between any two of its bytes (a resize while it is still being read) and it still ends at the region's top left,
+   * with nothing of it above: the cursor never leaves the region's first row, and never passes its second column.
+   * A re-wrap keeps the cursor in its place in its line, but the rows above it are re-wrapped too: any row of the
+   * frame above the cursor, or any part of the cursor's own row left of it, would take more rows than the frame's
+   * moves count, and be stranded above the next frame (a half row of the answer in the transcript). So: the region is
+   * cleared, and room made below its top (over blank rows, which take one row at any width); then each line, from the
+   * bottom up, is written on the first row, pushing the ones written before it down (insert line), and written
+   * backwards in insert mode, each character put in at the row's start ("\r" after each). What a re-wrap splits off
+   * is then below the cursor, where the next frame clears from. Every line is one row (autowrap off, cut to the
+   * width), so a frame written for the old width that arrives after the re-wrap also ends where it began.
+   */
+  private drawBottomUp(lines: { text: string }[]): void {
+    const unchanged = this.drawn && this.cursorKey === "" && lines.length === this.shown.length && lines.every((l, i) => l.text === this.shown[i]);
+    if (unchanged) return;
+    let out = SYNC_START + "\x1b[?25l" + NO_AUTOWRAP + (this.drawn ? vertical(-this.cursorRow) + CLEAR_DOWN : "\r");
+    // Room for the region below its top (scrolling the screen where the region reaches its bottom), then back up.
+    if (lines.length > 1) out += "\r\n".repeat(lines.length - 1) + vertical(-(lines.length - 1));
+    for (let i = lines.length - 1; i >= 0; i--) {
+      const text = lines[i]!.text;
+      out += i < lines.length - 1 ? INSERT_LINE : "";
+      // A line narrower than any screen the region is drawn on is written as it is: the cursor stays short of
+      // where a re-wrap could split its row. A wider one is put in backwards in insert mode, the cursor at the row's
+      // start. (Each insert moves the rest of the row up to its right edge, and tmux then counts the row as written
+      // up to there: a re-wrap gives it that many rows more, below the region's top.)
+      out += this.insertCode(text);
+    }
+    this.out.write(out + "\r" + AUTOWRAP + SYNC_END);
+    this.cursorRow = 0;
+    this.cursorKey = "";
+    this.drawn = true;
+    this.shown = lines.map((l) => l.text);
+    this.drawnCols = this.fittedFor;
+    this.cursorAt = { line: 0, offset: 0 };
+  }
+
+  /** How a line is written on the region's first row (see drawBottomUp), remembered: most lines are drawn many times over. */
+  private insertCode(text: string): string {
+    let code = this.inserted.get(text);
+    if (code !== undefined) return code;
+    code = displayWidth(text) < MIN_COLUMNS ? `\r${text}\r` : INSERT + backwards(text) + REPLACE;
+    if (this.inserted.size > 512) this.inserted.clear();
+    this.inserted.set(text, code);
+    return code;
   }
 
   /**
@@ -268,6 +308,65 @@ const CLEAR_DOWN = "\r\x1b[K\x1b[C\x1b[J\r";
 /** The terminal's autowrap, off while the region draws and on again after it (the transcript wraps as usual). */
 const NO_AUTOWRAP = "\x1b[?7l";
 const AUTOWRAP = "\x1b[?7h";
+
+/** The narrowest screen the region is drawn for (a narrower one is treated as this wide). */
+const MIN_COLUMNS = 20;
+/** Columns put in at a time: the cursor ends a piece short of the narrowest screen's edge. */
+const PIECE = MIN_COLUMNS - 1;
+
+/** Insert mode (what is written pushes the rest of the row right) and back to replace mode; a blank line put in at the cursor's row. */
+const INSERT = "\x1b[4h";
+const REPLACE = "\x1b[4l";
+const INSERT_LINE = "\x1b[L";
+/** Synchronized output: a terminal that knows it shows the frame whole, not half drawn; others ignore it. */
+const SYNC_START = "\x1b[?2026h";
+const SYNC_END = "\x1b[?2026l";
+
+/** A colour or style sequence, or the text up to the next one. */
+const SGR_OR_TEXT = /\x1b\[[0-9;]*m|(?:[^\x1b]|\x1b(?!\[[0-9;]*m))+/g;
+const PLAIN = /^[\x20-\x7e]*$/;
+let graphemes: Intl.Segmenter | undefined;
+
+/**
+ * `line` put in from its end in insert mode, a piece at a time at the row's start, each piece narrower than the
+ * narrowest screen (so the cursor, which ends a piece where it ends, never reaches a column a re-wrap could move to
+ * another row), and back to the row's start after each ("\r"). Each piece carries its colours; a character is a
+ * whole grapheme (an emoji, a letter with its accents), never split.
+ */
+export function backwards(line: string): string {
+  // Most lines (the answer's rows) are plain ASCII: one character a cell, no colour to carry.
+  if (PLAIN.test(line)) {
+    let out = "\r";
+    for (let end = line.length; end > 0; end -= PIECE) out += line.slice(Math.max(0, end - PIECE), end) + "\r";
+    return out;
+  }
+  const cells: { style: string; text: string; width: number }[] = [];
+  let style = "";
+  for (const [piece] of line.matchAll(SGR_OR_TEXT)) {
+    if (/^\x1b\[[0-9;]*m$/.test(piece)) style = piece === "\x1b[m" || piece === "\x1b[0m" ? "" : style + piece;
+    else if (PLAIN.test(piece)) for (const ch of piece) cells.push({ style, text: ch, width: 1 });
+    else for (const { segment } of (graphemes ??= new Intl.Segmenter()).segment(piece)) cells.push({ style, text: segment, width: Bun.stringWidth(segment) });
+  }
+  let out = "\r";
+  for (let end = cells.length; end > 0; ) {
+    let start = end;
+    let width = 0;
+    while (start > 0 && width + cells[start - 1]!.width <= PIECE) width += cells[--start]!.width;
+    if (start === end) start--; // a cell wider than a piece (none is): put in alone
+    let current = "";
+    for (let i = start; i < end; i++) {
+      const cell = cells[i]!;
+      if (cell.style !== current) {
+        out += "\x1b[0m" + cell.style;
+        current = cell.style;
+      }
+      out += cell.text;
+    }
+    out += (current ? "\x1b[0m" : "") + "\r";
+    end = start;
+  }
+  return out;
+}
 
 /** Moves the cursor `n` rows down (up when negative) within the region. */
 function vertical(n: number): string {
