@@ -4,6 +4,7 @@
 // what is in the region never does. The region is never taller than the
 // screen (relative cursor moves cannot reach rows scrolled away).
 import pc from "./colors.ts";
+import { displayWidth, MIN_COLUMNS, RowInserts } from "./row-inserts.ts";
 
 export interface RegionOutput {
   write(text: string): unknown;
@@ -45,7 +46,7 @@ export class LiveRegion {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private dirty = false;
   private readonly fitted = new Map<string, { text: string; width: number }>();
-  private readonly inserted = new Map<string, string>();
+  private readonly inserts = new RowInserts();
   private fittedFor = 0;
   /** The lines on screen as last drawn, and where the cursor was put among them. */
   private shown: string[] = [];
@@ -142,11 +143,16 @@ export class LiveRegion {
       const part = this.parts.get(name);
       if (!part) continue;
       if (part.cursor) edited = name;
-      part.lines.forEach((text, i) => {
+      for (let i = 0; i < part.lines.length; i++) {
+        const text = part.lines[i]!;
         if (part.cursor?.line === i) lines.push({ text, width: displayWidth(text), cursor: part.cursor.col, part: name });
         // A line known to be narrower than the screen takes one row; its exact width is not needed.
-        else lines.push({ ...(part.fitsFor === cols ? { text, width: 0 } : this.fit(text, cols)), part: name });
-      });
+        else if (part.fitsFor === cols) lines.push({ text, width: 0, cursor: undefined, part: name });
+        else {
+          const fitted = this.fit(text, cols);
+          lines.push({ text: fitted.text, width: fitted.width, cursor: undefined, part: name });
+        }
+      }
     }
     const rowsOf = (l: { width: number }) => Math.floor(l.width / cols) + 1;
     // Too tall for the screen: the oldest rows of the preview go first.
@@ -229,37 +235,29 @@ export class LiveRegion {
    * width), so a frame written for the old width that arrives after the re-wrap also ends where it began.
    */
   private drawBottomUp(lines: { text: string }[]): void {
-    const unchanged = this.drawn && this.cursorKey === "" && lines.length === this.shown.length && lines.every((l, i) => l.text === this.shown[i]);
+    const texts: string[] = [];
+    let unchanged = this.drawn && this.cursorKey === "" && lines.length === this.shown.length;
+    for (let i = 0; i < lines.length; i++) {
+      texts.push(lines[i]!.text);
+      unchanged &&= texts[i] === this.shown[i];
+    }
     if (unchanged) return;
-    let out = SYNC_START + "\x1b[?25l" + NO_AUTOWRAP + (this.drawn ? vertical(-this.cursorRow) + CLEAR_DOWN : "\r");
+    let out = FRAME_START + (this.drawn ? vertical(-this.cursorRow) + CLEAR_DOWN : "\r");
     // Room for the region below its top (scrolling the screen where the region reaches its bottom), then back up.
     if (lines.length > 1) out += "\r\n".repeat(lines.length - 1) + vertical(-(lines.length - 1));
-    for (let i = lines.length - 1; i >= 0; i--) {
-      const text = lines[i]!.text;
-      out += i < lines.length - 1 ? INSERT_LINE : "";
-      // A line narrower than any screen the region is drawn on is written as it is: the cursor stays short of
-      // where a re-wrap could split its row. A wider one is put in backwards in insert mode, the cursor at the row's
-      // start. (Each insert moves the rest of the row up to its right edge, and tmux then counts the row as written
-      // up to there: a re-wrap gives it that many rows more, below the region's top.)
-      out += this.insertCode(text);
-    }
-    this.out.write(out + "\r" + AUTOWRAP + SYNC_END);
+    // Each line is written on the first row, pushing the ones written before it down: a line narrower than any
+    // screen the region is drawn on as it is (the cursor stays short of where a re-wrap could split its row), a
+    // wider one backwards in insert mode, the cursor at the row's start. (Each insert moves the rest of the row up
+    // to its right edge, and tmux then counts the row as written up to there: a re-wrap gives it that many rows
+    // more, below the region's top.)
+    out += this.inserts.frame(texts);
+    this.out.write(out + FRAME_END);
     this.cursorRow = 0;
     this.cursorKey = "";
     this.drawn = true;
-    this.shown = lines.map((l) => l.text);
+    this.shown = texts;
     this.drawnCols = this.fittedFor;
     this.cursorAt = { line: 0, offset: 0 };
-  }
-
-  /** How a line is written on the region's first row (see drawBottomUp), remembered: most lines are drawn many times over. */
-  private insertCode(text: string): string {
-    let code = this.inserted.get(text);
-    if (code !== undefined) return code;
-    code = displayWidth(text) < MIN_COLUMNS ? `\r${text}\r` : INSERT + backwards(text) + REPLACE;
-    if (this.inserted.size > 512) this.inserted.clear();
-    this.inserted.set(text, code);
-    return code;
   }
 
   /**
@@ -309,73 +307,14 @@ const CLEAR_DOWN = "\r\x1b[K\x1b[C\x1b[J\r";
 const NO_AUTOWRAP = "\x1b[?7l";
 const AUTOWRAP = "\x1b[?7h";
 
-/** The narrowest screen the region is drawn for (a narrower one is treated as this wide). */
-const MIN_COLUMNS = 20;
-/** Columns put in at a time: the cursor ends a piece short of the narrowest screen's edge. */
-const PIECE = MIN_COLUMNS - 1;
-
-/** Insert mode (what is written pushes the rest of the row right) and back to replace mode; a blank line put in at the cursor's row. */
-const INSERT = "\x1b[4h";
-const REPLACE = "\x1b[4l";
-const INSERT_LINE = "\x1b[L";
 /** Synchronized output: a terminal that knows it shows the frame whole, not half drawn; others ignore it. */
 const SYNC_START = "\x1b[?2026h";
 const SYNC_END = "\x1b[?2026l";
-
-/** A colour or style sequence, or the text up to the next one. */
-const SGR_OR_TEXT = /\x1b\[[0-9;]*m|(?:[^\x1b]|\x1b(?!\[[0-9;]*m))+/g;
-const PLAIN = /^[\x20-\x7e]*$/;
-let graphemes: Intl.Segmenter | undefined;
-
-/**
- * `line` put in from its end in insert mode, a piece at a time at the row's start, each piece narrower than the
- * narrowest screen (so the cursor, which ends a piece where it ends, never reaches a column a re-wrap could move to
- * another row), and back to the row's start after each ("\r"). Each piece carries its colours; a character is a
- * whole grapheme (an emoji, a letter with its accents), never split.
- */
-export function backwards(line: string): string {
-  // Most lines (the answer's rows) are plain ASCII: one character a cell, no colour to carry.
-  if (PLAIN.test(line)) {
-    let out = "\r";
-    for (let end = line.length; end > 0; end -= PIECE) out += line.slice(Math.max(0, end - PIECE), end) + "\r";
-    return out;
-  }
-  const cells: { style: string; text: string; width: number }[] = [];
-  let style = "";
-  for (const [piece] of line.matchAll(SGR_OR_TEXT)) {
-    if (/^\x1b\[[0-9;]*m$/.test(piece)) style = piece === "\x1b[m" || piece === "\x1b[0m" ? "" : style + piece;
-    else if (PLAIN.test(piece)) for (const ch of piece) cells.push({ style, text: ch, width: 1 });
-    else for (const { segment } of (graphemes ??= new Intl.Segmenter()).segment(piece)) cells.push({ style, text: segment, width: Bun.stringWidth(segment) });
-  }
-  let out = "\r";
-  for (let end = cells.length; end > 0; ) {
-    let start = end;
-    let width = 0;
-    while (start > 0 && width + cells[start - 1]!.width <= PIECE) width += cells[--start]!.width;
-    if (start === end) start--; // a cell wider than a piece (none is): put in alone
-    let current = "";
-    for (let i = start; i < end; i++) {
-      const cell = cells[i]!;
-      if (cell.style !== current) {
-        out += "\x1b[0m" + cell.style;
-        current = cell.style;
-      }
-      out += cell.text;
-    }
-    out += (current ? "\x1b[0m" : "") + "\r";
-    end = start;
-  }
-  return out;
-}
+/** A frame without a cursor: begun hidden, autowrap off; ended at column 0, autowrap on. */
+const FRAME_START = SYNC_START + "\x1b[?25l" + NO_AUTOWRAP;
+const FRAME_END = "\r" + AUTOWRAP + SYNC_END;
 
 /** Moves the cursor `n` rows down (up when negative) within the region. */
 function vertical(n: number): string {
   return n > 0 ? `\x1b[${n}B` : n < 0 ? `\x1b[${-n}A` : "";
 }
-
-/** Columns a line takes; plain ASCII (most lines) without a call into the width tables. */
-function displayWidth(text: string): number {
-  return /^[\x20-\x7e]*$/.test(text) ? text.length : Bun.stringWidth(text);
-}
-
-
