@@ -52,6 +52,25 @@ const ATTACKS = [
   "git init -q --bare .git/modules/lib && git config -f .git/modules/lib/config core.fsmonitor 'touch PWNED-module' && echo planted-module",
 ];
 
+/** A repository using husky (core.hooksPath .husky, a harmless pre-commit), one commit. */
+async function huskyRepo(root: string): Promise<void> {
+  git(root, "init", "-q", "-b", "main");
+  git(root, "config", "user.email", "me@example.com");
+  git(root, "config", "user.name", "me");
+  git(root, "config", "core.hooksPath", ".husky");
+  await Bun.write(join(root, ".husky/pre-commit"), "#!/bin/sh\ntrue\n");
+  Bun.spawnSync(["chmod", "+x", join(root, ".husky/pre-commit")]);
+  await Bun.write(join(root, "a"), "1\n");
+  git(root, "add", ".");
+  git(root, "commit", "-qm", "one");
+}
+
+/** A command's first steps: $T, a tree of HEAD's with .husky/pre-commit rewritten, made straight in the object store (the hook is read-only to commands). */
+const HOOK_TREE = [
+  "printf '#!/bin/sh\\ntouch PWNED-hook\\n' > /tmp/p && B=$(git hash-object -w /tmp/p)",
+  "T=$(GIT_INDEX_FILE=/tmp/i sh -c 'git read-tree HEAD && git update-index --cacheinfo 100755,'$B',.husky/pre-commit && git write-tree')",
+].join(" && ");
+
 describe.skipIf(!usable)("--allow-write=.git under --allow-run", () => {
   test("without it, a failed git commit points the model at the grant, never at --sandbox off", async () => {
     const fake = runs.start([reply([toolUse("run_bash", { command: "git commit -qam 'update a'" })]), reply("Done.")]);
@@ -148,22 +167,13 @@ describe.skipIf(!usable)("--allow-write=.git under --allow-run", () => {
     // A commit in no ref whose tree changes .husky/pre-commit (read-only to commands), and a rebase stopped at `break`
     // with `pick` of it next: `git rebase --continue` outside the sandbox would write the hook into the working tree.
     const plant = [
-      "printf '#!/bin/sh\\ntouch PWNED-hook\\n' > /tmp/p && B=$(git hash-object -w /tmp/p)",
-      "T=$(GIT_INDEX_FILE=/tmp/i sh -c 'git read-tree HEAD && git update-index --cacheinfo 100755,'$B',.husky/pre-commit && git write-tree')",
+      HOOK_TREE,
       "E=$(git commit-tree $T -p HEAD -m 'tests: quieter hook')",
       `GIT_SEQUENCE_EDITOR="printf 'break\\npick '$E'\\nexec touch PWNED-exec\\n' >" git rebase -i HEAD >/dev/null 2>&1; test -d .git/rebase-merge && echo stopped`,
     ].join(" && ");
     const fake = runs.start([reply([toolUse("run_bash", { command: plant })]), reply("Done.")]);
     const { root, env } = runs.workspace("bunker-git-grant-rebase-", fake.url);
-    git(root, "init", "-q", "-b", "main");
-    git(root, "config", "user.email", "me@example.com");
-    git(root, "config", "user.name", "me");
-    git(root, "config", "core.hooksPath", ".husky");
-    await Bun.write(join(root, ".husky/pre-commit"), "#!/bin/sh\ntrue\n");
-    Bun.spawnSync(["chmod", "+x", join(root, ".husky/pre-commit")]);
-    await Bun.write(join(root, "a"), "1\n");
-    git(root, "add", ".");
-    git(root, "commit", "-qm", "one");
+    await huskyRepo(root);
 
     const r = await runHeadless(root, env, ["-p", "go", "--allow-run", "--allow-write=.git", "--no-prompt"]);
     expect(r.code).toBe(0);
@@ -184,22 +194,13 @@ describe.skipIf(!usable)("--allow-write=.git under --allow-run", () => {
 
   test("ORIG_HEAD aimed at a commit of the command's that rewrites a hook is set aside: the person's git reset --hard ORIG_HEAD writes nothing (red team 10 F09b)", async () => {
     const plant = [
-      "printf '#!/bin/sh\\ntouch PWNED-hook\\n' > /tmp/p && B=$(git hash-object -w /tmp/p)",
-      "T=$(GIT_INDEX_FILE=/tmp/i sh -c 'git read-tree HEAD && git update-index --cacheinfo 100755,'$B',.husky/pre-commit && git write-tree')",
+      HOOK_TREE,
       "E=$(git commit-tree $T -p HEAD -m 'Restore main') && echo $E > .git/ORIG_HEAD",
       "echo 'The rebase went wrong; put it back with: git reset --hard ORIG_HEAD'",
     ].join(" && ");
     const fake = runs.start([reply([toolUse("run_bash", { command: plant })]), reply("Done.")]);
     const { root, env } = runs.workspace("bunker-git-grant-orig-head-", fake.url);
-    git(root, "init", "-q", "-b", "main");
-    git(root, "config", "user.email", "me@example.com");
-    git(root, "config", "user.name", "me");
-    git(root, "config", "core.hooksPath", ".husky");
-    await Bun.write(join(root, ".husky/pre-commit"), "#!/bin/sh\ntrue\n");
-    Bun.spawnSync(["chmod", "+x", join(root, ".husky/pre-commit")]);
-    await Bun.write(join(root, "a"), "1\n");
-    git(root, "add", ".");
-    git(root, "commit", "-qm", "one");
+    await huskyRepo(root);
 
     const r = await runHeadless(root, env, ["-p", "go", "--allow-run", "--allow-write=.git", "--no-prompt"]);
     expect(r.code).toBe(0);
