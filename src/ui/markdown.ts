@@ -12,7 +12,8 @@ const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 const HEADING = /^ {0,3}#{1,6}(\s|$)/;
 const BLANK = /^\s*$/;
 /** A light background (COLORFGBG "fg;bg" with a white bg): decided once here, since the renderer's own check costs per call. */
-const LIGHT = /;(7|15)$/.test(process.env.COLORFGBG ?? "");
+const COLORFGBG = process.env.COLORFGBG ?? "";
+const LIGHT = COLORFGBG.endsWith(";7") || COLORFGBG.endsWith(";15");
 
 /** One finished block rendered for a terminal `columns` wide: no line is wider. */
 export function renderMarkdown(markdown: string, columns: number, colors = true): string {
