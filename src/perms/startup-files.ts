@@ -72,7 +72,7 @@ export function gitConfigFiles(env: Env, home: string): string[] {
 
 /** Every file and folder of the list for this person (home, environment), git's first. */
 export function startupFiles(env: Env, home: string): StartupFile[] {
-  const xdg = env.XDG_CONFIG_HOME && isAbsolute(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : join(home, ".config");
+  const xdg = xdgConfig(env, home);
   const git = "git obeys it in every repository (core.fsmonitor, hooks, aliases run programs)";
   const out: StartupFile[] = [join(home, ".gitconfig"), ...["config", "ignore", "attributes"].map((f) => join(xdg, "git", f))].map((path) => ({ path, folder: false, git: true, why: git }));
   if (env.GIT_CONFIG_GLOBAL && isAbsolute(env.GIT_CONFIG_GLOBAL)) out.push({ path: env.GIT_CONFIG_GLOBAL, folder: false, git: true, why: git });
@@ -140,12 +140,14 @@ export function startupMatcher(env: Env = process.env, home: string = env.HOME |
   // Whatever a dot-entry of the home leads to, whatever its name (GNU stow: ~/.gdbinit -> dotfiles/gdbinit,
   // ~/.config/starship.toml -> …): the program that reads it runs what it says (red team 10's F01). Every hop of the
   // way, so a command cannot put a file of its own in place of a link on it.
-  for (const link of dotEntryLinks(home, env.XDG_CONFIG_HOME && isAbsolute(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : join(home, ".config"))) {
+  for (const link of dotEntryLinks(home, xdgConfig(env, home))) {
     for (const hop of linkHops(link)) {
       const folder = statOrNull(hop)?.isDirectory() === true;
-      // A link to the folder the person works in (~/.dotfiles -> the repository bunker runs in) guards its files one
-      // by one, through the links that lead to them, not the whole workspace.
-      if (folder && roots.some((r) => isWithin(realOrSelf(hop), r))) continue;
+      // A link to a folder that holds the folder the person works in (~/.ipython -> the repository bunker runs in, or
+      // one above it) makes what a command writes there the program's to run (the reviewer's R10-10): the workspace's
+      // part of it runs later as any other dot-entry's target. Not a link to the whole file system or the home
+      // (wine's ~/.wine/dosdevices/z: -> /), which no program reads as its own folder.
+      if (folder && holdsHome(realOrSelf(hop), home)) continue;
       const why = `${DOT_ENTRY} (${shownOf(link)} leads here)`;
       for (const p of new Set([hop, realOrSelf(hop)])) {
         if (folder) folders.push({ dir: p, why });
@@ -169,6 +171,34 @@ export function startupMatcher(env: Env = process.env, home: string = env.HOME |
 }
 
 const DOT_ENTRY = "a dot-entry of your home: the program that reads it runs what it says";
+
+/** The person's XDG config folder: $XDG_CONFIG_HOME when absolute, else ~/.config. */
+function xdgConfig(env: Env, home: string): string {
+  return env.XDG_CONFIG_HOME && isAbsolute(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : join(home, ".config");
+}
+
+/**
+ * The roots (the workspace, granted write folders) a dot-entry of the home leads into, each with that dot-entry as
+ * the person names it (~/.ipython -> the workspace, or to a folder holding it: the reviewer's R10-10). Every file
+ * there is one the program reading that folder runs or obeys, so commands get it read-only whole (one mount: a
+ * file-by-file guard of a whole repository costs bubblewrap seconds a command), and the write tools ask.
+ */
+export function rootsDotEntriesLeadTo(roots: readonly string[], env: Env = process.env, home: string = env.HOME || homedir()): { root: string; link: string }[] {
+  const out: { root: string; link: string }[] = [];
+  for (const link of dotEntryLinks(home, xdgConfig(env, home))) {
+    for (const hop of linkHops(link)) {
+      const real = realOrSelf(hop);
+      if (holdsHome(real, home) || statOrNull(hop)?.isDirectory() !== true) continue;
+      for (const root of roots) if (isWithin(real, root) && !out.some((o) => o.root === root)) out.push({ root, link: isWithin(home, link) ? `~/${relative(home, link)}` : link });
+    }
+  }
+  return out;
+}
+
+/** Whether `dir` is the home or a folder above it (`/`): a link there leads to everything, not to one program's files. */
+function holdsHome(dir: string, home: string): boolean {
+  return isWithin(dir, realOrSelf(home));
+}
 
 /** How many entries of the home's dot-folders are read looking for links, shallowest first (a link stow makes is near the top). */
 const DOT_LINK_BUDGET = 20_000;
