@@ -23,7 +23,8 @@ const MAX_BYTES = 4 * 1024 * 1024;
 export function hookKeys(text: string): Record<string, string> | null {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(text);
+    // (Without a byte-order mark, which the tools' readers strip.)
+    parsed = JSON.parse(text.replace(/^\uFEFF/, ""));
   } catch {
     return null;
   }
@@ -58,7 +59,7 @@ export function hookKeysBefore(paths: readonly string[]): Map<string, Record<str
 export function withKeysOf(text: string, before: Record<string, string>): string | null {
   let obj: Record<string, unknown>;
   try {
-    obj = JSON.parse(text) as Record<string, unknown>;
+    obj = JSON.parse(text.replace(/^\uFEFF/, "")) as Record<string, unknown>;
   } catch {
     return null;
   }

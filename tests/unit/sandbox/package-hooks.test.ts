@@ -14,6 +14,7 @@ const MANIFEST = '{\n    "name": "app",\n    "dependencies": { "left-pad": "1.3.
 test("the hook keys of a package.json, as JSON text; none for a file that is no JSON object", () => {
   expect(hookKeys(MANIFEST)).toEqual({ "lint-staged": '{"*.js":"eslint --fix"}', husky: '{"hooks":{"pre-commit":"lint-staged"}}' });
   expect(hookKeys('{"gitHooks": {"pre-commit": "x"}, "simple-git-hooks": {"pre-push": "y"}}')).toEqual({ gitHooks: '{"pre-commit":"x"}', "simple-git-hooks": '{"pre-push":"y"}' });
+  expect(hookKeys('\uFEFF{"lint-staged": {"*": "x"}}')).toEqual({ "lint-staged": '{"*":"x"}' });
   expect(hookKeys("[1]")).toBeNull();
   expect(hookKeys("{ not json")).toBeNull();
 });
