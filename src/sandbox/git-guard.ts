@@ -434,7 +434,8 @@ function namedScripts(roots: readonly string[], later: LaterMatch, out: Workspac
     };
     const handed = new Set<string>();
     const first = new Set<string>();
-    for (const path of namedPaths(text, handed, first)) for (const base of path.startsWith("/") ? ["/"] : bases) name(resolve(base, path), handed.has(path));
+    // A path after an expansion bunker cannot know (`"$ROOT/tools/lint.py"`) is read as written from the folders it may run in.
+    for (const path of namedPaths(text, handed, first, true)) for (const base of path.startsWith("/") ? ["/"] : bases) name(resolve(base, path), handed.has(path));
     // The folder python puts first on its module path (the work tree for -m, a script's own folder).
     for (const d of first) {
       const real = realpathLoose(resolve(bases[0]!, d)).real;
