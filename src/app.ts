@@ -125,7 +125,7 @@ export async function buildApp(config: Config, ui: TerminalUI, greet?: (modelNam
   // A copy of bunker's binary (if it is replaced mid-session) and the mount checker's list go where no sandbox looks.
   keepPrivateIn(dirname(config.sessionsPath));
   // A file a deny-read rule matched stays denied in later sessions too, wherever a command moved it (denied-memory.ts).
-  rememberDeniedIn(config.grants.deny.read, deniedMemoryFile(dirname(config.sessionsPath), config.root));
+  rememberDeniedIn(config.grants.deny.read, () => deniedMemoryFile(dirname(config.sessionsPath), config.root));
   if (!config.print || config.mcp.servers.length > 0) await probeSandbox();
   const session = new SessionState();
   const changes = startChanges(config, (line) => ui.info(pc.yellow(escapeControl(line))));
