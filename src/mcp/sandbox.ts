@@ -104,6 +104,7 @@ export function serverGate(def: McpServerDef, denyHosts: string[], allButDenied 
       return `the MCP server ${def.name} may reach only the hosts its "net" list in your settings.json grants${def.net.length ? ` (${def.net.join(", ")})` : " (none)"}`;
     },
     addressGranted: (host, port) => named(netTarget(host, port)),
+    addressDenied: (host, port) => (hostsCover(denyHosts, netTarget(host, port)) ? `${netTarget(host, port)} is denied (--deny-net or a net: deny rule)` : null),
   };
 }
 
