@@ -63,7 +63,7 @@ test("a pack that does not verify is set aside, index and pack; one byte changed
   const name = Bun.spawnSync(["git", "pack-objects", "-q", join(gitDir, "objects/pack/pack")], { cwd: root, stdin: Buffer.from(`${hookId}\n`), stdout: "pipe" }).stdout.toString().trim();
   const pack = join(gitDir, `objects/pack/pack-${name}.pack`);
   const bytes = readFileSync(pack);
-  bytes[bytes.length - 25] ^= 0xff;
+  bytes[bytes.length - 25] = bytes[bytes.length - 25]! ^ 0xff;
   chmodSync(pack, 0o644);
   writeFileSync(pack, bytes);
   const lines = objectsAfter(before!, root);
