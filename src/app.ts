@@ -56,7 +56,9 @@ export function canPrompt(config: Config): boolean {
 async function makeApprover(config: Config, ui: TerminalUI): Promise<Approver> {
   if (!canPrompt(config)) return new NoPromptApprover();
   const { TtyApprover } = await import("./perms/tty-approver.ts");
-  const tty = new TtyApprover();
+  const { rulesFilePaths } = await import("./perms/rules-file.ts");
+  // "Always allow" goes to the person's own settings: the workspace's file may not grant commands.
+  const tty = new TtyApprover({ settingsFile: rulesFilePaths(config.root).user });
   // The question has the terminal to itself: the status line and the REPL's key reader step aside.
   return {
     interactive: true,

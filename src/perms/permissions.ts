@@ -153,7 +153,7 @@ export class Permissions {
 
     if (req.kind === "run" && req.run && first.run) {
       // Offer the prefix of what is not yet covered, and say why the line is asked about.
-      req = { ...req, run: { ...req.run, prefix: first.run.prefix, reasons: first.run.reasons } };
+      req = { ...req, run: { ...req.run, prefixes: first.run.prefixes, reasons: first.run.reasons } };
     }
     if (protectedFiles.length > 0) req = { ...req, protectedFiles };
     const answer = await this.approver.ask(req);
@@ -161,7 +161,7 @@ export class Permissions {
       case "once":
         return first;
       case "target-session":
-        if (req.kind === "run") this.policy.grantSession("run", req.run?.prefix ?? "");
+        if (req.kind === "run") for (const p of req.run?.prefixes ?? []) this.policy.grantSession("run", p);
         else for (const t of targets) this.policy.grantSession(req.kind, t);
         return first;
       case "kind-session":

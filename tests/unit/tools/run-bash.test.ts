@@ -199,7 +199,7 @@ describe("permission", () => {
       cwd: root,
       sandboxed: false,
       network: true,
-      prefix: "git commit",
+      prefixes: ["git commit"],
       reasons: ["`git` with these arguments is not read-only"],
     });
   });
@@ -209,10 +209,10 @@ describe("permission", () => {
     await t.run({ command: "touch a.txt" }, ctx);
     // `touch` is allowed for the session now: the line is asked about for `rm`, and that is what is offered.
     await expect(t.run({ command: "touch b.txt && rm -rf src" }, ctx)).rejects.toThrow("refused");
-    expect(ctx.approver.asked[1]!.run).toMatchObject({ prefix: "rm", reasons: ["`rm` is not granted"] });
+    expect(ctx.approver.asked[1]!.run).toMatchObject({ prefixes: ["rm"], reasons: ["`rm` is not granted"] });
     // A covered program reaching outside: no prefix would help, so none is offered; the reason names the path.
     await expect(t.run({ command: "touch /tmp/bunker-never-made" }, ctx)).rejects.toThrow("refused");
-    expect(ctx.approver.asked[2]!.run).toMatchObject({ prefix: "", reasons: ["`touch` names /tmp/bunker-never-made, outside the workspace"] });
+    expect(ctx.approver.asked[2]!.run).toMatchObject({ prefixes: [], reasons: ["`touch` names /tmp/bunker-never-made, outside the workspace"] });
     expect(await Bun.file("/tmp/bunker-never-made").exists()).toBe(false);
   });
   test("a program not granted that also reaches outside says both", async () => {
