@@ -159,14 +159,14 @@ export class Permissions {
     const answer = await this.approver.ask(req);
     switch (answer.answer) {
       case "once":
-        return first;
+        return { ...first, approvedAtQuestion: true };
       case "target-session":
         if (req.kind === "run") for (const p of req.run?.prefixes ?? []) this.policy.grantSession("run", p);
         else for (const t of targets) this.policy.grantSession(req.kind, t);
-        return first;
+        return { ...first, approvedAtQuestion: true };
       case "kind-session":
         this.policy.grantKindForSession(req.kind);
-        return first;
+        return { ...first, approvedAtQuestion: true };
       case "withdrawn": {
         // Not remembered as a refusal: the person never answered it, and may well say yes next time.
         const reason = `The question about ${describe(req)} was withdrawn before the person answered: ${answer.why}.`;

@@ -295,6 +295,22 @@ describe.skipIf(!tmuxAvailable)("in a real terminal (tmux)", () => {
     expect(await quitWithCtrlD(tmux)).not.toBeNull();
   });
 
+  test("a long command is shown whole once, in the question: not a third time above its output", async () => {
+    const long = `touch ${"z".repeat(110)}.txt && echo two-done`;
+    const fake = e2e.serve([reply([run(long)]), reply("Ran it.")]);
+    const { root, env } = e2e.workspace();
+    const tmux = await e2e.terminal([...BUNKER, "go"], { cwd: root, env, cols: 200, rows: 50 });
+    await waitForQuestion(tmux, "Run this command?", 1);
+    await press(tmux, "y");
+    const screen = await waitForCount(tmux, "Ran it.", 1);
+    expect(screen).toContain("two-done");
+    // The tool line cuts it (…); the question has it whole; nothing repeats it.
+    expect(count(screen, `$ ${long}`)).toBe(1);
+    expect(count(screen, long)).toBe(1);
+    expect(await quitWithCtrlD(tmux)).not.toBeNull();
+    await fake.stop();
+  });
+
   test("a compound line offers each command's prefix; \"always allow\" shows the rules, saves them to the user's settings on yes, and the next session does not ask", async () => {
     const fake = e2e.serve([
       reply([run("mkdir -p made && touch made/x.txt | cat; echo done")]), // asked: 3, then y to save

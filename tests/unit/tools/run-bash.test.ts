@@ -141,6 +141,13 @@ describe("output", () => {
     const r = await run(long);
     expect(r.ctx.notices.slice(0, 2)).toEqual([`    $ echo ${"x".repeat(120)} && echo two`, "    > echo three"]);
   });
+  test("a long command approved at a question is not printed again above its output: the question showed it whole", async () => {
+    const long = `touch ${"y".repeat(120)}.txt && echo two`;
+    const ctx = makeContext(root, { answers: [{ answer: "once" }] });
+    await tool({ availability: { kind: null, reason: "none here" }, sandbox: "auto" }).run({ command: long }, ctx);
+    expect(ctx.approver.asked[0]!.run!.command).toBe(long);
+    expect(ctx.notices.some((l) => l.includes("$ touch"))).toBe(false);
+  });
   test("the person sees a live tail of the output (the command itself is on the tool line already)", async () => {
     const r = await run("echo first; sleep 0.3; echo second\\\u0007");
     expect(r.ctx.notices.some((l) => l.startsWith("$ "))).toBe(false);
