@@ -38,6 +38,8 @@ export interface App {
   perms: Permissions;
   /** The tools the model is offered, by name. */
   toolNames: string[];
+  /** A tool call's one-line summary, as its tool line shows it (a continued session's replay). */
+  summarizeCall(name: string, input: unknown): Promise<string>;
   /** Saves the conversation as it goes (bunker -c / -r pick it up). */
   recorder: SessionRecorder;
   /** What bunker's file changes were, for /undo and /rewind. */
@@ -171,6 +173,10 @@ export async function buildApp(config: Config, ui: TerminalUI, greet?: (modelNam
     session,
     perms,
     toolNames: registry.names,
+    summarizeCall: async (name, input) => {
+      await registry.ready(name);
+      return registry.summarize(name, input);
+    },
     recorder: opened.recorder,
     checkpoints,
     mcp,
