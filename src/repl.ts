@@ -13,7 +13,8 @@ import { LiveRegion } from "./ui/live-region.ts";
 import { wrapWords } from "./ui/wrap-words.ts";
 import { TtyPrompt } from "./ui/prompt.ts";
 import { TerminalUI } from "./ui/terminal.ts";
-import { costLine, runSlashCommand, withKeptTodos, type CommandContext, type ReplState } from "./slash-commands.ts";
+import { costLine, runSlashCommand, slashCommands, withKeptTodos, type CommandContext, type ReplState } from "./slash-commands.ts";
+import type { CompletionSources } from "./ui/completion.ts";
 import { startupOver } from "./jit.ts";
 
 /** Reads the next message: the raw-mode prompt on a terminal, readline otherwise. */
@@ -50,10 +51,10 @@ export async function runRepl(config: Config): Promise<number> {
   const history = await promptHistory(config);
   let reader: MessageReader;
   if (region) {
-    ui.statusFigures = () => ({ model: app.model.name, usage: app.model.usage, costUsd: usageSummary(app).cost_usd, contextPct: app.agent.contextPercent || null });
+    ui.statusFigures = () => ({ model: app.model.name, usage: app.model.usage, costUsd: usageSummary(app).cost_usd, contextPct: app.agent.contextPercent || null, outEstimated: app.model.outputEstimated });
     const keyboard = new Keyboard();
     ui.owner = keyboard;
-    reader = new TtyPrompt(keyboard, region, { history: history.earlier });
+    reader = new TtyPrompt(keyboard, region, { history: history.earlier, complete: await completionSources(app) });
     // A new width applies to what is drawn next; the region is redrawn for it now (clearing the rows drawn for the old one).
     // The region draws to stderr and reads its width: stderr learns the new size after stdout does.
     // The status line is fitted to the width: it is made again for the new one first.
@@ -139,6 +140,15 @@ async function runOneTurn(app: App, text: string, reader: MessageReader): Promis
     app.ui.endTurn();
     process.off("SIGINT", interrupt);
   }
+}
+
+/** What Tab completes from: the slash commands (MCP prompts too), and the workspace entries the read permission allows. */
+async function completionSources(app: App): Promise<CompletionSources> {
+  const { readableEntries } = await import("./tools/walk.ts");
+  return {
+    commands: () => slashCommands(app).map((c) => ({ name: c.name, help: c.help })),
+    list: (dir) => readableEntries(app.perms, dir),
+  };
 }
 
 /**

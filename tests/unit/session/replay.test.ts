@@ -2,7 +2,7 @@
 // answers, the last turns only, every character escaped; and the prompt count a session is named by.
 import { expect, test } from "bun:test";
 import type { MessageParam } from "@anthropic-ai/sdk/resources/messages";
-import { bunkerNote } from "../../../src/agent/history.ts";
+import { attachedFile, bunkerNote } from "../../../src/agent/history.ts";
 import { countPrompts, replayTranscript } from "../../../src/session/replay.ts";
 
 const user = (text: string): MessageParam => ({ role: "user", content: [{ type: "text", text }] });
@@ -57,4 +57,10 @@ test("an attached image is named, not dropped; a conversation with no prompt sho
   const withImage: MessageParam = { role: "user", content: [{ type: "text", text: "what is this?" }, { type: "image", source: { type: "base64", media_type: "image/png", data: "AA==" } }] };
   expect(strip(replayTranscript([withImage, said("A cat.")], opts))).toBe("› what is this?\n  [image]\nA cat.\n");
   expect(replayTranscript([], opts)).toBe("");
+});
+
+test("a file attached with @ is named in the prompt, not replayed whole", () => {
+  const prompt: MessageParam = { role: "user", content: [{ type: "text", text: "fix @calc.js" }, attachedFile("calc.js", "1\tconst x = 1;\n2\tconst y = 2;")] };
+  expect(strip(replayTranscript([prompt, said("Fixed.")], opts))).toBe("› fix @calc.js\n  [calc.js attached]\nFixed.\n");
+  expect(countPrompts([prompt])).toBe(1);
 });

@@ -112,8 +112,11 @@ describe("output", () => {
   test("long output keeps the head and the tail and says how much was dropped", async () => {
     const r = await run("seq 1 100000");
     const total = Array.from({ length: 100000 }, (_, i) => `${i + 1}\n`).join("").length;
-    const m = /\[… (\d+) bytes of output dropped …\]/.exec(r.content);
+    const m = /\[… (\d+) bytes \((\d+) lines\) of output dropped …\]/.exec(r.content);
     expect(m).not.toBeNull();
+    // The lines the cut held, with those kept, are every line of the output.
+    const keptText = r.content.replace(/^exit code 0\n\n/, "").replace(`\n${m![0]}\n`, "");
+    expect(Number(m![2]) + keptText.split("\n").length).toBe(100000); // the final newline is trimmed from the display
     expect(r.content.startsWith("exit code 0\n\n1\n2\n3\n")).toBe(true);
     expect(r.content.endsWith("99999\n100000")).toBe(true);
     const kept = Buffer.byteLength(r.content.replace(/^exit code 0\n\n/, "").replace(m![0], "")) - 2;
