@@ -128,14 +128,14 @@ export async function attachMentions(prompt: string, written: string, ctx: ToolC
       }
       if (isBinary(bytes)) throw new ToolError(`${resolved.display} is a binary file (${bytes.length} bytes); only text files and images are attached`);
       const total = lineCount(bytes.toString("utf8"));
-      const lines = bytes.length === 0 ? `(${resolved.display} is empty)` : formatLines(bytes.toString("utf8"), 1, DEFAULT_LINE_LIMIT);
-      const cut = /\n\[showing lines 1-(\d+) of \d+/.exec(lines);
-      files.push(attachedFile(resolved.display, lines));
+      // read_file's own lines and cut; `shown` says what part when it cut ("first 1,407 lines of 3,000 (…)").
+      const lines = bytes.length === 0 ? { text: `(${resolved.display} is empty)` } : formatLines(bytes.toString("utf8"), 1, DEFAULT_LINE_LIMIT);
+      files.push(attachedFile(resolved.display, lines.text));
       // Seen whole, it counts as read (an edit needs no read_file first); cut, the model reads on from where it stopped.
-      if (!cut) ctx.session.recordRead(resolved.real, bytes);
+      if (!lines.shown) ctx.session.recordRead(resolved.real, bytes);
       attachedLines.push(
-        cut
-          ? `attached ${resolved.display} (lines 1-${cut[1]} of ${total}: cut at read_file's limit; Claude can read the rest)`
+        lines.shown
+          ? `attached ${resolved.display} (${lines.shown}; Claude can read the rest)`
           : `attached ${resolved.display} (${total} line${total === 1 ? "" : "s"})`,
       );
     } catch (err) {

@@ -124,7 +124,7 @@ describe("other files named in the prompt", () => {
     expect(sent).toHaveLength(3);
     expect(JSON.stringify(sent)).not.toContain("KEY=secret");
     expect(r.stderr).toContain("attached calc.js (3 lines)");
-    expect(r.stderr).toContain(`attached big.log (lines 1-${cut![1]} of 3000: cut at read_file's limit; Claude can read the rest)`);
+    expect(r.stderr).toContain(`attached big.log (first ${Number(cut![1]).toLocaleString("en-US")} lines of 3,000 (the output limit, about 20 KB); Claude can read the rest)`);
     expect(r.stderr).toContain("missing.js was not attached: missing.js does not exist");
     expect(r.stderr).not.toContain("bob");
     // The edit needed no read_file: the file was seen whole.
