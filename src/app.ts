@@ -41,6 +41,8 @@ export interface App {
   perms: Permissions;
   /** The tools the model is offered, by name. */
   toolNames: string[];
+  /** A tool call's one-line summary, as its tool line shows it (a continued session's replay). */
+  summarizeCall(name: string, input: unknown): Promise<string>;
   /** Saves the conversation as it goes (bunker -c / -r pick it up). */
   recorder: SessionRecorder;
   /** What bunker's file changes were, for /undo and /rewind. */
@@ -59,7 +61,9 @@ export function canPrompt(config: Config): boolean {
 async function makeApprover(config: Config, ui: TerminalUI): Promise<Approver> {
   if (!canPrompt(config)) return new NoPromptApprover();
   const { TtyApprover } = await import("./perms/tty-approver.ts");
-  const tty = new TtyApprover();
+  const { rulesFilePaths } = await import("./perms/rules-file.ts");
+  // "Always allow" goes to the person's own settings: the workspace's file may not grant commands.
+  const tty = new TtyApprover({ settingsFile: rulesFilePaths(config.root).user });
   // The question has the terminal to itself: the status line and the REPL's key reader step aside.
   return {
     interactive: true,
@@ -183,6 +187,10 @@ export async function buildApp(config: Config, ui: TerminalUI, greet?: (modelNam
     session,
     perms,
     toolNames: registry.names,
+    summarizeCall: async (name, input) => {
+      await registry.ready(name);
+      return registry.summarize(name, input);
+    },
     recorder: opened.recorder,
     checkpoints,
     mcp,

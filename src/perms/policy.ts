@@ -63,6 +63,8 @@ export interface Decision {
   hint?: string;
   /** Commands: the whole evaluation, per simple command (what the prompt, run_bash and permission_denials read). */
   run?: RunEvaluation;
+  /** The person said yes at a question, which showed the request whole (run_bash then does not print the command again). */
+  approvedAtQuestion?: boolean;
 }
 
 export interface PolicyOptions {

@@ -138,8 +138,9 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
           ...(p.confined && !opts.allowNet && !opts.grants?.deny.net.all ? { proxied: true } : {}),
         },
       });
-      // The tool line shows at most one line of 100 characters: what runs is shown whole (a prompt may not have).
-      if (command.length > SUMMARY_CHARS || command.includes("\n")) {
+      // The tool line shows at most one line of 100 characters: what runs is shown whole, once. A question showed
+      // it whole already (new user 10's F2: three copies of one command), so only a command run unasked gets it here.
+      if (!decision.approvedAtQuestion && (command.length > SUMMARY_CHARS || command.includes("\n"))) {
         const lines = escapeControl(command, { keepNewlines: true }).split("\n");
         for (const [i, l] of lines.entries()) ctx.ui.info(`    ${i === 0 ? "$" : ">"} ${l}`);
       }
