@@ -22,6 +22,9 @@ import { grantedGit, grantedGitAfter } from "../sandbox/git-grant.ts";
 import { committedRunsLater, historyBefore, newlyHidden, oneLook, replaceRefsMade, stagedRunsLater } from "../sandbox/git-history.ts";
 import { unwalkedNote } from "../sandbox/walk-gaps.ts";
 import { laterMatch } from "../perms/runs-later.ts";
+import { deniedProgramFiles } from "../sandbox/denied-programs.ts";
+import { prlimitProgram } from "../sandbox/process-limits.ts";
+import { deniedWriteFolders, deniedWriteRules } from "../sandbox/denied-writes.ts";
 import { loopbackNote, refusalNote, startCommandNet } from "../net/command-net.ts";
 import { grantedLoopbackTargets, permissionGate } from "../net/gate.ts";
 import { deniedPins, scanDenied } from "../sandbox/denied-files.ts";
@@ -243,7 +246,9 @@ function grantedFolders(writable: string[], root: string): string[] {
 
 /** The runs-later matcher for a command's writable `roots` (the workspace and its granted folders). */
 function laterOf(root: string, opts: RunBashOptions, roots: string[] = [root, ...grantedFolders(opts.writable ?? [], root)]) {
-  return laterMatch(roots, (opts.grants ?? emptyGrants()).protect ?? [], (opts.env ?? process.env).PATH ?? "", { env: opts.env ?? process.env, home: opts.home ?? homedir() });
+  const grants = opts.grants ?? emptyGrants();
+  // Deny-write globs are held like the files that run later: read-only before, set aside after (denied-writes.ts).
+  return laterMatch(roots, [...(grants.protect ?? []), ...deniedWriteRules(grants.deny.write)], (opts.env ?? process.env).PATH ?? "", { env: opts.env ?? process.env, home: opts.home ?? homedir() });
 }
 
 function lstatKind(path: string): "file" | "other" | null {
@@ -311,15 +316,22 @@ export function commandSandboxSpec(command: string, root: string, opts: RunBashO
       ...(host.hidden ?? []),
       ...grants.deny.read.paths,
       ...(confined ? deniedMatches(grants, [root, ...readable, ...writable, ...(host.toolchains ?? [])], root, host.system ?? []) : []),
+      // --deny-run's programs, unexecutable however they are started (denied-programs.ts).
+      ...(confined ? deniedProgramFiles(grants.deny.run, (opts.env ?? process.env).PATH ?? "", startedBy()) : []),
       ...state.hidden,
     ],
     ...(pinned.length > 0 ? { pinned } : {}),
-    readOnly: [...(opts.readOnly ?? []), ...(wall?.readOnly ?? []), ...dotGitFile],
+    readOnly: [...(opts.readOnly ?? []), ...(wall ? deniedWriteFolders(grants.deny.write, roots) : []), ...(wall?.readOnly ?? []), ...dotGitFile],
     ...(wall ? { wallPaths: wall.readOnly } : {}),
     ...(gitGrant ? { grantedGit: gitGrant } : {}),
     workspaceReadOnly,
     ...(wall ? { repositories: wall.state } : {}),
   };
+}
+
+/** The programs every confined command starts with (its shell, the limiter): never masked by a --deny-run. */
+function startedBy(): string[] {
+  return [locateProgram("bash") ?? "/bin/sh", prlimitProgram() ?? ""].filter(Boolean);
 }
 
 /**
@@ -528,7 +540,7 @@ export function sandboxNote(r: ProcessResult, spec: SandboxSpec): string | null 
     );
   } else if (erofs) {
     notes.push(
-      `The sandbox blocked a write: only the workspace${spec.grantedRoots?.length ? ", the folders granted with --allow-write" : ""} and /tmp are writable (every git repository in ${spec.grantedRoots?.length ? "them" : "it"}, at any depth, every .bunker, and the files other tools run later, such as .envrc, .husky/ and .vscode/tasks.json, are read-only; ${spec.gitWritable ? "under --allow-write=.git the top .git's config, hooks, info/ and commondir still are" : "the top .git unless granted with --allow-write=.git"}). ` +
+      `The sandbox blocked a write: only the workspace${spec.grantedRoots?.length ? ", the folders granted with --allow-write" : ""} and /tmp are writable (every git repository in ${spec.grantedRoots?.length ? "them" : "it"}, at any depth, every .bunker, what a --deny-write flag or deny rule names, and the files other tools run later, such as .envrc, .husky/ and .vscode/tasks.json, are read-only; ${spec.gitWritable ? "under --allow-write=.git the top .git's config, hooks, info/ and commondir still are" : "the top .git unless granted with --allow-write=.git"}). ` +
         "Do not retry; if the write is needed, ask the person, who can grant the path with --allow-write=PATH; a file other tools run later is written with the file tools, which ask the person.",
     );
   }
