@@ -12,10 +12,10 @@
 import { lstatSync, readdirSync, readlinkSync, statSync } from "node:fs";
 import { FileKindError, readRegularSync } from "../fs/file-kind.ts";
 import { sanitize } from "./naming.ts";
-import { dirname, isAbsolute, join, resolve } from "node:path";
+import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { importCandidates } from "./local-imports.ts";
 import { isWithin } from "../perms/workspace.ts";
-import { folderEntries, moduleFiles, moduleNames } from "../perms/run-entry.ts";
+import { folderEntries, moduleFiles, moduleNames, nodeCandidates, pythonModulesIn, pythonSiblings } from "../perms/run-entry.ts";
 import { namedPaths } from "../perms/named-scripts.ts";
 
 export type McpSource = "user" | "project";
@@ -193,10 +193,22 @@ function projectServerHash(raw: unknown, transport: { command: string; args: str
     if (code.some(([f]) => f === file)) return;
     code.push([file, digest]);
     queue.push([file, base]);
+    // What Python runs in place of a module's source: its cached bytecode, an extension module (run-entry.ts, R10-06).
+    for (const sib of pythonSiblings(file)) {
+      const d = fileDigest(sib.path);
+      if (d !== null && !code.some(([f]) => f === sib.path)) code.push([sib.path, d]);
+    }
   };
   // The words node or python is handed as what it runs (named-scripts.ts, as for a hook).
   const handed = new Set<string>();
-  namedPaths([transport.command, ...transport.args].join(" "), handed);
+  // The folders python puts first on its module path (the workspace for -m, a script's own folder): which modules are
+  // there counts, since a new one is imported in place of the standard library's or an installed one of its name.
+  const first = new Set<string>();
+  namedPaths([transport.command, ...transport.args].join(" "), handed, first);
+  for (const d of first) {
+    const dir = absoluteIn(root, d);
+    if (isWithin(root, dir)) code.push([dir, `python looks here first for: ${pythonModulesIn(dir).map((m) => relative(dir, m)).sort().join(" ")}`]);
+  }
   for (const word of words) {
     if (word.startsWith("-") && !word.includes("=")) continue;
     const path = word.startsWith("-") ? word.slice(word.indexOf("=") + 1) : word;
@@ -207,6 +219,13 @@ function projectServerHash(raw: unknown, transport: { command: string; args: str
     if (digest !== null) add(file, digest, dirname(file));
     // A folder handed to node or python as what it runs runs its entry file (run-entry.ts: package.json's main,
     // index.js, __main__.py); a folder passed as data (`--root .`) is not read.
+    // node tries tools.js, tools.json… before the folder tools/ (R10-14): whichever is there is what runs.
+    if (handed.has(word)) {
+      for (const entry of nodeCandidates(file)) {
+        const d = isWithin(root, entry) ? fileDigest(entry) : null;
+        if (d !== null) add(entry, d, dirname(entry));
+      }
+    }
     if (handed.has(word) && isFolder(file)) {
       for (const entry of folderEntries(file)) {
         const d = isWithin(root, entry) ? fileDigest(entry) : null;
@@ -293,8 +312,8 @@ function kindOf(path: string): "dir" | "link" | "other" | null {
 }
 
 /**
- * Each file of a package folder by content (a link by where it points and by what is there, as Python follows it; Python's own `__pycache__`
- * left out: Python rewrites it), in name order, up to PACKAGE_BOUNDS; past them, one entry saying so.
+ * Each file of a package folder by content (a link by where it points and by what is there, as Python follows it; its
+ * `__pycache__` is read for each source's own bytecode, by projectServerHash), in name order, up to PACKAGE_BOUNDS; past them, one entry saying so.
  */
 export function packageDigests(folder: string): [string, string][] {
   const out: [string, string][] = [];

@@ -11,7 +11,7 @@
 // names without running it), and so is what a package manager or a tool
 // finds by itself (`npm run lint`, `npx eslint`): that runs project code, whatever it is.
 // A module Python runs (`python -m tools.lint`, red team 10's F11) is named by the files it may be (run-entry.ts).
-import { moduleArg, moduleFiles } from "./run-entry.ts";
+import { isModuleFlag, moduleArg, moduleFiles } from "./run-entry.ts";
 
 /** Extensions of files an interpreter runs (or a JVM loads): a word ending in one names a script. */
 const SCRIPT_EXT = /\.(sh|bash|zsh|fish|ksh|py|pyw|js|mjs|cjs|ts|mts|cts|jsx|tsx|rb|pl|pm|php|lua|tcl|r|ps1|bat|cmd|jar|nix|awk|sed)$/i;
@@ -49,16 +49,21 @@ const MAX_PATHS = 200;
  * `scripts/x.sh`); the caller resolves them against the folders they may be read from. Those an interpreter is
  * handed (`node tools`, `python3 tools`: a folder there runs its entry file) are also put in `handed`.
  */
-export function namedPaths(text: string, handed?: Set<string>): string[] {
+export function namedPaths(text: string, handed?: Set<string>, first?: Set<string>): string[] {
   const out = new Set<string>();
   // Folders a literal `cd` went to: a relative path after it is read from there too.
   const cds: string[] = [];
+  const withCds = (w: string) => [w, ...(w.startsWith("/") ? [] : cds.map((d) => (w === "." ? d : `${d}/${w}`)))];
   const add = (w: string, interpreted = false) => {
-    const all = [w, ...(w.startsWith("/") ? [] : cds.map((d) => `${d}/${w}`))];
-    for (const p of all) {
+    for (const p of withCds(w)) {
       out.add(p);
       if (interpreted) handed?.add(p);
     }
+  };
+  // The folder Python puts first on sys.path: the current one for -m, a script's own (`first`).
+  const module = (name: string) => {
+    for (const f of moduleFiles(name)) add(f);
+    if (moduleFiles(name).length > 0) for (const d of withCds(".")) first?.add(d);
   };
   for (const line of text.split("\n")) {
     // A comment line (shell, YAML, TOML) names nothing that runs; a `#!` line names the interpreter.
@@ -70,7 +75,7 @@ export function namedPaths(text: string, handed?: Set<string>): string[] {
       let cd = false;
       // Python's state: the interpreter ran, `-m` came (its module is next), an option's value is next.
       let python = false;
-      let module = false;
+      let moduled = false;
       let valued = false;
       let runner: "tool" | "run" | null = null;
       for (const word of piece.trim().split(/\s+/).filter(Boolean)) {
@@ -86,19 +91,32 @@ export function namedPaths(text: string, handed?: Set<string>): string[] {
           runner = "run";
           continue;
         }
+        // `uv run -m tools.lint` / `--module tools.lint`: the runner's own python runs the module.
+        if (atCommand && runner === "run" && (word === "-m" || word === "--module")) {
+          moduled = true;
+          continue;
+        }
+        if (atCommand && runner === "run" && word.startsWith("--module=")) {
+          module(word.slice("--module=".length));
+          atCommand = false;
+          continue;
+        }
+        if (moduled) {
+          module(word);
+          moduled = runs = atCommand = false;
+          continue;
+        }
         if (atCommand && runner === "run" && word.startsWith("-")) continue;
         if (python && runs) {
-          if (module || valued) {
-            if (module) for (const f of moduleFiles(word)) add(f);
-            runs = module ? false : runs;
-            module = valued = false;
+          if (valued) {
+            valued = false;
             continue;
           }
           const named = moduleArg(word, undefined);
-          if (word === "-m" || named !== null) {
-            if (named !== null) for (const f of moduleFiles(named)) add(f);
-            module = named === null;
-            runs = module;
+          if (isModuleFlag(word) || named !== null) {
+            if (named !== null) module(named);
+            moduled = named === null;
+            runs = moduled;
             continue;
           }
           if (PYTHON_VALUED.has(word)) {
@@ -117,6 +135,8 @@ export function namedPaths(text: string, handed?: Set<string>): string[] {
           const script = SCRIPT_EXT.test(w) && !/(^|\/)\.*$/.test(w.replace(SCRIPT_EXT, ""));
           const command = atCommand && eq === -1 && w.includes("/") && !w.endsWith("/");
           if (explicit || script || command || (runs && eq === -1)) add(w, runs && eq === -1);
+          // A script python runs has its own folder first on sys.path.
+          if (python && runs && eq === -1) for (const d of withCds(w.includes("/") ? w.slice(0, w.lastIndexOf("/")) || "/" : ".")) first?.add(d);
         }
         if (atCommand) {
           // By its path too (/usr/bin/python3 tools/hook, /bin/sh x: the reviewer).
@@ -130,6 +150,46 @@ export function namedPaths(text: string, handed?: Set<string>): string[] {
     }
   }
   return [...out];
+}
+
+/** Where the expansions a hook or a config may name its scripts through lead, as bunker knows them without running anything. */
+export interface KnownDirs {
+  /** The repository's top: `$(git rev-parse --show-toplevel)`, and where git runs a hook (`$PWD`, `$(pwd)`). */
+  top: string;
+  /** The file's own folder: `$(dirname "$0")`, `${0%/*}`, `$(cd "$(dirname "$0")" && pwd)`. */
+  self: string;
+  /** Its repository's git directory: `$(git rev-parse --git-dir)`, `$GIT_DIR`. */
+  gitDir?: string;
+  /** The folder VS Code opened (a .vscode file's parent): `${workspaceFolder}`. */
+  workspaceFolder?: string;
+}
+
+/** `$0` (or bash's `${BASH_SOURCE[0]}`) in a dirname. */
+const ZERO = String.raw`(?:\$0|\$\{0\}|\$\{?BASH_SOURCE(?:\[0\])?\}?)`;
+const DIRNAME_0 = new RegExp(String.raw`\$\(\s*dirname\s+(?:--\s+)?"?${ZERO}"?\s*\)|\`\s*dirname\s+(?:--\s+)?"?${ZERO}"?\s*\`|\$\{0%/\*\}`, "g");
+/** `$(cd "DIR" && pwd)` once DIR is written out: DIR. */
+const CD_PWD = /\$\(\s*cd\s+(?:--\s+)?"?([^"$`()\s]+)"?\s*(?:&&|;)\s*pwd(?:\s+-[PL])?\s*\)/g;
+const TOPLEVEL = /\$\(\s*git\s+rev-parse\s+--show-toplevel\s*\)|`\s*git\s+rev-parse\s+--show-toplevel\s*`|\$\{PWD\}|\$PWD\b|\$\(\s*pwd\s*\)|`\s*pwd\s*`/g;
+const GIT_DIR = /\$\(\s*git\s+rev-parse\s+--(?:absolute-)?git-dir\s*\)|\$\{GIT_DIR\}|\$GIT_DIR\b/g;
+
+/**
+ * `text` with the expansions whose value is certain written out as that folder (red team 10's F11b: a hook saying
+ * `python3 "$(git rev-parse --show-toplevel)/tools/lint.py"`, husky's and pre-commit's `$(dirname "$0")/…`), and a
+ * quoted word that is now a plain path unquoted, so namedPaths reads it as the path it is. Any other expansion is
+ * left as it is (namedPaths leaves it out).
+ */
+export function expandKnown(text: string, dirs: KnownDirs): string {
+  const $ = (v: string) => () => v; // a replacement taken as it is (a `$` in a folder's name is no pattern)
+  let t = text.replace(DIRNAME_0, $(dirs.self)).replace(CD_PWD, (_, d: string) => d).replace(TOPLEVEL, $(dirs.top));
+  if (dirs.gitDir) t = t.replace(GIT_DIR, $(dirs.gitDir));
+  if (dirs.workspaceFolder) t = t.replaceAll("${workspaceFolder}", dirs.workspaceFolder);
+  if (t === text) return t;
+  // A variable set to one of those (`HERE="$(cd "$(dirname "$0")" && pwd)"`, then `"$HERE/run.sh"`): its value.
+  for (const [, name, value] of t.matchAll(/^\s*(?:export\s+|local\s+|readonly\s+)?([A-Za-z_]\w*)="?(\/[^"\s$`;&|]*)"?\s*$/gm)) {
+    t = t.replace(new RegExp(String.raw`\$\{${name}\}|\$${name}\b`, "g"), () => value!);
+  }
+  const known = [dirs.top, dirs.self, dirs.gitDir, dirs.workspaceFolder].filter((d): d is string => !!d);
+  return t.replace(/"(\/[^"\s$`]*)"/g, (whole, path: string) => (known.some((d) => path === d || path.startsWith(`${d}/`)) ? path : whole));
 }
 
 /** Whether a file a hook runs is itself a shell script (whose own literal paths are followed in turn). */

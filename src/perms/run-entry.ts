@@ -4,15 +4,28 @@
 // answer for both places that need it: the files a hook runs (named-scripts.ts, git-guard.ts: red team 10's F11,
 // a hook saying `python3 -m tools.lint` left tools/lint.py writable) and a project MCP server's consent hash
 // (mcp/config.ts: red team 9's F09).
-import { join, resolve } from "node:path";
+import { existsSync, readdirSync } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
 import { readRegularSync } from "../fs/file-kind.ts";
 
 /** A Python module's dotted name. */
 const MODULE = /^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$/;
 
-/** The module `word` names after `-m` (`-m NAME` as two words: `next`), or as `-mNAME`; null when it names none. */
+/**
+ * Python's options that take no value, which may come before `m` in one word (`-Im tools.lint`, `-Bmpkg`: Python
+ * reads the letters one by one, and `m` takes the rest of the word or the next one: the reviewer's R10-06).
+ */
+const COMBINED_M = /^-[bBdEiIOPqsSuvx]*m(.*)$/;
+
+/** Whether `word` is `-m` (or `-Im`…) waiting for its module in the next word. */
+export function isModuleFlag(word: string): boolean {
+  return COMBINED_M.exec(word)?.[1] === "";
+}
+
+/** The module `word` names after `-m` (`-m NAME` as two words: `next`), or as `-mNAME` / `-ImNAME`; null when it names none. */
 export function moduleArg(word: string, next: string | undefined): string | null {
-  const name = word === "-m" ? next : /^-m[A-Za-z_]/.test(word) ? word.slice(2) : undefined;
+  const m = COMBINED_M.exec(word);
+  const name = m ? (m[1] === "" ? next : m[1]) : undefined;
   return name !== undefined && MODULE.test(name) ? name : null;
 }
 
@@ -43,6 +56,15 @@ export function moduleFiles(name: string): string[] {
 
 /** What node tries for a path without a file there: its name with these (Module._findPath), or a folder's index. */
 const NODE_EXTS = [".js", ".json", ".node", ".mjs", ".cjs"];
+
+/**
+ * The files node tries for a word it is handed before the word as a folder (`node tools`: tools.js, tools.json,
+ * tools.node, then tools/; `node tools/x`: tools/x.js…): one a command makes beside a guarded folder runs instead
+ * (the reviewer's R10-14).
+ */
+export function nodeCandidates(path: string): string[] {
+  return NODE_EXTS.map((e) => path + e);
+}
 const NODE_INDEX = ["index.js", "index.json", "index.node"];
 
 /** The "main" of a package.json, when it has a plain one. */
@@ -70,4 +92,83 @@ export function folderEntries(folder: string): string[] {
   }
   out.push(...NODE_INDEX.map((i) => join(folder, i)));
   return [...new Set(out)];
+}
+
+/** Why Python's cached bytecode of a guarded module is removed after a command (Python compiles it anew from the source). */
+export const BYTECODE_WHY = "Python runs this cached bytecode in place of";
+
+/**
+ * What Python may run in place of the source NAME.py (the reviewer's R10-06): its cached bytecode
+ * `__pycache__/NAME.<tag>.pyc` (taken when its header records the source's time and size, which a command can
+ * write), an extension module NAME.so / NAME.<tag>.so / NAME.pyd (taken before the source), a sourceless NAME.pyc
+ * (taken when the source is gone). Those there now, from the listings `list` gives (a folder's names, or []); each
+ * with whether it is a cache (removed after a command) or a file that wins over the source (set aside).
+ */
+export function pythonSiblings(file: string, list: (dir: string) => readonly string[] = folderNames): { path: string; cache: boolean }[] {
+  if (!file.endsWith(".py")) return [];
+  const dir = dirname(file);
+  const stem = basename(file).slice(0, -3);
+  const out: { path: string; cache: boolean }[] = [];
+  for (const name of list(dir)) if (isPythonSibling(stem, name)) out.push({ path: join(dir, name), cache: false });
+  for (const name of list(join(dir, "__pycache__"))) if (name.startsWith(`${stem}.`) && name.endsWith(".pyc")) out.push({ path: join(dir, "__pycache__", name), cache: true });
+  return out;
+}
+
+/** `name` (in NAME.py's folder) is one Python takes for the module NAME other than its source. */
+function isPythonSibling(stem: string, name: string): boolean {
+  if (name === `${stem}.pyc`) return true;
+  return name.startsWith(`${stem}.`) && /\.(so|pyd)$/.test(name);
+}
+
+/**
+ * The guarded source `path` stands in for, when it is one of pythonSiblings' names (there or not: a command's new
+ * one is asked about by the name alone), or null.
+ */
+export function pythonSourceOf(path: string): { source: string; cache: boolean } | null {
+  const dir = dirname(path);
+  const name = basename(path);
+  if (basename(dir) === "__pycache__") {
+    const m = /^([^.]+)\.[^/]*\.pyc$/.exec(name);
+    return m ? { source: join(dirname(dir), `${m[1]}.py`), cache: true } : null;
+  }
+  const m = /^([^.]+)(\.[^/]*)?\.(so|pyd)$/.exec(name) ?? /^([^.]+)\.pyc$/.exec(name);
+  return m ? { source: join(dir, `${m[1]}.py`), cache: false } : null;
+}
+
+/** A folder's names, or none (not there, not a folder). */
+export function folderNames(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
+
+/** A top-level module's name: what Python imports by `import NAME`. */
+const MODULE_NAME = /^[A-Za-z_]\w*$/;
+
+/** The folder of which `p` is a top-level module (NAME.py, NAME.pyc, NAME*.so, NAME/__init__.py), or null. */
+export function moduleIn(p: string): { dir: string } | null {
+  const name = basename(p);
+  if (/^__init__\.(py|pyc)$/.test(name) && MODULE_NAME.test(basename(dirname(p)))) return { dir: dirname(dirname(p)) };
+  const stem = name.split(".")[0]!;
+  return MODULE_NAME.test(stem) && /^[^.]+(\.py|\.pyc|(\.[^/]*)?\.(so|pyd))$/.test(name) ? { dir: dirname(p) } : null;
+}
+
+/** The top-level modules in `dir` now (a package by its __init__), as moduleIn reads them. */
+export function pythonModulesIn(dir: string): string[] {
+  let entries;
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  const out: string[] = [];
+  for (const e of entries) {
+    const p = join(dir, e.name);
+    // A package (through a link too, as Python follows it), or a module file.
+    if ((e.isDirectory() || e.isSymbolicLink()) && MODULE_NAME.test(e.name)) for (const init of ["__init__.py", "__init__.pyc"]) if (existsSync(join(p, init))) out.push(join(p, init));
+    if (!e.isDirectory() && moduleIn(p)) out.push(p);
+  }
+  return out;
 }

@@ -16,8 +16,8 @@ import { commondirTarget, gitfileTarget, readSmallText, SMALL_FILE } from "../pe
 import { bytesId, joinBytes, undecodableNames, type WalkGaps } from "./walk-gaps.ts";
 import { changedSince, ownCopies, ownCopy } from "./hard-links.ts";
 import { envrcLoads } from "../perms/envrc-loads.ts";
-import { isShellScript, namedPaths } from "../perms/named-scripts.ts";
-import { folderEntries } from "../perms/run-entry.ts";
+import { expandKnown, isShellScript, namedPaths } from "../perms/named-scripts.ts";
+import { BYTECODE_WHY, folderEntries, folderNames, moduleIn, nodeCandidates, pythonModulesIn, pythonSiblings, pythonSourceOf } from "../perms/run-entry.ts";
 import { envrcPathDirs, isMiseConfig, misePathDirs } from "../perms/path-adds.ts";
 import { isBytecodeCache, VENV_TOOL_WHY, venvNewIsFine, venvRootOf } from "../perms/venv.ts";
 import { hostProgram } from "./host-program.ts";
@@ -66,6 +66,14 @@ export interface WorkspaceScan extends WalkGaps {
   runsBy?: Map<string, string>;
   /** Why a program (there or not yet) in a folder an .envrc or a mise config puts on PATH runs later, or null (scanRoots only). */
   pathAdded?: (real: string) => string | null;
+  /**
+   * Why a top-level module (there or not yet) in a folder python puts first on its module path for a hook or config
+   * (`python -m tools.lint`: the work tree) runs later, or null; a new one shadows the standard library's or an
+   * installed one of its name (scanRoots only).
+   */
+  pythonFirst?: (real: string) => string | null;
+  /** The modules in those folders now → why: the walk after a command sets aside one not there before (they stay writable). */
+  firstModules?: Map<string, string>;
 }
 
 /** Which files run later (runsLaterMatcher), and a key that changes when that answer may (settings, hooksPath). */
@@ -272,7 +280,14 @@ export function scanWhy(scan: WorkspaceScan, p: string, root: string): string | 
   if (envrc) return `${relative(root, envrc)} has direnv load it into your shell on every cd, with no new direnv allow`;
   const link = scan.linkedFrom?.get(p);
   if (link) return linkedWhy(relative(root, link));
-  return scan.runsBy?.get(p) ?? scan.pathAdded?.(p) ?? null;
+  const named = scan.runsBy?.get(p) ?? scan.pathAdded?.(p);
+  if (named) return named;
+  // What Python would run in place of a named module's source (its bytecode, an extension module), there or not yet.
+  const source = pythonSourceOf(p);
+  const sourceWhy = source ? scan.runsBy?.get(source.source) : undefined;
+  if (source && sourceWhy) return `${source.cache ? BYTECODE_WHY : "Python runs it in place of"} ${relative(root, source.source)}, which ${sourceWhy}`;
+  // A new module where python looks first (an existing one is project code: changing it does not ask).
+  return existsSync(p) && !isLink(p) ? null : (scan.pythonFirst?.(p) ?? null);
 }
 
 /**
@@ -346,25 +361,38 @@ function namedScripts(roots: readonly string[], later: LaterMatch, out: Workspac
     return list;
   };
   // `via`: what runs the file, said after its name (` (runs on git commit (husky hooks))`, `, run by .husky/pre-commit (…)`).
-  const queue: { file: string; bases: string[]; via: string; depth: number }[] = [];
+  // `top`: the repository's top, where git runs a hook and pre-commit its entries (`$(git rev-parse --show-toplevel)`, `$PWD`).
+  const queue: { file: string; bases: string[]; via: string; depth: number; top: string }[] = [];
   // Hooks first, then the configs nearest a root: what the bound leaves out of a very large tree is the deepest.
   const sites = trusted ? out.sites.filter((s) => trusted.sites.some((t) => t.path === s.path && t.id === s.id)) : out.sites;
-  for (const hook of hookFiles(sites)) queue.push({ file: hook.file, bases: ancestors(hook.top), via: ` (${later.match(hook.file) ?? "git runs it as a hook"})`, depth: 0 });
+  for (const hook of hookFiles(sites)) queue.push({ file: hook.file, bases: ancestors(hook.top), via: ` (${later.match(hook.file) ?? "git runs it as a hook"})`, depth: 0, top: hook.top });
   if (later.names) {
     // (Not a package's own files under node_modules: its hooks and rc files are not the project's.)
     const namers = [...out.later].filter(([p, id]) => !p.includes("/node_modules/") && isTrusted(p, id) && later.names!(p)).map(([p]) => p);
     const depth = (p: string) => p.split("/").length;
-    for (const p of namers.sort((a, b) => depth(a) - depth(b))) queue.push({ file: p, bases: ancestors(dirname(p)), via: ` (${later.match(p) ?? "runs later"})`, depth: 0 });
+    for (const p of namers.sort((a, b) => depth(a) - depth(b))) queue.push({ file: p, bases: ancestors(dirname(p)), via: ` (${later.match(p) ?? "runs later"})`, depth: 0, top: repositoryTop(roots, dirname(p)) });
   }
+  // Folders a listing was read from in this walk (python's siblings of a named module: run-entry.ts).
+  const listings = new Map<string, string[]>();
+  const list = (dir: string): string[] => {
+    let names = listings.get(dir);
+    if (!names) listings.set(dir, (names = folderNames(dir)));
+    return names;
+  };
   const seen = new Set<string>();
+  // Folders python puts first on its module path for a hook or config (red team 10's R10-06 addendum) → why.
+  const firsts = new Map<string, string>();
   for (let i = 0; i < queue.length && out.runsBy!.size < MAX_NAMED; i++) {
-    const { file, bases, via, depth } = queue[i]!;
+    const { file, bases, via, depth, top } = queue[i]!;
     if (seen.has(file)) continue;
     seen.add(file);
     const raw = readSmallText(file);
     if (raw === null) continue;
-    // direnv runs an .envrc in its own folder: `source "$PWD/scripts/devenv.sh"` names that folder's file (red team 10's F13).
-    const text = basename(file) === ".envrc" ? raw.replace(/\$\{PWD\}|\$PWD\b|\$\(\s*pwd\s*\)/g, dirname(file)) : raw;
+    // What `$(git rev-parse --show-toplevel)`, `$(dirname "$0")`, `$PWD` lead to (red team 10's F11b); direnv runs an
+    // .envrc in its own folder: `source "$PWD/scripts/devenv.sh"` names that folder's file (red team 10's F13).
+    const self = dirname(file);
+    const vscode = /(^|\/)\.vscode$/.test(self) ? dirname(self) : undefined;
+    const text = expandKnown(raw, { top: basename(file) === ".envrc" ? self : top, self, gitDir: join(top, ".git"), ...(vscode ? { workspaceFolder: vscode } : {}) });
     const shown = relative(root, file) || file;
     // One path named (or, for a folder named, one of the files run from it: run-entry.ts).
     const name = (path: string, handed: boolean, entryOf?: string) => {
@@ -377,6 +405,8 @@ function namedScripts(roots: readonly string[], later: LaterMatch, out: Workspac
       } catch {
         // Not there yet: a command that makes it has it set aside, and writing it asks.
       }
+      // What node tries before the word as it is a folder (`node tools`: tools.js, tools.json…: the reviewer's R10-14).
+      if (handed) for (const f of nodeCandidates(real)) name(f, false, relative(root, real) || ".");
       // A folder runs its entry file (`node tools`: package.json's main or index.js; `python3 tools`: __main__.py).
       if (st?.isDirectory()) {
         if (handed) for (const f of folderEntries(real)) name(f, false, relative(root, real) || ".");
@@ -386,11 +416,42 @@ function namedScripts(roots: readonly string[], later: LaterMatch, out: Workspac
       const named = `is run by ${shown}${entryOf === undefined ? "" : ` (as ${entryOf}'s entry)`}${via}`;
       out.runsBy!.set(real, named);
       if (st && !out.later.has(real)) out.later.set(real, `${st.dev}:${st.ino}:${st.ctimeMs}`);
-      if (st?.isFile() && depth + 1 < NAMED_DEPTH && isTrusted(real, `${st.dev}:${st.ino}:${st.ctimeMs}`) && isShellScript(real, readSmallText(real) ?? "")) queue.push({ file: real, bases: [...new Set([...ancestors(dirname(real)), ...bases])], via: `, run by ${shown}${via}`, depth: depth + 1 });
+      // What Python runs in place of a module's source (its cached bytecode, an extension module: R10-06), there now:
+      // read-only before a command, and one a command makes is found by the walk after it (a cache removed, the rest set aside).
+      for (const sib of pythonSiblings(real, list)) {
+        if (out.runsBy!.has(sib.path)) continue;
+        out.runsBy!.set(sib.path, sib.cache ? `${BYTECODE_WHY} ${relative(root, real)}, which ${named}` : `Python runs it in place of ${relative(root, real)}, which ${named}`);
+        const id = fileId(sib.path);
+        if (id && !out.later.has(sib.path)) out.later.set(sib.path, id);
+      }
+      if (st?.isFile() && depth + 1 < NAMED_DEPTH && isTrusted(real, `${st.dev}:${st.ino}:${st.ctimeMs}`) && isShellScript(real, readSmallText(real) ?? "")) queue.push({ file: real, bases: [...new Set([...ancestors(dirname(real)), ...bases])], via: `, run by ${shown}${via}`, depth: depth + 1, top });
     };
     const handed = new Set<string>();
-    for (const path of namedPaths(text, handed)) for (const base of path.startsWith("/") ? ["/"] : bases) name(resolve(base, path), handed.has(path));
+    const first = new Set<string>();
+    for (const path of namedPaths(text, handed, first)) for (const base of path.startsWith("/") ? ["/"] : bases) name(resolve(base, path), handed.has(path));
+    // The folder python puts first on its module path (the work tree for -m, a script's own folder).
+    for (const d of first) {
+      const real = realpathLoose(resolve(bases[0]!, d)).real;
+      if (rootOf(roots, real) && !firsts.has(real)) firsts.set(real, `python puts ${relative(root, real) || "the workspace folder"} first on its module path when ${shown} runs it${via}, so a module made there is imported in place of one of its name (the standard library's json, an installed package)`);
+    }
   }
+  // Each module there now: one made later is set aside after a command (wallAfter), and writing a new one asks.
+  out.pythonFirst = (p) => {
+    const module = moduleIn(p);
+    return module ? (firsts.get(module.dir) ?? null) : null;
+  };
+  out.firstModules = new Map();
+  for (const [dir, why] of firsts) for (const m of pythonModulesIn(dir)) out.firstModules.set(m, why);
+}
+
+/** The top of the repository holding `dir` (the nearest folder with a .git, up to its root), or that root. */
+function repositoryTop(roots: readonly string[], dir: string): string {
+  const home = rootOf(roots, dir) ?? dir;
+  for (let d = dir; isWithin(home, d); d = dirname(d)) {
+    if (existsSync(join(d, ".git"))) return d;
+    if (d === home) break;
+  }
+  return home;
 }
 
 /** The hooks git runs from each repository found: its git directory's hooks/ and the core.hooksPath folders its config names, with its work tree. */
@@ -893,7 +954,7 @@ export function setAsideRunsLater(roots: string | readonly string[], before: Map
     // What pip adds that shadows nothing, and a virtual environment the command itself made (said once below).
     const fine = !before.has(path) && venvNewIsFine(path, why(path), before, knownDirs);
     // Bytecode a python in the sandbox cached for a guarded module (or a command wrote): gone, python makes it anew.
-    if (!fine && isBytecodeCache(path, why(path))) {
+    if (!fine && (isBytecodeCache(path, why(path)) || isGuardedBytecode(path, why(path)))) {
       rmSync(path, { force: true });
       continue;
     }
@@ -905,6 +966,25 @@ export function setAsideRunsLater(roots: string | readonly string[], before: Map
     lines.push(setAside(root, path, `${relative(root, path)}, which the command ${before.has(path) ? "changed" : "created"} (${why(path) ?? "runs later"})`));
   }
   for (const venv of newVenvs) lines.push(`the command created a Python virtual environment at ${relative(root, venv) || "."}: everything in it is the command's, and activating it or a tool that uses its python (pip, pre-commit, your editor) runs it. From now on its programs and .pth files are read-only to commands.`);
+  return lines;
+}
+
+/** Bytecode Python cached for a module a hook runs (its why says so): removed after a command, Python compiles it anew. */
+function isGuardedBytecode(path: string, why: string | null): boolean {
+  return why !== null && why.startsWith(BYTECODE_WHY) && basename(dirname(path)) === "__pycache__" && path.endsWith(".pyc");
+}
+
+/**
+ * The modules a command made in a folder python puts first on its module path for a hook (scan.firstModules: not
+ * there before it): set aside, one line each. The modules that were there stay the project's code.
+ */
+export function setAsideFirstModules(roots: readonly string[], before: ReadonlyMap<string, string>, after: ReadonlyMap<string, string>): string[] {
+  const root = roots[0]!;
+  const lines: string[] = [];
+  for (const [path, why] of after) {
+    if (before.has(path) || !existsSync(path)) continue;
+    lines.push(setAside(root, path, `${relative(root, path)}, which the command created (${why})`));
+  }
   return lines;
 }
 

