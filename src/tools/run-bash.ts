@@ -22,6 +22,7 @@ import { grantedGit, grantedGitAfter } from "../sandbox/git-grant.ts";
 import { committedRunsLater, historyBefore, newlyHidden, oneLook, replaceRefsMade, stagedRunsLater } from "../sandbox/git-history.ts";
 import { unwalkedNote } from "../sandbox/walk-gaps.ts";
 import { laterMatch } from "../perms/runs-later.ts";
+import { hiddenHistoryNote } from "../sandbox/denied-history.ts";
 import { deniedProgramFiles } from "../sandbox/denied-programs.ts";
 import { prlimitProgram } from "../sandbox/process-limits.ts";
 import { deniedWriteFolders, deniedWriteRules } from "../sandbox/denied-writes.ts";
@@ -52,6 +53,8 @@ export interface RunBashOptions {
   writable?: string[];
   /** Paths inside the workspace kept read-only (--deny-write). */
   readOnly?: string[];
+  /** Git object stores hidden: their history holds a file a deny-read rule covers (denied-history.ts). */
+  hiddenGitObjects?: string[];
   /** The grants, for their deny rules when judging whether a line only reads. */
   grants?: Grants;
   /** The detected sandbox (default: detectSandbox()). */
@@ -79,6 +82,7 @@ export interface RunBashConfig {
   sessionsPath?: string;
   /** --no-session-persistence is false: nothing of the run is kept, the sandbox's home included. */
   persist?: boolean;
+  hiddenGitObjects?: string[];
 }
 
 /**
@@ -97,6 +101,7 @@ export function runBashOptions(config: RunBashConfig): RunBashOptions {
     gitWritable: grants.allow.write.paths.includes(gitDir) && !grants.deny.write.paths.some((p) => isWithin(p, gitDir)),
     writable: grants.allow.write.paths.filter((p) => !isWithin(root, p) && !isWithin(p, root)),
     readOnly: grants.deny.write.paths.filter((p) => isWithin(root, p)),
+    ...(config.hiddenGitObjects?.length ? { hiddenGitObjects: config.hiddenGitObjects } : {}),
     grants,
     ...(config.sessionsPath ? { sessionsDir: dirname(config.sessionsPath) } : {}),
     // The grants as the session starts: the caches its commands see are those written under the same ones.
@@ -213,6 +218,7 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
           spec.repositories ? unwalkedNote(spec.repositories.gaps) : null,
           // A login the command lacked because the person's credentials were withheld: which, and the flag.
           result.exitCode !== 0 ? withheldNote(result.output, withheld, personEnv) : null,
+          hiddenHistoryNote(command, result.exitCode, opts.hiddenGitObjects ?? []),
           ...disarmed.map((l) => `note: ${l}`),
           "copied" in shared && shared.copied.length > 0 ? `note: ${ownCopiesNote(shared, ctx.root)}` : null,
           view.note ? `note: ${view.note}` : null,
@@ -315,6 +321,7 @@ export function commandSandboxSpec(command: string, root: string, opts: RunBashO
     hidden: [
       ...(host.hidden ?? []),
       ...grants.deny.read.paths,
+      ...(opts.hiddenGitObjects ?? []),
       ...(confined ? deniedMatches(grants, [root, ...readable, ...writable, ...(host.toolchains ?? [])], root, host.system ?? []) : []),
       // --deny-run's programs, unexecutable however they are started (denied-programs.ts).
       ...(confined ? deniedProgramFiles(grants.deny.run, (opts.env ?? process.env).PATH ?? "", startedBy()) : []),
