@@ -9,21 +9,33 @@
 // person and the model, with the command to review them before a push.
 import { hostProgram } from "./host-program.ts";
 import { shellQuote } from "../shell/quote.ts";
-import { join } from "node:path";
+import { lstatSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
 import { readRegularSync } from "../fs/file-kind.ts";
-import { indexStamp as indexStampNow, refsStamp as refsStampNow } from "./git-stamps.ts";
+import { writeFileAtomic } from "../fs/atomic-write.ts";
+import { isWithin } from "../perms/workspace.ts";
+import { setAside } from "./git-guard.ts";
+import { indexStamp as indexStampNow, PSEUDO_REFS, refsStamp as refsStampNow } from "./git-stamps.ts";
 
 /** A granted git directory's refs before a command: ref name → commit (HEAD included). */
 export interface RefsBefore {
   gitDir: string;
   refs: Record<string, string>;
+  /** The pseudo-refs there (PSEUDO_REFS: ORIG_HEAD, FETCH_HEAD, …), by name. */
+  pseudo?: Record<string, PseudoRef>;
   /** Tracked paths git status did not look at before it (hiddenFromStatus), when read. */
   hidden?: string[];
-  /** Paths staged (the index against HEAD) before it (stagedNow), when read. */
-  staged?: string[];
+  /** What each path staged (its index entry differs from HEAD's) was staged as before it (stagedNow), when read. */
+  staged?: Record<string, StagedEntry>;
   /** What git read the refs and the index from, as a digest (git-stamps.ts): the same after, nothing to ask git. */
   refsStamp?: string | null;
   indexStamp?: string | null;
+}
+
+/** A pseudo-ref's file: its text (null when it is no regular file bunker could read: a link, a folder) and the commits it names. */
+export interface PseudoRef {
+  text: string | null;
+  ids: string[];
 }
 
 /**
@@ -99,15 +111,32 @@ export function historyBefore(gitDir: string, worktree: string): RefsBefore | nu
   return { ...refs, ...(hidden.value ? { hidden: hidden.value } : {}), ...(staged ? { staged } : {}), indexStamp: hidden.stamp };
 }
 
-/** The paths whose staged content differs from HEAD's (`git diff-index --cached`: the index's object ids, no file's stat data). */
-function stagedNow(gitDir: string, worktree: string): { value: string[] | null } {
+/** A staged path's index entry (`mode id`) and HEAD's (mode 000000: not in HEAD). */
+export interface StagedEntry {
+  entry: string;
+  head: string;
+}
+
+/**
+ * What each path whose staged content differs from HEAD's is staged as (`git diff-index --cached --raw`: the index's
+ * object ids, no file's stat data: a blob swapped in under the same stat data shows here).
+ */
+function stagedNow(gitDir: string, worktree: string): { value: Record<string, StagedEntry> | null } {
   const stampOf = () => {
     const [refs, index] = [refsStamp(gitDir), indexStamp(gitDir)];
     return refs && index ? `${refs}:${index}` : null;
   };
   return remembered(`staged\0${gitDir}\0${worktree}`, stampOf, () => {
-    const out = git(gitDir, ["diff-index", "--cached", "--no-renames", "--name-only", "-z", "HEAD", "--"], worktree);
-    return out === null ? null : out.split("\0").filter(Boolean);
+    const out = git(gitDir, ["diff-index", "--cached", "--no-renames", "--raw", "--no-abbrev", "-z", "HEAD", "--"], worktree);
+    if (out === null) return null;
+    const staged: Record<string, StagedEntry> = {};
+    const fields = out.split("\0");
+    for (let i = 0; i + 1 < fields.length; i += 2) {
+      // ":HEADMODE MODE HEADID ID STATUS", then the path.
+      const m = /^:(\d{6}) (\d{6}) ([0-9a-f]+) ([0-9a-f]+) /.exec(fields[i]!);
+      if (m) staged[fields[i + 1]!] = { entry: `${m[2]} ${m[4]}`, head: `${m[1]} ${m[3]}` };
+    }
+    return staged;
   }, () => {
     const [refs, index] = [refsStampNow(gitDir), indexStampNow(gitDir)];
     return refs && index ? `${refs}:${index}` : null;
@@ -115,20 +144,65 @@ function stagedNow(gitDir: string, worktree: string): { value: string[] | null }
 }
 
 /**
- * After the command: the runs-later files it staged (`laterWhy`: why a path is one, or null), which the person's next
- * `git commit` takes in with their own work. Written straight into the index under --allow-write=.git (an object's
- * id in the file's entry, its stat data kept), the change shows neither in `git status` nor `git diff` (red team 10
- * F02); `git diff --cached` shows it. Not undone (staging is ordinary work): said, with how to look and how to unstage.
+ * After the command: the runs-later files whose staged content it changed (`laterWhy`: why a path is one, or null),
+ * which the person's next `git commit` takes in with their own work; compared per path by object id, so a swap of what
+ * the person had staged themselves counts too (reviewer's R10-05). Staged as the working tree's file holds it (a
+ * command's `git add` of the person's edit): said, with how to look. Staged as something else, written straight into
+ * the index with the entry's stat data kept (red team 10 F02): neither `git status` nor `git diff --cached` would show
+ * it (git takes a stat-clean entry for the file beside it), so what was staged before is put back, and said.
  */
 export function stagedRunsLater(worktree: string, before: RefsBefore, laterWhy: (path: string) => string | null, max = 5): string[] {
   if (!before.staged) return [];
   if (before.indexStamp && indexStamp(before.gitDir) === before.indexStamp && before.refsStamp && refsStamp(before.gitDir) === before.refsStamp) return [];
-  const was = new Set(before.staged);
-  const now = (stagedNow(before.gitDir, worktree).value ?? []).filter((p) => !was.has(p)).flatMap((p) => {
+  const was = before.staged;
+  const changed = Object.entries(stagedNow(before.gitDir, worktree).value ?? {}).flatMap(([p, now]) => {
+    // Unchanged, or a deletion staged (nothing of it runs).
+    if (was[p]?.entry === now.entry || /^0+ /.test(now.entry)) return [];
     const why = laterWhy(`${worktree}/${p}`);
-    return why ? [{ p, why }] : [];
+    return why ? [{ p, now, why }] : [];
   });
-  return now.slice(0, max).map(({ p, why }) => `the command staged a change to ${p}, which your next git commit takes in: ${why}. Review it with git --no-replace-objects diff --cached -- ${shellQuote(p)} (git status may not show it), or unstage it: git restore --staged ${shellQuote(p)}`);
+  if (changed.length === 0) return [];
+  const inTree = worktreeIds(before.gitDir, worktree, changed.map((c) => c.p));
+  const lines: string[] = [];
+  const back: { p: string; entry: string; id: string; why: string }[] = [];
+  for (const { p, now, why } of changed) {
+    const id = now.entry.split(" ")[1]!;
+    if (inTree.get(p) === id && !now.entry.startsWith("120000")) {
+      lines.push(`the command staged a change to ${p}, which your next git commit takes in: ${why}. Review it with git --no-replace-objects show :${shellQuote(p)}, or unstage it: git restore --staged ${shellQuote(p)}`);
+    } else back.push({ p, entry: was[p]?.entry ?? now.head, id, why });
+  }
+  if (back.length > 0) {
+    const zero = (e: string) => /^0+ /.test(e);
+    const input = back.map(({ p, entry }) => (zero(entry) ? `0 ${entry.split(" ")[1]}\t${p}\0` : `${entry}\t${p}\0`)).join("");
+    const done = git(before.gitDir, ["update-index", "-z", "--index-info"], worktree, input) !== null;
+    // The index changed: the rest of the look takes its stamp anew.
+    stamps?.clear();
+    for (const { p, entry, id, why } of back) {
+      const what = `the command staged ${p} as content your working tree does not hold (git status and git diff --cached would not have shown it), which your next git commit would take in: ${why}`;
+      const had = was[p] ? "what you had staged" : zero(entry) ? "its absence from the index" : "HEAD's version of it";
+      lines.push(done
+        ? `${what}. bunker put back ${had} (to look at the command's: git --no-replace-objects show ${id.slice(0, 12)})`
+        : `${what}. bunker could not put back ${had}: look with git --no-replace-objects show :${shellQuote(p)} and unstage it: git restore --staged ${shellQuote(p)}`);
+    }
+  }
+  return lines.slice(0, max);
+}
+
+/** The object id each of `paths` in the working tree would be staged as, its bytes as they are (no filter run); missing when git cannot read one. */
+function worktreeIds(gitDir: string, worktree: string, paths: string[]): Map<string, string> {
+  // Regular files only (git fails on the lot at a missing one), named on a line each.
+  const files = paths.filter((p) => !p.includes("\n") && lstatKindOf(`${worktree}/${p}`) === "file");
+  const out = files.length === 0 ? null : git(gitDir, ["hash-object", "--no-filters", "--stdin-paths"], worktree, files.map((p) => `${worktree}/${p}\n`).join(""));
+  const ids = (out ?? "").split("\n");
+  return new Map(out === null ? [] : files.map((p, i) => [p, ids[i] ?? ""]));
+}
+
+function lstatKindOf(path: string): "file" | "other" | null {
+  try {
+    return lstatSync(path).isFile() ? "file" : "other";
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -176,7 +250,7 @@ function git(gitDir: string, args: string[], worktree?: string, stdin?: string):
 
 /** Every ref of `gitDir` and what HEAD points at; null when git cannot say (no git, not a repository). */
 export function refsOf(gitDir: string): RefsBefore | null {
-  const got = remembered(`refs\0${gitDir}`, () => refsStamp(gitDir), () => {
+  const got = remembered<{ refs: Record<string, string>; pseudo: Record<string, PseudoRef> }>(`refs\0${gitDir}`, () => refsStamp(gitDir), () => {
     // for-each-ref lists a ref whose object is missing too (show-ref gives up on it: red team 10 F03b's dangling ref).
     const out = git(gitDir, ["for-each-ref", "--format=%(objectname) %(refname)"]);
     if (out === null) return null;
@@ -187,9 +261,36 @@ export function refsOf(gitDir: string): RefsBefore | null {
     }
     const head = headOf(gitDir, refs);
     if (head) refs.HEAD = head;
-    return refs;
+    return { refs, pseudo: pseudoRefsOf(gitDir, refs) };
   }, () => refsStampNow(gitDir));
-  return got.value ? { gitDir, refs: got.value, refsStamp: got.stamp } : null;
+  return got.value ? { gitDir, refs: got.value.refs, pseudo: got.value.pseudo, refsStamp: got.stamp } : null;
+}
+
+/** Far more than any pseudo-ref holds (FETCH_HEAD of a fetch of every branch: a line each); past it, unreadable. */
+const MAX_PSEUDO_BYTES = 4 * 1024 * 1024;
+
+/**
+ * The pseudo-refs in `gitDir`, read from their files as git does: each line's commit id (FETCH_HEAD has one a
+ * branch), or `ref: NAME` resolved through `refs`. One that is no regular file is there, unreadable.
+ */
+function pseudoRefsOf(gitDir: string, refs: Record<string, string>): Record<string, PseudoRef> {
+  const out: Record<string, PseudoRef> = {};
+  for (const name of PSEUDO_REFS) {
+    let text: string | null;
+    try {
+      const got = readRegularSync(join(gitDir, name), name, { max: MAX_PSEUDO_BYTES });
+      if (!got) continue;
+      text = got.bytes.toString("latin1");
+    } catch {
+      text = null;
+    }
+    const ids = (text ?? "").split("\n").flatMap((line) => {
+      const id = /^([0-9a-f]{40}|[0-9a-f]{64})(?![0-9a-f])/.exec(line)?.[1] ?? refs[/^ref: (\S+)/.exec(line)?.[1] ?? ""];
+      return id ? [id] : [];
+    });
+    out[name] = { text, ids };
+  }
+  return out;
 }
 
 /** What HEAD points at: read from its file (a branch's name, or a commit), git asked only when it says something else. */
@@ -228,7 +329,7 @@ function commitsOf(gitDir: string, ids: string[]): Map<string, string> | null {
  * those its tree holds otherwise than before (moved onto a commit made earlier). One line each (at most `max`),
  * naming the ref and how to review it. A few git runs whatever the number of refs: what was there before goes on
  * git's input, never its command line (red team 10 F03: 60 000 refs overflowed it, and every check failed). When git
- * cannot say, that is said: history moved unseen is not passed over in silence.
+ * cannot say, that is said: history moved unseen is not passed over in silence. Then the pseudo-refs (pseudoRefsBack).
  */
 export function committedRunsLater(root: string, before: RefsBefore, laterWhy: (path: string) => string | null, max = 20): string[] {
   // Nothing git reads refs from changed: nothing moved, no git asked.
@@ -238,13 +339,39 @@ export function committedRunsLater(root: string, before: RefsBefore, laterWhy: (
   const movedRefs = Object.entries(now.refs).filter(([ref, sha]) => before.refs[ref] !== sha);
   // HEAD moved with the branch it names: said once, by the branch.
   const moved = movedRefs.filter(([ref, sha]) => ref !== "HEAD" || !movedRefs.some(([r, s]) => r !== "HEAD" && s === sha));
-  if (moved.length === 0) return [];
-  const unseen = (why: string) => [`the command moved ${moved.length === 1 ? "a ref" : `${moved.length} refs`} (${moved.slice(0, 3).map(([r]) => shownRef(r)).join(", ")}${moved.length > 3 ? ", …" : ""}) and bunker could not see what ${moved.length === 1 ? "it holds" : "they hold"} (${why}): review ${moved.length === 1 ? "it" : "them"} before you push (git --no-replace-objects log --stat ${shellQuote(moved[0]![0])})`];
-  const oldIds = [...new Set(Object.values(before.refs))];
-  const newIds = [...new Set(moved.map(([, sha]) => sha))];
+  const was = before.pseudo ?? {};
+  const movedPseudo = Object.entries(now.pseudo ?? {}).filter(([name, p]) => was[name]?.text !== p.text);
+  if (moved.length === 0 && movedPseudo.length === 0) return [];
+  // What the person had: every ref's commit and every pseudo-ref's before the command.
+  const oldIds = [...new Set([...Object.values(before.refs), ...Object.values(was).flatMap((p) => p.ids)])];
+  const newIds = [...new Set([...moved.map(([, sha]) => sha), ...movedPseudo.flatMap(([, p]) => p.ids)])];
   const commits = commitsOf(before.gitDir, [...new Set([...oldIds, ...newIds])]);
-  if (!commits) return unseen("git could not read the objects they name");
+  if (!commits) return [...(moved.length > 0 ? unseenRefs(moved, "git could not read the objects they name") : []), ...pseudoRefsBack(root, before, movedPseudo, null, laterWhy)];
   const oldCommits = [...new Set(oldIds.flatMap((id) => commits.get(id) ?? []))];
+  const lines = moved.length > 0 ? refsRunsLater(root, before, moved, commits, oldCommits, laterWhy, max) : [];
+  return [...lines, ...pseudoRefsBack(root, before, movedPseudo, { commits, oldCommits }, laterWhy)];
+}
+
+/** What is said when git cannot say what moved refs hold: history moved unseen is not passed over in silence. */
+function unseenRefs(moved: [string, string][], why: string): string[] {
+  return [`the command moved ${moved.length === 1 ? "a ref" : `${moved.length} refs`} (${moved.slice(0, 3).map(([r]) => shownRef(r)).join(", ")}${moved.length > 3 ? ", …" : ""}) and bunker could not see what ${moved.length === 1 ? "it holds" : "they hold"} (${why}): review ${moved.length === 1 ? "it" : "them"} before you push (git --no-replace-objects log --stat ${shellQuote(moved[0]![0])})`];
+}
+
+/** The paths the commits reachable from `tips` and from none of `old` change (merges against each parent), with the tip each was reached from (%S); null when git failed. */
+function pathsNewIn(gitDir: string, tips: readonly string[], old: readonly string[]): { tip: string; path: string }[] | null {
+  const input = [...tips.map((c) => `${c}\n`), ...old.map((c) => `^${c}\n`)].join("");
+  const log = git(gitDir, ["log", "-m", "--no-renames", "--no-textconv", "--no-ext-diff", "--format=%x01%S", "--name-only", "-z", "--stdin"], undefined, input);
+  if (log === null) return null;
+  const out: { tip: string; path: string }[] = [];
+  for (const record of log.split("\x01").slice(1)) {
+    const [tip = "", ...paths] = record.split("\0");
+    for (const path of paths.map((p) => p.replace(/^\n/, "")).filter(Boolean)) out.push({ tip, path });
+  }
+  return out;
+}
+
+function refsRunsLater(root: string, before: RefsBefore, moved: [string, string][], commits: Map<string, string>, oldCommits: string[], laterWhy: (path: string) => string | null, max: number): string[] {
+  const unseen = (why: string) => unseenRefs(moved, why);
   const newCommits = new Map<string, string[]>();
   for (const [ref, sha] of moved) {
     const c = commits.get(sha);
@@ -252,15 +379,10 @@ export function committedRunsLater(root: string, before: RefsBefore, laterWhy: (
   }
   const found: { ref: string; tip: string; path: string }[] = [];
   if (newCommits.size > 0) {
-    // The commits no ref had before, with the tip each was reached from (%S), merges against each parent (-m).
-    const input = [...[...newCommits.keys()].map((c) => `${c}\n`), ...oldCommits.map((c) => `^${c}\n`)].join("");
-    const log = git(before.gitDir, ["log", "-m", "--no-renames", "--no-textconv", "--no-ext-diff", "--format=%x01%S", "--name-only", "-z", "--stdin"], undefined, input);
+    // The commits no ref had before, with the tip each was reached from, merges against each parent.
+    const log = pathsNewIn(before.gitDir, [...newCommits.keys()], oldCommits);
     if (log === null) return unseen("git log failed");
-    for (const record of log.split("\x01").slice(1)) {
-      const [source = "", ...paths] = record.split("\0");
-      const refs = newCommits.get(source) ?? [];
-      for (const path of paths.map((p) => p.replace(/^\n/, "")).filter(Boolean)) for (const ref of refs) found.push({ ref, tip: source, path });
-    }
+    for (const { tip, path } of log) for (const ref of newCommits.get(tip) ?? []) found.push({ ref, tip, path });
     // A ref that moved onto a commit some ref had already: what its tree holds now against before.
     const pairs = moved.flatMap(([ref, sha]) => {
       const was = before.refs[ref] === undefined ? undefined : commits.get(before.refs[ref]!);
@@ -302,11 +424,76 @@ export function committedRunsLater(root: string, before: RefsBefore, laterWhy: (
   return lines;
 }
 
+/** What the person's git does with each pseudo-ref's commit. */
+const FOLLOWED_BY: Record<(typeof PSEUDO_REFS)[number], string> = {
+  ORIG_HEAD: "git reset --hard ORIG_HEAD (or git am --abort) would write it into your working tree",
+  FETCH_HEAD: "git merge FETCH_HEAD would bring it into your branch and working tree",
+  MERGE_HEAD: "the git commit that concludes the merge would bring it into your branch",
+  CHERRY_PICK_HEAD: "the git commit that concludes the cherry-pick would take its message and author",
+  REVERT_HEAD: "the git commit that concludes the revert would name it",
+  AUTO_MERGE: "git diff AUTO_MERGE would show it as the merge's result",
+  "rebase-apply/abort-safety": "git am --abort would take it for the HEAD it left, and reset to ORIG_HEAD",
+  "sequencer/abort-safety": "git cherry-pick --abort would take it for the HEAD it left, and reset",
+};
+
 /**
- * After the command: the replace refs it made or re-aimed are removed. A replace ref has every local look at an object
- * show another (`git replace EVIL INNOCENT`: git show, diff, log -p and blame show the innocent text) while a push
- * sends the real one (red team 10 F06), so the review bunker asks for would show the wrong thing. Said, with how to
- * make it again should the person want it.
+ * After the command: each pseudo-ref (PSEUDO_REFS) it moved onto commits no ref or pseudo-ref held before that change
+ * a runs-later file is put back as it was, or set aside when there was none: the person's own `git reset --hard
+ * ORIG_HEAD` or `git am --abort` would write that file into the working tree outside the sandbox, and nothing in
+ * `git status` or `git log` shows a pseudo-ref (red team 10 F09b, reviewer's R10-07). One moved onto commits the person
+ * had brings nothing new and stays; one bunker cannot read or judge (a link, git failing) is put back all the same.
+ * `judged` null: git could not read the objects.
+ */
+function pseudoRefsBack(root: string, before: RefsBefore, moved: [string, PseudoRef][], judged: { commits: Map<string, string>; oldCommits: string[] } | null, laterWhy: (path: string) => string | null): string[] {
+  const lines: string[] = [];
+  for (const [name, now] of moved) {
+    const fresh = judged ? [...new Set(now.ids.flatMap((id) => judged.commits.get(id) ?? []))].filter((c) => !judged.oldCommits.includes(c)) : [];
+    let reason: string | null = null;
+    if (now.text === null) reason = "to something bunker could not read (no regular file)";
+    else if (!judged && now.ids.length > 0) reason = "to objects git could not read";
+    else if (judged && fresh.length > 0) {
+      const paths = pathsNewIn(before.gitDir, fresh, judged.oldCommits);
+      if (paths === null) reason = "to commits git could not read";
+      else {
+        const later = paths.flatMap(({ tip, path }) => {
+          const why = laterWhy(`${root}/${path}`);
+          return why ? [{ tip, path, why }] : [];
+        });
+        const first = later[0];
+        if (first) {
+          const more = [...new Set(later.map((l) => l.path))].length - 1;
+          reason = `to a commit no ref held, which changes ${first.path}${more > 0 ? ` (and ${more} more)` : ""}: ${first.why}; ${FOLLOWED_BY[name as keyof typeof FOLLOWED_BY]} outside the sandbox (to look at it: git --no-replace-objects show ${first.tip.slice(0, 12)} -- ${shellQuote(first.path)})`;
+        }
+      }
+    }
+    if (reason) lines.push(putBack(root, before, name, reason));
+  }
+  return lines;
+}
+
+/** `name`'s file in the git directory as it was before the command, or set aside when there was none. */
+function putBack(root: string, before: RefsBefore, name: string, reason: string): string {
+  const path = join(before.gitDir, name);
+  const shown = isWithin(root, path) ? relative(root, path) : path;
+  const old = before.pseudo?.[name]?.text;
+  // The refs changed: the rest of the look takes their stamp anew.
+  stamps?.clear();
+  if (old === undefined || old === null) return setAside(root, path, `${shown}, which the command set ${reason}`);
+  try {
+    // Written only into a folder of the git directory's own (rebase-apply/ may now be a link elsewhere).
+    if (!lstatSync(dirname(path)).isDirectory()) throw new Error(`${dirname(shown)} is no folder`);
+    writeFileAtomic(path, old);
+    return `the command set ${shown} ${reason}. bunker put back the ${name} there was before it`;
+  } catch (e) {
+    return setAside(root, path, `${shown}, which the command set ${reason} (bunker could not put back the one before it: ${(e as Error).message})`);
+  }
+}
+
+/**
+ * After the command: the replace refs it made are removed, and those of the person's it re-aimed put back. A replace
+ * ref has every local look at an object show another (`git replace EVIL INNOCENT`: git show, diff, log -p and blame
+ * show the innocent text) while a push sends the real one (red team 10 F06), so the review bunker asks for would show
+ * the wrong thing. Said, with how to make the command's again should the person want it.
  */
 export function replaceRefsMade(before: RefsBefore): string[] {
   if (before.refsStamp && refsStamp(before.gitDir) === before.refsStamp) return [];
@@ -316,11 +503,19 @@ export function replaceRefsMade(before: RefsBefore): string[] {
     if (!ref.startsWith("refs/replace/") || before.refs[ref] === sha) return [];
     const object = ref.slice("refs/replace/".length);
     const shown = `git would have shown the object ${object.slice(0, 12)} as ${sha.slice(0, 12)} (git show, diff, log -p, blame) while a push sends the real one`;
-    const removed = git(before.gitDir, ["update-ref", "-d", ref, sha]) !== null;
+    const had = before.refs[ref];
+    const again = `to make it again: git replace ${had === undefined ? "" : "-f "}${object} ${sha}`;
+    // The person's own, re-aimed (reviewer's R10-16): back where it was, only if it still names the command's object.
+    const undone = git(before.gitDir, had === undefined ? ["update-ref", "-d", ref, sha] : ["update-ref", ref, had, sha]) !== null;
     // The refs changed: the rest of the look takes their stamp anew.
     stamps?.clear();
-    return [removed
-      ? `the command made the replace ref ${shellQuote(ref)}: ${shown}. bunker removed it (to make it again: git replace ${object} ${sha})`
+    if (had !== undefined) {
+      return [undone
+        ? `the command re-aimed your replace ref ${shellQuote(ref)}: ${shown}. bunker put back yours (to ${had.slice(0, 12)}; ${again})`
+        : `the command re-aimed your replace ref ${shellQuote(ref)}: ${shown}. bunker could not put back yours: git update-ref ${shellQuote(ref)} ${had}`];
+    }
+    return [undone
+      ? `the command made the replace ref ${shellQuote(ref)}: ${shown}. bunker removed it (${again})`
       : `the command made the replace ref ${shellQuote(ref)}: ${shown}. bunker could not remove it: git update-ref -d ${shellQuote(ref)}`];
   });
 }

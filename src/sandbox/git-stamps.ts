@@ -10,6 +10,13 @@ import { readdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { readRegularSync } from "../fs/file-kind.ts";
 
+/**
+ * Files in a git directory that name commits a person's git follows, with no ref to `git for-each-ref`:
+ * `git reset --hard ORIG_HEAD`, `git am --abort` (ORIG_HEAD, once abort-safety is HEAD), `git merge FETCH_HEAD`, the
+ * commit that concludes a merge or cherry-pick, `git diff AUTO_MERGE`. git-history.ts judges them like refs.
+ */
+export const PSEUDO_REFS = ["ORIG_HEAD", "FETCH_HEAD", "MERGE_HEAD", "CHERRY_PICK_HEAD", "REVERT_HEAD", "AUTO_MERGE", "rebase-apply/abort-safety", "sequencer/abort-safety"] as const;
+
 /** More than this many files or bytes: no stamp (git is asked). A repository with 5,000 loose refs packs them. */
 const MAX_FILES = 5_000;
 const MAX_BYTES = 64 * 1024 * 1024;
@@ -79,13 +86,13 @@ function gitDirs(gitDir: string): string[] {
 }
 
 /**
- * What `git for-each-ref` and HEAD read in `gitDir`: HEAD, the loose refs, packed-refs, a reftable, in it and in its
- * common directory, and the config (which says which of them git uses); null when it cannot be taken whole.
+ * What `git for-each-ref` and HEAD read in `gitDir`: HEAD, the loose refs, packed-refs, a reftable, the pseudo-refs
+ * (PSEUDO_REFS), in it and in its common directory, and the config (which says which of them git uses); null when it cannot be taken whole.
  */
 export function refsStamp(gitDir: string): string | null {
   return stamp((h, budget) => {
     for (const d of gitDirs(gitDir)) {
-      for (const f of ["HEAD", "packed-refs", "config", "config.worktree", "commondir"]) addFile(h, join(d, f), budget);
+      for (const f of ["HEAD", "packed-refs", "config", "config.worktree", "commondir", ...PSEUDO_REFS]) addFile(h, join(d, f), budget);
       addTree(h, join(d, "refs"), budget);
       addTree(h, join(d, "reftable"), budget);
     }

