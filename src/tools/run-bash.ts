@@ -22,6 +22,7 @@ import { grantedGit, grantedGitAfter } from "../sandbox/git-grant.ts";
 import { committedRunsLater, historyBefore, newlyHidden, oneLook, replaceRefsMade, stagedRunsLater } from "../sandbox/git-history.ts";
 import { unwalkedNote } from "../sandbox/walk-gaps.ts";
 import { laterMatch } from "../perms/runs-later.ts";
+import { reflogsAfter, reflogsBefore } from "../sandbox/git-reflogs.ts";
 import { hiddenHistoryNote } from "../sandbox/denied-history.ts";
 import { deniedProgramFiles } from "../sandbox/denied-programs.ts";
 import { prlimitProgram } from "../sandbox/process-limits.ts";
@@ -189,6 +190,8 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
         throw new ToolError(`not run: ${view.refused}`);
       }
       const argv = confine(p, view.spec, net ? net.wrap([shell, "-c", command]) : [shell, "-c", command], tmp ?? "");
+      // Under --allow-write=.git: the reflogs as they are, to judge the lines the command adds (git-reflogs.ts).
+      const logs = spec.grantedGit?.history?.length ? reflogsBefore(spec.grantedGit.history.map((h) => h.gitDir)) : null;
       // bubblewrap mounts an empty read-only .bunker and .git where there were none: take the empty mount points away after.
       const standIns = [...new Set([join(ctx.root, ".bunker"), join(ctx.root, ".git"), ...standInPaths(spec)])].filter((d) => !existsSync(d));
       try {
@@ -211,7 +214,7 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
         const disarmed = atMost(WALL_LINES, [
           ...(spec.repositories ? wallAfter([ctx.root, ...(spec.grantedRoots ?? [])], spec.repositories) : []),
           ...(spec.grantedGit ? grantedGitAfter(ctx.root, spec.grantedGit) : []),
-          ...oneLook(() => (spec.grantedGit?.history ?? []).flatMap((h) => [...committedRunsLater(h.worktree, h, laterWhy), ...stagedRunsLater(h.worktree, h, laterWhy), ...replaceRefsMade(h), ...newlyHidden(h.worktree, h)])),
+          ...oneLook(() => (spec.grantedGit?.history ?? []).flatMap((h) => [...committedRunsLater(h.worktree, h, laterWhy), ...stagedRunsLater(h.worktree, h, laterWhy), ...replaceRefsMade(h), ...newlyHidden(h.worktree, h), ...(logs ? reflogsAfter(h.worktree, h, logs, laterOf(ctx.root, opts).match) : [])])),
         ]);
         for (const line of disarmed) ctx.ui.info(`  ${escapeControl(line)}`);
         const notes = [
