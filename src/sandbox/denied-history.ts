@@ -40,13 +40,14 @@ export interface HiddenHistory {
 export function repositoriesSeen(root: string, home: string): Repository[] {
   const out: Repository[] = [];
   const add = (gitDirs: string[], top: string) => {
-    if (gitDirs.length === 0) return;
+    // Not a repository git would read (an empty .git folder left behind): no history to hide.
+    if (gitDirs.length === 0 || !isGitDir(gitDirs[0]!)) return;
     const common = gitDirs[gitDirs.length - 1]!;
     const objects = join(common, "objects");
     out.push({ gitDir: gitDirs[0]!, top, objects: [objects, ...alternates(objects)] });
   };
   const own = linkedGitDirs(root);
-  add(own.length > 0 ? own : isGitDir(join(root, ".git")) ? [join(root, ".git")] : [], root);
+  add(own.length > 0 ? own : [join(root, ".git")], root);
   // The repository the workspace is a folder of: its top is the folder above that holds its .git.
   const enclosing = enclosingGitDirs(root, home);
   let top = dirname(root);

@@ -5,8 +5,7 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { emptyPathRules, type PathRules } from "../../../src/perms/policy.ts";
 import { hiddenHistory, hiddenHistoryNote, pathspecs } from "../../../src/sandbox/denied-history.ts";
-import { tempDir } from "../../support/context.ts";
-import { git, isolatedGitEnv } from "../../support/embedded-repo.ts";
+import { newRepository } from "../../support/embedded-repo.ts";
 
 const made: string[] = [];
 afterAll(() => {
@@ -15,19 +14,11 @@ afterAll(() => {
 
 /** A repository with one commit of a.txt, and config/secrets.env in the working tree (untracked, as in a .gitignore). */
 function repo(): { root: string; run: (...args: string[]) => string } {
-  const base = tempDir("bunker-denied-history-");
+  const { base, root, g } = newRepository("bunker-denied-history-", { "a.txt": "a\n" });
   made.push(base);
-  const root = join(base, "ws");
-  mkdirSync(join(root, "config"), { recursive: true });
-  mkdirSync(join(base, "home"));
-  const env = isolatedGitEnv(join(base, "home"));
-  const run = (...args: string[]) => git(root, env, ...args);
-  run("init", "-q", "-b", "main");
-  writeFileSync(join(root, "a.txt"), "a\n");
-  run("add", "a.txt");
-  run("commit", "-qm", "init");
+  mkdirSync(join(root, "config"));
   writeFileSync(join(root, "config/secrets.env"), "DB_PASSWORD=hunter2\n");
-  return { root, run };
+  return { root, run: g };
 }
 
 const rules = (over: Partial<PathRules>): PathRules => ({ ...emptyPathRules(), ...over });
@@ -45,9 +36,12 @@ describe("whether the repository's objects are hidden", () => {
   const home = "/nonexistent-home";
   const deny = (root: string) => rules({ globs: [`${root}/config/**`] });
 
-  test("never in git: nothing hidden, nothing said", () => {
+  test("never in git, or no repository: nothing hidden, nothing said", () => {
     const { root } = repo();
     expect(hiddenHistory(root, deny(root), home)).toEqual({ objects: [], lines: [] });
+    // An empty .git folder (a stand-in left behind) is no repository git reads.
+    mkdirSync(join(root, "sub/.git"), { recursive: true });
+    expect(hiddenHistory(join(root, "sub"), rules({ globs: [`${root}/sub/**`] }), home)).toEqual({ objects: [], lines: [] });
   });
 
   test("committed once, then untracked: hidden, and the person is told which file and why", () => {

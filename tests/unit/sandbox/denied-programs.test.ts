@@ -2,13 +2,11 @@
 // start a denied one, by any name that leads to its file.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { parseConfig } from "../../../src/config.ts";
 import { emptyRunRules } from "../../../src/perms/policy.ts";
 import { detectSandbox } from "../../../src/sandbox/detect.ts";
 import { deniedProgramFiles } from "../../../src/sandbox/denied-programs.ts";
-import { createRunBashTool, runBashOptions } from "../../../src/tools/run-bash.ts";
-import type { ToolOutput } from "../../../src/tools/tool.ts";
-import { makeContext, unseenDir } from "../../support/context.ts";
+import { runUnderFlags } from "../../support/confined.ts";
+import { unseenDir } from "../../support/context.ts";
 
 describe("which files a --deny-run masks", () => {
   let dir: string;
@@ -49,12 +47,7 @@ describe.skipIf(!usable || !curl || !python)("in the real sandbox, under --allow
   });
   afterAll(() => rmSync(ws, { recursive: true, force: true }));
 
-  async function run(command: string, ...flags: string[]): Promise<string> {
-    const config = parseConfig(["-C", ws, "--allow-run", "--sandbox=on", ...flags], { ANTHROPIC_API_KEY: "k", HOME: `${ws}/../` }, false).config!;
-    const ctx = makeContext(ws, { grants: config.grants });
-    const tool = createRunBashTool({ ...runBashOptions(config), env: { PATH: SYSTEM_PATH }, home: unseenDir("bunker-denied-programs-home-"), killGraceMs: 300 });
-    return ((await tool.run({ command }, ctx)) as Exclude<ToolOutput, string>).content;
-  }
+  const run = (command: string, ...flags: string[]) => runUnderFlags(ws, command, ["--allow-run", ...flags], SYSTEM_PATH);
 
   test("a program the judge lets run cannot start it, by name, by path or through a link; nor copy it", async () => {
     const real = realpathSync(curl!);

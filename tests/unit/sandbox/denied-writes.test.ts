@@ -2,13 +2,11 @@
 // cannot change a file a glob covers, nor leave a new one there.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { parseConfig } from "../../../src/config.ts";
 import { emptyPathRules } from "../../../src/perms/policy.ts";
 import { detectSandbox } from "../../../src/sandbox/detect.ts";
 import { deniedWriteFolders, deniedWriteRules } from "../../../src/sandbox/denied-writes.ts";
-import { createRunBashTool, runBashOptions } from "../../../src/tools/run-bash.ts";
-import type { ToolOutput } from "../../../src/tools/tool.ts";
-import { makeContext, unseenDir } from "../../support/context.ts";
+import { runUnderFlags } from "../../support/confined.ts";
+import { unseenDir } from "../../support/context.ts";
 
 describe("which folders a deny-write glob keeps read-only whole", () => {
   let ws: string;
@@ -43,12 +41,7 @@ describe.skipIf(!usable)("in the real sandbox, under --allow-run", () => {
   });
   afterAll(() => rmSync(ws, { recursive: true, force: true }));
 
-  async function run(command: string, ...flags: string[]): Promise<string> {
-    const config = parseConfig(["-C", ws, "--allow-run", "--sandbox=on", ...flags], { ANTHROPIC_API_KEY: "k", HOME: `${ws}/../` }, false).config!;
-    const ctx = makeContext(ws, { grants: config.grants });
-    const tool = createRunBashTool({ ...runBashOptions(config), env: { PATH: process.env.PATH }, home: unseenDir("bunker-denied-writes-home-"), killGraceMs: 300 });
-    return ((await tool.run({ command }, ctx)) as Exclude<ToolOutput, string>).content;
-  }
+  const run = (command: string, ...flags: string[]) => runUnderFlags(ws, command, ["--allow-run", ...flags], process.env.PATH);
 
   test("a DIR/** glob: its files cannot be changed, nothing new can be made in it", async () => {
     mkdirSync(`${ws}/migrations`, { recursive: true });

@@ -3,7 +3,7 @@
 // sandbox as the red team did; the person's own `git stash pop`, `git reset --hard HEAD@{1}` and `git checkout -`
 // afterwards must not bring the hook. A command's own stashes and commits keep their reflog.
 import { afterAll, describe, expect, test } from "bun:test";
-import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { emptyGrants } from "../../../src/perms/policy.ts";
 import { detectSandbox } from "../../../src/sandbox/detect.ts";
@@ -12,7 +12,7 @@ import { refsOf } from "../../../src/sandbox/git-history.ts";
 import { createRunBashTool } from "../../../src/tools/run-bash.ts";
 import type { ToolOutput } from "../../../src/tools/tool.ts";
 import { makeContext, unseenDir } from "../../support/context.ts";
-import { git, isolatedGitEnv } from "../../support/embedded-repo.ts";
+import { isolatedGitEnv, newRepository } from "../../support/embedded-repo.ts";
 
 const made: string[] = [];
 afterAll(() => {
@@ -21,19 +21,12 @@ afterAll(() => {
 
 /** The person's repository: husky's hook folder, one commit, and a stash of their own work in progress. */
 function personRepo(): { root: string; g: (...args: string[]) => string } {
-  const base = unseenDir("bunker-reflogs-");
+  const { base, root, g } = newRepository("bunker-reflogs-", { ".husky/pre-commit": "#!/bin/sh\ntrue\n", "app.py": "app\n" });
   made.push(base);
-  const root = join(base, "ws");
-  mkdirSync(join(root, ".husky"), { recursive: true });
-  mkdirSync(join(base, "home"));
-  const g = (...args: string[]) => git(root, isolatedGitEnv(join(base, "home")), ...args);
-  g("init", "-q", "-b", "main");
   g("config", "core.hooksPath", ".husky");
-  writeFileSync(join(root, ".husky/pre-commit"), "#!/bin/sh\ntrue\n");
   chmodSync(join(root, ".husky/pre-commit"), 0o755);
-  writeFileSync(join(root, "app.py"), "app\n");
-  g("add", ".");
-  g("commit", "-qm", "init");
+  g("add", ".husky/pre-commit");
+  g("commit", "-qm", "hook executable");
   writeFileSync(join(root, "app.py"), "app\nwip\n");
   g("stash", "-q");
   return { root, g };
