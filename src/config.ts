@@ -374,7 +374,7 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
   const baseURL = env.ANTHROPIC_BASE_URL || undefined;
   // `localhost:8080` parses as a URL of the scheme "localhost:": an http(s) URL with a host is what the SDK can call.
   const base = baseURL === undefined ? null : URL.parse(baseURL);
-  if (baseURL !== undefined && (!base || !/^https?:$/.test(base.protocol) || base.hostname === "")) {
+  if (baseURL !== undefined && (!base || (base.protocol !== "http:" && base.protocol !== "https:") || base.hostname === "")) {
     const meant = /^[\w.-]+:\d+(\/.*)?$/.test(baseURL) || /^[\w.-]+\.[a-z]{2,}(\/.*)?$/i.test(baseURL) ? `; did you mean http://${baseURL}?` : "";
     throw new UsageError(`ANTHROPIC_BASE_URL is not an http or https URL: "${baseURL}" (expected something like http://127.0.0.1:8080)${meant}`);
   }

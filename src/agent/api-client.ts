@@ -84,7 +84,7 @@ const ANTHROPIC_VERSION = "2023-06-01";
 /** Sends one streamed request and assembles the reply. Throws the errors above, or the abort. */
 export async function streamMessage(req: StreamRequest, h: StreamHandlers = {}): Promise<Message> {
   // As the SDK joins them: a base URL with a path keeps it (a proxy at http://host/anthropic).
-  const url = `${(req.baseURL ?? DEFAULT_BASE_URL).replace(/\/+$/, "")}/v1/messages`;
+  const url = `${withoutTrailingSlashes(req.baseURL ?? DEFAULT_BASE_URL)}/v1/messages`;
   // Serialized once: the request is the largest thing a turn builds.
   const body = JSON.stringify({ ...req.body, stream: true });
   h.onRequest?.(body.length);
@@ -120,6 +120,13 @@ export async function streamMessage(req: StreamRequest, h: StreamHandlers = {}):
     throw new NotAStreamError(contentType);
   }
   return assemble(readEvents(res, req.signal, h.onBytes), h);
+}
+
+/** `http://host/path/` without its closing slashes (a loop: no regular expression on a turn's path, see jit.ts). */
+function withoutTrailingSlashes(url: string): string {
+  let end = url.length;
+  while (end > 0 && url[end - 1] === "/") end--;
+  return url.slice(0, end);
 }
 
 /** An HTTP error status: the API's own type and message, or the body as it came (a proxy's HTML page). */

@@ -14,8 +14,17 @@ export interface SanitizedReply {
   changes: string[];
 }
 
-const TOOL_ID = /^[a-zA-Z0-9_-]+$/;
-const TOOL_NAME = /^[a-zA-Z0-9_-]{1,128}$/;
+/** [a-zA-Z0-9_-]+, the API's rule for tool ids and names: a loop, not a pattern (a regular expression costs its compile in every run, see jit.ts). */
+function isToolWord(s: string, max: number): boolean {
+  if (s.length === 0 || s.length > max) return false;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (!((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 45)) return false;
+  }
+  return true;
+}
+const TOOL_ID = { test: (s: string) => isToolWord(s, Infinity) };
+const TOOL_NAME = { test: (s: string) => isToolWord(s, 128) };
 /** Deeper input than any tool schema needs; deep enough nesting overflows JSON.stringify. */
 const MAX_INPUT_DEPTH = 64;
 

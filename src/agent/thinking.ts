@@ -16,10 +16,25 @@ export type ThinkingSupport = "adaptive" | "budget" | "none";
 
 /** Major and minor version from a model id: claude-sonnet-4-6, claude-3-7-sonnet-20250219, claude-haiku-4-5-20251001. */
 export function modelVersion(model: string): { major: number; minor: number } | null {
-  // Numbers of one or two digits; an 8-digit date is not a version.
-  const nums = model.split(/[-_.@]/).filter((p) => /^\d{1,2}$/.test(p)).map(Number);
-  if (!/claude/i.test(model) || nums.length === 0) return null;
+  if (!model.toLowerCase().includes("claude")) return null;
+  // Numbers of one or two digits between separators (- _ . @); an 8-digit date is not a version.
+  // A character loop, not split and a pattern: a regular expression costs its compile in every run (jit.ts).
+  const nums: number[] = [];
+  let run = "";
+  for (let i = 0; i <= model.length && nums.length < 2; i++) {
+    const ch = i < model.length ? model[i]! : "-";
+    if (ch === "-" || ch === "_" || ch === "." || ch === "@") {
+      if (run.length >= 1 && run.length <= 2 && isDigits(run)) nums.push(Number(run));
+      run = "";
+    } else run += ch;
+  }
+  if (nums.length === 0) return null;
   return { major: nums[0]!, minor: nums[1] ?? 0 };
+}
+
+function isDigits(s: string): boolean {
+  for (let i = 0; i < s.length; i++) if (s[i]! < "0" || s[i]! > "9") return false;
+  return true;
 }
 
 export function thinkingSupport(model: string): ThinkingSupport {

@@ -61,6 +61,17 @@ export function unreadSince(name: string): number | null {
   return m ? Number(m[1]) : null;
 }
 
+/**
+ * How many journals wait in `dir`. Only journals count: one kept aside as unreadable (unreadName) is not waiting
+ * to be folded. By their ending, not journalWriter's pattern: this runs in every headless turn, over up to
+ * FOLD_WHEN_WAITING names, and nothing but bunker writes in its folder (at worst a stray name folds them sooner).
+ */
+function waitingIn(dir: string): number {
+  let n = 0;
+  for (const name of readdirSync(dir)) if (name.endsWith(".jsonl")) n++;
+  return n;
+}
+
 /** Lines for the person about journals set aside, said by whichever opening of the store has a way to say them. */
 const notices: string[] = [];
 
@@ -167,8 +178,7 @@ export class JournalWriter {
       syncDir(dirname(made));
     }
     const entrySynced = made ? Promise.resolve() : syncDirLater(dir);
-    // Only journals count: one kept aside as unreadable (unreadName) is not waiting to be folded.
-    return new JournalWriter(fd, path, meta, made ? 1 : readdirSync(dir).filter((n) => journalWriter(n) !== null).length, entrySynced);
+    return new JournalWriter(fd, path, meta, made ? 1 : waitingIn(dir), entrySynced);
   }
 
   /** Whether anything was written: a journal with nothing in it is removed at the end. */

@@ -3,22 +3,35 @@
 // block is rendered once with Bun.markdown.ansi and never redrawn, while the
 // block still being written is shown as plain text by the caller. Control
 // characters are escaped before rendering, so the renderer's own colours are
-// the only escape sequences that reach the terminal.
+// the only escape sequences that reach the terminal; and again after it, since
+// the renderer decodes numeric references (`&#8238;` is a raw right-to-left
+// override) into characters the source never held raw (red team 11's F02).
 import { escapeControl } from "./escape.ts";
 
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 const HEADING = /^ {0,3}#{1,6}(\s|$)/;
 const BLANK = /^\s*$/;
 /** A light background (COLORFGBG "fg;bg" with a white bg): decided once here, since the renderer's own check costs per call. */
-const LIGHT = /;(7|15)$/.test(process.env.COLORFGBG ?? "");
+const COLORFGBG = process.env.COLORFGBG ?? "";
+const LIGHT = COLORFGBG.endsWith(";7") || COLORFGBG.endsWith(";15");
 
 /** One finished block rendered for a terminal `columns` wide: no line is wider. */
 export function renderMarkdown(markdown: string, columns: number, colors = true): string {
   const safe = escapeControl(markdown, { keepNewlines: true, keepTabs: true }).replace(/\t/g, "    ");
   const width = Math.max(10, columns);
-  const out = sameUrlOnce(Bun.markdown.ansi(safe, { columns: width, colors, light: LIGHT }), safe).replace(/\n+$/, "");
+  const rendered = sameUrlOnce(Bun.markdown.ansi(safe, { columns: width, colors, light: LIGHT }), safe);
+  // Only a reference (`&#8238;`, `&shy;`) makes a character the source did not hold: the rest needs no second pass.
+  const out = (safe.includes("&") ? escapeRendered(rendered) : rendered).replace(/\n+$/, "");
   // Paragraphs, headings and tables come back wrapped; code lines and long words can still be wider.
   return out.split("\n").map((line) => wrapLine(line, width)).join("\n");
+}
+
+/** The renderer's own colours (SGR sequences) pass; every other character of its output is escaped as the model's text is. */
+const OWN_SGR = /(\x1b\[[0-9;]*m)/;
+function escapeRendered(rendered: string): string {
+  const pieces = rendered.split(OWN_SGR);
+  for (let i = 0; i < pieces.length; i += 2) pieces[i] = escapeControl(pieces[i]!, { keepNewlines: true, keepTabs: true });
+  return pieces.join("");
 }
 
 // The renderer writes a link as "text (url)"; for a bare URL (an autolink, or www.… for http://www.…)

@@ -56,4 +56,12 @@ describe("renderMarkdown", () => {
     expect(out).not.toContain("\x07");
     expect(plain(out)).toContain("\\x1b]0;owned\\x07 and \\x1b[2J here");
   });
+
+  test("a numeric reference the renderer decodes (&#8238;, &#x2028;, a tag character, &shy;) is escaped like the raw character (red team 11's F02)", () => {
+    const out = renderMarkdown("I only changed &#8238;txt.exe and &#x2028;x &#xe0041; &shy;in **bold &#x200d;**", 80);
+    for (const ch of ["\u202e", "\u2028", "\u{e0041}", "\u200d", "\xad"]) expect(out).not.toContain(ch);
+    expect(plain(out)).toContain("\\u202etxt.exe");
+    // The renderer's own colours still reach the terminal.
+    expect(out).toContain("\x1b[1m");
+  });
 });
