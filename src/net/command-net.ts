@@ -3,12 +3,11 @@
 // forwarder on 127.0.0.1:PORT (bubblewrap) or on the host's loopback port
 // that the Seatbelt profile alone allows (macOS). The command is told where
 // it is through HTTP_PROXY and friends; its own loopback stays direct.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { UNDUMPABLE, forwarderCommand } from "./forwarder.ts";
 import { NetProxy, type NetGate, type Refusal } from "./proxy.ts";
-import { processFolder } from "../sandbox/private-folder.ts";
+import { processFolder, tmpFolder } from "../sandbox/private-folder.ts";
 
 /** What the sandbox must provide for the proxy path (SandboxSpec.netProxy). */
 export interface NetProxySpec {
@@ -100,15 +99,18 @@ export async function startCommandNet(kind: "bubblewrap" | "seatbelt", gate: Net
 /**
  * A path for a command's proxy socket: in a folder of this bunker's own in its private folder, where no command can
  * put a listener of its own in the proxy's place for the commands after it (in $TMPDIR a command granted /tmp could),
- * and which the next bunker sweeps away if this one is killed; in a new folder in $TMPDIR only when that path is too
- * long for a socket (108 bytes on Linux).
+ * and which the next bunker sweeps away if this one is killed; in $TMPDIR only when that path is too
+ * long for a socket (108 bytes on Linux): one of its own there too (private-folder.ts), swept the same way.
  */
 let sockets: string | undefined;
+let shortSockets: string | undefined;
 let made = 0;
 function socketPath(): string {
   sockets ??= processFolder("bunker-net");
   const path = join(sockets, `${++made}.sock`);
-  return Buffer.byteLength(path) < 100 ? path : join(mkdtempSync(join(tmpdir(), "bunker-net-")), "proxy.sock");
+  if (Buffer.byteLength(path) < 100) return path;
+  shortSockets ??= processFolder("bunker-net", tmpFolder());
+  return join(shortSockets, `${made}.sock`);
 }
 
 /** What run_bash adds to a command's result when the proxy refused connections. */

@@ -5,7 +5,7 @@
 // that file is read and any such key makes the command ask instead.
 import { lstatSync, statSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
-import { homedir } from "../fs/home.ts";
+import { homedir, xdgConfigHome } from "../fs/home.ts";
 import { GIT_PROGRAM_SETTINGS } from "./run/git-settings.ts";
 import { commondirTarget, gitfileTarget, readRegular, readSmallText } from "./gitfile.ts";
 
@@ -303,10 +303,34 @@ function gitDirOf(dir: string): string | "none" | null {
  * person's (`$XDG_CONFIG_HOME/git/config`, `~/.gitconfig`; `$GIT_CONFIG_GLOBAL` instead when set).
  */
 export function globalGitConfigs(env: Record<string, string | undefined> = process.env, home: string = env.HOME || homedir()): string[] {
-  const system = env.GIT_CONFIG_NOSYSTEM ? [] : ["/etc/gitconfig"];
+  const system = gitBool(env.GIT_CONFIG_NOSYSTEM) ? [] : systemGitConfigs(env);
   if (env.GIT_CONFIG_GLOBAL) return [...system, ...(isAbsolute(env.GIT_CONFIG_GLOBAL) ? [env.GIT_CONFIG_GLOBAL] : [])];
-  const xdg = env.XDG_CONFIG_HOME && isAbsolute(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : join(home, ".config");
-  return [...system, join(xdg, "git", "config"), join(home, ".gitconfig")];
+  return [...system, join(xdgConfigHome(env, home), "git", "config"), join(home, ".gitconfig")];
+}
+
+/** An environment switch as git reads one: unset, empty, 0, false, no or off is off (reviewer's R10-12: GIT_CONFIG_NOSYSTEM=0 is not "no system config"). */
+function gitBool(value: string | undefined): boolean {
+  return value !== undefined && !/^\s*(0*|false|no|off)\s*$/i.test(value);
+}
+
+/**
+ * The system config: `$GIT_CONFIG_SYSTEM` when set, else /etc/gitconfig and, for a git installed under another prefix
+ * (Homebrew's /opt/homebrew/bin/git reads /opt/homebrew/etc/gitconfig), that prefix's etc/gitconfig too (the first
+ * git on PATH: reading one git does not is only more care).
+ */
+function systemGitConfigs(env: Record<string, string | undefined>): string[] {
+  if (env.GIT_CONFIG_SYSTEM !== undefined) return isAbsolute(env.GIT_CONFIG_SYSTEM) ? [env.GIT_CONFIG_SYSTEM] : [];
+  const bin = (env.PATH ?? "").split(":").find((d) => isAbsolute(d) && isFile(join(d, "git")));
+  const prefix = bin ? dirname(bin) : "/usr";
+  return prefix === "/usr" || prefix === "/" ? ["/etc/gitconfig"] : ["/etc/gitconfig", join(prefix, "etc", "gitconfig")];
+}
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -18,7 +18,7 @@
 import { hostOfUrlHint, parseHostPattern } from "../net/host-pattern.ts";
 import { nearestWord } from "../text/typos.ts";
 import { FileKindError, readRegularSync } from "../fs/file-kind.ts";
-import { homedir } from "../fs/home.ts";
+import { homedir, xdgConfigHome } from "../fs/home.ts";
 import { isAbsolute, join, sep } from "node:path";
 import { emptyGrants, type Grants, type HostRules, type PathRules } from "./policy.ts";
 import type { RunRules } from "./run/patterns.ts";
@@ -58,9 +58,7 @@ type Env = Record<string, string | undefined>;
 /** Where the two files live. */
 export function rulesFilePaths(root: string, env: Env = process.env): { user: string; workspace: string } {
   const home = env.HOME || homedir();
-  const xdg = env.XDG_CONFIG_HOME;
-  const configHome = xdg && isAbsolute(xdg) ? xdg : join(home, ".config");
-  return { user: join(configHome, "bunker", "settings.json"), workspace: join(root, ".bunker", "settings.json") };
+  return { user: join(xdgConfigHome(env, home), "bunker", "settings.json"), workspace: join(root, ".bunker", "settings.json") };
 }
 
 /**

@@ -9,7 +9,7 @@
 // (~/.config/fish holds conf.d/ and functions/, which fish sources).
 import { lstatSync, opendirSync, readlinkSync, statSync, type Dir, type Stats } from "node:fs";
 import { readRegularSync } from "../fs/file-kind.ts";
-import { homedir } from "../fs/home.ts";
+import { homedir, xdgConfigHome } from "../fs/home.ts";
 import { dirname, isAbsolute, join, relative } from "node:path";
 import { isWithin, realpathLoose } from "./workspace.ts";
 import { pathValue } from "./path-value.ts";
@@ -72,7 +72,7 @@ export function gitConfigFiles(env: Env, home: string): string[] {
 
 /** Every file and folder of the list for this person (home, environment), git's first. */
 export function startupFiles(env: Env, home: string): StartupFile[] {
-  const xdg = env.XDG_CONFIG_HOME && isAbsolute(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : join(home, ".config");
+  const xdg = xdgConfigHome(env, home);
   const git = "git obeys it in every repository (core.fsmonitor, hooks, aliases run programs)";
   const out: StartupFile[] = [join(home, ".gitconfig"), ...["config", "ignore", "attributes"].map((f) => join(xdg, "git", f))].map((path) => ({ path, folder: false, git: true, why: git }));
   if (env.GIT_CONFIG_GLOBAL && isAbsolute(env.GIT_CONFIG_GLOBAL)) out.push({ path: env.GIT_CONFIG_GLOBAL, folder: false, git: true, why: git });
@@ -140,7 +140,7 @@ export function startupMatcher(env: Env = process.env, home: string = env.HOME |
   // Whatever a dot-entry of the home leads to, whatever its name (GNU stow: ~/.gdbinit -> dotfiles/gdbinit,
   // ~/.config/starship.toml -> …): the program that reads it runs what it says (red team 10's F01). Every hop of the
   // way, so a command cannot put a file of its own in place of a link on it.
-  for (const link of dotEntryLinks(home, env.XDG_CONFIG_HOME && isAbsolute(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : join(home, ".config"))) {
+  for (const link of dotEntryLinks(home, xdgConfigHome(env, home))) {
     for (const hop of linkHops(link)) {
       const folder = statOrNull(hop)?.isDirectory() === true;
       // A link to the folder the person works in (~/.dotfiles -> the repository bunker runs in) guards its files one

@@ -14,17 +14,22 @@ export function keepPrivateIn(dir: string): void {
   home = dir;
 }
 
-/** The folder private files go in: the state folder, else $TMPDIR as node:os would give it (without loading node:os at start). */
+/** $TMPDIR as node:os would give it (without loading node:os at start). */
+export function tmpFolder(): string {
+  return (process.env.TMPDIR || "/tmp").replace(/(.)\/+$/, "$1");
+}
+
+/** The folder private files go in: the state folder, else $TMPDIR. */
 export function privateFolder(): string {
-  return home ?? (process.env.TMPDIR || "/tmp").replace(/(.)\/+$/, "$1");
+  return home ?? tmpFolder();
 }
 
 /**
- * A new folder of this process's own, `PREFIX-PID-START` in the private folder, removed at exit. Folders of the same
- * prefix left by bunkers that are gone (killed before their exit could remove them) are removed first.
+ * A new folder of this process's own, `PREFIX-PID-START` in the private folder (or `at`), removed at exit. Folders of
+ * the same prefix left by bunkers that are gone (killed before their exit could remove them) are removed first.
  */
-export function processFolder(prefix: string): string {
-  let parent = privateFolder();
+export function processFolder(prefix: string, at?: string): string {
+  let parent = at ?? privateFolder();
   try {
     mkdirSync(parent, { recursive: true, mode: 0o700 });
   } catch {

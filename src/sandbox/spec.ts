@@ -17,6 +17,7 @@ import { gitDirsInside, isWithin, realpathLoose } from "../perms/workspace.ts";
 import type { WallState } from "./git-wall.ts";
 import type { GrantedGit } from "./git-grant.ts";
 import { homeDotMasks } from "./home-dots.ts";
+import { xdgConfigHome } from "../fs/home.ts";
 import { KEPT_CACHES } from "./kept-home.ts";
 import { commondirTarget, gitfileTarget, readSmallText } from "../perms/gitfile.ts";
 import { gitConfigFiles } from "../perms/startup-files.ts";
@@ -405,16 +406,16 @@ const SOCKET_DIRS = ["/var/snap/lxd/common/lxd", "/var/lib/lxd/unix.socket", "/v
 
 /** The credential stores and control sockets to hide, except any that lie inside the workspace. */
 export function secretPaths(home: string, root: string, env: Record<string, string | undefined> = {}): string[] {
-  const config = env.XDG_CONFIG_HOME && isAbsolute(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : null;
+  const config = xdgConfigHome(env, home);
   const fromHome = SECRET_HOME_ENTRIES.map((e) => join(home, e));
-  const fromConfig = config ? SECRET_HOME_ENTRIES.filter((e) => e.startsWith(".config/")).map((e) => join(config, e.slice(8))) : [];
+  const fromConfig = SECRET_HOME_ENTRIES.filter((e) => e.startsWith(".config/")).map((e) => join(config, e.slice(8)));
   const fromEnv = SECRET_ENV_PATHS.flatMap((spec) => {
     const slash = spec.indexOf("/");
     const [name, sub] = slash === -1 ? [spec, ""] : [spec.slice(0, slash), spec.slice(slash + 1)];
     // KUBECONFIG may be a list.
     return (env[name!] ?? "").split(":").filter((v) => isAbsolute(v)).map((v) => (sub ? join(v, sub) : v));
   });
-  return [...fromHome, ...fromConfig, ...fromEnv, ...globalNpmrcs(home, env), ...SOCKET_DIRS].filter((p) => !isWithin(root, p) && !isWithin(p, root));
+  return [...new Set([...fromHome, ...fromConfig, ...fromEnv, ...globalNpmrcs(home, env), ...SOCKET_DIRS])].filter((p) => !isWithin(root, p) && !isWithin(p, root));
 }
 
 /** Names in /etc that are secret whatever their mode says (some images make them world-readable). */

@@ -6,6 +6,11 @@ import { PROXY_SOCKET_IN_SANDBOX, proxyEnv, refusalNote, startCommandNet, loopba
 import { bubblewrapArgs } from "../../../src/sandbox/bubblewrap.ts";
 import { seatbeltProfile } from "../../../src/sandbox/seatbelt.ts";
 import type { SandboxSpec } from "../../../src/sandbox/spec.ts";
+import { keepPrivateIn } from "../../../src/sandbox/private-folder.ts";
+import { processStart } from "../../../src/fs/process-id.ts";
+import { tempDir } from "../../support/context.ts";
+import { existsSync, statSync } from "node:fs";
+import { dirname, join } from "node:path";
 
 const spec = (over: Partial<SandboxSpec> = {}): SandboxSpec => ({ root: "/work/proj", allowNet: false, gitWritable: false, writable: [], ...over });
 const netProxy = { socket: "/tmp/bunker-net-x/proxy.sock", port: 31337, readable: ["/opt/bunker"] };
@@ -67,4 +72,21 @@ test("the loopback note: only after a refused connection, only for loopback port
   expect(loopbackNote("curl http://localhost:80/", refused, [])).toBe(
     "note: in the sandbox, localhost is the command's own loopback, and nothing there may listen on a port below 1024, so bunker cannot carry 127.0.0.1:80 to the person's machine; a client told to use bunker's proxy for it (curl --noproxy '' …) reaches it when granted: --allow-net=127.0.0.1:80",
   );
+});
+
+test("a private folder too deep for a socket's path: the proxy's socket goes in a folder of this bunker's own in $TMPDIR, owner-only, removed with the proxy", async () => {
+  const tmp = tempDir("bunker-net-tmp-");
+  const saved = process.env.TMPDIR;
+  process.env.TMPDIR = tmp;
+  keepPrivateIn(join(tempDir("bunker-net-deep-"), "x".repeat(120)));
+  try {
+    const net = await startCommandNet("bubblewrap", { admit: async () => "no", addressGranted: () => false }, [], { argv: ["true"], paths: [] });
+    const socket = net.spec.socket!;
+    expect(dirname(socket)).toBe(join(tmp, `bunker-net-${process.pid}-${processStart(process.pid)}`));
+    expect(statSync(dirname(socket)).mode & 0o777).toBe(0o700);
+    await net.close();
+    expect(existsSync(socket)).toBe(false);
+  } finally {
+    process.env.TMPDIR = saved;
+  }
 });

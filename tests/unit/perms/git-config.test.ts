@@ -3,7 +3,7 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { gitConfigRunsPrograms, gitlinks, keepsConfigKey, riskyKey, runsProgram } from "../../../src/perms/git-config.ts";
+import { gitConfigRunsPrograms, gitHooksPath, gitlinks, globalGitConfigs, keepsConfigKey, riskyKey, runsProgram } from "../../../src/perms/git-config.ts";
 import { GIT_PROGRAM_SETTINGS } from "../../../src/perms/run/git-settings.ts";
 import { emptyGrants } from "../../../src/perms/policy.ts";
 import { evaluateRun } from "../../../src/perms/run/evaluate.ts";
@@ -168,5 +168,29 @@ describe("a FIFO where git keeps a file never stops the judge (a command made it
     git(root, {}, "init", "-q", ".");
     writeFileSync(join(root, ".git/config"), `${"# padding\n".repeat(120_000)}[core]\n\tfsmonitor = x\n`);
     expect(judge("git status", root)).toMatchObject({ verdict: "ask", reason: "bunker cannot read this repository's config" });
+  });
+});
+
+describe("the config files git reads before a repository's own (reviewer's R10-12)", () => {
+  test("GIT_CONFIG_NOSYSTEM=0 or false still reads the system's; GIT_CONFIG_SYSTEM names it; a git under another prefix reads that prefix's", () => {
+    const home = "/home/a";
+    const base = { PATH: "/usr/bin:/bin" };
+    expect(globalGitConfigs({ ...base }, home)).toEqual(["/etc/gitconfig", "/home/a/.config/git/config", "/home/a/.gitconfig"]);
+    for (const off of ["0", "false", "no", "off", ""]) expect(globalGitConfigs({ ...base, GIT_CONFIG_NOSYSTEM: off }, home)[0]).toBe("/etc/gitconfig");
+    for (const on of ["1", "true", "yes"]) expect(globalGitConfigs({ ...base, GIT_CONFIG_NOSYSTEM: on }, home)[0]).toBe("/home/a/.config/git/config");
+    expect(globalGitConfigs({ ...base, GIT_CONFIG_SYSTEM: "/srv/gitconfig", XDG_CONFIG_HOME: "/cfg" }, home)).toEqual(["/srv/gitconfig", "/cfg/git/config", "/home/a/.gitconfig"]);
+    const brew = tempDir("bunker-brew-");
+    mkdirSync(join(brew, "bin"));
+    writeFileSync(join(brew, "bin/git"), "");
+    expect(globalGitConfigs({ PATH: `${join(brew, "bin")}:/usr/bin` }, home).slice(0, 2)).toEqual(["/etc/gitconfig", join(brew, "etc/gitconfig")]);
+  });
+
+  test("a relative core.hooksPath in the file GIT_CONFIG_SYSTEM names is the repository's hooks folder", () => {
+    const root = tempDir("bunker-syscfg-");
+    Bun.spawnSync(["git", "init", "-q", root]);
+    const system = join(tempDir("bunker-syscfg-etc-"), "gitconfig");
+    writeFileSync(system, "[core]\n\thooksPath = tools/hooks\n");
+    expect(gitHooksPath(root, { PATH: "/usr/bin", HOME: "/nonexistent", GIT_CONFIG_SYSTEM: system, GIT_CONFIG_NOSYSTEM: "0" }, "/nonexistent")).toBe("tools/hooks");
+    expect(gitHooksPath(root, { PATH: "/usr/bin", HOME: "/nonexistent", GIT_CONFIG_SYSTEM: system, GIT_CONFIG_NOSYSTEM: "1" }, "/nonexistent")).toBeNull();
   });
 });
