@@ -133,6 +133,14 @@ export async function buildApp(config: Config, ui: TerminalUI, greet?: (modelNam
   keepPrivateIn(dirname(config.sessionsPath));
   // A file a deny-read rule matched stays denied in later sessions too, wherever a command moved it (denied-memory.ts).
   rememberDeniedIn(config.grants.deny.read, () => deniedMemoryFile(dirname(config.sessionsPath), config.root));
+  // A file a deny-read rule covers that git holds: its repository's objects hidden from commands and MCP servers (loaded only then).
+  const deny = config.grants.deny.read;
+  if (deny.paths.length > 0 || deny.globs.length > 0) {
+    const { hiddenHistory } = await import("./sandbox/denied-history.ts");
+    const hidden = hiddenHistory(config.root, deny, process.env.HOME || "/");
+    config.hiddenGitObjects = hidden.objects;
+    for (const line of hidden.lines) ui.info(pc.yellow(escapeControl(line)));
+  }
   if (!config.print || config.mcp.servers.length > 0) await probeSandbox();
   const session = new SessionState();
   const changes = startChanges(config, (line) => ui.info(pc.yellow(escapeControl(line))));

@@ -48,6 +48,11 @@ export interface Config {
   idleTimeoutMs: number;
   /** Shown once at start-up: rules-file entries that were ignored, and why. */
   startupWarnings: string[];
+  /**
+   * Object stores of repositories that hold a file a deny-read rule covers (in the index or history): hidden from
+   * commands and MCP servers. Found by buildApp at start, only when a deny-read rule exists (denied-history.ts).
+   */
+  hiddenGitObjects?: string[];
   resume: ResumeRequest | undefined;
   /** --undo / --rewind[=N]: take back file changes of the session instead of running a turn ("list": show the turns). */
   takeBack: { turn: "last" | "list" | number; force: boolean; conversation: boolean } | undefined;

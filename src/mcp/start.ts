@@ -42,7 +42,7 @@ export async function startMcp(opts: StartOptions): Promise<McpHub> {
     denyHosts: config.grants.deny.net.hosts,
     denyAllNet: config.grants.deny.net.all,
     grantedRead: grantedReadPaths(config.grants),
-    deniedRead: "refused" in denied ? config.grants.deny.read.paths : denied,
+    deniedRead: [...("refused" in denied ? config.grants.deny.read.paths : denied), ...(config.hiddenGitObjects ?? [])],
     env,
     ...(env.HOME ? { home: env.HOME } : {}),
   };

@@ -24,6 +24,11 @@ import { objectStoresBefore, objectsAfter } from "../sandbox/git-objects.ts";
 import { unwalkedNote } from "../sandbox/walk-gaps.ts";
 import { laterMatch } from "../perms/runs-later.ts";
 import { rootsDotEntriesLeadTo } from "../perms/startup-files.ts";
+import { reflogsAfter, reflogsBefore } from "../sandbox/git-reflogs.ts";
+import { hiddenHistoryNote } from "../sandbox/denied-history.ts";
+import { deniedProgramFiles } from "../sandbox/denied-programs.ts";
+import { prlimitProgram } from "../sandbox/process-limits.ts";
+import { deniedWriteFolders, deniedWriteRules } from "../sandbox/denied-writes.ts";
 import { loopbackNote, refusalNote, startCommandNet } from "../net/command-net.ts";
 import { grantedLoopbackTargets, permissionGate } from "../net/gate.ts";
 import { deniedPins, scanDenied } from "../sandbox/denied-files.ts";
@@ -51,6 +56,8 @@ export interface RunBashOptions {
   writable?: string[];
   /** Paths inside the workspace kept read-only (--deny-write). */
   readOnly?: string[];
+  /** Git object stores hidden: their history holds a file a deny-read rule covers (denied-history.ts). */
+  hiddenGitObjects?: string[];
   /** The grants, for their deny rules when judging whether a line only reads. */
   grants?: Grants;
   /** The detected sandbox (default: detectSandbox()). */
@@ -78,6 +85,7 @@ export interface RunBashConfig {
   sessionsPath?: string;
   /** --no-session-persistence is false: nothing of the run is kept, the sandbox's home included. */
   persist?: boolean;
+  hiddenGitObjects?: string[];
 }
 
 /**
@@ -96,6 +104,7 @@ export function runBashOptions(config: RunBashConfig): RunBashOptions {
     gitWritable: grants.allow.write.paths.includes(gitDir) && !grants.deny.write.paths.some((p) => isWithin(p, gitDir)),
     writable: grants.allow.write.paths.filter((p) => !isWithin(root, p) && !isWithin(p, root)),
     readOnly: grants.deny.write.paths.filter((p) => isWithin(root, p)),
+    ...(config.hiddenGitObjects?.length ? { hiddenGitObjects: config.hiddenGitObjects } : {}),
     grants,
     ...(config.sessionsPath ? { sessionsDir: dirname(config.sessionsPath) } : {}),
     // The grants as the session starts: the caches its commands see are those written under the same ones.
@@ -184,6 +193,8 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
         throw new ToolError(`not run: ${view.refused}`);
       }
       const argv = confine(p, view.spec, net ? net.wrap([shell, "-c", command]) : [shell, "-c", command], tmp ?? "");
+      // Under --allow-write=.git: the reflogs as they are, to judge the lines the command adds (git-reflogs.ts).
+      const logs = spec.grantedGit?.history?.length ? reflogsBefore(spec.grantedGit.history.map((h) => h.gitDir)) : null;
       // bubblewrap mounts an empty read-only .bunker and .git where there were none: take the empty mount points away after.
       const standIns = [...new Set([join(ctx.root, ".bunker"), join(ctx.root, ".git"), ...standInPaths(spec)])].filter((d) => !existsSync(d));
       try {
@@ -207,7 +218,7 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
           ...(spec.repositories ? wallAfter([ctx.root, ...(spec.grantedRoots ?? [])], spec.repositories) : []),
           ...(spec.grantedGit ? grantedGitAfter(ctx.root, spec.grantedGit) : []),
           ...(spec.grantedGit?.objects ?? []).flatMap((o) => objectsAfter(o, ctx.root)),
-          ...oneLook(() => (spec.grantedGit?.history ?? []).flatMap((h) => [...committedRunsLater(h.worktree, h, laterWhy), ...stagedRunsLater(h.worktree, h, laterWhy), ...replaceRefsMade(h), ...newlyHidden(h.worktree, h)])),
+          ...oneLook(() => (spec.grantedGit?.history ?? []).flatMap((h) => [...committedRunsLater(h.worktree, h, laterWhy), ...stagedRunsLater(h.worktree, h, laterWhy), ...replaceRefsMade(h), ...newlyHidden(h.worktree, h), ...(logs ? reflogsAfter(h.worktree, h, logs, laterOf(ctx.root, opts).match) : [])])),
         ]);
         for (const line of disarmed) ctx.ui.info(`  ${escapeControl(line)}`);
         const notes = [
@@ -217,6 +228,7 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
           spec.repositories ? unwalkedNote(spec.repositories.gaps) : null,
           // A login the command lacked because the person's credentials were withheld: which, and the flag.
           result.exitCode !== 0 ? withheldNote(result.output, withheld, personEnv) : null,
+          hiddenHistoryNote(command, result.exitCode, opts.hiddenGitObjects ?? []),
           ...disarmed.map((l) => `note: ${l}`),
           "copied" in shared && shared.copied.length > 0 ? `note: ${ownCopiesNote(shared, ctx.root)}` : null,
           view.note ? `note: ${view.note}` : null,
@@ -250,7 +262,9 @@ function grantedFolders(writable: string[], root: string): string[] {
 
 /** The runs-later matcher for a command's writable `roots` (the workspace and its granted folders). */
 function laterOf(root: string, opts: RunBashOptions, roots: string[] = [root, ...grantedFolders(opts.writable ?? [], root)]) {
-  return laterMatch(roots, (opts.grants ?? emptyGrants()).protect ?? [], (opts.env ?? process.env).PATH ?? "", { env: opts.env ?? process.env, home: opts.home ?? homedir() });
+  const grants = opts.grants ?? emptyGrants();
+  // Deny-write globs are held like the files that run later: read-only before, set aside after (denied-writes.ts).
+  return laterMatch(roots, [...(grants.protect ?? []), ...deniedWriteRules(grants.deny.write)], (opts.env ?? process.env).PATH ?? "", { env: opts.env ?? process.env, home: opts.home ?? homedir() });
 }
 
 function lstatKind(path: string): "file" | "other" | null {
@@ -326,17 +340,25 @@ export function commandSandboxSpec(command: string, root: string, opts: RunBashO
     hidden: [
       ...(host.hidden ?? []),
       ...grants.deny.read.paths,
+      ...(opts.hiddenGitObjects ?? []),
       ...(confined ? deniedMatches(grants, [root, ...readable, ...writable, ...(host.toolchains ?? [])], root, host.system ?? []) : []),
+      // --deny-run's programs, unexecutable however they are started (denied-programs.ts).
+      ...(confined ? deniedProgramFiles(grants.deny.run, (opts.env ?? process.env).PATH ?? "", startedBy()) : []),
       ...state.hidden,
     ],
     ...(pinned.length > 0 ? { pinned } : {}),
-    readOnly: [...(opts.readOnly ?? []), ...(wall?.readOnly ?? []), ...dotGitFile],
+    readOnly: [...(opts.readOnly ?? []), ...(wall ? deniedWriteFolders(grants.deny.write, roots) : []), ...(wall?.readOnly ?? []), ...dotGitFile],
     ...(wall ? { wallPaths: wall.readOnly } : {}),
     ...(gitGrant ? { grantedGit: gitGrant } : {}),
     workspaceReadOnly,
     ...(workspaceLinkedAs ? { workspaceLinkedAs } : {}),
     ...(wall ? { repositories: wall.state } : {}),
   };
+}
+
+/** The programs every confined command starts with (its shell, the limiter): never masked by a --deny-run. */
+function startedBy(): string[] {
+  return [locateProgram("bash") ?? "/bin/sh", prlimitProgram() ?? ""].filter(Boolean);
 }
 
 /**
@@ -550,7 +572,7 @@ export function sandboxNote(r: ProcessResult, spec: SandboxSpec): string | null 
     );
   } else if (erofs) {
     notes.push(
-      `The sandbox blocked a write: only the workspace${spec.grantedRoots?.length ? ", the folders granted with --allow-write" : ""} and /tmp are writable (every git repository in ${spec.grantedRoots?.length ? "them" : "it"}, at any depth, every .bunker, and the files other tools run later, such as .envrc, .husky/ and .vscode/tasks.json, are read-only; ${spec.gitWritable ? "under --allow-write=.git the top .git's config, hooks, info/ and commondir still are" : "the top .git unless granted with --allow-write=.git"}). ` +
+      `The sandbox blocked a write: only the workspace${spec.grantedRoots?.length ? ", the folders granted with --allow-write" : ""} and /tmp are writable (every git repository in ${spec.grantedRoots?.length ? "them" : "it"}, at any depth, every .bunker, what a --deny-write flag or deny rule names, and the files other tools run later, such as .envrc, .husky/ and .vscode/tasks.json, are read-only; ${spec.gitWritable ? "under --allow-write=.git the top .git's config, hooks, info/ and commondir still are" : "the top .git unless granted with --allow-write=.git"}). ` +
         "Do not retry; if the write is needed, ask the person, who can grant the path with --allow-write=PATH; a file other tools run later is written with the file tools, which ask the person.",
     );
   }
