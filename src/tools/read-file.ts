@@ -8,6 +8,7 @@ import { prepareImage, sniffImage } from "./image.ts";
 import { notFoundError } from "./not-found.ts";
 import { ToolError, type Tool } from "./tool.ts";
 import { readAllowed } from "./walk.ts";
+import { configAsShown } from "../sandbox/repo-configs.ts";
 
 export interface ReadFileInput {
   path: string;
@@ -56,7 +57,8 @@ export const readFileTool: Tool<ReadFileInput> = {
     }
     ctx.session.recordRead(path.real, bytes);
     if (bytes.length === 0) return `(${path.display} is empty)`;
-    return formatLines(bytes.toString("utf8"), offset, limit);
+    // A repository's (or the person's) git config: its credentials withheld, as commands are shown it (repo-configs.ts).
+    return formatLines(configAsShown(path.real, bytes.toString("utf8")).text, offset, limit);
   },
 };
 
