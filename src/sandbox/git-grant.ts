@@ -70,7 +70,8 @@ function kindOf(path: string): Kind {
   }
 }
 
-function subdirs(dir: string): string[] {
+/** The folders in `dir` (none when it cannot be read). */
+export function subdirs(dir: string): string[] {
   try {
     return readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => join(dir, e.name));
   } catch {
