@@ -15,6 +15,7 @@ import { lstatSync, readdirSync } from "node:fs";
 import { join, relative } from "node:path";
 import { isWithin, realpathLoose } from "../perms/workspace.ts";
 import { setAside } from "./git-guard.ts";
+import { subdirs } from "./repo-configs.ts";
 import type { RefsBefore } from "./git-history.ts";
 import { stoppedOperations, stoppedOperationsAfter, type StoppedOperations } from "./git-stopped.ts";
 
@@ -67,15 +68,6 @@ function kindOf(path: string): Kind {
     return st.isSymbolicLink() ? "link" : st.isDirectory() ? "dir" : "file";
   } catch {
     return null;
-  }
-}
-
-/** The folders in `dir` (none when it cannot be read). */
-export function subdirs(dir: string): string[] {
-  try {
-    return readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => join(dir, e.name));
-  } catch {
-    return [];
   }
 }
 

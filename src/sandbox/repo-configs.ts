@@ -5,14 +5,13 @@
 // the copy with the credential withheld (git-config-copy.ts), bound read-only in the file's place inside the sandbox,
 // and the same text to read_file and grep. Commands never write a repository's config (it is read-only to them even
 // under --allow-write=.git: git-grant.ts), so showing them a copy takes nothing from them.
-import { lstatSync } from "node:fs";
+import { lstatSync, readdirSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { commondirTarget, gitfileTarget, readSmallText } from "../perms/gitfile.ts";
 import { gitConfigFiles } from "../perms/startup-files.ts";
 import { homedir } from "../fs/home.ts";
 import { realpathLoose } from "../perms/workspace.ts";
 import { withholdCredentials } from "./git-config-copy.ts";
-import { subdirs } from "./git-grant.ts";
 
 const CONFIGS = ["config", "config.worktree"];
 
@@ -22,6 +21,15 @@ function kindOf(path: string): "file" | "dir" | null {
     return st.isFile() ? "file" : st.isDirectory() ? "dir" : null;
   } catch {
     return null;
+  }
+}
+
+/** The folders in `dir` (none when it cannot be read). */
+export function subdirs(dir: string): string[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => join(dir, e.name));
+  } catch {
+    return [];
   }
 }
 
