@@ -16,6 +16,7 @@ import { lstatSync, readdirSync } from "node:fs";
 import { join, relative } from "node:path";
 import { isWithin, realpathLoose } from "../perms/workspace.ts";
 import { setAside } from "./git-guard.ts";
+import { subdirs } from "./repo-configs.ts";
 import type { RefsBefore } from "./git-history.ts";
 import { stoppedOperations, stoppedOperationsAfter, type StoppedOperations } from "./git-stopped.ts";
 
@@ -70,14 +71,6 @@ function kindOf(path: string): Kind {
     return st.isSymbolicLink() ? "link" : st.isDirectory() ? "dir" : "file";
   } catch {
     return null;
-  }
-}
-
-function subdirs(dir: string): string[] {
-  try {
-    return readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => join(dir, e.name));
-  } catch {
-    return [];
   }
 }
 

@@ -19,6 +19,8 @@ import { inheritedFds } from "../sandbox/self-binary.ts";
 import { grantsKey, keptHome } from "../sandbox/kept-home.ts";
 import { wallAfter, wallBefore } from "../sandbox/git-wall.ts";
 import { grantedGit, grantedGitAfter } from "../sandbox/git-grant.ts";
+import { credentialFreeCopies } from "../sandbox/git-config-copy.ts";
+import { gitDirsOfFolder, repositoryConfigs } from "../sandbox/repo-configs.ts";
 import { committedRunsLater, historyBefore, newlyHidden, oneLook, replaceRefsMade, stagedRunsLater } from "../sandbox/git-history.ts";
 import { objectStoresBefore, objectsAfter } from "../sandbox/git-objects.ts";
 import { unwalkedNote } from "../sandbox/walk-gaps.ts";
@@ -320,6 +322,8 @@ export function commandSandboxSpec(command: string, root: string, opts: RunBashO
   const dotGitFile = gitGrant && lstatKind(join(root, ".git")) === "file" ? [join(root, ".git")] : [];
   const readable = [...grantedReadPaths(grants), ...linkedGrants, ...(opts.gitWritable ? [] : gitDirs), ...enclosingGitDirs(root, host.home ?? realpathLoose(opts.home ?? homedir()).real)];
   const writable = [...grantedWrites, ...(opts.gitWritable ? gitDirs : [])];
+  // A granted folder's repository config that holds a credential: shown as a copy without it, as the workspace's (repo-configs.ts).
+  const repoCopies = confined ? credentialFreeCopies(repositoryConfigs([...(opts.writable ?? []), ...grantedReadPaths(grants)].flatMap(gitDirsOfFolder))) : {};
   // bunker's own state folder: hidden even in a workspace that holds it (state-dir.ts).
   const state = opts.sessionsDir ? stateDirView(stateDirMade(opts.sessionsDir), root, workspaceReadOnly ? [] : writable) : { hidden: [], pinned: [] };
   // The sandbox home's caches, kept for the workspace's next commands, in the state folder only bunker sees.
@@ -329,6 +333,7 @@ export function commandSandboxSpec(command: string, root: string, opts: RunBashO
   const pinned = [...new Set([...state.pinned, ...(confined && !workspaceReadOnly ? deniedPins(grants.deny.read, roots) : [])])];
   return {
     ...host,
+    gitConfigCopies: { ...host.gitConfigCopies, ...repoCopies },
     ...(kept ? { keptHome: kept } : {}),
     root,
     allowNet: opts.allowNet,
