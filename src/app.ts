@@ -6,6 +6,9 @@ import { TodoRoundHook } from "./agent/todo.ts";
 import { Model } from "./agent/model.ts";
 import { SessionState } from "./agent/session-state.ts";
 import { buildSystemPrompt } from "./agent/system-prompt.ts";
+import type { InstructionsFile } from "./agent/instructions.ts";
+import { matchesPathRules } from "./perms/path-rules.ts";
+import { rulesFilePaths } from "./perms/rules-file.ts";
 import { costUSD } from "./agent/usage.ts";
 import type { Config } from "./config.ts";
 import { NoPromptApprover } from "./perms/approver.ts";
@@ -143,11 +146,22 @@ export async function buildApp(config: Config, ui: TerminalUI, greet?: (modelNam
   };
   const model = new Model({ apiKey: config.apiKey, baseURL: config.baseURL, model: opened.model, retryBaseMs: config.retryBaseMs, idleTimeoutMs: config.idleTimeoutMs, thinking: config.thinking });
   if (model.thinking.note) ui.info(pc.yellow(escapeControl(model.thinking.note)));
+  let instructions: InstructionsFile[] = [];
   const system = buildSystemPrompt(config.root, {
     canRead: (real) => perms.policy.decide("read", real).verdict === "allow",
+    // The person's own file and the repository's above the workspace are read unless a deny rule covers them.
+    denied: (real) => matchesPathRules(config.grants.deny.read, real, true) !== null,
+    userDir: dirname(rulesFilePaths(config.root).user),
+    read: (files) => (instructions = files),
     warn: (message) => ui.info(pc.yellow(escapeControl(message))),
   });
   greet?.(model.name);
+  // Which instruction files went into the prompt (a headless run says so with --verbose).
+  if (instructions.length > 0) {
+    const line = pc.dim(`instructions: ${instructions.map((f) => escapeControl(f.shown)).join(", ")}`);
+    if (config.print) ui.debug(line);
+    else ui.info(line);
+  }
   // The MCP client is loaded only when servers are configured.
   const mcp = config.mcp.servers.length === 0 ? undefined : await (await import("./mcp/start.ts")).startMcp({
     config, registry, interactive: canPrompt(config), notify: (line) => ui.info(pc.yellow(escapeControl(line))), aside: (fn) => ui.aside(fn),

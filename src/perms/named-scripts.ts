@@ -47,9 +47,11 @@ const MAX_PATHS = 200;
 /**
  * The literal relative (or absolute) paths `text` names that look like files it runs, as written (`./x`,
  * `scripts/x.sh`); the caller resolves them against the folders they may be read from. Those an interpreter is
- * handed (`node tools`, `python3 tools`: a folder there runs its entry file) are also put in `handed`.
+ * handed (`node tools`, `python3 tools`: a folder there runs its entry file) are also put in `handed`; the folders
+ * python puts first on its module path in `first`. `tails`: a path written after an expansion bunker cannot know
+ * (`"$ROOT/tools/lint.py"`) is taken as the same path from the folders it is read from, failing closed (a hook's words).
  */
-export function namedPaths(text: string, handed?: Set<string>, first?: Set<string>): string[] {
+export function namedPaths(text: string, handed?: Set<string>, first?: Set<string>, tails = false): string[] {
   const out = new Set<string>();
   // Folders a literal `cd` went to: a relative path after it is read from there too.
   const cds: string[] = [];
@@ -68,7 +70,7 @@ export function namedPaths(text: string, handed?: Set<string>, first?: Set<strin
   for (const line of text.split("\n")) {
     // A comment line (shell, YAML, TOML) names nothing that runs; a `#!` line names the interpreter.
     if (/^\s*(#|\/\/)/.test(line)) continue;
-    for (const piece of line.replace(EXPANDED, " $ ").split(STARTERS)) {
+    for (const piece of line.replace(EXPANDED, (whole: string, expansion: string) => expandedTail(whole.slice(expansion.length), tails)).split(STARTERS)) {
       // Each piece between separators starts a command: its first word (past wrappers and assignments) is one run.
       let atCommand = true;
       let runs = false;
@@ -150,6 +152,11 @@ export function namedPaths(text: string, handed?: Set<string>, first?: Set<strin
     }
   }
   return [...out];
+}
+
+/** What stands for an expansion bunker cannot know: nothing, or with `tails` the relative path written after it. */
+function expandedTail(tail: string, tails: boolean): string {
+  return tails && /^\/[\w@+.~-]/.test(tail) ? ` ${tail.slice(1)}` : " $ ";
 }
 
 /** Where the expansions a hook or a config may name its scripts through lead, as bunker knows them without running anything. */

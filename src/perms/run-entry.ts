@@ -4,7 +4,7 @@
 // answer for both places that need it: the files a hook runs (named-scripts.ts, git-guard.ts: red team 10's F11,
 // a hook saying `python3 -m tools.lint` left tools/lint.py writable) and a project MCP server's consent hash
 // (mcp/config.ts: red team 9's F09).
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, lstatSync, readdirSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { readRegularSync } from "../fs/file-kind.ts";
 
@@ -110,7 +110,10 @@ export function pythonSiblings(file: string, list: (dir: string) => readonly str
   const stem = basename(file).slice(0, -3);
   const out: { path: string; cache: boolean }[] = [];
   for (const name of list(dir)) if (isPythonSibling(stem, name)) out.push({ path: join(dir, name), cache: false });
-  for (const name of list(join(dir, "__pycache__"))) if (name.startsWith(`${stem}.`) && name.endsWith(".pyc")) out.push({ path: join(dir, "__pycache__", name), cache: true });
+  // A __pycache__ that is a link leads Python to bytecode kept elsewhere: the link itself counts (set aside whole).
+  const cache = join(dir, "__pycache__");
+  if (isLinkPath(cache)) out.push({ path: cache, cache: false });
+  else for (const name of list(cache)) if (name.startsWith(`${stem}.`) && name.endsWith(".pyc")) out.push({ path: join(cache, name), cache: true });
   return out;
 }
 
@@ -127,12 +130,22 @@ function isPythonSibling(stem: string, name: string): boolean {
 export function pythonSourceOf(path: string): { source: string; cache: boolean } | null {
   const dir = dirname(path);
   const name = basename(path);
+  if (name === "__pycache__") return null;
   if (basename(dir) === "__pycache__") {
     const m = /^([^.]+)\.[^/]*\.pyc$/.exec(name);
     return m ? { source: join(dirname(dir), `${m[1]}.py`), cache: true } : null;
   }
   const m = /^([^.]+)(\.[^/]*)?\.(so|pyd)$/.exec(name) ?? /^([^.]+)\.pyc$/.exec(name);
   return m ? { source: join(dir, `${m[1]}.py`), cache: false } : null;
+}
+
+/** Whether `path` is a symbolic link (not followed). */
+function isLinkPath(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
+  }
 }
 
 /** A folder's names, or none (not there, not a folder). */

@@ -143,9 +143,11 @@ export function startupMatcher(env: Env = process.env, home: string = env.HOME |
   for (const link of dotEntryLinks(home, xdgConfigHome(env, home))) {
     for (const hop of linkHops(link)) {
       const folder = statOrNull(hop)?.isDirectory() === true;
-      // A link to the folder the person works in (~/.dotfiles -> the repository bunker runs in) guards its files one
-      // by one, through the links that lead to them, not the whole workspace.
-      if (folder && roots.some((r) => isWithin(realOrSelf(hop), r))) continue;
+      // A link to a folder that holds the folder the person works in (~/.ipython -> the repository bunker runs in, or
+      // one above it) makes what a command writes there the program's to run (the reviewer's R10-10): the workspace's
+      // part of it runs later as any other dot-entry's target. Not a link to the whole file system or the home
+      // (wine's ~/.wine/dosdevices/z: -> /), which no program reads as its own folder.
+      if (folder && holdsHome(realOrSelf(hop), home)) continue;
       const why = `${DOT_ENTRY} (${shownOf(link)} leads here)`;
       for (const p of new Set([hop, realOrSelf(hop)])) {
         if (folder) folders.push({ dir: p, why });
@@ -169,6 +171,29 @@ export function startupMatcher(env: Env = process.env, home: string = env.HOME |
 }
 
 const DOT_ENTRY = "a dot-entry of your home: the program that reads it runs what it says";
+
+/**
+ * The roots (the workspace, granted write folders) a dot-entry of the home leads into, each with that dot-entry as
+ * the person names it (~/.ipython -> the workspace, or to a folder holding it: the reviewer's R10-10). Every file
+ * there is one the program reading that folder runs or obeys, so commands get it read-only whole (one mount: a
+ * file-by-file guard of a whole repository costs bubblewrap seconds a command), and the write tools ask.
+ */
+export function rootsDotEntriesLeadTo(roots: readonly string[], env: Env = process.env, home: string = env.HOME || homedir()): { root: string; link: string }[] {
+  const out: { root: string; link: string }[] = [];
+  for (const link of dotEntryLinks(home, xdgConfigHome(env, home))) {
+    for (const hop of linkHops(link)) {
+      const real = realOrSelf(hop);
+      if (holdsHome(real, home) || statOrNull(hop)?.isDirectory() !== true) continue;
+      for (const root of roots) if (isWithin(real, root) && !out.some((o) => o.root === root)) out.push({ root, link: isWithin(home, link) ? `~/${relative(home, link)}` : link });
+    }
+  }
+  return out;
+}
+
+/** Whether `dir` is the home or a folder above it (`/`): a link there leads to everything, not to one program's files. */
+function holdsHome(dir: string, home: string): boolean {
+  return isWithin(dir, realOrSelf(home));
+}
 
 /** How many entries of the home's dot-folders are read looking for links, shallowest first (a link stow makes is near the top). */
 const DOT_LINK_BUDGET = 20_000;

@@ -11,7 +11,9 @@ import { processLimits } from "./process-limits.ts";
 
 /** What a command sees, in one phrase. */
 export function describeView(spec: SandboxSpec): string {
-  const ws = spec.workspaceReadOnly
+  const ws = spec.workspaceLinkedAs
+    ? `the workspace (read-only: ${spec.workspaceLinkedAs} in the person's home leads to it)`
+    : spec.workspaceReadOnly
     ? "the workspace (read-only, as this command only reads)"
     : `the workspace (read-write; ${spec.gitWritable ? ".bunker and .git's config, hooks and info/" : ".git and .bunker"} read-only)`;
   return `${ws}, the system and toolchain directories and git's config (read-only), what the person granted (--allow-read, --allow-write), ${homePhrase(spec)} and a private /tmp; nothing else of this machine`;

@@ -74,6 +74,8 @@ export interface WorkspaceScan extends WalkGaps {
   pythonFirst?: (real: string) => string | null;
   /** The modules in those folders now → why: the walk after a command sets aside one not there before (they stay writable). */
   firstModules?: Map<string, string>;
+  /** Every package.json in the roots (not in node_modules): its hook keys run on the next commit (package-hooks.ts). */
+  packageJsons?: string[];
 }
 
 /** Which files run later (runsLaterMatcher), and a key that changes when that answer may (settings, hooksPath). */
@@ -99,6 +101,8 @@ interface DirMemo {
   unlistable: string | null;
   /** Names in it that are not UTF-8 (not entered: the decoded name opens nothing). */
   undecodable: Buffer[];
+  /** Whether it holds a package.json (whose hook keys git's commit runs: package-hooks.ts). */
+  packageJson?: boolean;
 }
 
 /** Per runs-later key and directory: what it held when last read (re-read when its ctime changes, which no command can fake). */
@@ -125,7 +129,7 @@ export function findGitSites(root: string): GitSite[] {
  * walked on their own (the workspace inside a granted parent).
  */
 export function scanWorkspace(root: string, later: LaterMatch = NO_LATER, skip: readonly string[] = [], maxDirs = walkBound, known?: ReadonlyMap<string, string>): WorkspaceScan {
-  const out: WorkspaceScan = { sites: [], later: new Map(), links: new Map(), cut: [], unlistable: [], undecodable: [], unwalked: [], dirs: new Map(), unsettled: [] };
+  const out: WorkspaceScan = { sites: [], later: new Map(), links: new Map(), cut: [], unlistable: [], undecodable: [], unwalked: [], dirs: new Map(), unsettled: [], packageJsons: [] };
   const stack = [root];
   // After a command (`known`: the folders the walk before it read): the folders that were there first, then the new
   // ones, so a walk cut at its bound has left only folders the command made (walk-gaps.ts sets those aside).
@@ -179,6 +183,7 @@ export function scanWorkspace(root: string, later: LaterMatch = NO_LATER, skip: 
     for (const link of m.links) linkedLater(link, later, out);
     if (m.unlistable) out.unlistable.push({ path: dir, id: `${st.dev}:${st.ino}:${st.ctimeMs}`, owned: st.uid === process.getuid?.(), code: m.unlistable });
     for (const name of m.undecodable) out.undecodable.push({ dir, name, id: bytesId(joinBytes(dir, name)) ?? "gone" });
+    if (m.packageJson) out.packageJsons!.push(join(dir, "package.json"));
     for (const d of m.subdirs) if (!skip.includes(d)) (known && !known.has(d) ? fresh : stack).push(d);
   }
   return out;
@@ -223,7 +228,7 @@ export interface Trusted {
 }
 
 function scanRootsOnce(roots: readonly string[], later: LaterMatch, maxDirs: number, known?: ReadonlyMap<string, string>, trusted?: Trusted): WorkspaceScan {
-  const out: WorkspaceScan = { sites: [], later: new Map(), links: new Map(), cut: [], unlistable: [], undecodable: [], unwalked: [], dirs: new Map(), unsettled: [] };
+  const out: WorkspaceScan = { sites: [], later: new Map(), links: new Map(), cut: [], unlistable: [], undecodable: [], unwalked: [], dirs: new Map(), unsettled: [], packageJsons: [] };
   for (const root of roots) {
     const scan = scanWorkspace(root, later, roots.filter((r) => r !== root && isWithin(root, r)), maxDirs, known);
     for (const [d, stamp] of scan.dirs!) out.dirs!.set(d, stamp);
@@ -233,6 +238,7 @@ function scanRootsOnce(roots: readonly string[], later: LaterMatch, maxDirs: num
     out.unlistable.push(...scan.unlistable);
     out.undecodable.push(...scan.undecodable);
     out.unwalked.push(...scan.unwalked);
+    out.packageJsons!.push(...scan.packageJsons!);
     for (const [p, id] of scan.later) out.later.set(p, id);
     for (const [l, t] of scan.links) out.links.set(l, t);
   }
@@ -428,7 +434,8 @@ function namedScripts(roots: readonly string[], later: LaterMatch, out: Workspac
     };
     const handed = new Set<string>();
     const first = new Set<string>();
-    for (const path of namedPaths(text, handed, first)) for (const base of path.startsWith("/") ? ["/"] : bases) name(resolve(base, path), handed.has(path));
+    // A path after an expansion bunker cannot know (`"$ROOT/tools/lint.py"`) is read as written from the folders it may run in.
+    for (const path of namedPaths(text, handed, first, true)) for (const base of path.startsWith("/") ? ["/"] : bases) name(resolve(base, path), handed.has(path));
     // The folder python puts first on its module path (the work tree for -m, a script's own folder).
     for (const d of first) {
       const real = realpathLoose(resolve(bases[0]!, d)).real;
@@ -637,6 +644,7 @@ function readDir(dir: string, ctimeMs: number, ino: number, later: LaterMatch): 
     } else if (e.isDirectory()) {
       m.subdirs.push(p);
     } else {
+      if (e.name === "package.json" && !dir.split("/").includes("node_modules")) m.packageJson = true;
       if (e.isSymbolicLink()) m.links.push(p);
       // A link counts where a folder of such files would (`.husky -> elsewhere`).
       if (later.match(p) !== null || (e.isSymbolicLink() && later.match(`${p}/_`) !== null)) m.later.push(p);

@@ -9,6 +9,7 @@
 // person and the model.
 import { disarmNewRepositories, gitGuard, isLink, obeyedFiles, recheckLinked, scanRoots, scanWhy, setAsideFirstModules, setAsideRunsLater, type GitSite, type LaterMatch, type WorkspaceScan } from "./git-guard.ts";
 import { linkedFiles } from "./hard-links.ts";
+import { hookKeysBefore, restoreHookKeys } from "./package-hooks.ts";
 import { gapsAfter, gapsBefore, setAsideUnwalked, type WalkGaps } from "./walk-gaps.ts";
 import { relative } from "node:path";
 import { isWithin } from "../perms/workspace.ts";
@@ -36,6 +37,8 @@ export interface WallState {
   mountsMove?: boolean;
   /** The modules in the folders python puts first on its module path for a hook (git-guard.ts): a new one is set aside after. */
   firstModules?: ReadonlyMap<string, string>;
+  /** Each package.json's hook keys before (package-hooks.ts): a change the command made to one is undone after. */
+  hookKeys?: ReadonlyMap<string, Record<string, string>>;
 }
 
 /** Before: the paths to mount read-only (every git site's, each runs-later file, each folder the walk cannot list), or why the process may not run. */
@@ -57,7 +60,7 @@ export function wallBefore(roots: string[], later: LaterMatch, globalConfig: str
   const obeyed = obeyedFiles(roots, guard, scan.sites, writableGit);
   return {
     readOnly: [...guard.readOnly.filter((p) => !writableGit.has(p)), ...laterReadOnly, ...gaps.readOnly],
-    state: { sites: scan.sites, missingHooks: guard.missingHooks, missingIncludes: guard.missingIncludes, later, laterFiles: scan.later, gaps: gapsOf(scan), dirs: scan.dirs ?? new Map(), linked: linkedFiles([...obeyed.configs, ...obeyed.hooks]), linkedConfigs: new Set(obeyed.configs), firstModules: scan.firstModules ?? new Map() },
+    state: { sites: scan.sites, missingHooks: guard.missingHooks, missingIncludes: guard.missingIncludes, later, laterFiles: scan.later, gaps: gapsOf(scan), dirs: scan.dirs ?? new Map(), linked: linkedFiles([...obeyed.configs, ...obeyed.hooks]), linkedConfigs: new Set(obeyed.configs), firstModules: scan.firstModules ?? new Map(), hookKeys: hookKeysBefore(scan.packageJsons ?? []) },
   };
 }
 
@@ -137,5 +140,6 @@ export function wallAfter(roots: string[], before: WallState): string[] {
     ...step("checking the hard-linked files git obeys", () => recheckLinked(roots, before.linked, before.linkedConfigs)),
     ...step("setting aside the files this command made that run later", () => setAsideRunsLater(roots, before.laterFiles, found.later, (p) => before.later.match(p) ?? scanWhy(found, p, roots[0]!), before.dirs)),
     ...step("setting aside the modules this command made where a hook's python looks first", () => setAsideFirstModules(roots, before.firstModules ?? new Map(), found.firstModules ?? new Map())),
+    ...step("undoing the command's changes to package.json's hook keys", () => restoreHookKeys(roots[0]!, before.hookKeys ?? new Map(), found.packageJsons ?? [])),
   ];
 }

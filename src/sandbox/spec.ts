@@ -73,6 +73,11 @@ export interface SandboxSpec {
    * that bunker ran unasked because it only reads (ls, cat, git status…).
    */
   workspaceReadOnly?: boolean;
+  /**
+   * Why the workspace is read-only whole for a command that may write: a dot-entry of the person's home leads to it
+   * or to a folder holding it (~/.ipython: the program reading that folder runs what is written there), as the person names that entry.
+   */
+  workspaceLinkedAs?: string;
   /** The repositories found in the workspace before the command (every one is in readOnly): checked again after it. */
   repositories?: WallState;
   /** Writable even when the workspace is read-only: an MCP server's own state directory (and what the person's settings let it write). */

@@ -39,6 +39,19 @@ export function boundOutput(text: string, opts: BoundOptions): string {
   return `${lines.slice(0, shown).join("\n")}\n${truncationNote(shown, lines.length, hint)}`;
 }
 
+/**
+ * A result the model got only part of, and the person's line saying so under the tool's line ("… first 2,000 lines
+ * of 9,001"): the model is told how to get the rest; the person would otherwise take the result for whole.
+ */
+export function partResult(content: string, cut: string | undefined): string | { content: string; isError: false; shown: string } {
+  return cut === undefined ? content : { content, isError: false, shown: `… ${cut}` };
+}
+
+/** A count as the person reads it: 9,001. */
+export function count(n: number): string {
+  return n.toLocaleString("en-US");
+}
+
 export function truncationNote(shown: number, total: number, hint: string): string {
   return `[output truncated: showing ${shown} of ${total} lines; ${hint}]`;
 }

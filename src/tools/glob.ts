@@ -2,7 +2,7 @@
 // the shared ignore-aware walk; a symbolic link is listed only when the file
 // it leads to may be read, and is never followed into a directory.
 import { lstatSync, statSync } from "node:fs";
-import { MAX_OUTPUT_BYTES } from "./bound.ts";
+import { count, MAX_OUTPUT_BYTES, partResult } from "./bound.ts";
 import { notFoundError } from "./not-found.ts";
 import { fileKind, notRegularMessage } from "../fs/file-kind.ts";
 import { globSpec } from "./specs.ts";
@@ -67,7 +67,9 @@ export const globTool: Tool<GlobInput> = {
     }
     if (lines.length < found.length || !complete) {
       const total = complete ? `${found.length}` : `more than ${found.length}`;
-      lines.push(`[showing the ${lines.length} newest of ${total} matches; use a narrower pattern or path to see others]`);
+      const shown = lines.length;
+      lines.push(`[showing the ${shown} newest of ${total} matches; use a narrower pattern or path to see others]`);
+      return partResult(lines.join("\n"), `the ${count(shown)} newest of ${complete ? "" : "more than "}${count(found.length)} files`);
     }
     return lines.join("\n");
   },

@@ -6,13 +6,13 @@
 import { statSync } from "node:fs";
 import { fileKind, notRegularMessage, openRegular } from "../fs/file-kind.ts";
 import { configAsShown } from "../sandbox/repo-configs.ts";
-import { MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES } from "./bound.ts";
+import { count, MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES, partResult } from "./bound.ts";
 import { notFoundError } from "./not-found.ts";
 import { isBinary, MAX_FILE_BYTES } from "./read-file.ts";
 import { requiredLiteral } from "./regex-literal.ts";
 import { compileLineRegex, formatMatches, matchingLines, RegexTooComplex, type LineRegex } from "./search-text.ts";
 import { grepSpec, MAX_CONTEXT } from "./specs.ts";
-import { ToolError, type Tool } from "./tool.ts";
+import { ToolError, type Tool, type ToolOutput } from "./tool.ts";
 import { displayPath, readAllowed, walk, walkFilter, type WalkEntry } from "./walk.ts";
 
 export interface GrepInput {
@@ -60,7 +60,7 @@ export const grepTool: Tool<GrepInput> = {
       if (result === "too-large") throw new ToolError(`${target.display} is larger than ${MAX_FILE_BYTES / 1048576} MiB; grep skips it`);
       if (isGaveUp(result)) out.gaveUp(result.gaveUp);
       else if (result) out.add(result);
-      return out.render(input.pattern, target.display, 1, 0);
+      return out.result(input.pattern, target.display, 1, 0);
     }
 
     const glob = input.glob ? new Bun.Glob(input.glob) : undefined;
@@ -93,7 +93,7 @@ export const grepTool: Tool<GrepInput> = {
     };
     await Promise.all(Array.from({ length: READ_CONCURRENCY }, worker));
     if (ctx.signal.aborted) throw new ToolError("grep was interrupted");
-    return out.render(input.pattern, target.display, searched, skipped);
+    return out.result(input.pattern, target.display, searched, skipped);
   },
 };
 
@@ -192,7 +192,18 @@ class OutputSink {
     this.gaveUpOn.push(display);
   }
 
-  render(pattern: string, where: string, searched: number, skipped: number): string {
+  /** The output, and the person's line when it was cut or may miss matches. */
+  result(pattern: string, where: string, searched: number, skipped: number): ToolOutput {
+    const shown = this.lines.length;
+    const content = this.render(pattern, where, searched, skipped);
+    const cut = [
+      ...(this.full ? [`first ${count(shown)} lines of matches; more exist`] : []),
+      ...(this.gaveUpOn.length > 0 ? [`matches in ${count(this.gaveUpOn.length)} file${this.gaveUpOn.length === 1 ? "" : "s"} may be missing (the pattern is too complex)`] : []),
+    ];
+    return partResult(content, cut.length > 0 ? cut.join("; ") : undefined);
+  }
+
+  private render(pattern: string, where: string, searched: number, skipped: number): string {
     const skippedNote = skipped > 0 ? `; ${skipped} binary or oversized file${skipped === 1 ? "" : "s"} skipped` : "";
     if (this.gaveUpOn.length > 0) {
       const files = this.gaveUpOn.length === 1 ? this.gaveUpOn[0]! : `${this.gaveUpOn.length} files (${this.gaveUpOn.slice(0, 3).join(", ")}${this.gaveUpOn.length > 3 ? ", …" : ""})`;

@@ -1,7 +1,7 @@
 // list_files: a directory as an indented tree. `.git` and gitignored entries
 // are left out (counted in a note); symbolic links are shown, never entered.
 import { statSync } from "node:fs";
-import { MAX_OUTPUT_BYTES } from "./bound.ts";
+import { count, MAX_OUTPUT_BYTES, partResult } from "./bound.ts";
 import { notFoundError } from "./not-found.ts";
 import { fileKind, notRegularMessage } from "../fs/file-kind.ts";
 import { DEFAULT_DEPTH, listFilesSpec, MAX_DEPTH } from "./specs.ts";
@@ -51,11 +51,12 @@ export const listFilesTool: Tool<ListFilesInput> = {
       bytes += Buffer.byteLength(line) + 1;
     }
     if (lines.length === 1) lines.push("  (empty)");
+    const entries = lines.length - 1;
     const notes: string[] = [];
     if (stopped) notes.push(`stopped at ${lines.length - 1} entries; list a subdirectory or use a smaller depth to see the rest`);
     if (depth > MAX_DEPTH) notes.push(`depth capped at ${MAX_DEPTH}`);
     if (ignored > 0) notes.push(`${ignored} gitignored entr${ignored === 1 ? "y" : "ies"} not shown`);
     if (notes.length > 0) lines.push(`[${notes.join("; ")}]`);
-    return lines.join("\n");
+    return partResult(lines.join("\n"), stopped ? `first ${count(entries)} entries; the listing stopped there` : undefined);
   },
 };

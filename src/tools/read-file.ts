@@ -3,7 +3,7 @@
 // (PNG, JPEG, GIF, WebP) comes back as an image block (tools/image.ts).
 import { closeSync } from "node:fs";
 import { MAX_WORKSPACE_FILE_BYTES, openRegularSync, readOpened } from "../fs/file-kind.ts";
-import { cutLine, MAX_OUTPUT_BYTES } from "./bound.ts";
+import { count, cutLine, MAX_OUTPUT_BYTES, partResult } from "./bound.ts";
 import { prepareImage, sniffImage } from "./image.ts";
 import { notFoundError } from "./not-found.ts";
 import { ToolError, type Tool } from "./tool.ts";
@@ -58,7 +58,8 @@ export const readFileTool: Tool<ReadFileInput> = {
     ctx.session.recordRead(path.real, bytes);
     if (bytes.length === 0) return `(${path.display} is empty)`;
     // A repository's (or the person's) git config: its credentials withheld, as commands are shown it (repo-configs.ts).
-    return formatLines(configAsShown(path.real, bytes.toString("utf8")).text, offset, limit);
+    const { text, shown } = formatLines(configAsShown(path.real, bytes.toString("utf8")).text, offset, limit);
+    return partResult(text, shown);
   },
 };
 
@@ -95,7 +96,7 @@ export function isBinary(bytes: Uint8Array): boolean {
  * Lines offset..offset+limit-1, numbered, each cut at MAX_LINE_CHARS, and
  * stopped early at the output byte budget; a last line says how to go on.
  */
-export function formatLines(text: string, offset: number, limit: number): string {
+export function formatLines(text: string, offset: number, limit: number): { text: string; shown?: string } {
   const lines = text.split("\n");
   if (lines[lines.length - 1] === "") lines.pop(); // the newline that ends the last line
   const total = lines.length;
@@ -115,11 +116,14 @@ export function formatLines(text: string, offset: number, limit: number): string
     bytes += size;
     shownLast = n;
   }
-  if (shownLast < total) {
-    const why = shownLast < last ? "output limit reached" : "line limit reached";
-    out.push(`[showing lines ${offset}-${shownLast} of ${total} (${why}); to read on, use offset=${shownLast + 1}]`);
+  if (shownLast < total || offset > 1) {
+    const atLimit = shownLast < last;
+    if (shownLast < total) out.push(`[showing lines ${offset}-${shownLast} of ${total} (${atLimit ? "output limit reached" : "line limit reached"}); to read on, use offset=${shownLast + 1}]`);
+    // The person's line: which part the model read ("first 2,000 lines of 9,001", "lines 10-20 of 300").
+    const part = offset === 1 ? `first ${count(shownLast)} line${shownLast === 1 ? "" : "s"}` : `lines ${count(offset)}-${count(shownLast)}`;
+    return { text: out.join("\n"), shown: `${part} of ${count(total)}${atLimit ? " (the output limit, about 20 KB)" : ""}` };
   }
-  return out.join("\n");
+  return { text: out.join("\n") };
 }
 
 function stripCR(line: string): string {

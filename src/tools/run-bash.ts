@@ -24,6 +24,7 @@ import { gitDirsOfFolder, repositoryConfigs } from "../sandbox/repo-configs.ts";
 import { committedRunsLater, historyBefore, newlyHidden, oneLook, replaceRefsMade, stagedRunsLater } from "../sandbox/git-history.ts";
 import { unwalkedNote } from "../sandbox/walk-gaps.ts";
 import { laterMatch } from "../perms/runs-later.ts";
+import { rootsDotEntriesLeadTo } from "../perms/startup-files.ts";
 import { loopbackNote, refusalNote, startCommandNet } from "../net/command-net.ts";
 import { grantedLoopbackTargets, permissionGate } from "../net/gate.ts";
 import { deniedPins, scanDenied } from "../sandbox/denied-files.ts";
@@ -276,10 +277,17 @@ export function commandSandboxSpec(command: string, root: string, opts: RunBashO
   const grants = opts.grants ?? emptyGrants();
   const host = hostView(root, opts.env ?? process.env, opts.home ?? homedir());
   const gitDirs = linkedGitDirs(root);
-  const workspaceReadOnly = confined && (readOnly ?? evaluateRun(command, { root, grants }).readOnly);
+  // A dot-entry of the person's home that leads to the workspace or a granted folder (~/.ipython -> the workspace:
+  // the reviewer's R10-10) makes every file there the program's: read-only whole to commands (startup-files.ts).
+  const linked = confined ? rootsDotEntriesLeadTo([root, ...grantedFolders(opts.writable ?? [], root)], opts.env ?? process.env, opts.home ?? homedir()) : [];
+  const workspaceLinkedAs = linked.find((l) => l.root === root)?.link;
+  // A granted write folder such a link leads to is shown read-only instead.
+  const linkedGrants = linked.filter((l) => l.root !== root).map((l) => l.root);
+  const grantedWrites = (opts.writable ?? []).filter((p) => !linkedGrants.includes(p));
+  const workspaceReadOnly = confined && (workspaceLinkedAs !== undefined || (readOnly ?? evaluateRun(command, { root, grants }).readOnly));
   // Every repository at any depth read-only (the top one writable only when granted); not needed when nothing is writable.
   // Every writable root guarded alike: the workspace and each granted folder (`--allow-write=../shared`).
-  const granted = confined && !workspaceReadOnly ? grantedFolders(opts.writable ?? [], root) : [];
+  const granted = confined && !workspaceReadOnly ? grantedFolders(grantedWrites, root) : [];
   const roots = [root, ...granted];
   const topGit = new Set(opts.gitWritable ? [join(root, ".git"), ...gitDirsInside(root)] : []);
   // The git wall: every repository site, runs-later file and folder the walk cannot list read-only (git-wall.ts).
@@ -293,10 +301,10 @@ export function commandSandboxSpec(command: string, root: string, opts: RunBashO
     return before ? [{ ...before, worktree }] : [];
   }));
   const dotGitFile = gitGrant && lstatKind(join(root, ".git")) === "file" ? [join(root, ".git")] : [];
-  const readable = [...grantedReadPaths(grants), ...(opts.gitWritable ? [] : gitDirs), ...enclosingGitDirs(root, host.home ?? realpathLoose(opts.home ?? homedir()).real)];
-  const writable = [...(opts.writable ?? []), ...(opts.gitWritable ? gitDirs : [])];
+  const readable = [...grantedReadPaths(grants), ...linkedGrants, ...(opts.gitWritable ? [] : gitDirs), ...enclosingGitDirs(root, host.home ?? realpathLoose(opts.home ?? homedir()).real)];
+  const writable = [...grantedWrites, ...(opts.gitWritable ? gitDirs : [])];
   // A granted folder's repository config that holds a credential: shown as a copy without it, as the workspace's (repo-configs.ts).
-  const repoCopies = confined ? credentialFreeCopies(repositoryConfigs([...(opts.writable ?? []), ...grantedReadPaths(grants)].flatMap(gitDirsOfFolder))) : {};
+  const repoCopies = confined ? credentialFreeCopies(repositoryConfigs([...grantedWrites, ...grantedReadPaths(grants), ...linkedGrants].flatMap(gitDirsOfFolder))) : {};
   // bunker's own state folder: hidden even in a workspace that holds it (state-dir.ts).
   const state = opts.sessionsDir ? stateDirView(stateDirMade(opts.sessionsDir), root, workspaceReadOnly ? [] : writable) : { hidden: [], pinned: [] };
   // The sandbox home's caches, kept for the workspace's next commands, in the state folder only bunker sees.
@@ -326,6 +334,7 @@ export function commandSandboxSpec(command: string, root: string, opts: RunBashO
     ...(wall ? { wallPaths: wall.readOnly } : {}),
     ...(gitGrant ? { grantedGit: gitGrant } : {}),
     workspaceReadOnly,
+    ...(workspaceLinkedAs ? { workspaceLinkedAs } : {}),
     ...(wall ? { repositories: wall.state } : {}),
   };
 }
@@ -521,7 +530,12 @@ export function sandboxNote(r: ProcessResult, spec: SandboxSpec): string | null 
   const erofs = /Read-only file system|EROFS/.test(out) || busyOnReadOnlyMount(out, spec);
   // A package cache in a toolchain's tree (`bun install`, `cargo build` fetching): which flag, and the other way.
   const toolchain = erofs && !spec.workspaceReadOnly ? toolchainWriteNote(out, spec) : null;
-  if (erofs && spec.workspaceReadOnly) {
+  if (erofs && spec.workspaceLinkedAs) {
+    notes.push(
+      `The workspace is read-only to commands: ${spec.workspaceLinkedAs} in the person's home leads to it, so the program that reads ${spec.workspaceLinkedAs} runs or obeys what a command writes here, on this machine, outside the sandbox. ` +
+        "Write files with the file tools (the person sees each change and is asked); do not retry the command.",
+    );
+  } else if (erofs && spec.workspaceReadOnly) {
     notes.push(
       "This command ran without asking because it only reads, so the whole workspace was read-only. " +
         "If it must write, run it in a form that asks the person (for example without the read-only wrapper it was judged by).",

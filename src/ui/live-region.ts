@@ -4,6 +4,7 @@
 // what is in the region never does. The region is never taller than the
 // screen (relative cursor moves cannot reach rows scrolled away).
 import pc from "./colors.ts";
+import { displayWidth, MIN_COLUMNS, RowInserts } from "./row-inserts.ts";
 
 export interface RegionOutput {
   write(text: string): unknown;
@@ -45,6 +46,7 @@ export class LiveRegion {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private dirty = false;
   private readonly fitted = new Map<string, { text: string; width: number }>();
+  private readonly inserts = new RowInserts();
   private fittedFor = 0;
   /** The lines on screen as last drawn, and where the cursor was put among them. */
   private shown: string[] = [];
@@ -62,7 +64,7 @@ export class LiveRegion {
   /** The terminal's width now: asked of the terminal (one ioctl), as the 'resize' event can come late on a busy machine. */
   get columns(): number {
     (this.out as { _refreshSize?: () => void })._refreshSize?.();
-    return Math.max(20, this.out.columns ?? 80);
+    return Math.max(MIN_COLUMNS, this.out.columns ?? 80);
   }
 
   private get maxRows(): number {
@@ -141,11 +143,16 @@ export class LiveRegion {
       const part = this.parts.get(name);
       if (!part) continue;
       if (part.cursor) edited = name;
-      part.lines.forEach((text, i) => {
+      for (let i = 0; i < part.lines.length; i++) {
+        const text = part.lines[i]!;
         if (part.cursor?.line === i) lines.push({ text, width: displayWidth(text), cursor: part.cursor.col, part: name });
         // A line known to be narrower than the screen takes one row; its exact width is not needed.
-        else lines.push({ ...(part.fitsFor === cols ? { text, width: 0 } : this.fit(text, cols)), part: name });
-      });
+        else if (part.fitsFor === cols) lines.push({ text, width: 0, cursor: undefined, part: name });
+        else {
+          const fitted = this.fit(text, cols);
+          lines.push({ text: fitted.text, width: fitted.width, cursor: undefined, part: name });
+        }
+      }
     }
     const rowsOf = (l: { width: number }) => Math.floor(l.width / cols) + 1;
     // Too tall for the screen: the oldest rows of the preview go first.
@@ -168,6 +175,8 @@ export class LiveRegion {
     }
     if (lines.length === 0) return this.erase();
 
+    if (!lines.some((l) => l.cursor !== undefined)) return this.drawBottomUp(lines);
+
     // Rows above the first line that changed stay as they are on screen; only the rest is written.
     let first = 0;
     if (this.drawn) while (first < lines.length && first < this.shown.length && lines[first]!.text === this.shown[first]) first++;
@@ -186,11 +195,7 @@ export class LiveRegion {
     }
     const end = total - 1;
     // Autowrap is off while the region draws, but for the line with the cursor (the text being edited, which
-    // wraps as typed text does): every other line is one row at any width. A frame can reach the terminal after
-    // it re-wrapped for a new width (written before the resize, read after); its lines are then cut at the new
-    // edge, but it still ends where it meant to: with no cursor shown (a turn running), at the region's top
-    // left, which the re-wrap keeps at the start of the region's first line. The next frame, drawn for the new
-    // width, clears from there, and nothing of either frame is left above it.
+    // wraps as typed text does): every other line is one row at any width.
     let out = NO_AUTOWRAP;
     let at = this.cursorRow;
     if (!unchanged) {
@@ -204,22 +209,55 @@ export class LiveRegion {
       }
       at = end;
     }
-    const key = target ? `${target.row},${target.col}` : "";
+    const key = `${target!.row},${target!.col}`;
     if (unchanged && key === this.cursorKey) return;
-    if (target) {
-      out += "\r" + vertical(target.row - at) + (target.col > 0 ? `\x1b[${target.col}C` : "") + "\x1b[?25h";
-      this.cursorRow = target.row;
-    } else {
-      // No cursor to show: it waits, hidden, at the region's top left, a place a resize does not move.
-      out += "\x1b[?25l\r" + vertical(-at);
-      this.cursorRow = 0;
-    }
+    out += "\r" + vertical(target!.row - at) + (target!.col > 0 ? `\x1b[${target!.col}C` : "") + "\x1b[?25h";
+    this.cursorRow = target!.row;
     this.cursorKey = key;
     this.out.write(out + AUTOWRAP);
     this.drawn = true;
     this.shown = lines.map((l) => l.text);
     this.drawnCols = cols;
     this.cursorAt = cursorAt;
+  }
+
+  /**
+   * A frame with no cursor to show (a turn running, the answer streaming), written so that the terminal may re-wrap
+   * between any two of its bytes (a resize while it is still being read) and it still ends at the region's top left,
+   * with nothing of it above: the cursor never leaves the region's first row, and never passes its second column.
+   * A re-wrap keeps the cursor in its place in its line, but the rows above it are re-wrapped too: any row of the
+   * frame above the cursor, or any part of the cursor's own row left of it, would take more rows than the frame's
+   * moves count, and be stranded above the next frame (a half row of the answer in the transcript). So: the region is
+   * cleared, and room made below its top (over blank rows, which take one row at any width); then each line, from the
+   * bottom up, is written on the first row, pushing the ones written before it down (insert line), and written
+   * backwards in insert mode, each character put in at the row's start ("\r" after each). What a re-wrap splits off
+   * is then below the cursor, where the next frame clears from. Every line is one row (autowrap off, cut to the
+   * width), so a frame written for the old width that arrives after the re-wrap also ends where it began.
+   */
+  private drawBottomUp(lines: { text: string }[]): void {
+    const texts: string[] = [];
+    let unchanged = this.drawn && this.cursorKey === "" && lines.length === this.shown.length;
+    for (let i = 0; i < lines.length; i++) {
+      texts.push(lines[i]!.text);
+      unchanged &&= texts[i] === this.shown[i];
+    }
+    if (unchanged) return;
+    let out = FRAME_START + (this.drawn ? vertical(-this.cursorRow) + CLEAR_DOWN : "\r");
+    // Room for the region below its top (scrolling the screen where the region reaches its bottom), then back up.
+    if (lines.length > 1) out += "\r\n".repeat(lines.length - 1) + vertical(-(lines.length - 1));
+    // Each line is written on the first row, pushing the ones written before it down: a line narrower than any
+    // screen the region is drawn on as it is (the cursor stays short of where a re-wrap could split its row), a
+    // wider one backwards in insert mode, the cursor at the row's start. (Each insert moves the rest of the row up
+    // to its right edge, and tmux then counts the row as written up to there: a re-wrap gives it that many rows
+    // more, below the region's top.)
+    out += this.inserts.frame(texts);
+    this.out.write(out + FRAME_END);
+    this.cursorRow = 0;
+    this.cursorKey = "";
+    this.drawn = true;
+    this.shown = texts;
+    this.drawnCols = this.fittedFor;
+    this.cursorAt = { line: 0, offset: 0 };
   }
 
   /**
@@ -269,14 +307,14 @@ const CLEAR_DOWN = "\r\x1b[K\x1b[C\x1b[J\r";
 const NO_AUTOWRAP = "\x1b[?7l";
 const AUTOWRAP = "\x1b[?7h";
 
+/** Synchronized output: a terminal that knows it shows the frame whole, not half drawn; others ignore it. */
+const SYNC_START = "\x1b[?2026h";
+const SYNC_END = "\x1b[?2026l";
+/** A frame without a cursor: begun hidden, autowrap off; ended at column 0, autowrap on. */
+const FRAME_START = SYNC_START + "\x1b[?25l" + NO_AUTOWRAP;
+const FRAME_END = "\r" + AUTOWRAP + SYNC_END;
+
 /** Moves the cursor `n` rows down (up when negative) within the region. */
 function vertical(n: number): string {
   return n > 0 ? `\x1b[${n}B` : n < 0 ? `\x1b[${-n}A` : "";
 }
-
-/** Columns a line takes; plain ASCII (most lines) without a call into the width tables. */
-function displayWidth(text: string): number {
-  return /^[\x20-\x7e]*$/.test(text) ? text.length : Bun.stringWidth(text);
-}
-
-

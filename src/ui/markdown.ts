@@ -48,14 +48,25 @@ function sameUrlOnce(rendered: string, source: string): string {
     .replace(LINK_PLAIN, (all, before: string, text: string, url: string) => (sameAddress(text, url) && !written(text, url) ? before + text : all));
 }
 
-/** A code block's line keeps its gutter on every row it wraps onto. */
+/**
+ * A code block's line keeps its gutter on every row it wraps onto, and its further rows go on under its own
+ * indent after a dim "↪ ": a row of their own at the gutter would read as code indented less (a new user's F12).
+ */
 function wrapLine(line: string, width: number): string {
   if (Bun.stringWidth(line) <= width) return line;
   const gutter = /^(?:\x1b\[[0-9;]*m)*│ (?:\x1b\[[0-9;]*m)*/.exec(line)?.[0];
   if (!gutter) return Bun.wrapAnsi(line, width, { hard: true, trim: false });
-  const rows = Bun.wrapAnsi(line.slice(gutter.length), width - 2, { hard: true, trim: false }).split("\n");
-  return rows.map((row) => gutter + row).join("\n");
+  const code = line.slice(gutter.length);
+  const indent = /^ */.exec(Bun.stripANSI(code))![0].length;
+  // The mark and the indent take room from each row; too deep an indent leaves too little: the mark alone then.
+  const hang = width - 2 - (indent + 2) >= 16 ? indent : 0;
+  const rows = Bun.wrapAnsi(code, width - 2 - hang - 2, { hard: true, trim: false }).split("\n");
+  const more = `${" ".repeat(hang)}${CONTINUED}`;
+  return rows.map((row, i) => (i === 0 ? gutter + row : gutter + more + row.replace(/^((?:\x1b\[[0-9;]*m)*) /, "$1"))).join("\n");
 }
+
+/** Marks a code line's further rows. */
+const CONTINUED = "\x1b[2m↪\x1b[22m ";
 
 /**
  * Splits streamed text into finished blocks. `push` takes a delta and returns

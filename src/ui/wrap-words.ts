@@ -22,19 +22,22 @@ export function wrapWords(text: string, columns: number | undefined, opts: { han
     .join("\n");
 }
 
-/** Colour codes, then the spaces and the mark a line starts with (a note's ✗, a command's $, each maybe coloured): what its continuation rows are indented by. */
-const LEAD = /^((?:\x1b\[[0-9;]*m)*)( *(?:[✗⋯│•$>](?:\x1b\[[0-9;]*m)* )?)/;
+/**
+ * Colour codes, the spaces a line starts with, colour codes again, and its mark (a note's ✗, a command's $, a todo
+ * item's "[>] #2", each maybe coloured): what its continuation rows are indented by.
+ */
+const LEAD = /^((?:\x1b\[[0-9;]*m)*)( *)((?:\x1b\[[0-9;]*m)*)((?:[✗⋯│•$>]|\[[ x>]\] #[^ \x1b]+)(?:\x1b\[[0-9;]*m)* )?/;
 
 function hangLine(line: string, width: number, hard = false): string {
   if (Bun.stringWidth(line) <= width) return line;
-  const [, colours = "", lead = ""] = LEAD.exec(line) ?? [];
-  const indent = Bun.stringWidth(lead);
+  const [lead = "", outer = "", spaces = "", inner = "", mark = ""] = LEAD.exec(line) ?? [];
+  const indent = spaces.length + Bun.stringWidth(mark);
   // Too deep an indent leaves no room for words: wrapped from the edge instead.
   if (indent === 0 || width - indent < 20) return wrapLine(line, width, hard);
   // The line's opening colour goes on with its text, unless the mark closed it ("$" dim, the command bold).
-  const carried = lead.includes("\x1b[") ? "" : colours;
-  const rows = wrapLine(carried + line.slice(colours.length + lead.length), width - indent, hard).split("\n");
-  return rows.map((row, i) => (i === 0 ? colours + lead + row : " ".repeat(indent) + row)).join("\n");
+  const carried = mark.includes("\x1b[") ? "" : outer + inner;
+  const rows = wrapLine(carried + line.slice(lead.length), width - indent, hard).split("\n");
+  return rows.map((row, i) => (i === 0 ? lead + row : " ".repeat(indent) + row)).join("\n");
 }
 
 /**

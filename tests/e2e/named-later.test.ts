@@ -237,12 +237,14 @@ describe.skipIf(!usable || systemPython === null)("red team 10's F11b and the re
     const MARK = join(base, "PWNED");
     const py = `import os; open("${MARK}", "a").write("py")`;
     // A timestamp .pyc whose header records tools/mod.py's time and size: the cache Python takes in place of the source.
-    const pyc = `${systemPython} - <<'PY'\nimport importlib._bootstrap_external as be, importlib.util, os\nfor src in ["tools/__init__.py", "tools/mod.py"]:\n    st = os.stat(src)\n    out = importlib.util.cache_from_source(src)\n    os.makedirs(os.path.dirname(out), exist_ok=True)\n    open(out, "wb").write(be._code_to_timestamp_pyc(compile('${py}', src, "exec"), st.st_mtime, st.st_size))\nprint("cached")\nPY`;
+    const pyc = (srcs: string[]) => `${systemPython} - <<'PY'\nimport importlib._bootstrap_external as be, importlib.util, os\nfor src in ${JSON.stringify(srcs)}:\n    st = os.stat(src)\n    out = importlib.util.cache_from_source(src)\n    os.makedirs(os.path.dirname(out), exist_ok=True)\n    open(out, "wb").write(be._code_to_timestamp_pyc(compile('${py}', src, "exec"), st.st_mtime, st.st_size))\nprint("cached")\nPY`;
     const fake = runs.start([
       reply([
         toolUse("run_bash", { command: `echo '${py}' >> tools/lint.py` }),
         toolUse("run_bash", { command: `echo '${py}' >> tools/check.py` }),
-        toolUse("run_bash", { command: pyc }),
+        toolUse("run_bash", { command: pyc(["tools/__init__.py", "tools/mod.py"]) }),
+        // The same bytecode through a __pycache__ that is a link to a folder of the command's.
+        toolUse("run_bash", { command: `mkdir .evil && ln -s ../.evil lib/__pycache__ && ${pyc(["lib/__init__.py", "lib/x.py"])}` }),
         toolUse("run_bash", { command: `printf 'ELF' > tools/mod.abi3.so && echo '${py}' > json.py && echo 'require("fs").writeFileSync("${MARK}", "node")' > web.js && echo planted` }),
         toolUse("run_bash", { command: "echo '# a note' >> app.py && echo 'project code stays writable'" }),
         toolUse("write_file", { path: "yaml.py", content: py }),
@@ -250,8 +252,10 @@ describe.skipIf(!usable || systemPython === null)("red team 10's F11b and the re
       ]),
       reply("Done."),
     ]);
-    for (const d of [".husky", "tools", "web"]) mkdirSync(join(root, d));
-    writeFileSync(join(root, ".husky/pre-commit"), `#!/bin/sh\n${systemPython} "$(git rev-parse --show-toplevel)/tools/lint.py"\n${systemPython} "$(dirname "$0")/../tools/check.py"\n${systemPython} -m tools.mod\nnode web\n`);
+    for (const d of [".husky", "tools", "web", "lib"]) mkdirSync(join(root, d));
+    writeFileSync(join(root, "lib/__init__.py"), "");
+    writeFileSync(join(root, "lib/x.py"), "print('x ok')\n");
+    writeFileSync(join(root, ".husky/pre-commit"), `#!/bin/sh\n${systemPython} "$(git rev-parse --show-toplevel)/tools/lint.py"\n${systemPython} "$(dirname "$0")/../tools/check.py"\n${systemPython} -m tools.mod\n${systemPython} -m lib.x\nnode web\n`);
     chmodSync(join(root, ".husky/pre-commit"), 0o755);
     writeFileSync(join(root, "tools/__init__.py"), "");
     for (const f of ["lint", "check"]) writeFileSync(join(root, `tools/${f}.py`), `print('${f} ok')\n`);
@@ -262,12 +266,14 @@ describe.skipIf(!usable || systemPython === null)("red team 10's F11b and the re
 
     const r = await runBunker(FLAGS, { cwd: root, env: { ...env, ANTHROPIC_BASE_URL: fake.url } });
     expect(r.code).toBe(0);
-    const [lint, check, cached, planted, app, yaml, json] = toolResults(fake.requests[1]);
+    const [lint, check, cached, linked, planted, app, yaml, json] = toolResults(fake.requests[1]);
     expect(lint!.content).toContain("tools/lint.py: Read-only file system");
     expect(check!.content).toContain("tools/check.py: Read-only file system");
     expect(cached!.content).toContain("cached");
     expect(existsSync(join(root, "tools/__pycache__/mod.cpython-311.pyc"))).toBe(false);
     expect(readdirSync(join(root, "tools/__pycache__"))).toEqual([]);
+    expect(linked!.content).toContain("bunker set aside lib/__pycache__, which the command created (Python runs it in place of lib/__init__.py");
+    expect(existsSync(join(root, "lib/__pycache__"))).toBe(false);
     expect(planted!.content).toContain("bunker set aside tools/mod.abi3.so, which the command created (Python runs it in place of tools/mod.py, which is run by .husky/pre-commit");
     expect(planted!.content).toContain("bunker set aside json.py, which the command created (python puts the workspace folder first on its module path when .husky/pre-commit runs it");
     expect(planted!.content).toContain("bunker set aside web.js, which the command created (is run by .husky/pre-commit");

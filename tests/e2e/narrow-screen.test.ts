@@ -91,6 +91,37 @@ describe.skipIf(!tmuxAvailable)("a 40-column terminal", () => {
     expect(status.endsWith(` · ${cost}`)).toBe(true);
     expect(await quitWithCtrlD(tmux)).not.toBeNull();
   });
+
+  test("at 40 columns a todo item and a code line go on under their own text (the new user's F12), in the turn and in /todos", async () => {
+    const todos = [
+      { id: "1", text: "Look at the layout of the project and its files", status: "in_progress" },
+      { id: "2", text: "Write the parser with its tests", status: "pending" },
+    ];
+    const answer = "Done:\n\n```python\ndef f(x):\n    return x * 2  # a comment that is long enough to overflow a narrow screen\n```\n";
+    e2e.serve([reply([toolUse("todo", { items: todos })]), reply(answer)]);
+    const { root, env } = e2e.workspace();
+    const tmux = await e2e.terminal(BUNKER, { cwd: root, env, cols: 40, rows: 40 });
+    await waitForCount(tmux, "Ctrl+D to leave", 1);
+    tmux.keys(["plan"], true);
+    await press(tmux, "Enter");
+    await waitForCount(tmux, "└─", 1);
+    tmux.keys(["/todos"], true);
+    await press(tmux, "Enter");
+    await waitForCount(tmux, "(0/2 completed)", 2);
+    const rows = tmux.screen().split("\n").map((r) => r.trimEnd());
+    // The item's further rows start under its text, after "[>] #1 ", in the tool's list and in /todos.
+    expect(rows).toContain("    [>] #1 Look at the layout of the");
+    expect(rows).toContain("           project and its files");
+    expect(rows).toContain("[>] #1 Look at the layout of the");
+    expect(rows).toContain("       project and its files");
+    // The code line's further rows go on under its own indent after a ↪, not at the gutter.
+    const code = rows.filter((r) => r.startsWith("│"));
+    expect(code[0]).toBe("│ def f(x):");
+    expect(code[1]).toStartWith("│     return x * 2  # a comment");
+    expect(code.slice(2).length).toBeGreaterThan(0);
+    for (const r of code.slice(2)) expect(r).toStartWith("│     ↪ ");
+    expect(code.map((r) => r.slice(2).replace(/^ *↪ /, "")).join(" ").replace(/ +/g, " ")).toBe("def f(x): return x * 2 # a comment that is long enough to overflow a narrow screen");
+  });
 });
 
 describe.skipIf(!tmuxAvailable)("-c on a 40-column terminal", () => {

@@ -88,10 +88,10 @@ describe.skipIf(!tmuxAvailable)("the REPL's screen (tmux)", () => {
       expect(shown).toContain("Summary of the change");
       expect(shown).toMatch(/• the function takes a name/);
       expect(shown).toMatch(/│\s+File\s+│\s+Change\s+│/);
-      // The code block keeps its gutter on every row, wrapped or not.
+      // The code block keeps its gutter on every row, wrapped or not; a code line's further rows start with a ↪.
       const code = shown.slice(shown.indexOf("┌─ typescript"), shown.indexOf("└─")).split("\n").slice(1, -1);
       expect(code.every((l) => l.startsWith("│ "))).toBe(true);
-      expect(code.map((l) => l.slice(2)).join(" ").replace(/\s+/g, " ")).toBe("export function greet(name: string): string { return `Hello, ${name}!`; }");
+      expect(code.map((l) => l.slice(2).replace(/^ *↪ /, "")).join(" ").replace(/\s+/g, " ")).toBe("export function greet(name: string): string { return `Hello, ${name}!`; }");
       // No line is wider than the pane; words are whole.
       for (const line of shown.split("\n")) expect(Bun.stringWidth(line)).toBeLessThanOrEqual(cols);
       wordsIntact(shown, "I updated src/greet.js so that it greets people by name instead of the whole world, which is what the issue asked for in its second paragraph.");

@@ -117,9 +117,12 @@ describe.skipIf(!tmuxAvailable)("resizing the terminal (tmux)", () => {
     // parks the cursor at the region's top, so such a frame ends where the next one starts).
     const between = screen.slice(screen.indexOf("› go") + 4, screen.lastIndexOf("\n›"));
     expect(between.split(/\s+/).filter(Boolean)).toEqual(ANSWER.split(/\s+/));
-    // Retried: about one loaded run in ten, a frame drawn for 100 columns reaches tmux after it re-wrapped the rows
-    // above the region into the transcript, and a half row of it ("… a lot o") stays there (seen in CI at c4141b2;
-    // left open in the session's note). A real defect, rare; every other row of this test holds every time.
+    // Retried. A frame that reaches tmux half read when it re-wraps no longer strands a half row ("… a lot o"): the
+    // region draws so that a re-wrap between any two bytes of a frame leaves nothing above it (live-region.ts,
+    // drawBottomUp; every cut point in tests/unit/ui/live-region.test.ts). What is left, 2 runs in 20 at load 25-31
+    // (26 Nov): tmux keeps the blank rows under the region when it re-wraps and pushes what is above into its
+    // scrollback, the region's first rows too when it grew by more rows than there were above it, and puts the
+    // cursor at the screen's top: no cursor move reaches rows in the scrollback (a row of the answer twice).
   }, { timeout: 40_000, retry: 2 });
 
   test("while a tall answer streams at the top of the screen, 100 → 40 columns: each redraw replaces the last", async () => {
@@ -142,8 +145,11 @@ describe.skipIf(!tmuxAvailable)("resizing the terminal (tmux)", () => {
     const words = screen.slice(screen.indexOf("› go") + 4, screen.lastIndexOf("\n›")).split(/\s+/).filter(Boolean);
     const wanted = long.split(/\s+/);
     expect(words.slice(-wanted.length)).toEqual(wanted);
+    // tmux keeps the screen's last rows when it re-wraps, so the rows it pushed up can end inside a line: the last of
+    // them may stop mid-word ("… a lot o").
     const stale = words.slice(0, -wanted.length);
-    expect(stale).toEqual(wanted.slice(0, stale.length));
+    expect(stale.slice(0, -1)).toEqual(wanted.slice(0, stale.length - 1));
+    if (stale.length > 0) expect(wanted[stale.length - 1]!.startsWith(stale.at(-1)!)).toBe(true);
   }, 40_000);
 
   test("while a command runs, 100 → 40 columns: no stale output rows or status lines", async () => {
@@ -163,5 +169,29 @@ describe.skipIf(!tmuxAvailable)("resizing the terminal (tmux)", () => {
     const shown = [...screen.matchAll(/output row (\d+)/g)].map((m) => Number(m[1]));
     expect(new Set(shown).size).toBe(shown.length);
     expect(shown.filter((n) => n <= 20)).toEqual([]);
+  }, 40_000);
+
+  test("while a command with rows wider than the new width runs, 100 → 40 columns: the screen keeps no stale output row", async () => {
+    // A new user's F25: rows the terminal re-wraps into more rows than were drawn.
+    const command = "for i in $(seq 1 25); do echo output row $i with some extra words to make it long enough to wrap at narrow widths; sleep 0.1; done";
+    const t = await startRepl([reply([toolUse("run_bash", { command })]), reply("Ran it.")], 100, ["--allow-run"]);
+    t.keys(["go"], true);
+    t.keys(["Enter"]);
+    await t.waitFor("output row 8");
+    t.resize(40, ROWS);
+    await t.waitFor("Ran it.", 20_000);
+    await settledAt(t, 40, true);
+    const visible = t.visible();
+    expect(statusRows(t.screen())).toHaveLength(1);
+    // On the screen: the result's last lines once, none of the rows drawn while it ran.
+    const shown = [...visible.matchAll(/output row (\d+)/g)].map((m) => Number(m[1]));
+    expect(shown).toEqual([23, 24, 25]);
+    // tmux keeps the blank rows under the region when it re-wraps and pushes what is above into its scrollback,
+    // the region's first rows too when it grew by more rows than there were above it: no cursor move reaches
+    // them there. Only those (the live view's first rows, whole, in order) may be left in the scrollback.
+    const all = [...t.screen().matchAll(/output row (\d+)/g)].map((m) => Number(m[1]));
+    const stale = all.slice(0, -3);
+    expect(all.slice(-3)).toEqual([23, 24, 25]);
+    expect(stale).toEqual(stale.map((_, i) => stale[0]! + i));
   }, 40_000);
 });

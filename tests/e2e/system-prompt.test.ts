@@ -5,7 +5,8 @@ import { describe, expect, test } from "bun:test";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { reply } from "../support/fake-anthropic/steps.ts";
-import { endToEnd, runHeadless } from "../support/cli.ts";
+import { BUNKER, endToEnd, runHeadless } from "../support/cli.ts";
+import { tmuxAvailable } from "../support/tmux.ts";
 
 const e2e = endToEnd("bunker-system-");
 
@@ -70,6 +71,62 @@ describe("the system prompt", () => {
     const { system, stderr } = await systemFor({ "AGENTS.md": "PRIVATE NOTES" }, () => {}, ["--deny-read=AGENTS.md"]);
     expect(system).not.toContain("PRIVATE NOTES");
     expect(stderr).toContain("AGENTS.md was not read");
+  });
+
+  test("started in a folder of a repository: the instructions from the repository's root down and the person's own, listed with --verbose; a denied one is left out", async () => {
+    // A new user's F17: run in a subfolder, the repository's AGENTS.md was not read.
+    const fake = e2e.serve([reply("ok"), reply("ok")]);
+    const { root, env } = e2e.workspace({ "AGENTS.md": "Root rules.", "pkg/CLAUDE.md": "Package rules.", "pkg/app/index.ts": "" });
+    mkdirSync(join(root, ".git"));
+    mkdirSync(join(env.XDG_CONFIG_HOME!, "bunker"), { recursive: true });
+    writeFileSync(join(env.XDG_CONFIG_HOME!, "bunker", "AGENTS.md"), "My own rules.");
+    // Above the repository: not read.
+    writeFileSync(join(root, "..", "AGENTS.md"), "NOT MINE");
+    const workspace = join(root, "pkg", "app");
+    writeFileSync(join(workspace, "AGENTS.md"), "App \x1b[31mrules.");
+    let r = await runHeadless(workspace, env, ["--verbose", "-p", "hi"]);
+    expect(r.code).toBe(0);
+    const system = fake.requests[0]!.body.system;
+    const text = typeof system === "string" ? system : (system ?? []).map((b) => b.text).join("");
+    const own = join(env.XDG_CONFIG_HOME!, "bunker", "AGENTS.md");
+    expect(text).toContain(`Project instructions from ${own}:\nMy own rules.\n\nProject instructions from ../../AGENTS.md:\nRoot rules.\n\nProject instructions from ../CLAUDE.md:\nPackage rules.\n\nProject instructions from AGENTS.md:\nApp \x1b[31mrules.`);
+    expect(text).not.toContain("NOT MINE");
+    expect(r.stderr).toContain(`instructions: ${own}, ../../AGENTS.md, ../CLAUDE.md, AGENTS.md\n`);
+    // Without --verbose a headless run's stderr does not list them.
+    expect((await runHeadless(workspace, env, ["-p", "hi"])).stderr).not.toContain("instructions:");
+
+    await fake.stop();
+    const again = e2e.serve([reply("ok")]);
+    r = await runHeadless(workspace, { ...env, ANTHROPIC_BASE_URL: again.url }, [`--deny-read=${join(root, "AGENTS.md")}`, "-p", "hi"]);
+    const second = JSON.stringify(again.requests[0]!.body.system);
+    expect(second).not.toContain("Root rules.");
+    expect(second).toContain("Package rules.");
+    expect(r.stderr).toContain(`../../AGENTS.md was not read: it leads to ${join(root, "AGENTS.md")}, and a deny rule covers it.`);
+  });
+
+  test("an AGENTS.md above the workspace that links out of the repository is not sent unless granted", async () => {
+    const fake = e2e.serve([reply("ok")]);
+    const { root, env } = e2e.workspace({ "pkg/index.ts": "" });
+    mkdirSync(join(root, ".git"));
+    const secret = join(root, "..", "id_rsa");
+    writeFileSync(secret, "PRIVATE KEY");
+    symlinkSync(secret, join(root, "AGENTS.md"));
+    const r = await runHeadless(join(root, "pkg"), env, ["-p", "hi"]);
+    expect(JSON.stringify(fake.requests[0]!.body.system)).not.toContain("PRIVATE KEY");
+    expect(r.stderr).toContain(`../AGENTS.md was not read: it leads to ${secret}, and it is outside the workspace; --allow-read=${secret} would grant it.`);
+  });
+
+  test.skipIf(!tmuxAvailable)("at the prompt, the instruction files read are listed under the banner, escaped", async () => {
+    e2e.serve([]);
+    const { root, env } = e2e.workspace({ "AGENTS.md": "Root rules.", "pkg/AGENTS.md": "Package rules." });
+    mkdirSync(join(root, ".git"));
+    // The person's own file, in a config folder whose name holds an escape sequence.
+    const config = join(root, "..", "conf\x1b[2Jig");
+    mkdirSync(join(config, "bunker"), { recursive: true });
+    writeFileSync(join(config, "bunker", "AGENTS.md"), "Mine.");
+    const t = await e2e.terminal(BUNKER, { cwd: join(root, "pkg"), env: { ...env, XDG_CONFIG_HOME: config }, cols: 160, rows: 20 });
+    await t.waitFor(/\n› *\n/);
+    expect(t.screen()).toContain(`\ninstructions: ${join(root, "..", "conf\\x1b[2Jig")}/bunker/AGENTS.md, ../AGENTS.md, AGENTS.md\n`);
   });
 
   test("the first request (system prompt and every tool schema) stays under 8 KB", async () => {

@@ -52,9 +52,13 @@ export class TmuxSession {
     return this.tmux(args);
   }
 
-  /** The visible screen plus scrollback, as plain text. */
+  /**
+   * The visible screen plus scrollback, as plain text, without the blanks that end its rows: -J (which joins rows
+   * the terminal wrapped) keeps them, and tmux counts a row drawn with inserts (the live region's, which puts each
+   * character in at the row's start) as written up to its edge. A person sees none of them.
+   */
   screen(): string {
-    return this.tmux(["capture-pane", "-p", "-J", "-S", "-2000", "-t", this.name]);
+    return trimRows(this.tmux(["capture-pane", "-p", "-J", "-S", "-2000", "-t", this.name]));
   }
 
   /** The screen and scrollback with the colour escapes the program drew (to check what is coloured). */
@@ -62,9 +66,9 @@ export class TmuxSession {
     return this.tmux(["capture-pane", "-p", "-e", "-J", "-S", "-2000", "-t", this.name]);
   }
 
-  /** Only what is on the screen now, without the scrollback. */
+  /** Only what is on the screen now, without the scrollback (and the blanks ending its rows, as `screen`). */
   visible(): string {
-    return this.tmux(["capture-pane", "-p", "-J", "-t", this.name]);
+    return trimRows(this.tmux(["capture-pane", "-p", "-J", "-t", this.name]));
   }
 
   /** Key names as tmux knows them ("Enter", "Down", "Escape", "C-c") or literal text with `literal`. */
@@ -119,4 +123,9 @@ export class TmuxSession {
     }
     rmSync(this.dir, { recursive: true, force: true });
   }
+}
+
+/** Each row without the blanks that end it. */
+function trimRows(screen: string): string {
+  return screen.replace(/ +$/gm, "");
 }

@@ -74,3 +74,12 @@ test("once expanded, the script is named by its path, as the interpreter is hand
   expect(namedPaths(expandKnown('node "$(git rev-parse --show-toplevel)/web"', { top: "/ws", self: "/ws/.husky" }), handed)).toEqual(["/ws/web"]);
   expect([...handed]).toEqual(["/ws/web"]);
 });
+
+test("a hook's path after an expansion bunker cannot know is read as the same path from where it runs (fails closed); elsewhere it is left out", () => {
+  const text = 'python3 "$ROOT/tools/lint.py"\nsh ${DIR}/ci/check.sh\nnode $(helper)/web\necho $HOME\n';
+  expect(namedPaths(text)).toEqual([]);
+  const handed = new Set<string>();
+  expect(namedPaths(text, handed, undefined, true)).toEqual(["tools/lint.py", "ci/check.sh", "web"]);
+  // (A quoted word starts a command of its own: named by its extension, not as what python is handed.)
+  expect([...handed]).toEqual(["ci/check.sh", "web"]);
+});

@@ -1,7 +1,7 @@
 // What python -m, a folder handed to python, and a folder handed to node run (run-entry.ts): one answer for the
 // hooks' named files and MCP consent (red team 10's F11).
 import { expect, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { folderEntries, moduleArg, moduleFiles, moduleIn, moduleNames, nodeCandidates, pythonModulesIn, pythonSiblings, pythonSourceOf } from "../../../src/perms/run-entry.ts";
 import { tempDir } from "../../support/context.ts";
@@ -59,6 +59,12 @@ test("what Python runs in place of a module's source: its cached bytecode, an ex
     ["tools/lint.pyc", false],
   ]);
   expect(pythonSiblings(join(dir, "tools/lint.js"))).toEqual([]);
+  // A __pycache__ that is a link (to bytecode kept elsewhere) counts itself, whatever it holds.
+  mkdirSync(join(dir, "lib"));
+  mkdirSync(join(dir, "elsewhere"));
+  writeFileSync(join(dir, "elsewhere/x.cpython-311.pyc"), "");
+  symlinkSync("../elsewhere", join(dir, "lib/__pycache__"));
+  expect(pythonSiblings(join(dir, "lib/x.py"))).toEqual([{ path: join(dir, "lib/__pycache__"), cache: false }]);
   // Asked by the name alone (one not there yet): which source it stands for.
   expect(pythonSourceOf("/w/tools/__pycache__/lint.cpython-312.pyc")).toEqual({ source: "/w/tools/lint.py", cache: true });
   expect(pythonSourceOf("/w/tools/lint.cpython-312-darwin.so")).toEqual({ source: "/w/tools/lint.py", cache: false });

@@ -138,7 +138,7 @@ test("what ~/.ssh/config includes and what ~/.tmux.conf sources run later too (r
   expect(match(join(h, "dotfiles/README"))).toBeNull();
 });
 
-test("whatever a dot-entry of the home leads to is matched, whatever its name: every hop of a chain, a linked folder whole, links inside dot-folders; not a linked folder that holds the workspace (red team 10's F01)", () => {
+test("whatever a dot-entry of the home leads to is matched, whatever its name: every hop of a chain, a linked folder whole (one that holds the workspace too), links inside dot-folders (red team 10's F01)", () => {
   const h = tempDir("bunker-dot-links-");
   mkdirSync(join(h, "dotfiles/ipython/startup"), { recursive: true });
   mkdirSync(join(h, "dotfiles/real"), { recursive: true });
@@ -163,7 +163,18 @@ test("whatever a dot-entry of the home leads to is matched, whatever its name: e
   expect(match(join(h, "dotfiles/real/sqliterc"))).toContain("(~/.sqliterc leads here)");
   expect(match(join(h, "dotfiles/deploy"))).toContain("(~/.local/bin/deploy leads here)");
   expect(match(join(h, "dotfiles/notes.txt"))).toBeNull();
-  expect(match(join(h, "projects/dots/README"))).toBeNull();
+  // A dot-folder that leads to the workspace, or to a folder holding it: what a command writes there, the program
+  // reading that folder runs (the reviewer's R10-10: ~/.ipython -> the workspace, its profile_default/startup/*.py).
+  expect(match(join(h, "projects/dots/profile_default/startup/01-new.py"))).toBe("a dot-entry of your home: the program that reads it runs what it says (~/.dots leads here)");
+  expect(match(join(h, "projects/dots/README"))).toContain("(~/.dots leads here)");
+  // Not a link to the file system's root or to the home itself (wine's dosdevices/z: -> /): it leads to everything.
+  mkdirSync(join(h, ".wine/dosdevices"), { recursive: true });
+  symlinkSync("/", join(h, ".wine/dosdevices/z:"));
+  symlinkSync(h, join(h, ".homelink"));
+  const wine = startupMatcher({ HOME: h }, h, [join(h, "projects/dots")]);
+  expect(wine.match(join(h, "projects/dots/README"))).toContain("(~/.dots leads here)");
+  expect(wine.match(join(h, "projects/other/README"))).toBeNull();
+  expect(wine.match("/etc/hostname")).toBeNull();
   // The walk is kept while the home's own entries stay as they are; a new link there is found.
   symlinkSync("dotfiles/later", join(h, ".laterrc"));
   expect(startupMatcher({ HOME: h }, h).match(join(h, "dotfiles/later"))).toContain("(~/.laterrc leads here)");

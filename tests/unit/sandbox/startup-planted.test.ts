@@ -3,8 +3,9 @@
 // a `git` in a folder PATH names with a literal `~`. Each row runs the attack unconfined first (the marker fires
 // at the person's next terminal), then in the real sandbox under -A; then the person's own bash on the host.
 import { afterAll, describe, expect, test } from "bun:test";
-import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { runsLaterReason } from "../../../src/perms/runs-later.ts";
 import { detectSandbox } from "../../../src/sandbox/detect.ts";
 import { runAllowed } from "../../support/confined.ts";
 import { unseenDir } from "../../support/context.ts";
@@ -145,5 +146,48 @@ describe.skipIf(!usable)("red team 6, F10g: a PATH entry written with a literal 
     expect(out).not.toContain("created a Python virtual environment");
     expect(personGit(env)).toContain("git version");
     expect(existsSync(MARK)).toBe(false);
+  });
+});
+
+describe.skipIf(!usable)("the reviewer's R10-10: a dot-folder of the home that leads to the workspace, or to a folder holding it (real bubblewrap)", () => {
+  const startup = `echo 'print("x")' >> profile_default/startup/00-mine.py; echo "open('${MARK}', 'w')" > profile_default/startup/01-new.py; echo done`;
+  /** A home whose ~/.ipython is a link to the workspace (the person's IPython config repository). */
+  function ipythonHome() {
+    const home = join(base, `home${++n}`);
+    const root = join(base, `ipython-config${n}`);
+    mkdirSync(join(root, "profile_default/startup"), { recursive: true });
+    mkdirSync(home);
+    writeFileSync(join(root, "profile_default/startup/00-mine.py"), 'print("mine")\n');
+    symlinkSync(root, join(home, ".ipython"));
+    return { home, root, env: { PATH: SYSTEM_PATH, HOME: home } };
+  }
+
+  test("control: unconfined, a command adds a startup file IPython runs at its next start", async () => {
+    const { home, root, env } = ipythonHome();
+    expect(await runAllowed(root, startup, { env, home, sandbox: "off" })).toContain("done");
+    expect(existsSync(join(home, ".ipython/profile_default/startup/01-new.py"))).toBe(true);
+  });
+
+  test("in the sandbox the workspace is read-only whole, the note says which dot-entry leads to it, and the write tools ask", async () => {
+    const { home, root, env } = ipythonHome();
+    const out = await runAllowed(root, startup.replace("; echo done", " && echo done"), { env, home });
+    expect(out).toContain("profile_default/startup/00-mine.py: Read-only file system");
+    expect(out).toContain("The workspace is read-only to commands: ~/.ipython in the person's home leads to it");
+    expect(readdirSync(join(root, "profile_default/startup"))).toEqual(["00-mine.py"]);
+    expect(runsLaterReason([root], join(root, "profile_default/startup/01-new.py"), [], SYSTEM_PATH, { env, home })).toBe("a dot-entry of your home: the program that reads it runs what it says (~/.ipython leads here)");
+  });
+
+  test("a granted folder ~/.config/awesome leads to (the workspace elsewhere) is shown read-only, not writable", async () => {
+    const home = join(base, `home${++n}`);
+    const awesome = join(base, `awesome-config${n}`);
+    const root = join(base, `project${n}`);
+    for (const d of [join(home, ".config"), awesome, root]) mkdirSync(d, { recursive: true });
+    writeFileSync(join(awesome, "rc.lua"), "awful = require('awful')\n");
+    symlinkSync(awesome, join(home, ".config/awesome"));
+    const env = { PATH: SYSTEM_PATH, HOME: home };
+    const out = await runAllowed(root, `echo 'os.execute("touch ${MARK}")' >> ${awesome}/rc.lua; echo x > a.txt && echo wrote`, { env, home, writable: [awesome] });
+    expect(out).toContain("rc.lua: Read-only file system");
+    expect(out).toContain("wrote");
+    expect(readFileSync(join(awesome, "rc.lua"), "utf8")).toBe("awful = require('awful')\n");
   });
 });

@@ -1,44 +1,7 @@
 // The redrawn bottom of the screen, replayed on a model terminal to see what a person would see.
 import { expect, test } from "bun:test";
 import { LiveRegion } from "../../../src/ui/live-region.ts";
-
-/** A tiny terminal (at least 20 columns, the region's minimum): enough of CR, LF, CUU, CUD, CUF, ED, EL and line wrapping to show the screen. */
-function screen(cols: number) {
-  const rows: string[] = [""];
-  let r = 0;
-  let c = 0;
-  const put = (ch: string) => {
-    if (c >= cols) {
-      r++;
-      c = 0;
-    }
-    rows[r] = (rows[r] ?? "").padEnd(c, " ");
-    rows[r] = rows[r]!.slice(0, c) + ch + rows[r]!.slice(c + 1);
-    c++;
-  };
-  return {
-    columns: cols,
-    rows: 20,
-    write(s: string) {
-      const re = /\x1b\[(\d*)([A-Za-z])|\x1b\[\?\d+[hl]|\r|\n|[^\x1b\r\n]/gu;
-      for (const m of s.matchAll(re)) {
-        const t = m[0];
-        if (t === "\r") c = 0;
-        else if (t === "\n") (r++, (c = 0)); // the tty's ONLCR, which raw mode keeps
-        else if (m[2] === "A") r -= Number(m[1] || 1);
-        else if (m[2] === "B") r += Number(m[1] || 1);
-        else if (m[2] === "C") c += Number(m[1] || 1);
-        else if (m[2] === "J") rows.length = r + 1, (rows[r] = (rows[r] ?? "").slice(0, c));
-        else if (m[2] === "K") rows[r] = (rows[r] ?? "").slice(0, c);
-        else if (m[2] || t.startsWith("\x1b")) continue;
-        else put(t);
-        rows[r] ??= "";
-      }
-    },
-    text: () => rows.map((l) => l.trimEnd()).join("\n").trimEnd(),
-    cursor: () => ({ r, c }),
-  };
-}
+import { modelTerminal as screen } from "../../support/model-terminal.ts";
 
 test("printed lines go above the region; the region is redrawn below them, never twice", () => {
   const term = screen(30);
@@ -140,6 +103,7 @@ function reflowingScreen(cols: number) {
   let r = 0;
   let c = 0;
   let autowrap = true;
+  let insert = false;
   const row = () => (rows[r] ??= { text: "", wrapped: false });
   const put = (ch: string) => {
     if (c >= cols) {
@@ -150,12 +114,14 @@ function reflowingScreen(cols: number) {
       } else c = cols - 1;
     }
     const line = row();
-    line.text = line.text.padEnd(c, " ").slice(0, c) + ch + line.text.slice(c + 1);
+    // Insert mode pushes the rest of the row right (what passes the edge is lost), and, as tmux counts it, the row
+    // is then written up to its edge: a re-wrap makes rows of its blanks too.
+    line.text = insert ? (line.text.padEnd(c, " ").slice(0, c) + ch + line.text.slice(c)).padEnd(cols, " ").slice(0, cols) : line.text.padEnd(c, " ").slice(0, c) + ch + line.text.slice(c + 1);
     c++;
   };
   return {
     write(s: string) {
-      const re = /\x1b\[(\d*)([A-Za-z])|\x1b\[\?(\d+)([hl])|\r|\n|[^\x1b\r\n]/gu;
+      const re = /\x1b\[(\d*)([A-Za-z@])|\x1b\[\?(\d+)([hl])|\r|\n|[^\x1b\r\n]/gu;
       for (const m of s.matchAll(re)) {
         const t = m[0];
         if (t === "\r") c = 0;
@@ -166,6 +132,10 @@ function reflowingScreen(cols: number) {
         else if (m[2] === "C") c = Math.min(cols - 1, c + Number(m[1] || 1));
         else if (m[2] === "J") (rows.length = r + 1), (row().text = row().text.slice(0, c)), (row().wrapped = false);
         else if (m[2] === "K") row().text = row().text.slice(0, c);
+        else if (m[2] === "L") rows.splice(r, 0, ...Array.from({ length: Number(m[1] || 1) }, () => ({ text: "", wrapped: false })));
+        else if (m[2] === "@") row().text = (row().text.padEnd(c, " ").slice(0, c) + " ".repeat(Number(m[1] || 1)) + row().text.slice(c)).slice(0, cols);
+        else if (m[2] === "P") row().text = row().text.slice(0, c) + row().text.slice(c + Number(m[1] || 1));
+        else if (m[1] === "4" && (m[2] === "h" || m[2] === "l")) insert = m[2] === "h";
         else if (m[2] || t.startsWith("\x1b")) continue;
         else put(t);
         row();
@@ -207,4 +177,84 @@ test("a frame drawn for the old width that reaches the terminal after it re-wrap
   columns = 40;
   region.set("preview", wrapped(40), { fits: true });
   expect(term.text()).toBe(["› go", ...wrapped(40), "status"].join("\n"));
+});
+
+/**
+ * What the terminal shows when it shrinks from 100 columns to `to` between two bytes of what `inFlight` writes: for
+ * each place it can be cut (between two of its escapes or characters; a real terminal also takes a sequence split
+ * in two, which this model does not parse), on a fresh screen. Then the program learns the new width and draws.
+ */
+function cutEverywhere(to: number, inFlight: (region: LiveRegion) => void, after: (region: LiveRegion) => void): string[] {
+  const setUp = (out: { write(s: string): void; readonly columns: number; rows: number }) => {
+    const region = new LiveRegion(out, ["preview", "status"]);
+    region.print("› go");
+    region.set("status", ["status: writing 1.2s · esc to interrupt"]);
+    region.set("preview", WRAPPED(100).slice(0, 2), { fits: true });
+    return region;
+  };
+  let bytes = "";
+  const recorder = setUp({ write: () => {}, columns: 100, rows: 40 });
+  (recorder as unknown as { out: { write(s: string): void } }).out.write = (s: string) => void (bytes += s);
+  inFlight(recorder);
+  const cuts = [...bytes.matchAll(/\x1b\[\??\d*[A-Za-z]|[^]/gu)].map((m) => m.index!);
+  expect(cuts.length).toBeGreaterThan(100);
+  return cuts.map((cut) => {
+    const term = reflowingScreen(100);
+    let columns = 100;
+    let cutAt: number | undefined;
+    const region = setUp({
+      write(s: string) {
+        if (cutAt === undefined) return term.write(s);
+        // The bytes in flight as one stream: the terminal re-wraps at `cut` of it.
+        const at = cutAt;
+        if (at >= s.length) return (cutAt = at - s.length), term.write(s);
+        term.write(s.slice(0, at));
+        term.resize(to);
+        term.write(s.slice(at));
+        cutAt = undefined;
+      },
+      get columns() {
+        return columns;
+      },
+      rows: 40,
+    });
+    cutAt = cut;
+    inFlight(region);
+    columns = to;
+    after(region);
+    return term.text();
+  });
+}
+
+const WORDS = Array.from({ length: 60 }, (_, i) => `word${i}`).join(" ");
+const WRAPPED = (width: number) => Bun.wrapAnsi(WORDS, width - 1, { hard: true }).split("\n");
+
+test("a resize that cuts a frame anywhere (the terminal re-wraps between two of its bytes) strands nothing above the region", () => {
+  for (const to of [40, 20]) {
+    const screens = cutEverywhere(
+      to,
+      (region) => region.set("preview", WRAPPED(100), { fits: true }),
+      (region) => {
+        region.set("status", ["status 1.3s"]);
+        region.set("preview", WRAPPED(to), { fits: true });
+      },
+    );
+    const want = ["› go", ...WRAPPED(to), "status 1.3s"].join("\n");
+    expect(screens.filter((s) => s !== want)).toEqual([]);
+  }
+});
+
+test("a resize that cuts a finished block's printing, or the frame after it, strands nothing above the region either", () => {
+  const block = "The finished paragraph, printed into the transcript as the next one starts to stream in.";
+  const screens = cutEverywhere(
+    40,
+    (region) => {
+      region.print(block);
+      region.set("preview", WRAPPED(100).slice(0, 3), { fits: true });
+    },
+    (region) => region.set("preview", WRAPPED(40).slice(0, 5), { fits: true }),
+  );
+  // The printed block is the transcript's: the terminal re-wraps it (mid-word, as any terminal does a line it wrapped).
+  const want = ["› go", block.slice(0, 40), block.slice(40, 80), block.slice(80), ...WRAPPED(40).slice(0, 5), "status: writing 1.2s · esc to interrupt"].join("\n");
+  expect(screens.filter((s) => s !== want)).toEqual([]);
 });

@@ -42,12 +42,22 @@ describe("renderMarkdown", () => {
     }
   });
 
-  test("a long code line wraps with its gutter on every row", () => {
-    const out = plain(renderMarkdown("```ts\nconst aVeryLongName = anotherVeryLongName + yetAnotherLongName;\n```", 30));
+  test("a long code line wraps with its gutter on every row, its further rows under its own indent after a ↪", () => {
+    const code = ["const aVeryLongName = anotherVeryLongName + yetAnotherLongName;", "  if (x) return aVeryLongName + anotherVeryLongName;"];
+    const out = plain(renderMarkdown("```ts\n" + code.join("\n") + "\n```", 30));
     const rows = out.split("\n").filter((l) => l.startsWith("│"));
-    expect(rows.length).toBeGreaterThan(1);
     for (const r of rows) expect(Bun.stringWidth(r)).toBeLessThanOrEqual(30);
-    expect(rows.map((r) => r.slice(2)).join("")).toBe("const aVeryLongName = anotherVeryLongName + yetAnotherLongName;");
+    // A new user's F12: a further row at the gutter read as a line of code indented less.
+    expect(rows.map((r) => r.trimEnd())).toEqual([
+      "│ const aVeryLongName =",
+      "│ ↪ anotherVeryLongName +",
+      "│ ↪ yetAnotherLongName;",
+      "│   if (x) return",
+      "│   ↪ aVeryLongName +",
+      "│   ↪ anotherVeryLongName;",
+    ]);
+    // Nothing of the code is lost at the breaks.
+    expect(rows.map((r) => r.slice(2).replace(/^ *↪ /, "")).join("")).toBe(code.join(""));
   });
 
   test("control characters in the model's text are escaped, never sent to the terminal", () => {

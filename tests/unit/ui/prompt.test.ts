@@ -5,14 +5,16 @@ import { Keyboard } from "../../../src/ui/keys.ts";
 import { LiveRegion } from "../../../src/ui/live-region.ts";
 import { TtyPrompt } from "../../../src/ui/prompt.ts";
 import { holdKeys, takeHeldKeys } from "../../../src/ui/typeahead.ts";
+import { recordingTerminal } from "../../support/model-terminal.ts";
 
 function setUp() {
   let listener: (c: Buffer | string) => void = () => {};
   const input = { isTTY: true, setRawMode: () => {}, on: (_e: "data", l: typeof listener) => void (listener = l), off: () => {}, resume: () => {}, pause: () => {} };
-  let shown = "";
-  const region = new LiveRegion({ write: (s: string) => (shown += s), columns: 80, rows: 24 }, ["preview", "input", "status"]);
+  const screen = recordingTerminal(80);
+  const region = new LiveRegion(screen, ["preview", "input", "status"]);
   const prompt = new TtyPrompt(new Keyboard(input, { write: () => true }, 5), region, { pasteWindowMs: 20 });
-  return { input, prompt, type: (s: string) => listener(Buffer.from(s)), shown: () => Bun.stripANSI(shown) };
+  // Every screen shown so far: what the person saw at some point.
+  return { input, prompt, type: (s: string) => listener(Buffer.from(s)), shown: screen.seen };
 }
 
 test("keys typed during a turn, around an Escape, are the next message; the Escape interrupts", async () => {

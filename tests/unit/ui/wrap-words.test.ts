@@ -62,3 +62,12 @@ test("a note's further rows go under its text ('  ✗ '), a command's under the 
   expect(boxed[0]).toStartWith("\x1b[2m$\x1b[22m \x1b[1mnpm");
   for (const row of boxed.slice(1)) expect(row).not.toContain("\x1b[2m");
 });
+
+test("a todo item's further rows go under its text, after '[>] #1 ', its colour carried; also indented as the todo tool shows it", () => {
+  const item = "[>] #1 Look at the layout of the project and its files";
+  for (const indent of ["", "    "]) {
+    const rows = wrapWords(`${indent}\x1b[1m\x1b[33m${item}\x1b[39m\x1b[22m`, 40, { hang: true }).split("\n");
+    expect(rows.map(Bun.stripANSI)).toEqual([`${indent}[>] #1 Look at the layout of the`, `${indent}       project and its files`]);
+    expect(rows[1]).toContain("\x1b[33mproject");
+  }
+});

