@@ -16,6 +16,7 @@ import type { HeldDir } from "../fs/held-dir.ts";
 import { commitFiles, TransactionError, type FileOp } from "../fs/transaction.ts";
 import { writeProblem } from "../fs/writable.ts";
 import type { FileChangePreview } from "../perms/types.ts";
+import { hookKeysChange } from "../sandbox/package-hooks.ts";
 import type { ResolvedPath } from "../perms/workspace.ts";
 import { ToolError, type ToolContext } from "../tools/tool.ts";
 import { kindProblem, readText } from "./read-text.ts";
@@ -138,7 +139,13 @@ export class ChangeSet {
    */
   async commit(previews: FileChangePreview[] = this.previews()): Promise<string> {
     const targets = [...new Set(this.planned.flatMap((p) => (p.kind === "move" ? [p.from.path.real, p.snap.path.real] : [p.snap.path.real])))];
-    await this.ctx.perms.authorize({ kind: "write", target: targets[0]!, ...(targets.length > 1 ? { alsoTargets: targets.slice(1) } : {}), tool: this.tool, files: previews, ...(this.opts.byPerson ? { byPerson: true } : {}), ...(this.opts.loses ? { loses: this.opts.loses } : {}) });
+    // A package.json whose hook keys change runs that change at the next commit (package-hooks.ts): asked about.
+    const changesRunLater = this.planned.flatMap((p) => {
+      if (p.kind === "delete" || basename(p.snap.path.real) !== "package.json") return [];
+      const why = hookKeysChange(p.snap.text ?? "", p.after);
+      return why ? [{ display: p.snap.path.display, why }] : [];
+    });
+    await this.ctx.perms.authorize({ kind: "write", target: targets[0]!, ...(targets.length > 1 ? { alsoTargets: targets.slice(1) } : {}), tool: this.tool, files: previews, ...(this.opts.byPerson ? { byPerson: true } : {}), ...(this.opts.loses ? { loses: this.opts.loses } : {}), ...(changesRunLater.length ? { changesRunLater } : {}) });
     if (this.ctx.signal.aborted) throw new ToolError("Interrupted by the user; nothing was written.");
 
     const ops: FileOp[] = this.planned.map((p) => {

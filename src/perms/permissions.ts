@@ -122,6 +122,8 @@ export class Permissions {
     const first = decisions[0]!;
     // Work that is not bunker's to undo (a hand edit a forced take-back would overwrite) is asked about whatever is granted.
     if (req.kind === "write" && req.loses) mustAsk = true;
+    // A change that runs later by what it changes (package.json's lint-staged key), whatever is granted.
+    if (req.kind === "write" && req.changesRunLater?.length) mustAsk = true;
     if (!mustAsk) {
       if (req.kind === "write" && req.files?.length) this.onUnasked?.(req);
       return first;
@@ -135,7 +137,7 @@ export class Permissions {
     const earlier = req.byPerson ? undefined : this.refused.get(key);
     if (earlier !== undefined) this.deny(req, `the person already refused this${earlier ? `: ${earlier}` : ""}. Do not retry it; ask them or take another approach`, first, `Not asked again: you refused ${refusedWhat(req)} earlier in this turn.`);
 
-    const protectedFiles = req.kind === "write" ? this.protectedFiles(targets) : [];
+    const protectedFiles = req.kind === "write" ? [...this.protectedFiles(targets), ...(req.changesRunLater ?? [])] : [];
     if (!this.approver.interactive) {
       // What would have been asked about is shown, then refused: the person sees what the flag would let through.
       if (req.kind === "write" && req.files?.length) this.onUnasked?.(req);

@@ -53,6 +53,11 @@ export interface PermRequest {
   /** Set by Permissions for a write that always asks: which file, and what runs it (`.envrc: direnv runs it…`). */
   protectedFiles?: { display: string; why: string }[];
   /**
+   * Files whose change runs later by what it changes, not by the file's name (package.json's lint-staged or husky
+   * key: package-hooks.ts), set by the change pipeline: asked about, as protectedFiles are, even under -A.
+   */
+  changesRunLater?: { display: string; why: string }[];
+  /**
    * Aborted when what asked is over (the command ended, the turn ended or was interrupted): an open
    * question is withdrawn, a queued one never shown. Its reason (a string) says what ended.
    */

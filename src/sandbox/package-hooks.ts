@@ -34,6 +34,15 @@ export function hookKeys(text: string): Record<string, string> | null {
   return out;
 }
 
+/** What a change of a package.json's text from `before` to `after` runs later (its hook keys changed), or null. */
+export function hookKeysChange(before: string, after: string): string | null {
+  const now = hookKeys(after);
+  if (now === null) return null;
+  const was = hookKeys(before) ?? {};
+  const changed = HOOK_KEYS.filter((k) => now[k] !== was[k]);
+  return changed.length ? `${changed.map((k) => `"${k}"`).join(", ")} runs on your next git commit (lint-staged, husky or a git hooks package), like a .lintstagedrc` : null;
+}
+
 /** A package.json's text (through a link too, as the tools read it) when it is a regular file of a sane size, else null. */
 function readManifest(path: string): string | null {
   try {
