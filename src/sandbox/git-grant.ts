@@ -11,6 +11,7 @@
 // command creates is set aside after it (grantedGitAfter). A rebase,
 // cherry-pick or `git am` a command leaves stopped is a plan the person's git
 // would carry out outside the sandbox: it is set aside after it (git-stopped.ts).
+import type { ObjectsBefore } from "./git-objects.ts";
 import { lstatSync } from "node:fs";
 import { join, relative } from "node:path";
 import { isWithin, realpathLoose } from "../perms/workspace.ts";
@@ -49,6 +50,8 @@ export interface GrantedGit {
   stopped?: StoppedOperations;
   /** Each granted repository's refs before the command, and its work tree: what the command committed is looked at after (git-history.ts). */
   history?: (RefsBefore & { worktree: string })[];
+  /** Each granted repository's object store before the command: what it wrote there that git trusts is checked after (git-objects.ts). */
+  objects?: ObjectsBefore[];
 }
 
 function identity(path: string): string | null {

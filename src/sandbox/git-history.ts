@@ -523,3 +523,6 @@ export function replaceRefsMade(before: RefsBefore): string[] {
 function shownRef(ref: string): string {
   return ref === "HEAD" ? "HEAD" : ref.replace(/^refs\/(heads|tags)\//, "");
 }
+
+/** The same hardened git for another question about history (denied-history.ts: whether it holds a denied file). */
+export { git as hostGit };

@@ -2,13 +2,14 @@
 // time. Records what the model saw, for read-before-write. An image file
 // (PNG, JPEG, GIF, WebP) comes back as an image block (tools/image.ts).
 import { closeSync } from "node:fs";
+import { basename } from "node:path";
+import { isWithin } from "../perms/workspace.ts";
 import { MAX_WORKSPACE_FILE_BYTES, openRegularSync, readOpened } from "../fs/file-kind.ts";
 import { count, cutLine, MAX_OUTPUT_BYTES, partResult } from "./bound.ts";
 import { prepareImage, sniffImage } from "./image.ts";
 import { notFoundError } from "./not-found.ts";
 import { ToolError, type Tool } from "./tool.ts";
 import { readAllowed } from "./walk.ts";
-import { configAsShown } from "../sandbox/repo-configs.ts";
 
 export interface ReadFileInput {
   path: string;
@@ -57,11 +58,21 @@ export const readFileTool: Tool<ReadFileInput> = {
     }
     ctx.session.recordRead(path.real, bytes);
     if (bytes.length === 0) return `(${path.display} is empty)`;
-    // A repository's (or the person's) git config: its credentials withheld, as commands are shown it (repo-configs.ts).
-    const { text, shown } = formatLines(configAsShown(path.real, bytes.toString("utf8")).text, offset, limit);
+    const { text, shown } = formatLines(asGitShowsIt(ctx.root, path.real, bytes.toString("utf8")), offset, limit);
     return partResult(text, shown);
   },
 };
+
+/**
+ * A repository's (or the person's) git config as commands are shown it, credentials withheld (repo-configs.ts).
+ * Looked at only where such a file can be: named as a repository's config is, or outside the workspace (a granted
+ * read, where the person's own config is); required there, so a read-only turn loads none of it (jit.ts).
+ */
+function asGitShowsIt(root: string, real: string, text: string): string {
+  const name = basename(real);
+  if (isWithin(root, real) && name !== "config" && name !== "config.worktree" && !name.includes("gitconfig")) return text;
+  return (require("../sandbox/repo-configs.ts") as typeof import("../sandbox/repo-configs.ts")).configAsShown(real, text).text;
+}
 
 /** Reads a regular file in full, with clear errors for everything else. */
 export function readWholeFile(real: string, display: string): Buffer {

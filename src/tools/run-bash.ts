@@ -22,9 +22,15 @@ import { grantedGit, grantedGitAfter } from "../sandbox/git-grant.ts";
 import { credentialFreeCopies } from "../sandbox/git-config-copy.ts";
 import { gitDirsOfFolder, repositoryConfigs } from "../sandbox/repo-configs.ts";
 import { committedRunsLater, historyBefore, newlyHidden, oneLook, replaceRefsMade, stagedRunsLater } from "../sandbox/git-history.ts";
+import { objectStoresBefore, objectsAfter } from "../sandbox/git-objects.ts";
 import { unwalkedNote } from "../sandbox/walk-gaps.ts";
 import { laterMatch } from "../perms/runs-later.ts";
 import { rootsDotEntriesLeadTo } from "../perms/startup-files.ts";
+import { reflogsAfter, reflogsBefore } from "../sandbox/git-reflogs.ts";
+import { hiddenHistoryNote } from "../sandbox/denied-history.ts";
+import { deniedProgramFiles } from "../sandbox/denied-programs.ts";
+import { prlimitProgram } from "../sandbox/process-limits.ts";
+import { deniedWriteFolders, deniedWriteRules } from "../sandbox/denied-writes.ts";
 import { loopbackNote, refusalNote, startCommandNet } from "../net/command-net.ts";
 import { grantedLoopbackTargets, permissionGate } from "../net/gate.ts";
 import { deniedPins, scanDenied } from "../sandbox/denied-files.ts";
@@ -52,6 +58,8 @@ export interface RunBashOptions {
   writable?: string[];
   /** Paths inside the workspace kept read-only (--deny-write). */
   readOnly?: string[];
+  /** Git object stores hidden: their history holds a file a deny-read rule covers (denied-history.ts). */
+  hiddenGitObjects?: string[];
   /** The grants, for their deny rules when judging whether a line only reads. */
   grants?: Grants;
   /** The detected sandbox (default: detectSandbox()). */
@@ -79,6 +87,7 @@ export interface RunBashConfig {
   sessionsPath?: string;
   /** --no-session-persistence is false: nothing of the run is kept, the sandbox's home included. */
   persist?: boolean;
+  hiddenGitObjects?: string[];
 }
 
 /**
@@ -97,6 +106,7 @@ export function runBashOptions(config: RunBashConfig): RunBashOptions {
     gitWritable: grants.allow.write.paths.includes(gitDir) && !grants.deny.write.paths.some((p) => isWithin(p, gitDir)),
     writable: grants.allow.write.paths.filter((p) => !isWithin(root, p) && !isWithin(p, root)),
     readOnly: grants.deny.write.paths.filter((p) => isWithin(root, p)),
+    ...(config.hiddenGitObjects?.length ? { hiddenGitObjects: config.hiddenGitObjects } : {}),
     grants,
     ...(config.sessionsPath ? { sessionsDir: dirname(config.sessionsPath) } : {}),
     // The grants as the session starts: the caches its commands see are those written under the same ones.
@@ -139,8 +149,9 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
           ...(p.confined && !opts.allowNet && !opts.grants?.deny.net.all ? { proxied: true } : {}),
         },
       });
-      // The tool line shows at most one line of 100 characters: what runs is shown whole (a prompt may not have).
-      if (command.length > SUMMARY_CHARS || command.includes("\n")) {
+      // The tool line shows at most one line of 100 characters: what runs is shown whole, once. A question showed
+      // it whole already (new user 10's F2: three copies of one command), so only a command run unasked gets it here.
+      if (!decision.approvedAtQuestion && (command.length > SUMMARY_CHARS || command.includes("\n"))) {
         const lines = escapeControl(command, { keepNewlines: true }).split("\n");
         for (const [i, l] of lines.entries()) ctx.ui.info(`    ${i === 0 ? "$" : ">"} ${l}`);
       }
@@ -184,6 +195,8 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
         throw new ToolError(`not run: ${view.refused}`);
       }
       const argv = confine(p, view.spec, net ? net.wrap([shell, "-c", command]) : [shell, "-c", command], tmp ?? "");
+      // Under --allow-write=.git: the reflogs as they are, to judge the lines the command adds (git-reflogs.ts).
+      const logs = spec.grantedGit?.history?.length ? reflogsBefore(spec.grantedGit.history.map((h) => h.gitDir)) : null;
       // bubblewrap mounts an empty read-only .bunker and .git where there were none: take the empty mount points away after.
       const standIns = [...new Set([join(ctx.root, ".bunker"), join(ctx.root, ".git"), ...standInPaths(spec)])].filter((d) => !existsSync(d));
       try {
@@ -206,7 +219,8 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
         const disarmed = atMost(WALL_LINES, [
           ...(spec.repositories ? wallAfter([ctx.root, ...(spec.grantedRoots ?? [])], spec.repositories) : []),
           ...(spec.grantedGit ? grantedGitAfter(ctx.root, spec.grantedGit) : []),
-          ...oneLook(() => (spec.grantedGit?.history ?? []).flatMap((h) => [...committedRunsLater(h.worktree, h, laterWhy), ...stagedRunsLater(h.worktree, h, laterWhy), ...replaceRefsMade(h), ...newlyHidden(h.worktree, h)])),
+          ...(spec.grantedGit?.objects ?? []).flatMap((o) => objectsAfter(o, ctx.root)),
+          ...oneLook(() => (spec.grantedGit?.history ?? []).flatMap((h) => [...committedRunsLater(h.worktree, h, laterWhy), ...stagedRunsLater(h.worktree, h, laterWhy), ...replaceRefsMade(h), ...newlyHidden(h.worktree, h), ...(logs ? reflogsAfter(h.worktree, h, logs, laterOf(ctx.root, opts).match) : [])])),
         ]);
         for (const line of disarmed) ctx.ui.info(`  ${escapeControl(line)}`);
         const notes = [
@@ -216,6 +230,7 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
           spec.repositories ? unwalkedNote(spec.repositories.gaps) : null,
           // A login the command lacked because the person's credentials were withheld: which, and the flag.
           result.exitCode !== 0 ? withheldNote(result.output, withheld, personEnv) : null,
+          hiddenHistoryNote(command, result.exitCode, opts.hiddenGitObjects ?? []),
           ...disarmed.map((l) => `note: ${l}`),
           "copied" in shared && shared.copied.length > 0 ? `note: ${ownCopiesNote(shared, ctx.root)}` : null,
           view.note ? `note: ${view.note}` : null,
@@ -249,7 +264,9 @@ function grantedFolders(writable: string[], root: string): string[] {
 
 /** The runs-later matcher for a command's writable `roots` (the workspace and its granted folders). */
 function laterOf(root: string, opts: RunBashOptions, roots: string[] = [root, ...grantedFolders(opts.writable ?? [], root)]) {
-  return laterMatch(roots, (opts.grants ?? emptyGrants()).protect ?? [], (opts.env ?? process.env).PATH ?? "", { env: opts.env ?? process.env, home: opts.home ?? homedir() });
+  const grants = opts.grants ?? emptyGrants();
+  // Deny-write globs are held like the files that run later: read-only before, set aside after (denied-writes.ts).
+  return laterMatch(roots, [...(grants.protect ?? []), ...deniedWriteRules(grants.deny.write)], (opts.env ?? process.env).PATH ?? "", { env: opts.env ?? process.env, home: opts.home ?? homedir() });
 }
 
 function lstatKind(path: string): "file" | "other" | null {
@@ -284,7 +301,9 @@ export function commandSandboxSpec(command: string, root: string, opts: RunBashO
   // A granted write folder such a link leads to is shown read-only instead.
   const linkedGrants = linked.filter((l) => l.root !== root).map((l) => l.root);
   const grantedWrites = (opts.writable ?? []).filter((p) => !linkedGrants.includes(p));
-  const workspaceReadOnly = confined && (workspaceLinkedAs !== undefined || (readOnly ?? evaluateRun(command, { root, grants }).readOnly));
+  // A bare --deny-write: nothing is written, by the file tools or by commands (the sandbox holds it, not only the judge).
+  const writesDenied = confined && grants.deny.write.workspace;
+  const workspaceReadOnly = confined && (writesDenied || workspaceLinkedAs !== undefined || (readOnly ?? evaluateRun(command, { root, grants }).readOnly));
   // Every repository at any depth read-only (the top one writable only when granted); not needed when nothing is writable.
   // Every writable root guarded alike: the workspace and each granted folder (`--allow-write=../shared`).
   const granted = confined && !workspaceReadOnly ? grantedFolders(grantedWrites, root) : [];
@@ -300,6 +319,8 @@ export function commandSandboxSpec(command: string, root: string, opts: RunBashO
     const before = lstatKind(g) === "other" ? historyBefore(g, worktree) : null;
     return before ? [{ ...before, worktree }] : [];
   }));
+  // Its object store, to check after it what it wrote there that git would trust unchecked (git-objects.ts): once per store.
+  if (gitGrant) gitGrant.objects = objectStoresBefore([...topGit, ...gitDirs]);
   const dotGitFile = gitGrant && lstatKind(join(root, ".git")) === "file" ? [join(root, ".git")] : [];
   const readable = [...grantedReadPaths(grants), ...linkedGrants, ...(opts.gitWritable ? [] : gitDirs), ...enclosingGitDirs(root, host.home ?? realpathLoose(opts.home ?? homedir()).real)];
   const writable = [...grantedWrites, ...(opts.gitWritable ? gitDirs : [])];
@@ -326,17 +347,26 @@ export function commandSandboxSpec(command: string, root: string, opts: RunBashO
     hidden: [
       ...(host.hidden ?? []),
       ...grants.deny.read.paths,
+      ...(opts.hiddenGitObjects ?? []),
       ...(confined ? deniedMatches(grants, [root, ...readable, ...writable, ...(host.toolchains ?? [])], root, host.system ?? []) : []),
+      // --deny-run's programs, unexecutable however they are started (denied-programs.ts).
+      ...(confined ? deniedProgramFiles(grants.deny.run, (opts.env ?? process.env).PATH ?? "", startedBy()) : []),
       ...state.hidden,
     ],
     ...(pinned.length > 0 ? { pinned } : {}),
-    readOnly: [...(opts.readOnly ?? []), ...(wall?.readOnly ?? []), ...dotGitFile],
+    readOnly: [...(opts.readOnly ?? []), ...(wall ? deniedWriteFolders(grants.deny.write, roots) : []), ...(wall?.readOnly ?? []), ...dotGitFile],
     ...(wall ? { wallPaths: wall.readOnly } : {}),
     ...(gitGrant ? { grantedGit: gitGrant } : {}),
     workspaceReadOnly,
     ...(workspaceLinkedAs ? { workspaceLinkedAs } : {}),
+    ...(writesDenied ? { writesDenied } : {}),
     ...(wall ? { repositories: wall.state } : {}),
   };
+}
+
+/** The programs every confined command starts with (its shell, the limiter): never masked by a --deny-run. */
+function startedBy(): string[] {
+  return [locateProgram("bash") ?? "/bin/sh", prlimitProgram() ?? ""].filter(Boolean);
 }
 
 /**
@@ -530,7 +560,9 @@ export function sandboxNote(r: ProcessResult, spec: SandboxSpec): string | null 
   const erofs = /Read-only file system|EROFS/.test(out) || busyOnReadOnlyMount(out, spec);
   // A package cache in a toolchain's tree (`bun install`, `cargo build` fetching): which flag, and the other way.
   const toolchain = erofs && !spec.workspaceReadOnly ? toolchainWriteNote(out, spec) : null;
-  if (erofs && spec.workspaceLinkedAs) {
+  if (erofs && spec.writesDenied) {
+    notes.push("The person ran bunker with a bare --deny-write: the workspace and every folder are read-only to commands. Do not retry or work around it; say what you would change instead.");
+  } else if (erofs && spec.workspaceLinkedAs) {
     notes.push(
       `The workspace is read-only to commands: ${spec.workspaceLinkedAs} in the person's home leads to it, so the program that reads ${spec.workspaceLinkedAs} runs or obeys what a command writes here, on this machine, outside the sandbox. ` +
         "Write files with the file tools (the person sees each change and is asked); do not retry the command.",
@@ -550,7 +582,7 @@ export function sandboxNote(r: ProcessResult, spec: SandboxSpec): string | null 
     );
   } else if (erofs) {
     notes.push(
-      `The sandbox blocked a write: only the workspace${spec.grantedRoots?.length ? ", the folders granted with --allow-write" : ""} and /tmp are writable (every git repository in ${spec.grantedRoots?.length ? "them" : "it"}, at any depth, every .bunker, and the files other tools run later, such as .envrc, .husky/ and .vscode/tasks.json, are read-only; ${spec.gitWritable ? "under --allow-write=.git the top .git's config, hooks, info/ and commondir still are" : "the top .git unless granted with --allow-write=.git"}). ` +
+      `The sandbox blocked a write: only the workspace${spec.grantedRoots?.length ? ", the folders granted with --allow-write" : ""} and /tmp are writable (every git repository in ${spec.grantedRoots?.length ? "them" : "it"}, at any depth, every .bunker, what a --deny-write flag or deny rule names, and the files other tools run later, such as .envrc, .husky/ and .vscode/tasks.json, are read-only; ${spec.gitWritable ? "under --allow-write=.git the top .git's config, hooks, info/ and commondir still are" : "the top .git unless granted with --allow-write=.git"}). ` +
         "Do not retry; if the write is needed, ask the person, who can grant the path with --allow-write=PATH; a file other tools run later is written with the file tools, which ask the person.",
     );
   }

@@ -2,9 +2,11 @@
 // judge allows every command, so only the sandbox (or, with sandbox "off",
 // nothing) stands between the command and the person's machine.
 import { emptyGrants } from "../../src/perms/policy.ts";
-import { createRunBashTool, type RunBashOptions } from "../../src/tools/run-bash.ts";
+import { dirname } from "node:path";
+import { parseConfig } from "../../src/config.ts";
+import { createRunBashTool, runBashOptions, type RunBashOptions } from "../../src/tools/run-bash.ts";
 import type { ToolOutput } from "../../src/tools/tool.ts";
-import { makeContext } from "./context.ts";
+import { makeContext, unseenDir } from "./context.ts";
 
 export interface ConfinedRun {
   env: Record<string, string>;
@@ -35,4 +37,15 @@ export async function runAllowed(root: string, command: string, o: ConfinedRun):
   const r = (await tool.run({ command }, ctx)) as Exclude<ToolOutput, string>;
   o.shown?.push(...ctx.notices);
   return r.content;
+}
+
+/**
+ * The tool result of `command` as bunker started in `root` with `flags` runs it: the real flag parsing and rules
+ * files (`--sandbox=on` added), a private home, and `path` as the command's PATH.
+ */
+export async function runUnderFlags(root: string, command: string, flags: string[], path = process.env.PATH ?? ""): Promise<string> {
+  const config = parseConfig(["-C", root, "--sandbox=on", ...flags], { ANTHROPIC_API_KEY: "k", HOME: dirname(root) }, false).config!;
+  const ctx = makeContext(root, { grants: config.grants });
+  const tool = createRunBashTool({ ...runBashOptions(config), env: { PATH: path }, home: unseenDir("bunker-flags-home-"), killGraceMs: 300 });
+  return ((await tool.run({ command }, ctx)) as Exclude<ToolOutput, string>).content;
 }

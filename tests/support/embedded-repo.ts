@@ -4,8 +4,8 @@
 // embedded one, under its config). Built with the real git, isolated from the
 // person's config.
 import { mkdirSync, utimesSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { tempDir } from "./context.ts";
+import { dirname, join } from "node:path";
+import { tempDir, unseenDir } from "./context.ts";
 
 /** Environment for git that reads no user or system config. */
 export function isolatedGitEnv(home: string): Record<string, string> {
@@ -52,4 +52,24 @@ export function makeEmbeddedRepo(opts: { filter?: boolean; indexVersion?: number
   writeFileSync(join(lib, "a.txt"), "b\n");
   utimesSync(join(lib, "a.txt"), 1_000_000_000, 1_000_000_000);
   return { root, marker, env };
+}
+
+/**
+ * A new repository at `base/ws` whose first commit ("init") holds `files`, made with the person's git isolated
+ * from their config (its home `base/home`), in a folder no sandbox shows. `g` runs git there; the caller removes `base`.
+ */
+export function newRepository(prefix: string, files: Record<string, string>): { base: string; root: string; g: (...args: string[]) => string } {
+  const base = unseenDir(prefix);
+  const root = join(base, "ws");
+  mkdirSync(join(base, "home"));
+  mkdirSync(root);
+  const g = (...args: string[]) => git(root, isolatedGitEnv(join(base, "home")), ...args);
+  g("init", "-q", "-b", "main");
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), text);
+  }
+  g("add", ".");
+  g("commit", "-qm", "init");
+  return { base, root, g };
 }

@@ -1,0 +1,96 @@
+// Whether git holds a file a deny-read rule covers (red team 11's F04): asked of the real git, on repositories
+// holding it in each way git can (a commit, the index, a stash's untracked files, a reset-away commit), and not.
+import { afterAll, describe, expect, test } from "bun:test";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { emptyPathRules, type PathRules } from "../../../src/perms/policy.ts";
+import { hiddenHistory, hiddenHistoryNote, pathspecs } from "../../../src/sandbox/denied-history.ts";
+import { newRepository } from "../../support/embedded-repo.ts";
+
+const made: string[] = [];
+afterAll(() => {
+  for (const d of made) rmSync(d, { recursive: true, force: true });
+});
+
+/** A repository with one commit of a.txt, and config/secrets.env in the working tree (untracked, as in a .gitignore). */
+function repo(): { root: string; run: (...args: string[]) => string } {
+  const { base, root, g } = newRepository("bunker-denied-history-", { "a.txt": "a\n" });
+  made.push(base);
+  mkdirSync(join(root, "config"));
+  writeFileSync(join(root, "config/secrets.env"), "DB_PASSWORD=hunter2\n");
+  return { root, run: g };
+}
+
+const rules = (over: Partial<PathRules>): PathRules => ({ ...emptyPathRules(), ...over });
+
+describe("git's pathspecs for the deny-read rules", () => {
+  test("a path, a glob, one holding the repository, one elsewhere; a glob with braces is matched by bunker instead", () => {
+    expect(pathspecs(rules({ paths: ["/r/config/secrets.env", "/elsewhere/x"], globs: ["/r/**/*.pem", "/r/config/**"] }), "/r")).toEqual([":(top,literal)config/secrets.env", ":(top,glob)**/*.pem", ":(top,literal)config"]);
+    expect(pathspecs(rules({ paths: ["/"] }), "/r")).toEqual([":/"]);
+    expect(pathspecs(rules({ globs: ["/r/{a,b}/**"] }), "/r")).toBeNull();
+    expect(pathspecs(rules({ globs: ["/elsewhere/**"] }), "/r")).toEqual([]);
+  });
+});
+
+describe("whether the repository's objects are hidden", () => {
+  const home = "/nonexistent-home";
+  const deny = (root: string) => rules({ globs: [`${root}/config/**`] });
+
+  test("never in git, or no repository: nothing hidden, nothing said", () => {
+    const { root } = repo();
+    expect(hiddenHistory(root, deny(root), home)).toEqual({ objects: [], lines: [] });
+    // An empty .git folder (a stand-in left behind) is no repository git reads.
+    mkdirSync(join(root, "sub/.git"), { recursive: true });
+    expect(hiddenHistory(join(root, "sub"), rules({ globs: [`${root}/sub/**`] }), home)).toEqual({ objects: [], lines: [] });
+  });
+
+  test("committed once, then untracked: hidden, and the person is told which file and why", () => {
+    const { root, run } = repo();
+    run("add", "config/secrets.env");
+    run("commit", "-qm", "secrets");
+    run("rm", "-q", "--cached", "config/secrets.env");
+    run("commit", "-qm", "untrack");
+    const h = hiddenHistory(root, deny(root), home);
+    expect(h.objects).toEqual([join(root, ".git/objects")]);
+    expect(h.lines).toHaveLength(1);
+    expect(h.lines[0]).toStartWith("config/secrets.env is in git history (a commit, a stash or a reflog entry) of this repository, and a deny-read rule covers it");
+    // A wildcard-free rule and a glob with braces (matched by bunker over every name history holds) find it too.
+    expect(hiddenHistory(root, rules({ paths: [join(root, "config/secrets.env")] }), home).objects).toHaveLength(1);
+    expect(hiddenHistory(root, rules({ globs: [`${root}/{config,other}/*.env`] }), home).objects).toHaveLength(1);
+  });
+
+  test("only staged: the index", () => {
+    const { root, run } = repo();
+    run("add", "config/secrets.env");
+    expect(hiddenHistory(root, deny(root), home).lines[0]).toStartWith("config/secrets.env is in the git index of this repository");
+  });
+
+  test("only in a stash's untracked files, or only in a reset-away commit (the reflog)", () => {
+    const stashed = repo();
+    stashed.run("stash", "-q", "-u");
+    expect(hiddenHistory(stashed.root, deny(stashed.root), home).objects).toHaveLength(1);
+    const reset = repo();
+    reset.run("add", "config/secrets.env");
+    reset.run("commit", "-qm", "oops");
+    reset.run("reset", "-q", "HEAD~1");
+    expect(hiddenHistory(reset.root, deny(reset.root), home).objects).toHaveLength(1);
+  });
+
+  test("a workspace inside the repository: the enclosing repository's objects", () => {
+    const { root, run } = repo();
+    mkdirSync(join(root, "pkg/config"), { recursive: true });
+    writeFileSync(join(root, "pkg/config/secrets.env"), "x\n");
+    run("add", "pkg");
+    run("commit", "-qm", "pkg");
+    const h = hiddenHistory(join(root, "pkg"), rules({ globs: [`${root}/pkg/config/**`] }), home);
+    expect(h.objects).toEqual([join(root, ".git/objects")]);
+    expect(h.lines[0]).toContain("of the repository at ..,");
+  });
+
+  test("a failed git command while objects are hidden says why; others say nothing", () => {
+    expect(hiddenHistoryNote("git show HEAD~1:config/secrets.env", 128, ["/r/.git/objects"])).toContain("ask the person to run the git command themselves");
+    expect(hiddenHistoryNote("git status", 0, ["/r/.git/objects"])).toBeNull();
+    expect(hiddenHistoryNote("make", 2, ["/r/.git/objects"])).toBeNull();
+    expect(hiddenHistoryNote("git log", 128, [])).toBeNull();
+  });
+});

