@@ -68,7 +68,8 @@ async function makeApprover(config: Config, ui: TerminalUI): Promise<Approver> {
   return {
     interactive: true,
     ask: async (req) => {
-      const answer = await ui.aside(() => tty.ask(req));
+      ui.questionOpens();
+      const answer = await ui.aside(() => tty.ask(req)).finally(() => ui.questionAnswered());
       if (answer.answer === "deny" && answer.stopsTurn) ui.stoppedAtQuestion();
       return answer;
     },

@@ -58,6 +58,8 @@ export interface Config {
   takeBack: { turn: "last" | "list" | number; force: boolean; conversation: boolean } | undefined;
   /** --thinking or the settings' "thinking"; undefined: on where the model supports it. */
   thinking: ThinkingLevel | undefined;
+  /** The settings' "notify": the turn length (ms) after which the prompt's wait is signalled; null: never signal. */
+  notifyAfterMs: number | null;
   /** The saved-sessions database ($XDG_STATE_HOME/bunker/sessions.db). */
   sessionsPath: string;
   /** False with --no-session-persistence: nothing of this run goes into the session store (conversation, prompts, checkpoints). */
@@ -352,12 +354,14 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
 
   let todoAfter = 3;
   let thinkingSetting: ThinkingLevel | undefined;
+  let notify: boolean | number = true;
   const startupWarnings: string[] = [];
   try {
     const rules = loadRulesFiles(root, grants, env);
     startupWarnings.push(...rules.ignored);
     if (typeof rules.reminders?.todoAfter === "number") todoAfter = rules.reminders.todoAfter;
     thinkingSetting = rules.thinking;
+    if (rules.notify !== undefined) notify = rules.notify;
   } catch (err) {
     if (err instanceof RulesFileError) throw new UsageError(err.message);
     throw err;
@@ -423,6 +427,8 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
     resume,
     takeBack,
     thinking: thinkingFlag ?? thinkingSetting,
+    // By default a turn of 10 s or more: one shorter, the person is likely still watching.
+    notifyAfterMs: notify === false ? null : notify === true ? 10_000 : notify * 1000,
     sessionsPath: defaultSessionsPath(env),
     persist,
     mcp,

@@ -5,7 +5,7 @@ import { DEFAULT_CONTEXT_WINDOW } from "./agent/loop.ts";
 import { buildApp, canPrompt, usageSummary } from "./app.ts";
 import { version } from "./build-info.ts";
 import type { Config } from "./config.ts";
-import { initEvent, resultEvent, streamJsonEvents, type PermissionMode } from "./stream-json.ts";
+import { initEvent, resultEvent, StreamJsonLines, streamJsonEvents, type PermissionMode } from "./stream-json.ts";
 import { escapeControl } from "./ui/escape.ts";
 import { isTerminal } from "./ui/is-terminal.ts";
 import { FdSink, type TextSink } from "./ui/std.ts";
@@ -150,17 +150,19 @@ async function runHeadlessTurn(config: Config, io: HeadlessIO, interrupt: Interr
   const emit = (event: object) => stdout.write(JSON.stringify(event) + "\n");
   const sessionId = () => (app.recorder.saving ? app.recorder.id : null);
   let events: TerminalUI = ui;
+  let lines: StreamJsonLines | undefined;
   if (config.outputFormat === "stream-json") {
-    emit(initEvent({
-      sessionId: sessionId(),
+    const init = (id: string | null) => initEvent({
+      sessionId: id,
       cwd: config.root,
       model: app.model.name,
       tools: app.toolNames,
       permissionMode: permissionMode(config),
       thinking: app.model.thinkingLevel,
       version,
-    }));
-    events = streamJsonEvents(ui, emit, sessionId);
+    });
+    lines = new StreamJsonLines(emit, init, sessionId);
+    events = streamJsonEvents(ui, lines);
   }
   // Images are looked for in what the person wrote, not in what was piped in.
   const outcome = await app.agent.runTurn(prompt, app.context(controller.signal), events, config.prompt ?? prompt);
@@ -178,7 +180,9 @@ async function runHeadlessTurn(config: Config, io: HeadlessIO, interrupt: Interr
     if (answer) stdout.write(answer + "\n");
   } else {
     const { usage, cost_usd } = usageSummary(app);
-    emit(resultEvent({
+    // Only a session that exists: a run that got no answer was not saved, and -r could not find it.
+    const savedId = app.recorder.saved ? app.recorder.id : null;
+    const result = (id: string | null) => resultEvent({
       end: outcome.end,
       isError,
       text: outcome.text,
@@ -186,13 +190,14 @@ async function runHeadlessTurn(config: Config, io: HeadlessIO, interrupt: Interr
       turns: outcome.modelCalls,
       durationMs: performance.now() - started,
       apiMs: app.model.apiMs,
-      // Only a session that exists: a run that got no answer was not saved, and -r could not find it.
-      sessionId: app.recorder.saved ? app.recorder.id : null,
+      sessionId: id,
       model: app.model.name,
       usage,
       costUSD: cost_usd,
       permissionDenials: app.perms.denials,
-    }));
+    });
+    if (lines) lines.result(result, savedId);
+    else emit(result(savedId));
   }
   const writeError = await stdout.flush();
   if (writeError?.code === "EPIPE") return 141; // as if killed by SIGPIPE, quietly

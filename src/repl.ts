@@ -15,6 +15,8 @@ import { TtyPrompt } from "./ui/prompt.ts";
 import { TerminalUI } from "./ui/terminal.ts";
 import { costLine, runSlashCommand, slashCommands, withKeptTodos, type CommandContext, type ReplState } from "./slash-commands.ts";
 import type { CompletionSources } from "./ui/completion.ts";
+import { Attention } from "./ui/attention.ts";
+import { basename } from "node:path";
 import { startupOver } from "./jit.ts";
 
 /** Reads the next message: the raw-mode prompt on a terminal, readline otherwise. */
@@ -30,12 +32,15 @@ export async function runRepl(config: Config): Promise<number> {
   const live = Boolean(process.stdin.isTTY && process.stdout.isTTY && process.stderr.isTTY) && process.env.TERM !== "dumb";
   const region = live ? new LiveRegion(process.stderr, ["preview", "input", "status"]) : undefined;
   const markdown = live && !process.env.NO_COLOR;
+  // A bell (and a title, a notification) when a question or the prompt waits: on the live screen only, never a pipe.
+  const attention = region && config.notifyAfterMs !== null ? new Attention(process.stderr, { afterMs: config.notifyAfterMs, name: basename(config.root) }) : undefined;
   const ui = new TerminalUI({
     streamText: true,
     verbose: config.verbose,
     spinner: Boolean(process.stderr.isTTY) && process.env.TERM !== "dumb",
     region,
     markdown,
+    attention,
   });
   // Keys typed before the keyboard is read were echoed by the terminal where the banner goes ("hellobunker · …"):
   // on a terminal the banner's line is cleared first; the keys themselves wait for the input line, drawn there once.
@@ -112,6 +117,8 @@ export async function runRepl(config: Config): Promise<number> {
   }
   reader.close?.();
   history.close();
+  // Leaving: the window's title as it was before bunker said it waits.
+  attention?.answered();
   region?.hide();
   process.stderr.write(pc.dim(`${costLine(app)}\n`));
   if (app.recorder.saving && app.agent.history.messages.length > 0) process.stderr.write(pc.dim(`Session saved. Continue it with: bunker -r ${app.recorder.id}\n`));

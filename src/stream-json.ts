@@ -93,16 +93,64 @@ export function resultEvent(r: ResultInfo): object {
   };
 }
 
-/** `base`'s events, with the ones a script follows written as stream-json lines by `emit`. */
-export function streamJsonEvents<E extends LoopEvents>(base: E, emit: (event: object) => void, sessionId: () => string | null): E {
+/** An event made with the session id it is to carry. */
+type Made = (sessionId: string | null) => object;
+
+/**
+ * The stream-json lines of one run. The init event names the session the run is saved as, and a run is saved from
+ * its first reply on (one that got none, a bad key or no server, is not: there is nothing to continue). So init
+ * goes out with the first reply, or for a run that got none, before its result with no id: an id init gave is
+ * always one `-r` finds. What comes before it (a notice, a retry) waits for it: init is always the first line.
+ */
+export class StreamJsonLines {
+  private held: Made[] | null = [];
+
+  constructor(
+    private readonly emit: (event: object) => void,
+    private readonly init: Made,
+    private readonly sessionId: () => string | null,
+  ) {}
+
+  /** An event now, or once init has gone out. */
+  write(make: Made): void {
+    if (this.held) this.held.push(make);
+    else this.emit(make(this.sessionId()));
+  }
+
+  /** The run has a reply in its conversation, from which on it is saved: init goes out, then what waited. */
+  saved(): void {
+    this.flush(this.sessionId());
+  }
+
+  /** The last line: init first if it has not gone out (with the id only of a session that was saved). */
+  result(make: Made, savedId: string | null): void {
+    this.flush(savedId);
+    this.emit(make(savedId));
+  }
+
+  private flush(id: string | null): void {
+    if (!this.held) return;
+    const held = this.held;
+    this.held = null;
+    this.emit(this.init(id));
+    for (const make of held) this.emit(make(id));
+  }
+}
+
+/** `base`'s events, with the ones a script follows written as stream-json lines. */
+export function streamJsonEvents<E extends LoopEvents>(base: E, lines: StreamJsonLines): E {
   return Object.assign(Object.create(base) as E, {
     // Replies come whole, as assistant events; partial text is not repeated.
     onText: () => {},
     onToolStart: () => {},
     onToolEnd: () => {},
-    onAssistant: (message: Message, content: ContentBlock[]) => emit(assistantEvent(message, content, sessionId())),
-    onToolResults: (results: ToolResultBlockParam[]) => emit(toolResultsEvent(results, sessionId())),
-    onNotice: (message: string) => emit({ type: "system", subtype: "notice", message, session_id: sessionId() }),
-    onRetry: (message: string) => emit({ type: "system", subtype: "retry", message, session_id: sessionId() }),
+    onAssistant: (message: Message, content: ContentBlock[]) => {
+      // A reply with content goes into the conversation, which is saved from then on (an empty one does not).
+      if (content.length > 0) lines.saved();
+      lines.write((id) => assistantEvent(message, content, id));
+    },
+    onToolResults: (results: ToolResultBlockParam[]) => lines.write((id) => toolResultsEvent(results, id)),
+    onNotice: (message: string) => lines.write((id) => ({ type: "system", subtype: "notice", message, session_id: id })),
+    onRetry: (message: string) => lines.write((id) => ({ type: "system", subtype: "retry", message, session_id: id })),
   });
 }

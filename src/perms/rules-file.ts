@@ -42,12 +42,14 @@ export interface RulesFilesResult {
   reminders?: Reminders;
   /** `"thinking"`: the default --thinking level, the workspace's overriding the user's. */
   thinking?: ThinkingLevel;
+  /** `"notify"`: false (no bell, notification or title), true, or the seconds a turn takes before its end is signalled. */
+  notify?: boolean | number;
   /** Entries of the workspace file that were ignored, each `file:line:col: ignored "entry": why`. */
   ignored: string[];
 }
 
 /** Top-level keys a settings file may have. Extend here when a feature adds one. */
-export const KNOWN_SETTINGS_KEYS = ["$schema", "allow", "deny", "protect", "reminders", "thinking", "mcpServers"] as const;
+export const KNOWN_SETTINGS_KEYS = ["$schema", "allow", "deny", "protect", "reminders", "thinking", "notify", "mcpServers"] as const;
 
 export class RulesFileError extends Error {
   override name = "RulesFileError";
@@ -71,6 +73,7 @@ export function loadRulesFiles(root: string, grants: Grants, env: Env = process.
   const ignored: string[] = [];
   let reminders: Reminders | undefined;
   let thinking: ThinkingLevel | undefined;
+  let notify: boolean | number | undefined;
   for (const [file, scope] of [
     [paths.user, "user"],
     [paths.workspace, "workspace"],
@@ -82,8 +85,9 @@ export function loadRulesFiles(root: string, grants: Grants, env: Env = process.
     ignored.push(...parsed.ignored);
     if (parsed.reminders) reminders = { ...reminders, ...parsed.reminders };
     if (parsed.thinking) thinking = parsed.thinking;
+    if (parsed.notify !== undefined) notify = parsed.notify;
   }
-  return { grants, loaded, ignored, ...(reminders ? { reminders } : {}), ...(thinking ? { thinking } : {}) };
+  return { grants, loaded, ignored, ...(reminders ? { reminders } : {}), ...(thinking ? { thinking } : {}), ...(notify !== undefined ? { notify } : {}) };
 }
 
 function readIfExists(file: string): string | null {
@@ -104,7 +108,7 @@ export function parseRulesFile(
   grants: Grants,
   scope: "user" | "workspace",
   env: Env = process.env,
-): { reminders?: Reminders; thinking?: ThinkingLevel; ignored: string[] } {
+): { reminders?: Reminders; thinking?: ThinkingLevel; notify?: boolean | number; ignored: string[] } {
   let doc: ReturnType<typeof parseJsonWithPositions>;
   try {
     doc = parseJsonWithPositions(text);
@@ -172,8 +176,12 @@ export function parseRulesFile(
   if (thinking === null || (settings.thinking !== undefined && typeof settings.thinking !== "string")) {
     throw new RulesFileError(`${at("/thinking")}: "thinking" must be one of ${THINKING_LEVELS.map((l) => `"${l}"`).join(", ")}, got ${JSON.stringify(settings.thinking)}`);
   }
+  const notify: unknown = settings.notify;
+  if (notify !== undefined && typeof notify !== "boolean" && !(typeof notify === "number" && Number.isFinite(notify) && notify >= 0)) {
+    throw new RulesFileError(`${at("/notify")}: "notify" must be true, false, or the seconds a turn takes before the prompt's wait is signalled (default 10), got ${JSON.stringify(notify)}`);
+  }
   mergeGrants(grants, local);
-  return { ignored, ...(reminders === undefined ? {} : { reminders: reminders as Reminders }), ...(thinking ? { thinking } : {}) };
+  return { ignored, ...(reminders === undefined ? {} : { reminders: reminders as Reminders }), ...(thinking ? { thinking } : {}), ...(notify !== undefined ? { notify } : {}) };
 }
 
 function checkReminders(reminders: unknown, at: (pointer: string) => string): void {

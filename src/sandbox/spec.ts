@@ -78,6 +78,8 @@ export interface SandboxSpec {
    * or to a folder holding it (~/.ipython: the program reading that folder runs what is written there), as the person names that entry.
    */
   workspaceLinkedAs?: string;
+  /** Read-only whole because of a bare --deny-write (the person's "never"), not because the line only reads. */
+  writesDenied?: boolean;
   /** The repositories found in the workspace before the command (every one is in readOnly): checked again after it. */
   repositories?: WallState;
   /** Writable even when the workspace is read-only: an MCP server's own state directory (and what the person's settings let it write). */

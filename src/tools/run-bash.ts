@@ -301,7 +301,9 @@ export function commandSandboxSpec(command: string, root: string, opts: RunBashO
   // A granted write folder such a link leads to is shown read-only instead.
   const linkedGrants = linked.filter((l) => l.root !== root).map((l) => l.root);
   const grantedWrites = (opts.writable ?? []).filter((p) => !linkedGrants.includes(p));
-  const workspaceReadOnly = confined && (workspaceLinkedAs !== undefined || (readOnly ?? evaluateRun(command, { root, grants }).readOnly));
+  // A bare --deny-write: nothing is written, by the file tools or by commands (the sandbox holds it, not only the judge).
+  const writesDenied = confined && grants.deny.write.workspace;
+  const workspaceReadOnly = confined && (writesDenied || workspaceLinkedAs !== undefined || (readOnly ?? evaluateRun(command, { root, grants }).readOnly));
   // Every repository at any depth read-only (the top one writable only when granted); not needed when nothing is writable.
   // Every writable root guarded alike: the workspace and each granted folder (`--allow-write=../shared`).
   const granted = confined && !workspaceReadOnly ? grantedFolders(grantedWrites, root) : [];
@@ -357,6 +359,7 @@ export function commandSandboxSpec(command: string, root: string, opts: RunBashO
     ...(gitGrant ? { grantedGit: gitGrant } : {}),
     workspaceReadOnly,
     ...(workspaceLinkedAs ? { workspaceLinkedAs } : {}),
+    ...(writesDenied ? { writesDenied } : {}),
     ...(wall ? { repositories: wall.state } : {}),
   };
 }
@@ -557,7 +560,9 @@ export function sandboxNote(r: ProcessResult, spec: SandboxSpec): string | null 
   const erofs = /Read-only file system|EROFS/.test(out) || busyOnReadOnlyMount(out, spec);
   // A package cache in a toolchain's tree (`bun install`, `cargo build` fetching): which flag, and the other way.
   const toolchain = erofs && !spec.workspaceReadOnly ? toolchainWriteNote(out, spec) : null;
-  if (erofs && spec.workspaceLinkedAs) {
+  if (erofs && spec.writesDenied) {
+    notes.push("The person ran bunker with a bare --deny-write: the workspace and every folder are read-only to commands. Do not retry or work around it; say what you would change instead.");
+  } else if (erofs && spec.workspaceLinkedAs) {
     notes.push(
       `The workspace is read-only to commands: ${spec.workspaceLinkedAs} in the person's home leads to it, so the program that reads ${spec.workspaceLinkedAs} runs or obeys what a command writes here, on this machine, outside the sandbox. ` +
         "Write files with the file tools (the person sees each change and is asked); do not retry the command.",

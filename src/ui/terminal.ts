@@ -9,6 +9,7 @@ import { foldThinking } from "../agent/thinking.ts";
 import { escapeControl, escapeOutput, stripSgr } from "./escape.ts";
 import { wrapWords } from "./wrap-words.ts";
 import type { TextSink } from "./std.ts";
+import type { Attention } from "./attention.ts";
 import type { LiveRegion } from "./live-region.ts";
 import { MarkdownBlocks, renderMarkdown } from "./markdown.ts";
 import { BlockPreview } from "./preview.ts";
@@ -32,6 +33,8 @@ export interface TerminalOptions {
   markdown?: boolean;
   /** Without a region, print a running command's latest line now and then (default true; stream-json's stderr stays quiet). */
   commandProgress?: boolean;
+  /** Signals that bunker waits for the person (a terminal's REPL only; none with "notify": false). */
+  attention?: Attention;
 }
 
 /** Who else reads the terminal, paused while a prompt (an approval) has it. */
@@ -97,6 +100,8 @@ export class TerminalUI implements LoopEvents {
 
   /** A turn starts: the status line shows what runs and for how long. */
   beginTurn(): void {
+    this.turnStartedAt = Date.now();
+    this.opts.attention?.answered();
     this.stopShown = false;
     this.setStep("waiting");
     clearInterval(this.ticker);
@@ -109,6 +114,21 @@ export class TerminalUI implements LoopEvents {
     this.ticker = undefined;
     this.step = null;
     this.drawStatus();
+    if (this.turnStartedAt !== null) this.opts.attention?.turnEnded(Date.now() - this.turnStartedAt);
+    this.turnStartedAt = null;
+  }
+
+  /** When the running turn started (null between turns). */
+  private turnStartedAt: number | null = null;
+
+  /** A question (an approval) opens: during a turn the person may be elsewhere, and is told (at their own /undo, not). */
+  questionOpens(): void {
+    if (this.turnStartedAt !== null) this.opts.attention?.question();
+  }
+
+  /** The question was answered. */
+  questionAnswered(): void {
+    this.opts.attention?.answered();
   }
 
   private setStep(label: string): void {

@@ -3,7 +3,7 @@
 // tool call from its tool_use to its tool_result by id.
 import { describe, expect, test } from "bun:test";
 import { endToEnd, runHeadless } from "../support/cli.ts";
-import { reply, text, thinking, toolUse } from "../support/fake-anthropic.ts";
+import { apiError, overloaded, reply, text, thinking, toolUse } from "../support/fake-anthropic.ts";
 
 const e2e = endToEnd("bunker-stream-json-");
 
@@ -88,5 +88,34 @@ describe("stream-json", () => {
     expect([...calls.values()].every((c) => c.result !== undefined)).toBe(true);
     expect(events.find((e) => e.type === "system" && e.subtype === "notice")?.message as unknown as string).toContain("--max-turns 1");
     expect(events.at(-1)).toMatchObject({ type: "result", subtype: "error_max_turns", is_error: true, num_turns: 1 });
+  });
+
+  test("the session init names is one -r finds; a run that gets no answer names none (nothing is saved), its retries after init", async () => {
+    // A new user's F24: init carried an id the failed run never saved, and -r said there was no such session.
+    const fake = e2e.serve([overloaded({ retryAfterMs: 1 }), reply("First answer."), reply("Second answer.")]);
+    const { root, env } = e2e.workspace();
+    let r = await runHeadless(root, env, ["-p", "first question", "--output-format", "stream-json"]);
+    expect(r.code).toBe(0);
+    let events = follow(r.stdout).events;
+    // Init first, with the id; the retry that came before the reply follows it.
+    expect(events.map((e) => e.subtype ?? e.type)).toEqual(["init", "retry", "assistant", "success"]);
+    const id = events[0]!.session_id!;
+    expect(id).toMatch(/^[0-9a-z]{10}$/);
+    expect(events.every((e) => e.session_id === id)).toBe(true);
+    r = await runHeadless(root, env, ["-r", id, "-p", "second question", "--output-format", "json"]);
+    expect(r.code).toBe(0);
+    expect(JSON.stringify(fake.requests.at(-1)!.body.messages)).toContain("First answer.");
+
+    // No answer at all (the key refused): init has no id, nor does the result, and no session was kept for -c.
+    const refusing = e2e.serve([apiError(401), apiError(401)]);
+    const other = e2e.workspace();
+    r = await runHeadless(other.root, { ...other.env, ANTHROPIC_BASE_URL: refusing.url }, ["-p", "hi", "--output-format", "stream-json"]);
+    expect(r.code).toBe(1);
+    events = follow(r.stdout).events;
+    expect(events.map((e) => e.subtype ?? e.type)).toEqual(["init", "error_during_execution"]);
+    expect(events[0]!.session_id).toBeNull();
+    expect("session_id" in events[1]!).toBe(false);
+    r = await runHeadless(other.root, { ...other.env, ANTHROPIC_BASE_URL: refusing.url }, ["-c", "-p", "again"]);
+    expect(r.stderr).toContain("No earlier session in this workspace");
   });
 });

@@ -1,7 +1,7 @@
 // The stream-json event shapes, one by one (the whole run: tests/e2e/stream-json.test.ts).
 import { describe, expect, test } from "bun:test";
 import { emptyUsage } from "../../src/agent/usage.ts";
-import { resultEvent, toolResultsEvent, type ResultInfo } from "../../src/stream-json.ts";
+import { resultEvent, StreamJsonLines, toolResultsEvent, type ResultInfo } from "../../src/stream-json.ts";
 
 const base: ResultInfo = {
   end: "done", isError: false, text: "ok", turns: 2, durationMs: 12.6, apiMs: 7.2, sessionId: "abc", model: "m",
@@ -25,5 +25,34 @@ describe("stream-json events", () => {
     const failed = resultEvent({ ...base, end: "error", isError: true, error: "API error 500", sessionId: null }) as Record<string, unknown>;
     expect(failed).toMatchObject({ subtype: "error_during_execution", error: "API error 500" });
     expect("session_id" in failed).toBe(false);
+  });
+
+  test("init goes out first: with the session's id at the first reply, what came before after it; without a reply, with no id, before the result", () => {
+    const setUp = () => {
+      const out: Record<string, unknown>[] = [];
+      const lines = new StreamJsonLines((e) => out.push(e as Record<string, unknown>), (id) => ({ type: "init", session_id: id }), () => "s1");
+      return { out, lines };
+    };
+    const ok = setUp();
+    ok.lines.write((id) => ({ type: "retry", session_id: id }));
+    expect(ok.out).toEqual([]);
+    ok.lines.saved();
+    ok.lines.write((id) => ({ type: "assistant", session_id: id }));
+    ok.lines.result((id) => ({ type: "result", session_id: id }), "s1");
+    expect(ok.out).toEqual([
+      { type: "init", session_id: "s1" },
+      { type: "retry", session_id: "s1" },
+      { type: "assistant", session_id: "s1" },
+      { type: "result", session_id: "s1" },
+    ]);
+
+    const failed = setUp();
+    failed.lines.write((id) => ({ type: "retry", session_id: id }));
+    failed.lines.result((id) => ({ type: "result", session_id: id }), null);
+    expect(failed.out).toEqual([
+      { type: "init", session_id: null },
+      { type: "retry", session_id: null },
+      { type: "result", session_id: null },
+    ]);
   });
 });

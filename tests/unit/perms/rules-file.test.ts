@@ -171,6 +171,16 @@ describe("rules files: what the rules do", () => {
     expect(parseConfig(["-C", root, "--thinking", "off"], env, true).config!.thinking).toBe("off");
     expect(() => parseConfig(["-C", root, "--thinking", "max"], env, true)).toThrow('--thinking must be off, low, medium or high, not "max"');
   });
+
+  test('"notify": off, on (a turn of 10 s), or the seconds; the workspace overriding the user; anything else refused', () => {
+    expect(parseConfig(["-C", setup({}).root], setup({}).env, true).config!.notifyAfterMs).toBe(10_000);
+    let { root, env } = setup({ user: JSON.stringify({ notify: false }) });
+    expect(parseConfig(["-C", root], env, true).config!.notifyAfterMs).toBeNull();
+    ({ root, env } = setup({ user: JSON.stringify({ notify: false }), workspace: JSON.stringify({ notify: 3 }) }));
+    expect(parseConfig(["-C", root], env, true).config!.notifyAfterMs).toBe(3_000);
+    ({ root, env } = setup({ user: JSON.stringify({ notify: "bell" }) }));
+    expect(() => parseConfig(["-C", root], env, true)).toThrow('"notify" must be true, false, or the seconds a turn takes before the prompt\'s wait is signalled (default 10), got "bell"');
+  });
 });
 
 describe("rules files: malformed files are refused with path, line and entry", () => {

@@ -83,4 +83,12 @@ describe.skipIf(!usable)("in the real sandbox, under --allow-run", () => {
       rmSync(`${ws}/.bunker`, { recursive: true, force: true });
     }
   });
+
+  test("a bare --deny-write: commands write nothing in the workspace either, and are told why", async () => {
+    writeFileSync(`${ws}/plain.txt`, "orig\n");
+    const r = await run("echo changed > plain.txt", "--deny-write");
+    expect(r).toContain("Read-only file system");
+    expect(r).toContain("a bare --deny-write");
+    expect(readFileSync(`${ws}/plain.txt`, "utf8")).toBe("orig\n");
+  });
 });
