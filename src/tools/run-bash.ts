@@ -23,6 +23,7 @@ import { credentialFreeCopies } from "../sandbox/git-config-copy.ts";
 import { gitDirsOfFolder, repositoryConfigs } from "../sandbox/repo-configs.ts";
 import { committedRunsLater, historyBefore, newlyHidden, oneLook, replaceRefsMade, stagedRunsLater } from "../sandbox/git-history.ts";
 import { objectStoresBefore, objectsAfter } from "../sandbox/git-objects.ts";
+import { symrefsAfter } from "../sandbox/git-symrefs.ts";
 import { unwalkedNote } from "../sandbox/walk-gaps.ts";
 import { laterMatch } from "../perms/runs-later.ts";
 import { rootsDotEntriesLeadTo } from "../perms/startup-files.ts";
@@ -220,6 +221,8 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
           ...(spec.repositories ? wallAfter([ctx.root, ...(spec.grantedRoots ?? [])], spec.repositories) : []),
           ...(spec.grantedGit ? grantedGitAfter(ctx.root, spec.grantedGit) : []),
           ...(spec.grantedGit?.objects ?? []).flatMap((o) => objectsAfter(o, ctx.root)),
+          // Before the look at what moved: a ref made symbolic to a file outside refs/ is made plain, so that look judges where it leads.
+          ...(spec.grantedGit?.history ?? []).flatMap((h) => symrefsAfter(h.gitDir, ctx.root)),
           ...oneLook(() => (spec.grantedGit?.history ?? []).flatMap((h) => [...committedRunsLater(h.worktree, h, laterWhy), ...stagedRunsLater(h.worktree, h, laterWhy), ...replaceRefsMade(h), ...newlyHidden(h.worktree, h), ...(logs ? reflogsAfter(h.worktree, h, logs, laterWhy) : [])])),
         ]);
         for (const line of disarmed) ctx.ui.info(`  ${escapeControl(line)}`);

@@ -1,0 +1,101 @@
+// A symbolic ref that leads outside refs/ (`ref: FEATURE_TIP`, `ref: MY_HEAD`) is
+// never one git makes: git's own symbolic refs are HEAD and refs/remotes/*/HEAD,
+// each naming a ref under refs/. Under --allow-write=.git a command can make
+// one, and then move the file it names, which no look at refs/ sees: a branch
+// that stays on its commit while the command rewrites .git/FEATURE_TIP, so the
+// person's `git checkout feature` writes a hook (red team 11's F12); an
+// ORIG_HEAD that names .git/MY_HEAD, past the check of where ORIG_HEAD points
+// (F10). After each such command, every ref, HEAD and pseudo-ref (in the git
+// directory and each linked worktree's) that is symbolic to a place outside
+// refs/ is made to name the commit it leads to now, as a plain ref, before the
+// look at what moved (git-history.ts) judges it; one that leads nowhere is
+// removed. Said in one line each.
+import { lstatSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { readRegularSync } from "../fs/file-kind.ts";
+import { PSEUDO_REFS } from "./git-stamps.ts";
+
+/** Loose ref files read at most (a repository with more packs them). */
+const MAX_REF_FILES = 10_000;
+
+function readText(path: string): string | null {
+  try {
+    return readRegularSync(path, path, { max: 4096 })?.bytes.toString("utf8") ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** The folders whose HEAD and pseudo-refs a person's git reads: the git directory, and each linked worktree's. */
+function headFolders(gitDir: string): string[] {
+  const out = [gitDir];
+  try {
+    for (const w of readdirSync(join(gitDir, "worktrees"))) out.push(join(gitDir, "worktrees", w));
+  } catch {
+    // no linked worktrees
+  }
+  return out;
+}
+
+/** Every loose ref file under refs/ (files only; a link is left to the git wall). */
+function refFiles(dir: string, out: string[]): void {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const n of names) {
+    if (out.length >= MAX_REF_FILES) return;
+    const p = join(dir, n);
+    let st;
+    try {
+      st = lstatSync(p);
+    } catch {
+      continue;
+    }
+    if (st.isDirectory()) refFiles(p, out);
+    else if (st.isFile()) out.push(p);
+  }
+}
+
+/** Where `text` (a ref file's) points when it is symbolic to a place outside refs/, else null. */
+export function outsideTarget(text: string): string | null {
+  const m = /^ref:\s*(\S+)/.exec(text);
+  if (!m) return null;
+  return m[1]!.startsWith("refs/") ? null : m[1]!;
+}
+
+/** The commit a target outside refs/ names now: its file in the git directory (or the common one), followed once more. */
+function resolveOutside(gitDir: string, target: string): string | null {
+  if (target.includes("..") || target.startsWith("/")) return null;
+  const text = readText(join(gitDir, target));
+  const id = text === null ? null : /^([0-9a-f]{40}|[0-9a-f]{64})\s*$/.exec(text)?.[1];
+  return id ?? null;
+}
+
+/** After a command under --allow-write=.git: symbolic refs leading outside refs/ made plain (or removed), one line each. */
+export function symrefsAfter(gitDir: string, root: string): string[] {
+  const lines: string[] = [];
+  const files: string[] = [];
+  for (const d of headFolders(gitDir)) for (const name of ["HEAD", ...PSEUDO_REFS]) files.push(join(d, name));
+  refFiles(join(gitDir, "refs"), files);
+  for (const file of files) {
+    const text = readText(file);
+    const target = text === null ? null : outsideTarget(text);
+    if (target === null) continue;
+    const shown = relative(root, file) || file;
+    const id = resolveOutside(gitDir, target);
+    try {
+      if (id) writeFileSync(file, `${id}\n`);
+      else rmSync(file, { force: true });
+    } catch (e) {
+      lines.push(`bunker could not undo ${shown}, which the command made to name .git/${target} (${(e as Error).message}): check it before using git here`);
+      continue;
+    }
+    lines.push(id
+      ? `bunker made ${shown} name the commit it led to (${id.slice(0, 12)}) instead of the file .git/${target}, which the command made it name: git never makes such a ref, and a later change to that file would move it unseen`
+      : `bunker removed ${shown}, which the command made to name the file .git/${target}: git never makes such a ref`);
+  }
+  return lines;
+}
