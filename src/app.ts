@@ -41,6 +41,8 @@ export interface App {
   perms: Permissions;
   /** The tools the model is offered, by name. */
   toolNames: string[];
+  /** A tool call's one-line summary, as its tool line shows it (a continued session's replay). */
+  summarizeCall(name: string, input: unknown): Promise<string>;
   /** Saves the conversation as it goes (bunker -c / -r pick it up). */
   recorder: SessionRecorder;
   /** What bunker's file changes were, for /undo and /rewind. */
@@ -59,7 +61,9 @@ export function canPrompt(config: Config): boolean {
 async function makeApprover(config: Config, ui: TerminalUI): Promise<Approver> {
   if (!canPrompt(config)) return new NoPromptApprover();
   const { TtyApprover } = await import("./perms/tty-approver.ts");
-  const tty = new TtyApprover();
+  const { rulesFilePaths } = await import("./perms/rules-file.ts");
+  // "Always allow" goes to the person's own settings: the workspace's file may not grant commands.
+  const tty = new TtyApprover({ settingsFile: rulesFilePaths(config.root).user });
   // The question has the terminal to itself: the status line and the REPL's key reader step aside.
   return {
     interactive: true,
@@ -129,7 +133,7 @@ export async function buildApp(config: Config, ui: TerminalUI, greet?: (modelNam
   // A copy of bunker's binary (if it is replaced mid-session) and the mount checker's list go where no sandbox looks.
   keepPrivateIn(dirname(config.sessionsPath));
   // A file a deny-read rule matched stays denied in later sessions too, wherever a command moved it (denied-memory.ts).
-  rememberDeniedIn(config.grants.deny.read, deniedMemoryFile(dirname(config.sessionsPath), config.root));
+  rememberDeniedIn(config.grants.deny.read, () => deniedMemoryFile(dirname(config.sessionsPath), config.root));
   // A file a deny-read rule covers that git holds: its repository's objects hidden from commands and MCP servers (loaded only then).
   const deny = config.grants.deny.read;
   if (deny.paths.length > 0 || deny.globs.length > 0) {
@@ -192,6 +196,10 @@ export async function buildApp(config: Config, ui: TerminalUI, greet?: (modelNam
     session,
     perms,
     toolNames: registry.names,
+    summarizeCall: async (name, input) => {
+      await registry.ready(name);
+      return registry.summarize(name, input);
+    },
     recorder: opened.recorder,
     checkpoints,
     mcp,

@@ -59,7 +59,10 @@ export async function runCli(argv: string[]): Promise<number> {
     return runTakeBack(config);
   }
   if (!config.apiKey) {
-    process.stderr.write("bunker: ANTHROPIC_API_KEY is not set. Create a key at console.anthropic.com and run: export ANTHROPIC_API_KEY=sk-ant-...\n");
+    const noKey = "bunker: ANTHROPIC_API_KEY is not set. Create a key at console.anthropic.com and run: export ANTHROPIC_API_KEY=sk-ant-...\n";
+    // On a terminal, fitted between words (its own wrap cut "ANTHROPI" / "C_API_KEY"; new user 10's F11).
+    if (!isTerminal(2)) process.stderr.write(noKey);
+    else process.stderr.write((await import("./ui/wrap-words.ts")).wrapWords(noKey, process.stderr.columns));
     return 2;
   }
   return runSession(config);

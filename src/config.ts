@@ -4,7 +4,7 @@ import { parseFlags, type FlagSpec } from "./flags.ts";
 import { DEFAULT_MAX_TURNS, DEFAULT_MODEL } from "./help.ts";
 import { homedir } from "./fs/home.ts";
 import { join } from "node:path";
-import { absoluteGlob, emptyGrants, type Grants, type PathRules } from "./perms/policy.ts";
+import { absoluteGlob, emptyGrants, proxiesAllNetBut, type Grants, type PathRules } from "./perms/policy.ts";
 import { isWithin, resolveFrom, resolveRoot } from "./perms/workspace.ts";
 import { loadRulesFiles, rulesFilePaths, RulesFileError } from "./perms/rules-file.ts";
 import { loadMcpConfig, type McpConfig } from "./mcp/config.ts";
@@ -389,6 +389,13 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
   if (sandbox === "off" && grants.allow.net.hosts.length > 0 && !grants.allow.net.all) {
     // Only the sandbox keeps commands to the proxy: say so rather than let the host list look like a limit.
     startupWarnings.push(`--sandbox off: commands reach the whole network; --allow-net=${grants.allow.net.hosts.join(",")} limits only web_fetch.`);
+  }
+  if (proxiesAllNetBut(grants)) {
+    // A shared network cannot refuse a host (red team 11's F06): what the deny list costs, said once.
+    const denied = grants.deny.net.hosts.join(",");
+    startupWarnings.push(sandbox === "off"
+      ? `--sandbox off: commands reach the whole network; --deny-net=${denied} holds only for web_fetch.`
+      : `--deny-net=${denied} with a bare --allow-net: commands reach every other host through bunker's proxy (HTTP, HTTPS and tunnelled connections; a program that ignores HTTP_PROXY gets no network), and your machine's own or local addresses only when granted by address (--allow-net=127.0.0.1:PORT).`);
   }
   if (grants.allow.write.paths.includes(join(root, ".git"))) {
     // What the grant means, said once: a failed commit's note points here, so it must not read as "anything goes in .git".

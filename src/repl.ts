@@ -1,7 +1,6 @@
 // The interactive session: a prompt, a turn per line, slash commands.
 // Escape or Ctrl+C during a turn cancels it; Ctrl+C twice at an empty prompt
 // (or Ctrl+D) exits.
-import type { MessageParam } from "@anthropic-ai/sdk/resources/messages";
 import pc from "./ui/colors.ts";
 import { buildApp, usageSummary, type App } from "./app.ts";
 import type { Config } from "./config.ts";
@@ -14,9 +13,10 @@ import { LiveRegion } from "./ui/live-region.ts";
 import { wrapWords } from "./ui/wrap-words.ts";
 import { TtyPrompt } from "./ui/prompt.ts";
 import { TerminalUI } from "./ui/terminal.ts";
+import { costLine, runSlashCommand, slashCommands, withKeptTodos, type CommandContext, type ReplState } from "./slash-commands.ts";
+import type { CompletionSources } from "./ui/completion.ts";
 import { Attention } from "./ui/attention.ts";
 import { basename } from "node:path";
-import { costLine, runSlashCommand, withKeptTodos, type CommandContext, type ReplState } from "./slash-commands.ts";
 import { startupOver } from "./jit.ts";
 
 /** Reads the next message: the raw-mode prompt on a terminal, readline otherwise. */
@@ -49,29 +49,17 @@ export async function runRepl(config: Config): Promise<number> {
     process.stderr.write(`${live ? "\r\x1b[K" : ""}${wrapWords(`${pc.bold("bunker")} ${pc.dim(`· ${escapeControl(modelName)} · ${escapeControl(config.root)}`)}\n${pc.dim("/help for commands, Ctrl+D to leave")}`, process.stderr.columns)}\n`));
   // The status line and /cost count the whole session: a continued one's earlier runs too (as Claude Code's /cost after --continue).
   app.recorder.trackUsage(app.model.usage, true);
-  const resumed = app.agent.history.messages.length;
-  if (resumed > 0) {
-    const todos = app.session.todos.length;
-    const counts = `${resumed} message${resumed === 1 ? "" : "s"}${todos ? `, ${todos} todo${todos === 1 ? "" : "s"}` : ""}`;
-    // Where the conversation left off, so the person knows what "continue" will continue. One write with the
-    // line above: the screen never shows the one without the other (a test read it between two writes).
-    const last = lastReply(app.agent.history.messages);
-    // Rendered as it was when it streamed (headings, lists, code), not as raw markdown.
-    const shown = last && (markdown && region ? renderMarkdown(last, region.columns - 1) : escapeControl(last, { keepNewlines: true }));
-    // Between words at the terminal's width, as every line bunker writes ("(10 messag|es)" at 40 columns).
-    const continuing = wrapWords(pc.dim(`Continuing session ${app.recorder.id} (${counts}).`), process.stderr.columns);
-    process.stderr.write(`${continuing}\n` + (shown ? `${pc.dim("Last reply:")}\n${shown}\n` : ""));
-  }
+  if (app.agent.history.messages.length > 0) process.stderr.write(await resumedTranscript(app, markdown ? region : undefined));
   /** Whole lines for the transcript: above the region when there is one. */
   const say = (text: string) => (region ? region.print(text) : process.stderr.write(text));
   // What was typed in this workspace before, for the Up arrow; every message sent is added.
   const history = await promptHistory(config);
   let reader: MessageReader;
   if (region) {
-    ui.statusFigures = () => ({ model: app.model.name, usage: app.model.usage, costUsd: usageSummary(app).cost_usd, contextPct: app.agent.contextPercent || null });
+    ui.statusFigures = () => ({ model: app.model.name, usage: app.model.usage, costUsd: usageSummary(app).cost_usd, contextPct: app.agent.contextPercent || null, outEstimated: app.model.outputEstimated });
     const keyboard = new Keyboard();
     ui.owner = keyboard;
-    reader = new TtyPrompt(keyboard, region, { history: history.earlier });
+    reader = new TtyPrompt(keyboard, region, { history: history.earlier, complete: await completionSources(app) });
     // A new width applies to what is drawn next; the region is redrawn for it now (clearing the rows drawn for the old one).
     // The region draws to stderr and reads its width: stderr learns the new size after stdout does.
     // The status line is fitted to the width: it is made again for the new one first.
@@ -161,16 +149,39 @@ async function runOneTurn(app: App, text: string, reader: MessageReader): Promis
   }
 }
 
-/** The last assistant text of a conversation, cut to its last 8 lines. */
-export function lastReply(messages: MessageParam[]): string {
-  for (let i = messages.length - 1; i >= 0; i--) {
-    const m = messages[i]!;
-    if (m.role !== "assistant") continue;
-    const text = typeof m.content === "string" ? m.content : m.content.map((b) => (b.type === "text" ? b.text : "")).join("").trim();
-    if (!text) continue;
-    const lines = text.split("\n");
-    return lines.length > 8 ? ["…", ...lines.slice(-8)].join("\n") : text;
-  }
-  return "";
+/** What Tab completes from: the slash commands (MCP prompts too), and the workspace entries the read permission allows. */
+async function completionSources(app: App): Promise<CompletionSources> {
+  const { readableEntries } = await import("./tools/walk.ts");
+  return {
+    commands: () => slashCommands(app).map((c) => ({ name: c.name, help: c.help })),
+    list: (dir) => readableEntries(app.perms, dir),
+  };
 }
 
+/**
+ * What a continued session shows before its prompt: which session, how many prompts (the person's messages, not
+ * the API's), and the conversation so far (src/session/replay.ts): the person's prompts, the tool lines, the
+ * answers rendered as they were, the last turns only. One write: the screen never shows the one without the other.
+ */
+export async function resumedTranscript(app: Pick<App, "agent" | "session" | "recorder" | "summarizeCall">, region: Pick<LiveRegion, "columns"> | undefined): Promise<string> {
+  const { countPrompts, replayTranscript } = await import("./session/replay.ts");
+  const messages = app.agent.history.messages;
+  const prompts = countPrompts(messages);
+  const todos = app.session.todos.length;
+  const counts = `${prompts} prompt${prompts === 1 ? "" : "s"}${todos ? `, ${todos} todo${todos === 1 ? "" : "s"}` : ""}`;
+  const columns = region?.columns ?? process.stderr.columns;
+  // Summaries first (a tool that loads on first call needs its code for its summary).
+  const summaries = new Map<unknown, string>();
+  for (const m of messages) {
+    if (m.role !== "assistant" || typeof m.content === "string") continue;
+    for (const b of m.content) if (b.type === "tool_use") summaries.set(b.input, await app.summarizeCall(b.name, b.input));
+  }
+  const transcript = replayTranscript(messages, {
+    summarize: (name, input) => summaries.get(input) ?? name,
+    // Rendered as it was when it streamed (headings, lists, code), not as raw markdown; escaped either way.
+    render: (text) => (region ? renderMarkdown(text, region.columns - 1) : wrapWords(escapeControl(text, { keepNewlines: true }), columns)),
+  });
+  // Between words at the terminal's width, as every line bunker writes ("(10 messag|es)" at 40 columns).
+  const continuing = wrapWords(pc.dim(`Continuing session ${app.recorder.id} (${counts}).`), columns);
+  return `${continuing}\n${wrapWords(transcript, columns, { hang: true })}`;
+}

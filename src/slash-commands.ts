@@ -39,7 +39,7 @@ export interface SlashCommand {
 export type CommandResult = void | "exit" | { send: string };
 
 export const COMMANDS: SlashCommand[] = [
-  { name: "/help", help: "this list", run: (_args, ctx) => ctx.write(helpText(withMcpPrompts(ctx.app), process.stderr.columns) + "\n") },
+  { name: "/help", help: "this list", run: (_args, ctx) => ctx.write(helpText(slashCommands(ctx.app), process.stderr.columns) + "\n") },
   { name: "/clear", usage: "[keep-todos]", help: "forget the conversation (keep-todos: keep the todo list for the next message)", run: clear },
   { name: "/todos", help: "show the todo list", run: todos },
   { name: "/compact", help: "shorten old tool output (file contents, command logs) to free context", run: compact },
@@ -74,7 +74,8 @@ export function helpText(commands: SlashCommand[] = COMMANDS, columns = Infinity
 }
 
 /** The commands, and each ready MCP server's prompts as `/mcp__server__prompt`. */
-function withMcpPrompts(app: App): SlashCommand[] {
+/** Every command the REPL knows: the table, and the MCP servers' prompts. */
+export function slashCommands(app: App): SlashCommand[] {
   return [...COMMANDS, ...promptCommands(app.mcp).map((p): SlashCommand => ({
     name: p.name,
     ...(p.usage ? { usage: p.usage } : {}),
@@ -88,7 +89,7 @@ function withMcpPrompts(app: App): SlashCommand[] {
 }
 
 /** Runs `/name args…`; returns "exit" when the REPL should leave, or a message to send. */
-export async function runSlashCommand(text: string, ctx: CommandContext, commands: SlashCommand[] = withMcpPrompts(ctx.app)): Promise<CommandResult> {
+export async function runSlashCommand(text: string, ctx: CommandContext, commands: SlashCommand[] = slashCommands(ctx.app)): Promise<CommandResult> {
   const [name = "", ...args] = text.trim().split(/\s+/);
   const command = commands.find((c) => c.name === name || c.aliases?.includes(name));
   if (!command) {
@@ -120,7 +121,8 @@ export function closestCommand(typed: string, commands: SlashCommand[] = COMMAND
 export function costLine(app: App): string {
   const { usage, cost_usd } = usageSummary(app);
   const input = usage.input_tokens + usage.cache_read_input_tokens + usage.cache_creation_input_tokens;
-  return `${input} tokens in (${usage.cache_read_input_tokens} from cache), ${usage.output_tokens} out, $${cost_usd.toFixed(4)}`;
+  // "≈": an interrupted reply's output is counted from what arrived (the API never said its count).
+  return `${input} tokens in (${usage.cache_read_input_tokens} from cache), ${app.model.outputEstimated ? "≈" : ""}${usage.output_tokens} out, $${cost_usd.toFixed(4)}`;
 }
 
 /** After `/clear keep-todos`, the first message of the new conversation carries the plan. */

@@ -66,6 +66,8 @@ export interface StreamHandlers {
   onRequest?(size: number): void;
   /** The reply began: its usage so far (the input is billed from here, even if the reply is then interrupted). */
   onStart?(usage: Message["usage"]): void;
+  /** Characters of output arrived (text, thinking or a tool call's input): what the output count is estimated from. */
+  onOutput?(chars: number): void;
 }
 
 export interface StreamRequest {
@@ -216,10 +218,14 @@ async function assemble(events: AsyncIterable<RawMessageStreamEvent>, h: StreamH
         const d = e.delta;
         if (d.type === "text_delta" && b.type === "text") {
           b.text += d.text;
+          h.onOutput?.(d.text.length);
           h.onText?.(d.text);
-        } else if (d.type === "input_json_delta") b.partialJson = (b.partialJson ?? "") + d.partial_json;
-        else if (d.type === "thinking_delta" && b.type === "thinking") {
+        } else if (d.type === "input_json_delta") {
+          b.partialJson = (b.partialJson ?? "") + d.partial_json;
+          h.onOutput?.(d.partial_json.length);
+        } else if (d.type === "thinking_delta" && b.type === "thinking") {
           b.thinking += d.thinking;
+          h.onOutput?.(d.thinking.length);
           h.onThinking?.(d.thinking);
         } else if (d.type === "signature_delta" && b.type === "thinking") b.signature = d.signature;
         else if (d.type === "citations_delta" && b.type === "text") b.citations = [...(b.citations ?? []), d.citation];

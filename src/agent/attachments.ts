@@ -1,17 +1,20 @@
-// Images the person names in a prompt: `@shot.png`, or an absolute path
-// pasted (or dragged) into the terminal. Each is read through the same read
-// permission as read_file and goes with the prompt as an image block; one
-// that cannot be attached is said plainly, and the prompt goes anyway.
+// Files the person names in a prompt: an image as `@shot.png`, or an
+// absolute path pasted (or dragged) into the terminal, goes as an image
+// block; any other file named `@calc.js` goes as its text (read_file's
+// numbered lines, cut where read_file cuts), as Claude Code attaches it.
+// Each is read through the same read permission as read_file; one that
+// cannot be attached is said plainly, and the prompt goes anyway.
 import type { ContentBlockParam } from "@anthropic-ai/sdk/resources/messages";
 import { imageBlock, prepareImage, sniffImage } from "../tools/image.ts";
-import { readWholeFile } from "../tools/read-file.ts";
+import { DEFAULT_LINE_LIMIT, formatLines, isBinary, readWholeFile } from "../tools/read-file.ts";
+import { attachedFile } from "./history.ts";
 import { ToolError, type ToolContext } from "../tools/tool.ts";
 
 const IMAGE_NAME = /\.(png|jpe?g|gif|webp)$/i;
 /** Anywhere in a prompt: without it, no path in it can name an image. */
 const IMAGE_EXTENSION = /\.(png|jpe?g|gif|webp)/i;
 
-export interface ImageMention {
+export interface FileMention {
   /** The path as the person wrote it (without @, quotes or backslash escapes). */
   path: string;
   /** `@path`: meant as an attachment even when it does not exist. A bare pasted path is attached only if it is a file. */
@@ -23,8 +26,8 @@ export interface ImageMention {
  * or `~/` paths, as a terminal pastes them: bare, quoted, or with `\ ` for
  * spaces. Trailing punctuation of the sentence is not part of the path.
  */
-export function findImageMentions(prompt: string): ImageMention[] {
-  const found: ImageMention[] = [];
+export function findImageMentions(prompt: string): FileMention[] {
+  const found: FileMention[] = [];
   // Most prompts name no image: one plain test instead of the tokenizer (which costs 0.1 ms on its first run).
   if (!IMAGE_EXTENSION.test(prompt)) return found;
   const seen = new Set<string>();
@@ -43,22 +46,51 @@ export function findImageMentions(prompt: string): ImageMention[] {
   return found;
 }
 
+/**
+ * `@path` naming anything but an image (`@calc.js`, `@src/app.ts`): the files whose text is attached. Only with
+ * the `@`: a bare path in a sentence is text. Trailing punctuation of the sentence is not part of the path.
+ */
+export function findTextMentions(prompt: string): string[] {
+  const found: string[] = [];
+  // Most prompts hold no @ at all.
+  if (!prompt.includes("@")) return found;
+  const token = /(?<=^|[\s(\[])@(?:'([^'\n]+)'|"([^"\n]+)"|((?:\\ |[^\s'"(\[])(?:\\ |[^\s'"])*))/g;
+  for (const m of prompt.matchAll(token)) {
+    let path = m[1] ?? m[2] ?? m[3]!.replace(/\\ /g, " ");
+    if (m[3] !== undefined) path = path.replace(/[.,;:!?)\]]+$/, "");
+    if (!path || IMAGE_NAME.test(path) || found.includes(path)) continue;
+    found.push(path);
+  }
+  return found;
+}
+
+/** A word after @ that reads as a path (`calc.js`, `src/`), not a handle (`@bob`): only such a one is said missing. */
+const PATH_LIKE = /[./~]/;
+
 export interface Attached {
-  /** The user message: the prompt's text (with a note per image not attached), then one image block per attachment. */
+  /** The user message: the prompt's text (with a note per file not attached), then the files' text, then the images. */
   content: ContentBlockParam[];
   /** For the person: what was attached, and what was not and why. */
   attachedLines: string[];
   failedLines: string[];
 }
 
-/** `prompt` with the images named in `written` (the person's own words) attached; null when it names none. */
-export async function attachImages(prompt: string, written: string, ctx: ToolContext): Promise<Attached | null> {
+/** `prompt` with the files named in `written` (the person's own words) attached; null when it names none. */
+export async function attachMentions(prompt: string, written: string, ctx: ToolContext): Promise<Attached | null> {
   const mentions = findImageMentions(written);
-  if (mentions.length === 0) return null;
+  const texts = findTextMentions(written);
+  if (mentions.length === 0 && texts.length === 0) return null;
   const images: ContentBlockParam[] = [];
+  const files: ContentBlockParam[] = [];
   const notes: string[] = [];
   const attachedLines: string[] = [];
   const failedLines: string[] = [];
+  const failed = (name: string, err: unknown) => {
+    // Whatever went wrong, the prompt still goes: say what is missing, to both.
+    const why = err instanceof ToolError ? err.message : `unexpected error: ${(err as Error).message}`;
+    notes.push(`[${name} was not attached: ${why}]`);
+    failedLines.push(`${name} was not attached: ${why}`);
+  };
   for (const { path: name, explicit } of mentions) {
     const path = name.startsWith("~/") ? `${process.env.HOME ?? "~"}${name.slice(1)}` : name;
     try {
@@ -74,13 +106,49 @@ export async function attachImages(prompt: string, written: string, ctx: ToolCon
       images.push(imageBlock(image));
       attachedLines.push(`attached ${image.summary}`);
     } catch (err) {
-      // Whatever went wrong, the prompt still goes: say what is missing, to both.
-      const why = err instanceof ToolError ? err.message : `unexpected error: ${(err as Error).message}`;
-      notes.push(`[${name} was not attached: ${why}]`);
-      failedLines.push(`${name} was not attached: ${why}`);
+      failed(name, err);
     }
   }
-  if (images.length === 0 && notes.length === 0) return null;
+  for (const name of texts) {
+    const path = name.startsWith("~/") ? `${process.env.HOME ?? "~"}${name.slice(1)}` : name;
+    try {
+      const resolved = ctx.perms.resolve(path);
+      // `@bob` in a sentence is a handle, not a file: left as text. `@calc.jss` is a file that is not there: said.
+      if (!resolved.exists && !PATH_LIKE.test(name)) continue;
+      if (!resolved.exists) throw new ToolError(`${name} does not exist`);
+      // The same read permission as read_file, and the same reading: a folder, a pipe or a device is refused.
+      await ctx.perms.resolveRead(path, "attach");
+      const bytes = readWholeFile(resolved.real, resolved.display);
+      const type = sniffImage(bytes);
+      if (type) {
+        const image = await prepareImage(bytes, type, resolved.display);
+        images.push(imageBlock(image));
+        attachedLines.push(`attached ${image.summary}`);
+        continue;
+      }
+      if (isBinary(bytes)) throw new ToolError(`${resolved.display} is a binary file (${bytes.length} bytes); only text files and images are attached`);
+      const total = lineCount(bytes.toString("utf8"));
+      // read_file's own lines and cut; `shown` says what part when it cut ("first 1,407 lines of 3,000 (…)").
+      const lines = bytes.length === 0 ? { text: `(${resolved.display} is empty)` } : formatLines(bytes.toString("utf8"), 1, DEFAULT_LINE_LIMIT);
+      files.push(attachedFile(resolved.display, lines.text));
+      // Seen whole, it counts as read (an edit needs no read_file first); cut, the model reads on from where it stopped.
+      if (!lines.shown) ctx.session.recordRead(resolved.real, bytes);
+      attachedLines.push(
+        lines.shown
+          ? `attached ${resolved.display} (${lines.shown}; Claude can read the rest)`
+          : `attached ${resolved.display} (${total} line${total === 1 ? "" : "s"})`,
+      );
+    } catch (err) {
+      failed(name, err);
+    }
+  }
+  if (images.length === 0 && files.length === 0 && notes.length === 0) return null;
   const text = notes.length > 0 ? `${prompt}\n\n${notes.join("\n")}` : prompt;
-  return { content: [{ type: "text", text }, ...images], attachedLines, failedLines };
+  return { content: [{ type: "text", text }, ...files, ...images], attachedLines, failedLines };
+}
+
+function lineCount(text: string): number {
+  if (text === "") return 0;
+  const n = text.split("\n").length;
+  return text.endsWith("\n") ? n - 1 : n;
 }

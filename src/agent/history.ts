@@ -105,6 +105,22 @@ export function isBunkerNote(block: ContentBlockParam): boolean {
   return block.type === "text" && /^\[The person [^]*\]$/.test(block.text);
 }
 
+/**
+ * A file the person attached with `@path` (src/agent/attachments.ts), as one text block after their prompt: its
+ * lines as read_file shows them, under a first line that names it.
+ */
+export function attachedFile(display: string, lines: string): ContentBlockParam {
+  return { type: "text", text: `${ATTACHED_HEAD}${display}, as read_file shows it:\n${lines}` };
+}
+
+const ATTACHED_HEAD = "The person attached the file ";
+const ATTACHED = /^The person attached the file (.*), as read_file shows it:\n/;
+
+/** The file an attachedFile block names, or null for any other block. */
+export function attachedFileName(block: ContentBlockParam): string | null {
+  return block.type === "text" ? (ATTACHED.exec(block.text)?.[1] ?? null) : null;
+}
+
 /** Whether a user message holds something the person sent (not only tool results and bunker's notes): it starts a turn. */
 export function holdsPrompt(m: MessageParam): boolean {
   if (m.role !== "user") return false;

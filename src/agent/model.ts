@@ -4,7 +4,7 @@
 import type { Message, MessageParam, TextBlockParam, Tool } from "@anthropic-ai/sdk/resources/messages";
 import { ApiConnectionError, ApiError, NotAStreamError, StreamError, streamMessage } from "./api-client.ts";
 import { planThinking, type ThinkingLevel, type ThinkingPlan } from "./thinking.ts";
-import { addUsage, emptyUsage, usageSince, type UsageTotals } from "./usage.ts";
+import { addUsage, emptyUsage, OutputEstimate, usageSince, type UsageTotals } from "./usage.ts";
 
 export interface ModelEvents {
   /** Text as it streams. */
@@ -52,6 +52,8 @@ export class ModelError extends Error {
 
 export class Model {
   readonly usage: UsageTotals = emptyUsage();
+  /** The streaming reply's output, estimated into `usage` until its own count comes. */
+  private readonly output = new OutputEstimate(this.usage);
   /** Milliseconds spent waiting on the API (retries included): stream-json's duration_api_ms. */
   apiMs = 0;
   readonly thinking: ThinkingPlan;
@@ -62,6 +64,11 @@ export class Model {
 
   get name(): string {
     return this.opts.model;
+  }
+
+  /** The output tokens in `usage` hold an estimate: a reply streaming now, or one that ended before its count came. */
+  get outputEstimated(): boolean {
+    return this.output.isEstimate;
   }
 
   /** The --thinking level in effect. */
@@ -118,7 +125,9 @@ export class Model {
             onStart: (usage) => {
               counted = { ...usage };
               addUsage(this.usage, usage);
+              this.output.start(usage.output_tokens ?? 0);
             },
+            onOutput: (chars) => this.output.received(chars),
             onText: (delta) => {
               streamed = true;
               events.onText(delta);
@@ -133,6 +142,7 @@ export class Model {
             },
           },
         );
+        this.output.finished();
         addUsage(this.usage, counted ? usageSince(counted, message.usage) : message.usage);
         return message;
       } catch (err) {
@@ -146,6 +156,8 @@ export class Model {
         events.onRetry(`${why}${restart}; retrying in ${formatSeconds(delay)}`, delay, attempt + 1);
         await sleep(delay, signal);
       } finally {
+        // Interrupted or cut off: what arrived stays counted (nothing, once the reply finished).
+        this.output.abandoned();
         clearTimeout(timer);
         signal.removeEventListener("abort", forward);
       }

@@ -23,6 +23,59 @@ export function addUsage(into: UsageTotals, u: Partial<Usage> | undefined): void
   into.cache_read_input_tokens += u.cache_read_input_tokens ?? 0;
 }
 
+/** About this many characters of text, thinking or tool input make one output token (prose and code). */
+export const CHARS_PER_TOKEN = 4;
+
+/**
+ * A streaming reply's output tokens, estimated from the characters received (the API counts them only at the
+ * reply's end) and counted in `totals` as they come, so the status line's "out" moves while the reply streams
+ * (it sat at message_start's 1 for seconds; new user 10's F22). The reply's own count replaces the estimate when
+ * it comes; a reply that ends without it (interrupted, cut off) keeps what was received, as an estimate: it was
+ * generated, so it is billed (F3). `isEstimate` says the figure holds an estimate ("≈" on screen).
+ */
+export class OutputEstimate {
+  private chars = 0;
+  /** Tokens this reply's estimate has added to the totals beyond what message_start reported. */
+  private added = 0;
+  private reported = 0;
+  /** An unfinished reply's estimate stays in the totals. */
+  private kept = false;
+
+  constructor(private readonly totals: UsageTotals) {}
+
+  /** A reply began; message_start reported `reported` output tokens (counted already). */
+  start(reported: number): void {
+    this.chars = 0;
+    this.added = 0;
+    this.reported = reported;
+  }
+
+  received(chars: number): void {
+    this.chars += chars;
+    const extra = Math.max(0, Math.ceil(this.chars / CHARS_PER_TOKEN) - this.reported);
+    this.totals.output_tokens += extra - this.added;
+    this.added = extra;
+  }
+
+  /** The reply's own count came (added by the caller): the estimate goes. */
+  finished(): void {
+    this.totals.output_tokens -= this.added;
+    this.added = 0;
+    this.chars = 0;
+  }
+
+  /** The reply ended without its count: what was received stays counted, as an estimate. */
+  abandoned(): void {
+    if (this.added > 0) this.kept = true;
+    this.added = 0;
+    this.chars = 0;
+  }
+
+  get isEstimate(): boolean {
+    return this.kept || this.added > 0;
+  }
+}
+
 /** What `now` adds to `start` (the same reply's usage at its start and at its end). */
 export function usageSince(start: Partial<Usage>, now: Partial<Usage>): Partial<Usage> {
   const less = (k: keyof UsageTotals) => Math.max(0, (now[k] ?? 0) - (start[k] ?? 0));

@@ -55,7 +55,7 @@ export class McpConnection {
   prompts: ServerPrompt[] = [];
   /** Whether it runs confined, and what network it has (stdio servers). */
   sandboxed = false;
-  network: "all" | "hosts" | "none" = "none";
+  network: "all" | "all-but" | "hosts" | "none" = "none";
   private closeLaunch: (() => Promise<void>) | undefined;
   private afterCall: (() => string[]) | undefined;
   private client: Client | undefined;

@@ -16,12 +16,12 @@ import type { McpServerDef } from "./config.ts";
 import type { ConsentAnswer } from "./consent.ts";
 import type { LaunchView } from "./sandbox.ts";
 
-const NETWORK: Record<LaunchView["network"], string> = { all: "all network", hosts: "network only to", none: "no network" };
+const NETWORK: Record<LaunchView["network"], string> = { all: "all network", "all-but": "network through bunker's proxy to every host but", hosts: "network only to", none: "no network" };
 
 /** How it is confined, and what it sees and does not see beyond the workspace. */
 function describeView(def: McpServerDef, view: LaunchView): string[] {
   if (!view.sandboxed) return [pc.yellow("runs WITHOUT a sandbox (none is available here)")];
-  const net = view.network === "hosts" ? `${NETWORK.hosts} ${escapeControl(def.net.join(", "))}` : NETWORK[view.network];
+  const net = view.network === "hosts" ? `${NETWORK.hosts} ${escapeControl(def.net.join(", "))}` : view.network === "all-but" ? `${NETWORK["all-but"]} ${escapeControl((view.deniedHosts ?? []).join(", "))}` : NETWORK[view.network];
   const lines = [pc.dim(`runs in the sandbox: workspace read-only, ${net}, its own state directory`)];
   lines.push(view.readable.length
     ? `${pc.dim("also sees, read-only:")} ${pc.yellow(escapeControl(view.readable.join(", ")))}`

@@ -39,7 +39,7 @@ export interface ServerRow {
 }
 
 export const DEFAULT_START_TIMEOUT_MS = 30_000;
-const NETWORK = { all: "all network", hosts: "granted hosts only", none: "no network" } as const;
+const NETWORK = { all: "all network", "all-but": "all network but denied hosts", hosts: "granted hosts only", none: "no network" } as const;
 
 export class McpHub {
   private readonly conns = new Map<string, McpConnection>();

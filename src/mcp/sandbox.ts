@@ -31,8 +31,10 @@ export interface LaunchContext {
   plan: SandboxPlan;
   /** bunker's state directory ($XDG_STATE_HOME/bunker): holds the sessions, hidden from servers; their state dirs live under it. */
   stateDir: string;
-  /** --allow-net (bare) and not --deny-net: every sandboxed process may use the network. */
+  /** --allow-net (bare) and no --deny-net: every sandboxed process shares the machine's network. */
   allowNetAll: boolean;
+  /** --allow-net (bare) narrowed by a --deny-net list: every server reaches every host but those, through bunker's proxy. */
+  allowNetAllBut?: boolean;
   /** --deny-net hosts and deny rules: no server reaches them, whatever its own list says. */
   denyHosts: string[];
   /** Bare --deny-net: no server has any network. */
@@ -52,8 +54,8 @@ export interface Launch {
   cwd: string;
   /** Whether the sandbox confines it. */
   sandboxed: boolean;
-  /** What network it has: "all", "hosts" (its granted ones, through the proxy) or "none". */
-  network: "all" | "hosts" | "none";
+  /** What network it has: "all", "all-but" (every host but the denied, through the proxy), "hosts" (its granted ones, through the proxy) or "none". */
+  network: "all" | "all-but" | "hosts" | "none";
   stateDir: string;
   /** Stops what the launch started besides the server (its network proxy). */
   close(): Promise<void>;
@@ -86,16 +88,23 @@ export class LaunchError extends Error {
   override name = "LaunchError";
 }
 
-/** The proxy's judge for one server: its own `net` list, less what is denied everywhere; nobody is asked. */
-export function serverGate(def: McpServerDef, denyHosts: string[]): NetGate {
-  const granted = serverGrants(def, denyHosts);
+/**
+ * The proxy's judge for one server: its own `net` list (every host, under a bare --allow-net that a --deny-net list
+ * narrows), less what is denied everywhere; nobody is asked. A loopback or private address is reached only when its
+ * `net` list names it: "every host" is not a grant by address, as for commands.
+ */
+export function serverGate(def: McpServerDef, denyHosts: string[], allButDenied = false): NetGate {
+  const named = serverGrants(def, denyHosts);
+  const granted = (target: string) => named(target) || (allButDenied && !hostsCover(denyHosts, target));
   return {
     admit: async (host, port) => {
       const target = netTarget(host, port);
       if (granted(target)) return null;
+      if (allButDenied) return `${target} is denied (--deny-net or a net: deny rule)`;
       return `the MCP server ${def.name} may reach only the hosts its "net" list in your settings.json grants${def.net.length ? ` (${def.net.join(", ")})` : " (none)"}`;
     },
-    addressGranted: (host, port) => granted(netTarget(host, port)),
+    addressGranted: (host, port) => named(netTarget(host, port)),
+    addressDenied: (host, port) => (hostsCover(denyHosts, netTarget(host, port)) ? `${netTarget(host, port)} is denied (--deny-net or a net: deny rule)` : null),
   };
 }
 
@@ -120,6 +129,8 @@ function serverGrants(def: McpServerDef, denyHosts: string[]): (target: string) 
 export interface LaunchView extends ServerView {
   sandboxed: boolean;
   network: Launch["network"];
+  /** What "all-but" leaves out: the --deny-net hosts. */
+  deniedHosts?: string[];
 }
 
 /**
@@ -144,8 +155,8 @@ function viewOf(def: McpServerDef, ctx: LaunchContext, program: string | null, h
     shownAnyway: [...(host.system ?? []), ...(host.toolchains ?? [])],
   });
   // What the person granted: the whole network (bare --allow-net), or its `net` list through the proxy.
-  const network = ctx.allowNetAll ? "all" : def.net.length > 0 && !ctx.denyAllNet ? "hosts" : "none";
-  return { ...view, sandboxed: ctx.plan.confined, network: ctx.plan.confined ? network : "all" };
+  const network = ctx.allowNetAll ? "all" : ctx.allowNetAllBut ? "all-but" : def.net.length > 0 && !ctx.denyAllNet ? "hosts" : "none";
+  return { ...view, sandboxed: ctx.plan.confined, network: ctx.plan.confined ? network : "all", deniedHosts: ctx.denyHosts };
 }
 
 /**
@@ -223,11 +234,11 @@ export async function launchStdio(def: McpServerDef, ctx: LaunchContext): Promis
   };
   if (ctx.plan.confined && ctx.plan.kind === "bubblewrap") env.TMPDIR = "/tmp";
   let net: CommandNet | null = null;
-  if (ctx.plan.confined && network === "hosts") {
+  if (ctx.plan.confined && (network === "hosts" || network === "all-but")) {
     // The loopback ports its `net` list grants (127.0.0.1:8765, [::1]:8765) reach the person's machine as a command's do: the
     // forwarder listens on them inside its network namespace, whose loopback is its own (bubblewrap; macOS has no such namespace).
     const tunnels = ctx.plan.kind === "bubblewrap" ? loopbackTargets(def.net, serverGrants(def, ctx.denyHosts)) : [];
-    net = await startCommandNet(ctx.plan.kind, serverGate(def, ctx.denyHosts), tunnels);
+    net = await startCommandNet(ctx.plan.kind, serverGate(def, ctx.denyHosts, network === "all-but"), tunnels);
     spec.netProxy = net.spec;
     // The forwarder's own files, read-only like the server's.
     spec.readable = [...(spec.readable ?? []), ...net.spec.readable];

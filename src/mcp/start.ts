@@ -11,7 +11,7 @@ import { McpHub } from "./hub.ts";
 import { bunkerStateDir, launchView, programMissing, type LaunchContext } from "./sandbox.ts";
 import { grantedReadPaths } from "../sandbox/spec.ts";
 import { scanDenied } from "../sandbox/denied-files.ts";
-import { sharesMachineNetwork } from "../perms/policy.ts";
+import { proxiesAllNetBut, sharesMachineNetwork } from "../perms/policy.ts";
 
 /** Longest the first prompt waits for servers; a slower one joins when ready. */
 export const FIRST_PROMPT_WAIT_MS = 1000;
@@ -38,6 +38,7 @@ export async function startMcp(opts: StartOptions): Promise<McpHub> {
     plan,
     stateDir,
     allowNetAll: sharesMachineNetwork(config.grants),
+    ...(proxiesAllNetBut(config.grants) ? { allowNetAllBut: true } : {}),
     denyHosts: config.grants.deny.net.hosts,
     denyAllNet: config.grants.deny.net.all,
     grantedRead: grantedReadPaths(config.grants),

@@ -46,6 +46,11 @@ export function permissionGate(perms: Permissions, tool: string, requestedBy: st
       const target = netTarget(normalizeHost(name) ?? name, port);
       return approved.has(target) || grantedByAddress(perms, target);
     },
+    addressDenied(name, port) {
+      const target = netTarget(normalizeHost(name) ?? name, port);
+      const { deny } = perms.policy.grants;
+      return deny.net.all || hostsCover(deny.net.hosts, target) ? `${target} is denied (--deny-net or a net: deny rule)` : null;
+    },
   };
 }
 

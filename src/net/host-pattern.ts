@@ -24,13 +24,22 @@ export interface HostPattern {
 /** A host as the URL parser normalizes it (lower case, numeric IPv4 forms expanded, IPv6 bracketed), or null. */
 export function normalizeHost(host: string): string | null {
   if (host === "" || /[\s/?#@\\%]/.test(host)) return null;
+  let h: string;
   try {
-    const h = new URL(`http://${host}/`).hostname;
-    if (h === "localhost" || h === "localhost.") return "127.0.0.1";
-    return h === "" ? null : h;
+    h = new URL(`http://${host}/`).hostname;
   } catch {
     return null;
   }
+  // One form per host, or a deny is passed by another spelling (reviewer's R11-03): the DNS root's dot
+  // (`pastebin.com.` is pastebin.com), and an IPv4 address written as IPv6 (`[::ffff:5db8:d822]` is 93.184.216.34).
+  if (h.endsWith(".") && !h.startsWith("[")) h = h.slice(0, -1);
+  if (h === "" || h.startsWith(".") || h.endsWith(".") || h.includes("..")) return null;
+  const mapped = /^\[::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})\]$/.exec(h);
+  if (mapped) {
+    const [hi, lo] = [parseInt(mapped[1]!, 16), parseInt(mapped[2]!, 16)];
+    h = `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
+  }
+  return h === "localhost" ? "127.0.0.1" : h;
 }
 
 /** "host:port" split at the last colon outside brackets; port null when absent. */

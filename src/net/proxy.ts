@@ -25,6 +25,8 @@ export interface NetGate {
   admit(host: string, port: number): Promise<string | null>;
   /** Whether a local (loopback, private…) address was granted by address (a flag or rule naming it, or the person asked about it). */
   addressGranted(host: string, port: number): boolean;
+  /** Why an address a name resolved to may not be reached (a --deny-net naming the address), or null. */
+  addressDenied?(host: string, port: number): string | null;
 }
 
 export interface ProxyOptions {
@@ -264,6 +266,13 @@ export class NetProxy {
         throw new ProxyRefusal(502, `cannot resolve ${host}: ${(err as { code?: string }).code ?? (err as Error).message}`);
       }
       if (addresses.length === 0) throw new ProxyRefusal(502, `cannot resolve ${host}: no addresses`);
+    }
+    // A deny by address holds whatever name leads there (reviewer's R11-03): every address the name gave is checked.
+    if (!literal) {
+      for (const address of addresses) {
+        const denied = this.opts.gate.addressDenied?.(addressAsHost(address), port);
+        if (denied) throw new ProxyRefusal(403, `${host} resolves to ${address}: ${denied}`);
+      }
     }
     const own = ownAddresses();
     const kind = (address: string) => this.addressKind(address, own);

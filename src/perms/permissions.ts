@@ -155,20 +155,20 @@ export class Permissions {
 
     if (req.kind === "run" && req.run && first.run) {
       // Offer the prefix of what is not yet covered, and say why the line is asked about.
-      req = { ...req, run: { ...req.run, prefix: first.run.prefix, reasons: first.run.reasons } };
+      req = { ...req, run: { ...req.run, prefixes: first.run.prefixes, reasons: first.run.reasons } };
     }
     if (protectedFiles.length > 0) req = { ...req, protectedFiles };
     const answer = await this.approver.ask(req);
     switch (answer.answer) {
       case "once":
-        return first;
+        return { ...first, approvedAtQuestion: true };
       case "target-session":
-        if (req.kind === "run") this.policy.grantSession("run", req.run?.prefix ?? "");
+        if (req.kind === "run") for (const p of req.run?.prefixes ?? []) this.policy.grantSession("run", p);
         else for (const t of targets) this.policy.grantSession(req.kind, t);
-        return first;
+        return { ...first, approvedAtQuestion: true };
       case "kind-session":
         this.policy.grantKindForSession(req.kind);
-        return first;
+        return { ...first, approvedAtQuestion: true };
       case "withdrawn": {
         // Not remembered as a refusal: the person never answered it, and may well say yes next time.
         const reason = `The question about ${describe(req)} was withdrawn before the person answered: ${answer.why}.`;

@@ -63,6 +63,8 @@ export interface Decision {
   hint?: string;
   /** Commands: the whole evaluation, per simple command (what the prompt, run_bash and permission_denials read). */
   run?: RunEvaluation;
+  /** The person said yes at a question, which showed the request whole (run_bash then does not print the command again). */
+  approvedAtQuestion?: boolean;
 }
 
 export interface PolicyOptions {
@@ -79,11 +81,18 @@ export const emptyGrants = (): Grants => ({
 
 /**
  * Whether commands and MCP servers share the machine's network: a bare
- * --allow-net that no bare --deny-net takes back. A sandbox cannot filter by
- * host, so anything less goes through bunker's proxy (or has no network).
+ * --allow-net with no --deny-net at all. A shared network cannot refuse a
+ * host (red team 11's F06: --allow-net --deny-net=127.0.0.1 reached the
+ * host's loopback services), so anything less goes through bunker's proxy
+ * (or has no network).
  */
 export function sharesMachineNetwork(grants: Grants): boolean {
-  return grants.allow.net.all && !grants.deny.net.all;
+  return grants.allow.net.all && !grants.deny.net.all && grants.deny.net.hosts.length === 0;
+}
+
+/** A bare --allow-net that a --deny-net list narrows: every host but the denied ones, through bunker's proxy. */
+export function proxiesAllNetBut(grants: Grants): boolean {
+  return grants.allow.net.all && !grants.deny.net.all && grants.deny.net.hosts.length > 0;
 }
 
 /**

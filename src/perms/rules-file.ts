@@ -9,12 +9,12 @@
 // entry without wildcards names a path and everything below it, like a flag.
 // The literal part of a path is resolved through symlinks, as requests are.
 // A workspace's own file is written by whoever wrote the repository, so it
-// may only narrow what bunker does, or allow edits inside the workspace
-// (outside .git and .bunker; their diffs are still shown). Allowing commands,
-// network, paths outside the workspace or writes to .git/.bunker there is
-// ignored with a warning: a cloned repository must not be able to hand itself
-// your home directory or a shell. Those grants belong in the user file or on
-// the command line.
+// may only narrow what bunker does (or allow reading inside the workspace,
+// which is allowed anyway). Allowing edits, commands, network or paths outside
+// the workspace there is ignored with a warning: a cloned repository must not
+// be able to hand itself your home directory or a shell, nor waive your
+// approval of the edits it asks the model for (red team 11's F15). Those
+// grants belong in the user file or on the command line.
 import { hostOfUrlHint, parseHostPattern } from "../net/host-pattern.ts";
 import { nearestWord } from "../text/typos.ts";
 import { FileKindError, readRegularSync } from "../fs/file-kind.ts";
@@ -286,10 +286,13 @@ function addPathRule(rules: PathRules, kind: "read" | "write", value: string, ct
     if (!isWithin(ctx.root, real)) {
       return { ignored: `${real} is outside the workspace, and a workspace's own settings cannot grant that. To allow it, add it to ${ctx.userFile} or pass --allow-${kind}=${real}` };
     }
-    // `write:.git`: would make .git writable inside the command sandbox. (A glob
-    // cannot reach .git or .bunker: the policy asks about those before any rule.)
+    // `write:.git`: would make .git writable inside the command sandbox.
     if (kind === "write" && isProtectedPath(ctx.root, real)) {
       return { ignored: `a workspace's own settings cannot allow writes into .git or .bunker (git hooks run code). Pass --allow-write=${join(ctx.root, ".git")} if you mean it` };
+    }
+    // Any other edit: the repository would waive your approval of the changes it asks the model for.
+    if (kind === "write") {
+      return { ignored: `a workspace's own settings cannot allow edits without asking ("write:${value}": the repository would approve its own changes). To allow them, add it to ${ctx.userFile} or pass --allow-write` };
     }
   }
   if (rest.length === 0) {

@@ -27,9 +27,15 @@ export interface TtyApproverOptions {
   maxDiffLines?: number;
   /** Shows the whole of a change or a call that the question had to cut (default: the pager, src/ui/pager.ts). */
   viewer?: (text: string) => Promise<void>;
+  /**
+   * The person's own settings file (`~/.config/bunker/settings.json`): a command's question offers to save its
+   * prefixes there as rules, shown and confirmed first. None: no such option. Not the workspace's file, whose
+   * `run:` grants bunker ignores (a cloned repository must not grant itself commands).
+   */
+  settingsFile?: string;
 }
 
-type Choice = "once" | "target-session" | "kind-session" | "deny" | "view";
+type Choice = "once" | "target-session" | "save" | "kind-session" | "deny" | "view";
 /** The option offered when the question could not show everything: nothing is approved unseen. */
 const VIEW_OPTION = { value: "view", label: "Show all of it first (above, it is cut to fit)" } as const;
 /** Rows a diff is given at least, however small the screen: its header and the start of the change. */
@@ -47,6 +53,17 @@ function withdrawnWhy(signal: AbortSignal): string {
   return typeof signal.reason === "string" ? signal.reason : "the request ended";
 }
 
+/** `a`, `a and b`, `a, b and c`. */
+function listed(items: string[]): string {
+  return items.length <= 1 ? (items[0] ?? "") : `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`;
+}
+
+/** A path under the home folder as `~/…`, as the person knows it. */
+function homeShort(path: string): string {
+  const home = process.env.HOME;
+  return home && home !== "/" && path.startsWith(`${home}/`) ? `~${path.slice(home.length)}` : path;
+}
+
 function withdrawn(signal: AbortSignal): ApprovalAnswer {
   return { answer: "withdrawn", why: withdrawnWhy(signal) };
 }
@@ -58,6 +75,7 @@ export class TtyApprover implements Approver {
   private readonly color: boolean | undefined;
   private readonly fixedDiffLines: number | undefined;
   private readonly viewer: (text: string) => Promise<void>;
+  private readonly settingsFile: string | undefined;
   /** Serialises questions: two prompts must never share the terminal. */
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -66,6 +84,7 @@ export class TtyApprover implements Approver {
     this.output = opts.output ?? process.stderr;
     this.color = opts.color;
     this.fixedDiffLines = opts.maxDiffLines;
+    this.settingsFile = opts.settingsFile;
     this.viewer = opts.viewer ?? (async (text) => {
       const { page } = await import("../ui/pager.ts");
       await page(text, (t) => void this.output.write(t), { tty: Boolean((this.output as { isTTY?: boolean }).isTTY) && Boolean(process.stdout.isTTY) });
@@ -142,6 +161,11 @@ export class TtyApprover implements Approver {
       await this.viewer(whole());
     }
     if (typeof choice === "symbol" || choice === "view") return { answer: "deny" };
+    // Yes for the session in any case; saved as well once the person has seen the rules and said so.
+    if (choice === "save") {
+      await this.confirmSave(req.run?.prefixes ?? []);
+      return { answer: "target-session" };
+    }
     if (choice !== "deny") return { answer: choice };
     if (req.byPerson) return { answer: "deny" };
 
@@ -157,6 +181,45 @@ export class TtyApprover implements Approver {
     const feedback = reason.answer;
     if (typeof feedback !== "string" || !feedback.trim()) return { answer: "deny" };
     return { answer: "deny", feedback: feedback.trim() };
+  }
+
+  /**
+   * Shows the rules that "always allow" would add to the person's settings file, exactly as they will be
+   * written, and writes them only on a yes; what was done is said in one line. A no (or Escape) keeps the
+   * session's grant alone: the command was approved either way.
+   */
+  private async confirmSave(prefixes: string[]): Promise<void> {
+    const file = this.settingsFile;
+    if (!file || prefixes.length === 0) return;
+    const { addAllowRules, runRuleFor } = await import("./settings-writer.ts");
+    const c = pc.createColors(this.color ?? pc.isColorSupported);
+    const columns = (this.output as { columns?: number }).columns;
+    const rules = prefixes.map(runRuleFor);
+    const shown = escapeControl(homeShort(file));
+    log.message(
+      wrapInBox([`${c.dim('Add to "allow" in')} ${shown} ${c.dim("(yours, for every project):")}`, ...rules.map((r) => `  ${c.bold(escapeControl(JSON.stringify(r)))}`)], columns),
+      { output: this.output, spacing: 0 },
+    );
+    const { answer } = await this.watchingCancel(
+      (input) => selectKeys<"yes" | "no">({
+        message: rules.length > 1 ? "Save these rules?" : "Save this rule?",
+        options: [{ value: "yes", label: "Yes, save" }, { value: "no", label: "No, only for this session" }],
+        letters: { y: "yes", n: "no" },
+        cancelled: "Not saved; allowed for this session only.",
+        input,
+        output: this.output,
+      }),
+      // Escape here is a no to saving only: the command was already approved.
+      { kind: "run", target: "", tool: "", byPerson: true },
+    );
+    if (answer !== "yes") return;
+    const outcome = addAllowRules(file, rules);
+    const said = outcome.saved
+      ? outcome.added.length > 0
+        ? c.green(`Saved to ${shown}: ${outcome.added.map((r) => escapeControl(r)).join(", ")}`)
+        : c.dim(`Already in ${shown}; nothing added.`)
+      : c.yellow(`Not saved (${escapeControl(outcome.why)}): ${shown} was left as it was; allowed for this session only.`);
+    log.message(wrapInBox([said], columns), { output: this.output, spacing: 0 });
   }
 
   /**
@@ -245,7 +308,7 @@ export class TtyApprover implements Approver {
       case "run": {
         const run = req.run;
         const command = escapeControl(run?.command ?? req.target, { keepNewlines: true });
-        const prefix = run?.prefix ? escapeControl(run.prefix) : "";
+        const prefixes = (run?.prefixes ?? []).map((p) => `\`${escapeControl(p)}\``);
         const details = [
           ...command.split("\n").map((l, i) => `${c.dim(i === 0 ? "$" : ">")} ${c.bold(mark(l))}`),
           ...scriptNotes(command),
@@ -258,7 +321,10 @@ export class TtyApprover implements Approver {
             : []),
         ];
         const options: { value: Choice; label: string }[] = [{ value: "once", label: ONCE }];
-        if (prefix) options.push({ value: "target-session", label: `Yes, and allow commands starting with \`${prefix}\` for this session` });
+        if (prefixes.length > 0) {
+          options.push({ value: "target-session", label: `Yes, and don't ask again for ${listed(prefixes)} commands this session` });
+          if (this.settingsFile) options.push({ value: "save", label: `Yes, and always allow ${prefixes.length > 1 ? "them" : "it"} (saved to your settings, shown first)` });
+        }
         options.push({ value: "deny", label: "No, and tell Claude why" });
         return { title: `${tool} wants to run a command`, details, question: "Run this command?", options, denyPrompt: "Why not (sent to Claude)?" };
       }

@@ -20,8 +20,11 @@ export interface RunPreview {
   network: boolean;
   /** Without the whole network: granted hosts through bunker's proxy, others asked about (a sandboxed command). */
   proxied?: boolean;
-  /** The prefix offered for "always allow commands starting with …" (set by Permissions when it asks; "" offers none). */
-  prefix?: string;
+  /**
+   * The prefixes offered for "don't ask again for … commands", one for each simple command not yet covered
+   * that a prefix covers safely (set by Permissions when it asks; none offers no such option).
+   */
+  prefixes?: string[];
   /** Why the line needs approval (set by Permissions): shown above the question. */
   reasons?: string[];
 }

@@ -56,17 +56,21 @@ const inodeKey = (st: Stats) => `${st.dev}:${st.ino}:${st.birthtimeMs}`;
  * stays denied. With a memory file (rememberDeniedIn), what earlier sessions' rules matched too (denied-memory.ts).
  */
 const everDenied = new WeakMap<DenyRules, { ids: Map<string, string>; file?: string; saved: number }>();
-const memoryFiles = new WeakMap<DenyRules, string>();
+const memoryFiles = new WeakMap<DenyRules, string | (() => string)>();
 
-/** From now on, the files `rules` deny are remembered in `file` across sessions (set once, where the session starts). */
-export function rememberDeniedIn(rules: DenyRules, file: string): void {
+/**
+ * From now on, the files `rules` deny are remembered in `file` across sessions (set once, where the session starts).
+ * `file` may be how to name it: named when first needed (hashing the workspace's path costs a turn with no deny rule 0.1 ms).
+ */
+export function rememberDeniedIn(rules: DenyRules, file: string | (() => string)): void {
   memoryFiles.set(rules, file);
 }
 
 function deniedState(rules: DenyRules): { ids: Map<string, string>; file?: string; saved: number } {
   let state = everDenied.get(rules);
   if (state) return state;
-  const file = memoryFiles.get(rules);
+  const named = memoryFiles.get(rules);
+  const file = typeof named === "function" ? named() : named;
   const current = new Set([...rules.globs, ...rules.paths]);
   // Only what a rule still in force matched: a rule the person dropped frees its files.
   const ids = new Map((file ? readRemembered(file) : []).filter(([rule]) => current.has(rule)).map(([rule, id]) => [id, rule] as const));

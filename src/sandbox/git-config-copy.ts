@@ -19,6 +19,9 @@ const HEADER = /^\s*\[/;
 /** Larger than any config a person writes; git-guard's readers stop at the same size. */
 const MAX_BYTES = 1 << 20;
 
+/** The `user:password@` of a URL. */
+const URL_CREDENTIAL = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/@"]*@/gi;
+
 export const WITHHELD_LINE = "; withheld by bunker (it looked like a credential)";
 /** The same line in TOML. */
 export const WITHHELD_TOML_LINE = "# withheld by bunker (it looked like a credential)";
@@ -36,7 +39,14 @@ export function withholdCredentials(text: string, withheldLine: string = WITHHEL
     const logical = lines.slice(i, last + 1).join("\n");
     const header = HEADER.test(logical);
     const key = header ? "" : (/^\s*([A-Za-z0-9-]+)\s*(=|$)/.exec(logical)?.[1] ?? "");
-    if (valueLooksSecret(logical) || (key && SECRET_KEYS.test(key) && /=/.test(logical))) {
+    // A URL whose credential is all that is secret in it (`url = https://bob:ghp_…@github.com/bob/app.git`): the URL
+    // stays, less its credential, so `git remote -v` still says where it leads and `git fetch` fails asking for a login.
+    const secret = valueLooksSecret(logical);
+    const bare = secret && i === last && !header && !SECRET_KEYS.test(key) ? logical.replace(URL_CREDENTIAL, "$1") : logical;
+    if (bare !== logical && !valueLooksSecret(bare)) {
+      withheld++;
+      lines[i] = `${withheldLine.slice(0, 2)}bunker withheld the credential in the URL below\n${bare}`;
+    } else if (secret || (key && SECRET_KEYS.test(key) && /=/.test(logical))) {
       withheld++;
       lines[i] = header ? WITHHELD_SECTION : withheldLine;
       for (let j = i + 1; j <= last; j++) lines[j] = withheldLine;

@@ -11,10 +11,12 @@
 // command creates is set aside after it (grantedGitAfter). A rebase,
 // cherry-pick or `git am` a command leaves stopped is a plan the person's git
 // would carry out outside the sandbox: it is set aside after it (git-stopped.ts).
+import type { ObjectsBefore } from "./git-objects.ts";
 import { lstatSync, readdirSync } from "node:fs";
 import { join, relative } from "node:path";
 import { isWithin, realpathLoose } from "../perms/workspace.ts";
 import { setAside } from "./git-guard.ts";
+import { subdirs } from "./repo-configs.ts";
 import type { RefsBefore } from "./git-history.ts";
 import { stoppedOperations, stoppedOperationsAfter, type StoppedOperations } from "./git-stopped.ts";
 
@@ -48,6 +50,8 @@ export interface GrantedGit {
   stopped?: StoppedOperations;
   /** Each granted repository's refs before the command, and its work tree: what the command committed is looked at after (git-history.ts). */
   history?: (RefsBefore & { worktree: string })[];
+  /** Each granted repository's object store before the command: what it wrote there that git trusts is checked after (git-objects.ts). */
+  objects?: ObjectsBefore[];
 }
 
 function identity(path: string): string | null {
@@ -67,14 +71,6 @@ function kindOf(path: string): Kind {
     return st.isSymbolicLink() ? "link" : st.isDirectory() ? "dir" : "file";
   } catch {
     return null;
-  }
-}
-
-function subdirs(dir: string): string[] {
-  try {
-    return readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => join(dir, e.name));
-  } catch {
-    return [];
   }
 }
 

@@ -9,6 +9,7 @@
 // there; the list below only hides those a grant or toolchain tree would
 // otherwise show.
 import { credentialFreeCopies } from "./git-config-copy.ts";
+import { gitDirsOfFolder, repositoryConfigs } from "./repo-configs.ts";
 import { lstatSync, readdirSync, readlinkSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve, sep } from "node:path";
 import type { NetProxySpec } from "../net/command-net.ts";
@@ -224,10 +225,6 @@ export function sandboxMounts(spec: SandboxSpec, platform: NodeJS.Platform = pro
     const copy = spec.gitConfigCopies?.[dir];
     out.push(copy ? { kind: "copy", path: dir, source: copy } : { kind: "ro", path: dir });
   }
-  // A config inside a toolchain tree that holds a credential (~/.cargo/config.toml): its copy, over the tree.
-  for (const [file, copy] of Object.entries(spec.gitConfigCopies ?? {})) {
-    if (!out.some((m) => m.path === file) && out.some((m) => m.kind === "ro" && isWithin(m.path, file))) out.push({ kind: "copy", path: file, source: copy });
-  }
   for (const p of spec.readable ?? []) {
     // A read inside a granted write would make it read-only; the workspace is shown anyway.
     if (isWithin(spec.root, p) || (!spec.workspaceReadOnly && spec.writable.some((w) => isWithin(w, p)))) continue;
@@ -299,6 +296,14 @@ export function sandboxMounts(spec: SandboxSpec, platform: NodeJS.Platform = pro
       if (out.some((m) => between(m) || hostHome(m))) continue;
       out.push({ kind: "kept", path, source: join(spec.keptHome!, cache), writable: true });
     }
+  }
+  // A config that holds a credential inside what is shown (~/.cargo/config.toml in a toolchain tree, a repository's
+  // .git/config in the workspace or a granted folder): its copy in its place, over a read-only mount of it too.
+  for (const [file, copy] of Object.entries(spec.gitConfigCopies ?? {})) {
+    const at = out.findIndex((m) => m.path === file);
+    if (at !== -1 ? out[at]!.kind !== "ro" : !out.some((m) => (m.kind === "ro" || m.kind === "rw") && isWithin(m.path, file))) continue;
+    if (at !== -1) out.splice(at, 1);
+    out.push({ kind: "copy", path: file, source: copy });
   }
   // Hidden: wherever something above would show it, unless a grant names it. A grant inside it (or an MCP server's own
   // folder inside bunker's state folder) is shown on the mask; the rest of it stays hidden (before, such a grant
@@ -599,7 +604,8 @@ export function hostView(
     system,
     toolchains: toolchainDirs(env, realHome, root).filter((d) => !inSystem(d)),
     gitConfig,
-    gitConfigCopies: credentialFreeCopies([...gitConfig, ...cargoConfigs]),
+    // The workspace's repository's own config (and an enclosing one's) too: a token in a remote URL (repo-configs.ts).
+    gitConfigCopies: credentialFreeCopies([...gitConfig, ...cargoConfigs, ...repositoryConfigs([...gitDirsOfFolder(root), ...enclosingGitDirs(root, realHome)])]),
     ...(privateHome ? { home: realHome } : {}),
     hidden: [...secretPaths(realHome, root, env), ...etcSecrets(platform === "darwin" ? "/private/etc" : "/etc")],
   };

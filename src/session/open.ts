@@ -150,21 +150,26 @@ export function continueCommand(root: string, recorder: SessionRecorder, cwd = p
   return `bunker${here === root ? "" : ` -C ${shellQuote(root)}`} -r ${recorder.id}`;
 }
 
+/** "1 prompt", "12 prompts": the person's messages in a session. */
+function promptCount(n: number): string {
+  return `${n} prompt${n === 1 ? "" : "s"}`;
+}
+
 /** bunker --resume: the sessions of this workspace, newest first, on stdout. */
 export async function listSessions(config: Config, now = Date.now()): Promise<{ text: string; code: number }> {
-  let sessions: SessionSummary[];
+  let sessions: (SessionSummary & { prompts: number })[];
   let total: number;
   const { SessionStore } = await storeModule();
   try {
     const store = SessionStore.open(config.sessionsPath);
-    sessions = store.list(config.root);
+    sessions = store.list(config.root).map((s) => ({ ...s, prompts: store.glance(s.id).prompts }));
     total = store.count(config.root);
     store.close();
   } catch (err) {
     return { text: `bunker: ${(err as Error).message}\n`, code: 1 };
   }
   if (sessions.length === 0) return { text: `No saved sessions in ${config.root}.\n`, code: 0 };
-  const rows = sessions.map((s) => `  ${s.id}  ${ago(now - s.updated).padEnd(11)} ${`${s.messageCount} message${s.messageCount === 1 ? "" : "s"}`.padEnd(13)} ${escapeControl(s.title)}`);
+  const rows = sessions.map((s) => `  ${s.id}  ${ago(now - s.updated).padEnd(11)} ${promptCount(s.prompts).padEnd(11)} ${escapeControl(s.title)}`);
   const more = total > sessions.length ? `(and ${total - sessions.length} older)\n` : "";
   return { text: `Sessions in ${config.root}, newest first:\n${rows.join("\n")}\n${more}Continue one with: bunker -r ID  (the newest: bunker -c)\n`, code: 0 };
 }
@@ -176,17 +181,18 @@ export async function listSessions(config: Config, now = Date.now()): Promise<{ 
  * nothing to pick or the person cancels (Escape: 0, Ctrl+C: 130).
  */
 export async function pickSession(config: Config, now = Date.now()): Promise<{ id: string } | { text: string; code: number }> {
-  let sessions: (SessionSummary & { lastReply: string })[];
+  let sessions: (SessionSummary & { lastReply: string; prompts: number })[];
   const { SessionStore } = await storeModule();
   try {
     const store = SessionStore.open(config.sessionsPath);
-    sessions = store.list(config.root).map((s) => ({ ...s, lastReply: store.lastReply(s.id) }));
+    sessions = store.list(config.root).map((s) => ({ ...s, ...store.glance(s.id) }));
     store.close();
   } catch (err) {
     return { text: `bunker: ${(err as Error).message}\n`, code: 1 };
   }
   if (sessions.length === 0) return { text: `No saved sessions in ${config.root}.\n`, code: 0 };
-  const labels = sessions.map((s) => `${ago(now - s.updated).padEnd(11)} ${s.title}${s.lastReply ? `  → ${s.lastReply}` : ""}`);
+  // Age and size first (as Claude Code's rows: "2 hours ago · 12 messages"), then what it was about.
+  const labels = sessions.map((s) => `${ago(now - s.updated).padEnd(11)} ${promptCount(s.prompts).padEnd(11)} ${s.title}${s.lastReply ? `  → ${s.lastReply}` : ""}`);
   const { pick } = await import("../ui/picker.ts");
   const index = await pick("Resume which session?", labels);
   if (typeof index === "number") return { id: sessions[index]!.id };

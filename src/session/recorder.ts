@@ -68,13 +68,25 @@ export class SessionRecorder {
     store: SessionStore | null | (() => SessionStore | null) | JournalMode,
     private readonly meta: { root: string; model: string },
     private readonly warn: (message: string) => void,
-    public id: string = newSessionId(),
+    /** The session's id; a new session's is drawn when first needed (beside the first request, where its journal is made). */
+    id?: string,
     /** The version last saved or loaded; null while this session has never been saved. */
     private version: number | null = null,
   ) {
+    this.givenId = id;
     if (typeof store === "function") this.openStore = store;
     else if (store && "journal" in store) this.journalMode = store;
     else this.store = store;
+  }
+
+  private givenId: string | undefined;
+
+  get id(): string {
+    return (this.givenId ??= newSessionId());
+  }
+
+  set id(id: string) {
+    this.givenId = id;
   }
 
   /** This process as a save marks a running turn (pid:start, read from /proc): found once, when the store opens. */

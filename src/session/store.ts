@@ -7,6 +7,7 @@ import { constants, Database } from "bun:sqlite";
 import { chmodSync, mkdirSync, readdirSync, unlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { MessageParam } from "@anthropic-ai/sdk/resources/messages";
+import { holdsPrompt } from "../agent/history.ts";
 import type { TodoItem } from "../agent/session-state.ts";
 import type { UsageTotals } from "../agent/usage.ts";
 import { newSessionId, sessionIdProblem } from "./id.ts";
@@ -358,22 +359,34 @@ export class SessionStore {
 
   /** The last thing the model said in session `id` (its last text's last non-empty line), "" when nothing. */
   lastReply(id: string): string {
+    return this.glance(id).lastReply;
+  }
+
+  /**
+   * What a session is named by in the picker and the list: the last thing the model said (its last text's last
+   * line that says something, "" when nothing) and how many prompts the person sent (not the API's messages,
+   * which count every tool round).
+   */
+  glance(id: string): { lastReply: string; prompts: number } {
     const row = this.db.query(`SELECT messages FROM sessions WHERE id = $id`).get({ id }) as { messages: string } | null;
     let messages: unknown;
     try {
       messages = JSON.parse(row?.messages ?? "[]");
     } catch {
-      return "";
+      return { lastReply: "", prompts: 0 };
     }
-    if (!Array.isArray(messages)) return "";
-    for (const m of [...messages].reverse()) {
-      if (!isMessage(m) || m.role !== "assistant") continue;
+    if (!Array.isArray(messages)) return { lastReply: "", prompts: 0 };
+    const valid = messages.filter(isMessage);
+    let prompts = 0;
+    for (const m of valid) if (holdsPrompt(m)) prompts++;
+    for (const m of [...valid].reverse()) {
+      if (m.role !== "assistant") continue;
       const text = typeof m.content === "string" ? m.content : m.content.map((b) => (b.type === "text" ? b.text : "")).join("\n");
       // Its last line that says something: not a code fence, a table rule or a lone bracket ("→ ```" told nothing; new user).
       const line = text.split("\n").map((l) => l.trim()).filter((l) => /[\p{L}\p{N}]/u.test(l) && !/^(```|~~~)/.test(l)).at(-1);
-      if (line) return line.length > 120 ? `${line.slice(0, 119)}…` : line;
+      if (line) return { lastReply: line.length > 120 ? `${line.slice(0, 119)}…` : line, prompts };
     }
-    return "";
+    return { lastReply: "", prompts };
   }
 
   /** Remembers a message the person sent in `root`, for the Up arrow in later sessions. */

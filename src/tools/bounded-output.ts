@@ -11,11 +11,14 @@ export class BoundedOutput {
   private tailBytes = 0;
   /** Every byte seen, kept or not. */
   total = 0;
+  /** Every line ending seen, kept or not: how many lines a cut middle held. */
+  newlines = 0;
 
   constructor(private readonly maxBytes = 30_000) {}
 
   push(chunk: Buffer): void {
     this.total += chunk.length;
+    this.newlines += countNewlines(chunk);
     const headRoom = Math.floor(this.maxBytes / 2) - this.headBytes;
     if (headRoom > 0) {
       const part = chunk.subarray(0, headRoom);
@@ -53,10 +56,19 @@ export class BoundedOutput {
     let tailStart = 0;
     while (tailStart < 3 && tailStart < tail.length && CONTINUATION(tail[tailStart]!)) tailStart++;
     const dropped = this.dropped + (head.length - headEnd) + tailStart;
+    const kept = [head.subarray(0, headEnd), tail.subarray(tailStart)];
+    // The lines the cut held, so a count of "earlier lines" is of all of them (new user 10's F10: 5094 of 2,000,000).
+    const lines = this.newlines - countNewlines(kept[0]!) - countNewlines(kept[1]!);
     return (
-      decoder().decode(head.subarray(0, headEnd)) +
-      `\n[… ${dropped} bytes of output dropped …]\n` +
-      decoder().decode(tail.subarray(tailStart))
+      decoder().decode(kept[0]) +
+      `\n[… ${dropped} bytes${lines > 0 ? ` (${lines} line${lines === 1 ? "" : "s"})` : ""} of output dropped …]\n` +
+      decoder().decode(kept[1])
     );
   }
+}
+
+function countNewlines(b: Uint8Array): number {
+  let n = 0;
+  for (let i = b.indexOf(10); i !== -1; i = b.indexOf(10, i + 1)) n++;
+  return n;
 }

@@ -5,6 +5,7 @@
 // stops at the output bound.
 import { statSync } from "node:fs";
 import { fileKind, notRegularMessage, openRegular } from "../fs/file-kind.ts";
+import { configAsShown } from "../sandbox/repo-configs.ts";
 import { count, MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES, partResult } from "./bound.ts";
 import { notFoundError } from "./not-found.ts";
 import { isBinary, MAX_FILE_BYTES } from "./read-file.ts";
@@ -141,6 +142,8 @@ async function searchFile(abs: string, display: string, search: FileSearch, max:
   const { isAscii } = process.getBuiltinModule("node:buffer") as typeof import("node:buffer");
   let text = isAscii(bytes) ? bytes.toString("latin1") : bytes.toString("utf8");
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  // A repository's (or the person's) git config: searched as commands are shown it, credentials withheld (repo-configs.ts).
+  text = configAsShown(abs, text).text;
   let matches: ReturnType<typeof matchingLines>;
   try {
     matches = matchingLines(text, search.re, max);

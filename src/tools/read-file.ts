@@ -2,6 +2,8 @@
 // time. Records what the model saw, for read-before-write. An image file
 // (PNG, JPEG, GIF, WebP) comes back as an image block (tools/image.ts).
 import { closeSync } from "node:fs";
+import { basename } from "node:path";
+import { isWithin } from "../perms/workspace.ts";
 import { MAX_WORKSPACE_FILE_BYTES, openRegularSync, readOpened } from "../fs/file-kind.ts";
 import { count, cutLine, MAX_OUTPUT_BYTES, partResult } from "./bound.ts";
 import { prepareImage, sniffImage } from "./image.ts";
@@ -56,10 +58,21 @@ export const readFileTool: Tool<ReadFileInput> = {
     }
     ctx.session.recordRead(path.real, bytes);
     if (bytes.length === 0) return `(${path.display} is empty)`;
-    const { text, shown } = formatLines(bytes.toString("utf8"), offset, limit);
+    const { text, shown } = formatLines(asGitShowsIt(ctx.root, path.real, bytes.toString("utf8")), offset, limit);
     return partResult(text, shown);
   },
 };
+
+/**
+ * A repository's (or the person's) git config as commands are shown it, credentials withheld (repo-configs.ts).
+ * Looked at only where such a file can be: named as a repository's config is, or outside the workspace (a granted
+ * read, where the person's own config is); required there, so a read-only turn loads none of it (jit.ts).
+ */
+function asGitShowsIt(root: string, real: string, text: string): string {
+  const name = basename(real);
+  if (isWithin(root, real) && name !== "config" && name !== "config.worktree" && !name.includes("gitconfig")) return text;
+  return (require("../sandbox/repo-configs.ts") as typeof import("../sandbox/repo-configs.ts")).configAsShown(real, text).text;
+}
 
 /** Reads a regular file in full, with clear errors for everything else. */
 export function readWholeFile(real: string, display: string): Buffer {

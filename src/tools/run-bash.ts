@@ -19,15 +19,18 @@ import { inheritedFds } from "../sandbox/self-binary.ts";
 import { grantsKey, keptHome } from "../sandbox/kept-home.ts";
 import { wallAfter, wallBefore } from "../sandbox/git-wall.ts";
 import { grantedGit, grantedGitAfter } from "../sandbox/git-grant.ts";
+import { credentialFreeCopies } from "../sandbox/git-config-copy.ts";
+import { gitDirsOfFolder, repositoryConfigs } from "../sandbox/repo-configs.ts";
 import { committedRunsLater, historyBefore, newlyHidden, oneLook, replaceRefsMade, stagedRunsLater } from "../sandbox/git-history.ts";
+import { objectStoresBefore, objectsAfter } from "../sandbox/git-objects.ts";
 import { unwalkedNote } from "../sandbox/walk-gaps.ts";
 import { laterMatch } from "../perms/runs-later.ts";
+import { rootsDotEntriesLeadTo } from "../perms/startup-files.ts";
 import { reflogsAfter, reflogsBefore } from "../sandbox/git-reflogs.ts";
 import { hiddenHistoryNote } from "../sandbox/denied-history.ts";
 import { deniedProgramFiles } from "../sandbox/denied-programs.ts";
 import { prlimitProgram } from "../sandbox/process-limits.ts";
 import { deniedWriteMounts, deniedWriteRules } from "../sandbox/denied-writes.ts";
-import { rootsDotEntriesLeadTo } from "../perms/startup-files.ts";
 import { loopbackNote, refusalNote, startCommandNet } from "../net/command-net.ts";
 import { grantedLoopbackTargets, permissionGate } from "../net/gate.ts";
 import { deniedPins, scanDenied } from "../sandbox/denied-files.ts";
@@ -146,8 +149,9 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
           ...(p.confined && !opts.allowNet && !opts.grants?.deny.net.all ? { proxied: true } : {}),
         },
       });
-      // The tool line shows at most one line of 100 characters: what runs is shown whole (a prompt may not have).
-      if (command.length > SUMMARY_CHARS || command.includes("\n")) {
+      // The tool line shows at most one line of 100 characters: what runs is shown whole, once. A question showed
+      // it whole already (new user 10's F2: three copies of one command), so only a command run unasked gets it here.
+      if (!decision.approvedAtQuestion && (command.length > SUMMARY_CHARS || command.includes("\n"))) {
         const lines = escapeControl(command, { keepNewlines: true }).split("\n");
         for (const [i, l] of lines.entries()) ctx.ui.info(`    ${i === 0 ? "$" : ">"} ${l}`);
       }
@@ -215,6 +219,7 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
         const disarmed = atMost(WALL_LINES, [
           ...(spec.repositories ? wallAfter([ctx.root, ...(spec.grantedRoots ?? [])], spec.repositories) : []),
           ...(spec.grantedGit ? grantedGitAfter(ctx.root, spec.grantedGit) : []),
+          ...(spec.grantedGit?.objects ?? []).flatMap((o) => objectsAfter(o, ctx.root)),
           ...oneLook(() => (spec.grantedGit?.history ?? []).flatMap((h) => [...committedRunsLater(h.worktree, h, laterWhy), ...stagedRunsLater(h.worktree, h, laterWhy), ...replaceRefsMade(h), ...newlyHidden(h.worktree, h), ...(logs ? reflogsAfter(h.worktree, h, logs, laterOf(ctx.root, opts).match) : [])])),
         ]);
         for (const line of disarmed) ctx.ui.info(`  ${escapeControl(line)}`);
@@ -317,9 +322,13 @@ export function commandSandboxSpec(command: string, root: string, opts: RunBashO
     const before = lstatKind(g) === "other" ? historyBefore(g, worktree) : null;
     return before ? [{ ...before, worktree }] : [];
   }));
+  // Its object store, to check after it what it wrote there that git would trust unchecked (git-objects.ts): once per store.
+  if (gitGrant) gitGrant.objects = objectStoresBefore([...topGit, ...gitDirs]);
   const dotGitFile = gitGrant && lstatKind(join(root, ".git")) === "file" ? [join(root, ".git")] : [];
   const readable = [...grantedReadPaths(grants), ...linkedGrants, ...(opts.gitWritable ? [] : gitDirs), ...enclosingGitDirs(root, host.home ?? realpathLoose(opts.home ?? homedir()).real)];
   const writable = [...grantedWrites, ...(opts.gitWritable ? gitDirs : [])];
+  // A granted folder's repository config that holds a credential: shown as a copy without it, as the workspace's (repo-configs.ts).
+  const repoCopies = confined ? credentialFreeCopies(repositoryConfigs([...(opts.writable ?? []), ...grantedReadPaths(grants)].flatMap(gitDirsOfFolder))) : {};
   // bunker's own state folder: hidden even in a workspace that holds it (state-dir.ts).
   const state = opts.sessionsDir ? stateDirView(stateDirMade(opts.sessionsDir), root, workspaceReadOnly ? [] : writable) : { hidden: [], pinned: [] };
   // The sandbox home's caches, kept for the workspace's next commands, in the state folder only bunker sees.
@@ -329,6 +338,7 @@ export function commandSandboxSpec(command: string, root: string, opts: RunBashO
   const pinned = [...new Set([...state.pinned, ...(confined && !workspaceReadOnly ? deniedPins(grants.deny.read, roots) : [])])];
   return {
     ...host,
+    gitConfigCopies: { ...host.gitConfigCopies, ...repoCopies },
     ...(kept ? { keptHome: kept } : {}),
     root,
     allowNet: opts.allowNet,

@@ -5,7 +5,7 @@
 // checked against the read policy so a --deny-read path stays unread.
 import { lstatSync, readdirSync, statSync, type Dirent } from "node:fs";
 import { readRegularSync } from "../fs/file-kind.ts";
-import { dirname, relative, sep } from "node:path";
+import { dirname, join, relative, sep } from "node:path";
 import { isWithin, realpathLoose } from "../perms/workspace.ts";
 import type { Permissions } from "../perms/permissions.ts";
 import { IgnoreMatcher, parseGitignore } from "./ignore.ts";
@@ -225,6 +225,46 @@ export function readAllowed(perms: Permissions): (abs: string) => boolean {
   const policy = perms.policy;
   const link = perms.hardLinkCheck();
   return (abs) => policy.decide("read", abs).verdict === "allow" && link(abs) === null;
+}
+
+/**
+ * The entries of the folder `dir` (as the person types it after `@`: relative to the workspace, "" for its top)
+ * that the read policy allows outright, for Tab completion: a file the person could not attach is not offered.
+ * `.git` is left out; null when the folder cannot be read (missing, refused, not a folder).
+ */
+export function readableEntries(perms: Permissions, dir: string, max = 2000): { name: string; dir: boolean }[] | null {
+  const allowed = readAllowed(perms);
+  let folder: string;
+  try {
+    folder = perms.resolve(dir || ".").real;
+  } catch {
+    return null;
+  }
+  if (!allowed(folder)) return null;
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(folder, { withFileTypes: true });
+  } catch {
+    return null;
+  }
+  const out: { name: string; dir: boolean }[] = [];
+  for (const e of entries) {
+    if (out.length >= max) break;
+    if (e.name === ".git") continue;
+    // Through a link, what it leads to is what a read would get: judged there.
+    let real = join(folder, e.name);
+    let isDir = e.isDirectory();
+    if (e.isSymbolicLink()) {
+      try {
+        real = perms.resolve(join(folder, e.name)).real;
+        isDir = statSync(real).isDirectory();
+      } catch {
+        continue;
+      }
+    }
+    if (allowed(real)) out.push({ name: e.name, dir: isDir });
+  }
+  return out;
 }
 
 /**

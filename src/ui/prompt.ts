@@ -6,20 +6,29 @@
 // not the end of it. Alt+Enter, Shift+Enter (where the terminal tells it
 // apart) and a backslash before Enter start a new line in the message.
 // Ctrl+C with text clears the line (Up brings it back); at an empty prompt it
-// is the REPL's "press again to leave".
+// is the REPL's "press again to leave". Tab completes a command after `/`
+// and a workspace path after `@` (completion.ts); the commands that match
+// what is typed after `/` are listed under the line as it is typed.
 import pc from "./colors.ts";
 import type { Key, Keyboard } from "./keys.ts";
 import { LineEditor } from "./line-editor.ts";
 import type { LiveRegion } from "./live-region.ts";
 import type { ReadResult } from "./line-reader.ts";
 import { escapeControl } from "./escape.ts";
+import { applyTab, completionAt, matchingCommands, type CompletionSources } from "./completion.ts";
+import { wrapWords } from "./wrap-words.ts";
 
 export interface TtyPromptOptions {
   /** Earlier messages, newest first (the Up arrow walks them). */
   history?: string[];
   /** An Enter followed by more input within this time is a newline (default 30 ms; typing is far slower). */
   pasteWindowMs?: number;
+  /** What Tab completes from: the commands, and the workspace's paths the read permission allows. None: Tab does nothing. */
+  complete?: CompletionSources;
 }
+
+/** Rows of candidates listed under the line at most (the rest are counted). */
+const LIST_ROWS = 6;
 
 const PROMPT = `${pc.cyan("›")} `;
 const PROMPT_WIDTH = 2;
@@ -32,6 +41,9 @@ export class TtyPrompt {
   private queued = false;
   private enterTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly pasteWindowMs: number;
+  private readonly complete: CompletionSources | undefined;
+  /** What the last Tab could not decide between, listed under the line until the next key. */
+  private listed: string[] = [];
 
   constructor(
     private readonly keyboard: Keyboard,
@@ -40,6 +52,7 @@ export class TtyPrompt {
   ) {
     this.editor = new LineEditor(opts.history ?? []);
     this.pasteWindowMs = opts.pasteWindowMs ?? 30;
+    this.complete = opts.complete;
     keyboard.onKey = (k) => this.key(k);
     keyboard.start();
   }
@@ -96,7 +109,11 @@ export class TtyPrompt {
       clearTimeout(this.enterTimer);
       this.enterTimer = undefined;
     }
+    this.listed = [];
     switch (k.name) {
+      case "tab":
+        this.tab();
+        break;
       case "enter":
         if (this.editor.text[this.editor.cursor - 1] === "\\") {
           // A backslash before Enter: the line goes on (Claude Code's way), the backslash is not kept.
@@ -139,6 +156,36 @@ export class TtyPrompt {
     this.draw();
   }
 
+  /** Completes the word at the cursor: one candidate is put in, several complete what they share and are listed. */
+  private tab(): void {
+    if (!this.complete) return;
+    const c = completionAt(this.editor.text, this.editor.cursor, this.complete);
+    if (!c) return;
+    const next = applyTab(this.editor.text, this.editor.cursor, c);
+    this.editor.text = next.text;
+    this.editor.cursor = next.cursor;
+    this.listed = next.list;
+  }
+
+  /** The rows under the line: what Tab listed, or while a command's name is typed, the commands it could be. */
+  private suggestions(): string[] {
+    const columns = this.region.columns;
+    if (this.listed.length > 0) {
+      // Each by its last part (`src/app.ts` as `app.ts`), as a shell lists them.
+      const names = this.listed.map((w) => escapeControl(w.replace(/^@(?:[^]*\/(?=[^/]))?/, "")));
+      const rows = wrapWords(names.join("  "), columns).split("\n");
+      const shown = rows.slice(0, LIST_ROWS);
+      if (rows.length > LIST_ROWS) shown.push(`… and more: type more of the name`);
+      return shown.map((r) => pc.dim(`  ${r}`));
+    }
+    if (!this.complete || !this.reading) return [];
+    const commands = matchingCommands(this.editor.text, this.editor.cursor, this.complete);
+    const width = Math.max(0, ...commands.map((c) => c.name.length));
+    const rows = commands.slice(0, LIST_ROWS).map((c) => pc.dim(`  ${escapeControl(c.name).padEnd(width)}  ${escapeControl(c.help)}`.slice(0, Math.max(10, columns - 1))));
+    if (commands.length > LIST_ROWS) rows.push(pc.dim(`  … ${commands.length - LIST_ROWS} more`));
+    return rows;
+  }
+
   private enter(): void {
     this.enterTimer = undefined;
     // Take back the newline the Enter put in: it ends the message.
@@ -176,6 +223,6 @@ export class TtyPrompt {
     if (!this.reading && this.editor.text === "") return this.region.set("input", []);
     const { lines, cursor } = this.editor.render(PROMPT, PROMPT_WIDTH);
     if (!this.reading && this.queued) lines[lines.length - 1] += pc.dim("  (sent when this turn ends)");
-    this.region.set("input", lines, this.reading ? { cursor } : {});
+    this.region.set("input", [...lines, ...this.suggestions()], this.reading ? { cursor } : {});
   }
 }

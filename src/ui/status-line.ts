@@ -12,6 +12,17 @@ export interface StatusFigures {
   costUsd: number;
   /** Share of the context window the last request used (0–100), null before the first. */
   contextPct: number | null;
+  /** The output count holds an estimate (a reply streaming, or one interrupted before its count came): "≈". */
+  outEstimated?: boolean;
+}
+
+/**
+ * The context figure: past 100% the request was larger than the window bunker assumes (200,000 tokens; a model
+ * with a larger one), so it says that, not "687%".
+ */
+export function contextText(pct: number | null): string {
+  if (pct === null) return "context –";
+  return pct > 100 ? "context >100%" : `context ${Math.round(pct)}%`;
 }
 
 export interface RunningStep {
@@ -39,11 +50,11 @@ export function formatStatus(f: StatusFigures, step: RunningStep | null, now: nu
   const figures: { text: string; rank: number; attached?: boolean }[] = [
     // The model's name can come from a stored session on disk, the step's from an MCP server's tool name.
     { text: escapeControl(f.model), rank: 1 },
-    { text: `context ${f.contextPct === null ? "–" : `${Math.round(f.contextPct)}%`}`, rank: 5 },
+    { text: contextText(f.contextPct), rank: 5 },
     { text: `${input} in`, rank: 3 },
     // Part of "N in": after it with a space, not a dot.
     { text: `(${cached}% cached)`, rank: 0, attached: true },
-    { text: `${f.usage.output_tokens} out`, rank: 2 },
+    { text: `${f.outEstimated ? "≈" : ""}${f.usage.output_tokens} out`, rank: 2 },
     { text: `$${f.costUsd.toFixed(4)}`, rank: 6 },
   ];
   // `esc to interrupt` ranks between tokens in and the context.

@@ -400,21 +400,25 @@ function statusAndLastLines(text: string, n: number, printed?: { last: string; c
   const [status, ...all] = lines;
   // The middle of a huge output was dropped before anyone saw it (bounded-output.ts): say so, not count its marker as a line.
   const gap = all.findIndex((l) => DROPPED.test(l));
-  const dropped = gap >= 0 && gap < all.length - n ? Number(DROPPED.exec(all[gap]!)![1]) : 0;
+  const marker = gap >= 0 && gap < all.length - n ? DROPPED.exec(all[gap]!) : null;
+  const dropped = marker ? Number(marker[1]) : 0;
+  // The lines the cut held (a marker from before they were counted says none): counted with the rest.
+  const droppedLines = marker?.[2] ? Number(marker[2]) : 0;
   const output = dropped ? all.filter((_, i) => i !== gap) : all;
   let last = output.slice(-n);
   const seen = printed === undefined ? -1 : last.lastIndexOf(printed.last);
   if (seen >= 0) last = last.slice(seen + 1);
   const tail = last.map((l) => (l.length > 400 ? l.slice(0, 400) + "…" : l));
   const hidden = Math.max(0, output.length - tail.length - (printed?.count ?? 0));
-  // The lines kept before these, and, apart, what was cut before anyone saw it (bytes: its lines were never counted).
-  // New user: "5094 earlier lines; 14.2 MB cut…" read as if 5094 were all there was, of 2 000 000.
-  const cut = dropped ? `, after ${formatSize(dropped)} cut from the middle, not kept` : "";
-  const summary = hidden > 0 ? `… (${hidden.toLocaleString("en-US")} earlier line${hidden === 1 ? "" : "s"}${dropped ? " kept" : ""}${cut})` : dropped ? `… (${formatSize(dropped)} cut from the middle, not kept)` : null;
+  // Every earlier line, those cut from the middle included, and how much of them was not kept. New user:
+  // "5094 earlier lines; 14.2 MB cut…" read as if 5094 were all there was, of 2 000 000.
+  const earlier = hidden + droppedLines;
+  const cut = dropped ? `${droppedLines ? `; ${formatSize(dropped)} of them` : `, after ${formatSize(dropped)}`} cut from the middle, not kept` : "";
+  const summary = earlier > 0 ? `… (${earlier.toLocaleString("en-US")} earlier line${earlier === 1 ? "" : "s"}${dropped && !droppedLines ? " kept" : ""}${cut})` : dropped ? `… (${formatSize(dropped)} cut from the middle, not kept)` : null;
   return [status ?? "", ...(summary ? [summary] : []), ...tail].join("\n");
 }
 
-const DROPPED = /^\[… (\d+) bytes of output dropped …\]$/;
+const DROPPED = /^\[… (\d+) bytes(?: \((\d+) lines?\))? of output dropped …\]$/;
 
 /** The first `n` non-empty lines, each cut at 400 characters. */
 function firstLines(text: string, n: number): string {

@@ -9,6 +9,8 @@ import { parseConfig } from "../../src/config.ts";
 import { BUNKER, endToEnd, runBunker, type Run } from "../support/cli.ts";
 import { tempDir } from "../support/context.ts";
 import { overloaded, reply, text, toolUse, type Step } from "../support/fake-anthropic.ts";
+import { tmuxAvailable, TmuxSession } from "../support/tmux.ts";
+import { until } from "../support/wait.ts";
 
 const e2e = endToEnd();
 
@@ -79,6 +81,18 @@ describe("without an API key", () => {
     expect(r.stderr).toContain("ANTHROPIC_API_KEY");
     expect(e2e.fake.requests).toHaveLength(0);
   });
+});
+
+test.skipIf(!tmuxAvailable)("without a key, on a 40-column terminal: the message breaks between words, never inside one", async () => {
+  const t = await TmuxSession.start(["env", "-u", "ANTHROPIC_API_KEY", ...BUNKER], { cwd: ws, env: { HOME: home }, cols: 40, rows: 12 });
+  try {
+    await until(() => t.screen().includes("sk-ant-..."), "the no-key message");
+    // capture-pane -J joins rows the terminal wrapped: had bunker not broken the lines, this would be one long line.
+    const rows = t.screen().trimEnd().split("\n").filter((r) => r.trim() && !r.startsWith("Pane is dead"));
+    expect(rows).toEqual(["bunker: ANTHROPIC_API_KEY is not set.", "Create a key at console.anthropic.com", "and run: export", "ANTHROPIC_API_KEY=sk-ant-..."]);
+  } finally {
+    t.close();
+  }
 });
 
 describe("bad usage", () => {

@@ -3,7 +3,7 @@
 // (tmux): the diff is on screen, each answer does what it says, and the file
 // changes only on yes.
 import { describe, expect, test } from "bun:test";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { reply, toolUse } from "../support/fake-anthropic/steps.ts";
 import { atEmptyPrompt, BUNKER, endToEnd, count, press, quitWithCtrlD, runHeadless, toolResults, waitForCount, waitForQuestion } from "../support/cli.ts";
@@ -70,16 +70,31 @@ describe("headless", () => {
     expect(fake.requests).toHaveLength(0);
   });
 
-  test("a rules-file grant lets the edit through without a flag", async () => {
+  test("a grant in the person's own settings lets the edit through without a flag", async () => {
     e2e.serve([
       reply([toolUse("read_file", { path: "src/app.ts" })]),
       reply([toolUse("edit_file", { path: "src/app.ts", old_string: "one", new_string: "two" })]),
       reply("done"),
     ]);
-    const { root, env } = e2e.workspace({ "src/app.ts": "one\n", ".bunker/settings.json": '{"allow": ["write:src/**"]}\n' });
+    const { root, env } = e2e.workspace({ "src/app.ts": "one\n" });
+    mkdirSync(join(env.XDG_CONFIG_HOME!, "bunker"), { recursive: true });
+    writeFileSync(join(env.XDG_CONFIG_HOME!, "bunker/settings.json"), '{"allow": ["write:src/**"]}\n');
     const r = await runHeadless(root, env, ["-p", "edit", "--no-prompt"]);
     expect(r.code).toBe(0);
     expect(readFileSync(join(root, "src/app.ts"), "utf8")).toBe("two\n");
+  });
+
+  test("the same grant in the repository's own .bunker/settings.json is ignored, said at start: the edit still needs the person (red team 11's F15)", async () => {
+    const fake = e2e.serve([
+      reply([toolUse("read_file", { path: "src/app.ts" })]),
+      reply([toolUse("edit_file", { path: "src/app.ts", old_string: "one", new_string: "two" })]),
+      reply("done"),
+    ]);
+    const { root, env } = e2e.workspace({ "src/app.ts": "one\n", ".bunker/settings.json": '{"allow": ["write:**"]}\n' });
+    const r = await runHeadless(root, env, ["-p", "edit", "--no-prompt"]);
+    expect(r.stderr).toContain(`ignored "write:**": a workspace's own settings cannot allow edits without asking`);
+    expect(toolResults(fake.requests[2])[0]?.content).toContain("needs approval");
+    expect(readFileSync(join(root, "src/app.ts"), "utf8")).toBe("one\n");
   });
 });
 

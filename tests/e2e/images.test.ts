@@ -4,7 +4,7 @@
 // as the API does (media type, base64, size), so an accepted request is one
 // the API would accept.
 import { afterEach, describe, expect, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import Anthropic from "@anthropic-ai/sdk";
 import type { ContentBlockParam, ImageBlockParam, MessageParam, ToolResultBlockParam } from "@anthropic-ai/sdk/resources/messages";
@@ -100,5 +100,35 @@ describe("the scripted server checks image blocks as the API does", () => {
     expect(await send("image/png", "A".repeat(5 * 1024 * 1024 + 4))).toContain("image exceeds 5 MB maximum");
     expect(await send("image/png", makePng(8001, 1).toString("base64"))).toContain("exceed max allowed size: 8000 pixels");
     expect(await send("image/png", png)).toBe("accepted");
+  });
+});
+
+describe("other files named in the prompt", () => {
+  test("@calc.js goes with the prompt as its numbered lines (read permission checked, cut where read_file cuts, said on stderr); a missing or refused one is said; seen whole, it may be edited without a read_file first", async () => {
+    fake = startFakeAnthropic([reply([toolUse("edit_file", { path: "calc.js", old_string: "a - b", new_string: "a + b" })]), reply("Fixed.")]);
+    const { root, env } = workspace("bunker-attach-text-", fake.url);
+    writeFileSync(join(root, "calc.js"), "function add(a, b) {\n  return a - b;\n}\n");
+    writeFileSync(join(root, "big.log"), Array.from({ length: 3000 }, (_, i) => `line ${i + 1}`).join("\n"));
+    writeFileSync(join(root, ".env"), "KEY=secret\n");
+    const prompt = "fix @calc.js, see @big.log, not @missing.js nor @.env; thanks @bob.";
+    const r = await runHeadless(root, env, ["-p", prompt, "--allow-write", "--deny-read=.env"]);
+    expect(r.code).toBe(0);
+    const sent = blocks(fake.requests[0]!.body.messages[0]) as { type: string; text: string }[];
+    expect(sent[0]!.text).toStartWith(prompt);
+    expect(sent[0]!.text).toContain("[missing.js was not attached: missing.js does not exist]");
+    expect(sent[0]!.text).toContain("[.env was not attached: ");
+    expect(sent[1]).toEqual({ type: "text", text: "The person attached the file calc.js, as read_file shows it:\n1\tfunction add(a, b) {\n2\t  return a - b;\n3\t}" });
+    expect(sent[2]!.text).toStartWith("The person attached the file big.log, as read_file shows it:\n   1\tline 1\n");
+    const cut = /\n\[showing lines 1-(\d+) of 3000 \(output limit reached\); to read on, use offset=(\d+)\]$/.exec(sent[2]!.text);
+    expect(cut).not.toBeNull();
+    expect(sent).toHaveLength(3);
+    expect(JSON.stringify(sent)).not.toContain("KEY=secret");
+    expect(r.stderr).toContain("attached calc.js (3 lines)");
+    expect(r.stderr).toContain(`attached big.log (first ${Number(cut![1]).toLocaleString("en-US")} lines of 3,000 (the output limit, about 20 KB); Claude can read the rest)`);
+    expect(r.stderr).toContain("missing.js was not attached: missing.js does not exist");
+    expect(r.stderr).not.toContain("bob");
+    // The edit needed no read_file: the file was seen whole.
+    expect(readFileSync(join(root, "calc.js"), "utf8")).toBe("function add(a, b) {\n  return a + b;\n}\n");
+    expect(r.stdout).toBe("Fixed.\n");
   });
 });

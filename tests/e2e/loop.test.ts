@@ -530,9 +530,14 @@ describe("interruption (Ctrl+C)", () => {
     const s = setup([stalled, reply("Short.", undefined, { usage: { input_tokens: 10, output_tokens: 7 } })]);
     expect((await interruptedMidStream(s, "tell me a long story")).end).toBe("interrupted");
     expect(s.model.usage).toMatchObject({ input_tokens: 1234, cache_read_input_tokens: 500 });
+    // Its output too, as far as it came (the API never said its count): estimated from what arrived, and said to be.
+    const partial = s.model.usage.output_tokens;
+    expect(partial).toBeGreaterThan(1);
+    expect(partial).toBeLessThanOrEqual(Math.ceil("This reply never finishes.".length / 4));
+    expect(s.model.outputEstimated).toBe(true);
     // A whole reply after it adds its own figures once (start and end not counted twice).
     await s.turn("something short");
-    expect(s.model.usage).toMatchObject({ input_tokens: 1244, cache_read_input_tokens: 500, output_tokens: 1 + 7 });
+    expect(s.model.usage).toMatchObject({ input_tokens: 1244, cache_read_input_tokens: 500, output_tokens: partial + 7 });
   });
 
   test("during a tool: the running command is stopped, every open call is answered 'interrupted', the next turn is accepted", async () => {

@@ -125,7 +125,7 @@ describe.skipIf(!tmuxAvailable)("a 40-column terminal", () => {
 });
 
 describe.skipIf(!tmuxAvailable)("-c on a 40-column terminal", () => {
-  test("the banner and 'Continuing session … (N messages).' break between words (the new user saw 'messag' / 'es')", async () => {
+  test("the banner and 'Continuing session … (N prompts).' break between words (the new user saw 'messag' / 'es')", async () => {
     e2e.serve([reply("First answer."), reply("Second answer."), reply("Third answer.")]);
     const { root, env } = e2e.workspace();
     let tmux = await e2e.terminal([...BUNKER, "one"], { cwd: root, env, cols: 40, rows: 24 });
@@ -136,10 +136,10 @@ describe.skipIf(!tmuxAvailable)("-c on a 40-column terminal", () => {
     expect(await quitWithCtrlD(tmux)).not.toBeNull();
     tmux.close();
     tmux = await e2e.terminal([...BUNKER, "-c"], { cwd: root, env, cols: 40, rows: 24 });
-    const screen = await waitForCount(tmux, "messages).", 1);
-    const rows = rowsOf(screen, "Continuing session", "messages).");
+    const screen = await waitForCount(tmux, "prompts).", 1);
+    const rows = rowsOf(screen, "Continuing session", "prompts).");
     for (const row of rows) expect(Bun.stringWidth(row)).toBeLessThan(40);
-    expect(rows.join(" ").replace(/\s+/g, " ")).toMatch(/^Continuing session [0-9a-z]{10} \(4 messages\)\.$/);
+    expect(rows.join(" ").replace(/\s+/g, " ")).toMatch(/^Continuing session [0-9a-z]{10} \(2 prompts\)\.$/);
     for (const row of rowsOf(screen, "bunker ·", "Ctrl+D to leave")) expect(Bun.stringWidth(row)).toBeLessThan(40);
     expect(await quitWithCtrlD(tmux)).not.toBeNull();
   });

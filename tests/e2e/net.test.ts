@@ -167,6 +167,33 @@ describe.skipIf(!opensslAvailable)("web_fetch in a headless run", () => {
   }, 60_000);
 });
 
+describe.skipIf(!canRun)("a bare --allow-net narrowed by --deny-net (red team 11's F06)", () => {
+  test("commands go through the proxy, not the machine's network: the denied host and the host's own loopback are refused, a host granted by address is reached, and the start says so", async () => {
+    const fake = e2e.serve([
+      reply([
+        run(`curl -sS http://127.0.0.2:${A.port}/kept`),
+        run(`curl -sS http://127.0.0.3:${B.port}/denied`),
+        run(`curl -sS http://127.0.0.1:${L.port}/loopback`),
+        run(`exec 3<>/dev/tcp/127.0.0.3/${B.port} && echo reached B`),
+      ]),
+      reply("Done."),
+    ]);
+    const { root, env } = workspace();
+    const r = await runHeadless(root, env, ["-p", "fetch", "--allow-run", "--sandbox", "on", "--allow-net", `--allow-net=127.0.0.2:${A.port}`, "--deny-net=127.0.0.3"]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain("--deny-net=127.0.0.3 with a bare --allow-net: commands reach every other host through bunker's proxy");
+    const [kept, denied, loopback, devTcp] = toolResults(fake.requests[1]);
+    expect(kept).toEqual({ is_error: false, content: "exit code 0\n\nhello from A" });
+    expect(denied?.content).toContain(`note: bunker's network proxy refused 127.0.0.3:${B.port}`);
+    // 127.0.0.1 is the sandbox's own loopback (curl does not proxy it): the host's server there is not reached.
+    expect(loopback?.content).toContain(`is reached only when granted: --allow-net=127.0.0.1:${L.port}`);
+    expect(devTcp?.is_error).toBe(true);
+    expect(devTcp?.content).not.toContain("reached B");
+    expect(B.seen).toEqual([]);
+    expect(L.seen.filter((s) => s.includes("/loopback"))).toEqual([]);
+  }, 60_000);
+});
+
 describe.skipIf(!canRun)("a server on the host's own loopback", () => {
   test("granted 127.0.0.1:PORT: commands reach it at 127.0.0.1 and localhost (curl honours NO_PROXY), through the proxy; another port is the sandbox's own", async () => {
     const fake = e2e.serve([

@@ -194,3 +194,45 @@ describe.skipIf(!tmuxAvailable)("REPL input in a real terminal (tmux)", () => {
     await leaves(t);
   }, 30_000);
 });
+
+describe.skipIf(!tmuxAvailable)("completion in the input line (tmux)", () => {
+  test("/ lists the matching commands as they are typed and Tab completes one; @ and Tab complete a workspace path, never one the read permission refuses; the file goes with the message", async () => {
+    e2e.serve([reply("Read it.")]);
+    const { root, env } = e2e.workspace({ "calc.js": "const x = 1;\n", "src/app.ts": "export {};\n", "secret.txt": "s3cret\n" });
+    const t = await e2e.terminal([...BUNKER, "--deny-read=secret.txt"], { cwd: root, env, cols: 100, rows: 40 });
+    await t.waitFor("/help for commands");
+    t.keys(["/co"], true);
+    // Listed under the line as typed, each with its help.
+    let screen = await t.waitFor(/\/compact +shorten old tool output/);
+    expect(screen).toMatch(/\/cost +tokens used and cost so far/);
+    expect(screen).not.toMatch(/\/help +this list/);
+    t.keys(["s", "Tab"]);
+    await t.waitFor(/› \/cost ?$/m);
+    t.keys(["Enter"]);
+    await t.waitFor(/tokens in \(0 from cache\)/);
+
+    t.keys(["look at @sr"], true);
+    t.keys(["Tab"]);
+    await t.waitFor(/› look at @src\/$/m);
+    t.keys(["Tab"]);
+    await t.waitFor(/› look at @src\/app\.ts ?$/m);
+    // A file the read permission refuses is not offered: Tab leaves the word as it is.
+    t.keys(["and @se"], true);
+    t.keys(["Tab"]);
+    await Bun.sleep(300);
+    expect(t.visible()).toMatch(/› look at @src\/app\.ts and @se$/m);
+    expect(t.visible()).not.toContain("secret.txt");
+    t.keys(["C-w"]);
+    t.keys(["@ca"], true);
+    t.keys(["Tab"]);
+    await t.waitFor(/› look at @src\/app\.ts and @calc\.js ?$/m);
+    t.keys(["Enter"]);
+    screen = await t.waitFor("Read it.");
+    expect(screen).toContain("attached src/app.ts (1 line)");
+    expect(screen).toContain("attached calc.js (1 line)");
+    const sent = JSON.stringify(e2e.fake.requests[0]!.body.messages.at(-1));
+    expect(sent).toContain("The person attached the file src/app.ts, as read_file shows it:\\n1\\texport {};");
+    expect(sent).not.toContain("s3cret");
+    await leaves(t);
+  }, 40_000);
+});

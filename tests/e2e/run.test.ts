@@ -251,7 +251,7 @@ describe.skipIf(!tmuxAvailable)("in a real terminal (tmux)", () => {
   test("the command is shown with where it runs; yes (y), a session prefix (2), and no with a reason (n) each do what they say", async () => {
     const fake = e2e.serve([
       reply([run("touch one.txt")]), // 1: Yes
-      reply([run("mkdir -p a && touch a/x")]), // 2: Yes, and allow commands starting with `mkdir` for this session
+      reply([run("mkdir -p a && touch a/x")]), // 2: Yes, and don't ask again for `mkdir` and `touch` commands this session
       reply([run("mkdir -p b")]), // 3: covered by the prefix, not asked
       reply([run("rm -rf a")]), // 4: No, with a reason
       reply("All done."),
@@ -271,10 +271,10 @@ describe.skipIf(!tmuxAvailable)("in a real terminal (tmux)", () => {
     expect(screen).toContain("1. Yes, this once");
     await press(tmux, "y");
 
-    // 2: the prefix offered is the program that needs the grant
+    // 2: the prefixes offered are those of the programs that need a grant, each simple command's own
     screen = await waitForQuestion(tmux, "Run this command?", 2);
     expect(existsSync(join(root, "one.txt"))).toBe(true);
-    expect(screen).toContain("2. Yes, and allow commands starting with `mkdir` for this session");
+    expect(screen).toContain("2. Yes, and don't ask again for `mkdir` and `touch` commands this session");
     await press(tmux, "2");
 
     // 3 is not asked; 4: No, and why
@@ -282,7 +282,7 @@ describe.skipIf(!tmuxAvailable)("in a real terminal (tmux)", () => {
     expect(screen).toContain("$ rm -rf a");
     expect(existsSync(join(root, "a", "x"))).toBe(true);
     expect(existsSync(join(root, "b"))).toBe(true);
-    expect(screen).toContain("3. No, and tell Claude why");
+    expect(screen).toContain("4. No, and tell Claude why");
     await press(tmux, "n");
     await waitForCount(tmux, "Why not (sent to Claude)?", 1);
     tmux.keys(["keep the directory"], true);
@@ -295,4 +295,56 @@ describe.skipIf(!tmuxAvailable)("in a real terminal (tmux)", () => {
 
     expect(await quitWithCtrlD(tmux)).not.toBeNull();
   });
+
+  test("a long command is shown whole once, in the question: not a third time above its output", async () => {
+    const long = `touch ${"z".repeat(110)}.txt && echo two-done`;
+    const fake = e2e.serve([reply([run(long)]), reply("Ran it.")]);
+    const { root, env } = e2e.workspace();
+    const tmux = await e2e.terminal([...BUNKER, "go"], { cwd: root, env, cols: 200, rows: 50 });
+    await waitForQuestion(tmux, "Run this command?", 1);
+    await press(tmux, "y");
+    const screen = await waitForCount(tmux, "Ran it.", 1);
+    expect(screen).toContain("two-done");
+    // The tool line cuts it (…); the question has it whole; nothing repeats it.
+    expect(count(screen, `$ ${long}`)).toBe(1);
+    expect(count(screen, long)).toBe(1);
+    expect(await quitWithCtrlD(tmux)).not.toBeNull();
+    await fake.stop();
+  });
+
+  test("a compound line offers each command's prefix; \"always allow\" shows the rules, saves them to the user's settings on yes, and the next session does not ask", async () => {
+    const fake = e2e.serve([
+      reply([run("mkdir -p made && touch made/x.txt | cat; echo done")]), // asked: 3, then y to save
+      reply("Saved."),
+      reply([run("mkdir -p again && touch again/y.txt")]), // the next session: not asked
+      reply("Not asked."),
+    ]);
+    const { root, env } = e2e.workspace();
+    const settings = join(env.XDG_CONFIG_HOME!, "bunker", "settings.json");
+    const tmux = await e2e.terminal([...BUNKER, "make files"], { cwd: root, env, cols: 120, rows: 50 });
+    let screen = await waitForQuestion(tmux, "Run this command?", 1);
+    expect(screen).toContain("2. Yes, and don't ask again for `mkdir` and `touch` commands this session");
+    expect(screen).toContain("3. Yes, and always allow them (saved to your settings, shown first)");
+    await press(tmux, "3");
+    // The rules, exactly as they will be written, and where; nothing is written before the yes.
+    screen = await waitForCount(tmux, "Save these rules?", 1);
+    expect(screen).toContain(`Add to "allow" in ${settings} (yours, for every project):\n│    "run:mkdir *"\n│    "run:touch *"`);
+    expect(existsSync(settings)).toBe(false);
+    // A question right after another takes keys once the person has paused (what was typed for the first must not answer it).
+    await Bun.sleep(1_100);
+    await press(tmux, "y");
+    screen = await waitForCount(tmux, "Saved.", 1);
+    expect(screen).toContain("Saved to ");
+    expect(JSON.parse(readFileSync(settings, "utf8"))).toEqual({ allow: ["run:mkdir *", "run:touch *"] });
+    expect(existsSync(join(root, "made", "x.txt"))).toBe(true);
+    expect(await quitWithCtrlD(tmux)).not.toBeNull();
+    tmux.close();
+
+    // A new session reads the rules: the same kind of line runs unasked.
+    const next = await e2e.terminal([...BUNKER, "more files"], { cwd: root, env, cols: 120, rows: 50 });
+    screen = await waitForCount(next, "Not asked.", 1);
+    expect(screen).not.toContain("Run this command?");
+    expect(existsSync(join(root, "again", "y.txt"))).toBe(true);
+    expect(await quitWithCtrlD(next)).not.toBeNull();
+  }, 60_000);
 });

@@ -195,3 +195,55 @@ describe.skipIf(!usable)("credential variables by name and by shape", () => {
     expect(readFileSync(join((env as Record<string, string>).HOME!, ".gitconfig"), "utf8")).toBe(config);
   });
 });
+
+describe.skipIf(!usable)("a token in a repository's own remote URL (red team 10's O1)", () => {
+  const TOKEN = "ghp_REPOCONFIGSECRET0123456789abcdefABCD";
+  const URL_WITH_TOKEN = `https://bob:${TOKEN}@github.com/bob/app.git`;
+  /** A repository whose origin's URL carries a personal access token, as GitHub's docs show. */
+  function tokenRepo(dir: string): void {
+    for (const args of [["init", "-q", "-b", "main"], ["remote", "add", "origin", URL_WITH_TOKEN], ["-c", "user.email=p@x", "-c", "user.name=P", "commit", "-q", "--allow-empty", "-m", "one"]]) {
+      Bun.spawnSync(["git", ...args], { cwd: dir });
+    }
+  }
+
+  test("an unasked command, read_file and grep see the URL without its credential; git still works; a granted repository's too; the file is untouched", async () => {
+    const other = runs.workspace("bunker-repo-config-other-", "http://127.0.0.1:9").root;
+    tokenRepo(other);
+    const fake = runs.start([
+      reply([
+        // Unasked: a line that only reads runs without any flag.
+        run("grep url .git/config; cat .git/config | grep -c ghp_"),
+        toolUse("read_file", { path: ".git/config" }),
+        toolUse("grep", { pattern: "ghp_|url =", path: ".git" }),
+        toolUse("read_file", { path: join(other, ".git/config") }),
+      ]),
+      reply("Done."),
+    ]);
+    const { root, env } = runs.workspace("bunker-repo-config-", fake.url);
+    tokenRepo(root);
+    // The control: unconfined, the file holds the token.
+    expect(Bun.spawnSync(["grep", "url", join(root, ".git/config")]).stdout.toString()).toContain(TOKEN);
+    const r = await runHeadless(root, env, ["-p", "go", "--no-prompt", `--allow-read=${other}`]);
+    expect(r.code).toBe(0);
+    const [command, read, grep, readOther] = toolResults(fake.requests[1]).map((t) => t.content);
+    for (const out of [command, read, grep, readOther]) {
+      expect(out).not.toContain(TOKEN);
+      expect(out).toContain("url = https://github.com/bob/app.git");
+    }
+    expect(command).toContain("\n0");
+    expect(read).toContain("; bunker withheld a credential in this file (commands are shown the same copy)");
+    expect(read).toContain("; bunker withheld the credential in the URL below");
+    expect(readFileSync(join(root, ".git/config"), "utf8")).toContain(URL_WITH_TOKEN);
+
+    // With commands granted, git itself sees the copy, and works; the config stays unwritable to commands, as before.
+    const fake2 = runs.start([reply([run(`git remote -v; git -C ${other} remote -v; git config remote.origin.url https://x.example/ || echo config-refused; echo b > b && git add b && git -c user.email=p@x -c user.name=P commit -qm two && echo committed`)]), reply("Done.")]);
+    const r2 = await runHeadless(root, { ...env, ANTHROPIC_BASE_URL: fake2.url }, ["-p", "go", "--allow-run", "--allow-write=.git", "--no-prompt", `--allow-read=${other}`]);
+    expect(r2.code).toBe(0);
+    const out = toolResults(fake2.requests[1])[0]!.content;
+    expect(out).not.toContain(TOKEN);
+    expect(out).toContain("origin\thttps://github.com/bob/app.git (push)");
+    expect(out).toContain("config-refused");
+    expect(out).toContain("committed");
+    expect(readFileSync(join(root, ".git/config"), "utf8")).toContain(URL_WITH_TOKEN);
+  });
+});

@@ -141,8 +141,8 @@ describe("headless", () => {
     expect(r.code).toBe(0);
     const lines = r.stdout.split("\n");
     expect(lines[0]).toBe(`Sessions in ${root}, newest first:`);
-    expect(lines[1]).toMatch(/^ {2}[0-9a-z]{10} {2}just now +2 messages +write the docs$/);
-    expect(lines[2]).toMatch(/^ {2}[0-9a-z]{10} {2}just now +2 messages +fix the parser$/);
+    expect(lines[1]).toMatch(/^ {2}[0-9a-z]{10} {2}just now +1 prompt +write the docs$/);
+    expect(lines[2]).toMatch(/^ {2}[0-9a-z]{10} {2}just now +1 prompt +fix the parser$/);
     expect(lines[3]).toBe("Continue one with: bunker -r ID  (the newest: bunker -c)");
 
     const elsewhere = join(root, "..", "other");
@@ -366,8 +366,9 @@ describe.skipIf(!tmuxAvailable)("in a real terminal (tmux)", () => {
     tmux.close();
 
     tmux = await e2e.terminal([...BUNKER, "-c"], { cwd: root, env });
-    let screen = await waitForCount(tmux, `Continuing session ${saved![1]} (4 messages, 2 todos).`, 1);
-    expect(screen).toContain("Last reply:\nPlanned.");
+    let screen = await waitForCount(tmux, `Continuing session ${saved![1]} (1 prompt, 2 todos).`, 1);
+    // The conversation so far, as it was shown: the prompt, the tool line, the answer.
+    expect(screen).toContain("› make a plan\n  todo 2 items, 1 completed\nPlanned.");
     tmux.keys(["/todos", "Enter"]);
     screen = await waitForCount(tmux, "[>] #2 Summarise them", 1);
     expect(screen).toContain("[x] #1 Read the notes");
@@ -391,8 +392,37 @@ describe.skipIf(!tmuxAvailable)("in a real terminal (tmux)", () => {
 
     const { ANTHROPIC_API_KEY: _key, ...noKey } = env;
     const list = await runHeadless(root, noKey, ["--resume"]);
-    expect(list.stdout).toContain(`${after![1]}  just now    2 messages    start over`);
-    expect(list.stdout).toContain(`${saved![1]}  just now    6 messages    make a plan`);
+    expect(list.stdout).toContain(`${after![1]}  just now    1 prompt    start over`);
+    expect(list.stdout).toContain(`${saved![1]}  just now    2 prompts   make a plan`);
+  });
+
+  test("-c replays the conversation: the last 10 turns (the earlier ones counted), each prompt, tool line and answer as shown live, escaped", async () => {
+    const steps = [reply([toolUse("read_file", { path: "notes.txt" })]), reply("## Notes\n\nThe notes say **hi**.")];
+    for (let i = 2; i <= 12; i++) steps.push(reply(`Answer ${i}.`));
+    e2e.serve([...steps, reply("Carried on.")]);
+    const { root, env } = e2e.workspace({ "notes.txt": "hi\n" });
+    await runHeadless(root, env, ["-p", "turn 1: read the notes"]);
+    for (let i = 2; i <= 12; i++) await runHeadless(root, env, ["-c", "-p", i === 12 ? "turn 12 \x1b[31mred\x1b[0m" : `turn ${i}`]);
+    const tmux = await e2e.terminal([...BUNKER, "-c"], { cwd: root, env, cols: 100, rows: 60 });
+    const screen = await waitForCount(tmux, "Answer 12.", 1);
+    expect(screen).toMatch(/Continuing session [0-9a-z]{10} \(12 prompts\)\.\n… 2 earlier turns not shown\n› turn 3\nAnswer 3\.\n/);
+    expect(screen).not.toContain("turn 2\n");
+    // The control characters the person typed are shown escaped, not obeyed.
+    expect(screen).toContain("› turn 12 \\x1b[31mred\\x1b[0m\nAnswer 12.");
+    expect(await quitWithCtrlD(tmux)).not.toBeNull();
+  }, 60_000);
+
+  test("-c after a tool round shows its tool line and the answer rendered as it was", async () => {
+    e2e.serve([reply([toolUse("read_file", { path: "notes.txt" })]), reply("## Notes\n\nThe notes say **hi**."), reply("More.")]);
+    const { root, env } = e2e.workspace({ "notes.txt": "hi\n" });
+    await runHeadless(root, env, ["-p", "read the notes"]);
+    const tmux = await e2e.terminal([...BUNKER, "-c"], { cwd: root, env, cols: 100, rows: 30 });
+    const screen = await waitForCount(tmux, "The notes say hi.", 1);
+    expect(screen).toContain("Continuing session");
+    expect(screen).toContain("(1 prompt).\n› read the notes\n  read_file notes.txt\n");
+    expect(screen).not.toContain("**hi**");
+    expect(screen).not.toContain("## Notes");
+    expect(await quitWithCtrlD(tmux)).not.toBeNull();
   });
 
   test("a session continued by a second bunker meanwhile: the first keeps its turn as a new session, and says so", async () => {
@@ -411,8 +441,8 @@ describe.skipIf(!tmuxAvailable)("in a real terminal (tmux)", () => {
     expect(await quitWithCtrlD(tmux)).not.toBeNull();
     const { ANTHROPIC_API_KEY: _key, ...noKey } = env;
     const list = (await runHeadless(root, noKey, ["--resume"])).stdout;
-    expect(list).toContain(`${shared}  just now    4 messages    first from A`);
-    expect(list).toContain(`${forked![1]}  just now    4 messages    first from A`);
+    expect(list).toContain(`${shared}  just now    2 prompts   first from A`);
+    expect(list).toContain(`${forked![1]}  just now    2 prompts   first from A`);
     // B's turn survived in the shared session.
     expect(transcript(2)).toEqual(["user: first from A", "assistant: A one.", "user: second from A"]);
   });
@@ -425,12 +455,13 @@ describe.skipIf(!tmuxAvailable)("in a real terminal (tmux)", () => {
     await runHeadless(root, env, ["-p", "beta task"]);
     const tmux = await e2e.terminal([...BUNKER, "--resume"], { cwd: root, env, cols: 100 });
     const list = await tmux.waitFor("Enter to pick");
-    expect(list).toMatch(/› just now +beta task +→ Beta is done\.\n +just now +alpha task +→ Alpha is done\./);
+    // Each row: its age, how many prompts, the first prompt and the last reply.
+    expect(list).toMatch(/› just now +1 prompt +beta task +→ Beta is done\.\n +just now +1 prompt +alpha task +→ Alpha is done\./);
     tmux.keys(["Down"]);
-    await tmux.waitFor(/› just now +alpha task/);
+    await tmux.waitFor(/› just now +1 prompt +alpha task/);
     tmux.keys(["Enter"]);
-    const screen = await tmux.waitFor("Last reply:\nAlpha is done.");
-    expect(screen).toMatch(/Continuing session [0-9a-z]{10} \(2 messages\)/);
+    const screen = await tmux.waitFor("› alpha task\nAlpha is done.");
+    expect(screen).toMatch(/Continuing session [0-9a-z]{10} \(1 prompt\)/);
     tmux.keys(["more", "Enter"]);
     await tmux.waitFor("Back in alpha.");
     expect(transcript(2)).toEqual(["user: alpha task", "assistant: Alpha is done.", "user: more"]);
@@ -453,25 +484,25 @@ describe.skipIf(!tmuxAvailable)("in a real terminal (tmux)", () => {
       return shown.length === 4 && shown.every((l) => Bun.stringWidth(l) < 50) ? shown : null;
     }, "the picker drawn for 50 columns");
     expect(rows[0]).toBe("Resume which session?");
-    expect(rows[1]).toMatch(/^› just now +a rather long second .*…$/);
-    expect(rows[2]).toMatch(/^ {2}just now +a rather long first .*…$/);
+    expect(rows[1]).toMatch(/^› just now +1 prompt +a rather long second .*…$/);
+    expect(rows[2]).toMatch(/^ {2}just now +1 prompt +a rather long first .*…$/);
     expect(rows[3]).toStartWith("↑/↓ to move");
     tmux.keys(["Down", "Enter"]);
-    await tmux.waitFor("Last reply:\nFirst done.");
+    await tmux.waitFor("\nFirst done.");
     expect(await quitWithCtrlD(tmux)).not.toBeNull();
   });
 
-  test("-c on a terminal shows the last reply rendered as it streamed: no heading marks, no asterisks, no fences", async () => {
+  test("-c on a terminal shows the replies rendered as they streamed: no heading marks, no asterisks, no fences", async () => {
     e2e.serve([reply("## Summary\n\nThe **config** loader is fixed.\n\n```sh\nbun test\n```\n")]);
     const { root, env } = e2e.workspace();
     await runHeadless(root, env, ["-p", "fix it"]);
     const tmux = await e2e.terminal([...BUNKER, "-c"], { cwd: root, env, cols: 80 });
-    const screen = await tmux.waitFor("Last reply:");
+    const screen = await tmux.waitFor("› fix it");
     const after = await tmux.waitFor(/The config loader is fixed\./);
     expect(after).toContain("Summary");
     expect(after).toContain("bun test");
     for (const raw of ["## Summary", "**config**", "```"]) expect(after).not.toContain(raw);
-    expect(screen).toMatch(/Continuing session [0-9a-z]{10} \(2 messages\)/);
+    expect(screen).toMatch(/Continuing session [0-9a-z]{10} \(1 prompt\)/);
     expect(await quitWithCtrlD(tmux)).not.toBeNull();
   });
 
@@ -490,7 +521,7 @@ describe.skipIf(!tmuxAvailable)("in a real terminal (tmux)", () => {
       return { cost, shown };
     };
     let t = await e2e.terminal([...BUNKER, "-c"], { cwd: root, env, cols: 120 });
-    await t.waitFor("Last reply:");
+    await t.waitFor("Continuing session");
     t.keys(["/cost", "Enter"]);
     // Before any turn here: the earlier run's 1000 in, 40 out ($0.0036), in both.
     expect(await figures(t, 1)).toEqual({ cost: ["1000", "40", "$0.0036"], shown: ["1000", "40", "$0.0036"] });
@@ -502,7 +533,7 @@ describe.skipIf(!tmuxAvailable)("in a real terminal (tmux)", () => {
     t.close();
     // The next -c starts from the whole: both runs.
     t = await e2e.terminal([...BUNKER, "-c"], { cwd: root, env, cols: 120 });
-    await t.waitFor("Last reply:");
+    await t.waitFor("Continuing session");
     t.keys(["/cost", "Enter"]);
     expect(await figures(t, 1)).toEqual({ cost: ["3000", "100", "$0.0105"], shown: ["3000", "100", "$0.0105"] });
     expect(await quitWithCtrlD(t)).not.toBeNull();
@@ -514,7 +545,7 @@ describe.skipIf(!tmuxAvailable)("in a real terminal (tmux)", () => {
     const { root, env } = e2e.workspace();
     expect((await runHeadless(root, env, ["-p", "first"])).code).toBe(0);
     const t = await e2e.terminal([...BUNKER, "-c"], { cwd: root, env, cols: 120 });
-    await t.waitFor("Last reply:");
+    await t.waitFor("Continuing session");
     const screen = await t.waitFor("context 30%");
     expect(screen).not.toContain("context –");
     expect(e2e.fake.requests).toHaveLength(1);

@@ -9,7 +9,7 @@ import type { Verdict } from "../types.ts";
 import { argumentsInside, isGranted, judgeLine, type CommandJudgement, type Judge, type RunGrant } from "./judge.ts";
 import { gitRuns } from "./git-runs.ts";
 import { isCd } from "./paths.ts";
-import { matchesPattern, parsePattern, parsePatterns, type RunRules } from "./patterns.ts";
+import { matchesPattern, parsePattern, parsePatterns, type CommandPattern, type RunRules } from "./patterns.ts";
 import { prefixOf } from "./prefix.ts";
 import { READ_ONLY, RUNS_ARGUMENTS } from "./programs.ts";
 
@@ -41,8 +41,12 @@ export interface RunEvaluation {
   commands: CommandDecision[];
   /** Up to three distinct reasons, for the prompt. */
   reasons: string[];
-  /** The prefix worth offering for "always allow commands starting with …" ("" offers none). */
-  prefix: string;
+  /**
+   * The prefixes worth offering for "don't ask again for … commands": one for each simple command not yet
+   * covered that a prefix would cover safely (`npm run lint` and `git add` in `npm run lint && git add a`);
+   * [] offers none.
+   */
+  prefixes: string[];
   /** Every command only reads inside the workspace: the line may run with the workspace mounted read-only. */
   readOnly: boolean;
   /** The flag that would grant the line, for the no-prompt denial. */
@@ -52,7 +56,7 @@ export interface RunEvaluation {
 export function evaluateRun(command: string, ctx: RunContext): RunEvaluation {
   const { grants } = ctx;
   const deny = grants.deny.run;
-  const nothing = { commands: [], reasons: [], prefix: "", readOnly: false };
+  const nothing = { commands: [], reasons: [], prefixes: [], readOnly: false };
   if (deny.all) {
     const reason = "running commands is denied by --deny-run";
     return { ...nothing, verdict: "deny", reason, reasons: [reason], hint: "" };
@@ -84,34 +88,47 @@ export function evaluateRun(command: string, ctx: RunContext): RunEvaluation {
   const readOnly = judgements.length > 0 && judgements.every((j) => j.readOnly);
   if (grants.allow.run.all) {
     const commands = judgements.map((j): CommandDecision => ({ command: text(j.cmd), verdict: "allow", granted_by: j.grantedBy === "read-only" ? "read-only" : "flag" }));
-    return { verdict: "allow", commands, reasons: [], prefix: "", readOnly, hint: "" };
+    return { verdict: "allow", commands, reasons: [], prefixes: [], readOnly, hint: "" };
   }
   const commands = judgements.map((j): CommandDecision =>
     j.grantedBy ? { command: text(j.cmd), verdict: "allow", granted_by: j.grantedBy } : { command: text(j.cmd), verdict: "ask", reason: j.why ?? "not granted" },
   );
   const failures = judgements.filter((j) => !j.grantedBy);
-  if (failures.length === 0) return { verdict: "allow", commands, reasons: [], prefix: "", readOnly, hint: "" };
+  if (failures.length === 0) return { verdict: "allow", commands, reasons: [], prefixes: [], readOnly, hint: "" };
   const reasons = [...new Set(failures.map((f) => f.why ?? "not granted"))].slice(0, 3);
-  return { verdict: "ask", reason: reasons[0], commands, reasons, prefix: offeredPrefix(parsed, failures, judge), readOnly, hint: grantHint(failures, grants) };
+  return { verdict: "ask", reason: reasons[0], commands, reasons, prefixes: offeredPrefixes(parsed, failures, judge), readOnly, hint: grantHint(failures, grants) };
 }
 
 /**
- * The prefix of the first command nothing covers yet (`ls && echo hi > x.txt`
- * offers `echo`, not `ls`); none when only arguments or redirections of
- * covered commands leave the workspace, nor when the prefix would not cover
- * its command (`ls /tmp > x.txt`) or its own words reach outside (`make -C /`).
+ * The prefix of each command nothing covers yet (`ls && echo hi > x.txt`
+ * offers `echo`, not `ls`; `npm run lint && git add a` offers both), each
+ * only when it would cover its own command with the others in force: none
+ * when only arguments or redirections of covered commands leave the
+ * workspace, nor when the prefix would not cover its command (`ls /tmp >
+ * x.txt`, anything after a `cd`, a word only known at run time) or its own
+ * words reach outside (`make -C /`). A command no prefix covers safely
+ * (`node test.js`: any script) is left out; it is asked about next time.
  */
-function offeredPrefix(parsed: ReturnType<typeof parseShell>, failures: CommandJudgement[], judge: Judge): string {
-  const uncovered = failures.find((f) => f.cmd.argv.length > 0 && !isCd(f.cmd) && !isGranted(f.cmd, judge));
-  if (!uncovered) return "";
-  const prefix = prefixOf(uncovered.cmd);
-  const pattern = prefix ? parsePattern(prefix, true) : null;
-  if (!pattern) return "";
-  const withPrefix = judgeLine(parsed, { ...judge, sessionPatterns: [...judge.sessionPatterns, pattern] });
-  const stillFails = withPrefix.judgements.some((j) => j.cmd === uncovered.cmd && !j.grantedBy);
-  if (stillFails) return "";
-  const ownWords = { ...uncovered.cmd, argv: uncovered.cmd.argv.slice(0, pattern.words.length) };
-  return argumentsInside(ownWords, 1, withPrefix.paths, false) === null ? prefix : "";
+function offeredPrefixes(parsed: ReturnType<typeof parseShell>, failures: CommandJudgement[], judge: Judge): string[] {
+  const uncovered = failures.filter((f) => f.cmd.argv.length > 0 && !isCd(f.cmd) && !isGranted(f.cmd, judge));
+  const candidates: { cmd: SimpleCommand; prefix: string; pattern: CommandPattern }[] = [];
+  for (const f of uncovered) {
+    const prefix = prefixOf(f.cmd);
+    const pattern = prefix ? parsePattern(prefix, true) : null;
+    if (pattern) candidates.push({ cmd: f.cmd, prefix, pattern });
+  }
+  // Judged together, as they would be next time; one that fails is dropped and the rest judged again without it.
+  for (let kept = candidates; kept.length > 0; ) {
+    const withPrefixes = judgeLine(parsed, { ...judge, sessionPatterns: [...judge.sessionPatterns, ...kept.map((c) => c.pattern)] });
+    const covering = kept.filter((c) => {
+      if (withPrefixes.judgements.some((j) => j.cmd === c.cmd && !j.grantedBy)) return false;
+      const ownWords = { ...c.cmd, argv: c.cmd.argv.slice(0, c.pattern.words.length) };
+      return argumentsInside(ownWords, 1, withPrefixes.paths, false) === null;
+    });
+    if (covering.length === kept.length) return [...new Set(kept.map((c) => c.prefix))];
+    kept = covering;
+  }
+  return [];
 }
 
 /** `--allow-run=git,curl`, naming the programs that were not granted. */

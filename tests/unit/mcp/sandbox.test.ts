@@ -27,6 +27,20 @@ test("the gate lets a server reach only its own net list, less what is denied ev
   expect(gate.addressGranted("127.0.0.2", 8080)).toBe(false);
 });
 
+test("a bare --allow-net narrowed by --deny-net: every host but the denied, through the proxy; a loopback address only when its net list names it (red team 11's F06)", async () => {
+  const gate = serverGate(def({ command: "x", net: ["127.0.0.2:8080"] }), ["pastebin.com", "127.0.0.3"], true);
+  expect(await gate.admit("api.example.com", 443)).toBeNull();
+  expect(await gate.admit("pastebin.com", 443)).toBe("pastebin.com:443 is denied (--deny-net or a net: deny rule)");
+  expect(await gate.admit("127.0.0.3", 80)).toBe("127.0.0.3:80 is denied (--deny-net or a net: deny rule)");
+  // "Every host" is no grant by address: the proxy refuses the machine's own and local addresses unless named.
+  expect(gate.addressGranted("127.0.0.1", 5432)).toBe(false);
+  expect(gate.addressGranted("127.0.0.2", 8080)).toBe(true);
+  // What the consent question and /mcp say it gets.
+  const { launchView } = await import("../../../src/mcp/sandbox.ts");
+  const view = launchView(def({ command: BUN }), context({ plan: planSandbox("auto", detectSandbox()), allowNetAllBut: true, denyHosts: ["pastebin.com"] }));
+  if (view.sandboxed) expect([view.network, view.deniedHosts]).toEqual(["all-but", ["pastebin.com"]]);
+});
+
 test("state directories: one per user server; a project's per workspace, apart from the user's", () => {
   expect(serverStateDir("/st", def({ command: "x" }), "/ws")).toBe("/st/mcp/s");
   const project = serverStateDir("/st", def({ command: "x" }, "project"), "/ws");

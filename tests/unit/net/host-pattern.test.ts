@@ -26,8 +26,19 @@ describe("host patterns", () => {
 
   test("every spelling of an address is the same address", () => {
     for (const spelling of ["0x7f.1", "2130706433", "127.1", "0177.0.0.1", "127.0.0.1"]) expect(normalizeHost(spelling)).toBe("127.0.0.1");
-    expect(normalizeHost("[::ffff:127.0.0.1]")).toBe("[::ffff:7f00:1]");
+    expect(normalizeHost("[::ffff:127.0.0.1]")).toBe("127.0.0.1");
     expect(hostsCover(["0x7f.1:80"], "127.0.0.1:80")).toBe(true);
     expect(splitHostPort("[::1]:443")).toEqual({ host: "[::1]", port: 443 });
+  });
+
+  test("one form per host, so a deny is not passed by another spelling: the DNS root's dot and an IPv4 address written as IPv6 (reviewer's R11-03)", () => {
+    expect(normalizeHost("pastebin.com.")).toBe("pastebin.com");
+    expect(normalizeHost("EXAMPLE.com.")).toBe("example.com");
+    expect(normalizeHost("[::ffff:93.184.216.34]")).toBe("93.184.216.34");
+    expect(normalizeHost("localhost.")).toBe("127.0.0.1");
+    for (const bad of [".", "a..b", "x.."]) expect(normalizeHost(bad)).toBeNull();
+    expect(hostsCover(["pastebin.com"], `${normalizeHost("pastebin.com.")}:443`)).toBe(true);
+    expect(hostsCover(["*.pastebin.com"], `${normalizeHost("x.pastebin.com.")}:443`)).toBe(true);
+    expect(hostsCover(["93.184.216.34"], `${normalizeHost("[::ffff:5db8:d822]")}:80`)).toBe(true);
   });
 });

@@ -70,6 +70,18 @@ describe("the proxy", () => {
     }, resolve);
   });
 
+  test("a deny by address holds for a name that resolves to it (reviewer's R11-03)", async () => {
+    const resolve = async () => ["127.0.0.2"];
+    const denying: NetGate = { ...gate([`sneaky.example:${A.port}`]), addressGranted: () => true, addressDenied: (host, port) => (host === "127.0.0.2" ? `${host}:${port} is denied (--deny-net or a net: deny rule)` : null) };
+    const seen = A.seen.length;
+    await withProxy(denying, async (proxy) => {
+      const answer = await raw(proxy, `GET http://sneaky.example:${A.port}/ HTTP/1.1\r\nHost: sneaky.example\r\n\r\n`);
+      expect(answer).toStartWith("HTTP/1.1 403");
+      expect(answer).toContain(`sneaky.example resolves to 127.0.0.2: 127.0.0.2:${A.port} is denied (--deny-net or a net: deny rule)`);
+    }, resolve);
+    expect(A.seen.length).toBe(seen);
+  });
+
   test("an address admitted without being granted by address (say under bare --allow-net) is still refused", async () => {
     await withProxy(gate([`127.0.0.2:${A.port}`], []), async (proxy) => {
       const answer = await raw(proxy, `CONNECT 127.0.0.2:${A.port} HTTP/1.1\r\n\r\n`);

@@ -56,8 +56,8 @@ describe("rules files: locations", () => {
 describe("rules files: what the rules do", () => {
   test("both files merge into grants the policy then applies", () => {
     const { root, env, paths } = setup({
-      user: JSON.stringify({ allow: ["read:../shared/**", "net:Registry.NPMJS.org", "run:bun test *"], deny: ["run:rm *"] }),
-      workspace: JSON.stringify({ allow: ["write:src/**"], deny: ["write:src/generated/**", "read:.env"] }),
+      user: JSON.stringify({ allow: ["read:../shared/**", "net:Registry.NPMJS.org", "run:bun test *", "write:src/**"], deny: ["run:rm *"] }),
+      workspace: JSON.stringify({ deny: ["write:src/generated/**", "read:.env"] }),
     });
     const { grants, loaded, ignored } = loadRulesFiles(root, emptyGrants(), env);
     expect(loaded).toEqual([paths.user, paths.workspace]);
@@ -78,7 +78,7 @@ describe("rules files: what the rules do", () => {
   });
 
   test("a path without wildcards covers itself and everything below, like a flag", () => {
-    const { root, env } = setup({ workspace: JSON.stringify({ allow: ["write:docs"] }) });
+    const { root, env } = setup({ user: JSON.stringify({ allow: ["write:docs"] }) });
     const policy = new Policy(root, loadRulesFiles(root, emptyGrants(), env).grants);
     expect(policy.decide("write", join(root, "docs")).verdict).toBe("allow");
     expect(policy.decide("write", join(root, "docs/a/b.md")).verdict).toBe("allow");
@@ -97,29 +97,29 @@ describe("rules files: what the rules do", () => {
     const base = tempDir("bunker-rules-");
     const root = join(base, "proj[1]{a}");
     mkdirSync(join(root, ".bunker"), { recursive: true });
-    writeFileSync(join(root, ".bunker/settings.json"), JSON.stringify({ allow: ["write:src/*.ts"] }));
+    writeFileSync(join(root, ".bunker/settings.json"), JSON.stringify({ deny: ["write:src/*.ts"] }));
     const policy = new Policy(root, loadRulesFiles(root, emptyGrants(), { HOME: base }).grants);
-    expect(policy.decide("write", join(root, "src/a.ts")).verdict).toBe("allow");
+    expect(policy.decide("write", join(root, "src/a.ts")).verdict).toBe("deny");
     expect(policy.decide("write", join(root, "src/a.js")).verdict).toBe("ask");
   });
 
   test("a workspace's own file cannot grant paths outside the workspace: ignored with a warning; deny rules there are fine", () => {
-    const { root, env, paths } = setup({ workspace: JSON.stringify({ allow: ["write:src/**", "read:~/.ssh/**"] }) });
+    const { root, env, paths } = setup({ workspace: JSON.stringify({ allow: ["read:src/**", "read:~/.ssh/**"] }) });
     const { grants, ignored } = loadRulesFiles(root, emptyGrants(), env);
     expect(ignored).toHaveLength(1);
-    expect(ignored[0]).toStartWith(`${paths.workspace}:1:26: ignored "read:~/.ssh/**": `);
+    expect(ignored[0]).toStartWith(`${paths.workspace}:1:25: ignored "read:~/.ssh/**": `);
     expect(ignored[0]).toContain("outside the workspace");
     expect(ignored[0]).toContain(paths.user);
     const policy = new Policy(root, grants);
     expect(policy.decide("read", join(env.HOME!, ".ssh/id_rsa")).verdict).toBe("deny");
-    expect(policy.decide("write", join(root, "src/a.ts")).verdict).toBe("allow");
+    expect(policy.decide("read", join(root, "src/a.ts")).verdict).toBe("allow");
 
     const ok = setup({ workspace: JSON.stringify({ deny: ["read:/etc/**"] }) });
     const okPolicy = new Policy(ok.root, loadRulesFiles(ok.root, emptyGrants(), ok.env).grants);
     expect(okPolicy.decide("read", "/etc/hosts").verdict).toBe("deny");
   });
 
-  test("a workspace's own file cannot allow commands, network or writes to .git: ignored, each named with how to grant it", () => {
+  test("a workspace's own file cannot allow commands, network, writes to .git or edits without asking: ignored, each named with how to grant it (red team 11's F15)", () => {
     const { root, env, paths } = setup({
       workspace: JSON.stringify({ allow: ["run:curl *", "net:*", "net:evil.example", "write:.git", "write:src"], deny: ["run:rm *", "net:*"] }),
     });
@@ -129,11 +129,12 @@ describe("rules files: what the rules do", () => {
       expect.stringMatching(/^"net:\*": a workspace's own settings cannot allow network access .* --allow-net$/),
       expect.stringMatching(/^"net:evil.example": .*network access/),
       expect.stringMatching(/^"write:.git": .*cannot allow writes into .git or .bunker/),
+      expect.stringMatching(/^"write:src": a workspace's own settings cannot allow edits without asking .* add it to .* or pass --allow-write$/),
     ]);
     expect(ignored[0]).toContain(paths.user);
     expect(grants.allow.run).toEqual({ all: false, programs: [], patterns: [] });
     expect(grants.allow.net).toEqual({ all: false, hosts: [] });
-    expect(grants.allow.write.paths).toEqual([join(root, "src")]);
+    expect(grants.allow.write.paths).toEqual([]);
     // Restrictions from the workspace are kept.
     expect(grants.deny.run.patterns).toEqual(["rm *"]);
     expect(grants.deny.net.all).toBe(true);

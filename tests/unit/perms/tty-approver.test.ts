@@ -327,14 +327,14 @@ describe("tty approver: commands, reads, network", () => {
     kind: "run",
     target: "bun test --watch",
     tool: "run_bash",
-    run: { command: "bun test --watch", cwd: "/ws/pkg", sandboxed: true, network: false, prefix: "bun test" },
+    run: { command: "bun test --watch", cwd: "/ws/pkg", sandboxed: true, network: false, prefixes: ["bun test"] },
   };
 
   test("at 120 columns a long reason wraps inside the box between words, every row behind the │ gutter", async () => {
     const term = new Terminal();
     Object.assign(term.output, { rows: 40, columns: 120 });
     const why = "`cp` names /home/person/.config/bunker/settings.json, outside the workspace, and writing there changes what bunker allows next time";
-    const pending = approver(term).ask({ ...runReq, target: "cp x y", run: { ...runReq.run!, command: "cp x y", prefix: "", reasons: [why] } });
+    const pending = approver(term).ask({ ...runReq, target: "cp x y", run: { ...runReq.run!, command: "cp x y", prefixes: [], reasons: [why] } });
     await term.waitFor("Run this command?");
     const at = term.screen.indexOf("asked because");
     const rows = term.screen.slice(at - 3, term.screen.indexOf("\n", term.screen.indexOf("next time"))).split("\n");
@@ -358,7 +358,60 @@ describe("tty approver: commands, reads, network", () => {
     expect(term.screen).toContain("in /ws/pkg");
     expect(term.screen).toContain("sandboxed: yes");
     expect(term.screen).toContain("network: no");
-    expect(term.screen).toContain("Yes, and allow commands starting with `bun test` for this session");
+    expect(term.screen).toContain("Yes, and don't ask again for `bun test` commands this session");
+  });
+
+  test("a compound line: its prefixes in one option; \"always allow\" shows the rules, writes them only after a yes, and says so", async () => {
+    const file = join(tempDir("bunker-approver-save-"), "config", "bunker", "settings.json");
+    const req: PermRequest = { ...runReq, target: "npm run lint && git add a", run: { ...runReq.run!, command: "npm run lint && git add a", prefixes: ["npm run lint", "git add"] } };
+    const ask = async (confirm: string) => {
+      const term = new Terminal();
+      Object.assign(term.output, { rows: 40, columns: 120 });
+      const pending = new TtyApprover({ input: term.input, output: term.output, color: false, settingsFile: file }).ask(req);
+      await term.waitFor("Run this command?");
+      expect(term.screen).toContain("2. Yes, and don't ask again for `npm run lint` and `git add` commands this session");
+      expect(term.screen).toContain("3. Yes, and always allow them (saved to your settings, shown first)");
+      await term.press("3");
+      await term.waitFor("Save these rules?");
+      expect(term.screen).toContain(`Add to "allow" in ${file} (yours, for every project):\n│    "run:npm run lint *"\n│    "run:git add *"`);
+      await sleep(QUIET_MS + 50);
+      await term.press(confirm);
+      // The command is approved either way, for the session.
+      expect(await pending).toEqual({ answer: "target-session" });
+      return term.screen;
+    };
+    // No: nothing written.
+    expect(await ask("n")).toContain("No, only for this session");
+    expect(() => readFileSync(file, "utf8")).toThrow();
+    // Yes: written, and said.
+    expect(await ask("y")).toContain(`Saved to ${file}: run:npm run lint *, run:git add *`);
+    expect(JSON.parse(readFileSync(file, "utf8"))).toEqual({ allow: ["run:npm run lint *", "run:git add *"] });
+  });
+
+  test("a settings file that does not parse is not overwritten: the question says so, and the yes holds for the session", async () => {
+    const file = join(tempDir("bunker-approver-save-"), "settings.json");
+    writeFileSync(file, "{ oops");
+    const term = new Terminal();
+    const pending = new TtyApprover({ input: term.input, output: term.output, color: false, settingsFile: file }).ask(runReq);
+    await term.waitFor("Run this command?");
+    expect(term.screen).toContain("3. Yes, and always allow it (saved to your settings, shown first)");
+    await term.press("3");
+    await term.waitFor("Save this rule?");
+    await sleep(QUIET_MS + 50);
+    await term.press("y");
+    expect(await pending).toEqual({ answer: "target-session" });
+    expect(term.screen).toContain(`Not saved (it is not valid JSON (line 1, column 3:`);
+    expect(term.screen).toContain("allowed for this session only.");
+    expect(readFileSync(file, "utf8")).toBe("{ oops");
+  });
+
+  test("without a settings file (the person's own /undo, tests) there is no \"always\" option", async () => {
+    const term = new Terminal();
+    const pending = approver(term).ask(runReq);
+    await term.waitFor("Run this command?");
+    expect(term.screen).not.toContain("always allow");
+    await term.press(KEY.enter);
+    expect(await pending).toEqual({ answer: "once" });
   });
 
   test("a sandboxed command without the whole network: granted hosts through the proxy, others asked about", async () => {
@@ -372,13 +425,13 @@ describe("tty approver: commands, reads, network", () => {
 
   test("says why it asks; with no prefix to offer there is no 'always' option", async () => {
     const term = new Terminal();
-    const req: PermRequest = { ...runReq, target: "touch /tmp/x", run: { ...runReq.run!, command: "touch /tmp/x", prefix: "", reasons: ["`touch` names /tmp/x, outside the workspace"] } };
+    const req: PermRequest = { ...runReq, target: "touch /tmp/x", run: { ...runReq.run!, command: "touch /tmp/x", prefixes: [], reasons: ["`touch` names /tmp/x, outside the workspace"] } };
     const pending = approver(term).ask(req);
     await term.waitFor("Run this command?");
     await term.press(KEY.enter);
     expect(await pending).toEqual({ answer: "once" });
     expect(term.screen).toContain("asked because `touch` names /tmp/x, outside the workspace");
-    expect(term.screen).not.toContain("allow commands starting with");
+    expect(term.screen).not.toContain("ask again");
   });
 
   test("No with a reason; the command is escaped", async () => {

@@ -88,3 +88,11 @@ test("a config that cannot be checked (over 1 MB) is shown as a copy holding non
   const copy = credentialFreeCopies([big])[big]!;
   expect(readFileSync(copy, "utf8")).toBe("; withheld by bunker (too large or not a file, so not checked for credentials)\n");
 });
+
+test("a URL whose credential is all that is secret keeps its URL less the credential, with a line saying so; a user name alone is no credential", () => {
+  const { text, withheld: n } = withholdCredentials('[remote "origin"]\n\turl = https://bob:ghp_0123456789abcdefABCDEF0123456789abcd@github.com/bob/app.git\n\tpushurl = https://bob@github.com/bob/app.git\n');
+  expect(n).toBe(1);
+  expect(text).toBe('[remote "origin"]\n; bunker withheld the credential in the URL below\n\turl = https://github.com/bob/app.git\n\tpushurl = https://bob@github.com/bob/app.git\n');
+  // In TOML, the same with TOML's comment.
+  expect(withholdCredentials("index = \"https://u:glpat-0123456789abcdefABCD@gitlab.com/x\"\n", WITHHELD_TOML_LINE).text).toBe('# bunker withheld the credential in the URL below\nindex = "https://gitlab.com/x"\n');
+});

@@ -208,6 +208,16 @@ test("a config inside a toolchain tree that holds a credential (cargo's config.t
   expect(sandboxMounts(spec({ gitConfigCopies: copies }), "linux", fakeHost).some((m) => m.kind === "copy")).toBe(false);
 });
 
+test("a repository's config that holds a credential is shown as its copy in the workspace, read-only or not, and in place of its read-only mount under --allow-write=.git (red team 10's O1)", () => {
+  const copies = { "/work/proj/.git/config": "/state/bunker-gitconfig-x/0-c" };
+  for (const over of [{}, { workspaceReadOnly: true }, { gitWritable: true, readOnly: ["/work/proj/.git/config"] }]) {
+    const mounts = sandboxMounts(spec({ gitConfigCopies: copies, ...over }), "linux", fakeHost);
+    const at = mounts.filter((m) => m.path === "/work/proj/.git/config");
+    expect(at).toEqual([{ kind: "copy", path: "/work/proj/.git/config", source: "/state/bunker-gitconfig-x/0-c" }]);
+    expect(mounts.indexOf(at[0]!)).toBeGreaterThan(mounts.findIndex((m) => m.path === "/work/proj"));
+  }
+});
+
 describe("seatbelt profile", () => {
   const profile = seatbeltProfile(spec({ hidden }), "/private/var/folders/x/T/bunker-run-1", fakeHost);
   test("denies by default; reads only what bubblewrap would show", () => {

@@ -163,7 +163,7 @@ describe("listSessions and continueCommand", () => {
     saveOne(cfg, "cccccccccc", "fix the \x1b[31mbug\x1b[0m");
     const { text, code } = await listSessions(cfg);
     expect(code).toBe(0);
-    expect(text).toStartWith(`Sessions in ${root}, newest first:\n  cccccccccc  just now    2 messages `);
+    expect(text).toStartWith(`Sessions in ${root}, newest first:\n  cccccccccc  just now    1 prompt    `);
     expect(text).toContain("fix the \\x1b[31mbug\\x1b[0m");
     expect(text).toEndWith("Continue one with: bunker -r ID  (the newest: bunker -c)\n");
   });

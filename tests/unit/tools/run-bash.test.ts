@@ -112,8 +112,11 @@ describe("output", () => {
   test("long output keeps the head and the tail and says how much was dropped", async () => {
     const r = await run("seq 1 100000");
     const total = Array.from({ length: 100000 }, (_, i) => `${i + 1}\n`).join("").length;
-    const m = /\[… (\d+) bytes of output dropped …\]/.exec(r.content);
+    const m = /\[… (\d+) bytes \((\d+) lines\) of output dropped …\]/.exec(r.content);
     expect(m).not.toBeNull();
+    // The lines the cut held, with those kept, are every line of the output.
+    const keptText = r.content.replace(/^exit code 0\n\n/, "").replace(`\n${m![0]}\n`, "");
+    expect(Number(m![2]) + keptText.split("\n").length).toBe(100000); // the final newline is trimmed from the display
     expect(r.content.startsWith("exit code 0\n\n1\n2\n3\n")).toBe(true);
     expect(r.content.endsWith("99999\n100000")).toBe(true);
     const kept = Buffer.byteLength(r.content.replace(/^exit code 0\n\n/, "").replace(m![0], "")) - 2;
@@ -140,6 +143,13 @@ describe("output", () => {
     const long = `echo ${"x".repeat(120)} && echo two\necho three`;
     const r = await run(long);
     expect(r.ctx.notices.slice(0, 2)).toEqual([`    $ echo ${"x".repeat(120)} && echo two`, "    > echo three"]);
+  });
+  test("a long command approved at a question is not printed again above its output: the question showed it whole", async () => {
+    const long = `touch ${"y".repeat(120)}.txt && echo two`;
+    const ctx = makeContext(root, { answers: [{ answer: "once" }] });
+    await tool({ availability: { kind: null, reason: "none here" }, sandbox: "auto" }).run({ command: long }, ctx);
+    expect(ctx.approver.asked[0]!.run!.command).toBe(long);
+    expect(ctx.notices.some((l) => l.includes("$ touch"))).toBe(false);
   });
   test("the person sees a live tail of the output (the command itself is on the tool line already)", async () => {
     const r = await run("echo first; sleep 0.3; echo second\\\u0007");
@@ -199,7 +209,7 @@ describe("permission", () => {
       cwd: root,
       sandboxed: false,
       network: true,
-      prefix: "git commit",
+      prefixes: ["git commit"],
       reasons: ["`git` with these arguments is not read-only"],
     });
   });
@@ -209,10 +219,10 @@ describe("permission", () => {
     await t.run({ command: "touch a.txt" }, ctx);
     // `touch` is allowed for the session now: the line is asked about for `rm`, and that is what is offered.
     await expect(t.run({ command: "touch b.txt && rm -rf src" }, ctx)).rejects.toThrow("refused");
-    expect(ctx.approver.asked[1]!.run).toMatchObject({ prefix: "rm", reasons: ["`rm` is not granted"] });
+    expect(ctx.approver.asked[1]!.run).toMatchObject({ prefixes: ["rm"], reasons: ["`rm` is not granted"] });
     // A covered program reaching outside: no prefix would help, so none is offered; the reason names the path.
     await expect(t.run({ command: "touch /tmp/bunker-never-made" }, ctx)).rejects.toThrow("refused");
-    expect(ctx.approver.asked[2]!.run).toMatchObject({ prefix: "", reasons: ["`touch` names /tmp/bunker-never-made, outside the workspace"] });
+    expect(ctx.approver.asked[2]!.run).toMatchObject({ prefixes: [], reasons: ["`touch` names /tmp/bunker-never-made, outside the workspace"] });
     expect(await Bun.file("/tmp/bunker-never-made").exists()).toBe(false);
   });
   test("a program not granted that also reaches outside says both", async () => {

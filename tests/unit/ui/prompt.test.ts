@@ -111,3 +111,44 @@ test("keys typed ahead for an approval that never came: what is typed meanwhile 
   type("!\r");
   expect(await next).toEqual({ line: "ok\ngo!", interrupted: false });
 });
+
+test("Tab completes a command or a path; the commands that match are listed under the line as they are typed", async () => {
+  let listener: (c: Buffer | string) => void = () => {};
+  const input = { isTTY: true, setRawMode: () => {}, on: (_e: "data", l: typeof listener) => void (listener = l), off: () => {}, resume: () => {}, pause: () => {} };
+  let shown = "";
+  const region = new LiveRegion({ write: (s: string) => (shown += s), columns: 80, rows: 24 }, ["preview", "input", "status"]);
+  const complete = {
+    commands: () => [{ name: "/cost", help: "tokens used and cost so far" }, { name: "/compact", help: "shorten old tool output" }, { name: "/help", help: "this list" }],
+    list: (dir: string) => (dir === "" ? [{ name: "calc.js", dir: false }, { name: "calc.test.js", dir: false }, { name: "odd\x1bname", dir: false }] : null),
+  };
+  const prompt = new TtyPrompt(new Keyboard(input, { write: () => true }, 5), region, { pasteWindowMs: 20, complete });
+  const type = (s: string) => listener(Buffer.from(s));
+  const screen = () => Bun.stripANSI(shown);
+  let r = prompt.read();
+  type("/co");
+  await Bun.sleep(20);
+  expect(screen()).toContain("  /compact  shorten old tool output");
+  expect(screen()).toContain("  /cost     tokens used and cost so far");
+  expect(screen()).not.toContain("this list");
+  type("s\t\r");
+  expect(await r).toEqual({ line: "/cost ", interrupted: false });
+  r = prompt.read();
+  shown = "";
+  type("fix @ca\t");
+  await Bun.sleep(20);
+  // Two files share "calc.": completed that far, both listed by name.
+  expect(screen()).toContain("› fix @calc.");
+  expect(screen()).toContain("  calc.js  calc.test.js");
+  type("j\t\r");
+  expect(await r).toEqual({ line: "fix @calc.js ", interrupted: false });
+  // A name with a control character is listed escaped.
+  r = prompt.read();
+  shown = "";
+  type("@\t");
+  await Bun.sleep(20);
+  expect(shown).not.toContain("odd\x1bname");
+  expect(screen()).toContain("odd\\x1bname");
+  type("\x15\r");
+  await r;
+  prompt.close();
+});

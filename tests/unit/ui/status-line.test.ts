@@ -1,6 +1,6 @@
 // The status line's figures are /cost's; what runs, and for how long, comes first.
 import { expect, test } from "bun:test";
-import { formatStatus, tokensIn } from "../../../src/ui/status-line.ts";
+import { contextText, formatStatus, tokensIn } from "../../../src/ui/status-line.ts";
 
 const figures = { model: "claude-x", usage: { input_tokens: 100, output_tokens: 50, cache_read_input_tokens: 300, cache_creation_input_tokens: 100 }, costUsd: 0.01234, contextPct: 12.4 };
 
@@ -33,4 +33,11 @@ test("fitted to a narrow screen, the cost stays: the cached share, the model, to
   expect(at(60, running)).toMatch(/^. run_bash 3\.3s · esc to interrupt · context 12% · \$0\.0123$/);
   // Every fitted line is narrower than its screen.
   for (const columns of [20, 30, 40, 60, 80]) for (const step of [null, running]) expect(Bun.stringWidth(at(columns, step))).toBeLessThan(Math.max(columns, 17));
+});
+
+test("past 100% the context says so instead of a figure like 687%; an estimated output count reads ≈", () => {
+  expect(contextText(687.4)).toBe("context >100%");
+  expect(contextText(100)).toBe("context 100%");
+  expect(contextText(null)).toBe("context –");
+  expect(Bun.stripANSI(formatStatus({ ...figures, contextPct: 687, outEstimated: true }, null, 0))).toBe("claude-x · context >100% · 500 in (60% cached) · ≈50 out · $0.0123");
 });

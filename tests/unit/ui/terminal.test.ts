@@ -131,6 +131,16 @@ test("a command whose output was cut in the middle says how much was cut, not on
   expect(err.text()).not.toContain("bytes of output dropped");
 });
 
+test("with the lines the cut held counted, the summary counts every earlier line (new user: 5094 of 1,999,997)", () => {
+  const err = captured();
+  const ui = new TerminalUI({ streamText: false, verbose: false, spinner: false, out: captured().stream, err: err.stream });
+  const head = Array.from({ length: 500 }, (_, i) => `line ${i}`);
+  const tail = Array.from({ length: 500 }, (_, i) => `line ${1_999_500 + i}`);
+  const content = ["exit code 0", "", ...head, "[… 14858896 bytes (1999000 lines) of output dropped …]", ...tail].join("\n");
+  ui.onToolEnd("run_bash seq 1 2000000", { content, isError: false });
+  expect(err.text()).toContain("    … (1,999,997 earlier lines; 14.2 MB of them cut from the middle, not kept)\n    line 1999997\n");
+});
+
 test("a tool's own line for the person is shown instead of what the model reads; '' shows nothing; Escape's refusal says Interrupted only once", () => {
   const err = captured();
   const ui = new TerminalUI({ streamText: false, verbose: false, spinner: false, out: captured().stream, err: err.stream });

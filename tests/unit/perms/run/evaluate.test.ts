@@ -25,7 +25,7 @@ const commandCoveredByPrefixes = (command: string, prefixes: string[], root: str
 const isReadOnlyLine = (command: string, root: string, grants: Grants) => evaluateRun(command, { root, grants }).readOnly;
 const askDetails = (command: string, sessionPrefixes: string[], root: string, grants: Grants) => {
   const e = evaluateRun(command, { root, grants, sessionPrefixes });
-  return { prefix: e.prefix, reasons: e.reasons };
+  return { prefixes: e.prefixes, reasons: e.reasons };
 };
 const runGrantHint = (grants: Grants, command: string, root: string) => evaluateRun(command, { root, grants }).hint;
 
@@ -540,10 +540,10 @@ describe("commandCoveredByPrefixes (session grants)", () => {
       expect(decideRun(emptyGrants(), "ls d/*/etc", root).verdict).toBe("ask"); // d/root/etc is /etc
       expect(performance.now() - t0).toBeLessThan(2000);
       // A prefix whose own words reach outside is not offered.
-      expect(askDetails("make -C / all", [], root, emptyGrants()).prefix).toBe("");
+      expect(askDetails("make -C / all", [], root, emptyGrants()).prefixes).toEqual([]);
       // Ordinary use still is.
-      expect(askDetails("bun test tests/a.test.ts", [], root, emptyGrants()).prefix).toBe("bun test");
-      expect(askDetails("npm run build", [], root, emptyGrants()).prefix).toBe("npm run build");
+      expect(askDetails("bun test tests/a.test.ts", [], root, emptyGrants()).prefixes).toEqual(["bun test"]);
+      expect(askDetails("npm run build", [], root, emptyGrants()).prefixes).toEqual(["npm run build"]);
       expect(commandCoveredByPrefixes("git commit -am 'a message: with @ and /'", ["git commit"], root, emptyGrants())).toBe(true);
       expect(commandCoveredByPrefixes("cargo test -- --nocapture", ["cargo test"], root, emptyGrants())).toBe(true);
       expect(commandCoveredByPrefixes("git diff HEAD~1 -- src", ["git diff"], root, emptyGrants())).toBe(true);
@@ -596,11 +596,32 @@ describe("suggestPrefix", () => {
 
 describe("askDetails (what the prompt offers and says)", () => {
   test("the prefix of the part not yet allowed, and only one that would cover it", () => {
-    expect(askDetails("ls && echo hi > x.txt", [], root, emptyGrants())).toMatchObject({ prefix: "echo" });
-    expect(askDetails("touch a && rm -rf b", ["touch"], root, emptyGrants())).toEqual({ prefix: "rm", reasons: ["`rm` is not granted"] });
-    expect(askDetails("ls /tmp > x.txt", [], root, emptyGrants()).prefix).toBe("");
-    expect(askDetails("touch /tmp/x", [], root, emptyGrants())).toEqual({ prefix: "", reasons: ["`touch` is not granted, and it names /tmp/x, outside the workspace"] });
-    expect(askDetails("echo hi | sh", [], root, emptyGrants()).prefix).toBe("");
+    expect(askDetails("ls && echo hi > x.txt", [], root, emptyGrants())).toMatchObject({ prefixes: ["echo"] });
+    expect(askDetails("touch a && rm -rf b", ["touch"], root, emptyGrants())).toEqual({ prefixes: ["rm"], reasons: ["`rm` is not granted"] });
+    expect(askDetails("ls /tmp > x.txt", [], root, emptyGrants()).prefixes).toEqual([]);
+    expect(askDetails("touch /tmp/x", [], root, emptyGrants())).toEqual({ prefixes: [], reasons: ["`touch` is not granted, and it names /tmp/x, outside the workspace"] });
+    expect(askDetails("echo hi | sh", [], root, emptyGrants()).prefixes).toEqual([]);
+  });
+
+  test("a compound line offers each simple command's prefix that covers it safely, and only those", () => {
+    // `&&`, pipes and `;`: each command not yet covered gets its own prefix (what Claude Code offers for a chain).
+    expect(askDetails("npm run lint && git add a.txt", [], root, emptyGrants()).prefixes).toEqual(["npm run lint", "git add"]);
+    expect(askDetails("mkdir -p build | cat; touch build/x", [], root, emptyGrants()).prefixes).toEqual(["mkdir", "touch"]);
+    // Already covered (read-only `ls`, or a session prefix) is not offered again; the same prefix once.
+    expect(askDetails("ls && touch a && touch b", ["mkdir"], root, emptyGrants()).prefixes).toEqual(["touch"]);
+    // A script runner is any script: no prefix for it, the rest still offered; it is asked again next time.
+    expect(askDetails("node test.js && npm run lint", [], root, emptyGrants()).prefixes).toEqual(["npm run lint"]);
+    // After a `cd` nothing is covered by a prefix (its words are read in a folder the person never saw).
+    expect(askDetails("cd src && npm run lint && touch x", [], root, emptyGrants()).prefixes).toEqual([]);
+    // A word only known at run time, a redirection out, a path out: that command is left out.
+    expect(askDetails("touch $(cat list) && npm run lint", [], root, emptyGrants()).prefixes).toEqual(["npm run lint"]);
+    expect(askDetails("touch a > /tmp/x && npm run lint", [], root, emptyGrants()).prefixes).toEqual(["npm run lint"]);
+    expect(askDetails("touch /tmp/x; npm run lint", [], root, emptyGrants()).prefixes).toEqual(["npm run lint"]);
+    // Sound: with every prefix offered in force, the commands they came from run unasked (the line too, when all were offered).
+    for (const line of ["npm run lint && git add a.txt", "mkdir -p build | cat; touch build/x"]) {
+      const offered = askDetails(line, [], root, emptyGrants()).prefixes;
+      expect([line, commandCoveredByPrefixes(line, offered, root)]).toEqual([line, true]);
+    }
   });
 
   test("a word that is also a program's name is said in a sentence, whichever way it is asked about", () => {

@@ -1,0 +1,104 @@
+// What a continued session (`-c`, `-r`, the --resume picker) shows of the
+// conversation so far, so the person knows where they were, as Claude Code
+// replays it: each of their prompts as it stood after `›`, each tool call as
+// its one dim line (the line shown live), and the model's answers rendered as
+// they were. Compact: only the last turns, each answer and prompt cut to a
+// few rows with a line saying how much more there was. Every character that
+// does not show itself is escaped (the render function the caller gives
+// escapes what it renders).
+import type { ContentBlockParam, MessageParam } from "@anthropic-ai/sdk/resources/messages";
+import { attachedFileName, holdsPrompt, isBunkerNote } from "../agent/history.ts";
+import pc from "../ui/colors.ts";
+import { escapeControl } from "../ui/escape.ts";
+
+export interface ReplayOptions {
+  /** The one-line summary shown live for a tool call (`read_file src/a.ts`), unescaped. */
+  summarize: (name: string, input: unknown) => string;
+  /** An answer as the terminal showed it (markdown rendered, or escaped and wrapped). */
+  render: (text: string) => string;
+  /** Turns shown, the newest (default 10); the rest are counted above them. */
+  turns?: number;
+  /** Rows of one answer shown before the rest is counted (default 12). */
+  answerRows?: number;
+  /** Lines of one prompt shown before the rest is counted (default 3). */
+  promptLines?: number;
+}
+
+/** One thing said in a turn, in order: the person's prompt, a tool call, an answer. */
+type Item = { kind: "prompt"; text: string } | { kind: "tool"; name: string; input: unknown } | { kind: "answer"; text: string };
+
+/** The person's prompts in `messages` (what a session's "N prompts" counts): not tool results, not bunker's own notes. */
+export function countPrompts(messages: MessageParam[]): number {
+  let n = 0;
+  for (const m of messages) if (holdsPrompt(m)) n++;
+  return n;
+}
+
+/** The conversation's turns, each a list of items, oldest first. */
+export function turnsOf(messages: MessageParam[]): Item[][] {
+  const turns: Item[][] = [];
+  for (const m of messages) {
+    if (m.role === "user") {
+      if (!holdsPrompt(m)) continue;
+      turns.push([{ kind: "prompt", text: promptText(m.content) }]);
+      continue;
+    }
+    const turn = turns[turns.length - 1];
+    if (!turn) continue;
+    const blocks = typeof m.content === "string" ? [{ type: "text" as const, text: m.content }] : m.content;
+    for (const b of blocks) {
+      if (b.type === "text" && b.text.trim()) turn.push({ kind: "answer", text: b.text.trim() });
+      else if (b.type === "tool_use") turn.push({ kind: "tool", name: b.name, input: b.input });
+    }
+  }
+  return turns;
+}
+
+/** What the person sent: their text, an attached image as `[image]`; tool results and bunker's notes are not theirs. */
+function promptText(content: string | ContentBlockParam[]): string {
+  if (typeof content === "string") return content;
+  const parts: string[] = [];
+  for (const b of content) {
+    if (b.type === "tool_result" || isBunkerNote(b)) continue;
+    const attached = attachedFileName(b);
+    if (attached !== null) parts.push(`[${attached} attached]`);
+    else if (b.type === "text") parts.push(b.text);
+    else if (b.type === "image") parts.push("[image]");
+    else if (b.type === "document") parts.push("[document]");
+  }
+  return parts.join("\n").trim();
+}
+
+/** The transcript to print above the prompt: "" when there is no turn to show. Ends with a newline otherwise. */
+export function replayTranscript(messages: MessageParam[], opts: ReplayOptions): string {
+  const all = turnsOf(messages);
+  const keep = opts.turns ?? 10;
+  const shown = all.slice(Math.max(0, all.length - keep));
+  const earlier = all.length - shown.length;
+  const out: string[] = [];
+  if (earlier > 0) out.push(pc.dim(`… ${earlier} earlier turn${earlier === 1 ? "" : "s"} not shown`));
+  for (const turn of shown) {
+    for (const item of turn) {
+      if (item.kind === "prompt") out.push(...promptRows(item.text, opts.promptLines ?? 3));
+      else if (item.kind === "tool") out.push(pc.dim(`  ${escapeControl(opts.summarize(item.name, item.input))}`));
+      else out.push(...cutRows(opts.render(item.text).split("\n"), opts.answerRows ?? 12));
+    }
+  }
+  return out.length > 0 ? `${out.join("\n")}\n` : "";
+}
+
+function promptRows(text: string, max: number): string[] {
+  const lines = escapeControl(text, { keepNewlines: true }).split("\n");
+  const rows = lines.slice(0, max).map((l, i) => (i === 0 ? `${pc.cyan("›")} ${l}` : `  ${l}`));
+  if (lines.length > max) rows.push(pc.dim(`  … (${lines.length - max} more line${lines.length - max === 1 ? "" : "s"})`));
+  return rows;
+}
+
+function cutRows(rows: string[], max: number): string[] {
+  if (rows.length <= max) return rows;
+  const more = rows.length - max;
+  const kept = rows.slice(0, max);
+  // A colour opened in the rows kept and closed in the rows cut must not run on into what follows.
+  if (kept.some((r) => r.includes("\x1b["))) kept[kept.length - 1] += "\x1b[0m";
+  return [...kept, pc.dim(`… (${more} more line${more === 1 ? "" : "s"} of this answer)`)];
+}

