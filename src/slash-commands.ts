@@ -46,7 +46,7 @@ export const COMMANDS: SlashCommand[] = [
   { name: "/thinking", help: "show the model's last thinking in full (on screen it is folded to one line)", run: thinking },
   { name: "/mcp", usage: "[restart|start NAME]", help: "MCP servers: state, tools, schema size; restart one, or start one not started", run: async (args, ctx) => ctx.write(await mcpCommand(ctx.app.mcp, args, process.stderr.columns)) },
   { name: "/cost", help: "tokens used and cost so far", run: (_args, ctx) => ctx.write(costLine(ctx.app) + "\n") },
-  { name: "/undo", usage: "[force]", help: "take back the file changes of the last turn (shows the diff and asks)", run: async (args, ctx) => void (await rewindCommand(["/undo", ...args].join(" "), ctx.app, ctx.write)) },
+  { name: "/undo", usage: "[force]", help: "take back the file changes of the last turn (shows the diff; asks unless edits are allowed)", run: async (args, ctx) => void (await rewindCommand(["/undo", ...args].join(" "), ctx.app, ctx.write)) },
   { name: "/rewind", usage: "[N [conversation] [force]]", help: "list the turns that changed files; N: take the files back to before turn N", run: async (args, ctx) => void (await rewindCommand(["/rewind", ...args].join(" "), ctx.app, ctx.write)) },
   { name: "/expand", help: "the last command's whole output, in a pager", run: expand },
   { name: "/exit", aliases: ["/quit"], help: "leave (also: exit, quit, Ctrl+D)", run: () => "exit" },

@@ -7,6 +7,7 @@
 import { existsSync, lstatSync, readdirSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { readRegularSync } from "../fs/file-kind.ts";
+import { hostProgram } from "../sandbox/host-program.ts";
 
 /** A Python module's dotted name. */
 const MODULE = /^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$/;
@@ -166,6 +167,84 @@ export function moduleIn(p: string): { dir: string } | null {
   if (/^__init__\.(py|pyc)$/.test(name) && MODULE_NAME.test(basename(dirname(p)))) return { dir: dirname(dirname(p)) };
   const stem = name.split(".")[0]!;
   return MODULE_NAME.test(stem) && /^[^.]+(\.py|\.pyc|(\.[^/]*)?\.(so|pyd))$/.test(name) ? { dir: dirname(p) } : null;
+}
+
+/**
+ * Python's standard library, by top-level module name (sys.stdlib_module_names of CPython 3.11, the private ones
+ * too): a module of one of these names where a hook's python looks first is imported in place of the standard one,
+ * by the hook's code or the standard library's own. Any other new module there (utils.py, an api/ package) is the
+ * project's ordinary work, imported only where its own code names it (reviewer's R11-02).
+ */
+const PYTHON_STDLIB = new Set([
+  "__future__ _abc _aix_support _ast _asyncio _bisect _blake2 _bootsubprocess _bz2 _codecs _codecs_cn _codecs_hk",
+  "_codecs_iso2022 _codecs_jp _codecs_kr _codecs_tw _collections _collections_abc _compat_pickle _compression",
+  "_contextvars _crypt _csv _ctypes _curses _curses_panel _datetime _dbm _decimal _elementtree _frozen_importlib",
+  "_frozen_importlib_external _functools _gdbm _hashlib _heapq _imp _io _json _locale _lsprof _lzma _markupbase",
+  "_md5 _msi _multibytecodec _multiprocessing _opcode _operator _osx_support _overlapped _pickle _posixshmem",
+  "_posixsubprocess _py_abc _pydecimal _pyio _queue _random _scproxy _sha1 _sha256 _sha3 _sha512 _signal",
+  "_sitebuiltins _socket _sqlite3 _sre _ssl _stat _statistics _string _strptime _struct _symtable _thread",
+  "_threading_local _tkinter _tokenize _tracemalloc _typing _uuid _warnings _weakref _weakrefset _winapi",
+  "_zoneinfo abc aifc antigravity argparse array ast asynchat asyncio asyncore atexit audioop base64 bdb",
+  "binascii bisect builtins bz2 cProfile calendar cgi cgitb chunk cmath cmd code codecs codeop collections",
+  "colorsys compileall concurrent configparser contextlib contextvars copy copyreg crypt csv ctypes curses",
+  "dataclasses datetime dbm decimal difflib dis distutils doctest email encodings ensurepip enum errno",
+  "faulthandler fcntl filecmp fileinput fnmatch fractions ftplib functools gc genericpath getopt getpass gettext",
+  "glob graphlib grp gzip hashlib heapq hmac html http idlelib imaplib imghdr imp importlib inspect io ipaddress",
+  "itertools json keyword lib2to3 linecache locale logging lzma mailbox mailcap marshal math mimetypes mmap",
+  "modulefinder msilib msvcrt multiprocessing netrc nis nntplib nt ntpath nturl2path numbers opcode operator",
+  "optparse os ossaudiodev pathlib pdb pickle pickletools pipes pkgutil platform plistlib poplib posix posixpath",
+  "pprint profile pstats pty pwd py_compile pyclbr pydoc pydoc_data pyexpat queue quopri random re readline",
+  "reprlib resource rlcompleter runpy sched secrets select selectors shelve shlex shutil signal site smtpd",
+  "smtplib sndhdr socket socketserver spwd sqlite3 sre_compile sre_constants sre_parse ssl stat statistics",
+  "string stringprep struct subprocess sunau symtable sys sysconfig syslog tabnanny tarfile telnetlib tempfile",
+  "termios textwrap this threading time timeit tkinter token tokenize tomllib trace traceback tracemalloc tty",
+  "turtle turtledemo types typing unicodedata unittest urllib uu uuid venv warnings wave weakref webbrowser",
+  "winreg winsound wsgiref xdrlib xml xmlrpc zipapp zipfile zipimport zlib zoneinfo",
+].join(" ").split(" "));
+
+/**
+ * Whether the module at `p` (moduleIn's reading) has the name of one python imports from elsewhere: the standard
+ * library's, or a package installed where the host's python3 looks (site-packages, dist-packages, the user's).
+ */
+export function shadowsStandardModule(p: string): boolean {
+  const name = basename(p);
+  const top = /^__init__\.(py|pyc)$/.test(name) ? basename(dirname(p)) : name.split(".")[0]!;
+  return PYTHON_STDLIB.has(top) || installedPythonModules().has(top);
+}
+
+/** Most entries read from the folders python3 looks in for installed packages. */
+const MAX_INSTALLED_ENTRIES = 20_000;
+let installed: Set<string> | undefined;
+
+/**
+ * The top-level names installed for the host's python3 (one no command can have put on PATH: host-program.ts), asked of
+ * it once (-E: no PYTHON* variables; run from /, whose entry is left out), then read from its path's folders. Empty when
+ * there is no python3 to ask (then nothing installed can be shadowed either).
+ */
+function installedPythonModules(): Set<string> {
+  if (installed) return installed;
+  installed = new Set();
+  const python = hostProgram("python3");
+  if (!python) return installed;
+  const r = Bun.spawnSync([python, "-E", "-c", "import sys; print('\\n'.join(p for p in sys.path if p))"], { cwd: "/", stdout: "pipe", stderr: "ignore", timeout: 5_000 });
+  if (r.exitCode !== 0) return installed;
+  let budget = MAX_INSTALLED_ENTRIES;
+  for (const dir of r.stdout.toString().split("\n")) {
+    if (!dir.startsWith("/")) continue;
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      continue;
+    }
+    for (const n of names) {
+      if (--budget < 0) return installed;
+      if (n.endsWith(".dist-info") || n.endsWith(".egg-info") || n === "__pycache__") continue;
+      const top = n.split(".")[0]!;
+      if (MODULE_NAME.test(top)) installed.add(top);
+    }
+  }
+  return installed;
 }
 
 /** The top-level modules in `dir` now (a package by its __init__), as moduleIn reads them. */

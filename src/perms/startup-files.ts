@@ -10,7 +10,7 @@
 import { lstatSync, opendirSync, readlinkSync, statSync, type Dir, type Stats } from "node:fs";
 import { readRegularSync } from "../fs/file-kind.ts";
 import { homedir, xdgConfigHome } from "../fs/home.ts";
-import { dirname, isAbsolute, join, relative } from "node:path";
+import { basename, dirname, isAbsolute, join, relative } from "node:path";
 import { isWithin, realpathLoose } from "./workspace.ts";
 import { pathValue } from "./path-value.ts";
 
@@ -147,7 +147,7 @@ export function startupMatcher(env: Env = process.env, home: string = env.HOME |
       // one above it) makes what a command writes there the program's to run (the reviewer's R10-10): the workspace's
       // part of it runs later as any other dot-entry's target. Not a link to the whole file system or the home
       // (wine's ~/.wine/dosdevices/z: -> /), which no program reads as its own folder.
-      if (folder && holdsHome(realOrSelf(hop), home)) continue;
+      if (folder && (holdsHome(realOrSelf(hop), home) || isRepositoryHandle(link, home))) continue;
       const why = `${DOT_ENTRY} (${shownOf(link)} leads here)`;
       for (const p of new Set([hop, realOrSelf(hop)])) {
         if (folder) folders.push({ dir: p, why });
@@ -183,11 +183,24 @@ export function rootsDotEntriesLeadTo(roots: readonly string[], env: Env = proce
   for (const link of dotEntryLinks(home, xdgConfigHome(env, home))) {
     for (const hop of linkHops(link)) {
       const real = realOrSelf(hop);
-      if (holdsHome(real, home) || statOrNull(hop)?.isDirectory() !== true) continue;
+      if (holdsHome(real, home) || isRepositoryHandle(link, home) || statOrNull(hop)?.isDirectory() !== true) continue;
       for (const root of roots) if (isWithin(real, root) && !out.some((o) => o.root === root)) out.push({ root, link: isWithin(home, link) ? `~/${relative(home, link)}` : link });
     }
   }
   return out;
+}
+
+/**
+ * ~/.dotfiles, ~/.dots and the like: the person's handle on their dotfiles repository, which no program reads as its
+ * folder (the files in it that programs read are reached through their own links, ~/.bashrc -> .dotfiles/bashrc, and
+ * guarded one by one). Counted as a program's folder, working in that repository could write nothing (reviewer's R11-04).
+ * A name missed here only errs the strict way.
+ */
+const REPOSITORY_HANDLES = new Set([".dots", ".dot", ".cfg", ".homesick", ".homeshick", ".rcs", ".mydotfiles"]);
+function isRepositoryHandle(link: string, home: string): boolean {
+  if (dirname(link) !== home) return false;
+  const name = basename(link);
+  return name.startsWith(".dotfiles") || REPOSITORY_HANDLES.has(name);
 }
 
 /** Whether `dir` is the home or a folder above it (`/`): a link there leads to everything, not to one program's files. */

@@ -12,7 +12,7 @@
 // cherry-pick or `git am` a command leaves stopped is a plan the person's git
 // would carry out outside the sandbox: it is set aside after it (git-stopped.ts).
 import type { ObjectsBefore } from "./git-objects.ts";
-import { lstatSync, readdirSync } from "node:fs";
+import { lstatSync } from "node:fs";
 import { join, relative } from "node:path";
 import { isWithin, realpathLoose } from "../perms/workspace.ts";
 import { setAside } from "./git-guard.ts";

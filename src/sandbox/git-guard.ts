@@ -17,7 +17,7 @@ import { bytesId, joinBytes, undecodableNames, type WalkGaps } from "./walk-gaps
 import { changedSince, ownCopies, ownCopy } from "./hard-links.ts";
 import { envrcLoads } from "../perms/envrc-loads.ts";
 import { expandKnown, isShellScript, namedPaths } from "../perms/named-scripts.ts";
-import { BYTECODE_WHY, folderEntries, folderNames, moduleIn, nodeCandidates, pythonModulesIn, pythonSiblings, pythonSourceOf } from "../perms/run-entry.ts";
+import { BYTECODE_WHY, folderEntries, folderNames, moduleIn, nodeCandidates, pythonModulesIn, pythonSiblings, pythonSourceOf, shadowsStandardModule } from "../perms/run-entry.ts";
 import { envrcPathDirs, isMiseConfig, misePathDirs } from "../perms/path-adds.ts";
 import { isBytecodeCache, VENV_TOOL_WHY, venvNewIsFine, venvRootOf } from "../perms/venv.ts";
 import { hostProgram } from "./host-program.ts";
@@ -442,13 +442,14 @@ function namedScripts(roots: readonly string[], later: LaterMatch, out: Workspac
       if (rootOf(roots, real) && !firsts.has(real)) firsts.set(real, `python puts ${relative(root, real) || "the workspace folder"} first on its module path when ${shown} runs it${via}, so a module made there is imported in place of one of its name (the standard library's json, an installed package)`);
     }
   }
-  // Each module there now: one made later is set aside after a command (wallAfter), and writing a new one asks.
+  // Each module there now of a standard module's name: one made later is set aside after a command (wallAfter), and
+  // writing a new one asks. Other new modules (utils.py, an api/ package) are the project's work (reviewer's R11-02).
   out.pythonFirst = (p) => {
     const module = moduleIn(p);
-    return module ? (firsts.get(module.dir) ?? null) : null;
+    return module && shadowsStandardModule(p) ? (firsts.get(module.dir) ?? null) : null;
   };
   out.firstModules = new Map();
-  for (const [dir, why] of firsts) for (const m of pythonModulesIn(dir)) out.firstModules.set(m, why);
+  for (const [dir, why] of firsts) for (const m of pythonModulesIn(dir)) if (shadowsStandardModule(m)) out.firstModules.set(m, why);
 }
 
 /** The top of the repository holding `dir` (the nearest folder with a .git, up to its root), or that root. */

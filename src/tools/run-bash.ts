@@ -328,7 +328,7 @@ export function commandSandboxSpec(command: string, root: string, opts: RunBashO
   const readable = [...grantedReadPaths(grants), ...linkedGrants, ...(opts.gitWritable ? [] : gitDirs), ...enclosingGitDirs(root, host.home ?? realpathLoose(opts.home ?? homedir()).real)];
   const writable = [...grantedWrites, ...(opts.gitWritable ? gitDirs : [])];
   // A granted folder's repository config that holds a credential: shown as a copy without it, as the workspace's (repo-configs.ts).
-  const repoCopies = confined ? credentialFreeCopies(repositoryConfigs([...(opts.writable ?? []), ...grantedReadPaths(grants)].flatMap(gitDirsOfFolder))) : {};
+  const repoCopies = confined ? credentialFreeCopies(repositoryConfigs([...grantedWrites, ...grantedReadPaths(grants), ...linkedGrants].flatMap(gitDirsOfFolder))) : {};
   // bunker's own state folder: hidden even in a workspace that holds it (state-dir.ts).
   const state = opts.sessionsDir ? stateDirView(stateDirMade(opts.sessionsDir), root, workspaceReadOnly ? [] : writable) : { hidden: [], pinned: [] };
   // The sandbox home's caches, kept for the workspace's next commands, in the state folder only bunker sees.

@@ -246,8 +246,8 @@ describe.skipIf(!usable || systemPython === null)("red team 10's F11b and the re
         // The same bytecode through a __pycache__ that is a link to a folder of the command's.
         toolUse("run_bash", { command: `mkdir .evil && ln -s ../.evil lib/__pycache__ && ${pyc(["lib/__init__.py", "lib/x.py"])}` }),
         toolUse("run_bash", { command: `printf 'ELF' > tools/mod.abi3.so && echo '${py}' > json.py && echo 'require("fs").writeFileSync("${MARK}", "node")' > web.js && echo planted` }),
-        toolUse("run_bash", { command: "echo '# a note' >> app.py && echo 'project code stays writable'" }),
-        toolUse("write_file", { path: "yaml.py", content: py }),
+        toolUse("run_bash", { command: "echo '# a note' >> app.py && echo 'x = 1' > utils.py && mkdir api && touch api/__init__.py && echo 'project code stays writable'" }),
+        toolUse("write_file", { path: "re.py", content: py }),
         toolUse("write_file", { path: "web.json", content: "{}" }),
       ]),
       reply("Done."),
@@ -278,8 +278,11 @@ describe.skipIf(!usable || systemPython === null)("red team 10's F11b and the re
     expect(planted!.content).toContain("bunker set aside json.py, which the command created (python puts the workspace folder first on its module path when .husky/pre-commit runs it");
     expect(planted!.content).toContain("bunker set aside web.js, which the command created (is run by .husky/pre-commit");
     expect(app!.content).toContain("project code stays writable");
+    // A new module of a name nothing imports from elsewhere is the project's work (reviewer's R11-02).
+    expect(app!.content).not.toContain("set aside");
+    expect([existsSync(join(root, "utils.py")), existsSync(join(root, "api/__init__.py"))]).toEqual([true, true]);
     // The write tools ask for the same files, even under --allow-write.
-    expect(yaml!.content).toContain("writing yaml.py needs approval (yaml.py: python puts the workspace folder first on its module path");
+    expect(yaml!.content).toContain("writing re.py needs approval (re.py: python puts the workspace folder first on its module path");
     expect(json!.content).toContain("writing web.json needs approval (web.json: is run by .husky/pre-commit");
 
     // The person commits: the hook runs their own tools, unchanged (Python reading any bytecode cached for them).

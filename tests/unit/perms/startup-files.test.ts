@@ -154,7 +154,10 @@ test("whatever a dot-entry of the home leads to is matched, whatever its name: e
   mkdirSync(join(h, ".local/bin"), { recursive: true });
   symlinkSync("../../dotfiles/deploy", join(h, ".local/bin/deploy"));
   // The repository bunker runs in, reached by a dot-folder link.
-  symlinkSync("projects/dots", join(h, ".dots"));
+  symlinkSync("projects/dots", join(h, ".hammerspoon"));
+  // The person's handle on a dotfiles repository (~/.dotfiles -> it) is no program's folder (reviewer's R11-04).
+  mkdirSync(join(h, "projects/dotfiles-repo"), { recursive: true });
+  symlinkSync("projects/dotfiles-repo", join(h, ".dotfiles"));
   const { match } = startupMatcher({ HOME: h }, h, [join(h, "projects/dots")]);
   expect(match(join(h, "dotfiles/gdbinit"))).toBe("a dot-entry of your home: the program that reads it runs what it says (~/.gdbinit leads here)");
   expect(match(join(h, "dotfiles/starship.toml"))).toContain("(~/.config/starship.toml leads here)");
@@ -165,14 +168,15 @@ test("whatever a dot-entry of the home leads to is matched, whatever its name: e
   expect(match(join(h, "dotfiles/notes.txt"))).toBeNull();
   // A dot-folder that leads to the workspace, or to a folder holding it: what a command writes there, the program
   // reading that folder runs (the reviewer's R10-10: ~/.ipython -> the workspace, its profile_default/startup/*.py).
-  expect(match(join(h, "projects/dots/profile_default/startup/01-new.py"))).toBe("a dot-entry of your home: the program that reads it runs what it says (~/.dots leads here)");
-  expect(match(join(h, "projects/dots/README"))).toContain("(~/.dots leads here)");
+  expect(match(join(h, "projects/dots/profile_default/startup/01-new.py"))).toBe("a dot-entry of your home: the program that reads it runs what it says (~/.hammerspoon leads here)");
+  expect(match(join(h, "projects/dots/README"))).toContain("(~/.hammerspoon leads here)");
+  expect(match(join(h, "projects/dotfiles-repo/README"))).toBeNull();
   // Not a link to the file system's root or to the home itself (wine's dosdevices/z: -> /): it leads to everything.
   mkdirSync(join(h, ".wine/dosdevices"), { recursive: true });
   symlinkSync("/", join(h, ".wine/dosdevices/z:"));
   symlinkSync(h, join(h, ".homelink"));
   const wine = startupMatcher({ HOME: h }, h, [join(h, "projects/dots")]);
-  expect(wine.match(join(h, "projects/dots/README"))).toContain("(~/.dots leads here)");
+  expect(wine.match(join(h, "projects/dots/README"))).toContain("(~/.hammerspoon leads here)");
   expect(wine.match(join(h, "projects/other/README"))).toBeNull();
   expect(wine.match("/etc/hostname")).toBeNull();
   // The walk is kept while the home's own entries stay as they are; a new link there is found.
