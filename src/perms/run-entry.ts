@@ -206,10 +206,60 @@ const PYTHON_STDLIB = new Set([
  * Whether the module at `p` (moduleIn's reading) has the name of one python imports from elsewhere: the standard
  * library's, or a package installed where the host's python3 looks (site-packages, dist-packages, the user's).
  */
-export function shadowsStandardModule(p: string): boolean {
+export function shadowsStandardModule(p: string, folder: string = moduleIn(p)?.dir ?? dirname(p)): boolean {
   const name = basename(p);
   const top = /^__init__\.(py|pyc)$/.test(name) ? basename(dirname(p)) : name.split(".")[0]!;
-  return PYTHON_STDLIB.has(top) || installedPythonModules().has(top);
+  if (PYTHON_STDLIB.has(top) || installedPythonModules().has(top)) return true;
+  // The folder python puts first, and the two above it (a script's tools/ folder in a project with .venv/ at its top).
+  for (let d = folder, up = 0; up < 3; d = dirname(d), up++) if (venvModulesBeside(d).has(top)) return true;
+  return false;
+}
+
+const venvNames = new Map<string, Set<string>>();
+
+/**
+ * The top-level names installed in the virtual environments in `folder` (`.venv/`, `venv/`: a folder holding a
+ * pyvenv.cfg), whose python a hook may run (`.venv/bin/python -m tools.lint`) and which imports them by name
+ * (reviewer's R11-16). Read once a folder.
+ */
+function venvModulesBeside(folder: string): Set<string> {
+  const known = venvNames.get(folder);
+  if (known) return known;
+  const names = new Set<string>();
+  venvNames.set(folder, names);
+  let entries: string[];
+  try {
+    entries = readdirSync(folder);
+  } catch {
+    return names;
+  }
+  for (const e of entries) {
+    if (!existsSync(join(folder, e, "pyvenv.cfg"))) continue;
+    let libs: string[] = [];
+    try {
+      libs = readdirSync(join(folder, e, "lib")).filter((l) => l.startsWith("python"));
+    } catch {
+      continue;
+    }
+    for (const l of libs) addModuleNames(join(folder, e, "lib", l, "site-packages"), names, { left: MAX_INSTALLED_ENTRIES });
+  }
+  return names;
+}
+
+/** The top-level module names in one folder of python's path, within the budget left. */
+function addModuleNames(dir: string, into: Set<string>, budget: { left: number }): void {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const n of names) {
+    if (--budget.left < 0) return;
+    if (n.endsWith(".dist-info") || n.endsWith(".egg-info") || n === "__pycache__") continue;
+    const top = n.split(".")[0]!;
+    if (MODULE_NAME.test(top)) into.add(top);
+  }
 }
 
 /** Most entries read from the folders python3 looks in for installed packages. */
@@ -228,22 +278,8 @@ function installedPythonModules(): Set<string> {
   if (!python) return installed;
   const r = Bun.spawnSync([python, "-E", "-c", "import sys; print('\\n'.join(p for p in sys.path if p))"], { cwd: "/", stdout: "pipe", stderr: "ignore", timeout: 5_000 });
   if (r.exitCode !== 0) return installed;
-  let budget = MAX_INSTALLED_ENTRIES;
-  for (const dir of r.stdout.toString().split("\n")) {
-    if (!dir.startsWith("/")) continue;
-    let names: string[];
-    try {
-      names = readdirSync(dir);
-    } catch {
-      continue;
-    }
-    for (const n of names) {
-      if (--budget < 0) return installed;
-      if (n.endsWith(".dist-info") || n.endsWith(".egg-info") || n === "__pycache__") continue;
-      const top = n.split(".")[0]!;
-      if (MODULE_NAME.test(top)) installed.add(top);
-    }
-  }
+  const budget = { left: MAX_INSTALLED_ENTRIES };
+  for (const dir of r.stdout.toString().split("\n")) if (dir.startsWith("/")) addModuleNames(dir, installed, budget);
   return installed;
 }
 

@@ -119,10 +119,12 @@ function checkoutFrom(gitDir: string, message: string, refs: Record<string, stri
  * for the person and the model. A file git could not be asked about has its added lines removed all the same.
  */
 export function reflogsAfter(worktree: string, before: RefsBefore, logs: ReflogsBefore, laterWhy: (path: string) => string | null, max = 20): string[] {
+  const files = new Set([...logsDirs(before.gitDir).flatMap((d) => reflogFiles(d)).filter((f) => !logs.has(f) || logs.get(f) !== readText(f))]);
+  // No reflog changed (most commands): no git asked.
+  if (files.size === 0) return [];
   const now = hostGit(before.gitDir, ["for-each-ref", "--format=%(objectname)"]);
   const head = hostGit(before.gitDir, ["rev-parse", "--verify", "-q", "HEAD"])?.trim() ?? "";
   const known = new Set([...Object.values(before.refs), ...(now ?? "").split("\n").filter(Boolean), head].filter(Boolean));
-  const files = new Set([...logsDirs(before.gitDir).flatMap((d) => reflogFiles(d)).filter((f) => !logs.has(f) || logs.get(f) !== readText(f))]);
   const lines: string[] = [];
   for (const file of files) {
     const text = readText(file);

@@ -220,7 +220,7 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
           ...(spec.repositories ? wallAfter([ctx.root, ...(spec.grantedRoots ?? [])], spec.repositories) : []),
           ...(spec.grantedGit ? grantedGitAfter(ctx.root, spec.grantedGit) : []),
           ...(spec.grantedGit?.objects ?? []).flatMap((o) => objectsAfter(o, ctx.root)),
-          ...oneLook(() => (spec.grantedGit?.history ?? []).flatMap((h) => [...committedRunsLater(h.worktree, h, laterWhy), ...stagedRunsLater(h.worktree, h, laterWhy), ...replaceRefsMade(h), ...newlyHidden(h.worktree, h), ...(logs ? reflogsAfter(h.worktree, h, logs, laterOf(ctx.root, opts).match) : [])])),
+          ...oneLook(() => (spec.grantedGit?.history ?? []).flatMap((h) => [...committedRunsLater(h.worktree, h, laterWhy), ...stagedRunsLater(h.worktree, h, laterWhy), ...replaceRefsMade(h), ...newlyHidden(h.worktree, h), ...(logs ? reflogsAfter(h.worktree, h, logs, laterWhy) : [])])),
         ]);
         for (const line of disarmed) ctx.ui.info(`  ${escapeControl(line)}`);
         const notes = [

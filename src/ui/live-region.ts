@@ -90,11 +90,22 @@ export class LiveRegion {
       this.held.push(text);
       return;
     }
-    this.out.write(this.eraseCode() + text + (text.endsWith("\n") ? "" : "\n"));
+    // Written with the frame that redraws the region under it: one write, not two (a write is most of a frame's cost).
+    this.pending = this.eraseCode() + text + (text.endsWith("\n") ? "" : "\n");
     this.drawn = false;
     this.shown = [];
     this.cursorRow = 0;
     this.draw();
+    this.write("");
+  }
+
+  /** What `print` wrote that goes out with the next write. */
+  private pending = "";
+
+  private write(text: string): void {
+    const out = this.pending + text;
+    this.pending = "";
+    if (out) this.out.write(out);
   }
 
   /** Takes the region off the screen (for a prompt that needs the whole terminal) until `show`. */
@@ -111,7 +122,7 @@ export class LiveRegion {
   }
 
   erase(): void {
-    if (this.drawn) this.out.write(this.eraseCode() + "\x1b[?25h");
+    if (this.drawn) this.write(this.eraseCode() + "\x1b[?25h");
     this.drawn = false;
     this.shown = [];
     this.cursorRow = 0;
@@ -132,31 +143,35 @@ export class LiveRegion {
     if (this.drawn && cols !== this.drawnCols) {
       // A resize: the terminal has re-wrapped the rows drawn for the old width. Clear from the region's top
       // (where it is now) and draw it all again.
-      this.out.write(this.eraseCode());
+      this.write(this.eraseCode());
       this.drawn = false;
       this.shown = [];
       this.cursorRow = 0;
     }
     const lines: { text: string; width: number; cursor?: number; part: string }[] = [];
     let edited: string | undefined;
+    const rowsOf = (l: { width: number }) => Math.floor(l.width / cols) + 1;
+    // Rows the lines take (a line as wide as the screen or wider wraps: the one being edited), counted as they come.
+    let total = 0;
     for (const name of this.order) {
       const part = this.parts.get(name);
       if (!part) continue;
       if (part.cursor) edited = name;
       for (let i = 0; i < part.lines.length; i++) {
         const text = part.lines[i]!;
-        if (part.cursor?.line === i) lines.push({ text, width: displayWidth(text), cursor: part.cursor.col, part: name });
+        let line: { text: string; width: number; cursor?: number; part: string };
+        if (part.cursor?.line === i) line = { text, width: displayWidth(text), cursor: part.cursor.col, part: name };
         // A line known to be narrower than the screen takes one row; its exact width is not needed.
-        else if (part.fitsFor === cols) lines.push({ text, width: 0, cursor: undefined, part: name });
+        else if (part.fitsFor === cols) line = { text, width: 0, cursor: undefined, part: name };
         else {
           const fitted = this.fit(text, cols);
-          lines.push({ text: fitted.text, width: fitted.width, cursor: undefined, part: name });
+          line = { text: fitted.text, width: fitted.width, cursor: undefined, part: name };
         }
+        lines.push(line);
+        total += rowsOf(line);
       }
     }
-    const rowsOf = (l: { width: number }) => Math.floor(l.width / cols) + 1;
     // Too tall for the screen: the oldest rows of the preview go first.
-    let total = lines.reduce((n, l) => n + rowsOf(l), 0);
     while (total > this.maxRows && lines.length > 1 && lines[0]!.cursor === undefined && lines[0]!.part !== edited) total -= rowsOf(lines.shift()!);
     // Then the first lines of the text being edited (a long paste): a row in their place keeps its marker and
     // says how many are above, so the screen still shows where the message starts.
@@ -175,7 +190,7 @@ export class LiveRegion {
     }
     if (lines.length === 0) return this.erase();
 
-    if (!lines.some((l) => l.cursor !== undefined)) return this.drawBottomUp(lines);
+    if (edited === undefined || !lines.some((l) => l.cursor !== undefined)) return this.drawBottomUp(lines);
 
     // Rows above the first line that changed stay as they are on screen; only the rest is written.
     let first = 0;
@@ -214,7 +229,7 @@ export class LiveRegion {
     out += "\r" + vertical(target!.row - at) + (target!.col > 0 ? `\x1b[${target!.col}C` : "") + "\x1b[?25h";
     this.cursorRow = target!.row;
     this.cursorKey = key;
-    this.out.write(out + AUTOWRAP);
+    this.write(out + AUTOWRAP);
     this.drawn = true;
     this.shown = lines.map((l) => l.text);
     this.drawnCols = cols;
@@ -242,16 +257,19 @@ export class LiveRegion {
       unchanged &&= texts[i] === this.shown[i];
     }
     if (unchanged) return;
-    let out = FRAME_START + (this.drawn ? vertical(-this.cursorRow) + CLEAR_DOWN : "\r");
-    // Room for the region below its top (scrolling the screen where the region reaches its bottom), then back up.
-    if (lines.length > 1) out += "\r\n".repeat(lines.length - 1) + vertical(-(lines.length - 1));
+    // The cursor is hidden already when the last frame was one of these.
+    let out = (this.drawn && this.cursorKey === "" ? SYNC_START + NO_AUTOWRAP : FRAME_START) + (this.drawn ? vertical(-this.cursorRow) + CLEAR_DOWN : "\r");
+    // Room for the region below its top (scrolling the screen where the region reaches its bottom), then back up;
+    // the rows the last frame took are there still.
+    const room = lines.length - 1 - (this.drawn ? this.shown.length - 1 : 0);
+    if (room > 0) out += "\r\n".repeat(lines.length - 1) + vertical(-(lines.length - 1));
     // Each line is written on the first row, pushing the ones written before it down: a line narrower than any
     // screen the region is drawn on as it is (the cursor stays short of where a re-wrap could split its row), a
     // wider one backwards in insert mode, the cursor at the row's start. (Each insert moves the rest of the row up
     // to its right edge, and tmux then counts the row as written up to there: a re-wrap gives it that many rows
     // more, below the region's top.)
     out += this.inserts.frame(texts);
-    this.out.write(out + FRAME_END);
+    this.write(out + FRAME_END);
     this.cursorRow = 0;
     this.cursorKey = "";
     this.drawn = true;

@@ -3,7 +3,7 @@
 import { expect, test } from "bun:test";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { folderEntries, moduleArg, moduleFiles, moduleIn, moduleNames, nodeCandidates, pythonModulesIn, pythonSiblings, pythonSourceOf } from "../../../src/perms/run-entry.ts";
+import { folderEntries, moduleArg, moduleFiles, moduleIn, moduleNames, nodeCandidates, pythonModulesIn, pythonSiblings, pythonSourceOf, shadowsStandardModule } from "../../../src/perms/run-entry.ts";
 import { tempDir } from "../../support/context.ts";
 
 test("-m NAME and -mNAME name a module; anything else does not", () => {
@@ -80,4 +80,17 @@ test("the top-level modules of a folder python looks in first: files, extension 
   expect(moduleIn("/w/re.py")).toEqual({ dir: "/w" });
   expect(moduleIn("/w/yaml/__init__.py")).toEqual({ dir: "/w" });
   expect(moduleIn("/w/notes.txt")).toBeNull();
+});
+
+test("a new module where a hook's python looks first counts only under a name python imports from elsewhere: the standard library's, the host python3's packages, a virtual environment's beside it (reviewer's R11-02, R11-16)", () => {
+  const dir = tempDir("bunker-shadow-");
+  mkdirSync(join(dir, ".venv/lib/python3.11/site-packages/yamlx"), { recursive: true });
+  writeFileSync(join(dir, ".venv/pyvenv.cfg"), "home = /usr/bin\n");
+  mkdirSync(join(dir, "tools"));
+  expect(shadowsStandardModule(join(dir, "json.py"))).toBe(true);
+  expect(shadowsStandardModule(join(dir, "re/__init__.py"))).toBe(true);
+  expect(shadowsStandardModule(join(dir, "yamlx.py"))).toBe(true);
+  expect(shadowsStandardModule(join(dir, "tools/yamlx.py"))).toBe(true);
+  expect(shadowsStandardModule(join(dir, "utils.py"))).toBe(false);
+  expect(shadowsStandardModule(join(dir, "api/__init__.py"))).toBe(false);
 });

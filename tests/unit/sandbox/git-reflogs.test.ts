@@ -106,3 +106,22 @@ test("before and after, without a sandbox: an added line naming a commit no ref 
   expect(reflogsAfter(root, before, logs, (p) => (p.includes("/.husky/") ? "runs on git commit" : null))).toEqual([]);
   expect(readFileSync(join(gitDir, "logs/HEAD"), "utf8")).toContain(`${id} P <p@x>`);
 });
+
+test("a command that changes no reflog costs no git after it", () => {
+  const { root } = personRepo();
+  const gitDir = join(root, ".git");
+  const before = refsOf(gitDir)!;
+  const logs = reflogsBefore([gitDir]);
+  const real = Bun.spawnSync;
+  let spawned = 0;
+  Bun.spawnSync = ((...args: Parameters<typeof Bun.spawnSync>) => {
+    spawned++;
+    return real(...args);
+  }) as typeof Bun.spawnSync;
+  try {
+    expect(reflogsAfter(root, before, logs, () => null)).toEqual([]);
+  } finally {
+    Bun.spawnSync = real;
+  }
+  expect(spawned).toBe(0);
+});
