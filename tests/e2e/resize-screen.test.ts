@@ -152,8 +152,9 @@ describe.skipIf(!tmuxAvailable)("resizing the terminal (tmux)", () => {
     if (stale.length > 0) expect(wanted[stale.length - 1]!.startsWith(stale.at(-1)!)).toBe(true);
   }, 40_000);
 
-  test("while a command runs, 100 → 40 columns: no stale output rows or status lines", async () => {
-    const command = "for i in $(seq 1 25); do echo output row $i; sleep 0.1; done";
+  /** A command printing 25 rows of `row`, the window narrowed from 100 to 40 columns while it runs, the screen once settled. */
+  async function resizedDuringCommand(row: string) {
+    const command = `for i in $(seq 1 25); do echo output row $i${row}; sleep 0.1; done`;
     const t = await startRepl([reply([toolUse("run_bash", { command })]), reply("Ran it.")], 100, ["--allow-run"]);
     t.keys(["go"], true);
     t.keys(["Enter"]);
@@ -161,6 +162,11 @@ describe.skipIf(!tmuxAvailable)("resizing the terminal (tmux)", () => {
     t.resize(40, ROWS);
     await t.waitFor("Ran it.", 20_000);
     await settledAt(t, 40, true);
+    return t;
+  }
+
+  test("while a command runs, 100 → 40 columns: no stale output rows or status lines", async () => {
+    const t = await resizedDuringCommand("");
     const screen = t.screen();
     expect(screen).not.toContain("esc to interrupt");
     expect(statusRows(screen)).toHaveLength(1);
@@ -173,14 +179,7 @@ describe.skipIf(!tmuxAvailable)("resizing the terminal (tmux)", () => {
 
   test("while a command with rows wider than the new width runs, 100 → 40 columns: the screen keeps no stale output row", async () => {
     // A new user's F25: rows the terminal re-wraps into more rows than were drawn.
-    const command = "for i in $(seq 1 25); do echo output row $i with some extra words to make it long enough to wrap at narrow widths; sleep 0.1; done";
-    const t = await startRepl([reply([toolUse("run_bash", { command })]), reply("Ran it.")], 100, ["--allow-run"]);
-    t.keys(["go"], true);
-    t.keys(["Enter"]);
-    await t.waitFor("output row 8");
-    t.resize(40, ROWS);
-    await t.waitFor("Ran it.", 20_000);
-    await settledAt(t, 40, true);
+    const t = await resizedDuringCommand(" with some extra words to make it long enough to wrap at narrow widths");
     const visible = t.visible();
     expect(statusRows(t.screen())).toHaveLength(1);
     // On the screen: the result's last lines once, none of the rows drawn while it ran.
