@@ -43,3 +43,28 @@ export function deniedWriteFolders(deny: PathRules, roots: readonly string[]): s
   }
   return out;
 }
+
+/** Most files one deny-write glob keeps read-only one by one: past it, its fixed folder is read-only whole (bubblewrap takes about 3 000 mounts at most, slowly). */
+export const MAX_FILE_MOUNTS = 200;
+
+/**
+ * The read-only mounts for the deny-write globs, given the wall's (`wallReadOnly`, each file it matched among them):
+ * each `DIR/**` folder whole, and the fixed folder of a glob that matches more than `max` files (the README says so);
+ * the wall's paths inside those folders left out (the folder's mount holds them). Refused when such a glob's fixed
+ * folder is a writable root itself (`**\/*.sql` matching thousands of files): which rule to narrow.
+ */
+export function deniedWriteMounts(deny: PathRules, roots: readonly string[], wallReadOnly: readonly string[], max = MAX_FILE_MOUNTS): { folders: string[]; wall: string[] } | { refused: string } {
+  const folders = deniedWriteFolders(deny, roots);
+  const inFolder = (p: string) => folders.some((f) => isWithin(f, p) && f !== p);
+  for (const glob of deny.globs) {
+    const g = new Bun.Glob(glob);
+    const matched = wallReadOnly.filter((p) => !inFolder(p) && g.match(p)).length;
+    if (matched <= max) continue;
+    const base = globBase(glob);
+    if (!roots.some((r) => isWithin(r, base) && r !== base)) {
+      return { refused: `the deny-write rule ${glob} matches more than ${max} files, too many to keep read-only one by one, and its fixed part is a whole writable folder. Narrow the rule to the folder that holds them (like migrations/** instead of **/*.sql), or deny that folder as a path (--deny-write=PATH, read-only whole)` };
+    }
+    if (!folders.includes(base)) folders.push(base);
+  }
+  return { folders, wall: wallReadOnly.filter((p) => !inFolder(p)) };
+}

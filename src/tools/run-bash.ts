@@ -31,7 +31,7 @@ import { reflogsAfter, reflogsBefore } from "../sandbox/git-reflogs.ts";
 import { hiddenHistoryNote } from "../sandbox/denied-history.ts";
 import { deniedProgramFiles } from "../sandbox/denied-programs.ts";
 import { prlimitProgram } from "../sandbox/process-limits.ts";
-import { deniedWriteFolders, deniedWriteRules } from "../sandbox/denied-writes.ts";
+import { deniedWriteMounts, deniedWriteRules } from "../sandbox/denied-writes.ts";
 import { loopbackNote, refusalNote, startCommandNet } from "../net/command-net.ts";
 import { grantedLoopbackTargets, permissionGate } from "../net/gate.ts";
 import { deniedPins, scanDenied } from "../sandbox/denied-files.ts";
@@ -315,6 +315,9 @@ export function commandSandboxSpec(command: string, root: string, opts: RunBashO
   // The git wall: every repository site, runs-later file and folder the walk cannot list read-only (git-wall.ts).
   const wall = confined && !workspaceReadOnly ? wallBefore(roots, laterOf(root, opts, roots), host.gitConfig ?? [], realpathLoose(opts.home ?? homedir()).real, topGit) : null;
   if (wall && "refusal" in wall) throw new ToolError(`not run: ${wall.refusal}`);
+  // Deny-write globs: each DIR/** folder read-only whole, a glob matching too many files for a mount each by its folder (denied-writes.ts).
+  const denied = wall ? deniedWriteMounts(grants.deny.write, roots, wall.readOnly) : null;
+  if (denied && "refused" in denied) throw new ToolError(`not run: ${denied.refused}`);
   // Under --allow-write=.git: history writable, what git obeys (config, hooks, info, commondir) not, nor the .git file that names the git directory.
   const gitGrant = wall && opts.gitWritable ? grantedGit([...topGit, ...gitDirs], roots) : undefined;
   // Its refs, to see after it what it committed (git-history.ts): a repository's work tree is the folder holding its .git; a linked one's, the workspace.
@@ -357,8 +360,8 @@ export function commandSandboxSpec(command: string, root: string, opts: RunBashO
       ...state.hidden,
     ],
     ...(pinned.length > 0 ? { pinned } : {}),
-    readOnly: [...(opts.readOnly ?? []), ...(wall ? deniedWriteFolders(grants.deny.write, roots) : []), ...(wall?.readOnly ?? []), ...dotGitFile],
-    ...(wall ? { wallPaths: wall.readOnly } : {}),
+    readOnly: [...(opts.readOnly ?? []), ...(denied?.folders ?? []), ...(denied?.wall ?? []), ...dotGitFile],
+    ...(denied ? { wallPaths: denied.wall } : {}),
     ...(gitGrant ? { grantedGit: gitGrant } : {}),
     workspaceReadOnly,
     ...(workspaceLinkedAs ? { workspaceLinkedAs } : {}),

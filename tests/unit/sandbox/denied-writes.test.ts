@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { emptyPathRules } from "../../../src/perms/policy.ts";
 import { detectSandbox } from "../../../src/sandbox/detect.ts";
-import { deniedWriteFolders, deniedWriteRules } from "../../../src/sandbox/denied-writes.ts";
+import { deniedWriteFolders, deniedWriteMounts, deniedWriteRules } from "../../../src/sandbox/denied-writes.ts";
 import { runUnderFlags } from "../../support/confined.ts";
 import { unseenDir } from "../../support/context.ts";
 
@@ -23,6 +23,19 @@ describe("which folders a deny-write glob keeps read-only whole", () => {
     expect(deniedWriteFolders(deny, [ws])).toEqual([`${ws}/migrations`]);
     // Outside every writable root, nothing to mount.
     expect(deniedWriteFolders(deny, ["/somewhere/else"])).toEqual([]);
+  });
+
+  test("a glob matching more files than can be mounted one by one: its folder whole, or refused when that is the root", () => {
+    const deny = emptyPathRules();
+    deny.globs.push(`${ws}/infra/**/*.tf`, `${ws}/migrations/**`);
+    const files = (dir: string, n: number) => Array.from({ length: n }, (_, i) => `${ws}/${dir}/f${i}.tf`);
+    // Few matches: each file mounted; the wall's paths inside a DIR/** folder are left to the folder's mount.
+    expect(deniedWriteMounts(deny, [ws], [...files("infra", 3), `${ws}/migrations/old/x.tf`], 5)).toEqual({ folders: [`${ws}/migrations`], wall: files("infra", 3) });
+    expect(deniedWriteMounts(deny, [ws], files("infra", 6), 5)).toEqual({ folders: [`${ws}/migrations`, `${ws}/infra`], wall: [] });
+    const everywhere = emptyPathRules();
+    everywhere.globs.push(`${ws}/**/*.tf`);
+    const refused = deniedWriteMounts(everywhere, [ws], files("infra", 6), 5);
+    expect("refused" in refused && refused.refused).toStartWith(`the deny-write rule ${ws}/**/*.tf matches more than 5 files`);
   });
 
   test("each glob is a rule for the wall's walk, matched where it points and not followed for the names it holds", () => {
