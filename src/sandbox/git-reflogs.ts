@@ -131,10 +131,13 @@ export function reflogsAfter(worktree: string, before: RefsBefore, logs: Reflogs
     const was = logs.get(file) ?? "";
     // Not a regular file now (a link to elsewhere): nothing of it is kept.
     const added = (text === null ? [] : addedLines(was, text)).map(parseLine);
-    const suspects = added.map((l) => {
+    const named = added.map((l) => {
       const from = checkoutFrom(before.gitDir, l.message, before.refs);
       return { line: l, ids: [...l.ids, ...(from ? [from] : [])].filter((id) => !known.has(id)) };
-    }).filter((s) => s.ids.length > 0);
+    });
+    // A commit a ref tip holds (an ancestor: the first of two commits, a rebase's picks) is held too (reviewer's R11-09).
+    const unheld = unreachable(before.gitDir, [...new Set(named.flatMap((s) => s.ids))], [...known]);
+    const suspects = named.map((s) => ({ ...s, ids: unheld === null ? s.ids : s.ids.filter((id) => unheld.has(id)) })).filter((s) => s.ids.length > 0);
     if (text !== null && suspects.length === 0) continue;
     const brought = now === null ? null : broughtLater(before.gitDir, worktree, [...new Set(suspects.flatMap((s) => s.ids))], [...known], head, laterWhy);
     const drop = suspects.filter((s) => brought === null || s.ids.some((id) => brought.has(id)));
@@ -168,6 +171,15 @@ export function reflogsAfter(worktree: string, before: RefsBefore, logs: Reflogs
     }
   }
   return lines;
+}
+
+/** Of `ids`, the commits no ref in `known` reaches (null when git cannot say: each is then judged). */
+function unreachable(gitDir: string, ids: string[], known: string[]): Set<string> | null {
+  if (ids.length === 0) return new Set();
+  const out = hostGit(gitDir, ["rev-list", "--stdin"], undefined, [...ids.map((id) => `${id}\n`), ...known.map((k) => `^${k}\n`)].join(""));
+  if (out === null) return null;
+  const reached = new Set(out.split("\n").filter(Boolean));
+  return new Set(ids.filter((id) => reached.has(id)));
 }
 
 /** What reads a reflog, in the person's words. */

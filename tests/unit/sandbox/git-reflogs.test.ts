@@ -90,6 +90,17 @@ describe.skipIf(!usable)("reflog lines a command adds, in the real sandbox under
     expect(g("stash", "list").trim().split("\n")).toHaveLength(2);
     expect(g("log", "-g", "--format=%gs", "HEAD").trim().split("\n").slice(0, 2)).toEqual(["commit: two", "commit: one"]);
   });
+
+  test("two commits in one command, the second changing a hook: the first's reflog line stays (a ref tip holds it), and no reflog line is said to be removed (reviewer's R11-09)", async () => {
+    const { root, g } = personRepo();
+    // The person's own edit of the hook, which the model is asked to commit after its code.
+    writeFileSync(join(root, ".husky/pre-commit"), "#!/bin/sh\ntrue\necho checked\n");
+    const G = "git -c user.email=p@x -c user.name=P";
+    const r = await command(root, `echo b >> app.py && ${G} commit -qm code app.py && ${G} commit -qam 'hook: run tests' && echo done`);
+    expect(r).toContain("done");
+    expect(r).not.toContain("bunker removed a line");
+    expect(g("log", "-g", "--format=%gs", "HEAD").trim().split("\n").slice(0, 2)).toEqual(["commit: hook: run tests", "commit: code"]);
+  });
 });
 
 test("before and after, without a sandbox: an added line naming a commit no ref holds and that brings nothing is kept", () => {
