@@ -28,8 +28,20 @@ function logsDirs(gitDir: string): string[] {
   const common = commondirTarget(readSmallText(join(gitDir, "commondir")));
   const dirs = [join(gitDir, "logs")];
   if (common) dirs.push(join(gitDir, common, "logs"));
+  // The person's linked worktrees keep their own HEAD's reflog (`git checkout -` there reads it: red team 11's F01c).
+  for (const w of linkedWorktrees(common ? join(gitDir, common) : gitDir)) dirs.push(join(w, "logs"));
   return dirs;
 }
+
+/** The git directories of a repository's linked worktrees (`.git/worktrees/NAME`). */
+function linkedWorktrees(commonDir: string): string[] {
+  try {
+    return readdirSync(join(commonDir, "worktrees")).map((w) => join(commonDir, "worktrees", w));
+  } catch {
+    return [];
+  }
+}
+
 
 /** The reflog files under `dir` (regular files only: what a command made otherwise is judged after as new). */
 function reflogFiles(dir: string, out: string[] = []): string[] {

@@ -4,7 +4,7 @@
 // afterwards must not bring the hook. A command's own stashes and commits keep their reflog.
 import { afterAll, describe, expect, test } from "bun:test";
 import { chmodSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { emptyGrants } from "../../../src/perms/policy.ts";
 import { detectSandbox } from "../../../src/sandbox/detect.ts";
 import { reflogsAfter, reflogsBefore } from "../../../src/sandbox/git-reflogs.ts";
@@ -63,6 +63,18 @@ describe.skipIf(!usable)("reflog lines a command adds, in the real sandbox under
     expect(readFileSync(join(root, ".husky/pre-commit"), "utf8")).toBe("#!/bin/sh\ntrue\n");
     expect(readFileSync(join(root, "app.py"), "utf8")).toBe("app\nwip\n");
     expect(r).toMatch(/note: bunker removed a line the command added to \.git\/logs\/refs\/stash naming commit [0-9a-f]{12}, which no ref holds and which brings \.husky\/pre-commit \(runs on git commit \(husky hooks\)\): git stash pop or git stash apply would have written it/);
+  });
+
+  test("a forged line in the person's linked worktree's own reflog (.git/worktrees/NAME/logs/HEAD): removed and said; git checkout - there brings no hook (red team 11's F01c)", async () => {
+    const { root, g } = personRepo();
+    const other = `${root}-feature`;
+    made.push(other);
+    g("worktree", "add", "-q", other, "-b", "feature");
+    const log = ".git/worktrees/" + basename(other) + "/logs/HEAD";
+    const r = await command(root, `${EVIL}; printf '%s %s P <p@x> 1764170000 +0000\\tcheckout: moving from %s to feature\\n' $H $H $W >> ${log} && echo appended`);
+    expect(r).toContain("appended");
+    expect(r).toContain(`bunker removed a line the command added to ${log} naming commit`);
+    expect(readFileSync(join(root, log), "utf8")).not.toContain("moving from");
   });
 
   test("a forged HEAD@{1} and a checkout line going back to the commit: both removed; git reset --hard HEAD@{1} and git checkout - bring no hook", async () => {
