@@ -20,7 +20,14 @@ export const DENIED_WRITE_WHY = "a deny-write rule covers it";
 
 /** The deny-write globs as rules for the git wall's walk: matched where they point (absolute), not followed for names they hold. */
 export function deniedWriteRules(deny: PathRules): RunsLaterRule[] {
-  return deny.globs.map((glob) => ({ glob, why: `${DENIED_WRITE_WHY} (${glob})`, ci: true }));
+  const rules = deny.globs.map((glob) => ({ glob, why: `${DENIED_WRITE_WHY} (${glob})`, ci: true }));
+  // A denied path that is not there yet (prod.yml, deploy/): one a command makes there is set aside after it, as a
+  // glob's new match is; one that is there is mounted read-only (red team 11's F03b).
+  for (const p of deny.paths) {
+    const literal = p.replace(/[*?[\]{}!\\]/g, (c) => `\\${c}`);
+    rules.push({ glob: literal, why: `${DENIED_WRITE_WHY} (${p})`, ci: true }, { glob: `${literal}/**`, why: `${DENIED_WRITE_WHY} (${p})`, ci: true });
+  }
+  return rules;
 }
 
 /**

@@ -43,6 +43,12 @@ describe("which folders a deny-write glob keeps read-only whole", () => {
     deny.globs.push(`${ws}/migrations/**`);
     expect(deniedWriteRules(deny)).toEqual([{ glob: `${ws}/migrations/**`, why: `a deny-write rule covers it (${ws}/migrations/**)`, ci: true }]);
   });
+
+  test("each denied path is a rule too, for itself and what is below it, its own characters taken as they are", () => {
+    const deny = emptyPathRules();
+    deny.paths.push(`${ws}/prod[1].yml`);
+    expect(deniedWriteRules(deny).map((r) => r.glob)).toEqual([`${ws}/prod\\[1\\].yml`, `${ws}/prod\\[1\\].yml/**`]);
+  });
 });
 
 const usable = detectSandbox().kind === "bubblewrap";
@@ -81,6 +87,14 @@ describe.skipIf(!usable)("in the real sandbox, under --allow-run", () => {
     expect(r).toContain("note: bunker set aside infra/env/new.tf, which the command created (a deny-write rule covers it");
     // What no rule covers is the command's to write.
     expect(readFileSync(`${ws}/infra/notes.txt`, "utf8")).toBe("fine\n");
+  });
+
+  test("a denied path that is not there yet: one the command makes there, a file or a folder's files, is set aside, and the person is told (red team 11's F03b)", async () => {
+    const r = await run("echo x > prod.yml; mkdir -p deploy && echo y > deploy/key; echo done", "--deny-write=prod.yml,deploy");
+    expect(r).toContain("done");
+    expect(existsSync(`${ws}/prod.yml`)).toBe(false);
+    expect(existsSync(`${ws}/deploy/key`)).toBe(false);
+    expect(r).toContain("note: bunker set aside prod.yml, which the command created (a deny-write rule covers it");
   });
 
   test("a rules file's glob holds the same", async () => {
