@@ -137,6 +137,9 @@ export function reflogsAfter(worktree: string, before: RefsBefore, logs: Reflogs
   const now = hostGit(before.gitDir, ["for-each-ref", "--format=%(objectname)"]);
   const head = hostGit(before.gitDir, ["rev-parse", "--verify", "-q", "HEAD"])?.trim() ?? "";
   const known = new Set([...Object.values(before.refs), ...(now ?? "").split("\n").filter(Boolean), head].filter(Boolean));
+  // The person's history: what the refs held before the command, and HEAD now. Not a ref the command made (a branch
+  // it can delete in its next command, the forged line staying: reviewer's R11-19).
+  const held = new Set([...Object.values(before.refs), head].filter(Boolean));
   const lines: string[] = [];
   for (const file of files) {
     const text = readText(file);
@@ -145,10 +148,10 @@ export function reflogsAfter(worktree: string, before: RefsBefore, logs: Reflogs
     const added = (text === null ? [] : addedLines(was, text)).map(parseLine);
     const named = added.map((l) => {
       const from = checkoutFrom(before.gitDir, l.message, before.refs);
-      return { line: l, ids: [...l.ids, ...(from ? [from] : [])].filter((id) => !known.has(id)) };
+      return { line: l, ids: [...l.ids, ...(from ? [from] : [])].filter((id) => !held.has(id)) };
     });
     // A commit a ref tip holds (an ancestor: the first of two commits, a rebase's picks) is held too (reviewer's R11-09).
-    const unheld = unreachable(before.gitDir, [...new Set(named.flatMap((s) => s.ids))], [...known]);
+    const unheld = unreachable(before.gitDir, [...new Set(named.flatMap((s) => s.ids))], [...held]);
     const suspects = named.map((s) => ({ ...s, ids: unheld === null ? s.ids : s.ids.filter((id) => unheld.has(id)) })).filter((s) => s.ids.length > 0);
     if (text !== null && suspects.length === 0) continue;
     const brought = now === null ? null : broughtLater(before.gitDir, worktree, [...new Set(suspects.flatMap((s) => s.ids))], [...known], head, laterWhy);

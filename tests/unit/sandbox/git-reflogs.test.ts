@@ -93,6 +93,18 @@ describe.skipIf(!usable)("reflog lines a command adds, in the real sandbox under
     expect(r.match(/bunker removed a line the command added to \.git\/logs\/HEAD/g)?.length).toBe(2);
   });
 
+  test("the forged line's commit on a branch the command made (and may delete in its next command) is still the command's: removed, and git checkout - brings no hook (reviewer's R11-19)", async () => {
+    const { root, g } = personRepo();
+    const r = await command(root, `${EVIL}; git branch keep $W && printf '%s %s P <p@x> 1764170001 +0000\\tcheckout: moving from %s to main\\n' $W $H $W >> .git/logs/HEAD && echo appended`);
+    expect(r).toContain("appended");
+    expect(r).toContain("bunker removed a line the command added to .git/logs/HEAD");
+    await command(root, "git branch -D keep >/dev/null && echo deleted");
+    const person = isolatedGitEnv(root);
+    Bun.spawnSync(["git", "checkout", "-q", "-"], { cwd: root, env: person });
+    expect(readFileSync(join(root, ".husky/pre-commit"), "utf8")).toBe("#!/bin/sh\ntrue\n");
+    expect(g("log", "-g", "--format=%gs", "HEAD")).not.toContain("moving from");
+  });
+
   test("the command's own stash and commits keep their reflog lines, and nothing is said", async () => {
     const { root, g } = personRepo();
     const r = await command(root, "echo x >> app.py && git stash -q && echo y >> app.py && git -c user.email=p@x -c user.name=P commit -qam one && echo z >> app.py && git -c user.email=p@x -c user.name=P commit -qam two && echo done");
