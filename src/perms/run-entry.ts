@@ -227,20 +227,9 @@ function venvModulesBeside(folder: string): Set<string> {
   if (known) return known;
   const names = new Set<string>();
   venvNames.set(folder, names);
-  let entries: string[];
-  try {
-    entries = readdirSync(folder);
-  } catch {
-    return names;
-  }
-  for (const e of entries) {
+  for (const e of folderNames(folder)) {
     if (!existsSync(join(folder, e, "pyvenv.cfg"))) continue;
-    let libs: string[] = [];
-    try {
-      libs = readdirSync(join(folder, e, "lib")).filter((l) => l.startsWith("python"));
-    } catch {
-      continue;
-    }
+    const libs = folderNames(join(folder, e, "lib")).filter((l) => l.startsWith("python"));
     for (const l of libs) addModuleNames(join(folder, e, "lib", l, "site-packages"), names, { left: MAX_INSTALLED_ENTRIES });
   }
   return names;
@@ -248,13 +237,7 @@ function venvModulesBeside(folder: string): Set<string> {
 
 /** The top-level module names in one folder of python's path, within the budget left. */
 function addModuleNames(dir: string, into: Set<string>, budget: { left: number }): void {
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return;
-  }
-  for (const n of names) {
+  for (const n of folderNames(dir)) {
     if (--budget.left < 0) return;
     if (n.endsWith(".dist-info") || n.endsWith(".egg-info") || n === "__pycache__") continue;
     const top = n.split(".")[0]!;

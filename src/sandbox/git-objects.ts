@@ -13,10 +13,11 @@
 // command that touched nothing there costs a look at the pack and info folders
 // and a stat of each loose object (a file rewritten in place moves no folder's
 // time, only its own change time).
-import { existsSync, lstatSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { readRegularSync } from "../fs/file-kind.ts";
 import { hostProgram } from "./host-program.ts";
+import { folderNames } from "../perms/run-entry.ts";
 import { setAside } from "./git-guard.ts";
 
 /** Past this many loose objects, only those in folders that gained a file are checked (git gc packs them: said once). */
@@ -50,13 +51,7 @@ function signature(path: string): string | null {
 
 /** Every file below `dir` (relative to `base`), with its signature. */
 function filesBelow(base: string, dir: string, into: Map<string, string>, depth = 0): void {
-  let names: string[];
-  try {
-    names = readdirSync(join(base, dir));
-  } catch {
-    return;
-  }
-  for (const name of names) {
+  for (const name of folderNames(join(base, dir))) {
     const rel = `${dir}/${name}`;
     const sig = signature(join(base, rel));
     if (sig === null) continue;
@@ -193,22 +188,12 @@ function verifyPack(idx: string, pack: string): "verifies" | "fails" | "unchecke
 function looseAfter(before: ObjectsBefore, root: string): string[] {
   const { objects } = before;
   const lines: string[] = [];
-  let dirs: string[];
-  try {
-    dirs = readdirSync(objects).filter((d) => d.length === 2 && isHex(d));
-  } catch {
-    return lines;
-  }
+  const dirs = folderNames(objects).filter((d) => d.length === 2 && isHex(d));
   let seen = 0;
   let capped = false;
   for (const d of dirs) {
     const dir = join(objects, d);
-    let names: string[];
-    try {
-      names = readdirSync(dir);
-    } catch {
-      continue;
-    }
+    const names = folderNames(dir);
     seen += names.length;
     if (seen > MAX_LOOSE && !capped) capped = true;
     // Past the cap, a folder no file was added to is not looked in.

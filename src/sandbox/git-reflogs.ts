@@ -14,6 +14,7 @@
 import { lstatSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { readSmallText, commondirTarget } from "../perms/gitfile.ts";
+import { folderNames } from "../perms/run-entry.ts";
 import { shellQuote } from "../shell/quote.ts";
 import { hostGit, type RefsBefore } from "./git-history.ts";
 
@@ -35,11 +36,7 @@ function logsDirs(gitDir: string): string[] {
 
 /** The git directories of a repository's linked worktrees (`.git/worktrees/NAME`). */
 function linkedWorktrees(commonDir: string): string[] {
-  try {
-    return readdirSync(join(commonDir, "worktrees")).map((w) => join(commonDir, "worktrees", w));
-  } catch {
-    return [];
-  }
+  return folderNames(join(commonDir, "worktrees")).map((w) => join(commonDir, "worktrees", w));
 }
 
 

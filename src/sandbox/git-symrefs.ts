@@ -10,7 +10,8 @@
 // refs/ is made to name the commit it leads to now, as a plain ref, before the
 // look at what moved (git-history.ts) judges it; one that leads nowhere is
 // removed. Said in one line each.
-import { lstatSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { lstatSync, rmSync, writeFileSync } from "node:fs";
+import { folderNames } from "../perms/run-entry.ts";
 import { join, relative } from "node:path";
 import { readRegularSync } from "../fs/file-kind.ts";
 import { PSEUDO_REFS } from "./git-stamps.ts";
@@ -28,24 +29,12 @@ function readText(path: string): string | null {
 
 /** The folders whose HEAD and pseudo-refs a person's git reads: the git directory, and each linked worktree's. */
 function headFolders(gitDir: string): string[] {
-  const out = [gitDir];
-  try {
-    for (const w of readdirSync(join(gitDir, "worktrees"))) out.push(join(gitDir, "worktrees", w));
-  } catch {
-    // no linked worktrees
-  }
-  return out;
+  return [gitDir, ...folderNames(join(gitDir, "worktrees")).map((w) => join(gitDir, "worktrees", w))];
 }
 
 /** Every loose ref file under refs/ (files only; a link is left to the git wall). */
 function refFiles(dir: string, out: string[]): void {
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return;
-  }
-  for (const n of names) {
+  for (const n of folderNames(dir)) {
     if (out.length >= MAX_REF_FILES) return;
     const p = join(dir, n);
     let st;
