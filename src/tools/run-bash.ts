@@ -31,7 +31,7 @@ import { reflogsAfter, reflogsBefore } from "../sandbox/git-reflogs.ts";
 import { hiddenHistoryNote } from "../sandbox/denied-history.ts";
 import { deniedProgramFiles } from "../sandbox/denied-programs.ts";
 import { prlimitProgram } from "../sandbox/process-limits.ts";
-import { deniedWriteMounts, deniedWriteRules } from "../sandbox/denied-writes.ts";
+import { deniedPathsInside, deniedWholeBy, deniedWriteMounts, deniedWriteRules } from "../sandbox/denied-writes.ts";
 import { loopbackNote, refusalNote, startCommandNet } from "../net/command-net.ts";
 import { grantedLoopbackTargets, permissionGate } from "../net/gate.ts";
 import { deniedPins, scanDenied } from "../sandbox/denied-files.ts";
@@ -303,9 +303,14 @@ export function commandSandboxSpec(command: string, root: string, opts: RunBashO
   const workspaceLinkedAs = linked.find((l) => l.root === root)?.link;
   // A granted write folder such a link leads to is shown read-only instead.
   const linkedGrants = linked.filter((l) => l.root !== root).map((l) => l.root);
-  const grantedWrites = (opts.writable ?? []).filter((p) => !linkedGrants.includes(p));
-  // A bare --deny-write: nothing is written, by the file tools or by commands (the sandbox holds it, not only the judge).
-  const writesDenied = confined && grants.deny.write.workspace;
+  // A write grant a deny-write rule covers whole (the same path, a denied folder holding it, a DIR/** glob, a glob
+  // matching a granted file) is shown read-only: a deny wins in the sandbox as in the judge (red team 11's F07).
+  const deniedGrants = confined ? (opts.writable ?? []).filter((p) => deniedWholeBy(grants.deny.write, p) !== null) : [];
+  const grantedWrites = (opts.writable ?? []).filter((p) => !linkedGrants.includes(p) && !deniedGrants.includes(p));
+  // A bare --deny-write, or a deny-write rule that covers the workspace whole: nothing is written, by the file tools or
+  // by commands (the sandbox holds it, not only the judge).
+  const workspaceDeniedBy = confined && !grants.deny.write.workspace ? deniedWholeBy(grants.deny.write, root) : null;
+  const writesDenied = confined && (grants.deny.write.workspace || workspaceDeniedBy !== null);
   const workspaceReadOnly = confined && (writesDenied || workspaceLinkedAs !== undefined || (readOnly ?? evaluateRun(command, { root, grants }).readOnly));
   // Every repository at any depth read-only (the top one writable only when granted); not needed when nothing is writable.
   // Every writable root guarded alike: the workspace and each granted folder (`--allow-write=../shared`).
@@ -328,7 +333,7 @@ export function commandSandboxSpec(command: string, root: string, opts: RunBashO
   // Its object store, to check after it what it wrote there that git would trust unchecked (git-objects.ts): once per store.
   if (gitGrant) gitGrant.objects = objectStoresBefore([...topGit, ...gitDirs]);
   const dotGitFile = gitGrant && lstatKind(join(root, ".git")) === "file" ? [join(root, ".git")] : [];
-  const readable = [...grantedReadPaths(grants), ...linkedGrants, ...(opts.gitWritable ? [] : gitDirs), ...enclosingGitDirs(root, host.home ?? realpathLoose(opts.home ?? homedir()).real)];
+  const readable = [...grantedReadPaths(grants), ...linkedGrants, ...deniedGrants, ...(opts.gitWritable ? [] : gitDirs), ...enclosingGitDirs(root, host.home ?? realpathLoose(opts.home ?? homedir()).real)];
   const writable = [...grantedWrites, ...(opts.gitWritable ? gitDirs : [])];
   // A granted folder's repository config that holds a credential: shown as a copy without it, as the workspace's (repo-configs.ts).
   const repoCopies = confined ? credentialFreeCopies(repositoryConfigs([...grantedWrites, ...grantedReadPaths(grants), ...linkedGrants].flatMap(gitDirsOfFolder))) : {};
@@ -360,12 +365,14 @@ export function commandSandboxSpec(command: string, root: string, opts: RunBashO
       ...state.hidden,
     ],
     ...(pinned.length > 0 ? { pinned } : {}),
-    readOnly: [...(opts.readOnly ?? []), ...(denied?.folders ?? []), ...(denied?.wall ?? []), ...dotGitFile],
+    // Denied paths in the workspace and in each granted folder: each read-only whole, as it is there (red team 11's F07).
+    readOnly: [...new Set([...(opts.readOnly ?? []), ...(wall ? deniedPathsInside(grants.deny.write, roots) : []), ...(denied?.folders ?? []), ...(denied?.wall ?? []), ...dotGitFile])],
     ...(denied ? { wallPaths: denied.wall } : {}),
     ...(gitGrant ? { grantedGit: gitGrant } : {}),
     workspaceReadOnly,
     ...(workspaceLinkedAs ? { workspaceLinkedAs } : {}),
     ...(writesDenied ? { writesDenied } : {}),
+    ...(workspaceDeniedBy ? { writesDeniedBy: workspaceDeniedBy } : {}),
     ...(wall ? { repositories: wall.state } : {}),
   };
 }
@@ -566,7 +573,9 @@ export function sandboxNote(r: ProcessResult, spec: SandboxSpec): string | null 
   const erofs = /Read-only file system|EROFS/.test(out) || busyOnReadOnlyMount(out, spec);
   // A package cache in a toolchain's tree (`bun install`, `cargo build` fetching): which flag, and the other way.
   const toolchain = erofs && !spec.workspaceReadOnly ? toolchainWriteNote(out, spec) : null;
-  if (erofs && spec.writesDenied) {
+  if (erofs && spec.writesDeniedBy) {
+    notes.push(`The person denied writes to ${spec.writesDeniedBy} (--deny-write or a deny rule), which holds the workspace: it is read-only to commands. Do not retry or work around it; say what you would change instead.`);
+  } else if (erofs && spec.writesDenied) {
     notes.push("The person ran bunker with a bare --deny-write: the workspace and every folder are read-only to commands. Do not retry or work around it; say what you would change instead.");
   } else if (erofs && spec.workspaceLinkedAs) {
     notes.push(
