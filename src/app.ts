@@ -63,7 +63,7 @@ async function makeApprover(config: Config, ui: TerminalUI): Promise<Approver> {
   const { TtyApprover } = await import("./perms/tty-approver.ts");
   const { rulesFilePaths } = await import("./perms/rules-file.ts");
   // "Always allow" goes to the person's own settings: the workspace's file may not grant commands.
-  const tty = new TtyApprover({ settingsFile: rulesFilePaths(config.root).user });
+  const tty = new TtyApprover({ settingsFile: rulesFilePaths(config.root).user, workspace: config.root });
   // The question has the terminal to itself: the status line and the REPL's key reader step aside.
   return {
     interactive: true,
