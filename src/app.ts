@@ -29,7 +29,8 @@ import { Checkpoints } from "./change/checkpoints.ts";
 import { startChanges } from "./change/start.ts";
 import { keepPrivateIn } from "./sandbox/private-folder.ts";
 import { deniedMemoryFile } from "./sandbox/denied-memory.ts";
-import { dirname } from "node:path";
+import { dirname, join } from "node:path";
+import { homedir } from "./fs/home.ts";
 import type { McpHub } from "./mcp/hub.ts";
 
 export interface App {
@@ -165,6 +166,7 @@ export async function buildApp(config: Config, ui: TerminalUI, greet?: (modelNam
     // The person's own file and the repository's above the workspace are read unless a deny rule covers them.
     denied: (real) => matchesPathRules(config.grants.deny.read, real, true) !== null,
     userDir: dirname(rulesFilePaths(config.root).user),
+    claudeDir: process.env.CLAUDE_CONFIG_DIR || join(homedir(), ".claude"),
     read: (files) => (instructions = files),
     warn: (message) => ui.info(pc.yellow(escapeControl(message))),
   });
