@@ -95,6 +95,19 @@ test.skipIf(!tmuxAvailable)("without a key, on a 40-column terminal: the message
   }
 });
 
+test.skipIf(!tmuxAvailable)("a usage error on a 40-column terminal breaks between words, exit 2 (N11-07)", async () => {
+  const t = await TmuxSession.start([...BUNKER, "--output-format", "yaml-for-the-pipeline"], { cwd: ws, env: { HOME: home, ANTHROPIC_API_KEY: "k" }, cols: 40, rows: 12 });
+  try {
+    await until(() => t.exitStatus(), "bunker to exit");
+    expect(t.exitStatus()).toBe(2);
+    const rows = t.screen().trimEnd().split("\n").filter((r) => r.trim() && !r.startsWith("Pane is dead"));
+    for (const row of rows) expect(Bun.stringWidth(row)).toBeLessThan(40);
+    expect(rows.join(" ")).toBe('bunker: --output-format must be text, json or stream-json, not "yaml-for-the-pipeline"');
+  } finally {
+    t.close();
+  }
+});
+
 describe("bad usage", () => {
   test("a flag with its value left out says which value it needs, not the parser's words", async () => {
     for (const [args, said] of [[["-m"], "bunker: -m (--model) needs a model name, e.g. -m claude-sonnet-4-5."], [["-p", "hi", "--max-turns"], "bunker: --max-turns needs a number, e.g. --max-turns 20."]] as const) {
