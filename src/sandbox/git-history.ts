@@ -228,7 +228,8 @@ export function newlyHidden(worktree: string, before: RefsBefore, max = 5): stri
  * git shows of history only what a push sends: replace refs and the commit-graph (both in what a command may
  * write) are not read, so a commit cannot be shown to bunker as another one.
  */
-function git(gitDir: string, args: string[], worktree?: string, stdin?: string): string | null {
+/** How host git is started for bunker's own questions: hardened against what a command may have written in the repository. */
+function gitCommand(gitDir: string, args: string[], worktree?: string): { argv: string[]; env: Record<string, string> } | null {
   const PATH = process.env.PATH ?? "/usr/bin:/bin";
   const program = hostProgram("git", PATH, []);
   if (!program) return null;
@@ -245,8 +246,43 @@ function git(gitDir: string, args: string[], worktree?: string, stdin?: string):
   };
   if (worktree) env.GIT_WORK_TREE = worktree;
   const hardening = ["core.fsmonitor=false", "core.hooksPath=/dev/null", "core.commitGraph=false", "log.showSignature=false", "log.showRoot=true"].flatMap((c) => ["-c", c]);
-  const r = Bun.spawnSync([program, ...hardening, ...args], { env, stdin: stdin === undefined ? "ignore" : Buffer.from(stdin), stdout: "pipe", stderr: "ignore", timeout: 10_000 });
+  return { argv: [program, ...hardening, ...args], env };
+}
+
+function git(gitDir: string, args: string[], worktree?: string, stdin?: string): string | null {
+  const cmd = gitCommand(gitDir, args, worktree);
+  if (!cmd) return null;
+  const r = Bun.spawnSync(cmd.argv, { env: cmd.env, stdin: stdin === undefined ? "ignore" : Buffer.from(stdin), stdout: "pipe", stderr: "ignore", timeout: 10_000 });
   return r.exitCode === 0 ? r.stdout.toString() : null;
+}
+
+/**
+ * The same hardened git, without holding up the REPL: its output, or "timeout" when it ran past `timeoutMs` (killed),
+ * or null when it failed. `signal` kills it too (then null).
+ */
+export async function hostGitAsync(gitDir: string, args: string[], opts: { worktree?: string; stdin?: string; timeoutMs: number; signal?: AbortSignal }): Promise<string | "timeout" | null> {
+  const cmd = gitCommand(gitDir, args, opts.worktree);
+  if (!cmd) return null;
+  const proc = Bun.spawn(cmd.argv, { env: cmd.env, stdin: opts.stdin === undefined ? "ignore" : Buffer.from(opts.stdin), stdout: "pipe", stderr: "ignore" });
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    proc.kill("SIGKILL");
+  }, opts.timeoutMs);
+  const stop = () => proc.kill("SIGKILL");
+  opts.signal?.addEventListener("abort", stop, { once: true });
+  // bunker exiting while git walks: the walk goes with it.
+  const onExit = () => proc.kill("SIGKILL");
+  process.once("exit", onExit);
+  try {
+    const [out, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
+    if (timedOut) return "timeout";
+    return code === 0 ? out : null;
+  } finally {
+    clearTimeout(timer);
+    opts.signal?.removeEventListener("abort", stop);
+    process.removeListener("exit", onExit);
+  }
 }
 
 /** Every ref of `gitDir` and what HEAD points at; null when git cannot say (no git, not a repository). */

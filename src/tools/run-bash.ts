@@ -28,7 +28,6 @@ import { unwalkedNote } from "../sandbox/walk-gaps.ts";
 import { laterMatch } from "../perms/runs-later.ts";
 import { rootsDotEntriesLeadTo } from "../perms/startup-files.ts";
 import { reflogsAfter, reflogsBefore } from "../sandbox/git-reflogs.ts";
-import { hiddenHistoryNote } from "../sandbox/denied-history.ts";
 import { deniedProgramFiles } from "../sandbox/denied-programs.ts";
 import { prlimitProgram } from "../sandbox/process-limits.ts";
 import { deniedPathsInside, deniedWholeBy, deniedWriteMounts, deniedWriteRules } from "../sandbox/denied-writes.ts";
@@ -41,6 +40,7 @@ import { enclosingGitDirs, grantedReadPaths, hostView, linkedGitDirs, standInPat
 import { escapeControl } from "../ui/escape.ts";
 import { shellQuote } from "../shell/quote.ts";
 import { BoundedOutput } from "./bounded-output.ts";
+import { hiddenHistoryNote, historyCheckFor } from "../sandbox/denied-history.ts";
 import { ToolError, type Tool, type ToolContext, type ToolOutput } from "./tool.ts";
 import { oneLine, runBashSpec, SUMMARY_CHARS, type RunBashInput } from "./run-bash-spec.ts";
 
@@ -61,6 +61,8 @@ export interface RunBashOptions {
   readOnly?: string[];
   /** Git object stores hidden: their history holds a file a deny-read rule covers (denied-history.ts). */
   hiddenGitObjects?: string[];
+  /** With a deny-read rule: the look at git history that says which object stores to hide, before each command (denied-history.ts). */
+  deniedHistory?: { stateDir?: string; home: string };
   /** The grants, for their deny rules when judging whether a line only reads. */
   grants?: Grants;
   /** The detected sandbox (default: detectSandbox()). */
@@ -108,6 +110,9 @@ export function runBashOptions(config: RunBashConfig): RunBashOptions {
     writable: grants.allow.write.paths.filter((p) => !isWithin(root, p) && !isWithin(p, root)),
     readOnly: grants.deny.write.paths.filter((p) => isWithin(root, p)),
     ...(config.hiddenGitObjects?.length ? { hiddenGitObjects: config.hiddenGitObjects } : {}),
+    ...(grants.deny.read.paths.length > 0 || grants.deny.read.globs.length > 0
+      ? { deniedHistory: { home: process.env.HOME || "/", ...(config.sessionsPath ? { stateDir: dirname(config.sessionsPath) } : {}) } }
+      : {}),
     grants,
     ...(config.sessionsPath ? { sessionsDir: dirname(config.sessionsPath) } : {}),
     // The grants as the session starts: the caches its commands see are those written under the same ones.
@@ -157,14 +162,17 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
         for (const [i, l] of lines.entries()) ctx.ui.info(`    ${i === 0 ? "$" : ">"} ${l}`);
       }
 
-      let spec = commandSandboxSpec(command, ctx.root, opts, p.confined, decision.run?.readOnly ?? false);
+      // A deny-read rule over a file git holds hides the repository's objects: looked at now, not at start (reviewer's R11-10).
+      const history = p.confined && opts.deniedHistory && opts.grants ? await historyForCommand(ctx, opts.grants, opts.deniedHistory) : null;
+      const runOpts: RunBashOptions = history ? { ...opts, hiddenGitObjects: [...(opts.hiddenGitObjects ?? []), ...history.objects] } : opts;
+      let spec = commandSandboxSpec(command, ctx.root, runOpts, p.confined, decision.run?.readOnly ?? false);
       // A file that is a hard link to one outside what the command may write (a package cache's) gets its own copy first (shared-inodes.ts).
       const shared = p.confined ? ownCopiesForCommand(spec) : { copied: [], bytes: 0 };
       if ("refused" in shared) throw new ToolError(`not run: ${shared.refused}`);
       // The person's own hard links (dotfiles linked into ~/.config) are split too: they are told, not only the model (red team 9 F05).
       if (shared.copied.length > 0) ctx.ui.info(`  ${escapeControl(ownCopiesLine(shared, ctx.root))}`);
       // The git wall's walk saw the files before their copies: walked again as they are now.
-      if (shared.copied.length > 0) spec = commandSandboxSpec(command, ctx.root, opts, p.confined, decision.run?.readOnly ?? false);
+      if (shared.copied.length > 0) spec = commandSandboxSpec(command, ctx.root, runOpts, p.confined, decision.run?.readOnly ?? false);
       // bubblewrap's mounts hold to their folders, checked in place before the command (mount-check.ts).
       if (spec.repositories) spec.repositories.mountsMove = p.confined && p.kind === "bubblewrap";
       const personEnv = opts.env ?? process.env;
@@ -233,7 +241,7 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
           spec.repositories ? unwalkedNote(spec.repositories.gaps) : null,
           // A login the command lacked because the person's credentials were withheld: which, and the flag.
           result.exitCode !== 0 ? withheldNote(result.output, withheld, personEnv) : null,
-          hiddenHistoryNote(command, result.exitCode, opts.hiddenGitObjects ?? []),
+          hiddenHistoryNote(command, result.exitCode, runOpts.hiddenGitObjects ?? [], history?.walking ?? false),
           ...disarmed.map((l) => `note: ${l}`),
           "copied" in shared && shared.copied.length > 0 ? `note: ${ownCopiesNote(shared, ctx.root)}` : null,
           view.note ? `note: ${view.note}` : null,
@@ -248,6 +256,11 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
       }
     },
   };
+}
+
+/** The session's look at git history for the files deny-read rules cover (loaded only with such a rule). */
+async function historyForCommand(ctx: ToolContext, grants: Grants, where: { stateDir?: string; home: string }): Promise<{ objects: string[]; walking: boolean }> {
+  return historyCheckFor({ root: ctx.root, deny: grants.deny.read, ...where }).forCommand((line) => ctx.ui.info(`  ${escapeControl(line)}`), ctx.signal);
 }
 
 /**
