@@ -225,10 +225,15 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
         // Which files run later, worked out only when history moved (walking the person's home costs: reviewer's R10-01).
         let later: ((path: string) => string | null) | undefined;
         const laterWhy = (path: string) => (later ??= laterOf(ctx.root, opts).match)(path);
+        const wall = spec.repositories ? wallAfter([ctx.root, ...(spec.grantedRoots ?? [])], spec.repositories) : [];
+        const granted = spec.grantedGit ? grantedGitAfter(ctx.root, spec.grantedGit) : [];
+        // Packs verified without holding up the REPL (reviewer's R11-17); the rest of the look after them, as before.
+        const objectLines: string[] = [];
+        for (const o of spec.grantedGit?.objects ?? []) objectLines.push(...(await objectsAfter(o, ctx.root, { progress: (line) => ctx.ui.info(`  ${escapeControl(line)}`), signal: ctx.signal })));
         const disarmed = atMost(WALL_LINES, [
-          ...(spec.repositories ? wallAfter([ctx.root, ...(spec.grantedRoots ?? [])], spec.repositories) : []),
-          ...(spec.grantedGit ? grantedGitAfter(ctx.root, spec.grantedGit) : []),
-          ...(spec.grantedGit?.objects ?? []).flatMap((o) => objectsAfter(o, ctx.root)),
+          ...wall,
+          ...granted,
+          ...objectLines,
           // Before the look at what moved: a ref made symbolic to a file outside refs/ is made plain, so that look judges where it leads.
           ...(spec.grantedGit?.history ?? []).flatMap((h) => symrefsAfter(h.gitDir, ctx.root)),
           ...oneLook(() => (spec.grantedGit?.history ?? []).flatMap((h) => [...committedRunsLater(h.worktree, h, laterWhy), ...stagedRunsLater(h.worktree, h, laterWhy), ...replaceRefsMade(h), ...newlyHidden(h.worktree, h), ...(logs ? reflogsAfter(h.worktree, h, logs, laterWhy) : [])])),

@@ -71,6 +71,31 @@ const HOOK_TREE = [
   "T=$(GIT_INDEX_FILE=/tmp/i sh -c 'git read-tree HEAD && git update-index --cacheinfo 100755,'$B',.husky/pre-commit && git write-tree')",
 ].join(" && ");
 
+/**
+ * Run by the command: a pack holding other bytes and 17 MB of noise, its index rewritten so the other bytes carry the
+ * hook's id (a pack index is a sorted table of ids, CRCs and offsets, and git trusts it when it reads an object).
+ */
+const FORGE_PACK = `import hashlib, os, struct, subprocess
+run = lambda *a, i=None: subprocess.run(["git", *a], input=i, capture_output=True, check=True).stdout.decode().strip()
+hook = run("rev-parse", "HEAD:.husky/pre-commit")
+evil = run("hash-object", "-w", "--stdin", i=b"#!/bin/sh\\ntouch PWNED-hook\\n")
+pad = run("hash-object", "-w", "--stdin", i=os.urandom(17 * 1024 * 1024))
+name = run("pack-objects", "-q", ".git/objects/pack/pack", i=(evil + "\\n" + pad + "\\n").encode())
+idx = ".git/objects/pack/pack-" + name + ".idx"
+b = open(idx, "rb").read()
+n = struct.unpack(">I", b[8 + 255 * 4:8 + 256 * 4])[0]
+o = 8 + 1024
+ids = [b[o + 20 * k:o + 20 * k + 20] for k in range(n)]
+crcs = [b[o + 20 * n + 4 * k:o + 20 * n + 4 * k + 4] for k in range(n)]
+offs = [b[o + 24 * n + 4 * k:o + 24 * n + 4 * k + 4] for k in range(n)]
+ids = [bytes.fromhex(hook) if x.hex() == evil else x for x in ids]
+rows = sorted(zip(ids, crcs, offs))
+fan = [sum(1 for r in rows if r[0][0] <= k) for k in range(256)]
+body = b[:8] + b"".join(struct.pack(">I", f) for f in fan) + b"".join(r[0] for r in rows) + b"".join(r[1] for r in rows) + b"".join(r[2] for r in rows) + b[o + 28 * n:o + 28 * n + 20]
+os.chmod(idx, 0o644)
+open(idx, "wb").write(body + hashlib.sha1(body).digest())
+`;
+
 describe.skipIf(!usable)("--allow-write=.git under --allow-run", () => {
   test("without it, a failed git commit points the model at the grant, never at --sandbox off", async () => {
     const fake = runs.start([reply([toolUse("run_bash", { command: "git commit -qam 'update a'" })]), reply("Done.")]);
@@ -237,6 +262,20 @@ describe.skipIf(!usable)("--allow-write=.git under --allow-run", () => {
     Bun.spawnSync(["git", "checkout", "--", ".husky/pre-commit"], { cwd: root, stderr: "pipe" });
     expect(existsSync(join(root, ".husky/pre-commit")) ? readFileSync(join(root, ".husky/pre-commit"), "utf8") : "").not.toContain("PWNED");
   });
+
+  test.skipIf(!existsSync("/usr/bin/python3"))("a pack whose index gives the hook's id to other bytes, padded past 16 MB, is set aside too, not kept unverified (reviewer's R11-18)", async () => {
+    const fake = runs.start([reply([toolUse("run_bash", { command: `/usr/bin/python3 - <<'EOF'\n${FORGE_PACK}EOF\ngit cat-file -p $(git rev-parse HEAD:.husky/pre-commit) | tail -1` })]), reply("Done.")]);
+    const { root, env } = runs.workspace("bunker-git-grant-bigpack-", fake.url);
+    await huskyRepo(root);
+    const hook = git(root, "rev-parse", "HEAD:.husky/pre-commit").trim();
+    const r = await runHeadless(root, env, ["-p", "go", "--allow-run", "--allow-write=.git", "--no-prompt"]);
+    expect(r.code).toBe(0);
+    const [result] = toolResults(fake.requests[1]);
+    // In the sandbox the forgery worked: git read the command's bytes for the hook's id.
+    expect(result!.content).toContain("touch PWNED-hook");
+    expect(result!.content).toContain("which the command wrote and which does not verify (git verify-pack)");
+    expect(Bun.spawnSync(["git", "cat-file", "-p", hook], { cwd: root }).stdout.toString()).not.toContain("PWNED");
+  }, 60_000);
 
   test("the person's own rebase, stopped at a conflict, that the model resolves and carries on to the next is left for the person to continue", async () => {
     const fake = runs.start([reply([toolUse("run_bash", { command: "echo x > a && git add a && GIT_EDITOR=true git rebase --continue >/dev/null 2>&1; test -d .git/rebase-merge && echo stopped-again" })]), reply("Done.")]);
