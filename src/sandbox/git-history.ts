@@ -10,7 +10,7 @@
 import { idAtStart } from "./git-ids.ts";
 import { hostProgram } from "./host-program.ts";
 import { shellQuote } from "../shell/quote.ts";
-import { lstatSync } from "node:fs";
+import { lstatSync, readdirSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { readRegularSync } from "../fs/file-kind.ts";
 import { writeFileAtomic } from "../fs/atomic-write.ts";
@@ -31,6 +31,12 @@ export interface RefsBefore {
   /** What git read the refs and the index from, as a digest (git-stamps.ts): the same after, nothing to ask git. */
   refsStamp?: string | null;
   indexStamp?: string | null;
+  /**
+   * A linked worktree of a granted repository (its git directory is `.git/worktrees/NAME`, which the command could
+   * write): only its index is looked at (its refs are the repository's), its paths judged as the workspace's, and it
+   * is named in what is said (red team 11's F11).
+   */
+  linked?: { shown: string; judgedIn: string };
 }
 
 /** A pseudo-ref's file: its text (null when it is no regular file bunker could read: a link, a folder) and the commits it names. */
@@ -154,12 +160,15 @@ function stagedNow(gitDir: string, worktree: string): { value: Record<string, St
  */
 export function stagedRunsLater(worktree: string, before: RefsBefore, laterWhy: (path: string) => string | null, max = 5): string[] {
   if (!before.staged) return [];
+  const judgedIn = before.linked?.judgedIn ?? worktree;
+  const inWorktree = before.linked ? ` in the worktree at ${shellQuote(before.linked.shown)}` : "";
+  const whose = before.linked ? "its" : "your";
   if (before.indexStamp && indexStamp(before.gitDir) === before.indexStamp && before.refsStamp && refsStamp(before.gitDir) === before.refsStamp) return [];
   const was = before.staged;
   const changed = Object.entries(stagedNow(before.gitDir, worktree).value ?? {}).flatMap(([p, now]) => {
     // Unchanged, or a deletion staged (nothing of it runs).
     if (was[p]?.entry === now.entry || /^0+ /.test(now.entry)) return [];
-    const why = laterWhy(`${worktree}/${p}`);
+    const why = laterWhy(`${judgedIn}/${p}`);
     return why ? [{ p, now, why }] : [];
   });
   if (changed.length === 0) return [];
@@ -169,7 +178,7 @@ export function stagedRunsLater(worktree: string, before: RefsBefore, laterWhy: 
   for (const { p, now, why } of changed) {
     const id = now.entry.split(" ")[1]!;
     if (inTree.get(p) === id && !now.entry.startsWith("120000")) {
-      lines.push(`the command staged a change to ${p}, which your next git commit takes in: ${why}. Review it with git --no-replace-objects show :${shellQuote(p)}, or unstage it: git restore --staged ${shellQuote(p)}`);
+      lines.push(`the command staged a change to ${p}${inWorktree}, which your next git commit${before.linked ? " there" : ""} takes in: ${why}. Review it with git --no-replace-objects show :${shellQuote(p)}, or unstage it: git restore --staged ${shellQuote(p)}`);
     } else back.push({ p, entry: was[p]?.entry ?? now.head, id, why });
   }
   if (back.length > 0) {
@@ -179,7 +188,7 @@ export function stagedRunsLater(worktree: string, before: RefsBefore, laterWhy: 
     // The index changed: the rest of the look takes its stamp anew.
     stamps?.clear();
     for (const { p, entry, id, why } of back) {
-      const what = `the command staged ${p} as content your working tree does not hold (git status and git diff --cached would not have shown it), which your next git commit would take in: ${why}`;
+      const what = `the command staged ${p}${inWorktree} as content ${whose} working tree does not hold (git status and git diff --cached would not have shown it), which your next git commit${before.linked ? " there" : ""} would take in: ${why}`;
       const had = was[p] ? "what you had staged" : zero(entry) ? "its absence from the index" : "HEAD's version of it";
       lines.push(done
         ? `${what}. bunker put back ${had} (to look at the command's: git --no-replace-objects show ${id.slice(0, 12)})`
@@ -187,6 +196,41 @@ export function stagedRunsLater(worktree: string, before: RefsBefore, laterWhy: 
     }
   }
   return lines.slice(0, max);
+}
+
+/** Most linked worktrees of one repository looked at after a command. */
+const MAX_LINKED = 100;
+
+/**
+ * The linked worktrees of the repository whose git directory is `gitDir`: each one's git directory
+ * (`worktrees/NAME`) and its work tree (the folder of the .git file its `gitdir` names), read before the command.
+ */
+export function linkedWorktrees(gitDir: string): { gitDir: string; worktree: string }[] {
+  let names: string[];
+  try {
+    names = readdirSync(join(gitDir, "worktrees")).sort();
+  } catch {
+    return [];
+  }
+  const out: { gitDir: string; worktree: string }[] = [];
+  for (const name of names.slice(0, MAX_LINKED)) {
+    const dir = join(gitDir, "worktrees", name);
+    let pointer: string | undefined;
+    try {
+      pointer = readRegularSync(join(dir, "gitdir"), "gitdir", { max: 4096 })?.bytes.toString("utf8").trim();
+    } catch {
+      continue;
+    }
+    if (!pointer || !pointer.startsWith("/") || !lstatSync(dir).isDirectory()) continue;
+    const worktree = dirname(pointer);
+    try {
+      if (!lstatSync(worktree).isDirectory()) continue;
+    } catch {
+      continue;
+    }
+    out.push({ gitDir: dir, worktree });
+  }
+  return out;
 }
 
 /** The object id each of `paths` in the working tree would be staged as, its bytes as they are (no filter run); missing when git cannot read one. */

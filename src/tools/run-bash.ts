@@ -5,7 +5,7 @@
 import { spawn } from "node:child_process";
 import { existsSync, lstatSync, mkdtempSync, rmdirSync, rmSync, statSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import { emptyGrants, sharesMachineNetwork, type Grants } from "../perms/policy.ts";
 import { gitDirsInside, isProtectedRelative, isWithin, realpathLoose } from "../perms/workspace.ts";
 import { gitHooksPath } from "../perms/git-config.ts";
@@ -21,7 +21,7 @@ import { wallAfter, wallBefore } from "../sandbox/git-wall.ts";
 import { grantedGit, grantedGitAfter } from "../sandbox/git-grant.ts";
 import { credentialFreeCopies } from "../sandbox/git-config-copy.ts";
 import { gitDirsOfFolder, repositoryConfigs } from "../sandbox/repo-configs.ts";
-import { committedRunsLater, historyBefore, newlyHidden, oneLook, replaceRefsMade, stagedRunsLater } from "../sandbox/git-history.ts";
+import { committedRunsLater, historyBefore, linkedWorktrees, newlyHidden, oneLook, replaceRefsMade, stagedRunsLater } from "../sandbox/git-history.ts";
 import { objectStoresBefore, objectsAfter } from "../sandbox/git-objects.ts";
 import { symrefsAfter } from "../sandbox/git-symrefs.ts";
 import { unwalkedNote } from "../sandbox/walk-gaps.ts";
@@ -236,7 +236,7 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
           ...objectLines,
           // Before the look at what moved: a ref made symbolic to a file outside refs/ is made plain, so that look judges where it leads.
           ...(spec.grantedGit?.history ?? []).flatMap((h) => symrefsAfter(h.gitDir, ctx.root)),
-          ...oneLook(() => (spec.grantedGit?.history ?? []).flatMap((h) => [...committedRunsLater(h.worktree, h, laterWhy), ...stagedRunsLater(h.worktree, h, laterWhy), ...replaceRefsMade(h), ...newlyHidden(h.worktree, h), ...(logs ? reflogsAfter(h.worktree, h, logs, laterWhy) : [])])),
+          ...oneLook(() => (spec.grantedGit?.history ?? []).flatMap((h) => h.linked ? stagedRunsLater(h.worktree, h, laterWhy) : [...committedRunsLater(h.worktree, h, laterWhy), ...stagedRunsLater(h.worktree, h, laterWhy), ...replaceRefsMade(h), ...newlyHidden(h.worktree, h), ...(logs ? reflogsAfter(h.worktree, h, logs, laterWhy) : [])])),
         ]);
         for (const line of disarmed) ctx.ui.info(`  ${escapeControl(line)}`);
         const notes = [
@@ -347,7 +347,14 @@ export function commandSandboxSpec(command: string, root: string, opts: RunBashO
   if (gitGrant) gitGrant.history = oneLook(() => [...[...topGit].map((g) => ({ g, worktree: dirname(g) })), ...gitDirs.map((g) => ({ g, worktree: root }))].flatMap(({ g, worktree }) => {
     const before = lstatKind(g) === "other" ? historyBefore(g, worktree) : null;
     return before ? [{ ...before, worktree }] : [];
-  }));
+  }).concat(
+    // The workspace repository's linked worktrees elsewhere (the others, when the workspace is one): each one's index is
+    // in .git/worktrees/NAME, which the command can write (red team 11's F11).
+    [...(topGit.has(join(root, ".git")) ? [join(root, ".git")] : gitDirs.length === 2 ? [gitDirs[1]!] : [])].flatMap((g) => linkedWorktrees(g)).filter((l) => l.worktree !== root && !gitDirs.includes(l.gitDir)).flatMap(({ gitDir, worktree }) => {
+      const before = historyBefore(gitDir, worktree);
+      return before ? [{ ...before, worktree, linked: { shown: relative(root, worktree) || ".", judgedIn: root } }] : [];
+    }),
+  ));
   // Its object store, to check after it what it wrote there that git would trust unchecked (git-objects.ts): once per store.
   if (gitGrant) gitGrant.objects = objectStoresBefore([...topGit, ...gitDirs]);
   const dotGitFile = gitGrant && lstatKind(join(root, ".git")) === "file" ? [join(root, ".git")] : [];
