@@ -177,7 +177,7 @@ export function stagedRunsLater(worktree: string, before: RefsBefore, laterWhy: 
   const back: { p: string; entry: string; id: string; why: string }[] = [];
   for (const { p, now, why } of changed) {
     const id = now.entry.split(" ")[1]!;
-    if (inTree.get(p) === id && !now.entry.startsWith("120000")) {
+    if (inTree.get(p)?.includes(id) && !now.entry.startsWith("120000")) {
       lines.push(`the command staged a change to ${p}${inWorktree}, which your next git commit${before.linked ? " there" : ""} takes in: ${why}. Review it with git --no-replace-objects show :${shellQuote(p)}, or unstage it: git restore --staged ${shellQuote(p)}`);
     } else back.push({ p, entry: was[p]?.entry ?? now.head, id, why });
   }
@@ -233,13 +233,48 @@ export function linkedWorktrees(gitDir: string): { gitDir: string; worktree: str
   return out;
 }
 
-/** The object id each of `paths` in the working tree would be staged as, its bytes as they are (no filter run); missing when git cannot read one. */
-function worktreeIds(gitDir: string, worktree: string, paths: string[]): Map<string, string> {
+/**
+ * The object ids each of `paths` in the working tree could be staged as: its bytes as they are (no filter run), and,
+ * for a text file with CRLF line endings, those lines ending in LF, as `git add` stages it under core.autocrlf or a
+ * `text`/`eol` attribute (reviewer's R11-01: the person's CRLF file, staged that way, was taken for a swap and put
+ * back). Only that conversion, done here: git is not asked to run the filters a .gitattributes names. Missing when
+ * git cannot read one.
+ */
+function worktreeIds(gitDir: string, worktree: string, paths: string[]): Map<string, string[]> {
   // Regular files only (git fails on the lot at a missing one), named on a line each.
   const files = paths.filter((p) => !p.includes("\n") && lstatKindOf(`${worktree}/${p}`) === "file");
   const out = files.length === 0 ? null : git(gitDir, ["hash-object", "--no-filters", "--stdin-paths"], worktree, files.map((p) => `${worktree}/${p}\n`).join(""));
   const ids = (out ?? "").split("\n");
-  return new Map(out === null ? [] : files.map((p, i) => [p, ids[i] ?? ""]));
+  return new Map(out === null ? [] : files.map((p, i) => {
+    const id = ids[i] ?? "";
+    const lf = lfId(`${worktree}/${p}`, id.length === 64 ? "sha256" : "sha1");
+    return [p, lf === null ? [id] : [id, lf]];
+  }));
+}
+
+/** Past this size a file is not read to see it with LF endings (git's own check for text reads its first 8,000 bytes). */
+const MAX_LF_BYTES = 16 * 1024 * 1024;
+
+/** The blob id of the file at `path` with each CRLF made LF; null when it is no text file with a CRLF (a NUL in its first 8,000 bytes: binary to git). */
+function lfId(path: string, hash: "sha1" | "sha256"): string | null {
+  let bytes: Buffer;
+  try {
+    const got = readRegularSync(path, path, { max: MAX_LF_BYTES });
+    if (!got) return null;
+    bytes = got.bytes;
+  } catch {
+    return null;
+  }
+  if (bytes.subarray(0, 8000).includes(0) || !bytes.includes("\r\n")) return null;
+  const parts: Buffer[] = [];
+  let from = 0;
+  for (let i = bytes.indexOf("\r\n"); i >= 0; i = bytes.indexOf("\r\n", from)) {
+    parts.push(bytes.subarray(from, i));
+    from = i + 1;
+  }
+  parts.push(bytes.subarray(from));
+  const lf = Buffer.concat(parts);
+  return new Bun.CryptoHasher(hash).update(`blob ${lf.length}\0`).update(lf).digest("hex");
 }
 
 function lstatKindOf(path: string): "file" | "other" | null {

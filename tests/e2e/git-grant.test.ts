@@ -396,6 +396,30 @@ out=bytes(d[:o]);open(sys.argv[3],"wb").write(out+hashlib.sha1(out).digest())' .
     expect(git(feature, "show", "HEAD:.github/workflows/ci.yml")).toBe("run: make test\n");
   });
 
+  test("a CRLF file the command git-adds under core.autocrlf (git stages it with LF endings) is no swap: kept, and said as a staged change (reviewer's R11-01)", async () => {
+    const add = "git add .github/workflows/ci.yml && echo added";
+    const fake = runs.start([reply([toolUse("run_bash", { command: add })]), reply("Done.")]);
+    const { root, env } = runs.workspace("bunker-git-staged-crlf-", fake.url);
+    git(root, "init", "-q", "-b", "main");
+    git(root, "config", "user.email", "me@example.com");
+    git(root, "config", "user.name", "me");
+    git(root, "config", "core.autocrlf", "true");
+    await Bun.write(join(root, ".github/workflows/ci.yml"), "run: make test\r\n");
+    git(root, "add", ".");
+    git(root, "commit", "-qm", "one");
+    // The person's edit (CRLF, as their editor writes it); the command stages it.
+    await Bun.write(join(root, ".github/workflows/ci.yml"), "run: make test\r\nrun: make lint\r\n");
+
+    const r = await runHeadless(root, env, ["-p", "go", "--allow-run", "--allow-write=.git", "--no-prompt"]);
+    expect(r.code).toBe(0);
+    const [result] = toolResults(fake.requests[1]);
+    expect(result!.content).toContain("added");
+    expect(result!.content).not.toContain("put back");
+    expect(result!.content).toContain("note: the command staged a change to .github/workflows/ci.yml, which your next git commit takes in");
+    git(root, "commit", "-qm", "mine");
+    expect(git(root, "show", "HEAD:.github/workflows/ci.yml")).toBe("run: make test\nrun: make lint\n");
+  });
+
   for (const own of [false, true]) {
     test(own ? "the person's own staged change, swapped: theirs is put back, and their commit takes theirs" : "nothing staged before: HEAD's is put back, and the person's next commit takes nothing of the command's", async () => {
       const fake = runs.start([reply([toolUse("run_bash", { command: swap })]), reply("Done.")]);
