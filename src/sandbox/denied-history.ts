@@ -125,8 +125,13 @@ function denied(deny: PathRules, top: string): (rel: string) => boolean {
 
 export type Held = { path: string; where: "index" | "history" } | "unknown" | "timeout" | null;
 
-/** How long bunker waits for a walk before a command (once per state of the refs), and how long a walk may take. */
+/**
+ * How long bunker waits for a walk before a command (once per state of the refs), before MCP servers start (an answer
+ * kept, or a walk of the commits added since, takes milliseconds: a first walk of a long history is not waited for
+ * there, the servers start without the objects), and how long a walk may take.
+ */
 const WAIT_MS = 10_000;
+export const MCP_WAIT_MS = 2_000;
 const LIMIT_MS = 10 * 60_000;
 const QUICK_MS = 10_000;
 /** More start points than this (refs and reflog entries) are walked, but not kept. */
@@ -227,7 +232,7 @@ function whereShown(root: string, repo: Repository): string {
 /** What the person is told of a repository whose objects are hidden, or that it has no denied file after all. */
 function heldLine(root: string, repo: Repository, held: Exclude<Held, null> | "walking" | "clean", limitMs: number): string {
   const where = whereShown(root, repo);
-  if (held === "walking") return `bunker is checking the git history of ${where} for files your deny-read rules cover (a long history is walked once: the answer is kept for later sessions). Until it has, commands and MCP servers do not see its objects, so git show, log and diff fail in them; bunker says when it has finished.`;
+  if (held === "walking") return `bunker is checking the git history of ${where} for files your deny-read rules cover (a long history is walked once: the answer is kept for later sessions). Until it has, commands do not see its objects (nor, this session, MCP servers started before then), so git show, log and diff fail in them; bunker says when it has finished.`;
   if (held === "clean") return `bunker has checked the git history of ${where}: no file your deny-read rules cover is in it, so commands see its objects again.`;
   if (held === "timeout") return `bunker could not finish checking the git history of ${where} for files your deny-read rules cover within ${duration(limitMs)}, so commands and MCP servers do not see its objects this session: git cannot read its commits in them. Run git yourself there; a later session walks it again.`;
   if (held === "unknown") return `bunker could not ask git whether ${where} holds a file your deny-read rules cover, so commands and MCP servers do not see its objects this session: git cannot read its commits in them. Run git yourself there.`;
@@ -306,10 +311,10 @@ export class HistoryCheck {
    * Before a command (or MCP servers' start): the object stores to hide, whether a walk is still running, and what to
    * tell the person (through `tell`, each line once). Waits for a look started for this state at most WAIT_MS, once.
    */
-  async forCommand(tell: (line: string) => void, signal?: AbortSignal): Promise<{ objects: string[]; walking: boolean }> {
+  async forCommand(tell: (line: string) => void, signal?: AbortSignal, wait = WAIT_MS): Promise<{ objects: string[]; walking: boolean }> {
     const objects: string[] = [];
     let walking = false;
-    const waitMs = envMs("BUNKER_GIT_HISTORY_WAIT_MS", WAIT_MS);
+    const waitMs = Math.min(wait, envMs("BUNKER_GIT_HISTORY_WAIT_MS", WAIT_MS));
     for (const repo of this.repos) {
       const look = this.look(repo);
       if (look.answer === undefined && !look.waited) {
