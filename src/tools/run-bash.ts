@@ -34,7 +34,7 @@ import { deniedPathsInside, deniedWholeBy, deniedWriteMounts, deniedWriteRules }
 import { loopbackNote, refusalNote, startCommandNet } from "../net/command-net.ts";
 import { grantedLoopbackTargets, permissionGate } from "../net/gate.ts";
 import { deniedPins, scanDenied } from "../sandbox/denied-files.ts";
-import { socketsMasked } from "../sandbox/sockets.ts";
+import { socketsMasked, vanishedSocketMask } from "../sandbox/sockets.ts";
 import { ownCopiesForCommand, ownCopiesNote, ownCopiesLine } from "../sandbox/shared-inodes.ts";
 import { enclosingGitDirs, grantedReadPaths, hostView, linkedGitDirs, standInPaths, type SandboxSpec } from "../sandbox/spec.ts";
 import { escapeControl } from "../ui/escape.ts";
@@ -79,6 +79,8 @@ export interface RunBashOptions {
   maxOutputBytes?: number;
   /** Between SIGTERM and SIGKILL (default 2 000 ms). */
   killGraceMs?: number;
+  /** Called after the sandbox is planned and before it starts (tests: what changes on the machine in between). */
+  beforeStart?: () => void;
 }
 
 /** What run_bash needs from the configuration (a subset of Config). */
@@ -198,18 +200,20 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
       if (p.confined && p.kind === "seatbelt") env.TMPDIR = tmp = mkdtempSync(join(tmpdir(), "bunker-run-"));
       if (p.confined && p.kind === "bubblewrap") env.TMPDIR = "/tmp";
       // Every Unix socket it would see masked (a read-only mount does not stop connect()), or not run (sockets.ts).
-      const view: { spec: SandboxSpec; note?: string } | { refused: string } = p.confined && p.kind === "bubblewrap" ? socketsMasked(spec) : { spec };
-      if ("refused" in view) {
-        await net?.close();
-        throw new ToolError(`not run: ${view.refused}`);
-      }
-      const argv = confine(p, view.spec, net ? net.wrap([shell, "-c", command]) : [shell, "-c", command], tmp ?? "");
+      const masked = (): { spec: SandboxSpec; note?: string } => {
+        const v = p.confined && p.kind === "bubblewrap" ? socketsMasked(spec) : { spec };
+        if (!("refused" in v)) return v;
+        void net?.close();
+        throw new ToolError(`not run: ${v.refused}`);
+      };
+      let view = masked();
+      let argv = confine(p, view.spec, net ? net.wrap([shell, "-c", command]) : [shell, "-c", command], tmp ?? "");
       // Under --allow-write=.git: the reflogs as they are, to judge the lines the command adds (git-reflogs.ts).
       const logs = spec.grantedGit?.history?.length ? reflogsBefore(spec.grantedGit.history.map((h) => h.gitDir)) : null;
       // bubblewrap mounts an empty read-only .bunker and .git where there were none: take the empty mount points away after.
       const standIns = [...new Set([join(ctx.root, ".bunker"), join(ctx.root, ".git"), ...standInPaths(spec)])].filter((d) => !existsSync(d));
       try {
-        const result = await runProcess(argv, {
+        const start = () => runProcess(argv, {
           cwd: ctx.root,
           env,
           timeoutMs,
@@ -219,6 +223,15 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
           ui: ctx.ui,
           command,
         });
+        opts.beforeStart?.();
+        let result = await start();
+        // A socket masked above that went away before bwrap started (another program's, under a wide read grant):
+        // bwrap could not mount over it and nothing ran. Looked at again, and run once more.
+        if (p.confined && p.kind === "bubblewrap" && vanishedSocketMask(result.output, result.exitCode, spec, view.spec)) {
+          view = masked();
+          argv = confine(p, view.spec, net ? net.wrap([shell, "-c", command]) : [shell, "-c", command], tmp ?? "");
+          result = await start();
+        }
         for (const d of standIns) removeIfEmptyDir(d);
         // What the command planted for the person's own tools to run later, outside the sandbox: one walk finds
         // new repositories (disarmed) and new or changed runs-later files and untrustworthy .git entries (set aside).
@@ -386,7 +399,8 @@ export function commandSandboxSpec(command: string, root: string, opts: RunBashO
       ...(opts.hiddenGitObjects ?? []),
       ...(confined ? deniedMatches(grants, [root, ...readable, ...writable, ...(host.toolchains ?? [])], root, host.system ?? []) : []),
       // --deny-run's programs, unexecutable however they are started (denied-programs.ts).
-      ...(confined ? deniedProgramFiles(grants.deny.run, (opts.env ?? process.env).PATH ?? "", startedBy()) : []),
+      // Every other name of such a file (a hard link) wherever the sandbox shows it, masked the same (reviewer's R11-11).
+      ...(confined ? deniedProgramFiles(grants.deny.run, (opts.env ?? process.env).PATH ?? "", commandStarters(), [...(host.system ?? []), ...(host.toolchains ?? []), root, ...writable, ...readable]) : []),
       ...state.hidden,
     ],
     ...(pinned.length > 0 ? { pinned } : {}),
@@ -403,7 +417,7 @@ export function commandSandboxSpec(command: string, root: string, opts: RunBashO
 }
 
 /** The programs every confined command starts with (its shell, the limiter): never masked by a --deny-run. */
-function startedBy(): string[] {
+export function commandStarters(): string[] {
   return [locateProgram("bash") ?? "/bin/sh", prlimitProgram() ?? ""].filter(Boolean);
 }
 
