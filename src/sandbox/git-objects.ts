@@ -13,7 +13,8 @@
 // command that touched nothing there costs a look at the pack and info folders
 // and a stat of each loose object (a file rewritten in place moves no folder's
 // time, only its own change time).
-import { existsSync, lstatSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, readFileSync } from "node:fs";
+import { removeEntry, replaceFile } from "../fs/no-follow.ts";
 import { join, relative } from "node:path";
 import { readRegularSync } from "../fs/file-kind.ts";
 import { hostProgram } from "./host-program.ts";
@@ -120,8 +121,9 @@ export function objectsAfter(before: ObjectsBefore, root: string): string[] {
     const changed = was === null ? existsSync(join(objects, a)) || now !== null : now === null || !now.equals(was);
     if (!changed) continue;
     try {
-      if (was === null) rmSync(join(objects, a), { force: true, recursive: true });
-      else writeFileSync(join(objects, a), was);
+      // Never through a link the command left there (no-follow.ts).
+      if (was === null) removeEntry(join(objects, a), { recursive: true });
+      else replaceFile(join(objects, a), was);
       lines.push(`bunker put back ${shown(a)}, which the command ${was === null ? "made" : "changed"}: git would have taken objects from the folders it names as this repository's own`);
     } catch (e) {
       lines.push(`bunker could not put back ${shown(a)}, which the command changed (${(e as Error).message}): check it before using git here`);
@@ -135,7 +137,7 @@ export function objectsAfter(before: ObjectsBefore, root: string): string[] {
   for (const [rel, sig] of after) {
     if (before.files.get(rel) === sig || sig.startsWith("d:")) continue;
     if (CACHE.test(rel)) {
-      rmSync(join(objects, rel), { force: true, recursive: true });
+      removeEntry(join(objects, rel), { recursive: true });
       lines.push(`bunker removed ${shown(rel)}, which the command wrote: git reads commits and objects through it without checking them, and works without it (git rebuilds it when it needs it)`);
       continue;
     }

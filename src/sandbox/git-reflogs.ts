@@ -12,7 +12,8 @@
 // person's tools run later. The rest stays (a command's own commits and
 // stashes keep their reflog).
 import { isId } from "./git-ids.ts";
-import { lstatSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { lstatSync, readdirSync, readFileSync } from "node:fs";
+import { removeEntry, replaceFile } from "../fs/no-follow.ts";
 import { join, relative } from "node:path";
 import { readSmallText, commondirTarget } from "../perms/gitfile.ts";
 import { folderNames } from "../perms/run-entry.ts";
@@ -158,12 +159,9 @@ export function reflogsAfter(worktree: string, before: RefsBefore, logs: Reflogs
     const kept = text === null ? null : removeLines(text, new Set(drop.map((d) => d.line.text)));
     const rel = relative(worktree, file);
     try {
-      if (kept === null) rmSync(file, { force: true });
-      else {
-        // A new file in place of the old one: a link there is replaced, never written through.
-        writeFileSync(`${file}.bunker-new`, kept);
-        renameSync(`${file}.bunker-new`, file);
-      }
+      // A new file in place of the old one, through folders that are no links: nothing written through a link (no-follow.ts).
+      if (kept === null) removeEntry(file);
+      else replaceFile(file, kept);
     } catch (e) {
       lines.push(`bunker could not remove the reflog lines the command added to ${rel} (${(e as Error).message}): do not use git stash pop, HEAD@{1} or git checkout - before you look at it`);
       continue;
