@@ -21,8 +21,6 @@ import { hostProgram } from "./host-program.ts";
 import { folderNames } from "../perms/run-entry.ts";
 import { setAside } from "./git-guard.ts";
 
-/** Past this many loose objects, only those in folders that gained a file are checked (git gc packs them: said once). */
-export const MAX_LOOSE = 20_000;
 /** The alternates files: objects git takes from elsewhere as its own. */
 const ALTERNATES = ["info/alternates", "info/http-alternates"];
 /** What git keeps beside packs and commits to go faster, and rebuilds or does without. */
@@ -214,8 +212,6 @@ function looseAfter(before: ObjectsBefore, root: string): string[] {
   const { objects } = before;
   const lines: string[] = [];
   const dirs = folderNames(objects).filter((d) => d.length === 2 && isHex(d));
-  let seen = 0;
-  let capped = false;
   for (const d of dirs) {
     const dir = join(objects, d);
     const sig = folderSignature(dir);
@@ -226,10 +222,9 @@ function looseAfter(before: ObjectsBefore, root: string): string[] {
       continue;
     }
     const names = folderNames(dir);
-    seen += names.length;
-    if (seen > MAX_LOOSE && !capped) capped = true;
-    // Past the cap, a folder no file was added to (and not swapped for another) is not looked in.
-    if (capped && !replaced && lstatSync(dir).mtimeMs < before.at) continue;
+    // Every object file is looked at (a stat each, a hash for those changed): a folder's own times say nothing of a file
+    // rewritten in place, and its owner sets them (a cap past which folders were skipped by their time was the command's
+    // to reach with junk names and `touch -d`: red team 12's F08).
     for (const name of names) {
       if (!isHex(name) || (name.length !== 38 && name.length !== 62)) continue;
       const path = join(dir, name);
@@ -246,7 +241,6 @@ function looseAfter(before: ObjectsBefore, root: string): string[] {
       }
     }
   }
-  if (capped) lines.push(`this repository has more than ${MAX_LOOSE} loose objects: bunker checked only those in folders the command added to (git gc packs them)`);
   return lines;
 }
 

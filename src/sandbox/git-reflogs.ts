@@ -115,10 +115,15 @@ function addedLines(before: string, now: string): string[] {
 
 /** A checkout line's "moving from X" (what `git checkout -` goes back to): resolved by git to a commit id, if it names one. */
 function checkoutFrom(gitDir: string, message: string, refs: Record<string, string>): string | null {
-  const m = /^checkout: moving from (.+) to .+$/.exec(message);
+  // As git reads it for `git checkout -` (grab_nth_branch_switch): up to the first " to " (red team 12's F11: the
+  // last one had been taken, so "moving from E to x to main" named no commit for bunker and E for git).
+  const PREFIX = "checkout: moving from ";
+  const to = message.startsWith(PREFIX) ? message.indexOf(" to ", PREFIX.length) : -1;
+  if (to === -1) return null;
+  const from = message.slice(PREFIX.length, to);
   // A branch's name: what it holds is judged as the branch (git-history.ts), git need not be asked.
-  if (!m || refs[`refs/heads/${m[1]}`] !== undefined) return null;
-  const id = hostGit(gitDir, ["rev-parse", "--verify", "-q", "--end-of-options", `${m[1]!}^{commit}`]);
+  if (refs[`refs/heads/${from}`] !== undefined) return null;
+  const id = hostGit(gitDir, ["rev-parse", "--verify", "-q", "--end-of-options", `${from}^{commit}`]);
   return id?.trim() || null;
 }
 
