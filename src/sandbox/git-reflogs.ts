@@ -52,6 +52,8 @@ function reflogFiles(dir: string, out: string[] = []): string[] {
   }
   for (const e of entries) {
     const p = join(dir, e.name);
+    // What bunker set aside just before (a link the command left: git-links.ts) is no reflog of git's.
+    if (e.isSymbolicLink() && e.name.includes(".bunker-set-aside")) continue;
     if (e.isDirectory()) reflogFiles(p, out);
     else out.push(p);
   }

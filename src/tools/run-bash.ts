@@ -28,6 +28,7 @@ import { unwalkedNote } from "../sandbox/walk-gaps.ts";
 import { laterMatch } from "../perms/runs-later.ts";
 import { rootsDotEntriesLeadTo } from "../perms/startup-files.ts";
 import { reflogsAfter, reflogsBefore } from "../sandbox/git-reflogs.ts";
+import { linksAfter, linksIn } from "../sandbox/git-links.ts";
 import { hiddenHistoryNote } from "../sandbox/denied-history.ts";
 import { deniedProgramFiles } from "../sandbox/denied-programs.ts";
 import { prlimitProgram } from "../sandbox/process-limits.ts";
@@ -231,6 +232,8 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
         let later: ((path: string) => string | null) | undefined;
         const laterWhy = (path: string) => (later ??= laterOf(ctx.root, opts).match)(path);
         const disarmed = atMost(WALL_LINES, [
+          // First: a link the command left in a granted git directory, which every look below would follow (git-links.ts).
+          ...(spec.grantedGit?.linksBefore ? linksAfter(ctx.root, spec.grantedGit.gitDirs, spec.grantedGit.linksBefore) : []),
           ...(spec.repositories ? wallAfter([ctx.root, ...(spec.grantedRoots ?? [])], spec.repositories) : []),
           ...(spec.grantedGit ? grantedGitAfter(ctx.root, spec.grantedGit) : []),
           ...(spec.grantedGit?.objects ?? []).flatMap((o) => objectsAfter(o, ctx.root)),
@@ -345,6 +348,8 @@ export function commandSandboxSpec(command: string, root: string, opts: RunBashO
   }));
   // Its object store, to check after it what it wrote there that git would trust unchecked (git-objects.ts): once per store.
   if (gitGrant) gitGrant.objects = objectStoresBefore([...topGit, ...gitDirs]);
+  // Its links: one the command makes is set aside before anything after it reads or writes there (git-links.ts).
+  if (gitGrant) gitGrant.linksBefore = linksIn(gitGrant.gitDirs);
   const dotGitFile = gitGrant && lstatKind(join(root, ".git")) === "file" ? [join(root, ".git")] : [];
   const readable = [...grantedReadPaths(grants), ...linkedGrants, ...deniedGrants, ...(opts.gitWritable ? [] : gitDirs), ...enclosingGitDirs(root, host.home ?? realpathLoose(opts.home ?? homedir()).real)];
   const writable = [...grantedWrites, ...(opts.gitWritable ? gitDirs : [])];
