@@ -29,7 +29,8 @@ import { Checkpoints } from "./change/checkpoints.ts";
 import { startChanges } from "./change/start.ts";
 import { keepPrivateIn } from "./sandbox/private-folder.ts";
 import { deniedMemoryFile } from "./sandbox/denied-memory.ts";
-import { dirname } from "node:path";
+import { dirname, join } from "node:path";
+import { homedir } from "./fs/home.ts";
 import type { McpHub } from "./mcp/hub.ts";
 
 export interface App {
@@ -128,6 +129,14 @@ export async function buildApp(config: Config, ui: TerminalUI, greet?: (modelNam
   });
   const registry = new ToolRegistry(allTools(config));
   for (const warning of config.startupWarnings) ui.info(pc.yellow(escapeControl(warning)));
+  // A --deny-run program the sandbox cannot hide (a multi-call binary's applet, bunker's own shell): said at start
+  // (reviewer's R11-08). Looked up only under --deny-run: a few names on PATH.
+  const denyRun = config.grants.deny.run;
+  if (config.sandbox !== "off" && (denyRun.programs.length > 0 || denyRun.patterns.length > 0)) {
+    const { deniedProgramsHeld, deniedRunNotes } = await import("./sandbox/denied-programs.ts");
+    const { commandStarters } = await import("./tools/run-bash.ts");
+    for (const line of deniedRunNotes(deniedProgramsHeld(denyRun, process.env.PATH ?? "", commandStarters()).notHeld)) ui.info(pc.yellow(escapeControl(line)));
+  }
   // At a prompt the person hears about a missing sandbox before the first command; a headless turn may need none.
   // MCP servers start now, in the same sandbox: what it cannot keep from them is said before they start (red team 6's F11d).
   // A copy of bunker's binary (if it is replaced mid-session) and the mount checker's list go where no sandbox looks.
@@ -165,6 +174,7 @@ export async function buildApp(config: Config, ui: TerminalUI, greet?: (modelNam
     // The person's own file and the repository's above the workspace are read unless a deny rule covers them.
     denied: (real) => matchesPathRules(config.grants.deny.read, real, true) !== null,
     userDir: dirname(rulesFilePaths(config.root).user),
+    claudeDir: process.env.CLAUDE_CONFIG_DIR || join(homedir(), ".claude"),
     read: (files) => (instructions = files),
     warn: (message) => ui.info(pc.yellow(escapeControl(message))),
   });

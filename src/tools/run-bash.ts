@@ -379,7 +379,8 @@ export function commandSandboxSpec(command: string, root: string, opts: RunBashO
       ...(opts.hiddenGitObjects ?? []),
       ...(confined ? deniedMatches(grants, [root, ...readable, ...writable, ...(host.toolchains ?? [])], root, host.system ?? []) : []),
       // --deny-run's programs, unexecutable however they are started (denied-programs.ts).
-      ...(confined ? deniedProgramFiles(grants.deny.run, (opts.env ?? process.env).PATH ?? "", startedBy()) : []),
+      // Every other name of such a file (a hard link) wherever the sandbox shows it, masked the same (reviewer's R11-11).
+      ...(confined ? deniedProgramFiles(grants.deny.run, (opts.env ?? process.env).PATH ?? "", commandStarters(), [...(host.system ?? []), ...(host.toolchains ?? []), root, ...writable, ...readable]) : []),
       ...state.hidden,
     ],
     ...(pinned.length > 0 ? { pinned } : {}),
@@ -396,7 +397,7 @@ export function commandSandboxSpec(command: string, root: string, opts: RunBashO
 }
 
 /** The programs every confined command starts with (its shell, the limiter): never masked by a --deny-run. */
-function startedBy(): string[] {
+export function commandStarters(): string[] {
   return [locateProgram("bash") ?? "/bin/sh", prlimitProgram() ?? ""].filter(Boolean);
 }
 
