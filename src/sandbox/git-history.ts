@@ -13,7 +13,7 @@ import { shellQuote } from "../shell/quote.ts";
 import { lstatSync, readdirSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { readRegularSync } from "../fs/file-kind.ts";
-import { writeFileAtomic } from "../fs/atomic-write.ts";
+import { replaceFile } from "../fs/no-follow.ts";
 import { isWithin } from "../perms/workspace.ts";
 import { setAside } from "./git-guard.ts";
 import { indexStamp as indexStampNow, PSEUDO_REFS, refsStamp as refsStampNow } from "./git-stamps.ts";
@@ -598,7 +598,7 @@ function putBack(root: string, before: RefsBefore, name: string, reason: string)
   try {
     // Written only into a folder of the git directory's own (rebase-apply/ may now be a link elsewhere).
     if (!lstatSync(dirname(path)).isDirectory()) throw new Error(`${dirname(shown)} is no folder`);
-    writeFileAtomic(path, old);
+    replaceFile(path, old);
     return `the command set ${shown} ${reason}. bunker put back the ${name} there was before it`;
   } catch (e) {
     return setAside(root, path, `${shown}, which the command set ${reason} (bunker could not put back the one before it: ${(e as Error).message})`);

@@ -28,6 +28,7 @@ import { unwalkedNote } from "../sandbox/walk-gaps.ts";
 import { laterMatch } from "../perms/runs-later.ts";
 import { rootsDotEntriesLeadTo } from "../perms/startup-files.ts";
 import { reflogsAfter, reflogsBefore } from "../sandbox/git-reflogs.ts";
+import { linksAfter, linksIn } from "../sandbox/git-links.ts";
 import { deniedProgramFiles } from "../sandbox/denied-programs.ts";
 import { prlimitProgram } from "../sandbox/process-limits.ts";
 import { deniedPathsInside, deniedWholeBy, deniedWriteMounts, deniedWriteRules } from "../sandbox/denied-writes.ts";
@@ -238,12 +239,15 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
         // Which files run later, worked out only when history moved (walking the person's home costs: reviewer's R10-01).
         let later: ((path: string) => string | null) | undefined;
         const laterWhy = (path: string) => (later ??= laterOf(ctx.root, opts).match)(path);
+        // First: a link the command left in a granted git directory, which every look below would follow (git-links.ts).
+        const links = spec.grantedGit?.linksBefore ? linksAfter(ctx.root, spec.grantedGit.gitDirs, spec.grantedGit.linksBefore) : [];
         const wall = spec.repositories ? wallAfter([ctx.root, ...(spec.grantedRoots ?? [])], spec.repositories) : [];
         const granted = spec.grantedGit ? grantedGitAfter(ctx.root, spec.grantedGit) : [];
         // Packs verified without holding up the REPL (reviewer's R11-17); the rest of the look after them, as before.
         const objectLines: string[] = [];
         for (const o of spec.grantedGit?.objects ?? []) objectLines.push(...(await objectsAfter(o, ctx.root, { progress: (line) => ctx.ui.info(`  ${escapeControl(line)}`), signal: ctx.signal })));
         const disarmed = atMost(WALL_LINES, [
+          ...links,
           ...wall,
           ...granted,
           ...objectLines,
@@ -370,6 +374,8 @@ export function commandSandboxSpec(command: string, root: string, opts: RunBashO
   ));
   // Its object store, to check after it what it wrote there that git would trust unchecked (git-objects.ts): once per store.
   if (gitGrant) gitGrant.objects = objectStoresBefore([...topGit, ...gitDirs]);
+  // Its links: one the command makes is set aside before anything after it reads or writes there (git-links.ts).
+  if (gitGrant) gitGrant.linksBefore = linksIn(gitGrant.gitDirs);
   const dotGitFile = gitGrant && lstatKind(join(root, ".git")) === "file" ? [join(root, ".git")] : [];
   const readable = [...grantedReadPaths(grants), ...linkedGrants, ...deniedGrants, ...(opts.gitWritable ? [] : gitDirs), ...enclosingGitDirs(root, host.home ?? realpathLoose(opts.home ?? homedir()).real)];
   const writable = [...grantedWrites, ...(opts.gitWritable ? gitDirs : [])];

