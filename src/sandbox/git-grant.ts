@@ -52,6 +52,8 @@ export interface GrantedGit {
   history?: (RefsBefore & { worktree: string })[];
   /** Each granted repository's object store before the command: what it wrote there that git trusts is checked after (git-objects.ts). */
   objects?: ObjectsBefore[];
+  /** Each link in the granted git directories before the command: one it makes is set aside first after it (git-links.ts). */
+  linksBefore?: Map<string, string>;
 }
 
 function identity(path: string): string | null {
