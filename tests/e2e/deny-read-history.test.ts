@@ -68,13 +68,41 @@ describe.skipIf(!usable)("a deny-read rule over a file in git history", () => {
   });
 });
 
+describe.skipIf(!usable)("a denied file's bytes in the object store with no commit holding them", () => {
+  // `git add .` then `git reset` on noticing the .env (or a `git stash -u` dropped): a dangling blob that
+  // `git fsck --unreachable` names and `git cat-file` prints.
+  const DANGLING = "for b in $(git fsck --unreachable --no-reflogs 2>/dev/null | awk '/blob/{print $3}'); do git cat-file -p $b; done; echo listed";
+
+  test("staged once and unstaged: hidden, and the person is told how to drop it", async () => {
+    const fake = runs.start([reply([toolUse("run_bash", { command: DANGLING })]), reply("Done.")]);
+    const { root, home, env } = runs.workspace("bunker-deny-dangling-", fake.url);
+    const g = (...args: string[]) => git(root, isolatedGitEnv(home), ...args);
+    mkdirSync(join(root, "config"));
+    writeFileSync(join(root, "a.txt"), "a\n");
+    g("init", "-q", "-b", "main");
+    g("add", "a.txt");
+    g("commit", "-qm", "init");
+    writeFileSync(join(root, "config/secrets.env"), "DB_PASSWORD=hunter2-prod\n");
+    g("add", "config/secrets.env");
+    g("reset", "-q");
+    mkdirSync(join(root, ".bunker"));
+    writeFileSync(join(root, ".bunker/settings.json"), JSON.stringify({ deny: ["read:config/**"] }));
+    const r = await runHeadless(root, env, ["-p", "go", "--allow-run", "--no-prompt"]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain("config/secrets.env as it is now is in the git object store of this repository");
+    const [result] = toolResults(fake.requests[1]);
+    expect(result!.content).toContain("listed");
+    expect(result!.content).not.toContain("hunter2");
+  });
+});
+
 /**
  * A long history for git fast-import: `commits` commits on main, each changing one of 100 files; with `secret`, commit 10
  * adds config/secrets.env and commit 11 removes it. 20,000 commits take git about a second to import.
  */
 function fastImport(commits: number, secret: boolean): string {
   const secretText = "DB_PASSWORD=hunter2-prod\n";
-  const parts = [`blob\nmark :1\ndata ${secretText.length}\n${secretText}\n`];
+  const parts = secret ? [`blob\nmark :1\ndata ${secretText.length}\n${secretText}\n`] : [];
   for (let i = 1; i <= commits; i++) {
     const c = `${i}\n`;
     parts.push(`commit refs/heads/main\nmark :${i + 1}\ncommitter a <a@b> ${1_000_000_000 + i} +0000\ndata 2\nc\n${i > 1 ? `from :${i}\n` : ""}M 100644 inline src/f${i % 100}.txt\ndata ${c.length}\n${c}`);
