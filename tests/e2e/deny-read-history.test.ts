@@ -3,10 +3,11 @@
 // (judged read-only and run unasked, or under --allow-run=git) find nothing; the person is told at start why git fails in commands.
 // The control shows the channel: the same lines in the same repository without the rule print the secret.
 import { describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { detectSandbox } from "../../src/sandbox/detect.ts";
-import { runHeadless, toolResults } from "../support/cli.ts";
+import { BUNKER, runHeadless, toolResults } from "../support/cli.ts";
+import { TmuxSession, tmuxAvailable } from "../support/tmux.ts";
 import { git, isolatedGitEnv } from "../support/embedded-repo.ts";
 import { reply, toolUse } from "../support/fake-anthropic/steps.ts";
 import { sandboxRuns } from "../support/sandbox-run.ts";
@@ -191,5 +192,34 @@ describe.skipIf(!usable)("a deny-read rule and a long git history (reviewer's R1
     const r2 = await runHeadless(root, { ...env, ANTHROPIC_BASE_URL: again.url, BUNKER_GIT_HISTORY_LIMIT_MS: "1" }, ["-p", "go", "--allow-run", "--no-prompt"]);
     expect(r2.stderr).toContain("config/secrets.env is in git history");
     expect(toolResults(again.requests[1])[0]!.content).not.toContain("hunter2");
+  }, 60_000);
+});
+
+describe.skipIf(!usable || !tmuxAvailable)("a deny-read rule in the REPL (reviewer's R11-10)", () => {
+  test("the prompt does not wait for the walk: it runs while the person types, and the first command finds it done", async () => {
+    const fake = runs.start([reply([toolUse("run_bash", { command: "git log -1 --format=subject:%s" })]), reply("Done.")]);
+    const { root, env, home } = longHistory(fake.url, { secret: false, commits: 200 });
+    // A git whose history walk takes 5 s (a long history), on PATH before the system's.
+    const bin = join(home, "..", "bin");
+    mkdirSync(bin);
+    writeFileSync(join(bin, "git"), `#!/bin/sh\ncase " $* " in *" log "*--all*) echo walked >> ${bin}/calls; sleep 5;; esac\nexec ${Bun.which("git")} "$@"\n`, { mode: 0o755 });
+    const started = Date.now();
+    // (tmux gives a command its own PATH, whatever -e says: env sets this one.)
+    const t = await TmuxSession.start(["env", `PATH=${bin}:${process.env.PATH}`, ...BUNKER, "--allow-run", "--no-prompt"], { cwd: root, env: { ...env, BUNKER_GIT_HISTORY_WAIT_MS: "0" }, cols: 120, rows: 40 });
+    try {
+      await t.waitFor("/help for commands");
+      // Before the walk could have ended (a bunker that walks at start shows its prompt after 5 s).
+      expect(Date.now() - started).toBeLessThan(4_000);
+      await Bun.sleep(6_000);
+      t.keys(["show the last commit"], true);
+      t.keys(["Enter"]);
+      const screen = await t.waitFor("Done.");
+      expect(screen).not.toContain("bunker is checking the git history");
+      expect(toolResults(fake.requests[1])[0]!.content).toContain("subject:c");
+      // The walk was the slow git's.
+      expect(readFileSync(join(bin, "calls"), "utf8")).toBe("walked\n");
+    } finally {
+      t.close();
+    }
   }, 60_000);
 });
