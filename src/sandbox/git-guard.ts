@@ -949,9 +949,12 @@ function disarmSite(all: readonly string[], site: GitSite, theirs: readonly stri
  * hooks folder, settings' "protect") that the command created or changed
  * (not in `before` with the same identity and ctime): renamed aside, so
  * nothing runs them until the person has looked. One line per file. `knownDirs`: the folders the walk before the
- * command read (a Python environment in one of them is not one the command made).
+ * command read (a Python environment in one of them is not one the command made). `linkedFrom`: each file that runs
+ * later only through a link, with that link: a link the command made is set aside itself, and what it leads to stays
+ * where it is (red team 12's F17: links to .git/HEAD, .git/config and the person's edited src/main.rs had bunker move
+ * those, as "created by the command"; the command could not have written the first two).
  */
-export function setAsideRunsLater(roots: string | readonly string[], before: Map<string, string>, after: Map<string, string>, why: (p: string) => string | null, knownDirs?: ReadonlyMap<string, string>): string[] {
+export function setAsideRunsLater(roots: string | readonly string[], before: Map<string, string>, after: Map<string, string>, why: (p: string) => string | null, knownDirs?: ReadonlyMap<string, string>, linkedFrom?: ReadonlyMap<string, string>): string[] {
   const all = asRoots(roots);
   const root = all[0]!;
   const lines: string[] = [];
@@ -961,6 +964,9 @@ export function setAsideRunsLater(roots: string | readonly string[], before: Map
     // Already dealt with (a hooks folder's hook renamed by disarmNewRepositories) or gone: nothing to do.
     // (A link's identity carries its files' after a "+": only its own part is the link.)
     if (before.get(path) === id || fileId(path) !== id.split("+")[0] || !home || !isRealDir(home, dirname(path))) continue;
+    // Reached only through a link the command made: that link is set aside (it is new too), not this.
+    const link = before.has(path) ? undefined : linkedFrom?.get(path);
+    if (link !== undefined && !before.has(link)) continue;
     // What pip adds that shadows nothing, and a virtual environment the command itself made (said once below).
     const fine = !before.has(path) && venvNewIsFine(path, why(path), before, knownDirs);
     // Bytecode a python in the sandbox cached for a guarded module (or a command wrote): gone, python makes it anew.

@@ -372,7 +372,7 @@ out=bytes(d[:o]);open(sys.argv[3],"wb").write(out+hashlib.sha1(out).digest())' .
   ].join(" && ");
   const swap = swapIn(".git/index");
 
-  test("the same swap in a linked worktree's index (.git/worktrees/X/index): put back too, and the person's commit there takes HEAD's (red team 11's F11)", async () => {
+  test("the same swap in the person's linked worktree's index (.git/worktrees/X/index): refused, that worktree's state is read-only; the person's commit there takes HEAD's (red team 11's F11, red team 12's F15)", async () => {
     const fake = runs.start([reply([toolUse("run_bash", { command: swapIn(".git/worktrees/feature/index") })]), reply("Done.")]);
     const { root, env, base } = runs.workspace("bunker-git-staged-swap-wt-", fake.url);
     git(root, "init", "-q", "-b", "main");
@@ -389,9 +389,8 @@ out=bytes(d[:o]);open(sys.argv[3],"wb").write(out+hashlib.sha1(out).digest())' .
     const r = await runHeadless(root, env, ["-p", "go", "--allow-run", "--allow-write=.git", "--no-prompt"]);
     expect(r.code).toBe(0);
     const [result] = toolResults(fake.requests[1]);
-    expect(result!.content).toContain("swapped");
-    expect(result!.content).toContain("note: the command staged .github/workflows/ci.yml in the worktree at ../feature as content its working tree does not hold");
-    expect(result!.content).toContain("bunker put back HEAD's version of it");
+    expect(result!.content).not.toContain("swapped");
+    expect(result!.content).toContain("Read-only file system");
     git(feature, "commit", "-qm", "mine", "--allow-empty");
     expect(git(feature, "show", "HEAD:.github/workflows/ci.yml")).toBe("run: make test\n");
   });

@@ -76,6 +76,20 @@ describe.skipIf(!usable)("links a command makes in a granted git directory, in t
     expect(r).not.toContain(outside + "/");
   });
 
+  test("the person's other linked worktree's state is read-only to commands: its ORIG_HEAD cannot be re-aimed; a new worktree can still be added (F15)", async () => {
+    const { root, g } = repo();
+    const other = `${root}-wt`;
+    made.push(other, `${root}-new`);
+    g("worktree", "add", "-q", other, "-b", "feature");
+    const name = other.split("/").pop()!;
+    const orig = join(root, ".git/worktrees", name, "ORIG_HEAD");
+    const was = readFileSync(orig, "utf8");
+    const r = await command(root, `git -c user.email=p@x -c user.name=P commit -q --allow-empty -m two && git rev-parse HEAD > .git/worktrees/${name}/ORIG_HEAD 2>&1 || echo refused; git worktree add -q inside -b fresh && echo added`);
+    expect(r).toContain("refused");
+    expect(readFileSync(orig, "utf8")).toBe(was);
+    expect(r).toContain("added");
+  });
+
   test("a link the person had in the git directory before the command stays; a command that makes none is told nothing", async () => {
     const { root } = repo();
     symlinkSync("../info/exclude", join(root, ".git/hooks/person-link"));

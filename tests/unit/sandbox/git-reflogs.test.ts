@@ -65,15 +65,15 @@ describe.skipIf(!usable)("reflog lines a command adds, in the real sandbox under
     expect(r).toMatch(/note: bunker removed a line the command added to \.git\/logs\/refs\/stash naming commit [0-9a-f]{12}, which no ref holds and which brings \.husky\/pre-commit \(runs on git commit \(husky hooks\)\): git stash pop or git stash apply would have written it/);
   });
 
-  test("a forged line in the person's linked worktree's own reflog (.git/worktrees/NAME/logs/HEAD): removed and said; git checkout - there brings no hook (red team 11's F01c)", async () => {
+  test("a forged line in the person's linked worktree's own reflog (.git/worktrees/NAME/logs/HEAD): refused, that worktree's state is read-only to commands; git checkout - there brings no hook (red team 11's F01c, red team 12's F15)", async () => {
     const { root, g } = personRepo();
     const other = `${root}-feature`;
     made.push(other);
     g("worktree", "add", "-q", other, "-b", "feature");
     const log = ".git/worktrees/" + basename(other) + "/logs/HEAD";
     const r = await command(root, `${EVIL}; printf '%s %s P <p@x> 1764170000 +0000\\tcheckout: moving from %s to feature\\n' $H $H $W >> ${log} && echo appended`);
-    expect(r).toContain("appended");
-    expect(r).toContain(`bunker removed a line the command added to ${log} naming commit`);
+    expect(r).not.toContain("appended");
+    expect(r).toContain("Read-only file system");
     expect(readFileSync(join(root, log), "utf8")).not.toContain("moving from");
   });
 
