@@ -290,3 +290,46 @@ describe.skipIf(!usable || systemPython === null)("red team 10's F11b and the re
     expect(existsSync(MARK)).toBe(false);
   });
 });
+
+describe.skipIf(!usable)("red team 11's R11-06: an interpreter's options that take a value, and wrappers with options of their own (real bubblewrap)", () => {
+  test("`node --env-file .env tools/lint`, `node -r ./tools/setup …`, `timeout 60 node …`, `nice -n 10 …`, `env -u X …`, `ionice -c 3 …`, `stdbuf -o L …`, `perl -I lib …`: each script the hook runs is read-only, and so are the files -r and --env-file load", async () => {
+    const { base, root, home, env } = runs.workspace("bunker-named-options-", "");
+    const MARK = join(base, "PWNED");
+    const js = `require("fs").appendFileSync("${MARK}", "js")`;
+    const scripts = ["lint", "check", "t1", "t2", "t3", "t4", "t5"];
+    const fake = runs.start([
+      reply([
+        ...scripts.map((s) => toolUse("run_bash", { command: `echo '${js}' >> tools/${s}.js` })),
+        toolUse("run_bash", { command: `echo '${js}' >> tools/setup.js` }),
+        toolUse("run_bash", { command: `echo 'NODE_OPTIONS=--require ./evil.js' >> .env` }),
+        toolUse("run_bash", { command: `echo 'open F, ">>${MARK}"; print F "pl";' >> tools/p.pl` }),
+        toolUse("run_bash", { command: "echo '// a note' >> tools/other.js && echo 'project code stays writable'" }),
+      ]),
+      reply("Done."),
+    ]);
+    for (const d of [".husky", "tools", "lib"]) mkdirSync(join(root, d));
+    writeFileSync(
+      join(root, ".husky/pre-commit"),
+      "#!/bin/sh\nnode --env-file .env tools/lint\nnode -r ./tools/setup tools/check\ntimeout 60 node tools/t1\nnice -n 10 node tools/t2\nenv -u FOO node tools/t3\nionice -c 3 node tools/t4\nstdbuf -o L node tools/t5\nperl -I lib tools/p.pl\n",
+    );
+    chmodSync(join(root, ".husky/pre-commit"), 0o755);
+    for (const s of [...scripts, "setup", "other"]) writeFileSync(join(root, `tools/${s}.js`), `// ${s}\n`);
+    writeFileSync(join(root, ".env"), "A=1\n");
+    writeFileSync(join(root, "tools/p.pl"), "1;\n");
+    committedRepo(root, home, ".husky");
+
+    const r = await runBunker(FLAGS, { cwd: root, env: { ...env, ANTHROPIC_BASE_URL: fake.url } });
+    expect(r.code).toBe(0);
+    const results = toolResults(fake.requests[1]);
+    scripts.forEach((s, i) => expect(results[i]!.content).toContain(`tools/${s}.js: Read-only file system`));
+    const [setup, dotenv, perl, other] = results.slice(scripts.length);
+    expect(setup!.content).toContain("tools/setup.js: Read-only file system");
+    expect(dotenv!.content).toContain(".env: Read-only file system");
+    expect(perl!.content).toContain("tools/p.pl: Read-only file system");
+    expect(other!.content).toContain("project code stays writable");
+
+    // The person commits: the hook runs their own tools, unchanged.
+    expect(hostGit(root, home, ["commit", "-q", "--allow-empty", "-m", "next"])).toBe(0);
+    expect(existsSync(MARK)).toBe(false);
+  });
+});
