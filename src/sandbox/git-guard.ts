@@ -16,6 +16,7 @@ import { commondirTarget, gitfileTarget, readSmallText, SMALL_FILE } from "../pe
 import { bytesId, joinBytes, undecodableNames, type WalkGaps } from "./walk-gaps.ts";
 import { changedSince, ownCopies, ownCopy } from "./hard-links.ts";
 import { envrcLoads } from "../perms/envrc-loads.ts";
+import { followsImports, importedFiles } from "../mcp/local-imports.ts";
 import { expandKnown, isShellScript, namedPaths } from "../perms/named-scripts.ts";
 import { BYTECODE_WHY, folderEntries, folderNames, moduleIn, nodeCandidates, pythonModulesIn, pythonSiblings, pythonSourceOf, shadowsStandardModule } from "../perms/run-entry.ts";
 import { envrcPathDirs, isMiseConfig, misePathDirs } from "../perms/path-adds.ts";
@@ -349,6 +350,16 @@ function pathAdded(roots: readonly string[], later: LaterMatch, out: WorkspaceSc
 /** How many files the literal paths of hooks and configs may add to one walk, and how deep a script naming a script is followed. */
 const MAX_NAMED = 2_000;
 const NAMED_DEPTH = 3;
+/**
+ * How deep a named script's local imports are followed (it imports helpers, which imports util: 2), and how many code
+ * files one walk reads for them (red team 11's F18). Past either, what those files import is not followed: it stays
+ * writable to commands like any project code (a hook's code importing more than 8 deep, or a walk whose hooks import
+ * over 400 files between them).
+ */
+const IMPORT_DEPTH = 8;
+const MAX_IMPORTING = 400;
+/** The imports read from a code file, by its path, identity and where Python looks (read again when it changes). */
+const importMemo = new Map<string, string[][]>();
 
 /**
  * The files a hook (in a git directory's hooks folder or a core.hooksPath folder) or a runs-later file that runs on
@@ -368,7 +379,10 @@ function namedScripts(roots: readonly string[], later: LaterMatch, out: Workspac
   };
   // `via`: what runs the file, said after its name (` (runs on git commit (husky hooks))`, `, run by .husky/pre-commit (…)`).
   // `top`: the repository's top, where git runs a hook and pre-commit its entries (`$(git rev-parse --show-toplevel)`, `$PWD`).
-  const queue: { file: string; bases: string[]; via: string; depth: number; top: string }[] = [];
+  // `code`: a script whose local imports are read rather than its words (F18), with the folders Python finds top-level
+  // modules in for it (the hook's python's first folders, the script's own); `verb`: how what it names runs.
+  const queue: { file: string; bases: string[]; via: string; depth: number; top: string; code?: string[] }[] = [];
+  let importing = 0;
   // Hooks first, then the configs nearest a root: what the bound leaves out of a very large tree is the deepest.
   const sites = trusted ? out.sites.filter((s) => trusted.sites.some((t) => t.path === s.path && t.id === s.id)) : out.sites;
   for (const hook of hookFiles(sites)) queue.push({ file: hook.file, bases: ancestors(hook.top), via: ` (${later.match(hook.file) ?? "git runs it as a hook"})`, depth: 0, top: hook.top });
@@ -389,11 +403,14 @@ function namedScripts(roots: readonly string[], later: LaterMatch, out: Workspac
   // Folders python puts first on its module path for a hook or config (red team 10's R10-06 addendum) → why.
   const firsts = new Map<string, string>();
   for (let i = 0; i < queue.length && out.runsBy!.size < MAX_NAMED; i++) {
-    const { file, bases, via, depth, top } = queue[i]!;
+    const { file, bases, via, depth, top, code } = queue[i]!;
     if (seen.has(file)) continue;
     seen.add(file);
     const raw = readSmallText(file);
     if (raw === null) continue;
+    const verb = code ? "imported by" : "run by";
+    // Code a hook's python or node runs, found after this file's names: its imports are followed (F18).
+    const codeFiles: string[] = [];
     // What `$(git rev-parse --show-toplevel)`, `$(dirname "$0")`, `$PWD` lead to (red team 10's F11b); direnv runs an
     // .envrc in its own folder: `source "$PWD/scripts/devenv.sh"` names that folder's file (red team 10's F13).
     const self = dirname(file);
@@ -419,7 +436,7 @@ function namedScripts(roots: readonly string[], later: LaterMatch, out: Workspac
         return;
       }
       if (home === real) return;
-      const named = `is run by ${shown}${entryOf === undefined ? "" : ` (as ${entryOf}'s entry)`}${via}`;
+      const named = `is ${verb} ${shown}${entryOf === undefined ? "" : ` (as ${entryOf}'s entry)`}${via}`;
       out.runsBy!.set(real, named);
       if (st && !out.later.has(real)) out.later.set(real, `${st.dev}:${st.ino}:${st.ctimeMs}`);
       // What Python runs in place of a module's source (its cached bytecode, an extension module: R10-06), there now:
@@ -430,12 +447,38 @@ function namedScripts(roots: readonly string[], later: LaterMatch, out: Workspac
         const id = fileId(sib.path);
         if (id && !out.later.has(sib.path)) out.later.set(sib.path, id);
       }
-      if (st?.isFile() && depth + 1 < NAMED_DEPTH && isTrusted(real, `${st.dev}:${st.ino}:${st.ctimeMs}`) && isShellScript(real, readSmallText(real) ?? "")) queue.push({ file: real, bases: [...new Set([...ancestors(dirname(real)), ...bases])], via: `, run by ${shown}${via}`, depth: depth + 1, top });
+      const trusted = st?.isFile() && isTrusted(real, `${st.dev}:${st.ino}:${st.ctimeMs}`);
+      if (trusted && !code && depth + 1 < NAMED_DEPTH && isShellScript(real, readSmallText(real) ?? "")) queue.push({ file: real, bases: [...new Set([...ancestors(dirname(real)), ...bases])], via: `, run by ${shown}${via}`, depth: depth + 1, top });
+      else if (trusted && (code ? depth + 1 < IMPORT_DEPTH : true) && followsImports(real)) codeFiles.push(real);
     };
     const handed = new Set<string>();
     const first = new Set<string>();
+    if (code) {
+      // A script's local imports (local-imports.ts, the reading MCP consent uses): of each import's files in the order
+      // the language looks, those up to the first there (one made before it would be imported instead), or all.
+      const key = `${file}\0${fileId(file)}\0${code.join("\0")}`;
+      let lists = importMemo.get(key);
+      if (!lists) {
+        if (importMemo.size > 5_000) importMemo.clear();
+        importMemo.set(key, (lists = importedFiles(file, raw, code)));
+      }
+      for (const alternatives of lists) {
+        for (const alt of alternatives) {
+          name(alt, false);
+          if (existsSync(alt)) break;
+        }
+      }
+    }
     // A path after an expansion bunker cannot know (`"$ROOT/tools/lint.py"`) is read as written from the folders it may run in.
-    for (const path of namedPaths(text, handed, first, true)) for (const base of path.startsWith("/") ? ["/"] : bases) name(resolve(base, path), handed.has(path));
+    else for (const path of namedPaths(text, handed, first, true)) for (const base of path.startsWith("/") ? ["/"] : bases) name(resolve(base, path), handed.has(path));
+    // Python finds a script's top-level imports in its own folder and the hook's python's first folders (the work
+    // tree for -m); an imported file's, where its importer's were.
+    const pyBases = code ?? [...first].map((d) => realpathLoose(resolve(bases[0]!, d)).real);
+    for (const f of codeFiles) {
+      if (importing >= MAX_IMPORTING) break;
+      importing++;
+      queue.push({ file: f, bases, via: `, ${verb} ${shown}${via}`, depth: code ? depth + 1 : 0, top, code: code ?? [...new Set([dirname(f), ...pyBases])] });
+    }
     // The folder python puts first on its module path (the work tree for -m, a script's own folder).
     for (const d of first) {
       const real = realpathLoose(resolve(bases[0]!, d)).real;
