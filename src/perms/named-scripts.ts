@@ -50,8 +50,10 @@ const MAX_PATHS = 200;
  * python puts first on its module path in `first`. `tails`: a path written after an expansion bunker cannot know
  * (`"$ROOT/tools/lint.py"`) is taken as the same path from the folders it is read from, failing closed (a hook's words).
  */
-export function namedPaths(text: string, handed?: Set<string>, first?: Set<string>, tails = false): string[] {
+export function namedPaths(text: string, handed?: Set<string>, first?: Set<string>, tails = false, folders?: Set<string>): string[] {
   const out = new Set<string>();
+  // The folders a loop runs the files of (read from each folder a literal cd went to, at the loop's `for`).
+  const looped = folders && /\bfor\b/.test(text) ? new Set(loopedFolders(text)) : null;
   // Folders a literal `cd` went to: a relative path after it is read from there too.
   const cds: string[] = [];
   const withCds = (w: string) => [w, ...(w.startsWith("/") ? [] : cds.map((d) => (w === "." ? d : `${d}/${w}`)))];
@@ -70,7 +72,8 @@ export function namedPaths(text: string, handed?: Set<string>, first?: Set<strin
     // A comment line (shell, YAML, TOML) names nothing that runs; a `#!` line names the interpreter.
     if (/^\s*(#|\/\/)/.test(line)) continue;
     // (perl's `-MFoo=a,b`: the import list is no separator.)
-    for (const piece of line.replace(/(\s-[Mm]-?[\w:]+)=\S*/g, "$1").replace(EXPANDED, (whole: string, expansion: string) => expandedTail(whole.slice(expansion.length), tails)).split(STARTERS)) {
+    // (and a quoted folder a path goes on from, `"ci/x.d"/*`, is that path.)
+    for (const piece of line.replace(/(\s-[Mm]-?[\w:]+)=\S*/g, "$1").replace(/(["'])([\w@+.~/-]+)\1(?=\/)/g, "$2").replace(EXPANDED, (whole: string, expansion: string) => expandedTail(whole.slice(expansion.length), tails)).split(STARTERS)) {
       // Each piece between separators starts a command: its first word (past wrappers and assignments) is one run.
       let atCommand = true;
       let runs = false;
@@ -96,6 +99,9 @@ export function namedPaths(text: string, handed?: Set<string>, first?: Set<strin
       let python = false;
       let moduled = false;
       let runner: "tool" | "run" | null = null;
+      // `run-parts [options] DIR`: every file in DIR runs (red team 11's F09); its options that take a value.
+      let runParts = false;
+      let runPartsValue = false;
       // What an option's value loads (R11-06): a file of code, or one that decides what runs.
       const loaded = (option: string, value: string) => {
         const kind = options?.loads[option];
@@ -217,6 +223,20 @@ export function namedPaths(text: string, handed?: Set<string>, first?: Set<strin
           if (pathlike && eq === -1) cds.push(w.replace(/\/+$/, ""));
           cd = false;
         }
+        if (atCommand && word === "for" && looped) {
+          const list = /^\s*for\s+\w+\s+in\s+(.*)$/.exec(piece)?.[1] ?? "";
+          for (const dir of globFolders(list)) if (looped.has(dir)) for (const d of withCds(dir)) folders?.add(d);
+          break;
+        }
+        if (runParts) {
+          if (runPartsValue) runPartsValue = false;
+          else if (word === "-a" || word === "--arg" || word === "-u" || word === "--umask" || word === "--regex") runPartsValue = true;
+          else if (!word.startsWith("-")) {
+            if (pathlike) for (const d of withCds(w.replace(/\/+$/, ""))) folders?.add(d);
+            runParts = false;
+          }
+          continue;
+        }
         if (pathlike) {
           const explicit = w.startsWith("./") || w.startsWith("../");
           const script = SCRIPT_EXT.test(w) && !/(^|\/)\.*$/.test(w.replace(SCRIPT_EXT, ""));
@@ -232,6 +252,7 @@ export function namedPaths(text: string, handed?: Set<string>, first?: Set<strin
           options = interpreterOptions(word);
           open = options !== null;
           cd = word === "cd" || word === "pushd";
+          runParts = word.slice(word.lastIndexOf("/") + 1) === "run-parts";
           atCommand = false;
         } else if (runs && !word.startsWith("-")) runs = false;
       }
@@ -246,6 +267,42 @@ export function namedPaths(text: string, handed?: Set<string>, first?: Set<strin
     }
   }
   return [...out];
+}
+
+/** A word standing for a loop's variable where its body runs it: at a command's start, or handed to an interpreter. */
+const LOOP_VAR = "__bunker_loop__/f";
+const FOR_LOOP = /\bfor\s+([A-Za-z_]\w*)\s+in\s+([^;\n]*?)\s*(?:;|\n)\s*do\b([\s\S]*?)\bdone\b/g;
+const GLOB = /[*?[]/;
+
+/**
+ * The folders a `for f in DIR/*; do "$f"; done` loop runs every (matching) file of (red team 11's F09): a glob whose
+ * last part alone is a pattern, in a loop whose body runs the variable as a command or through an interpreter (`sh
+ * "$f"`, `. "$f"`), not one that hands it to a tool as data (`for f in src/*.py; do black "$f"; done`). A file a
+ * command adds there runs at the next commit. A glob without a folder (`for f in *.sh`) is the work tree's own
+ * files: not taken (the work tree is not made read-only whole).
+ */
+export function loopedFolders(text: string): string[] {
+  const out = new Set<string>();
+  for (const [, name, list, body] of text.matchAll(FOR_LOOP)) {
+    const v = new RegExp(String.raw`"?\$(?:\{${name}\}|${name}\b)"?`, "g");
+    const runsIt = namedPaths(body!.replace(v, LOOP_VAR)).some((p) => p === LOOP_VAR || p.endsWith(`/${LOOP_VAR}`));
+    if (!runsIt) continue;
+    for (const dir of globFolders(list!)) out.add(dir);
+  }
+  return [...out];
+}
+
+/** The folders of a loop's list's globs whose last part alone is a pattern (`scripts/hooks.d/*`, `"ci/pre.d"/*.sh`). */
+function globFolders(list: string): string[] {
+  const out: string[] = [];
+  for (const raw of list.trim().split(/\s+/)) {
+    const word = raw.replace(/["']/g, "");
+    const slash = word.lastIndexOf("/");
+    if (slash <= 0 || !GLOB.test(word.slice(slash + 1))) continue;
+    const dir = word.slice(0, slash).replace(/^\.\/+/, "");
+    if (!GLOB.test(dir) && PATHLIKE.test(dir) && dir !== ".") out.push(dir);
+  }
+  return out;
 }
 
 /** What stands for an expansion bunker cannot know: nothing, or with `tails` the relative path written after it. */

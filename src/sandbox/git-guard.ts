@@ -65,6 +65,11 @@ export interface WorkspaceScan extends WalkGaps {
    * are in `later` too (scanRoots only).
    */
   runsBy?: Map<string, string>;
+  /**
+   * Folders a hook runs every file of (`for f in scripts/hooks.d/*; do "$f"; done`, `run-parts DIR`: red team 11's F09),
+   * there or not yet → what runs them; those there are in `later` too, so a command sees them read-only whole (scanRoots only).
+   */
+  runsFrom?: Map<string, { by: string; via: string }>;
   /** Why a program (there or not yet) in a folder an .envrc or a mise config puts on PATH runs later, or null (scanRoots only). */
   pathAdded?: (real: string) => string | null;
   /**
@@ -259,6 +264,7 @@ function scanRootsOnce(roots: readonly string[], later: LaterMatch, maxDirs: num
     }
   }
   out.runsBy = new Map();
+  out.runsFrom = new Map();
   pathAdded(roots, later, out);
   namedScripts(roots, later, out, trusted);
   // A hook or runs-later file that is a link runs what it leads to: that file, inside a root, runs later too (resolved at every walk).
@@ -289,6 +295,11 @@ export function scanWhy(scan: WorkspaceScan, p: string, root: string): string | 
   if (link) return linkedWhy(relative(root, link));
   const named = scan.runsBy?.get(p) ?? scan.pathAdded?.(p);
   if (named) return named;
+  // A folder a hook runs every file of, or a file in it (there or not yet).
+  const folder = scan.runsFrom?.get(p);
+  if (folder) return `${folder.by} runs the files in it${folder.via}`;
+  const inFolder = scan.runsFrom?.get(dirname(p));
+  if (inFolder) return `${inFolder.by} runs the files in ${relative(root, dirname(p))}${inFolder.via}`;
   // What Python would run in place of a named module's source (its bytecode, an extension module), there or not yet.
   const source = pythonSourceOf(p);
   const sourceWhy = source ? scan.runsBy?.get(source.source) : undefined;
@@ -357,6 +368,8 @@ const NAMED_DEPTH = 3;
  * over 400 files between them).
  */
 const IMPORT_DEPTH = 8;
+/** The most files of one folder a hook runs every file of that are named one by one (past them the folder is still read-only whole). */
+const MAX_FOLDER_FILES = 500;
 const MAX_IMPORTING = 400;
 /** The imports read from a code file, by its path, identity and where Python looks (read again when it changes). */
 const importMemo = new Map<string, string[][]>();
@@ -453,6 +466,7 @@ function namedScripts(roots: readonly string[], later: LaterMatch, out: Workspac
     };
     const handed = new Set<string>();
     const first = new Set<string>();
+    const folders = new Set<string>();
     if (code) {
       // A script's local imports (local-imports.ts, the reading MCP consent uses): of each import's files in the order
       // the language looks, those up to the first there (one made before it would be imported instead), or all.
@@ -470,7 +484,21 @@ function namedScripts(roots: readonly string[], later: LaterMatch, out: Workspac
       }
     }
     // A path after an expansion bunker cannot know (`"$ROOT/tools/lint.py"`) is read as written from the folders it may run in.
-    else for (const path of namedPaths(text, handed, first, true)) for (const base of path.startsWith("/") ? ["/"] : bases) name(resolve(base, path), handed.has(path));
+    else for (const path of namedPaths(text, handed, first, true, folders)) for (const base of path.startsWith("/") ? ["/"] : bases) name(resolve(base, path), handed.has(path));
+    // A folder the hook runs every file of (F09): read-only whole to commands (a file added there runs at the next
+    // commit), and each file in it named as the hook's (a link in it leads to a file that runs; a script there is read).
+    for (const f of folders) {
+      for (const base of f.startsWith("/") ? ["/"] : bases) {
+        const real = realpathLoose(resolve(base, f)).real;
+        const home = rootOf(roots, real);
+        if (!home || home === real || out.runsFrom!.has(real) || /(^|\/)(node_modules|\.git)(\/|$)/.test(relative(home, real))) continue;
+        out.runsFrom!.set(real, { by: shown, via });
+        const st = lstatOrNull(real);
+        if (!st?.isDirectory()) continue;
+        if (!out.later.has(real)) out.later.set(real, `${st.dev}:${st.ino}:${st.ctimeMs}`);
+        for (const n of folderNames(real).slice(0, MAX_FOLDER_FILES)) name(join(real, n), false);
+      }
+    }
     // Python finds a script's top-level imports in its own folder and the hook's python's first folders (the work
     // tree for -m); an imported file's, where its importer's were.
     const pyBases = code ?? [...first].map((d) => realpathLoose(resolve(bases[0]!, d)).real);

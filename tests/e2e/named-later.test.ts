@@ -391,3 +391,50 @@ describe.skipIf(!usable || systemPython === null)("red team 11's F18: what a hoo
     expect(existsSync(MARK)).toBe(false);
   });
 });
+
+describe.skipIf(!usable)("red team 11's F09: a folder a hook runs every file of (real bubblewrap)", () => {
+  test("`for f in scripts/hooks.d/*; do \"$f\"; done` and `run-parts .githooks.d`: those folders are read-only, one not there yet that a command makes is set aside, write_file asks, a folder looped over as data stays writable, and the next commit runs nothing planted", async () => {
+    const { base, root, home, env } = runs.workspace("bunker-named-folders-", "");
+    const MARK = join(base, "PWNED");
+    const plant = (file: string) => `printf '#!/bin/sh\\ntouch ${MARK}\\n' > ${file} && chmod +x ${file}`;
+    const fake = runs.start([
+      reply([
+        toolUse("run_bash", { command: plant("scripts/hooks.d/zz-evil") }),
+        toolUse("run_bash", { command: `echo 'touch ${MARK}' >> scripts/hooks.d/10-lint` }),
+        toolUse("run_bash", { command: plant(".githooks.d/evil") }),
+        toolUse("run_bash", { command: `mkdir -p ci/pre.d && ${plant("ci/pre.d/x.sh")} && echo planted` }),
+        toolUse("run_bash", { command: "echo 'x = 2' >> src/a.py && echo 'project code stays writable'" }),
+        toolUse("write_file", { path: "scripts/hooks.d/20-new", content: `#!/bin/sh\ntouch ${MARK}\n` }),
+      ]),
+      reply("Done."),
+    ]);
+    for (const d of [".husky", "scripts/hooks.d", ".githooks.d", "src"]) mkdirSync(join(root, d), { recursive: true });
+    writeFileSync(
+      join(root, ".husky/pre-commit"),
+      '#!/bin/sh\nfor f in scripts/hooks.d/*; do\n  [ -x "$f" ] && "$f"\ndone\nrun-parts --exit-on-error .githooks.d\nfor f in ci/pre.d/*.sh; do sh "$f"; done\nfor f in src/*.py; do python3 -m py_compile "$f"; done\n',
+    );
+    chmodSync(join(root, ".husky/pre-commit"), 0o755);
+    writeFileSync(join(root, "scripts/hooks.d/10-lint"), "#!/bin/sh\necho lint\n");
+    writeFileSync(join(root, ".githooks.d/10-check"), "#!/bin/sh\necho check\n");
+    for (const f of ["scripts/hooks.d/10-lint", ".githooks.d/10-check"]) chmodSync(join(root, f), 0o755);
+    writeFileSync(join(root, "src/a.py"), "x = 1\n");
+    committedRepo(root, home, ".husky");
+
+    const r = await runBunker(FLAGS, { cwd: root, env: { ...env, ANTHROPIC_BASE_URL: fake.url } });
+    expect(r.code).toBe(0);
+    const [evil, appended, parts, made, src, written] = toolResults(fake.requests[1]);
+    expect(evil!.content).toContain("scripts/hooks.d/zz-evil: Read-only file system");
+    expect(appended!.content).toContain("scripts/hooks.d/10-lint: Read-only file system");
+    expect(parts!.content).toContain(".githooks.d/evil: Read-only file system");
+    expect(made!.content).toContain("planted");
+    expect(made!.content).toContain("bunker set aside ci/pre.d, which the command created (.husky/pre-commit runs the files in it");
+    expect(existsSync(join(root, "ci/pre.d"))).toBe(false);
+    expect(src!.content).toContain("project code stays writable");
+    expect(src!.content).not.toContain("set aside");
+    expect(written!.content).toContain("writing scripts/hooks.d/20-new needs approval (scripts/hooks.d/20-new: .husky/pre-commit runs the files in scripts/hooks.d");
+    expect(readdirSync(join(root, "scripts/hooks.d"))).toEqual(["10-lint"]);
+
+    expect(hostGit(root, home, ["commit", "-q", "--allow-empty", "-m", "next"])).toBe(0);
+    expect(existsSync(MARK)).toBe(false);
+  });
+});

@@ -90,3 +90,20 @@ test("a hook's path after an expansion bunker cannot know is read as the same pa
   // (A quoted word starts a command of its own: named by its extension, not as what python is handed.)
   expect([...handed]).toEqual(["ci/check.sh", "web"]);
 });
+
+test("the folders a hook runs every file of: a loop that runs its variable, run-parts (red team 11's F09)", () => {
+  const folders = new Set<string>();
+  const text = [
+    'for f in scripts/hooks.d/*; do\n  [ -x "$f" ] && "$f"\ndone',
+    'for f in "ci/pre.d"/*.sh; do sh "$f"; done',
+    "cd tools && for h in d/*; do . $h; done",
+    "run-parts --exit-on-error -a x .githooks.d",
+    // Data for a tool, the work tree's own files, and a glob in a folder's name: not taken.
+    'for f in src/*.py; do black "$f"; python3 -m py_compile "$f"; done',
+    'for f in *.sh; do sh "$f"; done',
+    'for f in pkg/*/run.sh; do sh "$f"; done',
+  ].join("\n");
+  namedPaths(text, undefined, undefined, false, folders);
+  // (After the literal cd, read from there too.)
+  expect([...folders]).toEqual(["scripts/hooks.d", "ci/pre.d", "d", "tools/d", ".githooks.d", "tools/.githooks.d"]);
+});
