@@ -63,7 +63,7 @@ async function makeApprover(config: Config, ui: TerminalUI): Promise<Approver> {
   const { TtyApprover } = await import("./perms/tty-approver.ts");
   const { rulesFilePaths } = await import("./perms/rules-file.ts");
   // "Always allow" goes to the person's own settings: the workspace's file may not grant commands.
-  const tty = new TtyApprover({ settingsFile: rulesFilePaths(config.root).user });
+  const tty = new TtyApprover({ settingsFile: rulesFilePaths(config.root).user, workspace: config.root });
   // The question has the terminal to itself: the status line and the REPL's key reader step aside.
   return {
     interactive: true,
@@ -128,6 +128,14 @@ export async function buildApp(config: Config, ui: TerminalUI, greet?: (modelNam
   });
   const registry = new ToolRegistry(allTools(config));
   for (const warning of config.startupWarnings) ui.info(pc.yellow(escapeControl(warning)));
+  // A --deny-run program the sandbox cannot hide (a multi-call binary's applet, bunker's own shell): said at start
+  // (reviewer's R11-08). Looked up only under --deny-run: a few names on PATH.
+  const denyRun = config.grants.deny.run;
+  if (config.sandbox !== "off" && (denyRun.programs.length > 0 || denyRun.patterns.length > 0)) {
+    const { deniedProgramsHeld, deniedRunNotes } = await import("./sandbox/denied-programs.ts");
+    const { commandStarters } = await import("./tools/run-bash.ts");
+    for (const line of deniedRunNotes(deniedProgramsHeld(denyRun, process.env.PATH ?? "", commandStarters()).notHeld)) ui.info(pc.yellow(escapeControl(line)));
+  }
   // At a prompt the person hears about a missing sandbox before the first command; a headless turn may need none.
   // MCP servers start now, in the same sandbox: what it cannot keep from them is said before they start (red team 6's F11d).
   // A copy of bunker's binary (if it is replaced mid-session) and the mount checker's list go where no sandbox looks.

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { compile } from "../build/compile.ts";
 import { freshBinary, ROOT } from "../build/fresh.ts";
 import { startFakeAnthropic, reply, text, toolUse } from "../../tests/support/fake-anthropic.ts";
-import { median, peakRssMiB, type BenchRow } from "./types.ts";
+import { freshCopies, median, peakRssMiB, type BenchRow } from "./types.ts";
 
 const RUNS = 21;
 
@@ -19,10 +19,13 @@ const RUNS = 21;
 interface Sample { ms: number; cpuMs: number }
 
 export async function bench(): Promise<BenchRow[]> {
-  const { path: bunker, stamp } = await freshBinary();
+  const { path: built, stamp } = await freshBinary();
   // Built here at bench time, never committed (.bench/ is ignored).
-  const reference = join(ROOT, ".bench", "reference-loop");
-  await compile({ entry: join(ROOT, "scripts/bench/reference-loop.ts"), outfile: reference, stamp, bytecode: true, cwd: ROOT });
+  const referenceBuilt = join(ROOT, ".bench", "reference-loop");
+  await compile({ entry: join(ROOT, "scripts/bench/reference-loop.ts"), outfile: referenceBuilt, stamp, bytecode: true, cwd: ROOT });
+  // Both as copies written at the same moment (freshCopies: a binary's start depends on its file's age in the page cache).
+  const copies = freshCopies([built, referenceBuilt]);
+  const [bunker, reference] = copies.paths as [string, string];
   const ws = mkdtempSync(join(tmpdir(), "bunker-bench-ws-"));
   // A home of its own: bunker refuses its home directory as the workspace.
   const home = mkdtempSync(join(tmpdir(), "bunker-bench-home-"));
@@ -72,6 +75,7 @@ export async function bench(): Promise<BenchRow[]> {
     ];
   } finally {
     await fake.stop();
+    copies.remove();
     rmSync(ws, { recursive: true, force: true });
     rmSync(home, { recursive: true, force: true });
   }

@@ -18,6 +18,8 @@ import { hostView, type SandboxSpec } from "../sandbox/spec.ts";
 import { stateDirMade, stateDirView } from "../sandbox/state-dir.ts";
 import { wallAfter, wallBefore, type WallState } from "../sandbox/git-wall.ts";
 import { laterMatch } from "../perms/runs-later.ts";
+import type { PathRules } from "../perms/policy.ts";
+import { deniedPathsInside, deniedWholeBy, deniedWriteMounts, deniedWriteRules } from "../sandbox/denied-writes.ts";
 import { startCommandNet, type CommandNet } from "../net/command-net.ts";
 import { hostsCover, netTarget, normalizeHost } from "../net/host-pattern.ts";
 import { loopbackTargets } from "../net/gate.ts";
@@ -45,6 +47,8 @@ export interface LaunchContext {
   grantedRead?: string[];
   /** --deny-read paths: shown to none. */
   deniedRead?: string[];
+  /** --deny-write paths and globs: held in a server's `write` folders as in a command's writable folders (red team 11's F07). */
+  deniedWrite?: PathRules;
 }
 
 export interface Launch {
@@ -206,10 +210,14 @@ export async function launchStdio(def: McpServerDef, ctx: LaunchContext): Promis
   const cwd = def.source === "user" ? state : ctx.root;
   // Its `write` folders get the git wall a command's writable roots get (red team 5's F7): every repository site and
   // runs-later file in them read-only in its sandbox, and the same walk after each tool call.
-  const wall = ctx.plan.confined ? serverWall(def, ctx, host.gitConfig ?? []) : null;
+  // A `write` folder a deny-write rule covers whole (the same folder, a denied folder holding it) is shown read-only.
+  const written = def.write.filter((p) => existsSync(p));
+  const denied = ctx.plan.confined && ctx.deniedWrite ? written.filter((p) => deniedWholeBy(ctx.deniedWrite!, realpathLoose(p).real) !== null) : [];
+  const write = written.filter((p) => !denied.includes(p));
+  const wall = ctx.plan.confined ? serverWall(def.name, write, ctx, host.gitConfig ?? []) : null;
   const spec: SandboxSpec = {
     ...host,
-    readable: view.readable,
+    readable: [...view.readable, ...denied],
     root: ctx.root,
     cwd,
     allowNet: network === "all",
@@ -217,7 +225,7 @@ export async function launchStdio(def: McpServerDef, ctx: LaunchContext): Promis
     writable: [],
     hidden,
     workspaceReadOnly: true,
-    privateDirs: [state, ...def.write.filter((p) => existsSync(p))],
+    privateDirs: [state, ...write],
     readOnly: wall?.readOnly ?? [],
     wallPaths: wall?.readOnly ?? [],
     ...(pinned.length > 0 ? { pinned } : {}),
@@ -273,10 +281,10 @@ export async function launchStdio(def: McpServerDef, ctx: LaunchContext): Promis
  * the walk at its start (what its sandbox keeps read-only), so a repository it made later is checked after every
  * call; a line that says only that such a one ran nothing is said once.
  */
-function serverWall(def: McpServerDef, ctx: LaunchContext, gitConfig: string[]): { readOnly: string[]; after: () => string[] } | null {
+function serverWall(name: string, write: string[], ctx: LaunchContext, gitConfig: string[]): { readOnly: string[]; after: () => string[] } | null {
   // The walk works on physical paths; the sandbox mounts a folder by the name the person wrote (`~/notes`, a link
   // to `~/Dropbox/notes`, is a writable folder as much as a folder is): what is read-only is mounted by that name.
-  const folders = def.write.flatMap((written) => {
+  const folders = write.flatMap((written) => {
     try {
       return statSync(written).isDirectory() ? [{ written, real: realpathLoose(written).real }] : [];
     } catch {
@@ -286,10 +294,16 @@ function serverWall(def: McpServerDef, ctx: LaunchContext, gitConfig: string[]):
   if (folders.length === 0) return null;
   const roots = folders.map((f) => f.real);
   // Judged as a command's are (run-bash.ts): the person's PATH and home, and a key that changes with their PATH folders.
-  const later = laterMatch([ctx.root, ...roots], [], ctx.env.PATH ?? "", { env: ctx.env, home: ctx.home ?? homedir() });
+  // The deny-write rules held as a command's are (denied-writes.ts): a glob's matches read-only, a new one set aside after.
+  const deny = ctx.deniedWrite;
+  const later = laterMatch([ctx.root, ...roots], deny ? deniedWriteRules(deny) : [], ctx.env.PATH ?? "", { env: ctx.env, home: ctx.home ?? homedir() });
   const home = realpathLoose(ctx.home ?? homedir()).real;
   const before = wallBefore(roots, later, gitConfig, home);
   if ("refusal" in before) throw new LaunchError(`its "write" folders cannot be guarded: ${before.refusal}`);
+  const mounts = deny ? deniedWriteMounts(deny, roots, before.readOnly) : { folders: [], wall: before.readOnly };
+  if ("refused" in mounts) throw new LaunchError(`its "write" folders cannot be guarded: ${mounts.refused}`);
+  // Denied paths in them, each read-only whole where it is there.
+  const readOnly = [...new Set([...mounts.wall, ...mounts.folders, ...(deny ? deniedPathsInside(deny, roots) : [])])];
   const start: WallState = { ...before.state, mountsMove: ctx.plan.confined && ctx.plan.kind === "bubblewrap" };
   const said = new Set<string>();
   const byWrittenName = (p: string) => {
@@ -297,11 +311,11 @@ function serverWall(def: McpServerDef, ctx: LaunchContext, gitConfig: string[]):
     return f && f.real !== f.written ? [p, join(f.written, relative(f.real, p))] : [p];
   };
   return {
-    readOnly: before.readOnly.flatMap(byWrittenName),
+    readOnly: readOnly.flatMap(byWrittenName),
     after: () =>
       wallAfter(roots, start)
         // The walk's lines speak of a command: here it was this server.
-        .map((line) => line.replace(/\b(the|this) command\b/g, `the MCP server ${def.name}`))
+        .map((line) => line.replace(/\b(the|this) command\b/g, `the MCP server ${name}`))
         .filter((line) => {
           if (!line.includes("(nothing in it ran programs)")) return true;
           if (said.has(line)) return false;

@@ -43,6 +43,7 @@ export async function startMcp(opts: StartOptions): Promise<McpHub> {
     denyAllNet: config.grants.deny.net.all,
     grantedRead: grantedReadPaths(config.grants),
     deniedRead: [...("refused" in denied ? config.grants.deny.read.paths : denied), ...(config.hiddenGitObjects ?? [])],
+    deniedWrite: config.grants.deny.write,
     env,
     ...(env.HOME ? { home: env.HOME } : {}),
   };

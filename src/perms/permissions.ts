@@ -155,7 +155,7 @@ export class Permissions {
 
     if (req.kind === "run" && req.run && first.run) {
       // Offer the prefix of what is not yet covered, and say why the line is asked about.
-      req = { ...req, run: { ...req.run, prefixes: first.run.prefixes, reasons: first.run.reasons } };
+      req = { ...req, run: { ...req.run, prefixes: first.run.prefixes, saves: first.run.saves, reasons: first.run.reasons } };
     }
     if (protectedFiles.length > 0) req = { ...req, protectedFiles };
     const answer = await this.approver.ask(req);

@@ -49,7 +49,7 @@ export interface RulesFilesResult {
 }
 
 /** Top-level keys a settings file may have. Extend here when a feature adds one. */
-export const KNOWN_SETTINGS_KEYS = ["$schema", "allow", "deny", "protect", "reminders", "thinking", "notify", "mcpServers"] as const;
+export const KNOWN_SETTINGS_KEYS = ["$schema", "allow", "deny", "protect", "reminders", "thinking", "notify", "mcpServers", "workspaces"] as const;
 
 export class RulesFileError extends Error {
   override name = "RulesFileError";
@@ -140,14 +140,33 @@ export function parseRulesFile(
   const home = env.HOME || homedir();
   const userFile = rulesFilePaths(root, env).user;
   const ignored: string[] = [];
-  for (const list of ["allow", "deny"] as const) {
-    const entries = settings[list];
+  // The user's file may keep rules for one workspace ("always allow" saves there: reviewer's R11-14), read only by
+  // bunker started in that folder: {"workspaces": {"/home/me/proj": {"allow": ["run:rm -rf build"]}}}.
+  const scoped: { from: Record<string, unknown>; pointer: string }[] = [{ from: settings, pointer: "" }];
+  const workspaces = settings.workspaces;
+  if (workspaces !== undefined) {
+    if (typeof workspaces !== "object" || workspaces === null || Array.isArray(workspaces)) {
+      throw new RulesFileError(`${at("/workspaces")}: "workspaces" must be an object of workspace paths, like {"/home/me/proj": {"allow": ["run:make *"]}}`);
+    }
+    if (scope === "workspace") ignored.push(`${at("/workspaces", true)}: ignored "workspaces": rules for one workspace belong in ${userFile}`);
+    else {
+      for (const [path, rules] of Object.entries(workspaces as Record<string, unknown>)) {
+        const pointer = `/workspaces/${pointerKey(path)}`;
+        if (typeof rules !== "object" || rules === null || Array.isArray(rules) || Object.keys(rules).some((k) => k !== "allow" && k !== "deny")) {
+          throw new RulesFileError(`${at(pointer)}: a workspace's rules must be an object with "allow" and "deny" lists, like {"allow": ["run:make *"]}`);
+        }
+        if (isAbsolute(path) && resolveFrom(root, path).real === root) scoped.push({ from: rules as Record<string, unknown>, pointer });
+      }
+    }
+  }
+  for (const { from, pointer } of scoped) for (const list of ["allow", "deny"] as const) {
+    const entries = from[list];
     if (entries === undefined) continue;
     if (!Array.isArray(entries)) {
-      throw new RulesFileError(`${at(`/${list}`)}: "${list}" must be a list of strings, ${example}`);
+      throw new RulesFileError(`${at(`${pointer}/${list}`)}: "${list}" must be a list of strings, ${example}`);
     }
     entries.forEach((entry, index) => {
-      const where = at(`/${list}/${index}`);
+      const where = at(`${pointer}/${list}/${index}`);
       if (typeof entry !== "string") {
         throw new RulesFileError(`${where}: "${list}" entry ${JSON.stringify(entry)} must be a string like "write:src/**"`);
       }

@@ -17,8 +17,12 @@ export function runRuleFor(prefix: string): string {
 
 export type SaveOutcome = { saved: true; file: string; added: string[] } | { saved: false; file: string; why: string };
 
-/** Adds `entries` to the "allow" list of `file` (made, with its folder, when missing); entries already there are not added twice. */
-export function addAllowRules(file: string, entries: readonly string[]): SaveOutcome {
+/**
+ * Adds `entries` to the "allow" list of `file` (made, with its folder, when missing); entries already there are not
+ * added twice. With `workspace`: to that workspace's own list, `"workspaces": {"/its/path": {"allow": [...]}}`, which
+ * only bunker started in that folder reads (reviewer's R11-14: an always-allow answered in one project reached all).
+ */
+export function addAllowRules(file: string, entries: readonly string[], workspace?: string): SaveOutcome {
   let target = file;
   try {
     target = realpathSync(file);
@@ -43,14 +47,24 @@ export function addAllowRules(file: string, entries: readonly string[]): SaveOut
       throw err;
     }
   }
-  const allow = settings.allow ?? [];
+  // Where the entries go: the file's top level, or its workspace's object under "workspaces".
+  const workspaces = settings.workspaces ?? {};
+  if (workspace !== undefined && (typeof workspaces !== "object" || workspaces === null || Array.isArray(workspaces))) return { saved: false, file, why: `its "workspaces" is not an object` };
+  const own = workspace === undefined ? settings : ((workspaces as Record<string, unknown>)[workspace] ?? {});
+  if (typeof own !== "object" || own === null || Array.isArray(own)) return { saved: false, file, why: `its "workspaces" entry for ${workspace} is not an object` };
+  const scope = own as Record<string, unknown>;
+  const allow = scope.allow ?? [];
   if (!Array.isArray(allow)) return { saved: false, file, why: `its "allow" is not a list` };
   const added = entries.filter((e, i) => !allow.includes(e) && entries.indexOf(e) === i);
   if (added.length === 0) return { saved: true, file, added };
-  // A copy with the same key order; a file without "allow" gets it first, where a reader looks.
-  const next: Record<string, unknown> = "allow" in settings ? {} : { allow: [] };
-  for (const key of Object.keys(settings)) next[key] = settings[key];
-  next.allow = [...allow, ...added];
+  // A copy with the same key order; one without "allow" gets it first, where a reader looks.
+  const withAllow = (from: Record<string, unknown>): Record<string, unknown> => {
+    const next: Record<string, unknown> = "allow" in from ? {} : { allow: [] };
+    for (const key of Object.keys(from)) next[key] = from[key];
+    next.allow = [...allow, ...added];
+    return next;
+  };
+  const next = workspace === undefined ? withAllow(settings) : { ...settings, workspaces: { ...(workspaces as Record<string, unknown>), [workspace]: withAllow(scope) } };
   try {
     writeFileAtomic(target, `${JSON.stringify(next, null, 2)}\n`, { mkdirs: true, ...(text === null ? { mode: 0o600 } : {}) });
   } catch (err) {

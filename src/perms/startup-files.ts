@@ -215,7 +215,13 @@ const DOT_LINK_DEPTH = 3;
 /** Dot-folders no dotfiles manager links into, and that hold the most entries: caches, data (not ~/.local/bin). */
 const NOT_CONFIG = new Set([".cache", ".npm", ".rustup", ".m2", ".gradle", ".nvm", ".pyenv", ".bun", ".local/share", ".local/state"]);
 
-let walked: { key: string; links: string[] } | undefined;
+let walked: { key: string; links: string[]; dirs: Map<string, number> } | undefined;
+
+/** Whether every folder a walk read is as it was then (a link made in one changes its mtime). */
+function unchanged(dirs: ReadonlyMap<string, number>): boolean {
+  for (const [dir, mtime] of dirs) if ((lstatOrNull(dir)?.mtimeMs ?? -1) !== mtime) return false;
+  return true;
+}
 
 /**
  * The symbolic links among the home's dot-entries and in its dot-folders (XDG's config folder first), breadth first,
@@ -225,11 +231,16 @@ let walked: { key: string; links: string[] } | undefined;
  */
 export function dotEntryLinks(home: string, xdg: string = join(home, ".config")): string[] {
   const key = `${home}\0${xdg}\0${statOrNull(home)?.mtimeMs}\0${statOrNull(xdg)?.mtimeMs}`;
-  if (walked?.key === key) return walked.links;
+  // Walked again when any folder it read changed: a link an earlier command made deep in a granted dot-folder
+  // (~/.config/nvim/lua -> the workspace) counts from the next command on (red team 11's F08). A stat per folder read.
+  if (walked?.key === key && unchanged(walked.dirs)) return walked.links;
+  const dirs = new Map<string, number>();
   let budget = DOT_LINK_BUDGET;
   type Entry = { path: string; kind: "link" | "dir" | "other" };
   const read = (dir: string, only: (name: string) => boolean = () => true): Entry[] => {
     const out: Entry[] = [];
+    // Its mtime before it is read: a change while it is read is seen by the next look.
+    dirs.set(dir, lstatOrNull(dir)?.mtimeMs ?? -1);
     let d: Dir;
     try {
       d = opendirSync(dir);
@@ -267,7 +278,7 @@ export function dotEntryLinks(home: string, xdg: string = join(home, ".config"))
     }
     level = next;
   }
-  walked = { key, links };
+  walked = { key, links, dirs };
   return links;
 }
 

@@ -33,6 +33,8 @@ export interface TtyApproverOptions {
    * `run:` grants bunker ignores (a cloned repository must not grant itself commands).
    */
   settingsFile?: string;
+  /** The workspace "always allow" saves for: its own rules in that file, which no other workspace reads (reviewer's R11-14). */
+  workspace?: string;
 }
 
 type Choice = "once" | "target-session" | "save" | "kind-session" | "deny" | "view";
@@ -76,6 +78,7 @@ export class TtyApprover implements Approver {
   private readonly fixedDiffLines: number | undefined;
   private readonly viewer: (text: string) => Promise<void>;
   private readonly settingsFile: string | undefined;
+  private readonly workspace: string | undefined;
   /** Serialises questions: two prompts must never share the terminal. */
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -85,6 +88,7 @@ export class TtyApprover implements Approver {
     this.color = opts.color;
     this.fixedDiffLines = opts.maxDiffLines;
     this.settingsFile = opts.settingsFile;
+    this.workspace = opts.workspace;
     this.viewer = opts.viewer ?? (async (text) => {
       const { page } = await import("../ui/pager.ts");
       await page(text, (t) => void this.output.write(t), { tty: Boolean((this.output as { isTTY?: boolean }).isTTY) && Boolean(process.stdout.isTTY) });
@@ -163,7 +167,7 @@ export class TtyApprover implements Approver {
     if (typeof choice === "symbol" || choice === "view") return { answer: "deny" };
     // Yes for the session in any case; saved as well once the person has seen the rules and said so.
     if (choice === "save") {
-      await this.confirmSave(req.run?.prefixes ?? []);
+      await this.confirmSave(req.run?.saves ?? []);
       return { answer: "target-session" };
     }
     if (choice !== "deny") return { answer: choice };
@@ -188,16 +192,16 @@ export class TtyApprover implements Approver {
    * written, and writes them only on a yes; what was done is said in one line. A no (or Escape) keeps the
    * session's grant alone: the command was approved either way.
    */
-  private async confirmSave(prefixes: string[]): Promise<void> {
+  private async confirmSave(rules: string[]): Promise<void> {
     const file = this.settingsFile;
-    if (!file || prefixes.length === 0) return;
-    const { addAllowRules, runRuleFor } = await import("./settings-writer.ts");
+    if (!file || rules.length === 0) return;
+    const { addAllowRules } = await import("./settings-writer.ts");
     const c = pc.createColors(this.color ?? pc.isColorSupported);
     const columns = (this.output as { columns?: number }).columns;
-    const rules = prefixes.map(runRuleFor);
     const shown = escapeControl(homeShort(file));
+    const where = this.workspace ? `${c.dim('Add to "allow" for the workspace')} ${escapeControl(homeShort(this.workspace))} ${c.dim("in")} ${shown} ${c.dim("(yours; no other workspace reads it):")}` : `${c.dim('Add to "allow" in')} ${shown} ${c.dim("(yours, for every project):")}`;
     log.message(
-      wrapInBox([`${c.dim('Add to "allow" in')} ${shown} ${c.dim("(yours, for every project):")}`, ...rules.map((r) => `  ${c.bold(escapeControl(JSON.stringify(r)))}`)], columns),
+      wrapInBox([where, ...rules.map((r) => `  ${c.bold(escapeControl(JSON.stringify(r)))}`)], columns),
       { output: this.output, spacing: 0 },
     );
     const { answer } = await this.watchingCancel(
@@ -213,7 +217,7 @@ export class TtyApprover implements Approver {
       { kind: "run", target: "", tool: "", byPerson: true },
     );
     if (answer !== "yes") return;
-    const outcome = addAllowRules(file, rules);
+    const outcome = addAllowRules(file, rules, this.workspace);
     const said = outcome.saved
       ? outcome.added.length > 0
         ? c.green(`Saved to ${shown}: ${outcome.added.map((r) => escapeControl(r)).join(", ")}`)
@@ -323,7 +327,9 @@ export class TtyApprover implements Approver {
         const options: { value: Choice; label: string }[] = [{ value: "once", label: ONCE }];
         if (prefixes.length > 0) {
           options.push({ value: "target-session", label: `Yes, and don't ask again for ${listed(prefixes)} commands this session` });
-          if (this.settingsFile) options.push({ value: "save", label: `Yes, and always allow ${prefixes.length > 1 ? "them" : "it"} (saved to your settings, shown first)` });
+          // Exactly what is saved, and for where: the rules themselves (a program that deletes is saved as this command only).
+          const saves = (run?.saves ?? []).map((r) => `\`${escapeControl(r)}\``);
+          if (this.settingsFile && saves.length > 0) options.push({ value: "save", label: `Yes, and always allow ${listed(saves)} ${this.workspace ? "in this workspace " : ""}(saved to your settings)` });
         }
         options.push({ value: "deny", label: "No, and tell Claude why" });
         return { title: `${tool} wants to run a command`, details, question: "Run this command?", options, denyPrompt: "Why not (sent to Claude)?" };

@@ -25,6 +25,8 @@ export interface RunPreview {
    * that a prefix covers safely (set by Permissions when it asks; none offers no such option).
    */
   prefixes?: string[];
+  /** What "always allow" saves to the person's settings for this workspace, exactly (RunEvaluation.saves). */
+  saves?: string[];
   /** Why the line needs approval (set by Permissions): shown above the question. */
   reasons?: string[];
 }

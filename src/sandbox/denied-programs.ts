@@ -4,33 +4,82 @@
 // program's file, wherever the sandbox's PATH and the system's bin folders
 // find it, is hidden as a denied read is: /dev/null in its place, which
 // nothing can execute (EACCES) nor copy. Every name that links to it is
-// covered, since the file itself is masked. What no mask can reach: a copy the
-// command brings or builds itself, or another program that does the same job
-// (an interpreter's own HTTP client in place of curl).
-import { realpathSync, statSync } from "node:fs";
-import { isAbsolute, join } from "node:path";
+// covered, since the file itself is masked; and every other name of the same
+// file (a hard link: /usr/bin/perl and /usr/bin/perl5.36.0 are one file) is
+// masked too, wherever the sandbox shows it (reviewer's R11-11). What no mask
+// can reach: a copy the command brings or builds itself, or another program
+// that does the same job (an interpreter's own HTTP client in place of curl);
+// and an applet of a multi-call binary (wget -> busybox): masking the binary
+// would take every other applet with it (ls, cat: the whole system on Alpine),
+// so it stays, and the person is told at start that the sandbox does not hold
+// that one (reviewer's R11-08).
+import { lstatSync, readdirSync, realpathSync, statSync } from "node:fs";
+import { basename, dirname, isAbsolute, join } from "node:path";
 import type { RunRules } from "../perms/run/patterns.ts";
 import { SYSTEM_BIN_DIRS } from "./host-program.ts";
 
+/** Binaries that are many programs, chosen by the name they are started by (their applets link to them). */
+const MULTI_CALL = new Set(["busybox", "toybox", "coreutils", "box64"]);
+/** Folders where programs are installed besides PATH's: a second name of a denied file is looked for in these first. */
+const MORE_BIN_DIRS = ["/usr/sbin", "/sbin", "/usr/local/sbin", "/usr/libexec"];
+
+/** A denied program the sandbox does not hold, and why. */
+export interface NotHeld {
+  name: string;
+  file: string;
+  /** "multi-call": an applet of a binary other programs are; "kept": bunker's own shell or limiter; "names": other names of it not all found. */
+  why: "multi-call" | "kept" | "names";
+}
+
 /**
  * The real files of the programs `rules` denies whole (a --deny-run name, or a rules file's `run:NAME *`), found on
- * `path` and in the system's bin folders, except those in `keep` (the shell and the limiter bunker starts every
- * command with: masking them would stop every command, not the denied one).
+ * `path` and in the system's bin folders, with every other name each has (hard links) in the bin folders and in
+ * `trees` (what else the sandbox shows); except those in `keep` (the shell and the limiter bunker starts every
+ * command with: masking them would stop every command, not the denied one) and a multi-call binary's.
  */
-export function deniedProgramFiles(rules: RunRules, path: string, keep: readonly string[] = []): string[] {
+export function deniedProgramFiles(rules: RunRules, path: string, keep: readonly string[] = [], trees: readonly string[] = []): string[] {
+  return deniedProgramsHeld(rules, path, keep, trees).files;
+}
+
+/** deniedProgramFiles, with what it cannot hold (said to the person at start: deniedRunNotes). */
+export function deniedProgramsHeld(rules: RunRules, path: string, keep: readonly string[] = [], trees: readonly string[] = []): { files: string[]; notHeld: NotHeld[] } {
   const names = [...rules.programs, ...rules.patterns.flatMap((p) => wholeProgram(p))];
-  if (names.length === 0) return [];
+  if (names.length === 0) return { files: [], notHeld: [] };
   const dirs = [...path.split(":").filter((d) => isAbsolute(d)), ...SYSTEM_BIN_DIRS];
   const kept = new Set(keep.map(real).filter((p): p is string => p !== null));
   const out = new Set<string>();
+  const notHeld: NotHeld[] = [];
+  const say = (n: NotHeld) => {
+    if (!notHeld.some((o) => o.name === n.name && o.file === n.file)) notHeld.push(n);
+  };
   for (const name of new Set(names)) {
     const candidates = name.includes("/") ? (isAbsolute(name) ? [name] : []) : dirs.map((d) => join(d, name));
     for (const c of candidates) {
       const file = real(c);
-      if (file && !kept.has(file)) out.add(file);
+      if (!file) continue;
+      if (MULTI_CALL.has(basename(file)) && basename(file) !== basename(name)) {
+        say({ name, file, why: "multi-call" });
+        continue;
+      }
+      if (kept.has(file)) {
+        say({ name, file, why: "kept" });
+        continue;
+      }
+      const others = otherNames(file, [...dirs, ...MORE_BIN_DIRS, dirname(file)], trees);
+      // A multi-call binary installed as hard links (its applets are its other names): only this name is masked (a
+      // mount over one name leaves the others), and the binary still runs it (busybox wget).
+      const binary = others.names.find((o) => MULTI_CALL.has(basename(o)));
+      if (binary) {
+        out.add(file);
+        say({ name, file: binary, why: "multi-call" });
+        continue;
+      }
+      out.add(file);
+      for (const o of others.names) if (!kept.has(o)) out.add(o);
+      if (!others.complete) say({ name, file, why: "names" });
     }
   }
-  return [...out];
+  return { files: [...out], notHeld };
 }
 
 /** A rules-file pattern that names a whole program (`curl *`): its name. `git push` or `curl` alone (no arguments) deny less. */
@@ -46,4 +95,96 @@ function real(p: string): string | null {
   } catch {
     return null;
   }
+}
+
+/** Most entries looked at for the other names of one file beyond the bin folders, and the longest that may take. */
+const WALK_ENTRIES = 400_000;
+const WALK_MS = 2_000;
+/** File identity → its other names found, for the session (a walk of /usr takes half a second). */
+const found = new Map<string, { names: string[]; complete: boolean }>();
+
+/**
+ * The other names (hard links) of `file`: looked for in `dirs` (each folder's own entries), then, while some are not
+ * found, through `trees` (bounded). `complete`: every name the file has was found, or the rest are nowhere the
+ * sandbox shows (the trees were walked whole).
+ */
+function otherNames(file: string, dirs: readonly string[], trees: readonly string[]): { names: string[]; complete: boolean } {
+  let st;
+  try {
+    st = statSync(file);
+  } catch {
+    return { names: [], complete: true };
+  }
+  if (st.nlink < 2) return { names: [], complete: true };
+  const key = `${st.dev}:${st.ino}:${st.ctimeMs}\0${trees.join("\0")}`;
+  const hit = found.get(key);
+  if (hit) return hit;
+  const names = new Set<string>([file]);
+  const same = (p: string) => {
+    try {
+      const s = lstatSync(p);
+      return s.isFile() && s.ino === st.ino && s.dev === st.dev;
+    } catch {
+      return false;
+    }
+  };
+  for (const d of new Set(dirs)) {
+    let entries;
+    try {
+      entries = readdirSync(d, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (const e of entries) if (e.isFile() && same(join(d, e.name))) names.add(realOrSelf(join(d, e.name)));
+  }
+  let complete = names.size >= st.nlink;
+  if (!complete && trees.length > 0) {
+    // Where else the sandbox shows files: walked once for this file (the system's trees, toolchains, the workspace).
+    const started = performance.now();
+    let seen = 0;
+    const stack = [...trees];
+    complete = true;
+    walk: while (stack.length > 0) {
+      const d = stack.pop()!;
+      let entries;
+      try {
+        entries = readdirSync(d, { withFileTypes: true });
+      } catch {
+        continue;
+      }
+      for (const e of entries) {
+        if (++seen > WALK_ENTRIES || ((seen & 4095) === 0 && performance.now() - started > WALK_MS)) {
+          complete = false;
+          break walk;
+        }
+        const p = join(d, e.name);
+        if (e.isDirectory()) stack.push(p);
+        else if (e.isFile() && same(p)) names.add(p);
+      }
+      if (names.size >= st.nlink) break;
+    }
+  }
+  names.delete(file);
+  const result = { names: [...names], complete };
+  found.set(key, result);
+  return result;
+}
+
+function realOrSelf(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return p;
+  }
+}
+
+/** What the person is told at start about the --deny-run programs the sandbox does not hold (none: nothing said). */
+export function deniedRunNotes(notHeld: readonly NotHeld[]): string[] {
+  return notHeld.map((n) =>
+    n.why === "multi-call"
+      ? `--deny-run=${n.name}: ${n.name} is an applet of ${n.file}, which other programs are too, so the sandbox cannot hide it alone; bunker refuses lines that name it (${n.name} …, ${basename(n.file)} ${n.name} …), but a program bunker lets run can still start it through ${basename(n.file)}. Deny ${basename(n.file)} itself to hold it (every applet of it with it).`
+      : n.why === "kept"
+        ? `--deny-run=${n.name}: ${n.file} is what bunker starts every command with, so the sandbox does not hide it; bunker refuses lines that name it, but a program bunker lets run can still start it.`
+        : `--deny-run=${n.name}: ${n.file} has other names (hard links) bunker did not find all of; a program that knows one can still start it.`,
+  );
 }

@@ -75,3 +75,30 @@ export function deniedWriteMounts(deny: PathRules, roots: readonly string[], wal
   }
   return { folders, wall: wallReadOnly.filter((p) => !inFolder(p)) };
 }
+
+/**
+ * The deny-write rule that covers `path` whole, or null (red team 11's F07): a denied path at or above it
+ * (`--deny-write=~/notes` over `--allow-write=~/notes/sub`, or the same path), a `DIR/**` glob whose folder holds it
+ * or is it, or, for a file, any glob that matches it. A deny wins over a grant: such a write grant is shown read-only,
+ * and a workspace so covered is read-only whole.
+ */
+export function deniedWholeBy(deny: PathRules, path: string): string | null {
+  const p = deny.paths.find((d) => isWithin(d, path));
+  if (p) return p;
+  for (const glob of deny.globs) {
+    if (glob.endsWith(`${sep}**`) && !WILDCARD.test(glob.slice(0, -3)) && isWithin(globBase(glob), path)) return glob;
+  }
+  let file = false;
+  try {
+    file = !lstatSync(path).isDirectory();
+  } catch {
+    // Not there: a file the grant names, made later, is matched as one.
+    file = true;
+  }
+  return file ? (deny.globs.find((g) => new Bun.Glob(g).match(path)) ?? null) : null;
+}
+
+/** The denied paths strictly inside one of the writable `roots` (the workspace, each granted folder): each its own read-only mount, where it is there. */
+export function deniedPathsInside(deny: PathRules, roots: readonly string[]): string[] {
+  return deny.paths.filter((p) => roots.some((r) => isWithin(r, p) && r !== p));
+}

@@ -7,6 +7,7 @@
 // command's commits may be the work asked for), but it looks: the commits each
 // ref gained during the command, the runs-later files they change, said to the
 // person and the model, with the command to review them before a push.
+import { idAtStart } from "./git-ids.ts";
 import { hostProgram } from "./host-program.ts";
 import { shellQuote } from "../shell/quote.ts";
 import { lstatSync } from "node:fs";
@@ -285,7 +286,7 @@ function pseudoRefsOf(gitDir: string, refs: Record<string, string>): Record<stri
       text = null;
     }
     const ids = (text ?? "").split("\n").flatMap((line) => {
-      const id = /^([0-9a-f]{40}|[0-9a-f]{64})(?![0-9a-f])/.exec(line)?.[1] ?? refs[/^ref: (\S+)/.exec(line)?.[1] ?? ""];
+      const id = idAtStart(line) ?? refs[/^ref: (\S+)/.exec(line)?.[1] ?? ""];
       return id ? [id] : [];
     });
     out[name] = { text, ids };
@@ -303,8 +304,8 @@ function headOf(gitDir: string, refs: Record<string, string>): string | undefine
   }
   const symbolic = text === undefined ? null : /^ref: (refs\/\S+)\s*$/.exec(text);
   if (symbolic) return refs[symbolic[1]!];
-  const detached = text === undefined ? null : /^([0-9a-f]{40}|[0-9a-f]{64})\s*$/.exec(text);
-  if (detached) return detached[1];
+  const detached = text === undefined ? null : idAtStart(text);
+  if (detached) return detached;
   return git(gitDir, ["rev-parse", "--verify", "-q", "HEAD"])?.trim() || undefined;
 }
 

@@ -38,6 +38,8 @@ export interface ObjectsBefore {
   files: Map<string, string>;
   /** The alternates files' bytes (null: none). */
   alternates: Map<string, Buffer | null>;
+  /** Each loose-object folder (two hex digits) by kind and inode: one swapped for another holds files of any age. */
+  folders: Map<string, string>;
 }
 
 function signature(path: string): string | null {
@@ -87,7 +89,13 @@ export function objectsBefore(gitDir: string, now = Date.now()): ObjectsBefore {
   filesBelow(objects, "pack", files);
   const alternates = new Map<string, Buffer | null>();
   for (const a of ALTERNATES) alternates.set(a, readSmall(join(objects, a)));
-  return { gitDir, objects, at: now, files, alternates };
+  const folders = new Map<string, string>();
+  for (const d of folderNames(objects)) {
+    if (d.length !== 2 || !isHex(d)) continue;
+    const sig = folderSignature(join(objects, d));
+    if (sig !== null) folders.set(d, sig);
+  }
+  return { gitDir, objects, at: now, files, alternates, folders };
 }
 
 /** The object stores of these git directories (those that are folders), each once (linked worktrees share theirs). */
@@ -184,7 +192,22 @@ function verifyPack(idx: string, pack: string): "verifies" | "fails" | "unchecke
   return r.exitCode === null || r.signalCode ? "unchecked" : "fails";
 }
 
-/** Loose objects written since `before.at` (a new one, or one rewritten in place): each must hash to its name. */
+/** A loose-object folder's kind and inode ("d:INODE", "l:INODE" for a link), or null when it is not there. */
+function folderSignature(path: string): string | null {
+  try {
+    const st = lstatSync(path);
+    return `${st.isDirectory() ? "d" : st.isSymbolicLink() ? "l" : "f"}:${st.ino}`;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Loose objects written since `before.at` (a new one, or one rewritten in place): each must hash to its name. A
+ * folder that was not there before, or is another folder now (renamed into place), is checked whole: a rename keeps
+ * the change time of the files in it, so objects forged by an earlier command in a folder no check looks at kept
+ * theirs, older than this command (red team 12's F01). A folder that is now a link, which git never makes, is set aside.
+ */
 function looseAfter(before: ObjectsBefore, root: string): string[] {
   const { objects } = before;
   const lines: string[] = [];
@@ -193,11 +216,18 @@ function looseAfter(before: ObjectsBefore, root: string): string[] {
   let capped = false;
   for (const d of dirs) {
     const dir = join(objects, d);
+    const sig = folderSignature(dir);
+    if (sig === null) continue;
+    const replaced = sig !== before.folders.get(d);
+    if (replaced && !sig.startsWith("d:")) {
+      lines.push(setAside(root, dir, `${relative(root, dir) || d}, which the command made a link or a file (git makes a folder there): git would have read the objects where it leads as this repository's own`));
+      continue;
+    }
     const names = folderNames(dir);
     seen += names.length;
     if (seen > MAX_LOOSE && !capped) capped = true;
-    // Past the cap, a folder no file was added to is not looked in.
-    if (capped && (lstatSync(dir).mtimeMs < before.at)) continue;
+    // Past the cap, a folder no file was added to (and not swapped for another) is not looked in.
+    if (capped && !replaced && lstatSync(dir).mtimeMs < before.at) continue;
     for (const name of names) {
       if (!isHex(name) || (name.length !== 38 && name.length !== 62)) continue;
       const path = join(dir, name);
@@ -207,7 +237,7 @@ function looseAfter(before: ObjectsBefore, root: string): string[] {
       } catch {
         continue;
       }
-      if (st.ctimeMs < before.at) continue;
+      if (!replaced && st.ctimeMs < before.at) continue;
       const rel = `${d}/${name}`;
       if (!st.isFile() || !looseObjectIsWhatItsNameSays(path, d + name)) {
         lines.push(setAside(root, path, `${relative(root, path) || rel}, which the command wrote: its bytes are not the object its name says (git would have taken them for that object)`));

@@ -11,6 +11,7 @@
 // is judged as a moved ref is, and removed when that commit brings a file the
 // person's tools run later. The rest stays (a command's own commits and
 // stashes keep their reflog).
+import { isId } from "./git-ids.ts";
 import { lstatSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { readSmallText, commondirTarget } from "../perms/gitfile.ts";
@@ -87,14 +88,14 @@ interface Line {
   message: string;
 }
 
-const ID = /^[0-9a-f]{40}$|^[0-9a-f]{64}$/;
 const ZERO = /^0+$/;
 
 function parseLine(text: string): Line {
   const tab = text.indexOf("\t");
   const head = tab === -1 ? text : text.slice(0, tab);
   const message = tab === -1 ? "" : text.slice(tab + 1);
-  const ids = head.split(" ").slice(0, 2).filter((w) => ID.test(w) && !ZERO.test(w));
+  // Lower-cased: git reads A-F too (git-ids.ts), and what it prints is compared.
+  const ids = head.split(" ").slice(0, 2).filter((w) => isId(w) && !ZERO.test(w)).map((w) => w.toLowerCase());
   return { text, ids, message };
 }
 

@@ -10,6 +10,7 @@
 // refs/ is made to name the commit it leads to now, as a plain ref, before the
 // look at what moved (git-history.ts) judges it; one that leads nowhere is
 // removed. Said in one line each.
+import { idAtStart } from "./git-ids.ts";
 import { lstatSync, rmSync, writeFileSync } from "node:fs";
 import { folderNames } from "../perms/run-entry.ts";
 import { join, relative } from "node:path";
@@ -59,8 +60,7 @@ export function outsideTarget(text: string): string | null {
 function resolveOutside(gitDir: string, target: string): string | null {
   if (target.includes("..") || target.startsWith("/")) return null;
   const text = readText(join(gitDir, target));
-  const id = text === null ? null : /^([0-9a-f]{40}|[0-9a-f]{64})\s*$/.exec(text)?.[1];
-  return id ?? null;
+  return text === null ? null : idAtStart(text);
 }
 
 /** After a command under --allow-write=.git: symbolic refs leading outside refs/ made plain (or removed), one line each. */

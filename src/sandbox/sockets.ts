@@ -221,3 +221,24 @@ export function isSocket(path: string): boolean {
     return false;
   }
 }
+
+/**
+ * The socket mask bubblewrap could not mount, when the socket went away between the look and bwrap's start (its
+ * folder is read-only in the sandbox, so bwrap cannot make the mount point: "bwrap: Can't create file at …: Read-only
+ * file system"), or null. Then nothing of the command ran, and it is run again after a fresh look (run-bash.ts).
+ * `before`: the spec socketsMasked was given; `masked`: what it made of it.
+ */
+export function vanishedSocketMask(output: string, exitCode: number | null, before: SandboxSpec, masked: SandboxSpec): string | null {
+  if (exitCode === 0 || !output.startsWith("bwrap: ")) return null;
+  const line = output.slice(0, output.indexOf("\n") === -1 ? undefined : output.indexOf("\n"));
+  const had = new Set(before.hidden ?? []);
+  for (const p of masked.hidden ?? []) {
+    if (had.has(p) || !line.includes(` ${p}:`)) continue;
+    try {
+      lstatSync(p);
+    } catch {
+      return p;
+    }
+  }
+  return null;
+}

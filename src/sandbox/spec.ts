@@ -61,7 +61,7 @@ export interface SandboxSpec {
   keptHome?: string;
   /** Absolute paths made invisible (empty) wherever a mount would show them: credential stores, denied reads. */
   hidden?: string[];
-  /** Further paths inside the workspace kept read-only (--deny-write). */
+  /** Further paths inside the workspace and the granted folders kept read-only (--deny-write, the git wall). */
   readOnly?: string[];
   /**
    * The paths of `readOnly` the git wall found (git-wall.ts): each must have its read-only mount. One gone by the time
@@ -80,6 +80,8 @@ export interface SandboxSpec {
   workspaceLinkedAs?: string;
   /** Read-only whole because of a bare --deny-write (the person's "never"), not because the line only reads. */
   writesDenied?: boolean;
+  /** With writesDenied: the deny-write rule that covers the workspace whole (a denied folder holding it), when not a bare --deny-write. */
+  writesDeniedBy?: string;
   /** The repositories found in the workspace before the command (every one is in readOnly): checked again after it. */
   repositories?: WallState;
   /** Writable even when the workspace is read-only: an MCP server's own state directory (and what the person's settings let it write). */

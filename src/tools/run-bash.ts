@@ -31,11 +31,11 @@ import { reflogsAfter, reflogsBefore } from "../sandbox/git-reflogs.ts";
 import { hiddenHistoryNote } from "../sandbox/denied-history.ts";
 import { deniedProgramFiles } from "../sandbox/denied-programs.ts";
 import { prlimitProgram } from "../sandbox/process-limits.ts";
-import { deniedWriteMounts, deniedWriteRules } from "../sandbox/denied-writes.ts";
+import { deniedPathsInside, deniedWholeBy, deniedWriteMounts, deniedWriteRules } from "../sandbox/denied-writes.ts";
 import { loopbackNote, refusalNote, startCommandNet } from "../net/command-net.ts";
 import { grantedLoopbackTargets, permissionGate } from "../net/gate.ts";
 import { deniedPins, scanDenied } from "../sandbox/denied-files.ts";
-import { socketsMasked } from "../sandbox/sockets.ts";
+import { socketsMasked, vanishedSocketMask } from "../sandbox/sockets.ts";
 import { ownCopiesForCommand, ownCopiesNote, ownCopiesLine } from "../sandbox/shared-inodes.ts";
 import { enclosingGitDirs, grantedReadPaths, hostView, linkedGitDirs, standInPaths, type SandboxSpec } from "../sandbox/spec.ts";
 import { escapeControl } from "../ui/escape.ts";
@@ -77,6 +77,8 @@ export interface RunBashOptions {
   maxOutputBytes?: number;
   /** Between SIGTERM and SIGKILL (default 2 000 ms). */
   killGraceMs?: number;
+  /** Called after the sandbox is planned and before it starts (tests: what changes on the machine in between). */
+  beforeStart?: () => void;
 }
 
 /** What run_bash needs from the configuration (a subset of Config). */
@@ -190,18 +192,20 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
       if (p.confined && p.kind === "seatbelt") env.TMPDIR = tmp = mkdtempSync(join(tmpdir(), "bunker-run-"));
       if (p.confined && p.kind === "bubblewrap") env.TMPDIR = "/tmp";
       // Every Unix socket it would see masked (a read-only mount does not stop connect()), or not run (sockets.ts).
-      const view: { spec: SandboxSpec; note?: string } | { refused: string } = p.confined && p.kind === "bubblewrap" ? socketsMasked(spec) : { spec };
-      if ("refused" in view) {
-        await net?.close();
-        throw new ToolError(`not run: ${view.refused}`);
-      }
-      const argv = confine(p, view.spec, net ? net.wrap([shell, "-c", command]) : [shell, "-c", command], tmp ?? "");
+      const masked = (): { spec: SandboxSpec; note?: string } => {
+        const v = p.confined && p.kind === "bubblewrap" ? socketsMasked(spec) : { spec };
+        if (!("refused" in v)) return v;
+        void net?.close();
+        throw new ToolError(`not run: ${v.refused}`);
+      };
+      let view = masked();
+      let argv = confine(p, view.spec, net ? net.wrap([shell, "-c", command]) : [shell, "-c", command], tmp ?? "");
       // Under --allow-write=.git: the reflogs as they are, to judge the lines the command adds (git-reflogs.ts).
       const logs = spec.grantedGit?.history?.length ? reflogsBefore(spec.grantedGit.history.map((h) => h.gitDir)) : null;
       // bubblewrap mounts an empty read-only .bunker and .git where there were none: take the empty mount points away after.
       const standIns = [...new Set([join(ctx.root, ".bunker"), join(ctx.root, ".git"), ...standInPaths(spec)])].filter((d) => !existsSync(d));
       try {
-        const result = await runProcess(argv, {
+        const start = () => runProcess(argv, {
           cwd: ctx.root,
           env,
           timeoutMs,
@@ -211,6 +215,15 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
           ui: ctx.ui,
           command,
         });
+        opts.beforeStart?.();
+        let result = await start();
+        // A socket masked above that went away before bwrap started (another program's, under a wide read grant):
+        // bwrap could not mount over it and nothing ran. Looked at again, and run once more.
+        if (p.confined && p.kind === "bubblewrap" && vanishedSocketMask(result.output, result.exitCode, spec, view.spec)) {
+          view = masked();
+          argv = confine(p, view.spec, net ? net.wrap([shell, "-c", command]) : [shell, "-c", command], tmp ?? "");
+          result = await start();
+        }
         for (const d of standIns) removeIfEmptyDir(d);
         // What the command planted for the person's own tools to run later, outside the sandbox: one walk finds
         // new repositories (disarmed) and new or changed runs-later files and untrustworthy .git entries (set aside).
@@ -303,9 +316,14 @@ export function commandSandboxSpec(command: string, root: string, opts: RunBashO
   const workspaceLinkedAs = linked.find((l) => l.root === root)?.link;
   // A granted write folder such a link leads to is shown read-only instead.
   const linkedGrants = linked.filter((l) => l.root !== root).map((l) => l.root);
-  const grantedWrites = (opts.writable ?? []).filter((p) => !linkedGrants.includes(p));
-  // A bare --deny-write: nothing is written, by the file tools or by commands (the sandbox holds it, not only the judge).
-  const writesDenied = confined && grants.deny.write.workspace;
+  // A write grant a deny-write rule covers whole (the same path, a denied folder holding it, a DIR/** glob, a glob
+  // matching a granted file) is shown read-only: a deny wins in the sandbox as in the judge (red team 11's F07).
+  const deniedGrants = confined ? (opts.writable ?? []).filter((p) => deniedWholeBy(grants.deny.write, p) !== null) : [];
+  const grantedWrites = (opts.writable ?? []).filter((p) => !linkedGrants.includes(p) && !deniedGrants.includes(p));
+  // A bare --deny-write, or a deny-write rule that covers the workspace whole: nothing is written, by the file tools or
+  // by commands (the sandbox holds it, not only the judge).
+  const workspaceDeniedBy = confined && !grants.deny.write.workspace ? deniedWholeBy(grants.deny.write, root) : null;
+  const writesDenied = confined && (grants.deny.write.workspace || workspaceDeniedBy !== null);
   const workspaceReadOnly = confined && (writesDenied || workspaceLinkedAs !== undefined || (readOnly ?? evaluateRun(command, { root, grants }).readOnly));
   // Every repository at any depth read-only (the top one writable only when granted); not needed when nothing is writable.
   // Every writable root guarded alike: the workspace and each granted folder (`--allow-write=../shared`).
@@ -328,7 +346,7 @@ export function commandSandboxSpec(command: string, root: string, opts: RunBashO
   // Its object store, to check after it what it wrote there that git would trust unchecked (git-objects.ts): once per store.
   if (gitGrant) gitGrant.objects = objectStoresBefore([...topGit, ...gitDirs]);
   const dotGitFile = gitGrant && lstatKind(join(root, ".git")) === "file" ? [join(root, ".git")] : [];
-  const readable = [...grantedReadPaths(grants), ...linkedGrants, ...(opts.gitWritable ? [] : gitDirs), ...enclosingGitDirs(root, host.home ?? realpathLoose(opts.home ?? homedir()).real)];
+  const readable = [...grantedReadPaths(grants), ...linkedGrants, ...deniedGrants, ...(opts.gitWritable ? [] : gitDirs), ...enclosingGitDirs(root, host.home ?? realpathLoose(opts.home ?? homedir()).real)];
   const writable = [...grantedWrites, ...(opts.gitWritable ? gitDirs : [])];
   // A granted folder's repository config that holds a credential: shown as a copy without it, as the workspace's (repo-configs.ts).
   const repoCopies = confined ? credentialFreeCopies(repositoryConfigs([...grantedWrites, ...grantedReadPaths(grants), ...linkedGrants].flatMap(gitDirsOfFolder))) : {};
@@ -356,22 +374,25 @@ export function commandSandboxSpec(command: string, root: string, opts: RunBashO
       ...(opts.hiddenGitObjects ?? []),
       ...(confined ? deniedMatches(grants, [root, ...readable, ...writable, ...(host.toolchains ?? [])], root, host.system ?? []) : []),
       // --deny-run's programs, unexecutable however they are started (denied-programs.ts).
-      ...(confined ? deniedProgramFiles(grants.deny.run, (opts.env ?? process.env).PATH ?? "", startedBy()) : []),
+      // Every other name of such a file (a hard link) wherever the sandbox shows it, masked the same (reviewer's R11-11).
+      ...(confined ? deniedProgramFiles(grants.deny.run, (opts.env ?? process.env).PATH ?? "", commandStarters(), [...(host.system ?? []), ...(host.toolchains ?? []), root, ...writable, ...readable]) : []),
       ...state.hidden,
     ],
     ...(pinned.length > 0 ? { pinned } : {}),
-    readOnly: [...(opts.readOnly ?? []), ...(denied?.folders ?? []), ...(denied?.wall ?? []), ...dotGitFile],
+    // Denied paths in the workspace and in each granted folder: each read-only whole, as it is there (red team 11's F07).
+    readOnly: [...new Set([...(opts.readOnly ?? []), ...(wall ? deniedPathsInside(grants.deny.write, roots) : []), ...(denied?.folders ?? []), ...(denied?.wall ?? []), ...dotGitFile])],
     ...(denied ? { wallPaths: denied.wall } : {}),
     ...(gitGrant ? { grantedGit: gitGrant } : {}),
     workspaceReadOnly,
     ...(workspaceLinkedAs ? { workspaceLinkedAs } : {}),
     ...(writesDenied ? { writesDenied } : {}),
+    ...(workspaceDeniedBy ? { writesDeniedBy: workspaceDeniedBy } : {}),
     ...(wall ? { repositories: wall.state } : {}),
   };
 }
 
 /** The programs every confined command starts with (its shell, the limiter): never masked by a --deny-run. */
-function startedBy(): string[] {
+export function commandStarters(): string[] {
   return [locateProgram("bash") ?? "/bin/sh", prlimitProgram() ?? ""].filter(Boolean);
 }
 
@@ -566,7 +587,9 @@ export function sandboxNote(r: ProcessResult, spec: SandboxSpec): string | null 
   const erofs = /Read-only file system|EROFS/.test(out) || busyOnReadOnlyMount(out, spec);
   // A package cache in a toolchain's tree (`bun install`, `cargo build` fetching): which flag, and the other way.
   const toolchain = erofs && !spec.workspaceReadOnly ? toolchainWriteNote(out, spec) : null;
-  if (erofs && spec.writesDenied) {
+  if (erofs && spec.writesDeniedBy) {
+    notes.push(`The person denied writes to ${spec.writesDeniedBy} (--deny-write or a deny rule), which holds the workspace: it is read-only to commands. Do not retry or work around it; say what you would change instead.`);
+  } else if (erofs && spec.writesDenied) {
     notes.push("The person ran bunker with a bare --deny-write: the workspace and every folder are read-only to commands. Do not retry or work around it; say what you would change instead.");
   } else if (erofs && spec.workspaceLinkedAs) {
     notes.push(

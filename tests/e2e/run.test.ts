@@ -4,8 +4,8 @@
 // pseudo-terminal (tmux) where the person approves, allows a prefix for the
 // session, and refuses with a reason.
 import { describe, expect, test } from "bun:test";
-import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { detectSandbox } from "../../src/sandbox/detect.ts";
 import { reply, toolUse } from "../support/fake-anthropic/steps.ts";
 import { BUNKER, count, endToEnd, press, quitWithCtrlD, runHeadless, toolResults, waitForCount, waitForQuestion } from "../support/cli.ts";
@@ -324,18 +324,18 @@ describe.skipIf(!tmuxAvailable)("in a real terminal (tmux)", () => {
     const tmux = await e2e.terminal([...BUNKER, "make files"], { cwd: root, env, cols: 120, rows: 50 });
     let screen = await waitForQuestion(tmux, "Run this command?", 1);
     expect(screen).toContain("2. Yes, and don't ask again for `mkdir` and `touch` commands this session");
-    expect(screen).toContain("3. Yes, and always allow them (saved to your settings, shown first)");
+    expect(screen).toContain("3. Yes, and always allow `run:mkdir *` and `run:touch *` in this workspace (saved to your settings)");
     await press(tmux, "3");
     // The rules, exactly as they will be written, and where; nothing is written before the yes.
     screen = await waitForCount(tmux, "Save these rules?", 1);
-    expect(screen).toContain(`Add to "allow" in ${settings} (yours, for every project):\n│    "run:mkdir *"\n│    "run:touch *"`);
+    expect(screen).toContain(`Add to "allow" for the workspace ${root} in\n│  ${settings} (yours; no other workspace reads it):\n│    "run:mkdir *"\n│    "run:touch *"`);
     expect(existsSync(settings)).toBe(false);
     // A question right after another takes keys once the person has paused (what was typed for the first must not answer it).
     await Bun.sleep(1_100);
     await press(tmux, "y");
     screen = await waitForCount(tmux, "Saved.", 1);
     expect(screen).toContain("Saved to ");
-    expect(JSON.parse(readFileSync(settings, "utf8"))).toEqual({ allow: ["run:mkdir *", "run:touch *"] });
+    expect(JSON.parse(readFileSync(settings, "utf8"))).toEqual({ workspaces: { [root]: { allow: ["run:mkdir *", "run:touch *"] } } });
     expect(existsSync(join(root, "made", "x.txt"))).toBe(true);
     expect(await quitWithCtrlD(tmux)).not.toBeNull();
     tmux.close();
@@ -346,5 +346,44 @@ describe.skipIf(!tmuxAvailable)("in a real terminal (tmux)", () => {
     expect(screen).not.toContain("Run this command?");
     expect(existsSync(join(root, "again", "y.txt"))).toBe(true);
     expect(await quitWithCtrlD(next)).not.toBeNull();
+  }, 60_000);
+
+  test("\"always allow\" for rm saves that command exactly, for this workspace only; another rm, or the same in another workspace, still asks (reviewer's R11-14)", async () => {
+    const fake = e2e.serve([reply([run("rm -rf build")]), reply("Removed.")]);
+    const { root, env } = e2e.workspace();
+    mkdirSync(join(root, "build"));
+    mkdirSync(join(root, "src"));
+    const settings = join(env.XDG_CONFIG_HOME!, "bunker", "settings.json");
+    const tmux = await e2e.terminal([...BUNKER, "clean"], { cwd: root, env, cols: 140, rows: 50 });
+    let screen = await waitForQuestion(tmux, "Run this command?", 1);
+    // What is saved is said in the option itself: this command, this workspace; not every rm in every project.
+    expect(screen).toContain("3. Yes, and always allow `run:rm -rf build` in this workspace (saved to your settings)");
+    expect(screen).not.toContain("run:rm *");
+    await press(tmux, "3");
+    screen = await waitForCount(tmux, "Save this rule?", 1);
+    expect(screen).toContain(`Add to "allow" for the workspace ${root} in ${settings}`);
+    await Bun.sleep(1_100);
+    await press(tmux, "y");
+    await waitForCount(tmux, "Removed.", 1);
+    expect(JSON.parse(readFileSync(settings, "utf8"))).toEqual({ workspaces: { [root]: { allow: ["run:rm -rf build"] } } });
+    expect(existsSync(join(root, "build"))).toBe(false);
+    expect(await quitWithCtrlD(tmux)).not.toBeNull();
+    tmux.close();
+
+    // Headless, nobody to ask: the saved command runs here; another rm here, and the same in another workspace, do not.
+    mkdirSync(join(root, "build"));
+    const here = e2e.serve([reply([run("rm -rf build"), run("rm -rf src")]), reply("ok")]);
+    expect((await runHeadless(root, { ...env, ANTHROPIC_BASE_URL: here.url }, ["-p", "go", "--no-prompt"])).code).toBe(0);
+    const [same, another] = toolResults(here.requests[1]);
+    expect(same!.is_error).toBe(false);
+    expect(existsSync(join(root, "build"))).toBe(false);
+    expect(another!.content).toContain("needs approval");
+    expect(existsSync(join(root, "src"))).toBe(true);
+    const elsewhere = join(dirname(root), "other");
+    mkdirSync(join(elsewhere, "build"), { recursive: true });
+    const there = e2e.serve([reply([run("rm -rf build")]), reply("ok")]);
+    expect((await runHeadless(elsewhere, { ...env, ANTHROPIC_BASE_URL: there.url }, ["-p", "go", "--no-prompt"])).code).toBe(0);
+    expect(toolResults(there.requests[1])[0]!.content).toContain("needs approval");
+    expect(existsSync(join(elsewhere, "build"))).toBe(true);
   }, 60_000);
 });

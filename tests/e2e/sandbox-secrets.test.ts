@@ -235,6 +235,18 @@ describe.skipIf(!usable)("a token in a repository's own remote URL (red team 10'
     expect(read).toContain("; bunker withheld the credential in the URL below");
     expect(readFileSync(join(root, ".git/config"), "utf8")).toContain(URL_WITH_TOKEN);
 
+    // Submodules' configs at any depth hold the token too after a `git clone --recursive` of a token URL (red team 12's F05).
+    const fake3 = runs.start([reply([run("grep -h url .git/modules/lib/config .git/modules/lib/modules/inner/config .git/modules/libs/x/config")]), reply("Done.")]);
+    for (const d of ["lib", "lib/modules/inner", "libs/x"]) {
+      mkdirSync(join(root, ".git/modules", d, "objects"), { recursive: true });
+      writeFileSync(join(root, ".git/modules", d, "HEAD"), "ref: refs/heads/main\n");
+      writeFileSync(join(root, ".git/modules", d, "config"), `[remote "origin"]\n\turl = ${URL_WITH_TOKEN}\n`);
+    }
+    expect((await runHeadless(root, { ...env, ANTHROPIC_BASE_URL: fake3.url }, ["-p", "go", "--no-prompt"])).code).toBe(0);
+    const nested = toolResults(fake3.requests[1])[0]!.content;
+    expect(nested).not.toContain(TOKEN);
+    expect(nested.match(/url = https:\/\/github\.com\/bob\/app\.git/g)?.length).toBe(3);
+
     // With commands granted, git itself sees the copy, and works; the config stays unwritable to commands, as before.
     const fake2 = runs.start([reply([run(`git remote -v; git -C ${other} remote -v; git config remote.origin.url https://x.example/ || echo config-refused; echo b > b && git add b && git -c user.email=p@x -c user.name=P commit -qm two && echo committed`)]), reply("Done.")]);
     const r2 = await runHeadless(root, { ...env, ANTHROPIC_BASE_URL: fake2.url }, ["-p", "go", "--allow-run", "--allow-write=.git", "--no-prompt", `--allow-read=${other}`]);

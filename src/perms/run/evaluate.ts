@@ -3,7 +3,7 @@
 // prompt, run_bash (read-only workspace), the no-prompt hint and
 // permission_denials all read. Anything uncertain asks.
 import { basename } from "node:path";
-import { parseShell, type SimpleCommand } from "../../shell/parse.ts";
+import { isLiteral, parseShell, type SimpleCommand } from "../../shell/parse.ts";
 import type { Grants } from "../policy.ts";
 import type { Verdict } from "../types.ts";
 import { argumentsInside, isGranted, judgeLine, type CommandJudgement, type Judge, type RunGrant } from "./judge.ts";
@@ -47,6 +47,12 @@ export interface RunEvaluation {
    * [] offers none.
    */
   prefixes: string[];
+  /**
+   * What "always allow" saves for them (rules-file entries, for this workspace): `run:PREFIX *`, but the exact command
+   * for a program that deletes or overwrites what it is given (`run:rm -rf build`, not `run:rm *`: reviewer's R11-14);
+   * none for such a command whose words are not all plain.
+   */
+  saves: string[];
   /** Every command only reads inside the workspace: the line may run with the workspace mounted read-only. */
   readOnly: boolean;
   /** The flag that would grant the line, for the no-prompt denial. */
@@ -56,7 +62,7 @@ export interface RunEvaluation {
 export function evaluateRun(command: string, ctx: RunContext): RunEvaluation {
   const { grants } = ctx;
   const deny = grants.deny.run;
-  const nothing = { commands: [], reasons: [], prefixes: [], readOnly: false };
+  const nothing = { commands: [], reasons: [], prefixes: [], saves: [], readOnly: false };
   if (deny.all) {
     const reason = "running commands is denied by --deny-run";
     return { ...nothing, verdict: "deny", reason, reasons: [reason], hint: "" };
@@ -88,15 +94,17 @@ export function evaluateRun(command: string, ctx: RunContext): RunEvaluation {
   const readOnly = judgements.length > 0 && judgements.every((j) => j.readOnly);
   if (grants.allow.run.all) {
     const commands = judgements.map((j): CommandDecision => ({ command: text(j.cmd), verdict: "allow", granted_by: j.grantedBy === "read-only" ? "read-only" : "flag" }));
-    return { verdict: "allow", commands, reasons: [], prefixes: [], readOnly, hint: "" };
+    return { verdict: "allow", commands, reasons: [], prefixes: [], saves: [], readOnly, hint: "" };
   }
   const commands = judgements.map((j): CommandDecision =>
     j.grantedBy ? { command: text(j.cmd), verdict: "allow", granted_by: j.grantedBy } : { command: text(j.cmd), verdict: "ask", reason: j.why ?? "not granted" },
   );
   const failures = judgements.filter((j) => !j.grantedBy);
-  if (failures.length === 0) return { verdict: "allow", commands, reasons: [], prefixes: [], readOnly, hint: "" };
+  if (failures.length === 0) return { verdict: "allow", commands, reasons: [], prefixes: [], saves: [], readOnly, hint: "" };
   const reasons = [...new Set(failures.map((f) => f.why ?? "not granted"))].slice(0, 3);
-  return { verdict: "ask", reason: reasons[0], commands, reasons, prefixes: offeredPrefixes(parsed, failures, judge), readOnly, hint: grantHint(failures, grants) };
+  const offered = offeredPrefixes(parsed, failures, judge);
+  const prefixes = [...new Set(offered.map((c) => c.prefix))];
+  return { verdict: "ask", reason: reasons[0], commands, reasons, prefixes, saves: savedRules(offered), readOnly, hint: grantHint(failures, grants) };
 }
 
 /**
@@ -109,7 +117,7 @@ export function evaluateRun(command: string, ctx: RunContext): RunEvaluation {
  * words reach outside (`make -C /`). A command no prefix covers safely
  * (`node test.js`: any script) is left out; it is asked about next time.
  */
-function offeredPrefixes(parsed: ReturnType<typeof parseShell>, failures: CommandJudgement[], judge: Judge): string[] {
+function offeredPrefixes(parsed: ReturnType<typeof parseShell>, failures: CommandJudgement[], judge: Judge): { cmd: SimpleCommand; prefix: string }[] {
   const uncovered = failures.filter((f) => f.cmd.argv.length > 0 && !isCd(f.cmd) && !isGranted(f.cmd, judge));
   const candidates: { cmd: SimpleCommand; prefix: string; pattern: CommandPattern }[] = [];
   for (const f of uncovered) {
@@ -125,10 +133,38 @@ function offeredPrefixes(parsed: ReturnType<typeof parseShell>, failures: Comman
       const ownWords = { ...c.cmd, argv: c.cmd.argv.slice(0, c.pattern.words.length) };
       return argumentsInside(ownWords, 1, withPrefixes.paths, false) === null;
     });
-    if (covering.length === kept.length) return [...new Set(kept.map((c) => c.prefix))];
+    if (covering.length === kept.length) return kept;
     kept = covering;
   }
   return [];
+}
+
+/**
+ * Programs (and subcommands) that delete or overwrite what they are given: "always allow" saves the command exactly as
+ * the person saw it, never the program with any arguments (reviewer's R11-14: `run:rm *` let every later `rm -rf` run
+ * unasked). Claude Code saves `Bash(rm:*)` to the project's local settings; bunker keeps it to this workspace too, and
+ * to these words.
+ */
+const DESTRUCTIVE = new Set([
+  "rm", "rmdir", "unlink", "shred", "srm", "wipe", "dd", "truncate", "mv", "chmod", "chown", "chgrp", "mkfs", "find",
+  "git clean", "git reset", "git restore", "git checkout", "git rm", "git push", "git branch", "git stash", "git tag",
+]);
+const PLAIN_WORD = /^[\w@%+=:,./-]+$/;
+
+/** The rules "always allow" saves for the offered prefixes (RunEvaluation.saves). */
+function savedRules(offered: { cmd: SimpleCommand; prefix: string }[]): string[] {
+  const out: string[] = [];
+  for (const { cmd, prefix } of offered) {
+    const words = prefix.split(" ");
+    const program = basename(words[0]!);
+    const destructive = DESTRUCTIVE.has(program) || program.startsWith("mkfs.") || DESTRUCTIVE.has(`${program} ${words[1] ?? ""}`);
+    if (!destructive) {
+      out.push(`run:${prefix} *`);
+      continue;
+    }
+    if (cmd.argv.every((w) => isLiteral(w) && PLAIN_WORD.test(w.text))) out.push(`run:${cmd.argv.map((w) => w.text).join(" ")}`);
+  }
+  return [...new Set(out)];
 }
 
 /** `--allow-run=git,curl`, naming the programs that were not granted. */

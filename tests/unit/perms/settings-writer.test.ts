@@ -54,3 +54,28 @@ describe("addAllowRules", () => {
     expect(JSON.parse(readFileSync(real, "utf8"))).toEqual({ allow: ["run:touch *"] });
   });
 });
+
+describe("rules saved for one workspace (reviewer's R11-14)", () => {
+  test("go under \"workspaces\" by the workspace's path; only bunker started there reads them, and a workspace's own file cannot hold them", () => {
+    const dir = tempDir("bunker-settings-writer-");
+    const here = join(dir, "here");
+    const other = join(dir, "other");
+    mkdirSync(here);
+    mkdirSync(other);
+    const file = join(dir, "settings.json");
+    writeFileSync(file, '{"allow": ["run:make *"]}');
+    expect(addAllowRules(file, ["run:rm -rf build"], here)).toMatchObject({ saved: true, added: ["run:rm -rf build"] });
+    expect(addAllowRules(file, ["run:rm -rf build", "run:mv a b"], here)).toMatchObject({ saved: true, added: ["run:mv a b"] });
+    expect(JSON.parse(readFileSync(file, "utf8"))).toEqual({ allow: ["run:make *"], workspaces: { [here]: { allow: ["run:rm -rf build", "run:mv a b"] } } });
+    const read = (root: string, scope: "user" | "workspace" = "user") => {
+      const grants = emptyGrants();
+      const r = parseRulesFile(file, readFileSync(file, "utf8"), root, grants, scope, { HOME: dir });
+      return { patterns: grants.allow.run.patterns, ignored: r.ignored };
+    };
+    expect(read(here).patterns).toEqual(["make *", "rm -rf build", "mv a b"]);
+    expect(read(other).patterns).toEqual(["make *"]);
+    const inRepo = read(here, "workspace");
+    expect(inRepo.patterns).toEqual([]);
+    expect(inRepo.ignored.some((l) => l.includes('ignored "workspaces"'))).toBe(true);
+  });
+});

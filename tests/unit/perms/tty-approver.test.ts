@@ -327,7 +327,7 @@ describe("tty approver: commands, reads, network", () => {
     kind: "run",
     target: "bun test --watch",
     tool: "run_bash",
-    run: { command: "bun test --watch", cwd: "/ws/pkg", sandboxed: true, network: false, prefixes: ["bun test"] },
+    run: { command: "bun test --watch", cwd: "/ws/pkg", sandboxed: true, network: false, prefixes: ["bun test"], saves: ["run:bun test *"] },
   };
 
   test("at 120 columns a long reason wraps inside the box between words, every row behind the │ gutter", async () => {
@@ -363,17 +363,18 @@ describe("tty approver: commands, reads, network", () => {
 
   test("a compound line: its prefixes in one option; \"always allow\" shows the rules, writes them only after a yes, and says so", async () => {
     const file = join(tempDir("bunker-approver-save-"), "config", "bunker", "settings.json");
-    const req: PermRequest = { ...runReq, target: "npm run lint && git add a", run: { ...runReq.run!, command: "npm run lint && git add a", prefixes: ["npm run lint", "git add"] } };
+    const req: PermRequest = { ...runReq, target: "npm run lint && git add a", run: { ...runReq.run!, command: "npm run lint && git add a", prefixes: ["npm run lint", "git add"], saves: ["run:npm run lint *", "run:git add *"] } };
     const ask = async (confirm: string) => {
       const term = new Terminal();
       Object.assign(term.output, { rows: 40, columns: 120 });
-      const pending = new TtyApprover({ input: term.input, output: term.output, color: false, settingsFile: file }).ask(req);
+      const pending = new TtyApprover({ input: term.input, output: term.output, color: false, settingsFile: file, workspace: "/ws" }).ask(req);
       await term.waitFor("Run this command?");
       expect(term.screen).toContain("2. Yes, and don't ask again for `npm run lint` and `git add` commands this session");
-      expect(term.screen).toContain("3. Yes, and always allow them (saved to your settings, shown first)");
+      // The option says exactly what is saved, and for where (reviewer's R11-14).
+      expect(term.screen).toContain("3. Yes, and always allow `run:npm run lint *` and `run:git add *` in this workspace (saved to your settings)");
       await term.press("3");
       await term.waitFor("Save these rules?");
-      expect(term.screen).toContain(`Add to "allow" in ${file} (yours, for every project):\n│    "run:npm run lint *"\n│    "run:git add *"`);
+      expect(term.screen).toContain(`Add to "allow" for the workspace /ws in ${file} (yours; no\n│  other workspace reads it):\n│    "run:npm run lint *"\n│    "run:git add *"`);
       await sleep(QUIET_MS + 50);
       await term.press(confirm);
       // The command is approved either way, for the session.
@@ -385,7 +386,7 @@ describe("tty approver: commands, reads, network", () => {
     expect(() => readFileSync(file, "utf8")).toThrow();
     // Yes: written, and said.
     expect(await ask("y")).toContain(`Saved to ${file}: run:npm run lint *, run:git add *`);
-    expect(JSON.parse(readFileSync(file, "utf8"))).toEqual({ allow: ["run:npm run lint *", "run:git add *"] });
+    expect(JSON.parse(readFileSync(file, "utf8"))).toEqual({ workspaces: { "/ws": { allow: ["run:npm run lint *", "run:git add *"] } } });
   });
 
   test("a settings file that does not parse is not overwritten: the question says so, and the yes holds for the session", async () => {
@@ -394,7 +395,7 @@ describe("tty approver: commands, reads, network", () => {
     const term = new Terminal();
     const pending = new TtyApprover({ input: term.input, output: term.output, color: false, settingsFile: file }).ask(runReq);
     await term.waitFor("Run this command?");
-    expect(term.screen).toContain("3. Yes, and always allow it (saved to your settings, shown first)");
+    expect(term.screen).toContain("3. Yes, and always allow `run:bun test *` (saved to your settings)");
     await term.press("3");
     await term.waitFor("Save this rule?");
     await sleep(QUIET_MS + 50);

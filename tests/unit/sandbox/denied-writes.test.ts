@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { emptyPathRules } from "../../../src/perms/policy.ts";
 import { detectSandbox } from "../../../src/sandbox/detect.ts";
-import { deniedWriteFolders, deniedWriteMounts, deniedWriteRules } from "../../../src/sandbox/denied-writes.ts";
+import { deniedPathsInside, deniedWholeBy, deniedWriteFolders, deniedWriteMounts, deniedWriteRules } from "../../../src/sandbox/denied-writes.ts";
 import { runUnderFlags } from "../../support/confined.ts";
 import { unseenDir } from "../../support/context.ts";
 
@@ -42,6 +42,24 @@ describe("which folders a deny-write glob keeps read-only whole", () => {
     const deny = emptyPathRules();
     deny.globs.push(`${ws}/migrations/**`);
     expect(deniedWriteRules(deny)).toEqual([{ glob: `${ws}/migrations/**`, why: `a deny-write rule covers it (${ws}/migrations/**)`, ci: true }]);
+  });
+
+  test("which rule covers a write grant (or the workspace) whole, and which denied paths lie inside a writable root (red team 11's F07)", () => {
+    writeFileSync(`${ws}/infra/a.key`, "k");
+    const deny = emptyPathRules();
+    deny.paths.push(`${ws}/infra`, `${ws}/migrations/old`);
+    deny.globs.push(`${ws}/migrations/**`, `${ws}/**/*.key`, `${ws}/in*/**`);
+    expect(deniedWholeBy(deny, `${ws}/infra`)).toBe(`${ws}/infra`);
+    expect(deniedWholeBy(deny, `${ws}/infra/sub`)).toBe(`${ws}/infra`);
+    expect(deniedWholeBy(deny, `${ws}/migrations`)).toBe(`${ws}/migrations/**`);
+    // A file a glob matches; not a folder a file glob's matches lie in, nor one only a wildcard folder names.
+    const only = emptyPathRules();
+    only.globs.push(`${ws}/**/*.key`, `${ws}/in*/**`);
+    expect(deniedWholeBy(only, `${ws}/infra/a.key`)).toBe(`${ws}/**/*.key`);
+    expect(deniedWholeBy(only, `${ws}/infra`)).toBeNull();
+    expect(deniedWholeBy(only, ws)).toBeNull();
+    expect(deniedPathsInside(deny, [ws])).toEqual([`${ws}/infra`, `${ws}/migrations/old`]);
+    expect(deniedPathsInside(deny, [`${ws}/infra`])).toEqual([]);
   });
 
   test("each denied path is a rule too, for itself and what is below it, its own characters taken as they are", () => {

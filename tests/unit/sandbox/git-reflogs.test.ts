@@ -93,6 +93,18 @@ describe.skipIf(!usable)("reflog lines a command adds, in the real sandbox under
     expect(r.match(/bunker removed a line the command added to \.git\/logs\/HEAD/g)?.length).toBe(2);
   });
 
+  test("the same forged HEAD@{1} with its ids in upper case, which git reads as well: removed and said; git reset --hard HEAD@{1} brings no hook (red team 12's F02)", async () => {
+    const { root } = personRepo();
+    const r = await command(
+      root,
+      `${EVIL}; U=$(echo $W | tr a-f A-F); HU=$(echo $H | tr a-f A-F); printf '%s %s P <p@x> 1764170000 +0000\\tcommit: wip\\n%s %s P <p@x> 1764170001 +0000\\treset: moving to HEAD\\n' $HU $U $U $HU >> .git/logs/HEAD && echo appended`,
+    );
+    expect(r).toContain("appended");
+    expect(r.match(/bunker removed a line the command added to \.git\/logs\/HEAD/g)?.length).toBe(2);
+    Bun.spawnSync(["git", "reset", "-q", "--hard", "HEAD@{1}"], { cwd: root, env: isolatedGitEnv(root) });
+    expect(readFileSync(join(root, ".husky/pre-commit"), "utf8")).toBe("#!/bin/sh\ntrue\n");
+  });
+
   test("the forged line's commit on a branch the command made (and may delete in its next command) is still the command's: removed, and git checkout - brings no hook (reviewer's R11-19)", async () => {
     const { root, g } = personRepo();
     const r = await command(root, `${EVIL}; git branch keep $W && printf '%s %s P <p@x> 1764170001 +0000\\tcheckout: moving from %s to main\\n' $W $H $W >> .git/logs/HEAD && echo appended`);

@@ -13,12 +13,18 @@ test("the configs of a workspace's repository, its worktrees' and submodules', a
   git(root, "-c", "user.email=a@b", "-c", "user.name=A", "commit", "-q", "--allow-empty", "-m", "one");
   const linked = join(tempDir("bunker-repo-configs-wt-"), "wt");
   git(root, "worktree", "add", "-q", linked);
-  mkdirSync(join(root, ".git/modules/lib"), { recursive: true });
+  // Submodules' git directories (a HEAD file each): lib, one nested in it (red team 12's F05), and one named libs/x.
+  for (const d of ["lib", "lib/modules/inner", "libs/x"]) {
+    mkdirSync(join(root, ".git/modules", d), { recursive: true });
+    writeFileSync(join(root, ".git/modules", d, "HEAD"), "ref: refs/heads/main\n");
+  }
   const gitDir = join(root, ".git");
   expect(gitDirsOfFolder(root)).toEqual([gitDir]);
   expect(repositoryConfigs(gitDirsOfFolder(root)).sort()).toEqual([
     join(gitDir, "config"), join(gitDir, "config.worktree"),
     join(gitDir, "modules/lib/config"), join(gitDir, "modules/lib/config.worktree"),
+    join(gitDir, "modules/lib/modules/inner/config"), join(gitDir, "modules/lib/modules/inner/config.worktree"),
+    join(gitDir, "modules/libs/x/config"), join(gitDir, "modules/libs/x/config.worktree"),
     join(gitDir, "worktrees/wt/config"), join(gitDir, "worktrees/wt/config.worktree"),
   ].sort());
   // A linked worktree: the git directory its .git file names, and the common one whose config holds the remotes.

@@ -210,6 +210,7 @@ describe("permission", () => {
       sandboxed: false,
       network: true,
       prefixes: ["git commit"],
+      saves: ["run:git commit *"],
       reasons: ["`git` with these arguments is not read-only"],
     });
   });

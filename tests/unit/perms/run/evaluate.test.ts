@@ -716,3 +716,14 @@ describe("the decision names, per simple command, what granted it", () => {
     expect(d).toMatchObject({ verdict: "allow", grantedBy: "flag", run: { commands: [{ command: "eval $X", granted_by: "flag" }] } });
   });
 });
+
+describe("what \"always allow\" saves (reviewer's R11-14)", () => {
+  test("a prefix with any arguments, but the exact command for a program that deletes or overwrites; none for a word that is not plain", () => {
+    const saves = (command: string) => evaluateRun(command, { root: "/ws", grants: emptyGrants() }).saves;
+    expect(saves("npm run lint && touch a")).toEqual(["run:npm run lint *", "run:touch *"]);
+    expect(saves("rm -rf build")).toEqual(["run:rm -rf build"]);
+    expect(saves("git rm -q a.txt")).toEqual(["run:git rm -q a.txt"]);
+    expect(saves("chmod -R 777 src && mv a b")).toEqual(["run:chmod -R 777 src", "run:mv a b"]);
+    expect(saves("rm -rf $DIR")).toEqual([]);
+  });
+});
