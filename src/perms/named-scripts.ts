@@ -54,6 +54,8 @@ export function namedPaths(text: string, handed?: Set<string>, first?: Set<strin
   const out = new Set<string>();
   // The folders a loop runs the files of (read from each folder a literal cd went to, at the loop's `for`).
   const looped = folders && /\bfor\b/.test(text) ? new Set(loopedFolders(text)) : null;
+  // (Each as written here; at its `for`, from a literal cd's folder too.)
+  if (looped) for (const d of looped) folders?.add(d);
   // Folders a literal `cd` went to: a relative path after it is read from there too.
   const cds: string[] = [];
   const withCds = (w: string) => [w, ...(w.startsWith("/") ? [] : cds.map((d) => (w === "." ? d : `${d}/${w}`)))];
@@ -109,6 +111,12 @@ export function namedPaths(text: string, handed?: Set<string>, first?: Set<strin
         if (kind === "ini") {
           const ini = /^auto_(?:prepend|append)_file=(.+)$/.exec(value);
           if (ini && PATHLIKE.test(ini[1]!)) add(ini[1]!.replace(/^\.\/+/, "./"));
+          return;
+        }
+        // python's `-X pycache_prefix=DIR`: its bytecode for every module is read from DIR (run in place of the sources).
+        if (python && option === "-X") {
+          const prefix = /^pycache_prefix=(.+)$/.exec(value)?.[1];
+          if (prefix && PATHLIKE.test(prefix)) for (const d of withCds(prefix.replace(/\/+$/, ""))) folders?.add(d);
           return;
         }
         if (kind === "perl" || kind === "lua") {
@@ -253,6 +261,13 @@ export function namedPaths(text: string, handed?: Set<string>, first?: Set<strin
           open = options !== null;
           cd = word === "cd" || word === "pushd";
           runParts = word.slice(word.lastIndexOf("/") + 1) === "run-parts";
+          // `find DIR … -exec {} \;` (or `-exec sh {}`): every file found in DIR runs.
+          if (word === "find" && folders && /\s-exec(?:dir)?\s+(?:(?:\S*\/)?(?:ba|z|da|k)?sh\s+|(?:\S*\/)?(?:python[0-9.]*|node|bash|perl|ruby)\s+)?["']?\{\}/.test(line)) {
+            for (const d of piece.trim().split(/\s+/).slice(1)) {
+              if (d.startsWith("-") || d === "!" || d === "(") break;
+              if (PATHLIKE.test(d) && d !== ".") for (const c of withCds(d.replace(/\/+$/, "").replace(/^\.\/+/, ""))) folders.add(c);
+            }
+          }
           atCommand = false;
         } else if (runs && !word.startsWith("-")) runs = false;
       }
@@ -285,11 +300,13 @@ export function loopedFolders(text: string): string[] {
   const out = new Set<string>();
   for (const [, name, list, body] of text.matchAll(FOR_LOOP)) {
     const v = new RegExp(String.raw`"?\$(?:\{${name}\}|${name}\b)"?`, "g");
-    const runsIt = namedPaths(body!.replace(v, LOOP_VAR)).some((p) => p === LOOP_VAR || p.endsWith(`/${LOOP_VAR}`));
-    if (!runsIt) continue;
+    const run = namedPaths(body!.replace(v, LOOP_VAR)).filter((p) => p === LOOP_VAR || p.endsWith(`/${LOOP_VAR}`));
+    if (run.length === 0) continue;
     for (const dir of globFolders(list!)) out.add(dir);
+    // `for f in $(ls d); do "d/$f"; done`: the folder the body runs a file of.
+    for (const p of run) if (p !== LOOP_VAR) out.add(p.slice(0, -LOOP_VAR.length - 1).replace(/^\.\/+/, "").replace(/\/+$/, ""));
   }
-  return [...out];
+  return [...out].filter((d) => d !== "" && d !== ".");
 }
 
 /** The folders of a loop's list's globs whose last part alone is a pattern (`scripts/hooks.d/*`, `"ci/pre.d"/*.sh`). */

@@ -476,9 +476,12 @@ function namedScripts(roots: readonly string[], later: LaterMatch, out: Workspac
         if (importMemo.size > 5_000) importMemo.clear();
         importMemo.set(key, (lists = importedFiles(file, raw, code)));
       }
+      // (node's `require('./util')` of a folder runs what its package.json's main names: the path as written is
+      // handed to it, as a hook's `node web` is.)
+      const node = !file.endsWith(".py");
       for (const alternatives of lists) {
-        for (const alt of alternatives) {
-          name(alt, false);
+        for (const [k, alt] of alternatives.entries()) {
+          name(alt, node && k === 0);
           if (existsSync(alt)) break;
         }
       }

@@ -354,6 +354,7 @@ describe.skipIf(!usable || systemPython === null)("red team 11's F18: what a hoo
         toolUse("run_bash", { command: `echo 'touch ${MARK}' >> scripts/lib.sh` }),
         toolUse("run_bash", { command: `mkdir tools/helpers && echo '${py}' > tools/helpers/__init__.py && echo planted` }),
         toolUse("run_bash", { command: "echo '# a note' >> tools/other.py && echo 'project code stays writable'" }),
+        toolUse("run_bash", { command: `echo '${js}' >> web/lib/main.js` }),
         toolUse("read_file", { path: "tools/pkg/sub.py" }),
         toolUse("write_file", { path: "tools/pkg/sub.py", content: py }),
       ]),
@@ -366,7 +367,11 @@ describe.skipIf(!usable || systemPython === null)("red team 11's F18: what a hoo
     writeFileSync(join(root, "tools/pkg/__init__.py"), "");
     writeFileSync(join(root, "tools/pkg/sub.py"), "def run():\n    print('lint ok')\n");
     writeFileSync(join(root, "tools/other.py"), "x = 1\n");
-    writeFileSync(join(root, "web/check.js"), "require('./util');\nimport('./esm.mjs');\n");
+    writeFileSync(join(root, "web/check.js"), "require('./util');\nimport('./esm.mjs');\nrequire('./lib');\n");
+    // Attacked: a folder required runs what its package.json's main names.
+    mkdirSync(join(root, "web/lib"));
+    writeFileSync(join(root, "web/lib/package.json"), '{"main": "main.js"}\n');
+    writeFileSync(join(root, "web/lib/main.js"), "module.exports = 2;\n");
     writeFileSync(join(root, "web/util.js"), "module.exports = 1;\n");
     writeFileSync(join(root, "web/esm.mjs"), "export default 1;\n");
     writeFileSync(join(root, "scripts/pre.sh"), "#!/bin/sh\n. ./scripts/lib.sh\n");
@@ -377,7 +382,8 @@ describe.skipIf(!usable || systemPython === null)("red team 11's F18: what a hoo
 
     const r = await runBunker(FLAGS, { cwd: root, env: { ...env, ANTHROPIC_BASE_URL: fake.url } });
     expect(r.code).toBe(0);
-    const [helpers, sub, deep, util, esm, lib, planted, other, , written] = toolResults(fake.requests[1]);
+    const [helpers, sub, deep, util, esm, lib, planted, other, libMain, , written] = toolResults(fake.requests[1]);
+    expect(libMain!.content).toContain("web/lib/main.js: Read-only file system");
     expect(helpers!.content).toContain("tools/helpers.py: Read-only file system");
     expect(sub!.content).toContain("tools/pkg/sub.py: Read-only file system");
     expect(deep!.content).toContain("tools/deep.py: Read-only file system");
@@ -408,13 +414,16 @@ describe.skipIf(!usable)("red team 11's F09: a folder a hook runs every file of 
         toolUse("run_bash", { command: `mkdir -p ci/pre.d && ${plant("ci/pre.d/x.sh")} && echo planted` }),
         toolUse("run_bash", { command: "echo 'x = 2' >> src/a.py && echo 'project code stays writable'" }),
         toolUse("write_file", { path: "scripts/hooks.d/20-new", content: `#!/bin/sh\ntouch ${MARK}\n` }),
+        // Attacked: the same through find -exec, and a loop over a listing that runs "DIR/$f".
+        toolUse("run_bash", { command: plant("tools/pre.d/evil") }),
+        toolUse("run_bash", { command: plant("ci/listed.d/evil") }),
       ]),
       reply("Done."),
     ]);
-    for (const d of [".husky", "scripts/hooks.d", ".githooks.d", "src"]) mkdirSync(join(root, d), { recursive: true });
+    for (const d of [".husky", "scripts/hooks.d", ".githooks.d", "src", "tools/pre.d", "ci/listed.d"]) mkdirSync(join(root, d), { recursive: true });
     writeFileSync(
       join(root, ".husky/pre-commit"),
-      '#!/bin/sh\nfor f in scripts/hooks.d/*; do\n  [ -x "$f" ] && "$f"\ndone\nrun-parts --exit-on-error .githooks.d\nfor f in ci/pre.d/*.sh; do sh "$f"; done\nfor f in src/*.py; do python3 -m py_compile "$f"; done\n',
+      '#!/bin/sh\nfor f in scripts/hooks.d/*; do\n  [ -x "$f" ] && "$f"\ndone\nrun-parts --exit-on-error .githooks.d\nfor f in ci/pre.d/*.sh; do sh "$f"; done\nfor f in src/*.py; do python3 -m py_compile "$f"; done\nfind tools/pre.d -type f -exec {} \\;\nfor f in $(ls ci/listed.d); do "ci/listed.d/$f"; done\n',
     );
     chmodSync(join(root, ".husky/pre-commit"), 0o755);
     writeFileSync(join(root, "scripts/hooks.d/10-lint"), "#!/bin/sh\necho lint\n");
@@ -425,7 +434,9 @@ describe.skipIf(!usable)("red team 11's F09: a folder a hook runs every file of 
 
     const r = await runBunker(FLAGS, { cwd: root, env: { ...env, ANTHROPIC_BASE_URL: fake.url } });
     expect(r.code).toBe(0);
-    const [evil, appended, parts, made, src, written] = toolResults(fake.requests[1]);
+    const [evil, appended, parts, made, src, written, found, listed] = toolResults(fake.requests[1]);
+    expect(found!.content).toContain("tools/pre.d/evil: Read-only file system");
+    expect(listed!.content).toContain("ci/listed.d/evil: Read-only file system");
     expect(evil!.content).toContain("scripts/hooks.d/zz-evil: Read-only file system");
     expect(appended!.content).toContain("scripts/hooks.d/10-lint: Read-only file system");
     expect(parts!.content).toContain(".githooks.d/evil: Read-only file system");

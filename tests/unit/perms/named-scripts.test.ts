@@ -107,3 +107,10 @@ test("the folders a hook runs every file of: a loop that runs its variable, run-
   // (After the literal cd, read from there too.)
   expect([...folders]).toEqual(["scripts/hooks.d", "ci/pre.d", "d", "tools/d", ".githooks.d", "tools/.githooks.d"]);
 });
+
+test("other ways a hook runs a folder's files, and python's bytecode folder (red team 11's F09, attacked)", () => {
+  const folders = new Set<string>();
+  const text = ['for f in $(ls scripts/hooks.d); do "scripts/hooks.d/$f"; done', "find .githooks/pre-commit.d -type f -exec {} \\;", 'find hooks.d -name "*.sh" -exec sh {} \\;', "find src -name '*.py' -exec black {} +", "python3 -X pycache_prefix=.pycache tools/lint.py"].join("\n");
+  namedPaths(text, undefined, undefined, false, folders);
+  expect([...folders].sort()).toEqual([".githooks/pre-commit.d", ".pycache", "hooks.d", "scripts/hooks.d"]);
+});
