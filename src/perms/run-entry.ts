@@ -105,7 +105,7 @@ export const BYTECODE_WHY = "Python runs this cached bytecode in place of";
  * (taken when the source is gone). Those there now, from the listings `list` gives (a folder's names, or []); each
  * with whether it is a cache (removed after a command) or a file that wins over the source (set aside).
  */
-export function pythonSiblings(file: string, list: (dir: string) => readonly string[] = folderNames): { path: string; cache: boolean }[] {
+export function pythonSiblings(file: string, list: (dir: string) => readonly string[] = folderNames, isLink: (p: string) => boolean = isLinkPath): { path: string; cache: boolean }[] {
   if (!file.endsWith(".py")) return [];
   const dir = dirname(file);
   const stem = basename(file).slice(0, -3);
@@ -113,7 +113,7 @@ export function pythonSiblings(file: string, list: (dir: string) => readonly str
   for (const name of list(dir)) if (isPythonSibling(stem, name)) out.push({ path: join(dir, name), cache: false });
   // A __pycache__ that is a link leads Python to bytecode kept elsewhere: the link itself counts (set aside whole).
   const cache = join(dir, "__pycache__");
-  if (isLinkPath(cache)) out.push({ path: cache, cache: false });
+  if (isLink(cache)) out.push({ path: cache, cache: false });
   else for (const name of list(cache)) if (name.startsWith(`${stem}.`) && name.endsWith(".pyc")) out.push({ path: join(cache, name), cache: true });
   return out;
 }

@@ -413,6 +413,25 @@ function namedScripts(roots: readonly string[], later: LaterMatch, out: Workspac
     return names;
   };
   const seen = new Set<string>();
+  // Where each folder leads, read once a walk: a path's real name is its folder's and its own name, followed when a link.
+  const realDirs = new Map<string, string>();
+  const realOf = (path: string): { real: string; st: Stats | null } => {
+    const dir = dirname(path);
+    let rd = realDirs.get(dir);
+    if (rd === undefined) realDirs.set(dir, (rd = realpathLoose(dir).real));
+    const p = dir === path ? rd : join(rd, basename(path));
+    const st = lstatOrNull(p);
+    if (!st?.isSymbolicLink()) return { real: p, st };
+    const real = realpathLoose(p).real;
+    return { real, st: lstatOrNull(real) };
+  };
+  const namedOnce = new Set<string>();
+  const links = new Map<string, boolean>();
+  const linkOnce = (p: string): boolean => {
+    let l = links.get(p);
+    if (l === undefined) links.set(p, (l = isLink(p)));
+    return l;
+  };
   // Folders python puts first on its module path for a hook or config (red team 10's R10-06 addendum) → why.
   const firsts = new Map<string, string>();
   for (let i = 0; i < queue.length && out.runsBy!.size < MAX_NAMED; i++) {
@@ -432,15 +451,15 @@ function namedScripts(roots: readonly string[], later: LaterMatch, out: Workspac
     const shown = relative(root, file) || file;
     // One path named (or, for a folder named, one of the files run from it: run-entry.ts).
     const name = (path: string, handed: boolean, entryOf?: string) => {
-      const real = realpathLoose(path).real;
+      // (Each path once a walk: import alternatives and node's candidates repeat one another.)
+      if (!handed && entryOf === undefined) {
+        if (namedOnce.has(path)) return;
+        namedOnce.add(path);
+      }
+      // (st null: not there yet: a command that makes it has it set aside, and writing it asks.)
+      const { real, st } = realOf(path);
       const home = rootOf(roots, real);
       if (!home || out.runsBy!.has(real) || /(^|\/)(node_modules|\.git)(\/|$)/.test(relative(home, real))) return;
-      let st: Stats | null = null;
-      try {
-        st = lstatSync(real);
-      } catch {
-        // Not there yet: a command that makes it has it set aside, and writing it asks.
-      }
       // What node tries before the word as it is a folder (`node tools`: tools.js, tools.json…: the reviewer's R10-14).
       if (handed) for (const f of nodeCandidates(real)) name(f, false, relative(root, real) || ".");
       // A folder runs its entry file (`node tools`: package.json's main or index.js; `python3 tools`: __main__.py).
@@ -454,7 +473,7 @@ function namedScripts(roots: readonly string[], later: LaterMatch, out: Workspac
       if (st && !out.later.has(real)) out.later.set(real, `${st.dev}:${st.ino}:${st.ctimeMs}`);
       // What Python runs in place of a module's source (its cached bytecode, an extension module: R10-06), there now:
       // read-only before a command, and one a command makes is found by the walk after it (a cache removed, the rest set aside).
-      for (const sib of pythonSiblings(real, list)) {
+      for (const sib of pythonSiblings(real, list, linkOnce)) {
         if (out.runsBy!.has(sib.path)) continue;
         out.runsBy!.set(sib.path, sib.cache ? `${BYTECODE_WHY} ${relative(root, real)}, which ${named}` : `Python runs it in place of ${relative(root, real)}, which ${named}`);
         const id = fileId(sib.path);
@@ -478,11 +497,15 @@ function namedScripts(roots: readonly string[], later: LaterMatch, out: Workspac
       }
       // (node's `require('./util')` of a folder runs what its package.json's main names: the path as written is
       // handed to it, as a hook's `node web` is.)
+      // A Python import of a module not there beside it is the standard library's or an installed one: a module a
+      // command makes in its place where python looks first is pythonFirst's (set aside, asked about).
       const node = !file.endsWith(".py");
       for (const alternatives of lists) {
+        const there = alternatives.findIndex((alt) => existsSync(alt));
+        if (there === -1 && !node) continue;
         for (const [k, alt] of alternatives.entries()) {
+          if (there !== -1 && k > there) break;
           name(alt, node && k === 0);
-          if (existsSync(alt)) break;
         }
       }
     }
