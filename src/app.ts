@@ -29,7 +29,8 @@ import { Checkpoints } from "./change/checkpoints.ts";
 import { startChanges } from "./change/start.ts";
 import { keepPrivateIn } from "./sandbox/private-folder.ts";
 import { deniedMemoryFile } from "./sandbox/denied-memory.ts";
-import { dirname } from "node:path";
+import { dirname, join } from "node:path";
+import { homedir } from "./fs/home.ts";
 import type { McpHub } from "./mcp/hub.ts";
 
 export interface App {
@@ -142,13 +143,16 @@ export async function buildApp(config: Config, ui: TerminalUI, greet?: (modelNam
   keepPrivateIn(dirname(config.sessionsPath));
   // A file a deny-read rule matched stays denied in later sessions too, wherever a command moved it (denied-memory.ts).
   rememberDeniedIn(config.grants.deny.read, () => deniedMemoryFile(dirname(config.sessionsPath), config.root));
-  // A file a deny-read rule covers that git holds: its repository's objects hidden from commands and MCP servers (loaded only then).
+  // A file a deny-read rule covers that git holds: its repository's objects hidden from commands and MCP servers.
+  // Looked at before the first command, not here (reviewer's R11-10); a REPL starts the walk while the person types,
+  // MCP servers wait for it up to MCP_WAIT_MS (they run on with what they were started with). Loaded only with such a rule.
   const deny = config.grants.deny.read;
-  if (deny.paths.length > 0 || deny.globs.length > 0) {
-    const { hiddenHistory } = await import("./sandbox/denied-history.ts");
-    const hidden = hiddenHistory(config.root, deny, process.env.HOME || "/");
-    config.hiddenGitObjects = hidden.objects;
-    for (const line of hidden.lines) ui.info(pc.yellow(escapeControl(line)));
+  if ((deny.paths.length > 0 || deny.globs.length > 0) && (!config.print || config.mcp.servers.length > 0)) {
+    const { historyCheckFor, MCP_WAIT_MS } = await import("./sandbox/denied-history.ts");
+    const check = historyCheckFor({ root: config.root, deny, home: process.env.HOME || "/", stateDir: dirname(config.sessionsPath) });
+    if (config.mcp.servers.length > 0) {
+      config.hiddenGitObjects = (await check.forCommand((line) => ui.info(pc.yellow(escapeControl(line))), undefined, MCP_WAIT_MS)).objects;
+    } else check.start();
   }
   if (!config.print || config.mcp.servers.length > 0) await probeSandbox();
   const session = new SessionState();
@@ -173,6 +177,7 @@ export async function buildApp(config: Config, ui: TerminalUI, greet?: (modelNam
     // The person's own file and the repository's above the workspace are read unless a deny rule covers them.
     denied: (real) => matchesPathRules(config.grants.deny.read, real, true) !== null,
     userDir: dirname(rulesFilePaths(config.root).user),
+    claudeDir: process.env.CLAUDE_CONFIG_DIR || join(homedir(), ".claude"),
     read: (files) => (instructions = files),
     warn: (message) => ui.info(pc.yellow(escapeControl(message))),
   });

@@ -67,6 +67,11 @@ export function findTextMentions(prompt: string): string[] {
 /** A word after @ that reads as a path (`calc.js`, `src/`), not a handle (`@bob`): only such a one is said missing. */
 const PATH_LIKE = /[./~]/;
 
+/** `types/node`, `anthropic-ai/sdk@1.2` (after the @): a scoped npm name; a path is said missing only where its first folder exists. */
+function isPackageName(name: string): boolean {
+  return /^[a-z0-9][\w.-]*\/[a-z0-9][\w.-]*(@[\w.^~<>=*-]+)?$/i.test(name);
+}
+
 export interface Attached {
   /** The user message: the prompt's text (with a note per file not attached), then the files' text, then the images. */
   content: ContentBlockParam[];
@@ -115,6 +120,8 @@ export async function attachMentions(prompt: string, written: string, ctx: ToolC
       const resolved = ctx.perms.resolve(path);
       // `@bob` in a sentence is a handle, not a file: left as text. `@calc.jss` is a file that is not there: said.
       if (!resolved.exists && !PATH_LIKE.test(name)) continue;
+      // `@types/node`, `@anthropic-ai/sdk@0.30`: an npm package's scoped name, not a file; nothing said (R11-15).
+      if (!resolved.exists && isPackageName(name) && !ctx.perms.resolve(name.slice(0, name.indexOf("/"))).exists) continue;
       if (!resolved.exists) throw new ToolError(`${name} does not exist`);
       // The same read permission as read_file, and the same reading: a folder, a pipe or a device is refused.
       await ctx.perms.resolveRead(path, "attach");

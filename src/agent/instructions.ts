@@ -1,6 +1,6 @@
 // The project instructions put into the system prompt, as Codex and Claude
-// Code find them: the person's own file ($XDG_CONFIG_HOME/bunker/AGENTS.md),
-// then AGENTS.md (or CLAUDE.md when a folder has none) in each folder from
+// Code find them: the person's own files (Claude Code's ~/.claude/CLAUDE.md,
+// then $XDG_CONFIG_HOME/bunker/AGENTS.md), then AGENTS.md (or CLAUDE.md when a folder has none) in each folder from
 // the git repository's root down to the workspace, the nearest last (it has
 // the last word). Each is read through the read rules: one a deny rule
 // covers is not read; one that is a link is read only where the policy lets
@@ -23,6 +23,8 @@ export interface InstructionsOptions {
   denied?: (real: string) => boolean;
   /** The folder of the person's own AGENTS.md ($XDG_CONFIG_HOME/bunker); none read without it. */
   userDir?: string;
+  /** The folder of the person's Claude Code instructions (`~/.claude`, or $CLAUDE_CONFIG_DIR): its CLAUDE.md is read first. */
+  claudeDir?: string;
   /** The folder that holds the repository (`.git`), when the workspace is in one: files from there down are read. */
   gitRoot?: string;
   /** Told when a file is passed over, and why. */
@@ -38,12 +40,12 @@ export interface InstructionsFile {
 /** The files read, in the order they go into the prompt (the person's own first, the workspace's last). */
 export function loadInstructions(root: string, opts: InstructionsOptions): InstructionsFile[] {
   const found: InstructionsFile[] = [];
-  if (opts.userDir) {
-    const path = join(opts.userDir, "AGENTS.md");
-    if (existsSync(path)) {
-      const file = readOne(root, path, shownFromHome(path), opts, "own");
-      if (file) found.push(file);
-    }
+  // The person's own: what they wrote for Claude Code (new user's N11-18), then bunker's, which has the later word.
+  const own = [opts.claudeDir && join(opts.claudeDir, "CLAUDE.md"), opts.userDir && join(opts.userDir, "AGENTS.md")];
+  for (const path of own) {
+    if (!path || !existsSync(path)) continue;
+    const file = readOne(root, path, shownFromHome(path), opts, "own");
+    if (file) found.push(file);
   }
   // Folders from the repository's root down to the workspace's parent: its own files are outside the workspace.
   const above: string[] = [];

@@ -7,15 +7,31 @@
 // git (on the host, hardened as git-history.ts runs it) finds a denied path in
 // the index or anywhere in history (every ref, every reflog entry: stashes,
 // amended and reset-away commits), that repository's objects are hidden from
-// commands and MCP servers for the session, and the person is told why at
-// start. Asked once, at start, and only when a deny-read rule exists.
-import { existsSync, readFileSync } from "node:fs";
+// commands and MCP servers, and the person is told why.
+//
+// Asked only when a deny-read rule exists, and not at start (reviewer's
+// R11-10: a walk of 300,000 commits held up every start, then timed out):
+// before the first command (or MCP server), and again when the refs or the
+// index moved; in a REPL it starts in the background while the person types.
+// The answer is kept in bunker's state folder (hidden from every command) with
+// the commits the walk started from: the next look walks only the commits
+// added since (`--not` those), and none when no ref moved, so a long history
+// is walked once. While a walk runs, and when one cannot finish (its limit,
+// or git fails), the repository's objects are hidden: closed, never open. Not
+// "visible but for the denied blobs": a blob lives in a pack with every other
+// object, and the sandbox hides files, not objects; and until the walk has
+// reached the oldest commit, nothing says which blobs those are. It is said
+// to the person and, when git fails in a command, to the model.
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import type { PathRules } from "../perms/policy.ts";
 import { isWithin } from "../perms/workspace.ts";
 import { shellQuote } from "../shell/quote.ts";
 import { globBase } from "./denied-files.ts";
-import { hostGit } from "./git-history.ts";
+import { readRegularSync } from "../fs/file-kind.ts";
+import { realpathLoose } from "../perms/workspace.ts";
+import { hostGitAsync } from "./git-history.ts";
+import { indexStamp, refsStamp } from "./git-stamps.ts";
 import { enclosingGitDirs, linkedGitDirs } from "./spec.ts";
 
 /** A repository whose history commands could read: its git directory, the folder its paths are relative to, its object stores. */
@@ -107,45 +123,235 @@ function denied(deny: PathRules, top: string): (rel: string) => boolean {
   };
 }
 
-/** Where git holds a denied path: its first name, and whether in the index or in history (a commit, stash or reflog entry). */
-export function heldByGit(repo: Repository, deny: PathRules): { path: string; where: "index" | "history" } | "unknown" | null {
+export type Held = { path: string; where: "index" | "history" } | "unknown" | "timeout" | null;
+
+/**
+ * How long bunker waits for a walk before a command (once per state of the refs), before MCP servers start (an answer
+ * kept, or a walk of the commits added since, takes milliseconds: a first walk of a long history is not waited for
+ * there, the servers start without the objects), and how long a walk may take.
+ */
+const WAIT_MS = 10_000;
+export const MCP_WAIT_MS = 2_000;
+const LIMIT_MS = 10 * 60_000;
+const QUICK_MS = 10_000;
+/** More start points than this (refs and reflog entries) are walked, but not kept. */
+const MAX_TIPS = 200_000;
+
+const envMs = (name: string, fallback: number) => {
+  const n = Number(process.env[name]);
+  return process.env[name] !== undefined && Number.isFinite(n) && n >= 0 ? n : fallback;
+};
+
+/** What the last walk of a repository found, for the rules it was asked about, and the commits it started from. */
+interface Walked {
+  tips: string[];
+  held: string | null;
+}
+
+function readWalked(file: string | null): Walked | null {
+  if (!file) return null;
+  try {
+    const got = readRegularSync(file, file, { max: 64 * 1024 * 1024 });
+    if (!got) return null;
+    const w = JSON.parse(got.bytes.toString("utf8")) as Walked;
+    return Array.isArray(w.tips) && w.tips.every((t) => typeof t === "string") && (w.held === null || typeof w.held === "string") ? w : null;
+  } catch {
+    return null;
+  }
+}
+
+function writeWalked(file: string | null, w: Walked): void {
+  if (!file || w.tips.length > MAX_TIPS) return;
+  const tmp = `${file}.${process.pid}.tmp`;
+  try {
+    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+    writeFileSync(tmp, JSON.stringify(w), { mode: 0o600 });
+    renameSync(tmp, file);
+  } catch {
+    // A state folder that cannot be written: the next session walks again.
+    rmSync(tmp, { force: true });
+  }
+}
+
+/** Where the answer for `repo` and these rules is kept in the state folder. */
+export function walkedFile(stateDir: string, repo: Repository, deny: PathRules): string {
+  const key = JSON.stringify([realpathLoose(repo.gitDir).real, repo.top, [...deny.paths].sort(), [...deny.globs].sort()]);
+  return join(stateDir, "git-history", `${new Bun.CryptoHasher("sha256").update(key).digest("hex").slice(0, 32)}.json`);
+}
+
+/**
+ * Where git holds a denied path: its first name, and whether in the index or in history (a commit, stash or reflog
+ * entry); "unknown" when git cannot say, "timeout" when the walk ran past `limitMs`. With `keep`, the answer for the
+ * history is read from and kept in that file (walkedFile), with the commits the walk started from.
+ */
+export async function heldByGit(repo: Repository, deny: PathRules, opts: { keep?: string | null; limitMs?: number; signal?: AbortSignal } = {}): Promise<Held> {
   const specs = pathspecs(deny, repo.top);
   if (specs !== null && specs.length === 0) return null;
-  const names = (out: string | null) => (out === null ? null : out.split("\0").map((n) => n.replace(/^\n+/, "")).filter((n) => n !== ""));
+  const limitMs = opts.limitMs ?? envMs("BUNKER_GIT_HISTORY_LIMIT_MS", LIMIT_MS);
+  // The walk has `limitMs`; the index and the list of refs, each a file read, the ten seconds any question of bunker's has.
+  const git = (args: string[], stdin?: string, timeoutMs = QUICK_MS) => hostGitAsync(repo.gitDir, args, { worktree: repo.top, timeoutMs, ...(stdin === undefined ? {} : { stdin }), ...(opts.signal ? { signal: opts.signal } : {}) });
+  const names = (out: string) => out.split("\0").map((n) => n.replace(/^\n+/, "")).filter((n) => n !== "");
   const match = specs === null ? denied(deny, repo.top) : () => true;
-  const index = names(hostGit(repo.gitDir, ["ls-files", "-z", "--cached", "--", ...(specs ?? [])], repo.top));
-  if (index === null) return "unknown";
-  const staged = index.find(match);
+  const index = await git(["ls-files", "-z", "--cached", "--", ...(specs ?? [])]);
+  if (index === null || index === "timeout") return index === null ? "unknown" : "timeout";
+  const staged = names(index).find(match);
   if (staged !== undefined) return { path: staged, where: "index" };
-  // Every ref and every reflog entry (stash@{n}, HEAD@{n}), every parent of a merge (a stash's untracked files are its third).
+  // Where the walk starts: every ref and every reflog entry (stash@{n}, HEAD@{n}); a ref to a tree or blob is no commit.
+  const tipsOut = await git(["rev-list", "--no-walk=unsorted", "--all", "--reflog"]);
+  if (tipsOut === null || tipsOut === "timeout") return tipsOut === null ? "unknown" : "timeout";
+  const tips = [...new Set(tipsOut.split("\n").filter((t) => /^[0-9a-f]{40,64}$/.test(t)))];
+  const kept = readWalked(opts.keep ?? null);
+  const before = new Set(kept?.tips ?? []);
+  const now = new Set(tips);
+  // Walked from these same commits (or from more of them) and found nothing: nothing new to walk.
+  if (kept && kept.held === null && tips.every((t) => before.has(t))) return null;
+  // Found, and every commit it was walked from is still a start: still found.
+  if (kept && kept.held !== null && kept.tips.every((t) => now.has(t))) return { path: kept.held, where: "history" };
+  // Every parent of a merge (a stash's untracked files are its third); only the commits the last clean walk had not reached.
   const walk = ["log", "--all", "--reflog", "--full-history", "--no-renames", "--no-textconv", "--no-ext-diff", "--format=", "--name-only", "-z", "--diff-merges=first-parent"];
-  const history = names(hostGit(repo.gitDir, specs === null ? walk : [...walk, "--", ...specs], repo.top));
-  if (history === null) return "unknown";
-  const committed = history.find(match);
+  const notAgain = kept && kept.held === null ? kept.tips : [];
+  const run = (not: string[]) => git([...walk, ...(not.length > 0 ? ["--stdin"] : []), ...(specs === null ? [] : ["--", ...specs])], not.length > 0 ? `${not.map((t) => `^${t}`).join("\n")}\n` : undefined, limitMs);
+  let history = await run(notAgain);
+  // A commit of the last walk that is gone (pruned): the whole walk again.
+  if (history === null && notAgain.length > 0) history = await run([]);
+  if (history === null || history === "timeout") return history === null ? "unknown" : "timeout";
+  const committed = names(history).find(match);
+  writeWalked(opts.keep ?? null, { tips, held: committed ?? null });
   return committed === undefined ? null : { path: committed, where: "history" };
 }
 
-/** What to hide, and what to say, for the repositories `root` shows commands. */
-export function hiddenHistory(root: string, deny: PathRules, home: string): HiddenHistory {
+function duration(ms: number): string {
+  return ms >= 120_000 ? `${Math.round(ms / 60_000)} minutes` : ms >= 1000 ? `${Math.round(ms / 1000)} s` : `${ms} ms`;
+}
+
+function whereShown(root: string, repo: Repository): string {
+  const rel = relative(root, repo.top);
+  return rel === "" ? "this repository" : `the repository at ${shellQuote(rel)}`;
+}
+
+/** What the person is told of a repository whose objects are hidden, or that it has no denied file after all. */
+function heldLine(root: string, repo: Repository, held: Exclude<Held, null> | "walking" | "clean", limitMs: number): string {
+  const where = whereShown(root, repo);
+  if (held === "walking") return `bunker is checking the git history of ${where} for files your deny-read rules cover (a long history is walked once: the answer is kept for later sessions). Until it has, commands do not see its objects (nor, this session, MCP servers started before then), so git show, log and diff fail in them; bunker says when it has finished.`;
+  if (held === "clean") return `bunker has checked the git history of ${where}: no file your deny-read rules cover is in it, so commands see its objects again.`;
+  if (held === "timeout") return `bunker could not finish checking the git history of ${where} for files your deny-read rules cover within ${duration(limitMs)}, so commands and MCP servers do not see its objects this session: git cannot read its commits in them. Run git yourself there; a later session walks it again.`;
+  if (held === "unknown") return `bunker could not ask git whether ${where} holds a file your deny-read rules cover, so commands and MCP servers do not see its objects this session: git cannot read its commits in them. Run git yourself there.`;
+  return `${shellQuote(held.path)} is ${held.where === "index" ? "in the git index" : "in git history (a commit, a stash or a reflog entry)"} of ${where}, and a deny-read rule covers it: the mask on the file cannot hide what git keeps, so commands and MCP servers do not see its objects this session (git show, log, diff and status fail in them). Run git yourself; to give commands git back, remove the file from history (git filter-repo --invert-paths --path ${shellQuote(held.path)}, and drop the stash or reflog entries that hold it) or drop the rule.`;
+}
+
+/** What to hide, and what to say, for the repositories `root` shows commands: every walk waited for to the end. */
+export async function hiddenHistory(root: string, deny: PathRules, home: string, opts: { stateDir?: string; limitMs?: number } = {}): Promise<HiddenHistory> {
   const out: HiddenHistory = { objects: [], lines: [] };
   if (deny.paths.length === 0 && deny.globs.length === 0) return out;
+  const limitMs = opts.limitMs ?? envMs("BUNKER_GIT_HISTORY_LIMIT_MS", LIMIT_MS);
   for (const repo of repositoriesSeen(root, home)) {
-    const held = heldByGit(repo, deny);
+    const held = await heldByGit(repo, deny, { keep: opts.stateDir ? walkedFile(opts.stateDir, repo, deny) : null, limitMs });
     if (held === null) continue;
     out.objects.push(...repo.objects);
-    const rel = relative(root, repo.top);
-    const where = rel === "" ? "this repository" : `the repository at ${shellQuote(rel)}`;
-    out.lines.push(
-      held === "unknown"
-        ? `bunker could not ask git whether ${where} holds a file your deny-read rules cover, so commands and MCP servers do not see its objects this session: git cannot read its commits in them. Run git yourself there.`
-        : `${shellQuote(held.path)} is ${held.where === "index" ? "in the git index" : "in git history (a commit, a stash or a reflog entry)"} of ${where}, and a deny-read rule covers it: the mask on the file cannot hide what git keeps, so commands and MCP servers do not see its objects this session (git show, log, diff and status fail in them). Run git yourself; to give commands git back, remove the file from history (git filter-repo --invert-paths --path ${shellQuote(held.path)}, and drop the stash or reflog entries that hold it) or drop the rule.`,
-    );
+    out.lines.push(heldLine(root, repo, held, limitMs));
   }
   return out;
 }
 
+export interface HistoryCheckOptions {
+  root: string;
+  deny: PathRules;
+  home: string;
+  /** bunker's state folder: where walks' answers are kept (none: not kept). */
+  stateDir?: string;
+}
+
+/** One repository's look: the state of its refs and index it stands for, and its answer once there. */
+interface Look {
+  key: string | null;
+  answer: Held | undefined;
+  done: Promise<Held>;
+  waited: boolean;
+}
+
+/**
+ * The session's look at the repositories a command sees: started at most once for each state of their refs and index
+ * (git-stamps.ts's digests; no digest, a look each time), in the background, each command waiting a bounded time for it.
+ */
+export class HistoryCheck {
+  private readonly repos: Repository[];
+  private readonly looks = new Map<string, Look>();
+  /** What the person was last told of each repository (a line is said once, and again only when it changes). */
+  private readonly told = new Map<string, string>();
+  private readonly limitMs = envMs("BUNKER_GIT_HISTORY_LIMIT_MS", LIMIT_MS);
+
+  constructor(private readonly opts: HistoryCheckOptions) {
+    this.repos = opts.deny.paths.length === 0 && opts.deny.globs.length === 0 ? [] : repositoriesSeen(opts.root, opts.home);
+  }
+
+  /** Starts the looks not yet started for the refs as they are now (a REPL's start: while the person types). */
+  start(): void {
+    for (const repo of this.repos) this.look(repo);
+  }
+
+  private look(repo: Repository): Look {
+    const stamp = (() => {
+      const r = refsStamp(repo.gitDir);
+      const i = indexStamp(repo.gitDir);
+      return r === null || i === null ? null : `${r}\0${i}`;
+    })();
+    const had = this.looks.get(repo.gitDir);
+    if (had && had.key !== null && had.key === stamp) return had;
+    // A walk still running for an earlier state goes on: this one waits for it (its answer is kept), then looks anew.
+    const after = had && had.answer === undefined ? had.done.then(() => undefined, () => undefined) : Promise.resolve();
+    const keep = this.opts.stateDir ? walkedFile(this.opts.stateDir, repo, this.opts.deny) : null;
+    const look: Look = { key: stamp, answer: undefined, waited: false, done: Promise.resolve(null) };
+    look.done = after.then(() => heldByGit(repo, this.opts.deny, { keep, limitMs: this.limitMs })).catch((): Held => "unknown");
+    look.done.then((a) => (look.answer = a));
+    this.looks.set(repo.gitDir, look);
+    return look;
+  }
+
+  /**
+   * Before a command (or MCP servers' start): the object stores to hide, whether a walk is still running, and what to
+   * tell the person (through `tell`, each line once). Waits for a look started for this state at most WAIT_MS, once.
+   */
+  async forCommand(tell: (line: string) => void, signal?: AbortSignal, wait = WAIT_MS): Promise<{ objects: string[]; walking: boolean }> {
+    const objects: string[] = [];
+    let walking = false;
+    const waitMs = Math.min(wait, envMs("BUNKER_GIT_HISTORY_WAIT_MS", WAIT_MS));
+    for (const repo of this.repos) {
+      const look = this.look(repo);
+      if (look.answer === undefined && !look.waited) {
+        look.waited = true;
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        const aborted = new Promise<void>((resolve) => signal?.addEventListener("abort", () => resolve(), { once: true }));
+        await Promise.race([look.done, new Promise<void>((resolve) => (timer = setTimeout(resolve, waitMs))), aborted]);
+        clearTimeout(timer);
+        // Let the answer's own continuation run.
+        await Promise.resolve();
+      }
+      const answer = look.answer;
+      const state = answer === undefined ? "walking" : answer === null ? "clean" : answer;
+      if (answer !== null) objects.push(...repo.objects);
+      if (answer === undefined) walking = true;
+      const line = heldLine(this.opts.root, repo, state, this.limitMs);
+      const last = this.told.get(repo.gitDir);
+      // "Nothing there" is said only after a look the person heard about; the rest once each.
+      if (line !== last && (state !== "clean" || last !== undefined)) tell(line);
+      this.told.set(repo.gitDir, line);
+    }
+    return { objects, walking };
+  }
+}
+
+/** One look per session for the same workspace and rules (run_bash, MCP servers and the REPL's start share it). */
+const checks = new Map<string, HistoryCheck>();
+export function historyCheckFor(opts: HistoryCheckOptions): HistoryCheck {
+  const key = JSON.stringify([opts.root, opts.home, opts.stateDir ?? null, opts.deny.paths, opts.deny.globs]);
+  let c = checks.get(key);
+  if (!c) checks.set(key, (c = new HistoryCheck(opts)));
+  return c;
+}
+
 /** After a failed command that ran git while objects were hidden: why, for the model, so it asks rather than retries. */
-export function hiddenHistoryNote(command: string, exitCode: number | null, hidden: readonly string[]): string | null {
+export function hiddenHistoryNote(command: string, exitCode: number | null, hidden: readonly string[], walking = false): string | null {
   if (exitCode === 0 || hidden.length === 0 || !/\bgit\b/.test(command)) return null;
-  return "note: this repository's git objects are hidden from commands this session, because its history or index holds a file a deny-read rule covers (the person was told at start), so git cannot read commits, trees or file contents here. Do not retry or work around it; ask the person to run the git command themselves if it is needed.";
+  if (walking) return "note: bunker is still checking this repository's git history for files a deny-read rule covers (a long history, walked once), and until it has, its git objects are hidden from commands, so git cannot read commits, trees or file contents here yet. Do not work around it; do other work first and run the git command again later, or ask the person to run it.";
+  return "note: this repository's git objects are hidden from commands this session, because its history or index holds a file a deny-read rule covers (the person was told), so git cannot read commits, trees or file contents here. Do not retry or work around it; ask the person to run the git command themselves if it is needed.";
 }

@@ -52,6 +52,8 @@ export interface GrantedGit {
   history?: (RefsBefore & { worktree: string })[];
   /** Each granted repository's object store before the command: what it wrote there that git trusts is checked after (git-objects.ts). */
   objects?: ObjectsBefore[];
+  /** Each link in the granted git directories before the command: one it makes is set aside first after it (git-links.ts). */
+  linksBefore?: Map<string, string>;
 }
 
 function identity(path: string): string | null {
@@ -102,7 +104,17 @@ export function grantedGit(gitDirs: string[], within: string[]): GrantedGit {
     return id ? [[d, id]] : [];
   }));
   const out: GrantedGit = { gitDirs: gitDirs.filter((g) => kindOf(g) === "dir"), readOnly: [], standIns: [], absent: [], links: {}, inner: dirs, innerIds, stopped: stoppedOperations(dirs) };
+  // The person's other linked worktrees' own state (HEAD, ORIG_HEAD and the other pseudo-refs, index, reflogs): read-only
+  // whole. A command works in this worktree; one re-aiming another's ORIG_HEAD had the person's `git reset --hard
+  // ORIG_HEAD` there bring the command's commit (red team 12's F15). New worktrees can still be added beside them.
+  const others: string[] = [];
+  for (const g of out.gitDirs) {
+    for (const wt of subdirs(join(g, "worktrees"))) if (!gitDirs.includes(wt) && kindOf(wt) === "dir") others.push(wt);
+  }
+  out.readOnly.push(...others);
   for (const dir of dirs) {
+    // Read-only whole already: no mount inside it (bubblewrap could not make a stand-in's mount point there).
+    if (others.some((o) => isWithin(o, dir))) continue;
     for (const name of GIT_INSTRUCTIONS) {
       const p = join(dir, name);
       const kind = kindOf(p);

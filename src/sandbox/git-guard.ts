@@ -6,7 +6,8 @@
 // directories and included files their configs name. A `.git` that a command
 // creates anyway (`git init sub`) is disarmed after it: its hooks renamed,
 // its program-running config keys commented out, and the result says so.
-import { type Stats, accessSync, constants, existsSync, lstatSync, readdirSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { type Stats, accessSync, constants, existsSync, lstatSync, readdirSync, realpathSync, statSync } from "node:fs";
+import { removeEntry, renameEntry, replaceFile } from "../fs/no-follow.ts";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { homedir } from "../fs/home.ts";
 import { configEntries, globalGitConfigs, hooksDir, keepsConfigKey, withIncludes } from "../perms/git-config.ts";
@@ -1020,7 +1021,7 @@ function disarmSite(all: readonly string[], site: GitSite, theirs: readonly stri
     const commonOutside = common ? !untrustedTarget(gitDir, common) && !reachable(resolveFrom(gitDir, common).real) : false;
     if (common && (untrustedTarget(gitDir, common) || commonOutside)) {
       const aside = join(gitDir, "commondir.bunker-set-aside");
-      renameSync(join(gitDir, "commondir"), aside);
+      renameEntry(join(gitDir, "commondir"), aside);
       const why = commonOutside ? "outside what the command may write, where bunker cannot check it" : "not a folder git and bunker find alike";
       done.push(`its commondir ${JSON.stringify(common)} (${why}) renamed to commondir.bunker-set-aside; to restore it after checking it: mv ${shellQuote(relative(root, aside))} ${shellQuote(relative(root, join(gitDir, "commondir")))}`);
     }
@@ -1045,9 +1046,12 @@ function disarmSite(all: readonly string[], site: GitSite, theirs: readonly stri
  * hooks folder, settings' "protect") that the command created or changed
  * (not in `before` with the same identity and ctime): renamed aside, so
  * nothing runs them until the person has looked. One line per file. `knownDirs`: the folders the walk before the
- * command read (a Python environment in one of them is not one the command made).
+ * command read (a Python environment in one of them is not one the command made). `linkedFrom`: each file that runs
+ * later only through a link, with that link: a link the command made is set aside itself, and what it leads to stays
+ * where it is (red team 12's F17: links to .git/HEAD, .git/config and the person's edited src/main.rs had bunker move
+ * those, as "created by the command"; the command could not have written the first two).
  */
-export function setAsideRunsLater(roots: string | readonly string[], before: Map<string, string>, after: Map<string, string>, why: (p: string) => string | null, knownDirs?: ReadonlyMap<string, string>): string[] {
+export function setAsideRunsLater(roots: string | readonly string[], before: Map<string, string>, after: Map<string, string>, why: (p: string) => string | null, knownDirs?: ReadonlyMap<string, string>, linkedFrom?: ReadonlyMap<string, string>): string[] {
   const all = asRoots(roots);
   const root = all[0]!;
   const lines: string[] = [];
@@ -1057,11 +1061,14 @@ export function setAsideRunsLater(roots: string | readonly string[], before: Map
     // Already dealt with (a hooks folder's hook renamed by disarmNewRepositories) or gone: nothing to do.
     // (A link's identity carries its files' after a "+": only its own part is the link.)
     if (before.get(path) === id || fileId(path) !== id.split("+")[0] || !home || !isRealDir(home, dirname(path))) continue;
+    // Reached only through a link the command made: that link is set aside (it is new too), not this.
+    const link = before.has(path) ? undefined : linkedFrom?.get(path);
+    if (link !== undefined && !before.has(link)) continue;
     // What pip adds that shadows nothing, and a virtual environment the command itself made (said once below).
     const fine = !before.has(path) && venvNewIsFine(path, why(path), before, knownDirs);
     // Bytecode a python in the sandbox cached for a guarded module (or a command wrote): gone, python makes it anew.
     if (!fine && (isBytecodeCache(path, why(path)) || isGuardedBytecode(path, why(path)))) {
-      rmSync(path, { force: true });
+      removeEntry(path);
       continue;
     }
     if (fine) {
@@ -1137,7 +1144,7 @@ export function recheckLinked(roots: readonly string[], linked: Map<string, stri
     try {
       ownCopy(path);
       const done = configs.has(path) ? disarmConfig(path) : [`renamed to ${basename(path)}.bunker-disarmed`];
-      if (!configs.has(path)) renameSync(path, `${path}.bunker-disarmed`);
+      if (!configs.has(path)) renameEntry(path, `${path}.bunker-disarmed`);
       return `bunker disarmed ${shown}, which git obeys and which the command changed through another name of it (a hard link, now given a copy of its own)${done.length ? `: ${done.join("; ")}` : ""}.`;
     } catch (e) {
       return setAside(root, path, `${shown}, which git obeys and which the command changed through another name of it (a hard link), and bunker could not disarm (${errorText(e)})`);
@@ -1150,7 +1157,7 @@ export function setAside(root: string, path: string, what: string): string {
   let aside = `${path}.bunker-set-aside`;
   for (let n = 2; existsSync(aside) || isLink(aside); n++) aside = `${path}.bunker-set-aside-${n}`;
   try {
-    renameSync(path, aside);
+    renameEntry(path, aside);
   } catch (e) {
     return `bunker could not set aside ${what} (${(e as Error).message}): check it before using git or opening the folder`;
   }
@@ -1196,13 +1203,13 @@ function disarmHooks(hooks: string): string[] {
   const st = lstatOrNull(hooks);
   if (!st) return [];
   if (!st.isDirectory()) {
-    renameSync(hooks, `${hooks}.bunker-disarmed`);
+    renameEntry(hooks, `${hooks}.bunker-disarmed`);
     return ["its hooks (not a folder) renamed to hooks.bunker-disarmed"];
   }
   const renamed: string[] = [];
   for (const name of readdirSync(hooks)) {
     if (name.endsWith(".sample") || name.endsWith(".bunker-disarmed")) continue;
-    renameSync(join(hooks, name), join(hooks, `${name}.bunker-disarmed`));
+    renameEntry(join(hooks, name), join(hooks, `${name}.bunker-disarmed`));
     renamed.push(name);
   }
   return renamed.length ? [`hooks renamed to NAME.bunker-disarmed: ${renamed.join(", ")}`] : [];
@@ -1214,7 +1221,7 @@ function disarmConfig(config: string): string[] {
   if (!st) return [];
   // A linked config can say anything git will read; the command could not have written its target, but chose it.
   if (st.isSymbolicLink()) {
-    renameSync(config, `${config}.bunker-disarmed`);
+    renameEntry(config, `${config}.bunker-disarmed`);
     return [`its ${name} (a link) renamed`];
   }
   // One bunker cannot read through (a FIFO git would wait on, a folder, one too large to read) is not left for git
@@ -1222,7 +1229,7 @@ function disarmConfig(config: string): string[] {
   const text = readSmall(config);
   if (text === null) {
     const why = !st.isFile() ? "not a regular file" : st.size > SMALL_FILE ? "larger than bunker reads" : "unreadable";
-    renameSync(config, `${config}.bunker-disarmed`);
+    renameEntry(config, `${config}.bunker-disarmed`);
     return [`its ${name} (${why}) renamed to ${name}.bunker-disarmed`];
   }
   const lines = text.split("\n");
@@ -1263,7 +1270,7 @@ function disarmConfig(config: string): string[] {
   // [core] above; a value carried on swallowed a header bunker read): any key git finds there that bunker would not
   // keep, or a file git cannot read, and the config is set aside whole, as written.
   const aside = (why: string) => {
-    renameSync(config, `${config}.bunker-disarmed`);
+    renameEntry(config, `${config}.bunker-disarmed`);
     return [`its ${name} (${why}) renamed to ${name}.bunker-disarmed`];
   };
   const git = gitReadsConfig(result);
@@ -1278,7 +1285,7 @@ function disarmConfig(config: string): string[] {
   const what = [...new Set(keys), ...(unread ? [`${unread} line${unread === 1 ? "" : "s"} bunker could not read as a setting`] : [])];
   // (Bytes that are not UTF-8 were checked as U+FFFD: what stays on disk is what git checked.)
   if (what.length === 0 && !text.includes("\ufffd")) return [];
-  writeFileSync(config, result);
+  replaceFile(config, result);
   return what.length ? [`${what.join(", ")} commented out in ${name}`] : [];
 }
 
@@ -1316,7 +1323,7 @@ function unblock(path: string): string[] {
   const st = lstatOrNull(path);
   if (!st) return [];
   if (st.isFile() || st.isDirectory() || st.isSymbolicLink()) return [];
-  renameSync(path, `${path}.bunker-disarmed`);
+  renameEntry(path, `${path}.bunker-disarmed`);
   return [`its ${basename(path)} (not a regular file: git would wait on it) renamed to ${basename(path)}.bunker-disarmed`];
 }
 

@@ -10,10 +10,10 @@
 import { idAtStart } from "./git-ids.ts";
 import { hostProgram } from "./host-program.ts";
 import { shellQuote } from "../shell/quote.ts";
-import { lstatSync } from "node:fs";
+import { lstatSync, readdirSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { readRegularSync } from "../fs/file-kind.ts";
-import { writeFileAtomic } from "../fs/atomic-write.ts";
+import { replaceFile } from "../fs/no-follow.ts";
 import { isWithin } from "../perms/workspace.ts";
 import { setAside } from "./git-guard.ts";
 import { indexStamp as indexStampNow, PSEUDO_REFS, refsStamp as refsStampNow } from "./git-stamps.ts";
@@ -31,6 +31,12 @@ export interface RefsBefore {
   /** What git read the refs and the index from, as a digest (git-stamps.ts): the same after, nothing to ask git. */
   refsStamp?: string | null;
   indexStamp?: string | null;
+  /**
+   * A linked worktree of a granted repository (its git directory is `.git/worktrees/NAME`, which the command could
+   * write): only its index is looked at (its refs are the repository's), its paths judged as the workspace's, and it
+   * is named in what is said (red team 11's F11).
+   */
+  linked?: { shown: string; judgedIn: string };
 }
 
 /** A pseudo-ref's file: its text (null when it is no regular file bunker could read: a link, a folder) and the commits it names. */
@@ -154,12 +160,15 @@ function stagedNow(gitDir: string, worktree: string): { value: Record<string, St
  */
 export function stagedRunsLater(worktree: string, before: RefsBefore, laterWhy: (path: string) => string | null, max = 5): string[] {
   if (!before.staged) return [];
+  const judgedIn = before.linked?.judgedIn ?? worktree;
+  const inWorktree = before.linked ? ` in the worktree at ${shellQuote(before.linked.shown)}` : "";
+  const whose = before.linked ? "its" : "your";
   if (before.indexStamp && indexStamp(before.gitDir) === before.indexStamp && before.refsStamp && refsStamp(before.gitDir) === before.refsStamp) return [];
   const was = before.staged;
   const changed = Object.entries(stagedNow(before.gitDir, worktree).value ?? {}).flatMap(([p, now]) => {
     // Unchanged, or a deletion staged (nothing of it runs).
     if (was[p]?.entry === now.entry || /^0+ /.test(now.entry)) return [];
-    const why = laterWhy(`${worktree}/${p}`);
+    const why = laterWhy(`${judgedIn}/${p}`);
     return why ? [{ p, now, why }] : [];
   });
   if (changed.length === 0) return [];
@@ -168,8 +177,8 @@ export function stagedRunsLater(worktree: string, before: RefsBefore, laterWhy: 
   const back: { p: string; entry: string; id: string; why: string }[] = [];
   for (const { p, now, why } of changed) {
     const id = now.entry.split(" ")[1]!;
-    if (inTree.get(p) === id && !now.entry.startsWith("120000")) {
-      lines.push(`the command staged a change to ${p}, which your next git commit takes in: ${why}. Review it with git --no-replace-objects show :${shellQuote(p)}, or unstage it: git restore --staged ${shellQuote(p)}`);
+    if (inTree.get(p)?.includes(id) && !now.entry.startsWith("120000")) {
+      lines.push(`the command staged a change to ${p}${inWorktree}, which your next git commit${before.linked ? " there" : ""} takes in: ${why}. Review it with git --no-replace-objects show :${shellQuote(p)}, or unstage it: git restore --staged ${shellQuote(p)}`);
     } else back.push({ p, entry: was[p]?.entry ?? now.head, id, why });
   }
   if (back.length > 0) {
@@ -179,7 +188,7 @@ export function stagedRunsLater(worktree: string, before: RefsBefore, laterWhy: 
     // The index changed: the rest of the look takes its stamp anew.
     stamps?.clear();
     for (const { p, entry, id, why } of back) {
-      const what = `the command staged ${p} as content your working tree does not hold (git status and git diff --cached would not have shown it), which your next git commit would take in: ${why}`;
+      const what = `the command staged ${p}${inWorktree} as content ${whose} working tree does not hold (git status and git diff --cached would not have shown it), which your next git commit${before.linked ? " there" : ""} would take in: ${why}`;
       const had = was[p] ? "what you had staged" : zero(entry) ? "its absence from the index" : "HEAD's version of it";
       lines.push(done
         ? `${what}. bunker put back ${had} (to look at the command's: git --no-replace-objects show ${id.slice(0, 12)})`
@@ -189,13 +198,83 @@ export function stagedRunsLater(worktree: string, before: RefsBefore, laterWhy: 
   return lines.slice(0, max);
 }
 
-/** The object id each of `paths` in the working tree would be staged as, its bytes as they are (no filter run); missing when git cannot read one. */
-function worktreeIds(gitDir: string, worktree: string, paths: string[]): Map<string, string> {
+/** Most linked worktrees of one repository looked at after a command. */
+const MAX_LINKED = 100;
+
+/**
+ * The linked worktrees of the repository whose git directory is `gitDir`: each one's git directory
+ * (`worktrees/NAME`) and its work tree (the folder of the .git file its `gitdir` names), read before the command.
+ */
+export function linkedWorktrees(gitDir: string): { gitDir: string; worktree: string }[] {
+  let names: string[];
+  try {
+    names = readdirSync(join(gitDir, "worktrees")).sort();
+  } catch {
+    return [];
+  }
+  const out: { gitDir: string; worktree: string }[] = [];
+  for (const name of names.slice(0, MAX_LINKED)) {
+    const dir = join(gitDir, "worktrees", name);
+    let pointer: string | undefined;
+    try {
+      pointer = readRegularSync(join(dir, "gitdir"), "gitdir", { max: 4096 })?.bytes.toString("utf8").trim();
+    } catch {
+      continue;
+    }
+    if (!pointer || !pointer.startsWith("/") || !lstatSync(dir).isDirectory()) continue;
+    const worktree = dirname(pointer);
+    try {
+      if (!lstatSync(worktree).isDirectory()) continue;
+    } catch {
+      continue;
+    }
+    out.push({ gitDir: dir, worktree });
+  }
+  return out;
+}
+
+/**
+ * The object ids each of `paths` in the working tree could be staged as: its bytes as they are (no filter run), and,
+ * for a text file with CRLF line endings, those lines ending in LF, as `git add` stages it under core.autocrlf or a
+ * `text`/`eol` attribute (reviewer's R11-01: the person's CRLF file, staged that way, was taken for a swap and put
+ * back). Only that conversion, done here: git is not asked to run the filters a .gitattributes names. Missing when
+ * git cannot read one.
+ */
+function worktreeIds(gitDir: string, worktree: string, paths: string[]): Map<string, string[]> {
   // Regular files only (git fails on the lot at a missing one), named on a line each.
   const files = paths.filter((p) => !p.includes("\n") && lstatKindOf(`${worktree}/${p}`) === "file");
   const out = files.length === 0 ? null : git(gitDir, ["hash-object", "--no-filters", "--stdin-paths"], worktree, files.map((p) => `${worktree}/${p}\n`).join(""));
   const ids = (out ?? "").split("\n");
-  return new Map(out === null ? [] : files.map((p, i) => [p, ids[i] ?? ""]));
+  return new Map(out === null ? [] : files.map((p, i) => {
+    const id = ids[i] ?? "";
+    const lf = lfId(`${worktree}/${p}`, id.length === 64 ? "sha256" : "sha1");
+    return [p, lf === null ? [id] : [id, lf]];
+  }));
+}
+
+/** Past this size a file is not read to see it with LF endings (git's own check for text reads its first 8,000 bytes). */
+const MAX_LF_BYTES = 16 * 1024 * 1024;
+
+/** The blob id of the file at `path` with each CRLF made LF; null when it is no text file with a CRLF (a NUL in its first 8,000 bytes: binary to git). */
+function lfId(path: string, hash: "sha1" | "sha256"): string | null {
+  let bytes: Buffer;
+  try {
+    const got = readRegularSync(path, path, { max: MAX_LF_BYTES });
+    if (!got) return null;
+    bytes = got.bytes;
+  } catch {
+    return null;
+  }
+  if (bytes.subarray(0, 8000).includes(0) || !bytes.includes("\r\n")) return null;
+  const parts: Buffer[] = [];
+  let from = 0;
+  for (let i = bytes.indexOf("\r\n"); i >= 0; i = bytes.indexOf("\r\n", from)) {
+    parts.push(bytes.subarray(from, i));
+    from = i + 1;
+  }
+  parts.push(bytes.subarray(from));
+  const lf = Buffer.concat(parts);
+  return new Bun.CryptoHasher(hash).update(`blob ${lf.length}\0`).update(lf).digest("hex");
 }
 
 function lstatKindOf(path: string): "file" | "other" | null {
@@ -228,7 +307,8 @@ export function newlyHidden(worktree: string, before: RefsBefore, max = 5): stri
  * git shows of history only what a push sends: replace refs and the commit-graph (both in what a command may
  * write) are not read, so a commit cannot be shown to bunker as another one.
  */
-function git(gitDir: string, args: string[], worktree?: string, stdin?: string): string | null {
+/** How host git is started for bunker's own questions: hardened against what a command may have written in the repository. */
+function gitCommand(gitDir: string, args: string[], worktree?: string): { argv: string[]; env: Record<string, string> } | null {
   const PATH = process.env.PATH ?? "/usr/bin:/bin";
   const program = hostProgram("git", PATH, []);
   if (!program) return null;
@@ -245,8 +325,43 @@ function git(gitDir: string, args: string[], worktree?: string, stdin?: string):
   };
   if (worktree) env.GIT_WORK_TREE = worktree;
   const hardening = ["core.fsmonitor=false", "core.hooksPath=/dev/null", "core.commitGraph=false", "log.showSignature=false", "log.showRoot=true"].flatMap((c) => ["-c", c]);
-  const r = Bun.spawnSync([program, ...hardening, ...args], { env, stdin: stdin === undefined ? "ignore" : Buffer.from(stdin), stdout: "pipe", stderr: "ignore", timeout: 10_000 });
+  return { argv: [program, ...hardening, ...args], env };
+}
+
+function git(gitDir: string, args: string[], worktree?: string, stdin?: string): string | null {
+  const cmd = gitCommand(gitDir, args, worktree);
+  if (!cmd) return null;
+  const r = Bun.spawnSync(cmd.argv, { env: cmd.env, stdin: stdin === undefined ? "ignore" : Buffer.from(stdin), stdout: "pipe", stderr: "ignore", timeout: 10_000 });
   return r.exitCode === 0 ? r.stdout.toString() : null;
+}
+
+/**
+ * The same hardened git, without holding up the REPL: its output, or "timeout" when it ran past `timeoutMs` (killed),
+ * or null when it failed. `signal` kills it too (then null).
+ */
+export async function hostGitAsync(gitDir: string, args: string[], opts: { worktree?: string; stdin?: string; timeoutMs: number; signal?: AbortSignal }): Promise<string | "timeout" | null> {
+  const cmd = gitCommand(gitDir, args, opts.worktree);
+  if (!cmd) return null;
+  const proc = Bun.spawn(cmd.argv, { env: cmd.env, stdin: opts.stdin === undefined ? "ignore" : Buffer.from(opts.stdin), stdout: "pipe", stderr: "ignore" });
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    proc.kill("SIGKILL");
+  }, opts.timeoutMs);
+  const stop = () => proc.kill("SIGKILL");
+  opts.signal?.addEventListener("abort", stop, { once: true });
+  // bunker exiting while git walks: the walk goes with it.
+  const onExit = () => proc.kill("SIGKILL");
+  process.once("exit", onExit);
+  try {
+    const [out, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
+    if (timedOut) return "timeout";
+    return code === 0 ? out : null;
+  } finally {
+    clearTimeout(timer);
+    opts.signal?.removeEventListener("abort", stop);
+    process.removeListener("exit", onExit);
+  }
 }
 
 /** Every ref of `gitDir` and what HEAD points at; null when git cannot say (no git, not a repository). */
@@ -483,7 +598,7 @@ function putBack(root: string, before: RefsBefore, name: string, reason: string)
   try {
     // Written only into a folder of the git directory's own (rebase-apply/ may now be a link elsewhere).
     if (!lstatSync(dirname(path)).isDirectory()) throw new Error(`${dirname(shown)} is no folder`);
-    writeFileAtomic(path, old);
+    replaceFile(path, old);
     return `the command set ${shown} ${reason}. bunker put back the ${name} there was before it`;
   } catch (e) {
     return setAside(root, path, `${shown}, which the command set ${reason} (bunker could not put back the one before it: ${(e as Error).message})`);

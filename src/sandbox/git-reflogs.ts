@@ -12,7 +12,8 @@
 // person's tools run later. The rest stays (a command's own commits and
 // stashes keep their reflog).
 import { isId } from "./git-ids.ts";
-import { lstatSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { lstatSync, readdirSync, readFileSync } from "node:fs";
+import { removeEntry, replaceFile } from "../fs/no-follow.ts";
 import { join, relative } from "node:path";
 import { readSmallText, commondirTarget } from "../perms/gitfile.ts";
 import { folderNames } from "../perms/run-entry.ts";
@@ -51,6 +52,8 @@ function reflogFiles(dir: string, out: string[] = []): string[] {
   }
   for (const e of entries) {
     const p = join(dir, e.name);
+    // What bunker set aside just before (a link the command left: git-links.ts) is no reflog of git's.
+    if (e.isSymbolicLink() && e.name.includes(".bunker-set-aside")) continue;
     if (e.isDirectory()) reflogFiles(p, out);
     else out.push(p);
   }
@@ -114,10 +117,15 @@ function addedLines(before: string, now: string): string[] {
 
 /** A checkout line's "moving from X" (what `git checkout -` goes back to): resolved by git to a commit id, if it names one. */
 function checkoutFrom(gitDir: string, message: string, refs: Record<string, string>): string | null {
-  const m = /^checkout: moving from (.+) to .+$/.exec(message);
+  // As git reads it for `git checkout -` (grab_nth_branch_switch): up to the first " to " (red team 12's F11: the
+  // last one had been taken, so "moving from E to x to main" named no commit for bunker and E for git).
+  const PREFIX = "checkout: moving from ";
+  const to = message.startsWith(PREFIX) ? message.indexOf(" to ", PREFIX.length) : -1;
+  if (to === -1) return null;
+  const from = message.slice(PREFIX.length, to);
   // A branch's name: what it holds is judged as the branch (git-history.ts), git need not be asked.
-  if (!m || refs[`refs/heads/${m[1]}`] !== undefined) return null;
-  const id = hostGit(gitDir, ["rev-parse", "--verify", "-q", "--end-of-options", `${m[1]!}^{commit}`]);
+  if (refs[`refs/heads/${from}`] !== undefined) return null;
+  const id = hostGit(gitDir, ["rev-parse", "--verify", "-q", "--end-of-options", `${from}^{commit}`]);
   return id?.trim() || null;
 }
 
@@ -158,12 +166,9 @@ export function reflogsAfter(worktree: string, before: RefsBefore, logs: Reflogs
     const kept = text === null ? null : removeLines(text, new Set(drop.map((d) => d.line.text)));
     const rel = relative(worktree, file);
     try {
-      if (kept === null) rmSync(file, { force: true });
-      else {
-        // A new file in place of the old one: a link there is replaced, never written through.
-        writeFileSync(`${file}.bunker-new`, kept);
-        renameSync(`${file}.bunker-new`, file);
-      }
+      // A new file in place of the old one, through folders that are no links: nothing written through a link (no-follow.ts).
+      if (kept === null) removeEntry(file);
+      else replaceFile(file, kept);
     } catch (e) {
       lines.push(`bunker could not remove the reflog lines the command added to ${rel} (${(e as Error).message}): do not use git stash pop, HEAD@{1} or git checkout - before you look at it`);
       continue;

@@ -11,7 +11,8 @@
 // look at what moved (git-history.ts) judges it; one that leads nowhere is
 // removed. Said in one line each.
 import { idAtStart } from "./git-ids.ts";
-import { lstatSync, rmSync, writeFileSync } from "node:fs";
+import { lstatSync } from "node:fs";
+import { removeEntry, replaceFile } from "../fs/no-follow.ts";
 import { folderNames } from "../perms/run-entry.ts";
 import { join, relative } from "node:path";
 import { readRegularSync } from "../fs/file-kind.ts";
@@ -76,8 +77,9 @@ export function symrefsAfter(gitDir: string, root: string): string[] {
     const shown = relative(root, file) || file;
     const id = resolveOutside(gitDir, target);
     try {
-      if (id) writeFileSync(file, `${id}\n`);
-      else rmSync(file, { force: true });
+      // Never through a link the command left at the name or on the way (no-follow.ts).
+      if (id) replaceFile(file, `${id}\n`);
+      else removeEntry(file);
     } catch (e) {
       lines.push(`bunker could not undo ${shown}, which the command made to name .git/${target} (${(e as Error).message}): check it before using git here`);
       continue;

@@ -138,7 +138,7 @@ export function wallAfter(roots: string[], before: WallState): string[] {
     ...walked,
     ...step("disarming the git repositories this command made", () => disarmNewRepositories(roots, before.sites, found.sites, before, before.mountsMove === true)),
     ...step("checking the hard-linked files git obeys", () => recheckLinked(roots, before.linked, before.linkedConfigs)),
-    ...step("setting aside the files this command made that run later", () => setAsideRunsLater(roots, before.laterFiles, found.later, (p) => before.later.match(p) ?? scanWhy(found, p, roots[0]!), before.dirs)),
+    ...step("setting aside the files this command made that run later", () => setAsideRunsLater(roots, before.laterFiles, found.later, (p) => before.later.match(p) ?? scanWhy(found, p, roots[0]!), before.dirs, found.linkedFrom)),
     ...step("setting aside the modules this command made where a hook's python looks first", () => setAsideFirstModules(roots, before.firstModules ?? new Map(), found.firstModules ?? new Map())),
     ...step("undoing the command's changes to package.json's hook keys", () => restoreHookKeys(roots[0]!, before.hookKeys ?? new Map(), found.packageJsons ?? [])),
   ];

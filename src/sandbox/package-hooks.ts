@@ -10,7 +10,7 @@
 // and the command's whole file is kept beside it to look at.
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { relative } from "node:path";
-import { writeFileAtomic } from "../fs/atomic-write.ts";
+import { replaceFile } from "../fs/no-follow.ts";
 import { shellQuote } from "../shell/quote.ts";
 
 /** The keys whose value git's commit runs (through the hook a package installed). */
@@ -102,8 +102,8 @@ export function restoreHookKeys(root: string, before: ReadonlyMap<string, Record
     const shown = relative(root, path) || path;
     const names = changed.map((k) => `"${k}"`).join(", ");
     try {
-      writeFileAtomic(aside, text);
-      writeFileAtomic(path, restored);
+      replaceFile(aside, text);
+      replaceFile(path, restored);
     } catch (e) {
       lines.push(`bunker could not undo the command's change to ${names} in ${shown} (${(e as Error).message}): that key runs on your next git commit; check it before committing`);
       continue;

@@ -5,7 +5,7 @@
 import { spawn } from "node:child_process";
 import { existsSync, lstatSync, mkdtempSync, rmdirSync, rmSync, statSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import { emptyGrants, sharesMachineNetwork, type Grants } from "../perms/policy.ts";
 import { gitDirsInside, isProtectedRelative, isWithin, realpathLoose } from "../perms/workspace.ts";
 import { gitHooksPath } from "../perms/git-config.ts";
@@ -21,14 +21,14 @@ import { wallAfter, wallBefore } from "../sandbox/git-wall.ts";
 import { grantedGit, grantedGitAfter } from "../sandbox/git-grant.ts";
 import { credentialFreeCopies } from "../sandbox/git-config-copy.ts";
 import { gitDirsOfFolder, repositoryConfigs } from "../sandbox/repo-configs.ts";
-import { committedRunsLater, historyBefore, newlyHidden, oneLook, replaceRefsMade, stagedRunsLater } from "../sandbox/git-history.ts";
+import { committedRunsLater, historyBefore, linkedWorktrees, newlyHidden, oneLook, replaceRefsMade, stagedRunsLater } from "../sandbox/git-history.ts";
 import { objectStoresBefore, objectsAfter } from "../sandbox/git-objects.ts";
 import { symrefsAfter } from "../sandbox/git-symrefs.ts";
 import { unwalkedNote } from "../sandbox/walk-gaps.ts";
 import { laterMatch } from "../perms/runs-later.ts";
 import { rootsDotEntriesLeadTo } from "../perms/startup-files.ts";
 import { reflogsAfter, reflogsBefore } from "../sandbox/git-reflogs.ts";
-import { hiddenHistoryNote } from "../sandbox/denied-history.ts";
+import { linksAfter, linksIn } from "../sandbox/git-links.ts";
 import { deniedProgramFiles } from "../sandbox/denied-programs.ts";
 import { prlimitProgram } from "../sandbox/process-limits.ts";
 import { deniedPathsInside, deniedWholeBy, deniedWriteMounts, deniedWriteRules } from "../sandbox/denied-writes.ts";
@@ -41,6 +41,7 @@ import { enclosingGitDirs, grantedReadPaths, hostView, linkedGitDirs, standInPat
 import { escapeControl } from "../ui/escape.ts";
 import { shellQuote } from "../shell/quote.ts";
 import { BoundedOutput } from "./bounded-output.ts";
+import { hiddenHistoryNote, historyCheckFor } from "../sandbox/denied-history.ts";
 import { ToolError, type Tool, type ToolContext, type ToolOutput } from "./tool.ts";
 import { oneLine, runBashSpec, SUMMARY_CHARS, type RunBashInput } from "./run-bash-spec.ts";
 
@@ -61,6 +62,8 @@ export interface RunBashOptions {
   readOnly?: string[];
   /** Git object stores hidden: their history holds a file a deny-read rule covers (denied-history.ts). */
   hiddenGitObjects?: string[];
+  /** With a deny-read rule: the look at git history that says which object stores to hide, before each command (denied-history.ts). */
+  deniedHistory?: { stateDir?: string; home: string };
   /** The grants, for their deny rules when judging whether a line only reads. */
   grants?: Grants;
   /** The detected sandbox (default: detectSandbox()). */
@@ -110,6 +113,9 @@ export function runBashOptions(config: RunBashConfig): RunBashOptions {
     writable: grants.allow.write.paths.filter((p) => !isWithin(root, p) && !isWithin(p, root)),
     readOnly: grants.deny.write.paths.filter((p) => isWithin(root, p)),
     ...(config.hiddenGitObjects?.length ? { hiddenGitObjects: config.hiddenGitObjects } : {}),
+    ...(grants.deny.read.paths.length > 0 || grants.deny.read.globs.length > 0
+      ? { deniedHistory: { home: process.env.HOME || "/", ...(config.sessionsPath ? { stateDir: dirname(config.sessionsPath) } : {}) } }
+      : {}),
     grants,
     ...(config.sessionsPath ? { sessionsDir: dirname(config.sessionsPath) } : {}),
     // The grants as the session starts: the caches its commands see are those written under the same ones.
@@ -159,14 +165,17 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
         for (const [i, l] of lines.entries()) ctx.ui.info(`    ${i === 0 ? "$" : ">"} ${l}`);
       }
 
-      let spec = commandSandboxSpec(command, ctx.root, opts, p.confined, decision.run?.readOnly ?? false);
+      // A deny-read rule over a file git holds hides the repository's objects: looked at now, not at start (reviewer's R11-10).
+      const history = p.confined && opts.deniedHistory && opts.grants ? await historyForCommand(ctx, opts.grants, opts.deniedHistory) : null;
+      const runOpts: RunBashOptions = history ? { ...opts, hiddenGitObjects: [...(opts.hiddenGitObjects ?? []), ...history.objects] } : opts;
+      let spec = commandSandboxSpec(command, ctx.root, runOpts, p.confined, decision.run?.readOnly ?? false);
       // A file that is a hard link to one outside what the command may write (a package cache's) gets its own copy first (shared-inodes.ts).
       const shared = p.confined ? ownCopiesForCommand(spec) : { copied: [], bytes: 0 };
       if ("refused" in shared) throw new ToolError(`not run: ${shared.refused}`);
       // The person's own hard links (dotfiles linked into ~/.config) are split too: they are told, not only the model (red team 9 F05).
       if (shared.copied.length > 0) ctx.ui.info(`  ${escapeControl(ownCopiesLine(shared, ctx.root))}`);
       // The git wall's walk saw the files before their copies: walked again as they are now.
-      if (shared.copied.length > 0) spec = commandSandboxSpec(command, ctx.root, opts, p.confined, decision.run?.readOnly ?? false);
+      if (shared.copied.length > 0) spec = commandSandboxSpec(command, ctx.root, runOpts, p.confined, decision.run?.readOnly ?? false);
       // bubblewrap's mounts hold to their folders, checked in place before the command (mount-check.ts).
       if (spec.repositories) spec.repositories.mountsMove = p.confined && p.kind === "bubblewrap";
       const personEnv = opts.env ?? process.env;
@@ -230,13 +239,21 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
         // Which files run later, worked out only when history moved (walking the person's home costs: reviewer's R10-01).
         let later: ((path: string) => string | null) | undefined;
         const laterWhy = (path: string) => (later ??= laterOf(ctx.root, opts).match)(path);
+        // First: a link the command left in a granted git directory, which every look below would follow (git-links.ts).
+        const links = spec.grantedGit?.linksBefore ? linksAfter(ctx.root, spec.grantedGit.gitDirs, spec.grantedGit.linksBefore) : [];
+        const wall = spec.repositories ? wallAfter([ctx.root, ...(spec.grantedRoots ?? [])], spec.repositories) : [];
+        const granted = spec.grantedGit ? grantedGitAfter(ctx.root, spec.grantedGit) : [];
+        // Packs verified without holding up the REPL (reviewer's R11-17); the rest of the look after them, as before.
+        const objectLines: string[] = [];
+        for (const o of spec.grantedGit?.objects ?? []) objectLines.push(...(await objectsAfter(o, ctx.root, { progress: (line) => ctx.ui.info(`  ${escapeControl(line)}`), signal: ctx.signal })));
         const disarmed = atMost(WALL_LINES, [
-          ...(spec.repositories ? wallAfter([ctx.root, ...(spec.grantedRoots ?? [])], spec.repositories) : []),
-          ...(spec.grantedGit ? grantedGitAfter(ctx.root, spec.grantedGit) : []),
-          ...(spec.grantedGit?.objects ?? []).flatMap((o) => objectsAfter(o, ctx.root)),
+          ...links,
+          ...wall,
+          ...granted,
+          ...objectLines,
           // Before the look at what moved: a ref made symbolic to a file outside refs/ is made plain, so that look judges where it leads.
           ...(spec.grantedGit?.history ?? []).flatMap((h) => symrefsAfter(h.gitDir, ctx.root)),
-          ...oneLook(() => (spec.grantedGit?.history ?? []).flatMap((h) => [...committedRunsLater(h.worktree, h, laterWhy), ...stagedRunsLater(h.worktree, h, laterWhy), ...replaceRefsMade(h), ...newlyHidden(h.worktree, h), ...(logs ? reflogsAfter(h.worktree, h, logs, laterWhy) : [])])),
+          ...oneLook(() => (spec.grantedGit?.history ?? []).flatMap((h) => h.linked ? stagedRunsLater(h.worktree, h, laterWhy) : [...committedRunsLater(h.worktree, h, laterWhy), ...stagedRunsLater(h.worktree, h, laterWhy), ...replaceRefsMade(h), ...newlyHidden(h.worktree, h), ...(logs ? reflogsAfter(h.worktree, h, logs, laterWhy) : [])])),
         ]);
         for (const line of disarmed) ctx.ui.info(`  ${escapeControl(line)}`);
         const notes = [
@@ -246,7 +263,7 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
           spec.repositories ? unwalkedNote(spec.repositories.gaps) : null,
           // A login the command lacked because the person's credentials were withheld: which, and the flag.
           result.exitCode !== 0 ? withheldNote(result.output, withheld, personEnv) : null,
-          hiddenHistoryNote(command, result.exitCode, opts.hiddenGitObjects ?? []),
+          hiddenHistoryNote(command, result.exitCode, runOpts.hiddenGitObjects ?? [], history?.walking ?? false),
           ...disarmed.map((l) => `note: ${l}`),
           "copied" in shared && shared.copied.length > 0 ? `note: ${ownCopiesNote(shared, ctx.root)}` : null,
           view.note ? `note: ${view.note}` : null,
@@ -261,6 +278,11 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
       }
     },
   };
+}
+
+/** The session's look at git history for the files deny-read rules cover (loaded only with such a rule). */
+async function historyForCommand(ctx: ToolContext, grants: Grants, where: { stateDir?: string; home: string }): Promise<{ objects: string[]; walking: boolean }> {
+  return historyCheckFor({ root: ctx.root, deny: grants.deny.read, ...where }).forCommand((line) => ctx.ui.info(`  ${escapeControl(line)}`), ctx.signal);
 }
 
 /**
@@ -342,9 +364,18 @@ export function commandSandboxSpec(command: string, root: string, opts: RunBashO
   if (gitGrant) gitGrant.history = oneLook(() => [...[...topGit].map((g) => ({ g, worktree: dirname(g) })), ...gitDirs.map((g) => ({ g, worktree: root }))].flatMap(({ g, worktree }) => {
     const before = lstatKind(g) === "other" ? historyBefore(g, worktree) : null;
     return before ? [{ ...before, worktree }] : [];
-  }));
+  }).concat(
+    // The workspace repository's linked worktrees elsewhere (the others, when the workspace is one): each one's index is
+    // in .git/worktrees/NAME, which the command can write (red team 11's F11).
+    [...(topGit.has(join(root, ".git")) ? [join(root, ".git")] : gitDirs.length === 2 ? [gitDirs[1]!] : [])].flatMap((g) => linkedWorktrees(g)).filter((l) => l.worktree !== root && !gitDirs.includes(l.gitDir)).flatMap(({ gitDir, worktree }) => {
+      const before = historyBefore(gitDir, worktree);
+      return before ? [{ ...before, worktree, linked: { shown: relative(root, worktree) || ".", judgedIn: root } }] : [];
+    }),
+  ));
   // Its object store, to check after it what it wrote there that git would trust unchecked (git-objects.ts): once per store.
   if (gitGrant) gitGrant.objects = objectStoresBefore([...topGit, ...gitDirs]);
+  // Its links: one the command makes is set aside before anything after it reads or writes there (git-links.ts).
+  if (gitGrant) gitGrant.linksBefore = linksIn(gitGrant.gitDirs);
   const dotGitFile = gitGrant && lstatKind(join(root, ".git")) === "file" ? [join(root, ".git")] : [];
   const readable = [...grantedReadPaths(grants), ...linkedGrants, ...deniedGrants, ...(opts.gitWritable ? [] : gitDirs), ...enclosingGitDirs(root, host.home ?? realpathLoose(opts.home ?? homedir()).real)];
   const writable = [...grantedWrites, ...(opts.gitWritable ? gitDirs : [])];

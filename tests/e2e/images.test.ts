@@ -131,4 +131,19 @@ describe("other files named in the prompt", () => {
     expect(readFileSync(join(root, "calc.js"), "utf8")).toBe("function add(a, b) {\n  return a + b;\n}\n");
     expect(r.stdout).toBe("Fixed.\n");
   });
+
+  test("scoped npm names (@types/node, @anthropic-ai/sdk@0.30) are left as text, nothing said; a path whose folder exists is still said missing (R11-15)", async () => {
+    fake = startFakeAnthropic([reply("Added.")]);
+    const { root, env } = workspace("bunker-attach-npm-", fake.url);
+    mkdirSync(join(root, "src"));
+    writeFileSync(join(root, "src", "main.ts"), "export {};\n");
+    const prompt = "add @types/node and @anthropic-ai/sdk@0.30 to the dev dependencies, then look at @src/mian.ts";
+    const r = await runHeadless(root, env, ["-p", prompt]);
+    expect(r.code).toBe(0);
+    const sent = blocks(fake.requests[0]!.body.messages[0]) as { type: string; text: string }[];
+    expect(sent.map((b) => b.text)).toEqual([`${prompt}\n\n[src/mian.ts was not attached: src/mian.ts does not exist]`]);
+    expect(r.stderr).not.toContain("types/node");
+    expect(r.stderr).not.toContain("anthropic-ai");
+    expect(r.stderr).toContain("src/mian.ts was not attached: src/mian.ts does not exist");
+  });
 });

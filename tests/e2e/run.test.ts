@@ -348,6 +348,34 @@ describe.skipIf(!tmuxAvailable)("in a real terminal (tmux)", () => {
     expect(await quitWithCtrlD(next)).not.toBeNull();
   }, 60_000);
 
+  test("a line with a variable in front and a redirection, and `npx eslint .`: each offers its program's prefix, says the rule it saves, and runs unasked next time (N11-10, N11-16)", async () => {
+    const fake = e2e.serve([
+      reply([run("NODE_ENV=test npm test > out.txt 2>&1")]), // asked: 2 (this session)
+      reply([run("npx eslint .")]), // asked: 2
+      reply([run("CI=1 npm test > out.txt 2>&1"), run("npx eslint .")]), // neither asked
+      reply("Ran them."),
+    ]);
+    const { root, env } = e2e.workspace();
+    // npx fails at once offline, where it would otherwise ask to reach the registry.
+    const tmux = await e2e.terminal([...BUNKER, "test it"], { cwd: root, env: { ...env, npm_config_offline: "true" }, cols: 140, rows: 50 });
+    let screen = await waitForQuestion(tmux, "Run this command?", 1);
+    // The variable is shown as part of the command; the rule names the program and its subcommand.
+    expect(screen).toContain("$ NODE_ENV=test npm test > out.txt 2>&1");
+    expect(screen).toContain("2. Yes, and don't ask again for `npm test` commands this session");
+    expect(screen).toContain("3. Yes, and always allow `run:npm test *` in this workspace (saved to your settings)");
+    await press(tmux, "2");
+    screen = await waitForQuestion(tmux, "Run this command?", 2);
+    expect(screen).toContain("$ npx eslint .");
+    expect(screen).toContain("2. Yes, and don't ask again for `npx eslint` commands this session");
+    expect(screen).toContain("always allow `run:npx eslint *` in this workspace");
+    await Bun.sleep(1_100);
+    await press(tmux, "2");
+    screen = await waitForCount(tmux, "Ran them.", 1);
+    expect(count(screen, "Run this command?")).toBe(2);
+    expect(await quitWithCtrlD(tmux)).not.toBeNull();
+    await fake.stop();
+  }, 60_000);
+
   test("\"always allow\" for rm saves that command exactly, for this workspace only; another rm, or the same in another workspace, still asks (reviewer's R11-14)", async () => {
     const fake = e2e.serve([reply([run("rm -rf build")]), reply("Removed.")]);
     const { root, env } = e2e.workspace();

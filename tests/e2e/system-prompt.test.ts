@@ -104,6 +104,25 @@ describe("the system prompt", () => {
     expect(r.stderr).toContain(`../../AGENTS.md was not read: it leads to ${join(root, "AGENTS.md")}, and a deny rule covers it.`);
   });
 
+  test("the person's Claude Code instructions (~/.claude/CLAUDE.md) go in first, before bunker's own; listed as such; a deny rule keeps them out (N11-18)", async () => {
+    const fake = e2e.serve([reply("ok"), reply("ok")]);
+    const { root, env } = e2e.workspace({ "AGENTS.md": "Project rules." });
+    mkdirSync(join(env.HOME!, ".claude"), { recursive: true });
+    writeFileSync(join(env.HOME!, ".claude", "CLAUDE.md"), "Always use pnpm.");
+    mkdirSync(join(env.XDG_CONFIG_HOME!, "bunker"), { recursive: true });
+    writeFileSync(join(env.XDG_CONFIG_HOME!, "bunker", "AGENTS.md"), "My bunker rules.");
+    const own = join(env.XDG_CONFIG_HOME!, "bunker", "AGENTS.md");
+    const plain = { ...env, CLAUDE_CONFIG_DIR: "" };
+    let r = await runHeadless(root, plain, ["--verbose", "-p", "hi"]);
+    expect(r.code).toBe(0);
+    const system = JSON.stringify(fake.requests[0]!.body.system);
+    expect(system).toContain(JSON.stringify(`Project instructions from ~/.claude/CLAUDE.md:\nAlways use pnpm.\n\nProject instructions from ${own}:\nMy bunker rules.\n\nProject instructions from AGENTS.md:\nProject rules.`).slice(1, -1));
+    expect(r.stderr).toContain(`instructions: ~/.claude/CLAUDE.md, ${own}, AGENTS.md\n`);
+    r = await runHeadless(root, plain, [`--deny-read=${join(env.HOME!, ".claude")}`, "-p", "hi"]);
+    expect(JSON.stringify(fake.requests[1]!.body.system)).not.toContain("pnpm");
+    expect(r.stderr).toContain("~/.claude/CLAUDE.md was not read: it leads to");
+  });
+
   test("an AGENTS.md above the workspace that links out of the repository is not sent unless granted", async () => {
     const fake = e2e.serve([reply("ok")]);
     const { root, env } = e2e.workspace({ "pkg/index.ts": "" });

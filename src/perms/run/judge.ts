@@ -12,7 +12,8 @@ import { resolveFrom } from "../workspace.ts";
 import { matchesPattern, type CommandPattern } from "./patterns.ts";
 import { isCd, PathChecker, possibleDirectories, SAFE_WRITE_DEVICES, type PathDenies } from "./paths.ts";
 import {
-  GIT_MESSAGE_SUBCOMMANDS, PACKAGE_INSTALLERS, READ_ONLY, RISKY_OPTION_NAMES, safeAssignment, SESSION_FORBID, SINGLE_DASH_FLAGS,
+  GIT_MESSAGE_SUBCOMMANDS, PACKAGE_INSTALLERS, prefixAssignment, READ_ONLY, RISKY_OPTION_NAMES, safeAssignment, SESSION_FORBID, SINGLE_DASH_FLAGS,
+  PACKAGE_RUNNERS, TREE_CHANGERS,
   SUBCOMMAND_PROGRAMS, type ReadOnlySpec,
 } from "./programs.ts";
 import { isModuleRun, isScriptProgram, prefixAllowed } from "./prefix.ts";
@@ -82,7 +83,8 @@ function judgeCommand(cmd: SimpleCommand, judge: Judge, paths: PathChecker): Com
     const why = redirect ?? handed?.why ?? null;
     return { cmd, grantedBy: why ? null : flag, why, readOnly, ...(handed ? { needs: handed.needs } : {}) };
   }
-  const unsafe = cmd.assignments.some((a) => !safeAssignment(a.name));
+  // `NODE_ENV=test npm test`: a variable that only picks a mode leaves the prefix covering its command.
+  const unsafe = cmd.assignments.some((a) => !prefixAssignment(a.name));
   let sessionWhy: string | null = null;
   const session = sessionWords(cmd, judge);
   if (session > 0 && !unsafe) {
@@ -103,7 +105,7 @@ function judgeCommand(cmd: SimpleCommand, judge: Judge, paths: PathChecker): Com
 /** For a program outside the read-only class, say what matters most: `rm -rf /` is not only "not granted", it reaches outside. */
 function notGranted(cmd: SimpleCommand, paths: PathChecker): string | null {
   const name = cmd.argv[0]?.text;
-  if (!name || READ_ONLY[name] || isCd(cmd) || cmd.assignments.some((a) => !safeAssignment(a.name))) return null;
+  if (!name || READ_ONLY[name] || isCd(cmd) || cmd.assignments.some((a) => !prefixAssignment(a.name))) return null;
   // Not its words that merely name a program (`npm install`: install is also /usr/bin/install): that matters only to
   // a session prefix, which covers the rest of the line (sessionProblem), not to a question about the program itself.
   const outside = argumentsInside(cmd, 1, paths, false);
@@ -279,7 +281,7 @@ export function argumentsInside(cmd: SimpleCommand, granted: number, paths: Path
       if (problem) return says(problem);
       continue;
     }
-    const problem = plainWordProblem(t, w, paths, programNames) ?? (name === "git" ? null : protectedHolder(w, paths));
+    const problem = plainWordProblem(t, w, paths, programNames) ?? (changesTrees(cmd) ? protectedHolder(w, paths) : null);
     if (problem) return `\`${name}\` ${problem}`;
     const installs = PACKAGE_INSTALLERS.has(`${name} ${cmd.argv[1]?.text ?? ""}`);
     if (programNames && looksRemote(t, paths, installs)) return says("names something that may be fetched from the network");
@@ -352,7 +354,13 @@ function plainWordProblem(t: string, w: Word, paths: PathChecker, programNames =
   return null;
 }
 
-/** The root, or a folder holding .git or .bunker: a program other than git copying onto it or removing it reaches them. */
+/** `rm`, `cp`, `npx rimraf`: a program (or the package a runner runs) that copies onto, moves or removes what it is given. */
+function changesTrees(cmd: SimpleCommand): boolean {
+  const [first, second] = cmd.argv.map((w) => w.text.slice(w.text.lastIndexOf("/") + 1));
+  return TREE_CHANGERS.has(first ?? "") || (PACKAGE_RUNNERS.has(first ?? "") && TREE_CHANGERS.has(second ?? ""));
+}
+
+/** The root, or a folder holding .git or .bunker: a program that copies onto it or removes it (changesTrees) reaches them. */
 function protectedHolder(w: Word, paths: PathChecker): string | null {
   return paths.holdsProtected(w) ? `names ${w.raw}, a folder holding .git or .bunker (or the workspace itself)` : null;
 }

@@ -274,6 +274,42 @@ export function safeAssignment(name: string): boolean {
 }
 
 /**
+ * Variables a session prefix may be preceded by (`NODE_ENV=test npm test` is covered by `npm test`, as Claude Code
+ * sets such variables aside before matching a rule; new user's N11-10): besides the safe ones above, those that only
+ * choose a mode, a log level or a build target of the program the person approved. Not those that name a program,
+ * a library, a module or a configuration file (PATH, LD_PRELOAD, NODE_OPTIONS, PYTHONPATH, PYTHONWARNINGS, GOFLAGS, GIT_*).
+ */
+export const PREFIX_ENV_ENTRIES: ProgramEntry[] = [
+  {
+    names: ["NODE_ENV", "CI", "DEBUG", "RUST_BACKTRACE", "RUST_LOG", "PYTHONUNBUFFERED", "PYTHONDONTWRITEBYTECODE", "PYTHONHASHSEED", "NODE_NO_WARNINGS", "GOOS", "GOARCH", "CGO_ENABLED", "GOTRACEBACK", "COLORTERM"],
+    why: "choose a mode, a log level or a build target of the approved program, not which program or code runs",
+    match: ["NODE_ENV=test npm test", "CI=1 RUST_BACKTRACE=1 npm test", "DEBUG=app:* npm test"],
+    notMatch: ["NODE_OPTIONS=--require=./x.js npm test", "PATH=.:/usr/bin npm test", "LD_PRELOAD=./x.so npm test"],
+  },
+];
+const PREFIX_ENV = new Set(PREFIX_ENV_ENTRIES.flatMap((e) => e.names));
+/** Whether a session prefix still covers its command with this variable set in front of it. */
+export function prefixAssignment(name: string): boolean {
+  return safeAssignment(name) || PREFIX_ENV.has(name);
+}
+
+/**
+ * Programs that copy, move, delete or change the mode of what they are given: named after a session prefix, the
+ * workspace itself (`.`) or a folder holding .git or .bunker is asked about (`rm -rf .`). Other programs are handed
+ * `.` to mean "this project" (`npx eslint .`, `ruff check .`, `prettier --check .`: new user's N11-16), and under the
+ * sandbox .git and .bunker stay read-only whatever they do.
+ */
+export const TREE_CHANGER_ENTRIES: ProgramEntry[] = [
+  {
+    names: ["rm", "rmdir", "unlink", "shred", "srm", "wipe", "mv", "cp", "rsync", "ln", "install", "chmod", "chown", "chgrp", "find", "dd", "truncate", "tar", "unzip", "7z", "rimraf", "trash"],
+    why: "copy onto, move, delete or change the mode of the folders they are given",
+    match: ["rm -rf .", "cp -r src/. .", "chmod -R 777 .", "npx rimraf ."],
+    notMatch: ["npx eslint .", "npx prettier --check .", "tsc -p ."],
+  },
+];
+export const TREE_CHANGERS = new Set(TREE_CHANGER_ENTRIES.flatMap((e) => e.names));
+
+/**
  * How a git command line can make git run another program. Such a git
  * invocation is judged as running that program too: under `--allow-run=git`
  * it asks unless what git would run is itself granted (or only reads), as

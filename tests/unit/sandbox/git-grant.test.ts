@@ -17,15 +17,15 @@ function repo(): { root: string; git: string } {
   return { root, git };
 }
 
-test("config, info, commondir and hooks stay read-only, in worktrees' and submodules' git directories too; history is writable", () => {
+test("config, info, commondir and hooks stay read-only, in submodules' git directories too, and a linked worktree's git directory whole (red team 12's F15); history is writable", () => {
   const { root, git } = repo();
   const g = grantedGit([git], [root]);
   expect(g.gitDirs).toEqual([git]);
   expect(g.readOnly.sort()).toEqual(
-    [join(git, "config"), join(git, "info"), join(root, "githooks"), join(git, "worktrees/w/commondir"), join(git, "modules/libs/a/config"), join(git, "modules/libs/a/hooks")].sort(),
+    [join(git, "config"), join(git, "info"), join(root, "githooks"), join(git, "worktrees/w"), join(git, "modules/libs/a/config"), join(git, "modules/libs/a/hooks")].sort(),
   );
   // Folders not there get a read-only stand-in; files not there are watched.
-  expect(g.standIns).toContain(join(git, "worktrees/w/hooks"));
+  expect(g.standIns).not.toContain(join(git, "worktrees/w/hooks"));
   expect(g.standIns).toContain(join(git, "modules/libs/a/info"));
   expect(g.absent).toContain(join(git, "commondir"));
   expect(g.absent).toContain(join(git, "config.worktree"));
@@ -36,7 +36,8 @@ test("config, info, commondir and hooks stay read-only, in worktrees' and submod
   for (const p of ["config", "info/exclude", "modules/libs/a/hooks/pre-commit"]) expect(shownAs(mounts, join(git, p))).toBe("ro");
   expect(shownAs(mounts, join(root, "githooks/pre-commit"))).toBe("ro");
   expect(shownAs(mounts, join(git, "worktrees/w/hooks/pre-commit"))).toBe("ro");
-  for (const p of ["objects/ab", "refs/heads/main", "index", "HEAD", "COMMIT_EDITMSG", "worktrees/w/HEAD"]) expect(shownAs(mounts, join(git, p))).toBe("rw");
+  expect(shownAs(mounts, join(git, "worktrees/w/HEAD"))).toBe("ro");
+  for (const p of ["objects/ab", "refs/heads/main", "index", "HEAD", "COMMIT_EDITMSG", "worktrees/new/HEAD"]) expect(shownAs(mounts, join(git, p))).toBe("rw");
 });
 
 test("after: a commondir or config.worktree the command created, and a hooks link it re-aimed, are set aside", () => {

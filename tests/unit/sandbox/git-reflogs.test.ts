@@ -65,15 +65,15 @@ describe.skipIf(!usable)("reflog lines a command adds, in the real sandbox under
     expect(r).toMatch(/note: bunker removed a line the command added to \.git\/logs\/refs\/stash naming commit [0-9a-f]{12}, which no ref holds and which brings \.husky\/pre-commit \(runs on git commit \(husky hooks\)\): git stash pop or git stash apply would have written it/);
   });
 
-  test("a forged line in the person's linked worktree's own reflog (.git/worktrees/NAME/logs/HEAD): removed and said; git checkout - there brings no hook (red team 11's F01c)", async () => {
+  test("a forged line in the person's linked worktree's own reflog (.git/worktrees/NAME/logs/HEAD): refused, that worktree's state is read-only to commands; git checkout - there brings no hook (red team 11's F01c, red team 12's F15)", async () => {
     const { root, g } = personRepo();
     const other = `${root}-feature`;
     made.push(other);
     g("worktree", "add", "-q", other, "-b", "feature");
     const log = ".git/worktrees/" + basename(other) + "/logs/HEAD";
     const r = await command(root, `${EVIL}; printf '%s %s P <p@x> 1764170000 +0000\\tcheckout: moving from %s to feature\\n' $H $H $W >> ${log} && echo appended`);
-    expect(r).toContain("appended");
-    expect(r).toContain(`bunker removed a line the command added to ${log} naming commit`);
+    expect(r).not.toContain("appended");
+    expect(r).toContain("Read-only file system");
     expect(readFileSync(join(root, log), "utf8")).not.toContain("moving from");
   });
 
@@ -102,6 +102,28 @@ describe.skipIf(!usable)("reflog lines a command adds, in the real sandbox under
     expect(r).toContain("appended");
     expect(r.match(/bunker removed a line the command added to \.git\/logs\/HEAD/g)?.length).toBe(2);
     Bun.spawnSync(["git", "reset", "-q", "--hard", "HEAD@{1}"], { cwd: root, env: isolatedGitEnv(root) });
+    expect(readFileSync(join(root, ".husky/pre-commit"), "utf8")).toBe("#!/bin/sh\ntrue\n");
+  });
+
+  test("links the command left where bunker rewrites a reflog (beside each branch's reflog) lead nowhere: files outside the workspace stay as they were (red team 12's F19)", async () => {
+    const { root } = personRepo();
+    const outside = unseenDir("bunker-reflogs-outside-");
+    const names = ["wip", "fix", "tmp", "dev", "exp", "try", "old", "new", "bak", "alt", "zz", "aa"];
+    for (const n of names) writeFileSync(join(outside, n), "the person's file\n");
+    // Each branch's reflog names the command's commit (so bunker rewrites it), with a link beside it to a file outside.
+    const plant = names.map((n) => `printf '%s %s P <p@x> 1764170000 +0000\\tcommit: wip\\n' $H $W > .git/logs/refs/heads/${n}; ln -s ${join(outside, n)} .git/logs/refs/heads/${n}.bunker-new`).join("; ");
+    const r = await command(root, `${EVIL}; mkdir -p .git/logs/refs/heads; ${plant}; echo planted`);
+    expect(r).toContain("planted");
+    for (const n of names) expect(readFileSync(join(outside, n), "utf8")).toBe("the person's file\n");
+    expect(r).toContain("bunker removed a line the command added to .git/logs/refs/heads/");
+  });
+
+  test("a checkout line read as git reads it, up to the first \" to \": 'moving from W to x to main' is W's, removed; git checkout - brings no hook (red team 12's F11)", async () => {
+    const { root } = personRepo();
+    const r = await command(root, `${EVIL}; printf '%s %s P <p@x> 1764170001 +0000\\tcheckout: moving from %s to x to main\\n' $H $H $W >> .git/logs/HEAD && echo appended`);
+    expect(r).toContain("appended");
+    expect(r).toContain("bunker removed a line the command added to .git/logs/HEAD");
+    Bun.spawnSync(["git", "checkout", "-q", "-"], { cwd: root, env: isolatedGitEnv(root) });
     expect(readFileSync(join(root, ".husky/pre-commit"), "utf8")).toBe("#!/bin/sh\ntrue\n");
   });
 

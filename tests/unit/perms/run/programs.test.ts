@@ -9,7 +9,7 @@ import { evaluateRun, suggestPrefix } from "../../../../src/perms/run/evaluate.t
 import { isRiskyOption } from "../../../../src/perms/run/judge.ts";
 import {
   GIT_PROGRAM_OPTIONS, GIT_PROGRAM_SETTINGS, GIT_PROGRAM_SUBCOMMANDS, NO_PREFIX_SUBCOMMAND_ENTRIES, PACKAGE_INSTALLER_ENTRIES, READ_ONLY, READ_ONLY_PROGRAMS, SCRIPT_PROGRAMS, RISKY_OPTION_ENTRIES, RUNS_ARGUMENT_PROGRAMS, SCRIPT_RUNNERS,
-  SESSION_OPTION_LIMITS, SUBCOMMAND_PROGRAM_ENTRIES, type ProgramEntry,
+  PREFIX_ENV_ENTRIES, SESSION_OPTION_LIMITS, SUBCOMMAND_PROGRAM_ENTRIES, TREE_CHANGER_ENTRIES, type ProgramEntry,
 } from "../../../../src/perms/run/programs.ts";
 import { tempDir } from "../../../support/context.ts";
 
@@ -68,6 +68,26 @@ examples("subcommands that run programs: match gets no session prefix", NO_PREFI
 examples("installers: match is not covered by the installer's prefix", PACKAGE_INSTALLER_ENTRIES, (line) => {
   const prefix = line.split(" ").slice(0, 2).join(" ");
   return verdict(line, emptyGrants(), [prefix]) === "ask";
+});
+// N11-10: the variables in front are set aside for the rule, and still shown (the command as written).
+examples("variables a prefix may follow: match is covered by `npm test`, not-match asks", PREFIX_ENV_ENTRIES, (line) => verdict(line, emptyGrants(), ["npm test"]) === "allow");
+// N11-16: `.` after a linter's prefix is the project; after one of these it is the workspace to move or remove.
+examples("programs that change folders: match asks under the line's own prefix for naming `.`, not-match runs", TREE_CHANGER_ENTRIES, (line) => verdict(line, emptyGrants(), [suggestPrefix(line)]) === "ask");
+test("a line with variables in front or a redirection into the workspace offers its program's prefix, and says what is saved (N11-10, N11-16)", () => {
+  const offered = (line: string) => {
+    const e = evaluateRun(line, { root, grants: emptyGrants() });
+    return { prefixes: e.prefixes, saves: e.saves, commands: e.commands.map((c) => c.command), reasons: e.reasons };
+  };
+  expect(offered("NODE_ENV=test npm test")).toEqual({ prefixes: ["npm test"], saves: ["run:npm test *"], commands: ["NODE_ENV=test npm test"], reasons: ["`npm` is not granted"] });
+  expect(offered("npm test > out.txt 2>&1").prefixes).toEqual(["npm test"]);
+  expect(offered("npx eslint .")).toEqual({ prefixes: ["npx eslint"], saves: ["run:npx eslint *"], commands: ["npx eslint ."], reasons: ["`npx` is not granted"] });
+  // What a variable that names code or a program would change is asked about each time, and no prefix is offered for it.
+  expect(offered("NODE_OPTIONS=--require=./x.js npm test").prefixes).toEqual([]);
+  // The redirection is judged as the write it is: into .git or outside, the prefix would not cover the line.
+  expect(offered("npm test > .git/hooks/pre-commit").prefixes).toEqual([]);
+  expect(offered("npm test > /tmp/out.txt").prefixes).toEqual([]);
+  // Once allowed, the same lines run unasked.
+  for (const line of ["NODE_ENV=test npm test", "CI=1 npm test > out.txt 2>&1", "npx eslint ."]) expect({ line, v: verdict(line, emptyGrants(), ["npm test", "npx eslint"]) }).toEqual({ line, v: "allow" });
 });
 examples("programs with subcommands: match's prefix keeps the subcommand", SUBCOMMAND_PROGRAM_ENTRIES, (line) => suggestPrefix(line).split(" ").length >= 2);
 const gitGranted = (line: string, also: string[] = []) => {
