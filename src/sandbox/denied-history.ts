@@ -6,8 +6,10 @@
 // run unasked. The object store is the channel, so it is what is hidden: when
 // git (on the host, hardened as git-history.ts runs it) finds a denied path in
 // the index or anywhere in history (every ref, every reflog entry: stashes,
-// amended and reset-away commits), that repository's objects are hidden from
-// commands and MCP servers, and the person is told why.
+// amended and reset-away commits), or the denied file's bytes as they are
+// now in its object store with nothing holding them (`git add` undone, a
+// stash dropped: `git fsck --unreachable` names the blob), that repository's
+// objects are hidden from commands and MCP servers, and the person is told why.
 //
 // Asked only when a deny-read rule exists, and not at start (reviewer's
 // R11-10: a walk of 300,000 commits held up every start, then timed out):
@@ -123,7 +125,7 @@ function denied(deny: PathRules, top: string): (rel: string) => boolean {
   };
 }
 
-export type Held = { path: string; where: "index" | "history" } | "unknown" | "timeout" | null;
+export type Held = { path: string; where: "index" | "history" | "store" } | "unknown" | "timeout" | null;
 
 /**
  * How long bunker waits for a walk before a command (once per state of the refs), before MCP servers start (an answer
@@ -180,6 +182,25 @@ export function walkedFile(stateDir: string, repo: Repository, deny: PathRules):
 }
 
 /**
+ * The denied files' bytes as they are, in the object store with nothing holding them: staged once and unstaged, a
+ * stash dropped (`git fsck --unreachable` names the blob, `git cat-file` prints it). Asked at every look after the
+ * walk found nothing: it is cheap (a list of the untracked files the rules cover, their hashes, one question to git).
+ */
+async function inStore(repo: Repository, deny: PathRules, specs: string[] | null, match: (rel: string) => boolean, git: (args: string[], stdin?: string, timeoutMs?: number) => Promise<string | "timeout" | null>, names: (out: string) => string[], limitMs: number): Promise<Held> {
+  // A walk of the working tree (ignored folders too: node_modules under a ** rule): the walk's time, not a quick question's.
+  const untracked = await git(["ls-files", "-z", "--others", "--", ...(specs ?? baseSpecs(deny, repo.top))], undefined, Math.max(QUICK_MS, limitMs));
+  if (untracked === null || untracked === "timeout") return untracked === null ? "unknown" : "timeout";
+  const files = names(untracked).filter(match).slice(0, MAX_HASHED);
+  if (files.length === 0) return null;
+  const ids = files.map((f) => blobIds(join(repo.top, f)));
+  const known = await git(["cat-file", "--batch-check=%(objectname)"], ids.flat().map((id) => `${id}\n`).join(""));
+  if (known === null || known === "timeout") return known === null ? "unknown" : "timeout";
+  const present = new Set(known.split("\n").filter((l) => /^[0-9a-f]+$/.test(l)));
+  const found = files.find((_, i) => ids[i]!.some((id) => present.has(id)));
+  return found === undefined ? null : { path: found, where: "store" };
+}
+
+/**
  * Where git holds a denied path: its first name, and whether in the index or in history (a commit, stash or reflog
  * entry); "unknown" when git cannot say, "timeout" when the walk ran past `limitMs`. With `keep`, the answer for the
  * history is read from and kept in that file (walkedFile), with the commits the walk started from.
@@ -203,8 +224,9 @@ export async function heldByGit(repo: Repository, deny: PathRules, opts: { keep?
   const kept = readWalked(opts.keep ?? null);
   const before = new Set(kept?.tips ?? []);
   const now = new Set(tips);
+  const stored = () => inStore(repo, deny, specs, match, git, names, limitMs);
   // Walked from these same commits (or from more of them) and found nothing: nothing new to walk.
-  if (kept && kept.held === null && tips.every((t) => before.has(t))) return null;
+  if (kept && kept.held === null && tips.every((t) => before.has(t))) return stored();
   // Found, and every commit it was walked from is still a start: still found.
   if (kept && kept.held !== null && kept.tips.every((t) => now.has(t))) return { path: kept.held, where: "history" };
   // Every parent of a merge (a stash's untracked files are its third); only the commits the last clean walk had not reached.
@@ -217,11 +239,40 @@ export async function heldByGit(repo: Repository, deny: PathRules, opts: { keep?
   if (history === null || history === "timeout") return history === null ? "unknown" : "timeout";
   const committed = names(history).find(match);
   writeWalked(opts.keep ?? null, { tips, held: committed ?? null });
-  return committed === undefined ? null : { path: committed, where: "history" };
+  return committed === undefined ? stored() : { path: committed, where: "history" };
 }
 
 function duration(ms: number): string {
   return ms >= 120_000 ? `${Math.round(ms / 60_000)} minutes` : ms >= 1000 ? `${Math.round(ms / 1000)} s` : `${ms} ms`;
+}
+
+/** Most denied files whose bytes are looked for in the object store. */
+const MAX_HASHED = 2_000;
+/** Past this size a file's bytes are not looked for (a secret is small). */
+const MAX_HASHED_BYTES = 64 * 1024 * 1024;
+
+/** Literal pathspecs for the fixed parts of the rules' globs inside `top`: what ls-files walks when the globs cannot be said to git. */
+function baseSpecs(deny: PathRules, top: string): string[] {
+  const bases = [...deny.paths, ...deny.globs.map(globBase)].filter((b) => isWithin(top, b) || isWithin(b, top));
+  return bases.some((b) => isWithin(b, top)) ? [":/"] : bases.map((b) => `:(top,literal)${relative(top, b)}`);
+}
+
+/**
+ * The blob ids a file's bytes are stored under: as they are, and with CRLF made LF (git add's under core.autocrlf),
+ * in both hashes (a repository's objects are SHA-1 or SHA-256); none when it cannot be read.
+ */
+function blobIds(path: string): string[] {
+  let bytes: Buffer;
+  try {
+    const got = readRegularSync(path, path, { max: MAX_HASHED_BYTES });
+    if (!got) return [];
+    bytes = got.bytes;
+  } catch {
+    return [];
+  }
+  const forms = [bytes];
+  if (bytes.includes("\r\n")) forms.push(Buffer.from(bytes.toString("latin1").replaceAll("\r\n", "\n"), "latin1"));
+  return forms.flatMap((b) => (["sha1", "sha256"] as const).map((h) => new Bun.CryptoHasher(h).update(`blob ${b.length}\0`).update(b).digest("hex")));
 }
 
 function whereShown(root: string, repo: Repository): string {
@@ -236,6 +287,7 @@ function heldLine(root: string, repo: Repository, held: Exclude<Held, null> | "w
   if (held === "clean") return `bunker has checked the git history of ${where}: no file your deny-read rules cover is in it, so commands see its objects again.`;
   if (held === "timeout") return `bunker could not finish checking the git history of ${where} for files your deny-read rules cover within ${duration(limitMs)}, so commands and MCP servers do not see its objects this session: git cannot read its commits in them. Run git yourself there; a later session walks it again.`;
   if (held === "unknown") return `bunker could not ask git whether ${where} holds a file your deny-read rules cover, so commands and MCP servers do not see its objects this session: git cannot read its commits in them. Run git yourself there.`;
+  if (held.where === "store") return `${shellQuote(held.path)} as it is now is in the git object store of ${where} (staged once and unstaged, or in a dropped stash: git fsck --unreachable lists it), and a deny-read rule covers it: the mask on the file cannot hide what git keeps, so commands and MCP servers do not see its objects (git show, log, diff and status fail in them). Run git yourself; to give commands git back, drop what nothing holds (git reflog expire --expire-unreachable=now --all && git gc --prune=now) or drop the rule.`;
   return `${shellQuote(held.path)} is ${held.where === "index" ? "in the git index" : "in git history (a commit, a stash or a reflog entry)"} of ${where}, and a deny-read rule covers it: the mask on the file cannot hide what git keeps, so commands and MCP servers do not see its objects this session (git show, log, diff and status fail in them). Run git yourself; to give commands git back, remove the file from history (git filter-repo --invert-paths --path ${shellQuote(held.path)}, and drop the stash or reflog entries that hold it) or drop the rule.`;
 }
 

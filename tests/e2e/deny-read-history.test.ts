@@ -3,10 +3,11 @@
 // (judged read-only and run unasked, or under --allow-run=git) find nothing; the person is told at start why git fails in commands.
 // The control shows the channel: the same lines in the same repository without the rule print the secret.
 import { describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { detectSandbox } from "../../src/sandbox/detect.ts";
-import { runHeadless, toolResults } from "../support/cli.ts";
+import { BUNKER, runHeadless, toolResults } from "../support/cli.ts";
+import { TmuxSession, tmuxAvailable } from "../support/tmux.ts";
 import { git, isolatedGitEnv } from "../support/embedded-repo.ts";
 import { reply, toolUse } from "../support/fake-anthropic/steps.ts";
 import { sandboxRuns } from "../support/sandbox-run.ts";
@@ -68,13 +69,41 @@ describe.skipIf(!usable)("a deny-read rule over a file in git history", () => {
   });
 });
 
+describe.skipIf(!usable)("a denied file's bytes in the object store with no commit holding them", () => {
+  // `git add .` then `git reset` on noticing the .env (or a `git stash -u` dropped): a dangling blob that
+  // `git fsck --unreachable` names and `git cat-file` prints.
+  const DANGLING = "for b in $(git fsck --unreachable --no-reflogs 2>/dev/null | awk '/blob/{print $3}'); do git cat-file -p $b; done; echo listed";
+
+  test("staged once and unstaged: hidden, and the person is told how to drop it", async () => {
+    const fake = runs.start([reply([toolUse("run_bash", { command: DANGLING })]), reply("Done.")]);
+    const { root, home, env } = runs.workspace("bunker-deny-dangling-", fake.url);
+    const g = (...args: string[]) => git(root, isolatedGitEnv(home), ...args);
+    mkdirSync(join(root, "config"));
+    writeFileSync(join(root, "a.txt"), "a\n");
+    g("init", "-q", "-b", "main");
+    g("add", "a.txt");
+    g("commit", "-qm", "init");
+    writeFileSync(join(root, "config/secrets.env"), "DB_PASSWORD=hunter2-prod\n");
+    g("add", "config/secrets.env");
+    g("reset", "-q");
+    mkdirSync(join(root, ".bunker"));
+    writeFileSync(join(root, ".bunker/settings.json"), JSON.stringify({ deny: ["read:config/**"] }));
+    const r = await runHeadless(root, env, ["-p", "go", "--allow-run", "--no-prompt"]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain("config/secrets.env as it is now is in the git object store of this repository");
+    const [result] = toolResults(fake.requests[1]);
+    expect(result!.content).toContain("listed");
+    expect(result!.content).not.toContain("hunter2");
+  });
+});
+
 /**
  * A long history for git fast-import: `commits` commits on main, each changing one of 100 files; with `secret`, commit 10
  * adds config/secrets.env and commit 11 removes it. 20,000 commits take git about a second to import.
  */
 function fastImport(commits: number, secret: boolean): string {
   const secretText = "DB_PASSWORD=hunter2-prod\n";
-  const parts = [`blob\nmark :1\ndata ${secretText.length}\n${secretText}\n`];
+  const parts = secret ? [`blob\nmark :1\ndata ${secretText.length}\n${secretText}\n`] : [];
   for (let i = 1; i <= commits; i++) {
     const c = `${i}\n`;
     parts.push(`commit refs/heads/main\nmark :${i + 1}\ncommitter a <a@b> ${1_000_000_000 + i} +0000\ndata 2\nc\n${i > 1 ? `from :${i}\n` : ""}M 100644 inline src/f${i % 100}.txt\ndata ${c.length}\n${c}`);
@@ -163,5 +192,34 @@ describe.skipIf(!usable)("a deny-read rule and a long git history (reviewer's R1
     const r2 = await runHeadless(root, { ...env, ANTHROPIC_BASE_URL: again.url, BUNKER_GIT_HISTORY_LIMIT_MS: "1" }, ["-p", "go", "--allow-run", "--no-prompt"]);
     expect(r2.stderr).toContain("config/secrets.env is in git history");
     expect(toolResults(again.requests[1])[0]!.content).not.toContain("hunter2");
+  }, 60_000);
+});
+
+describe.skipIf(!usable || !tmuxAvailable)("a deny-read rule in the REPL (reviewer's R11-10)", () => {
+  test("the prompt does not wait for the walk: it runs while the person types, and the first command finds it done", async () => {
+    const fake = runs.start([reply([toolUse("run_bash", { command: "git log -1 --format=subject:%s" })]), reply("Done.")]);
+    const { root, env, home } = longHistory(fake.url, { secret: false, commits: 200 });
+    // A git whose history walk takes 5 s (a long history), on PATH before the system's.
+    const bin = join(home, "..", "bin");
+    mkdirSync(bin);
+    writeFileSync(join(bin, "git"), `#!/bin/sh\ncase " $* " in *" log "*--all*) echo walked >> ${bin}/calls; sleep 5;; esac\nexec ${Bun.which("git")} "$@"\n`, { mode: 0o755 });
+    const started = Date.now();
+    // (tmux gives a command its own PATH, whatever -e says: env sets this one.)
+    const t = await TmuxSession.start(["env", `PATH=${bin}:${process.env.PATH}`, ...BUNKER, "--allow-run", "--no-prompt"], { cwd: root, env: { ...env, BUNKER_GIT_HISTORY_WAIT_MS: "0" }, cols: 120, rows: 40 });
+    try {
+      await t.waitFor("/help for commands");
+      // Before the walk could have ended (a bunker that walks at start shows its prompt after 5 s).
+      expect(Date.now() - started).toBeLessThan(4_000);
+      await Bun.sleep(6_000);
+      t.keys(["show the last commit"], true);
+      t.keys(["Enter"]);
+      const screen = await t.waitFor("Done.");
+      expect(screen).not.toContain("bunker is checking the git history");
+      expect(toolResults(fake.requests[1])[0]!.content).toContain("subject:c");
+      // The walk was the slow git's.
+      expect(readFileSync(join(bin, "calls"), "utf8")).toBe("walked\n");
+    } finally {
+      t.close();
+    }
   }, 60_000);
 });

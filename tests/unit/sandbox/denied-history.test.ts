@@ -76,6 +76,21 @@ describe("whether the repository's objects are hidden", () => {
     expect((await hiddenHistory(reset.root, deny(reset.root), home)).objects).toHaveLength(1);
   });
 
+  test("its bytes in the object store with nothing holding them (a stash dropped, a git add undone): hidden; other bytes there are not", async () => {
+    const dropped = repo();
+    dropped.run("stash", "-q", "-u");
+    dropped.run("stash", "drop", "-q");
+    // The file back as it was (stash -u took it from the working tree).
+    mkdirSync(join(dropped.root, "config"), { recursive: true });
+    writeFileSync(join(dropped.root, "config/secrets.env"), "DB_PASSWORD=hunter2\n");
+    const h = await hiddenHistory(dropped.root, deny(dropped.root), home);
+    expect(h.objects).toHaveLength(1);
+    expect(h.lines[0]).toStartWith("config/secrets.env as it is now is in the git object store of this repository");
+    // Edited since: the bytes now are in no object, and nothing else holds the file.
+    writeFileSync(join(dropped.root, "config/secrets.env"), "DB_PASSWORD=rotated\n");
+    expect(await hiddenHistory(dropped.root, deny(dropped.root), home)).toEqual({ objects: [], lines: [] });
+  });
+
   test("a workspace inside the repository: the enclosing repository's objects", async () => {
     const { root, run } = repo();
     mkdirSync(join(root, "pkg/config"), { recursive: true });
