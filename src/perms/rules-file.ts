@@ -19,6 +19,7 @@ import { hostOfUrlHint, parseHostPattern } from "../net/host-pattern.ts";
 import { nearestWord } from "../text/typos.ts";
 import { FileKindError, readRegularSync } from "../fs/file-kind.ts";
 import { homedir, xdgConfigHome } from "../fs/home.ts";
+import { statSync } from "node:fs";
 import { isAbsolute, join, sep } from "node:path";
 import { emptyGrants, type Grants, type HostRules, type PathRules } from "./policy.ts";
 import type { RunRules } from "./run/patterns.ts";
@@ -150,13 +151,19 @@ export function parseRulesFile(
     }
     if (scope === "workspace") ignored.push(`${at("/workspaces", true)}: ignored "workspaces": rules for one workspace belong in ${userFile}`);
     else {
-      for (const [path, rules] of Object.entries(workspaces as Record<string, unknown>)) {
+      const keys = Object.entries(workspaces as Record<string, unknown>).map(([path, rules]) => {
         const pointer = `/workspaces/${pointerKey(path)}`;
         if (typeof rules !== "object" || rules === null || Array.isArray(rules) || Object.keys(rules).some((k) => k !== "allow" && k !== "deny")) {
           throw new RulesFileError(`${at(pointer)}: a workspace's rules must be an object with "allow" and "deny" lists, like {"allow": ["run:make *"]}`);
         }
-        if (isAbsolute(path) && resolveFrom(root, path).real === root) scoped.push({ from: rules as Record<string, unknown>, pointer });
-      }
+        return { path, from: rules as Record<string, unknown>, pointer };
+      });
+      // bunker saves under its physical root, so a string compare finds the key, with no file-system call for the
+      // other projects' keys (reviewer's R12-20, issue 17: this runs before a headless turn's first request). Only when
+      // no key is written as the root are keys looked at on disk, for one typed by hand through a link: one stat each.
+      const named = keys.filter((k) => k.path === root || k.path === `${root}${sep}`);
+      const here = named.length > 0 ? undefined : identity(root);
+      scoped.push(...(named.length > 0 ? named : keys.filter((k) => here !== undefined && isAbsolute(k.path) && identity(k.path) === here)));
     }
   }
   for (const { from, pointer } of scoped) for (const list of ["allow", "deny"] as const) {
@@ -338,4 +345,14 @@ function pointerKey(key: string): string {
 export function protectRule(entry: string, file: string): RunsLaterRule {
   const glob = /[*?[{]/.test(entry) ? entry : `${entry.replace(/\/+$/, "")}{,/**}`;
   return { glob, why: `listed under "protect" in ${file}` };
+}
+
+/** A folder's device and inode (through links), or undefined when it is not a folder one can stat. */
+function identity(path: string): string | undefined {
+  try {
+    const st = statSync(path, { bigint: true });
+    return st.isDirectory() ? `${st.dev}:${st.ino}` : undefined;
+  } catch {
+    return undefined;
+  }
 }

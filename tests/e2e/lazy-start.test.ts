@@ -3,9 +3,9 @@
 // the first command judged probes it, once. A `bwrap` on PATH that records
 // each call stands in for the real one.
 import { afterEach, expect, test } from "bun:test";
-import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { runHeadless, workspace } from "../support/cli.ts";
+import { BUNKER, runBunker, runHeadless, workspace } from "../support/cli.ts";
 import { tempDir } from "../support/context.ts";
 import { reply, startFakeAnthropic, toolUse, type FakeAnthropic } from "../support/fake-anthropic.ts";
 
@@ -39,4 +39,29 @@ test("a headless turn without commands never spawns bwrap; the first command jud
   expect(ran.stdout).toBe("ran\n");
   expect(readFileSync(log, "utf8").trim().split("\n")).toHaveLength(1);
   expect(ran.stderr.split("No sandbox for commands: bwrap cannot create a sandbox here").length - 1).toBe(1);
+});
+
+const strace = Bun.which("strace");
+
+test.skipIf(!strace)("the other projects' keys under \"workspaces\" in the user's settings cost nothing before a read-only turn's first request; without a key for this one, one stat each (reviewer's R12-20)", async () => {
+  fake = startFakeAnthropic([reply("one"), reply("two")]);
+  const { root, env } = workspace("bunker-lazy-keys-", fake.url);
+  const [home, config] = [env.HOME!, env.XDG_CONFIG_HOME!];
+  const projects = join(home, "code");
+  mkdirSync(join(projects, "p0", "app"), { recursive: true });
+  const others = Object.fromEntries(Array.from({ length: 200 }, (_, i) => [join(projects, `p${i}`, "app"), { allow: ["run:make test *"] }]));
+  const settings = join(config, "bunker", "settings.json");
+  mkdirSync(join(settings, ".."), { recursive: true });
+  const log = join(home, "strace.log");
+  /** The file-system calls that named one of the other projects' keys before the first connect(). */
+  const callsOnOtherKeys = async (workspaces: Record<string, unknown>) => {
+    writeFileSync(settings, JSON.stringify({ workspaces }));
+    const r = await runBunker(["-p", "hi"], { cwd: root, env, argv: [strace!, "-f", "-qq", "-e", "trace=%file,connect", "-o", log, ...BUNKER] });
+    expect(r.stdout).toMatch(/one|two/);
+    const lines = readFileSync(log, "utf8").split("\n");
+    const first = lines.findIndex((l) => /connect\(/.test(l));
+    return lines.slice(0, first).filter((l) => l.includes(`"${projects}/`)).length;
+  };
+  expect(await callsOnOtherKeys({ ...others, [realpathSync(root)]: { allow: ["run:make *"] } })).toBe(0);
+  expect(await callsOnOtherKeys(others)).toBeLessThanOrEqual(200);
 });

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseConfig } from "../../../src/config.ts";
 import { emptyGrants, Policy } from "../../../src/perms/policy.ts";
@@ -237,5 +237,38 @@ describe("rules files: malformed files are refused with path, line and entry", (
     const g = emptyGrants();
     expect(() => parseRulesFile("/x.json", '{"allow": ["write:a", "bad"]}', "/ws", g, "workspace", {})).toThrow(RulesFileError);
     expect(g).toEqual(emptyGrants());
+  });
+});
+
+describe("a workspace's own rules in the user's file (reviewer's R12-20)", () => {
+  const parse = (file: string, root: string, home: string) => {
+    const grants = emptyGrants();
+    parseRulesFile(file, readFileSync(file, "utf8"), root, grants, "user", { HOME: home });
+    return grants.allow.run.patterns;
+  };
+  test("the key written as the workspace's path is found as written; a key through a link is read only when none is", () => {
+    const base = tempDir("bunker-rules-ws-");
+    const root = join(base, "ws");
+    mkdirSync(root);
+    symlinkSync(root, join(base, "link"));
+    const file = join(base, "settings.json");
+    const write = (workspaces: Record<string, string[]>) =>
+      writeFileSync(file, JSON.stringify({ workspaces: Object.fromEntries(Object.entries(workspaces).map(([k, allow]) => [k, { allow: allow.map((a) => `run:${a}`) }])) }));
+    write({ [join(base, "link")]: ["make *"] });
+    expect(parse(file, root, base)).toEqual(["make *"]);
+    write({ [root]: ["rm -rf build"], [join(base, "link")]: ["make *"], [join(base, "gone")]: ["ls *"] });
+    expect(parse(file, root, base)).toEqual(["rm -rf build"]);
+    write({ [`${base}/link/../ws`]: ["make *"], [join(base, "gone")]: ["ls *"], [`${root}/`]: ["mv a b"] });
+    expect(parse(file, root, base)).toEqual(["mv a b"]);
+  });
+  test("a key that cannot be looked at (a loop of links) is skipped, not an error", () => {
+    const base = tempDir("bunker-rules-ws-");
+    const root = join(base, "ws");
+    mkdirSync(root);
+    symlinkSync(join(base, "b"), join(base, "a"));
+    symlinkSync(join(base, "a"), join(base, "b"));
+    const file = join(base, "settings.json");
+    writeFileSync(file, JSON.stringify({ workspaces: { [join(base, "a", "x")]: { allow: ["run:ls *"] } } }));
+    expect(parse(file, root, base)).toEqual([]);
   });
 });
