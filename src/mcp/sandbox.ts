@@ -47,7 +47,7 @@ export interface LaunchContext {
   grantedRead?: string[];
   /** --deny-read paths: shown to none. */
   deniedRead?: string[];
-  /** --deny-write paths and globs: held in a server's `write` folders as in a command's writable folders (red team 11's F07). */
+  /** --deny-write paths and globs: held in a server's `write` folders as in a command's writable folders (red team 11's F07); bare, none is written. */
   deniedWrite?: PathRules;
 }
 
@@ -210,9 +210,11 @@ export async function launchStdio(def: McpServerDef, ctx: LaunchContext): Promis
   const cwd = def.source === "user" ? state : ctx.root;
   // Its `write` folders get the git wall a command's writable roots get (red team 5's F7): every repository site and
   // runs-later file in them read-only in its sandbox, and the same walk after each tool call.
-  // A `write` folder a deny-write rule covers whole (the same folder, a denied folder holding it) is shown read-only.
+  // A `write` folder a deny-write rule covers whole (the same folder, a denied folder holding it) is shown read-only,
+  // and so is every one under a bare --deny-write, the person's "nothing is written" (reviewer's R12-09).
   const written = def.write.filter((p) => existsSync(p));
-  const denied = ctx.plan.confined && ctx.deniedWrite ? written.filter((p) => deniedWholeBy(ctx.deniedWrite!, realpathLoose(p).real) !== null) : [];
+  const deny = ctx.deniedWrite;
+  const denied = ctx.plan.confined && deny ? written.filter((p) => deny.workspace || deniedWholeBy(deny, realpathLoose(p).real) !== null) : [];
   const write = written.filter((p) => !denied.includes(p));
   const wall = ctx.plan.confined ? serverWall(def.name, write, ctx, host.gitConfig ?? []) : null;
   const spec: SandboxSpec = {

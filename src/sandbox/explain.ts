@@ -13,8 +13,10 @@ import { processLimits } from "./process-limits.ts";
 export function describeView(spec: SandboxSpec): string {
   const ws = spec.workspaceLinkedAs
     ? `the workspace (read-only: ${spec.workspaceLinkedAs} in the person's home leads to it)`
+    : spec.writesDenied
+    ? `the workspace and every folder granted for writing (read-only: ${spec.writesDeniedBy ? `writes to ${spec.writesDeniedBy} are denied` : "a bare --deny-write"})`
     : spec.workspaceReadOnly
-    ? "the workspace (read-only, as this command only reads)"
+    ? "the workspace and every folder granted for writing (read-only, as this command only reads)"
     : `the workspace (read-write; ${spec.gitWritable ? ".bunker and .git's config, hooks and info/" : ".git and .bunker"} read-only)`;
   return `${ws}, the system and toolchain directories and git's config (read-only), what the person granted (--allow-read, --allow-write), ${homePhrase(spec)} and a private /tmp; nothing else of this machine`;
 }

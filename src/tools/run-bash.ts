@@ -377,7 +377,9 @@ export function commandSandboxSpec(command: string, root: string, opts: RunBashO
   // Its links: one the command makes is set aside before anything after it reads or writes there (git-links.ts).
   if (gitGrant) gitGrant.linksBefore = linksIn(gitGrant.gitDirs);
   const dotGitFile = gitGrant && lstatKind(join(root, ".git")) === "file" ? [join(root, ".git")] : [];
-  const readable = [...grantedReadPaths(grants), ...linkedGrants, ...deniedGrants, ...(opts.gitWritable ? [] : gitDirs), ...enclosingGitDirs(root, host.home ?? realpathLoose(opts.home ?? homedir()).real)];
+  // A command with the workspace read-only (it only reads, or a bare --deny-write) sees the folders granted for
+  // writing read-only too, not nothing (reviewer's R12-09: the note then sent the person to the grant they had given).
+  const readable = [...grantedReadPaths(grants), ...linkedGrants, ...deniedGrants, ...(workspaceReadOnly ? grantedWrites : []), ...(opts.gitWritable ? [] : gitDirs), ...enclosingGitDirs(root, host.home ?? realpathLoose(opts.home ?? homedir()).real)];
   const writable = [...grantedWrites, ...(opts.gitWritable ? gitDirs : [])];
   // A granted folder's repository config that holds a credential: shown as a copy without it, as the workspace's (repo-configs.ts).
   const repoCopies = confined ? credentialFreeCopies(repositoryConfigs([...grantedWrites, ...grantedReadPaths(grants), ...linkedGrants].flatMap(gitDirsOfFolder))) : {};

@@ -132,3 +132,26 @@ describe.skipIf(!usable)("an MCP server's write folder (its settings' \"write\":
     expect(readFileSync(join(s.notes, "todo.md"), "utf8")).toBe("orig todo\ndone\n");
   });
 });
+
+describe.skipIf(!usable)("a bare --deny-write (\"nothing is written\") and an MCP server's write folder (reviewer's R12-09)", () => {
+  test("the server's write folder is read-only to it, as the granted folder is to a command", async () => {
+    const s = setup("home");
+    writeUserSettings(s.env, { allow: ["mcp:box/*"], mcpServers: { box: testServer(["--name", "box"], { write: ["~/notes"] }) } });
+    fake!.push(
+      reply([toolUse("mcp__box__probe", { write: join(s.notes, "todo.md"), content: "pwned by the server\n", append: true })]),
+      reply([run(`echo pwned by a command >> ${s.notes}/todo.md`)]),
+      reply([run(`cat ${s.notes}/todo.md`)]),
+      reply("Done."),
+    );
+    const r = await runHeadless(s.root, s.env, ["-p", "go", "--no-prompt", "--allow-run", "--allow-write=~/notes", "--deny-write"]);
+    expect(r.code).toBe(0);
+    const [server, command, read] = fake!.requests.slice(1).map((req) => toolResults(req)[0]?.content ?? "");
+    expect(server).toContain("EROFS");
+    // The command is told why, not sent to the grant the person gave: the folder is shown, read-only.
+    expect(command).toContain("Read-only file system");
+    expect(command).toContain("a bare --deny-write");
+    expect(command).not.toContain("private empty home");
+    expect(read).toContain("orig todo");
+    expect(readFileSync(join(s.notes, "todo.md"), "utf8")).toBe("orig todo\n");
+  });
+});

@@ -33,6 +33,7 @@ test("no note for a path the sandbox shows, for output that is no failure, or fo
 });
 
 test("a read-only run says the workspace is read-only because the command only reads", () => {
-  expect(describeView({ ...spec, workspaceReadOnly: true })).toStartWith("the workspace (read-only, as this command only reads)");
+  expect(describeView({ ...spec, workspaceReadOnly: true })).toStartWith("the workspace and every folder granted for writing (read-only, as this command only reads)");
+  expect(describeView({ ...spec, workspaceReadOnly: true, writesDenied: true })).toStartWith("the workspace and every folder granted for writing (read-only: a bare --deny-write)");
   expect(describeView({ ...spec, gitWritable: true })).toStartWith("the workspace (read-write; .bunker and .git's config, hooks and info/ read-only)");
 });
