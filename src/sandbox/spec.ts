@@ -281,9 +281,11 @@ export function sandboxMounts(spec: SandboxSpec, platform: NodeJS.Platform = pro
   }
   // The folders between a writable root and bunker's state folder, each a mount of its own (state-dir.ts): not one
   // the home's masks hide (a hidden ~/.local is pinned by its mask, and a pin would show it whole, writable: F07).
+  // Only where it is writable already: a pin inside a read-only mount (.git/hooks on the way to a denied
+  // .git/hooks/NAME) would make that folder writable, and the read-only mount holds its folders in place anyway.
   if (!spec.workspaceReadOnly) {
     for (const p of spec.pinned ?? []) {
-      if (exists(p) && !out.some((m) => m.path === p) && !out.some((m) => m.kind === "mask" && isWithin(m.path, p))) out.push({ kind: "rw", path: p });
+      if (exists(p) && !out.some((m) => m.path === p) && !out.some((m) => m.kind === "mask" && isWithin(m.path, p)) && innermost(out, p)?.kind === "rw") out.push({ kind: "rw", path: p });
     }
   }
   // The workspace's kept caches in the empty home (kept-home.ts), each where nothing else is mounted in or around it
@@ -329,6 +331,13 @@ export function sandboxMounts(spec: SandboxSpec, platform: NodeJS.Platform = pro
   }
   const rank = (m: Mount) => depth(m.path) * 2 + (m.kind === "mask" ? 1 : 0);
   return out.map((m, i) => ({ m, i })).sort((a, b) => rank(a.m) - rank(b.m) || a.i - b.i).map(({ m }) => m);
+}
+
+/** The deepest mount at or above `path` (the later one of two at one depth): what a command finds there. */
+function innermost(mounts: readonly Mount[], path: string): Mount | undefined {
+  let found: Mount | undefined;
+  for (const m of mounts) if (isWithin(m.path, path) && (!found || depth(m.path) >= depth(found.path))) found = m;
+  return found;
 }
 
 /** Whether `spec`'s home holds the workspace's kept caches (kept-home.ts): on Linux, for a command that may write. */

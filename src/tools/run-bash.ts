@@ -31,7 +31,7 @@ import { reflogsAfter, reflogsBefore } from "../sandbox/git-reflogs.ts";
 import { linksAfter, linksIn } from "../sandbox/git-links.ts";
 import { deniedProgramFiles } from "../sandbox/denied-programs.ts";
 import { prlimitProgram } from "../sandbox/process-limits.ts";
-import { deniedPathsInside, deniedWholeBy, deniedWriteMounts, deniedWriteRules } from "../sandbox/denied-writes.ts";
+import { deniedPathsInside, deniedWholeBy, deniedWriteHeld, deniedWriteMounts, deniedWriteRules } from "../sandbox/denied-writes.ts";
 import { loopbackNote, refusalNote, startCommandNet } from "../net/command-net.ts";
 import { grantedLoopbackTargets, permissionGate } from "../net/gate.ts";
 import { deniedPins, scanDenied } from "../sandbox/denied-files.ts";
@@ -387,7 +387,10 @@ export function commandSandboxSpec(command: string, root: string, opts: RunBashO
   // Linux only: macOS has no private home to replace (seatbelt.ts).
   const kept = confined && process.platform === "linux" && host.home && opts.sessionsDir && opts.keptCachesKey !== undefined ? keptHome(opts.sessionsDir, root, opts.keptCachesKey) : null;
   // The folders on the way to bunker's state folder and to what a deny-read rule names: a command cannot move them.
-  const pinned = [...new Set([...state.pinned, ...(confined && !workspaceReadOnly ? deniedPins(grants.deny.read, roots) : [])])];
+  // And the folders on the way to each deny-write path and match (red team 12's F04): moving its folder took a file
+  // out of its rule's reach (its read-only mount moved with it), and the next command deleted it there.
+  const writePins = denied ? deniedPins({ paths: deniedWriteHeld(grants.deny.write, roots, [...readOnlyPaths(opts, wall ? grants.deny.write : null, roots), ...denied.folders, ...denied.wall]), globs: [] }, roots) : [];
+  const pinned = [...new Set([...state.pinned, ...(confined && !workspaceReadOnly ? deniedPins(grants.deny.read, roots) : []), ...writePins])];
   return {
     ...host,
     gitConfigCopies: { ...host.gitConfigCopies, ...repoCopies },
@@ -411,7 +414,7 @@ export function commandSandboxSpec(command: string, root: string, opts: RunBashO
     ],
     ...(pinned.length > 0 ? { pinned } : {}),
     // Denied paths in the workspace and in each granted folder: each read-only whole, as it is there (red team 11's F07).
-    readOnly: [...new Set([...(opts.readOnly ?? []), ...(wall ? deniedPathsInside(grants.deny.write, roots) : []), ...(denied?.folders ?? []), ...(denied?.wall ?? []), ...dotGitFile])],
+    readOnly: [...new Set([...readOnlyPaths(opts, wall ? grants.deny.write : null, roots), ...(denied?.folders ?? []), ...(denied?.wall ?? []), ...dotGitFile])],
     ...(denied ? { wallPaths: denied.wall } : {}),
     ...(gitGrant ? { grantedGit: gitGrant } : {}),
     workspaceReadOnly,
@@ -420,6 +423,11 @@ export function commandSandboxSpec(command: string, root: string, opts: RunBashO
     ...(workspaceDeniedBy ? { writesDeniedBy: workspaceDeniedBy } : {}),
     ...(wall ? { repositories: wall.state } : {}),
   };
+}
+
+/** The --deny-write paths kept read-only: those inside the workspace, and (with `deny`: the wall is up) those in each writable root. */
+function readOnlyPaths(opts: RunBashOptions, deny: Grants["deny"]["write"] | null, roots: string[]): string[] {
+  return [...new Set([...(opts.readOnly ?? []), ...(deny ? deniedPathsInside(deny, roots) : [])])];
 }
 
 /** The programs every confined command starts with (its shell, the limiter): never masked by a --deny-run. */
