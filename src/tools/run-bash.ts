@@ -409,7 +409,7 @@ export function commandSandboxSpec(command: string, root: string, opts: RunBashO
       ...(confined ? deniedMatches(grants, [root, ...readable, ...writable, ...(host.toolchains ?? [])], root, host.system ?? []) : []),
       // --deny-run's programs, unexecutable however they are started (denied-programs.ts).
       // Every other name of such a file (a hard link) wherever the sandbox shows it, masked the same (reviewer's R11-11).
-      ...(confined ? deniedProgramFiles(grants.deny.run, (opts.env ?? process.env).PATH ?? "", commandStarters(), [...(host.system ?? []), ...(host.toolchains ?? []), root, ...writable, ...readable]) : []),
+      ...(confined ? deniedProgramFiles(grants.deny.run, (opts.env ?? process.env).PATH ?? "", commandStarters(), [...(host.system ?? []), ...(host.toolchains ?? []), root, ...writable, ...readable], host.toolchains ?? []) : []),
       ...state.hidden,
     ],
     ...(pinned.length > 0 ? { pinned } : {}),
