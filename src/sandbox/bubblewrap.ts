@@ -30,7 +30,7 @@ function mountArgs(m: Mount, sizeOf: (path: string) => string[]): string[] {
     case "empty":
       return m.writable ? [...sizeOf(m.path), "--tmpfs", m.path] : ["--tmpfs", m.path, "--remount-ro", m.path];
     case "kept":
-      return ["--bind", m.source, m.path];
+      return [m.writable ? "--bind" : "--ro-bind", m.source, m.path];
     case "mask":
       // A file becomes /dev/null (--ro-bind would mount it nodev: unreadable rather than empty).
       if (m.dir && m.keeps) return ["--tmpfs", m.path];

@@ -3,8 +3,8 @@
 // process group with stdin closed; on timeout or Ctrl+C the whole group gets
 // SIGTERM, then SIGKILL, and background children never outlive the command.
 import { spawn } from "node:child_process";
-import { existsSync, lstatSync, mkdtempSync, rmdirSync, rmSync, statSync } from "node:fs";
-import { homedir, tmpdir } from "node:os";
+import { existsSync, lstatSync, rmdirSync, statSync } from "node:fs";
+import { homedir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { emptyGrants, sharesMachineNetwork, type Grants } from "../perms/policy.ts";
 import { gitDirsInside, isProtectedRelative, isWithin, realpathLoose } from "../perms/workspace.ts";
@@ -37,7 +37,8 @@ import { grantedLoopbackTargets, permissionGate } from "../net/gate.ts";
 import { deniedPins, scanDenied } from "../sandbox/denied-files.ts";
 import { socketsMasked, vanishedSocketMask } from "../sandbox/sockets.ts";
 import { ownCopiesForCommand, ownCopiesNote, ownCopiesLine } from "../sandbox/shared-inodes.ts";
-import { enclosingGitDirs, grantedReadPaths, hostView, linkedGitDirs, standInPaths, type SandboxSpec } from "../sandbox/spec.ts";
+import { enclosingGitDirs, grantedReadPaths, hostView, linkedGitDirs, SESSION_TMP, standInPaths, type SandboxSpec } from "../sandbox/spec.ts";
+import { sessionTmpFolder } from "../sandbox/session-tmp.ts";
 import { escapeControl } from "../ui/escape.ts";
 import { shellQuote } from "../shell/quote.ts";
 import { BoundedOutput } from "./bounded-output.ts";
@@ -80,6 +81,8 @@ export interface RunBashOptions {
   maxOutputBytes?: number;
   /** Between SIGTERM and SIGKILL (default 2 000 ms). */
   killGraceMs?: number;
+  /** The session's folder for its commands' /tmp and /var/tmp (session-tmp.ts); unset: each command its own, empty. */
+  sessionTmp?: string;
   /** Called after the sandbox is planned and before it starts (tests: what changes on the machine in between). */
   beforeStart?: () => void;
 }
@@ -167,7 +170,13 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
 
       // A deny-read rule over a file git holds hides the repository's objects: looked at now, not at start (reviewer's R11-10).
       const history = p.confined && opts.deniedHistory && opts.grants ? await historyForCommand(ctx, opts.grants, opts.deniedHistory) : null;
-      const runOpts: RunBashOptions = history ? { ...opts, hiddenGitObjects: [...(opts.hiddenGitObjects ?? []), ...history.objects] } : opts;
+      // One /tmp for the session's commands, made at its first confined one (session-tmp.ts).
+      const sessionTmp = p.confined ? sessionTmpFolder() : undefined;
+      const runOpts: RunBashOptions = {
+        ...opts,
+        ...(history ? { hiddenGitObjects: [...(opts.hiddenGitObjects ?? []), ...history.objects] } : {}),
+        ...(sessionTmp && p.confined && p.kind === "bubblewrap" ? { sessionTmp } : {}),
+      };
       let spec = commandSandboxSpec(command, ctx.root, runOpts, p.confined, decision.run?.readOnly ?? false);
       // A file that is a hard link to one outside what the command may write (a package cache's) gets its own copy first (shared-inodes.ts).
       const shared = p.confined ? ownCopiesForCommand(spec) : { copied: [], bytes: 0 };
@@ -197,8 +206,9 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
         spec.readable = [...(spec.readable ?? []), ...net.spec.readable];
         Object.assign(env, net.env);
       }
-      let tmp: string | undefined;
-      if (p.confined && p.kind === "seatbelt") env.TMPDIR = tmp = mkdtempSync(join(tmpdir(), "bunker-run-"));
+      // macOS shows no /tmp: the session's folder is its commands' TMPDIR.
+      const tmp = p.confined && p.kind === "seatbelt" && sessionTmp ? join(sessionTmp, SESSION_TMP["/tmp"]!) : undefined;
+      if (tmp) env.TMPDIR = tmp;
       if (p.confined && p.kind === "bubblewrap") env.TMPDIR = "/tmp";
       // Every Unix socket it would see masked (a read-only mount does not stop connect()), or not run (sockets.ts).
       const masked = (): { spec: SandboxSpec; note?: string } => {
@@ -273,7 +283,6 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
         ctx.signal.removeEventListener("abort", endWithTurn);
         ended.abort("the command ended");
         await net?.close();
-        if (tmp) rmSync(tmp, { recursive: true, force: true });
         for (const d of standIns) removeIfEmptyDir(d);
       }
     },
@@ -422,6 +431,9 @@ export function commandSandboxSpec(command: string, root: string, opts: RunBashO
     ...(writesDenied ? { writesDenied } : {}),
     ...(workspaceDeniedBy ? { writesDeniedBy: workspaceDeniedBy } : {}),
     ...(wall ? { repositories: wall.state } : {}),
+    // A line run unasked because it only reads writes nothing there either; a workspace read-only for another reason
+    // (a bare --deny-write) leaves the session's /tmp writable, as the in-memory one was.
+    ...(confined && opts.sessionTmp ? { sessionTmp: { dir: opts.sessionTmp, readOnly: workspaceReadOnly && !writesDenied && workspaceLinkedAs === undefined } } : {}),
   };
 }
 
