@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { isWithin, realpathLoose } from "../perms/workspace.ts";
-import { isSocket, socketsMasked } from "../sandbox/sockets.ts";
+import { isSocket, socketsMasked, vanishedSocketMask } from "../sandbox/sockets.ts";
 import { canRefuseUnixSockets, NO_UNIX_SUBCOMMAND } from "../sandbox/no-unix-sockets.ts";
 import { selfInvocation } from "../self-command.ts";
 import { confine, locateProgram, type SandboxPlan } from "../sandbox/detect.ts";
@@ -49,6 +49,8 @@ export interface LaunchContext {
   deniedRead?: string[];
   /** --deny-write paths and globs: held in a server's `write` folders as in a command's writable folders (red team 11's F07). */
   deniedWrite?: PathRules;
+  /** Called after the sandbox is planned and before it starts (tests: what changes on the machine in between). */
+  beforeSpawn?: () => void;
 }
 
 export interface Launch {
@@ -63,6 +65,11 @@ export interface Launch {
   stateDir: string;
   /** Stops what the launch started besides the server (its network proxy). */
   close(): Promise<void>;
+  /**
+   * Whether it exited before it started because a socket masked for it went away before bwrap started (bwrap's
+   * first line on stderr, its exit status): then it is launched once more, after a fresh look (as a command is).
+   */
+  socketVanished?(firstLine: string, exitCode: number | null): boolean;
   /**
    * The git wall's walk of its `write` folders after a tool call (git-wall.ts, as after a command): what the server
    * planted for the person's git and tools, disarmed or set aside; one line per thing done.
@@ -273,6 +280,7 @@ export async function launchStdio(def: McpServerDef, ctx: LaunchContext): Promis
     stateDir: state,
     close: async () => void (await net?.close()),
     afterCall: wall?.after ?? (() => []),
+    ...(masked.spec !== spec ? { socketVanished: (line: string, code: number | null) => vanishedSocketMask(line, code, spec, masked.spec) !== null } : {}),
   };
 }
 
