@@ -15,6 +15,7 @@ import { confine, locateProgram, type SandboxPlan } from "../sandbox/detect.ts";
 import { hostProgram } from "../sandbox/host-program.ts";
 import { scrubEnv, withGitHardening, withoutUpdateChecks } from "../sandbox/env.ts";
 import { hostView, type SandboxSpec } from "../sandbox/spec.ts";
+import { globBase } from "../sandbox/denied-files.ts";
 import { stateDirMade, stateDirView } from "../sandbox/state-dir.ts";
 import { wallAfter, wallBefore, type WallState } from "../sandbox/git-wall.ts";
 import { laterMatch } from "../perms/runs-later.ts";
@@ -139,6 +140,11 @@ function serverGrants(def: McpServerDef, denyHosts: string[]): (target: string) 
 /** How a server will run: what the consent question shows, and exactly what launchStdio mounts. */
 export interface LaunchView extends ServerView {
   sandboxed: boolean;
+  /**
+   * Its `write` folders that are there: each with the deny-write rule that makes it read-only whole (`readOnlyBy`,
+   * as launchStdio shows it), or whether such rules name something in it (`partly`: that part read-only).
+   */
+  writes?: { path: string; readOnlyBy?: string; partly?: boolean }[];
   network: Launch["network"];
   /** What "all-but" leaves out: the --deny-net hosts. */
   deniedHosts?: string[];
@@ -167,7 +173,15 @@ function viewOf(def: McpServerDef, ctx: LaunchContext, program: string | null, h
   });
   // What the person granted: the whole network (bare --allow-net), or its `net` list through the proxy.
   const network = ctx.allowNetAll ? "all" : ctx.allowNetAllBut ? "all-but" : def.net.length > 0 && !ctx.denyAllNet ? "hosts" : "none";
-  return { ...view, sandboxed: ctx.plan.confined, network: ctx.plan.confined ? network : "all", deniedHosts: ctx.denyHosts };
+  const deny = ctx.deniedWrite;
+  const writes = def.write.filter((p) => existsSync(p)).map((path) => {
+    const real = realpathLoose(path).real;
+    const by = ctx.plan.confined && deny ? deniedWholeBy(deny, real) : null;
+    // A denied path in it, or a glob that can match something in it (its fixed part in the folder, or holding it).
+    const partly = ctx.plan.confined && deny && !by ? deny.paths.some((d) => isWithin(real, d)) || deny.globs.some((g) => isWithin(real, globBase(g)) || isWithin(globBase(g), real)) : false;
+    return { path, ...(by ? { readOnlyBy: by } : {}), ...(partly ? { partly: true } : {}) };
+  });
+  return { ...view, sandboxed: ctx.plan.confined, network: ctx.plan.confined ? network : "all", deniedHosts: ctx.denyHosts, ...(writes.length > 0 ? { writes } : {}) };
 }
 
 /**
