@@ -122,6 +122,8 @@ export async function buildApp(config: Config, ui: TerminalUI, greet?: (modelNam
     notify: (line) => ui.debug(`  denied: ${escapeControl(line)}`),
     // Writes allowed by a flag or a session grant, or refused unasked (--no-prompt), still show what they change.
     onUnasked: (req) => {
+      // stream-json's stderr carries nothing of the tool calls its stdout follows (new user's N11-09).
+      if (config.print && config.outputFormat === "stream-json") return;
       // Required here, not imported: a turn that writes nothing never loads the diff view.
       const { unaskedChangeLines } = require("./ui/diff-view.ts") as typeof import("./ui/diff-view.ts");
       for (const line of unaskedChangeLines(req.files ?? [])) ui.info(line);

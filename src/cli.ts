@@ -24,7 +24,10 @@ export async function runCli(argv: string[]): Promise<number> {
     parsed = parseConfig(argv, process.env, isTerminal(0));
   } catch (err) {
     if (err instanceof UsageError) {
-      process.stderr.write(`bunker: ${escapeControl(err.message)}\n`);
+      const line = `bunker: ${escapeControl(err.message)}`;
+      // On a terminal, between words at its width (its own wrap cut "--allow-w" / "rite"; new user's N11-07).
+      const { wrapWords } = process.stderr.isTTY ? await import("./ui/wrap-words.ts") : { wrapWords: (t: string) => t };
+      process.stderr.write(`${wrapWords(line, process.stderr.columns)}\n`);
       return 2;
     }
     throw err;

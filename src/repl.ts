@@ -84,6 +84,8 @@ export async function runRepl(config: Config): Promise<number> {
       input = pending;
       pending = undefined;
       say(`${pc.cyan("›")} ${escapeControl(input, { keepNewlines: true })}\n`);
+      // The Up arrow brings it back as it does a typed one (`bunker "fix the tests"`, then Up: new user's N11-21).
+      if (input.trim() && history.earlier[0] !== input) history.earlier.unshift(input);
     } else {
       // Waiting for the person: start-up is over, the normal JIT policy comes back (jit.ts).
       startupOver();

@@ -100,10 +100,14 @@ type Made = (sessionId: string | null) => object;
  * The stream-json lines of one run. The init event names the session the run is saved as, and a run is saved from
  * its first reply on (one that got none, a bad key or no server, is not: there is nothing to continue). So init
  * goes out with the first reply, or for a run that got none, before its result with no id: an id init gave is
- * always one `-r` finds. What comes before it (a notice, a retry) waits for it: init is always the first line.
+ * always one `-r` finds. A notice before it waits for it: init is always the first line. A retry does not wait
+ * (a script follows it as it happens, reviewer's R11-12): init goes out then, with no id, since nothing is saved
+ * yet; the events after it and the result carry the id once the run is saved.
  */
 export class StreamJsonLines {
   private held: Made[] | null = [];
+  /** The run has a reply, from which on it is saved: until then an event that goes out carries no id. */
+  private isSaved = false;
 
   constructor(
     private readonly emit: (event: object) => void,
@@ -114,11 +118,22 @@ export class StreamJsonLines {
   /** An event now, or once init has gone out. */
   write(make: Made): void {
     if (this.held) this.held.push(make);
-    else this.emit(make(this.sessionId()));
+    else this.emit(make(this.id()));
+  }
+
+  private id(): string | null {
+    return this.isSaved ? this.sessionId() : null;
+  }
+
+  /** An event now: init first (with no id when the run is not saved yet), then what waited, then this one. */
+  now(make: Made): void {
+    this.flush(null);
+    this.emit(make(this.id()));
   }
 
   /** The run has a reply in its conversation, from which on it is saved: init goes out, then what waited. */
   saved(): void {
+    this.isSaved = true;
     this.flush(this.sessionId());
   }
 
@@ -151,6 +166,6 @@ export function streamJsonEvents<E extends LoopEvents>(base: E, lines: StreamJso
     },
     onToolResults: (results: ToolResultBlockParam[]) => lines.write((id) => toolResultsEvent(results, id)),
     onNotice: (message: string) => lines.write((id) => ({ type: "system", subtype: "notice", message, session_id: id })),
-    onRetry: (message: string) => lines.write((id) => ({ type: "system", subtype: "retry", message, session_id: id })),
+    onRetry: (message: string) => lines.now((id) => ({ type: "system", subtype: "retry", message, session_id: id })),
   });
 }

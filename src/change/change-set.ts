@@ -76,7 +76,7 @@ export class ChangeSet {
   /** Resolves a path the model gave and refuses, before any diff is computed, what cannot be written. */
   target(input: string): ResolvedPath {
     const path = this.ctx.perms.resolve(input);
-    this.ctx.perms.precheckWrite(path);
+    this.ctx.perms.precheckWrite(path, this.tool);
     const kind = kindProblem(path.real, path.display);
     if (kind) throw new ToolError(kind);
     return path;

@@ -382,8 +382,22 @@ export class SessionStore {
     for (const m of [...valid].reverse()) {
       if (m.role !== "assistant") continue;
       const text = typeof m.content === "string" ? m.content : m.content.map((b) => (b.type === "text" ? b.text : "")).join("\n");
-      // Its last line that says something: not a code fence, a table rule or a lone bracket ("→ ```" told nothing; new user).
-      const line = text.split("\n").map((l) => l.trim()).filter((l) => /[\p{L}\p{N}]/u.test(l) && !/^(```|~~~)/.test(l)).at(-1);
+      // Its last line that says something: not a code fence, a table rule or a lone bracket ("→ ```" told nothing; new user),
+      // and outside code: a line of a code block reads as cut from the middle of something (new user's N11-14). A reply
+      // that is all code is named by its last code line.
+      const prose: string[] = [];
+      const code: string[] = [];
+      let fence: string | null = null;
+      for (const raw of text.split("\n")) {
+        const l = raw.trim();
+        const mark = /^(`{3,}|~{3,})/.exec(l)?.[1];
+        if (mark && (fence === null || (mark[0] === fence[0] && mark.length >= fence.length))) {
+          fence = fence === null ? mark : null;
+          continue;
+        }
+        if (/[\p{L}\p{N}]/u.test(l)) (fence === null ? prose : code).push(l);
+      }
+      const line = prose.at(-1) ?? code.at(-1);
       if (line) return { lastReply: line.length > 120 ? `${line.slice(0, 119)}…` : line, prompts };
     }
     return { lastReply: "", prompts };

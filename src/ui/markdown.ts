@@ -19,11 +19,51 @@ const LIGHT = COLORFGBG.endsWith(";7") || COLORFGBG.endsWith(";15");
 export function renderMarkdown(markdown: string, columns: number, colors = true): string {
   const safe = escapeControl(markdown, { keepNewlines: true, keepTabs: true }).replace(/\t/g, "    ");
   const width = Math.max(10, columns);
-  const rendered = sameUrlOnce(Bun.markdown.ansi(safe, { columns: width, colors, light: LIGHT }), safe);
+  // A paragraph, list or quote with an address in it is wrapped here, between words, after the second copy of each
+  // bare URL is dropped: the renderer would break an address across rows, and wrap early for that copy (N11-17).
+  const urls = URLISH.test(safe) && !FENCE.test(safe) && !HEADING.test(safe) && !/^ {0,3}\|/.test(safe);
+  const rendered = sameUrlOnce(Bun.markdown.ansi(safe, { columns: urls ? UNWRAPPED : width, colors, light: LIGHT }), safe);
   // Only a reference (`&#8238;`, `&shy;`) makes a character the source did not hold: the rest needs no second pass.
   const out = (safe.includes("&") ? escapeRendered(rendered) : rendered).replace(/\n+$/, "");
   // Paragraphs, headings and tables come back wrapped; code lines and long words can still be wider.
-  return out.split("\n").map((line) => wrapLine(line, width)).join("\n");
+  return out.split("\n").map((line) => (urls ? wrapKeepingWords(line, width) : wrapLine(line, width))).join("\n");
+}
+
+/** An address: a scheme and `//`, or `www.`. */
+const URLISH = /(?:\b[a-z][a-z0-9+.-]*:\/\/|\bwww\.)[^\s]/i;
+/** Columns that let the renderer keep every line whole. */
+const UNWRAPPED = 100_000;
+/** A quote's or a code block's gutter, then a list item's indent and mark ("  • ", "   1. ", "  ☐ "). */
+const GUTTER = /^(?:\x1b\[[0-9;]*m)*[│|] (?:\x1b\[[0-9;]*m)*/;
+const ITEM = /^( *)((?:\x1b\[[0-9;]*m)*)((?:[•☐☑☒*]|\d+[.)]|\[[ x]\]) )?((?:\x1b\[[0-9;]*m)*)/;
+
+/**
+ * A line fitted to `width` between words, its further rows under its text (after a list item's mark, inside a
+ * quote's gutter); a word wider than the room, a long URL, has a row of its own and is never broken: the terminal
+ * shows it whole and keeps it clickable.
+ */
+function wrapKeepingWords(line: string, width: number): string {
+  if (Bun.stringWidth(line) <= width) return line;
+  // A heading's rule or a thematic break: cut to the width.
+  const plain = Bun.stripANSI(line);
+  if (/^[═─━-]+$/.test(plain)) return line.replace(plain, plain.slice(0, width));
+  const gutter = GUTTER.exec(line)?.[0] ?? "";
+  const item = ITEM.exec(line.slice(gutter.length))!;
+  const lead = gutter + item[0];
+  let indent = Bun.stringWidth(Bun.stripANSI(lead)) - Bun.stringWidth(Bun.stripANSI(gutter));
+  // Too deep an indent leaves no room for words: the further rows start at the gutter.
+  if (width - Bun.stringWidth(Bun.stripANSI(lead)) < 16) indent = 0;
+  const room = width - Bun.stringWidth(Bun.stripANSI(gutter)) - indent;
+  const body = line.slice(lead.length);
+  const rows = Bun.wrapAnsi(body, room, { hard: false, trim: true }).split("\n");
+  // The first row keeps its own lead (the mark's colour closes in it); the others get the gutter and spaces.
+  const firstRoom = width - Bun.stringWidth(Bun.stripANSI(lead));
+  if (indent === 0 && firstRoom < room) {
+    const first = Bun.wrapAnsi(body, Math.max(1, firstRoom), { hard: false, trim: true }).split("\n")[0]!;
+    const rest = Bun.wrapAnsi(body.slice(first.length), room, { hard: false, trim: true }).split("\n");
+    return [lead + first, ...rest.map((r) => gutter + r)].join("\n");
+  }
+  return rows.map((row, i) => (i === 0 ? lead + row : gutter + " ".repeat(indent) + row)).join("\n");
 }
 
 /** The renderer's own colours (SGR sequences) pass; every other character of its output is escaped as the model's text is. */

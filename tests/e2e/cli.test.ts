@@ -95,6 +95,19 @@ test.skipIf(!tmuxAvailable)("without a key, on a 40-column terminal: the message
   }
 });
 
+test.skipIf(!tmuxAvailable)("a usage error on a 40-column terminal breaks between words, exit 2 (N11-07)", async () => {
+  const t = await TmuxSession.start([...BUNKER, "--output-format", "yaml-for-the-pipeline"], { cwd: ws, env: { HOME: home, ANTHROPIC_API_KEY: "k" }, cols: 40, rows: 12 });
+  try {
+    await until(() => t.exitStatus(), "bunker to exit");
+    expect(t.exitStatus()).toBe(2);
+    const rows = t.screen().trimEnd().split("\n").filter((r) => r.trim() && !r.startsWith("Pane is dead"));
+    for (const row of rows) expect(Bun.stringWidth(row)).toBeLessThan(40);
+    expect(rows.join(" ")).toBe('bunker: --output-format must be text, json or stream-json, not "yaml-for-the-pipeline"');
+  } finally {
+    t.close();
+  }
+});
+
 describe("bad usage", () => {
   test("a flag with its value left out says which value it needs, not the parser's words", async () => {
     for (const [args, said] of [[["-m"], "bunker: -m (--model) needs a model name, e.g. -m claude-sonnet-4-5."], [["-p", "hi", "--max-turns"], "bunker: --max-turns needs a number, e.g. --max-turns 20."]] as const) {
@@ -285,6 +298,15 @@ describe("headless -p", () => {
         message: "writing new.txt needs approval, and bunker is not asking (no terminal or --no-prompt). To grant it, run bunker with --allow-write=new.txt (or --allow-write for the whole workspace)",
       },
     ]);
+  });
+
+  test("a write outside the workspace is listed under the tool that tried it (write_file, edit_file), not \"write\"", async () => {
+    const outside = join(home, "outside.txt");
+    const env = serve([reply([toolUse("write_file", { path: outside, content: "x\n" }), toolUse("edit_file", { path: outside, old_string: "a", new_string: "b" })]), reply("I could not write it.")]);
+    const r = await bunker(["-p", "write outside", "--output-format", "json"], env);
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout) as { permission_denials: { tool_name: string; kind: string; target: string }[] };
+    expect(out.permission_denials.map((d) => [d.tool_name, d.kind])).toEqual([["write_file", "write"], ["edit_file", "write"]]);
   });
 
   test("a refused command line says, per simple command, what granted it or why it asks", async () => {

@@ -327,6 +327,19 @@ describe("standalone mode", () => {
     }
   });
 
+  test("--help prints the usage and the script's format, exit 0; an unknown option is one line and the usage, exit 2, no stack trace (N11-20)", async () => {
+    const help = Bun.spawn(["bun", server, "--help"], { stdout: "pipe", stderr: "pipe" });
+    expect(await help.exited).toBe(0);
+    const text = await new Response(help.stdout).text();
+    expect(text).toStartWith("usage: bun tests/support/fake-anthropic.ts --script script.json");
+    expect(text).toContain("--loop");
+    expect(text).toContain('"stop_reason"');
+    expect(await new Response(help.stderr).text()).toBe("");
+    const bad = Bun.spawn(["bun", server, "--bogus"], { stdout: "pipe", stderr: "pipe" });
+    expect(await bad.exited).toBe(2);
+    expect(await new Response(bad.stderr).text()).toBe("fake-anthropic: Unknown option '--bogus'\nusage: bun tests/support/fake-anthropic.ts --script script.json [--port N] [--loop] [--api-key KEY] [--verbose]\n");
+  });
+
   test("a bad script file exits 2 naming the step and the problem", async () => {
     const path = join(dir, "bad.json");
     writeFileSync(path, JSON.stringify([reply("ok"), { content: [{ type: "text", text: "x" }], stop_reason: "done" }]));

@@ -49,6 +49,23 @@ describe.skipIf(!tmuxAvailable)("a 50-column terminal", () => {
   });
 });
 
+describe.skipIf(!tmuxAvailable)("an answer with an address in it", () => {
+  test("a URL wider than the screen is kept whole on a row of its own, shown once; the words around it wrap at the width (N11-17)", async () => {
+    const url = "https://github.com/anthropics/claude-code/issues/12345#issuecomment-2345678901";
+    e2e.serve([reply(`The fix is described in ${url} and in https://x.io/a which is short; read both before upgrading.`)]);
+    const { root, env } = e2e.workspace();
+    const tmux = await e2e.terminal([...BUNKER, "where is it"], { cwd: root, env, cols: COLS, rows: 40 });
+    const screen = await waitForCount(tmux, "upgrading.", 1);
+    const rows = rowsOf(screen, "The fix is described in", "upgrading.");
+    // Joined (-J), the URL's row is the URL alone, whole: the terminal wrapped it, bunker did not break it.
+    expect(rows.map((r) => r.trim())).toContain(url);
+    expect(screen.split(url)).toHaveLength(2);
+    for (const row of rows) if (!row.includes(url)) expect(Bun.stringWidth(row)).toBeLessThan(COLS);
+    expect(rows.join(" ").replace(/\s+/g, " ")).toContain(`The fix is described in ${url} and in https://x.io/a which is short; read both before upgrading.`);
+    expect(await quitWithCtrlD(tmux)).not.toBeNull();
+  });
+});
+
 describe.skipIf(!tmuxAvailable)("bunker's own lines follow the terminal's width", () => {
   test("a refusal wraps between words at 60 columns, its rows under its text; after a resize to 100 the next one wraps at 100", async () => {
     const edit = (path: string) => toolUse("write_file", { path, content: "x\n" });

@@ -61,6 +61,20 @@ describe.skipIf(!tmuxAvailable)("REPL input in a real terminal (tmux)", () => {
     await leaves(t);
   }, 30_000);
 
+  test("the prompt given on the command line is in the history: Up brings it back (N11-21)", async () => {
+    e2e.serve([reply("Fixed them."), reply("Again.")]);
+    const { root, env } = e2e.workspace();
+    const t = await e2e.terminal([...BUNKER, "fix the tests"], { cwd: root, env, cols: 100, rows: 40 });
+    await t.waitFor("Fixed them.");
+    await t.waitFor(/\n› *\n/);
+    t.keys(["Up"]);
+    await t.waitFor(/\n› fix the tests *\n(?:claude-|context )/);
+    t.keys(["Enter"]);
+    await t.waitFor("Again.");
+    expect(lastUserText(1)).toBe("fix the tests");
+    await leaves(t);
+  }, 30_000);
+
   test("a 100-line paste shows as one placeholder line, as in Claude Code, and the model gets every line", async () => {
     const t = await startRepl([reply("Read all hundred.")]);
     const hundred = Array.from({ length: 100 }, (_, i) => `pasted row ${i + 1}`).join("\n") + "\n";

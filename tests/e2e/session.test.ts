@@ -468,6 +468,17 @@ describe.skipIf(!tmuxAvailable)("in a real terminal (tmux)", () => {
     expect(await quitWithCtrlD(tmux)).not.toBeNull();
   });
 
+  test("the picker names a session whose last reply ends in a code block by its last words outside the code (N11-14)", async () => {
+    e2e.serve([reply("The loader reads the file twice. Run this to check:\n\n```sh\nbun test tests/loader.test.ts --watch\n```\n")]);
+    const { root, env } = e2e.workspace();
+    await runHeadless(root, env, ["-p", "why is it slow"]);
+    const tmux = await e2e.terminal([...BUNKER, "--resume"], { cwd: root, env, cols: 120, rows: 20 });
+    const screen = await tmux.waitFor("Enter to pick");
+    expect(screen).toMatch(/› just now +1 prompt +why is it slow  → The loader reads the file twice\. Run this to check:\n/);
+    expect(screen).not.toContain("--watch");
+    tmux.keys(["Escape"]);
+  });
+
   test("the picker is drawn again when the terminal is resized: each session on one row cut at the new width, the title once", async () => {
     e2e.serve([reply("First done."), reply("Second done.")]);
     const { root, env } = e2e.workspace();

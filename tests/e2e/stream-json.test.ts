@@ -2,7 +2,7 @@
 // `claude -p --output-format stream-json`: line by line, following every
 // tool call from its tool_use to its tool_result by id.
 import { describe, expect, test } from "bun:test";
-import { endToEnd, runHeadless } from "../support/cli.ts";
+import { BUNKER, endToEnd, runHeadless } from "../support/cli.ts";
 import { apiError, overloaded, reply, text, thinking, toolUse } from "../support/fake-anthropic.ts";
 
 const e2e = endToEnd("bunker-stream-json-");
@@ -29,6 +29,44 @@ function follow(stdout: string) {
 }
 
 describe("stream-json", () => {
+  test("a retry is an event as it happens, not held until the first reply (R11-12)", async () => {
+    // The retry waits 1 s, then the reply comes 3 s later: a script sees the retry long before the reply.
+    const fake = e2e.serve([overloaded({ retryAfterMs: 1_000 }), { ...reply([toolUse("write_file", { path: "a.txt", content: "new line\n" })]), delayMs: 3_000 }, reply("Could not write it.")]);
+    const { root, env } = e2e.workspace();
+    const proc = Bun.spawn([...BUNKER, "-p", "write a.txt", "--output-format", "stream-json", "--no-prompt"], { cwd: root, env: { PATH: process.env.PATH ?? "", ...env }, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+    const stderr = new Response(proc.stderr).text();
+    const reader = proc.stdout.getReader();
+    let out = "";
+    const start = Date.now();
+    while (!out.includes('"subtype":"retry"')) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      out += new TextDecoder().decode(value);
+    }
+    const retrySeenAfter = Date.now() - start;
+    expect(out).toContain('"subtype":"retry"');
+    expect(out).not.toContain('"type":"assistant"');
+    expect(retrySeenAfter).toBeLessThan(3_000);
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      out += new TextDecoder().decode(value);
+    }
+    expect(await proc.exited).toBe(0);
+    const { events } = follow(out);
+    expect(events.map((e) => e.subtype ?? e.type)).toEqual(["init", "retry", "assistant", "user", "assistant", "success"]);
+    await stderr;
+    await fake.stop();
+  }, 30_000);
+
+  test("stderr shows nothing of a refused edit: the refusal is in the events (N11-09)", async () => {
+    const { run: r } = await e2e.headless([reply([toolUse("write_file", { path: "a.txt", content: "new line\n" })]), reply("Could not write it.")], ["-p", "write a.txt", "--output-format", "stream-json", "--no-prompt"]);
+    expect(r.code).toBe(0);
+    const { events } = follow(r.stdout);
+    expect(JSON.stringify(events[2])).toContain("needs approval");
+    expect(r.stderr).toBe("");
+  });
+
   test("init, every reply with its tool calls, every round of results, then the result with usage and cost", async () => {
     const fake = e2e.serve([
       reply([thinking("Two files to look at."), text("Reading."), toolUse("read_file", { path: "notes.txt" }), toolUse("read_file", { path: "missing.txt" })]),
@@ -97,11 +135,13 @@ describe("stream-json", () => {
     let r = await runHeadless(root, env, ["-p", "first question", "--output-format", "stream-json"]);
     expect(r.code).toBe(0);
     let events = follow(r.stdout).events;
-    // Init first, with the id; the retry that came before the reply follows it.
+    // Init first; a retry goes out as it happens (R11-12), before anything is saved: init then has no id, and the
+    // retry none either; the reply and the result carry the id the run was saved as.
     expect(events.map((e) => e.subtype ?? e.type)).toEqual(["init", "retry", "assistant", "success"]);
-    const id = events[0]!.session_id!;
+    expect(events.slice(0, 2).map((e) => e.session_id)).toEqual([null, null]);
+    const id = events[2]!.session_id!;
     expect(id).toMatch(/^[0-9a-z]{10}$/);
-    expect(events.every((e) => e.session_id === id)).toBe(true);
+    expect(events.slice(2).every((e) => e.session_id === id)).toBe(true);
     r = await runHeadless(root, env, ["-r", id, "-p", "second question", "--output-format", "json"]);
     expect(r.code).toBe(0);
     expect(JSON.stringify(fake.requests.at(-1)!.body.messages)).toContain("First answer.");

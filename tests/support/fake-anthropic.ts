@@ -259,22 +259,54 @@ function streamResponse(message: WireMessage, step: ReplyStep, rec: ServedReques
 
 // ---- standalone mode -------------------------------------------------------
 
+const USAGE = `usage: bun tests/support/fake-anthropic.ts --script script.json [--port N] [--loop] [--api-key KEY] [--verbose]
+
+A scripted Anthropic Messages API on 127.0.0.1, for running bunker (or any client) against it:
+  ANTHROPIC_BASE_URL=http://127.0.0.1:PORT ANTHROPIC_API_KEY=test bunker -p "hi"
+
+  --script FILE   the steps, in order: a JSON array, or { "steps": [...], "loop": true }. A step is a reply
+                  ({ "content": [blocks], "stop_reason": "end_turn" or "tool_use"…, "delayMs"?, "eventDelayMs"?,
+                  "chunkSize"?, "repeat"?: true }), an error ({ "status": 529, "headers"?: { "retry-after-ms": "10" } }),
+                  a dropped connection ({ "dropAfterEvents": 0 }) or any body ({ "raw": "..." }).
+                  Blocks: { "type": "text", "text": "..." }, { "type": "tool_use", "name": "read_file", "input": {…} },
+                  { "type": "thinking", "thinking": "..." }
+  --port N        the port to listen on (default 0: a free one)
+  --loop          start the script again from the top when it runs out
+  --api-key KEY   answer any other key with 401
+  --verbose       log every request on stderr
+  -h, --help      this text
+
+Prints "listening on http://127.0.0.1:PORT". GET /_fake/requests returns the requests received, as JSON;
+GET /_fake/remaining the steps left. SIGTERM or Ctrl+C stops it.
+`;
+
 function main(): void {
-  const { values } = parseArgs({
-    options: {
-      script: { type: "string" },
-      port: { type: "string", default: "0" },
-      loop: { type: "boolean", default: false },
-      "api-key": { type: "string" },
-      verbose: { type: "boolean", default: false },
-    },
-    strict: true,
-  });
   const fail = (msg: string): never => {
     process.stderr.write(`fake-anthropic: ${msg}\n`);
     process.exit(2);
   };
-  if (!values.script) fail("usage: bun tests/support/fake-anthropic.ts --script script.json [--port N] [--loop] [--api-key KEY] [--verbose]");
+  let values: { script?: string; port: string; loop: boolean; "api-key"?: string; verbose: boolean; help: boolean };
+  try {
+    ({ values } = parseArgs({
+      options: {
+        script: { type: "string" },
+        port: { type: "string", default: "0" },
+        loop: { type: "boolean", default: false },
+        "api-key": { type: "string" },
+        verbose: { type: "boolean", default: false },
+        help: { type: "boolean", short: "h", default: false },
+      },
+      strict: true,
+    }));
+  } catch (e) {
+    // An unknown option or a missing value: said in one line with the usage, not as a stack trace (N11-20).
+    return fail(`${(e as Error).message}\n${USAGE.split("\n")[0]}`);
+  }
+  if (values.help) {
+    process.stdout.write(USAGE);
+    process.exit(0);
+  }
+  if (!values.script) fail(USAGE.split("\n")[0]!);
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be a port number, got ${values.port}`);
   let parsed: ReturnType<typeof parseJsonScript>;

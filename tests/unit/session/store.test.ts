@@ -289,10 +289,15 @@ test("prompt history: per workspace, newest first, each message once; the last r
   expect(s.prompts("/elsewhere")).toEqual(["not here"]);
   new SessionRecorder(s, meta, () => {}, "lastreply1").save({ messages: conversation, todos: [] });
   expect(s.lastReply("lastreply1")).toBe("Because x is 1.");
-  // A reply that ends in a code block: its last line that says something, not the fence (new user: "→ ```").
+  // A reply that ends in a code block: its last line that says something outside the code, not the fence (new user:
+  // "→ ```"), nor a line from inside the block (N11-14: "→ const x = 1;" read as cut mid-code).
   const fenced = [...conversation, { role: "user" as const, content: "show it" }, { role: "assistant" as const, content: "Here it is:\n\n```ts\nconst x = 1;\n```\n" }];
   new SessionRecorder(s, meta, () => {}, "lastreply2").save({ messages: fenced, todos: [] });
-  expect(s.lastReply("lastreply2")).toBe("const x = 1;");
+  expect(s.lastReply("lastreply2")).toBe("Here it is:");
+  // All code: its last code line.
+  const onlyCode = [...conversation, { role: "user" as const, content: "code only" }, { role: "assistant" as const, content: "```sh\nbun test\n```" }];
+  new SessionRecorder(s, meta, () => {}, "lastreply3").save({ messages: onlyCode, todos: [] });
+  expect(s.lastReply("lastreply3")).toBe("bun test");
 });
 
 test("the tokens a session used are saved with it and come back with -c and -r; a save without them keeps the last; none saved reads as null", () => {

@@ -42,6 +42,18 @@ describe("renderMarkdown", () => {
     }
   });
 
+  test("a URL wider than the width keeps a row of its own, whole; the text around it wraps between words, in a list under its item and in a quote inside its gutter (N11-17)", () => {
+    const url = "https://github.com/anthropics/claude-code/issues/12345#issuecomment-2345678901";
+    for (const colors of [true, false]) {
+      expect(plain(renderMarkdown(`See ${url} for the details of the bug.`, 40, colors)).split("\n")).toEqual(["See", url, "for the details of the bug."]);
+      // The second copy of a bare URL no longer takes room: a short one wraps where its sentence would.
+      expect(plain(renderMarkdown("short https://example.com/a/b text to wrap around at forty columns", 40, colors)).split("\n")).toEqual(["short https://example.com/a/b text to", "wrap around at forty columns"]);
+      const [bullet, bar] = colors ? ["•", "│"] : ["*", "|"];
+      expect(plain(renderMarkdown(`- item with ${url} and more\n- two`, 40, colors)).split("\n")).toEqual([`  ${bullet} item with`, `    ${url}`, "    and more", `  ${bullet} two`]);
+      expect(plain(renderMarkdown(`> quoted ${url} words`, 40, colors)).split("\n")).toEqual([`${bar} quoted`, `${bar} ${url}`, `${bar} words`]);
+    }
+  });
+
   test("a long code line wraps with its gutter on every row, its further rows under its own indent after a ↪", () => {
     const code = ["const aVeryLongName = anotherVeryLongName + yetAnotherLongName;", "  if (x) return aVeryLongName + anotherVeryLongName;"];
     const out = plain(renderMarkdown("```ts\n" + code.join("\n") + "\n```", 30));
