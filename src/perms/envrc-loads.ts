@@ -6,10 +6,24 @@
 // walk: dotenv / dotenv_if_exists [FILE] (.env by default), source_env /
 // source_env_if_exists FILE (a folder: its .envrc), source_up [FILE] (the
 // file of that name in each folder above), watch_file FILE…, use nix
-// (shell.nix, default.nix) and use flake (flake.nix, flake.lock). A path
+// (shell.nix, default.nix), use flake (flake.nix, flake.lock) and use devenv
+// (devenv.nix, devenv.yaml, devenv.lock, the local ones, .devenv). A path
 // bunker cannot read without running the shell ($VAR, $(…)) is left out.
 import { dirname, join, resolve } from "node:path";
 import { isWithin } from "./workspace.ts";
+
+/**
+ * What `use devenv` (devenv's direnvrc) has devenv evaluate into the person's shell (red team 11's F17): its
+ * configuration (devenv.nix runs its enterShell as them), the local overrides, the lock, the generated flake, and
+ * the .devenv folder where devenv keeps its profile and evaluation cache. A folder devenv.yaml `imports` is not read.
+ */
+const DEVENV = ["devenv.nix", "devenv.yaml", "devenv.lock", "devenv.local.nix", "devenv.local.yaml", ".devenv.flake.nix", ".devenv"];
+
+/** The folders `use flake [REF]` reads a flake from: the .envrc's, and a local REF's (`./nix#dev`, `path:./sub`). */
+function flakeDirs(ref: string | undefined, dir: string): string[] {
+  const local = ref && !ref.startsWith("-") ? /^(?:path:)?(\.{1,2}(?:\/[^#?]*)?|\/[^#?]*)(?:[#?].*)?$/.exec(ref) : null;
+  return local ? [...new Set([dir, resolve(dir, local[1]!)])] : [dir];
+}
 
 /** The direnv commands that read files, and what each reads when it names none. */
 const LOADERS: Record<string, (args: string[], dir: string) => string[]> = {
@@ -18,7 +32,14 @@ const LOADERS: Record<string, (args: string[], dir: string) => string[]> = {
   source_env: (a, d) => (a[0] ? [resolve(d, a[0]), join(resolve(d, a[0]), ".envrc")] : []),
   source_env_if_exists: (a, d) => (a[0] ? [resolve(d, a[0])] : []),
   watch_file: (a, d) => a.map((f) => resolve(d, f)),
-  use: (a, d) => (a[0] === "nix" ? [resolve(d, a[1] && !a[1].startsWith("-") ? a[1] : "shell.nix"), resolve(d, "default.nix")] : a[0] === "flake" ? [resolve(d, "flake.nix"), resolve(d, "flake.lock")] : []),
+  use: (a, d) =>
+    a[0] === "nix"
+      ? [resolve(d, a[1] && !a[1].startsWith("-") ? a[1] : "shell.nix"), resolve(d, "default.nix")]
+      : a[0] === "flake"
+        ? flakeDirs(a[1], d).flatMap((f) => [join(f, "flake.nix"), join(f, "flake.lock")])
+        : a[0] === "devenv"
+          ? DEVENV.map((f) => resolve(d, f))
+          : [],
 };
 
 /**

@@ -4,7 +4,7 @@
 // (`bin/git`) runs in its place at the person's next `git` there, whatever
 // PATH bunker itself was started with (-C from another folder, an editor, a
 // launcher). Read from the text: PATH_add, `path_add PATH`, load_prefix,
-// `layout node` (node_modules/.bin), the other layouts' folders (.direnv/*/bin,
+// `layout node` (node_modules/.bin), the other layouts' folders (.direnv/*/bin, ruby's .direnv/bin,
 // .venv/bin, vendor/bin), `export PATH=…` with $PWD or a relative entry, and
 // mise's `_.path`. A folder written with another variable is left out.
 import { readdirSync } from "node:fs";
@@ -18,6 +18,10 @@ const LAYOUTS: Record<string, string[]> = {
   php: ["vendor/bin"],
   uv: [".venv/bin"],
   poetry: [".venv/bin"],
+  // BUNDLE_BIN, which is .direnv/bin itself, and GEM_HOME's bin (red team 11's F13); GOPATH's; local::lib's.
+  ruby: [".direnv/bin", ".direnv/ruby/bin"],
+  go: [".direnv/go/bin"],
+  perl: [".direnv/perl5/bin"],
 };
 
 /**

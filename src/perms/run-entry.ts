@@ -105,7 +105,7 @@ export const BYTECODE_WHY = "Python runs this cached bytecode in place of";
  * (taken when the source is gone). Those there now, from the listings `list` gives (a folder's names, or []); each
  * with whether it is a cache (removed after a command) or a file that wins over the source (set aside).
  */
-export function pythonSiblings(file: string, list: (dir: string) => readonly string[] = folderNames): { path: string; cache: boolean }[] {
+export function pythonSiblings(file: string, list: (dir: string) => readonly string[] = folderNames, isLink: (p: string) => boolean = isLinkPath): { path: string; cache: boolean }[] {
   if (!file.endsWith(".py")) return [];
   const dir = dirname(file);
   const stem = basename(file).slice(0, -3);
@@ -113,7 +113,7 @@ export function pythonSiblings(file: string, list: (dir: string) => readonly str
   for (const name of list(dir)) if (isPythonSibling(stem, name)) out.push({ path: join(dir, name), cache: false });
   // A __pycache__ that is a link leads Python to bytecode kept elsewhere: the link itself counts (set aside whole).
   const cache = join(dir, "__pycache__");
-  if (isLinkPath(cache)) out.push({ path: cache, cache: false });
+  if (isLink(cache)) out.push({ path: cache, cache: false });
   else for (const name of list(cache)) if (name.startsWith(`${stem}.`) && name.endsWith(".pyc")) out.push({ path: join(cache, name), cache: true });
   return out;
 }
@@ -283,3 +283,120 @@ export function pythonModulesIn(dir: string): string[] {
   }
   return out;
 }
+
+/**
+ * What an interpreter's option's value is, when it is more than a setting: a file of code it loads first or a file
+ * that decides what runs (red team 11's R11-06). `node`: a module node requires (`-r ./setup`: a path resolved as
+ * require does; a bare name is a package from node_modules); `file`: a file read as it is written (`--env-file .env`,
+ * whose NODE_OPTIONS runs code; a config); `dir`: a folder put on the load path (ruby's and perl's -I), where the
+ * `ruby` / `perl` / `lua` modules named by -r / -M / -l are looked for; `ini`: php's `-d auto_prepend_file=x`;
+ * `script`: the script itself (`php -f x.php`); `chdir`: the folder it runs in, which its script's path is read from (`ruby -C tools lint.rb`).
+ */
+export type OptionLoads = "node" | "file" | "dir" | "ruby" | "perl" | "lua" | "ini" | "script" | "chdir";
+
+/** One interpreter's options: the one table the hook reader skips values by (named-scripts.ts). */
+export interface InterpreterOptions {
+  /** Options whose value is the next word (also written `--opt=value`, and a short one's attached: `-Ilib`). */
+  valued: ReadonlySet<string>;
+  /** Of those, the ones whose value is code or a file that decides what runs (OptionLoads). */
+  loads: Readonly<Record<string, OptionLoads>>;
+  /** Options that run code given inline (`-e CODE`, `-c CODE`): the interpreter then runs no script file. */
+  inline: ReadonlySet<string>;
+  /** Subcommands after which options are still the interpreter's (`bun run --preload x`, `deno run --config x`). */
+  subcommands?: ReadonlySet<string>;
+  /** Options of `loads` whose value is only ever attached (perl's `-MFoo`): they never take the next word. */
+  attachedOnly?: ReadonlySet<string>;
+}
+
+const words = (s: string) => s.split(" ").filter(Boolean);
+const opts = (valued: string, loads: Record<string, OptionLoads> = {}, inline = "", subcommands = "", attachedOnly = ""): InterpreterOptions => ({
+  valued: new Set([...words(valued), ...Object.keys(loads).filter((o) => !words(attachedOnly).includes(o))]),
+  loads,
+  inline: new Set(words(inline)),
+  ...(subcommands ? { subcommands: new Set(words(subcommands)) } : {}),
+  ...(attachedOnly ? { attachedOnly: new Set(words(attachedOnly)) } : {}),
+});
+
+const NODE_LOADS: Record<string, OptionLoads> = {
+  "-r": "node", "--require": "node", "--import": "node", "--loader": "node", "--experimental-loader": "node",
+  "--env-file": "file", "--env-file-if-exists": "file", "--experimental-config-file": "file", "--openssl-config": "file",
+  "--snapshot-blob": "file", "--experimental-policy": "file",
+};
+const NODE_VALUED =
+  "--input-type --conditions -C --title --stack-size --max-old-space-size --max-semi-space-size --inspect-port --icu-data-dir " +
+  "--redirect-warnings --diagnostic-dir --report-dir --report-directory --report-filename --report-signal --cpu-prof-dir " +
+  "--cpu-prof-name --cpu-prof-interval --heap-prof-dir --heap-prof-name --heap-prof-interval --watch-path --disable-warning " +
+  "--secure-heap --secure-heap-min --unhandled-rejections --dns-result-order --tls-cipher-list --tls-keylog " +
+  "--trace-event-categories --trace-event-file-pattern --policy-integrity --test-reporter --test-reporter-destination " +
+  "--test-name-pattern --test-skip-pattern --test-concurrency --localstorage-file --run --watch-kill-signal --use-largepages " +
+  "--heapsnapshot-signal --heapsnapshot-near-heap-limit --experimental-sea-config --env-file-if-exists";
+const NODE = opts(NODE_VALUED, NODE_LOADS, "-e --eval -p --print");
+
+/** By the program's name (its path's last part). */
+const INTERPRETER_OPTIONS: Record<string, InterpreterOptions> = {
+  python: opts("-W -X -Q --check-hash-based-pycs", {}, "-c"),
+  node: NODE,
+  tsx: opts(`${NODE_VALUED} --tsconfig`, NODE_LOADS, "-e --eval -p --print"),
+  "ts-node": opts(`${NODE_VALUED} -O --compiler-options --scope-dir -I --ignore --compiler-host`, { ...NODE_LOADS, "-P": "file", "--project": "file", "-C": "node", "--compiler": "node", "--cwd": "chdir", "--dir": "chdir" }, "-e --eval -p --print"),
+  bun: opts(
+    "-d --define -l --loader --port --main-fields --conditions --extension-order --jsx-factory --jsx-fragment --jsx-import-source " +
+      "--jsx-runtime --elide-lines --filter -F --console-depth --fetch-preconnect --max-http-header-size --dns-result-order --shell " +
+      "--user-agent --install -i --unhandled-rejections --title --timeout -t --test-name-pattern --rerun-each --seed",
+    { "-r": "node", "--require": "node", "--preload": "node", "--import": "node", "--env-file": "file", "-c": "file", "--config": "file", "--tsconfig-override": "file", "--cwd": "chdir" },
+    "-e --eval -p --print",
+    "run test x exec",
+  ),
+  deno: opts("--location --seed --cert --lock --inspect --allow-read --allow-write --allow-net --allow-env --allow-run --allow-ffi --allow-sys --unstable --ext --reload -L --log-level", { "-c": "file", "--config": "file", "--import-map": "file", "--env-file": "file", "--preload": "node" }, "", "run test eval serve task"),
+  ruby: opts("-E --encoding --external-encoding --internal-encoding --enable --disable --dump --backtrace-limit --crash-report", { "-I": "dir", "-r": "ruby", "-C": "chdir" }, "-e"),
+  // (-C, -x, -l, -0, -i and -D take only an attached value, if any.)
+  perl: opts("", { "-I": "dir", "-M": "perl", "-m": "perl" }, "-e -E", "", "-M -m"),
+  php: opts("-t -S -a", { "-c": "file", "-d": "ini", "-z": "file", "-f": "script" }, "-r -B -R -E"),
+  sh: opts("-o +o -O +O", { "--rcfile": "file", "--init-file": "file" }, "-c"),
+  lua: opts("", { "-l": "lua" }, "-e"),
+  Rscript: opts("--default-packages", {}, "-e"),
+};
+
+/** The options table of the program `word` runs (by its name: python3.12, /usr/bin/node, bash), or null. */
+export function interpreterOptions(word: string): InterpreterOptions | null {
+  const name = word.slice(word.lastIndexOf("/") + 1);
+  if (/^(python|pypy)[0-9.]*$/.test(name)) return INTERPRETER_OPTIONS.python!;
+  if (/^(ba|z|da|k|fi)?sh$/.test(name)) return INTERPRETER_OPTIONS.sh!;
+  if (name === "nodejs") return INTERPRETER_OPTIONS.node!;
+  if (/^lua(jit|[0-9.]*)$/.test(name)) return INTERPRETER_OPTIONS.lua!;
+  if (/^(ruby|perl|php)[0-9.]*$/.test(name)) return INTERPRETER_OPTIONS[name.replace(/[0-9.]+$/, "")]!;
+  return Object.hasOwn(INTERPRETER_OPTIONS, name) ? INTERPRETER_OPTIONS[name]! : null;
+}
+
+/**
+ * Programs that run the command after them (`timeout 60 node x`, `nice -n 10 x`, `env -u A x`): their options that
+ * take a value, and how many words they take before the command (timeout's duration, flock's lock file, taskset's
+ * mask, chrt's priority). The hook reader steps over them to the command (R11-06); a value of WRAPPER_CHDIR's is the
+ * folder the command runs in.
+ */
+export const WRAPPER_CHDIR = new Set(["-C", "--chdir", "-D"]);
+
+export const WRAPPER_OPTIONS: Readonly<Record<string, { valued: ReadonlySet<string>; positional: number }>> = Object.fromEntries(
+  (
+    [
+      ["exec", "-a", 0],
+      ["env", "-u --unset -C --chdir -S --split-string --block-signal --default-signal --ignore-signal", 0],
+      ["command", "", 0],
+      ["builtin", "", 0],
+      ["nohup", "", 0],
+      ["setsid", "", 0],
+      ["time", "-f --format -o --output", 0],
+      ["nice", "-n --adjustment", 0],
+      ["ionice", "-c --class -n --classdata", 0],
+      ["stdbuf", "-i -o -e --input --output --error", 0],
+      ["timeout", "-s --signal -k --kill-after", 1],
+      ["xargs", "-a --arg-file -d --delimiter -E -I -L -n --max-args -P --max-procs -s --max-chars --process-slot-var", 0],
+      ["sudo", "-u --user -g --group -C --close-from -D --chdir -h --host -p --prompt -r --role -t --type -T --command-timeout -U --other-user", 0],
+      ["doas", "-u -C", 0],
+      ["chrt", "", 1],
+      ["taskset", "", 1],
+      ["flock", "-w --timeout --wait -E --conflict-exit-code", 1],
+      ["unbuffer", "", 0],
+      ["chronic", "", 0],
+    ] as const
+  ).map(([name, valued, positional]) => [name, { valued: new Set(valued.split(" ").filter(Boolean)), positional }]),
+);

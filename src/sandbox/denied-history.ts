@@ -134,6 +134,8 @@ export type Held = { path: string; where: "index" | "history" | "store" } | "unk
  */
 const WAIT_MS = 10_000;
 export const MCP_WAIT_MS = 2_000;
+/** A wait longer than this is said while it lasts. */
+const SAY_WAIT_MS = 1_000;
 const LIMIT_MS = 10 * 60_000;
 const QUICK_MS = 10_000;
 /** More start points than this (refs and reflog entries) are walked, but not kept. */
@@ -372,9 +374,12 @@ export class HistoryCheck {
       if (look.answer === undefined && !look.waited) {
         look.waited = true;
         let timer: ReturnType<typeof setTimeout> | undefined;
+        // A wait the person would notice is said while it lasts (the REPL is not held: Ctrl+C ends it).
+        const saying = waitMs > SAY_WAIT_MS ? setTimeout(() => tell(`bunker is looking through the git history of ${whereShown(this.opts.root, repo)} for files your deny-read rules cover (once: the answer is kept), for up to ${duration(waitMs)}…`), SAY_WAIT_MS) : undefined;
         const aborted = new Promise<void>((resolve) => signal?.addEventListener("abort", () => resolve(), { once: true }));
         await Promise.race([look.done, new Promise<void>((resolve) => (timer = setTimeout(resolve, waitMs))), aborted]);
         clearTimeout(timer);
+        clearTimeout(saying);
         // Let the answer's own continuation run.
         await Promise.resolve();
       }

@@ -12,11 +12,14 @@
 // and an applet of a multi-call binary (wget -> busybox): masking the binary
 // would take every other applet with it (ls, cat: the whole system on Alpine),
 // so it stays, and the person is told at start that the sandbox does not hold
-// that one (reviewer's R11-08).
+// that one (reviewer's R11-08). A version manager's shim found on PATH (pyenv,
+// rbenv, nodenv, asdf, mise) stands for each installed version's own binary,
+// which is masked too (red team 11's F05b).
 import { lstatSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { basename, dirname, isAbsolute, join } from "node:path";
 import type { RunRules } from "../perms/run/patterns.ts";
 import { SYSTEM_BIN_DIRS } from "./host-program.ts";
+import { isShims } from "../perms/path-shadow.ts";
 
 /** Binaries that are many programs, chosen by the name they are started by (their applets link to them). */
 const MULTI_CALL = new Set(["busybox", "toybox", "coreutils", "box64"]);
@@ -59,6 +62,8 @@ export function deniedProgramsHeld(rules: RunRules, path: string, keep: readonly
   };
   for (const name of new Set(names)) {
     const candidates = name.includes("/") ? (isAbsolute(name) ? [name] : []) : dirs.map((d) => join(d, name));
+    // A version manager's shim runs the selected version's own binary, which a command can also start by its path.
+    if (!name.includes("/")) for (const d of dirs) if (isShims({ written: d, real: realOrSelf(d) })) candidates.push(...shimmedBinaries(d, name));
     for (const c of candidates) {
       const file = real(c);
       if (!file) continue;
@@ -225,6 +230,28 @@ function copiesOf(file: string, dirs: readonly string[], trees: readonly string[
 function wholeProgram(pattern: string): string[] {
   const words = pattern.trim().split(/\s+/);
   return words.length === 2 && words[1] === "*" && words[0] !== "*" ? [words[0]!] : [];
+}
+
+/**
+ * The binaries a version manager's shim of `name` in the folder `shims` may run (red team 11's F05b: --deny-run=python
+ * masked pyenv's shim while ~/.pyenv/versions/3.12.1/bin/python ran): each installed version's, ROOT/versions/VERSION/bin
+ * (pyenv, rbenv, nodenv, goenv, plenv, jenv) or ROOT/installs/TOOL/VERSION/bin (asdf, mise).
+ */
+function shimmedBinaries(shims: string, name: string): string[] {
+  const root = dirname(shims);
+  const out: string[] = [];
+  for (const v of names(join(root, "versions"))) out.push(join(root, "versions", v, "bin", name));
+  for (const tool of names(join(root, "installs"))) for (const v of names(join(root, "installs", tool))) out.push(join(root, "installs", tool, v, "bin", name));
+  return out;
+}
+
+/** A folder's names, or none. */
+function names(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
 }
 
 /** The regular file a path leads to, or null. */

@@ -17,6 +17,7 @@ import { commondirTarget, gitfileTarget, readSmallText, SMALL_FILE } from "../pe
 import { bytesId, joinBytes, undecodableNames, type WalkGaps } from "./walk-gaps.ts";
 import { changedSince, ownCopies, ownCopy } from "./hard-links.ts";
 import { envrcLoads } from "../perms/envrc-loads.ts";
+import { followsImports, importedFiles } from "../mcp/local-imports.ts";
 import { expandKnown, isShellScript, namedPaths } from "../perms/named-scripts.ts";
 import { BYTECODE_WHY, folderEntries, folderNames, moduleIn, nodeCandidates, pythonModulesIn, pythonSiblings, pythonSourceOf, shadowsStandardModule } from "../perms/run-entry.ts";
 import { envrcPathDirs, isMiseConfig, misePathDirs } from "../perms/path-adds.ts";
@@ -65,6 +66,11 @@ export interface WorkspaceScan extends WalkGaps {
    * are in `later` too (scanRoots only).
    */
   runsBy?: Map<string, string>;
+  /**
+   * Folders a hook runs every file of (`for f in scripts/hooks.d/*; do "$f"; done`, `run-parts DIR`: red team 11's F09),
+   * there or not yet → what runs them; those there are in `later` too, so a command sees them read-only whole (scanRoots only).
+   */
+  runsFrom?: Map<string, { by: string; via: string }>;
   /** Why a program (there or not yet) in a folder an .envrc or a mise config puts on PATH runs later, or null (scanRoots only). */
   pathAdded?: (real: string) => string | null;
   /**
@@ -259,6 +265,7 @@ function scanRootsOnce(roots: readonly string[], later: LaterMatch, maxDirs: num
     }
   }
   out.runsBy = new Map();
+  out.runsFrom = new Map();
   pathAdded(roots, later, out);
   namedScripts(roots, later, out, trusted);
   // A hook or runs-later file that is a link runs what it leads to: that file, inside a root, runs later too (resolved at every walk).
@@ -289,6 +296,11 @@ export function scanWhy(scan: WorkspaceScan, p: string, root: string): string | 
   if (link) return linkedWhy(relative(root, link));
   const named = scan.runsBy?.get(p) ?? scan.pathAdded?.(p);
   if (named) return named;
+  // A folder a hook runs every file of, or a file in it (there or not yet).
+  const folder = scan.runsFrom?.get(p);
+  if (folder) return `${folder.by} runs the files in it${folder.via}`;
+  const inFolder = scan.runsFrom?.get(dirname(p));
+  if (inFolder) return `${inFolder.by} runs the files in ${relative(root, dirname(p))}${inFolder.via}`;
   // What Python would run in place of a named module's source (its bytecode, an extension module), there or not yet.
   const source = pythonSourceOf(p);
   const sourceWhy = source ? scan.runsBy?.get(source.source) : undefined;
@@ -350,6 +362,18 @@ function pathAdded(roots: readonly string[], later: LaterMatch, out: WorkspaceSc
 /** How many files the literal paths of hooks and configs may add to one walk, and how deep a script naming a script is followed. */
 const MAX_NAMED = 2_000;
 const NAMED_DEPTH = 3;
+/**
+ * How deep a named script's local imports are followed (it imports helpers, which imports util: 2), and how many code
+ * files one walk reads for them (red team 11's F18). Past either, what those files import is not followed: it stays
+ * writable to commands like any project code (a hook's code importing more than 8 deep, or a walk whose hooks import
+ * over 400 files between them).
+ */
+const IMPORT_DEPTH = 8;
+/** The most files of one folder a hook runs every file of that are named one by one (past them the folder is still read-only whole). */
+const MAX_FOLDER_FILES = 500;
+const MAX_IMPORTING = 400;
+/** The imports read from a code file, by its path, identity and where Python looks (read again when it changes). */
+const importMemo = new Map<string, string[][]>();
 
 /**
  * The files a hook (in a git directory's hooks folder or a core.hooksPath folder) or a runs-later file that runs on
@@ -369,7 +393,10 @@ function namedScripts(roots: readonly string[], later: LaterMatch, out: Workspac
   };
   // `via`: what runs the file, said after its name (` (runs on git commit (husky hooks))`, `, run by .husky/pre-commit (…)`).
   // `top`: the repository's top, where git runs a hook and pre-commit its entries (`$(git rev-parse --show-toplevel)`, `$PWD`).
-  const queue: { file: string; bases: string[]; via: string; depth: number; top: string }[] = [];
+  // `code`: a script whose local imports are read rather than its words (F18), with the folders Python finds top-level
+  // modules in for it (the hook's python's first folders, the script's own); `verb`: how what it names runs.
+  const queue: { file: string; bases: string[]; via: string; depth: number; top: string; code?: string[] }[] = [];
+  let importing = 0;
   // Hooks first, then the configs nearest a root: what the bound leaves out of a very large tree is the deepest.
   const sites = trusted ? out.sites.filter((s) => trusted.sites.some((t) => t.path === s.path && t.id === s.id)) : out.sites;
   for (const hook of hookFiles(sites)) queue.push({ file: hook.file, bases: ancestors(hook.top), via: ` (${later.match(hook.file) ?? "git runs it as a hook"})`, depth: 0, top: hook.top });
@@ -387,14 +414,36 @@ function namedScripts(roots: readonly string[], later: LaterMatch, out: Workspac
     return names;
   };
   const seen = new Set<string>();
+  // Where each folder leads, read once a walk: a path's real name is its folder's and its own name, followed when a link.
+  const realDirs = new Map<string, string>();
+  const realOf = (path: string): { real: string; st: Stats | null } => {
+    const dir = dirname(path);
+    let rd = realDirs.get(dir);
+    if (rd === undefined) realDirs.set(dir, (rd = realpathLoose(dir).real));
+    const p = dir === path ? rd : join(rd, basename(path));
+    const st = lstatOrNull(p);
+    if (!st?.isSymbolicLink()) return { real: p, st };
+    const real = realpathLoose(p).real;
+    return { real, st: lstatOrNull(real) };
+  };
+  const namedOnce = new Set<string>();
+  const links = new Map<string, boolean>();
+  const linkOnce = (p: string): boolean => {
+    let l = links.get(p);
+    if (l === undefined) links.set(p, (l = isLink(p)));
+    return l;
+  };
   // Folders python puts first on its module path for a hook or config (red team 10's R10-06 addendum) → why.
   const firsts = new Map<string, string>();
   for (let i = 0; i < queue.length && out.runsBy!.size < MAX_NAMED; i++) {
-    const { file, bases, via, depth, top } = queue[i]!;
+    const { file, bases, via, depth, top, code } = queue[i]!;
     if (seen.has(file)) continue;
     seen.add(file);
     const raw = readSmallText(file);
     if (raw === null) continue;
+    const verb = code ? "imported by" : "run by";
+    // Code a hook's python or node runs, found after this file's names: its imports are followed (F18).
+    const codeFiles: string[] = [];
     // What `$(git rev-parse --show-toplevel)`, `$(dirname "$0")`, `$PWD` lead to (red team 10's F11b); direnv runs an
     // .envrc in its own folder: `source "$PWD/scripts/devenv.sh"` names that folder's file (red team 10's F13).
     const self = dirname(file);
@@ -403,15 +452,15 @@ function namedScripts(roots: readonly string[], later: LaterMatch, out: Workspac
     const shown = relative(root, file) || file;
     // One path named (or, for a folder named, one of the files run from it: run-entry.ts).
     const name = (path: string, handed: boolean, entryOf?: string) => {
-      const real = realpathLoose(path).real;
+      // (Each path once a walk: import alternatives and node's candidates repeat one another.)
+      if (!handed && entryOf === undefined) {
+        if (namedOnce.has(path)) return;
+        namedOnce.add(path);
+      }
+      // (st null: not there yet: a command that makes it has it set aside, and writing it asks.)
+      const { real, st } = realOf(path);
       const home = rootOf(roots, real);
       if (!home || out.runsBy!.has(real) || /(^|\/)(node_modules|\.git)(\/|$)/.test(relative(home, real))) return;
-      let st: Stats | null = null;
-      try {
-        st = lstatSync(real);
-      } catch {
-        // Not there yet: a command that makes it has it set aside, and writing it asks.
-      }
       // What node tries before the word as it is a folder (`node tools`: tools.js, tools.json…: the reviewer's R10-14).
       if (handed) for (const f of nodeCandidates(real)) name(f, false, relative(root, real) || ".");
       // A folder runs its entry file (`node tools`: package.json's main or index.js; `python3 tools`: __main__.py).
@@ -420,23 +469,71 @@ function namedScripts(roots: readonly string[], later: LaterMatch, out: Workspac
         return;
       }
       if (home === real) return;
-      const named = `is run by ${shown}${entryOf === undefined ? "" : ` (as ${entryOf}'s entry)`}${via}`;
+      const named = `is ${verb} ${shown}${entryOf === undefined ? "" : ` (as ${entryOf}'s entry)`}${via}`;
       out.runsBy!.set(real, named);
       if (st && !out.later.has(real)) out.later.set(real, `${st.dev}:${st.ino}:${st.ctimeMs}`);
       // What Python runs in place of a module's source (its cached bytecode, an extension module: R10-06), there now:
       // read-only before a command, and one a command makes is found by the walk after it (a cache removed, the rest set aside).
-      for (const sib of pythonSiblings(real, list)) {
+      for (const sib of pythonSiblings(real, list, linkOnce)) {
         if (out.runsBy!.has(sib.path)) continue;
         out.runsBy!.set(sib.path, sib.cache ? `${BYTECODE_WHY} ${relative(root, real)}, which ${named}` : `Python runs it in place of ${relative(root, real)}, which ${named}`);
         const id = fileId(sib.path);
         if (id && !out.later.has(sib.path)) out.later.set(sib.path, id);
       }
-      if (st?.isFile() && depth + 1 < NAMED_DEPTH && isTrusted(real, `${st.dev}:${st.ino}:${st.ctimeMs}`) && isShellScript(real, readSmallText(real) ?? "")) queue.push({ file: real, bases: [...new Set([...ancestors(dirname(real)), ...bases])], via: `, run by ${shown}${via}`, depth: depth + 1, top });
+      const trusted = st?.isFile() && isTrusted(real, `${st.dev}:${st.ino}:${st.ctimeMs}`);
+      if (trusted && !code && depth + 1 < NAMED_DEPTH && isShellScript(real, readSmallText(real) ?? "")) queue.push({ file: real, bases: [...new Set([...ancestors(dirname(real)), ...bases])], via: `, run by ${shown}${via}`, depth: depth + 1, top });
+      else if (trusted && (code ? depth + 1 < IMPORT_DEPTH : true) && followsImports(real)) codeFiles.push(real);
     };
     const handed = new Set<string>();
     const first = new Set<string>();
+    const folders = new Set<string>();
+    if (code) {
+      // A script's local imports (local-imports.ts, the reading MCP consent uses): of each import's files in the order
+      // the language looks, those up to the first there (one made before it would be imported instead), or all.
+      const key = `${file}\0${fileId(file)}\0${code.join("\0")}`;
+      let lists = importMemo.get(key);
+      if (!lists) {
+        if (importMemo.size > 5_000) importMemo.clear();
+        importMemo.set(key, (lists = importedFiles(file, raw, code)));
+      }
+      // (node's `require('./util')` of a folder runs what its package.json's main names: the path as written is
+      // handed to it, as a hook's `node web` is.)
+      // A Python import of a module not there beside it is the standard library's or an installed one: a module a
+      // command makes in its place where python looks first is pythonFirst's (set aside, asked about).
+      const node = !file.endsWith(".py");
+      for (const alternatives of lists) {
+        const there = alternatives.findIndex((alt) => existsSync(alt));
+        if (there === -1 && !node) continue;
+        for (const [k, alt] of alternatives.entries()) {
+          if (there !== -1 && k > there) break;
+          name(alt, node && k === 0);
+        }
+      }
+    }
     // A path after an expansion bunker cannot know (`"$ROOT/tools/lint.py"`) is read as written from the folders it may run in.
-    for (const path of namedPaths(text, handed, first, true)) for (const base of path.startsWith("/") ? ["/"] : bases) name(resolve(base, path), handed.has(path));
+    else for (const path of namedPaths(text, handed, first, true, folders)) for (const base of path.startsWith("/") ? ["/"] : bases) name(resolve(base, path), handed.has(path));
+    // A folder the hook runs every file of (F09): read-only whole to commands (a file added there runs at the next
+    // commit), and each file in it named as the hook's (a link in it leads to a file that runs; a script there is read).
+    for (const f of folders) {
+      for (const base of f.startsWith("/") ? ["/"] : bases) {
+        const real = realpathLoose(resolve(base, f)).real;
+        const home = rootOf(roots, real);
+        if (!home || home === real || out.runsFrom!.has(real) || /(^|\/)(node_modules|\.git)(\/|$)/.test(relative(home, real))) continue;
+        out.runsFrom!.set(real, { by: shown, via });
+        const st = lstatOrNull(real);
+        if (!st?.isDirectory()) continue;
+        if (!out.later.has(real)) out.later.set(real, `${st.dev}:${st.ino}:${st.ctimeMs}`);
+        for (const n of folderNames(real).slice(0, MAX_FOLDER_FILES)) name(join(real, n), false);
+      }
+    }
+    // Python finds a script's top-level imports in its own folder and the hook's python's first folders (the work
+    // tree for -m); an imported file's, where its importer's were.
+    const pyBases = code ?? [...first].map((d) => realpathLoose(resolve(bases[0]!, d)).real);
+    for (const f of codeFiles) {
+      if (importing >= MAX_IMPORTING) break;
+      importing++;
+      queue.push({ file: f, bases, via: `, ${verb} ${shown}${via}`, depth: code ? depth + 1 : 0, top, code: code ?? [...new Set([dirname(f), ...pyBases])] });
+    }
     // The folder python puts first on its module path (the work tree for -m, a script's own folder).
     for (const d of first) {
       const real = realpathLoose(resolve(bases[0]!, d)).real;

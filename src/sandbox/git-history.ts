@@ -7,7 +7,7 @@
 // command's commits may be the work asked for), but it looks: the commits each
 // ref gained during the command, the runs-later files they change, said to the
 // person and the model, with the command to review them before a push.
-import { idAtStart } from "./git-ids.ts";
+import { idAtStart, refTarget } from "./git-ids.ts";
 import { hostProgram } from "./host-program.ts";
 import { shellQuote } from "../shell/quote.ts";
 import { lstatSync, readdirSync } from "node:fs";
@@ -401,7 +401,7 @@ function pseudoRefsOf(gitDir: string, refs: Record<string, string>): Record<stri
       text = null;
     }
     const ids = (text ?? "").split("\n").flatMap((line) => {
-      const id = idAtStart(line) ?? refs[/^ref: (\S+)/.exec(line)?.[1] ?? ""];
+      const id = idAtStart(line) ?? refs[refTarget(line) ?? ""];
       return id ? [id] : [];
     });
     out[name] = { text, ids };
@@ -417,8 +417,8 @@ function headOf(gitDir: string, refs: Record<string, string>): string | undefine
   } catch {
     // A link or something stranger: git's own reading, below.
   }
-  const symbolic = text === undefined ? null : /^ref: (refs\/\S+)\s*$/.exec(text);
-  if (symbolic) return refs[symbolic[1]!];
+  const symbolic = text === undefined ? null : refTarget(text);
+  if (symbolic?.startsWith("refs/")) return refs[symbolic];
   const detached = text === undefined ? null : idAtStart(text);
   if (detached) return detached;
   return git(gitDir, ["rev-parse", "--verify", "-q", "HEAD"])?.trim() || undefined;

@@ -30,3 +30,21 @@ function hexRun(text: string): number {
   }
   return i;
 }
+
+/**
+ * Where a symbolic ref's text points, as git reads it: `ref:`, any whitespace or none (`ref:refs/x` and a tab are
+ * git's too: reviewer's R12-02), then the name up to whitespace. Null for text that is not a symbolic ref.
+ */
+export function refTarget(text: string): string | null {
+  if (!text.startsWith("ref:")) return null;
+  let i = 4;
+  while (i < text.length && isSpace(text.charCodeAt(i))) i++;
+  let j = i;
+  while (j < text.length && !isSpace(text.charCodeAt(j))) j++;
+  return j > i ? text.slice(i, j) : null;
+}
+
+/** C's isspace: space, tab, newline, vertical tab, form feed, carriage return. */
+function isSpace(c: number): boolean {
+  return c === 0x20 || (c >= 0x09 && c <= 0x0d);
+}

@@ -6,35 +6,31 @@
 // git itself makes no links in a git directory. So each link the command made (or re-aimed) is set aside, first,
 // before any other look after the command; links that were there before it (a `repo` checkout's) stay.
 import { lstatSync, readdirSync, readlinkSync } from "node:fs";
-import { join, relative } from "node:path";
+import { basename, join, relative } from "node:path";
 import { isWithin } from "../perms/workspace.ts";
 import { setAside } from "./git-guard.ts";
 
-/** Entries looked at in one git directory at most: refs, logs and hooks of a large repository are a few thousand. */
-const MAX_ENTRIES = 200_000;
-
-/** Each link in these git directories (not followed) → where it leads; loose-object folders' files are git-objects.ts's. */
+/**
+ * Each link in these git directories (not followed) → where it leads. Walked whole, with no bound: one past which it
+ * stopped was the command's to reach with 200,001 empty files, and a link it then made stayed (reviewer's R12-08).
+ * Only loose-object folders (objects/XX, a repository's or a submodule's) are not walked: their files, tens of
+ * thousands, are each checked by git-objects.ts, a link among them too; the folder itself is looked at here.
+ */
 export function linksIn(gitDirs: readonly string[]): Map<string, string> {
   const links = new Map<string, string>();
-  for (const gitDir of gitDirs) {
-    const budget = { left: MAX_ENTRIES };
-    walk(gitDir, gitDir, links, budget);
-  }
+  for (const gitDir of gitDirs) walk(gitDir, links);
   return links;
 }
 
-function walk(gitDir: string, dir: string, links: Map<string, string>, budget: { left: number }): void {
+function walk(dir: string, links: Map<string, string>): void {
   let entries;
   try {
     entries = readdirSync(dir, { withFileTypes: true });
   } catch {
     return;
   }
-  // A loose-object folder's files (tens of thousands) are each checked by git-objects.ts, a link among them too;
-  // the folder itself (a link in its place) is looked at here.
-  const inObjects = dir === join(gitDir, "objects");
+  const inObjects = basename(dir) === "objects";
   for (const e of entries) {
-    if (--budget.left < 0) return;
     const path = join(dir, e.name);
     if (e.isSymbolicLink()) {
       let to = "";
@@ -44,8 +40,17 @@ function walk(gitDir: string, dir: string, links: Map<string, string>, budget: {
         // gone meanwhile
       }
       links.set(path, to);
-    } else if (e.isDirectory() && !(inObjects && e.name.length === 2)) walk(gitDir, path, links, budget);
+    } else if (e.isDirectory() && !(inObjects && isLooseFolderName(e.name))) walk(path, links);
   }
+}
+
+function isLooseFolderName(name: string): boolean {
+  if (name.length !== 2) return false;
+  for (let i = 0; i < 2; i++) {
+    const c = name.charCodeAt(i);
+    if (!((c >= 48 && c <= 57) || (c >= 97 && c <= 102))) return false;
+  }
+  return true;
 }
 
 /** After the command: each link in the git directories it made or re-aimed, set aside; one line each. */

@@ -10,7 +10,7 @@
 // refs/ is made to name the commit it leads to now, as a plain ref, before the
 // look at what moved (git-history.ts) judges it; one that leads nowhere is
 // removed. Said in one line each.
-import { idAtStart } from "./git-ids.ts";
+import { idAtStart, refTarget } from "./git-ids.ts";
 import { lstatSync } from "node:fs";
 import { removeEntry, replaceFile } from "../fs/no-follow.ts";
 import { folderNames } from "../perms/run-entry.ts";
@@ -52,9 +52,8 @@ function refFiles(dir: string, out: string[]): void {
 
 /** Where `text` (a ref file's) points when it is symbolic to a place outside refs/, else null. */
 export function outsideTarget(text: string): string | null {
-  const m = /^ref:\s*(\S+)/.exec(text);
-  if (!m) return null;
-  return m[1]!.startsWith("refs/") ? null : m[1]!;
+  const target = refTarget(text);
+  return target === null || target.startsWith("refs/") ? null : target;
 }
 
 /** The commit a target outside refs/ names now: its file in the git directory (or the common one), followed once more. */

@@ -46,37 +46,32 @@ export function gitDirsOfFolder(folder: string): string[] {
   return common ? [gitDir, resolve(gitDir, common)] : [gitDir];
 }
 
-/** Folders looked in for submodules' git directories, per repository: a bound on the walk (a repository has a few). */
-const MAX_MODULE_FOLDERS = 2000;
-/** How deep submodules (and submodule names with slashes) are followed below a git directory's modules/. */
-const MAX_MODULE_DEPTH = 12;
+/** How deep git directories nest (submodules in submodules, worktrees' submodules, names with slashes): git's own are a few. */
+const MAX_MODULE_DEPTH = 32;
 
 /**
  * The config files of these git directories, with their linked worktrees' and their submodules': those there or not.
  * Submodules at any depth: git nests them (modules/lib/modules/inner, each with a token in its remote URL after a
- * `git clone --recursive` of a token URL: red team 12's F05), and a submodule named libs/x has its git directory in
- * modules/libs/x.
+ * `git clone --recursive` of a token URL: red team 12's F05), a submodule named libs/x has its git directory in
+ * modules/libs/x, and a linked worktree keeps its submodules' in its own (worktrees/W/modules/N: reviewer's R12-03).
+ * Walked whole: a bound on the folders looked in was the command's to reach (R12-13).
  */
 export function repositoryConfigs(gitDirs: readonly string[]): string[] {
   const out = new Set<string>();
-  const budget = { left: MAX_MODULE_FOLDERS };
   const addGitDir = (gitDir: string, depth: number) => {
     for (const f of CONFIGS) out.add(join(gitDir, f));
-    for (const inner of subdirs(join(gitDir, "worktrees"))) for (const f of CONFIGS) out.add(join(inner, f));
-    if (depth < MAX_MODULE_DEPTH) addModules(join(gitDir, "modules"), depth + 1);
+    if (depth >= MAX_MODULE_DEPTH) return;
+    for (const inner of subdirs(join(gitDir, "worktrees"))) addGitDir(inner, depth + 1);
+    addModules(join(gitDir, "modules"), depth + 1);
   };
   // A folder under modules/ is a submodule's git directory (it has a HEAD file) or a part of a name with slashes.
   const addModules = (folder: string, depth: number) => {
     for (const dir of subdirs(folder)) {
-      if (--budget.left < 0) return;
       if (kindOf(join(dir, "HEAD")) === "file") addGitDir(dir, depth);
       else if (depth < MAX_MODULE_DEPTH) addModules(dir, depth + 1);
     }
   };
-  for (const gitDir of gitDirs) {
-    budget.left = MAX_MODULE_FOLDERS;
-    addGitDir(gitDir, 0);
-  }
+  for (const gitDir of gitDirs) addGitDir(gitDir, 0);
   return [...out];
 }
 

@@ -96,7 +96,6 @@ export interface RunBashConfig {
   sessionsPath?: string;
   /** --no-session-persistence is false: nothing of the run is kept, the sandbox's home included. */
   persist?: boolean;
-  hiddenGitObjects?: string[];
 }
 
 /**
@@ -115,7 +114,6 @@ export function runBashOptions(config: RunBashConfig): RunBashOptions {
     gitWritable: grants.allow.write.paths.includes(gitDir) && !grants.deny.write.paths.some((p) => isWithin(p, gitDir)),
     writable: grants.allow.write.paths.filter((p) => !isWithin(root, p) && !isWithin(p, root)),
     readOnly: grants.deny.write.paths.filter((p) => isWithin(root, p)),
-    ...(config.hiddenGitObjects?.length ? { hiddenGitObjects: config.hiddenGitObjects } : {}),
     ...(grants.deny.read.paths.length > 0 || grants.deny.read.globs.length > 0
       ? { deniedHistory: { home: process.env.HOME || "/", ...(config.sessionsPath ? { stateDir: dirname(config.sessionsPath) } : {}) } }
       : {}),

@@ -172,6 +172,20 @@ describe.skipIf(!usable)("a deny-read rule and a long git history (reviewer's R1
     expect(r2.stderr).not.toContain("git history");
   }, 60_000);
 
+  test("a first command that waits for the walk is said while it waits, then runs with git", async () => {
+    const fake = runs.start([reply([toolUse("run_bash", { command: "git log -1 --format=subject:%s" })]), reply("Done.")]);
+    const { root, env, home } = longHistory(fake.url, { secret: false, commits: 200 });
+    // A git whose history walk takes 3 s (a long history), on PATH before the system's.
+    const bin = join(home, "..", "bin");
+    mkdirSync(bin);
+    writeFileSync(join(bin, "git"), `#!/bin/sh\ncase " $* " in *" log "*--all*) sleep 3;; esac\nexec ${Bun.which("git")} "$@"\n`, { mode: 0o755 });
+    const r = await runHeadless(root, { ...env, PATH: `${bin}:${process.env.PATH}` }, ["-p", "go", "--allow-run", "--no-prompt"]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain("bunker is looking through the git history of this repository for files your deny-read rules cover (once: the answer is kept), for up to 10 s…");
+    expect(r.stderr).not.toContain("Until it has");
+    expect(toolResults(fake.requests[1])[0]!.content).toContain("subject:c");
+  }, 60_000);
+
   test("a walk past its limit: the objects stay hidden for the session (closed), and the person is told why and what to do", async () => {
     const fake = runs.start([reply([toolUse("run_bash", { command: "git log -1 --format=subject:%s" })]), reply("Done.")]);
     const { root, env } = longHistory(fake.url, { secret: false });

@@ -18,3 +18,8 @@ test("the files an .envrc makes direnv read: dotenv (.env by default), source_en
   );
   expect(envrcLoads("/w/.envrc", "dotenv secrets/.env\nuse nix", "/w").sort()).toEqual(["/w/default.nix", "/w/secrets/.env", "/w/shell.nix"]);
 });
+
+test("use devenv: devenv's configuration, lock, local overrides and its .devenv folder (red team 11's F17); use flake's local folder", () => {
+  expect(envrcLoads("/w/.envrc", "use devenv\n", "/w")).toEqual(["/w/devenv.nix", "/w/devenv.yaml", "/w/devenv.lock", "/w/devenv.local.nix", "/w/devenv.local.yaml", "/w/.devenv.flake.nix", "/w/.devenv"]);
+  expect(envrcLoads("/w/.envrc", "use flake ./nix#dev\nuse flake github:a/b\n", "/w")).toEqual(["/w/flake.nix", "/w/flake.lock", "/w/nix/flake.nix", "/w/nix/flake.lock"]);
+});

@@ -23,6 +23,13 @@ test.each([
   ["-mNAME, past options that take a value, through uv run and pre-commit's entry", "uv run --frozen python -X dev -mci\n    entry: python -m pkg\n", ["ci.py", "ci/__init__.py", "ci/__main__.py", "pkg.py", "pkg/__init__.py", "pkg/__main__.py"]],
   ["-c's code names no file", "python3 -c 'import tools'\n", []],
   ["-m as the last of combined options, and uv run's own -m / --module (the reviewer's R10-06)", "python3 -Im tools.lint\npython -Bmci\nuv run -m pkg\nuv run --frozen --module=a.b\n", ["tools/__init__.py", "tools/lint.py", "tools/lint/__init__.py", "tools/lint/__main__.py", "ci.py", "ci/__init__.py", "ci/__main__.py", "pkg.py", "pkg/__init__.py", "pkg/__main__.py", "a/__init__.py", "a/b.py", "a/b/__init__.py", "a/b/__main__.py"]],
+  // Red team 11's R11-06: an option's value is no script, and what -r, --import, --preload, --env-file load is named.
+  ["node's options that take a value", "node --env-file .env tools/lint\nnode -r dotenv/config tools/a\nnode --require=./setup --import ./reg.mjs -- tools/b\n", [".env", "tools/lint", "tools/a", "./setup", "./reg.mjs", "tools/b"]],
+  ["bun's and tsx's", "bun --preload x script.ts\nbun run --preload ./p.ts --cwd web x.ts\ntsx --tsconfig tsconfig.lint.json tools/c\n", ["script.ts", "./p.ts", "x.ts", "web/x.ts", "tools/c"]],
+  ["ruby's and perl's -I, -r, -M and -C", "ruby -I lib -r helpers tools/d.rb\nperl -Ilib -MFoo::Bar=a,b tools/e\nruby -C sub x.rb\n", ["tools/d.rb", "lib/helpers.rb", "tools/e", "lib/Foo/Bar.pm", "x.rb", "sub/x.rb"]],
+  ["php's -d auto_prepend_file and -f, sh's -o, lua's -l", "php -d auto_prepend_file=./pre.php -f x.php\nbash -o pipefail scripts/f\nlua -l mod y.lua\n", ["./pre.php", "x.php", "scripts/f", "y.lua", "mod.lua"]],
+  ["wrappers with options and operands of their own", "timeout -k 5 60 node t/1\nnice -n 10 node t/2\nenv -u FOO node t/3\nionice -c 3 node t/4\nstdbuf -o L node t/5\nxargs -n 1 node t/6\nexec -a x node t/7\nsudo -u bob node t/8\nflock /tmp/l node t/9\n", ["t/1", "t/2", "t/3", "t/4", "t/5", "t/6", "t/7", "t/8", "t/9"]],
+  ["a wrapper's folder to run in", "env -C tools ./lint\n", ["./lint", "tools/./lint"]],
 ])("%s", (_, text, expected) => {
   expect(namedPaths(text)).toEqual(expected);
 });
@@ -82,4 +89,28 @@ test("a hook's path after an expansion bunker cannot know is read as the same pa
   expect(namedPaths(text, handed, undefined, true)).toEqual(["tools/lint.py", "ci/check.sh", "web"]);
   // (A quoted word starts a command of its own: named by its extension, not as what python is handed.)
   expect([...handed]).toEqual(["ci/check.sh", "web"]);
+});
+
+test("the folders a hook runs every file of: a loop that runs its variable, run-parts (red team 11's F09)", () => {
+  const folders = new Set<string>();
+  const text = [
+    'for f in scripts/hooks.d/*; do\n  [ -x "$f" ] && "$f"\ndone',
+    'for f in "ci/pre.d"/*.sh; do sh "$f"; done',
+    "cd tools && for h in d/*; do . $h; done",
+    "run-parts --exit-on-error -a x .githooks.d",
+    // Data for a tool, the work tree's own files, and a glob in a folder's name: not taken.
+    'for f in src/*.py; do black "$f"; python3 -m py_compile "$f"; done',
+    'for f in *.sh; do sh "$f"; done',
+    'for f in pkg/*/run.sh; do sh "$f"; done',
+  ].join("\n");
+  namedPaths(text, undefined, undefined, false, folders);
+  // (After the literal cd, read from there too.)
+  expect([...folders]).toEqual(["scripts/hooks.d", "ci/pre.d", "d", "tools/d", ".githooks.d", "tools/.githooks.d"]);
+});
+
+test("other ways a hook runs a folder's files, and python's bytecode folder (red team 11's F09, attacked)", () => {
+  const folders = new Set<string>();
+  const text = ['for f in $(ls scripts/hooks.d); do "scripts/hooks.d/$f"; done', "find .githooks/pre-commit.d -type f -exec {} \\;", 'find hooks.d -name "*.sh" -exec sh {} \\;', "find src -name '*.py' -exec black {} +", "python3 -X pycache_prefix=.pycache tools/lint.py"].join("\n");
+  namedPaths(text, undefined, undefined, false, folders);
+  expect([...folders].sort()).toEqual([".githooks/pre-commit.d", ".pycache", "hooks.d", "scripts/hooks.d"]);
 });

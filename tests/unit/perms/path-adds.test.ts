@@ -40,3 +40,8 @@ test("a mise config's _.path: a string, a list over lines, the inline table, {{c
   expect(misePathDirs("/w/.config/mise/conf.d/a.toml", '[env]\n_.path = "bin"\n')).toEqual(["/w/bin"]);
   expect(["/w/mise.toml", "/w/.mise.toml", "/w/mise.local.toml", "/w/.config/mise.toml", "/w/.config/mise/config.toml", "/w/.mise/config.toml", "/w/.config/mise/conf.d/a.toml", "/w/app/config.toml", "/w/mise.txt"].map(isMiseConfig)).toEqual([true, true, true, true, true, true, true, false, false]);
 });
+
+test("layout ruby puts .direnv/bin (BUNDLE_BIN) and .direnv/ruby/bin on PATH, before either is there (red team 11's F13)", () => {
+  expect(envrcPathDirs("/nowhere/w/.envrc", "layout ruby\n")).toEqual(["/nowhere/w/.direnv/bin", "/nowhere/w/.direnv/ruby/bin"]);
+  expect(envrcPathDirs("/nowhere/w/.envrc", "layout go\nlayout_perl\n")).toEqual(["/nowhere/w/.direnv/go/bin", "/nowhere/w/.direnv/perl5/bin"]);
+});

@@ -289,6 +289,18 @@ function evilCommit(root: string): string {
   return git(root, "commit-tree", tree, "-p", "HEAD", "-m", "Restore main").trim();
 }
 
+test("reviewer's R12-02: ORIG_HEAD written `ref:refs/x` (no space, which git reads) to a ref the command made at its commit is put back", async () => {
+  const { root, gitDir, first } = await commandRepo("bunker-history-orig-nospace-");
+  git(root, "update-ref", "ORIG_HEAD", first);
+  const before = historyBefore(gitDir, root)!;
+  const evil = evilCommit(root);
+  git(root, "update-ref", "refs/backup/main", evil);
+  await Bun.write(join(gitDir, "ORIG_HEAD"), "ref:refs/backup/main\n");
+  const lines = committedRunsLater(root, before, ciWhy);
+  expect(lines.some((l) => l.startsWith("the command set .git/ORIG_HEAD to a commit no ref held, which changes .github/workflows/ci.yml"))).toBe(true);
+  expect(git(root, "rev-parse", "ORIG_HEAD").trim()).toBe(first);
+});
+
 test("red team 10 F09b: ORIG_HEAD aimed at a commit no ref holds that changes a workflow is set aside, or put back as it was; the person's reset writes nothing", async () => {
   const { root, gitDir, first } = await commandRepo("bunker-history-orig-");
   const before = historyBefore(gitDir, root)!;

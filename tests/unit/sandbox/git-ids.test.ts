@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { idAtStart, isId } from "../../../src/sandbox/git-ids.ts";
+import { idAtStart, isId, refTarget } from "../../../src/sandbox/git-ids.ts";
 
 const sha1 = "0123456789abcdef0123456789abcdef01234567";
 const sha256 = "0123456789abcdef".repeat(4);
@@ -14,4 +14,12 @@ test("an id as git reads it from a ref file or a reflog: either case, 40 or 64 d
   expect(isId(sha1.toUpperCase())).toBe(true);
   expect(isId(`${sha1} `)).toBe(false);
   expect(isId(sha1.slice(0, 39) + "g")).toBe(false);
+});
+
+test("a symbolic ref's target as git reads it: after `ref:` any whitespace or none (reviewer's R12-02)", () => {
+  expect(refTarget("ref: refs/heads/main\n")).toBe("refs/heads/main");
+  expect(refTarget("ref:refs/backup/main\n")).toBe("refs/backup/main");
+  expect(refTarget("ref:\t  refs/x")).toBe("refs/x");
+  expect(refTarget("ref:")).toBeNull();
+  expect(refTarget(`${sha1}\n`)).toBeNull();
 });

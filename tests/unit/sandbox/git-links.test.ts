@@ -6,6 +6,7 @@ import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, sy
 import { join } from "node:path";
 import { emptyGrants } from "../../../src/perms/policy.ts";
 import { detectSandbox } from "../../../src/sandbox/detect.ts";
+import { linksIn } from "../../../src/sandbox/git-links.ts";
 import { createRunBashTool } from "../../../src/tools/run-bash.ts";
 import type { ToolOutput } from "../../../src/tools/tool.ts";
 import { makeContext, unseenDir } from "../../support/context.ts";
@@ -98,4 +99,17 @@ describe.skipIf(!usable)("links a command makes in a granted git directory, in t
     expect(r).not.toContain("a link the command made");
     expect(lstatSync(join(root, ".git/hooks/person-link")).isSymbolicLink()).toBe(true);
   });
+});
+
+test("the look for links goes through the whole git directory, however many files a command adds, but not into loose-object folders (reviewer's R12-08)", () => {
+  const { root } = repo();
+  const git = join(root, ".git");
+  mkdirSync(join(git, "aaa-padding"));
+  for (let i = 0; i < 30_000; i++) writeFileSync(join(git, "aaa-padding", String(i)), "");
+  symlinkSync("../../../ref.txt", join(git, "refs/heads/zz"));
+  mkdirSync(join(git, "objects/ab"), { recursive: true });
+  symlinkSync("/etc/hostname", join(git, "objects/ab/cdef"));
+  const links = linksIn([git]);
+  expect(links.get(join(git, "refs/heads/zz"))).toBe("../../../ref.txt");
+  expect(links.has(join(git, "objects/ab/cdef"))).toBe(false);
 });

@@ -18,6 +18,9 @@ test("the configs of a workspace's repository, its worktrees' and submodules', a
     mkdirSync(join(root, ".git/modules", d), { recursive: true });
     writeFileSync(join(root, ".git/modules", d, "HEAD"), "ref: refs/heads/main\n");
   }
+  // The linked worktree's own submodule (reviewer's R12-03).
+  mkdirSync(join(root, ".git/worktrees/wt/modules/libs"), { recursive: true });
+  writeFileSync(join(root, ".git/worktrees/wt/modules/libs/HEAD"), "ref: refs/heads/main\n");
   const gitDir = join(root, ".git");
   expect(gitDirsOfFolder(root)).toEqual([gitDir]);
   expect(repositoryConfigs(gitDirsOfFolder(root)).sort()).toEqual([
@@ -26,6 +29,7 @@ test("the configs of a workspace's repository, its worktrees' and submodules', a
     join(gitDir, "modules/lib/modules/inner/config"), join(gitDir, "modules/lib/modules/inner/config.worktree"),
     join(gitDir, "modules/libs/x/config"), join(gitDir, "modules/libs/x/config.worktree"),
     join(gitDir, "worktrees/wt/config"), join(gitDir, "worktrees/wt/config.worktree"),
+    join(gitDir, "worktrees/wt/modules/libs/config"), join(gitDir, "worktrees/wt/modules/libs/config.worktree"),
   ].sort());
   // A linked worktree: the git directory its .git file names, and the common one whose config holds the remotes.
   expect(gitDirsOfFolder(linked)).toEqual([join(gitDir, "worktrees/wt"), gitDir]);
