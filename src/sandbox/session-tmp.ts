@@ -19,13 +19,19 @@ import { join } from "node:path";
 import { processFolder } from "./private-folder.ts";
 import { SESSION_TMP } from "./spec.ts";
 
-let made: string | undefined;
+let made = 0;
 
-/** The session's folder (with its `tmp` and `var-tmp`), made at the first call. */
-export function sessionTmpFolder(): string {
-  if (made && existsSync(join(made, "tmp"))) return made;
-  const dir = processFolder("bunker-tmp");
-  for (const name of Object.values(SESSION_TMP)) mkdirSync(join(dir, name), { mode: 0o700 });
-  made = dir;
-  return dir;
+/**
+ * The folder of one session (one run_bash tool: with its `tmp` and `var-tmp`), made at its first command. Each tool
+ * its own (tests run several in one process), each removed at exit.
+ */
+export function sessionTmpFolder(): () => string {
+  let dir: string | undefined;
+  const n = ++made;
+  return () => {
+    if (dir && existsSync(join(dir, "tmp"))) return dir;
+    dir = processFolder(n === 1 ? "bunker-tmp" : `bunker-tmp${n}`);
+    for (const name of Object.values(SESSION_TMP)) mkdirSync(join(dir, name), { mode: 0o700 });
+    return dir;
+  };
 }

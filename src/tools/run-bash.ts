@@ -133,6 +133,7 @@ const TAIL_INTERVAL_MS = 250;
 export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
   const shell = locateProgram("bash") ?? "/bin/sh";
   let plan: SandboxPlan | undefined;
+  const sessionTmpDir = sessionTmpFolder();
   const getPlan = () => (plan ??= planSandbox(opts.sandbox, opts.availability ?? detectSandbox()));
 
   return {
@@ -169,7 +170,7 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
       // A deny-read rule over a file git holds hides the repository's objects: looked at now, not at start (reviewer's R11-10).
       const history = p.confined && opts.deniedHistory && opts.grants ? await historyForCommand(ctx, opts.grants, opts.deniedHistory) : null;
       // One /tmp for the session's commands, made at its first confined one (session-tmp.ts).
-      const sessionTmp = p.confined ? sessionTmpFolder() : undefined;
+      const sessionTmp = p.confined ? sessionTmpDir() : undefined;
       const runOpts: RunBashOptions = {
         ...opts,
         ...(history ? { hiddenGitObjects: [...(opts.hiddenGitObjects ?? []), ...history.objects] } : {}),
