@@ -231,6 +231,41 @@ describe.skipIf(!usable)("red team 10's F11: a hook that runs its tool as a modu
   });
 });
 
+describe.skipIf(!usable)("red team 12's F14: a module file beside a namespace package a hook runs a module of (real bubblewrap)", () => {
+  test("`python3 -m tools.lint` with tools/ a namespace package (no __init__.py), `python3 -m pkg.ns.run` with pkg/ns/ one: a tools.py or pkg/ns.py a command makes (with __path__, so the hook still works) is set aside, and the next commit runs nothing planted", async () => {
+    const { base, root, home, env } = runs.workspace("bunker-named-namespace-", "");
+    const MARK = join(base, "PWNED");
+    // A module that runs its payload and then passes for the namespace package, as red team 12's did.
+    const shadow = (folder: string) => `import os; open("${MARK}", "a").write("py"); __path__ = [os.path.join(os.path.dirname(os.path.abspath(__file__)), "${folder}")]`;
+    const fake = runs.start([
+      reply([
+        toolUse("run_bash", { command: `echo '${shadow("tools")}' > tools.py && echo made` }),
+        toolUse("run_bash", { command: `echo '${shadow("ns")}' > pkg/ns.py && printf 'ELF' > tools.abi3.so && echo made` }),
+      ]),
+      reply("Done."),
+    ]);
+    for (const d of [".husky", "tools", "pkg/ns"]) mkdirSync(join(root, d), { recursive: true });
+    writeFileSync(join(root, ".husky/pre-commit"), "#!/bin/sh\npython3 -m tools.lint\npython3 -m pkg.ns.run\n");
+    chmodSync(join(root, ".husky/pre-commit"), 0o755);
+    writeFileSync(join(root, "tools/lint.py"), "print('lint ok')\n");
+    writeFileSync(join(root, "pkg/__init__.py"), "");
+    writeFileSync(join(root, "pkg/ns/run.py"), "print('run ok')\n");
+    committedRepo(root, home, ".husky");
+
+    const r = await runBunker(FLAGS, { cwd: root, env: { ...env, ANTHROPIC_BASE_URL: fake.url } });
+    expect(r.code).toBe(0);
+    const [tools, ns] = toolResults(fake.requests[1]);
+    expect(tools!.content).toContain("bunker set aside tools.py, which the command created (is run by .husky/pre-commit");
+    expect(ns!.content).toContain("bunker set aside pkg/ns.py, which the command created (is run by .husky/pre-commit");
+    expect(ns!.content).toContain("bunker set aside tools.abi3.so, which the command created (Python runs it in place of tools.py");
+    expect([existsSync(join(root, "tools.py")), existsSync(join(root, "pkg/ns.py")), existsSync(join(root, "tools.abi3.so"))]).toEqual([false, false, false]);
+
+    // The person commits: the hook runs their own tools, unchanged.
+    expect(hostGit(root, home, ["commit", "-q", "--allow-empty", "-m", "next"])).toBe(0);
+    expect(existsSync(MARK)).toBe(false);
+  });
+});
+
 // The system's python (a version manager's shim is a script the sandbox cannot follow home): the hook's and the command's.
 const systemPython = ["/usr/bin/python3", "/usr/local/bin/python3"].find((p) => existsSync(p)) ?? null;
 
