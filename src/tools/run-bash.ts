@@ -21,7 +21,7 @@ import { wallAfter, wallBefore } from "../sandbox/git-wall.ts";
 import { grantedGit, grantedGitAfter } from "../sandbox/git-grant.ts";
 import { credentialFreeCopies } from "../sandbox/git-config-copy.ts";
 import { gitDirsOfFolder, repositoryConfigs } from "../sandbox/repo-configs.ts";
-import { committedRunsLater, historyBefore, linkedWorktrees, newlyHidden, oneLook, replaceRefsMade, stagedRunsLater } from "../sandbox/git-history.ts";
+import { committedRunsLater, historyBefore, linkedWorktrees, newlyHidden, oneLook, replaceRefsMade, stagedRunsLater, statForged } from "../sandbox/git-history.ts";
 import { objectStoresBefore, objectsAfter } from "../sandbox/git-objects.ts";
 import { symrefsAfter } from "../sandbox/git-symrefs.ts";
 import { unwalkedNote } from "../sandbox/walk-gaps.ts";
@@ -262,7 +262,7 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
           ...objectLines,
           // Before the look at what moved: a ref made symbolic to a file outside refs/ is made plain, so that look judges where it leads.
           ...(spec.grantedGit?.history ?? []).flatMap((h) => symrefsAfter(h.gitDir, ctx.root)),
-          ...oneLook(() => (spec.grantedGit?.history ?? []).flatMap((h) => h.linked ? stagedRunsLater(h.worktree, h, laterWhy) : [...committedRunsLater(h.worktree, h, laterWhy), ...stagedRunsLater(h.worktree, h, laterWhy), ...replaceRefsMade(h), ...newlyHidden(h.worktree, h), ...(logs ? reflogsAfter(h.worktree, h, logs, laterWhy) : [])])),
+          ...oneLook(() => (spec.grantedGit?.history ?? []).flatMap((h) => h.linked ? [...stagedRunsLater(h.worktree, h, laterWhy), ...statForged(h.worktree, h)] : [...committedRunsLater(h.worktree, h, laterWhy), ...stagedRunsLater(h.worktree, h, laterWhy), ...replaceRefsMade(h), ...newlyHidden(h.worktree, h), ...statForged(h.worktree, h), ...(logs ? reflogsAfter(h.worktree, h, logs, laterWhy) : [])])),
         ]);
         for (const line of disarmed) ctx.ui.info(`  ${escapeControl(line)}`);
         const notes = [

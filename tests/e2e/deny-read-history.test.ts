@@ -237,3 +237,40 @@ describe.skipIf(!usable || !tmuxAvailable)("a deny-read rule in the REPL (review
     }
   }, 60_000);
 });
+
+describe.skipIf(!usable)("a command that makes the history look clean mid-session (reviewer's R12-10)", () => {
+  // .env committed once, untracked, then edited (a rotated key): the store check of its bytes as they are finds nothing.
+  // Command 1 writes .git/shallow over every commit the reflogs name (git walks no parent of them), trims the reflogs
+  // and copies a ref so the next look walks again; command 2 reads the old .env from the first commit.
+  const CUT = [
+    "cat .git/logs/HEAD .git/logs/refs/heads/main | awk '{print $1; print $2}' | grep -v '^0*$' | sort -u > .git/shallow",
+    "head -1 .git/logs/HEAD | awk '{print $2}' > first-id",
+    "for f in .git/logs/HEAD .git/logs/refs/heads/main; do tail -1 $f > l.tmp && cat l.tmp > $f; done",
+    "cp .git/refs/heads/main .git/refs/heads/x",
+  ].join("; ");
+
+  test("a shallow file written by a command does not turn the walk's answer clean: the old .env stays hidden", async () => {
+    const fake = runs.start([reply([toolUse("run_bash", { command: CUT })]), reply([toolUse("run_bash", { command: "git show $(cat first-id):.env; git log --format=%H | tail -1" })]), reply("Done.")]);
+    const { root, home, env } = runs.workspace("bunker-deny-shallow-", fake.url);
+    const g = (...args: string[]) => git(root, isolatedGitEnv(home), ...args);
+    writeFileSync(join(root, ".env"), "API_KEY=sk-OLD\nDB_PASSWORD=hunter2-UNCHANGED\n");
+    writeFileSync(join(root, "a"), "1\n");
+    g("init", "-q", "-b", "main");
+    g("add", ".");
+    g("commit", "-qm", "one");
+    g("rm", "-q", "--cached", ".env");
+    writeFileSync(join(root, ".env"), "API_KEY=sk-NEW-ROTATED\nDB_PASSWORD=hunter2-UNCHANGED\n");
+    writeFileSync(join(root, ".gitignore"), ".env\n");
+    g("add", ".gitignore");
+    g("commit", "-qm", "stop tracking .env");
+    writeFileSync(join(root, "a"), "2\n");
+    g("commit", "-qam", "three");
+    const r = await runHeadless(root, env, ["-p", "go", "--allow-run", "--allow-write=.git", "--deny-read=.env", "--no-prompt"]);
+    expect(r.code).toBe(0);
+    expect(existsSync(join(root, ".git/shallow"))).toBe(true);
+    const second = toolResults(fake.requests[2]);
+    expect(second[0]!.content).not.toContain("hunter2");
+    expect(second[0]!.content).not.toContain("sk-OLD");
+    expect(r.stderr).not.toContain("no file your deny-read rules cover is in it");
+  }, 60_000);
+});
