@@ -26,7 +26,7 @@
 // to the person and, when git fails in a command, to the model.
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
-import type { PathRules } from "../perms/policy.ts";
+import { emptyPathRules, type PathRules } from "../perms/policy.ts";
 import { isWithin } from "../perms/workspace.ts";
 import { shellQuote } from "../shell/quote.ts";
 import { globBase } from "./denied-files.ts";
@@ -408,6 +408,25 @@ export class HistoryCheck {
     this.repos = opts.deny.paths.length === 0 && opts.deny.globs.length === 0 ? [] : repositoriesSeen(opts.root, opts.home);
   }
 
+  private outliving = false;
+
+  /**
+   * bunker exiting while a walk runs (a headless turn shorter than a long history's walk): the walk is done again by a
+   * process of bunker's own that outlives it and keeps the answer, so the next session starts with it (reviewer's
+   * R12-15: each `-p` waited, then ran with the objects hidden, and no answer was ever kept).
+   */
+  private outliveExit(): void {
+    if (this.outliving || !this.opts.stateDir) return;
+    this.outliving = true;
+    process.once("exit", () => {
+      for (const repo of this.repos) {
+        const look = this.looks.get(repo.gitDir);
+        if (!look || look.answer !== undefined) continue;
+        walkAfterExit({ repo, deny: { paths: this.opts.deny.paths, globs: this.opts.deny.globs }, keep: walkedFile(this.opts.stateDir!, repo, this.opts.deny), limitMs: this.limitMs });
+      }
+    });
+  }
+
   /** Starts the looks not yet started for the refs as they are now (a REPL's start: while the person types). */
   start(): void {
     for (const repo of this.repos) this.look(repo);
@@ -430,6 +449,7 @@ export class HistoryCheck {
     look.done = after.then(() => heldByGit(repo, this.opts.deny, { keep, limitMs: this.limitMs, blobs })).catch((): Held => "unknown");
     look.done.then((a) => (look.answer = a));
     this.looks.set(repo.gitDir, look);
+    this.outliveExit();
     return look;
   }
 
@@ -466,6 +486,40 @@ export class HistoryCheck {
       this.told.set(repo.gitDir, line);
     }
     return { objects, walking };
+  }
+}
+
+/** What the walk that outlives bunker is given (argv of `bunker __history-walk`). */
+interface AfterExit {
+  repo: Repository;
+  deny: { paths: string[]; globs: string[] };
+  keep: string;
+  limitMs: number;
+}
+
+/** Starts `bunker __history-walk` in a session of its own (not ended with bunker's terminal), nothing read from it. */
+function walkAfterExit(spec: AfterExit): void {
+  const main = Bun.main;
+  // The compiled binary, or bun running the checkout's main.ts; never from a test runner or another embedding.
+  const argv = import.meta.path.startsWith("/$bunfs/") ? [process.execPath] : main.endsWith("/src/main.ts") ? [process.execPath, main] : null;
+  if (!argv) return;
+  try {
+    const child = Bun.spawn([...argv, "__history-walk", JSON.stringify(spec)], { stdio: ["ignore", "ignore", "ignore"], detached: true });
+    child.unref();
+  } catch {
+    // Not started: the next session walks again.
+  }
+}
+
+/** `bunker __history-walk SPEC`: the walk, its answer kept in the state folder, nothing printed. */
+export async function runHistoryWalk(args: string[]): Promise<number> {
+  try {
+    const spec = JSON.parse(args[0] ?? "") as AfterExit;
+    const deny = { ...emptyPathRules(), paths: spec.deny.paths, globs: spec.deny.globs };
+    await heldByGit(spec.repo, deny, { keep: spec.keep, limitMs: spec.limitMs });
+    return 0;
+  } catch {
+    return 1;
   }
 }
 

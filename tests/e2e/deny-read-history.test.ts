@@ -172,6 +172,24 @@ describe.skipIf(!usable)("a deny-read rule and a long git history (reviewer's R1
     expect(r2.stderr).not.toContain("git history");
   }, 60_000);
 
+  test("a headless run that ends while the walk runs: the walk outlives it and keeps its answer, so the next run starts with git (reviewer's R12-15)", async () => {
+    const LOG = "git log -1 --format=subject:%s";
+    const fake = runs.start([reply([toolUse("run_bash", { command: LOG })]), reply("Done.")]);
+    const { root, env, home } = longHistory(fake.url, { secret: false });
+    const r = await runHeadless(root, { ...env, BUNKER_GIT_HISTORY_WAIT_MS: "0" }, ["-p", "go", "--allow-run", "--no-prompt"]);
+    expect(r.code).toBe(0);
+    expect(toolResults(fake.requests[1])[0]!.content).toContain("bunker is still checking this repository's git history");
+    // The session is over; its walk is not.
+    const until = Date.now() + 30_000;
+    while (cacheFiles(home).length === 0 && Date.now() < until) await Bun.sleep(100);
+    expect(cacheFiles(home)).toHaveLength(1);
+    // The next run: the answer kept stands for the same refs (no walk: one would not finish in 1 ms).
+    const again = runs.start([reply([toolUse("run_bash", { command: LOG })]), reply("Done.")]);
+    const r2 = await runHeadless(root, { ...env, ANTHROPIC_BASE_URL: again.url, BUNKER_GIT_HISTORY_LIMIT_MS: "1" }, ["-p", "go", "--allow-run", "--no-prompt"]);
+    expect(r2.code).toBe(0);
+    expect(toolResults(again.requests[1])[0]!.content).toContain("subject:c");
+  }, 90_000);
+
   test("a first command that waits for the walk is said while it waits, then runs with git", async () => {
     const fake = runs.start([reply([toolUse("run_bash", { command: "git log -1 --format=subject:%s" })]), reply("Done.")]);
     const { root, env, home } = longHistory(fake.url, { secret: false, commits: 200 });
