@@ -62,7 +62,9 @@ export function repositoriesSeen(root: string, home: string): Repository[] {
     if (gitDirs.length === 0 || !isGitDir(gitDirs[0]!)) return;
     const common = gitDirs[gitDirs.length - 1]!;
     const objects = join(common, "objects");
-    out.push({ gitDir: gitDirs[0]!, top, objects: [objects, ...alternates(objects)] });
+    // Git LFS's and git-annex's stores hold tracked files' bytes outside the object store, named by hash (red team 12's F16).
+    const beside = ["lfs", "annex"].map((d) => join(common, d)).filter((d) => existsSync(d));
+    out.push({ gitDir: gitDirs[0]!, top, objects: [objects, ...alternates(objects), ...beside] });
   };
   const own = linkedGitDirs(root);
   add(own.length > 0 ? own : [join(root, ".git")], root);

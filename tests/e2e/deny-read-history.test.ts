@@ -292,3 +292,28 @@ describe.skipIf(!usable)("a command that makes the history look clean mid-sessio
     expect(r.stderr).not.toContain("no file your deny-read rules cover is in it");
   }, 60_000);
 });
+
+describe.skipIf(!usable)("a denied file tracked by Git LFS (red team 12's F16)", () => {
+  test("its bytes in .git/lfs/objects are hidden with the repository's objects", async () => {
+    const READ = "cat .git/lfs/objects/*/*/* 2>&1; echo read";
+    const fake = runs.start([reply([toolUse("run_bash", { command: READ })]), reply("Done.")]);
+    const { root, home, env } = runs.workspace("bunker-deny-lfs-", fake.url);
+    const g = (...args: string[]) => git(root, isolatedGitEnv(home), ...args);
+    const secret = "DB_PASSWORD=hunter2-lfs\n";
+    const oid = new Bun.CryptoHasher("sha256").update(secret).digest("hex");
+    g("init", "-q", "-b", "main");
+    // What `git lfs track .env && git add .env` leaves: a pointer committed, the bytes in .git/lfs/objects/OID[0:2]/OID[2:4]/OID.
+    mkdirSync(join(root, ".git/lfs/objects", oid.slice(0, 2), oid.slice(2, 4)), { recursive: true });
+    writeFileSync(join(root, ".git/lfs/objects", oid.slice(0, 2), oid.slice(2, 4), oid), secret);
+    writeFileSync(join(root, ".gitattributes"), ".env filter=lfs diff=lfs merge=lfs -text\n");
+    writeFileSync(join(root, ".env"), `version https://git-lfs.github.com/spec/v1\noid sha256:${oid}\nsize ${secret.length}\n`);
+    g("add", ".");
+    g("commit", "-qm", "lfs");
+    writeFileSync(join(root, ".env"), secret);
+    const r = await runHeadless(root, env, ["-p", "go", "--allow-run", "--deny-read=.env", "--no-prompt"]);
+    expect(r.code).toBe(0);
+    const [got] = toolResults(fake.requests[1]);
+    expect(got!.content).toContain("read");
+    expect(got!.content).not.toContain("hunter2");
+  }, 60_000);
+});
