@@ -35,6 +35,7 @@ import { realpathLoose } from "../perms/workspace.ts";
 import { hostGitAsync } from "./git-history.ts";
 import { indexStamp, refsStamp } from "./git-stamps.ts";
 import { enclosingGitDirs, linkedGitDirs } from "./spec.ts";
+import { gitDirsOfFolder } from "./repo-configs.ts";
 
 /** A repository whose history commands could read: its git directory, the folder its paths are relative to, its object stores. */
 export interface Repository {
@@ -55,11 +56,12 @@ export interface HiddenHistory {
  * and the one it is a folder of. Each with its object stores (the common directory's `objects`, and the
  * alternates it borrows from).
  */
-export function repositoriesSeen(root: string, home: string): Repository[] {
+export function repositoriesSeen(root: string, home: string, deny?: PathRules): Repository[] {
   const out: Repository[] = [];
   const add = (gitDirs: string[], top: string) => {
     // Not a repository git would read (an empty .git folder left behind): no history to hide.
     if (gitDirs.length === 0 || !isGitDir(gitDirs[0]!)) return;
+    if (out.some((r) => r.gitDir === gitDirs[0])) return;
     const common = gitDirs[gitDirs.length - 1]!;
     const objects = join(common, "objects");
     // Git LFS's and git-annex's stores hold tracked files' bytes outside the object store, named by hash (red team 12's F16).
@@ -73,7 +75,35 @@ export function repositoriesSeen(root: string, home: string): Repository[] {
   let top = dirname(root);
   while (enclosing.length > 0 && !existsSync(join(top, ".git")) && dirname(top) !== top) top = dirname(top);
   add(enclosing, top);
+  // Repositories inside the workspace that could hold a denied path (red team 12's F12: `git -C sub log -p` read a
+  // nested clone's or a submodule's history): each folder between a rule's fixed part and the workspace that is a
+  // repository's work tree, and each submodule .gitmodules names.
+  if (deny) {
+    const inside = new Set<string>();
+    for (const base of [...deny.paths, ...deny.globs.map(globBase)]) {
+      if (!isWithin(root, base)) continue;
+      for (let d = base; d !== root && isWithin(root, d); d = dirname(d)) inside.add(d);
+    }
+    for (const p of submodulePaths(root)) inside.add(p);
+    for (const d of [...inside].sort()) add(gitDirsOfFolder(d), d);
+  }
   return out;
+}
+
+/** Most submodules .gitmodules names that are looked at. */
+const MAX_SUBMODULES = 1_000;
+
+/** The work trees of the submodules the workspace's .gitmodules names (`path = X`), inside it. */
+function submodulePaths(root: string): string[] {
+  let text: string;
+  try {
+    const got = readRegularSync(join(root, ".gitmodules"), ".gitmodules", { max: 1024 * 1024 });
+    if (!got) return [];
+    text = got.bytes.toString("utf8");
+  } catch {
+    return [];
+  }
+  return [...text.matchAll(/^\s*path\s*=\s*(.+?)\s*$/gm)].map((m) => resolve(root, m[1]!)).filter((p) => p !== root && isWithin(root, p)).slice(0, MAX_SUBMODULES);
 }
 
 function isGitDir(p: string): boolean {
@@ -368,7 +398,7 @@ export async function hiddenHistory(root: string, deny: PathRules, home: string,
   const out: HiddenHistory = { objects: [], lines: [] };
   if (deny.paths.length === 0 && deny.globs.length === 0) return out;
   const limitMs = opts.limitMs ?? envMs("BUNKER_GIT_HISTORY_LIMIT_MS", LIMIT_MS);
-  for (const repo of repositoriesSeen(root, home)) {
+  for (const repo of repositoriesSeen(root, home, deny)) {
     const held = await heldByGit(repo, deny, { keep: opts.stateDir ? walkedFile(opts.stateDir, repo, deny) : null, limitMs });
     if (held === null) continue;
     out.objects.push(...repo.objects);
@@ -407,7 +437,7 @@ export class HistoryCheck {
   private readonly blobs = new Map<string, Map<string, string>>();
 
   constructor(private readonly opts: HistoryCheckOptions) {
-    this.repos = opts.deny.paths.length === 0 && opts.deny.globs.length === 0 ? [] : repositoriesSeen(opts.root, opts.home);
+    this.repos = opts.deny.paths.length === 0 && opts.deny.globs.length === 0 ? [] : repositoriesSeen(opts.root, opts.home, opts.deny);
   }
 
   private outliving = false;

@@ -317,3 +317,42 @@ describe.skipIf(!usable)("a denied file tracked by Git LFS (red team 12's F16)",
     expect(got!.content).not.toContain("hunter2");
   }, 60_000);
 });
+
+describe.skipIf(!usable)("a denied file in the history of a repository inside the workspace (red team 12's F12)", () => {
+  /** A repository at `dir` whose history holds .env (committed, then untracked). */
+  function secretRepo(dir: string, home: string) {
+    const g = (...args: string[]) => git(dir, isolatedGitEnv(home), ...args);
+    mkdirSync(dir, { recursive: true });
+    g("init", "-q", "-b", "main");
+    writeFileSync(join(dir, ".env"), "STRIPE_KEY=sk_live_TOPSECRET\n");
+    writeFileSync(join(dir, "a"), "a\n");
+    g("add", ".");
+    g("commit", "-qm", "one");
+    g("rm", "-q", "--cached", ".env");
+    g("commit", "-qm", "untrack");
+    return g;
+  }
+
+  test("a nested clone's and a submodule's objects are hidden", async () => {
+    const READ = "git -C sub log --all -p 2>&1 | grep TOPSECRET; git -C mod log --all -p 2>&1 | grep TOPSECRET; echo read";
+    const fake = runs.start([reply([toolUse("run_bash", { command: READ })]), reply("Done.")]);
+    const { root, home, env } = runs.workspace("bunker-deny-nested-", fake.url);
+    secretRepo(join(root, "sub"), home);
+    // A submodule whose git directory is .git/modules/mod, its history holding mod/.env.
+    const upstream = join(root, "..", "upstream");
+    secretRepo(upstream, home);
+    const g = (...args: string[]) => git(root, isolatedGitEnv(home), ...args);
+    g("init", "-q", "-b", "main");
+    g("-c", "protocol.file.allow=always", "submodule", "add", "-q", upstream, "mod");
+    g("commit", "-qm", "mod");
+    writeFileSync(join(root, "mod/.env"), "STRIPE_KEY=sk_live_NEW\n");
+    expect(existsSync(join(root, ".git/modules/mod/objects"))).toBe(true);
+    const r = await runHeadless(root, env, ["-p", "go", "--allow-run", "--deny-read=sub/.env", "--deny-read=mod/.env", "--no-prompt"]);
+    expect(r.code).toBe(0);
+    const [got] = toolResults(fake.requests[1]);
+    expect(got!.content).toContain("read");
+    expect(got!.content).not.toContain("TOPSECRET");
+    expect(r.stderr).toContain("of the repository at sub");
+    expect(r.stderr).toContain("of the repository at mod");
+  }, 60_000);
+});
