@@ -26,7 +26,7 @@
 // to the person and, when git fails in a command, to the model.
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
-import type { PathRules } from "../perms/policy.ts";
+import { emptyPathRules, type PathRules } from "../perms/policy.ts";
 import { isWithin } from "../perms/workspace.ts";
 import { shellQuote } from "../shell/quote.ts";
 import { globBase } from "./denied-files.ts";
@@ -35,6 +35,7 @@ import { realpathLoose } from "../perms/workspace.ts";
 import { hostGitAsync } from "./git-history.ts";
 import { indexStamp, refsStamp } from "./git-stamps.ts";
 import { enclosingGitDirs, linkedGitDirs } from "./spec.ts";
+import { gitDirsOfFolder } from "./repo-configs.ts";
 
 /** A repository whose history commands could read: its git directory, the folder its paths are relative to, its object stores. */
 export interface Repository {
@@ -55,14 +56,17 @@ export interface HiddenHistory {
  * and the one it is a folder of. Each with its object stores (the common directory's `objects`, and the
  * alternates it borrows from).
  */
-export function repositoriesSeen(root: string, home: string): Repository[] {
+export function repositoriesSeen(root: string, home: string, deny?: PathRules): Repository[] {
   const out: Repository[] = [];
   const add = (gitDirs: string[], top: string) => {
     // Not a repository git would read (an empty .git folder left behind): no history to hide.
     if (gitDirs.length === 0 || !isGitDir(gitDirs[0]!)) return;
+    if (out.some((r) => r.gitDir === gitDirs[0])) return;
     const common = gitDirs[gitDirs.length - 1]!;
     const objects = join(common, "objects");
-    out.push({ gitDir: gitDirs[0]!, top, objects: [objects, ...alternates(objects)] });
+    // Git LFS's and git-annex's stores hold tracked files' bytes outside the object store, named by hash (red team 12's F16).
+    const beside = ["lfs", "annex"].map((d) => join(common, d)).filter((d) => existsSync(d));
+    out.push({ gitDir: gitDirs[0]!, top, objects: [objects, ...alternates(objects), ...beside] });
   };
   const own = linkedGitDirs(root);
   add(own.length > 0 ? own : [join(root, ".git")], root);
@@ -71,7 +75,35 @@ export function repositoriesSeen(root: string, home: string): Repository[] {
   let top = dirname(root);
   while (enclosing.length > 0 && !existsSync(join(top, ".git")) && dirname(top) !== top) top = dirname(top);
   add(enclosing, top);
+  // Repositories inside the workspace that could hold a denied path (red team 12's F12: `git -C sub log -p` read a
+  // nested clone's or a submodule's history): each folder between a rule's fixed part and the workspace that is a
+  // repository's work tree, and each submodule .gitmodules names.
+  if (deny) {
+    const inside = new Set<string>();
+    for (const base of [...deny.paths, ...deny.globs.map(globBase)]) {
+      if (!isWithin(root, base)) continue;
+      for (let d = base; d !== root && isWithin(root, d); d = dirname(d)) inside.add(d);
+    }
+    for (const p of submodulePaths(root)) inside.add(p);
+    for (const d of [...inside].sort()) add(gitDirsOfFolder(d), d);
+  }
   return out;
+}
+
+/** Most submodules .gitmodules names that are looked at. */
+const MAX_SUBMODULES = 1_000;
+
+/** The work trees of the submodules the workspace's .gitmodules names (`path = X`), inside it. */
+function submodulePaths(root: string): string[] {
+  let text: string;
+  try {
+    const got = readRegularSync(join(root, ".gitmodules"), ".gitmodules", { max: 1024 * 1024 });
+    if (!got) return [];
+    text = got.bytes.toString("utf8");
+  } catch {
+    return [];
+  }
+  return [...text.matchAll(/^\s*path\s*=\s*(.+?)\s*$/gm)].map((m) => resolve(root, m[1]!)).filter((p) => p !== root && isWithin(root, p)).slice(0, MAX_SUBMODULES);
 }
 
 function isGitDir(p: string): boolean {
@@ -366,7 +398,7 @@ export async function hiddenHistory(root: string, deny: PathRules, home: string,
   const out: HiddenHistory = { objects: [], lines: [] };
   if (deny.paths.length === 0 && deny.globs.length === 0) return out;
   const limitMs = opts.limitMs ?? envMs("BUNKER_GIT_HISTORY_LIMIT_MS", LIMIT_MS);
-  for (const repo of repositoriesSeen(root, home)) {
+  for (const repo of repositoriesSeen(root, home, deny)) {
     const held = await heldByGit(repo, deny, { keep: opts.stateDir ? walkedFile(opts.stateDir, repo, deny) : null, limitMs });
     if (held === null) continue;
     out.objects.push(...repo.objects);
@@ -405,7 +437,26 @@ export class HistoryCheck {
   private readonly blobs = new Map<string, Map<string, string>>();
 
   constructor(private readonly opts: HistoryCheckOptions) {
-    this.repos = opts.deny.paths.length === 0 && opts.deny.globs.length === 0 ? [] : repositoriesSeen(opts.root, opts.home);
+    this.repos = opts.deny.paths.length === 0 && opts.deny.globs.length === 0 ? [] : repositoriesSeen(opts.root, opts.home, opts.deny);
+  }
+
+  private outliving = false;
+
+  /**
+   * bunker exiting while a walk runs (a headless turn shorter than a long history's walk): the walk is done again by a
+   * process of bunker's own that outlives it and keeps the answer, so the next session starts with it (reviewer's
+   * R12-15: each `-p` waited, then ran with the objects hidden, and no answer was ever kept).
+   */
+  private outliveExit(): void {
+    if (this.outliving || !this.opts.stateDir) return;
+    this.outliving = true;
+    process.once("exit", () => {
+      for (const repo of this.repos) {
+        const look = this.looks.get(repo.gitDir);
+        if (!look || look.answer !== undefined) continue;
+        walkAfterExit({ repo, deny: { paths: this.opts.deny.paths, globs: this.opts.deny.globs }, keep: walkedFile(this.opts.stateDir!, repo, this.opts.deny), limitMs: this.limitMs });
+      }
+    });
   }
 
   /** Starts the looks not yet started for the refs as they are now (a REPL's start: while the person types). */
@@ -430,6 +481,7 @@ export class HistoryCheck {
     look.done = after.then(() => heldByGit(repo, this.opts.deny, { keep, limitMs: this.limitMs, blobs })).catch((): Held => "unknown");
     look.done.then((a) => (look.answer = a));
     this.looks.set(repo.gitDir, look);
+    this.outliveExit();
     return look;
   }
 
@@ -466,6 +518,40 @@ export class HistoryCheck {
       this.told.set(repo.gitDir, line);
     }
     return { objects, walking };
+  }
+}
+
+/** What the walk that outlives bunker is given (argv of `bunker __history-walk`). */
+interface AfterExit {
+  repo: Repository;
+  deny: { paths: string[]; globs: string[] };
+  keep: string;
+  limitMs: number;
+}
+
+/** Starts `bunker __history-walk` in a session of its own (not ended with bunker's terminal), nothing read from it. */
+function walkAfterExit(spec: AfterExit): void {
+  const main = Bun.main;
+  // The compiled binary, or bun running the checkout's main.ts; never from a test runner or another embedding.
+  const argv = import.meta.path.startsWith("/$bunfs/") ? [process.execPath] : main.endsWith("/src/main.ts") ? [process.execPath, main] : null;
+  if (!argv) return;
+  try {
+    const child = Bun.spawn([...argv, "__history-walk", JSON.stringify(spec)], { stdio: ["ignore", "ignore", "ignore"], detached: true });
+    child.unref();
+  } catch {
+    // Not started: the next session walks again.
+  }
+}
+
+/** `bunker __history-walk SPEC`: the walk, its answer kept in the state folder, nothing printed. */
+export async function runHistoryWalk(args: string[]): Promise<number> {
+  try {
+    const spec = JSON.parse(args[0] ?? "") as AfterExit;
+    const deny = { ...emptyPathRules(), paths: spec.deny.paths, globs: spec.deny.globs };
+    await heldByGit(spec.repo, deny, { keep: spec.keep, limitMs: spec.limitMs });
+    return 0;
+  } catch {
+    return 1;
   }
 }
 
