@@ -93,7 +93,20 @@ export async function buildApp(config: Config, ui: TerminalUI, greet?: (modelNam
   // bwrap to probe it costs more than the rest of start-up, and its module pulls in the
   // network code), and said once then if there is none.
   let sandboxed: boolean | undefined;
+  // A --deny-run program the sandbox cannot hide (a multi-call binary's applet, bunker's own shell: reviewer's R11-08),
+  // said once. Looked up only under --deny-run, and never before a headless turn's first request: the look reads
+  // every PATH folder (2,000 file-system calls for --deny-run=perl: reviewer's R12-05).
+  let denyRunSaid = false;
+  const denyRunNotice = async (): Promise<void> => {
+    const denyRun = config.grants.deny.run;
+    if (denyRunSaid || config.sandbox === "off" || (denyRun.programs.length === 0 && denyRun.patterns.length === 0)) return;
+    denyRunSaid = true;
+    const { deniedProgramsHeld, deniedRunNotes } = await import("./sandbox/denied-programs.ts");
+    const { commandStarters } = await import("./tools/run-bash.ts");
+    for (const line of deniedRunNotes(deniedProgramsHeld(denyRun, process.env.PATH ?? "", commandStarters()).notHeld)) ui.info(pc.yellow(escapeControl(line)));
+  };
   const probeSandbox = async (): Promise<void> => {
+    await denyRunNotice();
     if (sandboxed !== undefined) return;
     const { detectSandbox, planSandbox, sandboxStartupNotice } = await import("./sandbox/detect.ts");
     if (sandboxed !== undefined) return;
@@ -131,14 +144,9 @@ export async function buildApp(config: Config, ui: TerminalUI, greet?: (modelNam
   });
   const registry = new ToolRegistry(allTools(config));
   for (const warning of config.startupWarnings) ui.info(pc.yellow(escapeControl(warning)));
-  // A --deny-run program the sandbox cannot hide (a multi-call binary's applet, bunker's own shell): said at start
-  // (reviewer's R11-08). Looked up only under --deny-run: a few names on PATH.
-  const denyRun = config.grants.deny.run;
-  if (config.sandbox !== "off" && (denyRun.programs.length > 0 || denyRun.patterns.length > 0)) {
-    const { deniedProgramsHeld, deniedRunNotes } = await import("./sandbox/denied-programs.ts");
-    const { commandStarters } = await import("./tools/run-bash.ts");
-    for (const line of deniedRunNotes(deniedProgramsHeld(denyRun, process.env.PATH ?? "", commandStarters()).notHeld)) ui.info(pc.yellow(escapeControl(line)));
-  }
+  // At a prompt, a --deny-run program the sandbox cannot hide is said at start, before the person asks for anything;
+  // a headless turn says it when a command is first judged (probeSandbox), and one that runs none never looks.
+  if (!config.print) await denyRunNotice();
   // At a prompt the person hears about a missing sandbox before the first command; a headless turn may need none.
   // MCP servers start now, in the same sandbox: what it cannot keep from them is said before they start (red team 6's F11d).
   // A copy of bunker's binary (if it is replaced mid-session) and the mount checker's list go where no sandbox looks.

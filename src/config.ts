@@ -49,8 +49,9 @@ export interface Config {
   /** Shown once at start-up: rules-file entries that were ignored, and why. */
   startupWarnings: string[];
   /**
-   * Object stores of repositories that hold a file a deny-read rule covers (in the index or history): hidden from
-   * commands and MCP servers. Found by buildApp at start, only when a deny-read rule exists (denied-history.ts).
+   * Object stores of repositories that hold a file a deny-read rule covers (in the index or history), or whose history
+   * was not yet looked at: hidden from MCP servers, for their session. Found by buildApp before they start, only when a
+   * deny-read rule exists (denied-history.ts); commands ask the session's look anew before each one.
    */
   hiddenGitObjects?: string[];
   resume: ResumeRequest | undefined;

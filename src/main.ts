@@ -27,6 +27,11 @@ async function main(): Promise<number> {
     const { runMountCheck } = await import("./sandbox/mount-check.ts");
     return runMountCheck(argv.slice(1));
   }
+  // After a session that exited while its deny-read history walk ran: the walk, kept for the next (src/sandbox/denied-history.ts).
+  if (argv[0] === "__history-walk") {
+    const { runHistoryWalk } = await import("./sandbox/denied-history.ts");
+    return runHistoryWalk(argv.slice(1));
+  }
   // Answer at once, before the flag parser and permission code are loaded.
   // console.log, not process.stdout.write: the first touch of process.stdout
   // builds a Node stream and costs more than the rest of start-up.

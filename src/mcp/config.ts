@@ -15,8 +15,10 @@ import { sanitize } from "./naming.ts";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { importCandidates } from "./local-imports.ts";
 import { isWithin } from "../perms/workspace.ts";
-import { folderEntries, moduleFiles, moduleNames, nodeCandidates, pythonModulesIn, pythonSiblings } from "../perms/run-entry.ts";
-import { namedPaths } from "../perms/named-scripts.ts";
+// Required by a project server's consent hash only: a run with no such server loads neither (their tables, built on
+// load, cost a read-only headless turn 0.3-0.4 ms before its first request: issue 17).
+const runEntry = () => require("../perms/run-entry.ts") as typeof import("../perms/run-entry.ts");
+const namedScripts = () => require("../perms/named-scripts.ts") as typeof import("../perms/named-scripts.ts");
 
 export type McpSource = "user" | "project";
 
@@ -185,6 +187,8 @@ export const PACKAGE_BOUNDS = { files: 2000, bytes: 32 * 1024 * 1024, depth: 12 
  * A definition that names no file here hashes as before.
  */
 function projectServerHash(raw: unknown, transport: { command: string; args: string[]; env: Record<string, string> }, root: string): string {
+  const { folderEntries, moduleFiles, moduleNames, nodeCandidates, pythonModulesIn, pythonSiblings } = runEntry();
+  const { namedPaths } = namedScripts();
   const words = [transport.command, ...transport.args, ...Object.values(transport.env).flatMap((v) => v.split(/[\s:]+/))];
   const code: [string, string][] = [];
   // Each code file read, with where Python finds its top-level imports (the script's folder; the workspace for -m).

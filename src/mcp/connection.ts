@@ -75,6 +75,16 @@ export class McpConnection {
 
   /** Starts (or restarts) the server; never throws: failure is a state with a reason. */
   start(): Promise<void> {
+    this.relaunched = false;
+    return this.attempt();
+  }
+
+  /** A start that failed only because a socket masked for it went away before bwrap started, launched once more. */
+  private relaunched = false;
+  private socketVanished: ((firstLine: string, exitCode: number | null) => boolean) | undefined;
+  private relaunchFor = 0;
+
+  private attempt(): Promise<void> {
     const gen = ++this.generation;
     this.state = "starting";
     this.reason = "";
@@ -83,7 +93,14 @@ export class McpConnection {
     this.prompts = [];
     this.garbage = 0;
     this.stderrTail.length = 0;
-    this.ready = this.connect(gen).catch((err: unknown) => {
+    this.ready = this.connect(gen).catch(async (err: unknown) => {
+      if (this.relaunchFor === gen) {
+        // Looked at again and started once more: the promise callers wait on settles with that start.
+        this.relaunchFor = 0;
+        this.relaunched = true;
+        await this.dispose();
+        return this.attempt();
+      }
       if (gen !== this.generation) return;
       const why = this.explain(err);
       void this.dispose();
@@ -144,6 +161,8 @@ export class McpConnection {
       return url.pathname.endsWith("/sse") ? new SSEClientTransport(url, { requestInit }) : new StreamableHTTPClientTransport(url, { requestInit });
     }
     const l = await launchStdio(this.def, this.launch);
+    this.launch.beforeSpawn?.();
+    this.socketVanished = l.socketVanished;
     this.launched = true;
     this.sandboxed = l.sandboxed;
     this.network = l.network;
@@ -169,6 +188,12 @@ export class McpConnection {
 
   private onClose(gen: number): void {
     if (gen !== this.generation) return;
+    const code = this.transport instanceof SandboxedStdioTransport ? this.transport.exitCode : null;
+    if (this.state === "starting" && !this.relaunched && this.socketVanished?.(this.stderrTail[0] ?? "", code)) {
+      // Not a failure of the server's: the start's pending handshake fails now, and its catch starts it again.
+      this.relaunchFor = gen;
+      return;
+    }
     if (this.state === "ready" || this.state === "starting") {
       const was = this.state;
       this.generation++;

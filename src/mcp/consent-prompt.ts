@@ -26,6 +26,12 @@ function describeView(def: McpServerDef, view: LaunchView): string[] {
   lines.push(view.readable.length
     ? `${pc.dim("also sees, read-only:")} ${pc.yellow(escapeControl(view.readable.join(", ")))}`
     : pc.dim("sees nothing else of this machine but the system and toolchain directories"));
+  // Its `write` folders: one a deny-write rule covers whole is read-only to it (a deny wins over the grant).
+  for (const w of view.writes ?? []) {
+    const path = escapeControl(w.path);
+    if (w.readOnlyBy) lines.push(`${pc.dim("may write:")} ${path} ${pc.yellow(`— READ-ONLY to it: the deny-write rule ${escapeControl(w.readOnlyBy)} covers it`)}`);
+    else lines.push(`${pc.dim("may write:")} ${pc.yellow(path)}${w.partly ? pc.dim(" (what your deny-write rules name in it stays read-only)") : ""}`);
+  }
   if (view.notShown.length) {
     const first = escapeControl(view.notShown[0]!);
     lines.push(`${pc.dim("named but NOT shown to it (outside the workspace):")} ${escapeControl(view.notShown.join(", "))}`);

@@ -8,13 +8,14 @@ import { existsSync, mkdirSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { isWithin, realpathLoose } from "../perms/workspace.ts";
-import { isSocket, socketsMasked } from "../sandbox/sockets.ts";
+import { isSocket, socketsMasked, vanishedSocketMask } from "../sandbox/sockets.ts";
 import { canRefuseUnixSockets, NO_UNIX_SUBCOMMAND } from "../sandbox/no-unix-sockets.ts";
 import { selfInvocation } from "../self-command.ts";
 import { confine, locateProgram, type SandboxPlan } from "../sandbox/detect.ts";
 import { hostProgram } from "../sandbox/host-program.ts";
 import { scrubEnv, withGitHardening, withoutUpdateChecks } from "../sandbox/env.ts";
 import { hostView, type SandboxSpec } from "../sandbox/spec.ts";
+import { globBase } from "../sandbox/denied-files.ts";
 import { stateDirMade, stateDirView } from "../sandbox/state-dir.ts";
 import { wallAfter, wallBefore, type WallState } from "../sandbox/git-wall.ts";
 import { laterMatch } from "../perms/runs-later.ts";
@@ -49,6 +50,8 @@ export interface LaunchContext {
   deniedRead?: string[];
   /** --deny-write paths and globs: held in a server's `write` folders as in a command's writable folders (red team 11's F07); bare, none is written. */
   deniedWrite?: PathRules;
+  /** Called after the sandbox is planned and before it starts (tests: what changes on the machine in between). */
+  beforeSpawn?: () => void;
 }
 
 export interface Launch {
@@ -63,6 +66,11 @@ export interface Launch {
   stateDir: string;
   /** Stops what the launch started besides the server (its network proxy). */
   close(): Promise<void>;
+  /**
+   * Whether it exited before it started because a socket masked for it went away before bwrap started (bwrap's
+   * first line on stderr, its exit status): then it is launched once more, after a fresh look (as a command is).
+   */
+  socketVanished?(firstLine: string, exitCode: number | null): boolean;
   /**
    * The git wall's walk of its `write` folders after a tool call (git-wall.ts, as after a command): what the server
    * planted for the person's git and tools, disarmed or set aside; one line per thing done.
@@ -132,6 +140,11 @@ function serverGrants(def: McpServerDef, denyHosts: string[]): (target: string) 
 /** How a server will run: what the consent question shows, and exactly what launchStdio mounts. */
 export interface LaunchView extends ServerView {
   sandboxed: boolean;
+  /**
+   * Its `write` folders that are there: each with the deny-write rule that makes it read-only whole (`readOnlyBy`,
+   * as launchStdio shows it), or whether such rules name something in it (`partly`: that part read-only).
+   */
+  writes?: { path: string; readOnlyBy?: string; partly?: boolean }[];
   network: Launch["network"];
   /** What "all-but" leaves out: the --deny-net hosts. */
   deniedHosts?: string[];
@@ -160,7 +173,15 @@ function viewOf(def: McpServerDef, ctx: LaunchContext, program: string | null, h
   });
   // What the person granted: the whole network (bare --allow-net), or its `net` list through the proxy.
   const network = ctx.allowNetAll ? "all" : ctx.allowNetAllBut ? "all-but" : def.net.length > 0 && !ctx.denyAllNet ? "hosts" : "none";
-  return { ...view, sandboxed: ctx.plan.confined, network: ctx.plan.confined ? network : "all", deniedHosts: ctx.denyHosts };
+  const deny = ctx.deniedWrite;
+  const writes = def.write.filter((p) => existsSync(p)).map((path) => {
+    const real = realpathLoose(path).real;
+    const by = ctx.plan.confined && deny ? deniedWholeBy(deny, real) : null;
+    // A denied path in it, or a glob that can match something in it (its fixed part in the folder, or holding it).
+    const partly = ctx.plan.confined && deny && !by ? deny.paths.some((d) => isWithin(real, d)) || deny.globs.some((g) => isWithin(real, globBase(g)) || isWithin(globBase(g), real)) : false;
+    return { path, ...(by ? { readOnlyBy: by } : {}), ...(partly ? { partly: true } : {}) };
+  });
+  return { ...view, sandboxed: ctx.plan.confined, network: ctx.plan.confined ? network : "all", deniedHosts: ctx.denyHosts, ...(writes.length > 0 ? { writes } : {}) };
 }
 
 /**
@@ -275,6 +296,7 @@ export async function launchStdio(def: McpServerDef, ctx: LaunchContext): Promis
     stateDir: state,
     close: async () => void (await net?.close()),
     afterCall: wall?.after ?? (() => []),
+    ...(masked.spec !== spec ? { socketVanished: (line: string, code: number | null) => vanishedSocketMask(line, code, spec, masked.spec) !== null } : {}),
   };
 }
 

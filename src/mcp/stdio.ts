@@ -54,8 +54,11 @@ export class SandboxedStdioTransport implements Transport {
     });
     this.proc = proc;
     void this.readLines(proc.stdout, MAX_MESSAGE_BYTES, (line) => this.onLine(line));
-    void this.readLines(proc.stderr, 64 * 1024, (line) => this.hooks.onStderr(line));
-    void proc.exited.then((code) => {
+    const stderrRead = this.readLines(proc.stderr, 64 * 1024, (line) => this.hooks.onStderr(line));
+    // Its last words read before the close is said (bwrap's one line when it could not start it: connection.ts), a
+    // little while at most (a child of it may hold stderr open).
+    void proc.exited.then(async (code) => {
+      await Promise.race([stderrRead, Bun.sleep(200)]);
       this.exitCode = proc.signalCode ? 128 + (SIGNALS[proc.signalCode] ?? 0) : code;
       this.proc = undefined;
       this.onclose?.();

@@ -42,14 +42,17 @@ export function moduleNames(args: readonly string[]): string[] {
 
 /**
  * The files, relative to the folder Python finds top-level modules in, that `python -m NAME` may run: each
- * enclosing package's `__init__.py`, and the module as a file, or as a package (its `__init__.py` and
- * `__main__.py`, which Python takes before a file of the same name).
+ * enclosing package's `__init__.py`, or the module file of its name beside it (`tools.py` for `-m tools.lint`:
+ * Python takes a module file before a namespace package, a folder without `__init__.py`, and one that sets
+ * `__path__` still finds tools/lint.py: red team 12's F14; its .pyc and extension modules follow it, pythonSiblings),
+ * and the module as a file, or as a package (its `__init__.py` and `__main__.py`, which Python takes before a
+ * file of the same name).
  */
 export function moduleFiles(name: string): string[] {
   if (!MODULE.test(name)) return [];
   const parts = name.split(".");
   const out: string[] = [];
-  for (let i = 1; i < parts.length; i++) out.push(`${parts.slice(0, i).join("/")}/__init__.py`);
+  for (let i = 1; i < parts.length; i++) out.push(`${parts.slice(0, i).join("/")}/__init__.py`, `${parts.slice(0, i).join("/")}.py`);
   const whole = parts.join("/");
   out.push(`${whole}.py`, `${whole}/__init__.py`, `${whole}/__main__.py`);
   return out;

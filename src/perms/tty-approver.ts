@@ -134,6 +134,17 @@ export class TtyApprover implements Approver {
     return columns ? Math.max(20, columns - 4) : undefined;
   }
 
+  /** The title and the details as clack's log draws them at the terminal's width now, wrapped inside the box. */
+  private header(title: string, details: string[]): string {
+    // Wrapped inside the box: the terminal's own wrap would cut mid-word and leave the "│" gutter.
+    const columns = (this.output as { columns?: number }).columns;
+    let text = "";
+    const sink = Object.create(this.output, { write: { value: (chunk: string) => ((text += chunk), true) } }) as Writable;
+    log.step(wrapInBox([title], columns).join("\n"), { output: sink });
+    if (details.length > 0) log.message(wrapInBox(details, columns), { output: sink, spacing: 0 });
+    return text;
+  }
+
   ask(req: PermRequest): Promise<ApprovalAnswer> {
     const next = this.queue.then(() => this.askNow(req));
     this.queue = next.catch(() => undefined);
@@ -145,10 +156,12 @@ export class TtyApprover implements Approver {
     // What asked ended while an earlier question was open: this one is never shown.
     if (signal?.aborted) return withdrawn(signal);
     const { title, details, question, options, denyPrompt, whole } = this.describe(req);
-    // Wrapped inside the box: the terminal's own wrap would cut mid-word and leave the "│" gutter.
-    const columns = (this.output as { columns?: number }).columns;
-    log.step(wrapInBox([title], columns).join("\n"), { output: this.output });
-    if (details.length > 0) log.message(wrapInBox(details, columns), { output: this.output, spacing: 0 });
+    // What the question is about, above it; drawn again for a new width while the question is open (N11-15).
+    const above = { text: this.header(title, details), redraw: () => {
+      const again = this.describe(req);
+      return this.header(again.title, again.details);
+    } };
+    this.output.write(above.text);
 
     // Escape or Ctrl+C: the closed question says it in one line, where its answer would be.
     const cancelled = req.byPerson ? REFUSED : REFUSED_STOPPED;
@@ -156,7 +169,7 @@ export class TtyApprover implements Approver {
     let stopsTurn: boolean;
     for (;;) {
       // 1..N pick an option at once, as do y (yes, this once) and n (no).
-      ({ answer: choice, stopsTurn } = await this.watchingCancel((input) => selectKeys<Choice>({ message: question, options, letters: { y: "once", n: "deny" }, cancelled, input, output: this.output, signal }), req));
+      ({ answer: choice, stopsTurn } = await this.watchingCancel((input) => selectKeys<Choice>({ message: question, options, letters: { y: "once", n: "deny" }, cancelled, input, output: this.output, signal, above }), req));
       // The person's Escape or Ctrl+C stops the turn, which ends what asked (a fetch, a command) at once: still their no, not a withdrawal.
       if (stopsTurn) return { answer: "deny", stopsTurn };
       if (signal?.aborted) return withdrawn(signal);

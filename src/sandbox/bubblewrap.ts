@@ -30,6 +30,7 @@ function mountArgs(m: Mount, sizeOf: (path: string) => string[]): string[] {
     case "empty":
       return m.writable ? [...sizeOf(m.path), "--tmpfs", m.path] : ["--tmpfs", m.path, "--remount-ro", m.path];
     case "kept":
+      // Read-only (the session's /tmp for a line that only reads) once the mount points in it are made: below.
       return ["--bind", m.source, m.path];
     case "mask":
       // A file becomes /dev/null (--ro-bind would mount it nodev: unreadable rather than empty).
@@ -67,6 +68,8 @@ export function bubblewrapArgs(spec: SandboxSpec, argv: string[], bwrap = "bwrap
   for (const m of mounts) if (m.path !== "/" && !(rootGranted && m.kind === "link")) args.push(...mountArgs(m, sizeOf));
   // A mask that keeps mounts inside it is made read-only once they are in place (their mount points are made in it).
   for (const m of mounts) if (m.kind === "mask" && m.keeps) args.push("--remount-ro", m.path);
+  // So is a read-only folder of bunker's (a workspace or home in /tmp has its mount point made in the session's /tmp).
+  for (const m of mounts) if (m.kind === "kept" && !m.writable) args.push("--remount-ro", m.path);
   // /run is private (it holds sockets: docker, databases, the session bus, agents); the resolver's, when networked.
   if (spec.allowNet) args.push("--ro-bind-try", "/run/systemd/resolve", "/run/systemd/resolve");
   if (spec.netProxy && !spec.allowNet) args.push(...proxyBwrapArgs(spec.netProxy));

@@ -26,7 +26,7 @@
 // to the person and, when git fails in a command, to the model.
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
-import type { PathRules } from "../perms/policy.ts";
+import { emptyPathRules, type PathRules } from "../perms/policy.ts";
 import { isWithin } from "../perms/workspace.ts";
 import { shellQuote } from "../shell/quote.ts";
 import { globBase } from "./denied-files.ts";
@@ -35,6 +35,7 @@ import { realpathLoose } from "../perms/workspace.ts";
 import { hostGitAsync } from "./git-history.ts";
 import { indexStamp, refsStamp } from "./git-stamps.ts";
 import { enclosingGitDirs, linkedGitDirs } from "./spec.ts";
+import { gitDirsOfFolder } from "./repo-configs.ts";
 
 /** A repository whose history commands could read: its git directory, the folder its paths are relative to, its object stores. */
 export interface Repository {
@@ -55,14 +56,17 @@ export interface HiddenHistory {
  * and the one it is a folder of. Each with its object stores (the common directory's `objects`, and the
  * alternates it borrows from).
  */
-export function repositoriesSeen(root: string, home: string): Repository[] {
+export function repositoriesSeen(root: string, home: string, deny?: PathRules): Repository[] {
   const out: Repository[] = [];
   const add = (gitDirs: string[], top: string) => {
     // Not a repository git would read (an empty .git folder left behind): no history to hide.
     if (gitDirs.length === 0 || !isGitDir(gitDirs[0]!)) return;
+    if (out.some((r) => r.gitDir === gitDirs[0])) return;
     const common = gitDirs[gitDirs.length - 1]!;
     const objects = join(common, "objects");
-    out.push({ gitDir: gitDirs[0]!, top, objects: [objects, ...alternates(objects)] });
+    // Git LFS's and git-annex's stores hold tracked files' bytes outside the object store, named by hash (red team 12's F16).
+    const beside = ["lfs", "annex"].map((d) => join(common, d)).filter((d) => existsSync(d));
+    out.push({ gitDir: gitDirs[0]!, top, objects: [objects, ...alternates(objects), ...beside] });
   };
   const own = linkedGitDirs(root);
   add(own.length > 0 ? own : [join(root, ".git")], root);
@@ -71,7 +75,35 @@ export function repositoriesSeen(root: string, home: string): Repository[] {
   let top = dirname(root);
   while (enclosing.length > 0 && !existsSync(join(top, ".git")) && dirname(top) !== top) top = dirname(top);
   add(enclosing, top);
+  // Repositories inside the workspace that could hold a denied path (red team 12's F12: `git -C sub log -p` read a
+  // nested clone's or a submodule's history): each folder between a rule's fixed part and the workspace that is a
+  // repository's work tree, and each submodule .gitmodules names.
+  if (deny) {
+    const inside = new Set<string>();
+    for (const base of [...deny.paths, ...deny.globs.map(globBase)]) {
+      if (!isWithin(root, base)) continue;
+      for (let d = base; d !== root && isWithin(root, d); d = dirname(d)) inside.add(d);
+    }
+    for (const p of submodulePaths(root)) inside.add(p);
+    for (const d of [...inside].sort()) add(gitDirsOfFolder(d), d);
+  }
   return out;
+}
+
+/** Most submodules .gitmodules names that are looked at. */
+const MAX_SUBMODULES = 1_000;
+
+/** The work trees of the submodules the workspace's .gitmodules names (`path = X`), inside it. */
+function submodulePaths(root: string): string[] {
+  let text: string;
+  try {
+    const got = readRegularSync(join(root, ".gitmodules"), ".gitmodules", { max: 1024 * 1024 });
+    if (!got) return [];
+    text = got.bytes.toString("utf8");
+  } catch {
+    return [];
+  }
+  return [...text.matchAll(/^\s*path\s*=\s*(.+?)\s*$/gm)].map((m) => resolve(root, m[1]!)).filter((p) => p !== root && isWithin(root, p)).slice(0, MAX_SUBMODULES);
 }
 
 function isGitDir(p: string): boolean {
@@ -125,7 +157,7 @@ function denied(deny: PathRules, top: string): (rel: string) => boolean {
   };
 }
 
-export type Held = { path: string; where: "index" | "history" | "store" } | "unknown" | "timeout" | null;
+export type Held = { path: string; where: "index" | "history" | "store" | "kept" } | "unknown" | "timeout" | null;
 
 /**
  * How long bunker waits for a walk before a command (once per state of the refs), before MCP servers start (an answer
@@ -134,6 +166,8 @@ export type Held = { path: string; where: "index" | "history" | "store" } | "unk
  */
 const WAIT_MS = 10_000;
 export const MCP_WAIT_MS = 2_000;
+/** A wait longer than this is said while it lasts. */
+const SAY_WAIT_MS = 1_000;
 const LIMIT_MS = 10 * 60_000;
 const QUICK_MS = 10_000;
 /** More start points than this (refs and reflog entries) are walked, but not kept. */
@@ -144,10 +178,18 @@ const envMs = (name: string, fallback: number) => {
   return process.env[name] !== undefined && Number.isFinite(n) && n >= 0 ? n : fallback;
 };
 
+const OBJECT_ID = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
+/** Most blob ids of denied paths remembered (a secret has few versions; more are walked, the first ones kept). */
+const MAX_BLOBS = 10_000;
+/** Most lines of a shallow file checked (a clone's has one per branch it cut). */
+const MAX_SHALLOW = 10_000;
+
 /** What the last walk of a repository found, for the rules it was asked about, and the commits it started from. */
 interface Walked {
   tips: string[];
   held: string | null;
+  /** The blob ids the denied paths had wherever the walk found them (R12-10: looked for in the store at every later look). */
+  blobs?: string[];
 }
 
 function readWalked(file: string | null): Walked | null {
@@ -156,6 +198,7 @@ function readWalked(file: string | null): Walked | null {
     const got = readRegularSync(file, file, { max: 64 * 1024 * 1024 });
     if (!got) return null;
     const w = JSON.parse(got.bytes.toString("utf8")) as Walked;
+    if (w.blobs !== undefined && !(Array.isArray(w.blobs) && w.blobs.every((b) => typeof b === "string" && OBJECT_ID.test(b)))) return null;
     return Array.isArray(w.tips) && w.tips.every((t) => typeof t === "string") && (w.held === null || typeof w.held === "string") ? w : null;
   } catch {
     return null;
@@ -205,7 +248,7 @@ async function inStore(repo: Repository, deny: PathRules, specs: string[] | null
  * entry); "unknown" when git cannot say, "timeout" when the walk ran past `limitMs`. With `keep`, the answer for the
  * history is read from and kept in that file (walkedFile), with the commits the walk started from.
  */
-export async function heldByGit(repo: Repository, deny: PathRules, opts: { keep?: string | null; limitMs?: number; signal?: AbortSignal } = {}): Promise<Held> {
+export async function heldByGit(repo: Repository, deny: PathRules, opts: { keep?: string | null; limitMs?: number; signal?: AbortSignal; blobs?: Map<string, string> } = {}): Promise<Held> {
   const specs = pathspecs(deny, repo.top);
   if (specs !== null && specs.length === 0) return null;
   const limitMs = opts.limitMs ?? envMs("BUNKER_GIT_HISTORY_LIMIT_MS", LIMIT_MS);
@@ -213,33 +256,91 @@ export async function heldByGit(repo: Repository, deny: PathRules, opts: { keep?
   const git = (args: string[], stdin?: string, timeoutMs = QUICK_MS) => hostGitAsync(repo.gitDir, args, { worktree: repo.top, timeoutMs, ...(stdin === undefined ? {} : { stdin }), ...(opts.signal ? { signal: opts.signal } : {}) });
   const names = (out: string) => out.split("\0").map((n) => n.replace(/^\n+/, "")).filter((n) => n !== "");
   const match = specs === null ? denied(deny, repo.top) : () => true;
-  const index = await git(["ls-files", "-z", "--cached", "--", ...(specs ?? [])]);
+  // The denied paths' blobs seen so far (this session's looks, and the kept answer's): an object is what a command reads,
+  // reachable or not, so while one is in the store the answer stays "held" (R12-10: refs re-pointed, reflogs trimmed,
+  // .git/shallow written, and a walk that no longer reaches the commit must not open the store).
+  const blobs = opts.blobs ?? new Map<string, string>();
+  const kept = readWalked(opts.keep ?? null);
+  for (const b of kept?.blobs ?? []) if (blobs.size < MAX_BLOBS && !blobs.has(b)) blobs.set(b, kept?.held ?? b);
+  const index = await git(["ls-files", "-z", "--cached", "-s", "--", ...(specs ?? [])]);
   if (index === null || index === "timeout") return index === null ? "unknown" : "timeout";
-  const staged = names(index).find(match);
-  if (staged !== undefined) return { path: staged, where: "index" };
+  // `mode id stage\tpath`
+  const staged = names(index).map((l) => ({ id: l.split(" ")[1] ?? "", path: l.slice(l.indexOf("\t") + 1) })).filter((e) => match(e.path));
+  for (const e of staged) if (OBJECT_ID.test(e.id) && blobs.size < MAX_BLOBS) blobs.set(e.id, e.path);
+  if (staged.length > 0) return { path: staged[0]!.path, where: "index" };
+  // A shallow file says which commits' parents git does not walk to: one a command wrote over commits whose parents
+  // are in the store hides history from the walk (R12-10), so the walk's answer could not be trusted.
+  const shallow = await shallowLies(repo, git);
+  if (shallow !== null) return shallow;
   // Where the walk starts: every ref and every reflog entry (stash@{n}, HEAD@{n}); a ref to a tree or blob is no commit.
   const tipsOut = await git(["rev-list", "--no-walk=unsorted", "--all", "--reflog"]);
   if (tipsOut === null || tipsOut === "timeout") return tipsOut === null ? "unknown" : "timeout";
   const tips = [...new Set(tipsOut.split("\n").filter((t) => /^[0-9a-f]{40,64}$/.test(t)))];
-  const kept = readWalked(opts.keep ?? null);
   const before = new Set(kept?.tips ?? []);
   const now = new Set(tips);
-  const stored = () => inStore(repo, deny, specs, match, git, names, limitMs);
+  const seen = async (): Promise<Held> => {
+    const s = await stillStored(blobs, git);
+    if (s === "unknown" || s === "timeout") return s;
+    return s === null ? null : { path: blobs.get(s) ?? s, where: "kept" };
+  };
+  const stored = async (): Promise<Held> => (await seen()) ?? inStore(repo, deny, specs, match, git, names, limitMs);
   // Walked from these same commits (or from more of them) and found nothing: nothing new to walk.
   if (kept && kept.held === null && tips.every((t) => before.has(t))) return stored();
   // Found, and every commit it was walked from is still a start: still found.
   if (kept && kept.held !== null && kept.tips.every((t) => now.has(t))) return { path: kept.held, where: "history" };
   // Every parent of a merge (a stash's untracked files are its third); only the commits the last clean walk had not reached.
-  const walk = ["log", "--all", "--reflog", "--full-history", "--no-renames", "--no-textconv", "--no-ext-diff", "--format=", "--name-only", "-z", "--diff-merges=first-parent"];
+  // --raw: each change's blob ids, kept for the store check above.
+  const walk = ["log", "--all", "--reflog", "--full-history", "--no-renames", "--no-textconv", "--no-ext-diff", "--format=", "--raw", "--no-abbrev", "-z", "--diff-merges=first-parent"];
   const notAgain = kept && kept.held === null ? kept.tips : [];
   const run = (not: string[]) => git([...walk, ...(not.length > 0 ? ["--stdin"] : []), ...(specs === null ? [] : ["--", ...specs])], not.length > 0 ? `${not.map((t) => `^${t}`).join("\n")}\n` : undefined, limitMs);
   let history = await run(notAgain);
   // A commit of the last walk that is gone (pruned): the whole walk again.
   if (history === null && notAgain.length > 0) history = await run([]);
   if (history === null || history === "timeout") return history === null ? "unknown" : "timeout";
-  const committed = names(history).find(match);
-  writeWalked(opts.keep ?? null, { tips, held: committed ?? null });
+  // `:old-mode new-mode old-id new-id status` then the path, each ended by NUL.
+  let committed: string | undefined;
+  const parts = names(history);
+  for (let i = 0; i < parts.length; i++) {
+    const meta = parts[i]!;
+    if (!meta.startsWith(":")) continue;
+    const path = parts[++i];
+    if (path === undefined || !match(path)) continue;
+    committed ??= path;
+    for (const id of meta.split(" ").slice(2, 4)) if (OBJECT_ID.test(id) && !/^0+$/.test(id) && blobs.size < MAX_BLOBS && !blobs.has(id)) blobs.set(id, path);
+  }
+  writeWalked(opts.keep ?? null, { tips, held: committed ?? null, blobs: [...blobs.keys()] });
   return committed === undefined ? stored() : { path: committed, where: "history" };
+}
+
+/** Which of `blobs` the store still has (the first one's id), null when none, or why git could not say. */
+async function stillStored(blobs: ReadonlyMap<string, string> | ReadonlySet<string>, git: (args: string[], stdin?: string) => Promise<string | "timeout" | null>): Promise<string | null | "unknown" | "timeout"> {
+  if (blobs.size === 0) return null;
+  const out = await git(["cat-file", "--batch-check=%(objectname)"], [...blobs.keys()].map((b) => `${b}\n`).join(""));
+  if (out === null || out === "timeout") return out === null ? "unknown" : "timeout";
+  return out.split("\n").find((l) => OBJECT_ID.test(l)) ?? null;
+}
+
+/**
+ * "unknown" when the repository's shallow file names a commit whose parent is in the store (git would stop its walk
+ * there: a file a command wrote, not a clone's, whose cut commits' parents were never fetched), or is too long to check.
+ */
+async function shallowLies(repo: Repository, git: (args: string[], stdin?: string) => Promise<string | "timeout" | null>): Promise<Held> {
+  const file = join(dirname(repo.objects[0]!), "shallow");
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch {
+    return existsSync(file) ? "unknown" : null;
+  }
+  const cut = [...new Set(text.split("\n").map((l) => l.trim()).filter((l) => l !== ""))];
+  if (cut.length === 0) return null;
+  if (cut.length > MAX_SHALLOW || cut.some((c) => !OBJECT_ID.test(c))) return "unknown";
+  // The cut commits as stored (cat-file reads the object, not what the shallow file says of it): their parent lines.
+  const commits = await git(["cat-file", "--batch"], cut.map((c) => `${c}\n`).join(""));
+  if (commits === null || commits === "timeout") return commits === null ? "unknown" : "timeout";
+  const parents = [...new Set([...commits.matchAll(/^parent ([0-9a-f]{40,64})$/gm)].map((m) => m[1]!))];
+  const present = await stillStored(new Set(parents), git);
+  return present === null ? null : "unknown";
 }
 
 function duration(ms: number): string {
@@ -287,6 +388,7 @@ function heldLine(root: string, repo: Repository, held: Exclude<Held, null> | "w
   if (held === "clean") return `bunker has checked the git history of ${where}: no file your deny-read rules cover is in it, so commands see its objects again.`;
   if (held === "timeout") return `bunker could not finish checking the git history of ${where} for files your deny-read rules cover within ${duration(limitMs)}, so commands and MCP servers do not see its objects this session: git cannot read its commits in them. Run git yourself there; a later session walks it again.`;
   if (held === "unknown") return `bunker could not ask git whether ${where} holds a file your deny-read rules cover, so commands and MCP servers do not see its objects this session: git cannot read its commits in them. Run git yourself there.`;
+  if (held.where === "kept") return `a version of ${shellQuote(held.path)} that git held (in history, the index or a stash) is still in the git object store of ${where}, reachable or not, and a deny-read rule covers it: commands and MCP servers do not see its objects this session (git show, log, diff and status fail in them). Run git yourself; to give commands git back, remove it from history and drop what nothing holds (git reflog expire --expire-unreachable=now --all && git gc --prune=now), or drop the rule.`;
   if (held.where === "store") return `${shellQuote(held.path)} as it is now is in the git object store of ${where} (staged once and unstaged, or in a dropped stash: git fsck --unreachable lists it), and a deny-read rule covers it: the mask on the file cannot hide what git keeps, so commands and MCP servers do not see its objects (git show, log, diff and status fail in them). Run git yourself; to give commands git back, drop what nothing holds (git reflog expire --expire-unreachable=now --all && git gc --prune=now) or drop the rule.`;
   return `${shellQuote(held.path)} is ${held.where === "index" ? "in the git index" : "in git history (a commit, a stash or a reflog entry)"} of ${where}, and a deny-read rule covers it: the mask on the file cannot hide what git keeps, so commands and MCP servers do not see its objects this session (git show, log, diff and status fail in them). Run git yourself; to give commands git back, remove the file from history (git filter-repo --invert-paths --path ${shellQuote(held.path)}, and drop the stash or reflog entries that hold it) or drop the rule.`;
 }
@@ -296,7 +398,7 @@ export async function hiddenHistory(root: string, deny: PathRules, home: string,
   const out: HiddenHistory = { objects: [], lines: [] };
   if (deny.paths.length === 0 && deny.globs.length === 0) return out;
   const limitMs = opts.limitMs ?? envMs("BUNKER_GIT_HISTORY_LIMIT_MS", LIMIT_MS);
-  for (const repo of repositoriesSeen(root, home)) {
+  for (const repo of repositoriesSeen(root, home, deny)) {
     const held = await heldByGit(repo, deny, { keep: opts.stateDir ? walkedFile(opts.stateDir, repo, deny) : null, limitMs });
     if (held === null) continue;
     out.objects.push(...repo.objects);
@@ -331,9 +433,30 @@ export class HistoryCheck {
   /** What the person was last told of each repository (a line is said once, and again only when it changes). */
   private readonly told = new Map<string, string>();
   private readonly limitMs = envMs("BUNKER_GIT_HISTORY_LIMIT_MS", LIMIT_MS);
+  /** Each repository's denied blobs seen this session (R12-10: a later look may only add hiding while one is stored). */
+  private readonly blobs = new Map<string, Map<string, string>>();
 
   constructor(private readonly opts: HistoryCheckOptions) {
-    this.repos = opts.deny.paths.length === 0 && opts.deny.globs.length === 0 ? [] : repositoriesSeen(opts.root, opts.home);
+    this.repos = opts.deny.paths.length === 0 && opts.deny.globs.length === 0 ? [] : repositoriesSeen(opts.root, opts.home, opts.deny);
+  }
+
+  private outliving = false;
+
+  /**
+   * bunker exiting while a walk runs (a headless turn shorter than a long history's walk): the walk is done again by a
+   * process of bunker's own that outlives it and keeps the answer, so the next session starts with it (reviewer's
+   * R12-15: each `-p` waited, then ran with the objects hidden, and no answer was ever kept).
+   */
+  private outliveExit(): void {
+    if (this.outliving || !this.opts.stateDir) return;
+    this.outliving = true;
+    process.once("exit", () => {
+      for (const repo of this.repos) {
+        const look = this.looks.get(repo.gitDir);
+        if (!look || look.answer !== undefined) continue;
+        walkAfterExit({ repo, deny: { paths: this.opts.deny.paths, globs: this.opts.deny.globs }, keep: walkedFile(this.opts.stateDir!, repo, this.opts.deny), limitMs: this.limitMs });
+      }
+    });
   }
 
   /** Starts the looks not yet started for the refs as they are now (a REPL's start: while the person types). */
@@ -353,9 +476,12 @@ export class HistoryCheck {
     const after = had && had.answer === undefined ? had.done.then(() => undefined, () => undefined) : Promise.resolve();
     const keep = this.opts.stateDir ? walkedFile(this.opts.stateDir, repo, this.opts.deny) : null;
     const look: Look = { key: stamp, answer: undefined, waited: false, done: Promise.resolve(null) };
-    look.done = after.then(() => heldByGit(repo, this.opts.deny, { keep, limitMs: this.limitMs })).catch((): Held => "unknown");
+    const blobs = this.blobs.get(repo.gitDir) ?? new Map<string, string>();
+    this.blobs.set(repo.gitDir, blobs);
+    look.done = after.then(() => heldByGit(repo, this.opts.deny, { keep, limitMs: this.limitMs, blobs })).catch((): Held => "unknown");
     look.done.then((a) => (look.answer = a));
     this.looks.set(repo.gitDir, look);
+    this.outliveExit();
     return look;
   }
 
@@ -372,9 +498,12 @@ export class HistoryCheck {
       if (look.answer === undefined && !look.waited) {
         look.waited = true;
         let timer: ReturnType<typeof setTimeout> | undefined;
+        // A wait the person would notice is said while it lasts (the REPL is not held: Ctrl+C ends it).
+        const saying = waitMs > SAY_WAIT_MS ? setTimeout(() => tell(`bunker is looking through the git history of ${whereShown(this.opts.root, repo)} for files your deny-read rules cover (once: the answer is kept), for up to ${duration(waitMs)}…`), SAY_WAIT_MS) : undefined;
         const aborted = new Promise<void>((resolve) => signal?.addEventListener("abort", () => resolve(), { once: true }));
         await Promise.race([look.done, new Promise<void>((resolve) => (timer = setTimeout(resolve, waitMs))), aborted]);
         clearTimeout(timer);
+        clearTimeout(saying);
         // Let the answer's own continuation run.
         await Promise.resolve();
       }
@@ -389,6 +518,40 @@ export class HistoryCheck {
       this.told.set(repo.gitDir, line);
     }
     return { objects, walking };
+  }
+}
+
+/** What the walk that outlives bunker is given (argv of `bunker __history-walk`). */
+interface AfterExit {
+  repo: Repository;
+  deny: { paths: string[]; globs: string[] };
+  keep: string;
+  limitMs: number;
+}
+
+/** Starts `bunker __history-walk` in a session of its own (not ended with bunker's terminal), nothing read from it. */
+function walkAfterExit(spec: AfterExit): void {
+  const main = Bun.main;
+  // The compiled binary, or bun running the checkout's main.ts; never from a test runner or another embedding.
+  const argv = import.meta.path.startsWith("/$bunfs/") ? [process.execPath] : main.endsWith("/src/main.ts") ? [process.execPath, main] : null;
+  if (!argv) return;
+  try {
+    const child = Bun.spawn([...argv, "__history-walk", JSON.stringify(spec)], { stdio: ["ignore", "ignore", "ignore"], detached: true });
+    child.unref();
+  } catch {
+    // Not started: the next session walks again.
+  }
+}
+
+/** `bunker __history-walk SPEC`: the walk, its answer kept in the state folder, nothing printed. */
+export async function runHistoryWalk(args: string[]): Promise<number> {
+  try {
+    const spec = JSON.parse(args[0] ?? "") as AfterExit;
+    const deny = { ...emptyPathRules(), paths: spec.deny.paths, globs: spec.deny.globs };
+    await heldByGit(spec.repo, deny, { keep: spec.keep, limitMs: spec.limitMs });
+    return 0;
+  } catch {
+    return 1;
   }
 }
 

@@ -130,7 +130,9 @@ export function spaceNote(output: string, spec: SandboxSpec, platform: NodeJS.Pl
   const s = tmpfsSizes(spec.memoryBytes);
   // The home is in memory (its kept caches are on disk: kept-home.ts).
   const home = spec.home ? `the home (${shownSize(s.home)}), ` : "";
-  return `A write ran out of space. The sandbox's private /tmp (${shownSize(s.tmp)}), ${home}/var/tmp (${shownSize(s.varTmp)}), /dev/shm (${shownSize(s.shm)}) and /run (${shownSize(s.run)}) are held in this machine's memory and limited, so that a command cannot fill it; ` +
+  // The session's /tmp and /var/tmp (session-tmp.ts) are on disk, as the workspace is.
+  const held = spec.sessionTmp ? `${spec.home ? `home (${shownSize(s.home)}), ` : ""}/dev/shm` : `/tmp (${shownSize(s.tmp)}), ${home}/var/tmp (${shownSize(s.varTmp)}), /dev/shm`;
+  return `A write ran out of space. The sandbox's private ${held} (${shownSize(s.shm)}) and /run (${shownSize(s.run)}) are held in this machine's memory and limited, so that a command cannot fill it; ` +
     "the workspace is on disk: put large files there (a build's temporary files with TMPDIR=$PWD/.tmp, a cache with XDG_CACHE_HOME=$PWD/.cache). Do not retry as it is.";
 }
 

@@ -537,17 +537,25 @@ function namedScripts(roots: readonly string[], later: LaterMatch, out: Workspac
     // The folder python puts first on its module path (the work tree for -m, a script's own folder).
     for (const d of first) {
       const real = realpathLoose(resolve(bases[0]!, d)).real;
-      if (rootOf(roots, real) && !firsts.has(real)) firsts.set(real, `python puts ${relative(root, real) || "the workspace folder"} first on its module path when ${shown} runs it${via}, so a module made there is imported in place of one of its name (the standard library's json, an installed package)`);
+      if (rootOf(roots, real) && !firsts.has(real)) firsts.set(real, `python puts ${relative(root, real) || "the workspace folder"} first on its module path when ${shown} runs it${via}, so a module made there is imported in place of any of its name the hook's python has: the standard library's, a package of whatever environment it runs in`);
     }
   }
-  // Each module there now of a standard module's name: one made later is set aside after a command (wallAfter), and
-  // writing a new one asks. Other new modules (utils.py, an api/ package) are the project's work (reviewer's R11-02).
+  // Writing a module there of a name python has elsewhere (the standard library's, one installed for the host's
+  // python3, a venv's beside it) asks; the write tools' other new modules are the person's say-so.
   out.pythonFirst = (p) => {
     const module = moduleIn(p);
     return module && shadowsStandardModule(p) ? (firsts.get(module.dir) ?? null) : null;
   };
+  // Each top-level module there now (NAME.py, .pyc, *.so, NAME/__init__.py) and each .pth: one a command makes is
+  // set aside after it (wallAfter), whatever its name. No name list knows the environment the hook's python runs
+  // in (poetry's, pipenv's, conda's, uv's, a pyenv-pinned 3.13 with its own standard modules: red team 12's F06,
+  // F18), so a new module there is the command's until the person moves it back (reviewer's R11-02 let a new
+  // utils.py stay; a hook's loguru was one too). Those there before stay the project's code.
   out.firstModules = new Map();
-  for (const [dir, why] of firsts) for (const m of pythonModulesIn(dir)) if (shadowsStandardModule(m)) out.firstModules.set(m, why);
+  for (const [dir, why] of firsts) {
+    for (const m of pythonModulesIn(dir)) out.firstModules.set(m, why);
+    for (const n of folderNames(dir)) if (n.endsWith(".pth")) out.firstModules.set(join(dir, n), why);
+  }
 }
 
 /** The top of the repository holding `dir` (the nearest folder with a .git, up to its root), or that root. */
@@ -1088,8 +1096,9 @@ function isGuardedBytecode(path: string, why: string | null): boolean {
 }
 
 /**
- * The modules a command made in a folder python puts first on its module path for a hook (scan.firstModules: not
- * there before it): set aside, one line each. The modules that were there stay the project's code.
+ * The modules (and .pth files) a command made in a folder python puts first on its module path for a hook
+ * (scan.firstModules: not there before it): set aside whatever their name, one line each saying which hook puts
+ * the folder first and the mv that restores it. The modules that were there stay the project's code.
  */
 export function setAsideFirstModules(roots: readonly string[], before: ReadonlyMap<string, string>, after: ReadonlyMap<string, string>): string[] {
   const root = roots[0]!;

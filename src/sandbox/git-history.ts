@@ -28,6 +28,8 @@ export interface RefsBefore {
   hidden?: string[];
   /** What each path staged (its index entry differs from HEAD's) was staged as before it (stagedNow), when read. */
   staged?: Record<string, StagedEntry>;
+  /** Each index entry's `mode id` and cached stat data before it (statsNow), when read (red team 12's F09). */
+  stats?: Map<string, { entry: string; stat: string }>;
   /** What git read the refs and the index from, as a digest (git-stamps.ts): the same after, nothing to ask git. */
   refsStamp?: string | null;
   indexStamp?: string | null;
@@ -115,7 +117,8 @@ export function historyBefore(gitDir: string, worktree: string): RefsBefore | nu
   if (!refs) return null;
   const hidden = hiddenNow(gitDir, worktree);
   const staged = stagedNow(gitDir, worktree).value;
-  return { ...refs, ...(hidden.value ? { hidden: hidden.value } : {}), ...(staged ? { staged } : {}), indexStamp: hidden.stamp };
+  const stats = statsNow(gitDir, worktree).value;
+  return { ...refs, ...(hidden.value ? { hidden: hidden.value } : {}), ...(staged ? { staged } : {}), ...(stats ? { stats } : {}), indexStamp: hidden.stamp };
 }
 
 /** A staged path's index entry (`mode id`) and HEAD's (mode 000000: not in HEAD). */
@@ -283,6 +286,67 @@ function lstatKindOf(path: string): "file" | "other" | null {
   } catch {
     return null;
   }
+}
+
+/** Each index entry (stage 0): its `mode id` and the stat data git caches for it (`git ls-files --debug`). */
+function statsNow(gitDir: string, worktree: string): { value: Map<string, { entry: string; stat: string }> | null; stamp: string | null } {
+  return remembered(`stats\0${gitDir}\0${worktree}`, () => indexStamp(gitDir), () => {
+    const out = git(gitDir, ["ls-files", "-s", "--debug", "-z"], worktree);
+    if (out === null) return null;
+    const stats = new Map<string, { entry: string; stat: string }>();
+    // `mode id stage\tpath` NUL, then five lines of stat data (ctime, mtime, dev/ino, uid/gid, size/flags), then the
+    // next entry. Sliced, not split: 50,000 entries in about 70 ms.
+    let at = 0;
+    while (at < out.length) {
+      const nul = out.indexOf("\0", at);
+      if (nul < 0) break;
+      let end = nul;
+      for (let k = 0; k < 5 && end >= 0; k++) end = out.indexOf("\n", end + 1);
+      if (end < 0) break;
+      const header = out.slice(at, nul);
+      const tab = header.indexOf("\t");
+      // Stage 0 only (a conflict's stages are git's to show).
+      if (tab > 0 && header.slice(tab - 2, tab) === " 0") stats.set(header.slice(tab + 1), { entry: header.slice(0, tab - 2), stat: out.slice(nul + 1, end) });
+      at = end + 1;
+    }
+    return stats;
+  }, () => indexStampNow(gitDir));
+}
+
+/** Most files hashed after a command to see whether their index entries' new stat data is true. */
+const MAX_STAT_CHECKED = 2_000;
+
+/**
+ * After the command: the index entries whose cached stat data it changed while their blob stayed the same, when the
+ * file beside them no longer holds that blob (red team 12's F09): the command edited a tracked file and wrote the
+ * file's new stat data into its entry, so git takes it as unchanged and neither `git status` nor `git diff` shows
+ * the edit. git's own refresh only does that when the bytes match. Each such entry's stat data is cleared (the same
+ * blob staged again: git hashes the file at its next look and shows the change), and it is said.
+ */
+export function statForged(worktree: string, before: RefsBefore, max = 5): string[] {
+  if (!before.stats) return [];
+  if (before.indexStamp && indexStamp(before.gitDir) === before.indexStamp) return [];
+  const now = statsNow(before.gitDir, worktree).value;
+  if (!now) return [];
+  const moved: { p: string; entry: string }[] = [];
+  for (const [p, e] of now) {
+    const was = before.stats.get(p);
+    if (!was || was.entry !== e.entry || was.stat === e.stat || !/^100(644|755) /.test(e.entry)) continue;
+    moved.push({ p, entry: e.entry });
+    if (moved.length >= MAX_STAT_CHECKED) break;
+  }
+  if (moved.length === 0) return [];
+  const ids = worktreeIds(before.gitDir, worktree, moved.map((m) => m.p));
+  const forged = moved.filter(({ p, entry }) => {
+    const got = ids.get(p);
+    return got !== undefined && !got.includes(entry.split(" ")[1]!);
+  });
+  if (forged.length === 0) return [];
+  const done = git(before.gitDir, ["update-index", "-z", "--index-info"], worktree, forged.map(({ p, entry }) => `${entry} 0\t${p}\0`).join("")) !== null;
+  const inWorktree = before.linked ? ` in ${before.linked.shown}` : "";
+  const shown = forged.slice(0, max).map(({ p }) => shellQuote(p)).join(" ");
+  const what = `the command changed ${forged.length === 1 ? "a tracked file" : `${forged.length} tracked files`}${inWorktree} and wrote ${forged.length === 1 ? "its" : "their"} new stat data into the git index with the old content's id, so git status and git diff would not have shown the change: ${shown}${forged.length > max ? " …" : ""}`;
+  return [done ? `${what}. bunker cleared that stat data, so git status and git diff show it again: review it with git diff -- ${shown}` : `${what}. bunker could not clear it: review the file${forged.length === 1 ? "" : "s"} with git diff --no-index or git update-index --really-refresh, then git diff`];
 }
 
 /**

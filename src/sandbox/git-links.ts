@@ -14,7 +14,8 @@ import { setAside } from "./git-guard.ts";
  * Each link in these git directories (not followed) → where it leads. Walked whole, with no bound: one past which it
  * stopped was the command's to reach with 200,001 empty files, and a link it then made stayed (reviewer's R12-08).
  * Only loose-object folders (objects/XX, a repository's or a submodule's) are not walked: their files, tens of
- * thousands, are each checked by git-objects.ts, a link among them too; the folder itself is looked at here.
+ * thousands, are each checked by git-objects.ts, a link among them too; the folder itself is looked at here. Nor
+ * are Git LFS's and git-annex's object stores (below).
  */
 export function linksIn(gitDirs: readonly string[]): Map<string, string> {
   const links = new Map<string, string>();
@@ -30,6 +31,10 @@ function walk(dir: string, links: Map<string, string>): void {
     return;
   }
   const inObjects = basename(dir) === "objects";
+  // Git LFS's and git-annex's stores (one file per object, hundreds of thousands: 330 ms a command, reviewer's R12-22)
+  // are not walked: git itself reads nothing there, and what their tools read is a file the command could as well
+  // have written in place (their content is not checked after a command either: see README, Commands and the sandbox).
+  const contentStore = basename(dir) === "lfs" || basename(dir) === "annex";
   for (const e of entries) {
     const path = join(dir, e.name);
     if (e.isSymbolicLink()) {
@@ -40,7 +45,7 @@ function walk(dir: string, links: Map<string, string>): void {
         // gone meanwhile
       }
       links.set(path, to);
-    } else if (e.isDirectory() && !(inObjects && isLooseFolderName(e.name))) walk(path, links);
+    } else if (e.isDirectory() && !(inObjects && isLooseFolderName(e.name)) && !(contentStore && e.name === "objects")) walk(path, links);
   }
 }
 

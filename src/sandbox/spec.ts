@@ -100,6 +100,14 @@ export interface SandboxSpec {
    * removed, so a hidden path below them (bunker's state folder, state-dir.ts) stays where bunker looks for it.
    */
   pinned?: string[];
+  /**
+   * The session's own folder for /tmp and /var/tmp (its `tmp` and `var-tmp`), shared by its commands (new user 11's
+   * N11-22): bunker's, never the machine's /tmp, removed when bunker exits (session-tmp.ts). Unset: each command an
+   * empty in-memory one. `readOnly`: a line run unasked because it only reads sees it and writes nothing there.
+   */
+  sessionTmp?: { dir: string; readOnly: boolean };
+  /** The files deny-write rules hold (read-only, their folders pinned): looked at again after the command (denied-writes.ts). */
+  deniedWriteFiles?: string[];
 }
 
 /** What one path in the sandbox is. Listed parents first: a later mount sits on top of an earlier one. */
@@ -112,8 +120,8 @@ export type Mount =
   | { kind: "link"; path: string; target: string }
   /** An empty directory: writable (private /tmp, home) or a read-only stand-in (a missing .bunker). */
   | { kind: "empty"; path: string; writable: boolean }
-  /** bunker's own folder `source` shown read-write at `path` (a kept cache: kept-home.ts); nothing of the host's at `path`. */
-  | { kind: "kept"; path: string; source: string; writable: true }
+  /** bunker's own folder `source` shown at `path` (a kept cache: kept-home.ts; the session's /tmp); nothing of the host's at `path`. */
+  | { kind: "kept"; path: string; source: string; writable: boolean }
   /**
    * Hidden: an empty read-only directory, or an empty file. `keeps`: the mounts inside it that are shown all the
    * same (a grant, an MCP server's own folder inside bunker's state folder): the rest of it stays hidden.
@@ -129,8 +137,10 @@ export const SYSTEM_DIRS: Partial<Record<NodeJS.Platform, string[]>> = {
   ],
 };
 
-/** Always-empty private directories (Linux; macOS gets a per-command TMPDIR instead). */
+/** Private directories (Linux; macOS gets the session's TMPDIR instead): empty, or the session's own. */
 const PRIVATE_DIRS = ["/tmp", "/var/tmp", "/run"];
+/** Which of them are the session's, shared by its commands, and the folder of `sessionTmp.dir` each is. */
+export const SESSION_TMP: Record<string, string> = { "/tmp": "tmp", "/var/tmp": "var-tmp" };
 
 /**
  * Paths inside the workspace that stay read-only: .git (unless granted), and
@@ -218,7 +228,12 @@ export function sandboxMounts(spec: SandboxSpec, platform: NodeJS.Platform = pro
     else if (k) out.push({ kind, path });
   };
   for (const dir of spec.system ?? SYSTEM_DIRS[platform] ?? []) show(dir, "ro");
-  if (platform === "linux") for (const dir of PRIVATE_DIRS) out.push({ kind: "empty", path: dir, writable: true });
+  if (platform === "linux") {
+    for (const dir of PRIVATE_DIRS) {
+      const shared = spec.sessionTmp && SESSION_TMP[dir];
+      out.push(shared ? { kind: "kept", path: dir, source: join(spec.sessionTmp!.dir, shared), writable: !spec.sessionTmp!.readOnly } : { kind: "empty", path: dir, writable: true });
+    }
+  }
   if (spec.home) out.push({ kind: "empty", path: spec.home, writable: true });
   const granted = [...(spec.readable ?? []), ...(spec.workspaceReadOnly ? [] : spec.writable), ...(spec.privateDirs ?? [])];
   for (const dir of [...(spec.toolchains ?? []), ...(spec.gitConfig ?? [])]) {
@@ -281,9 +296,11 @@ export function sandboxMounts(spec: SandboxSpec, platform: NodeJS.Platform = pro
   }
   // The folders between a writable root and bunker's state folder, each a mount of its own (state-dir.ts): not one
   // the home's masks hide (a hidden ~/.local is pinned by its mask, and a pin would show it whole, writable: F07).
+  // Only where it is writable already: a pin inside a read-only mount (.git/hooks on the way to a denied
+  // .git/hooks/NAME) would make that folder writable, and the read-only mount holds its folders in place anyway.
   if (!spec.workspaceReadOnly) {
     for (const p of spec.pinned ?? []) {
-      if (exists(p) && !out.some((m) => m.path === p) && !out.some((m) => m.kind === "mask" && isWithin(m.path, p))) out.push({ kind: "rw", path: p });
+      if (exists(p) && !out.some((m) => m.path === p) && !out.some((m) => m.kind === "mask" && isWithin(m.path, p)) && innermost(out, p)?.kind === "rw") out.push({ kind: "rw", path: p });
     }
   }
   // The workspace's kept caches in the empty home (kept-home.ts), each where nothing else is mounted in or around it
@@ -329,6 +346,13 @@ export function sandboxMounts(spec: SandboxSpec, platform: NodeJS.Platform = pro
   }
   const rank = (m: Mount) => depth(m.path) * 2 + (m.kind === "mask" ? 1 : 0);
   return out.map((m, i) => ({ m, i })).sort((a, b) => rank(a.m) - rank(b.m) || a.i - b.i).map(({ m }) => m);
+}
+
+/** The deepest mount at or above `path` (the later one of two at one depth): what a command finds there. */
+function innermost(mounts: readonly Mount[], path: string): Mount | undefined {
+  let found: Mount | undefined;
+  for (const m of mounts) if (isWithin(m.path, path) && (!found || depth(m.path) >= depth(found.path))) found = m;
+  return found;
 }
 
 /** Whether `spec`'s home holds the workspace's kept caches (kept-home.ts): on Linux, for a command that may write. */

@@ -3,8 +3,8 @@
 // process group with stdin closed; on timeout or Ctrl+C the whole group gets
 // SIGTERM, then SIGKILL, and background children never outlive the command.
 import { spawn } from "node:child_process";
-import { existsSync, lstatSync, mkdtempSync, rmdirSync, rmSync, statSync } from "node:fs";
-import { homedir, tmpdir } from "node:os";
+import { existsSync, lstatSync, rmdirSync, statSync } from "node:fs";
+import { homedir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { emptyGrants, sharesMachineNetwork, type Grants } from "../perms/policy.ts";
 import { gitDirsInside, isProtectedRelative, isWithin, realpathLoose } from "../perms/workspace.ts";
@@ -21,7 +21,7 @@ import { wallAfter, wallBefore } from "../sandbox/git-wall.ts";
 import { grantedGit, grantedGitAfter } from "../sandbox/git-grant.ts";
 import { credentialFreeCopies } from "../sandbox/git-config-copy.ts";
 import { gitDirsOfFolder, repositoryConfigs } from "../sandbox/repo-configs.ts";
-import { committedRunsLater, historyBefore, linkedWorktrees, newlyHidden, oneLook, replaceRefsMade, stagedRunsLater } from "../sandbox/git-history.ts";
+import { committedRunsLater, historyBefore, linkedWorktrees, newlyHidden, oneLook, replaceRefsMade, stagedRunsLater, statForged } from "../sandbox/git-history.ts";
 import { objectStoresBefore, objectsAfter } from "../sandbox/git-objects.ts";
 import { symrefsAfter } from "../sandbox/git-symrefs.ts";
 import { unwalkedNote } from "../sandbox/walk-gaps.ts";
@@ -31,13 +31,14 @@ import { reflogsAfter, reflogsBefore } from "../sandbox/git-reflogs.ts";
 import { linksAfter, linksIn } from "../sandbox/git-links.ts";
 import { deniedProgramFiles } from "../sandbox/denied-programs.ts";
 import { prlimitProgram } from "../sandbox/process-limits.ts";
-import { deniedPathsInside, deniedWholeBy, deniedWriteMounts, deniedWriteRules } from "../sandbox/denied-writes.ts";
+import { deniedPathsInside, deniedWholeBy, deniedWriteHeld, deniedWriteMounts, deniedWriteRules, deniedWritesBefore } from "../sandbox/denied-writes.ts";
 import { loopbackNote, refusalNote, startCommandNet } from "../net/command-net.ts";
 import { grantedLoopbackTargets, permissionGate } from "../net/gate.ts";
 import { deniedPins, scanDenied } from "../sandbox/denied-files.ts";
 import { socketsMasked, vanishedSocketMask } from "../sandbox/sockets.ts";
 import { ownCopiesForCommand, ownCopiesNote, ownCopiesLine } from "../sandbox/shared-inodes.ts";
-import { enclosingGitDirs, grantedReadPaths, hostView, linkedGitDirs, standInPaths, type SandboxSpec } from "../sandbox/spec.ts";
+import { enclosingGitDirs, grantedReadPaths, hostView, linkedGitDirs, SESSION_TMP, standInPaths, type SandboxSpec } from "../sandbox/spec.ts";
+import { sessionTmpFolder } from "../sandbox/session-tmp.ts";
 import { escapeControl } from "../ui/escape.ts";
 import { shellQuote } from "../shell/quote.ts";
 import { BoundedOutput } from "./bounded-output.ts";
@@ -80,6 +81,8 @@ export interface RunBashOptions {
   maxOutputBytes?: number;
   /** Between SIGTERM and SIGKILL (default 2 000 ms). */
   killGraceMs?: number;
+  /** The session's folder for its commands' /tmp and /var/tmp (session-tmp.ts); unset: each command its own, empty. */
+  sessionTmp?: string;
   /** Called after the sandbox is planned and before it starts (tests: what changes on the machine in between). */
   beforeStart?: () => void;
 }
@@ -93,7 +96,6 @@ export interface RunBashConfig {
   sessionsPath?: string;
   /** --no-session-persistence is false: nothing of the run is kept, the sandbox's home included. */
   persist?: boolean;
-  hiddenGitObjects?: string[];
 }
 
 /**
@@ -112,7 +114,6 @@ export function runBashOptions(config: RunBashConfig): RunBashOptions {
     gitWritable: grants.allow.write.paths.includes(gitDir) && !grants.deny.write.paths.some((p) => isWithin(p, gitDir)),
     writable: grants.allow.write.paths.filter((p) => !isWithin(root, p) && !isWithin(p, root)),
     readOnly: grants.deny.write.paths.filter((p) => isWithin(root, p)),
-    ...(config.hiddenGitObjects?.length ? { hiddenGitObjects: config.hiddenGitObjects } : {}),
     ...(grants.deny.read.paths.length > 0 || grants.deny.read.globs.length > 0
       ? { deniedHistory: { home: process.env.HOME || "/", ...(config.sessionsPath ? { stateDir: dirname(config.sessionsPath) } : {}) } }
       : {}),
@@ -132,6 +133,7 @@ const TAIL_INTERVAL_MS = 250;
 export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
   const shell = locateProgram("bash") ?? "/bin/sh";
   let plan: SandboxPlan | undefined;
+  const sessionTmpDir = sessionTmpFolder();
   const getPlan = () => (plan ??= planSandbox(opts.sandbox, opts.availability ?? detectSandbox()));
 
   return {
@@ -167,7 +169,13 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
 
       // A deny-read rule over a file git holds hides the repository's objects: looked at now, not at start (reviewer's R11-10).
       const history = p.confined && opts.deniedHistory && opts.grants ? await historyForCommand(ctx, opts.grants, opts.deniedHistory) : null;
-      const runOpts: RunBashOptions = history ? { ...opts, hiddenGitObjects: [...(opts.hiddenGitObjects ?? []), ...history.objects] } : opts;
+      // One /tmp for the session's commands, made at its first confined one (session-tmp.ts).
+      const sessionTmp = p.confined ? sessionTmpDir() : undefined;
+      const runOpts: RunBashOptions = {
+        ...opts,
+        ...(history ? { hiddenGitObjects: [...(opts.hiddenGitObjects ?? []), ...history.objects] } : {}),
+        ...(sessionTmp && p.confined && p.kind === "bubblewrap" ? { sessionTmp } : {}),
+      };
       let spec = commandSandboxSpec(command, ctx.root, runOpts, p.confined, decision.run?.readOnly ?? false);
       // A file that is a hard link to one outside what the command may write (a package cache's) gets its own copy first (shared-inodes.ts).
       const shared = p.confined ? ownCopiesForCommand(spec) : { copied: [], bytes: 0 };
@@ -197,8 +205,9 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
         spec.readable = [...(spec.readable ?? []), ...net.spec.readable];
         Object.assign(env, net.env);
       }
-      let tmp: string | undefined;
-      if (p.confined && p.kind === "seatbelt") env.TMPDIR = tmp = mkdtempSync(join(tmpdir(), "bunker-run-"));
+      // macOS shows no /tmp: the session's folder is its commands' TMPDIR.
+      const tmp = p.confined && p.kind === "seatbelt" && sessionTmp ? join(sessionTmp, SESSION_TMP["/tmp"]!) : undefined;
+      if (tmp) env.TMPDIR = tmp;
       if (p.confined && p.kind === "bubblewrap") env.TMPDIR = "/tmp";
       // Every Unix socket it would see masked (a read-only mount does not stop connect()), or not run (sockets.ts).
       const masked = (): { spec: SandboxSpec; note?: string } => {
@@ -213,6 +222,8 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
       const logs = spec.grantedGit?.history?.length ? reflogsBefore(spec.grantedGit.history.map((h) => h.gitDir)) : null;
       // bubblewrap mounts an empty read-only .bunker and .git where there were none: take the empty mount points away after.
       const standIns = [...new Set([join(ctx.root, ".bunker"), join(ctx.root, ".git"), ...standInPaths(spec)])].filter((d) => !existsSync(d));
+      // The deny-write files as they are, to say (and undo) after it what the sandbox did not hold.
+      const keptWrites = spec.deniedWriteFiles ? deniedWritesBefore(spec.deniedWriteFiles) : null;
       try {
         const start = () => runProcess(argv, {
           cwd: ctx.root,
@@ -249,11 +260,12 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
         const disarmed = atMost(WALL_LINES, [
           ...links,
           ...wall,
+          ...(keptWrites?.after((f) => (isWithin(ctx.root, f) ? relative(ctx.root, f) || f : f)) ?? []),
           ...granted,
           ...objectLines,
           // Before the look at what moved: a ref made symbolic to a file outside refs/ is made plain, so that look judges where it leads.
           ...(spec.grantedGit?.history ?? []).flatMap((h) => symrefsAfter(h.gitDir, ctx.root)),
-          ...oneLook(() => (spec.grantedGit?.history ?? []).flatMap((h) => h.linked ? stagedRunsLater(h.worktree, h, laterWhy) : [...committedRunsLater(h.worktree, h, laterWhy), ...stagedRunsLater(h.worktree, h, laterWhy), ...replaceRefsMade(h), ...newlyHidden(h.worktree, h), ...(logs ? reflogsAfter(h.worktree, h, logs, laterWhy) : [])])),
+          ...oneLook(() => (spec.grantedGit?.history ?? []).flatMap((h) => h.linked ? [...stagedRunsLater(h.worktree, h, laterWhy), ...statForged(h.worktree, h)] : [...committedRunsLater(h.worktree, h, laterWhy), ...stagedRunsLater(h.worktree, h, laterWhy), ...replaceRefsMade(h), ...newlyHidden(h.worktree, h), ...statForged(h.worktree, h), ...(logs ? reflogsAfter(h.worktree, h, logs, laterWhy) : [])])),
         ]);
         for (const line of disarmed) ctx.ui.info(`  ${escapeControl(line)}`);
         const notes = [
@@ -273,7 +285,6 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
         ctx.signal.removeEventListener("abort", endWithTurn);
         ended.abort("the command ended");
         await net?.close();
-        if (tmp) rmSync(tmp, { recursive: true, force: true });
         for (const d of standIns) removeIfEmptyDir(d);
       }
     },
@@ -389,7 +400,11 @@ export function commandSandboxSpec(command: string, root: string, opts: RunBashO
   // Linux only: macOS has no private home to replace (seatbelt.ts).
   const kept = confined && process.platform === "linux" && host.home && opts.sessionsDir && opts.keptCachesKey !== undefined ? keptHome(opts.sessionsDir, root, opts.keptCachesKey) : null;
   // The folders on the way to bunker's state folder and to what a deny-read rule names: a command cannot move them.
-  const pinned = [...new Set([...state.pinned, ...(confined && !workspaceReadOnly ? deniedPins(grants.deny.read, roots) : [])])];
+  // And the folders on the way to each deny-write path and match (red team 12's F04): moving its folder took a file
+  // out of its rule's reach (its read-only mount moved with it), and the next command deleted it there.
+  const held = denied ? deniedWriteHeld(grants.deny.write, roots, [...readOnlyPaths(opts, wall ? grants.deny.write : null, roots), ...denied.folders, ...denied.wall]) : [];
+  const writePins = held.length > 0 ? deniedPins({ paths: held, globs: [] }, roots) : [];
+  const pinned = [...new Set([...state.pinned, ...(confined && !workspaceReadOnly ? deniedPins(grants.deny.read, roots) : []), ...writePins])];
   return {
     ...host,
     gitConfigCopies: { ...host.gitConfigCopies, ...repoCopies },
@@ -408,12 +423,12 @@ export function commandSandboxSpec(command: string, root: string, opts: RunBashO
       ...(confined ? deniedMatches(grants, [root, ...readable, ...writable, ...(host.toolchains ?? [])], root, host.system ?? []) : []),
       // --deny-run's programs, unexecutable however they are started (denied-programs.ts).
       // Every other name of such a file (a hard link) wherever the sandbox shows it, masked the same (reviewer's R11-11).
-      ...(confined ? deniedProgramFiles(grants.deny.run, (opts.env ?? process.env).PATH ?? "", commandStarters(), [...(host.system ?? []), ...(host.toolchains ?? []), root, ...writable, ...readable]) : []),
+      ...(confined ? deniedProgramFiles(grants.deny.run, (opts.env ?? process.env).PATH ?? "", commandStarters(), [...(host.system ?? []), ...(host.toolchains ?? []), root, ...writable, ...readable], host.toolchains ?? []) : []),
       ...state.hidden,
     ],
     ...(pinned.length > 0 ? { pinned } : {}),
     // Denied paths in the workspace and in each granted folder: each read-only whole, as it is there (red team 11's F07).
-    readOnly: [...new Set([...(opts.readOnly ?? []), ...(wall ? deniedPathsInside(grants.deny.write, roots) : []), ...(denied?.folders ?? []), ...(denied?.wall ?? []), ...dotGitFile])],
+    readOnly: [...new Set([...readOnlyPaths(opts, wall ? grants.deny.write : null, roots), ...(denied?.folders ?? []), ...(denied?.wall ?? []), ...dotGitFile])],
     ...(denied ? { wallPaths: denied.wall } : {}),
     ...(gitGrant ? { grantedGit: gitGrant } : {}),
     workspaceReadOnly,
@@ -421,7 +436,16 @@ export function commandSandboxSpec(command: string, root: string, opts: RunBashO
     ...(writesDenied ? { writesDenied } : {}),
     ...(workspaceDeniedBy ? { writesDeniedBy: workspaceDeniedBy } : {}),
     ...(wall ? { repositories: wall.state } : {}),
+    // A line run unasked because it only reads writes nothing there either; a workspace read-only for another reason
+    // (a bare --deny-write) leaves the session's /tmp writable, as the in-memory one was.
+    ...(held.length > 0 ? { deniedWriteFiles: held } : {}),
+    ...(confined && opts.sessionTmp ? { sessionTmp: { dir: opts.sessionTmp, readOnly: workspaceReadOnly && !writesDenied && workspaceLinkedAs === undefined } } : {}),
   };
+}
+
+/** The --deny-write paths kept read-only: those inside the workspace, and (with `deny`: the wall is up) those in each writable root. */
+function readOnlyPaths(opts: RunBashOptions, deny: Grants["deny"]["write"] | null, roots: string[]): string[] {
+  return [...new Set([...(opts.readOnly ?? []), ...(deny ? deniedPathsInside(deny, roots) : [])])];
 }
 
 /** The programs every confined command starts with (its shell, the limiter): never masked by a --deny-run. */

@@ -30,7 +30,22 @@ export interface SelectKeysOptions<V> {
   signal?: AbortSignal;
   /** Shown in place of the answer when Escape or Ctrl+C closed it (default "(no option chosen)"). */
   cancelled?: string;
+  /**
+   * What is on the screen right above the question (`text`, as written) and how to write it for the width now
+   * (`redraw`): on a resize both are drawn again, fitted to the new width (new user's N11-15). `text` follows.
+   */
+  above?: { text: string; redraw: () => string };
 }
+
+/** The rows `text` takes on a screen `columns` wide, up to where it ends (the row after its last newline). */
+export function rowsOn(text: string, columns: number): number {
+  const lines = text.split("\n");
+  lines.pop();
+  return lines.reduce((n, l) => n + Math.max(1, Math.ceil(Bun.stringWidth(l) / columns)), 0);
+}
+
+/** Back to the start of the row `rows` up, and clear from there down (row first: a clear from the screen's top left would copy the screen into tmux's scrollback). */
+const upAndClear = (rows: number) => `\r${rows > 0 ? `\x1b[${rows}A` : ""}\x1b[K\x1b[C\x1b[J\r`;
 
 /** The label as shown: its number first, so the key to press is on screen. */
 export function numbered(label: string, i: number): string {
@@ -50,8 +65,26 @@ for (const vim of ["h", "j", "k", "l"]) settings.aliases.delete(vim);
 const paint = (colour: "gray" | "cyan" | "green" | "dim" | "red", text: string) => styleText(colour, text);
 
 class KeySelectPrompt<V> extends SelectPrompt<KeyOption<V>> {
-  constructor(opts: ConstructorParameters<typeof SelectPrompt<KeyOption<V>>>[0], keys: Map<string, number>, moveOnly = false) {
+  constructor(opts: ConstructorParameters<typeof SelectPrompt<KeyOption<V>>>[0], keys: Map<string, number>, moveOnly = false, above?: SelectKeysOptions<V>["above"]) {
     super(opts);
+    // A resize: the terminal has re-wrapped what was drawn for the old width (mid-word, the "│" gutter lost). Cleared
+    // from what is above the question down, that is written again for the new width; clack's own listener, which
+    // runs next, then draws the question whole below it (no frame before it to compare with). Rows a narrower
+    // terminal pushed into its scrollback (tmux keeps the cursor's row and scrolls what grew above it) are out of reach
+    // of any cursor move: there the top of the old drawing stays, and the new one starts at the screen's top.
+    const output = opts.output as (Writable & { on?: (e: "resize", f: () => void) => unknown; off?: (e: "resize", f: () => void) => unknown }) | undefined;
+    if (above && output?.on) {
+      const self = this as unknown as { _prevFrame: string };
+      const resized = () => {
+        if (this.state === "submit" || this.state === "cancel") return;
+        const rows = rowsOn(above.text + self._prevFrame, getColumns(output));
+        above.text = above.redraw();
+        output.write(upAndClear(rows) + above.text);
+        self._prevFrame = "";
+      };
+      output.on("resize", resized);
+      for (const end of ["submit", "cancel"] as const) this.once(end, () => output.off?.("resize", resized));
+    }
     // Withdrawn (the signal): drawn closed first, so no live option stays on screen (clack's own listener, added later, closes it).
     opts.signal?.addEventListener("abort", () => {
       this.state = "cancel";
@@ -179,6 +212,7 @@ function selectNow<V>(opts: SelectKeysOptions<V>): Promise<V | symbol> {
     },
     keys,
     opts.numbersMove,
+    opts.above,
   ).prompt() as Promise<V | symbol>;
 }
 

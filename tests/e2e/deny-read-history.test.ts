@@ -172,6 +172,38 @@ describe.skipIf(!usable)("a deny-read rule and a long git history (reviewer's R1
     expect(r2.stderr).not.toContain("git history");
   }, 60_000);
 
+  test("a headless run that ends while the walk runs: the walk outlives it and keeps its answer, so the next run starts with git (reviewer's R12-15)", async () => {
+    const LOG = "git log -1 --format=subject:%s";
+    const fake = runs.start([reply([toolUse("run_bash", { command: LOG })]), reply("Done.")]);
+    const { root, env, home } = longHistory(fake.url, { secret: false });
+    const r = await runHeadless(root, { ...env, BUNKER_GIT_HISTORY_WAIT_MS: "0" }, ["-p", "go", "--allow-run", "--no-prompt"]);
+    expect(r.code).toBe(0);
+    expect(toolResults(fake.requests[1])[0]!.content).toContain("bunker is still checking this repository's git history");
+    // The session is over; its walk is not.
+    const until = Date.now() + 30_000;
+    while (cacheFiles(home).length === 0 && Date.now() < until) await Bun.sleep(100);
+    expect(cacheFiles(home)).toHaveLength(1);
+    // The next run: the answer kept stands for the same refs (no walk: one would not finish in 1 ms).
+    const again = runs.start([reply([toolUse("run_bash", { command: LOG })]), reply("Done.")]);
+    const r2 = await runHeadless(root, { ...env, ANTHROPIC_BASE_URL: again.url, BUNKER_GIT_HISTORY_LIMIT_MS: "1" }, ["-p", "go", "--allow-run", "--no-prompt"]);
+    expect(r2.code).toBe(0);
+    expect(toolResults(again.requests[1])[0]!.content).toContain("subject:c");
+  }, 90_000);
+
+  test("a first command that waits for the walk is said while it waits, then runs with git", async () => {
+    const fake = runs.start([reply([toolUse("run_bash", { command: "git log -1 --format=subject:%s" })]), reply("Done.")]);
+    const { root, env, home } = longHistory(fake.url, { secret: false, commits: 200 });
+    // A git whose history walk takes 3 s (a long history), on PATH before the system's.
+    const bin = join(home, "..", "bin");
+    mkdirSync(bin);
+    writeFileSync(join(bin, "git"), `#!/bin/sh\ncase " $* " in *" log "*--all*) sleep 3;; esac\nexec ${Bun.which("git")} "$@"\n`, { mode: 0o755 });
+    const r = await runHeadless(root, { ...env, PATH: `${bin}:${process.env.PATH}` }, ["-p", "go", "--allow-run", "--no-prompt"]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain("bunker is looking through the git history of this repository for files your deny-read rules cover (once: the answer is kept), for up to 10 s…");
+    expect(r.stderr).not.toContain("Until it has");
+    expect(toolResults(fake.requests[1])[0]!.content).toContain("subject:c");
+  }, 60_000);
+
   test("a walk past its limit: the objects stay hidden for the session (closed), and the person is told why and what to do", async () => {
     const fake = runs.start([reply([toolUse("run_bash", { command: "git log -1 --format=subject:%s" })]), reply("Done.")]);
     const { root, env } = longHistory(fake.url, { secret: false });
@@ -221,5 +253,106 @@ describe.skipIf(!usable || !tmuxAvailable)("a deny-read rule in the REPL (review
     } finally {
       t.close();
     }
+  }, 60_000);
+});
+
+describe.skipIf(!usable)("a command that makes the history look clean mid-session (reviewer's R12-10)", () => {
+  // .env committed once, untracked, then edited (a rotated key): the store check of its bytes as they are finds nothing.
+  // Command 1 writes .git/shallow over every commit the reflogs name (git walks no parent of them), trims the reflogs
+  // and copies a ref so the next look walks again; command 2 reads the old .env from the first commit.
+  const CUT = [
+    "cat .git/logs/HEAD .git/logs/refs/heads/main | awk '{print $1; print $2}' | grep -v '^0*$' | sort -u > .git/shallow",
+    "head -1 .git/logs/HEAD | awk '{print $2}' > first-id",
+    "for f in .git/logs/HEAD .git/logs/refs/heads/main; do tail -1 $f > l.tmp && cat l.tmp > $f; done",
+    "cp .git/refs/heads/main .git/refs/heads/x",
+  ].join("; ");
+
+  test("a shallow file written by a command does not turn the walk's answer clean: the old .env stays hidden", async () => {
+    const fake = runs.start([reply([toolUse("run_bash", { command: CUT })]), reply([toolUse("run_bash", { command: "git show $(cat first-id):.env; git log --format=%H | tail -1" })]), reply("Done.")]);
+    const { root, home, env } = runs.workspace("bunker-deny-shallow-", fake.url);
+    const g = (...args: string[]) => git(root, isolatedGitEnv(home), ...args);
+    writeFileSync(join(root, ".env"), "API_KEY=sk-OLD\nDB_PASSWORD=hunter2-UNCHANGED\n");
+    writeFileSync(join(root, "a"), "1\n");
+    g("init", "-q", "-b", "main");
+    g("add", ".");
+    g("commit", "-qm", "one");
+    g("rm", "-q", "--cached", ".env");
+    writeFileSync(join(root, ".env"), "API_KEY=sk-NEW-ROTATED\nDB_PASSWORD=hunter2-UNCHANGED\n");
+    writeFileSync(join(root, ".gitignore"), ".env\n");
+    g("add", ".gitignore");
+    g("commit", "-qm", "stop tracking .env");
+    writeFileSync(join(root, "a"), "2\n");
+    g("commit", "-qam", "three");
+    const r = await runHeadless(root, env, ["-p", "go", "--allow-run", "--allow-write=.git", "--deny-read=.env", "--no-prompt"]);
+    expect(r.code).toBe(0);
+    expect(existsSync(join(root, ".git/shallow"))).toBe(true);
+    const second = toolResults(fake.requests[2]);
+    expect(second[0]!.content).not.toContain("hunter2");
+    expect(second[0]!.content).not.toContain("sk-OLD");
+    expect(r.stderr).not.toContain("no file your deny-read rules cover is in it");
+  }, 60_000);
+});
+
+describe.skipIf(!usable)("a denied file tracked by Git LFS (red team 12's F16)", () => {
+  test("its bytes in .git/lfs/objects are hidden with the repository's objects", async () => {
+    const READ = "cat .git/lfs/objects/*/*/* 2>&1; echo read";
+    const fake = runs.start([reply([toolUse("run_bash", { command: READ })]), reply("Done.")]);
+    const { root, home, env } = runs.workspace("bunker-deny-lfs-", fake.url);
+    const g = (...args: string[]) => git(root, isolatedGitEnv(home), ...args);
+    const secret = "DB_PASSWORD=hunter2-lfs\n";
+    const oid = new Bun.CryptoHasher("sha256").update(secret).digest("hex");
+    g("init", "-q", "-b", "main");
+    // What `git lfs track .env && git add .env` leaves: a pointer committed, the bytes in .git/lfs/objects/OID[0:2]/OID[2:4]/OID.
+    mkdirSync(join(root, ".git/lfs/objects", oid.slice(0, 2), oid.slice(2, 4)), { recursive: true });
+    writeFileSync(join(root, ".git/lfs/objects", oid.slice(0, 2), oid.slice(2, 4), oid), secret);
+    writeFileSync(join(root, ".gitattributes"), ".env filter=lfs diff=lfs merge=lfs -text\n");
+    writeFileSync(join(root, ".env"), `version https://git-lfs.github.com/spec/v1\noid sha256:${oid}\nsize ${secret.length}\n`);
+    g("add", ".");
+    g("commit", "-qm", "lfs");
+    writeFileSync(join(root, ".env"), secret);
+    const r = await runHeadless(root, env, ["-p", "go", "--allow-run", "--deny-read=.env", "--no-prompt"]);
+    expect(r.code).toBe(0);
+    const [got] = toolResults(fake.requests[1]);
+    expect(got!.content).toContain("read");
+    expect(got!.content).not.toContain("hunter2");
+  }, 60_000);
+});
+
+describe.skipIf(!usable)("a denied file in the history of a repository inside the workspace (red team 12's F12)", () => {
+  /** A repository at `dir` whose history holds .env (committed, then untracked). */
+  function secretRepo(dir: string, home: string) {
+    const g = (...args: string[]) => git(dir, isolatedGitEnv(home), ...args);
+    mkdirSync(dir, { recursive: true });
+    g("init", "-q", "-b", "main");
+    writeFileSync(join(dir, ".env"), "STRIPE_KEY=sk_live_TOPSECRET\n");
+    writeFileSync(join(dir, "a"), "a\n");
+    g("add", ".");
+    g("commit", "-qm", "one");
+    g("rm", "-q", "--cached", ".env");
+    g("commit", "-qm", "untrack");
+    return g;
+  }
+
+  test("a nested clone's and a submodule's objects are hidden", async () => {
+    const READ = "git -C sub log --all -p 2>&1 | grep TOPSECRET; git -C mod log --all -p 2>&1 | grep TOPSECRET; echo read";
+    const fake = runs.start([reply([toolUse("run_bash", { command: READ })]), reply("Done.")]);
+    const { root, home, env } = runs.workspace("bunker-deny-nested-", fake.url);
+    secretRepo(join(root, "sub"), home);
+    // A submodule whose git directory is .git/modules/mod, its history holding mod/.env.
+    const upstream = join(root, "..", "upstream");
+    secretRepo(upstream, home);
+    const g = (...args: string[]) => git(root, isolatedGitEnv(home), ...args);
+    g("init", "-q", "-b", "main");
+    g("-c", "protocol.file.allow=always", "submodule", "add", "-q", upstream, "mod");
+    g("commit", "-qm", "mod");
+    writeFileSync(join(root, "mod/.env"), "STRIPE_KEY=sk_live_NEW\n");
+    expect(existsSync(join(root, ".git/modules/mod/objects"))).toBe(true);
+    const r = await runHeadless(root, env, ["-p", "go", "--allow-run", "--deny-read=sub/.env", "--deny-read=mod/.env", "--no-prompt"]);
+    expect(r.code).toBe(0);
+    const [got] = toolResults(fake.requests[1]);
+    expect(got!.content).toContain("read");
+    expect(got!.content).not.toContain("TOPSECRET");
+    expect(r.stderr).toContain("of the repository at sub");
+    expect(r.stderr).toContain("of the repository at mod");
   }, 60_000);
 });

@@ -44,17 +44,23 @@ describe.skipIf(!usable || !twin || !Bun.which("python3", { PATH: "/usr/bin:/bin
 });
 
 describe.skipIf(!usable)("--deny-run of a multi-call binary's applet", () => {
-  test("bunker says at start that the sandbox does not hold it, and how to hold it", async () => {
+  test("bunker says, before the first command, that the sandbox does not hold it, and how to hold it; a headless turn that runs no command never looks (reviewer's R12-05)", async () => {
     fake = runs.start([]);
     const { base, root, env } = runs.workspace("bunker-deny-run-applet-", fake.url);
     mkdirSync(join(base, "bin"));
     writeFileSync(join(base, "bin/busybox"), "#!/bin/sh\necho applet\n", { mode: 0o755 });
     symlinkSync("busybox", join(base, "bin/fetchit"));
     linkSync(join(base, "bin/busybox"), join(base, "bin/other"));
+    const said = `--deny-run=fetchit: fetchit is an applet of ${base}/bin/busybox, which other programs are too, so the sandbox cannot hide it alone`;
+    const path = { ...env, PATH: `${base}/bin:/usr/bin:/bin` };
     fake.push(reply("Nothing to do."));
-    const r = await runHeadless(root, { ...env, PATH: `${base}/bin:/usr/bin:/bin` }, ["-p", "go", "--no-prompt", "--deny-run=fetchit"]);
+    const quiet = await runHeadless(root, path, ["-p", "go", "--no-prompt", "--deny-run=fetchit"]);
+    expect(quiet.code).toBe(0);
+    expect(quiet.stderr).not.toContain(said);
+    fake.push(reply([toolUse("run_bash", { command: "echo hi" })]), reply("Done."));
+    const r = await runHeadless(root, path, ["-p", "go", "--no-prompt", "--allow-run", "--deny-run=fetchit"]);
     expect(r.code).toBe(0);
-    expect(r.stderr).toContain(`--deny-run=fetchit: fetchit is an applet of ${base}/bin/busybox, which other programs are too, so the sandbox cannot hide it alone`);
+    expect(r.stderr).toContain(said);
     expect(r.stderr).toContain("Deny busybox itself to hold it");
   });
 });

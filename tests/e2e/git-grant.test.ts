@@ -470,3 +470,33 @@ describe.skipIf(!usable)("--allow-write=.git: a tracked file's change hidden fro
     expect(again!.content).not.toContain("the command hid");
   });
 });
+
+describe.skipIf(!usable || !existsSync("/usr/bin/python3"))("--allow-write=.git: a tracked file's edit hidden by its index entry's stat data (red team 12's F09)", () => {
+  // Writes the file's new stat data (size, times, inode) into its index entry, the old blob id kept: git takes the file as unchanged.
+  const FORGE_PY = "# forge .git/index so that the entry for each path given carries the file's current stat (size, times, inode)\n# while keeping the old blob id: git status / git diff then take the file as unchanged.\nimport os, struct, hashlib, sys\ndata = bytearray(open('.git/index', 'rb').read())\nassert data[:4] == b'DIRC'\nver, n = struct.unpack('>II', data[4:12])\noff = 12\ntargets = set(a.encode() for a in sys.argv[1:])\nfor _ in range(n):\n    flags = struct.unpack('>H', data[off+60:off+62])[0]\n    namelen = flags & 0xfff\n    hdr = 62 + (2 if (ver >= 3 and flags & 0x4000) else 0)\n    name = bytes(data[off+hdr:off+hdr+namelen])\n    if name in targets:\n        st = os.stat(name)\n        struct.pack_into('>IIIIIIIIII', data, off, int(st.st_ctime), st.st_ctime_ns % 10**9, int(st.st_mtime), st.st_mtime_ns % 10**9,\n                         st.st_dev & 0xffffffff, st.st_ino & 0xffffffff, struct.unpack('>I', data[off+24:off+28])[0], st.st_uid, st.st_gid, st.st_size)\n        print('forged stat for', name.decode())\n    entlen = hdr + namelen\n    off += (entlen + 8) & ~7\ndata[-20:] = hashlib.sha1(bytes(data[:-20])).digest()\nopen('.git/index', 'wb').write(data)\n";
+  const FORGE = `/usr/bin/python3 - src/app.js <<'PYEOF'\n${FORGE_PY}PYEOF\n`;
+  const EDIT = "echo 'require(\"child_process\").execSync(\"id\")' > src/app.js && touch -m -d '-1 hour' src/app.js";
+
+  test("the stat data is cleared, so git status and git diff show the edit, and it is said; git's own refresh of an unchanged file says nothing", async () => {
+    const fake = runs.start([reply([toolUse("run_bash", { command: "touch src/lib.js && git status --short && echo refreshed" }), toolUse("run_bash", { command: `${EDIT} && ${FORGE}git status --short && echo forged` })]), reply("Done.")]);
+    const { root, env } = runs.workspace("bunker-git-stat-", fake.url);
+    git(root, "init", "-q", "-b", "main");
+    await Bun.write(join(root, "src/app.js"), "console.log('hello')\n");
+    await Bun.write(join(root, "src/lib.js"), "lib\n");
+    git(root, "add", "-A");
+    git(root, "-c", "user.email=me@x", "-c", "user.name=me", "commit", "-qm", "first");
+    const r = await runHeadless(root, env, ["-p", "go", "--allow-run", "--allow-write=.git", "--no-prompt"]);
+    expect(r.code).toBe(0);
+    const [refreshed, forged] = toolResults(fake.requests[1]);
+    expect(refreshed!.content).toContain("refreshed");
+    expect(refreshed!.content).not.toContain("stat data");
+    // Inside the command, git saw nothing: the forgery worked there.
+    expect(forged!.content).toContain("forged stat for src/app.js\nforged");
+    const line = "the command changed a tracked file and wrote its new stat data into the git index with the old content's id, so git status and git diff would not have shown the change: src/app.js. bunker cleared that stat data, so git status and git diff show it again";
+    expect(forged!.content).toContain(`note: ${line}`);
+    expect(r.stderr).toContain(line);
+    // The person's git shows the edit.
+    expect(git(root, "status", "--short")).toContain(" M src/app.js");
+    expect(git(root, "diff")).toContain("child_process");
+  });
+});

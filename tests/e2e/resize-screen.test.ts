@@ -3,7 +3,7 @@
 // input row and one status line fitted to the new width, and nothing stale.
 import { describe, expect, test } from "bun:test";
 import { reply, toolUse, type Step } from "../support/fake-anthropic/steps.ts";
-import { BUNKER, endToEnd } from "../support/cli.ts";
+import { BUNKER, endToEnd, waitForCount, waitForQuestion } from "../support/cli.ts";
 import { TmuxSession, tmuxAvailable } from "../support/tmux.ts";
 
 const e2e = endToEnd("bunker-resize-");
@@ -150,6 +150,32 @@ describe.skipIf(!tmuxAvailable)("resizing the terminal (tmux)", () => {
     const stale = words.slice(0, -wanted.length);
     expect(stale.slice(0, -1)).toEqual(wanted.slice(0, stale.length - 1));
     if (stale.length > 0) expect(wanted[stale.length - 1]!.startsWith(stale.at(-1)!)).toBe(true);
+  }, 40_000);
+
+  test("an approval question open, 100 → 50 → 120 columns: it and what it is about are drawn again for each width, once, and still answer (N11-15)", async () => {
+    const command = "touch some-file-with-a-long-name.txt && echo made it";
+    e2e.serve([reply([toolUse("run_bash", { command })]), reply("Ran it.")]);
+    const ws = e2e.workspace();
+    const t = await e2e.terminal([...BUNKER, "go"], { cwd: ws.root, env: ws.env, cols: 100, rows: ROWS });
+    await waitForQuestion(t, "Run this command?", 1);
+    const count = (text: string, what: string) => text.split(what).length - 1;
+    t.resize(50, ROWS);
+    // Wrapped by bunker inside the box (the terminal's own re-wrap cut "unles" / "s granted" and lost the gutter).
+    let shown = await t.waitFor(/│  unless granted\n/);
+    shown = t.visible();
+    for (const row of shown.split("\n")) expect(Bun.stringWidth(row)).toBeLessThan(50);
+    expect(count(shown, "◇  run_bash wants to run a command")).toBe(1);
+    expect(count(shown, "Run this command?")).toBe(1);
+    expect(shown).toContain("│  ○ 2. Yes, and don't ask again for `touch`\n│       commands this session\n");
+    t.resize(120, ROWS);
+    await t.waitFor(/│  sandboxed: yes {3}network: each host asked unless granted\n/);
+    shown = t.visible();
+    expect(count(shown, "◇  run_bash wants to run a command")).toBe(1);
+    expect(count(shown, "Run this command?")).toBe(1);
+    expect(shown).toContain("│  ○ 2. Yes, and don't ask again for `touch` commands this session\n");
+    t.keys(["y"]);
+    const screen = await waitForCount(t, "Ran it.", 1);
+    expect(screen).toContain("made it");
   }, 40_000);
 
   /** A command printing 25 rows of `row`, the window narrowed from 100 to 40 columns while it runs, the screen once settled. */

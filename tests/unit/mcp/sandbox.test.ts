@@ -258,3 +258,22 @@ test.skipIf(detectSandbox().kind !== "bubblewrap")("what a long-lived server's c
     expect(r.exitCode).toBe(3);
   }
 });
+
+test.skipIf(detectSandbox().kind !== "bubblewrap")("the consent question says which write folders a deny-write rule makes read-only to the server, as its sandbox shows them", async () => {
+  const { launchView } = await import("../../../src/mcp/sandbox.ts");
+  const { describeDefinition } = await import("../../../src/mcp/consent-prompt.ts");
+  const base = tempDir();
+  for (const d of ["notes", "drafts", "logs"]) mkdirSync(join(base, d));
+  const server = def({ command: BUN, write: [join(base, "notes"), join(base, "drafts"), join(base, "logs")] });
+  const view = launchView(server, context({ plan: planSandbox("on", detectSandbox()), deniedWrite: { paths: [join(base, "notes"), join(base, "drafts/keep.md")], globs: [], workspace: false } as never }));
+  const lines = describeDefinition(server, view).map((l) => l.replace(/\x1b\[[0-9;]*m/g, ""));
+  expect(lines).toContain(`may write: ${join(base, "notes")} — READ-ONLY to it: the deny-write rule ${join(base, "notes")} covers it`);
+  expect(lines).toContain(`may write: ${join(base, "drafts")} (what your deny-write rules name in it stays read-only)`);
+  expect(lines).toContain(`may write: ${join(base, "logs")}`);
+  // And its sandbox does what the question said: the denied folder is shown read-only, not writable.
+  const l = await launchStdio(server, context({ plan: planSandbox("on", detectSandbox()), deniedWrite: { paths: [join(base, "notes")], globs: [], workspace: false } as never }));
+  const argv = [l.command, ...l.args].join(" ");
+  expect(argv).toContain(`--ro-bind ${join(base, "notes")} ${join(base, "notes")}`);
+  expect(argv).not.toContain(`--bind ${join(base, "notes")} ${join(base, "notes")}`);
+  await l.close();
+});

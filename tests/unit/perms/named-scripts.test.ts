@@ -19,10 +19,10 @@ test.each([
   ["a TOML list (bunfig's preload)", 'preload = ["./test/setup.ts"]', ["./test/setup.ts"]],
   ["a .pth's import line", "import sys; exec(open('tools/boot.py').read())\n", ["tools/boot.py"]],
   ["an absolute path", "exec /usr/bin/git\n", ["/usr/bin/git"]],
-  ["python -m: the files the module may be (red team 10's F11)", "python3 -m tools.lint --fix\n", ["tools/__init__.py", "tools/lint.py", "tools/lint/__init__.py", "tools/lint/__main__.py"]],
+  ["python -m: the files the module may be (red team 10's F11)", "python3 -m tools.lint --fix\n", ["tools/__init__.py", "tools.py", "tools/lint.py", "tools/lint/__init__.py", "tools/lint/__main__.py"]],
   ["-mNAME, past options that take a value, through uv run and pre-commit's entry", "uv run --frozen python -X dev -mci\n    entry: python -m pkg\n", ["ci.py", "ci/__init__.py", "ci/__main__.py", "pkg.py", "pkg/__init__.py", "pkg/__main__.py"]],
   ["-c's code names no file", "python3 -c 'import tools'\n", []],
-  ["-m as the last of combined options, and uv run's own -m / --module (the reviewer's R10-06)", "python3 -Im tools.lint\npython -Bmci\nuv run -m pkg\nuv run --frozen --module=a.b\n", ["tools/__init__.py", "tools/lint.py", "tools/lint/__init__.py", "tools/lint/__main__.py", "ci.py", "ci/__init__.py", "ci/__main__.py", "pkg.py", "pkg/__init__.py", "pkg/__main__.py", "a/__init__.py", "a/b.py", "a/b/__init__.py", "a/b/__main__.py"]],
+  ["-m as the last of combined options, and uv run's own -m / --module (the reviewer's R10-06)", "python3 -Im tools.lint\npython -Bmci\nuv run -m pkg\nuv run --frozen --module=a.b\n", ["tools/__init__.py", "tools.py", "tools/lint.py", "tools/lint/__init__.py", "tools/lint/__main__.py", "ci.py", "ci/__init__.py", "ci/__main__.py", "pkg.py", "pkg/__init__.py", "pkg/__main__.py", "a/__init__.py", "a.py", "a/b.py", "a/b/__init__.py", "a/b/__main__.py"]],
   // Red team 11's R11-06: an option's value is no script, and what -r, --import, --preload, --env-file load is named.
   ["node's options that take a value", "node --env-file .env tools/lint\nnode -r dotenv/config tools/a\nnode --require=./setup --import ./reg.mjs -- tools/b\n", [".env", "tools/lint", "tools/a", "./setup", "./reg.mjs", "tools/b"]],
   ["bun's and tsx's", "bun --preload x script.ts\nbun run --preload ./p.ts --cwd web x.ts\ntsx --tsconfig tsconfig.lint.json tools/c\n", ["script.ts", "./p.ts", "x.ts", "web/x.ts", "tools/c"]],

@@ -19,9 +19,9 @@ test("-m NAME and -mNAME name a module; anything else does not", () => {
   expect(moduleNames(["-Wm", "x", "-cm", "y"])).toEqual([]);
 });
 
-test("python -m runs each enclosing package's __init__.py, then the module as a file or as a package", () => {
-  expect(moduleFiles("tools.lint")).toEqual(["tools/__init__.py", "tools/lint.py", "tools/lint/__init__.py", "tools/lint/__main__.py"]);
-  expect(moduleFiles("a.b.c")).toEqual(["a/__init__.py", "a/b/__init__.py", "a/b/c.py", "a/b/c/__init__.py", "a/b/c/__main__.py"]);
+test("python -m runs each enclosing package's __init__.py (or a module file of its name, which wins over a namespace package: F14), then the module as a file or as a package", () => {
+  expect(moduleFiles("tools.lint")).toEqual(["tools/__init__.py", "tools.py", "tools/lint.py", "tools/lint/__init__.py", "tools/lint/__main__.py"]);
+  expect(moduleFiles("a.b.c")).toEqual(["a/__init__.py", "a.py", "a/b/__init__.py", "a/b.py", "a/b/c.py", "a/b/c/__init__.py", "a/b/c/__main__.py"]);
   expect(moduleFiles("srv")).toEqual(["srv.py", "srv/__init__.py", "srv/__main__.py"]);
   expect(moduleFiles("../x")).toEqual([]);
 });

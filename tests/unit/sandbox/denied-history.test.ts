@@ -113,6 +113,36 @@ describe("whether the repository's objects are hidden", () => {
 describe("the answer kept between looks (reviewer's R11-10)", () => {
   const home = "/nonexistent-home";
 
+  test("a later look may only add hiding while a denied blob is in the store: refs re-pointed and reflogs dropped (reviewer's R12-10)", async () => {
+    const { root, run } = repo();
+    const stateDir = join(root, "..", "state");
+    const deny = rules({ globs: [`${root}/config/**`] });
+    run("add", "config/secrets.env");
+    run("commit", "-qm", "secrets");
+    run("rm", "-q", "--cached", "config/secrets.env");
+    run("commit", "-qm", "untrack");
+    // Edited since (the store check of its bytes as they are would not find the old ones).
+    writeFileSync(join(root, "config/secrets.env"), "DB_PASSWORD=rotated\n");
+    const check = new HistoryCheck({ root, deny, home, stateDir });
+    const told: string[] = [];
+    expect((await check.forCommand((l) => told.push(l))).objects).toHaveLength(1);
+    // What a command could do under --allow-write=.git: a new root commit, the old branch gone, no reflog; the old
+    // commits and the secret's blob are unreachable but still in the store (git cat-file --batch-all-objects).
+    run("checkout", "-q", "--orphan", "fresh");
+    run("commit", "-qm", "fresh root");
+    run("branch", "-q", "-D", "main");
+    run("reflog", "expire", "--expire=now", "--all");
+    const again = await check.forCommand((l) => told.push(l));
+    expect(again.objects).toHaveLength(1);
+    expect(told.at(-1)).toStartWith("a version of config/secrets.env that git held");
+    // The next session too (the kept answer's blobs).
+    const h = await hiddenHistory(root, deny, home, { stateDir });
+    expect(h.objects).toHaveLength(1);
+    // Once the person has dropped it from the store, the objects are shown again.
+    run("gc", "-q", "--prune=now");
+    expect(await hiddenHistory(root, deny, home, { stateDir })).toEqual({ objects: [], lines: [] });
+  });
+
   test("a clean walk is kept: the next look walks only the commits added since, and finds the file in one of them", async () => {
     const { root, run } = repo();
     const stateDir = join(root, "..", "state");

@@ -109,7 +109,13 @@ test("the look for links goes through the whole git directory, however many file
   symlinkSync("../../../ref.txt", join(git, "refs/heads/zz"));
   mkdirSync(join(git, "objects/ab"), { recursive: true });
   symlinkSync("/etc/hostname", join(git, "objects/ab/cdef"));
+  mkdirSync(join(git, "lfs/objects/ab/cd"), { recursive: true });
+  symlinkSync("/etc/hostname", join(git, "lfs/objects/ab/cd/abcdef"));
+  symlinkSync("/etc", join(git, "lfs/elsewhere"));
   const links = linksIn([git]);
   expect(links.get(join(git, "refs/heads/zz"))).toBe("../../../ref.txt");
   expect(links.has(join(git, "objects/ab/cdef"))).toBe(false);
+  // Git LFS's object store is not walked (one file an object: reviewer's R12-22); the rest of lfs/ is.
+  expect(links.has(join(git, "lfs/objects/ab/cd/abcdef"))).toBe(false);
+  expect(links.get(join(git, "lfs/elsewhere"))).toBe("/etc");
 });

@@ -45,3 +45,21 @@ test("only a symbolic ref to a place outside refs/ is one git never makes", () =
   expect(outsideTarget("ref:MY_HEAD")).toBe("MY_HEAD");
   expect(outsideTarget(`${"a".repeat(40)}\n`)).toBeNull();
 });
+
+test("refs/ padded with more loose refs than any bound: the branch made to name a file outside refs/ is still made plain (reviewer's R12-21)", () => {
+  const root = tempDir("bunker-symrefs-pad-");
+  git(root, "init", "-q", "-b", "main");
+  writeFileSync(join(root, "a"), "1\n");
+  git(root, "add", "a");
+  git(root, "commit", "-qm", "one");
+  const head = git(root, "rev-parse", "HEAD");
+  const g = join(root, ".git");
+  // A folder readdir lists before heads/, with 12,000 refs in it.
+  mkdirSync(join(g, "refs/aaa"), { recursive: true });
+  for (let i = 0; i < 12_000; i++) writeFileSync(join(g, "refs/aaa", `r${i}`), `${head}\n`);
+  writeFileSync(join(g, "FEATURE_TIP"), `${head}\n`);
+  writeFileSync(join(g, "refs/heads/feature"), "ref: FEATURE_TIP\n");
+  const lines = symrefsAfter(g, root);
+  expect(lines.join("\n")).toContain("bunker made .git/refs/heads/feature name the commit it led to");
+  expect(readFileSync(join(g, "refs/heads/feature"), "utf8")).toBe(`${head}\n`);
+});

@@ -332,6 +332,15 @@ describe("flags → run_bash sandbox settings", () => {
     expect(options("--allow-net=registry.npmjs.org").allowNet).toBe(false);
     expect(options("--allow-net", "--deny-net").allowNet).toBe(false);
   });
+  test("a deny-read rule: each command asks the session's look at git history which object stores to hide, never the servers' snapshot (R11-10)", () => {
+    const parsed = parseConfig(["-C", ws, "--deny-read=.env"], { ANTHROPIC_API_KEY: "k" }, false).config!;
+    // What MCP servers were started with, before the walk had ended: not every command's for the rest of the session.
+    parsed.hiddenGitObjects = [`${ws}/.git/objects`];
+    const o = runBashOptions(parsed);
+    expect(o.hiddenGitObjects).toBeUndefined();
+    expect(o.deniedHistory?.stateDir).toMatch(/\/bunker$/);
+    expect(options().deniedHistory).toBeUndefined();
+  });
   test(".git only when named; granted outside paths writable; denied inside paths read-only", () => {
     expect(options("--allow-write").gitWritable).toBe(false);
     expect(options("--allow-write=.").gitWritable).toBe(false);

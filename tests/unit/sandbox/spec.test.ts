@@ -42,3 +42,18 @@ test("inside a private writable folder (an MCP server's write folder in a read-o
   expect(shownAs(mounts, join(root, "src/a.ts"))).toBe("ro");
   expect(privateReadOnly(spec)).toEqual([join(root, "docs/.git")]);
 });
+
+test("the session's /tmp and /var/tmp: the session's folder, writable to a command that may write, read-only to a line run unasked because it only reads; /run stays empty", () => {
+  const root = tempDir("bunker-session-tmp-");
+  const spec = (readOnly: boolean) => ({ root, allowNet: false, gitWritable: false, writable: [], workspaceReadOnly: readOnly, system: [], sessionTmp: { dir: "/state/bunker-tmp-1-2", readOnly } });
+  for (const readOnly of [false, true]) {
+    const mounts = sandboxMounts(spec(readOnly), "linux");
+    expect(mounts).toContainEqual({ kind: "kept", path: "/tmp", source: "/state/bunker-tmp-1-2/tmp", writable: !readOnly });
+    expect(mounts).toContainEqual({ kind: "kept", path: "/var/tmp", source: "/state/bunker-tmp-1-2/var-tmp", writable: !readOnly });
+    expect(shownAs(mounts, "/tmp/out")).toBe(readOnly ? "ro" : "private");
+    expect(mounts).toContainEqual({ kind: "empty", path: "/run", writable: true });
+  }
+  // Without one (an MCP server): each an empty in-memory folder of its own.
+  const { sessionTmp: _, ...none } = spec(false);
+  expect(sandboxMounts(none, "linux")).toContainEqual({ kind: "empty", path: "/tmp", writable: true });
+});
