@@ -163,7 +163,9 @@ export class Permissions {
       case "once":
         return { ...first, approvedAtQuestion: true };
       case "target-session":
-        if (req.kind === "run") for (const p of req.run?.prefixes ?? []) this.policy.grantSession("run", p);
+        // "Always allow" grants the session the rules it showed (an exact `rm -rf build`), never the wider prefix (`rm`).
+        if (req.kind === "run" && answer.runRules) this.policy.grantSessionRules(answer.runRules);
+        else if (req.kind === "run") for (const p of req.run?.prefixes ?? []) this.policy.grantSession("run", p);
         else for (const t of targets) this.policy.grantSession(req.kind, t);
         return { ...first, approvedAtQuestion: true };
       case "kind-session":

@@ -116,6 +116,8 @@ export class Policy {
   /** Kinds the person allowed for the session ("all edits"); never covers protected paths. */
   private readonly sessionKinds = new Set<PermKind>();
   private readonly sessionPrefixes: string[] = [];
+  /** Exact commands allowed for the session ("always allow `run:rm -rf build`"): those words and no others. */
+  private readonly sessionExact: string[] = [];
 
   constructor(
     readonly root: string,
@@ -138,6 +140,18 @@ export class Policy {
   }
 
   /** The person answered "for the rest of the session": this target (for run, this command prefix). */
+  /**
+   * "Always allow" rules (`run:npm test *`, `run:rm -rf build`) for the rest of the session: one ending in ` *` as the
+   * prefix before it, an exact one for those words alone (reviewer's R12-12).
+   */
+  grantSessionRules(rules: readonly string[]): void {
+    for (const rule of rules) {
+      const pattern = rule.replace(/^run:/, "").trim();
+      if (pattern.endsWith(" *")) this.grantSession("run", pattern.slice(0, -2).trim());
+      else if (pattern && !pattern.endsWith("*") && !this.sessionExact.includes(pattern)) this.sessionExact.push(pattern);
+    }
+  }
+
   grantSession(kind: PermKind, target: string): void {
     if (kind === "run") {
       if (target.trim() && !this.sessionPrefixes.includes(target)) this.sessionPrefixes.push(target);
@@ -230,6 +244,7 @@ export class Policy {
       root: this.root,
       grants: this.grants,
       sessionPrefixes: this.sessionPrefixes,
+      sessionExact: this.sessionExact,
       readOnlyUnasked: this.runOptions.readOnlyUnasked ?? true,
     });
     if (run.verdict === "ask" && this.sessionKinds.has("run")) return { verdict: "allow", grantedBy: "session", run };

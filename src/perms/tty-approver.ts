@@ -178,10 +178,11 @@ export class TtyApprover implements Approver {
       await this.viewer(whole());
     }
     if (typeof choice === "symbol" || choice === "view") return { answer: "deny" };
-    // Yes for the session in any case; saved as well once the person has seen the rules and said so.
+    // Yes for the session in any case, for the rules shown and no more; saved as well once the person has seen them and said so.
     if (choice === "save") {
-      await this.confirmSave(req.run?.saves ?? []);
-      return { answer: "target-session" };
+      const rules = req.run?.saves ?? [];
+      await this.confirmSave(rules);
+      return { answer: "target-session", runRules: rules };
     }
     if (choice !== "deny") return { answer: choice };
     if (req.byPerson) return { answer: "deny" };

@@ -79,8 +79,12 @@ export interface PermRequest {
 
 export type ApprovalAnswer =
   | { answer: "once" }
-  /** Allow this exact target (file, or command prefix) for the rest of the session. */
-  | { answer: "target-session" }
+  /**
+   * Allow this exact target (file, or command prefix) for the rest of the session. With `runRules` ("always allow",
+   * saved or not): exactly those rules, as shown, and not the prefixes (reviewer's R12-12: saving `run:rm -rf build`
+   * granted `rm` for the session).
+   */
+  | { answer: "target-session"; runRules?: string[] }
   /** Allow every request of this kind (inside the workspace) for the session. */
   | { answer: "kind-session" }
   /** `stopsTurn`: Escape or Ctrl+C at the question, a no that also stops the turn (the closed question said so). */

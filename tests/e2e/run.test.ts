@@ -376,8 +376,9 @@ describe.skipIf(!tmuxAvailable)("in a real terminal (tmux)", () => {
     await fake.stop();
   }, 60_000);
 
-  test("\"always allow\" for rm saves that command exactly, for this workspace only; another rm, or the same in another workspace, still asks (reviewer's R11-14)", async () => {
-    const fake = e2e.serve([reply([run("rm -rf build")]), reply("Removed.")]);
+  test("\"always allow\" for rm saves that command exactly, for this workspace only, and grants the session no more; another rm, or the same in another workspace, still asks (reviewer's R11-14, R12-12)", async () => {
+    // The same session: the saved command again runs unasked, another rm is asked about (R12-12: it ran unasked).
+    const fake = e2e.serve([reply([run("rm -rf build")]), reply([run("rm -rf src")]), reply([run("rm -rf build")]), reply("Removed.")]);
     const { root, env } = e2e.workspace();
     mkdirSync(join(root, "build"));
     mkdirSync(join(root, "src"));
@@ -392,7 +393,17 @@ describe.skipIf(!tmuxAvailable)("in a real terminal (tmux)", () => {
     expect(screen).toContain(`Add to "allow" for the workspace ${root} in ${settings}`);
     await Bun.sleep(1_100);
     await press(tmux, "y");
-    await waitForCount(tmux, "Removed.", 1);
+    screen = await waitForQuestion(tmux, "Run this command?", 2);
+    expect(screen).toContain("$ rm -rf src");
+    expect(existsSync(join(root, "src"))).toBe(true);
+    await Bun.sleep(1_100);
+    await press(tmux, "n");
+    await waitForCount(tmux, "Why not (sent to Claude)?", 1);
+    await Bun.sleep(1_100);
+    await press(tmux, "Enter");
+    screen = await waitForCount(tmux, "Removed.", 1);
+    expect(count(screen, "Run this command?")).toBe(2);
+    expect(existsSync(join(root, "src"))).toBe(true);
     expect(JSON.parse(readFileSync(settings, "utf8"))).toEqual({ workspaces: { [root]: { allow: ["run:rm -rf build"] } } });
     expect(existsSync(join(root, "build"))).toBe(false);
     expect(await quitWithCtrlD(tmux)).not.toBeNull();

@@ -19,6 +19,8 @@ export interface RunContext {
   grants: Grants;
   /** Prefixes the person allowed for the session ("always allow commands starting with …"). */
   sessionPrefixes?: readonly string[];
+  /** Exact commands the person allowed for the session ("always allow `run:rm -rf build`"): those words alone. */
+  sessionExact?: readonly string[];
   /** Whether read-only commands may run without asking (only when run_bash is sandboxed). Default true. */
   readOnlyUnasked?: boolean;
 }
@@ -87,6 +89,7 @@ export function evaluateRun(command: string, ctx: RunContext): RunEvaluation {
     programs: new Set(grants.allow.run.programs),
     patterns: parsePatterns(grants.allow.run.patterns),
     sessionPatterns: parsePatterns([...(ctx.sessionPrefixes ?? [])], true),
+    ...(ctx.sessionExact?.length ? { sessionExact: parsePatterns([...ctx.sessionExact]) } : {}),
     deny: { read: grants.deny.read, write: grants.deny.write, ...(grants.protect ? { protect: grants.protect } : {}) },
     readOnlyUnasked: ctx.readOnlyUnasked ?? true,
   };

@@ -36,6 +36,8 @@ export interface Judge {
    * not `touch /tmp/x` nor a link that leads out.
    */
   sessionPatterns: CommandPattern[];
+  /** Exact commands allowed for the session ("always allow `run:rm -rf build`"): matched word for word, as a rules file's. */
+  sessionExact?: CommandPattern[];
   deny: PathDenies;
   /** Read-only commands run unasked: only when commands are sandboxed. */
   readOnlyUnasked: boolean;
@@ -222,12 +224,13 @@ function gitRepositoryElsewhere(cmd: SimpleCommand, paths: PathChecker): string 
   return null;
 }
 
-/** Granted by --allow-run ("flag") or a rules-file pattern ("rules"): any arguments (the sandbox confines what they do). */
-function flagGrant(cmd: SimpleCommand, judge: Judge): "flag" | "rules" | null {
+/** Granted by --allow-run ("flag"), a rules-file pattern ("rules") or an exact command for the session: any arguments (the sandbox confines what they do). */
+function flagGrant(cmd: SimpleCommand, judge: Judge): "flag" | "rules" | "session" | null {
   const program = cmd.argv[0];
   if (!program) return null;
   if (judge.programs.has(program.text)) return "flag";
-  return judge.patterns.some((p) => matchesPattern(cmd.argv, p)) ? "rules" : null;
+  if (judge.patterns.some((p) => matchesPattern(cmd.argv, p))) return "rules";
+  return judge.sessionExact?.some((p) => matchesPattern(cmd.argv, p)) ? "session" : null;
 }
 
 /** How many leading words of `cmd` the longest matching session prefix names (0: none matches). */

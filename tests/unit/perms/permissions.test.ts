@@ -81,3 +81,24 @@ test("a write that loses work bunker did not make (PermRequest.loses) is asked e
   await plain.perms.authorize({ ...req, loses: undefined });
   expect(plain.approver.asked).toHaveLength(0);
 });
+
+test("\"always allow\" grants the session the rules it showed, not the prefix: after `run:rm -rf build`, `rm -rf src` is asked (reviewer's R12-12)", async () => {
+  const root = tempDir();
+  const rm = (command: string): PermRequest => ({ kind: "run", target: command, tool: "run_bash", run: { command, cwd: root, sandboxed: true, network: false } });
+  const ctx = makeContext(root, { answers: [{ answer: "target-session", runRules: ["run:rm -rf build"] }] });
+  await ctx.perms.authorize(rm("rm -rf build"));
+  expect(ctx.approver.asked[0]!.run?.saves).toEqual(["run:rm -rf build"]);
+  expect(ctx.approver.asked[0]!.run?.prefixes).toEqual(["rm"]);
+  const other = await ctx.perms.authorize(rm("rm -rf src")).catch((e: unknown) => e);
+  expect(other).toBeInstanceOf(PermissionDenied);
+  expect(ctx.approver.asked).toHaveLength(2);
+  await ctx.perms.authorize(rm("rm -rf build"));
+  expect(ctx.approver.asked).toHaveLength(2);
+  await expect(ctx.perms.authorize(rm("rm -rf build x"))).rejects.toBeInstanceOf(PermissionDenied);
+  expect(ctx.approver.asked).toHaveLength(3);
+  // A rule with arguments is granted as its prefix, as option 2 would have.
+  const npm = makeContext(root, { answers: [{ answer: "target-session", runRules: ["run:npm test *"] }] });
+  await npm.perms.authorize(rm("npm test"));
+  await npm.perms.authorize(rm("npm test --watch"));
+  expect(npm.approver.asked).toHaveLength(1);
+});

@@ -377,8 +377,8 @@ describe("tty approver: commands, reads, network", () => {
       expect(term.screen).toContain(`Add to "allow" for the workspace /ws in ${file} (yours; no\n│  other workspace reads it):\n│    "run:npm run lint *"\n│    "run:git add *"`);
       await sleep(QUIET_MS + 50);
       await term.press(confirm);
-      // The command is approved either way, for the session.
-      expect(await pending).toEqual({ answer: "target-session" });
+      // The command is approved either way, for the session: the rules shown, not more (reviewer's R12-12).
+      expect(await pending).toEqual({ answer: "target-session", runRules: ["run:npm run lint *", "run:git add *"] });
       return term.screen;
     };
     // No: nothing written.
@@ -400,7 +400,7 @@ describe("tty approver: commands, reads, network", () => {
     await term.waitFor("Save this rule?");
     await sleep(QUIET_MS + 50);
     await term.press("y");
-    expect(await pending).toEqual({ answer: "target-session" });
+    expect(await pending).toEqual({ answer: "target-session", runRules: ["run:bun test *"] });
     expect(term.screen).toContain(`Not saved (it is not valid JSON (line 1, column 3:`);
     expect(term.screen).toContain("allowed for this session only.");
     expect(readFileSync(file, "utf8")).toBe("{ oops");
