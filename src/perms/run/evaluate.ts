@@ -11,7 +11,7 @@ import { gitRuns } from "./git-runs.ts";
 import { isCd } from "./paths.ts";
 import { matchesPattern, parsePattern, parsePatterns, type CommandPattern, type RunRules } from "./patterns.ts";
 import { prefixOf } from "./prefix.ts";
-import { READ_ONLY, RUNS_ARGUMENTS } from "./programs.ts";
+import { changesWhatItIsGiven, READ_ONLY, RUNS_ARGUMENTS } from "./programs.ts";
 
 export interface RunContext {
   /** The workspace root; null when none is known (then no path argument or file redirection passes). */
@@ -142,26 +142,14 @@ function offeredPrefixes(parsed: ReturnType<typeof parseShell>, failures: Comman
   return [];
 }
 
-/**
- * Programs (and subcommands) that delete or overwrite what they are given: "always allow" saves the command exactly as
- * the person saw it, never the program with any arguments (reviewer's R11-14: `run:rm *` let every later `rm -rf` run
- * unasked). Claude Code saves `Bash(rm:*)` to the project's local settings; bunker keeps it to this workspace too, and
- * to these words.
- */
-const DESTRUCTIVE = new Set([
-  "rm", "rmdir", "unlink", "shred", "srm", "wipe", "dd", "truncate", "mv", "chmod", "chown", "chgrp", "mkfs", "find",
-  "git clean", "git reset", "git restore", "git checkout", "git rm", "git push", "git branch", "git stash", "git tag",
-]);
 const PLAIN_WORD = /^[\w@%+=:,./-]+$/;
 
 /** The rules "always allow" saves for the offered prefixes (RunEvaluation.saves). */
 function savedRules(offered: { cmd: SimpleCommand; prefix: string }[]): string[] {
   const out: string[] = [];
   for (const { cmd, prefix } of offered) {
-    const words = prefix.split(" ");
-    const program = basename(words[0]!);
-    const destructive = DESTRUCTIVE.has(program) || program.startsWith("mkfs.") || DESTRUCTIVE.has(`${program} ${words[1] ?? ""}`);
-    if (!destructive) {
+    // A program that changes or removes what it is given (programs.ts) is saved as the command the person saw.
+    if (!changesWhatItIsGiven(prefix.split(" "))) {
       out.push(`run:${prefix} *`);
       continue;
     }

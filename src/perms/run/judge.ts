@@ -13,7 +13,7 @@ import { matchesPattern, type CommandPattern } from "./patterns.ts";
 import { isCd, PathChecker, possibleDirectories, SAFE_WRITE_DEVICES, type PathDenies } from "./paths.ts";
 import {
   GIT_MESSAGE_SUBCOMMANDS, PACKAGE_INSTALLERS, prefixAssignment, READ_ONLY, RISKY_OPTION_NAMES, safeAssignment, SESSION_FORBID, SINGLE_DASH_FLAGS,
-  PACKAGE_RUNNERS, TREE_CHANGERS,
+  PACKAGE_RUNNERS, changesWhatItIsGiven,
   SUBCOMMAND_PROGRAMS, type ReadOnlySpec,
 } from "./programs.ts";
 import { isModuleRun, isScriptProgram, prefixAllowed } from "./prefix.ts";
@@ -357,10 +357,9 @@ function plainWordProblem(t: string, w: Word, paths: PathChecker, programNames =
   return null;
 }
 
-/** `rm`, `cp`, `npx rimraf`: a program (or the package a runner runs) that copies onto, moves or removes what it is given. */
+/** `rm`, `cp`, `npx rimraf`, `git clean`: a program that changes or removes what it is given (programs.ts). */
 function changesTrees(cmd: SimpleCommand): boolean {
-  const [first, second] = cmd.argv.map((w) => w.text.slice(w.text.lastIndexOf("/") + 1));
-  return TREE_CHANGERS.has(first ?? "") || (PACKAGE_RUNNERS.has(first ?? "") && TREE_CHANGERS.has(second ?? ""));
+  return changesWhatItIsGiven(cmd.argv.slice(0, 3).map((w) => w.text));
 }
 
 /** The root, or a folder holding .git or .bunker: a program that copies onto it or removes it (changesTrees) reaches them. */

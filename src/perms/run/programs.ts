@@ -294,20 +294,66 @@ export function prefixAssignment(name: string): boolean {
 }
 
 /**
- * Programs that copy, move, delete or change the mode of what they are given: named after a session prefix, the
- * workspace itself (`.`) or a folder holding .git or .bunker is asked about (`rm -rf .`). Other programs are handed
- * `.` to mean "this project" (`npx eslint .`, `ruff check .`, `prettier --check .`: new user's N11-16), and under the
- * sandbox .git and .bunker stay read-only whatever they do.
+ * Programs (and git subcommands) that change or remove what they are given: the one list for both of its uses
+ * (reviewer's R12-06: two lists disagreed, so `run:cp *` and `run:rimraf *` were saved wide).
+ * - "Always allow" saves the command exactly as the person saw it (`run:rm -rf build`), never the program with any
+ *   arguments (reviewer's R11-14: `run:rm *` let every later `rm -rf` run unasked).
+ * - Named after a session prefix, the workspace itself (`.`) or a folder holding .git or .bunker is asked about
+ *   (`rm -rf .`). Other programs are handed `.` to mean "this project" (`npx eslint .`, `ruff check .`: new user's
+ *   N11-16), and under the sandbox .git and .bunker stay read-only whatever they do.
+ * A name also counts run by a package runner (`npx rimraf`, `bunx del-cli`); `mkfs.*` counts as `mkfs`.
+ * Match: asks under the line's own prefix for naming `.`, and is saved exactly. Not match: neither.
  */
-export const TREE_CHANGER_ENTRIES: ProgramEntry[] = [
+export const CHANGES_GIVEN_ENTRIES: ProgramEntry[] = [
   {
-    names: ["rm", "rmdir", "unlink", "shred", "srm", "wipe", "mv", "cp", "rsync", "ln", "install", "chmod", "chown", "chgrp", "find", "dd", "truncate", "tar", "unzip", "7z", "rimraf", "trash"],
-    why: "copy onto, move, delete or change the mode of the folders they are given",
-    match: ["rm -rf .", "cp -r src/. .", "chmod -R 777 .", "npx rimraf ."],
+    names: ["rm", "rmdir", "unlink", "shred", "srm", "wipe", "rimraf", "del", "del-cli", "trash", "trash-put", "trash-cli", "find"],
+    why: "delete what they are given (find: what it finds, with -delete or -exec rm)",
+    match: ["rm -rf .", "rmdir .", "npx rimraf .", "npx del-cli .", "npx trash-cli .", "trash ."],
     notMatch: ["npx eslint .", "npx prettier --check .", "tsc -p ."],
   },
+  {
+    names: ["mv", "cp", "rsync", "ln", "install", "dd", "truncate", "tee", "tar", "unzip", "7z"],
+    why: "move, copy onto or overwrite what they are given",
+    match: ["cp -r src/. .", "mv d .", "ln -sf src .", "install -m 644 a.txt .", "truncate -s 0 .", "tee ."],
+    notMatch: ["touch a.txt", "mkdir -p d"],
+  },
+  {
+    names: ["gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz", "zstd", "unzstd", "lz4"],
+    why: "replace each file they are given by its compressed (or uncompressed) form, every file below it with -r",
+    match: ["gzip -r .", "bzip2 -r .", "xz -r ."],
+    notMatch: ["make build", "npx eslint ."],
+  },
+  {
+    names: ["chmod", "chown", "chgrp", "chattr", "setfacl"],
+    why: "change the mode, owner, attributes or access lists of what they are given",
+    match: ["chmod -R 777 .", "chattr -R +i .", "setfacl -R -b ."],
+    notMatch: ["stat .", "ls -la ."],
+  },
+  {
+    names: ["mkfs"],
+    why: "makes a new file system on the device or file given, erasing it (also mkfs.ext4 and its kin)",
+    match: ["mkfs.ext4 .", "mkfs -t ext4 ."],
+    notMatch: ["make ."],
+  },
+  {
+    names: ["git clean", "git reset", "git restore", "git checkout", "git switch", "git rm", "git stash", "git branch", "git tag", "git update-ref", "git reflog", "git push"],
+    why: "throw away changes or files (clean, reset, restore, checkout ., switch -f, rm, stash), move or delete refs and their history (branch -D, tag -d, update-ref, reflog expire), or change what others fetch (push --force)",
+    match: ["git clean -f .", "git checkout .", "git restore .", "git rm -r ."],
+    notMatch: ["git add .", "git diff ."],
+  },
 ];
-export const TREE_CHANGERS = new Set(TREE_CHANGER_ENTRIES.flatMap((e) => e.names));
+const CHANGES_GIVEN = new Set(CHANGES_GIVEN_ENTRIES.flatMap((e) => e.names));
+
+/**
+ * Whether a command (its words) is one of CHANGES_GIVEN_ENTRIES: the program by its own name, with its subcommand
+ * (`git clean`), run by a package runner (`npx rimraf`), or `mkfs.*`.
+ */
+export function changesWhatItIsGiven(words: readonly string[]): boolean {
+  const [first, second] = words.map((w) => w.slice(w.lastIndexOf("/") + 1));
+  if (!first) return false;
+  if (PACKAGE_RUNNERS.has(first)) return changesWhatItIsGiven(words.slice(1));
+  return CHANGES_GIVEN.has(first) || first.startsWith("mkfs.") || (second !== undefined && CHANGES_GIVEN.has(`${first} ${second}`));
+}
 
 /**
  * How a git command line can make git run another program. Such a git

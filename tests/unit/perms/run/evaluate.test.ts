@@ -726,4 +726,12 @@ describe("what \"always allow\" saves (reviewer's R11-14)", () => {
     expect(saves("chmod -R 777 src && mv a b")).toEqual(["run:chmod -R 777 src", "run:mv a b"]);
     expect(saves("rm -rf $DIR")).toEqual([]);
   });
+  test("the same programs as a session prefix asks about `.` for, from one list: cp, rimraf, git switch and their kin are saved exactly (reviewer's R12-06)", () => {
+    const saves = (command: string) => evaluateRun(command, { root: "/ws", grants: emptyGrants() }).saves;
+    for (const command of ["cp a.txt b.txt", "ln -s a b", "rimraf dist", "npx rimraf dist", "bunx del-cli dist", "trash dist", "git switch -f main", "git update-ref -d refs/heads/x", "git reflog expire --all", "tee out.txt", "gzip -r src", "chattr -R +i src", "mkfs.ext4 disk.img"]) {
+      expect({ command, saves: saves(command) }).toEqual({ command, saves: [`run:${command}`] });
+    }
+    expect(saves("git add src")).toEqual(["run:git add *"]);
+    expect(saves("npx eslint src")).toEqual(["run:npx eslint *"]);
+  });
 });

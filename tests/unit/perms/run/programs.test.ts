@@ -9,7 +9,7 @@ import { evaluateRun, suggestPrefix } from "../../../../src/perms/run/evaluate.t
 import { isRiskyOption } from "../../../../src/perms/run/judge.ts";
 import {
   GIT_PROGRAM_OPTIONS, GIT_PROGRAM_SETTINGS, GIT_PROGRAM_SUBCOMMANDS, NO_PREFIX_SUBCOMMAND_ENTRIES, PACKAGE_INSTALLER_ENTRIES, READ_ONLY, READ_ONLY_PROGRAMS, SCRIPT_PROGRAMS, RISKY_OPTION_ENTRIES, RUNS_ARGUMENT_PROGRAMS, SCRIPT_RUNNERS,
-  PREFIX_ENV_ENTRIES, SESSION_OPTION_LIMITS, SUBCOMMAND_PROGRAM_ENTRIES, TREE_CHANGER_ENTRIES, type ProgramEntry,
+  PREFIX_ENV_ENTRIES, SESSION_OPTION_LIMITS, SUBCOMMAND_PROGRAM_ENTRIES, CHANGES_GIVEN_ENTRIES, type ProgramEntry,
 } from "../../../../src/perms/run/programs.ts";
 import { tempDir } from "../../../support/context.ts";
 
@@ -72,7 +72,17 @@ examples("installers: match is not covered by the installer's prefix", PACKAGE_I
 // N11-10: the variables in front are set aside for the rule, and still shown (the command as written).
 examples("variables a prefix may follow: match is covered by `npm test`, not-match asks", PREFIX_ENV_ENTRIES, (line) => verdict(line, emptyGrants(), ["npm test"]) === "allow");
 // N11-16: `.` after a linter's prefix is the project; after one of these it is the workspace to move or remove.
-examples("programs that change folders: match asks under the line's own prefix for naming `.`, not-match runs", TREE_CHANGER_ENTRIES, (line) => verdict(line, emptyGrants(), [suggestPrefix(line)]) === "ask");
+// R11-14, R12-06: and "always allow" saves one of these as the command itself, never with any arguments. One list
+// holds both ways: each example is checked for both.
+examples("programs that change or remove what they are given: match asks under the line's own prefix for naming `.` and is saved exactly; not-match runs and is saved as its prefix", CHANGES_GIVEN_ENTRIES, (line) => {
+  const asks = verdict(line, emptyGrants(), [suggestPrefix(line)]) === "ask";
+  // Saved: the same line naming a folder inside (`d`) in place of `.`, for which a prefix is offered.
+  const inside = line.split(" ").map((w) => (w === "." ? "d" : w)).join(" ");
+  const { saves } = evaluateRun(inside, { root, grants: emptyGrants() });
+  const exact = saves.length > 0 && saves.every((r) => r === `run:${inside}`);
+  expect({ line, saves, both: asks === exact || (!asks && saves.length === 0) }).toEqual({ line, saves, both: true });
+  return asks && exact;
+});
 test("a line with variables in front or a redirection into the workspace offers its program's prefix, and says what is saved (N11-10, N11-16)", () => {
   const offered = (line: string) => {
     const e = evaluateRun(line, { root, grants: emptyGrants() });
