@@ -13,7 +13,7 @@ import { matchesPattern, type CommandPattern } from "./patterns.ts";
 import { isCd, PathChecker, possibleDirectories, SAFE_WRITE_DEVICES, type PathDenies } from "./paths.ts";
 import {
   GIT_MESSAGE_SUBCOMMANDS, PACKAGE_INSTALLERS, prefixAssignment, READ_ONLY, RISKY_OPTION_NAMES, safeAssignment, SESSION_FORBID, SINGLE_DASH_FLAGS,
-  PACKAGE_RUNNERS, changesWhatItIsGiven,
+  changesWhatItIsGiven,
   SUBCOMMAND_PROGRAMS, type ReadOnlySpec,
 } from "./programs.ts";
 import { isModuleRun, isScriptProgram, prefixAllowed } from "./prefix.ts";
