@@ -103,18 +103,3 @@ export function deniedPathsInside(deny: PathRules, roots: readonly string[]): st
   return deny.paths.filter((p) => roots.some((r) => isWithin(r, p) && r !== p));
 }
 
-/**
- * Of the paths kept read-only (`readOnly`: the wall's matches, denied paths and folders), those a deny-write rule
- * holds: a denied path or what is in it, a `DIR/**` folder, a glob's match (as the wall matches: its lower-case name
- * too). The folders on the way to each are pinned (red team 12's F04), so no command can move the file out of its
- * rule's reach and write it there.
- */
-export function deniedWriteHeld(deny: PathRules, roots: readonly string[], readOnly: readonly string[]): string[] {
-  if (deny.paths.length === 0 && deny.globs.length === 0) return [];
-  const globs = deny.globs.map((g) => new Bun.Glob(g));
-  const folders = deniedWriteFolders(deny, roots);
-  return [...new Set(readOnly)].filter(
-    (p) => roots.some((r) => isWithin(r, p) && r !== p) &&
-      (deny.paths.some((d) => isWithin(d, p)) || folders.includes(p) || globs.some((g) => g.match(p) || g.match(p.toLowerCase()))),
-  );
-}

@@ -31,7 +31,7 @@ import { reflogsAfter, reflogsBefore } from "../sandbox/git-reflogs.ts";
 import { linksAfter, linksIn } from "../sandbox/git-links.ts";
 import { deniedProgramFiles } from "../sandbox/denied-programs.ts";
 import { prlimitProgram } from "../sandbox/process-limits.ts";
-import { deniedPathsInside, deniedWholeBy, deniedWriteHeld, deniedWriteMounts, deniedWriteRules } from "../sandbox/denied-writes.ts";
+import { deniedPathsInside, deniedWholeBy, deniedWriteMounts, deniedWriteRules } from "../sandbox/denied-writes.ts";
 import { loopbackNote, refusalNote, startCommandNet } from "../net/command-net.ts";
 import { grantedLoopbackTargets, permissionGate } from "../net/gate.ts";
 import { deniedPins, scanDenied } from "../sandbox/denied-files.ts";
@@ -397,7 +397,11 @@ export function commandSandboxSpec(command: string, root: string, opts: RunBashO
   // The folders on the way to bunker's state folder and to what a deny-read rule names: a command cannot move them.
   // And the folders on the way to each deny-write path and match (red team 12's F04): moving its folder took a file
   // out of its rule's reach (its read-only mount moved with it), and the next command deleted it there.
-  const writePins = denied ? deniedPins({ paths: deniedWriteHeld(grants.deny.write, roots, [...readOnlyPaths(opts, wall ? grants.deny.write : null, roots), ...denied.folders, ...denied.wall]), globs: [] }, roots) : [];
+  // Every read-only mount inside a writable root, not only a deny-write rule's: the wall's runs-later files and git
+  // directories, and under --allow-write=.git what stays read-only in it (the person's other worktrees): renaming a
+  // folder above one moved its mount along, and the person's file could then be deleted or replaced there (reviewer's
+  // R12-16, R12-18; red team 12's F04 for deny-write).
+  const writePins = denied ? deniedPins({ paths: [...readOnlyPaths(opts, wall ? grants.deny.write : null, roots), ...denied.folders, ...denied.wall, ...(gitGrant?.readOnly ?? [])], globs: [] }, roots) : [];
   const pinned = [...new Set([...state.pinned, ...(confined && !workspaceReadOnly ? deniedPins(grants.deny.read, roots) : []), ...writePins])];
   return {
     ...host,
