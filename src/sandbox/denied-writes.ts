@@ -5,7 +5,7 @@
 // match read-only before the command, every new or changed match set aside
 // after it (git-wall.ts), and a `DIR/**` glob's folder read-only whole, so
 // nothing new can be made in it either.
-import { lstatSync } from "node:fs";
+import { lstatSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { sep } from "node:path";
 import type { PathRules } from "../perms/policy.ts";
 import type { RunsLaterRule } from "../perms/runs-later.ts";
@@ -103,3 +103,107 @@ export function deniedPathsInside(deny: PathRules, roots: readonly string[]): st
   return deny.paths.filter((p) => roots.some((r) => isWithin(r, p) && r !== p));
 }
 
+/**
+ * Of the paths kept read-only (`readOnly`: the wall's matches, denied paths and folders), those a deny-write rule
+ * holds: a denied path or what is in it, a `DIR/**` folder, a glob's match (as the wall matches: its lower-case name
+ * too). The folders on the way to each are pinned (red team 12's F04), so no command can move the file out of its
+ * rule's reach and write it there.
+ */
+export function deniedWriteHeld(deny: PathRules, roots: readonly string[], readOnly: readonly string[]): string[] {
+  if (deny.paths.length === 0 && deny.globs.length === 0) return [];
+  const globs = deny.globs.map((g) => new Bun.Glob(g));
+  const folders = deniedWriteFolders(deny, roots);
+  return [...new Set(readOnly)].filter(
+    (p) => roots.some((r) => isWithin(r, p) && r !== p) &&
+      (deny.paths.some((d) => isWithin(d, p)) || folders.includes(p) || globs.some((g) => g.match(p) || g.match(p.toLowerCase()))),
+  );
+}
+
+/** A deny-write file's copy kept for putting it back: each file at most, and all of them at most, per session. */
+export const KEPT_FILE_BYTES = 1024 * 1024;
+export const KEPT_TOTAL_BYTES = 16 * 1024 * 1024;
+
+interface HeldFile {
+  id: string;
+  mode: number;
+  bytes: Buffer | null;
+}
+
+/** The copies kept, by path: read again only when the file changed (the person's own edit between commands). */
+const keptCopies = new Map<string, HeldFile>();
+
+function identity(st: import("node:fs").Stats): string {
+  return `${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
+}
+
+/**
+ * The deny-write files as they are before a command (`paths`: those deniedWriteHeld found; folders are skipped), and
+ * after it what became of them: one gone or changed is said (red team 12's F04: nothing was), and put back from the
+ * copy kept when it was small enough (KEPT_FILE_BYTES, KEPT_TOTAL_BYTES in all); a changed one is set aside first. The
+ * sandbox keeps them read-only and their folders pinned: this is the check that it held.
+ */
+export function deniedWritesBefore(paths: readonly string[]): { after(show: (p: string) => string): string[] } {
+  const before = new Map<string, HeldFile>();
+  let total = [...keptCopies.values()].reduce((n, h) => n + (h.bytes?.length ?? 0), 0);
+  for (const p of paths) {
+    let st;
+    try {
+      st = lstatSync(p);
+    } catch {
+      continue;
+    }
+    if (!st.isFile()) continue;
+    const id = identity(st);
+    let held = keptCopies.get(p);
+    if (!held || held.id !== id) {
+      total -= held?.bytes?.length ?? 0;
+      let bytes: Buffer | null = null;
+      if (st.size <= KEPT_FILE_BYTES && total + st.size <= KEPT_TOTAL_BYTES) {
+        try {
+          bytes = readFileSync(p);
+          total += bytes.length;
+        } catch {
+          bytes = null;
+        }
+      }
+      held = { id, mode: st.mode & 0o7777, bytes };
+      keptCopies.set(p, held);
+    }
+    before.set(p, held);
+  }
+  return {
+    after(show) {
+      const lines: string[] = [];
+      for (const [p, held] of before) {
+        let st;
+        try {
+          st = lstatSync(p);
+        } catch {
+          st = null;
+        }
+        if (st && st.isFile() && identity(st) === held.id) continue;
+        const name = show(p);
+        if (st) {
+          // Changed in place (or something else there now): set aside, then the person's copy put back.
+          try {
+            renameSync(p, `${p}.bunker-set-aside`);
+          } catch {
+            lines.push(`${name}, which a deny-write rule covers, was changed by the command, and bunker could not set it aside: look at it before using it`);
+            continue;
+          }
+        }
+        if (held.bytes) {
+          try {
+            writeFileSync(p, held.bytes, { flag: "wx", mode: held.mode });
+            lines.push(`${name}, which a deny-write rule covers, was ${st ? "changed" : "removed"} by the command: bunker put back your copy${st ? ` (the command's is ${name}.bunker-set-aside)` : ""}`);
+            continue;
+          } catch {
+            // its folder gone: said below
+          }
+        }
+        lines.push(`${name}, which a deny-write rule covers, was ${st ? `changed by the command (set aside as ${name}.bunker-set-aside)` : "removed by the command"}, and bunker kept no copy it could put back${held.bytes ? "" : ` (over ${KEPT_FILE_BYTES / 1024 / 1024} MB)`}`);
+      }
+      return lines;
+    },
+  };
+}

@@ -106,6 +106,8 @@ export interface SandboxSpec {
    * empty in-memory one. `readOnly`: a line run unasked because it only reads sees it and writes nothing there.
    */
   sessionTmp?: { dir: string; readOnly: boolean };
+  /** The files deny-write rules hold (read-only, their folders pinned): looked at again after the command (denied-writes.ts). */
+  deniedWriteFiles?: string[];
 }
 
 /** What one path in the sandbox is. Listed parents first: a later mount sits on top of an earlier one. */

@@ -31,7 +31,7 @@ import { reflogsAfter, reflogsBefore } from "../sandbox/git-reflogs.ts";
 import { linksAfter, linksIn } from "../sandbox/git-links.ts";
 import { deniedProgramFiles } from "../sandbox/denied-programs.ts";
 import { prlimitProgram } from "../sandbox/process-limits.ts";
-import { deniedPathsInside, deniedWholeBy, deniedWriteMounts, deniedWriteRules } from "../sandbox/denied-writes.ts";
+import { deniedPathsInside, deniedWholeBy, deniedWriteHeld, deniedWriteMounts, deniedWriteRules, deniedWritesBefore } from "../sandbox/denied-writes.ts";
 import { loopbackNote, refusalNote, startCommandNet } from "../net/command-net.ts";
 import { grantedLoopbackTargets, permissionGate } from "../net/gate.ts";
 import { deniedPins, scanDenied } from "../sandbox/denied-files.ts";
@@ -222,6 +222,8 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
       const logs = spec.grantedGit?.history?.length ? reflogsBefore(spec.grantedGit.history.map((h) => h.gitDir)) : null;
       // bubblewrap mounts an empty read-only .bunker and .git where there were none: take the empty mount points away after.
       const standIns = [...new Set([join(ctx.root, ".bunker"), join(ctx.root, ".git"), ...standInPaths(spec)])].filter((d) => !existsSync(d));
+      // The deny-write files as they are, to say (and undo) after it what the sandbox did not hold.
+      const keptWrites = spec.deniedWriteFiles ? deniedWritesBefore(spec.deniedWriteFiles) : null;
       try {
         const start = () => runProcess(argv, {
           cwd: ctx.root,
@@ -258,6 +260,7 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
         const disarmed = atMost(WALL_LINES, [
           ...links,
           ...wall,
+          ...(keptWrites?.after((f) => (isWithin(ctx.root, f) ? relative(ctx.root, f) || f : f)) ?? []),
           ...granted,
           ...objectLines,
           // Before the look at what moved: a ref made symbolic to a file outside refs/ is made plain, so that look judges where it leads.
@@ -397,6 +400,7 @@ export function commandSandboxSpec(command: string, root: string, opts: RunBashO
   // The folders on the way to bunker's state folder and to what a deny-read rule names: a command cannot move them.
   // And the folders on the way to each deny-write path and match (red team 12's F04): moving its folder took a file
   // out of its rule's reach (its read-only mount moved with it), and the next command deleted it there.
+  const held = denied ? deniedWriteHeld(grants.deny.write, roots, [...readOnlyPaths(opts, wall ? grants.deny.write : null, roots), ...denied.folders, ...denied.wall]) : [];
   // Every read-only mount inside a writable root, not only a deny-write rule's: the wall's runs-later files and git
   // directories, and under --allow-write=.git what stays read-only in it (the person's other worktrees): renaming a
   // folder above one moved its mount along, and the person's file could then be deleted or replaced there (reviewer's
@@ -436,6 +440,7 @@ export function commandSandboxSpec(command: string, root: string, opts: RunBashO
     ...(wall ? { repositories: wall.state } : {}),
     // A line run unasked because it only reads writes nothing there either; a workspace read-only for another reason
     // (a bare --deny-write) leaves the session's /tmp writable, as the in-memory one was.
+    ...(held.length > 0 ? { deniedWriteFiles: held } : {}),
     ...(confined && opts.sessionTmp ? { sessionTmp: { dir: opts.sessionTmp, readOnly: workspaceReadOnly && !writesDenied && workspaceLinkedAs === undefined } } : {}),
   };
 }

@@ -137,3 +137,31 @@ describe.skipIf(!usable)("in the real sandbox, under --allow-run", () => {
     expect(readFileSync(`${ws}/plain.txt`, "utf8")).toBe("orig\n");
   });
 });
+
+test("after a command, a deny-write file that is gone or changed is said and put back from the copy kept (red team 12's F04's second line); a big one is said only", () => {
+  const { deniedWritesBefore, KEPT_FILE_BYTES } = require("../../../src/sandbox/denied-writes.ts") as typeof import("../../../src/sandbox/denied-writes.ts");
+  const { mkdtempSync, writeFileSync: write, readFileSync: read, rmSync: rm, existsSync: exists } = require("node:fs") as typeof import("node:fs");
+  const dir = mkdtempSync(`${require("node:os").tmpdir()}/bunker-kept-writes-`);
+  const [gone, changed, big, same] = ["gone.yml", "changed.yml", "big.bin", "same.yml"].map((n) => `${dir}/${n}`);
+  write(gone!, "the only copy\n");
+  write(changed!, "orig\n");
+  write(big!, Buffer.alloc(KEPT_FILE_BYTES + 1));
+  write(same!, "same\n");
+  const check = deniedWritesBefore([gone!, changed!, big!, same!, dir]);
+  rm(gone!);
+  write(changed!, "the command's\n");
+  rm(big!);
+  const lines = check.after((p) => p.slice(dir.length + 1));
+  expect(lines).toEqual([
+    "gone.yml, which a deny-write rule covers, was removed by the command: bunker put back your copy",
+    "changed.yml, which a deny-write rule covers, was changed by the command: bunker put back your copy (the command's is changed.yml.bunker-set-aside)",
+    "big.bin, which a deny-write rule covers, was removed by the command, and bunker kept no copy it could put back (over 1 MB)",
+  ]);
+  expect(read(gone!, "utf8")).toBe("the only copy\n");
+  expect(read(changed!, "utf8")).toBe("orig\n");
+  expect(read(`${changed!}.bunker-set-aside`, "utf8")).toBe("the command's\n");
+  expect(exists(big!)).toBe(false);
+  // Nothing happened: nothing said.
+  expect(deniedWritesBefore([same!]).after((p) => p)).toEqual([]);
+  rm(dir, { recursive: true, force: true });
+});
