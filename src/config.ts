@@ -406,6 +406,9 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
         : "--allow-write=.git: commands may commit, branch, rebase, stash and fetch (and rewrite or delete history); git's config, hooks, info/ and commondir stay read-only to them.",
     );
   }
+  // An empty model name (`-m ""`, an unset variable) would go to the API as one and fail there: said here (new user 12's N12-04).
+  const modelFlag = v.model as string | undefined;
+  if (modelFlag !== undefined && modelFlag.trim() === "") throw new UsageError(`--model names no model (an empty name, perhaps an unset variable): give one, or leave the flag out for the default (${DEFAULT_MODEL})`);
   const config: Config = {
     prompt,
     print,

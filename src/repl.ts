@@ -13,7 +13,7 @@ import { LiveRegion } from "./ui/live-region.ts";
 import { wrapWords } from "./ui/wrap-words.ts";
 import { TtyPrompt } from "./ui/prompt.ts";
 import { TerminalUI } from "./ui/terminal.ts";
-import { costLine, runSlashCommand, slashCommands, withKeptTodos, type CommandContext, type ReplState } from "./slash-commands.ts";
+import { costLine, isSlashCommand, runSlashCommand, slashCommands, withKeptTodos, type CommandContext, type ReplState } from "./slash-commands.ts";
 import type { CompletionSources } from "./ui/completion.ts";
 import { Attention } from "./ui/attention.ts";
 import { basename } from "node:path";
@@ -107,7 +107,7 @@ export async function runRepl(config: Config): Promise<number> {
     if (!text) continue;
     history.add(input);
     if (text === "exit" || text === "quit") break;
-    if (text.startsWith("/")) {
+    if (isSlashCommand(text)) {
       const result = await runSlashCommand(text, commands);
       if (result === "exit") break;
       // What a command changed (/clear's empty context, /model, /compact) shows in the status line at once.

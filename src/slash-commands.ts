@@ -88,6 +88,17 @@ export function slashCommands(app: App): SlashCommand[] {
   }))];
 }
 
+/**
+ * Whether a line the person sent is a command: it starts with `/` and its first word has no other `/`. A line that
+ * starts with an absolute path (a screenshot dragged into the terminal, then a question) is a message, as in Claude
+ * Code (new user 12's N12-25: "Unknown command /tmp/shot.png").
+ */
+export function isSlashCommand(text: string): boolean {
+  if (!text.startsWith("/")) return false;
+  const end = text.search(/\s/);
+  return !(end === -1 ? text : text.slice(0, end)).slice(1).includes("/");
+}
+
 /** Runs `/name args…`; returns "exit" when the REPL should leave, or a message to send. */
 export async function runSlashCommand(text: string, ctx: CommandContext, commands: SlashCommand[] = slashCommands(ctx.app)): Promise<CommandResult> {
   const [name = "", ...args] = text.trim().split(/\s+/);

@@ -403,7 +403,11 @@ export function commandSandboxSpec(command: string, root: string, opts: RunBashO
   // And the folders on the way to each deny-write path and match (red team 12's F04): moving its folder took a file
   // out of its rule's reach (its read-only mount moved with it), and the next command deleted it there.
   const held = denied ? deniedWriteHeld(grants.deny.write, roots, [...readOnlyPaths(opts, wall ? grants.deny.write : null, roots), ...denied.folders, ...denied.wall]) : [];
-  const writePins = held.length > 0 ? deniedPins({ paths: held, globs: [] }, roots) : [];
+  // Every read-only mount inside a writable root, not only a deny-write rule's: the wall's runs-later files and git
+  // directories, and under --allow-write=.git what stays read-only in it (the person's other worktrees): renaming a
+  // folder above one moved its mount along, and the person's file could then be deleted or replaced there (reviewer's
+  // R12-16, R12-18; red team 12's F04 for deny-write).
+  const writePins = denied ? deniedPins({ paths: [...readOnlyPaths(opts, wall ? grants.deny.write : null, roots), ...denied.folders, ...denied.wall, ...(gitGrant?.readOnly ?? [])], globs: [] }, roots) : [];
   const pinned = [...new Set([...state.pinned, ...(confined && !workspaceReadOnly ? deniedPins(grants.deny.read, roots) : []), ...writePins])];
   return {
     ...host,

@@ -163,6 +163,13 @@ describe("bad usage", () => {
     expect(parsed.grants.allow.run.all).toBe(false);
   });
 
+  test("an empty model name (-m \"\", an unset variable) exits 2 before anything is sent, naming the default (N12-04)", async () => {
+    const r = await bunker(["-m", "", "-p", "hi"], { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: "http://127.0.0.1:9" });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("bunker: --model names no model (an empty name, perhaps an unset variable)");
+    expect(r.stderr).not.toContain("127.0.0.1");
+  });
+
   test("a bad --max-turns value exits 2 and says what is wrong", async () => {
     const r = await bunker(["--max-turns", "zero", "-p", "hi"], { ANTHROPIC_API_KEY: "k" });
     expect(r.code).toBe(2);

@@ -155,7 +155,7 @@ describe.skipIf(!usable)("--allow-write=.git under --allow-run", () => {
     expect(existsSync(join(root, "PWNED-hook"))).toBe(false);
   });
 
-  test("an existing submodule's git directory replaced by renaming its parent away is set aside (the reviewer)", async () => {
+  test("an existing submodule's git directory cannot be replaced by renaming its parent away: the folders above a read-only mount are pinned (the reviewer; reviewer's R12-16)", async () => {
     const plant = [
       "mv .git/modules .git/modules.old",
       "mkdir .git/modules && cp -r .git/modules.old/sm .git/modules/sm",
@@ -177,8 +177,8 @@ describe.skipIf(!usable)("--allow-write=.git under --allow-run", () => {
     const r = await runHeadless(root, env, ["-p", "go", "--allow-run", "--allow-write=.git", "--no-prompt"]);
     expect(r.code).toBe(0);
     const [result] = toolResults(fake.requests[1]);
-    expect(result!.content).toContain("planted");
-    expect(result!.content).toContain("bunker set aside .git/modules/sm, a git directory put by the command in place of the one there before under --allow-write=.git");
+    expect(result!.content).not.toContain("planted");
+    expect(result!.content).toContain("Device or resource busy");
     // The person's git in the submodule, and a submodule update, run nothing the command planted.
     Bun.spawnSync(["git", "status"], { cwd: join(root, "sm") });
     Bun.spawnSync(["git", ...id, "submodule", "update", "--init", "--force"], { cwd: root });

@@ -140,6 +140,16 @@ describe.skipIf(!tmuxAvailable)("REPL input in a real terminal (tmux)", () => {
     await leaves(t);
   }, 30_000);
 
+  test("a message that starts with an absolute path (a dragged screenshot, then a question) goes to the model, not to the commands (N12-25)", async () => {
+    const t = await startRepl([reply("It is a screenshot.")]);
+    t.keys(["/tmp/no-such-shot.png what is this?"], true);
+    t.keys(["Enter"]);
+    await t.waitFor("It is a screenshot.");
+    expect(t.screen()).not.toContain("Unknown command");
+    expect(lastUserText(0)).toContain("/tmp/no-such-shot.png what is this?");
+    await leaves(t);
+  }, 30_000);
+
   test("/help lists the commands; an unknown one says so; exit and quit leave", async () => {
     for (const word of ["exit", "quit", "/exit"]) {
       const t = await startRepl([]);

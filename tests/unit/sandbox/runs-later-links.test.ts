@@ -39,4 +39,15 @@ describe.skipIf(!usable)("links a command makes at runs-later paths, in the real
     expect(readFileSync(join(root, "src/main.rs"), "utf8")).toContain("the person's edit");
     expect(g("status", "--porcelain")).toContain(" M src/main.rs");
   });
+  test("a CI workflow's folders cannot be renamed away with it (its read-only mount moved along, and the person's file was deleted there: reviewer's R12-18)", async () => {
+    const { base, root } = newRepository("bunker-later-pins-", { ".github/workflows/ci.yml": "run: make test\n" });
+    made.push(base);
+    const grants = emptyGrants();
+    grants.allow.run.all = true;
+    const tool = createRunBashTool({ sandbox: "on", allowNet: false, allowEnv: [], gitWritable: false, grants, env: { PATH: "/usr/bin:/bin" }, home: unseenDir("bunker-later-pins-home-"), killGraceMs: 300 });
+    const r = ((await tool.run({ command: "mv .github .gh-old && rm -rf .gh-old && echo removed" }, makeContext(root, { grants }))) as Exclude<ToolOutput, string>).content;
+    expect(r).toContain("Device or resource busy");
+    expect(r).not.toContain("removed");
+    expect(readFileSync(join(root, ".github/workflows/ci.yml"), "utf8")).toBe("run: make test\n");
+  });
 });
