@@ -407,7 +407,13 @@ export function commandSandboxSpec(command: string, root: string, opts: RunBashO
   // directories, and under --allow-write=.git what stays read-only in it (the person's other worktrees): renaming a
   // folder above one moved its mount along, and the person's file could then be deleted or replaced there (reviewer's
   // R12-16, R12-18; red team 12's F04 for deny-write).
-  const writePins = denied ? deniedPins({ paths: [...readOnlyPaths(opts, wall ? grants.deny.write : null, roots), ...denied.folders, ...denied.wall, ...(gitGrant?.readOnly ?? [])], globs: [] }, roots) : [];
+  // Each pin is a mount every command pays for (a monorepo of 150 packages, each package.json read-only: +0.6 s a
+  // command, reviewer's R12-28): past MAX_WALL_PINS the wall's own files go unpinned (a deny-write rule's and the git
+  // grant's stay pinned), and are still set aside after a command that makes one anew. A command cannot raise the
+  // count: runs-later files it makes are set aside before the next.
+  const strictPins = denied ? deniedPins({ paths: [...held, ...(gitGrant?.readOnly ?? [])], globs: [] }, roots) : [];
+  const wallPins = denied ? deniedPins({ paths: [...readOnlyPaths(opts, wall ? grants.deny.write : null, roots), ...denied.folders, ...denied.wall], globs: [] }, roots) : [];
+  const writePins = [...strictPins, ...(wallPins.length <= MAX_WALL_PINS ? wallPins : [])];
   const pinned = [...new Set([...state.pinned, ...(confined && !workspaceReadOnly ? deniedPins(grants.deny.read, roots) : []), ...writePins])];
   return {
     ...host,
@@ -446,6 +452,9 @@ export function commandSandboxSpec(command: string, root: string, opts: RunBashO
     ...(confined && opts.sessionTmp ? { sessionTmp: { dir: opts.sessionTmp, readOnly: workspaceReadOnly && !writesDenied && workspaceLinkedAs === undefined } } : {}),
   };
 }
+
+/** The most folders pinned above the wall's read-only files (runs-later files, repositories) in one command's sandbox. */
+const MAX_WALL_PINS = 64;
 
 /** The --deny-write paths kept read-only: those inside the workspace, and (with `deny`: the wall is up) those in each writable root. */
 function readOnlyPaths(opts: RunBashOptions, deny: Grants["deny"]["write"] | null, roots: string[]): string[] {
