@@ -50,7 +50,9 @@ export function bubblewrapArgs(spec: SandboxSpec, argv: string[], bwrap = "bwrap
   let inner = prlimit ? limitedArgv(prlimit, spec.limits ?? processLimits(undefined, spec.memoryBytes), argv) : argv;
   if (checks.length > 0) {
     const checker = checkerInvocation(CHECK_LIST);
-    for (const p of checker.paths) if (!["ro", "rw"].includes(shownAs(mounts, p))) atDepth(mounts, { kind: "ro", path: p });
+    // Shown from the host itself (a bind of its own), not from a folder of bunker's over it: a checkout in /tmp lies
+    // under the session's /tmp, which a line that only reads sees read-only, and held none of the checkout's files.
+    for (const p of checker.paths) if (!["ro", "rw"].includes(shownAs(mounts, p)) || coveredByKept(mounts, p)) atDepth(mounts, { kind: "ro", path: p });
     atDepth(mounts, { kind: "copy", path: CHECK_LIST, source: checkList(checks) });
     inner = [...checker.argv, ...inner];
   }
@@ -82,6 +84,13 @@ export function bubblewrapArgs(spec: SandboxSpec, argv: string[], bwrap = "bwrap
   if (spec.asPid1) args.push("--as-pid-1");
   args.push("--die-with-parent", "--new-session", "--cap-drop", "ALL", "--chdir", spec.cwd ?? spec.root, "--", ...inner);
   return args;
+}
+
+/** Whether the mount that shows `path` is a folder of bunker's (the session's /tmp), not the host's own. */
+function coveredByKept(mounts: readonly Mount[], path: string): boolean {
+  let found: Mount | undefined;
+  for (const m of mounts) if (isWithin(m.path, path)) found = m;
+  return found?.kind === "kept";
 }
 
 /** `m` added to `mounts` (parents first): last, or before the first mount inside it (a checkout holding the workspace). */

@@ -42,7 +42,7 @@ export interface WallState {
 }
 
 /** Before: the paths to mount read-only (every git site's, each runs-later file, each folder the walk cannot list), or why the process may not run. */
-export type WallBefore = { readOnly: string[]; state: WallState } | { refusal: string };
+export type WallBefore = { readOnly: string[]; later: string[]; state: WallState } | { refusal: string };
 
 /**
  * The walk before a process that may write `roots` (roots[0] the workspace). `writableGit`: git directories the
@@ -60,6 +60,8 @@ export function wallBefore(roots: string[], later: LaterMatch, globalConfig: str
   const obeyed = obeyedFiles(roots, guard, scan.sites, writableGit);
   return {
     readOnly: [...guard.readOnly.filter((p) => !writableGit.has(p)), ...laterReadOnly, ...gaps.readOnly],
+    // The runs-later files alone: the folders above them are pinned (run-bash.ts); a repository is found wherever it is moved.
+    later: laterReadOnly,
     state: { sites: scan.sites, missingHooks: guard.missingHooks, missingIncludes: guard.missingIncludes, later, laterFiles: scan.later, gaps: gapsOf(scan), dirs: scan.dirs ?? new Map(), linked: linkedFiles([...obeyed.configs, ...obeyed.hooks]), linkedConfigs: new Set(obeyed.configs), firstModules: scan.firstModules ?? new Map(), hookKeys: hookKeysBefore(scan.packageJsons ?? []) },
   };
 }

@@ -408,11 +408,13 @@ export function commandSandboxSpec(command: string, root: string, opts: RunBashO
   // folder above one moved its mount along, and the person's file could then be deleted or replaced there (reviewer's
   // R12-16, R12-18; red team 12's F04 for deny-write).
   // Each pin is a mount every command pays for (a monorepo of 150 packages, each package.json read-only: +0.6 s a
-  // command, reviewer's R12-28): past MAX_WALL_PINS the wall's own files go unpinned (a deny-write rule's and the git
-  // grant's stay pinned), and are still set aside after a command that makes one anew. A command cannot raise the
-  // count: runs-later files it makes are set aside before the next.
+  // command, reviewer's R12-28). A deny-write rule's files and the git grant's read-only parts are always pinned. Of the
+  // wall's, only runs-later files need it (a runs-later file is one by its path: moved away, it is an ordinary file the
+  // next command may delete); a repository is found and kept read-only wherever it is moved, so repositories a command
+  // makes (70 `git init`s) cannot push the count past the bound (reviewer's R12-29). Past MAX_WALL_PINS folders, those
+  // files go unpinned; a command cannot add runs-later files that stay (what it makes is set aside after it).
   const strictPins = denied ? deniedPins({ paths: [...held, ...(gitGrant?.readOnly ?? [])], globs: [] }, roots) : [];
-  const wallPins = denied ? deniedPins({ paths: [...readOnlyPaths(opts, wall ? grants.deny.write : null, roots), ...denied.folders, ...denied.wall], globs: [] }, roots) : [];
+  const wallPins = denied && wall && !("refusal" in wall) ? deniedPins({ paths: wall.later, globs: [] }, roots) : [];
   const writePins = [...strictPins, ...(wallPins.length <= MAX_WALL_PINS ? wallPins : [])];
   const pinned = [...new Set([...state.pinned, ...(confined && !workspaceReadOnly ? deniedPins(grants.deny.read, roots) : []), ...writePins])];
   return {

@@ -134,7 +134,7 @@ describe.skipIf(!usable)("what a command hides from the walk is undone before th
     expect(existsSync(MARK)).toBe(false);
   });
 
-  test("red team 5 F12e: the person's nested repository cannot be renamed to a name that is not UTF-8 (its folder is pinned above its read-only .git: reviewer's R12-16); their repo stays read-only and is not 'disarmed'", async () => {
+  test("red team 5 F12e: the person's nested repository renamed to a name that is not UTF-8 stays read-only; their repo is not 'disarmed'", async () => {
     const hide = `d=$(printf 't\\377') && mv tools "$d" && ln -s "$d" tools`;
     const write = `printf '[core]\\n\\tfsmonitor = "${touch}; false"\\n' >> tools/.git/config`;
     const control = workspace(nested);
@@ -146,12 +146,13 @@ describe.skipIf(!usable)("what a command hides from the walk is undone before th
     const root = workspace(nested);
     const config = readFileSync(join(root, "tools/.git/config"), "utf8");
     const first = await sandboxed(root, hide);
-    expect(first).toContain("Device or resource busy");
+    expect(first).toContain("bunker set aside $'t\\377', which the command made or renamed and whose name is not UTF-8");
+    // The person's repository, moved with its folder, is theirs: not disarmed, nothing renamed in it.
     expect(first).not.toContain("disarmed");
     const second = await sandboxed(root, write);
     expect(second.split("\n")[0]).not.toBe("exit code 0");
-    expect(readFileSync(join(root, "tools/.git/config"), "utf8")).toBe(config);
-    hostGit(join(root, "tools"), "status");
+    expect(readFileSync(join(root, "t%FF.bunker-set-aside/.git/config"), "utf8")).toBe(config);
+    hostGit(join(root, "t%FF.bunker-set-aside"), "status");
     expect(existsSync(MARK)).toBe(false);
   });
 
