@@ -323,7 +323,7 @@ const MAX_STAT_CHECKED = 2_000;
  * the edit. git's own refresh only does that when the bytes match. Each such entry's stat data is cleared (the same
  * blob staged again: git hashes the file at its next look and shows the change), and it is said.
  */
-export function statForged(worktree: string, before: RefsBefore, max = 5): string[] {
+export function statForged(worktree: string, before: RefsBefore, max = 5, maxChecked = MAX_STAT_CHECKED): string[] {
   if (!before.stats) return [];
   if (before.indexStamp && indexStamp(before.gitDir) === before.indexStamp) return [];
   const now = statsNow(before.gitDir, worktree).value;
@@ -333,20 +333,26 @@ export function statForged(worktree: string, before: RefsBefore, max = 5): strin
     const was = before.stats.get(p);
     if (!was || was.entry !== e.entry || was.stat === e.stat || !/^100(644|755) /.test(e.entry)) continue;
     moved.push({ p, entry: e.entry });
-    if (moved.length >= MAX_STAT_CHECKED) break;
   }
   if (moved.length === 0) return [];
-  const ids = worktreeIds(before.gitDir, worktree, moved.map((m) => m.p));
-  const forged = moved.filter(({ p, entry }) => {
+  // Past the files hashed, an entry is not let through unchecked (a command touching 2,100 files first had hidden a
+  // forged one: reviewer's R12-26): its stat data is cleared too, and git hashes the file at its next look.
+  const checked = moved.slice(0, maxChecked);
+  const unchecked = moved.slice(maxChecked);
+  const ids = worktreeIds(before.gitDir, worktree, checked.map((m) => m.p));
+  const forged = checked.filter(({ p, entry }) => {
     const got = ids.get(p);
     return got !== undefined && !got.includes(entry.split(" ")[1]!);
   });
-  if (forged.length === 0) return [];
-  const done = git(before.gitDir, ["update-index", "-z", "--index-info"], worktree, forged.map(({ p, entry }) => `${entry} 0\t${p}\0`).join("")) !== null;
+  const cleared = [...forged, ...unchecked];
+  if (cleared.length === 0) return [];
+  const done = git(before.gitDir, ["update-index", "-z", "--index-info"], worktree, cleared.map(({ p, entry }) => `${entry} 0\t${p}\0`).join("")) !== null;
+  const more = unchecked.length === 0 ? [] : [`the command changed the git index's stat data of ${unchecked.length} more tracked files than bunker hashes after a command (${maxChecked}): ${done ? "bunker cleared it, so git hashes those files again at its next look and shows any change" : "bunker could not clear it: run git update-index --really-refresh, then git status"}`];
+  if (forged.length === 0) return more;
   const inWorktree = before.linked ? ` in ${before.linked.shown}` : "";
   const shown = forged.slice(0, max).map(({ p }) => shellQuote(p)).join(" ");
   const what = `the command changed ${forged.length === 1 ? "a tracked file" : `${forged.length} tracked files`}${inWorktree} and wrote ${forged.length === 1 ? "its" : "their"} new stat data into the git index with the old content's id, so git status and git diff would not have shown the change: ${shown}${forged.length > max ? " …" : ""}`;
-  return [done ? `${what}. bunker cleared that stat data, so git status and git diff show it again: review it with git diff -- ${shown}` : `${what}. bunker could not clear it: review the file${forged.length === 1 ? "" : "s"} with git diff --no-index or git update-index --really-refresh, then git diff`];
+  return [done ? `${what}. bunker cleared that stat data, so git status and git diff show it again: review it with git diff -- ${shown}` : `${what}. bunker could not clear it: review the file${forged.length === 1 ? "" : "s"} with git diff --no-index or git update-index --really-refresh, then git diff`, ...more];
 }
 
 /**

@@ -1,7 +1,7 @@
 import { expect, test } from "bun:test";
 import { utimesSync } from "node:fs";
 import { join } from "node:path";
-import { committedRunsLater, hiddenFromStatus, historyBefore, newlyHidden, refsOf, replaceRefsMade, stagedRunsLater } from "../../../src/sandbox/git-history.ts";
+import { committedRunsLater, hiddenFromStatus, historyBefore, newlyHidden, refsOf, replaceRefsMade, stagedRunsLater, statForged } from "../../../src/sandbox/git-history.ts";
 import { tempDir } from "../../support/context.ts";
 
 const git = (cwd: string, ...args: string[]) => Bun.spawnSync(["git", "-c", "user.email=a@b", "-c", "user.name=A", ...args], { cwd, stdout: "pipe" }).stdout.toString();
@@ -373,4 +373,21 @@ test("reviewer's R10-16: the person's own replace ref, re-aimed by the command, 
   git(root, "replace", "-f", object, command);
   expect(replaceRefsMade(before)).toEqual([`the command re-aimed your replace ref refs/replace/${object}: git would have shown the object ${object.slice(0, 12)} as ${command.slice(0, 12)} (git show, diff, log -p, blame) while a push sends the real one. bunker put back yours (to ${theirs.slice(0, 12)}; to make it again: git replace -f ${object} ${command})`]);
   expect(git(root, "replace", "-l", "--format=long")).toBe(`${object} (blob) -> ${theirs} (blob)\n`);
+});
+
+test("reviewer's R12-26: index entries whose stat data a command changed past those bunker hashes are not let through: their stat data is cleared and said", async () => {
+  const { root, gitDir } = await commandRepo("bunker-history-stat-cap-");
+  for (const f of ["b", "c", "d"]) await Bun.write(join(root, f), `${f}\n`);
+  git(root, "add", ".");
+  git(root, "commit", "-qm", "more");
+  const before = historyBefore(gitDir, root)!;
+  // The command: every file's times moved, the index refreshed (stat data new, blobs the same).
+  await Bun.sleep(1100);
+  for (const f of ["a", "b", "c", "d"]) utimesSync(join(root, f), new Date(), new Date());
+  git(root, "update-index", "-q", "--refresh");
+  const lines = statForged(root, before, 5, 1);
+  expect(lines).toEqual(["the command changed the git index's stat data of 3 more tracked files than bunker hashes after a command (1): bunker cleared it, so git hashes those files again at its next look and shows any change"]);
+  // Cleared (size 0): git hashes those files again at its next look, which finds them unchanged here.
+  expect(git(root, "ls-files", "--debug").match(/size: 0\t/g)?.length).toBe(3);
+  expect(git(root, "status", "--porcelain").trim()).toBe("");
 });
