@@ -2,36 +2,22 @@
 // bubblewrap starts (another program's, under a read grant that shows it) leaves bwrap unable to make the mount point
 // in the read-only folder, and the server "did not start". It is looked at again and started once more.
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdirSync, rmSync } from "node:fs";
-import { createServer, type Server } from "node:net";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { parseMcpServers } from "../../../src/mcp/config.ts";
 import { McpConnection } from "../../../src/mcp/connection.ts";
 import { detectSandbox, planSandbox } from "../../../src/sandbox/detect.ts";
-import { unseenDir } from "../../support/context.ts";
+import { socketRaceFixture } from "../../support/socket-race.ts";
 import { testServer } from "../../support/mcp.ts";
 
 const usable = detectSandbox().kind === "bubblewrap";
 
 describe.skipIf(!usable)("a socket masked for an MCP server that vanishes before bwrap starts", () => {
-  const dirs: string[] = [];
-  const servers: Server[] = [];
-  afterAll(() => {
-    for (const s of servers) s.close();
-    for (const d of dirs) rmSync(d, { recursive: true, force: true });
-  });
+  const race = socketRaceFixture();
+  afterAll(() => race.cleanUp());
 
   test("the server still starts, with a fresh look at the sockets", async () => {
-    const base = unseenDir("bunker-mcp-socket-race-");
-    dirs.push(base);
-    const root = join(base, "ws");
-    const shared = join(base, "shared");
-    mkdirSync(root);
-    mkdirSync(join(shared, "run"), { recursive: true });
-    const sock = join(shared, "run", "other.sock");
-    const server = createServer();
-    servers.push(server);
-    await new Promise<void>((ok) => server.listen(sock, ok));
+    const { base, root, shared, sock } = await race.make("bunker-mcp-socket-race-");
     const [def] = parseMcpServers({ c: testServer(["--name", "c"]) }, { source: "user", file: "f", root, home: join(base, "home"), env: {}, defaultTimeoutMs: 5000 }).servers;
     const said: string[] = [];
     const conn = new McpConnection(

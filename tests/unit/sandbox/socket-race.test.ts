@@ -2,36 +2,23 @@
 // grant such as --allow-read=/): bwrap cannot make the mount point in the read-only folder, and the command failed
 // without running. It is looked at again and run once more.
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdirSync, rmSync } from "node:fs";
-import { createServer, type Server } from "node:net";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { emptyGrants } from "../../../src/perms/policy.ts";
 import { detectSandbox } from "../../../src/sandbox/detect.ts";
 import { createRunBashTool } from "../../../src/tools/run-bash.ts";
 import type { ToolOutput } from "../../../src/tools/tool.ts";
-import { makeContext, unseenDir } from "../../support/context.ts";
+import { makeContext } from "../../support/context.ts";
+import { socketRaceFixture } from "../../support/socket-race.ts";
 
 const usable = detectSandbox().kind === "bubblewrap";
 
 describe.skipIf(!usable)("a masked socket that vanishes before bwrap starts", () => {
-  const dirs: string[] = [];
-  const servers: Server[] = [];
-  afterAll(() => {
-    for (const s of servers) s.close();
-    for (const d of dirs) rmSync(d, { recursive: true, force: true });
-  });
+  const race = socketRaceFixture();
+  afterAll(() => race.cleanUp());
 
   test("the command still runs, once, with a fresh look at the sockets", async () => {
-    const base = unseenDir("bunker-socket-race-");
-    dirs.push(base);
-    const root = join(base, "ws");
-    const shared = join(base, "shared");
-    mkdirSync(root);
-    mkdirSync(join(shared, "run"), { recursive: true });
-    const sock = join(shared, "run", "other.sock");
-    const server = createServer();
-    servers.push(server);
-    await new Promise<void>((ok) => server.listen(sock, ok));
+    const { base, root, shared, sock } = await race.make("bunker-socket-race-");
     const grants = emptyGrants();
     grants.allow.run.all = true;
     grants.allow.write.workspace = true;
