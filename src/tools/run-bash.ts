@@ -36,6 +36,7 @@ import { loopbackNote, refusalNote, startCommandNet } from "../net/command-net.t
 import { grantedLoopbackTargets, permissionGate } from "../net/gate.ts";
 import { deniedPins, scanDenied } from "../sandbox/denied-files.ts";
 import { socketsMasked, vanishedSocketMask } from "../sandbox/sockets.ts";
+import { setupFailed, STATUS_FD, withSetupStatus } from "../sandbox/bubblewrap.ts";
 import { ownCopiesForCommand, ownCopiesNote, ownCopiesLine } from "../sandbox/shared-inodes.ts";
 import { enclosingGitDirs, grantedReadPaths, hostView, linkedGitDirs, SESSION_TMP, standInPaths, type SandboxSpec } from "../sandbox/spec.ts";
 import { sessionTmpFolder } from "../sandbox/session-tmp.ts";
@@ -217,7 +218,12 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
         throw new ToolError(`not run: ${v.refused}`);
       };
       let view = masked();
-      let argv = confine(p, view.spec, net ? net.wrap([shell, "-c", command]) : [shell, "-c", command], tmp ?? "");
+      // Under bwrap, with its status report: whether it set the sandbox up is read from bwrap, never from the command's output.
+      const confined = () => {
+        const a = confine(p, view.spec, net ? net.wrap([shell, "-c", command]) : [shell, "-c", command], tmp ?? "");
+        return p.confined && p.kind === "bubblewrap" ? withSetupStatus(a, p.program) ?? a : a;
+      };
+      let argv = confined();
       // Under --allow-write=.git: the reflogs as they are, to judge the lines the command adds (git-reflogs.ts).
       const logs = spec.grantedGit?.history?.length ? reflogsBefore(spec.grantedGit.history.map((h) => h.gitDir)) : null;
       // bubblewrap mounts an empty read-only .bunker and .git where there were none: take the empty mount points away after.
@@ -238,10 +244,12 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
         opts.beforeStart?.();
         let result = await start();
         // A socket masked above that went away before bwrap started (another program's, under a wide read grant):
-        // bwrap could not mount over it and nothing ran. Looked at again, and run once more.
-        if (p.confined && p.kind === "bubblewrap" && vanishedSocketMask(result.output, result.exitCode, spec, view.spec)) {
+        // bwrap could not mount over it and nothing ran. Looked at again, and run once more. Only when bwrap itself
+        // says it started nothing: the command's output can say anything (reviewer's R12-04: a forged line ran it twice).
+        if (p.confined && p.kind === "bubblewrap" && result.setupStatus !== undefined && !result.interrupted && result.timedOutAfterMs === null
+          && setupFailed(result.setupStatus, result.exitCode) && vanishedSocketMask(result.output, result.exitCode, spec, view.spec)) {
           view = masked();
-          argv = confine(p, view.spec, net ? net.wrap([shell, "-c", command]) : [shell, "-c", command], tmp ?? "");
+          argv = confined();
           result = await start();
         }
         for (const d of standIns) removeIfEmptyDir(d);
@@ -492,6 +500,8 @@ export interface ProcessResult {
   output: string;
   /** The spawn itself failed (program missing…). */
   spawnError?: string;
+  /** What bwrap wrote on its status descriptor (STATUS_FD), when it was asked to (withSetupStatus). */
+  setupStatus?: string;
 }
 
 interface RunOptions {
@@ -512,11 +522,14 @@ export function runProcess(argv: string[], o: RunOptions): Promise<ProcessResult
     const tail = new LiveTail(o.ui);
 
     const adoptedBefore = adoptOrphans();
+    const inherited = inheritedFds(argv);
+    // bwrap's status report, when it was asked for one (bubblewrap.ts withSetupStatus).
+    const reported = argv.some((a, i) => a === "--json-status-fd" && argv[i + 1] === String(STATUS_FD));
     const child = spawn(argv[0]!, argv.slice(1), {
       cwd: o.cwd,
       env: o.env,
       // bunker's binary, where bwrap binds it for the checker and the forwarder (self-binary.ts).
-      stdio: ["ignore", "pipe", "pipe", ...inheritedFds(argv)],
+      stdio: reported ? ["ignore", "pipe", "pipe", inherited[0] ?? "ignore", "pipe"] : ["ignore", "pipe", "pipe", ...inherited],
       detached: true, // setsid: its own process group, which we kill as a whole
     });
     const pgid = child.pid;
@@ -527,7 +540,12 @@ export function runProcess(argv: string[], o: RunOptions): Promise<ProcessResult
     let drainTimer: ReturnType<typeof setTimeout> | undefined;
     let sweep: ReturnType<typeof setInterval> | undefined;
     let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
-    let openStreams = 2;
+    let openStreams = reported ? 3 : 2;
+    let setupStatus = "";
+    const statusPipe = reported ? (child.stdio[STATUS_FD] as import("node:stream").Readable | null) : null;
+    statusPipe?.on("data", (chunk: Buffer) => {
+      if (setupStatus.length < 4096) setupStatus += chunk.toString("utf8");
+    });
     let settled = false;
 
     const killGroup = (sig: NodeJS.Signals) => {
@@ -578,6 +596,7 @@ export function runProcess(argv: string[], o: RunOptions): Promise<ProcessResult
         interrupted,
         output: out.render(),
         spawnError,
+        ...(reported ? { setupStatus } : {}),
       });
     };
     const streamClosed = () => {
@@ -585,6 +604,7 @@ export function runProcess(argv: string[], o: RunOptions): Promise<ProcessResult
     };
     child.stdout!.on("close", streamClosed);
     child.stderr!.on("close", streamClosed);
+    statusPipe?.on("close", streamClosed);
     child.on("error", (err) => {
       exit = { code: null, signal: null };
       finish(err.message);
@@ -600,6 +620,7 @@ export function runProcess(argv: string[], o: RunOptions): Promise<ProcessResult
       drainTimer = setTimeout(() => {
         child.stdout!.destroy();
         child.stderr!.destroy();
+        statusPipe?.destroy();
         finish();
       }, o.killGraceMs + 500);
     });
