@@ -24,8 +24,8 @@
 // object, and the sandbox hides files, not objects; and until the walk has
 // reached the oldest commit, nothing says which blobs those are. It is said
 // to the person and, when git fails in a command, to the model.
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { dirname, isAbsolute, join, relative, resolve } from "node:path";
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from "node:fs";
+import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { emptyPathRules, type PathRules } from "../perms/policy.ts";
 import { isWithin } from "../perms/workspace.ts";
 import { shellQuote } from "../shell/quote.ts";
@@ -529,29 +529,95 @@ interface AfterExit {
   limitMs: number;
 }
 
-/** Starts `bunker __history-walk` in a session of its own (not ended with bunker's terminal), nothing read from it. */
+/**
+ * Where a walk that outlives bunker says it runs for the answer kept in `keep` (beside the answers, not among them):
+ * one such walk at a time for a repository and its rules (reviewer's R12-27: six headless runs in a row left six
+ * full walks running at once).
+ */
+export function walkLockFile(keep: string): string {
+  return join(dirname(dirname(keep)), "git-history-walks", `${basename(keep, ".json")}.lock`);
+}
+
+/** Whether the walk named in `lock` may still be running: its process alive, and younger than its limit allows. */
+function walkLive(lock: string, limitMs: number): boolean {
+  try {
+    const st = statSync(lock);
+    // A walk is stopped at its limit: a lock older than that (and a minute) was left by a walk that died.
+    if (Date.now() - st.mtimeMs > limitMs + 60_000) return false;
+    const pid = Number(readFileSync(lock, "utf8").trim());
+    // Not yet written (the spawn is under way): held.
+    if (!Number.isInteger(pid) || pid <= 0) return Date.now() - st.mtimeMs < 10_000;
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch (e) {
+      return (e as NodeJS.ErrnoException).code === "EPERM";
+    }
+  } catch {
+    return false;
+  }
+}
+
+/** The lock for a walk after exit (its descriptor), or null while another live walk holds it or it cannot be made. */
+function takeWalkLock(lock: string, limitMs: number): number | null {
+  try {
+    mkdirSync(dirname(lock), { recursive: true, mode: 0o700 });
+  } catch {
+    return null;
+  }
+  for (let tries = 0; tries < 2; tries++) {
+    try {
+      return openSync(lock, "wx", 0o600);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "EEXIST" || walkLive(lock, limitMs)) return null;
+      rmSync(lock, { force: true });
+    }
+  }
+  return null;
+}
+
+/**
+ * Starts `bunker __history-walk` in a session of its own (not ended with bunker's terminal), nothing read from it,
+ * unless one is already running for the same answer (walkLockFile): that one keeps it.
+ */
 function walkAfterExit(spec: AfterExit): void {
   const main = Bun.main;
   // The compiled binary, or bun running the checkout's main.ts; never from a test runner or another embedding.
   const argv = import.meta.path.startsWith("/$bunfs/") ? [process.execPath] : main.endsWith("/src/main.ts") ? [process.execPath, main] : null;
   if (!argv) return;
+  const lock = walkLockFile(spec.keep);
+  const fd = takeWalkLock(lock, spec.limitMs);
+  if (fd === null) return;
   try {
     const child = Bun.spawn([...argv, "__history-walk", JSON.stringify(spec)], { stdio: ["ignore", "ignore", "ignore"], detached: true });
     child.unref();
+    writeSync(fd, String(child.pid));
   } catch {
     // Not started: the next session walks again.
+    rmSync(lock, { force: true });
+  } finally {
+    closeSync(fd);
   }
 }
 
-/** `bunker __history-walk SPEC`: the walk, its answer kept in the state folder, nothing printed. */
+/** `bunker __history-walk SPEC`: the walk, its answer kept in the state folder, nothing printed; then its lock let go. */
 export async function runHistoryWalk(args: string[]): Promise<number> {
+  let lock: string | null = null;
   try {
     const spec = JSON.parse(args[0] ?? "") as AfterExit;
+    lock = walkLockFile(spec.keep);
     const deny = { ...emptyPathRules(), paths: spec.deny.paths, globs: spec.deny.globs };
     await heldByGit(spec.repo, deny, { keep: spec.keep, limitMs: spec.limitMs });
     return 0;
   } catch {
     return 1;
+  } finally {
+    // Only its own (a lock taken over as stale names another walk).
+    try {
+      if (lock && readFileSync(lock, "utf8").trim() === String(process.pid)) rmSync(lock, { force: true });
+    } catch {
+      // gone already
+    }
   }
 }
 
