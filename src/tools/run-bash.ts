@@ -13,7 +13,7 @@ import { evaluateRun } from "../perms/run/evaluate.ts";
 import { confine, detectSandbox, locateProgram, planSandbox, type SandboxAvailability, type SandboxMode, type SandboxPlan } from "../sandbox/detect.ts";
 import { splitEnv, withGitHardening, withheldNote, withoutUpdateChecks } from "../sandbox/env.ts";
 import { adoptOrphans, endGroup, killAdoptedSince, trackGroup } from "../sandbox/process.ts";
-import { busyOnReadOnlyMount, memoryNote, pathNote, spaceNote, toolchainWriteNote } from "../sandbox/explain.ts";
+import { busyOnReadOnlyMount, memoryNote, pathNote, runsLaterNote, spaceNote, toolchainWriteNote } from "../sandbox/explain.ts";
 import { stateDirMade, stateDirView } from "../sandbox/state-dir.ts";
 import { inheritedFds } from "../sandbox/self-binary.ts";
 import { grantsKey, keptHome } from "../sandbox/kept-home.ts";
@@ -279,7 +279,7 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
         const notes = [
           net && refusalNote(net.refusals()),
           net && p.confined && p.kind === "bubblewrap" && result.exitCode !== 0 ? loopbackNote(command, result.output, tunnels) : null,
-          p.confined ? sandboxNote(result, view.spec) : null,
+          p.confined ? sandboxNote(result, view.spec, command) : null,
           spec.repositories ? unwalkedNote(spec.repositories.gaps) : null,
           // A login the command lacked because the person's credentials were withheld: which, and the flag.
           result.exitCode !== 0 ? withheldNote(result.output, withheld, personEnv) : null,
@@ -672,9 +672,11 @@ function formatSeconds(ms: number): string {
  * When a confined command failed in a way the sandbox causes, say so, so the
  * model asks the person instead of retrying.
  */
-export function sandboxNote(r: ProcessResult, spec: SandboxSpec): string | null {
-  if (r.exitCode === 0 && !r.signal) return null;
+export function sandboxNote(r: ProcessResult, spec: SandboxSpec, command = ""): string | null {
   const out = r.output;
+  // Files the person's tools run later, named with why (a loop whose last step succeeded still failed on them).
+  const later = spec.workspaceReadOnly || spec.writesDenied || spec.workspaceLinkedAs ? null : runsLaterNote(out, spec, command);
+  if (r.exitCode === 0 && !r.signal) return later ? `note: ${later}` : null;
   const notes: string[] = [];
   // A file mounted read-only (a hook, .envrc, a venv's pip) cannot be removed or renamed over either: its mount point is busy.
   const erofs = /Read-only file system|EROFS/.test(out) || busyOnReadOnlyMount(out, spec);
@@ -696,6 +698,8 @@ export function sandboxNote(r: ProcessResult, spec: SandboxSpec): string | null 
     );
   } else if (toolchain) {
     notes.push(toolchain);
+  } else if (later) {
+    notes.push(later);
   } else if (erofs && !spec.gitWritable && namesTopGit(out, spec.root)) {
     // git failing on the read-only .git: the grant that lets commands write history and nothing git obeys.
     notes.push(
