@@ -180,8 +180,8 @@ export function runsLaterNote(output: string, spec: SandboxSpec, command = ""): 
   if (found.size === 0) return null;
   const one = found.size === 1;
   const files = [...found].map(([p, why]) => `${relative(spec.root, p) || p} (${why})`).join("; ");
-  return `The sandbox keeps ${one ? "this file" : "these files"} read-only to commands because the person's own tools run ${one ? "it" : "them"} later on this machine, outside the sandbox: ${files}. ` +
-    `A file a hook's script imports counts too, since the hook runs it (plain app code included). No --allow-write flag makes ${one ? "it" : "them"} writable to commands. ` +
+  return `The sandbox blocked a write: it keeps ${one ? "this file" : "these files"} read-only to commands because the person's own tools run ${one ? "it" : "them"} later on this machine, outside the sandbox: ${files}. ` +
+    `No --allow-write flag makes ${one ? "it" : "them"} writable to commands. ` +
     `Change ${one ? "it" : "them"} with the file tools (edit_file, write_file: the person sees and approves each change); a tool that must rewrite ${one ? "it" : "them"} (a formatter, a codemod) is for the person to run. ` +
-    `${one ? "It stays" : "They stay"} read-only while the hook or config that runs or imports ${one ? "it" : "them"} does so: the person can change that. Do not retry the command as it is.`;
+    `${one ? "It stays" : "They stay"} read-only while what runs ${one ? "it" : "them"} does (a hook, a config, a script importing ${one ? "it" : "them"}): the person can change that. Do not retry the command as it is.`;
 }

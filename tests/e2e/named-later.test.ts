@@ -517,13 +517,13 @@ describe.skipIf(!usable)("reviewer's R12-23: app code a hook's script imports is
     expect(loop!.content).toStartWith("exit code 0");
     expect(loop!.content).toContain("REFUSED src/config.js");
     expect(loop!.content).toContain("wrote src/unrelated.js");
-    expect(loop!.content).toContain("The sandbox keeps these files read-only to commands because the person's own tools run them later on this machine, outside the sandbox: src/config.js (is imported by scripts/check-config.js");
+    expect(loop!.content).toContain("The sandbox blocked a write: it keeps these files read-only to commands because the person's own tools run them later on this machine, outside the sandbox: src/config.js (is imported by scripts/check-config.js");
     expect(loop!.content).toContain("src/db.js (is imported by src/config.js");
     expect(loop!.content).not.toContain("src/unrelated.js (");
     expect(loop!.content).toContain("No --allow-write flag makes them writable to commands. Change them with the file tools");
     expect(loop!.content).not.toContain("--allow-write=PATH");
     // sed -i's rename over the read-only file (busy or read-only): the same note, for the one file.
-    expect(sed!.content).toContain("The sandbox keeps this file read-only to commands because the person's own tools run it later on this machine, outside the sandbox: src/config.js (is imported by scripts/check-config.js");
+    expect(sed!.content).toContain("The sandbox blocked a write: it keeps this file read-only to commands because the person's own tools run it later on this machine, outside the sandbox: src/config.js (is imported by scripts/check-config.js");
     expect(readFileSync(join(root, "src/config.js"), "utf8")).toContain("8080");
   });
 });
