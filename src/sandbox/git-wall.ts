@@ -81,6 +81,7 @@ function unsettledSentence(roots: readonly string[], dirs: readonly string[], wh
 let doubt: string | null = null;
 
 /** The walk after a process could not check everything it may have made: fail closed from now on (doubt). */
+export { distrust as refuseFurther };
 function distrust(roots: readonly string[], why: string): string {
   doubt = `bunker runs no more commands in this session: ${why}. Before running git in ${roots.map((r) => shellQuote(r)).join(", ")} or opening it in an editor, look at what the earlier command made (find ${shellQuote(roots[0]!)} -newer FILE, with a FILE older than the command); then start bunker again.`;
   return `${why}; bunker refuses further commands in this session, so nothing more is built on it. Before running git there or opening it in an editor, look at what the command made, then start bunker again.`;

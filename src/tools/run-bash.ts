@@ -37,6 +37,7 @@ import { grantedLoopbackTargets, permissionGate } from "../net/gate.ts";
 import { deniedPins, scanDenied } from "../sandbox/denied-files.ts";
 import { socketsMasked, vanishedSocketMask } from "../sandbox/sockets.ts";
 import { setupFailed, STATUS_FD, withSetupStatus } from "../sandbox/bubblewrap.ts";
+import { incompleteLine, onWalk } from "../sandbox/bounded.ts";
 import { ownCopiesForCommand, ownCopiesNote, ownCopiesLine } from "../sandbox/shared-inodes.ts";
 import { enclosingGitDirs, grantedReadPaths, hostView, linkedGitDirs, SESSION_TMP, standInPaths, type SandboxSpec } from "../sandbox/spec.ts";
 import { sessionTmpFolder } from "../sandbox/session-tmp.ts";
@@ -378,7 +379,9 @@ export function commandSandboxSpec(command: string, root: string, opts: RunBashO
   const denied = wall ? deniedWriteMounts(grants.deny.write, roots, wall.readOnly) : null;
   if (denied && "refused" in denied) throw new ToolError(`not run: ${denied.refused}`);
   // Under --allow-write=.git: history writable, what git obeys (config, hooks, info, commondir) not, nor the .git file that names the git directory.
-  const gitGrant = wall && opts.gitWritable ? grantedGit([...topGit, ...gitDirs], roots) : undefined;
+  const granting = wall && opts.gitWritable ? grantedGit([...topGit, ...gitDirs], roots) : undefined;
+  if (granting && "refusal" in granting) throw new ToolError(`not run: ${granting.refusal}`);
+  const gitGrant = granting;
   // Its refs, to see after it what it committed (git-history.ts): a repository's work tree is the folder holding its .git; a linked one's, the workspace.
   if (gitGrant) gitGrant.history = oneLook(() => [...[...topGit].map((g) => ({ g, worktree: dirname(g) })), ...gitDirs.map((g) => ({ g, worktree: root }))].flatMap(({ g, worktree }) => {
     const before = lstatKind(g) === "other" ? historyBefore(g, worktree) : null;
@@ -386,7 +389,10 @@ export function commandSandboxSpec(command: string, root: string, opts: RunBashO
   }).concat(
     // The workspace repository's linked worktrees elsewhere (the others, when the workspace is one): each one's index is
     // in .git/worktrees/NAME, which the command can write (red team 11's F11).
-    [...(topGit.has(join(root, ".git")) ? [join(root, ".git")] : gitDirs.length === 2 ? [gitDirs[1]!] : [])].flatMap((g) => linkedWorktrees(g)).filter((l) => l.worktree !== root && !gitDirs.includes(l.gitDir)).flatMap(({ gitDir, worktree }) => {
+    // All of them, or the command is not run (bounded.ts: reviewer's R12-11, the rest had been skipped without a word).
+    [...(topGit.has(join(root, ".git")) ? [join(root, ".git")] : gitDirs.length === 2 ? [gitDirs[1]!] : [])].flatMap((g) => onWalk(linkedWorktrees(g), (all) => all, (_, bound) => {
+      throw new ToolError(`not run: ${incompleteLine(`linked worktrees of ${shellQuote(relative(root, g) || g)}`, bound, "under --allow-write=.git bunker checks each one's index after every command, so it runs none here. Remove the worktrees no longer needed (git worktree remove, git worktree prune), or run bunker without --allow-write=.git")}`);
+    })).filter((l) => l.worktree !== root && !gitDirs.includes(l.gitDir)).flatMap(({ gitDir, worktree }) => {
       const before = historyBefore(gitDir, worktree);
       return before ? [{ ...before, worktree, linked: { shown: relative(root, worktree) || ".", judgedIn: root } }] : [];
     }),
