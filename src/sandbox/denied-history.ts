@@ -36,12 +36,15 @@ import { hostGitAsync } from "./git-history.ts";
 import { indexStamp, refsStamp } from "./git-stamps.ts";
 import { enclosingGitDirs, linkedGitDirs } from "./spec.ts";
 import { gitDirsOfFolder } from "./repo-configs.ts";
+import { incompleteLine, onWalk, upTo } from "./bounded.ts";
 
 /** A repository whose history commands could read: its git directory, the folder its paths are relative to, its object stores. */
 export interface Repository {
   gitDir: string;
   top: string;
   objects: string[];
+  /** Past the bound of repositories walked (bounded.ts): not walked, its objects hidden as "unknown". */
+  unwalked?: true;
 }
 
 export interface HiddenHistory {
@@ -56,7 +59,7 @@ export interface HiddenHistory {
  * and the one it is a folder of. Each with its object stores (the common directory's `objects`, and the
  * alternates it borrows from).
  */
-export function repositoriesSeen(root: string, home: string, deny?: PathRules): Repository[] {
+export function repositoriesSeen(root: string, home: string, deny?: PathRules, maxSubmodules = MAX_SUBMODULES): Repository[] {
   const out: Repository[] = [];
   const add = (gitDirs: string[], top: string) => {
     // Not a repository git would read (an empty .git folder left behind): no history to hide.
@@ -84,13 +87,21 @@ export function repositoriesSeen(root: string, home: string, deny?: PathRules): 
       if (!isWithin(root, base)) continue;
       for (let d = base; d !== root && isWithin(root, d); d = dirname(d)) inside.add(d);
     }
-    for (const p of submodulePaths(root)) inside.add(p);
+    const submodules = new Set(submodulePaths(root));
+    for (const p of submodules) inside.add(p);
+    const before = out.length;
     for (const d of [...inside].sort()) add(gitDirsOfFolder(d), d);
+    // Only folders that are repositories count (.gitmodules lines naming none cost a stat each), and past the bound
+    // the rest are hidden unwalked, never shown unchecked (reviewer's R12-13 pattern: 1,000 lines of padding in
+    // .gitmodules had put a real submodule past the look, its history shown).
+    onWalk(upTo(out.slice(before).filter((r) => submodules.has(r.top)), maxSubmodules), () => undefined, (walked) => {
+      for (const r of out.slice(before)) if (submodules.has(r.top) && !walked.includes(r)) r.unwalked = true;
+    });
   }
   return out;
 }
 
-/** Most submodules .gitmodules names that are looked at. */
+/** Most submodules' histories walked (those past it are hidden unwalked). */
 const MAX_SUBMODULES = 1_000;
 
 /** The work trees of the submodules the workspace's .gitmodules names (`path = X`), inside it. */
@@ -103,7 +114,7 @@ function submodulePaths(root: string): string[] {
   } catch {
     return [];
   }
-  return [...text.matchAll(/^\s*path\s*=\s*(.+?)\s*$/gm)].map((m) => resolve(root, m[1]!)).filter((p) => p !== root && isWithin(root, p)).slice(0, MAX_SUBMODULES);
+  return [...text.matchAll(/^\s*path\s*=\s*(.+?)\s*$/gm)].map((m) => resolve(root, m[1]!)).filter((p) => p !== root && isWithin(root, p));
 }
 
 function isGitDir(p: string): boolean {
@@ -233,7 +244,10 @@ async function inStore(repo: Repository, deny: PathRules, specs: string[] | null
   // A walk of the working tree (ignored folders too: node_modules under a ** rule): the walk's time, not a quick question's.
   const untracked = await git(["ls-files", "-z", "--others", "--", ...(specs ?? baseSpecs(deny, repo.top))], undefined, Math.max(QUICK_MS, limitMs));
   if (untracked === null || untracked === "timeout") return untracked === null ? "unknown" : "timeout";
-  const files = names(untracked).filter(match).slice(0, MAX_HASHED);
+  // Past the bound, not "nothing there" (a command can make files a rule covers, sorted before the person's: bounded.ts).
+  const walk = upTo(names(untracked).filter(match), MAX_HASHED);
+  if (!walk.complete) return "unknown";
+  const files = walk.items;
   if (files.length === 0) return null;
   const ids = files.map((f) => blobIds(join(repo.top, f)));
   const known = await git(["cat-file", "--batch-check=%(objectname)"], ids.flat().map((id) => `${id}\n`).join(""));
@@ -251,6 +265,7 @@ async function inStore(repo: Repository, deny: PathRules, specs: string[] | null
 export async function heldByGit(repo: Repository, deny: PathRules, opts: { keep?: string | null; limitMs?: number; signal?: AbortSignal; blobs?: Map<string, string> } = {}): Promise<Held> {
   const specs = pathspecs(deny, repo.top);
   if (specs !== null && specs.length === 0) return null;
+  if (repo.unwalked) return "unknown";
   const limitMs = opts.limitMs ?? envMs("BUNKER_GIT_HISTORY_LIMIT_MS", LIMIT_MS);
   // The walk has `limitMs`; the index and the list of refs, each a file read, the ten seconds any question of bunker's has.
   const git = (args: string[], stdin?: string, timeoutMs = QUICK_MS) => hostGitAsync(repo.gitDir, args, { worktree: repo.top, timeoutMs, ...(stdin === undefined ? {} : { stdin }), ...(opts.signal ? { signal: opts.signal } : {}) });
@@ -387,6 +402,7 @@ function heldLine(root: string, repo: Repository, held: Exclude<Held, null> | "w
   if (held === "walking") return `bunker is checking the git history of ${where} for files your deny-read rules cover (a long history is walked once: the answer is kept for later sessions). Until it has, commands do not see its objects (nor, this session, MCP servers started before then), so git show, log and diff fail in them; bunker says when it has finished.`;
   if (held === "clean") return `bunker has checked the git history of ${where}: no file your deny-read rules cover is in it, so commands see its objects again.`;
   if (held === "timeout") return `bunker could not finish checking the git history of ${where} for files your deny-read rules cover within ${duration(limitMs)}, so commands and MCP servers do not see its objects this session: git cannot read its commits in them. Run git yourself there; a later session walks it again.`;
+  if (held === "unknown" && repo.unwalked) return `${incompleteLine("submodules (.gitmodules)", MAX_SUBMODULES, `the history of ${where} is not checked for files your deny-read rules cover, so commands and MCP servers do not see its objects this session: git cannot read its commits in them. Run git yourself there`)}.`;
   if (held === "unknown") return `bunker could not ask git whether ${where} holds a file your deny-read rules cover, so commands and MCP servers do not see its objects this session: git cannot read its commits in them. Run git yourself there.`;
   if (held.where === "kept") return `a version of ${shellQuote(held.path)} that git held (in history, the index or a stash) is still in the git object store of ${where}, reachable or not, and a deny-read rule covers it: commands and MCP servers do not see its objects this session (git show, log, diff and status fail in them). Run git yourself; to give commands git back, remove it from history and drop what nothing holds (git reflog expire --expire-unreachable=now --all && git gc --prune=now), or drop the rule.`;
   if (held.where === "store") return `${shellQuote(held.path)} as it is now is in the git object store of ${where} (staged once and unstaged, or in a dropped stash: git fsck --unreachable lists it), and a deny-read rule covers it: the mask on the file cannot hide what git keeps, so commands and MCP servers do not see its objects (git show, log, diff and status fail in them). Run git yourself; to give commands git back, drop what nothing holds (git reflog expire --expire-unreachable=now --all && git gc --prune=now) or drop the rule.`;

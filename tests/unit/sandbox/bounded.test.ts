@@ -3,8 +3,9 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { emptyGrants } from "../../../src/perms/policy.ts";
+import { emptyGrants, emptyPathRules } from "../../../src/perms/policy.ts";
 import { incompleteLine, onWalk, upTo } from "../../../src/sandbox/bounded.ts";
+import { heldByGit, hiddenHistory, repositoriesSeen } from "../../../src/sandbox/denied-history.ts";
 import { detectSandbox } from "../../../src/sandbox/detect.ts";
 import { grantedGit, grantedGitAfter, MAX_GIT_DIRS } from "../../../src/sandbox/git-grant.ts";
 import { linkedWorktrees, MAX_LINKED } from "../../../src/sandbox/git-history.ts";
@@ -96,5 +97,47 @@ describe("git directories under a granted one (worktrees', submodules'): checked
     expect(lines.some((l) => l.includes("there are more git directories in the granted git directory after the command than bunker looks through") && l.includes("bunker refuses further commands in this session"))).toBe(true);
     const next = wallBefore([root], { key: "", match: () => null }, [], tempDir("bunker-bounded-home-"));
     expect("refusal" in next && next.refusal).toContain("bunker runs no more commands in this session");
+  });
+});
+
+describe("deny-read: the files hashed to find a denied file's bytes in the object store, and the submodules walked", () => {
+  const home = "/nonexistent-home";
+
+  /** A repository whose object store holds secrets/z.env's bytes with nothing holding them (a `git add` undone). */
+  function dangling(): string {
+    const { root } = withWorktrees(0);
+    mkdirSync(join(root, "secrets"));
+    writeFileSync(join(root, "secrets/z.env"), "DB_PASSWORD=hunter2\n");
+    git(root, "add", "secrets/z.env");
+    git(root, "reset", "-q");
+    return root;
+  }
+  const deny = (root: string) => ({ ...emptyPathRules(), globs: [`${root}/secrets/*.env`] });
+
+  test("files a command made that a rule covers, sorted before the person's and past the bound: hidden, not taken for nothing there", async () => {
+    const root = dangling();
+    expect((await hiddenHistory(root, deny(root), home)).objects).toEqual([join(root, ".git/objects")]);
+    for (let i = 0; i < 2_001; i++) writeFileSync(join(root, "secrets", `a${String(i).padStart(4, "0")}.env`), `${i}\n`);
+    const h = await hiddenHistory(root, deny(root), home);
+    expect(h.objects).toEqual([join(root, ".git/objects")]);
+    expect(h.lines[0]).toContain("bunker could not ask git whether this repository holds a file your deny-read rules cover");
+  }, 60_000);
+
+  test("submodules past the bound are hidden unwalked and said; .gitmodules lines naming no repository do not count", async () => {
+    const { root } = withWorktrees(0);
+    const subs = ["s1", "s2", "s3"];
+    for (const s of subs) {
+      mkdirSync(join(root, s));
+      git(join(root, s), "init", "-q", "-b", "main");
+    }
+    const padding = Array.from({ length: 3_000 }, (_, i) => `[submodule "p${i}"]\n\tpath = a/p${i}\n`).join("");
+    writeFileSync(join(root, ".gitmodules"), padding + subs.map((s) => `[submodule "${s}"]\n\tpath = ${s}\n`).join(""));
+    const seen = repositoriesSeen(root, home, { ...emptyPathRules(), globs: [`${root}/**/.env`] }, 2);
+    expect(seen.filter((r) => subs.some((s) => r.top === join(root, s))).map((r) => [r.top, r.unwalked ?? false])).toEqual([[join(root, "s1"), false], [join(root, "s2"), false], [join(root, "s3"), true]]);
+    // The one past the bound: hidden ("unknown"), never walked nor shown unchecked.
+    expect(await heldByGit(seen.find((r) => r.top === join(root, "s3"))!, { ...emptyPathRules(), globs: [`${root}/**/.env`] })).toBe("unknown");
+    const h = await hiddenHistory(root, { ...emptyPathRules(), globs: [`${root}/**/.env`] }, home);
+    // Under the real bound (1,000) all three are walked, and nothing is held: nothing hidden.
+    expect(h.objects).toEqual([]);
   });
 });
