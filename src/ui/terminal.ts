@@ -448,8 +448,13 @@ function clipRows(text: string, width: number | undefined): string {
 
 /** The first `n` non-empty lines, each cut at 400 characters. */
 function firstLines(text: string, n: number): string {
-  const lines = text.split("\n").filter((l) => l.trim() !== "");
-  const shown = lines.slice(0, n).map((l) => (l.length > 400 ? l.slice(0, 400) + "…" : l));
-  if (lines.length > n) shown.push(`… (${lines.length - n} more line${lines.length - n === 1 ? "" : "s"})`);
+  // A loop, not .filter and .map: a read-only headless turn calls neither (jit.ts).
+  const shown: string[] = [];
+  let nonEmpty = 0;
+  for (const l of text.split("\n")) {
+    if (l.trim() === "") continue;
+    if (nonEmpty++ < n) shown.push(l.length > 400 ? l.slice(0, 400) + "…" : l);
+  }
+  if (nonEmpty > n) shown.push(`… (${nonEmpty - n} more line${nonEmpty - n === 1 ? "" : "s"})`);
   return shown.join("\n");
 }
