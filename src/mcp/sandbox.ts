@@ -12,6 +12,7 @@ import { isSocket, socketsMasked, vanishedSocketMask } from "../sandbox/sockets.
 import { canRefuseUnixSockets, NO_UNIX_SUBCOMMAND } from "../sandbox/no-unix-sockets.ts";
 import { selfInvocation } from "../self-command.ts";
 import { confine, locateProgram, type SandboxPlan } from "../sandbox/detect.ts";
+import { setupFailed, withSetupStatus } from "../sandbox/bubblewrap.ts";
 import { hostProgram } from "../sandbox/host-program.ts";
 import { scrubEnv, withGitHardening, withoutUpdateChecks } from "../sandbox/env.ts";
 import { hostView, type SandboxSpec } from "../sandbox/spec.ts";
@@ -70,7 +71,7 @@ export interface Launch {
    * Whether it exited before it started because a socket masked for it went away before bwrap started (bwrap's
    * first line on stderr, its exit status): then it is launched once more, after a fresh look (as a command is).
    */
-  socketVanished?(firstLine: string, exitCode: number | null): boolean;
+  socketVanished?(firstLine: string, exitCode: number | null, setupStatus: string | undefined): boolean;
   /**
    * The git wall's walk of its `write` folders after a tool call (git-wall.ts, as after a command): what the server
    * planted for the person's git and tools, disarmed or set aside; one line per thing done.
@@ -289,14 +290,16 @@ export async function launchStdio(def: McpServerDef, ctx: LaunchContext): Promis
   }
   // Filtered, nothing unfiltered may run beside it that it could trace and have make a socket: no reaper of
   // bubblewrap's (the server, or the forwarder, is pid 1), and the forwarder untraceable.
-  const argv = confine(ctx.plan, filter ? { ...masked.spec, asPid1: true } : masked.spec, net ? net.wrap(inner, { undumpable: filter !== null }) : inner, state);
+  const confined = confine(ctx.plan, filter ? { ...masked.spec, asPid1: true } : masked.spec, net ? net.wrap(inner, { undumpable: filter !== null }) : inner, state);
+  // With bwrap's status report: whether it started the server is read from bwrap, never from the server's stderr (R12-04).
+  const argv = ctx.plan.confined && ctx.plan.kind === "bubblewrap" ? withSetupStatus(confined, ctx.plan.program) ?? confined : confined;
   return {
     command: argv[0]!, args: argv.slice(1), env, cwd, sandboxed: ctx.plan.confined,
     network,
     stateDir: state,
     close: async () => void (await net?.close()),
     afterCall: wall?.after ?? (() => []),
-    ...(masked.spec !== spec ? { socketVanished: (line: string, code: number | null) => vanishedSocketMask(line, code, spec, masked.spec) !== null } : {}),
+    ...(masked.spec !== spec ? { socketVanished: (line: string, code: number | null, status: string | undefined) => status !== undefined && setupFailed(status, code) && vanishedSocketMask(line, code, spec, masked.spec) !== null } : {}),
   };
 }
 
