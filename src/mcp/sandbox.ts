@@ -12,7 +12,7 @@ import { isSocket, socketsMasked, vanishedSocketMask } from "../sandbox/sockets.
 import { canRefuseUnixSockets, NO_UNIX_SUBCOMMAND } from "../sandbox/no-unix-sockets.ts";
 import { selfInvocation } from "../self-command.ts";
 import { confine, locateProgram, type SandboxPlan } from "../sandbox/detect.ts";
-import { setupFailed, withSetupStatus } from "../sandbox/bubblewrap.ts";
+import { setupFailed } from "../sandbox/bubblewrap.ts";
 import { hostProgram } from "../sandbox/host-program.ts";
 import { scrubEnv, withGitHardening, withoutUpdateChecks } from "../sandbox/env.ts";
 import { hostView, type SandboxSpec } from "../sandbox/spec.ts";
@@ -290,11 +290,11 @@ export async function launchStdio(def: McpServerDef, ctx: LaunchContext): Promis
   }
   // Filtered, nothing unfiltered may run beside it that it could trace and have make a socket: no reaper of
   // bubblewrap's (the server, or the forwarder, is pid 1), and the forwarder untraceable.
-  const confined = confine(ctx.plan, filter ? { ...masked.spec, asPid1: true } : masked.spec, net ? net.wrap(inner, { undumpable: filter !== null }) : inner, state);
-  // With bwrap's status report: whether it started the server is read from bwrap, never from the server's stderr (R12-04).
-  const argv = ctx.plan.confined && ctx.plan.kind === "bubblewrap" ? withSetupStatus(confined, ctx.plan.program) ?? confined : confined;
+  const argv = confine(ctx.plan, filter ? { ...masked.spec, asPid1: true } : masked.spec, net ? net.wrap(inner, { undumpable: filter !== null }) : inner, state);
   return {
     command: argv[0]!, args: argv.slice(1), env, cwd, sandboxed: ctx.plan.confined,
+    // Its starter asks bwrap for its status report: whether it started the server is read from bwrap (R12-04).
+    ...(ctx.plan.confined && ctx.plan.kind === "bubblewrap" ? { bwrap: ctx.plan.program } : {}),
     network,
     stateDir: state,
     close: async () => void (await net?.close()),

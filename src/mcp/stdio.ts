@@ -8,7 +8,7 @@ import type { JSONRPCMessage, Transport } from "@modelcontextprotocol/client";
 import { deserializeMessage, serializeMessage } from "@modelcontextprotocol/client";
 import type { Subprocess } from "bun";
 import { inheritedFds } from "../sandbox/self-binary.ts";
-import { STATUS_FD } from "../sandbox/bubblewrap.ts";
+import { STATUS_FD, withSetupStatus } from "../sandbox/bubblewrap.ts";
 import { readSync, closeSync } from "node:fs";
 
 export interface StdioLaunch {
@@ -16,6 +16,8 @@ export interface StdioLaunch {
   args: string[];
   env: Record<string, string>;
   cwd: string;
+  /** The bwrap program the command line runs, when it does: asked for its status report (bubblewrap.ts withSetupStatus). */
+  bwrap?: string;
 }
 
 export interface StdioHooks {
@@ -49,7 +51,8 @@ export class SandboxedStdioTransport implements Transport {
   }
 
   async start(): Promise<void> {
-    const argv = [this.launch.command, ...this.launch.args];
+    const given = [this.launch.command, ...this.launch.args];
+    const argv = this.launch.bwrap ? withSetupStatus(given, this.launch.bwrap) ?? given : given;
     const inherited = inheritedFds(argv);
     // bwrap's status report, when it was asked for one: whether it started the server, read from bwrap, not the server.
     const reported = argv.some((a, i) => a === "--json-status-fd" && argv[i + 1] === String(STATUS_FD));
