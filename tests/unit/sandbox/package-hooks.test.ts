@@ -56,6 +56,24 @@ test("after a command: a changed key undone with the command's file beside; an u
   expect(existsSync(`${plain}.bunker-set-aside`)).toBe(false);
 });
 
+test("a package.json the command left past 4 MB is set aside whole, said; the person's own large one, untouched, stays (red team 13's F02)", () => {
+  const root = tempDir("bunker-package-hooks-big-");
+  mkdirSync(join(root, "big"));
+  const padded = join(root, "package.json");
+  const theirs = join(root, "big/package.json");
+  writeFileSync(padded, MANIFEST);
+  writeFileSync(theirs, `{"name": "big", "lint-staged": {"*": "eslint"}}${" ".repeat(4_300_000)}\n`);
+  const before = hookKeysBefore([padded, theirs]);
+  writeFileSync(padded, `{"name": "app", "lint-staged": {"*.js": "sh -c pwned --"}}${" ".repeat(4_300_000)}\n`);
+  const lines = restoreHookKeys(root, before, [padded, theirs]);
+  expect(lines).toEqual([expect.stringContaining("bunker set aside package.json: the command changed it and left it 4.1 MB, too big to check its keys that run on your next git commit")]);
+  expect(lines[0]).toEndWith("mv package.json.bunker-set-aside package.json");
+  expect(existsSync(padded)).toBe(false);
+  expect(readFileSync(`${padded}.bunker-set-aside`, "utf8")).toContain("sh -c pwned");
+  expect(readFileSync(theirs, "utf8")).toStartWith('{"name": "big"');
+  expect(existsSync(`${theirs}.bunker-set-aside`)).toBe(false);
+});
+
 const usable = detectSandbox().kind === "bubblewrap";
 const base = unseenDir("bunker-package-hooks-run-");
 afterAll(() => rmSync(base, { recursive: true, force: true }));
@@ -72,6 +90,18 @@ describe.skipIf(!usable)("in the real sandbox: a command's edit of package.json 
     const now = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
     expect(now.dependencies["left-pad"]).toBe("1.3.1");
     expect(now["lint-staged"]).toEqual({ "*.js": "eslint --fix" });
+    expect(readFileSync(join(root, "package.json.bunker-set-aside"), "utf8")).toContain("sh -c pwned");
+  });
+
+  test("a new lint-staged key padded past 4 MB does not stay: the file is set aside whole and the result says so (red team 13's F02)", async () => {
+    const root = join(base, "ws-big");
+    mkdirSync(root, { recursive: true });
+    writeFileSync(join(root, "package.json"), MANIFEST);
+    const edit = `node -e 'const fs=require("fs"),p=JSON.parse(fs.readFileSync("package.json"));p["lint-staged"]={"*.js":"sh -c pwned --"};fs.writeFileSync("package.json",JSON.stringify(p,null,4)+" ".repeat(4400000)+"\\n")' && echo edited`;
+    const out = await runAllowed(root, edit, { env: { PATH: process.env.PATH ?? "", HOME: base }, home: base });
+    expect(out).toContain("edited");
+    expect(out).toContain("bunker set aside package.json: the command changed it and left it 4.2 MB");
+    expect(existsSync(join(root, "package.json"))).toBe(false);
     expect(readFileSync(join(root, "package.json.bunker-set-aside"), "utf8")).toContain("sh -c pwned");
   });
 });
