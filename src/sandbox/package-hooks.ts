@@ -8,10 +8,11 @@
 // writable; after a command, a change to one of these keys is undone in
 // place (the person's value put back, the rest of the command's edit kept),
 // and the command's whole file is kept beside it to look at.
-import { existsSync, readFileSync, statSync, type Stats } from "node:fs";
+import { existsSync, readFileSync, readlinkSync, statSync, type Stats } from "node:fs";
 import { relative } from "node:path";
 import { renameEntry, replaceFile } from "../fs/no-follow.ts";
 import { shellQuote } from "../shell/quote.ts";
+import { escapeControl } from "../ui/escape.ts";
 
 /** The keys whose value git's commit runs (through the hook a package installed). */
 export const HOOK_KEYS = ["lint-staged", "husky", "gitHooks", "simple-git-hooks"] as const;
@@ -23,10 +24,14 @@ export const HOOK_KEYS = ["lint-staged", "husky", "gitHooks", "simple-git-hooks"
  */
 const MAX_BYTES = 4 * 1024 * 1024;
 
-/** A package.json before a command: its hook keys, and which file it was (null: not there, or not a regular file). */
+/**
+ * A package.json before a command: its hook keys, which file it was (null: not there, or not a regular file), and
+ * where it led when it was a link (null: no link).
+ */
 export interface ManifestBefore {
   keys: Record<string, string>;
   file: string | null;
+  link: string | null;
 }
 
 /** Which file, at which change: the device, inode, size and change time (a write moves the last; no command sets it back). */
@@ -84,7 +89,7 @@ export function hookKeysBefore(paths: readonly string[]): Map<string, ManifestBe
   for (const p of paths) {
     const st = statManifest(p);
     const text = readManifest(p, st);
-    out.set(p, { keys: (text !== null && hookKeys(text)) || {}, file: st ? fileId(st) : null });
+    out.set(p, { keys: (text !== null && hookKeys(text)) || {}, file: st ? fileId(st) : null, link: linkOf(p) });
   }
   return out;
 }
@@ -112,12 +117,19 @@ export function withKeysOf(text: string, before: Record<string, string>): string
 export function restoreHookKeys(root: string, before: ReadonlyMap<string, ManifestBefore>, after: readonly string[]): string[] {
   const lines: string[] = [];
   for (const path of new Set([...before.keys(), ...after])) {
-    const st = statManifest(path);
-    if (st === null) continue;
     const had = before.get(path);
     let aside = `${path}.bunker-set-aside`;
-    for (let n = 2; existsSync(aside); n++) aside = `${path}.bunker-set-aside-${n}`;
+    for (let n = 2; existsSync(aside) || linkOf(aside) !== null; n++) aside = `${path}.bunker-set-aside-${n}`;
     const shown = relative(root, path) || path;
+    // A link the command made (or re-aimed) is set aside unread: read on the host, it could lead to any file of the
+    // person's, which the set-aside copy would then have put in the workspace (red team 13's F07: ~/.docker/config.json).
+    const link = linkOf(path);
+    if (link !== null && link !== had?.link) {
+      lines.push(setAsideLink(root, path, aside, shown, link));
+      continue;
+    }
+    const st = statManifest(path);
+    if (st === null) continue;
     if (st.size > MAX_BYTES) {
       // The person's own large file, untouched by the command, is theirs; one the command wrote cannot be checked.
       if (had?.file !== fileId(st)) lines.push(setAsideWhole(root, path, aside, shown, st.size));
@@ -155,4 +167,24 @@ function setAsideWhole(root: string, path: string, aside: string, shown: string,
     return `bunker could not set aside ${shown}, which the command changed and left ${mb} MB, too big to check its keys that run on your next git commit (${(e as Error).message}); check it before committing`;
   }
   return `bunker set aside ${shown}: the command changed it and left it ${mb} MB, too big to check its keys that run on your next git commit (lint-staged, husky or a git hooks package read any size). To take it after checking it: mv ${shellQuote(relative(root, aside))} ${shellQuote(shown)}`;
+}
+
+/** Where the link at `path` leads, or null when it is no link. */
+function linkOf(path: string): string | null {
+  try {
+    return readlinkSync(path);
+  } catch {
+    return null;
+  }
+}
+
+/** A package.json the command made a link: moved aside (the link, not what it leads to), unread. */
+function setAsideLink(root: string, path: string, aside: string, shown: string, target: string): string {
+  const to = escapeControl(target);
+  try {
+    renameEntry(path, aside);
+  } catch (e) {
+    return `bunker could not set aside ${shown}, a link the command made to ${to} (${(e as Error).message}): lint-staged, husky or a git hooks package read it at your next git commit; check it before committing`;
+  }
+  return `bunker set aside ${shown}, a link the command made to ${to} (lint-staged, husky or a git hooks package read what it leads to at your next git commit; bunker did not read it). To take it after checking it: mv ${shellQuote(relative(root, aside))} ${shellQuote(shown)}`;
 }

@@ -2,7 +2,7 @@
 // simple-git-hooks'. A command's change to one is undone in place after it, the rest of its edit kept and its whole
 // file beside; in the real sandbox, the command editing dependencies goes on working.
 import { afterAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { detectSandbox } from "../../../src/sandbox/detect.ts";
 import { hookKeys, hookKeysBefore, restoreHookKeys, withKeysOf } from "../../../src/sandbox/package-hooks.ts";
@@ -74,6 +74,29 @@ test("a package.json the command left past 4 MB is set aside whole, said; the pe
   expect(existsSync(`${theirs}.bunker-set-aside`)).toBe(false);
 });
 
+test("a package.json the command made a link is set aside unread: nothing of what it leads to reaches the workspace (red team 13's F07)", () => {
+  const root = tempDir("bunker-package-hooks-link-");
+  const outside = tempDir("bunker-package-hooks-outside-");
+  const secret = join(outside, "config.json");
+  writeFileSync(secret, '{"auths": {"ghcr.io": {"auth": "c2VjcmV0"}}}\n');
+  mkdirSync(join(root, "own"));
+  writeFileSync(join(root, "shared.json"), '{"name": "shared"}\n');
+  const manifest = join(root, "package.json");
+  const own = join(root, "own/package.json");
+  writeFileSync(manifest, MANIFEST);
+  symlinkSync("../shared.json", own);
+  const before = hookKeysBefore([manifest, own]);
+  rmSync(manifest);
+  symlinkSync(secret, manifest);
+  const lines = restoreHookKeys(root, before, [manifest, own]);
+  expect(lines).toEqual([`bunker set aside package.json, a link the command made to ${secret} (lint-staged, husky or a git hooks package read what it leads to at your next git commit; bunker did not read it). To take it after checking it: mv package.json.bunker-set-aside package.json`]);
+  expect(lstatSync(join(root, "package.json.bunker-set-aside")).isSymbolicLink()).toBe(true);
+  expect(existsSync(manifest)).toBe(false);
+  // The person's own link, unchanged, stays as it was.
+  expect(readlinkSync(own)).toBe("../shared.json");
+  for (const name of readdirSync(root)) if (!lstatSync(join(root, name)).isSymbolicLink() && lstatSync(join(root, name)).isFile()) expect(readFileSync(join(root, name), "utf8")).not.toContain("c2VjcmV0");
+});
+
 const usable = detectSandbox().kind === "bubblewrap";
 const base = unseenDir("bunker-package-hooks-run-");
 afterAll(() => rmSync(base, { recursive: true, force: true }));
@@ -103,5 +126,19 @@ describe.skipIf(!usable)("in the real sandbox: a command's edit of package.json 
     expect(out).toContain("bunker set aside package.json: the command changed it and left it 4.2 MB");
     expect(existsSync(join(root, "package.json"))).toBe(false);
     expect(readFileSync(join(root, "package.json.bunker-set-aside"), "utf8")).toContain("sh -c pwned");
+  });
+
+  test("package.json made a link to a file of the person's outside the workspace: set aside unread; the next command reads nothing of it (red team 13's F07)", async () => {
+    const root = join(base, "ws-link");
+    mkdirSync(root, { recursive: true });
+    writeFileSync(join(root, "package.json"), MANIFEST);
+    const secret = join(base, "docker-config.json");
+    writeFileSync(secret, '{"auths": {"ghcr.io": {"auth": "c2VjcmV0"}}}\n');
+    const opts = { env: { PATH: process.env.PATH ?? "", HOME: base }, home: base };
+    const linked = await runAllowed(root, `ln -sf ${secret} package.json && echo linked`, opts);
+    expect(linked).toContain(`bunker set aside package.json, a link the command made to ${secret}`);
+    const read = await runAllowed(root, "cat package.json.bunker-set-aside package.json; ls -l", opts);
+    expect(read).not.toContain("c2VjcmV0");
+    expect(readlinkSync(join(root, "package.json.bunker-set-aside"))).toBe(secret);
   });
 });
