@@ -197,11 +197,18 @@ const envMs = (name: string, fallback: number) => {
 const OBJECT_ID = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
 /** Most blob ids of denied paths remembered (a secret has few versions; more are walked, the first ones kept). */
 const MAX_BLOBS = 10_000;
+/**
+ * The version of what a walk looks at: 2 walks the commits in the store that no ref or reflog entry holds and the trees
+ * refs point at (security N2's leftovers); an answer kept by an earlier version is walked again once.
+ */
+const WALK_VERSION = 2;
 /** Most lines of a shallow file checked (a clone's has one per branch it cut). */
 const MAX_SHALLOW = 10_000;
 
 /** What the last walk of a repository found, for the rules it was asked about, and the commits it started from. */
 interface Walked {
+  /** WALK_VERSION when kept; an answer kept by an earlier walk (which did not look at the commits no ref holds) is walked again. */
+  v?: number;
   tips: string[];
   held: string | null;
   /** The blob ids the denied paths had wherever the walk found them (R12-10: looked for in the store at every later look). */
@@ -226,7 +233,7 @@ function writeWalked(file: string | null, w: Walked): void {
   const tmp = `${file}.${process.pid}.tmp`;
   try {
     mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
-    writeFileSync(tmp, JSON.stringify(w), { mode: 0o600 });
+    writeFileSync(tmp, JSON.stringify({ ...w, v: WALK_VERSION }), { mode: 0o600 });
     renameSync(tmp, file);
   } catch {
     // A state folder that cannot be written: the next session walks again.
@@ -286,8 +293,9 @@ export async function heldByGit(repo: Repository, deny: PathRules, opts: { keep?
   // reachable or not, so while one is in the store the answer stays "held" (R12-10: refs re-pointed, reflogs trimmed,
   // .git/shallow written, and a walk that no longer reaches the commit must not open the store).
   const blobs = opts.blobs ?? new Map<string, string>();
-  const kept = readWalked(opts.keep ?? null);
-  for (const b of kept?.blobs ?? []) if (blobs.size < MAX_BLOBS && !blobs.has(b)) blobs.set(b, kept?.held ?? b);
+  const keptAny = readWalked(opts.keep ?? null);
+  for (const b of keptAny?.blobs ?? []) if (blobs.size < MAX_BLOBS && !blobs.has(b)) blobs.set(b, keptAny?.held ?? b);
+  const kept = keptAny?.v === WALK_VERSION ? keptAny : null;
   const index = await git(["ls-files", "-z", "--cached", "-s", "--", ...(specs ?? [])]);
   if (index === null || index === "timeout") return index === null ? "unknown" : "timeout";
   // `mode id stage\tpath`
@@ -301,7 +309,12 @@ export async function heldByGit(repo: Repository, deny: PathRules, opts: { keep?
   // Where the walk starts: every ref and every reflog entry (stash@{n}, HEAD@{n}); a ref to a tree or blob is no commit.
   const tipsOut = await git(["rev-list", "--no-walk=unsorted", "--all", "--reflog"]);
   if (tipsOut === null || tipsOut === "timeout") return tipsOut === null ? "unknown" : "timeout";
-  const tips = [...new Set(tipsOut.split("\n").filter((t) => /^[0-9a-f]{40,64}$/.test(t)))];
+  // Refs straight at a tree, or at a tag of one (`git tag snap $(git write-tree)`): git shows the files in it, and no
+  // commit walk reaches it. Kept among the tips as `tree:ID`, so a new one is a reason to look again.
+  const refsOut = await git(["for-each-ref", "--format=%(objecttype) %(objectname) %(*objecttype) %(*objectname)"]);
+  if (refsOut === null || refsOut === "timeout") return refsOut === null ? "unknown" : "timeout";
+  const trees = [...new Set([...refsOut.matchAll(/^(?:tree ([0-9a-f]{40,64})|\S+ \S+ tree ([0-9a-f]{40,64}))\s*$/gm)].map((m) => (m[1] ?? m[2])!))];
+  const tips = [...new Set(tipsOut.split("\n").filter((t) => /^[0-9a-f]{40,64}$/.test(t))), ...trees.map((t) => `tree:${t}`)];
   const before = new Set(kept?.tips ?? []);
   const now = new Set(tips);
   // With the denied files' contents found in the workspace's other repositories (`content`): a nested clone of the
@@ -320,22 +333,63 @@ export async function heldByGit(repo: Repository, deny: PathRules, opts: { keep?
   // Every parent of a merge (a stash's untracked files are its third); only the commits the last clean walk had not reached.
   // --raw: each change's blob ids, kept for the store check above.
   const walk = ["log", "--all", "--reflog", "--full-history", "--no-renames", "--no-textconv", "--no-ext-diff", "--format=", "--raw", "--no-abbrev", "-z", "--diff-merges=first-parent"];
-  const notAgain = kept && kept.held === null ? kept.tips : [];
-  const run = (not: string[]) => git([...walk, ...(not.length > 0 ? ["--stdin"] : []), ...(specs === null ? [] : ["--", ...specs])], not.length > 0 ? `${not.map((t) => `^${t}`).join("\n")}\n` : undefined, limitMs);
-  let history = await run(notAgain);
+  const notAgain = kept && kept.held === null ? kept.tips.filter((t) => !t.startsWith("tree:")) : [];
+  // A whole walk looks at every commit in the store too: one no ref or reflog entry holds any more (a branch deleted
+  // and its reflog expired, not yet pruned) is read by `git fsck --unreachable` and `git show` all the same. Later
+  // walks start from the refs that moved: a commit that stopped being held had been walked while it was.
+  const everyCommit = async (): Promise<string[] | "unknown" | "timeout"> => {
+    const out = await git(["cat-file", "--batch-all-objects", "--unordered", "--batch-check=%(objecttype) %(objectname)"], undefined, limitMs);
+    if (out === null || out === "timeout") return out === null ? "unknown" : "timeout";
+    return [...out.matchAll(/^commit ([0-9a-f]{40,64})$/gm)].map((m) => m[1]!);
+  };
+  const run = (args: string[], stdin: string[]) => git([...args, ...(stdin.length > 0 ? ["--stdin"] : []), ...(specs === null ? [] : ["--", ...specs])], stdin.length > 0 ? `${stdin.join("\n")}\n` : undefined, limitMs);
+  let whole = notAgain.length === 0;
+  let history = await run(walk, notAgain.map((t) => `^${t}`));
   // A commit of the last walk that is gone (pruned): the whole walk again.
-  if (history === null && notAgain.length > 0) history = await run([]);
+  if (history === null && notAgain.length > 0) {
+    whole = true;
+    history = await run(walk, []);
+  }
   if (history === null || history === "timeout") return history === null ? "unknown" : "timeout";
-  // `:old-mode new-mode old-id new-id status` then the path, each ended by NUL.
-  let committed: string | undefined;
-  const parts = names(history);
-  for (let i = 0; i < parts.length; i++) {
-    const meta = parts[i]!;
-    if (!meta.startsWith(":")) continue;
-    const path = parts[++i];
-    if (path === undefined || !match(path)) continue;
-    committed ??= path;
-    for (const id of meta.split(" ").slice(2, 4)) if (OBJECT_ID.test(id) && !/^0+$/.test(id) && blobs.size < MAX_BLOBS && !blobs.has(id)) blobs.set(id, path);
+  // The first denied path a walk's output names (`:old-mode new-mode old-id new-id status` then the path, each ended
+  // by NUL), its blob ids added to `blobs`.
+  const denials = (out: string): string | undefined => {
+    let first: string | undefined;
+    const parts = names(out);
+    for (let i = 0; i < parts.length; i++) {
+      const meta = parts[i]!;
+      if (!meta.startsWith(":")) continue;
+      const path = parts[++i];
+      if (path === undefined || !match(path)) continue;
+      first ??= path;
+      for (const id of meta.split(" ").slice(2, 4)) if (OBJECT_ID.test(id) && !/^0+$/.test(id) && blobs.size < MAX_BLOBS && !blobs.has(id)) blobs.set(id, path);
+    }
+    return first;
+  };
+  // The trees refs point at, listed whole: a denied path in one is held as in a commit.
+  const inTree = denied(deny, repo.top);
+  for (const tree of trees) {
+    const listed = await git(["ls-tree", "-r", "-z", "--full-tree", tree], undefined, limitMs);
+    if (listed === null || listed === "timeout") return listed === null ? "unknown" : "timeout";
+    for (const entry of names(listed)) {
+      const path = entry.slice(entry.indexOf("\t") + 1);
+      if (!inTree(path)) continue;
+      const id = entry.split(" ")[2]?.split("\t")[0] ?? "";
+      if (OBJECT_ID.test(id) && blobs.size < MAX_BLOBS) blobs.set(id, path);
+      writeWalked(opts.keep ?? null, { tips, held: path, blobs: [...blobs.keys()] });
+      return { path, where: "history" };
+    }
+  }
+  const committed = denials(history);
+  // A whole walk found nothing: the commits in the store no ref or reflog entry reaches (those from every commit, not
+  // from the starts). Found there, it is an old version in the store: its blobs kept, said as such ("kept").
+  if (committed === undefined && whole) {
+    const all = await everyCommit();
+    if (all === "unknown" || all === "timeout") return all;
+    const commits = tips.filter((t) => !t.startsWith("tree:"));
+    const unreached = all.length === 0 ? "" : await run(walk.filter((a) => a !== "--all" && a !== "--reflog"), [...all, ...commits.map((t) => `^${t}`)]);
+    if (unreached === null || unreached === "timeout") return unreached === null ? "unknown" : "timeout";
+    denials(unreached);
   }
   writeWalked(opts.keep ?? null, { tips, held: committed ?? null, blobs: [...blobs.keys()] });
   return committed === undefined ? stored() : { path: committed, where: "history" };
