@@ -34,7 +34,7 @@ import { prlimitProgram } from "../sandbox/process-limits.ts";
 import { deniedPathsInside, deniedWholeBy, deniedWriteHeld, deniedWriteMounts, deniedWriteRules, deniedWritesBefore } from "../sandbox/denied-writes.ts";
 import { loopbackNote, refusalNote, startCommandNet } from "../net/command-net.ts";
 import { grantedLoopbackTargets, permissionGate } from "../net/gate.ts";
-import { deniedPins, scanDenied } from "../sandbox/denied-files.ts";
+import { deniedPins, MAX_WALL_PINS, scanDenied } from "../sandbox/denied-files.ts";
 import { socketsMasked, vanishedSocketMask } from "../sandbox/sockets.ts";
 import { ownCopiesForCommand, ownCopiesNote, ownCopiesLine } from "../sandbox/shared-inodes.ts";
 import { enclosingGitDirs, grantedReadPaths, hostView, linkedGitDirs, SESSION_TMP, standInPaths, type SandboxSpec } from "../sandbox/spec.ts";
@@ -454,9 +454,6 @@ export function commandSandboxSpec(command: string, root: string, opts: RunBashO
     ...(confined && opts.sessionTmp ? { sessionTmp: { dir: opts.sessionTmp, readOnly: workspaceReadOnly && !writesDenied && workspaceLinkedAs === undefined } } : {}),
   };
 }
-
-/** The most folders pinned above the wall's read-only files (runs-later files, repositories) in one command's sandbox. */
-const MAX_WALL_PINS = 64;
 
 /** The --deny-write paths kept read-only: those inside the workspace, and (with `deny`: the wall is up) those in each writable root. */
 function readOnlyPaths(opts: RunBashOptions, deny: Grants["deny"]["write"] | null, roots: string[]): string[] {
