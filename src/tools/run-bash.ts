@@ -38,7 +38,8 @@ import { deniedPins, MAX_WALL_PINS, scanDenied } from "../sandbox/denied-files.t
 import { socketsMasked, vanishedSocketMask } from "../sandbox/sockets.ts";
 import { ownCopiesForCommand, ownCopiesNote, ownCopiesLine } from "../sandbox/shared-inodes.ts";
 import { enclosingGitDirs, grantedReadPaths, hostView, linkedGitDirs, SESSION_TMP, standInPaths, type SandboxSpec } from "../sandbox/spec.ts";
-import { sessionTmpFolder } from "../sandbox/session-tmp.ts";
+import { sessionTmpFolder, sessionTmpLimit, watchSessionTmp } from "../sandbox/session-tmp.ts";
+import { shownSize } from "../sandbox/tmpfs-sizes.ts";
 import { escapeControl } from "../ui/escape.ts";
 import { shellQuote } from "../shell/quote.ts";
 import { BoundedOutput } from "./bounded-output.ts";
@@ -224,12 +225,17 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
       const standIns = [...new Set([join(ctx.root, ".bunker"), join(ctx.root, ".git"), ...standInPaths(spec)])].filter((d) => !existsSync(d));
       // The deny-write files as they are, to say (and undo) after it what the sandbox did not hold.
       const keptWrites = spec.deniedWriteFiles ? deniedWritesBefore(spec.deniedWriteFiles) : null;
+      // The session's /tmp is on disk, kept across commands: one that makes it grow past its limit is stopped (session-tmp.ts).
+      const tmpFull = new AbortController();
+      let tmpOver: number | null = null;
+      const tmpLimit = sessionTmpLimit();
+      const unwatch = spec.sessionTmp && !spec.sessionTmp.readOnly ? await watchSessionTmp(spec.sessionTmp.dir, tmpLimit, (bytes) => ((tmpOver = bytes), tmpFull.abort())) : () => {};
       try {
         const start = () => runProcess(argv, {
           cwd: ctx.root,
           env,
           timeoutMs,
-          signal: ctx.signal,
+          signal: AbortSignal.any([ctx.signal, tmpFull.signal]),
           maxOutputBytes: opts.maxOutputBytes ?? 30_000,
           killGraceMs: opts.killGraceMs ?? 2_000,
           ui: ctx.ui,
@@ -244,6 +250,8 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
           argv = confine(p, view.spec, net ? net.wrap([shell, "-c", command]) : [shell, "-c", command], tmp ?? "");
           result = await start();
         }
+        unwatch();
+        if (tmpOver !== null && !ctx.signal.aborted) result = { ...result, interrupted: false, stoppedBecause: tmpFullStatus(tmpOver, tmpLimit) };
         for (const d of standIns) removeIfEmptyDir(d);
         // What the command planted for the person's own tools to run later, outside the sandbox: one walk finds
         // new repositories (disarmed) and new or changed runs-later files and untrustworthy .git entries (set aside).
@@ -282,6 +290,7 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
         ].filter((n) => n);
         return formatResult(result, notes.length > 0 ? notes.join("\n") : null);
       } finally {
+        unwatch();
         ctx.signal.removeEventListener("abort", endWithTurn);
         ended.abort("the command ended");
         await net?.close();
@@ -489,6 +498,8 @@ export interface ProcessResult {
   output: string;
   /** The spawn itself failed (program missing…). */
   spawnError?: string;
+  /** bunker stopped it, and why (the session's /tmp past its limit): its status line. */
+  stoppedBecause?: string;
 }
 
 interface RunOptions {
@@ -627,12 +638,20 @@ function formatResult(r: ProcessResult, note: string | null): ToolOutput {
   let status: string;
   if (r.spawnError) status = `the command could not be started: ${r.spawnError}`;
   else if (r.timedOutAfterMs !== null) status = `timed out after ${formatSeconds(r.timedOutAfterMs)}; the command and its children were stopped`;
+  else if (r.stoppedBecause) status = r.stoppedBecause;
   else if (r.interrupted) status = "interrupted by the user; the command and its children were stopped";
   else if (r.signal) status = `killed by signal ${r.signal}`;
   else status = `exit code ${r.exitCode ?? "unknown"}`;
   const body = r.output === "" ? "(no output)" : r.output.replace(/\n$/, "");
   const content = `${status}\n\n${body}${note ? `\n\n${note}` : ""}`;
-  return { content, isError: r.exitCode !== 0 || r.signal !== null || r.timedOutAfterMs !== null || r.interrupted };
+  return { content, isError: r.exitCode !== 0 || r.signal !== null || r.timedOutAfterMs !== null || r.interrupted || r.stoppedBecause !== undefined };
+}
+
+/** The status of a command stopped for filling the session's /tmp (session-tmp.ts). */
+function tmpFullStatus(bytes: number, limit: number): string {
+  return `stopped by bunker: the session's /tmp and /var/tmp grew to ${shownSize(bytes)}, past their limit of ${shownSize(limit)}, so the command and its children were stopped. ` +
+    "They are on disk and kept for the session's later commands (until /clear), so what is there stays: remove what is not needed (rm -rf /tmp/NAME), " +
+    "or write large files in the workspace (TMPDIR=$PWD/.tmp), then run it again.";
 }
 
 /** The output names a path in the workspace's own .git (`.git/index.lock`, `/ws/.git/HEAD.lock`), not a nested or granted folder's. */
