@@ -1,5 +1,5 @@
 // `bun run bench`: every area's measurements in one table (Markdown, for the
-// README). Areas live in scripts/bench/<area>.ts and export bench().
+// docs/benchmarks.md). Areas live in scripts/bench/<area>.ts and export bench().
 import type { BenchRow } from "./bench/types.ts";
 
 const AREAS = ["binary", "agent", "mcp", "grep", "diff", "patch", "sandbox", "session", "ui", "checkpoints", "kill", "net"];

@@ -85,9 +85,10 @@ export async function buildApp(config: Config, ui: TerminalUI, greet?: (modelNam
   // Before anything runs: the programs bunker runs on the host never come from where a command can write.
   const write = config.grants.allow.write;
   // A loop, not .flatMap: see jit.ts.
-  const mcpWrites: string[] = [];
-  for (const s of config.mcp.servers) mcpWrites.push(...s.write);
-  distrustForHostPrograms([config.root, ...write.paths, ...write.globs.map(globBase), ...mcpWrites]);
+  const writable = [config.root, ...write.paths];
+  for (const g of write.globs) writable.push(globBase(g));
+  for (const s of config.mcp.servers) writable.push(...s.write);
+  distrustForHostPrograms(writable);
   const approver = await makeApprover(config, ui);
   // Whether commands run in a sandbox is found out when a command is first judged (spawning
   // bwrap to probe it costs more than the rest of start-up, and its module pulls in the

@@ -93,14 +93,20 @@ const BARE = "\0";
 function normalizeBareFlags(argv: string[]): string[] {
   // After `--` every word is the prompt's, as typed.
   const end = argv.indexOf("--");
-  return argv.map((a, i) => {
-    if (end !== -1 && i >= end) return a;
-    if (a.startsWith("--") && (PERMISSION_FLAGS as readonly string[]).includes(a.slice(2))) return `${a}=${BARE}`;
-    const next = argv[i + 1];
-    if ((a === "--resume" || a === "-r") && (next === undefined || next.startsWith("-"))) return `--resume=${BARE}`;
-    if (a === "--rewind" && !(next !== undefined && /^\d+$/.test(next))) return `--rewind=${BARE}`;
-    return a;
-  });
+  // A loop, not .map: see jit.ts.
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) out.push(normalizeBareFlag(argv, i, end));
+  return out;
+}
+
+function normalizeBareFlag(argv: string[], i: number, end: number): string {
+  const a = argv[i]!;
+  if (end !== -1 && i >= end) return a;
+  if (a.startsWith("--") && (PERMISSION_FLAGS as readonly string[]).includes(a.slice(2))) return `${a}=${BARE}`;
+  const next = argv[i + 1];
+  if ((a === "--resume" || a === "-r") && (next === undefined || next.startsWith("-"))) return `--resume=${BARE}`;
+  if (a === "--rewind" && !(next !== undefined && /^\d+$/.test(next))) return `--rewind=${BARE}`;
+  return a;
 }
 
 /**
@@ -333,7 +339,7 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
     for (const item of items) {
       if (!parseHostPattern(item)) throw new UsageError(`--${kind}-net: "${item}" is not a host name${hostOfUrlHint(item)}; write a host, host:port or *.domain, like --${kind}-net=${EXAMPLE[`${kind}-net`]}`);
     }
-    target.hosts.push(...items.map((h) => h.toLowerCase()));
+    for (const h of items) target.hosts.push(h.toLowerCase());
   }
   for (const [kind, target] of [["allow", grants.allow.mcp], ["deny", grants.deny.mcp]] as const) {
     const { bare, items } = splitList(`${kind}-mcp`, list(`${kind}-mcp`));
@@ -341,7 +347,8 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
     target.names.push(...items);
   }
   // Taken before the rules files add theirs: only the command line starts a project's server unasked.
-  const mcpNamed = grants.allow.mcp.names.map((n) => n.split("/")[0]!);
+  const mcpNamed: string[] = [];
+  for (const n of grants.allow.mcp.names) mcpNamed.push(n.split("/")[0]!);
   if (v["allow-all"]) {
     // -A: no prompts inside the workspace. It grants nothing outside it.
     grants.allow.read.workspace = true;

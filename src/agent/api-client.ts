@@ -265,7 +265,10 @@ async function assemble(events: AsyncIterable<RawMessageStreamEvent>, h: StreamH
   // Only the last block of a reply cut by the output limit may be cut short (the loop drops it).
   const cutByLimit = message.stop_reason === "max_tokens" || message.stop_reason === "model_context_window_exceeded";
   if (brokenInput && !(cutByLimit && brokenInput.index === blocks.length - 1)) throw new StreamError(brokenInput.message, "garbled");
-  message.content = blocks.filter((b) => b !== undefined);
+  // A loop, not .filter: see jit.ts.
+  const content: ContentBlock[] = [];
+  for (const b of blocks) if (b !== undefined) content.push(b);
+  message.content = content;
   return message;
 }
 

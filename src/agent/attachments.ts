@@ -11,8 +11,16 @@ import { attachedFile } from "./history.ts";
 import { ToolError, type ToolContext } from "../tools/tool.ts";
 
 const IMAGE_NAME = /\.(png|jpe?g|gif|webp)$/i;
-/** Anywhere in a prompt: without it, no path in it can name an image. */
-const IMAGE_EXTENSION = /\.(png|jpe?g|gif|webp)/i;
+/** Anywhere in a prompt (any case): without one of them, no path in it can name an image (IMAGE_NAME's endings). */
+const IMAGE_EXTENSIONS = [".png", ".jpg", ".jpeg", ".gif", ".webp"];
+
+/** Whether `prompt` holds an image file's ending anywhere: plain string code, no regular expression on a turn's path (jit.ts). */
+function mentionsImageExtension(prompt: string): boolean {
+  if (!prompt.includes(".")) return false;
+  const lower = prompt.toLowerCase();
+  for (const ext of IMAGE_EXTENSIONS) if (lower.includes(ext)) return true;
+  return false;
+}
 
 export interface FileMention {
   /** The path as the person wrote it (without @, quotes or backslash escapes). */
@@ -29,7 +37,7 @@ export interface FileMention {
 export function findImageMentions(prompt: string): FileMention[] {
   const found: FileMention[] = [];
   // Most prompts name no image: one plain test instead of the tokenizer (which costs 0.1 ms on its first run).
-  if (!IMAGE_EXTENSION.test(prompt)) return found;
+  if (!mentionsImageExtension(prompt)) return found;
   const seen = new Set<string>();
   // At the start of a word (or after an opening bracket): a quoted path, or a run of non-blanks where "\ " keeps a space.
   const token = /(?<=^|[\s(\[])(@?)(?:'([^'\n]+)'|"([^"\n]+)"|((?:\\ |[^\s'"(\[])(?:\\ |[^\s'"])*))/g;

@@ -237,13 +237,17 @@ export class Agent {
       if (content.length > 0) this.history.addAssistant(content);
       events.onAssistant?.(message, content);
 
-      const toolUses = content.filter((b): b is ToolUseBlock => b.type === "tool_use");
+      // Loops, not .filter and .map: a read-only headless turn calls neither (jit.ts).
+      const toolUses: ToolUseBlock[] = [];
+      for (const b of content) if (b.type === "tool_use") toolUses.push(b);
       const results = toolUses.length > 0 ? await this.runTools(toolUses, ctx, events, clean.refused) : [];
       if (results.length > 0) events.onToolResults?.(results);
       const injected: ContentBlockParam[] = [];
       if (toolUses.length > 0) {
         for (const hook of this.opts.hooks ?? []) {
-          const extra = hook.afterRound(toolUses.map((t) => t.name));
+          const names: string[] = [];
+          for (const t of toolUses) names.push(t.name);
+          const extra = hook.afterRound(names);
           if (extra) {
             events.onInjected(extra);
             injected.push({ type: "text", text: extra });

@@ -2,7 +2,7 @@
 // project server's consent hash follows (config.ts), so that a change to a
 // helper a script imports asks again as a change to the script does. Read by
 // pattern, not by a parser: an import written some other way (built from a
-// string, a path computed at run time) is not followed, and README says so.
+// string, a path computed at run time) is not followed, and docs/mcp.md says so.
 import { dirname, extname, join, resolve } from "node:path";
 
 /** The languages whose imports are followed, by file extension. */

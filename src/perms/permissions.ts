@@ -105,12 +105,14 @@ export class Permissions {
     }
     const targets = [req.target, ...(req.alsoTargets ?? [])];
     let mustAsk = false;
-    const decisions = targets.map((target) => {
+    // A loop, not .map: a read-only headless turn calls none (jit.ts).
+    const decisions: Decision[] = [];
+    for (const target of targets) {
       const d = this.policy.decide(req.kind, target);
       if (d.verdict === "deny") this.deny(req, d.reason ?? `${req.kind} ${target} is denied`, d);
       if (d.verdict === "ask") mustAsk = true;
-      return d;
-    });
+      decisions.push(d);
+    }
     // A denied file under another name (a hard link) is the denied file: the policy sees names, this sees the file.
     if (req.kind === "read") {
       const check = this.hardLinkCheck();

@@ -111,6 +111,13 @@ export function resolveFrom(base: string, input: string): { real: string; exists
   return realpathLoose(joinRaw(base, input));
 }
 
+/** A path's non-empty components. A loop, not .filter: a read-only headless turn calls none (jit.ts). */
+function components(path: string): string[] {
+  const out: string[] = [];
+  for (const part of path.split(sep)) if (part) out.push(part);
+  return out;
+}
+
 /**
  * Resolve every symlink in `abs`, including dangling ones and links in parent
  * components, without requiring the path to exist, physically: `..` goes up
@@ -119,7 +126,7 @@ export function resolveFrom(base: string, input: string): { real: string; exists
  * text. Components past the longest existing prefix are appended as they are.
  */
 export function realpathLoose(abs: string): { real: string; exists: boolean } {
-  let pending = abs.split(sep).filter(Boolean);
+  let pending = components(abs);
   let current: string = sep;
   let hops = 0;
   while (pending.length > 0) {
@@ -140,7 +147,7 @@ export function realpathLoose(abs: string): { real: string; exists: boolean } {
       if (++hops > MAX_LINK_HOPS) throw new PathError("too many levels of symbolic links");
       const target = readlinkSync(next);
       // Relative targets start from the link's own (real) directory, `current`; absolute ones from /.
-      pending = [...target.split(sep).filter(Boolean), ...pending];
+      pending = [...components(target), ...pending];
       if (isAbsolute(target)) current = sep;
       continue;
     }

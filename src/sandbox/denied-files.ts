@@ -124,7 +124,10 @@ export function deniedPins(rules: DenyRules, writable: readonly string[]): strin
 
 /** The paths --allow-read and read: rules grant: each path, and a glob rule's fixed part (`/data/**` shows /data). */
 export function grantedReadPaths(grants: { allow: { read: { paths: string[]; globs: string[] } } }): string[] {
-  return [...grants.allow.read.paths, ...grants.allow.read.globs.map(globBase)];
+  // A loop, not .map: a read-only headless turn calls none (jit.ts).
+  const out = [...grants.allow.read.paths];
+  for (const g of grants.allow.read.globs) out.push(globBase(g));
+  return out;
 }
 
 /** A glob's fixed leading directories (`/w/secrets/**` → /w/secrets): nothing outside it can match. */

@@ -133,7 +133,7 @@ const PROGRAM_BASES = ["/usr/lib", "/usr/libexec", "/usr/local/lib", "/usr/local
 const NOT_PROGRAMS = new Set(["share", "include", "src", "node_modules", "__pycache__", "locale", "doc", "man", "site-packages", "dist-packages", "firmware", "modules", "terminfo", "zoneinfo", "i18n", ".git"]);
 /** Names that are libraries or data, never a program one denies: not looked at (each look is a stat). */
 const DATA_NAME = /\.(so(\.\d+)*|a|o|h|hpp|py|pyc|pyi|js|mjs|cjs|ts|map|json|txt|md|html?|css|gz|xz|zst|bz2|png|svg|ico|jpg|xml|ya?ml|toml|mo|pm|pod|rb|jar|class|cfg|conf|ini|pem|crt|properties)$/;
-/** The look's bounds: past them, copies further on are not found (README says so). */
+/** The look's bounds: past them, copies further on are not found (docs/security.md says so). */
 const COPY_ENTRIES = 200_000;
 const COPY_MS = 1_500;
 

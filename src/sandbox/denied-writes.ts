@@ -56,7 +56,7 @@ export const MAX_FILE_MOUNTS = 200;
 
 /**
  * The read-only mounts for the deny-write globs, given the wall's (`wallReadOnly`, each file it matched among them):
- * each `DIR/**` folder whole, and the fixed folder of a glob that matches more than `max` files (the README says so);
+ * each `DIR/**` folder whole, and the fixed folder of a glob that matches more than `max` files (docs/security.md says so);
  * the wall's paths inside those folders left out (the folder's mount holds them). Refused when such a glob's fixed
  * folder is a writable root itself (`**\/*.sql` matching thousands of files): which rule to narrow.
  */

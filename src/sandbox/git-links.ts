@@ -33,7 +33,7 @@ function walk(dir: string, links: Map<string, string>): void {
   const inObjects = basename(dir) === "objects";
   // Git LFS's and git-annex's stores (one file per object, hundreds of thousands: 330 ms a command, reviewer's R12-22)
   // are not walked: git itself reads nothing there, and what their tools read is a file the command could as well
-  // have written in place (their content is not checked after a command either: see README, Commands and the sandbox).
+  // have written in place (their content is not checked after a command either: see docs/security.md, Commands and the sandbox).
   const contentStore = basename(dir) === "lfs" || basename(dir) === "annex";
   for (const e of entries) {
     const path = join(dir, e.name);

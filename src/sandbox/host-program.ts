@@ -30,7 +30,10 @@ function realOrSelf(path: string): string {
  * stands for the workspace.
  */
 export function distrustForHostPrograms(folders: string[]): void {
-  distrusted = folders.map(realOrSelf);
+  // A loop, not .map: a read-only headless turn calls none (jit.ts).
+  const real: string[] = [];
+  for (const f of folders) real.push(realOrSelf(f));
+  distrusted = real;
 }
 
 function isDistrusted(path: string): boolean {

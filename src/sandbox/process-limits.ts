@@ -10,7 +10,7 @@
 //              fails (a 50 GB allocation gets ENOMEM). RLIMIT_AS would break JS runtimes and Go, which
 //              reserve far more address space than they use; RLIMIT_DATA counts only what is writable.
 // Together they stop a fork bomb and a runaway allocation. Shared memory (MAP_SHARED, memfd, SysV shm) is not
-// counted by RLIMIT_DATA, and many processes each under it can still add up: only a cgroup bounds a total (README).
+// counted by RLIMIT_DATA, and many processes each under it can still add up: only a cgroup bounds a total (docs/sandbox.md).
 import { availableParallelism, release, totalmem } from "node:os";
 import { readFileSync, realpathSync } from "node:fs";
 

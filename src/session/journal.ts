@@ -188,7 +188,9 @@ export class JournalWriter {
 
   /** Appends the session as it is now (one write; on disk once `sync` has run). Throws when it cannot be written. */
   append(snap: JournalSnapshot): void {
-    const json = snap.messages.map((m) => JSON.stringify(m));
+    // A loop, not .map: a read-only headless turn calls none (jit.ts).
+    const json: string[] = [];
+    for (const m of snap.messages) json.push(JSON.stringify(m));
     let from = 0;
     while (from < json.length && from < this.written.length && json[from] === this.written[from]) from++;
     this.seq++;

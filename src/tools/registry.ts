@@ -29,8 +29,11 @@ export class ToolRegistry {
     for (const t of tools) this.byName.set(t.name, t);
   }
 
+  // Loops, not .filter and .map: a read-only headless turn calls neither (jit.ts).
   get names(): string[] {
-    return [...this.byName.keys()].filter((n) => !this.deferred.has(n));
+    const out: string[] = [];
+    for (const n of this.byName.keys()) if (!this.deferred.has(n)) out.push(n);
+    return out;
   }
 
   get(name: string): AnyTool | undefined {
@@ -64,7 +67,9 @@ export class ToolRegistry {
 
   /** The tool definitions sent with every request. */
   apiTools(): ApiTool[] {
-    return [...this.byName.values()].filter((t) => !this.deferred.has(t.name)).map(apiTool);
+    const out: ApiTool[] = [];
+    for (const t of this.byName.values()) if (!this.deferred.has(t.name)) out.push(apiTool(t));
+    return out;
   }
 
   /** Loads the code of a tool that loads on first call (its summary needs it); nothing for the rest. */

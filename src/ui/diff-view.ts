@@ -355,7 +355,6 @@ function colourLine(raw: string, c: Colors, max: number, pieces: Piece[] | undef
   const paint = (from: number, to: number) => paintParts(parts, c, from, to, odd);
   const width = max - sign.length;
   if (text.length <= width) return [colour(`${sign}${paint(0, text.length)}`)];
-  onCut();
   // Where each change is, in the escaped text. An added or removed line with no word diff is a change all along
   // (a new line's hidden tail is new code: red team, `DOC = "…"; import os; os.system(…)` passed as "more characters").
   const changes: [number, number][] = [];
@@ -372,10 +371,14 @@ function colourLine(raw: string, c: Colors, max: number, pieces: Piece[] | undef
   const inlineRoom = width - 1 - note(0).length;
   const noteRow = inlineRoom < MIN_ROW_TEXT;
   const room = noteRow ? Math.max(1, width - 2) : inlineRoom;
-  // Rows after the first go on with the same line: they carry its sign (a context line's is a space).
-  const mark = /^[-+]/.test(raw) ? raw[0]! : " ";
+  // Rows after the first go on with the same line, after its "…". In colour, under a blank gutter: the colour says
+  // added or removed, and a sign of their own read as more lines (new user 12's N12-10: eight + rows for a +3 file).
+  // Without colour they keep the line's sign: nothing else would tell an added tail from an unchanged line.
+  const mark = color && /^[-+]/.test(raw) ? " " : /^[-+]/.test(raw) ? raw[0]! : " ";
   const rows: string[] = [];
   let shownTo = 0;
+  // Whether the rows leave any of the line out: only then is the person offered the whole change (N12-10).
+  let leftOut = false;
   let focus = changes[0]?.[0] ?? 0;
   for (;;) {
     const continued = rows.length > 0;
@@ -394,7 +397,9 @@ function colourLine(raw: string, c: Colors, max: number, pieces: Piece[] | undef
     const last = rows.length === MAX_ROWS_PER_LINE - (noteRow ? 2 : 1) || !(unseen >= 0 || (cutsChange && takeRow()));
     const after = to >= text.length ? "" : last && !noteRow ? note(to) : "…";
     rows.push(colour(`${continued ? mark : sign}${from > 0 ? "…" : ""}${paint(from, to)}${after}`));
+    if (from > shownTo || (last && to < text.length)) leftOut = true;
     if (last) {
+      if (leftOut) onCut();
       // On a narrow screen the row's "…" says there is more; a row of its own only to count unchanged characters
       // would double every cut line's height (and push the question's options off a small screen). A hidden change
       // is always said.

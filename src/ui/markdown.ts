@@ -7,6 +7,7 @@
 // the renderer decodes numeric references (`&#8238;` is a raw right-to-left
 // override) into characters the source never held raw (red team 11's F02).
 import { escapeControl } from "./escape.ts";
+import { fitTable } from "./markdown-table.ts";
 
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 const HEADING = /^ {0,3}#{1,6}(\s|$)/;
@@ -21,8 +22,11 @@ export function renderMarkdown(markdown: string, columns: number, colors = true)
   const width = Math.max(10, columns);
   // A paragraph, list or quote with an address in it is wrapped here, between words, after the second copy of each
   // bare URL is dropped: the renderer would break an address across rows, and wrap early for that copy (N11-17).
-  const urls = URLISH.test(safe) && !FENCE.test(safe) && !HEADING.test(safe) && !/^ {0,3}\|/.test(safe);
-  const rendered = sameUrlOnce(Bun.markdown.ansi(safe, { columns: urls ? UNWRAPPED : width, colors, light: LIGHT }), safe);
+  const table = /^ {0,3}\|/.test(safe);
+  const urls = URLISH.test(safe) && !FENCE.test(safe) && !HEADING.test(safe) && !table;
+  // A table wider than the screen is laid out by its content here (the renderer gives each column the same share).
+  const fitted = table ? fitTable(safe, width, colors, LIGHT) : null;
+  const rendered = fitted ?? sameUrlOnce(Bun.markdown.ansi(safe, { columns: urls ? UNWRAPPED : width, colors, light: LIGHT }), safe);
   // Only a reference (`&#8238;`, `&shy;`) makes a character the source did not hold: the rest needs no second pass.
   const out = (safe.includes("&") ? escapeRendered(rendered) : rendered).replace(/\n+$/, "");
   // Paragraphs, headings and tables come back wrapped; code lines and long words can still be wider.

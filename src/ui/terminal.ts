@@ -212,6 +212,12 @@ export class TerminalUI implements LoopEvents {
   }
 
   /** The terminal's width now (read at each line: a resize applies to the next); a pipe or a file has none. */
+  /** The width of a tool's output row under its 4-column indent (one column spare: a full row would wrap on some terminals). */
+  private get rowWidth(): number | undefined {
+    const columns = this.region?.columns ?? this.err.columns;
+    return columns ? columns - 5 : undefined;
+  }
+
   private get columns(): number | undefined {
     return this.region?.columns ?? this.err.columns;
   }
@@ -302,7 +308,7 @@ export class TerminalUI implements LoopEvents {
     // printed (not "interrupted by the user", nor the proxy's note of the refusal just made).
     if (command && this.stopShown) {
       const printed = tailed.content.split("\n").slice(1).filter((l) => l.trim() !== "" && l !== "(no output)" && !l.startsWith("note: "));
-      if (printed.length > 0) this.line(pc.dim(`    ${escapeOutput(statusAndLastLines(["stopped with the turn", ...printed].join("\n"), KEPT_LINES)).replace(/\n/g, "\n    ")}`));
+      if (printed.length > 0) this.line(pc.dim(`    ${clipRows(escapeOutput(statusAndLastLines(["stopped with the turn", ...printed].join("\n"), KEPT_LINES)), this.rowWidth).replace(/\n/g, "\n    ")}`));
       return;
     }
     // The tool's own line for the person ("You refused this change.", "Updated calc.py (+3 -1)"); "" when already said.
@@ -323,8 +329,10 @@ export class TerminalUI implements LoopEvents {
     const shown = quiet
       ? result.content.split("\n")[0]!
       : command ? statusAndLastLines(tailed.content, KEPT_LINES, printed) : firstLines(result.content, result.isError ? 3 : 1);
-    if (result.isError) this.line(pc.red(`  ✗ ${escapeOutput(shown).replace(/\n/g, "\n    ")}`));
-    else if (command) this.line(pc.dim(`    ${escapeOutput(shown).replace(/\n/g, "\n    ")}`));
+    // A command's lines one row each: the person sees the last lines, not one long line wrapped to column 0 (/expand
+    // has it whole); a tool's error is words, wrapped between them.
+    if (result.isError) this.line(pc.red(`  ✗ ${(command ? clipRows(escapeOutput(shown), this.rowWidth) : escapeOutput(shown)).replace(/\n/g, "\n    ")}`));
+    else if (command) this.line(pc.dim(`    ${clipRows(escapeOutput(shown), this.rowWidth).replace(/\n/g, "\n    ")}`));
     else if (this.opts.verbose) this.line(pc.dim(`    ${escapeControl(summary)}: ${result.content.length} chars`));
   }
 
@@ -400,11 +408,14 @@ function statusAndLastLines(text: string, n: number, printed?: { last: string; c
   const [status, ...all] = lines;
   // The middle of a huge output was dropped before anyone saw it (bounded-output.ts): say so, not count its marker as a line.
   const gap = all.findIndex((l) => DROPPED.test(l));
-  const marker = gap >= 0 && gap < all.length - n ? DROPPED.exec(all[gap]!) : null;
+  const found = gap >= 0 ? DROPPED.exec(all[gap]!) : null;
+  // A cut among the last lines is said where it is, in bunker's words (the bracketed marker is the model's).
+  const inTail = found !== null && gap >= all.length - n;
+  const marker = inTail ? null : found;
   const dropped = marker ? Number(marker[1]) : 0;
   // The lines the cut held (a marker from before they were counted says none): counted with the rest.
   const droppedLines = marker?.[2] ? Number(marker[2]) : 0;
-  const output = dropped ? all.filter((_, i) => i !== gap) : all;
+  const output = dropped ? all.filter((_, i) => i !== gap) : inTail ? all.map((l, i) => (i === gap ? cutHere(found) : l)) : all;
   let last = output.slice(-n);
   const seen = printed === undefined ? -1 : last.lastIndexOf(printed.last);
   if (seen >= 0) last = last.slice(seen + 1);
@@ -420,10 +431,30 @@ function statusAndLastLines(text: string, n: number, printed?: { last: string; c
 
 const DROPPED = /^\[… (\d+) bytes(?: \((\d+) lines?\))? of output dropped …\]$/;
 
+/** A cut among the last lines shown, where it was: "… (1,204 lines, 2.1 MB cut from the middle, not kept)". */
+function cutHere(marker: RegExpExecArray): string {
+  const lines = marker[2] ? `${Number(marker[2]).toLocaleString("en-US")} line${marker[2] === "1" ? "" : "s"}, ` : "";
+  return `… (${lines}${formatSize(Number(marker[1]))} cut from the middle, not kept)`;
+}
+
+/**
+ * Each row of a command's output after its first (the status, or the refusal: words, wrapped between them) cut to
+ * `width` columns with "…": a kept line of 300 KB is one row, not a screenful at column 0. No width (a pipe): whole.
+ */
+function clipRows(text: string, width: number | undefined): string {
+  if (width === undefined) return text;
+  return text.split("\n").map((l, i) => (i > 0 && Bun.stringWidth(l) > width ? Bun.sliceAnsi(l, 0, width - 1) + "…" : l)).join("\n");
+}
+
 /** The first `n` non-empty lines, each cut at 400 characters. */
 function firstLines(text: string, n: number): string {
-  const lines = text.split("\n").filter((l) => l.trim() !== "");
-  const shown = lines.slice(0, n).map((l) => (l.length > 400 ? l.slice(0, 400) + "…" : l));
-  if (lines.length > n) shown.push(`… (${lines.length - n} more line${lines.length - n === 1 ? "" : "s"})`);
+  // A loop, not .filter and .map: a read-only headless turn calls neither (jit.ts).
+  const shown: string[] = [];
+  let nonEmpty = 0;
+  for (const l of text.split("\n")) {
+    if (l.trim() === "") continue;
+    if (nonEmpty++ < n) shown.push(l.length > 400 ? l.slice(0, 400) + "…" : l);
+  }
+  if (nonEmpty > n) shown.push(`… (${nonEmpty - n} more line${nonEmpty - n === 1 ? "" : "s"})`);
   return shown.join("\n");
 }

@@ -28,6 +28,33 @@ beforeAll(async () => {
 
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 
+/** One call of each helper jit.ts keeps off a read-only turn. */
+const HELPER_CALLS = "const a = [1, 2]; a.map((x) => x); a.filter(Boolean); a.at(-1); a.some(Boolean); a.every(Boolean); a.find(Boolean); a.findIndex(Boolean); a.findLast(Boolean); a.findLastIndex(Boolean); a.flatMap((x) => [x]); a.forEach(() => {}); a.reduce((x, y) => x + y); Object.fromEntries([[1, 2]]); Array.from(a, (x) => x);";
+
+test("a read-only headless turn compiles no regular expression and none of the array helpers JavaScriptCore writes in JavaScript (src/jit.ts)", async () => {
+  const fake = startFakeAnthropic([reply([toolUse("read_file", { path: "notes.md" }, "t1")]), reply([text("done")])]);
+  try {
+    const { stdout, stderr, code } = await runBunker(["-p", "read notes.md"], {
+      argv: [bin],
+      cwd: ws,
+      // JavaScriptCore's own options: each compiled pattern, and a header line per code block made.
+      env: { PATH: "", HOME: base, ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.url, BUN_JSC_dumpCompiledRegExpPatterns: "1", BUN_JSC_dumpGeneratedBytecodes: "1" },
+    });
+    expect(code).toBe(0);
+    expect(stdout).toBe("done\n");
+    const blocks = new Set([...stderr.matchAll(/^([\w$]*#\w+):\[.*\]: \d+ instructions/gm)].map((m) => m[1]!));
+    expect(blocks.size).toBeGreaterThan(100);
+    // The helpers' own code blocks, as this Bun (the binary's runtime) makes them: name#hash, the hash from their source.
+    const helpers = Bun.spawnSync([process.execPath, "-e", HELPER_CALLS], { env: { BUN_JSC_dumpGeneratedBytecodes: "1" }, stdout: "ignore", stderr: "pipe" }).stderr.toString();
+    const helperBlocks = [...helpers.matchAll(/^((?:map|filter|at|some|every|find|findIndex|findLast|findLastIndex|flatMap|forEach|reduce|fromEntries|from)#\w+):/gm)].map((m) => m[1]!);
+    expect(helperBlocks.length).toBeGreaterThanOrEqual(14);
+    expect(helperBlocks.filter((b) => blocks.has(b))).toEqual([]);
+    expect(stderr.match(/^RegExp pattern for .*/gm) ?? []).toEqual([]);
+  } finally {
+    await fake.stop();
+  }
+});
+
 test("a headless turn with two tools in one response, one refused for escaping the workspace", async () => {
   const fake = startFakeAnthropic([
     reply([text("Reading."), toolUse("read_file", { path: "notes.md" }, "t1"), toolUse("read_file", { path: "link.txt" }, "t2")]),

@@ -186,7 +186,7 @@ describe.skipIf(!tmuxAvailable)("in a real terminal (tmux)", () => {
     // Ctrl+D leaves
     expect(await quitWithCtrlD(tmux)).not.toBeNull();
   });
-  test("at 40 columns a long changed line is readable: whole words a row, continuation rows marked +, a straight border", async () => {
+  test("at 40 columns a long changed line is readable: whole words a row, its further rows under a blank gutter (one + for one added line: N12-10), a straight border", async () => {
     const added = "// TODO: fix the parser so that it accepts trailing commas and two numbers in a row, always";
     e2e.serve([reply([toolUse("read_file", { path: "p.ts" })]), reply([toolUse("edit_file", { path: "p.ts", old_string: "// TODO: fix", new_string: added })]), reply("Edited.")]);
     const { root, env } = e2e.workspace({ "p.ts": "const x = 1;\n// TODO: fix\nexport default x;\n" });
@@ -199,11 +199,17 @@ describe.skipIf(!tmuxAvailable)("in a real terminal (tmux)", () => {
       expect(row).toMatch(/^│/);
       expect(Bun.stringWidth(row)).toBeLessThanOrEqual(40);
     }
-    const plus = diff.map((r) => r.replace(/^│\s*/, "")).filter((r) => r.startsWith("+"));
-    // The added line is there whole, over rows that each carry a real share of it and all say "+".
+    const rows = diff.map((r) => r.replace(/^│ +(?=[-+ ]…|[-+@])/, ""));
+    // One "+" for the one added line; its further rows go on under a blank gutter, after "…".
+    expect(rows.filter((r) => r.startsWith("+"))).toHaveLength(1);
+    const first = rows.findIndex((r) => r.startsWith("+"));
+    let end = first + 1;
+    while (end < rows.length && rows[end]!.startsWith(" …")) end++;
+    const plus = rows.slice(first, end);
+    // The added line is there whole, over rows that each carry a real share of it.
     expect(plus.length).toBeGreaterThan(1);
-    for (const row of plus.slice(0, -1)) expect(row.replace(/^\+…?|…$/g, "").length).toBeGreaterThanOrEqual(15);
-    expect(plus.map((r) => r.replace(/^\+…?|…$/g, "")).join("")).toBe(added);
+    for (const row of plus.slice(0, -1)) expect(row.replace(/^[+ ]…?|…$/g, "").length).toBeGreaterThanOrEqual(15);
+    expect(plus.map((r) => r.replace(/^[+ ]…?|…$/g, "")).join("")).toBe(added);
     await press(tmux, "Enter");
     await waitForCount(tmux, "Edited.", 1);
     expect(await quitWithCtrlD(tmux)).not.toBeNull();

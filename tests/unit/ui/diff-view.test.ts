@@ -213,6 +213,36 @@ describe("diff view: what is shown is what will be written", () => {
   });
 });
 
+describe("long lines at 50 columns (new user 12's N12-10)", () => {
+  const file = () =>
+    makeFilePreview(
+      "long.js",
+      null,
+      "// a very long comment line that is definitely wider than fifty columns and goes on and on\nconst configurationObjectWithLongName = { alpha: 1, beta: 2, gamma: 3, delta: 4, epsilon: 5 };\nx();\n",
+    );
+  const plain = (s: string) => s.replace(/\x1b\[[0-9;]*m/g, "");
+
+  test("in colour, a wrapped line's further rows have a blank gutter, not a sign of their own: a +3 file shows three +", () => {
+    const rows = renderFileChange(file(), { color: true, maxLineLength: 46 }).map(plain);
+    const body = rows.slice(rows.findIndex((r) => r.startsWith("+")));
+    expect(body.filter((r) => r.startsWith("+"))).toHaveLength(3);
+    expect(body.length).toBeGreaterThan(3);
+    for (const r of body.filter((r) => !r.startsWith("+"))) expect(r).toMatch(/^ …/);
+    // Every character of the three lines is on screen, in order.
+    expect(body.map((r) => r.replace(/^[+ ]…?/, "").replace(/…$/, "")).join("")).toBe(
+      "// a very long comment line that is definitely wider than fifty columns and goes on and onconst configurationObjectWithLongName = { alpha: 1, beta: 2, gamma: 3, delta: 4, epsilon: 5 };x();",
+    );
+  });
+
+  test("a change shown whole over several rows is not 'cut': the whole change is offered only when something is left out", () => {
+    let cut = 0;
+    renderFileChange(file(), { color: true, maxLineLength: 46, onCut: () => cut++ });
+    expect(cut).toBe(0);
+    renderFileChange(makeFilePreview("min.js", null, "x".repeat(5000)), { color: true, maxLineLength: 46, onCut: () => cut++ });
+    expect(cut).toBe(1);
+  });
+});
+
 describe("escapeControl", () => {
   test("makes every control visible and leaves ordinary text alone", () => {
     expect(escapeControl("a\tb\nc\rd\x1b[31me\x7f\x9b\u2028\ufeff")).toBe("a\\tb\\nc\\rd\\x1b[31me\\x7f\\x9b\\u2028\\ufeff");

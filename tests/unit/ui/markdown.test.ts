@@ -87,3 +87,37 @@ describe("renderMarkdown", () => {
     expect(out).toContain("\x1b[1m");
   });
 });
+
+describe("a table wider than the screen (new user 12's N12-17)", () => {
+  const table = [
+    "| option | meaning | default value | notes |",
+    "|---|---|--:|---|",
+    "| `--allow-read` | grants **reads** | none | comma separated |",
+    "| --allow-run | grants running programs named | none | comma separated list of programs |",
+  ].join("\n");
+  const rows = (columns: number, colors: boolean) => renderMarkdown(table, columns, colors).split("\n").map((r) => Bun.stripANSI(r));
+
+  for (const colors of [false, true]) {
+    test(`at 50 columns${colors ? ", in colour" : ""}: flag names stay whole, 'none' keeps a narrow column, no row is wider`, () => {
+      const shown = rows(50, colors);
+      for (const r of shown) expect(Bun.stringWidth(r)).toBeLessThanOrEqual(50);
+      const text = shown.join("\n");
+      expect(text).toContain("--allow-read");
+      expect(text).toContain("--allow-run ");
+      expect(text).not.toContain("**");
+      expect(text).not.toContain("`");
+      // The right-aligned column is as wide as its longest word ("default", "value", "none"), not a quarter of the row.
+      const none = shown.find((r) => r.includes("none"))!;
+      const cell = none.split(/[|│]/)[3]!;
+      expect(cell).toBe("    none ");
+      // A cell's words are all there, in order, down its column.
+      const column = shown.map((r) => r.split(/[|│]/)[2]?.trim() ?? "").filter((c) => c !== "" && !/^[-─+┼┬┴]*$/.test(c));
+      expect(column.join(" ")).toContain("grants running programs named");
+    });
+  }
+
+  test("a table that fits is the renderer's, as before", () => {
+    const shown = rows(120, false);
+    expect(shown[1]).toBe("| option       | meaning                       | default value | notes                            |");
+  });
+});

@@ -210,3 +210,24 @@ test("every line bunker writes is fitted between words to the width it has now, 
   plain.onNotice(refusal);
   expect(piped.text()).toBe(`  ✗ ${refusal}\n${refusal}\n`);
 });
+
+test("a kept line wider than the screen is one row cut with …, under the indent (new user 12's N12-14: 300 KB of x at column 0)", () => {
+  const err = captured();
+  (err.stream as { columns?: number }).columns = 80;
+  const ui = new TerminalUI({ streamText: false, verbose: false, spinner: false, out: captured().stream, err: err.stream });
+  const content = ["exit code 0", "", "red ok", "progress 100%", "x".repeat(30_000), "tab\there"].join("\n");
+  ui.onToolEnd("run_bash make", { content, isError: false });
+  const rows = err.text().split("\n").filter((r) => r !== "");
+  expect(rows.every((r) => r.startsWith("    ") && Bun.stringWidth(r) <= 79)).toBe(true);
+  expect(rows).toContain(`    ${"x".repeat(74)}…`);
+  expect(rows.at(-1)).toStartWith("    tab");
+});
+
+test("a cut among the last lines is said there, in bunker's words, not as the model's bracketed marker (N12-14)", () => {
+  const err = captured();
+  const ui = new TerminalUI({ streamText: false, verbose: false, spinner: false, out: captured().stream, err: err.stream });
+  const content = ["exit code 0", "", "red ok", "progress 100%", "[… 270093 bytes (2 lines) of output dropped …]", "xxxx", "tab here"].join("\n");
+  ui.onToolEnd("run_bash build", { content, isError: false });
+  expect(err.text()).toBe("    exit code 0\n    … (2 earlier lines)\n    … (2 lines, 264 KB cut from the middle, not kept)\n    xxxx\n    tab here\n");
+  expect(err.text()).not.toContain("output dropped");
+});
