@@ -1147,8 +1147,14 @@ export function setAsideFirstModules(roots: readonly string[], before: ReadonlyM
     if (before.has(path) || !existsSync(path)) continue;
     lines.push(setAside(root, path, `${relative(root, path)}, which the command created (${why})`));
   }
+  // The way to a module the project needs there, said once (reviewer's R12-25: the model's next import failed, and
+  // it went on making modules by commands): the file tools show what they write, so what they make stays.
+  if (lines.length > 0) lines.push(FIRST_MODULES_WAY);
   return lines;
 }
+
+/** Said after modules set aside where a hook's python looks first: how to make one that stays. */
+export const FIRST_MODULES_WAY = "a module the project needs there stays when it is written with the file tools (write_file, apply_patch), which show it to the person; one a command makes (a heredoc, a generator, a copy) is set aside whatever its name, since the hook's python would import it outside the sandbox at the next commit";
 
 /**
  * The files git obeys in the repositories found (each config, config.worktree and file a config includes; each hook

@@ -374,6 +374,8 @@ describe.skipIf(!usable || systemPython === null)("red team 12's F06 / F18: a mo
     expect(made!.content).toContain(`bunker set aside fancycolor.py, ${first}`);
     expect(made!.content).toContain("to restore it after checking it: mv fancycolor.py.bunker-set-aside fancycolor.py");
     expect(made!.content).toContain(`bunker set aside _colorize.py, ${first}`);
+    // The way to a module that stays, said once a command (reviewer's R12-25): the file tools, as notes_helper.py below.
+    expect(made!.content.split("a module the project needs there stays when it is written with the file tools (write_file, apply_patch)").length).toBe(2);
     for (const f of ["yamlish.abi3.so", "zz.pth"]) expect(more!.content).toContain(`bunker set aside ${f}, ${first}`);
     // A new package: its folder whole (python-portions.ts).
     expect(more!.content).toContain("bunker set aside richish/, a folder the command created with Python code in it (__init__.py)");
