@@ -15,7 +15,11 @@ export const STARTUP_JIT_SCALE = 8;
 // together 0.18 ms). The code a read-only headless turn runs uses plain loops
 // and indexing instead: 0.2-0.4 ms of CPU, measured in the binary. It compiles
 // no regular expression either (the engine's first costs about 0.1 ms): short
-// text is checked with loops. tests/e2e/binary-turn.test.ts holds both.
+// text is checked with loops. Nor does it set up the Buffer global (about
+// 0.2 ms): JavaScriptCore looks a global up when it links a function that
+// names it, so a function a read-only turn runs must not name Buffer even in a
+// branch it does not take (read_file reads into a Uint8Array: text/utf8.ts).
+// tests/e2e/binary-turn.test.ts holds all three.
 
 let over = false;
 

@@ -7,6 +7,7 @@
 import type { ContentBlockParam } from "@anthropic-ai/sdk/resources/messages";
 import { imageBlock, prepareImage, sniffImage } from "../tools/image.ts";
 import { DEFAULT_LINE_LIMIT, formatLines, isBinary, readWholeFile } from "../tools/read-file.ts";
+import { utf8Text } from "../text/utf8.ts";
 import { attachedFile } from "./history.ts";
 import { ToolError, type ToolContext } from "../tools/tool.ts";
 
@@ -142,9 +143,10 @@ export async function attachMentions(prompt: string, written: string, ctx: ToolC
         continue;
       }
       if (isBinary(bytes)) throw new ToolError(`${resolved.display} is a binary file (${bytes.length} bytes); only text files and images are attached`);
-      const total = lineCount(bytes.toString("utf8"));
+      const text = utf8Text(bytes);
+      const total = lineCount(text);
       // read_file's own lines and cut; `shown` says what part when it cut ("first 1,407 lines of 3,000 (…)").
-      const lines = bytes.length === 0 ? { text: `(${resolved.display} is empty)` } : formatLines(bytes.toString("utf8"), 1, DEFAULT_LINE_LIMIT);
+      const lines = bytes.length === 0 ? { text: `(${resolved.display} is empty)` } : formatLines(text, 1, DEFAULT_LINE_LIMIT);
       files.push(attachedFile(resolved.display, lines.text));
       // Seen whole, it counts as read (an edit needs no read_file first); cut, the model reads on from where it stopped.
       if (!lines.shown) ctx.session.recordRead(resolved.real, bytes);

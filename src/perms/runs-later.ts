@@ -62,7 +62,12 @@ export const RUNS_LATER: readonly RunsLaterRule[] = [
   // VS Code obeys a trusted folder's settings (git.path, terminal.integrated.*) and runs a workspace file's folderOpen tasks.
   { glob: "**/.vscode/settings.json", why: "VS Code obeys it when you open the folder (it can name programs VS Code runs)" },
   { glob: "**/*.code-workspace", why: "runs when you open it in VS Code (its tasks and settings)" },
-  { glob: "**/{.lintstagedrc,.lintstagedrc.*,lint-staged.config.*}", why: "runs on git commit through the commit hook (lint-staged)" },
+  // lint-staged looks in every folder for each of its names, package.yaml and package.yml among them (red team 13's F04).
+  { glob: "**/{.lintstagedrc,.lintstagedrc.*,lint-staged.config.*,package.yaml,package.yml}", why: "runs on git commit through the commit hook (lint-staged)" },
+  // husky v4 reads its hooks from these as well as package.json's "husky" key (red team 13's F06).
+  { glob: "**/{.huskyrc,.huskyrc.*,husky.config.*}", why: "runs on git commit (husky v4's hooks)" },
+  // commitlint loads its config as code at every commit (husky's commit-msg hook: red team 13's F05).
+  { glob: "**/{.commitlintrc,.commitlintrc.*,commitlint.config.*}", why: "runs on git commit through the commit-msg hook (commitlint loads it)" },
   // A toolchain pin or launcher setting a version manager or launcher reads from the folder to pick what it runs
   // (red team 8 F9/F19): the next `cargo --version` or `mvn -v` runs it, before any project code. (Gradle's wrapper
   // and gradle.properties are not here: opening the project runs its build.gradle anyway, like package.json's scripts.)

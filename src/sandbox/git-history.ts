@@ -7,6 +7,7 @@
 // command's commits may be the work asked for), but it looks: the commits each
 // ref gained during the command, the runs-later files they change, said to the
 // person and the model, with the command to review them before a push.
+import { blobIdOf, hashOfId, type HashBudget, type ObjectHash } from "./blob-id.ts";
 import { idAtStart, refTarget } from "./git-ids.ts";
 import { hostProgram } from "./host-program.ts";
 import { shellQuote } from "../shell/quote.ts";
@@ -175,7 +176,7 @@ export function stagedRunsLater(worktree: string, before: RefsBefore, laterWhy: 
     return why ? [{ p, now, why }] : [];
   });
   if (changed.length === 0) return [];
-  const inTree = worktreeIds(before.gitDir, worktree, changed.map((c) => c.p));
+  const inTree = worktreeIds(worktree, changed.map((c) => c.p), hashOfId(changed[0]!.now.entry.split(" ")[1]!));
   const lines: string[] = [];
   const back: { p: string; entry: string; id: string; why: string }[] = [];
   for (const { p, now, why } of changed) {
@@ -240,20 +241,24 @@ export function linkedWorktrees(gitDir: string): { gitDir: string; worktree: str
  * The object ids each of `paths` in the working tree could be staged as: its bytes as they are (no filter run), and,
  * for a text file with CRLF line endings, those lines ending in LF, as `git add` stages it under core.autocrlf or a
  * `text`/`eol` attribute (reviewer's R11-01: the person's CRLF file, staged that way, was taken for a swap and put
- * back). Only that conversion, done here: git is not asked to run the filters a .gitattributes names. Missing when
- * git cannot read one.
+ * back). Only that conversion, done here: git is not asked to run the filters a .gitattributes names. Hashed by bunker
+ * (blob-id.ts: git's batch call lost every answer to one name ending in CR, red team 13's F03). Missing for a file
+ * that cannot be read, or past MAX_HASHED_BYTES in all: each caller takes the safe side for it.
  */
-function worktreeIds(gitDir: string, worktree: string, paths: string[]): Map<string, string[]> {
-  // Regular files only (git fails on the lot at a missing one), named on a line each.
-  const files = paths.filter((p) => !p.includes("\n") && lstatKindOf(`${worktree}/${p}`) === "file");
-  const out = files.length === 0 ? null : git(gitDir, ["hash-object", "--no-filters", "--stdin-paths"], worktree, files.map((p) => `${worktree}/${p}\n`).join(""));
-  const ids = (out ?? "").split("\n");
-  return new Map(out === null ? [] : files.map((p, i) => {
-    const id = ids[i] ?? "";
-    const lf = lfId(`${worktree}/${p}`, id.length === 64 ? "sha256" : "sha1");
-    return [p, lf === null ? [id] : [id, lf]];
-  }));
+function worktreeIds(worktree: string, paths: string[], hash: ObjectHash): Map<string, string[]> {
+  const budget: HashBudget = { bytes: MAX_HASHED_BYTES };
+  const out = new Map<string, string[]>();
+  for (const p of paths) {
+    const id = blobIdOf(`${worktree}/${p}`, hash, budget);
+    if (id === null) continue;
+    const lf = lfId(`${worktree}/${p}`, hash);
+    out.set(p, lf === null ? [id] : [id, lf]);
+  }
+  return out;
 }
+
+/** The most bytes hashed in one look after a command (a command can make many large files). */
+const MAX_HASHED_BYTES = 1024 * 1024 * 1024;
 
 /** Past this size a file is not read to see it with LF endings (git's own check for text reads its first 8,000 bytes). */
 const MAX_LF_BYTES = 16 * 1024 * 1024;
@@ -278,14 +283,6 @@ function lfId(path: string, hash: "sha1" | "sha256"): string | null {
   parts.push(bytes.subarray(from));
   const lf = Buffer.concat(parts);
   return new Bun.CryptoHasher(hash).update(`blob ${lf.length}\0`).update(lf).digest("hex");
-}
-
-function lstatKindOf(path: string): "file" | "other" | null {
-  try {
-    return lstatSync(path).isFile() ? "file" : "other";
-  } catch {
-    return null;
-  }
 }
 
 /** Each index entry (stage 0): its `mode id` and the stat data git caches for it (`git ls-files --debug`). */
@@ -339,15 +336,21 @@ export function statForged(worktree: string, before: RefsBefore, max = 5, maxChe
   // forged one: reviewer's R12-26): its stat data is cleared too, and git hashes the file at its next look.
   const checked = moved.slice(0, maxChecked);
   const unchecked = moved.slice(maxChecked);
-  const ids = worktreeIds(before.gitDir, worktree, checked.map((m) => m.p));
+  const ids = worktreeIds(worktree, checked.map((m) => m.p), hashOfId(checked[0]!.entry.split(" ")[1]!));
   const forged = checked.filter(({ p, entry }) => {
     const got = ids.get(p);
     return got !== undefined && !got.includes(entry.split(" ")[1]!);
   });
-  const cleared = [...forged, ...unchecked];
+  // One bunker could not hash (unreadable, gone, past the bytes hashed) is not let through either (red team 13's F03).
+  const unread = checked.filter(({ p }) => !ids.has(p));
+  const cleared = [...forged, ...unchecked, ...unread];
   if (cleared.length === 0) return [];
   const done = git(before.gitDir, ["update-index", "-z", "--index-info"], worktree, cleared.map(({ p, entry }) => `${entry} 0\t${p}\0`).join("")) !== null;
-  const more = unchecked.length === 0 ? [] : [`the command changed the git index's stat data of ${unchecked.length} more tracked files than bunker hashes after a command (${maxChecked}): ${done ? "bunker cleared it, so git hashes those files again at its next look and shows any change" : "bunker could not clear it: run git update-index --really-refresh, then git status"}`];
+  const after = done ? "bunker cleared it, so git hashes those files again at its next look and shows any change" : "bunker could not clear it: run git update-index --really-refresh, then git status";
+  const more = [
+    ...(unchecked.length === 0 ? [] : [`the command changed the git index's stat data of ${unchecked.length} more tracked files than bunker hashes after a command (${maxChecked}): ${after}`]),
+    ...(unread.length === 0 ? [] : [`the command changed the git index's stat data of ${unread.length === 1 ? "a tracked file" : `${unread.length} tracked files`} bunker could not read to check (${unread.slice(0, max).map(({ p }) => shellQuote(p)).join(" ")}${unread.length > max ? " …" : ""}): ${after}`]),
+  ];
   if (forged.length === 0) return more;
   const inWorktree = before.linked ? ` in ${before.linked.shown}` : "";
   const shown = forged.slice(0, max).map(({ p }) => shellQuote(p)).join(" ");

@@ -10,7 +10,7 @@
 import { disarmNewRepositories, gitGuard, isLink, obeyedFiles, recheckLinked, scanRoots, scanWhy, setAsideFirstModules, setAsideRunsLater, type GitSite, type LaterMatch, type WorkspaceScan } from "./git-guard.ts";
 import { linkedFiles } from "./hard-links.ts";
 import type { Portion } from "./python-portions.ts";
-import { hookKeysBefore, restoreHookKeys } from "./package-hooks.ts";
+import { hookKeysBefore, restoreHookKeys, type ManifestBefore } from "./package-hooks.ts";
 import { gapsAfter, gapsBefore, setAsideUnwalked, type WalkGaps } from "./walk-gaps.ts";
 import { relative } from "node:path";
 import { isWithin } from "../perms/workspace.ts";
@@ -41,7 +41,7 @@ export interface WallState {
   /** The top-level folders there, with the code in each (python-portions.ts): one with none before and some after is set aside. */
   firstPortions?: ReadonlyMap<string, Portion>;
   /** Each package.json's hook keys before (package-hooks.ts): a change the command made to one is undone after. */
-  hookKeys?: ReadonlyMap<string, Record<string, string>>;
+  hookKeys?: ReadonlyMap<string, ManifestBefore>;
 }
 
 /** Before: the paths to mount read-only (every git site's, each runs-later file, each folder the walk cannot list), or why the process may not run. */

@@ -8,16 +8,36 @@
 // writable; after a command, a change to one of these keys is undone in
 // place (the person's value put back, the rest of the command's edit kept),
 // and the command's whole file is kept beside it to look at.
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync, readlinkSync, statSync, type Stats } from "node:fs";
 import { relative } from "node:path";
-import { replaceFile } from "../fs/no-follow.ts";
+import { renameEntry, replaceFile } from "../fs/no-follow.ts";
 import { shellQuote } from "../shell/quote.ts";
+import { escapeControl } from "../ui/escape.ts";
 
 /** The keys whose value git's commit runs (through the hook a package installed). */
 export const HOOK_KEYS = ["lint-staged", "husky", "gitHooks", "simple-git-hooks"] as const;
 
-/** The most of a package.json read (a larger one is no project's manifest). */
+/**
+ * The most of a package.json read (a larger one is no project's manifest). One a command made larger, or changed
+ * while larger, is set aside whole: its keys cannot be checked, and lint-staged and husky read any size (red team 13's
+ * F02: 4.2 MB of blanks after a new "lint-staged" key had the check skip the file).
+ */
 const MAX_BYTES = 4 * 1024 * 1024;
+
+/**
+ * A package.json before a command: its hook keys, which file it was (null: not there, or not a regular file), and
+ * where it led when it was a link (null: no link).
+ */
+export interface ManifestBefore {
+  keys: Record<string, string>;
+  file: string | null;
+  link: string | null;
+}
+
+/** Which file, at which change: the device, inode, size and change time (a write moves the last; no command sets it back). */
+function fileId(st: Stats): string {
+  return `${st.dev}:${st.ino}:${st.size}:${st.ctimeMs}`;
+}
 
 /** Each hook key's value in a package.json as JSON text (absent keys left out); null when it is no JSON object. */
 export function hookKeys(text: string): Record<string, string> | null {
@@ -43,23 +63,33 @@ export function hookKeysChange(before: string, after: string): string | null {
   return changed.length ? `${changed.map((k) => `"${k}"`).join(", ")} runs on your next git commit (lint-staged, husky or a git hooks package), like a .lintstagedrc` : null;
 }
 
-/** A package.json's text (through a link too, as the tools read it) when it is a regular file of a sane size, else null. */
-function readManifest(path: string): string | null {
+/** A package.json's stat (through a link too, as the tools read it) when it is a regular file, else null. */
+function statManifest(path: string): Stats | null {
   try {
     const st = statSync(path);
-    if (!st.isFile() || st.size > MAX_BYTES) return null;
+    return st.isFile() ? st : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A package.json's text when it is a regular file of a sane size, else null. */
+function readManifest(path: string, st: Stats | null): string | null {
+  if (st === null || st.size > MAX_BYTES) return null;
+  try {
     return readFileSync(path, "utf8");
   } catch {
     return null;
   }
 }
 
-/** The hook keys of each package.json before a command (a path → its keys; one no tool can parse counts as none). */
-export function hookKeysBefore(paths: readonly string[]): Map<string, Record<string, string>> {
-  const out = new Map<string, Record<string, string>>();
+/** The hook keys of each package.json before a command, and which file it was (one no tool can parse has none). */
+export function hookKeysBefore(paths: readonly string[]): Map<string, ManifestBefore> {
+  const out = new Map<string, ManifestBefore>();
   for (const p of paths) {
-    const text = readManifest(p);
-    out.set(p, (text !== null && hookKeys(text)) || {});
+    const st = statManifest(p);
+    const text = readManifest(p, st);
+    out.set(p, { keys: (text !== null && hookKeys(text)) || {}, file: st ? fileId(st) : null, link: linkOf(p) });
   }
   return out;
 }
@@ -84,22 +114,37 @@ export function withKeysOf(text: string, before: Record<string, string>): string
  * After a command: each package.json (there before, or new) whose hook keys it changed gets the person's keys back
  * (the rest of the command's edit kept), and the command's whole file is kept as PATH.bunker-set-aside; one line each.
  */
-export function restoreHookKeys(root: string, before: ReadonlyMap<string, Record<string, string>>, after: readonly string[]): string[] {
+export function restoreHookKeys(root: string, before: ReadonlyMap<string, ManifestBefore>, after: readonly string[]): string[] {
   const lines: string[] = [];
   for (const path of new Set([...before.keys(), ...after])) {
-    const text = readManifest(path);
+    const had = before.get(path);
+    let aside = `${path}.bunker-set-aside`;
+    for (let n = 2; existsSync(aside) || linkOf(aside) !== null; n++) aside = `${path}.bunker-set-aside-${n}`;
+    const shown = relative(root, path) || path;
+    // A link the command made (or re-aimed) is set aside unread: read on the host, it could lead to any file of the
+    // person's, which the set-aside copy would then have put in the workspace (red team 13's F07: ~/.docker/config.json).
+    const link = linkOf(path);
+    if (link !== null && link !== had?.link) {
+      lines.push(setAsideLink(root, path, aside, shown, link));
+      continue;
+    }
+    const st = statManifest(path);
+    if (st === null) continue;
+    if (st.size > MAX_BYTES) {
+      // The person's own large file, untouched by the command, is theirs; one the command wrote cannot be checked.
+      if (had?.file !== fileId(st)) lines.push(setAsideWhole(root, path, aside, shown, st.size));
+      continue;
+    }
+    const text = readManifest(path, st);
     if (text === null) continue;
     const now = hookKeys(text);
     // Not JSON any more: no tool reads its keys, so nothing in it runs.
     if (now === null) continue;
-    const was = before.get(path) ?? {};
+    const was = had?.keys ?? {};
     const changed = HOOK_KEYS.filter((k) => now[k] !== was[k]);
     if (changed.length === 0) continue;
     const restored = withKeysOf(text, was);
     if (restored === null) continue;
-    let aside = `${path}.bunker-set-aside`;
-    for (let n = 2; existsSync(aside); n++) aside = `${path}.bunker-set-aside-${n}`;
-    const shown = relative(root, path) || path;
     const names = changed.map((k) => `"${k}"`).join(", ");
     try {
       replaceFile(aside, text);
@@ -111,4 +156,35 @@ export function restoreHookKeys(root: string, before: ReadonlyMap<string, Record
     lines.push(`bunker undid the command's change to ${names} in ${shown} (run on your next git commit by lint-staged, husky or a git hooks package, like a .lintstagedrc); the rest of its edit is kept. The command's whole file is ${relative(root, aside)}; to take its version after checking it: mv ${shellQuote(relative(root, aside))} ${shellQuote(shown)}`);
   }
   return lines;
+}
+
+/** A package.json the command left too big to check: moved aside whole, so nothing in it runs at the next commit. */
+function setAsideWhole(root: string, path: string, aside: string, shown: string, size: number): string {
+  const mb = (size / 1024 / 1024).toFixed(1);
+  try {
+    renameEntry(path, aside);
+  } catch (e) {
+    return `bunker could not set aside ${shown}, which the command changed and left ${mb} MB, too big to check its keys that run on your next git commit (${(e as Error).message}); check it before committing`;
+  }
+  return `bunker set aside ${shown}: the command changed it and left it ${mb} MB, too big to check its keys that run on your next git commit (lint-staged, husky or a git hooks package read any size). To take it after checking it: mv ${shellQuote(relative(root, aside))} ${shellQuote(shown)}`;
+}
+
+/** Where the link at `path` leads, or null when it is no link. */
+function linkOf(path: string): string | null {
+  try {
+    return readlinkSync(path);
+  } catch {
+    return null;
+  }
+}
+
+/** A package.json the command made a link: moved aside (the link, not what it leads to), unread. */
+function setAsideLink(root: string, path: string, aside: string, shown: string, target: string): string {
+  const to = escapeControl(target);
+  try {
+    renameEntry(path, aside);
+  } catch (e) {
+    return `bunker could not set aside ${shown}, a link the command made to ${to} (${(e as Error).message}): lint-staged, husky or a git hooks package read it at your next git commit; check it before committing`;
+  }
+  return `bunker set aside ${shown}, a link the command made to ${to} (lint-staged, husky or a git hooks package read what it leads to at your next git commit; bunker did not read it). To take it after checking it: mv ${shellQuote(relative(root, aside))} ${shellQuote(shown)}`;
 }

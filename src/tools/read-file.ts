@@ -4,7 +4,8 @@
 import { closeSync } from "node:fs";
 import { basename } from "node:path";
 import { isWithin } from "../perms/workspace.ts";
-import { MAX_WORKSPACE_FILE_BYTES, openRegularSync, readOpened } from "../fs/file-kind.ts";
+import { MAX_WORKSPACE_FILE_BYTES, openRegularSync, readOpenedBytes } from "../fs/file-kind.ts";
+import { utf8Length, utf8Text } from "../text/utf8.ts";
 import { count, cutLine, MAX_OUTPUT_BYTES, partResult } from "./bound.ts";
 import { prepareImage, sniffImage } from "./image.ts";
 import { notFoundError } from "./not-found.ts";
@@ -58,7 +59,7 @@ export const readFileTool: Tool<ReadFileInput> = {
     }
     ctx.session.recordRead(path.real, bytes);
     if (bytes.length === 0) return `(${path.display} is empty)`;
-    const { text, shown } = formatLines(asGitShowsIt(ctx.root, path.real, bytes.toString("utf8")), offset, limit);
+    const { text, shown } = formatLines(asGitShowsIt(ctx.root, path.real, utf8Text(bytes)), offset, limit);
     return partResult(text, shown);
   },
 };
@@ -74,8 +75,8 @@ function asGitShowsIt(root: string, real: string, text: string): string {
   return (require("../sandbox/repo-configs.ts") as typeof import("../sandbox/repo-configs.ts")).configAsShown(real, text).text;
 }
 
-/** Reads a regular file in full, with clear errors for everything else. */
-export function readWholeFile(real: string, display: string): Buffer {
+/** Reads a regular file in full, with clear errors for everything else (a small file without the Buffer global: readOpenedBytes). */
+export function readWholeFile(real: string, display: string): Uint8Array {
   let opened;
   try {
     // Never blocks: a named pipe, a socket or a device is refused, not waited on.
@@ -90,7 +91,7 @@ export function readWholeFile(real: string, display: string): Buffer {
         `${display} is ${(st.size / 1048576).toFixed(0)} MiB, too large to read (limit ${MAX_FILE_BYTES / 1048576} MiB); use grep to find the lines you need`,
       );
     }
-    return readOpened(fd, st, display, { max: MAX_FILE_BYTES }).bytes;
+    return readOpenedBytes(fd, st, display, { max: MAX_FILE_BYTES }).bytes;
   } catch (err) {
     if (err instanceof ToolError) throw err;
     throw new ToolError((err as Error).message);
@@ -121,7 +122,7 @@ export function formatLines(text: string, offset: number, limit: number): { text
   let shownLast = offset - 1;
   for (let n = offset; n <= last; n++) {
     const line = `${String(n).padStart(width)}\t${cutLine(stripCR(lines[n - 1]!))}`;
-    const size = Buffer.byteLength(line) + 1;
+    const size = utf8Length(line) + 1;
     if (out.length > 0 && bytes + size > MAX_OUTPUT_BYTES) break;
     out.push(line);
     bytes += size;

@@ -28,10 +28,23 @@ beforeAll(async () => {
 
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 
+/** The globals the code blocks in a BUN_JSC_dumpGeneratedBytecodes dump look up (resolve_scope), by name. */
+function globalsNamed(dump: string): Set<string> {
+  const names = new Set<string>();
+  for (const block of dump.split(/\n(?=[^\s[].*: \d+ instructions)/)) {
+    const ids = new Map<string, string>();
+    for (const m of block.matchAll(/^\s+id(\d+) = (.+)$/gm)) ids.set(m[1]!, m[2]!);
+    for (const m of block.matchAll(/resolve_scope\s+dst:\w+, scope:\w+, var:(\d+), resolveType:(\w+)/g)) {
+      if (/Global|Unresolved/.test(m[2]!)) names.add(ids.get(m[1]!) ?? "");
+    }
+  }
+  return names;
+}
+
 /** One call of each helper jit.ts keeps off a read-only turn. */
 const HELPER_CALLS = "const a = [1, 2]; a.map((x) => x); a.filter(Boolean); a.at(-1); a.some(Boolean); a.every(Boolean); a.find(Boolean); a.findIndex(Boolean); a.findLast(Boolean); a.findLastIndex(Boolean); a.flatMap((x) => [x]); a.forEach(() => {}); a.reduce((x, y) => x + y); Object.fromEntries([[1, 2]]); Array.from(a, (x) => x);";
 
-test("a read-only headless turn compiles no regular expression and none of the array helpers JavaScriptCore writes in JavaScript (src/jit.ts)", async () => {
+test("a read-only headless turn compiles no regular expression, none of the array helpers JavaScriptCore writes in JavaScript, and never sets up Buffer (src/jit.ts)", async () => {
   const fake = startFakeAnthropic([reply([toolUse("read_file", { path: "notes.md" }, "t1")]), reply([text("done")])]);
   try {
     const { stdout, stderr, code } = await runBunker(["-p", "read notes.md"], {
@@ -50,6 +63,9 @@ test("a read-only headless turn compiles no regular expression and none of the a
     expect(helperBlocks.length).toBeGreaterThanOrEqual(14);
     expect(helperBlocks.filter((b) => blocks.has(b))).toEqual([]);
     expect(stderr.match(/^RegExp pattern for .*/gm) ?? []).toEqual([]);
+    // Nor does any function it runs name the Buffer global (linking one that does sets Buffer up, about 0.2 ms).
+    expect(globalsNamed(stderr)).toContain("JSON");
+    expect(globalsNamed(stderr)).not.toContain("Buffer");
   } finally {
     await fake.stop();
   }

@@ -499,4 +499,25 @@ describe.skipIf(!usable || !existsSync("/usr/bin/python3"))("--allow-write=.git:
     expect(git(root, "status", "--short")).toContain(" M src/app.js");
     expect(git(root, "diff")).toContain("child_process");
   });
+
+  test("a tracked file named with a trailing CR refreshed beside the forged one does not blind the check (red team 13's F03)", async () => {
+    // First a file named pad<CR> committed; then its times moved and the index refreshed with the forgery: git's batch
+    // hash of both had failed on the CR, and no answer was taken as "not forged".
+    const PAD = "printf scratch > \"$(printf 'pad\\r')\" && git add -A && git -c user.email=a@b -c user.name=A commit -qm scratch && echo padded";
+    const MOVE = "touch -m -d '-2 hours' \"$(printf 'pad\\r')\" && git update-index -q --refresh; ";
+    const fake = runs.start([reply([toolUse("run_bash", { command: PAD }), toolUse("run_bash", { command: `${EDIT} && ${MOVE}${FORGE}git status --short && echo forged` })]), reply("Done.")]);
+    const { root, env } = runs.workspace("bunker-git-stat-cr-", fake.url);
+    git(root, "init", "-q", "-b", "main");
+    await Bun.write(join(root, "src/app.js"), "console.log('hello')\n");
+    git(root, "add", "-A");
+    git(root, "-c", "user.email=me@x", "-c", "user.name=me", "commit", "-qm", "first");
+    const r = await runHeadless(root, env, ["-p", "go", "--allow-run", "--allow-write=.git", "--no-prompt"]);
+    expect(r.code).toBe(0);
+    const [padded, forged] = toolResults(fake.requests[1]);
+    expect(padded!.content).toContain("padded");
+    expect(forged!.content).toContain("forged stat for src/app.js\nforged");
+    expect(forged!.content).toContain("note: the command changed a tracked file and wrote its new stat data into the git index with the old content's id, so git status and git diff would not have shown the change: src/app.js. bunker cleared that stat data");
+    expect(git(root, "status", "--short")).toContain(" M src/app.js");
+    expect(git(root, "diff")).toContain("child_process");
+  });
 });

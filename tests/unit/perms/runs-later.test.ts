@@ -57,6 +57,12 @@ describe("under -A, writing a file that runs code later asks, saying what runs i
     ["proj.code-workspace", "runs when you open it in VS Code (its tasks and settings)"],
     [".lintstagedrc.json", "runs on git commit through the commit hook (lint-staged)"],
     ["lint-staged.config.mjs", "runs on git commit through the commit hook (lint-staged)"],
+    ["src/package.yml", "runs on git commit through the commit hook (lint-staged)"],
+    ["package.yaml", "runs on git commit through the commit hook (lint-staged)"],
+    [".huskyrc.json", "runs on git commit (husky v4's hooks)"],
+    ["husky.config.js", "runs on git commit (husky v4's hooks)"],
+    ["commitlint.config.js", "runs on git commit through the commit-msg hook (commitlint loads it)"],
+    [".commitlintrc.yml", "runs on git commit through the commit-msg hook (commitlint loads it)"],
     ["tools/hooks/pre-push", "runs as a git hook (core.hooksPath is tools/hooks)"],
   ])("%s", (path, why) => {
     const policy = new Policy(root, allowAll());

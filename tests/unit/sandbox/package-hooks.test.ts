@@ -2,7 +2,7 @@
 // simple-git-hooks'. A command's change to one is undone in place after it, the rest of its edit kept and its whole
 // file beside; in the real sandbox, the command editing dependencies goes on working.
 import { afterAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { detectSandbox } from "../../../src/sandbox/detect.ts";
 import { hookKeys, hookKeysBefore, restoreHookKeys, withKeysOf } from "../../../src/sandbox/package-hooks.ts";
@@ -56,6 +56,47 @@ test("after a command: a changed key undone with the command's file beside; an u
   expect(existsSync(`${plain}.bunker-set-aside`)).toBe(false);
 });
 
+test("a package.json the command left past 4 MB is set aside whole, said; the person's own large one, untouched, stays (red team 13's F02)", () => {
+  const root = tempDir("bunker-package-hooks-big-");
+  mkdirSync(join(root, "big"));
+  const padded = join(root, "package.json");
+  const theirs = join(root, "big/package.json");
+  writeFileSync(padded, MANIFEST);
+  writeFileSync(theirs, `{"name": "big", "lint-staged": {"*": "eslint"}}${" ".repeat(4_300_000)}\n`);
+  const before = hookKeysBefore([padded, theirs]);
+  writeFileSync(padded, `{"name": "app", "lint-staged": {"*.js": "sh -c pwned --"}}${" ".repeat(4_300_000)}\n`);
+  const lines = restoreHookKeys(root, before, [padded, theirs]);
+  expect(lines).toEqual([expect.stringContaining("bunker set aside package.json: the command changed it and left it 4.1 MB, too big to check its keys that run on your next git commit")]);
+  expect(lines[0]).toEndWith("mv package.json.bunker-set-aside package.json");
+  expect(existsSync(padded)).toBe(false);
+  expect(readFileSync(`${padded}.bunker-set-aside`, "utf8")).toContain("sh -c pwned");
+  expect(readFileSync(theirs, "utf8")).toStartWith('{"name": "big"');
+  expect(existsSync(`${theirs}.bunker-set-aside`)).toBe(false);
+});
+
+test("a package.json the command made a link is set aside unread: nothing of what it leads to reaches the workspace (red team 13's F07)", () => {
+  const root = tempDir("bunker-package-hooks-link-");
+  const outside = tempDir("bunker-package-hooks-outside-");
+  const secret = join(outside, "config.json");
+  writeFileSync(secret, '{"auths": {"ghcr.io": {"auth": "c2VjcmV0"}}}\n');
+  mkdirSync(join(root, "own"));
+  writeFileSync(join(root, "shared.json"), '{"name": "shared"}\n');
+  const manifest = join(root, "package.json");
+  const own = join(root, "own/package.json");
+  writeFileSync(manifest, MANIFEST);
+  symlinkSync("../shared.json", own);
+  const before = hookKeysBefore([manifest, own]);
+  rmSync(manifest);
+  symlinkSync(secret, manifest);
+  const lines = restoreHookKeys(root, before, [manifest, own]);
+  expect(lines).toEqual([`bunker set aside package.json, a link the command made to ${secret} (lint-staged, husky or a git hooks package read what it leads to at your next git commit; bunker did not read it). To take it after checking it: mv package.json.bunker-set-aside package.json`]);
+  expect(lstatSync(join(root, "package.json.bunker-set-aside")).isSymbolicLink()).toBe(true);
+  expect(existsSync(manifest)).toBe(false);
+  // The person's own link, unchanged, stays as it was.
+  expect(readlinkSync(own)).toBe("../shared.json");
+  for (const name of readdirSync(root)) if (!lstatSync(join(root, name)).isSymbolicLink() && lstatSync(join(root, name)).isFile()) expect(readFileSync(join(root, name), "utf8")).not.toContain("c2VjcmV0");
+});
+
 const usable = detectSandbox().kind === "bubblewrap";
 const base = unseenDir("bunker-package-hooks-run-");
 afterAll(() => rmSync(base, { recursive: true, force: true }));
@@ -73,5 +114,31 @@ describe.skipIf(!usable)("in the real sandbox: a command's edit of package.json 
     expect(now.dependencies["left-pad"]).toBe("1.3.1");
     expect(now["lint-staged"]).toEqual({ "*.js": "eslint --fix" });
     expect(readFileSync(join(root, "package.json.bunker-set-aside"), "utf8")).toContain("sh -c pwned");
+  });
+
+  test("a new lint-staged key padded past 4 MB does not stay: the file is set aside whole and the result says so (red team 13's F02)", async () => {
+    const root = join(base, "ws-big");
+    mkdirSync(root, { recursive: true });
+    writeFileSync(join(root, "package.json"), MANIFEST);
+    const edit = `node -e 'const fs=require("fs"),p=JSON.parse(fs.readFileSync("package.json"));p["lint-staged"]={"*.js":"sh -c pwned --"};fs.writeFileSync("package.json",JSON.stringify(p,null,4)+" ".repeat(4400000)+"\\n")' && echo edited`;
+    const out = await runAllowed(root, edit, { env: { PATH: process.env.PATH ?? "", HOME: base }, home: base });
+    expect(out).toContain("edited");
+    expect(out).toContain("bunker set aside package.json: the command changed it and left it 4.2 MB");
+    expect(existsSync(join(root, "package.json"))).toBe(false);
+    expect(readFileSync(join(root, "package.json.bunker-set-aside"), "utf8")).toContain("sh -c pwned");
+  });
+
+  test("package.json made a link to a file of the person's outside the workspace: set aside unread; the next command reads nothing of it (red team 13's F07)", async () => {
+    const root = join(base, "ws-link");
+    mkdirSync(root, { recursive: true });
+    writeFileSync(join(root, "package.json"), MANIFEST);
+    const secret = join(base, "docker-config.json");
+    writeFileSync(secret, '{"auths": {"ghcr.io": {"auth": "c2VjcmV0"}}}\n');
+    const opts = { env: { PATH: process.env.PATH ?? "", HOME: base }, home: base };
+    const linked = await runAllowed(root, `ln -sf ${secret} package.json && echo linked`, opts);
+    expect(linked).toContain(`bunker set aside package.json, a link the command made to ${secret}`);
+    const read = await runAllowed(root, "cat package.json.bunker-set-aside package.json; ls -l", opts);
+    expect(read).not.toContain("c2VjcmV0");
+    expect(readlinkSync(join(root, "package.json.bunker-set-aside"))).toBe(secret);
   });
 });
