@@ -81,7 +81,7 @@ export class McpConnection {
 
   /** A start that failed only because a socket masked for it went away before bwrap started, launched once more. */
   private relaunched = false;
-  private socketVanished: ((firstLine: string, exitCode: number | null) => boolean) | undefined;
+  private socketVanished: ((firstLine: string, exitCode: number | null, setupStatus: string | undefined) => boolean) | undefined;
   private relaunchFor = 0;
 
   private attempt(): Promise<void> {
@@ -189,7 +189,8 @@ export class McpConnection {
   private onClose(gen: number): void {
     if (gen !== this.generation) return;
     const code = this.transport instanceof SandboxedStdioTransport ? this.transport.exitCode : null;
-    if (this.state === "starting" && !this.relaunched && this.socketVanished?.(this.stderrTail[0] ?? "", code)) {
+    const status = this.transport instanceof SandboxedStdioTransport ? this.transport.setupStatus : undefined;
+    if (this.state === "starting" && !this.relaunched && this.socketVanished?.(this.stderrTail[0] ?? "", code, status)) {
       // Not a failure of the server's: the start's pending handshake fails now, and its catch starts it again.
       this.relaunchFor = gen;
       return;

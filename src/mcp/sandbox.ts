@@ -12,6 +12,7 @@ import { isSocket, socketsMasked, vanishedSocketMask } from "../sandbox/sockets.
 import { canRefuseUnixSockets, NO_UNIX_SUBCOMMAND } from "../sandbox/no-unix-sockets.ts";
 import { selfInvocation } from "../self-command.ts";
 import { confine, locateProgram, type SandboxPlan } from "../sandbox/detect.ts";
+import { setupFailed } from "../sandbox/bubblewrap.ts";
 import { hostProgram } from "../sandbox/host-program.ts";
 import { scrubEnv, withGitHardening, withoutUpdateChecks } from "../sandbox/env.ts";
 import { hostView, type SandboxSpec } from "../sandbox/spec.ts";
@@ -70,7 +71,7 @@ export interface Launch {
    * Whether it exited before it started because a socket masked for it went away before bwrap started (bwrap's
    * first line on stderr, its exit status): then it is launched once more, after a fresh look (as a command is).
    */
-  socketVanished?(firstLine: string, exitCode: number | null): boolean;
+  socketVanished?(firstLine: string, exitCode: number | null, setupStatus: string | undefined): boolean;
   /**
    * The git wall's walk of its `write` folders after a tool call (git-wall.ts, as after a command): what the server
    * planted for the person's git and tools, disarmed or set aside; one line per thing done.
@@ -293,11 +294,13 @@ export async function launchStdio(def: McpServerDef, ctx: LaunchContext): Promis
   const argv = confine(ctx.plan, filter ? { ...masked.spec, asPid1: true } : masked.spec, net ? net.wrap(inner, { undumpable: filter !== null }) : inner, state);
   return {
     command: argv[0]!, args: argv.slice(1), env, cwd, sandboxed: ctx.plan.confined,
+    // Its starter asks bwrap for its status report: whether it started the server is read from bwrap (R12-04).
+    ...(ctx.plan.confined && ctx.plan.kind === "bubblewrap" ? { bwrap: ctx.plan.program } : {}),
     network,
     stateDir: state,
     close: async () => void (await net?.close()),
     afterCall: wall?.after ?? (() => []),
-    ...(masked.spec !== spec ? { socketVanished: (line: string, code: number | null) => vanishedSocketMask(line, code, spec, masked.spec) !== null } : {}),
+    ...(masked.spec !== spec ? { socketVanished: (line: string, code: number | null, status: string | undefined) => status !== undefined && setupFailed(status, code) && vanishedSocketMask(line, code, spec, masked.spec) !== null } : {}),
   };
 }
 

@@ -8,12 +8,16 @@ import type { JSONRPCMessage, Transport } from "@modelcontextprotocol/client";
 import { deserializeMessage, serializeMessage } from "@modelcontextprotocol/client";
 import type { Subprocess } from "bun";
 import { inheritedFds } from "../sandbox/self-binary.ts";
+import { STATUS_FD, withSetupStatus } from "../sandbox/bubblewrap.ts";
+import { readSync, closeSync } from "node:fs";
 
 export interface StdioLaunch {
   command: string;
   args: string[];
   env: Record<string, string>;
   cwd: string;
+  /** The bwrap program the command line runs, when it does: asked for its status report (bubblewrap.ts withSetupStatus). */
+  bwrap?: string;
 }
 
 export interface StdioHooks {
@@ -33,6 +37,8 @@ export class SandboxedStdioTransport implements Transport {
   onmessage?: (message: JSONRPCMessage) => void;
   /** The exit status once it has exited (a signal as 128+n), else null. */
   exitCode: number | null = null;
+  /** What bwrap wrote on its status descriptor (bubblewrap.ts withSetupStatus), once it has exited; undefined when not asked. */
+  setupStatus: string | undefined;
   private proc: Subprocess<"pipe", "pipe", "pipe"> | undefined;
 
   constructor(
@@ -45,13 +51,18 @@ export class SandboxedStdioTransport implements Transport {
   }
 
   async start(): Promise<void> {
-    const argv = [this.launch.command, ...this.launch.args];
+    const given = [this.launch.command, ...this.launch.args];
+    const argv = this.launch.bwrap ? withSetupStatus(given, this.launch.bwrap) ?? given : given;
+    const inherited = inheritedFds(argv);
+    // bwrap's status report, when it was asked for one: whether it started the server, read from bwrap, not the server.
+    const reported = argv.some((a, i) => a === "--json-status-fd" && argv[i + 1] === String(STATUS_FD));
     const proc = Bun.spawn(argv, {
       cwd: this.launch.cwd,
       env: this.launch.env,
       // bunker's binary, where bwrap binds it for the checker and the forwarder (self-binary.ts).
-      stdio: ["pipe", "pipe", "pipe", ...inheritedFds(argv)],
+      stdio: reported ? ["pipe", "pipe", "pipe", inherited[0] ?? "ignore", "pipe"] : ["pipe", "pipe", "pipe", ...inherited],
     });
+    const statusFd = reported ? (proc.stdio[STATUS_FD] as unknown as number) : undefined;
     this.proc = proc;
     void this.readLines(proc.stdout, MAX_MESSAGE_BYTES, (line) => this.onLine(line));
     const stderrRead = this.readLines(proc.stderr, 64 * 1024, (line) => this.hooks.onStderr(line));
@@ -60,6 +71,7 @@ export class SandboxedStdioTransport implements Transport {
     void proc.exited.then(async (code) => {
       await Promise.race([stderrRead, Bun.sleep(200)]);
       this.exitCode = proc.signalCode ? 128 + (SIGNALS[proc.signalCode] ?? 0) : code;
+      if (typeof statusFd === "number") this.setupStatus = drain(statusFd);
       this.proc = undefined;
       this.onclose?.();
     });
@@ -136,3 +148,20 @@ export class SandboxedStdioTransport implements Transport {
 }
 
 const SIGNALS: Record<string, number> = { SIGHUP: 1, SIGINT: 2, SIGKILL: 9, SIGSEGV: 11, SIGTERM: 15, SIGABRT: 6 };
+
+/** What is left in a pipe whose writer has exited (bwrap's few status lines), then closed. */
+function drain(fd: number): string {
+  const chunks: Buffer[] = [];
+  try {
+    const buf = Buffer.alloc(4096);
+    for (let n = readSync(fd, buf); n > 0 && chunks.length < 16; n = readSync(fd, buf)) chunks.push(Buffer.from(buf.subarray(0, n)));
+  } catch {
+    // EAGAIN: nothing more
+  }
+  try {
+    closeSync(fd);
+  } catch {
+    // closed already
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}

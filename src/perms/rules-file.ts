@@ -20,7 +20,7 @@ import { nearestWord } from "../text/typos.ts";
 import { FileKindError, readRegularSync } from "../fs/file-kind.ts";
 import { homedir, xdgConfigHome } from "../fs/home.ts";
 import { statSync } from "node:fs";
-import { isAbsolute, join, sep } from "node:path";
+import { basename, isAbsolute, join, sep } from "node:path";
 import { emptyGrants, type Grants, type HostRules, type PathRules } from "./policy.ts";
 import type { RunRules } from "./run/patterns.ts";
 import type { RunsLaterRule } from "./runs-later.ts";
@@ -160,10 +160,14 @@ export function parseRulesFile(
       });
       // bunker saves under its physical root, so a string compare finds the key, with no file-system call for the
       // other projects' keys (reviewer's R12-20, issue 17: this runs before a headless turn's first request). Only when
-      // no key is written as the root are keys looked at on disk, for one typed by hand through a link: one stat each.
+      // no key is written as the root is a key typed by hand through a link looked for on disk, and only among the keys
+      // that end in the workspace's own name or the name the person reached it by ($PWD): one stat each of those, none
+      // for every other project's (a new project paid one per saved workspace).
       const named = keys.filter((k) => k.path === root || k.path === `${root}${sep}`);
-      const here = named.length > 0 ? undefined : identity(root);
-      scoped.push(...(named.length > 0 ? named : keys.filter((k) => here !== undefined && isAbsolute(k.path) && identity(k.path) === here)));
+      const names = new Set([basename(root), ...(env.PWD && isAbsolute(env.PWD) ? [basename(env.PWD)] : [])]);
+      const likely = named.length > 0 ? [] : keys.filter((k) => isAbsolute(k.path) && names.has(basename(k.path.replace(/\/+$/, ""))));
+      const here = likely.length > 0 ? identity(root) : undefined;
+      scoped.push(...(named.length > 0 ? named : likely.filter((k) => here !== undefined && identity(k.path) === here)));
     }
   }
   for (const { from, pointer } of scoped) for (const list of ["allow", "deny"] as const) {

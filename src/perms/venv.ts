@@ -25,6 +25,8 @@ import { isWithin, realpathLoose } from "./workspace.ts";
 export const VENV_PTH_WHY = "Python runs it at every start of this virtual environment's python (pip, pytest, your editor, a pre-commit hook)";
 /** pyvenv.cfg: its `home` says where the standard library (run at every start) is. */
 export const VENV_CFG_WHY = "Python reads it at every start of this virtual environment's python (pip, pytest, your editor, a pre-commit hook): its home says where the standard library it runs is";
+/** The environment's own config for pip (site config) or conda: where its next install fetches from (red team 13's F01). */
+export const ENV_CONFIG_WHY = "pip (or conda) obeys it at every install in this environment: it can point the install at another index or a folder of the model's packages";
 /** A conda prefix's activation scripts. */
 export const CONDA_ACTIVATE_WHY = "conda (or pixi, mamba) runs it when you activate this environment";
 /** A program pip installs that shadows nothing: read-only when there, but a new one is left usable (venvNewIsFine). */
@@ -99,6 +101,9 @@ export function venvMatcher(path: string, home: string = process.env.HOME || hom
     const name = basename(real);
     // Python looks for it beside its program and one folder up (bin/pyvenv.cfg first): wherever it is, it picks the stdlib.
     if (name === "pyvenv.cfg") return VENV_CFG_WHY;
+    // pip reads sys.prefix/pip.conf (pip.ini on Windows), conda a prefix's .condarc, condarc and condarc.d/.
+    if ((name === "pip.conf" || name === "pip.ini" || name === ".condarc" || name === "condarc") && env(dir)) return ENV_CONFIG_WHY;
+    if (basename(dir) === "condarc.d" && env(dirname(dir))) return ENV_CONFIG_WHY;
     if (basename(dir) === "bin" && env(dirname(dir))) {
       const own = join(dirname(dir), "bin");
       if (CORE.test(name)) return `${VENV_OWN}${name}: your tools and activating it run it`;
@@ -145,6 +150,8 @@ export function isBytecodeCache(path: string, why: string | null): boolean {
 export function venvRootOf(real: string): string | null {
   const dir = dirname(real);
   if (basename(real) === "pyvenv.cfg") return basename(dir) === "bin" ? dirname(dir) : dir;
+  if (/^(pip\.conf|pip\.ini|\.condarc|condarc)$/.test(basename(real)) && isPythonEnv(dir)) return dir;
+  if (basename(dir) === "condarc.d") return dirname(dir);
   if (basename(dir) === "bin") return dirname(dir);
   const nested = /^(.*)\/(?:lib(?:64)?\/python[0-9.]+|etc\/conda)\//.exec(real);
   return nested ? nested[1]! : null;

@@ -13,6 +13,7 @@ import { checkerInvocation, mountChecks, type MountCheck } from "./mount-check.t
 import { tmpfsSizeOf, tmpfsSizes, type TmpfsSizes } from "./tmpfs-sizes.ts";
 import { limitedArgv, prlimitProgram, processLimits } from "./process-limits.ts";
 import { SANDBOX_SELF, selfBinaryArgs } from "./self-binary.ts";
+import { keepingFd } from "./landlock.ts";
 import { mkdirSync, writeFileSync, existsSync } from "node:fs";
 import { join } from "node:path";
 
@@ -134,6 +135,40 @@ function checkList(checks: MountCheck[]): string {
 /** bwrap programs found (by the probe) to lack --size. */
 const sizeUnsupported = new Set<string>();
 
+/** bwrap programs found (by the probe) to lack --json-status-fd. */
+const statusUnsupported = new Set<string>();
+
+/** The descriptor a command's bwrap reports its setup on: after stdin, stdout, stderr and the binary's (self-binary.ts). */
+export const STATUS_FD = 4;
+
+/**
+ * `argv` (what confine() made for bwrap `program`) with bwrap reporting on STATUS_FD whether it set the sandbox up
+ * and started what it runs (--json-status-fd), or null where this bwrap cannot (before 0.5).
+ */
+export function withSetupStatus(argv: readonly string[], program: string): string[] | null {
+  const at = argv.indexOf(program);
+  if (at === -1 || statusUnsupported.has(program)) return null;
+  // Under the Landlock wrapper (landlock.ts), which must hand the descriptor on.
+  return keepingFd([...argv.slice(0, at + 1), "--json-status-fd", String(STATUS_FD), ...argv.slice(at + 1)], STATUS_FD);
+}
+
+/**
+ * Whether bwrap failed before it started anything (a mount it could not make), from what it wrote on its status
+ * descriptor: bwrap's own parent writes `{ "exit-code": N }` only once its child has exec'd (it is told so on a
+ * close-on-exec pipe), and the command never holds the descriptor. The command's output, which it can make look like
+ * bwrap's errors, plays no part (reviewer's R12-04). Not when bwrap did not exit by itself (killed: it may have run).
+ */
+export function setupFailed(status: string, exitCode: number | null): boolean {
+  if (exitCode === null || exitCode === 0) return false;
+  return !status.split("\n").some((line) => {
+    try {
+      return typeof JSON.parse(line)?.["exit-code"] === "number";
+    } catch {
+      return false;
+    }
+  });
+}
+
 export type ProbeResult = { ok: true } | { ok: false; reason: string };
 
 /**
@@ -142,16 +177,26 @@ export type ProbeResult = { ok: true } | { ok: false; reason: string };
  */
 export function probeBubblewrap(bwrap: string): ProbeResult {
   try {
-    const run = (size: string[]) => Bun.spawnSync(
-      [bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", ...size, "--tmpfs", "/tmp", "--unshare-all",
+    // The status report first: an older bwrap's "Unknown option" names the first option it lacks.
+    const run = (size: string[], status: string[]) => Bun.spawnSync(
+      [bwrap, ...status, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", ...size, "--tmpfs", "/tmp", "--unshare-all",
         "--die-with-parent", "--new-session", "--cap-drop", "ALL", "--", "/bin/sh", "-c", ":"],
       { stdin: "ignore", stdout: "ignore", stderr: "pipe", timeout: 5000 },
     );
-    let probe = run(["--size", "1048576"]);
+    let size = ["--size", "1048576"];
+    let status = ["--json-status-fd", "2"];
+    let probe = run(size, status);
+    // bwrap before 0.5 cannot say whether it started the command: such a failure is then never run again (setupFailed).
+    if (probe.exitCode !== 0 && /json-status-fd/.test(new TextDecoder().decode(probe.stderr))) {
+      statusUnsupported.add(bwrap);
+      status = [];
+      probe = run(size, status);
+    }
     // bwrap before 0.8 has no --size: its sandbox still works, with unsized in-memory folders (README says so).
     if (probe.exitCode !== 0 && /--size/.test(new TextDecoder().decode(probe.stderr))) {
       sizeUnsupported.add(bwrap);
-      probe = run([]);
+      size = [];
+      probe = run(size, status);
     }
     if (probe.exitCode === 0) return { ok: true };
     const err = new TextDecoder().decode(probe.stderr).trim().split("\n")[0] ?? "";

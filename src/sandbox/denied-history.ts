@@ -24,8 +24,8 @@
 // object, and the sandbox hides files, not objects; and until the walk has
 // reached the oldest commit, nothing says which blobs those are. It is said
 // to the person and, when git fails in a command, to the model.
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { dirname, isAbsolute, join, relative, resolve } from "node:path";
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from "node:fs";
+import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { emptyPathRules, type PathRules } from "../perms/policy.ts";
 import { isWithin } from "../perms/workspace.ts";
 import { shellQuote } from "../shell/quote.ts";
@@ -36,12 +36,15 @@ import { hostGitAsync } from "./git-history.ts";
 import { indexStamp, refsStamp } from "./git-stamps.ts";
 import { enclosingGitDirs, linkedGitDirs } from "./spec.ts";
 import { gitDirsOfFolder } from "./repo-configs.ts";
+import { incompleteLine, onWalk, upTo } from "./bounded.ts";
 
 /** A repository whose history commands could read: its git directory, the folder its paths are relative to, its object stores. */
 export interface Repository {
   gitDir: string;
   top: string;
   objects: string[];
+  /** Past the bound of repositories walked (bounded.ts): not walked, its objects hidden as "unknown". */
+  unwalked?: true;
 }
 
 export interface HiddenHistory {
@@ -56,7 +59,7 @@ export interface HiddenHistory {
  * and the one it is a folder of. Each with its object stores (the common directory's `objects`, and the
  * alternates it borrows from).
  */
-export function repositoriesSeen(root: string, home: string, deny?: PathRules): Repository[] {
+export function repositoriesSeen(root: string, home: string, deny?: PathRules, maxSubmodules = MAX_SUBMODULES): Repository[] {
   const out: Repository[] = [];
   const add = (gitDirs: string[], top: string) => {
     // Not a repository git would read (an empty .git folder left behind): no history to hide.
@@ -84,13 +87,21 @@ export function repositoriesSeen(root: string, home: string, deny?: PathRules): 
       if (!isWithin(root, base)) continue;
       for (let d = base; d !== root && isWithin(root, d); d = dirname(d)) inside.add(d);
     }
-    for (const p of submodulePaths(root)) inside.add(p);
+    const submodules = new Set(submodulePaths(root));
+    for (const p of submodules) inside.add(p);
+    const before = out.length;
     for (const d of [...inside].sort()) add(gitDirsOfFolder(d), d);
+    // Only folders that are repositories count (.gitmodules lines naming none cost a stat each), and past the bound
+    // the rest are hidden unwalked, never shown unchecked (reviewer's R12-13 pattern: 1,000 lines of padding in
+    // .gitmodules had put a real submodule past the look, its history shown).
+    onWalk(upTo(out.slice(before).filter((r) => submodules.has(r.top)), maxSubmodules), () => undefined, (walked) => {
+      for (const r of out.slice(before)) if (submodules.has(r.top) && !walked.includes(r)) r.unwalked = true;
+    });
   }
   return out;
 }
 
-/** Most submodules .gitmodules names that are looked at. */
+/** Most submodules' histories walked (those past it are hidden unwalked). */
 const MAX_SUBMODULES = 1_000;
 
 /** The work trees of the submodules the workspace's .gitmodules names (`path = X`), inside it. */
@@ -103,7 +114,7 @@ function submodulePaths(root: string): string[] {
   } catch {
     return [];
   }
-  return [...text.matchAll(/^\s*path\s*=\s*(.+?)\s*$/gm)].map((m) => resolve(root, m[1]!)).filter((p) => p !== root && isWithin(root, p)).slice(0, MAX_SUBMODULES);
+  return [...text.matchAll(/^\s*path\s*=\s*(.+?)\s*$/gm)].map((m) => resolve(root, m[1]!)).filter((p) => p !== root && isWithin(root, p));
 }
 
 function isGitDir(p: string): boolean {
@@ -233,7 +244,10 @@ async function inStore(repo: Repository, deny: PathRules, specs: string[] | null
   // A walk of the working tree (ignored folders too: node_modules under a ** rule): the walk's time, not a quick question's.
   const untracked = await git(["ls-files", "-z", "--others", "--", ...(specs ?? baseSpecs(deny, repo.top))], undefined, Math.max(QUICK_MS, limitMs));
   if (untracked === null || untracked === "timeout") return untracked === null ? "unknown" : "timeout";
-  const files = names(untracked).filter(match).slice(0, MAX_HASHED);
+  // Past the bound, not "nothing there" (a command can make files a rule covers, sorted before the person's: bounded.ts).
+  const walk = upTo(names(untracked).filter(match), MAX_HASHED);
+  if (!walk.complete) return "unknown";
+  const files = walk.items;
   if (files.length === 0) return null;
   const ids = files.map((f) => blobIds(join(repo.top, f)));
   const known = await git(["cat-file", "--batch-check=%(objectname)"], ids.flat().map((id) => `${id}\n`).join(""));
@@ -251,6 +265,7 @@ async function inStore(repo: Repository, deny: PathRules, specs: string[] | null
 export async function heldByGit(repo: Repository, deny: PathRules, opts: { keep?: string | null; limitMs?: number; signal?: AbortSignal; blobs?: Map<string, string> } = {}): Promise<Held> {
   const specs = pathspecs(deny, repo.top);
   if (specs !== null && specs.length === 0) return null;
+  if (repo.unwalked) return "unknown";
   const limitMs = opts.limitMs ?? envMs("BUNKER_GIT_HISTORY_LIMIT_MS", LIMIT_MS);
   // The walk has `limitMs`; the index and the list of refs, each a file read, the ten seconds any question of bunker's has.
   const git = (args: string[], stdin?: string, timeoutMs = QUICK_MS) => hostGitAsync(repo.gitDir, args, { worktree: repo.top, timeoutMs, ...(stdin === undefined ? {} : { stdin }), ...(opts.signal ? { signal: opts.signal } : {}) });
@@ -387,6 +402,7 @@ function heldLine(root: string, repo: Repository, held: Exclude<Held, null> | "w
   if (held === "walking") return `bunker is checking the git history of ${where} for files your deny-read rules cover (a long history is walked once: the answer is kept for later sessions). Until it has, commands do not see its objects (nor, this session, MCP servers started before then), so git show, log and diff fail in them; bunker says when it has finished.`;
   if (held === "clean") return `bunker has checked the git history of ${where}: no file your deny-read rules cover is in it, so commands see its objects again.`;
   if (held === "timeout") return `bunker could not finish checking the git history of ${where} for files your deny-read rules cover within ${duration(limitMs)}, so commands and MCP servers do not see its objects this session: git cannot read its commits in them. Run git yourself there; a later session walks it again.`;
+  if (held === "unknown" && repo.unwalked) return `${incompleteLine("submodules (.gitmodules)", MAX_SUBMODULES, `the history of ${where} is not checked for files your deny-read rules cover, so commands and MCP servers do not see its objects this session: git cannot read its commits in them. Run git yourself there`)}.`;
   if (held === "unknown") return `bunker could not ask git whether ${where} holds a file your deny-read rules cover, so commands and MCP servers do not see its objects this session: git cannot read its commits in them. Run git yourself there.`;
   if (held.where === "kept") return `a version of ${shellQuote(held.path)} that git held (in history, the index or a stash) is still in the git object store of ${where}, reachable or not, and a deny-read rule covers it: commands and MCP servers do not see its objects this session (git show, log, diff and status fail in them). Run git yourself; to give commands git back, remove it from history and drop what nothing holds (git reflog expire --expire-unreachable=now --all && git gc --prune=now), or drop the rule.`;
   if (held.where === "store") return `${shellQuote(held.path)} as it is now is in the git object store of ${where} (staged once and unstaged, or in a dropped stash: git fsck --unreachable lists it), and a deny-read rule covers it: the mask on the file cannot hide what git keeps, so commands and MCP servers do not see its objects (git show, log, diff and status fail in them). Run git yourself; to give commands git back, drop what nothing holds (git reflog expire --expire-unreachable=now --all && git gc --prune=now) or drop the rule.`;
@@ -529,29 +545,95 @@ interface AfterExit {
   limitMs: number;
 }
 
-/** Starts `bunker __history-walk` in a session of its own (not ended with bunker's terminal), nothing read from it. */
+/**
+ * Where a walk that outlives bunker says it runs for the answer kept in `keep` (beside the answers, not among them):
+ * one such walk at a time for a repository and its rules (reviewer's R12-27: six headless runs in a row left six
+ * full walks running at once).
+ */
+export function walkLockFile(keep: string): string {
+  return join(dirname(dirname(keep)), "git-history-walks", `${basename(keep, ".json")}.lock`);
+}
+
+/** Whether the walk named in `lock` may still be running: its process alive, and younger than its limit allows. */
+function walkLive(lock: string, limitMs: number): boolean {
+  try {
+    const st = statSync(lock);
+    // A walk is stopped at its limit: a lock older than that (and a minute) was left by a walk that died.
+    if (Date.now() - st.mtimeMs > limitMs + 60_000) return false;
+    const pid = Number(readFileSync(lock, "utf8").trim());
+    // Not yet written (the spawn is under way): held.
+    if (!Number.isInteger(pid) || pid <= 0) return Date.now() - st.mtimeMs < 10_000;
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch (e) {
+      return (e as NodeJS.ErrnoException).code === "EPERM";
+    }
+  } catch {
+    return false;
+  }
+}
+
+/** The lock for a walk after exit (its descriptor), or null while another live walk holds it or it cannot be made. */
+function takeWalkLock(lock: string, limitMs: number): number | null {
+  try {
+    mkdirSync(dirname(lock), { recursive: true, mode: 0o700 });
+  } catch {
+    return null;
+  }
+  for (let tries = 0; tries < 2; tries++) {
+    try {
+      return openSync(lock, "wx", 0o600);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "EEXIST" || walkLive(lock, limitMs)) return null;
+      rmSync(lock, { force: true });
+    }
+  }
+  return null;
+}
+
+/**
+ * Starts `bunker __history-walk` in a session of its own (not ended with bunker's terminal), nothing read from it,
+ * unless one is already running for the same answer (walkLockFile): that one keeps it.
+ */
 function walkAfterExit(spec: AfterExit): void {
   const main = Bun.main;
   // The compiled binary, or bun running the checkout's main.ts; never from a test runner or another embedding.
   const argv = import.meta.path.startsWith("/$bunfs/") ? [process.execPath] : main.endsWith("/src/main.ts") ? [process.execPath, main] : null;
   if (!argv) return;
+  const lock = walkLockFile(spec.keep);
+  const fd = takeWalkLock(lock, spec.limitMs);
+  if (fd === null) return;
   try {
     const child = Bun.spawn([...argv, "__history-walk", JSON.stringify(spec)], { stdio: ["ignore", "ignore", "ignore"], detached: true });
     child.unref();
+    writeSync(fd, String(child.pid));
   } catch {
     // Not started: the next session walks again.
+    rmSync(lock, { force: true });
+  } finally {
+    closeSync(fd);
   }
 }
 
-/** `bunker __history-walk SPEC`: the walk, its answer kept in the state folder, nothing printed. */
+/** `bunker __history-walk SPEC`: the walk, its answer kept in the state folder, nothing printed; then its lock let go. */
 export async function runHistoryWalk(args: string[]): Promise<number> {
+  let lock: string | null = null;
   try {
     const spec = JSON.parse(args[0] ?? "") as AfterExit;
+    lock = walkLockFile(spec.keep);
     const deny = { ...emptyPathRules(), paths: spec.deny.paths, globs: spec.deny.globs };
     await heldByGit(spec.repo, deny, { keep: spec.keep, limitMs: spec.limitMs });
     return 0;
   } catch {
     return 1;
+  } finally {
+    // Only its own (a lock taken over as stale names another walk).
+    try {
+      if (lock && readFileSync(lock, "utf8").trim() === String(process.pid)) rmSync(lock, { force: true });
+    } catch {
+      // gone already
+    }
   }
 }
 

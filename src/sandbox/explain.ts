@@ -1,7 +1,7 @@
 // When a sandboxed command fails on a path, one line that says what the
 // sandbox shows and which flag shows more: the model can then ask the person
 // instead of retrying, and the person knows what to pass.
-import { isAbsolute, join, normalize, resolve } from "node:path";
+import { isAbsolute, join, normalize, relative, resolve } from "node:path";
 import { isWithin } from "../perms/workspace.ts";
 import { shellQuote } from "../shell/quote.ts";
 import { isSocket } from "./sockets.ts";
@@ -147,4 +147,41 @@ export function memoryNote(output: string, spec: SandboxSpec, platform: NodeJS.P
   if (platform !== "linux" || !OUT_OF_MEMORY.test(output)) return null;
   const limit = (spec.limits ?? processLimits(undefined, spec.memoryBytes)).dataBytes;
   return `An allocation failed. bunker limits each sandboxed process to ${shownSize(limit)} of memory (half of this machine's), so that one command cannot take it all; the person can run a command that needs more themselves. Do not retry as it is.`;
+}
+
+/** A write refused (read-only, or busy: a mount point renamed over), in one line of a command's output. */
+const REFUSED_WRITE = /Read-only file system|EROFS|os error 30|Device or resource busy|EBUSY|resource busy/i;
+
+/**
+ * When a write failed on files the sandbox keeps read-only because the person's own tools run them later (a hook, a
+ * script it runs, the app code that script imports): which files, why each (as the walk found it), and what changes it.
+ * The generic note said only "files other tools run later, such as .envrc, .husky/…" and suggested --allow-write,
+ * which does not help (reviewer's R12-23: src/config.js, imported by a hook's script, refused with no reason). Null
+ * when the output names no such file.
+ */
+export function runsLaterNote(output: string, spec: SandboxSpec, command = ""): string | null {
+  const state = spec.repositories;
+  if (!state) return null;
+  const found = new Map<string, string>();
+  const look = (text: string) => {
+    for (const m of text.matchAll(/[^\s'"`‘’:(),;|&<>]+/g)) {
+      const word = m[0].replace(/[.;]+$/, "");
+      if (found.size >= 5 || (!word.includes("/") && !word.includes("."))) continue;
+      const abs = isAbsolute(word) ? normalize(word) : resolve(spec.root, word);
+      if (found.has(abs) || !state.laterFiles.has(abs)) continue;
+      found.set(abs, (state.laterWhy?.(abs) ?? "runs later").replace(/^[\s,]+/, ""));
+    }
+  };
+  const refused = output.split("\n").filter((line) => REFUSED_WRITE.test(line));
+  for (const line of refused) look(line);
+  // A tool that names only its own temporary file (`sed -i`: "cannot rename src/sedXYZ: Device or resource busy"):
+  // the files the command names that are read-only.
+  if (found.size === 0 && refused.length > 0) look(command);
+  if (found.size === 0) return null;
+  const one = found.size === 1;
+  const files = [...found].map(([p, why]) => `${relative(spec.root, p) || p} (${why})`).join("; ");
+  return `The sandbox blocked a write: it keeps ${one ? "this file" : "these files"} read-only to commands because the person's own tools run ${one ? "it" : "them"} later on this machine, outside the sandbox: ${files}. ` +
+    `No --allow-write flag makes ${one ? "it" : "them"} writable to commands. ` +
+    `Change ${one ? "it" : "them"} with the file tools (edit_file, write_file: the person sees and approves each change); a tool that must rewrite ${one ? "it" : "them"} (a formatter, a codemod) is for the person to run. ` +
+    `${one ? "It stays" : "They stay"} read-only while what runs ${one ? "it" : "them"} does (a hook, a config, a script importing ${one ? "it" : "them"}): the person can change that. Do not retry the command as it is.`;
 }

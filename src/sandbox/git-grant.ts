@@ -16,6 +16,8 @@ import { lstatSync } from "node:fs";
 import { join, relative } from "node:path";
 import { isWithin, realpathLoose } from "../perms/workspace.ts";
 import { setAside } from "./git-guard.ts";
+import { incompleteLine, upTo, type Walk } from "./bounded.ts";
+import { refuseFurther } from "./git-wall.ts";
 import { subdirs } from "./repo-configs.ts";
 import type { RefsBefore } from "./git-history.ts";
 import { stoppedOperations, stoppedOperationsAfter, type StoppedOperations } from "./git-stopped.ts";
@@ -25,8 +27,11 @@ export const GIT_INSTRUCTIONS = ["config", "config.worktree", "commondir", "hook
 const FOLDERS = new Set<string>(["hooks", "info"]);
 /** How deep submodules' git directories are looked for under modules/ (a submodule's path may have several folders). */
 const MODULES_DEPTH = 8;
-/** Most git directories kept per grant (a repository with hundreds of submodules is rare; what is past this is said). */
-const MAX_GIT_DIRS = 500;
+/**
+ * Most git directories kept per grant (a repository with hundreds of submodules is rare): past it the command is not
+ * run, and past as many again after a command, bunker runs no more (bounded.ts; they had been dropped without a word).
+ */
+export const MAX_GIT_DIRS = 500;
 
 export interface GrantedGit {
   /** The granted git directories: each its own writable mount. */
@@ -76,18 +81,31 @@ function kindOf(path: string): Kind {
   }
 }
 
-/** The git directories under a granted one: each worktree's (worktrees/NAME) and each submodule's (modules/PATH…, nested too). */
-function innerGitDirs(gitDir: string, out: string[]): void {
-  out.push(gitDir);
-  for (const wt of subdirs(join(gitDir, "worktrees"))) if (out.length < MAX_GIT_DIRS) out.push(wt);
-  const modules = (dir: string, depth: number) => {
-    for (const d of subdirs(dir)) {
-      if (out.length >= MAX_GIT_DIRS) return;
-      if (kindOf(join(d, "HEAD")) !== null) innerGitDirs(d, out);
-      else if (depth < MODULES_DEPTH) modules(d, depth + 1);
+/** The granted git directories and those under them: each worktree's (worktrees/NAME) and each submodule's (modules/PATH…, nested too). */
+function innerGitDirs(gitDirs: readonly string[], bound: number): Walk<string> {
+  function* inner(gitDir: string): Generator<string> {
+    yield gitDir;
+    yield* subdirs(join(gitDir, "worktrees"));
+    function* modules(dir: string, depth: number): Generator<string> {
+      for (const d of subdirs(dir)) {
+        if (kindOf(join(d, "HEAD")) !== null) yield* inner(d);
+        else if (depth < MODULES_DEPTH) yield* modules(d, depth + 1);
+      }
     }
-  };
-  modules(join(gitDir, "modules"), 0);
+    yield* modules(join(gitDir, "modules"), 0);
+  }
+  function* all(): Generator<string> {
+    const seen = new Set<string>();
+    for (const g of gitDirs) {
+      if (kindOf(g) !== "dir" || seen.has(g)) continue;
+      for (const d of inner(g)) {
+        if (seen.has(d)) continue;
+        seen.add(d);
+        yield d;
+      }
+    }
+  }
+  return upTo(all(), bound);
 }
 
 /**
@@ -96,9 +114,10 @@ function innerGitDirs(gitDir: string, out: string[]): void {
  * write (the workspace, granted folders): a link there (hooks ->
  * ../githooks) keeps its target read-only too.
  */
-export function grantedGit(gitDirs: string[], within: string[]): GrantedGit {
-  const dirs: string[] = [];
-  for (const g of gitDirs) if (kindOf(g) === "dir" && !dirs.includes(g)) innerGitDirs(g, dirs);
+export function grantedGit(gitDirs: string[], within: string[]): GrantedGit | { refusal: string } {
+  const walk = innerGitDirs(gitDirs, MAX_GIT_DIRS);
+  if (!walk.complete) return { refusal: incompleteLine("git directories (worktrees' and submodules') in the git directory granted with --allow-write=.git", walk.bound, "bunker keeps what git obeys in each read-only and sets aside any the command makes, so it runs none here. Remove the worktrees and submodule folders no longer needed (git worktree prune; .git/modules), or run bunker without --allow-write=.git") };
+  const dirs = walk.items;
   const innerIds = Object.fromEntries(dirs.flatMap((d) => {
     const id = identity(d);
     return id ? [[d, id]] : [];
@@ -146,8 +165,10 @@ export function grantedGitAfter(root: string, before: Pick<GrantedGit, "absent" 
     setAside(root, p, `${shown(p)}, which the command ${p in before.links ? "changed" : "created"} under --allow-write=.git (git obeys it: it can make your next git run a program)`),
   );
   // A submodule's or worktree's git directory the command made (`git submodule update` later reuses one it finds, hooks and config and all).
-  const now: string[] = [];
-  for (const g of before.gitDirs) if (kindOf(g) === "dir") innerGitDirs(g, now);
+  const walk = innerGitDirs(before.gitDirs, before.inner.length + MAX_GIT_DIRS);
+  const now = walk.items;
+  // Past the bound, what the command made beyond it is unchecked: no further command runs (git-wall.ts).
+  if (!walk.complete) lines.push(refuseFurther([root], incompleteLine("git directories in the granted git directory after the command", walk.bound, "the ones it made past that were not checked")));
   // New, or the same name on another folder (its read-only mounts were carried away with the one renamed).
   const replaced = (d: string) => !before.gitDirs.includes(d) && before.innerIds?.[d] !== undefined && identity(d) !== before.innerIds[d];
   const made = now.filter((d) => !before.inner.includes(d) || replaced(d));

@@ -144,14 +144,28 @@ export async function objectsAfter(before: ObjectsBefore, root: string, opts: { 
       if (!packsToVerify.includes(idx)) packsToVerify.push(idx);
     }
   }
+  // Packs an earlier check of which was interrupted: checked now, where they still are (reviewer's R12-17).
+  const pending = unfinished.get(objects);
+  unfinished.delete(objects);
+  for (const idx of pending ?? []) if (!packsToVerify.includes(idx) && existsSync(join(objects, idx))) packsToVerify.push(idx);
   for (const idx of packsToVerify) {
     const pack = `${idx.slice(0, -".idx".length)}.pack`;
     const verdict = existsSync(join(objects, idx)) && existsSync(join(objects, pack)) ? await verifyPack(join(objects, idx), join(objects, pack), shown(pack), opts) : "fails";
     if (verdict === "verifies") continue;
+    // Ctrl+C while it verifies reads as "stop waiting", not "take my history away" (reviewer's R12-17: a `git gc`'s
+    // pack, the whole history, was set aside): an unfinished check is not a failed one. The pack stays where it is,
+    // unverified, said as such, and is checked again after the next command (set aside then if it fails).
+    if (verdict === "interrupted") {
+      const left = unfinished.get(objects) ?? new Set<string>();
+      left.add(idx);
+      unfinished.set(objects, left);
+      lines.push(`bunker left ${shown(pack)}, which the command wrote, where it is, NOT VERIFIED: its check (git verify-pack) was interrupted. bunker checks it again after the next command and sets it aside if it fails; until then do not use git here on what it holds (checkout, cherry-pick, merge), and if you end the session first, check it with: git verify-pack ${shown(idx)}`);
+      continue;
+    }
     // Not kept unverified at any size (reviewer's R11-18: a forged pack padded past the old 16 MB limit was): a check
-    // that could not finish sets the pack aside too, with how to check it and put it back (a `git gc`'s pack verifies
-    // well inside its time: VERIFY_MS_PER_MB).
-    const why = verdict === "fails" ? "which does not verify (git verify-pack)" : `which bunker could not verify (${verdict === "interrupted" ? "interrupted" : "git verify-pack did not finish in its time"}; check it with git verify-pack ${shown(idx)}.bunker-set-aside before putting it back)`;
+    // that ran out of its time sets the pack aside too (one built to take long would otherwise stay), with how to check
+    // it and put it back (a `git gc`'s pack verifies well inside its time: VERIFY_MS_PER_MB).
+    const why = verdict === "fails" ? "which does not verify (git verify-pack)" : `which bunker could not verify (git verify-pack did not finish in its time; check it with git verify-pack ${shown(idx)}.bunker-set-aside before putting it back)`;
     for (const rel of [idx, pack]) {
       if (!existsSync(join(objects, rel))) continue;
       lines.push(setAside(root, join(objects, rel), `${shown(rel)}, which the command wrote and ${why}: git would have taken its objects for the ones their ids name`));
@@ -161,6 +175,9 @@ export async function objectsAfter(before: ObjectsBefore, root: string, opts: { 
   lines.push(...looseAfter(before, root));
   return lines;
 }
+
+/** Each object store's packs whose check was interrupted (Ctrl+C): left in place, checked again after the next command. */
+const unfinished = new Map<string, Set<string>>();
 
 /**
  * How long `git verify-pack` may take for a pack the command wrote: a base and a time per MB. It hashes every object

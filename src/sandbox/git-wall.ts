@@ -42,6 +42,8 @@ export interface WallState {
   firstPortions?: ReadonlyMap<string, Portion>;
   /** Each package.json's hook keys before (package-hooks.ts): a change the command made to one is undone after. */
   hookKeys?: ReadonlyMap<string, ManifestBefore>;
+  /** Why a file in laterFiles runs later, as the walk found it (`, imported by scripts/check.js, run by .husky/pre-commit …`): said when a write to it fails. */
+  laterWhy?: (path: string) => string | null;
 }
 
 /** Before: the paths to mount read-only (every git site's, each runs-later file, each folder the walk cannot list), or why the process may not run. */
@@ -65,7 +67,7 @@ export function wallBefore(roots: string[], later: LaterMatch, globalConfig: str
     readOnly: [...guard.readOnly.filter((p) => !writableGit.has(p)), ...laterReadOnly, ...gaps.readOnly],
     // The runs-later files alone: the folders above them are pinned (run-bash.ts); a repository is found wherever it is moved.
     later: laterReadOnly,
-    state: { sites: scan.sites, missingHooks: guard.missingHooks, missingIncludes: guard.missingIncludes, later, laterFiles: scan.later, gaps: gapsOf(scan), dirs: scan.dirs ?? new Map(), linked: linkedFiles([...obeyed.configs, ...obeyed.hooks]), linkedConfigs: new Set(obeyed.configs), firstModules: scan.firstModules ?? new Map(), firstPortions: scan.firstPortions ?? new Map(), hookKeys: hookKeysBefore(scan.packageJsons ?? []) },
+    state: { sites: scan.sites, missingHooks: guard.missingHooks, missingIncludes: guard.missingIncludes, later, laterFiles: scan.later, gaps: gapsOf(scan), dirs: scan.dirs ?? new Map(), linked: linkedFiles([...obeyed.configs, ...obeyed.hooks]), linkedConfigs: new Set(obeyed.configs), firstModules: scan.firstModules ?? new Map(), firstPortions: scan.firstPortions ?? new Map(), hookKeys: hookKeysBefore(scan.packageJsons ?? []), laterWhy: (p) => later.match(p) ?? scanWhy(scan, p, roots[0]!) },
   };
 }
 
@@ -82,6 +84,7 @@ function unsettledSentence(roots: readonly string[], dirs: readonly string[], wh
 let doubt: string | null = null;
 
 /** The walk after a process could not check everything it may have made: fail closed from now on (doubt). */
+export { distrust as refuseFurther };
 function distrust(roots: readonly string[], why: string): string {
   doubt = `bunker runs no more commands in this session: ${why}. Before running git in ${roots.map((r) => shellQuote(r)).join(", ")} or opening it in an editor, look at what the earlier command made (find ${shellQuote(roots[0]!)} -newer FILE, with a FILE older than the command); then start bunker again.`;
   return `${why}; bunker refuses further commands in this session, so nothing more is built on it. Before running git there or opening it in an editor, look at what the command made, then start bunker again.`;

@@ -32,6 +32,7 @@ export function openLibc() {
         syscall: { args: [FFIType.i64, FFIType.i64, FFIType.u64, FFIType.u32], returns: FFIType.i64 },
         prctl: { args: [FFIType.i32, FFIType.u64, FFIType.u64, FFIType.u64, FFIType.u64], returns: FFIType.i32 },
         execve: { args: [FFIType.ptr, FFIType.ptr, FFIType.ptr], returns: FFIType.i32 },
+        fcntl: { args: [FFIType.i32, FFIType.i32, FFIType.i32], returns: FFIType.i32 },
       }).symbols;
     } catch {
       // not this C library
@@ -71,6 +72,22 @@ export function scopedArgv(argv: string[]): string[] {
   return [...selfCommand(SCOPE_SUBCOMMAND), "--", ...argv];
 }
 
+/**
+ * A scopedArgv that hands descriptor `fd` on to the program: Bun marks an inherited descriptor above 3 close-on-exec
+ * when it starts, so the wrapper clears that mark before it becomes the program (bwrap's status report: bubblewrap.ts).
+ * `argv` unchanged when it is not a scopedArgv.
+ */
+export function keepingFd(argv: readonly string[], fd: number): string[] {
+  const at = argv.indexOf(SCOPE_SUBCOMMAND);
+  if (at === -1) return [...argv];
+  return [...argv.slice(0, at + 1), KEEP_FD, String(fd), ...argv.slice(at + 1)];
+}
+
+const KEEP_FD = "--keep-fd";
+const F_GETFD = 1;
+const F_SETFD = 2;
+const FD_CLOEXEC = 1;
+
 /** A NUL-terminated copy of `s`, and the array of pointers execve takes (kept alive by the caller). */
 function cStrings(list: string[]): { bufs: Buffer[]; array: BigUint64Array } {
   const bufs = list.map((s) => Buffer.from(`${s}\0`));
@@ -89,6 +106,11 @@ export function runScoped(args: string[]): number {
     process.stderr.write(`bunker ${SCOPE_SUBCOMMAND}: ${why}; the command was not run\n`);
     return 126;
   };
+  const keep: number[] = [];
+  while (args[0] === KEEP_FD && /^\d+$/.test(args[1] ?? "")) {
+    keep.push(Number(args[1]));
+    args = args.slice(2);
+  }
   const [sep, ...argv] = args;
   if (sep !== "--" || argv.length === 0 || !argv[0]!.startsWith("/")) return fail("usage: -- /ABSOLUTE/PROGRAM ARGS…");
   const libc = process.platform === "linux" ? openLibc() : null;
@@ -99,6 +121,10 @@ export function runScoped(args: string[]): number {
   const fd = Number(libc.syscall(SYS_LANDLOCK_CREATE_RULESET, ptr(attr), attr.byteLength, 0));
   if (fd < 0) return fail(`this kernel's Landlock (ABI ${landlockAbi()}) cannot scope abstract Unix sockets`);
   if (Number(libc.syscall(SYS_LANDLOCK_RESTRICT_SELF, fd, 0, 0)) !== 0) return fail("landlock_restrict_self failed");
+  for (const k of keep) {
+    const flags = libc.fcntl(k, F_GETFD, 0);
+    if (flags < 0 || libc.fcntl(k, F_SETFD, flags & ~FD_CLOEXEC) !== 0) return fail(`descriptor ${k} cannot be handed on`);
+  }
   const env = Object.entries(process.env).flatMap(([k, v]) => (v === undefined ? [] : [`${k}=${v}`]));
   const path = cStrings([argv[0]!]);
   const a = cStrings(argv);

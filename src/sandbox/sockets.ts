@@ -225,7 +225,8 @@ export function isSocket(path: string): boolean {
 /**
  * The socket mask bubblewrap could not mount, when the socket went away between the look and bwrap's start (its
  * folder is read-only in the sandbox, so bwrap cannot make the mount point: "bwrap: Can't create file at …: Read-only
- * file system"), or null. Then nothing of the command ran, and it is run again after a fresh look (run-bash.ts).
+ * file system"), or null. Asked only once bwrap itself said it started nothing (bubblewrap.ts setupFailed: the output
+ * is the command's to write, a forged line included); then it is run again after a fresh look (run-bash.ts).
  * `before`: the spec socketsMasked was given; `masked`: what it made of it.
  */
 export function vanishedSocketMask(output: string, exitCode: number | null, before: SandboxSpec, masked: SandboxSpec): string | null {

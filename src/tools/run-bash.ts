@@ -13,7 +13,7 @@ import { evaluateRun } from "../perms/run/evaluate.ts";
 import { confine, detectSandbox, locateProgram, planSandbox, type SandboxAvailability, type SandboxMode, type SandboxPlan } from "../sandbox/detect.ts";
 import { splitEnv, withGitHardening, withheldNote, withoutUpdateChecks } from "../sandbox/env.ts";
 import { adoptOrphans, endGroup, killAdoptedSince, trackGroup } from "../sandbox/process.ts";
-import { busyOnReadOnlyMount, memoryNote, pathNote, spaceNote, toolchainWriteNote } from "../sandbox/explain.ts";
+import { busyOnReadOnlyMount, memoryNote, pathNote, runsLaterNote, spaceNote, toolchainWriteNote } from "../sandbox/explain.ts";
 import { stateDirMade, stateDirView } from "../sandbox/state-dir.ts";
 import { inheritedFds } from "../sandbox/self-binary.ts";
 import { grantsKey, keptHome } from "../sandbox/kept-home.ts";
@@ -36,6 +36,8 @@ import { loopbackNote, refusalNote, startCommandNet } from "../net/command-net.t
 import { grantedLoopbackTargets, permissionGate } from "../net/gate.ts";
 import { deniedPins, MAX_WALL_PINS, scanDenied } from "../sandbox/denied-files.ts";
 import { socketsMasked, vanishedSocketMask } from "../sandbox/sockets.ts";
+import { setupFailed, STATUS_FD, withSetupStatus } from "../sandbox/bubblewrap.ts";
+import { incompleteLine, onWalk } from "../sandbox/bounded.ts";
 import { ownCopiesForCommand, ownCopiesNote, ownCopiesLine } from "../sandbox/shared-inodes.ts";
 import { enclosingGitDirs, grantedReadPaths, hostView, linkedGitDirs, SESSION_TMP, standInPaths, type SandboxSpec } from "../sandbox/spec.ts";
 import { sessionTmpFolder, sessionTmpLimit, watchSessionTmp } from "../sandbox/session-tmp.ts";
@@ -218,7 +220,12 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
         throw new ToolError(`not run: ${v.refused}`);
       };
       let view = masked();
-      let argv = confine(p, view.spec, net ? net.wrap([shell, "-c", command]) : [shell, "-c", command], tmp ?? "");
+      // Under bwrap, with its status report: whether it set the sandbox up is read from bwrap, never from the command's output.
+      const confined = () => {
+        const a = confine(p, view.spec, net ? net.wrap([shell, "-c", command]) : [shell, "-c", command], tmp ?? "");
+        return p.confined && p.kind === "bubblewrap" ? withSetupStatus(a, p.program) ?? a : a;
+      };
+      let argv = confined();
       // Under --allow-write=.git: the reflogs as they are, to judge the lines the command adds (git-reflogs.ts).
       const logs = spec.grantedGit?.history?.length ? reflogsBefore(spec.grantedGit.history.map((h) => h.gitDir)) : null;
       // bubblewrap mounts an empty read-only .bunker and .git where there were none: take the empty mount points away after.
@@ -244,10 +251,12 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
         opts.beforeStart?.();
         let result = await start();
         // A socket masked above that went away before bwrap started (another program's, under a wide read grant):
-        // bwrap could not mount over it and nothing ran. Looked at again, and run once more.
-        if (p.confined && p.kind === "bubblewrap" && vanishedSocketMask(result.output, result.exitCode, spec, view.spec)) {
+        // bwrap could not mount over it and nothing ran. Looked at again, and run once more. Only when bwrap itself
+        // says it started nothing: the command's output can say anything (reviewer's R12-04: a forged line ran it twice).
+        if (p.confined && p.kind === "bubblewrap" && result.setupStatus !== undefined && !result.interrupted && result.timedOutAfterMs === null
+          && setupFailed(result.setupStatus, result.exitCode) && vanishedSocketMask(result.output, result.exitCode, spec, view.spec)) {
           view = masked();
-          argv = confine(p, view.spec, net ? net.wrap([shell, "-c", command]) : [shell, "-c", command], tmp ?? "");
+          argv = confined();
           result = await start();
         }
         unwatch();
@@ -279,7 +288,7 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
         const notes = [
           net && refusalNote(net.refusals()),
           net && p.confined && p.kind === "bubblewrap" && result.exitCode !== 0 ? loopbackNote(command, result.output, tunnels) : null,
-          p.confined ? sandboxNote(result, view.spec) : null,
+          p.confined ? sandboxNote(result, view.spec, command) : null,
           spec.repositories ? unwalkedNote(spec.repositories.gaps) : null,
           // A login the command lacked because the person's credentials were withheld: which, and the flag.
           result.exitCode !== 0 ? withheldNote(result.output, withheld, personEnv) : null,
@@ -379,7 +388,9 @@ export function commandSandboxSpec(command: string, root: string, opts: RunBashO
   const denied = wall ? deniedWriteMounts(grants.deny.write, roots, wall.readOnly) : null;
   if (denied && "refused" in denied) throw new ToolError(`not run: ${denied.refused}`);
   // Under --allow-write=.git: history writable, what git obeys (config, hooks, info, commondir) not, nor the .git file that names the git directory.
-  const gitGrant = wall && opts.gitWritable ? grantedGit([...topGit, ...gitDirs], roots) : undefined;
+  const granting = wall && opts.gitWritable ? grantedGit([...topGit, ...gitDirs], roots) : undefined;
+  if (granting && "refusal" in granting) throw new ToolError(`not run: ${granting.refusal}`);
+  const gitGrant = granting;
   // Its refs, to see after it what it committed (git-history.ts): a repository's work tree is the folder holding its .git; a linked one's, the workspace.
   if (gitGrant) gitGrant.history = oneLook(() => [...[...topGit].map((g) => ({ g, worktree: dirname(g) })), ...gitDirs.map((g) => ({ g, worktree: root }))].flatMap(({ g, worktree }) => {
     const before = lstatKind(g) === "other" ? historyBefore(g, worktree) : null;
@@ -387,7 +398,10 @@ export function commandSandboxSpec(command: string, root: string, opts: RunBashO
   }).concat(
     // The workspace repository's linked worktrees elsewhere (the others, when the workspace is one): each one's index is
     // in .git/worktrees/NAME, which the command can write (red team 11's F11).
-    [...(topGit.has(join(root, ".git")) ? [join(root, ".git")] : gitDirs.length === 2 ? [gitDirs[1]!] : [])].flatMap((g) => linkedWorktrees(g)).filter((l) => l.worktree !== root && !gitDirs.includes(l.gitDir)).flatMap(({ gitDir, worktree }) => {
+    // All of them, or the command is not run (bounded.ts: reviewer's R12-11, the rest had been skipped without a word).
+    [...(topGit.has(join(root, ".git")) ? [join(root, ".git")] : gitDirs.length === 2 ? [gitDirs[1]!] : [])].flatMap((g) => onWalk(linkedWorktrees(g), (all) => all, (_, bound) => {
+      throw new ToolError(`not run: ${incompleteLine(`linked worktrees of ${shellQuote(relative(root, g) || g)}`, bound, "under --allow-write=.git bunker checks each one's index after every command, so it runs none here. Remove the worktrees no longer needed (git worktree remove, git worktree prune), or run bunker without --allow-write=.git")}`);
+    })).filter((l) => l.worktree !== root && !gitDirs.includes(l.gitDir)).flatMap(({ gitDir, worktree }) => {
       const before = historyBefore(gitDir, worktree);
       return before ? [{ ...before, worktree, linked: { shown: relative(root, worktree) || ".", judgedIn: root } }] : [];
     }),
@@ -500,6 +514,8 @@ export interface ProcessResult {
   spawnError?: string;
   /** bunker stopped it, and why (the session's /tmp past its limit): its status line. */
   stoppedBecause?: string;
+  /** What bwrap wrote on its status descriptor (STATUS_FD), when it was asked to (withSetupStatus). */
+  setupStatus?: string;
 }
 
 interface RunOptions {
@@ -520,11 +536,14 @@ export function runProcess(argv: string[], o: RunOptions): Promise<ProcessResult
     const tail = new LiveTail(o.ui);
 
     const adoptedBefore = adoptOrphans();
+    const inherited = inheritedFds(argv);
+    // bwrap's status report, when it was asked for one (bubblewrap.ts withSetupStatus).
+    const reported = argv.some((a, i) => a === "--json-status-fd" && argv[i + 1] === String(STATUS_FD));
     const child = spawn(argv[0]!, argv.slice(1), {
       cwd: o.cwd,
       env: o.env,
       // bunker's binary, where bwrap binds it for the checker and the forwarder (self-binary.ts).
-      stdio: ["ignore", "pipe", "pipe", ...inheritedFds(argv)],
+      stdio: reported ? ["ignore", "pipe", "pipe", inherited[0] ?? "ignore", "pipe"] : ["ignore", "pipe", "pipe", ...inherited],
       detached: true, // setsid: its own process group, which we kill as a whole
     });
     const pgid = child.pid;
@@ -535,7 +554,12 @@ export function runProcess(argv: string[], o: RunOptions): Promise<ProcessResult
     let drainTimer: ReturnType<typeof setTimeout> | undefined;
     let sweep: ReturnType<typeof setInterval> | undefined;
     let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
-    let openStreams = 2;
+    let openStreams = reported ? 3 : 2;
+    let setupStatus = "";
+    const statusPipe = reported ? (child.stdio[STATUS_FD] as import("node:stream").Readable | null) : null;
+    statusPipe?.on("data", (chunk: Buffer) => {
+      if (setupStatus.length < 4096) setupStatus += chunk.toString("utf8");
+    });
     let settled = false;
 
     const killGroup = (sig: NodeJS.Signals) => {
@@ -586,6 +610,7 @@ export function runProcess(argv: string[], o: RunOptions): Promise<ProcessResult
         interrupted,
         output: out.render(),
         spawnError,
+        ...(reported ? { setupStatus } : {}),
       });
     };
     const streamClosed = () => {
@@ -593,6 +618,7 @@ export function runProcess(argv: string[], o: RunOptions): Promise<ProcessResult
     };
     child.stdout!.on("close", streamClosed);
     child.stderr!.on("close", streamClosed);
+    statusPipe?.on("close", streamClosed);
     child.on("error", (err) => {
       exit = { code: null, signal: null };
       finish(err.message);
@@ -608,6 +634,7 @@ export function runProcess(argv: string[], o: RunOptions): Promise<ProcessResult
       drainTimer = setTimeout(() => {
         child.stdout!.destroy();
         child.stderr!.destroy();
+        statusPipe?.destroy();
         finish();
       }, o.killGraceMs + 500);
     });
@@ -667,9 +694,11 @@ function formatSeconds(ms: number): string {
  * When a confined command failed in a way the sandbox causes, say so, so the
  * model asks the person instead of retrying.
  */
-export function sandboxNote(r: ProcessResult, spec: SandboxSpec): string | null {
-  if (r.exitCode === 0 && !r.signal) return null;
+export function sandboxNote(r: ProcessResult, spec: SandboxSpec, command = ""): string | null {
   const out = r.output;
+  // Files the person's tools run later, named with why (a loop whose last step succeeded still failed on them).
+  const later = spec.workspaceReadOnly || spec.writesDenied || spec.workspaceLinkedAs ? null : runsLaterNote(out, spec, command);
+  if (r.exitCode === 0 && !r.signal) return later ? `note: ${later}` : null;
   const notes: string[] = [];
   // A file mounted read-only (a hook, .envrc, a venv's pip) cannot be removed or renamed over either: its mount point is busy.
   const erofs = /Read-only file system|EROFS/.test(out) || busyOnReadOnlyMount(out, spec);
@@ -691,6 +720,8 @@ export function sandboxNote(r: ProcessResult, spec: SandboxSpec): string | null 
     );
   } else if (toolchain) {
     notes.push(toolchain);
+  } else if (later) {
+    notes.push(later);
   } else if (erofs && !spec.gitWritable && namesTopGit(out, spec.root)) {
     // git failing on the read-only .git: the grant that lets commands write history and nothing git obeys.
     notes.push(

@@ -190,6 +190,29 @@ describe.skipIf(!usable)("a deny-read rule and a long git history (reviewer's R1
     expect(toolResults(again.requests[1])[0]!.content).toContain("subject:c");
   }, 90_000);
 
+  test("headless runs in a row that each end while the walk runs start one walk that outlives them, not one each (reviewer's R12-27)", async () => {
+    const { root, env, home } = longHistory("http://127.0.0.1:9", { secret: false, commits: 200 });
+    // A git whose history walk takes 6 s (a long history), on PATH before the system's; each walk says who started it.
+    const bin = join(home, "..", "bin");
+    const walks = join(home, "..", "walks.txt");
+    mkdirSync(bin);
+    writeFileSync(join(bin, "git"), `#!/bin/sh\ncase " $* " in *" log "*--all*) tr '\\0' ' ' < /proc/$PPID/cmdline >> ${walks}; echo >> ${walks}; sleep 6;; esac\nexec ${Bun.which("git")} "$@"\n`, { mode: 0o755 });
+    for (let i = 0; i < 3; i++) {
+      const fake = runs.start([reply([toolUse("run_bash", { command: "true" })]), reply("Done.")]);
+      const r = await runHeadless(root, { ...env, ANTHROPIC_BASE_URL: fake.url, PATH: `${bin}:${process.env.PATH}`, BUNKER_GIT_HISTORY_WAIT_MS: "0" }, ["-p", "go", "--allow-run", "--no-prompt"]);
+      expect(r.code).toBe(0);
+    }
+    // The first run's walk keeps the answer; the next two found it running and started none.
+    const until = Date.now() + 30_000;
+    while (cacheFiles(home).length === 0 && Date.now() < until) await Bun.sleep(100);
+    expect(cacheFiles(home)).toHaveLength(1);
+    const detached = readFileSync(walks, "utf8").split("\n").filter((l) => l.includes("__history-walk"));
+    expect(detached).toHaveLength(1);
+    // And it let go of its lock: a later run that ends mid-walk may start one again.
+    while (readdirSync(join(home, ".local/state/bunker/git-history-walks")).length > 0 && Date.now() < until) await Bun.sleep(100);
+    expect(readdirSync(join(home, ".local/state/bunker/git-history-walks"))).toEqual([]);
+  }, 90_000);
+
   test("a first command that waits for the walk is said while it waits, then runs with git", async () => {
     const fake = runs.start([reply([toolUse("run_bash", { command: "git log -1 --format=subject:%s" })]), reply("Done.")]);
     const { root, env, home } = longHistory(fake.url, { secret: false, commits: 200 });

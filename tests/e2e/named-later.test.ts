@@ -547,6 +547,40 @@ describe.skipIf(!usable || systemPython === null)("red team 11's F18: what a hoo
   });
 });
 
+describe.skipIf(!usable)("reviewer's R12-23: app code a hook's script imports is read-only, and the model is told why (real bubblewrap)", () => {
+  test("a write loop over src/ names each refused file with the hook that imports it and the way to change it, even when its last step succeeds; no --allow-write hint", async () => {
+    const { root, home, env } = runs.workspace("bunker-named-why-", "");
+    const LOOP = "for f in src/config.js src/db.js src/unrelated.js; do printf '// formatted\\n' >> $f && echo \"wrote $f\" || echo \"REFUSED $f\"; done";
+    const fake = runs.start([reply([toolUse("run_bash", { command: LOOP }), toolUse("run_bash", { command: "sed -i 's/8080/9090/' src/config.js" })]), reply("Done.")]);
+    mkdirSync(join(root, ".husky"));
+    mkdirSync(join(root, "scripts"));
+    mkdirSync(join(root, "src"));
+    writeFileSync(join(root, ".husky/pre-commit"), "#!/bin/sh\nnode scripts/check-config.js\n");
+    chmodSync(join(root, ".husky/pre-commit"), 0o755);
+    writeFileSync(join(root, "scripts/check-config.js"), "const cfg = require('../src/config.js');\nif (!cfg.port) process.exit(1);\n");
+    writeFileSync(join(root, "src/config.js"), "const db = require('./db.js');\nmodule.exports = { port: 8080, db };\n");
+    writeFileSync(join(root, "src/db.js"), "module.exports = { url: 'x' };\n");
+    writeFileSync(join(root, "src/unrelated.js"), "module.exports = 1;\n");
+    committedRepo(root, home, ".husky");
+
+    const r = await runBunker(FLAGS, { cwd: root, env: { ...env, ANTHROPIC_BASE_URL: fake.url } });
+    expect(r.code).toBe(0);
+    const [loop, sed] = toolResults(fake.requests[1]);
+    // The loop's last step (src/unrelated.js) succeeds: exit 0, and still the note.
+    expect(loop!.content).toStartWith("exit code 0");
+    expect(loop!.content).toContain("REFUSED src/config.js");
+    expect(loop!.content).toContain("wrote src/unrelated.js");
+    expect(loop!.content).toContain("The sandbox blocked a write: it keeps these files read-only to commands because the person's own tools run them later on this machine, outside the sandbox: src/config.js (is imported by scripts/check-config.js");
+    expect(loop!.content).toContain("src/db.js (is imported by src/config.js");
+    expect(loop!.content).not.toContain("src/unrelated.js (");
+    expect(loop!.content).toContain("No --allow-write flag makes them writable to commands. Change them with the file tools");
+    expect(loop!.content).not.toContain("--allow-write=PATH");
+    // sed -i's rename over the read-only file (busy or read-only): the same note, for the one file.
+    expect(sed!.content).toContain("The sandbox blocked a write: it keeps this file read-only to commands because the person's own tools run it later on this machine, outside the sandbox: src/config.js (is imported by scripts/check-config.js");
+    expect(readFileSync(join(root, "src/config.js"), "utf8")).toContain("8080");
+  });
+});
+
 describe.skipIf(!usable)("red team 11's F09: a folder a hook runs every file of (real bubblewrap)", () => {
   test("`for f in scripts/hooks.d/*; do \"$f\"; done` and `run-parts .githooks.d`: those folders are read-only, one not there yet that a command makes is set aside, write_file asks, a folder looped over as data stays writable, and the next commit runs nothing planted", async () => {
     const { base, root, home, env } = runs.workspace("bunker-named-folders-", "");

@@ -241,9 +241,9 @@ describe("rules files: malformed files are refused with path, line and entry", (
 });
 
 describe("a workspace's own rules in the user's file (reviewer's R12-20)", () => {
-  const parse = (file: string, root: string, home: string) => {
+  const parse = (file: string, root: string, home: string, pwd?: string) => {
     const grants = emptyGrants();
-    parseRulesFile(file, readFileSync(file, "utf8"), root, grants, "user", { HOME: home });
+    parseRulesFile(file, readFileSync(file, "utf8"), root, grants, "user", { HOME: home, ...(pwd ? { PWD: pwd } : {}) });
     return grants.allow.run.patterns;
   };
   test("the key written as the workspace's path is found as written; a key through a link is read only when none is", () => {
@@ -254,7 +254,14 @@ describe("a workspace's own rules in the user's file (reviewer's R12-20)", () =>
     const file = join(base, "settings.json");
     const write = (workspaces: Record<string, string[]>) =>
       writeFileSync(file, JSON.stringify({ workspaces: Object.fromEntries(Object.entries(workspaces).map(([k, allow]) => [k, { allow: allow.map((a) => `run:${a}`) }])) }));
+    // Typed as the name the person reached it by ($PWD).
     write({ [join(base, "link")]: ["make *"] });
+    expect(parse(file, root, base, join(base, "link"))).toEqual(["make *"]);
+    // A link of another name, not the one the person is in: not looked at (it would cost a stat per saved workspace).
+    expect(parse(file, root, base)).toEqual([]);
+    // Through a linked parent, ending in the workspace's own name: found.
+    symlinkSync(base, join(base, "up"));
+    write({ [join(base, "up", "ws")]: ["make *"] });
     expect(parse(file, root, base)).toEqual(["make *"]);
     write({ [root]: ["rm -rf build"], [join(base, "link")]: ["make *"], [join(base, "gone")]: ["ls *"] });
     expect(parse(file, root, base)).toEqual(["rm -rf build"]);
@@ -268,7 +275,33 @@ describe("a workspace's own rules in the user's file (reviewer's R12-20)", () =>
     symlinkSync(join(base, "b"), join(base, "a"));
     symlinkSync(join(base, "a"), join(base, "b"));
     const file = join(base, "settings.json");
-    writeFileSync(file, JSON.stringify({ workspaces: { [join(base, "a", "x")]: { allow: ["run:ls *"] } } }));
+    writeFileSync(file, JSON.stringify({ workspaces: { [join(base, "a", "ws")]: { allow: ["run:ls *"] } } }));
     expect(parse(file, root, base)).toEqual([]);
+  });
+});
+
+// Reviewer's R12-20 (issue 17): a workspace with no saved key (every new project) stat'ed every saved key before the
+// first request. Measured: the file-system calls that name a saved workspace's folder while the file is read.
+describe.skipIf(!Bun.which("strace"))("a new project and many saved workspaces", () => {
+  test("no saved workspace's path is looked at on disk", () => {
+    const base = tempDir("bunker-rules-many-");
+    const root = join(base, "new-project");
+    mkdirSync(root);
+    const file = join(base, "settings.json");
+    const saved = join(base, "code");
+    writeFileSync(file, JSON.stringify({ workspaces: Object.fromEntries(Array.from({ length: 200 }, (_, i) => [join(saved, `group${i % 7}`, `project-${i}`, "app"), { allow: ["run:make test *"] }])) }));
+    const script = join(base, "parse.ts");
+    writeFileSync(script, `import { parseRulesFile } from ${JSON.stringify(join(import.meta.dir, "../../../src/perms/rules-file.ts"))};
+import { emptyGrants } from ${JSON.stringify(join(import.meta.dir, "../../../src/perms/policy.ts"))};
+import { readFileSync } from "node:fs";
+const g = emptyGrants();
+parseRulesFile(${JSON.stringify(file)}, readFileSync(${JSON.stringify(file)}, "utf8"), ${JSON.stringify(root)}, g, "user", { HOME: ${JSON.stringify(base)}, PWD: ${JSON.stringify(root)} });
+console.log(g.allow.run.patterns.length);
+`);
+    const trace = join(base, "trace");
+    const r = Bun.spawnSync(["strace", "-f", "-qq", "-e", "trace=%file", "-o", trace, process.execPath, script], { stdout: "pipe", stderr: "pipe" });
+    expect(r.stdout.toString().trim()).toBe("0");
+    const calls = readFileSync(trace, "utf8").split("\n").filter((l) => l.includes(saved));
+    expect(calls).toEqual([]);
   });
 });

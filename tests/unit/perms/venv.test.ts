@@ -4,7 +4,7 @@
 import { expect, test } from "bun:test";
 import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { CONDA_ACTIVATE_WHY, isPythonEnv, pthImports, VENV_CFG_WHY, VENV_PTH_WHY, VENV_TOOL_WHY, venvMatcher, venvNewIsFine } from "../../../src/perms/venv.ts";
+import { CONDA_ACTIVATE_WHY, ENV_CONFIG_WHY, isPythonEnv, pthImports, VENV_CFG_WHY, VENV_PTH_WHY, VENV_TOOL_WHY, venvMatcher, venvNewIsFine } from "../../../src/perms/venv.ts";
 import { tempDir } from "../../support/context.ts";
 
 function venv(): string {
@@ -66,6 +66,9 @@ test("red team 8 F3: pyvenv.cfg (beside bin/ or in it, where python looks first)
   const m = venvMatcher("/nonexistent");
   expect(m(join(root, ".venv/pyvenv.cfg"))).toBe(VENV_CFG_WHY);
   expect(m(join(root, ".venv/bin/pyvenv.cfg"))).toBe(VENV_CFG_WHY);
+  // The environment's own pip config (red team 13's F01); a pip.conf in a plain folder is no environment's.
+  expect(m(join(root, ".venv/pip.conf"))).toBe(ENV_CONFIG_WHY);
+  expect(m(join(root, "pip.conf"))).toBeNull();
   for (const f of ["_distutils_hack/__init__.py", "_distutils_hack/override.py", "_virtualenv.py", "__pycache__/_virtualenv.cpython-311.pyc", "a/__init__.py", "d.cpython-311-x86_64-linux-gnu.so", "sitecustomize/__init__.py", "__pycache__/sitecustomize.cpython-311.pyc"]) {
     expect({ f, why: m(join(sp, f)) }).toEqual({ f, why: VENV_PTH_WHY });
   }

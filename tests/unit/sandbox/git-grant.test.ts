@@ -3,9 +3,16 @@
 import { expect, test } from "bun:test";
 import { existsSync, mkdirSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { grantedGit, grantedGitAfter } from "../../../src/sandbox/git-grant.ts";
+import { grantedGit, grantedGitAfter, type GrantedGit } from "../../../src/sandbox/git-grant.ts";
 import { sandboxMounts, shownAs } from "../../../src/sandbox/spec.ts";
 import { tempDir } from "../../support/context.ts";
+
+/** grantedGit's answer where it is not refused (few git directories). */
+function granted(gitDirs: string[], within: string[]): GrantedGit {
+  const g = grantedGit(gitDirs, within);
+  if ("refusal" in g) throw new Error(g.refusal);
+  return g;
+}
 
 function repo(): { root: string; git: string } {
   const root = tempDir("bunker-git-grant-");
@@ -19,7 +26,7 @@ function repo(): { root: string; git: string } {
 
 test("config, info, commondir and hooks stay read-only, in submodules' git directories too, and a linked worktree's git directory whole (red team 12's F15); history is writable", () => {
   const { root, git } = repo();
-  const g = grantedGit([git], [root]);
+  const g = granted([git], [root]);
   expect(g.gitDirs).toEqual([git]);
   expect(g.readOnly.sort()).toEqual(
     [join(git, "config"), join(git, "info"), join(root, "githooks"), join(git, "worktrees/w"), join(git, "modules/libs/a/config"), join(git, "modules/libs/a/hooks")].sort(),
@@ -42,7 +49,7 @@ test("config, info, commondir and hooks stay read-only, in submodules' git direc
 
 test("after: a commondir or config.worktree the command created, and a hooks link it re-aimed, are set aside", () => {
   const { root, git } = repo();
-  const g = grantedGit([git], [root]);
+  const g = granted([git], [root]);
   expect(grantedGitAfter(root, g)).toEqual([]);
   writeFileSync(join(git, "commondir"), "../../evil\n");
   unlinkSync(join(git, "hooks"));

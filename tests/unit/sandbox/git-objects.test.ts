@@ -192,3 +192,36 @@ test("a loose object is what its name says only when its inflated bytes hash to 
   expect(looseObjectIsWhatItsNameSays(loosePath(gitDir, hookId), hookId)).toBe(true);
   expect(looseObjectIsWhatItsNameSays(loosePath(gitDir, hookId), `${hookId.slice(0, -1)}0`)).toBe(hookId.endsWith("0"));
 });
+
+// Reviewer's R12-17: Ctrl+C while bunker verified a pack set it aside, and after a `git gc` that pack is the whole
+// history (the person's git log: "fatal: bad object HEAD"). An interrupted check is not a failed one.
+test("a pack whose check is interrupted stays where it is, said unverified, and is checked again after the next command", async () => {
+  const { root, gitDir, before, pack } = bigPack();
+  const stop = new AbortController();
+  const lines = await objectsAfter(before, root, { signal: stop.signal, progress: () => setTimeout(() => stop.abort(), 30) });
+  expect(lines).toHaveLength(1);
+  expect(lines[0]).toMatch(/^bunker left \.git\/objects\/pack\/pack-[0-9a-f]+\.pack, which the command wrote, where it is, NOT VERIFIED: its check \(git verify-pack\) was interrupted/);
+  expect(existsSync(pack)).toBe(true);
+  expect(out(root, "log", "-1", "--format=%s")).toBe("noise");
+  // The next command changes nothing: the pack is checked again then, verifies, and stays with nothing said.
+  const [next] = objectStoresBefore([gitDir]);
+  expect(await objectsAfter(next!, root)).toEqual([]);
+  expect(existsSync(pack)).toBe(true);
+}, 60_000);
+
+test("an interrupted check of a pack that does not verify: left, then set aside after the next command", async () => {
+  const { root, gitDir, before, pack } = bigPack();
+  const bytes = readFileSync(pack);
+  bytes[bytes.length - 25] = bytes[bytes.length - 25]! ^ 0xff;
+  chmodSync(pack, 0o644);
+  writeFileSync(pack, bytes);
+  const stop = new AbortController();
+  const lines = await objectsAfter(before, root, { signal: stop.signal, progress: () => setTimeout(() => stop.abort(), 30) });
+  expect(lines[0]).toContain("NOT VERIFIED: its check (git verify-pack) was interrupted");
+  expect(existsSync(pack)).toBe(true);
+  const [next] = objectStoresBefore([gitDir]);
+  const again = await objectsAfter(next!, root);
+  expect(again.filter((l) => l.includes("does not verify (git verify-pack)"))).toHaveLength(2);
+  expect(existsSync(pack)).toBe(false);
+  expect(existsSync(`${pack}.bunker-set-aside`)).toBe(true);
+}, 60_000);

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { parseMcpServers } from "../../../src/mcp/config.ts";
 import { launchStdio } from "../../../src/mcp/sandbox.ts";
 import { detectSandbox, planSandbox } from "../../../src/sandbox/detect.ts";
-import { ABSTRACT_SCOPE_ABI, abstractSocketsNotice, canScopeAbstractSockets, runScoped, scopedArgv } from "../../../src/sandbox/landlock.ts";
+import { ABSTRACT_SCOPE_ABI, abstractSocketsNotice, canScopeAbstractSockets, keepingFd, runScoped, scopedArgv } from "../../../src/sandbox/landlock.ts";
 import { runAllowed } from "../../support/confined.ts";
 import { unseenDir } from "../../support/context.ts";
 
@@ -104,4 +104,13 @@ describe("the wrapper", () => {
     expect(abstractSocketsNotice(0)).toContain("(no Landlock; 6 is needed, Linux 6.12)");
   });
 
+});
+
+describe("keepingFd", () => {
+  test("asks the wrapper to hand a descriptor on, and leaves other command lines alone", () => {
+    const argv = scopedArgv(["/usr/bin/bwrap", "--", "sh"]);
+    const kept = keepingFd(argv, 4);
+    expect(kept.slice(kept.indexOf("__scope-abstract"), kept.indexOf("__scope-abstract") + 4)).toEqual(["__scope-abstract", "--keep-fd", "4", "--"]);
+    expect(keepingFd(["/usr/bin/bwrap", "--", "sh"], 4)).toEqual(["/usr/bin/bwrap", "--", "sh"]);
+  });
 });

@@ -93,6 +93,20 @@ describe.skipIf(!usable)("what a command plants in the person's virtual environm
   const shim = (mark: string) => `import sys, posix\nposix.close(posix.open(${JSON.stringify(mark)}, posix.O_WRONLY | posix.O_CREAT, 0o644))\nreal = posix.readlink("/proc/self/exe").rsplit("/bin/", 1)[0] + "/lib/${version}"\nsys.path[:] = [real, real + "/lib-dynload"] + [p for p in sys.path if "/.cache/py/" not in p]\ndel sys.modules["encodings"]\nimport encodings\n`;
   const plantStdlib = (pyvenv: string) => `mkdir -p .cache/py/lib/${version}/encodings && : > .cache/py/lib/${version}/os.py && printf '%s' '${shim(MARK)}' > .cache/py/lib/${version}/encodings/__init__.py && printf 'home = %s/.cache/py/bin\n' "$PWD" > ${pyvenv}`;
 
+  test("red team 13's F01: a pip.conf made in the environment (pip's site config: find-links, index-url) is set aside; the person's own is read-only", async () => {
+    const plant = "printf '[global]\\nfind-links = /tmp/wheels\\n' > .venv/pip.conf && echo planted";
+    const root = workspace(personVenv);
+    const out = await sandboxed(root, plant);
+    expect(out).toContain("bunker set aside .venv/pip.conf, which the command created (pip (or conda) obeys it at every install in this environment");
+    expect(existsSync(join(root, ".venv/pip.conf"))).toBe(false);
+    // The person's own: the command cannot change it.
+    const own = workspace(personVenv);
+    writeFileSync(join(own, ".venv/pip.conf"), "[global]\ntimeout = 60\n");
+    const tried = await sandboxed(own, "printf '[global]\\nindex-url = http://evil.example/simple\\n' > .venv/pip.conf; cat .venv/pip.conf");
+    expect(tried).toContain("timeout = 60");
+    expect(readFileSync(join(own, ".venv/pip.conf"), "utf8")).toBe("[global]\ntimeout = 60\n");
+  });
+
   test("red team 8 F3: pyvenv.cfg is read-only (its home would move the standard library into the workspace), and one made in bin/ is set aside", async () => {
     const control = workspace(personVenv);
     expect(sh(control, plantStdlib(".venv/pyvenv.cfg")).exitCode).toBe(0);
