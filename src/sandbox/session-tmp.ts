@@ -13,7 +13,11 @@
 // /var/tmp held together: a quarter of this machine's memory) is stopped, its
 // result saying why and what to remove. No unprivileged file system keeps a
 // size across sandboxes, so the command gets no ENOSPC of its own: it is
-// stopped, bunker goes on, and the next command may clear the folder.
+// stopped, bunker goes on, and the next command may clear the folder. A bound
+// by looking, not a wall: a command may write what the disk takes in half a
+// second past the limit before it is stopped, and while the folder is over it
+// one that adds to it is stopped within a tenth of a second (a command shorter
+// than that is seen only by the look after it).
 //
 // Why sharing it keeps every guarantee: nothing a command starts outlives it
 // (the sandbox's processes die with it: its own PID namespace, killed with its
@@ -63,6 +67,7 @@ export function clearSessionTmps(): boolean {
       // Gone already: nothing held.
     }
     rmSync(dir, { recursive: true, force: true });
+    lastSeen.delete(dir);
   }
   folders.clear();
   return held;
@@ -89,31 +94,47 @@ async function diskUse(du: string, dir: string): Promise<number | null> {
   }
 }
 
+/** What each session folder held at bunker's last look (a look while a command ran). */
+const lastSeen = new Map<string, number>();
+
 /**
- * Watch the session folder while a command runs (call it before the command starts): `over(bytes)` is called once
- * it holds more than `limit` and more than it did at the start (a command that starts over the limit may still
- * remove files). Measured about twice a second, less often when measuring is slow (a folder of many files).
- * Returns the stop.
+ * Watch the session folder while a command runs: `over(bytes)` is called once it holds more than `limit` and more
+ * than at the look before (a command that starts over the limit may still remove files; the first look of a
+ * command compares with the last one before it). Measured about twice a second, less often when measuring is slow
+ * (a folder of many files), ten times a second while it is over the limit; nothing is measured before the command
+ * starts, and once more after it ends (a command too short for a look). Returns the stop, which waits for that
+ * last look only while the folder is over the limit.
  */
-export async function watchSessionTmp(dir: string, limit: number, over: (bytes: number) => void): Promise<() => void> {
+export function watchSessionTmp(dir: string, limit: number, over: (bytes: number) => void): () => Promise<void> {
   const du = hostProgram("du");
-  const start = du ? await diskUse(du, dir) : null;
-  if (!du || start === null) return () => {};
+  if (!du) return () => Promise.resolve();
   let stopped = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
+  const full = () => (lastSeen.get(dir) ?? 0) > limit;
   const look = async () => {
     const began = Date.now();
     const bytes = await diskUse(du, dir);
     if (stopped) return;
-    if (bytes !== null && bytes > limit && bytes > start) {
-      stopped = true;
-      return over(bytes);
+    if (bytes !== null) {
+      const before = lastSeen.get(dir) ?? 0;
+      lastSeen.set(dir, bytes);
+      if (bytes > limit && bytes > before) {
+        stopped = true;
+        return over(bytes);
+      }
     }
-    timer = setTimeout(look, Math.max(500, (Date.now() - began) * 10));
+    timer = setTimeout(look, Math.max(full() ? 100 : 500, (Date.now() - began) * 10));
   };
-  timer = setTimeout(look, 500);
+  timer = setTimeout(look, full() ? 0 : 500);
+  let ended: Promise<void> | undefined;
   return () => {
     stopped = true;
     clearTimeout(timer);
+    // The look after it: waited for only while the folder is over the limit (then the next command's first look
+    // compares with what this one left, not with what it held when it was stopped).
+    ended ??= diskUse(du, dir).then((bytes) => {
+      if (bytes !== null && folders.has(dir)) lastSeen.set(dir, bytes);
+    });
+    return full() ? ended : Promise.resolve();
   };
 }

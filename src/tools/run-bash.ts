@@ -236,7 +236,7 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
       const tmpFull = new AbortController();
       let tmpOver: number | null = null;
       const tmpLimit = sessionTmpLimit();
-      const unwatch = spec.sessionTmp && !spec.sessionTmp.readOnly ? await watchSessionTmp(spec.sessionTmp.dir, tmpLimit, (bytes) => ((tmpOver = bytes), tmpFull.abort())) : () => {};
+      const unwatch = spec.sessionTmp && !spec.sessionTmp.readOnly ? watchSessionTmp(spec.sessionTmp.dir, tmpLimit, (bytes) => ((tmpOver = bytes), tmpFull.abort())) : () => Promise.resolve();
       try {
         const start = () => runProcess(argv, {
           cwd: ctx.root,
@@ -259,7 +259,7 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
           argv = confined();
           result = await start();
         }
-        unwatch();
+        await unwatch();
         if (tmpOver !== null && !ctx.signal.aborted) result = { ...result, interrupted: false, stoppedBecause: tmpFullStatus(tmpOver, tmpLimit) };
         for (const d of standIns) removeIfEmptyDir(d);
         // What the command planted for the person's own tools to run later, outside the sandbox: one walk finds
@@ -299,7 +299,7 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
         ].filter((n) => n);
         return formatResult(result, notes.length > 0 ? notes.join("\n") : null);
       } finally {
-        unwatch();
+        void unwatch();
         ctx.signal.removeEventListener("abort", endWithTurn);
         ended.abort("the command ended");
         await net?.close();

@@ -49,25 +49,29 @@ describe.skipIf(!usable)("one /tmp for a session's commands", () => {
 });
 
 describe.skipIf(!usable)("the session's /tmp has a size limit (on disk, so watched: session-tmp.ts)", () => {
-  test("a command that makes /tmp grow past the limit is stopped with a status that says so; bunker goes on, a command that removes files there runs, and one that stays under the limit after it works", async () => {
+  test("a command that makes /tmp grow past the limit is stopped with a status that says so; bunker goes on; while it is over, a command that adds to it is stopped, one that removes files there runs, and one that stays under the limit after it works", async () => {
     fake = runs.start([]);
     const { root, env } = runs.workspace("bunker-session-tmp-", fake.url);
     fake.push(
       reply([
         // 1 MB every 50 ms: 100 MB in about 5 s, against a limit of 20 MB.
         run("for i in $(seq 1 100); do head -c 1048576 /dev/zero > /tmp/f$i; sleep 0.05; done; echo finished"),
-        run("ls /tmp | wc -l; rm -f /tmp/f*; echo cleaned"),
+        // Over the limit still: a command that adds to it is stopped at its first look.
+        run("head -c 1048576 /dev/zero > /tmp/more; sleep 2; echo added"),
+        run("ls /tmp | wc -l; rm -f /tmp/f* /tmp/more; echo cleaned"),
         run("head -c 5000000 /dev/zero > /tmp/small && echo ok"),
       ]),
       reply("Done."),
     );
     const r = await runHeadless(root, { ...env, BUNKER_SESSION_TMP_MB: "20" }, ["-p", "go", "--allow-run", "--no-prompt"]);
     expect(r.code).toBe(0);
-    const [filled, cleaned, small] = toolResults(fake.requests[1]);
+    const [filled, more, cleaned, small] = toolResults(fake.requests[1]);
     expect(filled!.is_error).toBe(true);
     expect(filled!.content).toMatch(/^stopped by bunker: the session's \/tmp and \/var\/tmp grew to \d+ MB, past their limit of 20 MB, so the command and its children were stopped\./);
     expect(filled!.content).toContain("remove what is not needed (rm -rf /tmp/NAME)");
     expect(filled!.content).not.toContain("finished");
+    expect(more!.content).toMatch(/^stopped by bunker: the session's \/tmp and \/var\/tmp grew to/);
+    expect(more!.content).not.toContain("added");
     // Stopped near the limit, not at the end of the loop.
     const files = Number(/^\d+$/m.exec(cleaned!.content)?.[0]);
     expect(files).toBeGreaterThan(15);
