@@ -6,7 +6,7 @@ import { imageBlock } from "../tools/image.ts";
 import type { ToolRegistry } from "../tools/registry.ts";
 import type { ToolContext } from "../tools/tool.ts";
 import { escapeControl } from "../ui/escape.ts";
-import { attachMentions } from "./attachments.ts";
+import { attachMentions, mayAttach } from "./attachments.ts";
 import { elideOldToolOutput, type ElideResult } from "./compact.ts";
 import { bunkerNote, History } from "./history.ts";
 import { ModelError, type Model, type ModelEvents } from "./model.ts";
@@ -82,12 +82,15 @@ export interface TurnAdvice {
   startAfresh: string;
   /** How to make room when the context window is full. */
   makeRoom: string;
+  /** How to send again a message that got no answer (it is not kept in the conversation). */
+  sendAgain: string;
 }
 
 export const REPL_ADVICE: TurnAdvice = {
   goOn: 'Say "continue"',
   startAfresh: "/clear starts afresh",
   makeRoom: "Use /compact to drop old tool output, or /clear to start afresh",
+  sendAgain: "↑ brings it back to send again",
 };
 
 /** After `bunker -p`: the exact command that continues this session (`continueWith`), or "" when it is not saved. */
@@ -99,6 +102,7 @@ export function headlessAdvice(continueWith: () => string): TurnAdvice {
     },
     startAfresh: "run bunker without -c or -r to start afresh",
     makeRoom: "Start a new session (bunker without -c or -r)",
+    sendAgain: "run the same command again",
   };
 }
 
@@ -176,7 +180,8 @@ export class Agent {
     let paused = false;
     for (const h of this.opts.hooks ?? []) h.onTurnStart?.();
     const turnStart = this.history.mark();
-    const attached = await attachMentions(userText, imagesFrom, ctx);
+    // Most prompts name no file: attachMentions (4 KB of bytecode with its finders) is not run for them.
+    const attached = mayAttach(imagesFrom) ? await attachMentions(userText, imagesFrom, ctx) : null;
     for (const line of attached?.attachedLines ?? []) ctx.ui.info(`  ${escapeControl(line)}`);
     for (const line of attached?.failedLines ?? []) events.onNotice(line);
     this.history.addUser(attached?.content ?? userText);
@@ -216,6 +221,12 @@ export class Agent {
           return { end: "error", text: lastText, modelCalls: call, error: `${err.message}. ${droppedTurn(advice)}` };
         }
         const error = err instanceof ModelError ? err.message : `unexpected error: ${(err as Error).message}`;
+        // Nothing of the turn happened (no reply, no tool ran): the message is taken out, so sending it again does
+        // not send it twice (new user 12's N12-08: ↑ Enter after a refused connection sent "anyone there?" twice).
+        if (call === 1) {
+          this.history.rollback(turnStart);
+          return { end: "error", text: lastText, modelCalls: call, error: `${error}. Your message got no answer and is not in the conversation: ${advice.sendAgain}.` };
+        }
         return { end: "error", text: lastText, modelCalls: call, error };
       }
       const u = message.usage;
