@@ -1,7 +1,7 @@
 // Walks a command can push past their bound say so, and their callers take the safe side (bounded.ts; the reviewer's
 // R12-08, 11, 13, 21, 26, 29 pattern). Each case pads a real walk past its bound, as a command would.
 import { afterEach, describe, expect, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { emptyGrants, emptyPathRules } from "../../../src/perms/policy.ts";
 import { incompleteLine, onWalk, upTo } from "../../../src/sandbox/bounded.ts";
@@ -140,4 +140,39 @@ describe("deny-read: the files hashed to find a denied file's bytes in the objec
     // Under the real bound (1,000) all three are walked, and nothing is held: nothing hidden.
     expect(h.objects).toEqual([]);
   });
+});
+
+describe("deny-read: the blob ids of a denied path remembered across looks", () => {
+  test("past the bound, a later look that finds none of those remembered in the store does not open it: padded history, re-pointed refs and the padding's objects removed leave the old secret's blob hidden", async () => {
+    const { root } = withWorktrees(0);
+    const gitDir = join(root, ".git");
+    const deny = { ...emptyPathRules(), paths: [join(root, ".env")] };
+    // The person's secret, committed once; then a command's padding: three more versions of .env, newer.
+    let when = 1_600_000_000;
+    const dated = (...args: string[]) => Bun.spawnSync(["git", "-c", "user.email=a@b", "-c", "user.name=A", ...args], { cwd: root, stdout: "pipe", env: { ...process.env, GIT_AUTHOR_DATE: `${when} +0000`, GIT_COMMITTER_DATE: `${when++} +0000` } });
+    writeFileSync(join(root, ".env"), "API_KEY=sk-OLD\n");
+    git(root, "add", ".env");
+    dated("commit", "-qm", "secret");
+    const pads: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      writeFileSync(join(root, ".env"), `pad ${i}\n`);
+      dated("commit", "-qam", `pad ${i}`);
+      pads.push(git(root, "rev-parse", "HEAD:.env").stdout.toString().trim());
+    }
+    git(root, "rm", "-q", "--cached", ".env");
+    dated("commit", "-qm", "untrack");
+    writeFileSync(join(root, ".env"), "API_KEY=sk-NEW\n");
+    const blobs = new Map<string, string>();
+    // Two remembered (the newest first), the old secret's left out.
+    expect(await heldByGit({ gitDir, top: root, objects: [join(gitDir, "objects")] }, deny, { blobs, maxBlobs: 2 })).toEqual({ path: ".env", where: "history" });
+    expect(blobs.size).toBe(2);
+    // The command: main re-pointed at a new root, the reflogs gone, its own padding objects removed.
+    const tree = git(root, "mktree").stdout.toString().trim();
+    const commit = Bun.spawnSync(["git", "-c", "user.email=a@b", "-c", "user.name=A", "commit-tree", tree, "-m", "root"], { cwd: root, stdout: "pipe" }).stdout.toString().trim();
+    git(root, "update-ref", "refs/heads/main", commit);
+    rmSync(join(gitDir, "logs"), { recursive: true, force: true });
+    for (const id of pads) rmSync(join(gitDir, "objects", id.slice(0, 2), id.slice(2)), { force: true });
+    expect(git(root, "cat-file", "-p", git(root, "rev-parse", "main").stdout.toString().trim()).stdout.toString()).toContain("root");
+    expect(await heldByGit({ gitDir, top: root, objects: [join(gitDir, "objects")] }, deny, { blobs, maxBlobs: 2 })).toBe("unknown");
+  }, 60_000);
 });
