@@ -176,3 +176,26 @@ describe("deny-read: the blob ids of a denied path remembered across looks", () 
     expect(await heldByGit({ gitDir, top: root, objects: [join(gitDir, "objects")] }, deny, { blobs, maxBlobs: 2 })).toBe("unknown");
   }, 60_000);
 });
+
+describe.skipIf(detectSandbox().kind !== "bubblewrap")("what hooks run, looked for up to a bound (real bubblewrap)", () => {
+  test("a hook's script importing more files than bunker follows: the first are read-only, and the bound is said once, not kept silent", async () => {
+    const { root } = withWorktrees(0);
+    mkdirSync(join(root, "scripts"));
+    mkdirSync(join(root, "lib"));
+    const n = 402;
+    for (let i = 0; i < n; i++) writeFileSync(join(root, "lib", `m${String(i).padStart(3, "0")}.js`), `module.exports = ${i};\n`);
+    writeFileSync(join(root, "scripts/check.js"), Array.from({ length: n }, (_, i) => `require('../lib/m${String(i).padStart(3, "0")}.js');`).join("\n") + "\n");
+    writeFileSync(join(root, ".git/hooks/pre-commit"), "#!/bin/sh\nnode scripts/check.js\n", { mode: 0o755 });
+    const grants = emptyGrants();
+    grants.allow.run.all = true;
+    grants.allow.write.workspace = true;
+    const ctx = makeContext(root, { grants });
+    const tool = createRunBashTool({ sandbox: "on", allowNet: false, allowEnv: [], gitWritable: false, grants, env: { PATH: "/usr/bin:/bin" }, home: unseenDir("bunker-bounded-home-"), killGraceMs: 300 });
+    const first = ((await tool.run({ command: "echo x >> lib/m000.js; echo done" }, ctx)) as Exclude<ToolOutput, string>).content;
+    expect(first).toContain("lib/m000.js: Read-only file system");
+    expect(first).toContain("note: bunker keeps what the person's git hooks and configs run read-only to commands, but its look stopped at its bounds here: the files hooks' scripts import (400 followed): what the rest import");
+    expect(first).toContain("stays writable to commands like other project code, so a hook would run a command's change there at the next commit: review changes there (git diff) before committing.");
+    const second = ((await tool.run({ command: "echo done" }, ctx)) as Exclude<ToolOutput, string>).content;
+    expect(second).not.toContain("its look stopped at its bounds");
+  }, 60_000);
+});
