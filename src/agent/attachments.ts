@@ -89,6 +89,11 @@ export interface Attached {
   failedLines: string[];
 }
 
+/** Whether `written` may name a file to attach: without an @ or an image's ending it names none (attachMentions is null). */
+export function mayAttach(written: string): boolean {
+  return written.includes("@") || mentionsImageExtension(written);
+}
+
 /** `prompt` with the files named in `written` (the person's own words) attached; null when it names none. */
 export async function attachMentions(prompt: string, written: string, ctx: ToolContext): Promise<Attached | null> {
   const mentions = findImageMentions(written);

@@ -102,7 +102,18 @@ export function bunkerNote(text: string): ContentBlockParam {
 }
 
 export function isBunkerNote(block: ContentBlockParam): boolean {
-  return block.type === "text" && /^\[The person [^]*\]$/.test(block.text);
+  return block.type === "text" && (/^\[The person [^]*\]$/.test(block.text) || block.text.startsWith(TODO_REMINDER));
+}
+
+/** The reminder injected after rounds with no todo call (src/agent/todo.ts): bunker's words in a user message, not the person's. */
+export const TODO_REMINDER = "<reminder>Update your todos.</reminder>";
+/** How the plan kept by `/clear keep-todos` begins, at the end of the person's next message. */
+export const KEPT_TODOS_HEAD = "<reminder>Your todo list, kept from before the conversation was cleared:\n";
+
+/** The person's own words in a text block: the plan `/clear keep-todos` put after them taken off (new user 12's N12-01). */
+export function personsText(text: string): string {
+  const at = text.lastIndexOf(`\n\n${KEPT_TODOS_HEAD}`);
+  return at >= 0 && text.endsWith("</reminder>") ? text.slice(0, at) : text;
 }
 
 /**

@@ -6,7 +6,7 @@ import { imageBlock } from "../tools/image.ts";
 import type { ToolRegistry } from "../tools/registry.ts";
 import type { ToolContext } from "../tools/tool.ts";
 import { escapeControl } from "../ui/escape.ts";
-import { attachMentions } from "./attachments.ts";
+import { attachMentions, mayAttach } from "./attachments.ts";
 import { elideOldToolOutput, type ElideResult } from "./compact.ts";
 import { bunkerNote, History } from "./history.ts";
 import { ModelError, type Model, type ModelEvents } from "./model.ts";
@@ -176,7 +176,8 @@ export class Agent {
     let paused = false;
     for (const h of this.opts.hooks ?? []) h.onTurnStart?.();
     const turnStart = this.history.mark();
-    const attached = await attachMentions(userText, imagesFrom, ctx);
+    // Most prompts name no file: attachMentions (4 KB of bytecode with its finders) is not run for them.
+    const attached = mayAttach(imagesFrom) ? await attachMentions(userText, imagesFrom, ctx) : null;
     for (const line of attached?.attachedLines ?? []) ctx.ui.info(`  ${escapeControl(line)}`);
     for (const line of attached?.failedLines ?? []) events.onNotice(line);
     this.history.addUser(attached?.content ?? userText);

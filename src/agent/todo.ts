@@ -5,11 +5,12 @@ import pc from "../ui/colors.ts";
 import type { RoundHook } from "./loop.ts";
 import type { SessionState, TodoItem, TodoStatus } from "./session-state.ts";
 import { escapeControl } from "../ui/escape.ts";
+import { KEPT_TODOS_HEAD, TODO_REMINDER } from "./history.ts";
 
 export const MAX_TODOS = 20;
 export const TODO_STATUSES: readonly TodoStatus[] = ["pending", "in_progress", "completed"];
 export const DEFAULT_TODO_REMINDER_AFTER = 3;
-export const TODO_REMINDER = "<reminder>Update your todos.</reminder>";
+export { TODO_REMINDER } from "./history.ts";
 /** The tool's name, as the loop reports it in a round's tool calls. */
 export const TODO_TOOL_NAME = "todo";
 
@@ -242,5 +243,5 @@ function checkTodoAfter(value: unknown): asserts value is number {
  * note goes with the person's next message so the model can pick it up.
  */
 export function keptTodosNote(todos: readonly TodoItem[]): string {
-  return `<reminder>Your todo list, kept from before the conversation was cleared:\n${renderTodos(todos)}</reminder>`;
+  return `${KEPT_TODOS_HEAD}${renderTodos(todos)}</reminder>`;
 }

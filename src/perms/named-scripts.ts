@@ -43,6 +43,25 @@ const RUNNERS = new Set(["uv", "poetry", "pipenv", "pdm", "hatch", "rye", "pixi"
 /** At most this many paths are taken from one file (a generated config is not a list of scripts). */
 const MAX_PATHS = 200;
 
+/** A PYTHONPATH assignment and its value (quoted, or up to the next blank or separator). */
+const PYTHONPATH_SET = /(?:^|[\s;&|(`])PYTHONPATH=("[^"]*"|'[^']*'|[^\s;&|)`]*)/g;
+
+/**
+ * The folders a PYTHONPATH value puts on python's module path, as written: an empty entry is the current folder; one
+ * with an expansion bunker cannot know (`$PWD/src`, `$(pwd)/lib`) is the path written after it, or, with none, the
+ * folder the hook runs in (failing closed: a hook's words).
+ */
+export function pythonPathDirs(value: string): string[] {
+  const v = value.replace(/^(["'])(.*)\1$/, "$2");
+  return v.split(":").map((entry) => {
+    if (entry === "") return ".";
+    const at = entry.search(/[$`]/);
+    if (at === -1) return entry;
+    const tail = entry.slice(at).replace(/^(?:\$\{[^}]*\}|\$\([^)]*\)|\$\w+|`[^`]*`)\/*/, "");
+    return tail === "" || /[$`]/.test(tail) ? "." : tail;
+  });
+}
+
 /**
  * The literal relative (or absolute) paths `text` names that look like files it runs, as written (`./x`,
  * `scripts/x.sh`); the caller resolves them against the folders they may be read from. Those an interpreter is
@@ -73,6 +92,9 @@ export function namedPaths(text: string, handed?: Set<string>, first?: Set<strin
   for (const line of text.split("\n")) {
     // A comment line (shell, YAML, TOML) names nothing that runs; a `#!` line names the interpreter.
     if (/^\s*(#|\/\/)/.test(line)) continue;
+    // PYTHONPATH's folders come before the standard library on python's module path too (red team 13's F08): set on
+    // the line (`PYTHONPATH=src python3 -m app.lint`, `env PYTHONPATH=…`) or exported on one before it.
+    if (first && line.includes("PYTHONPATH=")) for (const m of line.matchAll(PYTHONPATH_SET)) for (const d of pythonPathDirs(m[1]!)) for (const w of withCds(d)) first.add(w);
     // (perl's `-MFoo=a,b`: the import list is no separator.)
     // (and a quoted folder a path goes on from, `"ci/x.d"/*`, is that path.)
     for (const piece of line.replace(/(\s-[Mm]-?[\w:]+)=\S*/g, "$1").replace(/(["'])([\w@+.~/-]+)\1(?=\/)/g, "$2").replace(EXPANDED, (whole: string, expansion: string) => expandedTail(whole.slice(expansion.length), tails)).split(STARTERS)) {

@@ -7,7 +7,7 @@
 // does not show itself is escaped (the render function the caller gives
 // escapes what it renders).
 import type { ContentBlockParam, MessageParam } from "@anthropic-ai/sdk/resources/messages";
-import { attachedFileName, holdsPrompt, isBunkerNote } from "../agent/history.ts";
+import { attachedFileName, holdsPrompt, isBunkerNote, personsText } from "../agent/history.ts";
 import pc from "../ui/colors.ts";
 import { escapeControl } from "../ui/escape.ts";
 
@@ -62,7 +62,7 @@ function promptText(content: string | ContentBlockParam[]): string {
     if (b.type === "tool_result" || isBunkerNote(b)) continue;
     const attached = attachedFileName(b);
     if (attached !== null) parts.push(`[${attached} attached]`);
-    else if (b.type === "text") parts.push(b.text);
+    else if (b.type === "text") parts.push(personsText(b.text));
     else if (b.type === "image") parts.push("[image]");
     else if (b.type === "document") parts.push("[document]");
   }

@@ -4,6 +4,7 @@ import { expect, test } from "bun:test";
 import type { MessageParam } from "@anthropic-ai/sdk/resources/messages";
 import { attachedFile, bunkerNote } from "../../../src/agent/history.ts";
 import { countPrompts, replayTranscript } from "../../../src/session/replay.ts";
+import { keptTodosNote, todoReminderText } from "../../../src/agent/todo.ts";
 
 const user = (text: string): MessageParam => ({ role: "user", content: [{ type: "text", text }] });
 const said = (text: string): MessageParam => ({ role: "assistant", content: [{ type: "text", text }] });
@@ -63,4 +64,12 @@ test("a file attached with @ is named in the prompt, not replayed whole", () => 
   const prompt: MessageParam = { role: "user", content: [{ type: "text", text: "fix @calc.js" }, attachedFile("calc.js", "1\tconst x = 1;\n2\tconst y = 2;")] };
   expect(strip(replayTranscript([prompt, said("Fixed.")], opts))).toBe("› fix @calc.js\n  [calc.js attached]\nFixed.\n");
   expect(countPrompts([prompt])).toBe(1);
+});
+
+test("bunker's todo reminder and the plan /clear keep-todos carried are not shown or counted as the person's prompts (new user 12's N12-01)", () => {
+  const reminded: MessageParam = { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: "1\tx" }, { type: "text", text: todoReminderText([{ id: "1", text: "fix it", status: "pending" }]) }] };
+  const kept = user(`go on\n\n${keptTodosNote([{ id: "1", text: "fix it", status: "in_progress" }])}`);
+  const messages = [user("run something noisy"), call("t1", "a.txt"), reminded, said("Done."), kept, said("Continuing with plan.")];
+  expect(strip(replayTranscript(messages, opts))).toBe(["› run something noisy", "Reading it.", "  read_file a.txt", "Done.", "› go on", "Continuing with plan.", ""].join("\n"));
+  expect(countPrompts(messages)).toBe(2);
 });
