@@ -82,12 +82,15 @@ export interface TurnAdvice {
   startAfresh: string;
   /** How to make room when the context window is full. */
   makeRoom: string;
+  /** How to send again a message that got no answer (it is not kept in the conversation). */
+  sendAgain: string;
 }
 
 export const REPL_ADVICE: TurnAdvice = {
   goOn: 'Say "continue"',
   startAfresh: "/clear starts afresh",
   makeRoom: "Use /compact to drop old tool output, or /clear to start afresh",
+  sendAgain: "↑ brings it back to send again",
 };
 
 /** After `bunker -p`: the exact command that continues this session (`continueWith`), or "" when it is not saved. */
@@ -99,6 +102,7 @@ export function headlessAdvice(continueWith: () => string): TurnAdvice {
     },
     startAfresh: "run bunker without -c or -r to start afresh",
     makeRoom: "Start a new session (bunker without -c or -r)",
+    sendAgain: "run the same command again",
   };
 }
 
@@ -217,6 +221,12 @@ export class Agent {
           return { end: "error", text: lastText, modelCalls: call, error: `${err.message}. ${droppedTurn(advice)}` };
         }
         const error = err instanceof ModelError ? err.message : `unexpected error: ${(err as Error).message}`;
+        // Nothing of the turn happened (no reply, no tool ran): the message is taken out, so sending it again does
+        // not send it twice (new user 12's N12-08: ↑ Enter after a refused connection sent "anyone there?" twice).
+        if (call === 1) {
+          this.history.rollback(turnStart);
+          return { end: "error", text: lastText, modelCalls: call, error: `${error}. Your message got no answer and is not in the conversation: ${advice.sendAgain}.` };
+        }
         return { end: "error", text: lastText, modelCalls: call, error };
       }
       const u = message.usage;

@@ -60,7 +60,8 @@ test("a read-only headless turn compiles no regular expression, none of the arra
     // The helpers' own code blocks, as this Bun (the binary's runtime) makes them: name#hash, the hash from their source.
     const helpers = Bun.spawnSync([process.execPath, "-e", HELPER_CALLS], { env: { BUN_JSC_dumpGeneratedBytecodes: "1" }, stdout: "ignore", stderr: "pipe" }).stderr.toString();
     const helperBlocks = [...helpers.matchAll(/^((?:map|filter|at|some|every|find|findIndex|findLast|findLastIndex|flatMap|forEach|reduce|fromEntries|from)#\w+):/gm)].map((m) => m[1]!);
-    expect(helperBlocks.length).toBeGreaterThanOrEqual(14);
+    // The dump is read (a Bun that writes one of them natively has no block for it: nothing to look for).
+    expect(helperBlocks.length).toBeGreaterThan(0);
     expect(helperBlocks.filter((b) => blocks.has(b))).toEqual([]);
     expect(stderr.match(/^RegExp pattern for .*/gm) ?? []).toEqual([]);
     // Nor does any function it runs name the Buffer global (linking one that does sets Buffer up, about 0.2 ms).

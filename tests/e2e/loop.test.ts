@@ -26,6 +26,9 @@ import {
 import { endToEnd } from "../support/cli.ts";
 import { RecordingEvents } from "../support/loop-events.ts";
 
+/** What a turn whose first request got no answer adds: the message is out of the conversation (new user 12's N12-08). */
+const NOT_KEPT = ". Your message got no answer and is not in the conversation: ↑ brings it back to send again.";
+
 const e2e = endToEnd();
 
 
@@ -394,7 +397,7 @@ describe("API failures", () => {
     const s = setup([never], { idleTimeoutMs: 200 });
     const out = await s.turn("hello");
     expect(out.end).toBe("error");
-    expect(out.error).toBe("the API sent nothing for 0.2s");
+    expect(out.error).toBe(`the API sent nothing for 0.2s${NOT_KEPT}`);
     expect(s.events.retries).toHaveLength(4);
     expect(s.fake.requests).toHaveLength(5);
   });
@@ -403,7 +406,7 @@ describe("API failures", () => {
     const s = setup([raw("<html><body>Welcome to nginx!</body></html>", { contentType: "text/html" }), reply("never")]);
     const out = await s.turn("hello");
     expect(out.end).toBe("error");
-    expect(out.error).toBe(`the server answered with text/html, not an event stream: check that ANTHROPIC_BASE_URL (${s.fake.url}) is a Messages API`);
+    expect(out.error).toBe(`the server answered with text/html, not an event stream: check that ANTHROPIC_BASE_URL (${s.fake.url}) is a Messages API${NOT_KEPT}`);
     expect(s.fake.requests).toHaveLength(1);
   });
 
@@ -436,7 +439,28 @@ describe("API failures", () => {
     const bad = { ...apiError(502), body: page };
     const s = setup([bad, bad, bad, bad, bad]);
     const out = await s.turn("hello");
-    expect(out.error).toBe("API error 502: 502 Bad Gateway (an HTML page, likely from a proxy)");
+    expect(out.error).toBe(`API error 502: 502 Bad Gateway (an HTML page, likely from a proxy)${NOT_KEPT}`);
+  });
+
+  test("a message whose first request got no answer is taken out of the conversation and said: sent again, it goes once (new user 12's N12-08)", async () => {
+    const s = setup([apiError(500), apiError(500), apiError(500), apiError(500), apiError(500), reply("Here.")]);
+    const failed = await s.turn("anyone there?");
+    expect(failed.end).toBe("error");
+    expect(failed.error).toEndWith(NOT_KEPT);
+    expect(s.agent.history.messages).toEqual([]);
+    const again = await s.turn("anyone there?");
+    expect(again).toMatchObject({ end: "done", text: "Here." });
+    const last = s.fake.requests.at(-1)!.body as { messages: MessageParam[] };
+    expect(last.messages).toHaveLength(1);
+    expect(blocks(last.messages[0]).filter((b) => b.type === "text").map((b) => (b as { text: string }).text)).toEqual(["anyone there?"]);
+  });
+
+  test("a turn that failed after a tool ran keeps what happened: the error is not the 'no answer' one", async () => {
+    const s = setup([reply([toolUse("read_file", { path: "nope.txt" })]), apiError(500), apiError(500), apiError(500), apiError(500), apiError(500)]);
+    const out = await s.turn("read it");
+    expect(out.end).toBe("error");
+    expect(out.error).not.toContain("not in the conversation");
+    expect(s.agent.history.messages.length).toBeGreaterThan(1);
   });
 
   test("401 is not retried and explains the key", async () => {
