@@ -11,7 +11,7 @@ import { hasHeldKeys, holdKeys, noteTyping, takeHeldKeys } from "./typeahead.ts"
 export type KeyName =
   | "text" | "paste" | "enter" | "newline" | "escape" | "backspace" | "delete" | "tab"
   | "left" | "right" | "up" | "down" | "home" | "end" | "word-left" | "word-right" | "kill-word"
-  | "ctrl-a" | "ctrl-c" | "ctrl-d" | "ctrl-e" | "ctrl-k" | "ctrl-l" | "ctrl-u" | "ctrl-w";
+  | "ctrl-a" | "ctrl-c" | "ctrl-d" | "ctrl-e" | "ctrl-k" | "ctrl-l" | "ctrl-u" | "ctrl-w" | "ctrl-z";
 
 export interface Key {
   name: KeyName;
@@ -30,7 +30,7 @@ const SS3_KEYS: Record<string, KeyName> = { A: "up", B: "down", C: "right", D: "
 const CTRL_KEYS: Record<number, KeyName> = {
   0x01: "ctrl-a", 0x03: "ctrl-c", 0x04: "ctrl-d", 0x05: "ctrl-e", 0x08: "backspace", 0x09: "tab",
   // LF is Enter too: what was typed before raw mode was set comes through the terminal's CR-to-LF translation.
-  0x0a: "enter", 0x0b: "ctrl-k", 0x0c: "ctrl-l", 0x0d: "enter", 0x15: "ctrl-u", 0x17: "ctrl-w", 0x7f: "backspace",
+  0x0a: "enter", 0x0b: "ctrl-k", 0x0c: "ctrl-l", 0x0d: "enter", 0x15: "ctrl-u", 0x17: "ctrl-w", 0x1a: "ctrl-z", 0x7f: "backspace",
 };
 /**
  * Alt+B, Alt+F and Alt+D (readline's word back, word forward, delete word forward), as terminals send them:

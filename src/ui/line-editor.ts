@@ -92,11 +92,13 @@ export class LineEditor {
       case "kill-word":
         this.replace(cursor, wordEnd(text, cursor), "");
         return true;
+      // In a draft of several lines the arrows move between them; the history is reached from its first line (up)
+      // or its last (down), as Claude Code and Codex do (new user 12's N12-21: ↑ on line 2 swapped the draft away).
       case "up":
-        this.walkHistory(1);
+        if (!this.moveRow(-1)) this.walkHistory(1);
         return true;
       case "down":
-        this.walkHistory(-1);
+        if (!this.moveRow(1)) this.walkHistory(-1);
         return true;
       default:
         return false;
@@ -162,6 +164,23 @@ export class LineEditor {
   private replace(from: number, to: number, s: string): void {
     this.text = this.text.slice(0, from) + s + this.text.slice(to);
     this.cursor = from + s.length;
+  }
+
+  /** The cursor one line up or down in the text, at the same column or the line's end; false when there is none. */
+  private moveRow(step: 1 | -1): boolean {
+    const start = this.text.lastIndexOf("\n", this.cursor - 1) + 1;
+    const column = this.cursor - start;
+    if (step === -1) {
+      if (start === 0) return false;
+      const above = this.text.lastIndexOf("\n", start - 2) + 1;
+      this.cursor = Math.min(above + column, start - 1);
+      return true;
+    }
+    const end = this.text.indexOf("\n", this.cursor);
+    if (end < 0) return false;
+    const next = this.text.indexOf("\n", end + 1);
+    this.cursor = Math.min(end + 1 + column, next < 0 ? this.text.length : next);
+    return true;
   }
 
   private walkHistory(step: 1 | -1): void {

@@ -143,6 +143,11 @@ export class TtyPrompt {
           return;
         }
         break;
+      case "ctrl-z":
+        // Raw mode reads Ctrl+Z as a key, so the terminal does not stop bunker itself: it stops itself, as a shell
+        // job, the terminal given back first (new user 12's N12-23: it was swallowed, and `fg` went to the model).
+        this.suspendToShell();
+        return;
       case "ctrl-d":
         if (this.reading && this.editor.text === "") {
           this.finish({ line: null, interrupted: false }, "");
@@ -154,6 +159,26 @@ export class TtyPrompt {
         this.editor.edit(k);
     }
     this.draw();
+  }
+
+  /** Stops bunker as Ctrl+Z stops any program (SIGTSTP), the terminal as it was found; `fg` brings the screen back. */
+  private suspendToShell(): void {
+    this.region.hide();
+    this.keyboard.suspend();
+    const back = () => {
+      this.keyboard.resume();
+      this.region.show();
+      this.draw();
+    };
+    process.once("SIGCONT", back);
+    try {
+      process.kill(process.pid, "SIGTSTP");
+    } catch {
+      // No job control here (Windows): say so, and go on.
+      process.off("SIGCONT", back);
+      back();
+      this.region.print(pc.dim("  Ctrl+Z cannot suspend bunker here; Ctrl+D (at an empty prompt) leaves"));
+    }
   }
 
   /** Completes the word at the cursor: one candidate is put in, several complete what they share and are listed. */

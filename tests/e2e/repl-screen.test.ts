@@ -170,6 +170,49 @@ describe.skipIf(!tmuxAvailable)("the REPL's screen (tmux)", () => {
     await leaves(t);
   }, 30_000);
 
+  test("↑ in a draft of two lines moves to the line above; only from the first line does it reach the history (N12-21)", async () => {
+    const t = await startRepl([reply("One."), reply("Two.")], 100);
+    send(t, "go");
+    await t.waitFor("One.");
+    t.keys(["first\\"], true);
+    t.keys(["Enter"]);
+    t.keys(["second"], true);
+    t.keys(["Up"]);
+    t.keys(["X"], true);
+    t.keys(["Enter"]);
+    await t.waitFor("Two.");
+    const last = e2e.fake.requests[1]!.body.messages.at(-1)!;
+    expect(last.content).toMatchObject([{ type: "text", text: "firstX\nsecond" }]);
+    await leaves(t);
+  }, 30_000);
+
+  test("Ctrl+Z at the prompt suspends bunker as a shell job, the terminal given back; fg brings the prompt back and nothing typed at the shell reaches the model (N12-23)", async () => {
+    e2e.serve([reply("Hello back.")]);
+    const ws = e2e.workspace();
+    const t = await e2e.terminal(["bash", "--norc", "--noprofile", "-i"], { cwd: ws.root, env: { ...ws.env, PS1: "SHELL$ " }, cols: 100, rows: 40 });
+    await t.waitFor("SHELL$");
+    t.keys([BUNKER.map((a) => `'${a}'`).join(" ")], true);
+    t.keys(["Enter"]);
+    await t.waitFor("/help for commands");
+    t.keys(["C-z"]);
+    await t.waitFor(/Stopped/);
+    t.keys(["echo at-the-shell"], true);
+    t.keys(["Enter"]);
+    await t.waitFor(/\nat-the-shell/);
+    t.keys(["fg"], true);
+    t.keys(["Enter"]);
+    await t.waitFor(/›\s*$/m, 15_000, 0);
+    t.keys(["hello"], true);
+    t.keys(["Enter"]);
+    await t.waitFor("Hello back.");
+    const sent = e2e.fake.requests.map((r) => JSON.stringify(r.body.messages));
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toContain('"hello"');
+    expect(sent[0]).not.toContain("fg");
+    expect(sent[0]).not.toContain("at-the-shell");
+    t.keys(["C-d"]);
+  }, 30_000);
+
   test("the status line shows during a turn and after it, with the figures /cost prints", async () => {
     const usage = { input_tokens: 1200, output_tokens: 345, cache_read_input_tokens: 3000, cache_creation_input_tokens: 500 };
     const t = await startRepl([reply("First answer.", "end_turn", { usage }), reply("Second answer, slowly.", "end_turn", { usage, eventDelayMs: 200 })], 140);

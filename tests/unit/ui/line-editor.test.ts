@@ -41,6 +41,22 @@ test("Up and Down walk the history and come back to what was being written", () 
   expect(history).toEqual(["draft", "second", "first"]);
 });
 
+test("in a draft of several lines Up and Down move between its lines; the history only from its first or last line (new user 12's N12-21)", () => {
+  const e = new LineEditor(["go"]);
+  type(e, "first", k("text", "\n"), "second", k("up"), "X");
+  expect(e.text).toBe("firstX\nsecond");
+  type(e, k("down"), "Y");
+  expect(e.text).toBe("firstX\nsecondY");
+  // The same column, or the end of a shorter line.
+  type(e, k("home"), k("right"), k("right"), k("up"), "Z");
+  expect(e.text).toBe("fiZrstX\nsecondY");
+  // From the first line, Up reaches the history; Down comes back to the draft.
+  type(e, k("up"));
+  expect(e.text).toBe("go");
+  type(e, k("down"));
+  expect(e.text).toBe("fiZrstX\nsecondY");
+});
+
 test("a multi-line message draws continuation lines under the prompt; the cursor counts display width", () => {
   const e = new LineEditor();
   type(e, k("paste", "one\nlé\x1b"));
