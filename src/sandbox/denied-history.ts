@@ -192,6 +192,17 @@ const envMs = (name: string, fallback: number) => {
 const OBJECT_ID = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
 /** Most blob ids of denied paths remembered (a secret has few versions; more are walked, the first ones kept). */
 const MAX_BLOBS = 10_000;
+/**
+ * The sessions' blob maps that reached MAX_BLOBS with more left out: their store check is incomplete (bounded.ts), so
+ * it can never answer "none of them is stored" (a command that padded history with 10,000 versions of the denied
+ * path, then re-pointed the refs and removed its own objects, had the real one forgotten and the store shown).
+ */
+const overflowed = new WeakSet<Map<string, string>>();
+function remember(blobs: Map<string, string>, id: string, path: string, max: number): void {
+  if (blobs.has(id)) return;
+  if (blobs.size < max) blobs.set(id, path);
+  else overflowed.add(blobs);
+}
 /** Most lines of a shallow file checked (a clone's has one per branch it cut). */
 const MAX_SHALLOW = 10_000;
 
@@ -262,7 +273,7 @@ async function inStore(repo: Repository, deny: PathRules, specs: string[] | null
  * entry); "unknown" when git cannot say, "timeout" when the walk ran past `limitMs`. With `keep`, the answer for the
  * history is read from and kept in that file (walkedFile), with the commits the walk started from.
  */
-export async function heldByGit(repo: Repository, deny: PathRules, opts: { keep?: string | null; limitMs?: number; signal?: AbortSignal; blobs?: Map<string, string> } = {}): Promise<Held> {
+export async function heldByGit(repo: Repository, deny: PathRules, opts: { keep?: string | null; limitMs?: number; signal?: AbortSignal; blobs?: Map<string, string>; maxBlobs?: number } = {}): Promise<Held> {
   const specs = pathspecs(deny, repo.top);
   if (specs !== null && specs.length === 0) return null;
   if (repo.unwalked) return "unknown";
@@ -275,13 +286,16 @@ export async function heldByGit(repo: Repository, deny: PathRules, opts: { keep?
   // reachable or not, so while one is in the store the answer stays "held" (R12-10: refs re-pointed, reflogs trimmed,
   // .git/shallow written, and a walk that no longer reaches the commit must not open the store).
   const blobs = opts.blobs ?? new Map<string, string>();
+  const maxBlobs = opts.maxBlobs ?? MAX_BLOBS;
   const kept = readWalked(opts.keep ?? null);
-  for (const b of kept?.blobs ?? []) if (blobs.size < MAX_BLOBS && !blobs.has(b)) blobs.set(b, kept?.held ?? b);
+  for (const b of kept?.blobs ?? []) remember(blobs, b, kept?.held ?? b, maxBlobs);
+  // A kept answer written at the bound had more left out.
+  if ((kept?.blobs?.length ?? 0) >= maxBlobs) overflowed.add(blobs);
   const index = await git(["ls-files", "-z", "--cached", "-s", "--", ...(specs ?? [])]);
   if (index === null || index === "timeout") return index === null ? "unknown" : "timeout";
   // `mode id stage\tpath`
   const staged = names(index).map((l) => ({ id: l.split(" ")[1] ?? "", path: l.slice(l.indexOf("\t") + 1) })).filter((e) => match(e.path));
-  for (const e of staged) if (OBJECT_ID.test(e.id) && blobs.size < MAX_BLOBS) blobs.set(e.id, e.path);
+  for (const e of staged) if (OBJECT_ID.test(e.id)) remember(blobs, e.id, e.path, maxBlobs);
   if (staged.length > 0) return { path: staged[0]!.path, where: "index" };
   // A shallow file says which commits' parents git does not walk to: one a command wrote over commits whose parents
   // are in the store hides history from the walk (R12-10), so the walk's answer could not be trusted.
@@ -296,6 +310,8 @@ export async function heldByGit(repo: Repository, deny: PathRules, opts: { keep?
   const seen = async (): Promise<Held> => {
     const s = await stillStored(blobs, git);
     if (s === "unknown" || s === "timeout") return s;
+    // None of those remembered is stored, but not all were remembered: not "nothing there".
+    if (s === null && overflowed.has(blobs)) return "unknown";
     return s === null ? null : { path: blobs.get(s) ?? s, where: "kept" };
   };
   const stored = async (): Promise<Held> => (await seen()) ?? inStore(repo, deny, specs, match, git, names, limitMs);
@@ -321,7 +337,7 @@ export async function heldByGit(repo: Repository, deny: PathRules, opts: { keep?
     const path = parts[++i];
     if (path === undefined || !match(path)) continue;
     committed ??= path;
-    for (const id of meta.split(" ").slice(2, 4)) if (OBJECT_ID.test(id) && !/^0+$/.test(id) && blobs.size < MAX_BLOBS && !blobs.has(id)) blobs.set(id, path);
+    for (const id of meta.split(" ").slice(2, 4)) if (OBJECT_ID.test(id) && !/^0+$/.test(id)) remember(blobs, id, path, maxBlobs);
   }
   writeWalked(opts.keep ?? null, { tips, held: committed ?? null, blobs: [...blobs.keys()] });
   return committed === undefined ? stored() : { path: committed, where: "history" };

@@ -67,6 +67,11 @@ export interface WorkspaceScan extends WalkGaps {
    */
   runsBy?: Map<string, string>;
   /**
+   * The bounds the look for what hooks and configs run stopped at (bounded.ts), each said: past them what is run stays
+   * writable to commands like other project code (a person's repository, not a command, makes it this large).
+   */
+  namedCut?: string[];
+  /**
    * Folders a hook runs every file of (`for f in scripts/hooks.d/*; do "$f"; done`, `run-parts DIR`: red team 11's F09),
    * there or not yet → what runs them; those there are in `later` too, so a command sees them read-only whole (scanRoots only).
    */
@@ -435,7 +440,9 @@ function namedScripts(roots: readonly string[], later: LaterMatch, out: Workspac
   };
   // Folders python puts first on its module path for a hook or config (red team 10's R10-06 addendum) → why.
   const firsts = new Map<string, string>();
-  for (let i = 0; i < queue.length && out.runsBy!.size < MAX_NAMED; i++) {
+  const cut = new Set<string>();
+  let i = 0;
+  for (; i < queue.length && out.runsBy!.size < MAX_NAMED; i++) {
     const { file, bases, via, depth, top, code } = queue[i]!;
     if (seen.has(file)) continue;
     seen.add(file);
@@ -483,6 +490,7 @@ function namedScripts(roots: readonly string[], later: LaterMatch, out: Workspac
       const trusted = st?.isFile() && isTrusted(real, `${st.dev}:${st.ino}:${st.ctimeMs}`);
       if (trusted && !code && depth + 1 < NAMED_DEPTH && isShellScript(real, readSmallText(real) ?? "")) queue.push({ file: real, bases: [...new Set([...ancestors(dirname(real)), ...bases])], via: `, run by ${shown}${via}`, depth: depth + 1, top });
       else if (trusted && (code ? depth + 1 < IMPORT_DEPTH : true) && followsImports(real)) codeFiles.push(real);
+      else if (trusted && code && followsImports(real)) cut.add(`the imports of hooks' scripts (followed ${IMPORT_DEPTH} deep): what lies deeper`);
     };
     const handed = new Set<string>();
     const first = new Set<string>();
@@ -530,7 +538,10 @@ function namedScripts(roots: readonly string[], later: LaterMatch, out: Workspac
     // tree for -m); an imported file's, where its importer's were.
     const pyBases = code ?? [...first].map((d) => realpathLoose(resolve(bases[0]!, d)).real);
     for (const f of codeFiles) {
-      if (importing >= MAX_IMPORTING) break;
+      if (importing >= MAX_IMPORTING) {
+        cut.add(`the files hooks' scripts import (${MAX_IMPORTING.toLocaleString("en-US")} followed): what the rest import`);
+        break;
+      }
       importing++;
       queue.push({ file: f, bases, via: `, ${verb} ${shown}${via}`, depth: code ? depth + 1 : 0, top, code: code ?? [...new Set([dirname(f), ...pyBases])] });
     }
@@ -540,6 +551,8 @@ function namedScripts(roots: readonly string[], later: LaterMatch, out: Workspac
       if (rootOf(roots, real) && !firsts.has(real)) firsts.set(real, `python puts ${relative(root, real) || "the workspace folder"} first on its module path when ${shown} runs it${via}, so a module made there is imported in place of any of its name the hook's python has: the standard library's, a package of whatever environment it runs in`);
     }
   }
+  if (i < queue.length) cut.add(`the files hooks and configs name (${MAX_NAMED.toLocaleString("en-US")} kept read-only): what the rest name`);
+  if (cut.size > 0) out.namedCut = [...cut];
   // Writing a module there of a name python has elsewhere (the standard library's, one installed for the host's
   // python3, a venv's beside it) asks; the write tools' other new modules are the person's say-so.
   out.pythonFirst = (p) => {

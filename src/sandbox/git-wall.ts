@@ -41,6 +41,8 @@ export interface WallState {
   hookKeys?: ReadonlyMap<string, ManifestBefore>;
   /** Why a file in laterFiles runs later, as the walk found it (`, imported by scripts/check.js, run by .husky/pre-commit …`): said when a write to it fails. */
   laterWhy?: (path: string) => string | null;
+  /** The bounds the look for what hooks run stopped at (git-guard.ts namedCut): said once (explain.ts boundsNote). */
+  namedCut?: string[];
 }
 
 /** Before: the paths to mount read-only (every git site's, each runs-later file, each folder the walk cannot list), or why the process may not run. */
@@ -64,7 +66,7 @@ export function wallBefore(roots: string[], later: LaterMatch, globalConfig: str
     readOnly: [...guard.readOnly.filter((p) => !writableGit.has(p)), ...laterReadOnly, ...gaps.readOnly],
     // The runs-later files alone: the folders above them are pinned (run-bash.ts); a repository is found wherever it is moved.
     later: laterReadOnly,
-    state: { sites: scan.sites, missingHooks: guard.missingHooks, missingIncludes: guard.missingIncludes, later, laterFiles: scan.later, gaps: gapsOf(scan), dirs: scan.dirs ?? new Map(), linked: linkedFiles([...obeyed.configs, ...obeyed.hooks]), linkedConfigs: new Set(obeyed.configs), firstModules: scan.firstModules ?? new Map(), hookKeys: hookKeysBefore(scan.packageJsons ?? []), laterWhy: (p) => later.match(p) ?? scanWhy(scan, p, roots[0]!) },
+    state: { sites: scan.sites, missingHooks: guard.missingHooks, missingIncludes: guard.missingIncludes, later, laterFiles: scan.later, gaps: gapsOf(scan), dirs: scan.dirs ?? new Map(), linked: linkedFiles([...obeyed.configs, ...obeyed.hooks]), linkedConfigs: new Set(obeyed.configs), firstModules: scan.firstModules ?? new Map(), hookKeys: hookKeysBefore(scan.packageJsons ?? []), laterWhy: (p) => later.match(p) ?? scanWhy(scan, p, roots[0]!), ...(scan.namedCut ? { namedCut: scan.namedCut } : {}) },
   };
 }
 

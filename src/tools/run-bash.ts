@@ -13,7 +13,7 @@ import { evaluateRun } from "../perms/run/evaluate.ts";
 import { confine, detectSandbox, locateProgram, planSandbox, type SandboxAvailability, type SandboxMode, type SandboxPlan } from "../sandbox/detect.ts";
 import { splitEnv, withGitHardening, withheldNote, withoutUpdateChecks } from "../sandbox/env.ts";
 import { adoptOrphans, endGroup, killAdoptedSince, trackGroup } from "../sandbox/process.ts";
-import { busyOnReadOnlyMount, memoryNote, pathNote, runsLaterNote, spaceNote, toolchainWriteNote } from "../sandbox/explain.ts";
+import { boundsNote, busyOnReadOnlyMount, memoryNote, pathNote, runsLaterNote, spaceNote, toolchainWriteNote } from "../sandbox/explain.ts";
 import { stateDirMade, stateDirView } from "../sandbox/state-dir.ts";
 import { inheritedFds } from "../sandbox/self-binary.ts";
 import { grantsKey, keptHome } from "../sandbox/kept-home.ts";
@@ -282,6 +282,7 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
           net && p.confined && p.kind === "bubblewrap" && result.exitCode !== 0 ? loopbackNote(command, result.output, tunnels) : null,
           p.confined ? sandboxNote(result, view.spec, command) : null,
           spec.repositories ? unwalkedNote(spec.repositories.gaps) : null,
+          spec.repositories ? boundsNote(spec.repositories.namedCut) : null,
           // A login the command lacked because the person's credentials were withheld: which, and the flag.
           result.exitCode !== 0 ? withheldNote(result.output, withheld, personEnv) : null,
           hiddenHistoryNote(command, result.exitCode, runOpts.hiddenGitObjects ?? [], history?.walking ?? false),
