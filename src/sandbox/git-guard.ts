@@ -25,6 +25,7 @@ import { envrcPathDirs, isMiseConfig, misePathDirs } from "../perms/path-adds.ts
 import { isBytecodeCache, VENV_TOOL_WHY, venvNewIsFine, venvRootOf } from "../perms/venv.ts";
 import { hostProgram } from "./host-program.ts";
 import { processFolder } from "./private-folder.ts";
+import { portionsOf, pythonCodeNames, type Portion } from "./python-portions.ts";
 
 /**
  * A git directory found in the workspace, and which file it is (a new one at
@@ -87,6 +88,14 @@ export interface WorkspaceScan extends WalkGaps {
   pythonFirst?: (real: string) => string | null;
   /** The modules in those folders now → why: the walk after a command sets aside one not there before (they stay writable). */
   firstModules?: Map<string, string>;
+  /**
+   * The top-level folders and links in those folders, each with the Python code python can import from it by name
+   * (python-portions.ts): one that held none before a command and holds some after is the command's (a namespace
+   * folder joining the hook's environment's, red team 12's F06), set aside.
+   */
+  firstPortions?: Map<string, Portion>;
+  /** Each folder the walk read that holds Python code python can import (python-portions.ts's pythonCodeNames) → its paths. */
+  pyCode?: Map<string, string[]>;
   /** Every package.json in the roots (not in node_modules): its hook keys run on the next commit (package-hooks.ts). */
   packageJsons?: string[];
   /** The package.json scripts the hooks and hook configs run (`npm test`, `pnpm lint`): keys of theirs that run too (scanRoots only). */
@@ -118,6 +127,8 @@ interface DirMemo {
   undecodable: Buffer[];
   /** Whether it holds a package.json (whose hook keys git's commit runs: package-hooks.ts). */
   packageJson?: boolean;
+  /** The Python code in it (python-portions.ts's pythonCodeNames): where a hook's python looks first, whose it is. */
+  py: string[];
 }
 
 /** Per runs-later key and directory: what it held when last read (re-read when its ctime changes, which no command can fake). */
@@ -144,7 +155,7 @@ export function findGitSites(root: string): GitSite[] {
  * walked on their own (the workspace inside a granted parent).
  */
 export function scanWorkspace(root: string, later: LaterMatch = NO_LATER, skip: readonly string[] = [], maxDirs = walkBound, known?: ReadonlyMap<string, string>): WorkspaceScan {
-  const out: WorkspaceScan = { sites: [], later: new Map(), links: new Map(), cut: [], unlistable: [], undecodable: [], unwalked: [], dirs: new Map(), unsettled: [], packageJsons: [] };
+  const out: WorkspaceScan = { sites: [], later: new Map(), links: new Map(), cut: [], unlistable: [], undecodable: [], unwalked: [], dirs: new Map(), unsettled: [], packageJsons: [], pyCode: new Map() };
   const stack = [root];
   // After a command (`known`: the folders the walk before it read): the folders that were there first, then the new
   // ones, so a walk cut at its bound has left only folders the command made (walk-gaps.ts sets those aside).
@@ -199,6 +210,7 @@ export function scanWorkspace(root: string, later: LaterMatch = NO_LATER, skip: 
     if (m.unlistable) out.unlistable.push({ path: dir, id: `${st.dev}:${st.ino}:${st.ctimeMs}`, owned: st.uid === process.getuid?.(), code: m.unlistable });
     for (const name of m.undecodable) out.undecodable.push({ dir, name, id: bytesId(joinBytes(dir, name)) ?? "gone" });
     if (m.packageJson) out.packageJsons!.push(join(dir, "package.json"));
+    if (m.py.length > 0) out.pyCode!.set(dir, m.py.map((n) => join(dir, n)));
     for (const d of m.subdirs) if (!skip.includes(d)) (known && !known.has(d) ? fresh : stack).push(d);
   }
   return out;
@@ -243,7 +255,7 @@ export interface Trusted {
 }
 
 function scanRootsOnce(roots: readonly string[], later: LaterMatch, maxDirs: number, known?: ReadonlyMap<string, string>, trusted?: Trusted): WorkspaceScan {
-  const out: WorkspaceScan = { sites: [], later: new Map(), links: new Map(), cut: [], unlistable: [], undecodable: [], unwalked: [], dirs: new Map(), unsettled: [], packageJsons: [] };
+  const out: WorkspaceScan = { sites: [], later: new Map(), links: new Map(), cut: [], unlistable: [], undecodable: [], unwalked: [], dirs: new Map(), unsettled: [], packageJsons: [], pyCode: new Map() };
   for (const root of roots) {
     const scan = scanWorkspace(root, later, roots.filter((r) => r !== root && isWithin(root, r)), maxDirs, known);
     for (const [d, stamp] of scan.dirs!) out.dirs!.set(d, stamp);
@@ -254,6 +266,7 @@ function scanRootsOnce(roots: readonly string[], later: LaterMatch, maxDirs: num
     out.undecodable.push(...scan.undecodable);
     out.unwalked.push(...scan.unwalked);
     out.packageJsons!.push(...scan.packageJsons!);
+    for (const [d, code] of scan.pyCode!) out.pyCode!.set(d, code);
     for (const [p, id] of scan.later) out.later.set(p, id);
     for (const [l, t] of scan.links) out.links.set(l, t);
   }
@@ -575,6 +588,11 @@ function namedScripts(roots: readonly string[], later: LaterMatch, out: Workspac
     for (const m of pythonModulesIn(dir)) out.firstModules.set(m, why);
     for (const n of folderNames(dir)) if (n.endsWith(".pth")) out.firstModules.set(join(dir, n), why);
   }
+  // Each top-level folder there, with the code python can import from it: a `google/` joins the namespace package
+  // of its name in the hook's environment ahead of it, so its google/protobuf is imported in place of the installed
+  // one (red team 12's F06, the folder class). One that held no code before a command is the command's if it does after.
+  out.firstPortions = new Map();
+  for (const [dir, why] of firsts) portionsOf(dir, why, out.pyCode ?? new Map(), out.firstPortions);
 }
 
 /** The top of the repository holding `dir` (the nearest folder with a .git, up to its root), or that root. */
@@ -728,7 +746,7 @@ export function isBareShaped(names: ReadonlySet<string>): boolean {
 export const GIT_DIR_ENTRIES = ["HEAD", "config", "config.worktree", "commondir", "hooks", "objects", "refs", "packed-refs", "info", "worktrees", "modules", "gitdir"];
 
 function readDir(dir: string, ctimeMs: number, ino: number, later: LaterMatch): DirMemo {
-  const m: DirMemo = { ctimeMs, ino, laterKey: later.key, subdirs: [], sites: [], later: [], links: [], unlistable: null, undecodable: [] };
+  const m: DirMemo = { ctimeMs, ino, laterKey: later.key, subdirs: [], sites: [], later: [], links: [], unlistable: null, undecodable: [], py: [] };
   let entries;
   try {
     entries = readdirSync(dir, { withFileTypes: true });
@@ -751,6 +769,7 @@ function readDir(dir: string, ctimeMs: number, ino: number, later: LaterMatch): 
   // A .git folder is entered too: a repository planted inside one (`.git/gd`) is a repository all the same.
   m.undecodable = undecodableNames(dir, entries.map((e) => e.name));
   const names = new Set(entries.map((e) => e.name));
+  m.py = pythonCodeNames(dir, entries);
   const dotGit = basename(dir).toLowerCase() === ".git";
   const bare = !dotGit && isBareShaped(names);
   if (bare) m.sites.push({ path: dir, kind: "bare", id: `dir:${ino}`, gitDirs: [] });
@@ -1119,15 +1138,42 @@ function isGuardedBytecode(path: string, why: string | null): boolean {
  * (scan.firstModules: not there before it): set aside whatever their name, one line each saying which hook puts
  * the folder first and the mv that restores it. The modules that were there stay the project's code.
  */
-export function setAsideFirstModules(roots: readonly string[], before: ReadonlyMap<string, string>, after: ReadonlyMap<string, string>): string[] {
+export function setAsideFirstModules(roots: readonly string[], before: ReadonlyMap<string, string>, after: ReadonlyMap<string, string>, portionsBefore: ReadonlyMap<string, Portion> = new Map(), portionsAfter: ReadonlyMap<string, Portion> = new Map()): string[] {
   const root = roots[0]!;
   const lines: string[] = [];
+  // A top-level folder with Python code in it that was not there before (or a link made or re-aimed): set aside whole,
+  // one mv restores it. One that was there with no code: each piece of code the command put in it. One that held code
+  // before is the project's (its new modules too: only a name of the hook's environment's namespace packages could
+  // shadow anything, and the project's own folder of that name would already).
+  for (const [path, now] of portionsAfter) {
+    const was = portionsBefore.get(path);
+    const home = rootOf(roots, path);
+    if (!home || !isRealDir(home, dirname(path))) continue;
+    const shown = relative(root, path);
+    if (!was || was.id !== now.id) {
+      if (now.link ? now.file : now.code.length === 0) continue;
+      const what = now.link ? `${shown}, a link the command made or re-aimed, which python follows as a folder of modules` : `${shown}/, a folder the command created with Python code in it (${now.code.slice(0, 2).map((c) => relative(path, c)).join(", ")}${now.code.length > 2 ? ", …" : ""}), which python joins to any namespace package of its name`;
+      lines.push(setAside(root, path, `${what} (${now.why})`));
+    } else if (!was.link && was.code.length === 0) {
+      for (const code of now.code) {
+        if (!existsSync(code) && !isLink(code)) continue;
+        if (!isRealDir(home, dirname(code))) continue;
+        lines.push(setAside(root, code, `${relative(root, code)}, which the command created in ${shown}/, a folder with no Python code before, which python joins to any namespace package of its name (${now.why})`));
+      }
+    }
+  }
   for (const [path, why] of after) {
     if (before.has(path) || !existsSync(path)) continue;
     lines.push(setAside(root, path, `${relative(root, path)}, which the command created (${why})`));
   }
+  // The way to a module the project needs there, said once (reviewer's R12-25: the model's next import failed, and
+  // it went on making modules by commands): the file tools show what they write, so what they make stays.
+  if (lines.length > 0) lines.push(FIRST_MODULES_WAY);
   return lines;
 }
+
+/** Said after modules set aside where a hook's python looks first: how to make one that stays. */
+export const FIRST_MODULES_WAY = "a module the project needs there stays when it is written with the file tools (write_file, apply_patch), which show it to the person; one a command makes (a heredoc, a generator, a copy) is set aside whatever its name, since the hook's python would import it outside the sandbox at the next commit";
 
 /**
  * The files git obeys in the repositories found (each config, config.worktree and file a config includes; each hook
