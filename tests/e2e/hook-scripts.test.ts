@@ -9,15 +9,11 @@ import { detectSandbox } from "../../src/sandbox/detect.ts";
 import { scriptsRunBy } from "../../src/sandbox/package-hooks.ts";
 import { runBunker, toolResults } from "../support/cli.ts";
 import { reply, toolUse } from "../support/fake-anthropic/steps.ts";
+import { committedRepo, hostGit } from "../support/hook-repo.ts";
 import { sandboxRuns } from "../support/sandbox-run.ts";
 
 const usable = detectSandbox().kind === "bubblewrap" && Bun.which("npm") !== null;
 const runs = sandboxRuns();
-
-function hostGit(root: string, home: string, args: string[]): number {
-  const env = { PATH: process.env.PATH ?? "", HOME: home, GIT_CONFIG_NOSYSTEM: "1", GIT_AUTHOR_NAME: "a", GIT_AUTHOR_EMAIL: "a@b", GIT_COMMITTER_NAME: "a", GIT_COMMITTER_EMAIL: "a@b" };
-  return Bun.spawnSync(["git", ...args], { cwd: root, env, stdout: "pipe", stderr: "pipe", timeout: 20_000 }).exitCode ?? -1;
-}
 
 test("the scripts a hook's words run: npm test and npm run, pnpm's, yarn's and bun run's, with npm's pre- and post- scripts; not npx, not install", () => {
   expect(scriptsRunBy("npm test --silent")).toEqual(["test", "pretest", "posttest"]);
@@ -36,10 +32,7 @@ describe.skipIf(!usable)("red team 13's F10: the package.json script a hook runs
     writeFileSync(join(root, ".husky/pre-commit"), "npm test --silent\n");
     chmodSync(join(root, ".husky/pre-commit"), 0o755);
     writeFileSync(join(root, "package.json"), JSON.stringify({ name: "app", version: "1.0.0", scripts: { test: "echo tests ok", build: "echo build" } }, null, 2) + "\n");
-    hostGit(root, home, ["init", "-q", "."]);
-    hostGit(root, home, ["config", "core.hooksPath", ".husky"]);
-    hostGit(root, home, ["add", "-A"]);
-    expect(hostGit(root, home, ["commit", "-qm", "init", "--no-verify"])).toBe(0);
+    committedRepo(root, home, ".husky");
 
     const r = await runBunker(["-p", "go", "--allow-write", "--allow-run", "--no-prompt"], { cwd: root, env: { ...env, ANTHROPIC_BASE_URL: fake.url } });
     expect(r.code).toBe(0);
