@@ -19,6 +19,7 @@ import { changedSince, ownCopies, ownCopy } from "./hard-links.ts";
 import { envrcLoads } from "../perms/envrc-loads.ts";
 import { followsImports, importedFiles } from "../mcp/local-imports.ts";
 import { expandKnown, isShellScript, namedPaths } from "../perms/named-scripts.ts";
+import { scriptsRunBy } from "./package-hooks.ts";
 import { BYTECODE_WHY, folderEntries, folderNames, moduleIn, nodeCandidates, pythonModulesIn, pythonSiblings, pythonSourceOf, shadowsStandardModule } from "../perms/run-entry.ts";
 import { envrcPathDirs, isMiseConfig, misePathDirs } from "../perms/path-adds.ts";
 import { isBytecodeCache, VENV_TOOL_WHY, venvNewIsFine, venvRootOf } from "../perms/venv.ts";
@@ -97,6 +98,8 @@ export interface WorkspaceScan extends WalkGaps {
   pyCode?: Map<string, string[]>;
   /** Every package.json in the roots (not in node_modules): its hook keys run on the next commit (package-hooks.ts). */
   packageJsons?: string[];
+  /** The package.json scripts the hooks and hook configs run (`npm test`, `pnpm lint`): keys of theirs that run too (scanRoots only). */
+  hookScripts?: Set<string>;
 }
 
 /** Which files run later (runsLaterMatcher), and a key that changes when that answer may (settings, hooksPath). */
@@ -283,6 +286,7 @@ function scanRootsOnce(roots: readonly string[], later: LaterMatch, maxDirs: num
     }
   }
   out.runsBy = new Map();
+  out.hookScripts = new Set();
   out.runsFrom = new Map();
   pathAdded(roots, later, out);
   namedScripts(roots, later, out, trusted);
@@ -470,6 +474,8 @@ function namedScripts(roots: readonly string[], later: LaterMatch, out: Workspac
     const vscode = /(^|\/)\.vscode$/.test(self) ? dirname(self) : undefined;
     const text = expandKnown(raw, { top: basename(file) === ".envrc" ? self : top, self, gitDir: join(top, ".git"), ...(vscode ? { workspaceFolder: vscode } : {}) });
     const shown = relative(root, file) || file;
+    // The package.json scripts it runs (`npm test`): their keys run on the next commit as the hook does (red team 13's F10).
+    if (!code) for (const n of scriptsRunBy(text)) out.hookScripts!.add(n);
     // One path named (or, for a folder named, one of the files run from it: run-entry.ts).
     const name = (path: string, handed: boolean, entryOf?: string) => {
       // (Each path once a walk: import alternatives and node's candidates repeat one another.)

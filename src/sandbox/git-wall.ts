@@ -69,7 +69,7 @@ export function wallBefore(roots: string[], later: LaterMatch, globalConfig: str
     readOnly: [...guard.readOnly.filter((p) => !writableGit.has(p)), ...laterReadOnly, ...gaps.readOnly],
     // The runs-later files alone: the folders above them are pinned (run-bash.ts); a repository is found wherever it is moved.
     later: laterReadOnly,
-    state: { sites: scan.sites, missingHooks: guard.missingHooks, missingIncludes: guard.missingIncludes, later, laterFiles: scan.later, gaps: gapsOf(scan), dirs: scan.dirs ?? new Map(), linked: linkedFiles([...obeyed.configs, ...obeyed.hooks]), linkedConfigs: new Set(obeyed.configs), firstModules: scan.firstModules ?? new Map(), firstPortions: scan.firstPortions ?? new Map(), hookKeys: hookKeysBefore(scan.packageJsons ?? []), laterWhy: (p) => later.match(p) ?? scanWhy(scan, p, roots[0]!), ...(scan.namedCut ? { namedCut: scan.namedCut } : {}) },
+    state: { sites: scan.sites, missingHooks: guard.missingHooks, missingIncludes: guard.missingIncludes, later, laterFiles: scan.later, gaps: gapsOf(scan), dirs: scan.dirs ?? new Map(), linked: linkedFiles([...obeyed.configs, ...obeyed.hooks]), linkedConfigs: new Set(obeyed.configs), firstModules: scan.firstModules ?? new Map(), firstPortions: scan.firstPortions ?? new Map(), hookKeys: hookKeysBefore(scan.packageJsons ?? [], [...(scan.hookScripts ?? [])]), laterWhy: (p) => later.match(p) ?? scanWhy(scan, p, roots[0]!), ...(scan.namedCut ? { namedCut: scan.namedCut } : {}) },
   };
 }
 
