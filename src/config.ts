@@ -21,6 +21,9 @@ export type ResumeRequest = { kind: "latest" } | { kind: "id"; id: string } | { 
 
 export { DEFAULT_MAX_TURNS, DEFAULT_MODEL };
 
+/** Claude Code's short model names, which are no model's name to the API. */
+const MODEL_ALIASES = new Set(["opus", "sonnet", "haiku", "opusplan", "default"]);
+
 export interface Config {
   prompt: string | undefined;
   /** Headless: run one turn, print the answer on stdout, exit. */
@@ -416,6 +419,11 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
   // An empty model name (`-m ""`, an unset variable) would go to the API as one and fail there: said here (new user 12's N12-04).
   const modelFlag = v.model as string | undefined;
   if (modelFlag !== undefined && modelFlag.trim() === "") throw new UsageError(`--model names no model (an empty name, perhaps an unset variable): give one, or leave the flag out for the default (${DEFAULT_MODEL})`);
+  // Claude Code's short names would go to the API as they are and come back "not found" (new user 12's N12-30).
+  const named = modelFlag ?? env.BUNKER_MODEL;
+  if (named !== undefined && MODEL_ALIASES.has(named.trim().toLowerCase())) {
+    throw new UsageError(`${modelFlag !== undefined ? "--model" : "BUNKER_MODEL"} ${named.trim()}: bunker sends the model's name as given, and the API knows models by their full names (${DEFAULT_MODEL} is the default); give the full name, such as claude-opus-… or claude-haiku-…`);
+  }
   const config: Config = {
     prompt,
     print,

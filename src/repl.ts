@@ -123,8 +123,20 @@ export async function runRepl(config: Config): Promise<number> {
   attention?.answered();
   region?.hide();
   process.stderr.write(pc.dim(`${costLine(app)}\n`));
-  if (app.recorder.saving && app.agent.history.messages.length > 0) process.stderr.write(pc.dim(`Session saved. Continue it with: bunker -r ${app.recorder.id}\n`));
+  if (app.recorder.saving && app.agent.history.messages.length > 0) process.stderr.write(pc.dim(`${leavingLine(app.recorder.id, process.stderr.columns)}\n`));
   return 0;
+}
+
+/**
+ * How to continue the session, said on leaving. Where the whole sentence does not fit the width, the command goes on a
+ * row of its own: the terminal's wrap split the session id ("bunker -r wvs0ygp" / "jxv" at 50 columns, new user 12's N12-03),
+ * and a double-click copied half of it.
+ */
+export function leavingLine(id: string, columns: number | undefined): string {
+  const command = `bunker -r ${id}`;
+  const whole = `Session saved. Continue it with: ${command}`;
+  if (!columns || Bun.stringWidth(whole) < columns) return whole;
+  return `${wrapWords("Session saved. Continue it with:", columns)}\n${command}`;
 }
 
 async function runOneTurn(app: App, text: string, reader: MessageReader): Promise<void> {

@@ -23,6 +23,9 @@ import { isTerminal } from "./ui/is-terminal.ts";
 const UNTRACKED = "changes made by commands are not tracked";
 
 /** Handles /undo and /rewind; false for any other line. */
+/** What a refused /undo, /rewind or --undo says. */
+const NOT_TAKEN_BACK = "Nothing taken back: you kept the files as they are.";
+
 export async function rewindCommand(text: string, app: App, write: (s: string) => void = (s) => void process.stderr.write(s)): Promise<boolean> {
   const [cmd, ...args] = text.trim().split(/\s+/);
   if (cmd !== "/undo" && cmd !== "/rewind") return false;
@@ -86,8 +89,9 @@ export async function takeBack(app: App, turn: TurnSummary, opts: { force: boole
     if (opts.conversation || restored.length > 0) app.recorder.save({ messages: app.agent.history.messages, todos: app.session.todos });
     return `${escapeControl(said)}${convo}\n`;
   } catch (err) {
-    // The person's own "No" is on screen in the question they answered: nothing to add ("").
     const shown = err instanceof ToolError ? (err.shown ?? err.message) : (err as Error).message;
+    // The person's own "No": said in one line, as `bunker --undo` says it (new user 12's N12-07: the prompt came back with nothing).
+    if (!shown && err instanceof PermissionDenied) return pc.dim(`${NOT_TAKEN_BACK}\n`);
     return shown ? pc.red(`${escapeControl(shown)}\n`) : "";
   } finally {
     process.off("SIGINT", onSigint);
@@ -176,7 +180,7 @@ export async function runTakeBack(config: Config): Promise<number> {
   } catch (err) {
     // The person's own no (or Escape) at the question: an answer, not a failure, said in their words.
     if (asks && err instanceof PermissionDenied && err.shown !== undefined) {
-      process.stdout.write("Nothing taken back: you kept the files as they are.\n");
+      process.stdout.write(`${NOT_TAKEN_BACK}\n`);
       return 0;
     }
     say(`bunker: ${(err as Error).message}`);

@@ -9,6 +9,7 @@ import { escapeControl } from "./ui/escape.ts";
 import { mcpCommand, promptCommands } from "./mcp/commands.ts";
 import { page } from "./ui/pager.ts";
 import { typoDistance } from "./text/typos.ts";
+import { clearSessionTmps } from "./sandbox/session-tmp.ts";
 
 /** What the REPL carries from one message to the next. */
 export interface ReplState {
@@ -160,8 +161,10 @@ function clear(args: string[], { app, carry, write }: CommandContext): void {
   app.perms.forgetRefusals();
   if (!keep) app.session.todos = [];
   carry.keptTodos = keep;
+  // The commands' shared /tmp goes with the conversation: the new one starts with an empty one (session-tmp.ts).
+  const tmp = clearSessionTmps() ? " The commands' shared /tmp was emptied." : "";
   const n = app.session.todos.length;
-  write(pc.dim(keep && n > 0 ? `Conversation cleared${old}; kept ${n} todo${n === 1 ? "" : "s"}.\n` : `Conversation cleared${old}.\n`));
+  write(pc.dim(keep && n > 0 ? `Conversation cleared${old}; kept ${n} todo${n === 1 ? "" : "s"}.${tmp}\n` : `Conversation cleared${old}.${tmp}\n`));
 }
 
 function thinking(_args: string[], { app, write }: CommandContext): void {

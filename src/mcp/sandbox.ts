@@ -16,12 +16,12 @@ import { setupFailed } from "../sandbox/bubblewrap.ts";
 import { hostProgram } from "../sandbox/host-program.ts";
 import { scrubEnv, withGitHardening, withoutUpdateChecks } from "../sandbox/env.ts";
 import { hostView, type SandboxSpec } from "../sandbox/spec.ts";
-import { globBase } from "../sandbox/denied-files.ts";
+import { deniedPins, globBase, MAX_WALL_PINS } from "../sandbox/denied-files.ts";
 import { stateDirMade, stateDirView } from "../sandbox/state-dir.ts";
 import { wallAfter, wallBefore, type WallState } from "../sandbox/git-wall.ts";
 import { laterMatch } from "../perms/runs-later.ts";
 import type { PathRules } from "../perms/policy.ts";
-import { deniedPathsInside, deniedWholeBy, deniedWriteMounts, deniedWriteRules } from "../sandbox/denied-writes.ts";
+import { deniedPathsInside, deniedWholeBy, deniedWriteHeld, deniedWriteMounts, deniedWriteRules } from "../sandbox/denied-writes.ts";
 import { startCommandNet, type CommandNet } from "../net/command-net.ts";
 import { hostsCover, netTarget, normalizeHost } from "../net/host-pattern.ts";
 import { loopbackTargets } from "../net/gate.ts";
@@ -252,7 +252,8 @@ export async function launchStdio(def: McpServerDef, ctx: LaunchContext): Promis
     privateDirs: [state, ...write],
     readOnly: wall?.readOnly ?? [],
     wallPaths: wall?.readOnly ?? [],
-    ...(pinned.length > 0 ? { pinned } : {}),
+    // The folders above its read-only parts in its write folders, each a mount of its own (wall.pinned), with bunker's state folder's.
+    ...(pinned.length + (wall?.pinned.length ?? 0) > 0 ? { pinned: [...new Set([...pinned, ...(wall?.pinned ?? [])])] } : {}),
   };
   // The person's environment without credentials; the definition's own variables on top.
   const env: Record<string, string> = {
@@ -308,7 +309,7 @@ export async function launchStdio(def: McpServerDef, ctx: LaunchContext): Promis
  * the walk at its start (what its sandbox keeps read-only), so a repository it made later is checked after every
  * call; a line that says only that such a one ran nothing is said once.
  */
-function serverWall(name: string, write: string[], ctx: LaunchContext, gitConfig: string[]): { readOnly: string[]; after: () => string[] } | null {
+function serverWall(name: string, write: string[], ctx: LaunchContext, gitConfig: string[]): { readOnly: string[]; pinned: string[]; after: () => string[] } | null {
   // The walk works on physical paths; the sandbox mounts a folder by the name the person wrote (`~/notes`, a link
   // to `~/Dropbox/notes`, is a writable folder as much as a folder is): what is read-only is mounted by that name.
   const folders = write.flatMap((written) => {
@@ -337,8 +338,20 @@ function serverWall(name: string, write: string[], ctx: LaunchContext, gitConfig
     const f = folders.find((f) => isWithin(f.real, p));
     return f && f.real !== f.written ? [p, join(f.written, relative(f.real, p))] : [p];
   };
+  // The folders on the way to each read-only part, pinned as a command's are (run-bash.ts; security M2, red team 12's
+  // F04): renaming a folder above one moved its read-only mount along, so the person's file (a deny-write path, a
+  // runs-later file) was an ordinary one at its new path for the next command, or the server after a restart, to
+  // delete or rewrite. A mount point cannot be renamed (EBUSY). Deny-write files and the folders on the way to a
+  // deny-read path always; the wall's runs-later files up to MAX_WALL_PINS folders.
+  const held = deny ? deniedWriteHeld(deny, roots, readOnly) : [];
+  const wallPins = deniedPins({ paths: before.later, globs: [] }, roots);
+  const pinned = [
+    ...deniedPins({ paths: [...held, ...(ctx.deniedRead ?? [])], globs: [] }, roots),
+    ...(wallPins.length <= MAX_WALL_PINS ? wallPins : []),
+  ];
   return {
     readOnly: readOnly.flatMap(byWrittenName),
+    pinned: [...new Set(pinned)].flatMap(byWrittenName),
     after: () =>
       wallAfter(roots, start)
         // The walk's lines speak of a command: here it was this server.

@@ -91,6 +91,9 @@ function saveDenied(rules: DenyRules): void {
   state.saved = state.ids.size;
 }
 
+/** The most folders pinned above the wall's read-only files (runs-later files) in one sandbox (a command's, an MCP server's). */
+export const MAX_WALL_PINS = 64;
+
 /**
  * The folders to pin during a command, in the folders it may write (`writable`: the workspace, write grants): each
  * folder from below such a root down to a deny glob's fixed part (`secrets/**`: secrets) or a denied path's folder

@@ -202,6 +202,17 @@ const MAX_BLOBS = 10_000;
  * refs point at (security N2's leftovers); an answer kept by an earlier version is walked again once.
  */
 const WALK_VERSION = 2;
+/**
+ * The sessions' blob maps that reached MAX_BLOBS with more left out: their store check is incomplete (bounded.ts), so
+ * it can never answer "none of them is stored" (a command that padded history with 10,000 versions of the denied
+ * path, then re-pointed the refs and removed its own objects, had the real one forgotten and the store shown).
+ */
+const overflowed = new WeakSet<Map<string, string>>();
+function remember(blobs: Map<string, string>, id: string, path: string, max: number): void {
+  if (blobs.has(id)) return;
+  if (blobs.size < max) blobs.set(id, path);
+  else overflowed.add(blobs);
+}
 /** Most lines of a shallow file checked (a clone's has one per branch it cut). */
 const MAX_SHALLOW = 10_000;
 
@@ -274,7 +285,7 @@ async function inStore(repo: Repository, deny: PathRules, specs: string[] | null
  * entry); "unknown" when git cannot say, "timeout" when the walk ran past `limitMs`. With `keep`, the answer for the
  * history is read from and kept in that file (walkedFile), with the commits the walk started from.
  */
-export async function heldByGit(repo: Repository, deny: PathRules, opts: { keep?: string | null; limitMs?: number; signal?: AbortSignal; blobs?: Map<string, string>; content?: ReadonlyMap<string, string> } = {}): Promise<Held> {
+export async function heldByGit(repo: Repository, deny: PathRules, opts: { keep?: string | null; limitMs?: number; signal?: AbortSignal; blobs?: Map<string, string>; maxBlobs?: number; content?: ReadonlyMap<string, string> } = {}): Promise<Held> {
   const specs = pathspecs(deny, repo.top);
   if (repo.unwalked) return "unknown";
   const limitMs = opts.limitMs ?? envMs("BUNKER_GIT_HISTORY_LIMIT_MS", LIMIT_MS);
@@ -293,14 +304,17 @@ export async function heldByGit(repo: Repository, deny: PathRules, opts: { keep?
   // reachable or not, so while one is in the store the answer stays "held" (R12-10: refs re-pointed, reflogs trimmed,
   // .git/shallow written, and a walk that no longer reaches the commit must not open the store).
   const blobs = opts.blobs ?? new Map<string, string>();
+  const maxBlobs = opts.maxBlobs ?? MAX_BLOBS;
   const keptAny = readWalked(opts.keep ?? null);
-  for (const b of keptAny?.blobs ?? []) if (blobs.size < MAX_BLOBS && !blobs.has(b)) blobs.set(b, keptAny?.held ?? b);
+  for (const b of keptAny?.blobs ?? []) remember(blobs, b, keptAny?.held ?? b, maxBlobs);
+  // A kept answer written at the bound had more left out.
+  if ((keptAny?.blobs?.length ?? 0) >= maxBlobs) overflowed.add(blobs);
   const kept = keptAny?.v === WALK_VERSION ? keptAny : null;
   const index = await git(["ls-files", "-z", "--cached", "-s", "--", ...(specs ?? [])]);
   if (index === null || index === "timeout") return index === null ? "unknown" : "timeout";
   // `mode id stage\tpath`
   const staged = names(index).map((l) => ({ id: l.split(" ")[1] ?? "", path: l.slice(l.indexOf("\t") + 1) })).filter((e) => match(e.path));
-  for (const e of staged) if (OBJECT_ID.test(e.id) && blobs.size < MAX_BLOBS) blobs.set(e.id, e.path);
+  for (const e of staged) if (OBJECT_ID.test(e.id)) remember(blobs, e.id, e.path, maxBlobs);
   if (staged.length > 0) return { path: staged[0]!.path, where: "index" };
   // A shallow file says which commits' parents git does not walk to: one a command wrote over commits whose parents
   // are in the store hides history from the walk (R12-10), so the walk's answer could not be trusted.
@@ -323,6 +337,8 @@ export async function heldByGit(repo: Repository, deny: PathRules, opts: { keep?
     const all = opts.content && opts.content.size > 0 ? new Map([...opts.content, ...blobs]) : blobs;
     const s = await stillStored(all, git);
     if (s === "unknown" || s === "timeout") return s;
+    // None of those remembered is stored, but not all were remembered: not "nothing there".
+    if (s === null && overflowed.has(blobs)) return "unknown";
     return s === null ? null : { path: all.get(s) ?? s, where: "kept" };
   };
   const stored = async (): Promise<Held> => (await seen()) ?? inStore(repo, deny, specs, match, git, names, limitMs);
@@ -362,7 +378,7 @@ export async function heldByGit(repo: Repository, deny: PathRules, opts: { keep?
       const path = parts[++i];
       if (path === undefined || !match(path)) continue;
       first ??= path;
-      for (const id of meta.split(" ").slice(2, 4)) if (OBJECT_ID.test(id) && !/^0+$/.test(id) && blobs.size < MAX_BLOBS && !blobs.has(id)) blobs.set(id, path);
+      for (const id of meta.split(" ").slice(2, 4)) if (OBJECT_ID.test(id) && !/^0+$/.test(id)) remember(blobs, id, path, maxBlobs);
     }
     return first;
   };
@@ -375,7 +391,7 @@ export async function heldByGit(repo: Repository, deny: PathRules, opts: { keep?
       const path = entry.slice(entry.indexOf("\t") + 1);
       if (!inTree(path)) continue;
       const id = entry.split(" ")[2]?.split("\t")[0] ?? "";
-      if (OBJECT_ID.test(id) && blobs.size < MAX_BLOBS) blobs.set(id, path);
+      if (OBJECT_ID.test(id)) remember(blobs, id, path, maxBlobs);
       writeWalked(opts.keep ?? null, { tips, held: path, blobs: [...blobs.keys()] });
       return { path, where: "history" };
     }

@@ -185,3 +185,17 @@ export function runsLaterNote(output: string, spec: SandboxSpec, command = ""): 
     `Change ${one ? "it" : "them"} with the file tools (edit_file, write_file: the person sees and approves each change); a tool that must rewrite ${one ? "it" : "them"} (a formatter, a codemod) is for the person to run. ` +
     `${one ? "It stays" : "They stay"} read-only while what runs ${one ? "it" : "them"} does (a hook, a config, a script importing ${one ? "it" : "them"}): the person can change that. Do not retry the command as it is.`;
 }
+
+const boundsSaid = new Set<string>();
+/**
+ * Once a session: the bounds bunker's look for what hooks and configs run stopped at (git-guard.ts), and that what
+ * lies past them stays writable to commands like other project code, so a command could change code a hook runs at
+ * the next commit. A person's repository makes it this large, not a command; it is said rather than kept silent
+ * (bounded.ts; the reviewer's note on MAX_NAMED and MAX_IMPORTING). Null once said, or when nothing was cut.
+ */
+export function boundsNote(cut: readonly string[] | undefined): string | null {
+  const fresh = (cut ?? []).filter((c) => !boundsSaid.has(c));
+  if (fresh.length === 0) return null;
+  for (const c of fresh) boundsSaid.add(c);
+  return `note: bunker keeps what the person's git hooks and configs run read-only to commands, but its look stopped at its bounds here: ${fresh.join("; ")} stays writable to commands like other project code, so a hook would run a command's change there at the next commit: review changes there (git diff) before committing.`;
+}

@@ -19,11 +19,13 @@ import { changedSince, ownCopies, ownCopy } from "./hard-links.ts";
 import { envrcLoads } from "../perms/envrc-loads.ts";
 import { followsImports, importedFiles } from "../mcp/local-imports.ts";
 import { expandKnown, isShellScript, namedPaths } from "../perms/named-scripts.ts";
+import { scriptsRunBy } from "./package-hooks.ts";
 import { BYTECODE_WHY, folderEntries, folderNames, moduleIn, nodeCandidates, pythonModulesIn, pythonSiblings, pythonSourceOf, shadowsStandardModule } from "../perms/run-entry.ts";
 import { envrcPathDirs, isMiseConfig, misePathDirs } from "../perms/path-adds.ts";
 import { isBytecodeCache, VENV_TOOL_WHY, venvNewIsFine, venvRootOf } from "../perms/venv.ts";
 import { hostProgram } from "./host-program.ts";
 import { processFolder } from "./private-folder.ts";
+import { namespaceTopOf, portionsOf, pythonCodeNames, type Portion } from "./python-portions.ts";
 
 /**
  * A git directory found in the workspace, and which file it is (a new one at
@@ -67,6 +69,11 @@ export interface WorkspaceScan extends WalkGaps {
    */
   runsBy?: Map<string, string>;
   /**
+   * The bounds the look for what hooks and configs run stopped at (bounded.ts), each said: past them what is run stays
+   * writable to commands like other project code (a person's repository, not a command, makes it this large).
+   */
+  namedCut?: string[];
+  /**
    * Folders a hook runs every file of (`for f in scripts/hooks.d/*; do "$f"; done`, `run-parts DIR`: red team 11's F09),
    * there or not yet → what runs them; those there are in `later` too, so a command sees them read-only whole (scanRoots only).
    */
@@ -81,8 +88,18 @@ export interface WorkspaceScan extends WalkGaps {
   pythonFirst?: (real: string) => string | null;
   /** The modules in those folders now → why: the walk after a command sets aside one not there before (they stay writable). */
   firstModules?: Map<string, string>;
+  /**
+   * The top-level folders and links in those folders, each with the Python code python can import from it by name
+   * (python-portions.ts): one that held none before a command and holds some after is the command's (a namespace
+   * folder joining the hook's environment's, red team 12's F06), set aside.
+   */
+  firstPortions?: Map<string, Portion>;
+  /** Each folder the walk read that holds Python code python can import (python-portions.ts's pythonCodeNames) → its paths. */
+  pyCode?: Map<string, string[]>;
   /** Every package.json in the roots (not in node_modules): its hook keys run on the next commit (package-hooks.ts). */
   packageJsons?: string[];
+  /** The package.json scripts the hooks and hook configs run (`npm test`, `pnpm lint`): keys of theirs that run too (scanRoots only). */
+  hookScripts?: Set<string>;
 }
 
 /** Which files run later (runsLaterMatcher), and a key that changes when that answer may (settings, hooksPath). */
@@ -110,6 +127,8 @@ interface DirMemo {
   undecodable: Buffer[];
   /** Whether it holds a package.json (whose hook keys git's commit runs: package-hooks.ts). */
   packageJson?: boolean;
+  /** The Python code in it (python-portions.ts's pythonCodeNames): where a hook's python looks first, whose it is. */
+  py: string[];
 }
 
 /** Per runs-later key and directory: what it held when last read (re-read when its ctime changes, which no command can fake). */
@@ -136,7 +155,7 @@ export function findGitSites(root: string): GitSite[] {
  * walked on their own (the workspace inside a granted parent).
  */
 export function scanWorkspace(root: string, later: LaterMatch = NO_LATER, skip: readonly string[] = [], maxDirs = walkBound, known?: ReadonlyMap<string, string>): WorkspaceScan {
-  const out: WorkspaceScan = { sites: [], later: new Map(), links: new Map(), cut: [], unlistable: [], undecodable: [], unwalked: [], dirs: new Map(), unsettled: [], packageJsons: [] };
+  const out: WorkspaceScan = { sites: [], later: new Map(), links: new Map(), cut: [], unlistable: [], undecodable: [], unwalked: [], dirs: new Map(), unsettled: [], packageJsons: [], pyCode: new Map() };
   const stack = [root];
   // After a command (`known`: the folders the walk before it read): the folders that were there first, then the new
   // ones, so a walk cut at its bound has left only folders the command made (walk-gaps.ts sets those aside).
@@ -191,6 +210,7 @@ export function scanWorkspace(root: string, later: LaterMatch = NO_LATER, skip: 
     if (m.unlistable) out.unlistable.push({ path: dir, id: `${st.dev}:${st.ino}:${st.ctimeMs}`, owned: st.uid === process.getuid?.(), code: m.unlistable });
     for (const name of m.undecodable) out.undecodable.push({ dir, name, id: bytesId(joinBytes(dir, name)) ?? "gone" });
     if (m.packageJson) out.packageJsons!.push(join(dir, "package.json"));
+    if (m.py.length > 0) out.pyCode!.set(dir, m.py.map((n) => join(dir, n)));
     for (const d of m.subdirs) if (!skip.includes(d)) (known && !known.has(d) ? fresh : stack).push(d);
   }
   return out;
@@ -235,7 +255,7 @@ export interface Trusted {
 }
 
 function scanRootsOnce(roots: readonly string[], later: LaterMatch, maxDirs: number, known?: ReadonlyMap<string, string>, trusted?: Trusted): WorkspaceScan {
-  const out: WorkspaceScan = { sites: [], later: new Map(), links: new Map(), cut: [], unlistable: [], undecodable: [], unwalked: [], dirs: new Map(), unsettled: [], packageJsons: [] };
+  const out: WorkspaceScan = { sites: [], later: new Map(), links: new Map(), cut: [], unlistable: [], undecodable: [], unwalked: [], dirs: new Map(), unsettled: [], packageJsons: [], pyCode: new Map() };
   for (const root of roots) {
     const scan = scanWorkspace(root, later, roots.filter((r) => r !== root && isWithin(root, r)), maxDirs, known);
     for (const [d, stamp] of scan.dirs!) out.dirs!.set(d, stamp);
@@ -246,6 +266,7 @@ function scanRootsOnce(roots: readonly string[], later: LaterMatch, maxDirs: num
     out.undecodable.push(...scan.undecodable);
     out.unwalked.push(...scan.unwalked);
     out.packageJsons!.push(...scan.packageJsons!);
+    for (const [d, code] of scan.pyCode!) out.pyCode!.set(d, code);
     for (const [p, id] of scan.later) out.later.set(p, id);
     for (const [l, t] of scan.links) out.links.set(l, t);
   }
@@ -265,6 +286,7 @@ function scanRootsOnce(roots: readonly string[], later: LaterMatch, maxDirs: num
     }
   }
   out.runsBy = new Map();
+  out.hookScripts = new Set();
   out.runsFrom = new Map();
   pathAdded(roots, later, out);
   namedScripts(roots, later, out, trusted);
@@ -435,7 +457,9 @@ function namedScripts(roots: readonly string[], later: LaterMatch, out: Workspac
   };
   // Folders python puts first on its module path for a hook or config (red team 10's R10-06 addendum) → why.
   const firsts = new Map<string, string>();
-  for (let i = 0; i < queue.length && out.runsBy!.size < MAX_NAMED; i++) {
+  const cut = new Set<string>();
+  let i = 0;
+  for (; i < queue.length && out.runsBy!.size < MAX_NAMED; i++) {
     const { file, bases, via, depth, top, code } = queue[i]!;
     if (seen.has(file)) continue;
     seen.add(file);
@@ -450,6 +474,8 @@ function namedScripts(roots: readonly string[], later: LaterMatch, out: Workspac
     const vscode = /(^|\/)\.vscode$/.test(self) ? dirname(self) : undefined;
     const text = expandKnown(raw, { top: basename(file) === ".envrc" ? self : top, self, gitDir: join(top, ".git"), ...(vscode ? { workspaceFolder: vscode } : {}) });
     const shown = relative(root, file) || file;
+    // The package.json scripts it runs (`npm test`): their keys run on the next commit as the hook does (red team 13's F10).
+    if (!code) for (const n of scriptsRunBy(text)) out.hookScripts!.add(n);
     // One path named (or, for a folder named, one of the files run from it: run-entry.ts).
     const name = (path: string, handed: boolean, entryOf?: string) => {
       // (Each path once a walk: import alternatives and node's candidates repeat one another.)
@@ -483,6 +509,7 @@ function namedScripts(roots: readonly string[], later: LaterMatch, out: Workspac
       const trusted = st?.isFile() && isTrusted(real, `${st.dev}:${st.ino}:${st.ctimeMs}`);
       if (trusted && !code && depth + 1 < NAMED_DEPTH && isShellScript(real, readSmallText(real) ?? "")) queue.push({ file: real, bases: [...new Set([...ancestors(dirname(real)), ...bases])], via: `, run by ${shown}${via}`, depth: depth + 1, top });
       else if (trusted && (code ? depth + 1 < IMPORT_DEPTH : true) && followsImports(real)) codeFiles.push(real);
+      else if (trusted && code && followsImports(real)) cut.add(`the imports of hooks' scripts (followed ${IMPORT_DEPTH} deep): what lies deeper`);
     };
     const handed = new Set<string>();
     const first = new Set<string>();
@@ -530,7 +557,10 @@ function namedScripts(roots: readonly string[], later: LaterMatch, out: Workspac
     // tree for -m); an imported file's, where its importer's were.
     const pyBases = code ?? [...first].map((d) => realpathLoose(resolve(bases[0]!, d)).real);
     for (const f of codeFiles) {
-      if (importing >= MAX_IMPORTING) break;
+      if (importing >= MAX_IMPORTING) {
+        cut.add(`the files hooks' scripts import (${MAX_IMPORTING.toLocaleString("en-US")} followed): what the rest import`);
+        break;
+      }
       importing++;
       queue.push({ file: f, bases, via: `, ${verb} ${shown}${via}`, depth: code ? depth + 1 : 0, top, code: code ?? [...new Set([dirname(f), ...pyBases])] });
     }
@@ -540,11 +570,21 @@ function namedScripts(roots: readonly string[], later: LaterMatch, out: Workspac
       if (rootOf(roots, real) && !firsts.has(real)) firsts.set(real, `python puts ${relative(root, real) || "the workspace folder"} first on its module path when ${shown} runs it${via}, so a module made there is imported in place of any of its name the hook's python has: the standard library's, a package of whatever environment it runs in`);
     }
   }
+  if (i < queue.length) cut.add(`the files hooks and configs name (${MAX_NAMED.toLocaleString("en-US")} kept read-only): what the rest name`);
+  if (cut.size > 0) out.namedCut = [...cut];
   // Writing a module there of a name python has elsewhere (the standard library's, one installed for the host's
   // python3, a venv's beside it) asks; the write tools' other new modules are the person's say-so.
+  // So does writing code into a folder there that python joins to a namespace package of a name it has elsewhere
+  // (google/protobuf/__init__.py beside an installed protobuf: red team 12's F06, the folder class).
   out.pythonFirst = (p) => {
     const module = moduleIn(p);
-    return module && shadowsStandardModule(p) ? (firsts.get(module.dir) ?? null) : null;
+    const top = module ? firsts.get(module.dir) : undefined;
+    if (top !== undefined && shadowsStandardModule(p)) return top;
+    for (const [dir, why] of firsts) {
+      const folder = namespaceTopOf(dir, p);
+      if (folder && shadowsStandardModule(`${folder}.py`, dir)) return why;
+    }
+    return null;
   };
   // Each top-level module there now (NAME.py, .pyc, *.so, NAME/__init__.py) and each .pth: one a command makes is
   // set aside after it (wallAfter), whatever its name. No name list knows the environment the hook's python runs
@@ -556,6 +596,11 @@ function namedScripts(roots: readonly string[], later: LaterMatch, out: Workspac
     for (const m of pythonModulesIn(dir)) out.firstModules.set(m, why);
     for (const n of folderNames(dir)) if (n.endsWith(".pth")) out.firstModules.set(join(dir, n), why);
   }
+  // Each top-level folder there, with the code python can import from it: a `google/` joins the namespace package
+  // of its name in the hook's environment ahead of it, so its google/protobuf is imported in place of the installed
+  // one (red team 12's F06, the folder class). One that held no code before a command is the command's if it does after.
+  out.firstPortions = new Map();
+  for (const [dir, why] of firsts) portionsOf(dir, why, out.pyCode ?? new Map(), out.firstPortions);
 }
 
 /** The top of the repository holding `dir` (the nearest folder with a .git, up to its root), or that root. */
@@ -709,7 +754,7 @@ export function isBareShaped(names: ReadonlySet<string>): boolean {
 export const GIT_DIR_ENTRIES = ["HEAD", "config", "config.worktree", "commondir", "hooks", "objects", "refs", "packed-refs", "info", "worktrees", "modules", "gitdir"];
 
 function readDir(dir: string, ctimeMs: number, ino: number, later: LaterMatch): DirMemo {
-  const m: DirMemo = { ctimeMs, ino, laterKey: later.key, subdirs: [], sites: [], later: [], links: [], unlistable: null, undecodable: [] };
+  const m: DirMemo = { ctimeMs, ino, laterKey: later.key, subdirs: [], sites: [], later: [], links: [], unlistable: null, undecodable: [], py: [] };
   let entries;
   try {
     entries = readdirSync(dir, { withFileTypes: true });
@@ -732,6 +777,7 @@ function readDir(dir: string, ctimeMs: number, ino: number, later: LaterMatch): 
   // A .git folder is entered too: a repository planted inside one (`.git/gd`) is a repository all the same.
   m.undecodable = undecodableNames(dir, entries.map((e) => e.name));
   const names = new Set(entries.map((e) => e.name));
+  m.py = pythonCodeNames(dir, entries);
   const dotGit = basename(dir).toLowerCase() === ".git";
   const bare = !dotGit && isBareShaped(names);
   if (bare) m.sites.push({ path: dir, kind: "bare", id: `dir:${ino}`, gitDirs: [] });
@@ -1100,15 +1146,42 @@ function isGuardedBytecode(path: string, why: string | null): boolean {
  * (scan.firstModules: not there before it): set aside whatever their name, one line each saying which hook puts
  * the folder first and the mv that restores it. The modules that were there stay the project's code.
  */
-export function setAsideFirstModules(roots: readonly string[], before: ReadonlyMap<string, string>, after: ReadonlyMap<string, string>): string[] {
+export function setAsideFirstModules(roots: readonly string[], before: ReadonlyMap<string, string>, after: ReadonlyMap<string, string>, portionsBefore: ReadonlyMap<string, Portion> = new Map(), portionsAfter: ReadonlyMap<string, Portion> = new Map()): string[] {
   const root = roots[0]!;
   const lines: string[] = [];
+  // A top-level folder with Python code in it that was not there before (or a link made or re-aimed): set aside whole,
+  // one mv restores it. One that was there with no code: each piece of code the command put in it. One that held code
+  // before is the project's (its new modules too: only a name of the hook's environment's namespace packages could
+  // shadow anything, and the project's own folder of that name would already).
+  for (const [path, now] of portionsAfter) {
+    const was = portionsBefore.get(path);
+    const home = rootOf(roots, path);
+    if (!home || !isRealDir(home, dirname(path))) continue;
+    const shown = relative(root, path);
+    if (!was || was.id !== now.id) {
+      if (now.link ? now.file : now.code.length === 0) continue;
+      const what = now.link ? `${shown}, a link the command made or re-aimed, which python follows as a folder of modules` : `${shown}/, a folder the command created with Python code in it (${now.code.slice(0, 2).map((c) => relative(path, c)).join(", ")}${now.code.length > 2 ? ", …" : ""}), which python joins to any namespace package of its name`;
+      lines.push(setAside(root, path, `${what} (${now.why})`));
+    } else if (!was.link && was.code.length === 0) {
+      for (const code of now.code) {
+        if (!existsSync(code) && !isLink(code)) continue;
+        if (!isRealDir(home, dirname(code))) continue;
+        lines.push(setAside(root, code, `${relative(root, code)}, which the command created in ${shown}/, a folder with no Python code before, which python joins to any namespace package of its name (${now.why})`));
+      }
+    }
+  }
   for (const [path, why] of after) {
     if (before.has(path) || !existsSync(path)) continue;
     lines.push(setAside(root, path, `${relative(root, path)}, which the command created (${why})`));
   }
+  // The way to a module the project needs there, said once (reviewer's R12-25: the model's next import failed, and
+  // it went on making modules by commands): the file tools show what they write, so what they make stays.
+  if (lines.length > 0) lines.push(FIRST_MODULES_WAY);
   return lines;
 }
+
+/** Said after modules set aside where a hook's python looks first: how to make one that stays. */
+export const FIRST_MODULES_WAY = "a module the project needs there stays when it is written with the file tools (write_file, apply_patch), which show it to the person; one a command makes (a heredoc, a generator, a copy) is set aside whatever its name, since the hook's python would import it outside the sandbox at the next commit";
 
 /**
  * The files git obeys in the repositories found (each config, config.worktree and file a config includes; each hook

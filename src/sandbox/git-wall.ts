@@ -9,6 +9,7 @@
 // person and the model.
 import { disarmNewRepositories, gitGuard, isLink, obeyedFiles, recheckLinked, scanRoots, scanWhy, setAsideFirstModules, setAsideRunsLater, type GitSite, type LaterMatch, type WorkspaceScan } from "./git-guard.ts";
 import { linkedFiles } from "./hard-links.ts";
+import type { Portion } from "./python-portions.ts";
 import { hookKeysBefore, restoreHookKeys, type ManifestBefore } from "./package-hooks.ts";
 import { gapsAfter, gapsBefore, setAsideUnwalked, type WalkGaps } from "./walk-gaps.ts";
 import { relative } from "node:path";
@@ -37,10 +38,14 @@ export interface WallState {
   mountsMove?: boolean;
   /** The modules in the folders python puts first on its module path for a hook (git-guard.ts): a new one is set aside after. */
   firstModules?: ReadonlyMap<string, string>;
+  /** The top-level folders there, with the code in each (python-portions.ts): one with none before and some after is set aside. */
+  firstPortions?: ReadonlyMap<string, Portion>;
   /** Each package.json's hook keys before (package-hooks.ts): a change the command made to one is undone after. */
   hookKeys?: ReadonlyMap<string, ManifestBefore>;
   /** Why a file in laterFiles runs later, as the walk found it (`, imported by scripts/check.js, run by .husky/pre-commit …`): said when a write to it fails. */
   laterWhy?: (path: string) => string | null;
+  /** The bounds the look for what hooks run stopped at (git-guard.ts namedCut): said once (explain.ts boundsNote). */
+  namedCut?: string[];
 }
 
 /** Before: the paths to mount read-only (every git site's, each runs-later file, each folder the walk cannot list), or why the process may not run. */
@@ -64,7 +69,7 @@ export function wallBefore(roots: string[], later: LaterMatch, globalConfig: str
     readOnly: [...guard.readOnly.filter((p) => !writableGit.has(p)), ...laterReadOnly, ...gaps.readOnly],
     // The runs-later files alone: the folders above them are pinned (run-bash.ts); a repository is found wherever it is moved.
     later: laterReadOnly,
-    state: { sites: scan.sites, missingHooks: guard.missingHooks, missingIncludes: guard.missingIncludes, later, laterFiles: scan.later, gaps: gapsOf(scan), dirs: scan.dirs ?? new Map(), linked: linkedFiles([...obeyed.configs, ...obeyed.hooks]), linkedConfigs: new Set(obeyed.configs), firstModules: scan.firstModules ?? new Map(), hookKeys: hookKeysBefore(scan.packageJsons ?? []), laterWhy: (p) => later.match(p) ?? scanWhy(scan, p, roots[0]!) },
+    state: { sites: scan.sites, missingHooks: guard.missingHooks, missingIncludes: guard.missingIncludes, later, laterFiles: scan.later, gaps: gapsOf(scan), dirs: scan.dirs ?? new Map(), linked: linkedFiles([...obeyed.configs, ...obeyed.hooks]), linkedConfigs: new Set(obeyed.configs), firstModules: scan.firstModules ?? new Map(), firstPortions: scan.firstPortions ?? new Map(), hookKeys: hookKeysBefore(scan.packageJsons ?? [], [...(scan.hookScripts ?? [])]), laterWhy: (p) => later.match(p) ?? scanWhy(scan, p, roots[0]!), ...(scan.namedCut ? { namedCut: scan.namedCut } : {}) },
   };
 }
 
@@ -144,7 +149,7 @@ export function wallAfter(roots: string[], before: WallState): string[] {
     ...step("disarming the git repositories this command made", () => disarmNewRepositories(roots, before.sites, found.sites, before, before.mountsMove === true)),
     ...step("checking the hard-linked files git obeys", () => recheckLinked(roots, before.linked, before.linkedConfigs)),
     ...step("setting aside the files this command made that run later", () => setAsideRunsLater(roots, before.laterFiles, found.later, (p) => before.later.match(p) ?? scanWhy(found, p, roots[0]!), before.dirs, found.linkedFrom)),
-    ...step("setting aside the modules this command made where a hook's python looks first", () => setAsideFirstModules(roots, before.firstModules ?? new Map(), found.firstModules ?? new Map())),
+    ...step("setting aside the modules this command made where a hook's python looks first", () => setAsideFirstModules(roots, before.firstModules ?? new Map(), found.firstModules ?? new Map(), before.firstPortions, found.firstPortions)),
     ...step("undoing the command's changes to package.json's hook keys", () => restoreHookKeys(roots[0]!, before.hookKeys ?? new Map(), found.packageJsons ?? [])),
   ];
 }

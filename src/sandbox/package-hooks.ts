@@ -32,6 +32,8 @@ export interface ManifestBefore {
   keys: Record<string, string>;
   file: string | null;
   link: string | null;
+  /** The scripts the repository's hooks run, whose keys were read too. */
+  scripts: readonly string[];
 }
 
 /** Which file, at which change: the device, inode, size and change time (a write moves the last; no command sets it back). */
@@ -39,8 +41,11 @@ function fileId(st: Stats): string {
   return `${st.dev}:${st.ino}:${st.size}:${st.ctimeMs}`;
 }
 
-/** Each hook key's value in a package.json as JSON text (absent keys left out); null when it is no JSON object. */
-export function hookKeys(text: string): Record<string, string> | null {
+/**
+ * Each hook key's value in a package.json as JSON text (absent keys left out), and of each script the repository's
+ * hooks run (`scripts`: their names; as "scripts.NAME"); null when it is no JSON object.
+ */
+export function hookKeys(text: string, scripts: readonly string[] = []): Record<string, string> | null {
   let parsed: unknown;
   try {
     // (Without a byte-order mark, which the tools' readers strip.)
@@ -51,7 +56,52 @@ export function hookKeys(text: string): Record<string, string> | null {
   if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) return null;
   const out: Record<string, string> = {};
   for (const key of HOOK_KEYS) if (Object.hasOwn(parsed, key)) out[key] = JSON.stringify((parsed as Record<string, unknown>)[key]);
+  const table = (parsed as Record<string, unknown>).scripts;
+  if (table !== null && typeof table === "object" && !Array.isArray(table)) {
+    for (const name of scripts) if (Object.hasOwn(table, name)) out[`scripts.${name}`] = JSON.stringify((table as Record<string, unknown>)[name]);
+  }
   return out;
+}
+
+/** The keys compared for a package.json: the hook packages' own, and the scripts the hooks run. */
+function keysOf(scripts: readonly string[]): string[] {
+  return [...HOOK_KEYS, ...scripts.map((n) => `scripts.${n}`)];
+}
+
+/** npm's own commands that run the script of their name (`npm test`, `npm t`), by the name. */
+const NPM_RUNS: Record<string, string> = { test: "test", t: "test", tst: "test", start: "start", stop: "stop", restart: "restart" };
+/** Commands of pnpm, yarn and bun that are not a script's name (`pnpm install`, `yarn add`). */
+const NOT_SCRIPTS = new Set(["add", "audit", "bin", "cache", "ci", "config", "create", "dedupe", "dlx", "exec", "i", "import", "info", "init", "install", "link", "list", "ls", "outdated", "pack", "patch", "prune", "publish", "rebuild", "remove", "rm", "root", "set", "setup", "store", "unlink", "up", "update", "upgrade", "version", "why", "workspace", "workspaces", "x"]);
+
+/**
+ * The package.json scripts a hook's text runs (red team 13's F10: `npm test` in husky's pre-commit runs
+ * scripts.test at every commit): `npm test`/`npm run NAME`, `pnpm NAME`, `yarn NAME`, `bun run NAME`, with the
+ * pre- and post- scripts npm runs around each.
+ */
+export function scriptsRunBy(text: string): string[] {
+  const out = new Set<string>();
+  for (const line of text.split("\n")) {
+    if (/^\s*#/.test(line)) continue;
+    const words = line.split(/[\s;&|()`"']+/).filter(Boolean);
+    for (let i = 0; i < words.length; i++) {
+      const tool = words[i]!;
+      if (tool !== "npm" && tool !== "pnpm" && tool !== "yarn" && tool !== "bun") continue;
+      let j = i + 1;
+      const next = () => {
+        while (j < words.length && words[j]!.startsWith("-")) j++;
+        return words[j++];
+      };
+      const verb = next();
+      if (verb === undefined) continue;
+      let name: string | undefined;
+      if (verb === "run" || verb === "run-script" || verb === "rum" || verb === "urn") name = next();
+      else if (tool === "npm") name = NPM_RUNS[verb];
+      else if (tool !== "bun" && !NOT_SCRIPTS.has(verb)) name = verb;
+      if (!name || !/^[\w:.@/-]+$/.test(name)) continue;
+      for (const n of [name, `pre${name}`, `post${name}`]) out.add(n);
+    }
+  }
+  return [...out];
 }
 
 /** What a change of a package.json's text from `before` to `after` runs later (its hook keys changed), or null. */
@@ -83,19 +133,22 @@ function readManifest(path: string, st: Stats | null): string | null {
   }
 }
 
-/** The hook keys of each package.json before a command, and which file it was (one no tool can parse has none). */
-export function hookKeysBefore(paths: readonly string[]): Map<string, ManifestBefore> {
+/**
+ * The hook keys of each package.json before a command (with the scripts the repository's hooks run: `scripts`), and
+ * which file it was (one no tool can parse has none).
+ */
+export function hookKeysBefore(paths: readonly string[], scripts: readonly string[] = []): Map<string, ManifestBefore> {
   const out = new Map<string, ManifestBefore>();
   for (const p of paths) {
     const st = statManifest(p);
     const text = readManifest(p, st);
-    out.set(p, { keys: (text !== null && hookKeys(text)) || {}, file: st ? fileId(st) : null, link: linkOf(p) });
+    out.set(p, { keys: (text !== null && hookKeys(text, scripts)) || {}, file: st ? fileId(st) : null, link: linkOf(p), scripts });
   }
   return out;
 }
 
 /** `text` with the hook keys as `before` had them (a key the command added removed), in the file's own indentation. */
-export function withKeysOf(text: string, before: Record<string, string>): string | null {
+export function withKeysOf(text: string, before: Record<string, string>, scripts: readonly string[] = []): string | null {
   let obj: Record<string, unknown>;
   try {
     obj = JSON.parse(text.replace(/^\uFEFF/, "")) as Record<string, unknown>;
@@ -105,6 +158,15 @@ export function withKeysOf(text: string, before: Record<string, string>): string
   for (const key of HOOK_KEYS) {
     if (before[key] !== undefined) obj[key] = JSON.parse(before[key]);
     else delete obj[key];
+  }
+  if (scripts.length > 0) {
+    const table = obj.scripts !== null && typeof obj.scripts === "object" && !Array.isArray(obj.scripts) ? (obj.scripts as Record<string, unknown>) : {};
+    for (const name of scripts) {
+      const was = before[`scripts.${name}`];
+      if (was !== undefined) table[name] = JSON.parse(was);
+      else delete table[name];
+    }
+    if (Object.keys(table).length > 0 || obj.scripts !== undefined) obj.scripts = table;
   }
   const indent = /^[{[]\r?\n([ \t]+)/.exec(text)?.[1] ?? "  ";
   return JSON.stringify(obj, null, indent) + (text.endsWith("\n") ? "\n" : "");
@@ -137,13 +199,14 @@ export function restoreHookKeys(root: string, before: ReadonlyMap<string, Manife
     }
     const text = readManifest(path, st);
     if (text === null) continue;
-    const now = hookKeys(text);
+    const scripts = had?.scripts ?? scriptsOf(before);
+    const now = hookKeys(text, scripts);
     // Not JSON any more: no tool reads its keys, so nothing in it runs.
     if (now === null) continue;
     const was = had?.keys ?? {};
-    const changed = HOOK_KEYS.filter((k) => now[k] !== was[k]);
+    const changed = keysOf(scripts).filter((k) => now[k] !== was[k]);
     if (changed.length === 0) continue;
-    const restored = withKeysOf(text, was);
+    const restored = withKeysOf(text, was, scripts);
     if (restored === null) continue;
     const names = changed.map((k) => `"${k}"`).join(", ");
     try {
@@ -153,7 +216,8 @@ export function restoreHookKeys(root: string, before: ReadonlyMap<string, Manife
       lines.push(`bunker could not undo the command's change to ${names} in ${shown} (${(e as Error).message}): that key runs on your next git commit; check it before committing`);
       continue;
     }
-    lines.push(`bunker undid the command's change to ${names} in ${shown} (run on your next git commit by lint-staged, husky or a git hooks package, like a .lintstagedrc); the rest of its edit is kept. The command's whole file is ${relative(root, aside)}; to take its version after checking it: mv ${shellQuote(relative(root, aside))} ${shellQuote(shown)}`);
+    const runBy = changed.some((k) => k.startsWith("scripts.")) ? "run on your next git commit by your git hooks" : "run on your next git commit by lint-staged, husky or a git hooks package, like a .lintstagedrc";
+    lines.push(`bunker undid the command's change to ${names} in ${shown} (${runBy}); the rest of its edit is kept. The command's whole file is ${relative(root, aside)}; to take its version after checking it: mv ${shellQuote(relative(root, aside))} ${shellQuote(shown)}`);
   }
   return lines;
 }
@@ -187,4 +251,10 @@ function setAsideLink(root: string, path: string, aside: string, shown: string, 
     return `bunker could not set aside ${shown}, a link the command made to ${to} (${(e as Error).message}): lint-staged, husky or a git hooks package read it at your next git commit; check it before committing`;
   }
   return `bunker set aside ${shown}, a link the command made to ${to} (lint-staged, husky or a git hooks package read what it leads to at your next git commit; bunker did not read it). To take it after checking it: mv ${shellQuote(relative(root, aside))} ${shellQuote(shown)}`;
+}
+
+/** The scripts the hooks run, as read before the command (the same for every package.json of one look). */
+function scriptsOf(before: ReadonlyMap<string, ManifestBefore>): readonly string[] {
+  for (const b of before.values()) return b.scripts;
+  return [];
 }

@@ -3,8 +3,21 @@
 // Claude Code and Codex. A folder of bunker's own in its private folder (the
 // state folder, never the workspace nor the machine's /tmp), made at the first
 // command and removed when bunker exits (a bunker killed before that: by the
-// next one's sweep). On disk, so not bounded by a size as the in-memory /run
-// and home are: a command filling it fills the disk, as the workspace would.
+// next one's sweep), and emptied by /clear (a new conversation starts with a new
+// /tmp, as it starts with no memory of what an earlier one left there).
+//
+// On disk (it outlives each sandbox, which no in-memory folder can), so it is
+// bounded by a watch instead of a tmpfs size: while a command runs, bunker
+// measures the folder (du, off its own thread) about twice a second, and a
+// command that makes it grow past its limit (what the in-memory /tmp and
+// /var/tmp held together: a quarter of this machine's memory) is stopped, its
+// result saying why and what to remove. No unprivileged file system keeps a
+// size across sandboxes, so the command gets no ENOSPC of its own: it is
+// stopped, bunker goes on, and the next command may clear the folder. A bound
+// by looking, not a wall: a command may write what the disk takes in half a
+// second past the limit before it is stopped, and while the folder is over it
+// one that adds to it is stopped within a tenth of a second (a command shorter
+// than that is seen only by the look after it).
 //
 // Why sharing it keeps every guarantee: nothing a command starts outlives it
 // (the sandbox's processes die with it: its own PID namespace, killed with its
@@ -14,12 +27,16 @@
 // unasked because it only reads sees the folder read-only. MCP servers, which
 // live across commands, keep an empty /tmp of their own: a server listening on
 // a socket there would be a way for commands to use its network and files.
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import { hostProgram } from "./host-program.ts";
 import { processFolder } from "./private-folder.ts";
 import { SESSION_TMP } from "./spec.ts";
+import { tmpfsSizes } from "./tmpfs-sizes.ts";
 
 let made = 0;
+/** Every session folder this bunker made (emptied by /clear). */
+const folders = new Set<string>();
 
 /**
  * The folder of one session (one run_bash tool: with its `tmp` and `var-tmp`), made at its first command. Each tool
@@ -32,6 +49,92 @@ export function sessionTmpFolder(): () => string {
     if (dir && existsSync(join(dir, "tmp"))) return dir;
     dir = processFolder(n === 1 ? "bunker-tmp" : `bunker-tmp${n}`);
     for (const name of Object.values(SESSION_TMP)) mkdirSync(join(dir, name), { mode: 0o700 });
+    folders.add(dir);
     return dir;
+  };
+}
+
+/**
+ * /clear: every session folder removed (the next command makes a new, empty one). No command runs then, and none
+ * of a command's processes outlives it. Whether any of them held something.
+ */
+export function clearSessionTmps(): boolean {
+  let held = false;
+  for (const dir of folders) {
+    try {
+      held ||= Object.values(SESSION_TMP).some((name) => readdirSync(join(dir, name)).length > 0);
+    } catch {
+      // Gone already: nothing held.
+    }
+    rmSync(dir, { recursive: true, force: true });
+    lastSeen.delete(dir);
+  }
+  folders.clear();
+  return held;
+}
+
+/** How much the session's /tmp and /var/tmp may hold together, in bytes (BUNKER_SESSION_TMP_MB sets it: tests). */
+export function sessionTmpLimit(): number {
+  const set = Number(process.env.BUNKER_SESSION_TMP_MB);
+  if (process.env.BUNKER_SESSION_TMP_MB && Number.isFinite(set) && set > 0) return Math.floor(set * 1024 * 1024);
+  const sizes = tmpfsSizes();
+  return sizes.tmp + sizes.varTmp;
+}
+
+/** The bytes `dir` takes on disk (du), or null when it cannot be measured (no du). */
+async function diskUse(du: string, dir: string): Promise<number | null> {
+  try {
+    const proc = Bun.spawn([du, "-s", "-B1", dir], { stdout: "pipe", stderr: "ignore", env: { LC_ALL: "C" } });
+    const [text, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
+    // du exits 1 when a file vanished while it read (a command deleting as it goes): its count still stands.
+    const bytes = Number(text.split("\t")[0]);
+    return (code === 0 || code === 1) && Number.isFinite(bytes) ? bytes : null;
+  } catch {
+    return null;
+  }
+}
+
+/** What each session folder held at bunker's last look (a look while a command ran). */
+const lastSeen = new Map<string, number>();
+
+/**
+ * Watch the session folder while a command runs: `over(bytes)` is called once it holds more than `limit` and more
+ * than at the look before (a command that starts over the limit may still remove files; the first look of a
+ * command compares with the last one before it). Measured about twice a second, less often when measuring is slow
+ * (a folder of many files), ten times a second while it is over the limit; nothing is measured before the command
+ * starts, and once more after it ends (a command too short for a look). Returns the stop, which waits for that
+ * last look only while the folder is over the limit.
+ */
+export function watchSessionTmp(dir: string, limit: number, over: (bytes: number) => void): () => Promise<void> {
+  const du = hostProgram("du");
+  if (!du) return () => Promise.resolve();
+  let stopped = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const full = () => (lastSeen.get(dir) ?? 0) > limit;
+  const look = async () => {
+    const began = Date.now();
+    const bytes = await diskUse(du, dir);
+    if (stopped) return;
+    if (bytes !== null) {
+      const before = lastSeen.get(dir) ?? 0;
+      lastSeen.set(dir, bytes);
+      if (bytes > limit && bytes > before) {
+        stopped = true;
+        return over(bytes);
+      }
+    }
+    timer = setTimeout(look, Math.max(full() ? 100 : 500, (Date.now() - began) * 10));
+  };
+  timer = setTimeout(look, full() ? 0 : 500);
+  let ended: Promise<void> | undefined;
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+    // The look after it: waited for only while the folder is over the limit (then the next command's first look
+    // compares with what this one left, not with what it held when it was stopped).
+    ended ??= diskUse(du, dir).then((bytes) => {
+      if (bytes !== null && folders.has(dir)) lastSeen.set(dir, bytes);
+    });
+    return full() ? ended : Promise.resolve();
   };
 }

@@ -209,9 +209,13 @@ function lineOf(text: string, index: number): number {
   return line;
 }
 
+/** "1 (3 times), 2": each line once, with how often when more than once (new user 12's N12-24: "lines 1, 1, 1, 2"). */
 function listLines(lines: number[]): string {
-  const shown = lines.slice(0, MAX_LISTED).join(", ");
-  return lines.length > MAX_LISTED ? `${shown}, and ${lines.length - MAX_LISTED} more` : shown;
+  const counts = new Map<number, number>();
+  for (const l of lines) counts.set(l, (counts.get(l) ?? 0) + 1);
+  const each = [...counts].map(([l, n]) => (n > 1 ? `${l} (${n} times)` : `${l}`));
+  const shown = each.slice(0, MAX_LISTED).join(", ");
+  return each.length > MAX_LISTED ? `${shown}, and ${each.length - MAX_LISTED} more` : shown;
 }
 
 interface Line {

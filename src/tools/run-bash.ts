@@ -13,7 +13,7 @@ import { evaluateRun } from "../perms/run/evaluate.ts";
 import { confine, detectSandbox, locateProgram, planSandbox, type SandboxAvailability, type SandboxMode, type SandboxPlan } from "../sandbox/detect.ts";
 import { splitEnv, withGitHardening, withheldNote, withoutUpdateChecks } from "../sandbox/env.ts";
 import { adoptOrphans, endGroup, killAdoptedSince, trackGroup } from "../sandbox/process.ts";
-import { busyOnReadOnlyMount, memoryNote, pathNote, runsLaterNote, spaceNote, toolchainWriteNote } from "../sandbox/explain.ts";
+import { boundsNote, busyOnReadOnlyMount, memoryNote, pathNote, runsLaterNote, spaceNote, toolchainWriteNote } from "../sandbox/explain.ts";
 import { stateDirMade, stateDirView } from "../sandbox/state-dir.ts";
 import { inheritedFds } from "../sandbox/self-binary.ts";
 import { grantsKey, keptHome } from "../sandbox/kept-home.ts";
@@ -34,14 +34,15 @@ import { prlimitProgram } from "../sandbox/process-limits.ts";
 import { deniedPathsInside, deniedWholeBy, deniedWriteHeld, deniedWriteMounts, deniedWriteRules, deniedWritesBefore } from "../sandbox/denied-writes.ts";
 import { loopbackNote, refusalNote, startCommandNet } from "../net/command-net.ts";
 import { grantedLoopbackTargets, permissionGate } from "../net/gate.ts";
-import { deniedPins, scanDenied } from "../sandbox/denied-files.ts";
+import { deniedPins, MAX_WALL_PINS, scanDenied } from "../sandbox/denied-files.ts";
 import { deniedCaches } from "../sandbox/denied-caches.ts";
 import { socketsMasked, vanishedSocketMask } from "../sandbox/sockets.ts";
 import { setupFailed, STATUS_FD, withSetupStatus } from "../sandbox/bubblewrap.ts";
 import { incompleteLine, onWalk } from "../sandbox/bounded.ts";
 import { ownCopiesForCommand, ownCopiesNote, ownCopiesLine } from "../sandbox/shared-inodes.ts";
 import { enclosingGitDirs, grantedReadPaths, hostView, linkedGitDirs, SESSION_TMP, standInPaths, type SandboxSpec } from "../sandbox/spec.ts";
-import { sessionTmpFolder } from "../sandbox/session-tmp.ts";
+import { sessionTmpFolder, sessionTmpLimit, watchSessionTmp } from "../sandbox/session-tmp.ts";
+import { shownSize } from "../sandbox/tmpfs-sizes.ts";
 import { escapeControl } from "../ui/escape.ts";
 import { shellQuote } from "../shell/quote.ts";
 import { BoundedOutput } from "./bounded-output.ts";
@@ -232,12 +233,17 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
       const standIns = [...new Set([join(ctx.root, ".bunker"), join(ctx.root, ".git"), ...standInPaths(spec)])].filter((d) => !existsSync(d));
       // The deny-write files as they are, to say (and undo) after it what the sandbox did not hold.
       const keptWrites = spec.deniedWriteFiles ? deniedWritesBefore(spec.deniedWriteFiles) : null;
+      // The session's /tmp is on disk, kept across commands: one that makes it grow past its limit is stopped (session-tmp.ts).
+      const tmpFull = new AbortController();
+      let tmpOver: number | null = null;
+      const tmpLimit = sessionTmpLimit();
+      const unwatch = spec.sessionTmp && !spec.sessionTmp.readOnly ? watchSessionTmp(spec.sessionTmp.dir, tmpLimit, (bytes) => ((tmpOver = bytes), tmpFull.abort())) : () => Promise.resolve();
       try {
         const start = () => runProcess(argv, {
           cwd: ctx.root,
           env,
           timeoutMs,
-          signal: ctx.signal,
+          signal: AbortSignal.any([ctx.signal, tmpFull.signal]),
           maxOutputBytes: opts.maxOutputBytes ?? 30_000,
           killGraceMs: opts.killGraceMs ?? 2_000,
           ui: ctx.ui,
@@ -254,6 +260,8 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
           argv = confined();
           result = await start();
         }
+        await unwatch();
+        if (tmpOver !== null && !ctx.signal.aborted) result = { ...result, interrupted: false, stoppedBecause: tmpFullStatus(tmpOver, tmpLimit) };
         for (const d of standIns) removeIfEmptyDir(d);
         // What the command planted for the person's own tools to run later, outside the sandbox: one walk finds
         // new repositories (disarmed) and new or changed runs-later files and untrustworthy .git entries (set aside).
@@ -283,6 +291,7 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
           net && p.confined && p.kind === "bubblewrap" && result.exitCode !== 0 ? loopbackNote(command, result.output, tunnels) : null,
           p.confined ? sandboxNote(result, view.spec, command) : null,
           spec.repositories ? unwalkedNote(spec.repositories.gaps) : null,
+          spec.repositories ? boundsNote(spec.repositories.namedCut) : null,
           // A login the command lacked because the person's credentials were withheld: which, and the flag.
           result.exitCode !== 0 ? withheldNote(result.output, withheld, personEnv) : null,
           hiddenHistoryNote(command, result.exitCode, runOpts.hiddenGitObjects ?? [], history?.walking ?? false),
@@ -292,6 +301,7 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
         ].filter((n) => n);
         return formatResult(result, notes.length > 0 ? notes.join("\n") : null);
       } finally {
+        void unwatch();
         ctx.signal.removeEventListener("abort", endWithTurn);
         ended.abort("the command ended");
         await net?.close();
@@ -470,9 +480,6 @@ export function commandSandboxSpec(command: string, root: string, opts: RunBashO
   };
 }
 
-/** The most folders pinned above the wall's read-only files (runs-later files, repositories) in one command's sandbox. */
-const MAX_WALL_PINS = 64;
-
 /** The --deny-write paths kept read-only: those inside the workspace, and (with `deny`: the wall is up) those in each writable root. */
 function readOnlyPaths(opts: RunBashOptions, deny: Grants["deny"]["write"] | null, roots: string[]): string[] {
   return [...new Set([...(opts.readOnly ?? []), ...(deny ? deniedPathsInside(deny, roots) : [])])];
@@ -509,6 +516,8 @@ export interface ProcessResult {
   output: string;
   /** The spawn itself failed (program missing…). */
   spawnError?: string;
+  /** bunker stopped it, and why (the session's /tmp past its limit): its status line. */
+  stoppedBecause?: string;
   /** What bwrap wrote on its status descriptor (STATUS_FD), when it was asked to (withSetupStatus). */
   setupStatus?: string;
 }
@@ -660,12 +669,20 @@ function formatResult(r: ProcessResult, note: string | null): ToolOutput {
   let status: string;
   if (r.spawnError) status = `the command could not be started: ${r.spawnError}`;
   else if (r.timedOutAfterMs !== null) status = `timed out after ${formatSeconds(r.timedOutAfterMs)}; the command and its children were stopped`;
+  else if (r.stoppedBecause) status = r.stoppedBecause;
   else if (r.interrupted) status = "interrupted by the user; the command and its children were stopped";
   else if (r.signal) status = `killed by signal ${r.signal}`;
   else status = `exit code ${r.exitCode ?? "unknown"}`;
   const body = r.output === "" ? "(no output)" : r.output.replace(/\n$/, "");
   const content = `${status}\n\n${body}${note ? `\n\n${note}` : ""}`;
-  return { content, isError: r.exitCode !== 0 || r.signal !== null || r.timedOutAfterMs !== null || r.interrupted };
+  return { content, isError: r.exitCode !== 0 || r.signal !== null || r.timedOutAfterMs !== null || r.interrupted || r.stoppedBecause !== undefined };
+}
+
+/** The status of a command stopped for filling the session's /tmp (session-tmp.ts). */
+function tmpFullStatus(bytes: number, limit: number): string {
+  return `stopped by bunker: the session's /tmp and /var/tmp grew to ${shownSize(bytes)}, past their limit of ${shownSize(limit)}, so the command and its children were stopped. ` +
+    "They are on disk and kept for the session's later commands (until /clear), so what is there stays: remove what is not needed (rm -rf /tmp/NAME), " +
+    "or write large files in the workspace (TMPDIR=$PWD/.tmp), then run it again.";
 }
 
 /** The output names a path in the workspace's own .git (`.git/index.lock`, `/ws/.git/HEAD.lock`), not a nested or granted folder's. */

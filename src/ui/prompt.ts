@@ -198,7 +198,9 @@ export class TtyPrompt {
     if (this.listed.length > 0) {
       // Each by its last part (`src/app.ts` as `app.ts`), as a shell lists them.
       const names = this.listed.map((w) => escapeControl(w.replace(/^@(?:[^]*\/(?=[^/]))?/, "")));
-      const rows = wrapWords(names.join("  "), columns).split("\n");
+      // Fitted with the two columns of indent they are drawn after: fitted without them, the last name of a full row was
+      // cut at the edge ("shot.png  s…", the src/ folder lost: new user 12's N12-06).
+      const rows = wrapWords(names.join("  "), columns - 2).split("\n");
       const shown = rows.slice(0, LIST_ROWS);
       if (rows.length > LIST_ROWS) shown.push(`… and more: type more of the name`);
       return shown.map((r) => pc.dim(`  ${r}`));
@@ -206,7 +208,9 @@ export class TtyPrompt {
     if (!this.complete || !this.reading) return [];
     const commands = matchingCommands(this.editor.text, this.editor.cursor, this.complete);
     const width = Math.max(0, ...commands.map((c) => c.name.length));
-    const rows = commands.slice(0, LIST_ROWS).map((c) => pc.dim(`  ${escapeControl(c.name).padEnd(width)}  ${escapeControl(c.help)}`.slice(0, Math.max(10, columns - 1))));
+    // A help too long for the row ends in "…" where it is cut (the region fits each row so): cut to the row's last column
+    // before, it ended mid-word with no sign of more ("asks unle", new user 12's N12-06).
+    const rows = commands.slice(0, LIST_ROWS).map((c) => pc.dim(`  ${escapeControl(c.name).padEnd(width)}  ${escapeControl(c.help)}`));
     if (commands.length > LIST_ROWS) rows.push(pc.dim(`  … ${commands.length - LIST_ROWS} more`));
     return rows;
   }

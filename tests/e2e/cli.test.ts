@@ -170,6 +170,15 @@ describe("bad usage", () => {
     expect(r.stderr).not.toContain("127.0.0.1");
   });
 
+  test("Claude Code's short model names (opus, sonnet, haiku) exit 2 before anything is sent, asking for the full name (N12-30)", async () => {
+    for (const [args, env] of [[["-m", "opus"], {}], [["--model", "Sonnet"], {}], [[], { BUNKER_MODEL: "haiku" }]] as [string[], Record<string, string>][]) {
+      const r = await bunker([...args, "-p", "hi"], { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: "http://127.0.0.1:9", ...env });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain("bunker sends the model's name as given, and the API knows models by their full names (claude-sonnet-5-5 is the default)");
+      expect(r.stderr).not.toContain("127.0.0.1");
+    }
+  });
+
   test("a bad --max-turns value exits 2 and says what is wrong", async () => {
     const r = await bunker(["--max-turns", "zero", "-p", "hi"], { ANTHROPIC_API_KEY: "k" });
     expect(r.code).toBe(2);

@@ -252,6 +252,36 @@ describe.skipIf(!sandboxed)("bunker's state folder inside the workspace: a serve
   });
 });
 
+describe.skipIf(detectSandbox().kind !== "bubblewrap")("a server's write folder: the folders above what stays read-only in it are pinned, as a command's are", () => {
+  test("a deny-write file's folder and a runs-later file's folder cannot be renamed away (EBUSY), so the file never becomes an ordinary one at a new path; writing beside them works", async () => {
+    const probe = (input: Record<string, unknown>) => toolUse("mcp__box__probe", input);
+    const { root, env } = workspace("bunker-mcp-e2e-", "");
+    const notes = join(env.HOME!, "notes");
+    mkdirSync(join(notes, "cfg"), { recursive: true });
+    mkdirSync(join(notes, "proj", "sub"), { recursive: true });
+    writeFileSync(join(notes, "cfg", "prod.yml"), "db_password: the-only-copy\n");
+    writeFileSync(join(notes, "proj", "sub", ".envrc"), "export A=1\n");
+    writeUserSettings(env, { allow: ["mcp:box/*"], mcpServers: { box: testServer(["--name", "box"], { write: [notes] }) } });
+    const fake = e2e.serve([
+      reply([
+        probe({ rename: [join(notes, "cfg"), join(notes, "cfg2")] }), probe({ rename: [join(notes, "proj"), join(notes, "proj2")] }),
+        probe({ rename: [join(notes, "proj", "sub"), join(notes, "proj", "sub2")] }), probe({ write: join(notes, "cfg", "other.yml") }),
+      ]),
+      reply("Done."),
+    ]);
+    env.ANTHROPIC_BASE_URL = fake.url;
+    const r = await runHeadless(root, env, ["-p", "probe", "--no-prompt", `--deny-write=${join(notes, "cfg", "prod.yml")}`]);
+    expect(r.code).toBe(0);
+    const [moveCfg, moveProj, moveSub, written] = toolResults(fake.requests[1]).map((x) => x.content);
+    expect(moveCfg).toContain("FAILED EBUSY");
+    expect(moveProj).toContain("FAILED EBUSY");
+    expect(moveSub).toContain("FAILED EBUSY");
+    expect(written).toContain(": ok");
+    expect(readFileSync(join(notes, "cfg", "prod.yml"), "utf8")).toBe("db_password: the-only-copy\n");
+    expect(existsSync(join(notes, "proj", "sub", ".envrc"))).toBe(true);
+  });
+});
+
 describe.skipIf(!sandboxed)("what a server's definition names: the person decides what it sees", () => {
   const peek = (path: string, server = "box") => toolUse(`mcp__${server}__probe`, { read: path });
 

@@ -49,6 +49,21 @@ describe.skipIf(!tmuxAvailable)("a 50-column terminal", () => {
   });
 });
 
+describe.skipIf(!tmuxAvailable)("leaving on a narrow terminal", () => {
+  test("the command to continue the session is on a row of its own, its id whole (N12-03: 'bunker -r wvs0ygp' / 'jxv')", async () => {
+    e2e.serve([reply("Hello.")]);
+    const { root, env } = e2e.workspace();
+    const tmux = await e2e.terminal([...BUNKER, "hi"], { cwd: root, env, cols: COLS, rows: 30 });
+    await waitForCount(tmux, "Hello.", 1);
+    expect(await quitWithCtrlD(tmux)).not.toBeNull();
+    const rows = tmux.screen().split("\n");
+    const at = rows.findIndex((r) => r.startsWith("Session saved."));
+    expect(rows[at]).toBe("Session saved. Continue it with:");
+    // Joined (-J): the terminal's own wrap would show here as one row wider than the screen.
+    expect(rows[at + 1]).toMatch(/^bunker -r [0-9a-z]{10}$/);
+  });
+});
+
 describe.skipIf(!tmuxAvailable)("an answer with an address in it", () => {
   test("a URL wider than the screen is kept whole on a row of its own, shown once; the words around it wrap at the width (N11-17)", async () => {
     const url = "https://github.com/anthropics/claude-code/issues/12345#issuecomment-2345678901";

@@ -10,16 +10,12 @@ import { detectSandbox } from "../../src/sandbox/detect.ts";
 import { pythonPathDirs } from "../../src/perms/named-scripts.ts";
 import { runBunker, toolResults } from "../support/cli.ts";
 import { reply, toolUse } from "../support/fake-anthropic/steps.ts";
+import { committedRepo, hostGit } from "../support/hook-repo.ts";
 import { sandboxRuns } from "../support/sandbox-run.ts";
 
 const systemPython = ["/usr/bin/python3", "/usr/local/bin/python3"].find((p) => existsSync(p)) ?? null;
 const usable = detectSandbox().kind === "bubblewrap" && systemPython !== null;
 const runs = sandboxRuns();
-
-function hostGit(root: string, home: string, args: string[]): number {
-  const env = { PATH: process.env.PATH ?? "", HOME: home, GIT_CONFIG_NOSYSTEM: "1", GIT_AUTHOR_NAME: "a", GIT_AUTHOR_EMAIL: "a@b", GIT_COMMITTER_NAME: "a", GIT_COMMITTER_EMAIL: "a@b" };
-  return Bun.spawnSync(["git", ...args], { cwd: root, env, stdout: "pipe", stderr: "pipe", timeout: 10_000 }).exitCode ?? -1;
-}
 
 test("the folders a PYTHONPATH value puts first: each entry as written, an empty one the current folder, the path after an expansion, or the hook's folder when nothing follows it", () => {
   expect(pythonPathDirs("src:.")).toEqual(["src", "."]);
@@ -40,10 +36,7 @@ describe.skipIf(!usable)("red team 13's F08: a hook's PYTHONPATH folder (real bu
       chmodSync(join(root, ".husky/pre-commit"), 0o755);
       writeFileSync(join(root, "src/app/__init__.py"), "");
       writeFileSync(join(root, "src/app/lint.py"), "import logging\nprint('lint ok')\n");
-      hostGit(root, home, ["init", "-q", "."]);
-      hostGit(root, home, ["config", "core.hooksPath", ".husky"]);
-      hostGit(root, home, ["add", "-A"]);
-      expect(hostGit(root, home, ["commit", "-qm", "init", "--no-verify"])).toBe(0);
+      committedRepo(root, home, ".husky");
 
       const r = await runBunker(["-p", "go", "--allow-write", "--allow-run", "--no-prompt"], { cwd: root, env: { ...env, ANTHROPIC_BASE_URL: fake.url } });
       expect(r.code).toBe(0);

@@ -6,7 +6,8 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { detectSandbox } from "../../src/sandbox/detect.ts";
-import { runHeadless, toolResults } from "../support/cli.ts";
+import { BUNKER, endToEnd, quitWithCtrlD, runHeadless, toolResults, waitForCount } from "../support/cli.ts";
+import { tmuxAvailable } from "../support/tmux.ts";
 import type { FakeAnthropic } from "../support/fake-anthropic.ts";
 import { sandboxRuns } from "../support/sandbox-run.ts";
 import { reply, toolUse } from "../support/fake-anthropic/steps.ts";
@@ -44,5 +45,68 @@ describe.skipIf(!usable)("one /tmp for a session's commands", () => {
     const state = join(home, ".local/state/bunker");
     const left = existsSync(state) ? readdirSync(state).filter((n) => n.startsWith("bunker-tmp-")) : [];
     expect(left).toEqual([]);
+  });
+});
+
+describe.skipIf(!usable)("the session's /tmp has a size limit (on disk, so watched: session-tmp.ts)", () => {
+  test("a command that makes /tmp grow past the limit is stopped with a status that says so; bunker goes on; while it is over, a command that adds to it is stopped, one that removes files there runs, and one that stays under the limit after it works", async () => {
+    fake = runs.start([]);
+    const { root, env } = runs.workspace("bunker-session-tmp-", fake.url);
+    fake.push(
+      reply([
+        // 1 MB every 50 ms: 100 MB in about 5 s, against a limit of 20 MB.
+        run("for i in $(seq 1 100); do head -c 1048576 /dev/zero > /tmp/f$i; sleep 0.05; done; echo finished"),
+        // Over the limit still: a command that adds to it is stopped at its first look.
+        run("head -c 1048576 /dev/zero > /tmp/more; sleep 2; echo added"),
+        run("ls /tmp | wc -l; rm -f /tmp/f* /tmp/more; echo cleaned"),
+        run("head -c 5000000 /dev/zero > /tmp/small && echo ok"),
+      ]),
+      reply("Done."),
+    );
+    const r = await runHeadless(root, { ...env, BUNKER_SESSION_TMP_MB: "20" }, ["-p", "go", "--allow-run", "--no-prompt"]);
+    expect(r.code).toBe(0);
+    const [filled, more, cleaned, small] = toolResults(fake.requests[1]);
+    expect(filled!.is_error).toBe(true);
+    expect(filled!.content).toMatch(/^stopped by bunker: the session's \/tmp and \/var\/tmp grew to \d+ MB, past their limit of 20 MB, so the command and its children were stopped\./);
+    expect(filled!.content).toContain("remove what is not needed (rm -rf /tmp/NAME)");
+    expect(filled!.content).not.toContain("finished");
+    expect(more!.content).toMatch(/^stopped by bunker: the session's \/tmp and \/var\/tmp grew to/);
+    expect(more!.content).not.toContain("added");
+    // Stopped near the limit, not at the end of the loop.
+    const files = Number(/^\d+$/m.exec(cleaned!.content)?.[0]);
+    expect(files).toBeGreaterThan(15);
+    expect(files).toBeLessThan(60);
+    expect(cleaned!.content).toContain("cleaned");
+    expect(small!.content).toBe("exit code 0\n\nok");
+  });
+});
+
+const e2e = endToEnd("bunker-session-tmp-");
+describe.skipIf(!usable || !tmuxAvailable)("/clear empties the session's /tmp (in a real terminal)", () => {
+  test("a file a command left in /tmp is there for the next command, and gone after /clear, which says so", async () => {
+    const marker = `c${process.pid}${Date.now()}`;
+    const served = e2e.serve([
+      reply([run(`echo kept > /tmp/${marker} && echo wrote`)]),
+      reply("Wrote it."),
+      reply([run(`cat /tmp/${marker}`)]),
+      reply("Read it."),
+      reply([run(`cat /tmp/${marker} || echo no-file; ls -A /tmp`)]),
+      reply("Looked again."),
+    ]);
+    const { root, env } = e2e.workspace();
+    const tmux = await e2e.terminal([...BUNKER, "--allow-run", "write it"], { cwd: root, env });
+    await waitForCount(tmux, "Wrote it.", 1);
+    tmux.keys(["read it", "Enter"]);
+    await waitForCount(tmux, "Read it.", 1);
+    tmux.keys(["/clear", "Enter"]);
+    const screen = await waitForCount(tmux, "The commands' shared /tmp was emptied.", 1);
+    expect(screen).toContain("Conversation cleared");
+    tmux.keys(["look again", "Enter"]);
+    await waitForCount(tmux, "Looked again.", 1);
+    expect(await quitWithCtrlD(tmux)).not.toBeNull();
+    const results = served.requests.flatMap((req) => toolResults(req));
+    expect(results.map((x) => x.content)).toEqual(["exit code 0\n\nwrote", "exit code 0\n\nkept", expect.stringContaining("no-file")]);
+    // Nothing else is there either (the workspace itself is under the test's /tmp, so its folder shows).
+    expect(results[2]!.content.split("no-file\n")[1]!.split("\n").filter((n) => !root.startsWith(`/tmp/${n}`))).toEqual([]);
   });
 });

@@ -83,7 +83,8 @@ describe.skipIf(!tmuxAvailable)("undo in a real terminal (tmux)", () => {
     expect(question).not.toContain("for this session");
     expect(question).not.toContain("tell Claude");
     await press(tmux, "n");
-    await Bun.sleep(300);
+    // Said in one line, as bunker --undo says it (N12-07: the prompt came back with nothing).
+    await waitForCount(tmux, "Nothing taken back: you kept the files as they are.", 1);
     expect(tmux.screen()).not.toContain("What should Claude do instead?");
     // The closed question shows the "No"; the model's sentence ("The person refused writing a.txt.") is not printed under it.
     expect(tmux.screen()).not.toContain("The person");

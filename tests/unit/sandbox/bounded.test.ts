@@ -1,7 +1,7 @@
 // Walks a command can push past their bound say so, and their callers take the safe side (bounded.ts; the reviewer's
 // R12-08, 11, 13, 21, 26, 29 pattern). Each case pads a real walk past its bound, as a command would.
 import { afterEach, describe, expect, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { emptyGrants, emptyPathRules } from "../../../src/perms/policy.ts";
 import { incompleteLine, onWalk, upTo } from "../../../src/sandbox/bounded.ts";
@@ -140,4 +140,62 @@ describe("deny-read: the files hashed to find a denied file's bytes in the objec
     // Under the real bound (1,000) all three are walked, and nothing is held: nothing hidden.
     expect(h.objects).toEqual([]);
   });
+});
+
+describe("deny-read: the blob ids of a denied path remembered across looks", () => {
+  test("past the bound, a later look that finds none of those remembered in the store does not open it: padded history, re-pointed refs and the padding's objects removed leave the old secret's blob hidden", async () => {
+    const { root } = withWorktrees(0);
+    const gitDir = join(root, ".git");
+    const deny = { ...emptyPathRules(), paths: [join(root, ".env")] };
+    // The person's secret, committed once; then a command's padding: three more versions of .env, newer.
+    let when = 1_600_000_000;
+    const dated = (...args: string[]) => Bun.spawnSync(["git", "-c", "user.email=a@b", "-c", "user.name=A", ...args], { cwd: root, stdout: "pipe", env: { ...process.env, GIT_AUTHOR_DATE: `${when} +0000`, GIT_COMMITTER_DATE: `${when++} +0000` } });
+    writeFileSync(join(root, ".env"), "API_KEY=sk-OLD\n");
+    git(root, "add", ".env");
+    dated("commit", "-qm", "secret");
+    const pads: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      writeFileSync(join(root, ".env"), `pad ${i}\n`);
+      dated("commit", "-qam", `pad ${i}`);
+      pads.push(git(root, "rev-parse", "HEAD:.env").stdout.toString().trim());
+    }
+    git(root, "rm", "-q", "--cached", ".env");
+    dated("commit", "-qm", "untrack");
+    writeFileSync(join(root, ".env"), "API_KEY=sk-NEW\n");
+    const blobs = new Map<string, string>();
+    // Two remembered (the newest first), the old secret's left out.
+    expect(await heldByGit({ gitDir, top: root, objects: [join(gitDir, "objects")] }, deny, { blobs, maxBlobs: 2 })).toEqual({ path: ".env", where: "history" });
+    expect(blobs.size).toBe(2);
+    // The command: main re-pointed at a new root, the reflogs gone, its own padding objects removed.
+    const tree = git(root, "mktree").stdout.toString().trim();
+    const commit = Bun.spawnSync(["git", "-c", "user.email=a@b", "-c", "user.name=A", "commit-tree", tree, "-m", "root"], { cwd: root, stdout: "pipe" }).stdout.toString().trim();
+    git(root, "update-ref", "refs/heads/main", commit);
+    rmSync(join(gitDir, "logs"), { recursive: true, force: true });
+    for (const id of pads) rmSync(join(gitDir, "objects", id.slice(0, 2), id.slice(2)), { force: true });
+    expect(git(root, "cat-file", "-p", git(root, "rev-parse", "main").stdout.toString().trim()).stdout.toString()).toContain("root");
+    expect(await heldByGit({ gitDir, top: root, objects: [join(gitDir, "objects")] }, deny, { blobs, maxBlobs: 2 })).toBe("unknown");
+  }, 60_000);
+});
+
+describe.skipIf(detectSandbox().kind !== "bubblewrap")("what hooks run, looked for up to a bound (real bubblewrap)", () => {
+  test("a hook's script importing more files than bunker follows: the first are read-only, and the bound is said once, not kept silent", async () => {
+    const { root } = withWorktrees(0);
+    mkdirSync(join(root, "scripts"));
+    mkdirSync(join(root, "lib"));
+    const n = 402;
+    for (let i = 0; i < n; i++) writeFileSync(join(root, "lib", `m${String(i).padStart(3, "0")}.js`), `module.exports = ${i};\n`);
+    writeFileSync(join(root, "scripts/check.js"), Array.from({ length: n }, (_, i) => `require('../lib/m${String(i).padStart(3, "0")}.js');`).join("\n") + "\n");
+    writeFileSync(join(root, ".git/hooks/pre-commit"), "#!/bin/sh\nnode scripts/check.js\n", { mode: 0o755 });
+    const grants = emptyGrants();
+    grants.allow.run.all = true;
+    grants.allow.write.workspace = true;
+    const ctx = makeContext(root, { grants });
+    const tool = createRunBashTool({ sandbox: "on", allowNet: false, allowEnv: [], gitWritable: false, grants, env: { PATH: "/usr/bin:/bin" }, home: unseenDir("bunker-bounded-home-"), killGraceMs: 300 });
+    const first = ((await tool.run({ command: "echo x >> lib/m000.js; echo done" }, ctx)) as Exclude<ToolOutput, string>).content;
+    expect(first).toContain("lib/m000.js: Read-only file system");
+    expect(first).toContain("note: bunker keeps what the person's git hooks and configs run read-only to commands, but its look stopped at its bounds here: the files hooks' scripts import (400 followed): what the rest import");
+    expect(first).toContain("stays writable to commands like other project code, so a hook would run a command's change there at the next commit: review changes there (git diff) before committing.");
+    const second = ((await tool.run({ command: "echo done" }, ctx)) as Exclude<ToolOutput, string>).content;
+    expect(second).not.toContain("its look stopped at its bounds");
+  }, 60_000);
 });

@@ -25,6 +25,11 @@ describe("exact matching", () => {
     expect(e).toContain("replace_all");
   });
 
+  test("several matches on one line: each line named once, with how often (new user 12's N12-24)", () => {
+    const e = err(applyEdit("a + a + a\nb = a\n", "a", "A", { display: "calc.js" }));
+    expect(e).toContain("old_string occurs 4 times in calc.js (lines 1 (3 times), 2)");
+  });
+
   test("replace_all replaces every occurrence", () => {
     const r = ok(applyEdit("x = 1\ny\nx = 1\n", "x = 1", "x = 2", { replaceAll: true }));
     expect(r.content).toBe("x = 2\ny\nx = 2\n");

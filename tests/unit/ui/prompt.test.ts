@@ -152,3 +152,33 @@ test("Tab completes a command or a path; the commands that match are listed unde
   await r;
   prompt.close();
 });
+
+test("a command's help too long for the row ends in '…' where it is cut; Tab's names fill rows under their indent, none cut at the edge (N12-06)", async () => {
+  let listener: (c: Buffer | string) => void = () => {};
+  const input = { isTTY: true, setRawMode: () => {}, on: (_e: "data", l: typeof listener) => void (listener = l), off: () => {}, resume: () => {}, pause: () => {} };
+  const screen = recordingTerminal(50);
+  const region = new LiveRegion(screen, ["preview", "input", "status"]);
+  const names = ["big.png", "calc.js", "calc.test.js", "fake.png", "long.js", "package.json", "shot.png", "src"];
+  const complete = {
+    commands: () => [{ name: "/undo", help: "take back the file changes of the last turn (shows the diff; asks unless told)" }],
+    list: (dir: string) => (dir === "" ? names.map((name) => ({ name, dir: name === "src" })) : null),
+  };
+  const prompt = new TtyPrompt(new Keyboard(input, { write: () => true }, 5), region, { pasteWindowMs: 20, complete });
+  const type = (s: string) => listener(Buffer.from(s));
+  const r = prompt.read();
+  type("/und");
+  await Bun.sleep(20);
+  const hint = screen.text().split("\n").find((row) => row.startsWith("  /undo"))!;
+  expect(hint).toStartWith("  /undo  take back the file changes of the last");
+  expect(hint).toEndWith("…");
+  expect(Bun.stringWidth(hint)).toBe(49);
+  type("\x15@\t");
+  await Bun.sleep(20);
+  const rows = screen.text().split("\n").slice(1);
+  expect(rows.join(" ")).not.toContain("…");
+  expect(rows.join(" ").split(/\s+/).filter(Boolean)).toEqual(names.map((n) => (n === "src" ? "src/" : n)));
+  for (const row of rows) expect(row).toMatch(/^  \S/);
+  type("\x15\x04");
+  await r;
+  prompt.close();
+});
