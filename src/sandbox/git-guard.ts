@@ -25,7 +25,7 @@ import { envrcPathDirs, isMiseConfig, misePathDirs } from "../perms/path-adds.ts
 import { isBytecodeCache, VENV_TOOL_WHY, venvNewIsFine, venvRootOf } from "../perms/venv.ts";
 import { hostProgram } from "./host-program.ts";
 import { processFolder } from "./private-folder.ts";
-import { portionsOf, pythonCodeNames, type Portion } from "./python-portions.ts";
+import { namespaceTopOf, portionsOf, pythonCodeNames, type Portion } from "./python-portions.ts";
 
 /**
  * A git directory found in the workspace, and which file it is (a new one at
@@ -574,9 +574,17 @@ function namedScripts(roots: readonly string[], later: LaterMatch, out: Workspac
   if (cut.size > 0) out.namedCut = [...cut];
   // Writing a module there of a name python has elsewhere (the standard library's, one installed for the host's
   // python3, a venv's beside it) asks; the write tools' other new modules are the person's say-so.
+  // So does writing code into a folder there that python joins to a namespace package of a name it has elsewhere
+  // (google/protobuf/__init__.py beside an installed protobuf: red team 12's F06, the folder class).
   out.pythonFirst = (p) => {
     const module = moduleIn(p);
-    return module && shadowsStandardModule(p) ? (firsts.get(module.dir) ?? null) : null;
+    const top = module ? firsts.get(module.dir) : undefined;
+    if (top !== undefined && shadowsStandardModule(p)) return top;
+    for (const [dir, why] of firsts) {
+      const folder = namespaceTopOf(dir, p);
+      if (folder && shadowsStandardModule(`${folder}.py`, dir)) return why;
+    }
+    return null;
   };
   // Each top-level module there now (NAME.py, .pyc, *.so, NAME/__init__.py) and each .pth: one a command makes is
   // set aside after it (wallAfter), whatever its name. No name list knows the environment the hook's python runs

@@ -6,7 +6,7 @@
 // No name list knows that environment, so the rule is by folder: a top-level folder there that held no Python code
 // before a command and holds some after it is the command's code (git-guard.ts sets it aside); one that held code
 // before is the project's.
-import { lstatSync, readdirSync, readlinkSync, statSync } from "node:fs";
+import { existsSync, lstatSync, readdirSync, readlinkSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { isWithin } from "../perms/workspace.ts";
 
@@ -45,6 +45,22 @@ export function pythonCodeNames(dir: string, entries: readonly { name: string; i
     } else if (MODULE_FILE.test(e.name)) out.push(e.name);
   }
   return out;
+}
+
+/**
+ * For a path not there yet under `first` (a folder a hook's python looks in first): the top-level folder python
+ * would join to a namespace package of its name, when the path is code python imports from it by a dotted name
+ * (google/protobuf/__init__.py → google) and that folder is not a regular package (one with an __init__, the
+ * project's, wins whole); else null.
+ */
+export function namespaceTopOf(first: string, p: string): string | null {
+  if (!isWithin(first, p) || first === p) return null;
+  const parts = relative(first, p).split("/");
+  const name = parts.at(-1)!;
+  if (parts.length < 2 || !parts.slice(0, -1).every((n) => IDENTIFIER.test(n) && n !== "__pycache__")) return null;
+  if (!MODULE_FILE.test(name)) return null;
+  const top = join(first, parts[0]!);
+  return existsSync(join(top, "__init__.py")) || existsSync(join(top, "__init__.pyc")) ? null : top;
 }
 
 function isSiblingAlias(dir: string, name: string): boolean {

@@ -441,6 +441,34 @@ describe.skipIf(!usable || systemPython === null)("red team 12's F06, the folder
   });
 });
 
+describe.skipIf(!usable || systemPython === null)("red team 12's F06, the folder class, for the write tools (real bubblewrap)", () => {
+  test("write_file of code in a folder python joins to a namespace package of a name it has elsewhere (a venv beside the project's nsdemo) asks even under --allow-write; a folder of any other name is the person's say-so", async () => {
+    const { root, home, env } = runs.workspace("bunker-named-ns-write-", "");
+    const fake = runs.start([
+      reply([
+        toolUse("write_file", { path: "nsdemo/inner/__init__.py", content: "x = 1\n" }),
+        toolUse("write_file", { path: "mytools/inner/__init__.py", content: "x = 1\n" }),
+      ]),
+      reply("Done."),
+    ]);
+    // A venv beside the project (whose python the hook may run) has nsdemo, a namespace package.
+    mkdirSync(join(root, ".venv/lib/python3.11/site-packages/nsdemo/inner"), { recursive: true });
+    writeFileSync(join(root, ".venv/pyvenv.cfg"), "home = /usr/bin\n");
+    writeFileSync(join(root, ".venv/lib/python3.11/site-packages/nsdemo/inner/__init__.py"), "");
+    mkdirSync(join(root, ".husky"));
+    writeFileSync(join(root, ".husky/pre-commit"), `#!/bin/sh\n${systemPython} -m tools.lint\n`);
+    chmodSync(join(root, ".husky/pre-commit"), 0o755);
+    committedRepo(root, home, ".husky");
+
+    const r = await runBunker(FLAGS, { cwd: root, env: { ...env, ANTHROPIC_BASE_URL: fake.url } });
+    expect(r.code).toBe(0);
+    const [ns, other] = toolResults(fake.requests[1]);
+    expect(ns!.content).toContain("writing nsdemo/inner/__init__.py needs approval (nsdemo/inner/__init__.py: python puts the workspace folder first on its module path when .husky/pre-commit runs it");
+    expect(other!.content).not.toContain("needs approval");
+    expect([existsSync(join(root, "nsdemo/inner/__init__.py")), existsSync(join(root, "mytools/inner/__init__.py"))]).toEqual([false, true]);
+  });
+});
+
 describe.skipIf(!usable)("red team 11's R11-06: an interpreter's options that take a value, and wrappers with options of their own (real bubblewrap)", () => {
   test("`node --env-file .env tools/lint`, `node -r ./tools/setup …`, `timeout 60 node …`, `nice -n 10 …`, `env -u X …`, `ionice -c 3 …`, `stdbuf -o L …`, `perl -I lib …`: each script the hook runs is read-only, and so are the files -r and --env-file load", async () => {
     const { base, root, home, env } = runs.workspace("bunker-named-options-", "");

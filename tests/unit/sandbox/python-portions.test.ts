@@ -4,7 +4,7 @@ import { describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { portionsOf, pythonCodeNames, type Portion } from "../../../src/sandbox/python-portions.ts";
+import { namespaceTopOf, portionsOf, pythonCodeNames, type Portion } from "../../../src/sandbox/python-portions.ts";
 
 /** What the walk gives portionsOf: each folder under `top` with code in it → those paths. */
 function codeUnder(top: string): Map<string, string[]> {
@@ -58,5 +58,20 @@ describe("portionsOf", () => {
     });
     // A folder's identity is its inode; a link's, where it leads and what that is now.
     expect(into.get(join(first, "nslink"))!.id).toBe("link:.hidden:dir");
+  });
+});
+
+describe("namespaceTopOf", () => {
+  test("the top folder of code importable by a dotted name through folders with no __init__; not a regular package, data, or a name python cannot import", () => {
+    const first = mkdtempSync(join(tmpdir(), "bunker-portions-"));
+    mkdirSync(join(first, "pkg"));
+    writeFileSync(join(first, "pkg/__init__.py"), "");
+    expect(namespaceTopOf(first, join(first, "google/protobuf/__init__.py"))).toBe(join(first, "google"));
+    expect(namespaceTopOf(first, join(first, "google/protobuf.py"))).toBe(join(first, "google"));
+    expect(namespaceTopOf(first, join(first, "pkg/sub/x.py"))).toBeNull();
+    expect(namespaceTopOf(first, join(first, "google/notes.txt"))).toBeNull();
+    expect(namespaceTopOf(first, join(first, "google/my-dir/x.py"))).toBeNull();
+    expect(namespaceTopOf(first, join(first, "top.py"))).toBeNull();
+    expect(namespaceTopOf(join(first, "pkg"), join(first, "google/x.py"))).toBeNull();
   });
 });
