@@ -55,11 +55,15 @@ export async function runRepl(config: Config): Promise<number> {
   // What was typed in this workspace before, for the Up arrow; every message sent is added.
   const history = await promptHistory(config);
   let reader: MessageReader;
+  /** The input line a message can be put back in (/rewind N conversation): on the live screen only. */
+  let putBack: CommandContext["putBack"];
   if (region) {
     ui.statusFigures = () => ({ model: app.model.name, usage: app.model.usage, costUsd: usageSummary(app).cost_usd, contextPct: app.agent.contextPercent || null, outEstimated: app.model.outputEstimated });
     const keyboard = new Keyboard();
     ui.owner = keyboard;
-    reader = new TtyPrompt(keyboard, region, { history: history.earlier, complete: await completionSources(app) });
+    const prompt = new TtyPrompt(keyboard, region, { history: history.earlier, complete: await completionSources(app) });
+    reader = prompt;
+    putBack = (message) => prompt.putBack(message);
     // A new width applies to what is drawn next; the region is redrawn for it now (clearing the rows drawn for the old one).
     // The region draws to stderr and reads its width: stderr learns the new size after stdout does.
     // The status line is fitted to the width: it is made again for the new one first.
@@ -76,7 +80,7 @@ export async function runRepl(config: Config): Promise<number> {
   let lastInterrupt = 0;
   const carry: ReplState = { keptTodos: false };
   // What a command says is fitted to the screen between words (the terminal's own wrap cuts mid-word).
-  const commands: CommandContext = { app, carry, write: (text) => say(wrapWords(text, region?.columns ?? process.stderr.columns, { hang: true })) };
+  const commands: CommandContext = { app, carry, write: (text) => say(wrapWords(text, region?.columns ?? process.stderr.columns, { hang: true })), putBack };
 
   for (;;) {
     let input: string;

@@ -15,6 +15,7 @@ import { Policy } from "./perms/policy.ts";
 import type { PermRequest } from "./perms/types.ts";
 import { unaskedChangeLines } from "./ui/diff-view.ts";
 import { openSession } from "./session/open.ts";
+import { typedText } from "./session/replay.ts";
 import { SessionError } from "./session/error.ts";
 import { ToolError, type ToolContext } from "./tools/tool.ts";
 import { escapeControl } from "./ui/escape.ts";
@@ -26,7 +27,12 @@ const UNTRACKED = "changes made by commands are not tracked";
 /** What a refused /undo, /rewind or --undo says. */
 const NOT_TAKEN_BACK = "Nothing taken back: you kept the files as they are.";
 
-export async function rewindCommand(text: string, app: App, write: (s: string) => void = (s) => void process.stderr.write(s)): Promise<boolean> {
+/**
+ * `putBack`: where the message of a turn taken out of the conversation (/rewind N conversation) goes to be edited and
+ * sent again, as Claude Code's rewind puts it back in the input (new user 12's N12-19: the line was left empty, and the
+ * message had to be found with Up).
+ */
+export async function rewindCommand(text: string, app: App, write: (s: string) => void = (s) => void process.stderr.write(s), putBack?: (message: string) => boolean): Promise<boolean> {
   const [cmd, ...args] = text.trim().split(/\s+/);
   if (cmd !== "/undo" && cmd !== "/rewind") return false;
   const force = args.includes("force");
@@ -61,7 +67,7 @@ export async function rewindCommand(text: string, app: App, write: (s: string) =
       return true;
     }
   }
-  const said = await takeBack(app, turn!, { force, conversation, how: cmd === "/undo" ? "/undo" : `/rewind ${turn!.number}` });
+  const said = await takeBack(app, turn!, { force, conversation, how: cmd === "/undo" ? "/undo" : `/rewind ${turn!.number}`, putBack });
   if (said) write(said);
   return true;
 }
@@ -71,7 +77,7 @@ export async function rewindCommand(text: string, app: App, write: (s: string) =
  * while the conversation stays are told to the model with the person's next message (a note saved with the
  * session), so it does not go on believing its edits are there.
  */
-export async function takeBack(app: App, turn: TurnSummary, opts: { force: boolean; conversation: boolean; how: string }): Promise<string> {
+export async function takeBack(app: App, turn: TurnSummary, opts: { force: boolean; conversation: boolean; how: string; putBack?: (message: string) => boolean }): Promise<string> {
   const controller = new AbortController();
   const onSigint = () => controller.abort();
   process.on("SIGINT", onSigint);
@@ -79,8 +85,11 @@ export async function takeBack(app: App, turn: TurnSummary, opts: { force: boole
     const { said, restored } = await app.checkpoints.undo(app.context(controller.signal), turn, { force: opts.force });
     let convo = "";
     if (opts.conversation) {
+      // What the person typed for that turn, without what bunker added to it (attached files, notes).
+      const typed = typedText(app.agent.history.messages[turn.turn]);
       app.agent.history.truncateTurn(turn.turn);
       convo = ` The conversation is back to before turn ${turn.number} too.`;
+      if (typed && opts.putBack?.(typed)) convo += " Your message is back in the input line to edit and send again.";
     } else if (restored.length > 0) {
       app.agent.history.addUser([bunkerNote(takeBackNote(turn, restored, opts.how))]);
       app.ui.onInjected(takeBackNote(turn, restored, opts.how));

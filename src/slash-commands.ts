@@ -22,6 +22,8 @@ export interface CommandContext {
   carry: ReplState;
   /** Where a command's words go (stderr: stdout is the answer in headless mode). */
   write(text: string): void;
+  /** Puts a message in the empty input line to edit and send again; false when it cannot (text typed there, no input line). */
+  putBack?(message: string): boolean;
 }
 
 export interface SlashCommand {
@@ -48,7 +50,7 @@ export const COMMANDS: SlashCommand[] = [
   { name: "/mcp", usage: "[restart|start NAME]", help: "MCP servers: state, tools, schema size; restart one, or start one not started", run: async (args, ctx) => ctx.write(await mcpCommand(ctx.app.mcp, args, process.stderr.columns)) },
   { name: "/cost", help: "tokens used and cost so far", run: (_args, ctx) => ctx.write(costLine(ctx.app) + "\n") },
   { name: "/undo", usage: "[force]", help: "take back the file changes of the last turn (shows the diff; asks unless edits are allowed)", run: async (args, ctx) => void (await rewindCommand(["/undo", ...args].join(" "), ctx.app, ctx.write)) },
-  { name: "/rewind", usage: "[N [conversation] [force]]", help: "list the turns that changed files; N: take the files back to before turn N", run: async (args, ctx) => void (await rewindCommand(["/rewind", ...args].join(" "), ctx.app, ctx.write)) },
+  { name: "/rewind", usage: "[N [conversation] [force]]", help: "list the turns that changed files; N: take the files back to before turn N", run: async (args, ctx) => void (await rewindCommand(["/rewind", ...args].join(" "), ctx.app, ctx.write, ctx.putBack)) },
   { name: "/expand", help: "the last command's whole output, in a pager", run: expand },
   { name: "/exit", aliases: ["/quit"], help: "leave (also: exit, quit, Ctrl+D)", run: () => "exit" },
 ];

@@ -34,6 +34,18 @@ export function countPrompts(messages: MessageParam[]): number {
   return n;
 }
 
+/**
+ * What the person typed in `message`, as they typed it: its text without bunker's notes, the files their @s attached,
+ * the plan /clear keep-todos added, tool results; "" when there is none.
+ */
+export function typedText(message: MessageParam | undefined): string {
+  if (!message) return "";
+  if (typeof message.content === "string") return personsText(message.content);
+  const parts: string[] = [];
+  for (const b of message.content) if (b.type === "text" && !isBunkerNote(b) && attachedFileName(b) === null) parts.push(personsText(b.text));
+  return parts.join("\n");
+}
+
 /** The conversation's turns, each a list of items, oldest first. */
 export function turnsOf(messages: MessageParam[]): Item[][] {
   const turns: Item[][] = [];

@@ -150,6 +150,20 @@ export class LineEditor {
     return message;
   }
 
+  /**
+   * `message` in the line to edit and send again (a turn /rewind took out of the conversation), its long pastes as
+   * placeholders as when it was sent; false, and nothing changed, when the line is not empty (what was typed stays).
+   */
+  putBack(message: string): boolean {
+    if (this.text !== "") return false;
+    const withPastes = this.sent.get(message);
+    for (const [placeholder, pasted] of withPastes?.pastes ?? []) this.pastes.set(placeholder, pasted);
+    this.text = withPastes?.text ?? message;
+    this.cursor = this.text.length;
+    this.index = -1;
+    return true;
+  }
+
   /** The lines to draw after `prompt` (continuation lines indented under it), and where the cursor is. */
   render(prompt: string, promptWidth: number): { lines: string[]; cursor: RegionCursor } {
     const indent = " ".repeat(promptWidth);

@@ -12,8 +12,9 @@ export interface PagerOptions {
 }
 
 /**
- * The pager's command line: $PAGER split on spaces, else less (quits at once when the text fits the screen), else
- * none. The pager runs on the host, so a bare name ($PAGER=less too) is looked up as bunker's own programs are, never
+ * The pager's command line: $PAGER split on spaces, else less, else none. less waits for q however short the text
+ * (no -F): quitting at once when it fitted the screen printed it into the transcript, and the q a person presses to
+ * leave a pager went into their next message (new user 12's N12-16; Claude Code's and Codex's views always need a close). The pager runs on the host, so a bare name ($PAGER=less too) is looked up as bunker's own programs are, never
  * in a PATH folder a command could have planted it in; a relative path is not run at all.
  */
 export function pagerCommand(env: Record<string, string | undefined> = process.env): string[] | null {
@@ -25,7 +26,7 @@ export function pagerCommand(env: Record<string, string | undefined> = process.e
     return program ? [program, ...args] : null;
   }
   const less = hostProgram("less", PATH);
-  return less ? [less, "-R", "-F", "-K"] : null;
+  return less ? [less, "-R", "-K"] : null;
 }
 
 /** Shows `text` in the pager and waits until the person leaves it; prints it with `fallback` when no pager can run. */

@@ -95,6 +95,13 @@ export class TtyPrompt {
     this.draw();
   }
 
+  /** `message` in the empty input line, to edit and send again; false when something is typed there already. */
+  putBack(message: string): boolean {
+    if (!this.editor.putBack(message)) return false;
+    this.draw();
+    return true;
+  }
+
   close(): void {
     clearTimeout(this.enterTimer);
     this.region.set("input", []);

@@ -128,15 +128,17 @@ describe.skipIf(!tmuxAvailable)("REPL input in a real terminal (tmux)", () => {
     t.keys(["first try"], true);
     t.keys(["Enter"]);
     await t.waitFor("error: the API rejected the key (401): check ANTHROPIC_API_KEY (invalid x-api-key)");
+    // The message got no answer: it is out of the conversation, and ↑ brings it back (new user 12's N12-08).
+    expect((await t.waitFor("brings it back to send again.")).replace(/\s+/g, " ")).toContain("Your message got no answer and is not in the conversation: ↑ brings it back to send again.");
     // Back at an empty prompt, the status line under it.
     await t.waitFor(/› *\n[^\n]*\$\d+\.\d{4}\s*$/);
     t.keys(["second try"], true);
     t.keys(["Enter"]);
     await t.waitFor("Now it works.");
     expect(e2e.fake.requests.map((r) => r.status)).toEqual([401, 200]);
-    // The failed message stays in the conversation, merged with the next: roles still alternate.
+    // The failed message is not sent again with the next one.
     expect(e2e.fake.requests[1]!.body.messages).toHaveLength(1);
-    expect(lastUserText(1)).toBe("first trysecond try");
+    expect(lastUserText(1)).toBe("second try");
     await leaves(t);
   }, 30_000);
 

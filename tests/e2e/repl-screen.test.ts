@@ -264,6 +264,25 @@ describe.skipIf(!tmuxAvailable)("the REPL's screen (tmux)", () => {
     await leaves(t);
   }, 30_000);
 
+  test("/expand on a short output opens the pager as on a long one: it waits for q, and the q is not typed into the next message (N12-16)", async () => {
+    const t = await startRepl([reply([toolUse("run_bash", { command: "seq 1 5" })]), reply("Counted."), reply("Hello back.")], 100, {}, ["--allow-run"]);
+    send(t, "go");
+    await t.waitFor("Counted.");
+    await t.waitFor(IDLE);
+    send(t, "/expand");
+    await t.waitFor(/^\$ seq 1 5\n\nexit code 0\n\n1\n2\n3\n4\n5\n/m);
+    // Still in the pager a moment later: it did not quit at once because the text fits the screen.
+    await Bun.sleep(500);
+    expect(t.visible()).toContain("(END)");
+    expect(t.visible()).not.toMatch(IDLE);
+    t.keys(["q"]);
+    await t.waitFor(IDLE);
+    send(t, "hello");
+    await t.waitFor("Hello back.");
+    expect(JSON.stringify(e2e.fake.requests[2]!.body.messages.at(-1))).toContain('"text":"hello"');
+    await leaves(t);
+  }, 30_000);
+
   test("Escape stops a running command as Ctrl+C does; the model is told with the next message", async () => {
     const t = await startRepl([reply([toolUse("run_bash", { command: "echo started; sleep 30" })]), reply("Understood.")], 100, {}, ["--allow-run"]);
     send(t, "wait a while");

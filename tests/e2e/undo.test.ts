@@ -252,6 +252,39 @@ describe.skipIf(!tmuxAvailable)("undo in a real terminal (tmux)", () => {
     expect(readFileSync(join(root, "c.txt"), "utf8")).toBe("sea, and my own line\n");
     expect(await quitWithCtrlD(tmux)).not.toBeNull();
   });
+
+  test("/rewind N conversation puts turn N's message back in the input line, to edit and send again (N12-19: the line was left empty)", async () => {
+    const fake = e2e.serve([
+      reply([toolUse("write_file", { path: "one.txt", content: "1\n" })]),
+      reply("Wrote one."),
+      reply([toolUse("write_file", { path: "two.txt", content: "2\n" })]),
+      reply("Wrote two."),
+      reply("Answered again."),
+    ]);
+    const { root, env } = e2e.workspace();
+    const tmux = await e2e.terminal([...BUNKER, "--allow-write", "write one"], { cwd: root, env, cols: 120, rows: 40 });
+    await waitForCount(tmux, "Wrote one.", 1);
+    await say(tmux, "write two please");
+    await waitForCount(tmux, "Wrote two.", 1);
+    await say(tmux, "/rewind 2 conversation");
+    const screen = await waitForCount(tmux, "to edit and send again.", 1);
+    // The sentence wraps between words at the screen's width: read its rows as one line.
+    expect(screen.split("\n").join(" ")).toContain('Took back turn 2 ("write two please"): removed two.txt. The conversation is back to before turn 2 too. Your message is back in the input line to edit and send again.');
+    // The input line holds the message, unsent: the prompt's last row.
+    expect(screen.trimEnd().split("\n").filter((r) => r.startsWith("› ")).at(-1)).toBe("› write two please");
+    expect(fake.requests).toHaveLength(4);
+    // Edited there: Ctrl+W takes back "please".
+    tmux.keys(["C-w"]);
+    tmux.keys(["again"], true);
+    await press(tmux, "Enter");
+    await waitForCount(tmux, "Answered again.", 1);
+    const messages = fake.requests[4]!.body.messages;
+    // The first turn, then the edited message: the taken-back turn is not there.
+    expect(messages).toHaveLength(5);
+    expect(JSON.stringify(messages.at(-1))).toContain("write two again");
+    expect(JSON.stringify(messages)).not.toContain("write two please");
+    expect(await quitWithCtrlD(tmux)).not.toBeNull();
+  });
 });
 
 describe("bunker --undo and --rewind without a terminal", () => {

@@ -3,7 +3,7 @@
 import { expect, test } from "bun:test";
 import type { MessageParam } from "@anthropic-ai/sdk/resources/messages";
 import { attachedFile, bunkerNote } from "../../../src/agent/history.ts";
-import { countPrompts, replayTranscript } from "../../../src/session/replay.ts";
+import { countPrompts, replayTranscript, typedText } from "../../../src/session/replay.ts";
 import { keptTodosNote, todoReminderText } from "../../../src/agent/todo.ts";
 
 const user = (text: string): MessageParam => ({ role: "user", content: [{ type: "text", text }] });
@@ -72,4 +72,14 @@ test("bunker's todo reminder and the plan /clear keep-todos carried are not show
   const messages = [user("run something noisy"), call("t1", "a.txt"), reminded, said("Done."), kept, said("Continuing with plan.")];
   expect(strip(replayTranscript(messages, opts))).toBe(["› run something noisy", "Reading it.", "  read_file a.txt", "Done.", "› go on", "Continuing with plan.", ""].join("\n"));
   expect(countPrompts(messages)).toBe(2);
+});
+
+test("what the person typed in a message, for /rewind N conversation to put back in the input line: not the files attached, the kept plan, bunker's notes or tool results (N12-19)", () => {
+  const attached: MessageParam = { role: "user", content: [{ type: "text", text: "fix @calc.js" }, attachedFile("calc.js", "1\tconst x = 1;"), bunkerNote("The person took back file changes.")] };
+  expect(typedText(attached)).toBe("fix @calc.js");
+  expect(typedText(user(`go on\n\n${keptTodosNote([{ id: "1", text: "fix it", status: "in_progress" }])}`))).toBe("go on");
+  const afterResults: MessageParam = { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: "1\tx" }, { type: "text", text: "two\nlines" }] };
+  expect(typedText(afterResults)).toBe("two\nlines");
+  expect(typedText({ role: "user", content: "plain" })).toBe("plain");
+  expect(typedText(undefined)).toBe("");
 });
