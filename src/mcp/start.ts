@@ -10,6 +10,7 @@ import { askOnce, ConsentStore, decideServers, MAX_QUESTIONS, type ConsentOption
 import { McpHub } from "./hub.ts";
 import { bunkerStateDir, launchView, programMissing, type LaunchContext } from "./sandbox.ts";
 import { grantedReadPaths } from "../sandbox/spec.ts";
+import { deniedCaches } from "../sandbox/denied-caches.ts";
 import { scanDenied } from "../sandbox/denied-files.ts";
 import { proxiesAllNetBut, sharesMachineNetwork } from "../perms/policy.ts";
 
@@ -92,5 +93,6 @@ function deniedForServers(config: Config): string[] | { refused: string } {
   if (deny.globs.length === 0 && deny.paths.length === 0) return [];
   const scan = scanDenied(deny, [config.root, ...grantedReadPaths(config.grants)], { always: [config.root] });
   if ("refused" in scan) return scan;
-  return [...deny.paths, ...scan.masks.map((m) => m.path)];
+  // The content caches that keep a denied file's bytes by hash (DVC's): hidden whole (denied-caches.ts).
+  return [...deny.paths, ...scan.masks.map((m) => m.path), ...deniedCaches([...deny.paths, ...scan.masks.filter((m) => !m.dir).map((m) => m.path)], config.root)];
 }

@@ -37,6 +37,7 @@ import { indexStamp, refsStamp } from "./git-stamps.ts";
 import { enclosingGitDirs, linkedGitDirs } from "./spec.ts";
 import { gitDirsOfFolder } from "./repo-configs.ts";
 import { incompleteLine, onWalk, upTo } from "./bounded.ts";
+import { findGitSites } from "./git-guard.ts";
 
 /** A repository whose history commands could read: its git directory, the folder its paths are relative to, its object stores. */
 export interface Repository {
@@ -64,7 +65,8 @@ export function repositoriesSeen(root: string, home: string, deny?: PathRules, m
   const add = (gitDirs: string[], top: string) => {
     // Not a repository git would read (an empty .git folder left behind): no history to hide.
     if (gitDirs.length === 0 || !isGitDir(gitDirs[0]!)) return;
-    if (out.some((r) => r.gitDir === gitDirs[0])) return;
+    const real = realpathLoose(gitDirs[0]!).real;
+    if (out.some((r) => realpathLoose(r.gitDir).real === real)) return;
     const common = gitDirs[gitDirs.length - 1]!;
     const objects = join(common, "objects");
     // Git LFS's and git-annex's stores hold tracked files' bytes outside the object store, named by hash (red team 12's F16).
@@ -82,20 +84,23 @@ export function repositoriesSeen(root: string, home: string, deny?: PathRules, m
   // nested clone's or a submodule's history): each folder between a rule's fixed part and the workspace that is a
   // repository's work tree, and each submodule .gitmodules names.
   if (deny) {
-    const inside = new Set<string>();
-    for (const base of [...deny.paths, ...deny.globs.map(globBase)]) {
-      if (!isWithin(root, base)) continue;
-      for (let d = base; d !== root && isWithin(root, d); d = dirname(d)) inside.add(d);
-    }
+    // Every repository inside the workspace, at any depth, is one a command can read the history of (red team 12's
+    // F12: `git -C sub log -p` read a nested clone's history, and a `**/.env` rule has no fixed folder to look under):
+    // each found as the git wall finds them (a .git folder or file, a bare-shaped folder; the walk is the wall's,
+    // cached by folder), work trees first, so a repository's paths are read against its work tree; then each submodule
+    // .gitmodules names (its work tree may not be checked out).
+    const sites = findGitSites(root).filter((s) => s.kind !== "link");
+    const sorted = (paths: string[]) => [...new Set(paths)].sort();
+    const trees = sorted(sites.filter((s) => s.kind !== "bare").map((s) => dirname(s.path)));
+    const bare = sorted(sites.filter((s) => s.kind === "bare").map((s) => s.path));
     const submodules = new Set(submodulePaths(root));
-    for (const p of submodules) inside.add(p);
     const before = out.length;
-    for (const d of [...inside].sort()) add(gitDirsOfFolder(d), d);
-    // Only folders that are repositories count (.gitmodules lines naming none cost a stat each), and past the bound
-    // the rest are hidden unwalked, never shown unchecked (reviewer's R12-13 pattern: 1,000 lines of padding in
-    // .gitmodules had put a real submodule past the look, its history shown).
-    onWalk(upTo(out.slice(before).filter((r) => submodules.has(r.top)), maxSubmodules), () => undefined, (walked) => {
-      for (const r of out.slice(before)) if (submodules.has(r.top) && !walked.includes(r)) r.unwalked = true;
+    for (const top of [...trees, ...sorted([...submodules])]) add(gitDirsOfFolder(top), top);
+    for (const top of bare) add([top], top);
+    // Past the bound the rest are hidden unwalked, never shown unchecked (reviewer's R12-13 pattern: 1,000 lines of
+    // padding in .gitmodules had put a real submodule past the look, its history shown).
+    onWalk(upTo(out.slice(before), maxSubmodules), () => undefined, (walked) => {
+      for (const r of out.slice(before)) if (!walked.includes(r)) r.unwalked = true;
     });
   }
   return out;
@@ -193,6 +198,11 @@ const OBJECT_ID = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
 /** Most blob ids of denied paths remembered (a secret has few versions; more are walked, the first ones kept). */
 const MAX_BLOBS = 10_000;
 /**
+ * The version of what a walk looks at: 2 walks the commits in the store that no ref or reflog entry holds and the trees
+ * refs point at (security N2's leftovers); an answer kept by an earlier version is walked again once.
+ */
+const WALK_VERSION = 2;
+/**
  * The sessions' blob maps that reached MAX_BLOBS with more left out: their store check is incomplete (bounded.ts), so
  * it can never answer "none of them is stored" (a command that padded history with 10,000 versions of the denied
  * path, then re-pointed the refs and removed its own objects, had the real one forgotten and the store shown).
@@ -208,6 +218,8 @@ const MAX_SHALLOW = 10_000;
 
 /** What the last walk of a repository found, for the rules it was asked about, and the commits it started from. */
 interface Walked {
+  /** WALK_VERSION when kept; an answer kept by an earlier walk (which did not look at the commits no ref holds) is walked again. */
+  v?: number;
   tips: string[];
   held: string | null;
   /** The blob ids the denied paths had wherever the walk found them (R12-10: looked for in the store at every later look). */
@@ -232,7 +244,7 @@ function writeWalked(file: string | null, w: Walked): void {
   const tmp = `${file}.${process.pid}.tmp`;
   try {
     mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
-    writeFileSync(tmp, JSON.stringify(w), { mode: 0o600 });
+    writeFileSync(tmp, JSON.stringify({ ...w, v: WALK_VERSION }), { mode: 0o600 });
     renameSync(tmp, file);
   } catch {
     // A state folder that cannot be written: the next session walks again.
@@ -273,13 +285,19 @@ async function inStore(repo: Repository, deny: PathRules, specs: string[] | null
  * entry); "unknown" when git cannot say, "timeout" when the walk ran past `limitMs`. With `keep`, the answer for the
  * history is read from and kept in that file (walkedFile), with the commits the walk started from.
  */
-export async function heldByGit(repo: Repository, deny: PathRules, opts: { keep?: string | null; limitMs?: number; signal?: AbortSignal; blobs?: Map<string, string>; maxBlobs?: number } = {}): Promise<Held> {
+export async function heldByGit(repo: Repository, deny: PathRules, opts: { keep?: string | null; limitMs?: number; signal?: AbortSignal; blobs?: Map<string, string>; maxBlobs?: number; content?: ReadonlyMap<string, string> } = {}): Promise<Held> {
   const specs = pathspecs(deny, repo.top);
-  if (specs !== null && specs.length === 0) return null;
   if (repo.unwalked) return "unknown";
   const limitMs = opts.limitMs ?? envMs("BUNKER_GIT_HISTORY_LIMIT_MS", LIMIT_MS);
   // The walk has `limitMs`; the index and the list of refs, each a file read, the ten seconds any question of bunker's has.
   const git = (args: string[], stdin?: string, timeoutMs = QUICK_MS) => hostGitAsync(repo.gitDir, args, { worktree: repo.top, timeoutMs, ...(stdin === undefined ? {} : { stdin }), ...(opts.signal ? { signal: opts.signal } : {}) });
+  if (specs !== null && specs.length === 0) {
+    // No rule names a path in it: only the denied contents found elsewhere are looked for (one question to git).
+    if (!opts.content || opts.content.size === 0) return null;
+    const s = await stillStored(opts.content, git);
+    if (s === "unknown" || s === "timeout") return s;
+    return s === null ? null : { path: opts.content.get(s) ?? s, where: "kept" };
+  }
   const names = (out: string) => out.split("\0").map((n) => n.replace(/^\n+/, "")).filter((n) => n !== "");
   const match = specs === null ? denied(deny, repo.top) : () => true;
   // The denied paths' blobs seen so far (this session's looks, and the kept answer's): an object is what a command reads,
@@ -287,10 +305,11 @@ export async function heldByGit(repo: Repository, deny: PathRules, opts: { keep?
   // .git/shallow written, and a walk that no longer reaches the commit must not open the store).
   const blobs = opts.blobs ?? new Map<string, string>();
   const maxBlobs = opts.maxBlobs ?? MAX_BLOBS;
-  const kept = readWalked(opts.keep ?? null);
-  for (const b of kept?.blobs ?? []) remember(blobs, b, kept?.held ?? b, maxBlobs);
+  const keptAny = readWalked(opts.keep ?? null);
+  for (const b of keptAny?.blobs ?? []) remember(blobs, b, keptAny?.held ?? b, maxBlobs);
   // A kept answer written at the bound had more left out.
-  if ((kept?.blobs?.length ?? 0) >= maxBlobs) overflowed.add(blobs);
+  if ((keptAny?.blobs?.length ?? 0) >= maxBlobs) overflowed.add(blobs);
+  const kept = keptAny?.v === WALK_VERSION ? keptAny : null;
   const index = await git(["ls-files", "-z", "--cached", "-s", "--", ...(specs ?? [])]);
   if (index === null || index === "timeout") return index === null ? "unknown" : "timeout";
   // `mode id stage\tpath`
@@ -304,15 +323,23 @@ export async function heldByGit(repo: Repository, deny: PathRules, opts: { keep?
   // Where the walk starts: every ref and every reflog entry (stash@{n}, HEAD@{n}); a ref to a tree or blob is no commit.
   const tipsOut = await git(["rev-list", "--no-walk=unsorted", "--all", "--reflog"]);
   if (tipsOut === null || tipsOut === "timeout") return tipsOut === null ? "unknown" : "timeout";
-  const tips = [...new Set(tipsOut.split("\n").filter((t) => /^[0-9a-f]{40,64}$/.test(t)))];
+  // Refs straight at a tree, or at a tag of one (`git tag snap $(git write-tree)`): git shows the files in it, and no
+  // commit walk reaches it. Kept among the tips as `tree:ID`, so a new one is a reason to look again.
+  const refsOut = await git(["for-each-ref", "--format=%(objecttype) %(objectname) %(*objecttype) %(*objectname)"]);
+  if (refsOut === null || refsOut === "timeout") return refsOut === null ? "unknown" : "timeout";
+  const trees = [...new Set([...refsOut.matchAll(/^(?:tree ([0-9a-f]{40,64})|\S+ \S+ tree ([0-9a-f]{40,64}))\s*$/gm)].map((m) => (m[1] ?? m[2])!))];
+  const tips = [...new Set(tipsOut.split("\n").filter((t) => /^[0-9a-f]{40,64}$/.test(t))), ...trees.map((t) => `tree:${t}`)];
   const before = new Set(kept?.tips ?? []);
   const now = new Set(tips);
+  // With the denied files' contents found in the workspace's other repositories (`content`): a nested clone of the
+  // workspace's repository holds the same bytes under a path no rule names (red team 12's F12).
   const seen = async (): Promise<Held> => {
-    const s = await stillStored(blobs, git);
+    const all = opts.content && opts.content.size > 0 ? new Map([...opts.content, ...blobs]) : blobs;
+    const s = await stillStored(all, git);
     if (s === "unknown" || s === "timeout") return s;
     // None of those remembered is stored, but not all were remembered: not "nothing there".
     if (s === null && overflowed.has(blobs)) return "unknown";
-    return s === null ? null : { path: blobs.get(s) ?? s, where: "kept" };
+    return s === null ? null : { path: all.get(s) ?? s, where: "kept" };
   };
   const stored = async (): Promise<Held> => (await seen()) ?? inStore(repo, deny, specs, match, git, names, limitMs);
   // Walked from these same commits (or from more of them) and found nothing: nothing new to walk.
@@ -322,22 +349,63 @@ export async function heldByGit(repo: Repository, deny: PathRules, opts: { keep?
   // Every parent of a merge (a stash's untracked files are its third); only the commits the last clean walk had not reached.
   // --raw: each change's blob ids, kept for the store check above.
   const walk = ["log", "--all", "--reflog", "--full-history", "--no-renames", "--no-textconv", "--no-ext-diff", "--format=", "--raw", "--no-abbrev", "-z", "--diff-merges=first-parent"];
-  const notAgain = kept && kept.held === null ? kept.tips : [];
-  const run = (not: string[]) => git([...walk, ...(not.length > 0 ? ["--stdin"] : []), ...(specs === null ? [] : ["--", ...specs])], not.length > 0 ? `${not.map((t) => `^${t}`).join("\n")}\n` : undefined, limitMs);
-  let history = await run(notAgain);
+  const notAgain = kept && kept.held === null ? kept.tips.filter((t) => !t.startsWith("tree:")) : [];
+  // A whole walk looks at every commit in the store too: one no ref or reflog entry holds any more (a branch deleted
+  // and its reflog expired, not yet pruned) is read by `git fsck --unreachable` and `git show` all the same. Later
+  // walks start from the refs that moved: a commit that stopped being held had been walked while it was.
+  const everyCommit = async (): Promise<string[] | "unknown" | "timeout"> => {
+    const out = await git(["cat-file", "--batch-all-objects", "--unordered", "--batch-check=%(objecttype) %(objectname)"], undefined, limitMs);
+    if (out === null || out === "timeout") return out === null ? "unknown" : "timeout";
+    return [...out.matchAll(/^commit ([0-9a-f]{40,64})$/gm)].map((m) => m[1]!);
+  };
+  const run = (args: string[], stdin: string[]) => git([...args, ...(stdin.length > 0 ? ["--stdin"] : []), ...(specs === null ? [] : ["--", ...specs])], stdin.length > 0 ? `${stdin.join("\n")}\n` : undefined, limitMs);
+  let whole = notAgain.length === 0;
+  let history = await run(walk, notAgain.map((t) => `^${t}`));
   // A commit of the last walk that is gone (pruned): the whole walk again.
-  if (history === null && notAgain.length > 0) history = await run([]);
+  if (history === null && notAgain.length > 0) {
+    whole = true;
+    history = await run(walk, []);
+  }
   if (history === null || history === "timeout") return history === null ? "unknown" : "timeout";
-  // `:old-mode new-mode old-id new-id status` then the path, each ended by NUL.
-  let committed: string | undefined;
-  const parts = names(history);
-  for (let i = 0; i < parts.length; i++) {
-    const meta = parts[i]!;
-    if (!meta.startsWith(":")) continue;
-    const path = parts[++i];
-    if (path === undefined || !match(path)) continue;
-    committed ??= path;
-    for (const id of meta.split(" ").slice(2, 4)) if (OBJECT_ID.test(id) && !/^0+$/.test(id)) remember(blobs, id, path, maxBlobs);
+  // The first denied path a walk's output names (`:old-mode new-mode old-id new-id status` then the path, each ended
+  // by NUL), its blob ids added to `blobs`.
+  const denials = (out: string): string | undefined => {
+    let first: string | undefined;
+    const parts = names(out);
+    for (let i = 0; i < parts.length; i++) {
+      const meta = parts[i]!;
+      if (!meta.startsWith(":")) continue;
+      const path = parts[++i];
+      if (path === undefined || !match(path)) continue;
+      first ??= path;
+      for (const id of meta.split(" ").slice(2, 4)) if (OBJECT_ID.test(id) && !/^0+$/.test(id)) remember(blobs, id, path, maxBlobs);
+    }
+    return first;
+  };
+  // The trees refs point at, listed whole: a denied path in one is held as in a commit.
+  const inTree = denied(deny, repo.top);
+  for (const tree of trees) {
+    const listed = await git(["ls-tree", "-r", "-z", "--full-tree", tree], undefined, limitMs);
+    if (listed === null || listed === "timeout") return listed === null ? "unknown" : "timeout";
+    for (const entry of names(listed)) {
+      const path = entry.slice(entry.indexOf("\t") + 1);
+      if (!inTree(path)) continue;
+      const id = entry.split(" ")[2]?.split("\t")[0] ?? "";
+      if (OBJECT_ID.test(id)) remember(blobs, id, path, maxBlobs);
+      writeWalked(opts.keep ?? null, { tips, held: path, blobs: [...blobs.keys()] });
+      return { path, where: "history" };
+    }
+  }
+  const committed = denials(history);
+  // A whole walk found nothing: the commits in the store no ref or reflog entry reaches (those from every commit, not
+  // from the starts). Found there, it is an old version in the store: its blobs kept, said as such ("kept").
+  if (committed === undefined && whole) {
+    const all = await everyCommit();
+    if (all === "unknown" || all === "timeout") return all;
+    const commits = tips.filter((t) => !t.startsWith("tree:"));
+    const unreached = all.length === 0 ? "" : await run(walk.filter((a) => a !== "--all" && a !== "--reflog"), [...all, ...commits.map((t) => `^${t}`)]);
+    if (unreached === null || unreached === "timeout") return unreached === null ? "unknown" : "timeout";
+    denials(unreached);
   }
   writeWalked(opts.keep ?? null, { tips, held: committed ?? null, blobs: [...blobs.keys()] });
   return committed === undefined ? stored() : { path: committed, where: "history" };
@@ -407,6 +475,18 @@ function blobIds(path: string): string[] {
   return forms.flatMap((b) => (["sha1", "sha256"] as const).map((h) => new Bun.CryptoHasher(h).update(`blob ${b.length}\0`).update(b).digest("hex")));
 }
 
+/** The blob ids of the files deny-read rules name by path inside the workspace, as they are now (→ their path from the root). */
+function deniedContent(root: string, deny: PathRules): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const p of deny.paths.slice(0, MAX_HASHED)) if (isWithin(root, p)) for (const id of blobIds(p)) out.set(id, relative(root, p));
+  return out;
+}
+
+/** Adds a repository's denied blobs to `content` (by their path from the workspace root), up to MAX_BLOBS. */
+function shareContent(content: Map<string, string>, root: string, repo: Repository, blobs: ReadonlyMap<string, string>): void {
+  for (const [id, p] of blobs) if (content.size < MAX_BLOBS && !content.has(id)) content.set(id, relative(root, join(repo.top, p)) || p);
+}
+
 function whereShown(root: string, repo: Repository): string {
   const rel = relative(root, repo.top);
   return rel === "" ? "this repository" : `the repository at ${shellQuote(rel)}`;
@@ -430,8 +510,11 @@ export async function hiddenHistory(root: string, deny: PathRules, home: string,
   const out: HiddenHistory = { objects: [], lines: [] };
   if (deny.paths.length === 0 && deny.globs.length === 0) return out;
   const limitMs = opts.limitMs ?? envMs("BUNKER_GIT_HISTORY_LIMIT_MS", LIMIT_MS);
+  const content = deniedContent(root, deny);
   for (const repo of repositoriesSeen(root, home, deny)) {
-    const held = await heldByGit(repo, deny, { keep: opts.stateDir ? walkedFile(opts.stateDir, repo, deny) : null, limitMs });
+    const blobs = new Map<string, string>();
+    const held = await heldByGit(repo, deny, { keep: opts.stateDir ? walkedFile(opts.stateDir, repo, deny) : null, limitMs, blobs, content: new Map(content) });
+    shareContent(content, root, repo, blobs);
     if (held === null) continue;
     out.objects.push(...repo.objects);
     out.lines.push(heldLine(root, repo, held, limitMs));
@@ -467,6 +550,11 @@ export class HistoryCheck {
   private readonly limitMs = envMs("BUNKER_GIT_HISTORY_LIMIT_MS", LIMIT_MS);
   /** Each repository's denied blobs seen this session (R12-10: a later look may only add hiding while one is stored). */
   private readonly blobs = new Map<string, Map<string, string>>();
+  /**
+   * The denied files' contents found so far, in any repository's history or index, and as they are now (blob id → path
+   * from the workspace root): looked for in every other repository's store (F12: a nested clone of the same content).
+   */
+  private readonly content = new Map<string, string>();
 
   constructor(private readonly opts: HistoryCheckOptions) {
     this.repos = opts.deny.paths.length === 0 && opts.deny.globs.length === 0 ? [] : repositoriesSeen(opts.root, opts.home, opts.deny);
@@ -497,20 +585,29 @@ export class HistoryCheck {
   }
 
   private look(repo: Repository): Look {
+    // The workspace's own repository first: the others are looked at after it, for its denied contents too, and again
+    // when more are known (`content`'s size in the key).
+    const first = this.repos[0]!;
     const stamp = (() => {
       const r = refsStamp(repo.gitDir);
       const i = indexStamp(repo.gitDir);
-      return r === null || i === null ? null : `${r}\0${i}`;
+      return r === null || i === null ? null : `${r}\0${i}${repo === first ? "" : `\0${this.content.size}`}`;
     })();
     const had = this.looks.get(repo.gitDir);
     if (had && had.key !== null && had.key === stamp) return had;
     // A walk still running for an earlier state goes on: this one waits for it (its answer is kept), then looks anew.
-    const after = had && had.answer === undefined ? had.done.then(() => undefined, () => undefined) : Promise.resolve();
+    const earlier = had && had.answer === undefined ? had.done.then(() => undefined, () => undefined) : Promise.resolve();
+    const firstLook = repo === first ? undefined : this.looks.get(first.gitDir);
+    const after = firstLook ? Promise.all([earlier, firstLook.done.then(() => undefined, () => undefined)]) : earlier;
     const keep = this.opts.stateDir ? walkedFile(this.opts.stateDir, repo, this.opts.deny) : null;
     const look: Look = { key: stamp, answer: undefined, waited: false, done: Promise.resolve(null) };
     const blobs = this.blobs.get(repo.gitDir) ?? new Map<string, string>();
     this.blobs.set(repo.gitDir, blobs);
-    look.done = after.then(() => heldByGit(repo, this.opts.deny, { keep, limitMs: this.limitMs, blobs })).catch((): Held => "unknown");
+    if (repo === first) for (const [id, p] of deniedContent(this.opts.root, this.opts.deny)) if (this.content.size < MAX_BLOBS) this.content.set(id, p);
+    look.done = after
+      .then(() => heldByGit(repo, this.opts.deny, { keep, limitMs: this.limitMs, blobs, content: new Map(this.content) }))
+      .then((a) => (shareContent(this.content, this.opts.root, repo, blobs), a))
+      .catch((): Held => "unknown");
     look.done.then((a) => (look.answer = a));
     this.looks.set(repo.gitDir, look);
     this.outliveExit();

@@ -35,6 +35,7 @@ import { deniedPathsInside, deniedWholeBy, deniedWriteHeld, deniedWriteMounts, d
 import { loopbackNote, refusalNote, startCommandNet } from "../net/command-net.ts";
 import { grantedLoopbackTargets, permissionGate } from "../net/gate.ts";
 import { deniedPins, MAX_WALL_PINS, scanDenied } from "../sandbox/denied-files.ts";
+import { deniedCaches } from "../sandbox/denied-caches.ts";
 import { socketsMasked, vanishedSocketMask } from "../sandbox/sockets.ts";
 import { setupFailed, STATUS_FD, withSetupStatus } from "../sandbox/bubblewrap.ts";
 import { incompleteLine, onWalk } from "../sandbox/bounded.ts";
@@ -500,7 +501,9 @@ function deniedMatches(grants: Grants, trees: string[], root: string, system: st
   if (deny.globs.length === 0 && deny.paths.length === 0) return [];
   const scan = scanDenied(deny, trees, { system, always: [root] });
   if ("refused" in scan) throw new ToolError(`not run: ${scan.refused}`);
-  return scan.masks.map((m) => m.path);
+  const masks = scan.masks.map((m) => m.path);
+  // The content caches that keep a denied file's bytes by hash (DVC's): hidden whole (denied-caches.ts).
+  return [...masks, ...deniedCaches([...deny.paths, ...scan.masks.filter((m) => !m.dir).map((m) => m.path)], root)];
 }
 
 // ---- running ------------------------------------------------------------------
