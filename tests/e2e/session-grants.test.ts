@@ -11,6 +11,9 @@ import { createRunBashTool, runBashOptions } from "../../src/tools/run-bash.ts";
 import { readFileTool } from "../../src/tools/read-file.ts";
 import type { ToolOutput } from "../../src/tools/tool.ts";
 import { makeContext, tempDir, unseenDir } from "../support/context.ts";
+import { BUNKER, endToEnd, press, quitWithCtrlD, toolResults, waitForCount, waitForQuestion } from "../support/cli.ts";
+import { reply, toolUse } from "../support/fake-anthropic/steps.ts";
+import { tmuxAvailable } from "../support/tmux.ts";
 
 const usable = detectSandbox().kind === "bubblewrap";
 const text = (out: ToolOutput): string => (typeof out === "string" ? out : out.content);
@@ -105,5 +108,56 @@ describe.skipIf(!usable)("a question's grant reaches the sandbox", () => {
     const r2 = await tool.run({ command: "git commit -qam second && echo committed" }, next);
     expect(next.approver.asked[0]!.run?.needs).toBeUndefined();
     expect(text(r2)).toContain("committed");
+  }, 60_000);
+});
+
+const e2e = endToEnd("bunker-session-grants-e2e-");
+
+describe.skipIf(!usable || !tmuxAvailable)("in a terminal, through the loop (N12-11, N12-09)", () => {
+  test("read_file outside is asked with its path; \"this folder for the session\" lets the next command read it in the sandbox, deny-read still hidden", async () => {
+    const shared = unseenDir("bunker-session-shared-");
+    writeFileSync(join(shared, "notes.txt"), "SHARED-NOTES\n");
+    writeFileSync(join(shared, "secret.env"), "TOP-SECRET\n");
+    const fake = e2e.serve([
+      reply([toolUse("read_file", { path: join(shared, "notes.txt") })]),
+      reply([toolUse("run_bash", { command: `cat ${shared}/notes.txt; cat ${shared}/secret.env` })]),
+      reply("Read both."),
+    ]);
+    const { root, env } = e2e.workspace();
+    const tmux = await e2e.terminal([...BUNKER, `--deny-read=${join(shared, "secret.env")}`, "read the notes"], { cwd: root, env, cols: 120, rows: 50 });
+    let screen = await waitForQuestion(tmux, `Allow reading ${join(shared, "notes.txt")}?`, 1);
+    expect(screen).toContain(`read_file wants to read ${join(shared, "notes.txt")}, outside the workspace`);
+    expect(screen).toContain(`2. Yes, and allow reading ${shared}/ for this session`);
+    await press(tmux, "2");
+    // The command is asked (it names a denied file); nothing more to offer: the folder is granted now.
+    screen = await waitForQuestion(tmux, "Run this command?", 1);
+    expect(screen).not.toContain("the sandbox does not show");
+    await press(tmux, "1");
+    // The sandbox shows it the folder, without the denied file.
+    await waitForCount(tmux, "Read both.", 1);
+    expect(toolResults(fake.requests[1])[0]?.content).toContain("SHARED-NOTES");
+    const ran = toolResults(fake.requests[2])[0]?.content ?? "";
+    expect(ran).toContain("SHARED-NOTES");
+    expect(ran).not.toContain("TOP-SECRET");
+    expect(await quitWithCtrlD(tmux)).not.toBeNull();
+  }, 60_000);
+
+  test("N12-15: \"commit this\" says up front that .git is read-only, offers the session grant and no saved rule; the yes commits", async () => {
+    const fake = e2e.serve([reply([toolUse("run_bash", { command: "git add a.txt && git commit -qm first && echo COMMITTED" })]), reply("Committed.")]);
+    const { root, env } = e2e.workspace({ "a.txt": "a\n" });
+    const git = (...args: string[]) => Bun.spawnSync(["git", ...args], { cwd: root, stderr: "pipe" });
+    git("init", "-q", "-b", "main");
+    git("config", "user.email", "me@example.com");
+    git("config", "user.name", "me");
+    const tmux = await e2e.terminal([...BUNKER, "commit this"], { cwd: root, env, cols: 200, rows: 50 });
+    const screen = await waitForQuestion(tmux, "Run this command?", 1);
+    expect(screen).toContain("the sandbox keeps .git read-only");
+    expect(screen).toContain("2. Yes, and let commands write .git for this session");
+    expect(screen).not.toContain("always allow");
+    await press(tmux, "2");
+    await waitForCount(tmux, "Committed.", 1);
+    expect(toolResults(fake.requests[1])[0]?.content).toContain("COMMITTED");
+    expect(git("log", "--oneline").stdout.toString()).toContain("first");
+    expect(await quitWithCtrlD(tmux)).not.toBeNull();
   }, 60_000);
 });
