@@ -57,26 +57,35 @@ export function hookKeys(text: string, scripts: readonly string[] = []): Record<
   const out: Record<string, string> = {};
   for (const key of HOOK_KEYS) if (Object.hasOwn(parsed, key)) out[key] = JSON.stringify((parsed as Record<string, unknown>)[key]);
   const table = (parsed as Record<string, unknown>).scripts;
+  if (scripts.includes(ALL_SCRIPTS) && table !== undefined) out.scripts = JSON.stringify(table);
   if (table !== null && typeof table === "object" && !Array.isArray(table)) {
-    for (const name of scripts) if (Object.hasOwn(table, name)) out[`scripts.${name}`] = JSON.stringify((table as Record<string, unknown>)[name]);
+    for (const name of scripts) if (name !== ALL_SCRIPTS && Object.hasOwn(table, name)) out[`scripts.${name}`] = JSON.stringify((table as Record<string, unknown>)[name]);
   }
   return out;
 }
 
 /** The keys compared for a package.json: the hook packages' own, and the scripts the hooks run. */
 function keysOf(scripts: readonly string[]): string[] {
-  return [...HOOK_KEYS, ...scripts.map((n) => `scripts.${n}`)];
+  return [...HOOK_KEYS, ...scripts.map((n) => (n === ALL_SCRIPTS ? "scripts" : `scripts.${n}`))];
 }
 
 /** npm's own commands that run the script of their name (`npm test`, `npm t`), by the name. */
 const NPM_RUNS: Record<string, string> = { test: "test", t: "test", tst: "test", start: "start", stop: "stop", restart: "restart" };
-/** Commands of pnpm, yarn and bun that are not a script's name (`pnpm install`, `yarn add`). */
-const NOT_SCRIPTS = new Set(["add", "audit", "bin", "cache", "ci", "config", "create", "dedupe", "dlx", "exec", "i", "import", "info", "init", "install", "link", "list", "ls", "outdated", "pack", "patch", "prune", "publish", "rebuild", "remove", "rm", "root", "set", "setup", "store", "unlink", "up", "update", "upgrade", "version", "why", "workspace", "workspaces", "x"]);
+/** What an install runs of the package's own scripts (npm, pnpm, yarn and bun alike), and `npm it` its test too. */
+const INSTALL_SCRIPTS = ["preinstall", "install", "postinstall", "prepublish", "preprepare", "prepare", "postprepare"];
+const INSTALLS = new Set(["install", "i", "ci", "it", "cit", "install-test", "install-ci-test", "clean-install", "add"]);
+/** Commands of the package managers that run none of the package's scripts (`pnpm exec`, `yarn why`). */
+const NOT_SCRIPTS = new Set(["audit", "bin", "build", "cache", "config", "create", "dedupe", "dlx", "exec", "import", "info", "init", "link", "list", "ls", "outdated", "pack", "patch", "pm", "prune", "publish", "remove", "rm", "root", "set", "setup", "store", "unlink", "up", "update", "upgrade", "version", "why", "workspaces", "x", "x", "help"]);
+/** Options that take the next word as their value (a folder, a package filter), which is no command. */
+const VALUE_OPTIONS = new Set(["--prefix", "-C", "--dir", "--filter", "-F", "--cwd", "-w", "--workspace", "--cd"]);
+/** The whole `scripts` table: a hook line runs a script bunker cannot tell (`npm run "$TASK"`). */
+export const ALL_SCRIPTS = "*";
 
 /**
  * The package.json scripts a hook's text runs (red team 13's F10: `npm test` in husky's pre-commit runs
- * scripts.test at every commit): `npm test`/`npm run NAME`, `pnpm NAME`, `yarn NAME`, `bun run NAME`, with the
- * pre- and post- scripts npm runs around each.
+ * scripts.test at every commit): `npm test`/`npm run NAME`, `pnpm NAME`, `yarn NAME`, `bun NAME`, `yarn workspace W
+ * NAME`, with the pre- and post- scripts npm runs around each; an install's lifecycle scripts; ALL_SCRIPTS when the
+ * name is not one bunker can read (reviewer's R13-01: the safe side, not none).
  */
 export function scriptsRunBy(text: string): string[] {
   const out = new Set<string>();
@@ -88,16 +97,36 @@ export function scriptsRunBy(text: string): string[] {
       if (tool !== "npm" && tool !== "pnpm" && tool !== "yarn" && tool !== "bun") continue;
       let j = i + 1;
       const next = () => {
-        while (j < words.length && words[j]!.startsWith("-")) j++;
+        while (j < words.length && words[j]!.startsWith("-")) j += VALUE_OPTIONS.has(words[j]!.split("=")[0]!) && !words[j]!.includes("=") ? 2 : 1;
         return words[j++];
       };
-      const verb = next();
-      if (verb === undefined) continue;
+      let verb = next();
+      // Bare `yarn` installs.
+      if (verb === undefined) {
+        if (tool === "yarn") for (const n of INSTALL_SCRIPTS) out.add(n);
+        continue;
+      }
+      if (tool === "yarn" && verb === "workspace") {
+        next();
+        verb = next();
+        if (verb === undefined) continue;
+      }
+      if (INSTALLS.has(verb)) {
+        for (const n of INSTALL_SCRIPTS) out.add(n);
+        if (verb === "it" || verb === "cit" || verb.endsWith("-test")) for (const n of ["test", "pretest", "posttest"]) out.add(n);
+        continue;
+      }
       let name: string | undefined;
-      if (verb === "run" || verb === "run-script" || verb === "rum" || verb === "urn") name = next();
-      else if (tool === "npm") name = NPM_RUNS[verb];
-      else if (tool !== "bun" && !NOT_SCRIPTS.has(verb)) name = verb;
-      if (!name || !/^[\w:.@/-]+$/.test(name)) continue;
+      if (verb === "run" || verb === "run-script" || verb === "rum" || verb === "urn") {
+        name = next();
+        if (name === undefined) continue;
+      } else if (tool === "npm") name = NPM_RUNS[verb];
+      else if (!NOT_SCRIPTS.has(verb)) name = verb;
+      if (name === undefined) continue;
+      if (!/^[\w:.@/-]+$/.test(name)) {
+        out.add(ALL_SCRIPTS);
+        continue;
+      }
       for (const n of [name, `pre${name}`, `post${name}`]) out.add(n);
     }
   }
@@ -159,7 +188,11 @@ export function withKeysOf(text: string, before: Record<string, string>, scripts
     if (before[key] !== undefined) obj[key] = JSON.parse(before[key]);
     else delete obj[key];
   }
-  if (scripts.length > 0) {
+  if (scripts.includes(ALL_SCRIPTS)) {
+    // The person's whole table back (a script a hook runs could not be told apart).
+    if (before.scripts !== undefined) obj.scripts = JSON.parse(before.scripts);
+    else delete obj.scripts;
+  } else if (scripts.length > 0) {
     const table = obj.scripts !== null && typeof obj.scripts === "object" && !Array.isArray(obj.scripts) ? (obj.scripts as Record<string, unknown>) : {};
     for (const name of scripts) {
       const was = before[`scripts.${name}`];
@@ -216,7 +249,7 @@ export function restoreHookKeys(root: string, before: ReadonlyMap<string, Manife
       lines.push(`bunker could not undo the command's change to ${names} in ${shown} (${(e as Error).message}): that key runs on your next git commit; check it before committing`);
       continue;
     }
-    const runBy = changed.some((k) => k.startsWith("scripts.")) ? "run on your next git commit by your git hooks" : "run on your next git commit by lint-staged, husky or a git hooks package, like a .lintstagedrc";
+    const runBy = changed.some((k) => k === "scripts" || k.startsWith("scripts.")) ? "run on your next git commit by your git hooks" : "run on your next git commit by lint-staged, husky or a git hooks package, like a .lintstagedrc";
     lines.push(`bunker undid the command's change to ${names} in ${shown} (${runBy}); the rest of its edit is kept. The command's whole file is ${relative(root, aside)}; to take its version after checking it: mv ${shellQuote(relative(root, aside))} ${shellQuote(shown)}`);
   }
   return lines;

@@ -237,7 +237,7 @@ export async function promptHistory(config: Config): Promise<PromptHistory> {
   };
 }
 
-function ago(ms: number): string {
+export function ago(ms: number): string {
   const min = Math.floor(ms / 60_000);
   if (min < 1) return "just now";
   if (min < 60) return `${min} min ago`;

@@ -25,7 +25,13 @@ export interface ReplayOptions {
 }
 
 /** One thing said in a turn, in order: the person's prompt, a tool call, an answer. */
-type Item = { kind: "prompt"; text: string } | { kind: "tool"; name: string; input: unknown } | { kind: "answer"; text: string };
+type Item = { kind: "prompt"; text: string } | { kind: "tool"; id: string; name: string; input: unknown; failed?: string } | { kind: "answer"; text: string } | { kind: "taken back"; text: string };
+
+/** The note /undo and /rewind leave for the model (takeBackNote in src/change/checkpoints.ts): how, which message, which files. */
+const TAKE_BACK = /^\[The person took back file changes with (.+?), to before their message (\d+) \("(.*?)"\): (.+?)\. On disk /s;
+
+/** A failed tool call's line in the replay is cut here: its first line, as the live ✗ line begins. */
+const FAILED_CHARS = 160;
 
 /** The person's prompts in `messages` (what a session's "N prompts" counts): not tool results, not bunker's own notes. */
 export function countPrompts(messages: MessageParam[]): number {
@@ -51,6 +57,15 @@ export function turnsOf(messages: MessageParam[]): Item[][] {
   const turns: Item[][] = [];
   for (const m of messages) {
     if (m.role === "user") {
+      const turn = turns[turns.length - 1];
+      if (turn && typeof m.content !== "string") {
+        markFailures(turn, m.content);
+        // An /undo or /rewind between two messages: said where it happened, after the turn before it.
+        for (const b of m.content) {
+          const took = b.type === "text" ? TAKE_BACK.exec(b.text) : null;
+          if (took) turn.push({ kind: "taken back", text: `${took[1]} took back the file changes of turn ${took[2]} ("${took[3]}") on: ${took[4]}.` });
+        }
+      }
       if (!holdsPrompt(m)) continue;
       turns.push([{ kind: "prompt", text: promptText(m.content) }]);
       continue;
@@ -60,10 +75,26 @@ export function turnsOf(messages: MessageParam[]): Item[][] {
     const blocks = typeof m.content === "string" ? [{ type: "text" as const, text: m.content }] : m.content;
     for (const b of blocks) {
       if (b.type === "text" && b.text.trim()) turn.push({ kind: "answer", text: b.text.trim() });
-      else if (b.type === "tool_use") turn.push({ kind: "tool", name: b.name, input: b.input });
+      else if (b.type === "tool_use") turn.push({ kind: "tool", id: b.id, name: b.name, input: b.input });
     }
   }
   return turns;
+}
+
+/**
+ * The calls of `turn` whose results in `blocks` are errors (a refused edit, a command's exit 128, an interrupted
+ * run) get the first line of what the model was told: the replay showed each as if it had gone through (new user
+ * 12's N12-22).
+ */
+function markFailures(turn: Item[], blocks: ContentBlockParam[]): void {
+  for (const b of blocks) {
+    if (b.type !== "tool_result" || !b.is_error) continue;
+    const call = turn.find((i) => i.kind === "tool" && i.id === b.tool_use_id);
+    if (call?.kind !== "tool") continue;
+    const text = typeof b.content === "string" ? b.content : (b.content ?? []).map((c) => (c.type === "text" ? c.text : "")).join("\n");
+    const line = text.split("\n").find((l) => l.trim() !== "")?.trim() ?? "failed";
+    call.failed = line.length > FAILED_CHARS ? `${line.slice(0, FAILED_CHARS - 1)}…` : line;
+  }
 }
 
 /** What the person sent: their text, an attached image as `[image]`; tool results and bunker's notes are not theirs. */
@@ -92,7 +123,10 @@ export function replayTranscript(messages: MessageParam[], opts: ReplayOptions):
   for (const turn of shown) {
     for (const item of turn) {
       if (item.kind === "prompt") out.push(...promptRows(item.text, opts.promptLines ?? 3));
-      else if (item.kind === "tool") out.push(pc.dim(`  ${escapeControl(opts.summarize(item.name, item.input))}`));
+      else if (item.kind === "tool") {
+        out.push(pc.dim(`  ${escapeControl(opts.summarize(item.name, item.input))}`));
+        if (item.failed !== undefined) out.push(pc.red(`  ✗ ${escapeControl(item.failed)}`));
+      } else if (item.kind === "taken back") out.push(pc.dim(escapeControl(item.text)));
       else out.push(...cutRows(opts.render(item.text).split("\n"), opts.answerRows ?? 12));
     }
   }

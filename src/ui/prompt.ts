@@ -9,6 +9,7 @@
 // is the REPL's "press again to leave". Tab completes a command after `/`
 // and a workspace path after `@` (completion.ts); the commands that match
 // what is typed after `/` are listed under the line as it is typed.
+import { canSuspend } from "./job-control.ts";
 import pc from "./colors.ts";
 import type { Key, Keyboard } from "./keys.ts";
 import { LineEditor } from "./line-editor.ts";
@@ -170,6 +171,11 @@ export class TtyPrompt {
 
   /** Stops bunker as Ctrl+Z stops any program (SIGTSTP), the terminal as it was found; `fg` brings the screen back. */
   private suspendToShell(): void {
+    if (!canSuspend()) {
+      this.region.print(pc.dim("  Ctrl+Z cannot suspend bunker here (no shell with job control started it); Ctrl+D at an empty prompt leaves"));
+      this.draw();
+      return;
+    }
     this.region.hide();
     this.keyboard.suspend();
     const back = () => {
@@ -184,7 +190,7 @@ export class TtyPrompt {
       // No job control here (Windows): say so, and go on.
       process.off("SIGCONT", back);
       back();
-      this.region.print(pc.dim("  Ctrl+Z cannot suspend bunker here; Ctrl+D (at an empty prompt) leaves"));
+      this.region.print(pc.dim("  Ctrl+Z cannot suspend bunker here; Ctrl+D at an empty prompt leaves"));
     }
   }
 

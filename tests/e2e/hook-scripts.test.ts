@@ -6,7 +6,7 @@ import { describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { detectSandbox } from "../../src/sandbox/detect.ts";
-import { scriptsRunBy } from "../../src/sandbox/package-hooks.ts";
+import { ALL_SCRIPTS, scriptsRunBy } from "../../src/sandbox/package-hooks.ts";
 import { runBunker, toolResults } from "../support/cli.ts";
 import { reply, toolUse } from "../support/fake-anthropic/steps.ts";
 import { committedRepo, hostGit } from "../support/hook-repo.ts";
@@ -19,7 +19,16 @@ test("the scripts a hook's words run: npm test and npm run, pnpm's, yarn's and b
   expect(scriptsRunBy("npm test --silent")).toEqual(["test", "pretest", "posttest"]);
   expect(scriptsRunBy("pnpm lint && yarn run build:css")).toEqual(["lint", "prelint", "postlint", "build:css", "prebuild:css", "postbuild:css"]);
   expect(scriptsRunBy("bun run check; npm run --silent fmt")).toEqual(["check", "precheck", "postcheck", "fmt", "prefmt", "postfmt"]);
-  expect(scriptsRunBy("npx --no-install lint-staged\nyarn install && pnpm add x\nnpm ci\n# npm test")).toEqual([]);
+  expect(scriptsRunBy("npx --no-install lint-staged\npnpm exec eslint .\n# npm test")).toEqual([]);
+});
+
+test("the reviewer's R13-01 forms: bun NAME, options that take a value, yarn workspace, installs' lifecycle scripts, and a name bunker cannot read (the whole table)", () => {
+  for (const line of ["bun lint", "pnpm -C web lint", "pnpm --filter web lint", "yarn workspace web lint"]) expect({ line, s: scriptsRunBy(line) }).toEqual({ line, s: ["lint", "prelint", "postlint"] });
+  expect(scriptsRunBy("npm --prefix web test")).toEqual(["test", "pretest", "posttest"]);
+  const install = ["preinstall", "install", "postinstall", "prepublish", "preprepare", "prepare", "postprepare"];
+  for (const line of ["npm install", "npm ci", "pnpm install", "yarn", "bun install"]) expect({ line, s: scriptsRunBy(line) }).toEqual({ line, s: install });
+  expect(scriptsRunBy("npm it")).toEqual([...install, "test", "pretest", "posttest"]);
+  expect(scriptsRunBy('npm run "$TASK"')).toEqual([ALL_SCRIPTS]);
 });
 
 describe.skipIf(!usable)("red team 13's F10: the package.json script a hook runs (real bubblewrap)", () => {

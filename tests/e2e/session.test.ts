@@ -425,6 +425,31 @@ describe.skipIf(!tmuxAvailable)("in a real terminal (tmux)", () => {
     expect(await quitWithCtrlD(tmux)).not.toBeNull();
   });
 
+  test("-c shows under each tool line that failed the first line of how: a command's exit code, a refused write (N12-22: they replayed as if they had gone through)", async () => {
+    e2e.serve([
+      reply([toolUse("run_bash", { command: "echo nope; exit 3" })]),
+      reply([toolUse("write_file", { path: "out.txt", content: "x\n" })]),
+      reply([toolUse("read_file", { path: "notes.txt" })]),
+      reply("Done."),
+      reply("More."),
+    ]);
+    const { root, env } = e2e.workspace({ "notes.txt": "hi\n" });
+    await runHeadless(root, env, ["-p", "try things", "--allow-run"]);
+    const tmux = await e2e.terminal([...BUNKER, "-c"], { cwd: root, env, cols: 100, rows: 30 });
+    const screen = await waitForCount(tmux, "Done.", 1);
+    const rows = screen.slice(screen.indexOf("› try things")).split("\n");
+    expect(rows[1]).toBe("  run_bash echo nope; exit 3");
+    expect(rows[2]).toBe("  ✗ exit code 3");
+    expect(rows[3]).toBe("  write_file out.txt");
+    // Words, wrapped between them under the ✗'s text, as the live line is.
+    const read = rows.indexOf("  read_file notes.txt");
+    expect(rows.slice(4, read).map((r) => r.trim()).join(" ")).toStartWith("✗ writing out.txt needs approval, and bunker is not asking");
+    for (const row of rows.slice(5, read)) expect(row).toMatch(/^ {4}\S/);
+    // A call that went through has no line under it.
+    expect(rows[read + 1]).toBe("Done.");
+    expect(await quitWithCtrlD(tmux)).not.toBeNull();
+  });
+
   test("a session continued by a second bunker meanwhile: the first keeps its turn as a new session, and says so", async () => {
     e2e.serve([reply("A one."), reply("B one."), reply("A two.")]);
     const { root, env } = e2e.workspace();

