@@ -103,11 +103,15 @@ const lastSeen = new Map<string, number>();
  * command compares with the last one before it). Measured about twice a second, less often when measuring is slow
  * (a folder of many files), ten times a second while it is over the limit; nothing is measured before the command
  * starts, and once more after it ends (a command too short for a look). Returns the stop, which waits for that
- * last look only while the folder is over the limit.
+ * last look and answers what it found when the folder is over the limit and larger than before the command, and
+ * no look while it ran said so: a command quicker than the first look (`fallocate -l 200M`) is said too, not let
+ * through for the next command to be blamed for (reviewer's R13-02).
  */
-export function watchSessionTmp(dir: string, limit: number, over: (bytes: number) => void): () => Promise<void> {
+export function watchSessionTmp(dir: string, limit: number, over: (bytes: number) => void): () => Promise<number | null> {
   const du = hostProgram("du");
-  if (!du) return () => Promise.resolve();
+  if (!du) return () => Promise.resolve(null);
+  const startSeen = lastSeen.get(dir) ?? 0;
+  let said = false;
   let stopped = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const full = () => (lastSeen.get(dir) ?? 0) > limit;
@@ -120,21 +124,23 @@ export function watchSessionTmp(dir: string, limit: number, over: (bytes: number
       lastSeen.set(dir, bytes);
       if (bytes > limit && bytes > before) {
         stopped = true;
+        said = true;
         return over(bytes);
       }
     }
     timer = setTimeout(look, Math.max(full() ? 100 : 500, (Date.now() - began) * 10));
   };
   timer = setTimeout(look, full() ? 0 : 500);
-  let ended: Promise<void> | undefined;
-  return () => {
+  let ended: Promise<number | null> | undefined;
+  return async () => {
     stopped = true;
     clearTimeout(timer);
-    // The look after it: waited for only while the folder is over the limit (then the next command's first look
-    // compares with what this one left, not with what it held when it was stopped).
+    // The look after it (then the next command's first look compares with what this one left).
     ended ??= diskUse(du, dir).then((bytes) => {
       if (bytes !== null && folders.has(dir)) lastSeen.set(dir, bytes);
+      return bytes;
     });
-    return full() ? ended : Promise.resolve();
+    const bytes = await ended;
+    return !said && bytes !== null && bytes > limit && bytes > startSeen ? bytes : null;
   };
 }

@@ -237,7 +237,7 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
       const tmpFull = new AbortController();
       let tmpOver: number | null = null;
       const tmpLimit = sessionTmpLimit();
-      const unwatch = spec.sessionTmp && !spec.sessionTmp.readOnly ? watchSessionTmp(spec.sessionTmp.dir, tmpLimit, (bytes) => ((tmpOver = bytes), tmpFull.abort())) : () => Promise.resolve();
+      const unwatch = spec.sessionTmp && !spec.sessionTmp.readOnly ? watchSessionTmp(spec.sessionTmp.dir, tmpLimit, (bytes) => ((tmpOver = bytes), tmpFull.abort())) : () => Promise.resolve(null);
       try {
         const start = () => runProcess(argv, {
           cwd: ctx.root,
@@ -260,8 +260,11 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
           argv = confined();
           result = await start();
         }
-        await unwatch();
+        // Past the limit by the end, too quick for a look while it ran: said now (it cannot be stopped any more).
+        const grewPast = await unwatch();
         if (tmpOver !== null && !ctx.signal.aborted) result = { ...result, interrupted: false, stoppedBecause: tmpFullStatus(tmpOver, tmpLimit) };
+        const tmpNote = grewPast !== null ? tmpGrewNote(grewPast, tmpLimit) : null;
+        if (tmpNote) ctx.ui.info(`  ${tmpNote}`);
         for (const d of standIns) removeIfEmptyDir(d);
         // What the command planted for the person's own tools to run later, outside the sandbox: one walk finds
         // new repositories (disarmed) and new or changed runs-later files and untrustworthy .git entries (set aside).
@@ -298,6 +301,7 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
           ...disarmed.map((l) => `note: ${l}`),
           "copied" in shared && shared.copied.length > 0 ? `note: ${ownCopiesNote(shared, ctx.root)}` : null,
           view.note ? `note: ${view.note}` : null,
+          tmpNote ? `note: ${tmpNote}` : null,
         ].filter((n) => n);
         return formatResult(result, notes.length > 0 ? notes.join("\n") : null);
       } finally {
@@ -683,6 +687,12 @@ function tmpFullStatus(bytes: number, limit: number): string {
   return `stopped by bunker: the session's /tmp and /var/tmp grew to ${shownSize(bytes)}, past their limit of ${shownSize(limit)}, so the command and its children were stopped. ` +
     "They are on disk and kept for the session's later commands (until /clear), so what is there stays: remove what is not needed (rm -rf /tmp/NAME), " +
     "or write large files in the workspace (TMPDIR=$PWD/.tmp), then run it again.";
+}
+
+/** A command that left the session's /tmp past its limit before any look while it ran. */
+function tmpGrewNote(bytes: number, limit: number): string {
+  return `the command left the session's /tmp and /var/tmp at ${shownSize(bytes)}, past their limit of ${shownSize(limit)} (it ended before bunker's look while it ran). ` +
+    "They are on disk and kept for the session's later commands (until /clear), and a command that adds to them while they are over is stopped: remove what is not needed (rm -rf /tmp/NAME), or write large files in the workspace (TMPDIR=$PWD/.tmp).";
 }
 
 /** The output names a path in the workspace's own .git (`.git/index.lock`, `/ws/.git/HEAD.lock`), not a nested or granted folder's. */

@@ -79,6 +79,19 @@ describe.skipIf(!usable)("the session's /tmp has a size limit (on disk, so watch
     expect(cleaned!.content).toContain("cleaned");
     expect(small!.content).toBe("exit code 0\n\nok");
   });
+
+  test("a command quicker than the first look that leaves /tmp past the limit is said when it ends, not passed over for the next to be blamed (reviewer's R13-02)", async () => {
+    fake = runs.start([]);
+    const { root, env } = runs.workspace("bunker-session-tmp-fast-", fake.url);
+    fake.push(reply([run("head -c 30000000 /dev/zero > /tmp/a && echo one"), run("rm -f /tmp/a; echo cleaned")]), reply("Done."));
+    const r = await runHeadless(root, { ...env, BUNKER_SESSION_TMP_MB: "20" }, ["-p", "go", "--allow-run", "--no-prompt"]);
+    expect(r.code).toBe(0);
+    const [one, cleaned] = toolResults(fake.requests[1]);
+    expect(one!.content).toStartWith("exit code 0\n\none");
+    expect(one!.content.replace(/\s+/g, " ")).toContain("note: the command left the session's /tmp and /var/tmp at 29 MB, past their limit of 20 MB");
+    expect(r.stderr.replace(/\s+/g, " ")).toContain("the command left the session's /tmp and /var/tmp at 29 MB");
+    expect(cleaned!.content).toBe("exit code 0\n\ncleaned");
+  });
 });
 
 const e2e = endToEnd("bunker-session-tmp-");
