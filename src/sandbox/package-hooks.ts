@@ -3,8 +3,10 @@
 // most common home), husky v4's "husky" ({"hooks": {"pre-commit": …}}, read
 // by the hook husky installed at every commit), yorkie's "gitHooks", and
 // simple-git-hooks' "simple-git-hooks" (copied into .git/hooks at the next
-// install). The rest of package.json is project code, as its scripts are: a
-// command that edits dependencies goes on working. So the file stays
+// install), commitlint's "commitlint" (its extends and plugins load code at
+// every commit-msg hook: reviewer's R13-07), and the scripts the hooks run
+// (red team 13's F10). The rest of package.json is project code, as the other
+// scripts are: a command that edits dependencies goes on working. So the file stays
 // writable; after a command, a change to one of these keys is undone in
 // place (the person's value put back, the rest of the command's edit kept),
 // and the command's whole file is kept beside it to look at.
@@ -15,7 +17,7 @@ import { shellQuote } from "../shell/quote.ts";
 import { escapeControl } from "../ui/escape.ts";
 
 /** The keys whose value git's commit runs (through the hook a package installed). */
-export const HOOK_KEYS = ["lint-staged", "husky", "gitHooks", "simple-git-hooks"] as const;
+export const HOOK_KEYS = ["lint-staged", "husky", "gitHooks", "simple-git-hooks", "commitlint"] as const;
 
 /**
  * The most of a package.json read (a larger one is no project's manifest). One a command made larger, or changed

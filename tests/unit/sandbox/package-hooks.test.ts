@@ -108,6 +108,16 @@ test("a hook line whose script bunker cannot tell (npm run \"$TASK\") keeps the 
   expect(JSON.parse(readFileSync(manifest, "utf8"))).toEqual({ name: "app", version: "1.0.1", scripts: { lint: "eslint ." } });
 });
 
+test("commitlint's key is a hook key: a command's new one (extends: a file of its own) is undone (reviewer's R13-07)", () => {
+  const root = tempDir("bunker-package-hooks-cl-");
+  const manifest = join(root, "package.json");
+  writeFileSync(manifest, '{\n  "name": "app"\n}\n');
+  const before = hookKeysBefore([manifest]);
+  writeFileSync(manifest, '{\n  "name": "app",\n  "commitlint": { "extends": ["./tools/cl.js"] }\n}\n');
+  expect(restoreHookKeys(root, before, [manifest])[0]).toStartWith('bunker undid the command\'s change to "commitlint" in package.json');
+  expect(JSON.parse(readFileSync(manifest, "utf8"))).toEqual({ name: "app" });
+});
+
 const usable = detectSandbox().kind === "bubblewrap";
 const base = unseenDir("bunker-package-hooks-run-");
 afterAll(() => rmSync(base, { recursive: true, force: true }));
