@@ -38,6 +38,7 @@ import { enclosingGitDirs, linkedGitDirs } from "./spec.ts";
 import { gitDirsOfFolder } from "./repo-configs.ts";
 import { incompleteLine, onWalk, upTo } from "./bounded.ts";
 import { findGitSites } from "./git-guard.ts";
+import { noteHidden, serversMaySee } from "./hidden-objects.ts";
 
 /** A repository whose history commands could read: its git directory, the folder its paths are relative to, its object stores. */
 export interface Repository {
@@ -640,12 +641,15 @@ export class HistoryCheck {
       const state = answer === undefined ? "walking" : answer === null ? "clean" : answer;
       if (answer !== null) objects.push(...repo.objects);
       if (answer === undefined) walking = true;
-      const line = heldLine(this.opts.root, repo, state, this.limitMs);
+      // A server started before this look was made with the store shown: it keeps that view until restarted.
+      const stale = answer !== null && serversMaySee(repo.objects) ? " MCP servers started before this was found still see them: /mcp restart NAME starts one with them hidden (or restart bunker)." : "";
+      const line = heldLine(this.opts.root, repo, state, this.limitMs) + stale;
       const last = this.told.get(repo.gitDir);
       // "Nothing there" is said only after a look the person heard about; the rest once each.
       if (line !== last && (state !== "clean" || last !== undefined)) tell(line);
       this.told.set(repo.gitDir, line);
     }
+    noteHidden(objects);
     return { objects, walking };
   }
 }
