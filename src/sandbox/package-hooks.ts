@@ -66,6 +66,24 @@ export function hookKeys(text: string, scripts: readonly string[] = []): Record<
   return out;
 }
 
+/** The scripts the commands in a package.json's hook keys run (every string in them, at any depth). */
+function scriptsInHookKeys(text: string): string[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text.replace(/^\uFEFF/, ""));
+  } catch {
+    return [];
+  }
+  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) return [];
+  const words: string[] = [];
+  const collect = (v: unknown, depth: number): void => {
+    if (typeof v === "string") words.push(v);
+    else if (v !== null && typeof v === "object" && depth < 8) for (const x of Object.values(v)) collect(x, depth + 1);
+  };
+  for (const key of HOOK_KEYS) collect((parsed as Record<string, unknown>)[key], 0);
+  return words.length > 0 ? scriptsRunBy(words.join("\n")) : [];
+}
+
 /** The keys compared for a package.json: the hook packages' own, and the scripts the hooks run. */
 function keysOf(scripts: readonly string[]): string[] {
   return [...HOOK_KEYS, ...scripts.map((n) => (n === ALL_SCRIPTS ? "scripts" : `scripts.${n}`))];
@@ -173,7 +191,9 @@ export function hookKeysBefore(paths: readonly string[], scripts: readonly strin
   for (const p of paths) {
     const st = statManifest(p);
     const text = readManifest(p, st);
-    out.set(p, { keys: (text !== null && hookKeys(text, scripts)) || {}, file: st ? fileId(st) : null, link: linkOf(p), scripts });
+    // With the scripts its own hook keys' commands run (`"lint-staged": {"*.js": "npm run fmt"}`: reviewer's R13-08).
+    const all = text === null ? scripts : [...new Set([...scripts, ...scriptsInHookKeys(text)])];
+    out.set(p, { keys: (text !== null && hookKeys(text, all)) || {}, file: st ? fileId(st) : null, link: linkOf(p), scripts: all });
   }
   return out;
 }
