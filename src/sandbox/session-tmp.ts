@@ -27,6 +27,7 @@
 // unasked because it only reads sees the folder read-only. MCP servers, which
 // live across commands, keep an empty /tmp of their own: a server listening on
 // a socket there would be a way for commands to use its network and files.
+import { removeTree } from "../fs/remove-tree.ts";
 import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { hostProgram } from "./host-program.ts";
@@ -58,19 +59,21 @@ export function sessionTmpFolder(): () => string {
  * /clear: every session folder removed (the next command makes a new, empty one). No command runs then, and none
  * of a command's processes outlives it. Whether any of them held something.
  */
-export function clearSessionTmps(): boolean {
+export function clearSessionTmps(): { held: boolean; kept: string[] } {
   let held = false;
+  const kept: string[] = [];
   for (const dir of folders) {
     try {
       held ||= Object.values(SESSION_TMP).some((name) => readdirSync(join(dir, name)).length > 0);
     } catch {
       // Gone already: nothing held.
     }
-    rmSync(dir, { recursive: true, force: true });
+    // A folder a command closed to its owner is opened up first; one still there is said, not thrown (reviewer's R13-11).
+    if (!removeTree(dir)) kept.push(dir);
     lastSeen.delete(dir);
   }
   folders.clear();
-  return held;
+  return { held, kept };
 }
 
 /** How much the session's /tmp and /var/tmp may hold together, in bytes (BUNKER_SESSION_TMP_MB sets it: tests). */

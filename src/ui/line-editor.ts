@@ -182,11 +182,12 @@ export class LineEditor {
 
   /** The cursor one line up or down in the text, at the same column or the line's end; false when there is none. */
   private moveRow(step: 1 | -1): boolean {
-    const start = this.text.lastIndexOf("\n", this.cursor - 1) + 1;
+    // (At 0, lastIndexOf(…, -1) would look at index 0: a draft that begins with its own newline (reviewer's R13-10).)
+    const start = this.cursor === 0 ? 0 : this.text.lastIndexOf("\n", this.cursor - 1) + 1;
     const column = this.cursor - start;
     if (step === -1) {
       if (start === 0) return false;
-      const above = this.text.lastIndexOf("\n", start - 2) + 1;
+      const above = start < 2 ? 0 : this.text.lastIndexOf("\n", start - 2) + 1;
       this.cursor = Math.min(above + column, start - 1);
       return true;
     }
