@@ -25,6 +25,10 @@ export function removeTree(path: string): boolean {
 }
 
 /** Gives the owner read, write and search on `path` and every folder below it (a link is not followed). */
+export function openToOwner(path: string): void {
+  openUp(path, 0);
+}
+
 function openUp(path: string, depth: number): void {
   let isDir = false;
   try {
