@@ -3,8 +3,10 @@
 // most common home), husky v4's "husky" ({"hooks": {"pre-commit": …}}, read
 // by the hook husky installed at every commit), yorkie's "gitHooks", and
 // simple-git-hooks' "simple-git-hooks" (copied into .git/hooks at the next
-// install). The rest of package.json is project code, as its scripts are: a
-// command that edits dependencies goes on working. So the file stays
+// install), commitlint's "commitlint" (its extends and plugins load code at
+// every commit-msg hook: reviewer's R13-07), and the scripts the hooks run
+// (red team 13's F10). The rest of package.json is project code, as the other
+// scripts are: a command that edits dependencies goes on working. So the file stays
 // writable; after a command, a change to one of these keys is undone in
 // place (the person's value put back, the rest of the command's edit kept),
 // and the command's whole file is kept beside it to look at.
@@ -15,7 +17,7 @@ import { shellQuote } from "../shell/quote.ts";
 import { escapeControl } from "../ui/escape.ts";
 
 /** The keys whose value git's commit runs (through the hook a package installed). */
-export const HOOK_KEYS = ["lint-staged", "husky", "gitHooks", "simple-git-hooks"] as const;
+export const HOOK_KEYS = ["lint-staged", "husky", "gitHooks", "simple-git-hooks", "commitlint"] as const;
 
 /**
  * The most of a package.json read (a larger one is no project's manifest). One a command made larger, or changed
@@ -62,6 +64,24 @@ export function hookKeys(text: string, scripts: readonly string[] = []): Record<
     for (const name of scripts) if (name !== ALL_SCRIPTS && Object.hasOwn(table, name)) out[`scripts.${name}`] = JSON.stringify((table as Record<string, unknown>)[name]);
   }
   return out;
+}
+
+/** The scripts the commands in a package.json's hook keys run (every string in them, at any depth). */
+function scriptsInHookKeys(text: string): string[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text.replace(/^\uFEFF/, ""));
+  } catch {
+    return [];
+  }
+  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) return [];
+  const words: string[] = [];
+  const collect = (v: unknown, depth: number): void => {
+    if (typeof v === "string") words.push(v);
+    else if (v !== null && typeof v === "object" && depth < 8) for (const x of Object.values(v)) collect(x, depth + 1);
+  };
+  for (const key of HOOK_KEYS) collect((parsed as Record<string, unknown>)[key], 0);
+  return words.length > 0 ? scriptsRunBy(words.join("\n")) : [];
 }
 
 /** The keys compared for a package.json: the hook packages' own, and the scripts the hooks run. */
@@ -171,7 +191,9 @@ export function hookKeysBefore(paths: readonly string[], scripts: readonly strin
   for (const p of paths) {
     const st = statManifest(p);
     const text = readManifest(p, st);
-    out.set(p, { keys: (text !== null && hookKeys(text, scripts)) || {}, file: st ? fileId(st) : null, link: linkOf(p), scripts });
+    // With the scripts its own hook keys' commands run (`"lint-staged": {"*.js": "npm run fmt"}`: reviewer's R13-08).
+    const all = text === null ? scripts : [...new Set([...scripts, ...scriptsInHookKeys(text)])];
+    out.set(p, { keys: (text !== null && hookKeys(text, all)) || {}, file: st ? fileId(st) : null, link: linkOf(p), scripts: all });
   }
   return out;
 }

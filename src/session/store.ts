@@ -418,6 +418,19 @@ export class SessionStore {
     return rows.map((r) => r.text);
   }
 
+  /**
+   * The newest message sent in `root` after `since` (ms since the epoch), not a command ("/cost"; "/tmp/x.png what is
+   * this?" is a message), nor exit or quit: its text and when; null when none.
+   */
+  promptAfter(root: string, since: number): { text: string; at: number } | null {
+    this.promptTable();
+    const rows = this.db.query(`SELECT text, at FROM prompt_history WHERE root = $root AND at > $since ORDER BY rowid DESC LIMIT 50`).all({ root, since }) as { text: string; at: number }[];
+    return rows.find((r) => {
+      const text = r.text.trim();
+      return text !== "" && text !== "exit" && text !== "quit" && !/^\/[^\s/]*(?:\s|$)/.test(text);
+    }) ?? null;
+  }
+
   /** The prompt history table, made when first used (an addition any schema version can carry). */
   private promptTable(): void {
     this.db.exec(`CREATE TABLE IF NOT EXISTS prompt_history (root TEXT NOT NULL, text TEXT NOT NULL, at INTEGER NOT NULL);

@@ -263,8 +263,8 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
         // Past the limit by the end, too quick for a look while it ran: said now (it cannot be stopped any more).
         const grewPast = await unwatch();
         if (tmpOver !== null && !ctx.signal.aborted) result = { ...result, interrupted: false, stoppedBecause: tmpFullStatus(tmpOver, tmpLimit) };
-        const tmpNote = grewPast !== null ? tmpGrewNote(grewPast, tmpLimit) : null;
-        if (tmpNote) ctx.ui.info(`  ${tmpNote}`);
+        // Reported failed, as one stopped while it ran is: a run of quick commands cannot grow it without bound unsaid (R13-09).
+        if (tmpOver === null && grewPast !== null && !ctx.signal.aborted) result = { ...result, stoppedBecause: tmpGrewStatus(grewPast, tmpLimit, result.exitCode) };
         for (const d of standIns) removeIfEmptyDir(d);
         // What the command planted for the person's own tools to run later, outside the sandbox: one walk finds
         // new repositories (disarmed) and new or changed runs-later files and untrustworthy .git entries (set aside).
@@ -301,7 +301,6 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
           ...disarmed.map((l) => `note: ${l}`),
           "copied" in shared && shared.copied.length > 0 ? `note: ${ownCopiesNote(shared, ctx.root)}` : null,
           view.note ? `note: ${view.note}` : null,
-          tmpNote ? `note: ${tmpNote}` : null,
         ].filter((n) => n);
         return formatResult(result, notes.length > 0 ? notes.join("\n") : null);
       } finally {
@@ -689,10 +688,10 @@ function tmpFullStatus(bytes: number, limit: number): string {
     "or write large files in the workspace (TMPDIR=$PWD/.tmp), then run it again.";
 }
 
-/** A command that left the session's /tmp past its limit before any look while it ran. */
-function tmpGrewNote(bytes: number, limit: number): string {
-  return `the command left the session's /tmp and /var/tmp at ${shownSize(bytes)}, past their limit of ${shownSize(limit)} (it ended before bunker's look while it ran). ` +
-    "They are on disk and kept for the session's later commands (until /clear), and a command that adds to them while they are over is stopped: remove what is not needed (rm -rf /tmp/NAME), or write large files in the workspace (TMPDIR=$PWD/.tmp).";
+/** A command that left the session's /tmp past its limit, and larger than it found it, before any look while it ran said so. */
+function tmpGrewStatus(bytes: number, limit: number, exitCode: number | null): string {
+  return `failed by bunker (the command itself exited ${exitCode ?? "by a signal"}): it left the session's /tmp and /var/tmp at ${shownSize(bytes)}, past their limit of ${shownSize(limit)}, ending before bunker's look while it ran could stop it. ` +
+    "They are on disk and kept for the session's later commands (until /clear), and every command that adds to them while they are over fails: remove what is not needed (rm -rf /tmp/NAME), or write large files in the workspace (TMPDIR=$PWD/.tmp).";
 }
 
 /** The output names a path in the workspace's own .git (`.git/index.lock`, `/ws/.git/HEAD.lock`), not a nested or granted folder's. */

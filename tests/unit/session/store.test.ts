@@ -368,3 +368,18 @@ test("the recorder saves the session's total: earlier runs plus this one's; afte
   expect(store.find("cccc000002").usage).toEqual(u(120, 12));
   store.close();
 });
+
+test("promptAfter: the newest message sent after a time, not a command nor exit; a path first is a message (N12-18)", () => {
+  const { store: s } = store();
+  const before = Date.now() - 1;
+  expect(s.promptAfter("/ws", before)).toBeNull();
+  s.addPrompt("/ws", "go slow after crash");
+  s.addPrompt("/ws", "/tmp/shot.png what is this?");
+  s.addPrompt("/other", "elsewhere");
+  expect(s.promptAfter("/ws", before)?.text).toBe("/tmp/shot.png what is this?");
+  s.addPrompt("/ws", "/cost");
+  s.addPrompt("/ws", "exit");
+  expect(s.promptAfter("/ws", before)?.text).toBe("/tmp/shot.png what is this?");
+  expect(s.promptAfter("/ws", Date.now() + 1000)).toBeNull();
+  s.close();
+});
