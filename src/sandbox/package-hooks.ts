@@ -66,6 +66,35 @@ export function hookKeys(text: string, scripts: readonly string[] = []): Record<
   return out;
 }
 
+/**
+ * What the monorepo task runners a hook calls run of the packages' scripts, by name (reviewer's R13-13): `turbo run
+ * NAME` / `turbo NAME`, `nx run-many -t NAME` / `nx affected -t` / `nx run PROJECT:NAME`, `lerna run NAME`,
+ * `npm-run-all` / `run-s` / `run-p` NAMES (a glob: every script), `concurrently "npm:NAME"`.
+ */
+function taskRunnerScripts(words: string[]): string[] {
+  const out: string[] = [];
+  const name = (w: string) => {
+    if (/[*?{]/.test(w)) out.push(ALL_SCRIPTS);
+    else if (/^[\w:.@/-]+$/.test(w)) out.push(w, `pre${w}`, `post${w}`);
+  };
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i]!;
+    const rest = words.slice(i + 1).filter((x) => !x.startsWith("-"));
+    if (w === "turbo") {
+      const first = rest[0] === "run" ? rest.slice(1) : rest;
+      for (const x of first) name(x);
+    } else if (w === "nx") {
+      const t = words.findIndex((x, k) => k > i && (x === "-t" || x === "--target" || x === "--targets"));
+      if (t >= 0 && words[t + 1]) for (const x of words[t + 1]!.split(",")) name(x);
+      for (const x of words.slice(i + 1)) if (/^--targets?=/.test(x)) for (const y of x.slice(x.indexOf("=") + 1).split(",")) name(y);
+      if (rest[0] === "run" && rest[1]?.includes(":")) name(rest[1].split(":")[1]!);
+    } else if (w === "lerna" && rest[0] === "run" && rest[1]) name(rest[1]);
+    else if (w === "npm-run-all" || w === "run-s" || w === "run-p") for (const x of rest) name(x);
+    else if (w === "concurrently") for (const x of rest) if (/^(npm|pnpm|yarn|bun):/.test(x)) name(x.slice(x.indexOf(":") + 1));
+  }
+  return out;
+}
+
 /** The scripts the commands in a package.json's hook keys run (every string in them, at any depth). */
 function scriptsInHookKeys(text: string): string[] {
   let parsed: unknown;
@@ -112,6 +141,7 @@ export function scriptsRunBy(text: string): string[] {
   for (const line of text.split("\n")) {
     if (/^\s*#/.test(line)) continue;
     const words = line.split(/[\s;&|()`"']+/).filter(Boolean);
+    for (const n of taskRunnerScripts(words)) out.add(n);
     for (let i = 0; i < words.length; i++) {
       const tool = words[i]!;
       if (tool !== "npm" && tool !== "pnpm" && tool !== "yarn" && tool !== "bun") continue;

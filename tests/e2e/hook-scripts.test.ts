@@ -31,6 +31,14 @@ test("the reviewer's R13-01 forms: bun NAME, options that take a value, yarn wor
   expect(scriptsRunBy('npm run "$TASK"')).toEqual([ALL_SCRIPTS]);
 });
 
+test("the monorepo task runners a hook calls run the packages' scripts by name (reviewer's R13-13)", () => {
+  const lint = ["lint", "prelint", "postlint"];
+  for (const line of ["nx run-many -t lint", "nx affected --target=lint", "nx run web:lint", "turbo run lint", "turbo lint", "lerna run lint", "run-s lint", "npm-run-all lint", 'concurrently "npm:lint"']) {
+    expect({ line, s: scriptsRunBy(line) }).toEqual({ line, s: lint });
+  }
+  expect(scriptsRunBy("run-p 'lint:*'")).toEqual([ALL_SCRIPTS]);
+});
+
 describe.skipIf(!usable)("red team 13's F10: the package.json script a hook runs (real bubblewrap)", () => {
   test("`npm test` in .husky/pre-commit: a command's change to scripts.test (and a new pretest) is undone, its dependency bump kept; the next commit runs the person's test", async () => {
     const { base, root, home, env } = runs.workspace("bunker-hook-scripts-", "");
