@@ -156,12 +156,17 @@ export class LineEditor {
    */
   putBack(message: string): boolean {
     if (this.text !== "") return false;
+    this.show(message);
+    return true;
+  }
+
+  /** The line becomes `message` (an earlier one: its long pastes as placeholders, as sent), the cursor at its end. */
+  show(message: string): void {
     const withPastes = this.sent.get(message);
     for (const [placeholder, pasted] of withPastes?.pastes ?? []) this.pastes.set(placeholder, pasted);
     this.text = withPastes?.text ?? message;
     this.cursor = this.text.length;
     this.index = -1;
-    return true;
   }
 
   /** The lines to draw after `prompt` (continuation lines indented under it), and where the cursor is. */
