@@ -184,12 +184,19 @@ export function scriptsRunBy(text: string): string[] {
 }
 
 /** What a change of a package.json's text from `before` to `after` runs later (its hook keys changed), or null. */
-export function hookKeysChange(before: string, after: string): string | null {
-  const now = hookKeys(after);
+export function hookKeysChange(before: string, after: string, hookScripts: readonly string[] = []): string | null {
+  // With the scripts the repository's hooks run and those its own hook keys name (reviewer's R13-14: edit_file changed
+  // scripts.test, run by the hook's `npm test`, without a question under --allow-write).
+  const scripts = [...new Set([...hookScripts, ...scriptsInHookKeys(before), ...scriptsInHookKeys(after)])];
+  const now = hookKeys(after, scripts);
   if (now === null) return null;
-  const was = hookKeys(before) ?? {};
-  const changed = HOOK_KEYS.filter((k) => now[k] !== was[k]);
-  return changed.length ? `${changed.map((k) => `"${k}"`).join(", ")} runs on your next git commit (lint-staged, husky or a git hooks package), like a .lintstagedrc` : null;
+  const was = hookKeys(before, scripts) ?? {};
+  const changed = keysOf(scripts).filter((k) => now[k] !== was[k]);
+  if (changed.length === 0) return null;
+  const names = changed.map((k) => `"${k}"`).join(", ");
+  return changed.some((k) => k === "scripts" || k.startsWith("scripts."))
+    ? `${names} runs on your next git commit (your git hooks run it)`
+    : `${names} runs on your next git commit (lint-staged, husky or a git hooks package), like a .lintstagedrc`;
 }
 
 /** A package.json's stat (through a link too, as the tools read it) when it is a regular file, else null. */

@@ -62,4 +62,19 @@ describe.skipIf(!usable)("red team 13's F10: the package.json script a hook runs
     expect(hostGit(root, home, ["commit", "-q", "--allow-empty", "-m", "next"])).toBe(0);
     expect(existsSync(MARK)).toBe(false);
   });
+
+  test("edit_file's change to scripts.test, which the hook's npm test runs, asks even under --allow-write (reviewer's R13-14)", async () => {
+    const { root, home, env } = runs.workspace("bunker-hook-scripts-edit-", "");
+    const fake = runs.start([reply([toolUse("read_file", { path: "package.json" })]), reply([toolUse("edit_file", { path: "package.json", old_string: '"test": "echo tests ok"', new_string: '"test": "echo pwned"' })]), reply("Done.")]);
+    mkdirSync(join(root, ".husky"));
+    writeFileSync(join(root, ".husky/pre-commit"), "npm test\n");
+    writeFileSync(join(root, "package.json"), JSON.stringify({ name: "app", scripts: { test: "echo tests ok" } }, null, 2) + "\n");
+    committedRepo(root, home, ".husky");
+    const r = await runBunker(["-p", "go", "--allow-write", "--no-prompt"], { cwd: root, env: { ...env, ANTHROPIC_BASE_URL: fake.url } });
+    expect(r.code).toBe(0);
+    const [edit] = toolResults(fake.requests[2]);
+    expect(edit!.is_error).toBe(true);
+    expect(edit!.content).toContain('"scripts.test" runs on your next git commit (your git hooks run it)');
+    expect(JSON.parse(readFileSync(join(root, "package.json"), "utf8")).scripts.test).toBe("echo tests ok");
+  });
 });
