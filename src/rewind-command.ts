@@ -14,7 +14,8 @@ import { PermissionDenied, Permissions } from "./perms/permissions.ts";
 import { Policy } from "./perms/policy.ts";
 import type { PermRequest } from "./perms/types.ts";
 import { unaskedChangeLines } from "./ui/diff-view.ts";
-import { openSession } from "./session/open.ts";
+import { ago, openSession } from "./session/open.ts";
+import type { SessionStore } from "./session/store.ts";
 import { typedText } from "./session/replay.ts";
 import { SessionError } from "./session/error.ts";
 import { ToolError, type ToolContext } from "./tools/tool.ts";
@@ -126,6 +127,21 @@ function numbers(turns: TurnSummary[]): string {
 }
 
 /**
+ * " The last session here that changed files is ID ("its title", 5 min ago): bunker -r ID --undo." for the newest
+ * session in `root` other than `newest` with changes still to take back; "" when there is none. A headless run in the
+ * same folder (CI, a script) became "the session" for --undo and --rewind without a word about the one that had
+ * changed files (new user 12's N12-12).
+ */
+function lastThatChanged(store: SessionStore | null, root: string, newest: string, how: "--undo" | "--rewind"): string {
+  if (!store) return "";
+  const found = store.list(root, 50).find((s) => s.id !== newest && store.changesSince(s.id, 0).length > 0);
+  if (!found) return "";
+  const title = found.title.split("\n")[0]!.trim();
+  const named = title ? `"${escapeControl(title.length > 40 ? `${title.slice(0, 39)}…` : title)}", ` : "";
+  return ` The last session here that changed files is ${found.id} (${named}${ago(Date.now() - found.updated)}): bunker -r ${found.id} ${how}`;
+}
+
+/**
  * `bunker --undo` / `--rewind[=N]` outside the REPL. In a terminal (and not
  * --no-prompt) the person is shown the diff and asked, as /undo does; without
  * one nothing is asked: the take-back goes ahead only where --allow-write (or
@@ -157,12 +173,14 @@ export async function runTakeBack(config: Config): Promise<number> {
   const ctx: ToolContext = { root: config.root, perms, session: new SessionState(), ui: { info: say, debug: () => {} }, signal: new AbortController().signal, changes };
   const turns = checkpoints.turns();
   const want = config.takeBack!.turn;
+  // The newest session, taken because none was named, may be a headless run that changed nothing: the one that did is named.
+  const elsewhere = turns.length === 0 && config.resume?.kind !== "id" ? lastThatChanged(opened.recorder.sessionStore, config.root, opened.recorder.id, want === "list" ? "--rewind" : "--undo") : "";
   if (want === "list") {
-    process.stdout.write(turns.length === 0 ? `Session ${opened.recorder.id} has no file changes to take back (${UNTRACKED}).\n` : listTurns(turns).replace(/\/rewind N/, "bunker --rewind=N"));
+    process.stdout.write(turns.length === 0 ? `Session ${opened.recorder.id} has no file changes to take back (${UNTRACKED}).${elsewhere}\n` : listTurns(turns).replace(/\/rewind N/, "bunker --rewind=N"));
     return 0;
   }
   if (turns.length === 0) {
-    process.stdout.write(`Nothing to take back: bunker changed no files in session ${opened.recorder.id} that are not already taken back (${UNTRACKED}).\n`);
+    process.stdout.write(`Nothing to take back: bunker changed no files in session ${opened.recorder.id} that are not already taken back (${UNTRACKED}).${elsewhere}\n`);
     return 0;
   }
   const turn = want === "last" ? turns.at(-1) : turns.find((t) => t.number === want);

@@ -83,8 +83,9 @@ export function resultEvent(r: ResultInfo): object {
     num_turns: r.turns,
     duration_ms: Math.round(r.durationMs),
     duration_api_ms: Math.round(r.apiMs),
-    // Continue this conversation with: bunker -r SESSION_ID -p "…"
-    ...(r.sessionId ? { session_id: r.sessionId } : {}),
+    // Continue this conversation with: bunker -r SESSION_ID -p "…"; null when the run was not saved (no answer came),
+    // the key always there, as in the init event (new user 13's N13-03).
+    session_id: r.sessionId,
     model: r.model,
     usage: r.usage,
     total_cost_usd: r.costUSD,
@@ -166,6 +167,8 @@ export function streamJsonEvents<E extends LoopEvents>(base: E, lines: StreamJso
     },
     onToolResults: (results: ToolResultBlockParam[]) => lines.write((id) => toolResultsEvent(results, id)),
     onNotice: (message: string) => lines.write((id) => ({ type: "system", subtype: "notice", message, session_id: id })),
+    // A mention not attached is a notice here, as before the terminal drew it as a ✗ line (N12-05).
+    onNotAttached: (message: string) => lines.write((id) => ({ type: "system", subtype: "notice", message, session_id: id })),
     onRetry: (message: string) => lines.now((id) => ({ type: "system", subtype: "retry", message, session_id: id })),
   });
 }

@@ -11,6 +11,7 @@ import { McpHub } from "./hub.ts";
 import { bunkerStateDir, launchView, programMissing, type LaunchContext } from "./sandbox.ts";
 import { grantedReadPaths } from "../sandbox/spec.ts";
 import { deniedCaches } from "../sandbox/denied-caches.ts";
+import { objectsHiddenSoFar, serversStartedWith } from "../sandbox/hidden-objects.ts";
 import { scanDenied } from "../sandbox/denied-files.ts";
 import { proxiesAllNetBut, sharesMachineNetwork } from "../perms/policy.ts";
 
@@ -43,7 +44,10 @@ export async function startMcp(opts: StartOptions): Promise<McpHub> {
     denyHosts: config.grants.deny.net.hosts,
     denyAllNet: config.grants.deny.net.all,
     grantedRead: grantedReadPaths(config.grants),
-    deniedRead: [...("refused" in denied ? config.grants.deny.read.paths : denied), ...(config.hiddenGitObjects ?? [])],
+    // Read at each launch: a server started or restarted after a deny-read look hid more gets that hidden too (hidden-objects.ts).
+    get deniedRead() {
+      return [...new Set([...("refused" in denied ? config.grants.deny.read.paths : denied), ...(config.hiddenGitObjects ?? []), ...objectsHiddenSoFar()])];
+    },
     deniedWrite: config.grants.deny.write,
     env,
     ...(env.HOME ? { home: env.HOME } : {}),
@@ -79,6 +83,7 @@ export async function startMcp(opts: StartOptions): Promise<McpHub> {
     ...(opts.interactive ? { consent: (def: McpServerDef) => (opts.aside ?? ((fn) => fn()))(() => askOnce(def, { root: config.root, store, ask })) } : {}),
     ...(Number.isInteger(startWait) && startWait > 0 ? { startTimeoutMs: startWait } : {}),
   });
+  if (start.length > 0) serversStartedWith(launch.deniedRead ?? []);
   await hub.start(FIRST_PROMPT_WAIT_MS);
   return hub;
 }

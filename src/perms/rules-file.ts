@@ -163,11 +163,15 @@ export function parseRulesFile(
       // no key is written as the root is a key typed by hand through a link looked for on disk, and only among the keys
       // that end in the workspace's own name or the name the person reached it by ($PWD): one stat each of those, none
       // for every other project's (a new project paid one per saved workspace).
-      const named = keys.filter((k) => k.path === root || k.path === `${root}${sep}`);
+      // A key's spelling is tidied first (`/proj/.`, `//proj`, `/proj/`; a `..` is left to the look on disk, which
+      // follows links as the path does); a key that holds deny rules is always looked for on disk, whatever its name:
+      // a rule that refuses is never dropped for speed (reviewer's R13-05).
+      const named = keys.filter((k) => isAbsolute(k.path) && !k.path.split(sep).includes("..") && tidy(k.path) === root);
       const names = new Set([basename(root), ...(env.PWD && isAbsolute(env.PWD) ? [basename(env.PWD)] : [])]);
-      const likely = named.length > 0 ? [] : keys.filter((k) => isAbsolute(k.path) && names.has(basename(k.path.replace(/\/+$/, ""))));
+      const denies = (k: { from: Record<string, unknown> }) => Array.isArray(k.from.deny) && k.from.deny.length > 0;
+      const likely = keys.filter((k) => !named.includes(k) && isAbsolute(k.path) && (denies(k) || (named.length === 0 && names.has(basename(tidy(k.path))))));
       const here = likely.length > 0 ? identity(root) : undefined;
-      scoped.push(...(named.length > 0 ? named : likely.filter((k) => here !== undefined && identity(k.path) === here)));
+      scoped.push(...named, ...likely.filter((k) => here !== undefined && identity(k.path) === here));
     }
   }
   for (const { from, pointer } of scoped) for (const list of ["allow", "deny"] as const) {
@@ -359,4 +363,9 @@ function identity(path: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** An absolute path without empty or `.` parts (`//a/./b/` is /a/b); `..` is kept, for the disk to resolve. */
+function tidy(path: string): string {
+  return `${sep}${path.split(sep).filter((p) => p !== "" && p !== ".").join(sep)}`;
 }

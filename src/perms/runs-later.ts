@@ -66,6 +66,9 @@ export const RUNS_LATER: readonly RunsLaterRule[] = [
   { glob: "**/{.lintstagedrc,.lintstagedrc.*,lint-staged.config.*,package.yaml,package.yml}", why: "runs on git commit through the commit hook (lint-staged)" },
   // husky v4 reads its hooks from these as well as package.json's "husky" key (red team 13's F06).
   { glob: "**/{.huskyrc,.huskyrc.*,husky.config.*}", why: "runs on git commit (husky v4's hooks)" },
+  // A Python installer's project config can point the next install at a folder or index of the model's packages,
+  // as a venv's pip.conf can (reviewer's R13-06, red team 13's F01).
+  { glob: "**/{uv.toml,pdm.toml,poetry.toml}", why: "uv, pdm or poetry obeys it at every install here: it can point the install at another index or a folder of the model's packages" },
   // commitlint loads its config as code at every commit (husky's commit-msg hook: red team 13's F05).
   { glob: "**/{.commitlintrc,.commitlintrc.*,commitlint.config.*}", why: "runs on git commit through the commit-msg hook (commitlint loads it)" },
   // A toolchain pin or launcher setting a version manager or launcher reads from the folder to pick what it runs

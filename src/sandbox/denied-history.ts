@@ -38,6 +38,7 @@ import { enclosingGitDirs, linkedGitDirs } from "./spec.ts";
 import { gitDirsOfFolder } from "./repo-configs.ts";
 import { incompleteLine, onWalk, upTo } from "./bounded.ts";
 import { findGitSites } from "./git-guard.ts";
+import { noteHidden, serversMaySee } from "./hidden-objects.ts";
 
 /** A repository whose history commands could read: its git directory, the folder its paths are relative to, its object stores. */
 export interface Repository {
@@ -60,7 +61,7 @@ export interface HiddenHistory {
  * and the one it is a folder of. Each with its object stores (the common directory's `objects`, and the
  * alternates it borrows from).
  */
-export function repositoriesSeen(root: string, home: string, deny?: PathRules, maxSubmodules = MAX_SUBMODULES): Repository[] {
+export function repositoriesSeen(root: string, home: string, deny?: PathRules, maxSubmodules = MAX_SUBMODULES, nested = true): Repository[] {
   const out: Repository[] = [];
   const add = (gitDirs: string[], top: string) => {
     // Not a repository git would read (an empty .git folder left behind): no history to hide.
@@ -89,7 +90,7 @@ export function repositoriesSeen(root: string, home: string, deny?: PathRules, m
     // each found as the git wall finds them (a .git folder or file, a bare-shaped folder; the walk is the wall's,
     // cached by folder), work trees first, so a repository's paths are read against its work tree; then each submodule
     // .gitmodules names (its work tree may not be checked out).
-    const sites = findGitSites(root).filter((s) => s.kind !== "link");
+    const sites = nested ? findGitSites(root).filter((s) => s.kind !== "link") : [];
     const sorted = (paths: string[]) => [...new Set(paths)].sort();
     const trees = sorted(sites.filter((s) => s.kind !== "bare").map((s) => dirname(s.path)));
     const bare = sorted(sites.filter((s) => s.kind === "bare").map((s) => s.path));
@@ -543,7 +544,9 @@ interface Look {
  * (git-stamps.ts's digests; no digest, a look each time), in the background, each command waiting a bounded time for it.
  */
 export class HistoryCheck {
-  private readonly repos: Repository[];
+  private repos: Repository[];
+  /** Whether the repositories inside the workspace were looked for (a walk of its folders: at the first command, not at start). */
+  private nestedFound = false;
   private readonly looks = new Map<string, Look>();
   /** What the person was last told of each repository (a line is said once, and again only when it changes). */
   private readonly told = new Map<string, string>();
@@ -557,7 +560,9 @@ export class HistoryCheck {
   private readonly content = new Map<string, string>();
 
   constructor(private readonly opts: HistoryCheckOptions) {
-    this.repos = opts.deny.paths.length === 0 && opts.deny.globs.length === 0 ? [] : repositoriesSeen(opts.root, opts.home, opts.deny);
+    // At start only the workspace's own repository, the one it is in and the submodules (a REPL's prompt is not held
+    // by a walk of every folder: 0.75 s for 52,000); the repositories inside it are found before the first command.
+    this.repos = opts.deny.paths.length === 0 && opts.deny.globs.length === 0 ? [] : repositoriesSeen(opts.root, opts.home, opts.deny, MAX_SUBMODULES, false);
   }
 
   private outliving = false;
@@ -619,6 +624,10 @@ export class HistoryCheck {
    * tell the person (through `tell`, each line once). Waits for a look started for this state at most WAIT_MS, once.
    */
   async forCommand(tell: (line: string) => void, signal?: AbortSignal, wait = WAIT_MS): Promise<{ objects: string[]; walking: boolean }> {
+    if (!this.nestedFound && (this.opts.deny.paths.length > 0 || this.opts.deny.globs.length > 0)) {
+      this.nestedFound = true;
+      this.repos = repositoriesSeen(this.opts.root, this.opts.home, this.opts.deny);
+    }
     const objects: string[] = [];
     let walking = false;
     const waitMs = Math.min(wait, envMs("BUNKER_GIT_HISTORY_WAIT_MS", WAIT_MS));
@@ -640,12 +649,15 @@ export class HistoryCheck {
       const state = answer === undefined ? "walking" : answer === null ? "clean" : answer;
       if (answer !== null) objects.push(...repo.objects);
       if (answer === undefined) walking = true;
-      const line = heldLine(this.opts.root, repo, state, this.limitMs);
+      // A server started before this look was made with the store shown: it keeps that view until restarted.
+      const stale = answer !== null && serversMaySee(repo.objects) ? " MCP servers started before this was found still see them: /mcp restart NAME starts one with them hidden (or restart bunker)." : "";
+      const line = heldLine(this.opts.root, repo, state, this.limitMs) + stale;
       const last = this.told.get(repo.gitDir);
       // "Nothing there" is said only after a look the person heard about; the rest once each.
       if (line !== last && (state !== "clean" || last !== undefined)) tell(line);
       this.told.set(repo.gitDir, line);
     }
+    noteHidden(objects);
     return { objects, walking };
   }
 }

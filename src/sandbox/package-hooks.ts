@@ -3,8 +3,10 @@
 // most common home), husky v4's "husky" ({"hooks": {"pre-commit": …}}, read
 // by the hook husky installed at every commit), yorkie's "gitHooks", and
 // simple-git-hooks' "simple-git-hooks" (copied into .git/hooks at the next
-// install). The rest of package.json is project code, as its scripts are: a
-// command that edits dependencies goes on working. So the file stays
+// install), commitlint's "commitlint" (its extends and plugins load code at
+// every commit-msg hook: reviewer's R13-07), and the scripts the hooks run
+// (red team 13's F10). The rest of package.json is project code, as the other
+// scripts are: a command that edits dependencies goes on working. So the file stays
 // writable; after a command, a change to one of these keys is undone in
 // place (the person's value put back, the rest of the command's edit kept),
 // and the command's whole file is kept beside it to look at.
@@ -15,7 +17,7 @@ import { shellQuote } from "../shell/quote.ts";
 import { escapeControl } from "../ui/escape.ts";
 
 /** The keys whose value git's commit runs (through the hook a package installed). */
-export const HOOK_KEYS = ["lint-staged", "husky", "gitHooks", "simple-git-hooks"] as const;
+export const HOOK_KEYS = ["lint-staged", "husky", "gitHooks", "simple-git-hooks", "commitlint"] as const;
 
 /**
  * The most of a package.json read (a larger one is no project's manifest). One a command made larger, or changed
@@ -64,6 +66,53 @@ export function hookKeys(text: string, scripts: readonly string[] = []): Record<
   return out;
 }
 
+/**
+ * What the monorepo task runners a hook calls run of the packages' scripts, by name (reviewer's R13-13): `turbo run
+ * NAME` / `turbo NAME`, `nx run-many -t NAME` / `nx affected -t` / `nx run PROJECT:NAME`, `lerna run NAME`,
+ * `npm-run-all` / `run-s` / `run-p` NAMES (a glob: every script), `concurrently "npm:NAME"`.
+ */
+function taskRunnerScripts(words: string[]): string[] {
+  const out: string[] = [];
+  const name = (w: string) => {
+    if (/[*?{]/.test(w)) out.push(ALL_SCRIPTS);
+    else if (/^[\w:.@/-]+$/.test(w)) out.push(w, `pre${w}`, `post${w}`);
+  };
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i]!;
+    const rest = words.slice(i + 1).filter((x) => !x.startsWith("-"));
+    if (w === "turbo") {
+      const first = rest[0] === "run" ? rest.slice(1) : rest;
+      for (const x of first) name(x);
+    } else if (w === "nx") {
+      const t = words.findIndex((x, k) => k > i && (x === "-t" || x === "--target" || x === "--targets"));
+      if (t >= 0 && words[t + 1]) for (const x of words[t + 1]!.split(",")) name(x);
+      for (const x of words.slice(i + 1)) if (/^--targets?=/.test(x)) for (const y of x.slice(x.indexOf("=") + 1).split(",")) name(y);
+      if (rest[0] === "run" && rest[1]?.includes(":")) name(rest[1].split(":")[1]!);
+    } else if (w === "lerna" && rest[0] === "run" && rest[1]) name(rest[1]);
+    else if (w === "npm-run-all" || w === "run-s" || w === "run-p") for (const x of rest) name(x);
+    else if (w === "concurrently") for (const x of rest) if (/^(npm|pnpm|yarn|bun):/.test(x)) name(x.slice(x.indexOf(":") + 1));
+  }
+  return out;
+}
+
+/** The scripts the commands in a package.json's hook keys run (every string in them, at any depth). */
+function scriptsInHookKeys(text: string): string[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text.replace(/^\uFEFF/, ""));
+  } catch {
+    return [];
+  }
+  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) return [];
+  const words: string[] = [];
+  const collect = (v: unknown, depth: number): void => {
+    if (typeof v === "string") words.push(v);
+    else if (v !== null && typeof v === "object" && depth < 8) for (const x of Object.values(v)) collect(x, depth + 1);
+  };
+  for (const key of HOOK_KEYS) collect((parsed as Record<string, unknown>)[key], 0);
+  return words.length > 0 ? scriptsRunBy(words.join("\n")) : [];
+}
+
 /** The keys compared for a package.json: the hook packages' own, and the scripts the hooks run. */
 function keysOf(scripts: readonly string[]): string[] {
   return [...HOOK_KEYS, ...scripts.map((n) => (n === ALL_SCRIPTS ? "scripts" : `scripts.${n}`))];
@@ -92,6 +141,7 @@ export function scriptsRunBy(text: string): string[] {
   for (const line of text.split("\n")) {
     if (/^\s*#/.test(line)) continue;
     const words = line.split(/[\s;&|()`"']+/).filter(Boolean);
+    for (const n of taskRunnerScripts(words)) out.add(n);
     for (let i = 0; i < words.length; i++) {
       const tool = words[i]!;
       if (tool !== "npm" && tool !== "pnpm" && tool !== "yarn" && tool !== "bun") continue;
@@ -134,12 +184,19 @@ export function scriptsRunBy(text: string): string[] {
 }
 
 /** What a change of a package.json's text from `before` to `after` runs later (its hook keys changed), or null. */
-export function hookKeysChange(before: string, after: string): string | null {
-  const now = hookKeys(after);
+export function hookKeysChange(before: string, after: string, hookScripts: readonly string[] = []): string | null {
+  // With the scripts the repository's hooks run and those its own hook keys name (reviewer's R13-14: edit_file changed
+  // scripts.test, run by the hook's `npm test`, without a question under --allow-write).
+  const scripts = [...new Set([...hookScripts, ...scriptsInHookKeys(before), ...scriptsInHookKeys(after)])];
+  const now = hookKeys(after, scripts);
   if (now === null) return null;
-  const was = hookKeys(before) ?? {};
-  const changed = HOOK_KEYS.filter((k) => now[k] !== was[k]);
-  return changed.length ? `${changed.map((k) => `"${k}"`).join(", ")} runs on your next git commit (lint-staged, husky or a git hooks package), like a .lintstagedrc` : null;
+  const was = hookKeys(before, scripts) ?? {};
+  const changed = keysOf(scripts).filter((k) => now[k] !== was[k]);
+  if (changed.length === 0) return null;
+  const names = changed.map((k) => `"${k}"`).join(", ");
+  return changed.some((k) => k === "scripts" || k.startsWith("scripts."))
+    ? `${names} runs on your next git commit (your git hooks run it)`
+    : `${names} runs on your next git commit (lint-staged, husky or a git hooks package), like a .lintstagedrc`;
 }
 
 /** A package.json's stat (through a link too, as the tools read it) when it is a regular file, else null. */
@@ -171,7 +228,9 @@ export function hookKeysBefore(paths: readonly string[], scripts: readonly strin
   for (const p of paths) {
     const st = statManifest(p);
     const text = readManifest(p, st);
-    out.set(p, { keys: (text !== null && hookKeys(text, scripts)) || {}, file: st ? fileId(st) : null, link: linkOf(p), scripts });
+    // With the scripts its own hook keys' commands run (`"lint-staged": {"*.js": "npm run fmt"}`: reviewer's R13-08).
+    const all = text === null ? scripts : [...new Set([...scripts, ...scriptsInHookKeys(text)])];
+    out.set(p, { keys: (text !== null && hookKeys(text, all)) || {}, file: st ? fileId(st) : null, link: linkOf(p), scripts: all });
   }
   return out;
 }

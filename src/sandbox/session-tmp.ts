@@ -27,6 +27,7 @@
 // unasked because it only reads sees the folder read-only. MCP servers, which
 // live across commands, keep an empty /tmp of their own: a server listening on
 // a socket there would be a way for commands to use its network and files.
+import { openToOwner, removeTree } from "../fs/remove-tree.ts";
 import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { hostProgram } from "./host-program.ts";
@@ -58,19 +59,21 @@ export function sessionTmpFolder(): () => string {
  * /clear: every session folder removed (the next command makes a new, empty one). No command runs then, and none
  * of a command's processes outlives it. Whether any of them held something.
  */
-export function clearSessionTmps(): boolean {
+export function clearSessionTmps(): { held: boolean; kept: string[] } {
   let held = false;
+  const kept: string[] = [];
   for (const dir of folders) {
     try {
       held ||= Object.values(SESSION_TMP).some((name) => readdirSync(join(dir, name)).length > 0);
     } catch {
       // Gone already: nothing held.
     }
-    rmSync(dir, { recursive: true, force: true });
+    // A folder a command closed to its owner is opened up first; one still there is said, not thrown (reviewer's R13-11).
+    if (!removeTree(dir)) kept.push(dir);
     lastSeen.delete(dir);
   }
   folders.clear();
-  return held;
+  return { held, kept };
 }
 
 /** How much the session's /tmp and /var/tmp may hold together, in bytes (BUNKER_SESSION_TMP_MB sets it: tests). */
@@ -82,12 +85,19 @@ export function sessionTmpLimit(): number {
 }
 
 /** The bytes `dir` takes on disk (du), or null when it cannot be measured (no du). */
-async function diskUse(du: string, dir: string): Promise<number | null> {
+export async function diskUse(du: string, dir: string, again = true): Promise<number | null> {
   try {
-    const proc = Bun.spawn([du, "-s", "-B1", dir], { stdout: "pipe", stderr: "ignore", env: { LC_ALL: "C" } });
-    const [text, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
-    // du exits 1 when a file vanished while it read (a command deleting as it goes): its count still stands.
+    const proc = Bun.spawn([du, "-s", "-B1", dir], { stdout: "pipe", stderr: "pipe", env: { LC_ALL: "C" } });
+    const [text, errors, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
     const bytes = Number(text.split("\t")[0]);
+    // du exits 1 when a file vanished while it read (a command deleting as it goes): its count still stands. Not when
+    // it could not read a folder: that folder's bytes are left out, so a command's chmod 000 would hide what it holds
+    // (reviewer's R13-12). Everything in the folder is bunker's user's: opened up, and measured again.
+    if (code === 1 && /cannot (read|access)|Permission denied/.test(errors)) {
+      if (!again) return null;
+      openToOwner(dir);
+      return diskUse(du, dir, false);
+    }
     return (code === 0 || code === 1) && Number.isFinite(bytes) ? bytes : null;
   } catch {
     return null;
@@ -103,11 +113,15 @@ const lastSeen = new Map<string, number>();
  * command compares with the last one before it). Measured about twice a second, less often when measuring is slow
  * (a folder of many files), ten times a second while it is over the limit; nothing is measured before the command
  * starts, and once more after it ends (a command too short for a look). Returns the stop, which waits for that
- * last look only while the folder is over the limit.
+ * last look and answers what it found when the folder is over the limit and larger than before the command, and
+ * no look while it ran said so: a command quicker than the first look (`fallocate -l 200M`) is said too, not let
+ * through for the next command to be blamed for (reviewer's R13-02).
  */
-export function watchSessionTmp(dir: string, limit: number, over: (bytes: number) => void): () => Promise<void> {
+export function watchSessionTmp(dir: string, limit: number, over: (bytes: number) => void): () => Promise<number | null> {
   const du = hostProgram("du");
-  if (!du) return () => Promise.resolve();
+  if (!du) return () => Promise.resolve(null);
+  const startSeen = lastSeen.get(dir) ?? 0;
+  let said = false;
   let stopped = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const full = () => (lastSeen.get(dir) ?? 0) > limit;
@@ -120,21 +134,23 @@ export function watchSessionTmp(dir: string, limit: number, over: (bytes: number
       lastSeen.set(dir, bytes);
       if (bytes > limit && bytes > before) {
         stopped = true;
+        said = true;
         return over(bytes);
       }
     }
     timer = setTimeout(look, Math.max(full() ? 100 : 500, (Date.now() - began) * 10));
   };
   timer = setTimeout(look, full() ? 0 : 500);
-  let ended: Promise<void> | undefined;
-  return () => {
+  let ended: Promise<number | null> | undefined;
+  return async () => {
     stopped = true;
     clearTimeout(timer);
-    // The look after it: waited for only while the folder is over the limit (then the next command's first look
-    // compares with what this one left, not with what it held when it was stopped).
+    // The look after it (then the next command's first look compares with what this one left).
     ended ??= diskUse(du, dir).then((bytes) => {
       if (bytes !== null && folders.has(dir)) lastSeen.set(dir, bytes);
+      return bytes;
     });
-    return full() ? ended : Promise.resolve();
+    const bytes = await ended;
+    return !said && bytes !== null && bytes > limit && bytes > startSeen ? bytes : null;
   };
 }

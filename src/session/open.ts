@@ -59,9 +59,30 @@ export async function openSession(config: Config, warn: (message: string) => voi
   if (request.kind === "latest") {
     const latest = store.latest(config.root);
     if (!latest) return { recorder: new SessionRecorder(store, meta, warn), resumed: null, notice: "No earlier session in this workspace: starting a new one.", model: config.model };
-    return resumed(config, store, latest, warn);
+    const opened = resumed(config, store, latest, warn);
+    const unsaved = laterUnsaved(store, config.root, latest);
+    if (unsaved) opened.notice = opened.notice ? `${opened.notice} ${unsaved}` : unsaved;
+    return opened;
   }
   return resumed(config, store, findHere(config, store, request.id), warn);
+}
+
+/**
+ * What -c says when a message was sent here after the newest saved session's last save: its run saved nothing (killed
+ * in its first round, a first request that got no answer, or still running), so -c continues an older conversation.
+ * It did so without a word (new user 12's N12-18: 'Continuing session kvs6…' after a kill -9 of the session after it).
+ */
+function laterUnsaved(store: SessionStore, root: string, latest: SavedSession): string {
+  let later: { text: string; at: number } | null = null;
+  try {
+    later = store.promptAfter(root, latest.updated);
+  } catch {
+    return ""; // the Up arrow's history is a convenience: a store that cannot read it says nothing here
+  }
+  if (!later) return "";
+  const line = later.text.trim().split("\n")[0]!;
+  const shown = line.length > 60 ? `${line.slice(0, 59)}…` : line;
+  return `Continuing ${latest.id}, the newest saved session here: your later message "${shown}" (${ago(Date.now() - later.at)}) is in no saved session, as no round of it finished (Up brings it back).`;
 }
 
 /** The session `-r ID` names, in this workspace: throws SessionError (unknown, ambiguous, another workspace's) otherwise. */
@@ -237,7 +258,7 @@ export async function promptHistory(config: Config): Promise<PromptHistory> {
   };
 }
 
-function ago(ms: number): string {
+export function ago(ms: number): string {
   const min = Math.floor(ms / 60_000);
   if (min < 1) return "just now";
   if (min < 60) return `${min} min ago`;

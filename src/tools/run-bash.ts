@@ -248,7 +248,7 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
       const tmpFull = new AbortController();
       let tmpOver: number | null = null;
       const tmpLimit = sessionTmpLimit();
-      const unwatch = spec.sessionTmp && !spec.sessionTmp.readOnly ? watchSessionTmp(spec.sessionTmp.dir, tmpLimit, (bytes) => ((tmpOver = bytes), tmpFull.abort())) : () => Promise.resolve();
+      const unwatch = spec.sessionTmp && !spec.sessionTmp.readOnly ? watchSessionTmp(spec.sessionTmp.dir, tmpLimit, (bytes) => ((tmpOver = bytes), tmpFull.abort())) : () => Promise.resolve(null);
       try {
         const start = () => runProcess(argv, {
           cwd: ctx.root,
@@ -271,8 +271,11 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
           argv = confined();
           result = await start();
         }
-        await unwatch();
+        // Past the limit by the end, too quick for a look while it ran: said now (it cannot be stopped any more).
+        const grewPast = await unwatch();
         if (tmpOver !== null && !ctx.signal.aborted) result = { ...result, interrupted: false, stoppedBecause: tmpFullStatus(tmpOver, tmpLimit) };
+        // Reported failed, as one stopped while it ran is: a run of quick commands cannot grow it without bound unsaid (R13-09).
+        if (tmpOver === null && grewPast !== null && !ctx.signal.aborted) result = { ...result, stoppedBecause: tmpGrewStatus(grewPast, tmpLimit, result.exitCode) };
         for (const d of standIns) removeIfEmptyDir(d);
         // What the command planted for the person's own tools to run later, outside the sandbox: one walk finds
         // new repositories (disarmed) and new or changed runs-later files and untrustworthy .git entries (set aside).
@@ -694,6 +697,12 @@ function tmpFullStatus(bytes: number, limit: number): string {
   return `stopped by bunker: the session's /tmp and /var/tmp grew to ${shownSize(bytes)}, past their limit of ${shownSize(limit)}, so the command and its children were stopped. ` +
     "They are on disk and kept for the session's later commands (until /clear), so what is there stays: remove what is not needed (rm -rf /tmp/NAME), " +
     "or write large files in the workspace (TMPDIR=$PWD/.tmp), then run it again.";
+}
+
+/** A command that left the session's /tmp past its limit, and larger than it found it, before any look while it ran said so. */
+function tmpGrewStatus(bytes: number, limit: number, exitCode: number | null): string {
+  return `failed by bunker (the command itself exited ${exitCode ?? "by a signal"}): it left the session's /tmp and /var/tmp at ${shownSize(bytes)}, past their limit of ${shownSize(limit)}, ending before bunker's look while it ran could stop it. ` +
+    "They are on disk and kept for the session's later commands (until /clear), and every command that adds to them while they are over fails: remove what is not needed (rm -rf /tmp/NAME), or write large files in the workspace (TMPDIR=$PWD/.tmp).";
 }
 
 /** The output names a path in the workspace's own .git (`.git/index.lock`, `/ws/.git/HEAD.lock`), not a nested or granted folder's. */

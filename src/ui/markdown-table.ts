@@ -29,6 +29,8 @@ export function fitTable(block: string, width: number, colors: boolean, light: b
   if (natural.reduce((a, b) => a + b, 0) <= room) return null;
   const longestWord = Array.from({ length: n }, (_, i) => Math.max(1, ...rows.map((r) => Math.max(0, ...Bun.stripANSI(r[i]!).split(/\s+/).map((w) => Bun.stringWidth(w))))));
   const widths = share(natural, longestWord, room);
+  // Columns at their narrowest still wider than the screen: the renderer's equal shares are no worse (reviewer's R13-04).
+  if (widths.reduce((a, b) => a + b, 0) > room) return null;
   const dim = (s: string) => (colors ? `\x1b[2m${s}\x1b[0m` : s);
   const [h, v, corners] = colors ? ["─", "│", ["┌┬┐", "├┼┤", "└┴┘"]] : ["-", "|", ["+++", "+++", "+++"]];
   const rule = (c: string) => dim(c[0] + widths.map((w) => h.repeat(w + 2)).join(c[1]) + c[2]);
@@ -53,7 +55,15 @@ export function fitTable(block: string, width: number, colors: boolean, light: b
 function share(natural: number[], longestWord: number[], room: number): number[] {
   let widths = longestWord.map((w, i) => Math.min(w, natural[i]!));
   const words = widths.reduce((a, b) => a + b, 0);
-  if (words > room) widths = widths.map((w) => Math.max(MIN_COLUMN, Math.floor((w * room) / words)));
+  if (words > room) {
+    widths = widths.map((w) => Math.max(MIN_COLUMN, Math.floor((w * room) / words)));
+    // The floor can take the sum past the room: taken back from the widest columns.
+    for (let over = widths.reduce((a, b) => a + b, 0) - room; over > 0; over--) {
+      const widest = widths.indexOf(Math.max(...widths));
+      if (widths[widest]! <= MIN_COLUMN) break;
+      widths[widest]!--;
+    }
+  }
   for (;;) {
     const left = room - widths.reduce((a, b) => a + b, 0);
     const wants = widths.map((w, i) => Math.max(0, natural[i]! - w));

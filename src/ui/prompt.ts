@@ -9,6 +9,7 @@
 // is the REPL's "press again to leave". Tab completes a command after `/`
 // and a workspace path after `@` (completion.ts); the commands that match
 // what is typed after `/` are listed under the line as it is typed.
+import { canSuspend } from "./job-control.ts";
 import pc from "./colors.ts";
 import type { Key, Keyboard } from "./keys.ts";
 import { LineEditor } from "./line-editor.ts";
@@ -44,6 +45,11 @@ export class TtyPrompt {
   private readonly complete: CompletionSources | undefined;
   /** What the last Tab could not decide between, listed under the line until the next key. */
   private listed: string[] = [];
+  /**
+   * Ctrl+R's search of the history, while it is open: what is typed to find, which match is shown (0: the newest),
+   * and the line as it was before, for Escape to put back.
+   */
+  private search: { query: string; skip: number; found: boolean; before: string } | null = null;
 
   constructor(
     private readonly keyboard: Keyboard,
@@ -95,6 +101,11 @@ export class TtyPrompt {
     this.draw();
   }
 
+  /** The input line drawn again (for a new width: its rows are broken between words at the width). */
+  redraw(): void {
+    this.draw();
+  }
+
   /** `message` in the empty input line, to edit and send again; false when something is typed there already. */
   putBack(message: string): boolean {
     if (!this.editor.putBack(message)) return false;
@@ -117,6 +128,7 @@ export class TtyPrompt {
       this.enterTimer = undefined;
     }
     this.listed = [];
+    if ((this.search || k.name === "ctrl-r") && this.searchKey(k)) return this.draw();
     switch (k.name) {
       case "tab":
         this.tab();
@@ -170,6 +182,11 @@ export class TtyPrompt {
 
   /** Stops bunker as Ctrl+Z stops any program (SIGTSTP), the terminal as it was found; `fg` brings the screen back. */
   private suspendToShell(): void {
+    if (!canSuspend()) {
+      this.region.print(pc.dim("  Ctrl+Z cannot suspend bunker here (no shell with job control started it); Ctrl+D at an empty prompt leaves"));
+      this.draw();
+      return;
+    }
     this.region.hide();
     this.keyboard.suspend();
     const back = () => {
@@ -184,8 +201,65 @@ export class TtyPrompt {
       // No job control here (Windows): say so, and go on.
       process.off("SIGCONT", back);
       back();
-      this.region.print(pc.dim("  Ctrl+Z cannot suspend bunker here; Ctrl+D (at an empty prompt) leaves"));
+      this.region.print(pc.dim("  Ctrl+Z cannot suspend bunker here; Ctrl+D at an empty prompt leaves"));
     }
+  }
+
+  /**
+   * Ctrl+R: the history searched back from the newest message, as readline's reverse search (new user 12's N12-26: it
+   * did nothing). Typing narrows the search, Ctrl+R again finds the one before, Backspace widens it; Enter (or any key
+   * that moves or edits) keeps the match in the line to edit or send, Escape, Ctrl+G or Ctrl+C put back the line as it
+   * was. True when the key was the search's.
+   */
+  private searchKey(k: Key): boolean {
+    if (!this.search) {
+      this.search = { query: "", skip: 0, found: true, before: this.editor.text };
+      return true;
+    }
+    const s = this.search;
+    switch (k.name) {
+      case "ctrl-r":
+        if (s.query !== "" && this.findMatch(s.query, s.skip + 1) !== null) s.skip++;
+        break;
+      case "text":
+        s.query += k.text ?? "";
+        s.skip = 0;
+        break;
+      case "backspace":
+        s.query = s.query.slice(0, -1);
+        s.skip = 0;
+        break;
+      case "escape":
+      case "ctrl-g":
+      case "ctrl-c":
+        this.search = null;
+        this.editor.show(s.before);
+        return true;
+      case "enter":
+        // Kept in the line, not sent: a search that found the wrong message costs nothing.
+        this.search = null;
+        return true;
+      default:
+        // Any other key edits the match found, as readline does.
+        this.search = null;
+        return false;
+    }
+    const match = s.query === "" ? null : this.findMatch(s.query, s.skip);
+    s.found = s.query === "" || match !== null;
+    this.editor.show(match ?? (s.query === "" ? s.before : this.editor.text));
+    return true;
+  }
+
+  /** The `skip`-th newest message (each text once) holding `query`, case aside; null when there are fewer. */
+  private findMatch(query: string, skip: number): string | null {
+    const wanted = query.toLowerCase();
+    const seen = new Set<string>();
+    for (const entry of this.editor.history) {
+      if (seen.has(entry) || !entry.toLowerCase().includes(wanted)) continue;
+      seen.add(entry);
+      if (skip-- === 0) return entry;
+    }
+    return null;
   }
 
   /** Completes the word at the cursor: one candidate is put in, several complete what they share and are listed. */
@@ -202,6 +276,11 @@ export class TtyPrompt {
   /** The rows under the line: what Tab listed, or while a command's name is typed, the commands it could be. */
   private suggestions(): string[] {
     const columns = this.region.columns;
+    if (this.search) {
+      const { query, found } = this.search;
+      const state = found ? "search history" : "no earlier message has";
+      return [pc.dim(`  ${state}: `) + escapeControl(query) + pc.dim(`  (Ctrl+R older · Enter keeps it · Esc cancels)`)];
+    }
     if (this.listed.length > 0) {
       // Each by its last part (`src/app.ts` as `app.ts`), as a shell lists them.
       const names = this.listed.map((w) => escapeControl(w.replace(/^@(?:[^]*\/(?=[^/]))?/, "")));
@@ -257,7 +336,7 @@ export class TtyPrompt {
 
   private draw(): void {
     if (!this.reading && this.editor.text === "") return this.region.set("input", []);
-    const { lines, cursor } = this.editor.render(PROMPT, PROMPT_WIDTH);
+    const { lines, cursor } = this.editor.render(PROMPT, PROMPT_WIDTH, this.region.columns);
     if (!this.reading && this.queued) lines[lines.length - 1] += pc.dim("  (sent when this turn ends)");
     this.region.set("input", [...lines, ...this.suggestions()], this.reading ? { cursor } : {});
   }

@@ -213,6 +213,15 @@ describe.skipIf(!tmuxAvailable)("the REPL's screen (tmux)", () => {
     t.keys(["C-d"]);
   }, 30_000);
 
+  test("Ctrl+Z with no job-control shell above bunker (it is the pane's own command) says it cannot suspend, and the prompt goes on working (reviewer's R13-03)", async () => {
+    const t = await startRepl([reply("Still here.")], 100);
+    t.keys(["C-z"]);
+    expect((await t.waitFor("cannot suspend bunker here")).replace(/\s+/g, " ")).toContain("Ctrl+Z cannot suspend bunker here (no shell with job control started it)");
+    send(t, "hello");
+    await t.waitFor("Still here.");
+    await leaves(t);
+  }, 30_000);
+
   test("the status line shows during a turn and after it, with the figures /cost prints", async () => {
     const usage = { input_tokens: 1200, output_tokens: 345, cache_read_input_tokens: 3000, cache_creation_input_tokens: 500 };
     const t = await startRepl([reply("First answer.", "end_turn", { usage }), reply("Second answer, slowly.", "end_turn", { usage, eventDelayMs: 200 })], 140);

@@ -79,6 +79,22 @@ describe.skipIf(!usable)("the session's /tmp has a size limit (on disk, so watch
     expect(cleaned!.content).toContain("cleaned");
     expect(small!.content).toBe("exit code 0\n\nok");
   });
+
+  test("a command quicker than the first look that leaves /tmp past the limit is reported failed when it ends, and so is each that adds to it while it is over; removing files works (reviewer's R13-02, R13-09)", async () => {
+    fake = runs.start([]);
+    const { root, env } = runs.workspace("bunker-session-tmp-fast-", fake.url);
+    fake.push(reply([run("head -c 30000000 /dev/zero > /tmp/a && echo one"), run("head -c 3000000 /dev/zero > /tmp/b && echo two"), run("rm -f /tmp/a /tmp/b; echo cleaned")]), reply("Done."));
+    const r = await runHeadless(root, { ...env, BUNKER_SESSION_TMP_MB: "20" }, ["-p", "go", "--allow-run", "--no-prompt"]);
+    expect(r.code).toBe(0);
+    const [one, two, cleaned] = toolResults(fake.requests[1]);
+    expect(one!.is_error).toBe(true);
+    expect(one!.content).toMatch(/^failed by bunker \(the command itself exited 0\): it left the session's \/tmp and \/var\/tmp at 29 MB, past their limit of 20 MB/);
+    expect(one!.content).toContain("\n\none");
+    expect(two!.is_error).toBe(true);
+    expect(two!.content).toMatch(/^(failed|stopped) by bunker/);
+    expect(cleaned!.content).toBe("exit code 0\n\ncleaned");
+    expect(cleaned!.is_error).toBeFalsy();
+  });
 });
 
 const e2e = endToEnd("bunker-session-tmp-");

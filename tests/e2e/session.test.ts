@@ -450,6 +450,45 @@ describe.skipIf(!tmuxAvailable)("in a real terminal (tmux)", () => {
     expect(await quitWithCtrlD(tmux)).not.toBeNull();
   });
 
+  test("-c after a session killed in its first round continues the one before, and says the later message is in no saved session (N12-18)", async () => {
+    const fake = e2e.serve([reply("third answer"), { ...reply("never sent"), delayMs: 60_000 }, reply("Carried on.")]);
+    const { root, env } = e2e.workspace();
+    let tmux = await e2e.terminal([...BUNKER, "third"], { cwd: root, env });
+    await waitForCount(tmux, "third answer", 1);
+    expect(await quitWithCtrlD(tmux)).not.toBeNull();
+    const saved = /bunker -r ([0-9a-z]{10})/.exec(tmux.screen())![1]!;
+    tmux.close();
+
+    tmux = await e2e.terminal([...BUNKER, "go slow after crash"], { cwd: root, env });
+    await until(() => fake.requests.length === 2 || null, "the second session's first request");
+    const pid = Number(tmux.command(["list-panes", "-t", tmux.name, "-F", "#{pane_pid}"]).trim());
+    process.kill(pid, "SIGKILL");
+    tmux.close();
+
+    tmux = await e2e.terminal([...BUNKER, "-c"], { cwd: root, env });
+    // The notice wraps between words at the terminal's width: read it as one line.
+    const screen = (await waitForCount(tmux, "Continuing session", 1)).replace(/\s+/g, " ");
+    expect(screen).toContain(`Continuing ${saved}, the newest saved session here: your later message "go slow after crash" (just now) is in no saved session, as no round of it finished (Up brings it back).`);
+    expect(screen).toContain(`Continuing session ${saved} (1 prompt).`);
+    tmux.keys(["/cost", "Enter"]);
+    await waitForCount(tmux, "tokens in (", 1);
+    expect(await quitWithCtrlD(tmux)).not.toBeNull();
+    tmux.close();
+    // /cost typed since is a command, not a message: the next -c still names the message that was lost, and
+    // once a message is answered in the continued session, the one after says nothing of it.
+    tmux = await e2e.terminal([...BUNKER, "-c"], { cwd: root, env });
+    await waitForCount(tmux, "Continuing session", 1);
+    expect(tmux.screen()).toContain('your later message "go slow after crash"');
+    tmux.keys(["go on", "Enter"]);
+    await waitForCount(tmux, "Carried on.", 1);
+    expect(await quitWithCtrlD(tmux)).not.toBeNull();
+    tmux.close();
+    tmux = await e2e.terminal([...BUNKER, "-c"], { cwd: root, env });
+    await waitForCount(tmux, "Continuing session", 1);
+    expect(tmux.screen()).not.toContain("is in no saved session");
+    expect(await quitWithCtrlD(tmux)).not.toBeNull();
+  });
+
   test("a session continued by a second bunker meanwhile: the first keeps its turn as a new session, and says so", async () => {
     e2e.serve([reply("A one."), reply("B one."), reply("A two.")]);
     const { root, env } = e2e.workspace();
@@ -490,6 +529,23 @@ describe.skipIf(!tmuxAvailable)("in a real terminal (tmux)", () => {
     tmux.keys(["more", "Enter"]);
     await tmux.waitFor("Back in alpha.");
     expect(transcript(2)).toEqual(["user: alpha task", "assistant: Alpha is done.", "user: more"]);
+    expect(await quitWithCtrlD(tmux)).not.toBeNull();
+  });
+
+  test("the picker shows the last reply as plain text, and leaves the choice on one row cut at the width, not wrapped mid-word (N12-02)", async () => {
+    e2e.serve([reply("Done: **ready**, `ok`."), reply("More.")]);
+    const { root, env } = e2e.workspace();
+    await runHeadless(root, env, ["-p", "ship it"]);
+    const tmux = await e2e.terminal([...BUNKER, "--resume"], { cwd: root, env, cols: 60, rows: 20 });
+    const list = await tmux.waitFor("Enter to pick");
+    expect(list).toMatch(/› just now +1 prompt +ship it  → Done: ready, ok\.\n/);
+    tmux.keys(["Enter"]);
+    const screen = await tmux.waitFor(/Continuing session [0-9a-z]{10} \(1 prompt\)/);
+    // Joined (-J): a row the terminal wrapped would read back wider than the screen.
+    const chosen = screen.split("\n").find((r) => r.startsWith("Resume which session?"))!;
+    expect(chosen).toStartWith("Resume which session? just now    1 prompt    ship it");
+    expect(chosen).toEndWith("…");
+    expect(Bun.stringWidth(chosen)).toBeLessThan(60);
     expect(await quitWithCtrlD(tmux)).not.toBeNull();
   });
 

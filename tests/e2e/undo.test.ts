@@ -288,6 +288,25 @@ describe.skipIf(!tmuxAvailable)("undo in a real terminal (tmux)", () => {
 });
 
 describe("bunker --undo and --rewind without a terminal", () => {
+  test("when the newest session changed no files, --undo and --rewind name the last one here that did and how to take it back (N12-12)", async () => {
+    e2e.serve([reply([toolUse("write_file", { path: "long.js", content: "x\n" })]), reply("Wrote it."), reply("Just talk.")]);
+    const { root, env } = e2e.workspace();
+    const first = await runHeadless(root, env, ["-p", "write long", "--allow-write", "--output-format", "json"]);
+    const changed = (JSON.parse(first.stdout) as { session_id: string }).session_id;
+    const second = await runHeadless(root, env, ["-p", "go", "--output-format", "json"]);
+    const newest = (JSON.parse(second.stdout) as { session_id: string }).session_id;
+    const rewind = await runHeadless(root, env, ["--rewind"]);
+    expect(rewind.stdout).toBe(`Session ${newest} has no file changes to take back (changes made by commands are not tracked). The last session here that changed files is ${changed} ("write long", just now): bunker -r ${changed} --rewind\n`);
+    const undo = await runHeadless(root, env, ["-c", "--undo"]);
+    expect(undo.code).toBe(0);
+    expect(undo.stdout).toEndWith(`The last session here that changed files is ${changed} ("write long", just now): bunker -r ${changed} --undo\n`);
+    // Followed, it takes that session's change back.
+    const taken = await runHeadless(root, env, ["-r", changed, "--undo", "--allow-write"]);
+    expect(taken.stdout).toStartWith('Took back turn 1 ("write long"): removed long.js.');
+    // A session named with -r is the one asked about: nothing else is suggested.
+    expect((await runHeadless(root, env, ["-r", newest, "--undo"])).stdout).not.toContain("The last session here");
+  });
+
   test("take back the last turn's changes when --allow-write covers them, and say what was done; refuse naming the flag otherwise", async () => {
     const fake = e2e.serve([
       reply([toolUse("write_file", { path: "notes/new.txt", content: "new\n" }), toolUse("read_file", { path: "a.txt" })]),

@@ -270,6 +270,26 @@ describe("a workspace's own rules in the user's file (reviewer's R12-20)", () =>
     write({ [`${base}/link/../ws`]: ["make *"], [join(base, "gone")]: ["ls *"], [`${root}/`]: ["mv a b"] });
     expect(parse(file, root, base)).toEqual(["mv a b"]);
   });
+  test("a key that holds deny rules is always looked for, whatever its name; a key spelt with /. or // is the path (reviewer's R13-05)", () => {
+    const base = tempDir("bunker-rules-ws-deny-");
+    const root = join(base, "disk", "alpha");
+    mkdirSync(root, { recursive: true });
+    mkdirSync(join(base, "home"));
+    symlinkSync(root, join(base, "home", "work"));
+    const file = join(base, "settings.json");
+    const denied = (key: string, pwd?: string) => {
+      writeFileSync(file, JSON.stringify({ workspaces: { [key]: { deny: ["read:secrets/**"] } } }));
+      const grants = emptyGrants();
+      parseRulesFile(file, readFileSync(file, "utf8"), root, grants, "user", { HOME: base, ...(pwd ? { PWD: pwd } : {}) });
+      return grants.deny.read.globs;
+    };
+    expect(denied(join(base, "home", "work"), root)).toEqual([join(root, "secrets/**")]);
+    expect(denied(`${root}/.`, join(base, "home", "work"))).toEqual([join(root, "secrets/**")]);
+    expect(denied(`${root}/.`, root)).toEqual([join(root, "secrets/**")]);
+    expect(denied(`/${root}`)).toEqual([join(root, "secrets/**")]);
+    // Another project's denial stays its own.
+    expect(denied(join(base, "home"))).toEqual([]);
+  });
   test("a key that cannot be looked at (a loop of links) is skipped, not an error", () => {
     const base = tempDir("bunker-rules-ws-");
     const root = join(base, "ws");

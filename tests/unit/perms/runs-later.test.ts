@@ -62,6 +62,8 @@ describe("under -A, writing a file that runs code later asks, saying what runs i
     [".huskyrc.json", "runs on git commit (husky v4's hooks)"],
     ["husky.config.js", "runs on git commit (husky v4's hooks)"],
     ["commitlint.config.js", "runs on git commit through the commit-msg hook (commitlint loads it)"],
+    ["uv.toml", "uv, pdm or poetry obeys it at every install here: it can point the install at another index or a folder of the model's packages"],
+    ["api/poetry.toml", "uv, pdm or poetry obeys it at every install here: it can point the install at another index or a folder of the model's packages"],
     [".commitlintrc.yml", "runs on git commit through the commit-msg hook (commitlint loads it)"],
     ["tools/hooks/pre-push", "runs as a git hook (core.hooksPath is tools/hooks)"],
   ])("%s", (path, why) => {

