@@ -186,7 +186,8 @@ export class TtyApprover implements Approver {
     }
     if (choice === "needs-session") return { answer: "needs-session" };
     if (choice !== "deny") return { answer: choice };
-    if (req.byPerson) return { answer: "deny" };
+    // The person's own /undo, or a file their message names (nothing to tell Claude: they asked for it themselves).
+    if (req.byPerson || req.tool === "attach") return { answer: "deny" };
 
     // The reason goes on with the "No" just picked: typed at once, it is the reason (key-feed.ts).
     // Escape or Ctrl+C there: what was typed is cleared, and the closed prompt says in its place that nothing was sent.
