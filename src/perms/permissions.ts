@@ -169,7 +169,10 @@ export class Permissions {
       if (needs.reads.length > 0 || needs.gitWrite) req = { ...req, run: { ...req.run, needs } };
     }
     // A read outside: the folder "for this session" grants, as the question names it.
-    if (req.kind === "read" && first.outside) req = { ...req, readOutside: { folder: (await import("./sandbox-needs.ts")).readFolder(req.target, this.root) } };
+    if (req.kind === "read" && first.outside) {
+      const { isFolder, readFolder } = await import("./sandbox-needs.ts");
+      req = { ...req, readOutside: { folder: readFolder(req.target, this.root), dir: isFolder(req.target) } };
+    }
     if (protectedFiles.length > 0) req = { ...req, protectedFiles };
     const answer = await this.approver.ask(req);
     const needs = req.run?.needs;

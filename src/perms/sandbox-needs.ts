@@ -101,3 +101,12 @@ export function readFolder(target: string, root: string): string | undefined {
   if (folder === "/" || isWithin(folder, home) || isWithin(folder, root)) return undefined;
   return folder;
 }
+
+/** Whether `path` is a folder (a listing or search of it, not one file). */
+export function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}

@@ -383,7 +383,8 @@ export class TtyApprover implements Approver {
           details: outside ? [c.dim(`${target} is not in the workspace; the sandbox shows commands what you allow here for the session too.`)] : [],
           question: tool === "attach" ? `Attach ${target}?` : `Allow reading ${target}?`,
           options: [
-            { value: "once", label: outside && outside.folder !== req.target ? "Yes, this file once" : ONCE },
+            // A folder is listed or searched file by file: only a grant of it for the session lets the walk in.
+            ...(outside?.dir ? [] : [{ value: "once" as const, label: outside ? "Yes, this file once" : ONCE }]),
             { value: "target-session", label: folder ? `Yes, and allow reading ${folder}/ for this session` : "Yes, and allow reading it for this session" },
             { value: "deny", label: tool === "attach" ? "No" : "No, and tell Claude why" },
           ],

@@ -59,7 +59,7 @@ export interface PermRequest {
    * A read outside the workspace (set by Permissions): "for this session" grants `folder` (the file's folder, or the
    * folder read), or the file alone when unset (a folder too wide to offer: /, the home, one holding the workspace).
    */
-  readOutside?: { folder?: string };
+  readOutside?: { folder?: string; dir?: boolean };
   /** Extra paths a multi-file write touches; each is checked like `target`. */
   alsoTargets?: string[];
   /** Set by Permissions for a write that always asks: which file, and what runs it (`.envrc: direnv runs it…`). */

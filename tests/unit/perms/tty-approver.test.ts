@@ -422,6 +422,17 @@ describe("tty approver: commands, reads, network", () => {
     expect(await pending).toEqual({ answer: "target-session" });
   });
 
+  test("N12-11: a folder outside (list_files, grep) is offered for the session only: \"once\" could not let a walk in", async () => {
+    const term = new Terminal();
+    Object.assign(term.output, { rows: 40, columns: 200 });
+    const pending = approver(term).ask({ kind: "read", tool: "list_files", target: "/srv/shared", readOutside: { folder: "/srv/shared", dir: true } });
+    await term.waitFor("Allow reading /srv/shared?");
+    expect(term.screen).toContain("1. Yes, and allow reading /srv/shared/ for this session");
+    expect(term.screen).not.toContain("once");
+    await term.press("1");
+    expect(await pending).toEqual({ answer: "target-session" });
+  });
+
   test("without a settings file (the person's own /undo, tests) there is no \"always\" option", async () => {
     const term = new Terminal();
     const pending = approver(term).ask(runReq);
