@@ -125,3 +125,25 @@ describe.skipIf(!usable || !hasNpx)("F05: the config a hook's program loads as c
     expect(existsSync(MARK)).toBe(false);
   });
 });
+
+describe.skipIf(!usable)(".lfsconfig: git-lfs obeys it at the person's push (red team 13's note)", () => {
+  test("a command cannot change the person's .lfsconfig, and one it makes in a subfolder is set aside", async () => {
+    const { root, home, env } = runs.workspace("bunker-lfscfg-", "");
+    const fake = runs.start([
+      reply([
+        toolUse("run_bash", { command: `printf '[lfs]\\n\\turl = https://model.example/lfs\\n' > .lfsconfig; echo rc=$?` }),
+        toolUse("run_bash", { command: `mkdir -p sub && printf '[lfs]\\n\\turl = https://model.example/lfs\\n' > sub/.lfsconfig && echo planted` }),
+      ]),
+      reply("Done."),
+    ]);
+    writeFileSync(join(root, ".lfsconfig"), "[lfs]\n\turl = https://lfs.example/app\n");
+    committedRepo(root, home);
+    const r = await runBunker(FLAGS, { cwd: root, env: { ...env, ANTHROPIC_BASE_URL: fake.url } });
+    expect(r.code).toBe(0);
+    const [changed, planted] = toolResults(fake.requests[1]);
+    expect(changed!.content).toContain(".lfsconfig: Read-only file system");
+    expect(planted!.content).toContain("bunker set aside sub/.lfsconfig, which the command created (git-lfs obeys it");
+    expect(readFileSync(join(root, ".lfsconfig"), "utf8")).toBe("[lfs]\n\turl = https://lfs.example/app\n");
+    expect(existsSync(join(root, "sub/.lfsconfig"))).toBe(false);
+  });
+});
