@@ -164,7 +164,10 @@ function clear(args: string[], { app, carry, write }: CommandContext): void {
   if (!keep) app.session.todos = [];
   carry.keptTodos = keep;
   // The commands' shared /tmp goes with the conversation: the new one starts with an empty one (session-tmp.ts).
-  const tmp = clearSessionTmps() ? " The commands' shared /tmp was emptied." : "";
+  const cleared = clearSessionTmps();
+  const tmp = cleared.kept.length > 0
+    ? ` bunker could not empty the commands' shared /tmp (${cleared.kept.map((d) => escapeControl(d)).join(", ")}); the next command gets a new one.`
+    : cleared.held ? " The commands' shared /tmp was emptied." : "";
   const n = app.session.todos.length;
   write(pc.dim(keep && n > 0 ? `Conversation cleared${old}; kept ${n} todo${n === 1 ? "" : "s"}.${tmp}\n` : `Conversation cleared${old}.${tmp}\n`));
 }

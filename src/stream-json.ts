@@ -166,6 +166,8 @@ export function streamJsonEvents<E extends LoopEvents>(base: E, lines: StreamJso
     },
     onToolResults: (results: ToolResultBlockParam[]) => lines.write((id) => toolResultsEvent(results, id)),
     onNotice: (message: string) => lines.write((id) => ({ type: "system", subtype: "notice", message, session_id: id })),
+    // A mention not attached is a notice here, as before the terminal drew it as a ✗ line (N12-05).
+    onNotAttached: (message: string) => lines.write((id) => ({ type: "system", subtype: "notice", message, session_id: id })),
     onRetry: (message: string) => lines.now((id) => ({ type: "system", subtype: "retry", message, session_id: id })),
   });
 }

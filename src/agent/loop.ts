@@ -29,6 +29,8 @@ export interface LoopEvents extends ModelEvents {
   onNotice(message: string): void;
   /** Injected text (reminders): shown only with --verbose. */
   onInjected(text: string): void;
+  /** An @file or image path in the prompt that could not be attached, and why; without it, a notice. */
+  onNotAttached?(line: string): void;
   /** A reply as it goes into the history (after repair): what --output-format stream-json reports. */
   onAssistant?(message: Message, content: ContentBlock[]): void;
   /** The tool_result blocks of a round, as they go back to the model. */
@@ -183,7 +185,7 @@ export class Agent {
     // Most prompts name no file: attachMentions (4 KB of bytecode with its finders) is not run for them.
     const attached = mayAttach(imagesFrom) ? await attachMentions(userText, imagesFrom, ctx) : null;
     for (const line of attached?.attachedLines ?? []) ctx.ui.info(`  ${escapeControl(line)}`);
-    for (const line of attached?.failedLines ?? []) events.onNotice(line);
+    for (const line of attached?.failedLines ?? []) (events.onNotAttached ? events.onNotAttached(line) : events.onNotice(line));
     this.history.addUser(attached?.content ?? userText);
 
     let shrinkAttempts = 0;

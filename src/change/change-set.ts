@@ -140,9 +140,13 @@ export class ChangeSet {
   async commit(previews: FileChangePreview[] = this.previews()): Promise<string> {
     const targets = [...new Set(this.planned.flatMap((p) => (p.kind === "move" ? [p.from.path.real, p.snap.path.real] : [p.snap.path.real])))];
     // A package.json whose hook keys change runs that change at the next commit (package-hooks.ts): asked about.
-    const changesRunLater = this.planned.flatMap((p) => {
-      if (p.kind === "delete" || basename(p.snap.path.real) !== "package.json") return [];
-      const why = hookKeysChange(p.snap.text ?? "", p.after);
+    const manifests = this.planned.filter((p) => p.kind !== "delete" && basename(p.snap.path.real) === "package.json");
+    // The scripts the repository's hooks run (`npm test` in .husky/pre-commit): their keys are asked about too. Only
+    // when a package.json changes: the walk that finds the hooks is loaded and run then.
+    const hookScripts = manifests.length > 0 ? [...((await import("../sandbox/git-guard.ts")).scanRoots([this.ctx.root]).hookScripts ?? [])] : [];
+    const changesRunLater = manifests.flatMap((p) => {
+      if (p.kind === "delete") return [];
+      const why = hookKeysChange(p.snap.text ?? "", p.after, hookScripts);
       return why ? [{ display: p.snap.path.display, why }] : [];
     });
     await this.ctx.perms.authorize({ kind: "write", target: targets[0]!, ...(targets.length > 1 ? { alsoTargets: targets.slice(1) } : {}), tool: this.tool, files: previews, ...(this.opts.byPerson ? { byPerson: true } : {}), ...(this.opts.loses ? { loses: this.opts.loses } : {}), ...(changesRunLater.length ? { changesRunLater } : {}) });

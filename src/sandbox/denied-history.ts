@@ -61,7 +61,7 @@ export interface HiddenHistory {
  * and the one it is a folder of. Each with its object stores (the common directory's `objects`, and the
  * alternates it borrows from).
  */
-export function repositoriesSeen(root: string, home: string, deny?: PathRules, maxSubmodules = MAX_SUBMODULES): Repository[] {
+export function repositoriesSeen(root: string, home: string, deny?: PathRules, maxSubmodules = MAX_SUBMODULES, nested = true): Repository[] {
   const out: Repository[] = [];
   const add = (gitDirs: string[], top: string) => {
     // Not a repository git would read (an empty .git folder left behind): no history to hide.
@@ -90,7 +90,7 @@ export function repositoriesSeen(root: string, home: string, deny?: PathRules, m
     // each found as the git wall finds them (a .git folder or file, a bare-shaped folder; the walk is the wall's,
     // cached by folder), work trees first, so a repository's paths are read against its work tree; then each submodule
     // .gitmodules names (its work tree may not be checked out).
-    const sites = findGitSites(root).filter((s) => s.kind !== "link");
+    const sites = nested ? findGitSites(root).filter((s) => s.kind !== "link") : [];
     const sorted = (paths: string[]) => [...new Set(paths)].sort();
     const trees = sorted(sites.filter((s) => s.kind !== "bare").map((s) => dirname(s.path)));
     const bare = sorted(sites.filter((s) => s.kind === "bare").map((s) => s.path));
@@ -544,7 +544,9 @@ interface Look {
  * (git-stamps.ts's digests; no digest, a look each time), in the background, each command waiting a bounded time for it.
  */
 export class HistoryCheck {
-  private readonly repos: Repository[];
+  private repos: Repository[];
+  /** Whether the repositories inside the workspace were looked for (a walk of its folders: at the first command, not at start). */
+  private nestedFound = false;
   private readonly looks = new Map<string, Look>();
   /** What the person was last told of each repository (a line is said once, and again only when it changes). */
   private readonly told = new Map<string, string>();
@@ -558,7 +560,9 @@ export class HistoryCheck {
   private readonly content = new Map<string, string>();
 
   constructor(private readonly opts: HistoryCheckOptions) {
-    this.repos = opts.deny.paths.length === 0 && opts.deny.globs.length === 0 ? [] : repositoriesSeen(opts.root, opts.home, opts.deny);
+    // At start only the workspace's own repository, the one it is in and the submodules (a REPL's prompt is not held
+    // by a walk of every folder: 0.75 s for 52,000); the repositories inside it are found before the first command.
+    this.repos = opts.deny.paths.length === 0 && opts.deny.globs.length === 0 ? [] : repositoriesSeen(opts.root, opts.home, opts.deny, MAX_SUBMODULES, false);
   }
 
   private outliving = false;
@@ -620,6 +624,10 @@ export class HistoryCheck {
    * tell the person (through `tell`, each line once). Waits for a look started for this state at most WAIT_MS, once.
    */
   async forCommand(tell: (line: string) => void, signal?: AbortSignal, wait = WAIT_MS): Promise<{ objects: string[]; walking: boolean }> {
+    if (!this.nestedFound && (this.opts.deny.paths.length > 0 || this.opts.deny.globs.length > 0)) {
+      this.nestedFound = true;
+      this.repos = repositoriesSeen(this.opts.root, this.opts.home, this.opts.deny);
+    }
     const objects: string[] = [];
     let walking = false;
     const waitMs = Math.min(wait, envMs("BUNKER_GIT_HISTORY_WAIT_MS", WAIT_MS));

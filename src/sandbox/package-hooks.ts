@@ -66,6 +66,35 @@ export function hookKeys(text: string, scripts: readonly string[] = []): Record<
   return out;
 }
 
+/**
+ * What the monorepo task runners a hook calls run of the packages' scripts, by name (reviewer's R13-13): `turbo run
+ * NAME` / `turbo NAME`, `nx run-many -t NAME` / `nx affected -t` / `nx run PROJECT:NAME`, `lerna run NAME`,
+ * `npm-run-all` / `run-s` / `run-p` NAMES (a glob: every script), `concurrently "npm:NAME"`.
+ */
+function taskRunnerScripts(words: string[]): string[] {
+  const out: string[] = [];
+  const name = (w: string) => {
+    if (/[*?{]/.test(w)) out.push(ALL_SCRIPTS);
+    else if (/^[\w:.@/-]+$/.test(w)) out.push(w, `pre${w}`, `post${w}`);
+  };
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i]!;
+    const rest = words.slice(i + 1).filter((x) => !x.startsWith("-"));
+    if (w === "turbo") {
+      const first = rest[0] === "run" ? rest.slice(1) : rest;
+      for (const x of first) name(x);
+    } else if (w === "nx") {
+      const t = words.findIndex((x, k) => k > i && (x === "-t" || x === "--target" || x === "--targets"));
+      if (t >= 0 && words[t + 1]) for (const x of words[t + 1]!.split(",")) name(x);
+      for (const x of words.slice(i + 1)) if (/^--targets?=/.test(x)) for (const y of x.slice(x.indexOf("=") + 1).split(",")) name(y);
+      if (rest[0] === "run" && rest[1]?.includes(":")) name(rest[1].split(":")[1]!);
+    } else if (w === "lerna" && rest[0] === "run" && rest[1]) name(rest[1]);
+    else if (w === "npm-run-all" || w === "run-s" || w === "run-p") for (const x of rest) name(x);
+    else if (w === "concurrently") for (const x of rest) if (/^(npm|pnpm|yarn|bun):/.test(x)) name(x.slice(x.indexOf(":") + 1));
+  }
+  return out;
+}
+
 /** The scripts the commands in a package.json's hook keys run (every string in them, at any depth). */
 function scriptsInHookKeys(text: string): string[] {
   let parsed: unknown;
@@ -112,6 +141,7 @@ export function scriptsRunBy(text: string): string[] {
   for (const line of text.split("\n")) {
     if (/^\s*#/.test(line)) continue;
     const words = line.split(/[\s;&|()`"']+/).filter(Boolean);
+    for (const n of taskRunnerScripts(words)) out.add(n);
     for (let i = 0; i < words.length; i++) {
       const tool = words[i]!;
       if (tool !== "npm" && tool !== "pnpm" && tool !== "yarn" && tool !== "bun") continue;
@@ -154,12 +184,19 @@ export function scriptsRunBy(text: string): string[] {
 }
 
 /** What a change of a package.json's text from `before` to `after` runs later (its hook keys changed), or null. */
-export function hookKeysChange(before: string, after: string): string | null {
-  const now = hookKeys(after);
+export function hookKeysChange(before: string, after: string, hookScripts: readonly string[] = []): string | null {
+  // With the scripts the repository's hooks run and those its own hook keys name (reviewer's R13-14: edit_file changed
+  // scripts.test, run by the hook's `npm test`, without a question under --allow-write).
+  const scripts = [...new Set([...hookScripts, ...scriptsInHookKeys(before), ...scriptsInHookKeys(after)])];
+  const now = hookKeys(after, scripts);
   if (now === null) return null;
-  const was = hookKeys(before) ?? {};
-  const changed = HOOK_KEYS.filter((k) => now[k] !== was[k]);
-  return changed.length ? `${changed.map((k) => `"${k}"`).join(", ")} runs on your next git commit (lint-staged, husky or a git hooks package), like a .lintstagedrc` : null;
+  const was = hookKeys(before, scripts) ?? {};
+  const changed = keysOf(scripts).filter((k) => now[k] !== was[k]);
+  if (changed.length === 0) return null;
+  const names = changed.map((k) => `"${k}"`).join(", ");
+  return changed.some((k) => k === "scripts" || k.startsWith("scripts."))
+    ? `${names} runs on your next git commit (your git hooks run it)`
+    : `${names} runs on your next git commit (lint-staged, husky or a git hooks package), like a .lintstagedrc`;
 }
 
 /** A package.json's stat (through a link too, as the tools read it) when it is a regular file, else null. */

@@ -27,6 +27,7 @@
 // unasked because it only reads sees the folder read-only. MCP servers, which
 // live across commands, keep an empty /tmp of their own: a server listening on
 // a socket there would be a way for commands to use its network and files.
+import { openToOwner, removeTree } from "../fs/remove-tree.ts";
 import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { hostProgram } from "./host-program.ts";
@@ -58,19 +59,21 @@ export function sessionTmpFolder(): () => string {
  * /clear: every session folder removed (the next command makes a new, empty one). No command runs then, and none
  * of a command's processes outlives it. Whether any of them held something.
  */
-export function clearSessionTmps(): boolean {
+export function clearSessionTmps(): { held: boolean; kept: string[] } {
   let held = false;
+  const kept: string[] = [];
   for (const dir of folders) {
     try {
       held ||= Object.values(SESSION_TMP).some((name) => readdirSync(join(dir, name)).length > 0);
     } catch {
       // Gone already: nothing held.
     }
-    rmSync(dir, { recursive: true, force: true });
+    // A folder a command closed to its owner is opened up first; one still there is said, not thrown (reviewer's R13-11).
+    if (!removeTree(dir)) kept.push(dir);
     lastSeen.delete(dir);
   }
   folders.clear();
-  return held;
+  return { held, kept };
 }
 
 /** How much the session's /tmp and /var/tmp may hold together, in bytes (BUNKER_SESSION_TMP_MB sets it: tests). */
@@ -82,12 +85,19 @@ export function sessionTmpLimit(): number {
 }
 
 /** The bytes `dir` takes on disk (du), or null when it cannot be measured (no du). */
-async function diskUse(du: string, dir: string): Promise<number | null> {
+export async function diskUse(du: string, dir: string, again = true): Promise<number | null> {
   try {
-    const proc = Bun.spawn([du, "-s", "-B1", dir], { stdout: "pipe", stderr: "ignore", env: { LC_ALL: "C" } });
-    const [text, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
-    // du exits 1 when a file vanished while it read (a command deleting as it goes): its count still stands.
+    const proc = Bun.spawn([du, "-s", "-B1", dir], { stdout: "pipe", stderr: "pipe", env: { LC_ALL: "C" } });
+    const [text, errors, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
     const bytes = Number(text.split("\t")[0]);
+    // du exits 1 when a file vanished while it read (a command deleting as it goes): its count still stands. Not when
+    // it could not read a folder: that folder's bytes are left out, so a command's chmod 000 would hide what it holds
+    // (reviewer's R13-12). Everything in the folder is bunker's user's: opened up, and measured again.
+    if (code === 1 && /cannot (read|access)|Permission denied/.test(errors)) {
+      if (!again) return null;
+      openToOwner(dir);
+      return diskUse(du, dir, false);
+    }
     return (code === 0 || code === 1) && Number.isFinite(bytes) ? bytes : null;
   } catch {
     return null;

@@ -397,7 +397,8 @@ export class SessionStore {
         }
         if (/[\p{L}\p{N}]/u.test(l)) (fence === null ? prose : code).push(l);
       }
-      const line = prose.at(-1) ?? code.at(-1);
+      // Prose as it reads on screen: markdown's marks taken out (the picker showed "The package is **…": N12-02).
+      const line = prose.length > 0 ? plainMarkdown(prose.at(-1)!) : code.at(-1);
       if (line) return { lastReply: line.length > 120 ? `${line.slice(0, 119)}…` : line, prompts };
     }
     return { lastReply: "", prompts };
@@ -647,4 +648,21 @@ function titleOf(messages: MessageParam[]): string {
   else for (const b of first?.content ?? []) if (b.type === "text") { text = b.text; break; }
   const line = text.trim().split("\n")[0] ?? "";
   return line.length > 80 ? `${line.slice(0, 79)}…` : line;
+}
+
+/**
+ * One line of markdown as it reads rendered: no heading or list mark, no emphasis or code marks, a link as its text
+ * (Claude Code's resume picker shows plain text).
+ */
+export function plainMarkdown(line: string): string {
+  return line
+    .replace(/^#{1,6}\s+/, "")
+    .replace(/^(?:[-*+]|\d+[.)])\s+/, "")
+    .replace(/^>\s*/, "")
+    .replace(/\[([^\]]+)\]\([^)\s]+\)/g, "$1")
+    .replace(/(\*\*|__)(?=\S)(.+?)(?<=\S)\1/g, "$2")
+    .replace(/(^|[^\w*])([*_])(?=\S)(.+?)(?<=\S)\2(?![\w*])/g, "$1$3")
+    .replace(/`([^`]+)`/g, "$1")
+    .replace(/~~(.+?)~~/g, "$1")
+    .trim();
 }

@@ -11,7 +11,7 @@ import { hasHeldKeys, holdKeys, noteTyping, takeHeldKeys } from "./typeahead.ts"
 export type KeyName =
   | "text" | "paste" | "enter" | "newline" | "escape" | "backspace" | "delete" | "tab"
   | "left" | "right" | "up" | "down" | "home" | "end" | "word-left" | "word-right" | "kill-word"
-  | "ctrl-a" | "ctrl-c" | "ctrl-d" | "ctrl-e" | "ctrl-k" | "ctrl-l" | "ctrl-u" | "ctrl-w" | "ctrl-z";
+  | "ctrl-a" | "ctrl-c" | "ctrl-d" | "ctrl-e" | "ctrl-g" | "ctrl-k" | "ctrl-l" | "ctrl-r" | "ctrl-u" | "ctrl-w" | "ctrl-z";
 
 export interface Key {
   name: KeyName;
@@ -28,7 +28,7 @@ const CSI_KEYS: Record<string, KeyName> = {
 };
 const SS3_KEYS: Record<string, KeyName> = { A: "up", B: "down", C: "right", D: "left", H: "home", F: "end" };
 const CTRL_KEYS: Record<number, KeyName> = {
-  0x01: "ctrl-a", 0x03: "ctrl-c", 0x04: "ctrl-d", 0x05: "ctrl-e", 0x08: "backspace", 0x09: "tab",
+  0x01: "ctrl-a", 0x03: "ctrl-c", 0x04: "ctrl-d", 0x05: "ctrl-e", 0x07: "ctrl-g", 0x08: "backspace", 0x09: "tab", 0x12: "ctrl-r",
   // LF is Enter too: what was typed before raw mode was set comes through the terminal's CR-to-LF translation.
   0x0a: "enter", 0x0b: "ctrl-k", 0x0c: "ctrl-l", 0x0d: "enter", 0x15: "ctrl-u", 0x17: "ctrl-w", 0x1a: "ctrl-z", 0x7f: "backspace",
 };

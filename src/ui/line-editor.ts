@@ -156,12 +156,17 @@ export class LineEditor {
    */
   putBack(message: string): boolean {
     if (this.text !== "") return false;
+    this.show(message);
+    return true;
+  }
+
+  /** The line becomes `message` (an earlier one: its long pastes as placeholders, as sent), the cursor at its end. */
+  show(message: string): void {
     const withPastes = this.sent.get(message);
     for (const [placeholder, pasted] of withPastes?.pastes ?? []) this.pastes.set(placeholder, pasted);
     this.text = withPastes?.text ?? message;
     this.cursor = this.text.length;
     this.index = -1;
-    return true;
   }
 
   /** The lines to draw after `prompt` (continuation lines indented under it), and where the cursor is. */
@@ -182,11 +187,12 @@ export class LineEditor {
 
   /** The cursor one line up or down in the text, at the same column or the line's end; false when there is none. */
   private moveRow(step: 1 | -1): boolean {
-    const start = this.text.lastIndexOf("\n", this.cursor - 1) + 1;
+    // (At 0, lastIndexOf(…, -1) would look at index 0: a draft that begins with its own newline (reviewer's R13-10).)
+    const start = this.cursor === 0 ? 0 : this.text.lastIndexOf("\n", this.cursor - 1) + 1;
     const column = this.cursor - start;
     if (step === -1) {
       if (start === 0) return false;
-      const above = this.text.lastIndexOf("\n", start - 2) + 1;
+      const above = start < 2 ? 0 : this.text.lastIndexOf("\n", start - 2) + 1;
       this.cursor = Math.min(above + column, start - 1);
       return true;
     }

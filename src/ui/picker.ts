@@ -38,7 +38,12 @@ export function pick(title: string, labels: string[], opts: PickerOptions = {}):
       output.off?.("resize", resized);
       keyboard.stop();
       region.set("list", []);
-      if (typeof index === "number") region.print(`${title} ${escapeControl(labels[index]!)}`);
+      // The choice on one row, cut at the width ("…"): the whole label wrapped by the terminal, mid-word (N12-02).
+      if (typeof index === "number") {
+        const line = `${title} ${escapeControl(labels[index]!)}`;
+        const columns = output.columns ?? 0;
+        region.print(columns > 10 && Bun.stringWidth(line) > columns - 1 ? Bun.sliceAnsi(line, 0, columns - 1, { ellipsis: "…" }) : line);
+      }
       resolve(index);
     };
     keyboard.onKey = (k: Key) => {

@@ -45,6 +45,11 @@ export class TtyPrompt {
   private readonly complete: CompletionSources | undefined;
   /** What the last Tab could not decide between, listed under the line until the next key. */
   private listed: string[] = [];
+  /**
+   * Ctrl+R's search of the history, while it is open: what is typed to find, which match is shown (0: the newest),
+   * and the line as it was before, for Escape to put back.
+   */
+  private search: { query: string; skip: number; found: boolean; before: string } | null = null;
 
   constructor(
     private readonly keyboard: Keyboard,
@@ -118,6 +123,7 @@ export class TtyPrompt {
       this.enterTimer = undefined;
     }
     this.listed = [];
+    if ((this.search || k.name === "ctrl-r") && this.searchKey(k)) return this.draw();
     switch (k.name) {
       case "tab":
         this.tab();
@@ -194,6 +200,63 @@ export class TtyPrompt {
     }
   }
 
+  /**
+   * Ctrl+R: the history searched back from the newest message, as readline's reverse search (new user 12's N12-26: it
+   * did nothing). Typing narrows the search, Ctrl+R again finds the one before, Backspace widens it; Enter (or any key
+   * that moves or edits) keeps the match in the line to edit or send, Escape, Ctrl+G or Ctrl+C put back the line as it
+   * was. True when the key was the search's.
+   */
+  private searchKey(k: Key): boolean {
+    if (!this.search) {
+      this.search = { query: "", skip: 0, found: true, before: this.editor.text };
+      return true;
+    }
+    const s = this.search;
+    switch (k.name) {
+      case "ctrl-r":
+        if (s.query !== "" && this.findMatch(s.query, s.skip + 1) !== null) s.skip++;
+        break;
+      case "text":
+        s.query += k.text ?? "";
+        s.skip = 0;
+        break;
+      case "backspace":
+        s.query = s.query.slice(0, -1);
+        s.skip = 0;
+        break;
+      case "escape":
+      case "ctrl-g":
+      case "ctrl-c":
+        this.search = null;
+        this.editor.show(s.before);
+        return true;
+      case "enter":
+        // Kept in the line, not sent: a search that found the wrong message costs nothing.
+        this.search = null;
+        return true;
+      default:
+        // Any other key edits the match found, as readline does.
+        this.search = null;
+        return false;
+    }
+    const match = s.query === "" ? null : this.findMatch(s.query, s.skip);
+    s.found = s.query === "" || match !== null;
+    this.editor.show(match ?? (s.query === "" ? s.before : this.editor.text));
+    return true;
+  }
+
+  /** The `skip`-th newest message (each text once) holding `query`, case aside; null when there are fewer. */
+  private findMatch(query: string, skip: number): string | null {
+    const wanted = query.toLowerCase();
+    const seen = new Set<string>();
+    for (const entry of this.editor.history) {
+      if (seen.has(entry) || !entry.toLowerCase().includes(wanted)) continue;
+      seen.add(entry);
+      if (skip-- === 0) return entry;
+    }
+    return null;
+  }
+
   /** Completes the word at the cursor: one candidate is put in, several complete what they share and are listed. */
   private tab(): void {
     if (!this.complete) return;
@@ -208,6 +271,11 @@ export class TtyPrompt {
   /** The rows under the line: what Tab listed, or while a command's name is typed, the commands it could be. */
   private suggestions(): string[] {
     const columns = this.region.columns;
+    if (this.search) {
+      const { query, found } = this.search;
+      const state = found ? "search history" : "no earlier message has";
+      return [pc.dim(`  ${state}: `) + escapeControl(query) + pc.dim(`  (Ctrl+R older · Enter keeps it · Esc cancels)`)];
+    }
     if (this.listed.length > 0) {
       // Each by its last part (`src/app.ts` as `app.ts`), as a shell lists them.
       const names = this.listed.map((w) => escapeControl(w.replace(/^@(?:[^]*\/(?=[^/]))?/, "")));

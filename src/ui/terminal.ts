@@ -379,6 +379,14 @@ export class TerminalUI implements LoopEvents {
     this.line(pc.yellow(escapeControl(message)));
   }
 
+  /**
+   * A mention that could not be attached: under the "attached" lines, marked as a failure is ("  ✗ "), not a line at
+   * the left edge read as stray output (new user 12's N12-05).
+   */
+  onNotAttached(line: string): void {
+    this.line(pc.red(`  ✗ ${escapeControl(line)}`));
+  }
+
   onInjected(text: string): void {
     if (this.opts.verbose) this.line(pc.dim(`  [injected] ${escapeControl(text.replace(/\n/g, " "))}`));
   }

@@ -324,9 +324,11 @@ describe.skipIf(!tmuxAvailable)("in a real terminal (tmux)", () => {
     expect(screen).toContain(`${tail.slice(0, 20)}`);
     expect(screen).toContain("5. Show all of it first (above, it is cut to fit)");
     await press(tmux, "5");
-    // less shows the whole line (it fits the screen, so less -F prints it and is done); then the question again.
+    // less shows the whole line (the pager stays until q, however short: N12-16); then the question again.
+    const paged = await tmux.waitFor("(END)");
+    expect(paged).toContain(`+"test": "jest --ci ${"--coverage ".repeat(40)}"${tail}`);
+    await press(tmux, "q");
     screen = await waitForQuestion(tmux, "Apply this change to package.json?", 3);
-    expect(screen).toContain(`+"test": "jest --ci ${"--coverage ".repeat(40)}"${tail}`);
     await press(tmux, "n");
     // The reason is asked once its question is drawn; an Enter right after the n would be its confirmation.
     await waitForQuestion(tmux, "What should Claude do instead?", 1);

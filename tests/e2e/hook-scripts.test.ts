@@ -31,6 +31,14 @@ test("the reviewer's R13-01 forms: bun NAME, options that take a value, yarn wor
   expect(scriptsRunBy('npm run "$TASK"')).toEqual([ALL_SCRIPTS]);
 });
 
+test("the monorepo task runners a hook calls run the packages' scripts by name (reviewer's R13-13)", () => {
+  const lint = ["lint", "prelint", "postlint"];
+  for (const line of ["nx run-many -t lint", "nx affected --target=lint", "nx run web:lint", "turbo run lint", "turbo lint", "lerna run lint", "run-s lint", "npm-run-all lint", 'concurrently "npm:lint"']) {
+    expect({ line, s: scriptsRunBy(line) }).toEqual({ line, s: lint });
+  }
+  expect(scriptsRunBy("run-p 'lint:*'")).toEqual([ALL_SCRIPTS]);
+});
+
 describe.skipIf(!usable)("red team 13's F10: the package.json script a hook runs (real bubblewrap)", () => {
   test("`npm test` in .husky/pre-commit: a command's change to scripts.test (and a new pretest) is undone, its dependency bump kept; the next commit runs the person's test", async () => {
     const { base, root, home, env } = runs.workspace("bunker-hook-scripts-", "");
@@ -53,5 +61,20 @@ describe.skipIf(!usable)("red team 13's F10: the package.json script a hook runs
     expect(now.scripts).toEqual({ test: "echo tests ok", build: "echo build" });
     expect(hostGit(root, home, ["commit", "-q", "--allow-empty", "-m", "next"])).toBe(0);
     expect(existsSync(MARK)).toBe(false);
+  });
+
+  test("edit_file's change to scripts.test, which the hook's npm test runs, asks even under --allow-write (reviewer's R13-14)", async () => {
+    const { root, home, env } = runs.workspace("bunker-hook-scripts-edit-", "");
+    const fake = runs.start([reply([toolUse("read_file", { path: "package.json" })]), reply([toolUse("edit_file", { path: "package.json", old_string: '"test": "echo tests ok"', new_string: '"test": "echo pwned"' })]), reply("Done.")]);
+    mkdirSync(join(root, ".husky"));
+    writeFileSync(join(root, ".husky/pre-commit"), "npm test\n");
+    writeFileSync(join(root, "package.json"), JSON.stringify({ name: "app", scripts: { test: "echo tests ok" } }, null, 2) + "\n");
+    committedRepo(root, home, ".husky");
+    const r = await runBunker(["-p", "go", "--allow-write", "--no-prompt"], { cwd: root, env: { ...env, ANTHROPIC_BASE_URL: fake.url } });
+    expect(r.code).toBe(0);
+    const [edit] = toolResults(fake.requests[2]);
+    expect(edit!.is_error).toBe(true);
+    expect(edit!.content).toContain('"scripts.test" runs on your next git commit (your git hooks run it)');
+    expect(JSON.parse(readFileSync(join(root, "package.json"), "utf8")).scripts.test).toBe("echo tests ok");
   });
 });

@@ -40,10 +40,13 @@ describe.skipIf(!tmuxAvailable)("a 50-column terminal", () => {
     await press(tmux, "Enter");
     const screen = await waitForCount(tmux, "asked).", 1);
 
-    const notAttached = rowsOf(screen, `${shot} was`, `--allow-read=${shot}`);
+    // Under the prompt, marked as a failure and indented as the "attached" lines are, its rows under its text (N12-05).
+    const notAttached = rowsOf(screen, `✗ ${shot} was`, `--allow-read=${shot}`);
+    expect(notAttached[0]).toStartWith(`  ✗ ${shot} was not attached`);
+    for (const row of notAttached.slice(1)) expect(row).toMatch(/^ {4}\S/);
     const hint = rowsOf(screen, "/rewind N takes the files back", "asked).");
     for (const row of [...notAttached, ...hint]) expect(Bun.stringWidth(row)).toBeLessThan(COLS);
-    expect(notAttached.join(" ")).toContain(`To grant it, run bunker with --allow-read=${shot}`);
+    expect(notAttached.join(" ").replace(/\s+/g, " ")).toContain(`To grant it, run bunker with --allow-read=${shot}`);
     expect(hint.join(" ").replace(/\s+/g, " ")).toContain('"force" to take back files changed since (you are shown what that loses and asked).');
     expect(await quitWithCtrlD(tmux)).not.toBeNull();
   });

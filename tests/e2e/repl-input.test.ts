@@ -33,6 +33,28 @@ async function startRepl(steps: Step[]): Promise<TmuxSession> {
 }
 
 describe.skipIf(!tmuxAvailable)("REPL input in a real terminal (tmux)", () => {
+  test("Ctrl+R finds an earlier message by a word in it; Enter keeps it in the line, a second Enter sends it (N12-26: Ctrl+R did nothing)", async () => {
+    const t = await startRepl([reply("One."), reply("Two."), reply("Three.")]);
+    t.keys(["run the unit tests"], true);
+    t.keys(["Enter"]);
+    await t.waitFor("One.");
+    t.keys(["what changed?"], true);
+    t.keys(["Enter"]);
+    await t.waitFor("Two.");
+    t.keys(["C-r"]);
+    t.keys(["unit"], true);
+    await t.waitFor(/› run the unit tests\n  search history: unit/);
+    t.keys(["Enter"]);
+    await Bun.sleep(300);
+    expect(e2e.fake.requests).toHaveLength(2);
+    expect(t.screen()).not.toContain("search history");
+    t.keys([" again"], true);
+    t.keys(["Enter"]);
+    await t.waitFor("Three.");
+    expect(lastUserText(2)).toBe("run the unit tests again");
+    await leaves(t);
+  }, 30_000);
+
   test("a multi-line paste is sent as one message, every line kept", async () => {
     const t = await startRepl([reply("Got all three lines.")]);
     t.paste("first line of the paste\nsecond line\n  third, indented\n");

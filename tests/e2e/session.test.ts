@@ -532,6 +532,23 @@ describe.skipIf(!tmuxAvailable)("in a real terminal (tmux)", () => {
     expect(await quitWithCtrlD(tmux)).not.toBeNull();
   });
 
+  test("the picker shows the last reply as plain text, and leaves the choice on one row cut at the width, not wrapped mid-word (N12-02)", async () => {
+    e2e.serve([reply("Done: **ready**, `ok`."), reply("More.")]);
+    const { root, env } = e2e.workspace();
+    await runHeadless(root, env, ["-p", "ship it"]);
+    const tmux = await e2e.terminal([...BUNKER, "--resume"], { cwd: root, env, cols: 60, rows: 20 });
+    const list = await tmux.waitFor("Enter to pick");
+    expect(list).toMatch(/› just now +1 prompt +ship it  → Done: ready, ok\.\n/);
+    tmux.keys(["Enter"]);
+    const screen = await tmux.waitFor(/Continuing session [0-9a-z]{10} \(1 prompt\)/);
+    // Joined (-J): a row the terminal wrapped would read back wider than the screen.
+    const chosen = screen.split("\n").find((r) => r.startsWith("Resume which session?"))!;
+    expect(chosen).toStartWith("Resume which session? just now    1 prompt    ship it");
+    expect(chosen).toEndWith("…");
+    expect(Bun.stringWidth(chosen)).toBeLessThan(60);
+    expect(await quitWithCtrlD(tmux)).not.toBeNull();
+  });
+
   test("the picker names a session whose last reply ends in a code block by its last words outside the code (N11-14)", async () => {
     e2e.serve([reply("The loader reads the file twice. Run this to check:\n\n```sh\nbun test tests/loader.test.ts --watch\n```\n")]);
     const { root, env } = e2e.workspace();

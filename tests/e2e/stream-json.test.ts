@@ -115,6 +115,15 @@ describe("stream-json", () => {
     expect(result.duration_ms as number).toBeGreaterThanOrEqual(result.duration_api_ms as number);
   });
 
+  test("an @file that could not be attached is a notice event, as it was before the terminal drew it as a ✗ line (N12-05)", async () => {
+    e2e.serve([reply("ok")]);
+    const { root, env } = e2e.workspace();
+    const r = await runHeadless(root, env, ["-p", "fix @missing.js", "--output-format", "stream-json"]);
+    const { events } = follow(r.stdout);
+    expect(events.find((e) => e.type === "system" && e.subtype === "notice")?.message as unknown as string).toBe("missing.js was not attached: missing.js does not exist");
+    expect(r.stderr).not.toContain("✗");
+  });
+
   test("-A shows as permissionMode allow-all; a turn cut by --max-turns is error_max_turns with the open call answered", async () => {
     e2e.serve([reply([toolUse("read_file", { path: "notes.txt" })]), reply("never")]);
     const { root, env } = e2e.workspace({ "notes.txt": "alpha\n" });

@@ -1,7 +1,7 @@
 // MCP servers keep the sandbox they started with: a deny-read look that hides a repository's objects after they
 // started cannot reach them. Servers started or restarted later get everything hidden so far, and the person is told
 // when running servers still see what commands no longer do.
-import { afterEach, describe, expect, test } from "bun:test";
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { emptyPathRules } from "../../../src/perms/policy.ts";
@@ -10,6 +10,8 @@ import { noteHidden, objectsHiddenSoFar, resetHiddenObjects, serversMaySee, serv
 import { newRepository } from "../../support/embedded-repo.ts";
 
 const made: string[] = [];
+// Other test files' looks in this process noted theirs.
+beforeEach(() => resetHiddenObjects());
 afterEach(() => {
   resetHiddenObjects();
   for (const d of made.splice(0)) rmSync(d, { recursive: true, force: true });

@@ -1,9 +1,10 @@
 import { expect, test } from "bun:test";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { bubblewrapArgs } from "../../../src/sandbox/bubblewrap.ts";
 import { detectSandbox } from "../../../src/sandbox/detect.ts";
 import { join } from "node:path";
 import { sessionTmpFolder } from "../../../src/sandbox/session-tmp.ts";
+import { tempDir } from "../../support/context.ts";
 
 test("each session's folder is its own, made once with its tmp and var-tmp, and made again if removed meanwhile", () => {
   const a = sessionTmpFolder();
@@ -38,4 +39,17 @@ test.skipIf(detectSandbox().kind !== "bubblewrap")("in bubblewrap: a line that o
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
+});
+
+test.skipIf(!(process.getuid?.() === 0 && Bun.which("setpriv") && Bun.which("du")))("a folder a command closed to its owner (chmod 000) is still measured: its bytes are not left out (reviewer's R13-12)", () => {
+  const dir = tempDir("bunker-session-tmp-du-");
+  chmodSync(dir, 0o777);
+  const script = `
+    const { mkdirSync, writeFileSync, chmodSync } = require("node:fs");
+    const { diskUse } = require(${JSON.stringify(`${import.meta.dir}/../../../src/sandbox/session-tmp.ts`)});
+    const d = ${JSON.stringify(dir)} + "/s";
+    mkdirSync(d + "/tmp/x", { recursive: true }); writeFileSync(d + "/tmp/x/big", Buffer.alloc(5 * 1024 * 1024, 1)); chmodSync(d + "/tmp/x", 0);
+    diskUse(Bun.which("du"), d).then((n) => console.log(n));`;
+  const r = Bun.spawnSync(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", process.execPath, "-e", script], { stdout: "pipe", stderr: "pipe", env: { PATH: process.env.PATH ?? "", HOME: dir } });
+  expect(Number(r.stdout.toString().trim())).toBeGreaterThanOrEqual(5 * 1024 * 1024);
 });

@@ -9,7 +9,7 @@ import type { MessageParam } from "@anthropic-ai/sdk/resources/messages";
 import { History } from "../../../src/agent/history.ts";
 import { defaultSessionsPath } from "../../../src/session/paths.ts";
 import { SessionRecorder } from "../../../src/session/recorder.ts";
-import { newSessionId, SessionError, SessionStore } from "../../../src/session/store.ts";
+import { newSessionId, plainMarkdown, SessionError, SessionStore } from "../../../src/session/store.ts";
 import { tempDir } from "../../support/context.ts";
 
 const meta = { root: "/work/project", model: "claude-test" };
@@ -382,4 +382,13 @@ test("promptAfter: the newest message sent after a time, not a command nor exit;
   expect(s.promptAfter("/ws", before)?.text).toBe("/tmp/shot.png what is this?");
   expect(s.promptAfter("/ws", Date.now() + 1000)).toBeNull();
   s.close();
+});
+
+test("plainMarkdown: a reply's line as it reads rendered, for the picker (N12-02); a lone * and snake_case are left", () => {
+  expect(plainMarkdown("The package is **ready** now")).toBe("The package is ready now");
+  expect(plainMarkdown("## Done")).toBe("Done");
+  expect(plainMarkdown("- use `bun test` and _care_")).toBe("use bun test and care");
+  expect(plainMarkdown("see [the docs](https://x.io) *here*")).toBe("see the docs here");
+  expect(plainMarkdown("a * b * c")).toBe("a * b * c");
+  expect(plainMarkdown("snake_case_name stays")).toBe("snake_case_name stays");
 });

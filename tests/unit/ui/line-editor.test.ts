@@ -97,3 +97,15 @@ test("a letter typed inside a placeholder goes after it: the placeholder stays w
   expect(e.text).toBe("[Pasted text #1 +20 lines]X");
   expect(e.take()).toBe(`${twenty}X`);
 });
+
+test("a draft that begins with an empty line: from its very start ↓ reaches line 2 and ↑ the history (reviewer's R13-10)", () => {
+  const e = new LineEditor(["older message"]);
+  type(e, k("text", "\n"), "second line", k("home"), k("left"));
+  expect(e.cursor).toBe(0);
+  type(e, k("down"));
+  expect(e.cursor).toBe(1);
+  type(e, k("up"));
+  expect(e.cursor).toBe(0);
+  type(e, k("up"));
+  expect(e.text).toBe("older message");
+});

@@ -182,3 +182,45 @@ test("a command's help too long for the row ends in '…' where it is cut; Tab's
   await r;
   prompt.close();
 });
+
+test("Ctrl+R searches the history back from the newest: typing narrows, Ctrl+R again finds the one before, Enter keeps it in the line unsent, Escape puts back the line (N12-26)", async () => {
+  let listener: (c: Buffer | string) => void = () => {};
+  const input = { isTTY: true, setRawMode: () => {}, on: (_e: "data", l: typeof listener) => void (listener = l), off: () => {}, resume: () => {}, pause: () => {} };
+  const screen = recordingTerminal(80);
+  const region = new LiveRegion(screen, ["preview", "input", "status"]);
+  const history = ["run the tests", "fix calc.js", "explain the tests", "fix calc.js"];
+  const prompt = new TtyPrompt(new Keyboard(input, { write: () => true }, 5), region, { pasteWindowMs: 20, history });
+  const type = async (s: string) => {
+    listener(Buffer.from(s));
+    await Bun.sleep(15);
+  };
+  let r = prompt.read();
+  await type("draft");
+  await type("\x12");
+  expect(screen.text()).toContain("search history:   (Ctrl+R older · Enter keeps it · Esc cancels)");
+  await type("tests");
+  expect(screen.text()).toContain("› run the tests\n  search history: tests");
+  await type("\x12");
+  expect(screen.text()).toContain("› explain the tests");
+  // No older one: the match stays.
+  await type("\x12");
+  expect(screen.text()).toContain("› explain the tests");
+  await type("zz");
+  expect(screen.text()).toContain("› explain the tests\n  no earlier message has: testszz");
+  // Escape: the line as it was before the search.
+  await type("\x1b");
+  await Bun.sleep(60);
+  expect(screen.text()).toContain("› draft");
+  expect(screen.text()).not.toContain("search history");
+  await type("\x15\x12CALC\r");
+  // Enter keeps the match in the line: nothing is sent yet; a second Enter sends it.
+  await Bun.sleep(40);
+  expect(screen.text()).toContain("› fix calc.js");
+  expect(screen.text()).not.toContain("search history");
+  await type(" now\r");
+  expect(await r).toEqual({ line: "fix calc.js now", interrupted: false });
+  r = prompt.read();
+  await type("\x04");
+  await r;
+  prompt.close();
+});
