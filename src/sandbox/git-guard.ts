@@ -512,6 +512,16 @@ function namedScripts(roots: readonly string[], later: LaterMatch, out: Workspac
       else if (trusted && (code ? depth + 1 < IMPORT_DEPTH : true) && followsImports(real)) codeFiles.push(real);
       else if (trusted && code && followsImports(real)) cut.add(`the imports of hooks' scripts (followed ${IMPORT_DEPTH} deep): what lies deeper`);
     };
+    // The programs it runs by name (red team 13's F09, F05): one in node_modules/.bin is read-only to commands with the
+    // file it leads to and its package; what each loads as code from the folders it runs in runs later too.
+    if (!code) {
+      for (const program of programsNamed(text)) {
+        for (const base of bases) {
+          for (const cfg of programConfigs(program)) name(join(base, cfg), false, undefined, program);
+          hookBin(roots, join(base, "node_modules", ".bin", program), hookBinWhy(program, `${shown}${via}`), out);
+        }
+      }
+    }
     const handed = new Set<string>();
     const first = new Set<string>();
     const folders = new Set<string>();
@@ -535,16 +545,6 @@ function namedScripts(roots: readonly string[], later: LaterMatch, out: Workspac
         for (const [k, alt] of alternatives.entries()) {
           if (there !== -1 && k > there) break;
           name(alt, node && k === 0);
-        }
-      }
-    }
-    // The programs it runs by name (red team 13's F09, F05): one in node_modules/.bin is read-only to commands with the
-    // file it leads to and its package; what each loads as code from the folders it runs in runs later too.
-    if (!code) {
-      for (const program of programsNamed(text)) {
-        for (const base of bases) {
-          for (const cfg of programConfigs(program)) name(join(base, cfg), false, undefined, program);
-          hookBin(roots, join(base, "node_modules", ".bin", program), hookBinWhy(program, `${shown}${via}`), out);
         }
       }
     }
