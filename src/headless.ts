@@ -179,6 +179,8 @@ async function runHeadlessTurn(config: Config, io: HeadlessIO, interrupt: Interr
     const answer = io.stdout.isTTY ? escapeControl(outcome.text, { keepNewlines: true, keepTabs: true }) : outcome.text;
     if (answer) stdout.write(answer + "\n");
   } else {
+    // The reason on stderr too, as in text mode: a script that keeps only .result, or a CI log, still says why (N13-03).
+    if (outcome.error) ui.error(outcome.error);
     const { usage, cost_usd } = usageSummary(app);
     // Only a session that exists: a run that got no answer was not saved, and -r could not find it.
     const savedId = app.recorder.saved ? app.recorder.id : null;

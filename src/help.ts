@@ -45,3 +45,24 @@ Rules files: .bunker/settings.json and $XDG_CONFIG_HOME/bunker/settings.json (wh
 MCP servers: mcpServers in your settings.json, and a project's .mcp.json (asks before starting); /mcp lists them
 Sessions are saved in $XDG_STATE_HOME/bunker/sessions.db (default ~/.local/state/bunker)
 Exit codes: 0 done, 1 runtime or API error, 2 bad usage or missing key, 130 interrupted`;
+
+/**
+ * The help fitted to a terminal `columns` wide: a line that does not fit breaks between words, an option's
+ * description going on under its own column (new user 13's N13-08: 21 of 42 lines were wider than 80).
+ */
+export function fitHelp(text: string, columns: number | undefined): string {
+  if (!columns || columns < 40) return text;
+  return text
+    .split("\n")
+    .map((line) => {
+      if (line.length <= columns) return line;
+      // "  -m, --model NAME                 model (…)": the description starts after the option's column.
+      const m = /^(\s+\S.*?\s{2,})(\S.*)$/.exec(line);
+      const indent = m && m[1]!.length < columns - 20 ? m[1]!.length : /^\s*/.exec(line)![0].length;
+      const body = m && m[1]!.length < columns - 20 ? m[2]! : line.slice(indent);
+      const head = m && m[1]!.length < columns - 20 ? m[1]! : line.slice(0, indent);
+      const rows = Bun.wrapAnsi(body, columns - indent, { hard: false, trim: true }).split("\n");
+      return rows.map((r, i) => (i === 0 ? head : " ".repeat(indent)) + r).join("\n");
+    })
+    .join("\n");
+}

@@ -1,7 +1,7 @@
 // Entry point: argv → Config → REPL or headless run, and the exit code.
 // --version and --help answer before anything heavy (the SDK) is loaded.
 import { commit, version } from "./build-info.ts";
-import { HELP } from "./help.ts";
+import { fitHelp, HELP } from "./help.ts";
 import { escapeControl } from "./ui/escape.ts";
 import { startupBegins } from "./jit.ts";
 
@@ -40,7 +40,8 @@ async function main(): Promise<number> {
     return 0;
   }
   if (argv.includes("--help") || argv.includes("-h")) {
-    console.log(HELP);
+    // Fitted to a terminal's width (a pipe gets it whole); the width is asked of stdout only here, not for --version.
+    console.log(fitHelp(HELP, process.stdout.isTTY ? process.stdout.columns : undefined));
     return 0;
   }
   // Everything from here to the REPL's first prompt (or a headless run's end) runs once: see jit.ts.

@@ -69,6 +69,7 @@ export async function runRepl(config: Config): Promise<number> {
     // The status line is fitted to the width: it is made again for the new one first.
     process.stderr.on("resize", () => {
       ui.drawStatus();
+      prompt.redraw();
       region.draw();
     });
     ui.drawStatus();

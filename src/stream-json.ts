@@ -83,8 +83,9 @@ export function resultEvent(r: ResultInfo): object {
     num_turns: r.turns,
     duration_ms: Math.round(r.durationMs),
     duration_api_ms: Math.round(r.apiMs),
-    // Continue this conversation with: bunker -r SESSION_ID -p "…"
-    ...(r.sessionId ? { session_id: r.sessionId } : {}),
+    // Continue this conversation with: bunker -r SESSION_ID -p "…"; null when the run was not saved (no answer came),
+    // the key always there, as in the init event (new user 13's N13-03).
+    session_id: r.sessionId,
     model: r.model,
     usage: r.usage,
     total_cost_usd: r.costUSD,

@@ -63,7 +63,7 @@ export function turnsOf(messages: MessageParam[]): Item[][] {
         // An /undo or /rewind between two messages: said where it happened, after the turn before it.
         for (const b of m.content) {
           const took = b.type === "text" ? TAKE_BACK.exec(b.text) : null;
-          if (took) turn.push({ kind: "taken back", text: `${took[1]} took back the file changes of turn ${took[2]} ("${took[3]}") on: ${took[4]}.` });
+          if (took) turn.push({ kind: "taken back", text: `${took[1]} took back turn ${took[2]} ("${took[3]}"): ${took[4]}.` });
         }
       }
       if (!holdsPrompt(m)) continue;

@@ -383,11 +383,15 @@ function colourLine(raw: string, c: Colors, max: number, pieces: Piece[] | undef
   for (;;) {
     const continued = rows.length > 0;
     let from = continued ? Math.max(shownTo, focus - third) : focus > width / 2 ? focus - third : 0;
-    // The rest of the line whole when it fits without a note.
-    let to = text.length - from <= width - 1 ? text.length : Math.min(text.length, from + room);
-    // A row that goes on in the next ends after a space rather than mid-word, when that keeps most of the row.
-    const space = to < text.length ? text.lastIndexOf(" ", to - 1) : -1;
-    if (space >= from + (to - from) / 2) to = space + 1;
+    // A row `r` characters of the line long at most, ended after a space rather than mid-word when that keeps most of it.
+    const cutAt = (r: number) => {
+      const t = Math.min(text.length, from + r);
+      const space = t < text.length ? text.lastIndexOf(" ", t - 1) : -1;
+      return space >= from + (t - from) / 2 ? space + 1 : t;
+    };
+    // The rest of the line whole when it fits without a note; else a row as wide as the screen, its "…" at each end:
+    // only the last row keeps room for the note (new user 13's N13-02: every row was a note's width short).
+    let to = text.length - from <= width - 1 ? text.length : cutAt(noteRow ? room : width - 2);
     // At the end of the line: fill the row with what comes before instead.
     if (from > 0 && to === text.length) from = Math.max(shownTo, text.length - (width - 1));
     // The next change that starts beyond this row gets a row of its own; a change the row cuts goes on in the next
@@ -395,6 +399,7 @@ function colourLine(raw: string, c: Colors, max: number, pieces: Piece[] | undef
     const unseen = changes.findIndex(([begin]) => begin >= to);
     const cutsChange = to < text.length && changes.some(([begin, end]) => begin < to && end > to);
     const last = rows.length === MAX_ROWS_PER_LINE - (noteRow ? 2 : 1) || !(unseen >= 0 || (cutsChange && takeRow()));
+    if (last && !noteRow && to < text.length) to = cutAt(room);
     const after = to >= text.length ? "" : last && !noteRow ? note(to) : "…";
     rows.push(colour(`${continued ? mark : sign}${from > 0 ? "…" : ""}${paint(from, to)}${after}`));
     if (from > shownTo || (last && to < text.length)) leftOut = true;

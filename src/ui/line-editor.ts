@@ -170,14 +170,31 @@ export class LineEditor {
   }
 
   /** The lines to draw after `prompt` (continuation lines indented under it), and where the cursor is. */
-  render(prompt: string, promptWidth: number): { lines: string[]; cursor: RegionCursor } {
+  render(prompt: string, promptWidth: number, columns?: number): { lines: string[]; cursor: RegionCursor } {
     const indent = " ".repeat(promptWidth);
     const rows = this.text.split("\n");
     const before = this.text.slice(0, this.cursor).split("\n");
     const line = before.length - 1;
     const col = promptWidth + Bun.stringWidth(escapeControl(before.at(-1)!));
-    const lines = rows.map((r, i) => (i === 0 ? prompt : indent) + escapeControl(r));
-    return { lines, cursor: { line, col } };
+    // Without a width (or one too narrow to wrap in), each line whole: the terminal wraps it.
+    const room = columns === undefined ? 0 : columns - 1 - promptWidth;
+    if (room < 10) return { lines: rows.map((r, i) => (i === 0 ? prompt : indent) + escapeControl(r)), cursor: { line, col } };
+    // Each line broken between words inside the prompt's indent, as everything else bunker writes: the terminal's own
+    // wrap cut words ("f" / "ield") and put the rows after the first at column 0 (new user 12's N12-29).
+    const lines: string[] = [];
+    let cursor: RegionCursor = { line: 0, col: promptWidth };
+    for (let i = 0; i < rows.length; i++) {
+      const shown = escapeControl(rows[i]!);
+      const pieces = wrapRow(shown, room);
+      const at = i === line ? escapeControl(before.at(-1)!).length : -1;
+      for (let p = 0; p < pieces.length; p++) {
+        const { start, text } = pieces[p]!;
+        const end = p + 1 < pieces.length ? pieces[p + 1]!.start : shown.length + 1;
+        if (at >= start && at < end) cursor = { line: lines.length, col: promptWidth + Bun.stringWidth(shown.slice(start, at)) };
+        lines.push((lines.length === 0 ? prompt : indent) + text);
+      }
+    }
+    return { lines, cursor };
   }
 
   private replace(from: number, to: number, s: string): void {
@@ -224,4 +241,47 @@ function wordStart(text: string, cursor: number): number {
 function wordEnd(text: string, cursor: number): number {
   const m = /^\s*\S*/.exec(text.slice(cursor))!;
   return cursor + m[0].length;
+}
+
+/**
+ * `text` (escaped: one column a code unit or wider, no control characters) cut into rows of at most `room` columns
+ * between words: a word with the one space after it stays on its row; a word wider than a row is cut where it fills it.
+ */
+function wrapRow(text: string, room: number): { start: number; text: string }[] {
+  const rows: { start: number; text: string }[] = [];
+  let start = 0;
+  let row = "";
+  let width = 0;
+  const flush = (next: number) => {
+    rows.push({ start, text: row });
+    start = next;
+    row = "";
+    width = 0;
+  };
+  for (const m of text.matchAll(/\S+ ?|\s/gu)) {
+    const token = m[0];
+    const w = Bun.stringWidth(token);
+    if (width + w <= room) {
+      row += token;
+      width += w;
+      continue;
+    }
+    if (row !== "") flush(m.index);
+    if (w <= room) {
+      row = token;
+      width = w;
+      continue;
+    }
+    // Wider than a row: cut where it fills one.
+    let at = m.index;
+    for (const ch of token) {
+      const cw = Bun.stringWidth(ch);
+      if (width + cw > room) flush(at);
+      row += ch;
+      width += cw;
+      at += ch.length;
+    }
+  }
+  if (rows.length === 0 || row !== "") rows.push({ start, text: row });
+  return rows;
 }

@@ -101,6 +101,11 @@ export class TtyPrompt {
     this.draw();
   }
 
+  /** The input line drawn again (for a new width: its rows are broken between words at the width). */
+  redraw(): void {
+    this.draw();
+  }
+
   /** `message` in the empty input line, to edit and send again; false when something is typed there already. */
   putBack(message: string): boolean {
     if (!this.editor.putBack(message)) return false;
@@ -331,7 +336,7 @@ export class TtyPrompt {
 
   private draw(): void {
     if (!this.reading && this.editor.text === "") return this.region.set("input", []);
-    const { lines, cursor } = this.editor.render(PROMPT, PROMPT_WIDTH);
+    const { lines, cursor } = this.editor.render(PROMPT, PROMPT_WIDTH, this.region.columns);
     if (!this.reading && this.queued) lines[lines.length - 1] += pc.dim("  (sent when this turn ends)");
     this.region.set("input", [...lines, ...this.suggestions()], this.reading ? { cursor } : {});
   }

@@ -393,7 +393,9 @@ describe("headless -p", () => {
     const obj = JSON.parse(r.stdout) as Record<string, unknown>;
     expect(obj).toMatchObject({ subtype: "error_during_execution", is_error: true, num_turns: 1 });
     // Nothing was saved, so there is no session to continue.
-    expect(obj.session_id).toBeUndefined();
+    // Not saved (no answer came): null, the key there as in every result; the reason on stderr too (N13-03).
+    expect(obj).toHaveProperty("session_id", null);
+    expect(r.stderr).toContain(String(obj.error).slice(0, 30));
     expect(String(obj.error)).toContain("ANTHROPIC_API_KEY");
   });
 

@@ -10,6 +10,7 @@ import { BUNKER, endToEnd, press, quitWithCtrlD, waitForCount } from "../support
 import { tempDir } from "../support/context.ts";
 import { makePng } from "../support/images.ts";
 import { tmuxAvailable } from "../support/tmux.ts";
+import { until } from "../support/wait.ts";
 
 const e2e = endToEnd("bunker-narrow-");
 const COLS = 50;
@@ -48,6 +49,38 @@ describe.skipIf(!tmuxAvailable)("a 50-column terminal", () => {
     for (const row of [...notAttached, ...hint]) expect(Bun.stringWidth(row)).toBeLessThan(COLS);
     expect(notAttached.join(" ").replace(/\s+/g, " ")).toContain(`To grant it, run bunker with --allow-read=${shot}`);
     expect(hint.join(" ").replace(/\s+/g, " ")).toContain('"force" to take back files changed since (you are shown what that loses and asked).');
+    expect(await quitWithCtrlD(tmux)).not.toBeNull();
+  });
+});
+
+describe.skipIf(!tmuxAvailable)("typing a long message on a narrow terminal", () => {
+  test("the input line breaks between words, its rows under the prompt's indent, while typing and after an insert in the middle (N12-29)", async () => {
+    e2e.serve([reply("Got it.")]);
+    const { root, env } = e2e.workspace();
+    const tmux = await e2e.terminal([...BUNKER], { cwd: root, env, cols: COLS, rows: 30 });
+    await waitForCount(tmux, "Ctrl+D to leave", 1);
+    const message = "the quick brown fox jumps over the lazy dog and then keeps running across the wide open field until the sun sets";
+    tmux.keys([message], true);
+    await waitForCount(tmux, "sun sets", 1);
+    tmux.keys(Array<string>(60).fill("Left"));
+    tmux.keys(["INSERTED "], true);
+    // The frame after the insert, whole (a capture can land between two of a frame's writes).
+    const screen = await until(() => {
+      const shown = tmux.screen();
+      const rows = shown.split("\n");
+      return shown.includes("INSERTED ") && rows.some((r) => r.startsWith("› the quick")) && rows.some((r) => r.trimEnd().endsWith("sun sets")) ? shown : null;
+    }, "the input line after the insert");
+    const rows = rowsOf(screen, "› the quick", "sun sets");
+    expect(rows.length).toBeGreaterThan(2);
+    // Joined (-J): a row the terminal wrapped would read back wider than the screen.
+    for (const row of rows) expect(Bun.stringWidth(row)).toBeLessThan(COLS);
+    for (const row of rows.slice(1)) expect(row).toMatch(/^ {2}\S/);
+    const typed = message.slice(0, message.length - 60) + "INSERTED " + message.slice(message.length - 60);
+    // Read back with the rows joined at their breaks (tmux drops a row's trailing space).
+    expect(rows.map((r) => r.replace(/^(› | {2})/, "")).join(" ").replace(/ +/g, " ")).toBe(typed.replace(/ +/g, " "));
+    await press(tmux, "Enter");
+    await waitForCount(tmux, "Got it.", 1);
+    expect(JSON.stringify(e2e.fake.requests[0]!.body.messages.at(-1))).toContain(typed);
     expect(await quitWithCtrlD(tmux)).not.toBeNull();
   });
 });

@@ -163,7 +163,7 @@ describe("stream-json", () => {
     events = follow(r.stdout).events;
     expect(events.map((e) => e.subtype ?? e.type)).toEqual(["init", "error_during_execution"]);
     expect(events[0]!.session_id).toBeNull();
-    expect("session_id" in events[1]!).toBe(false);
+    expect(events[1]).toHaveProperty("session_id", null);
     r = await runHeadless(other.root, { ...other.env, ANTHROPIC_BASE_URL: refusing.url }, ["-c", "-p", "again"]);
     expect(r.stderr).toContain("No earlier session in this workspace");
   });

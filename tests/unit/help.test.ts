@@ -2,7 +2,7 @@
 // states are the ones a run gets.
 import { expect, test } from "bun:test";
 import { parseConfig } from "../../src/config.ts";
-import { DEFAULT_MAX_TURNS, DEFAULT_MODEL, HELP } from "../../src/help.ts";
+import { DEFAULT_MAX_TURNS, DEFAULT_MODEL, fitHelp, HELP } from "../../src/help.ts";
 import { tempDir } from "../support/context.ts";
 
 const env = { ANTHROPIC_API_KEY: "k" };
@@ -38,4 +38,17 @@ test("every option line lines up: long names in one column, short ones before th
   const optionLines = HELP.split("\n").filter((l) => /^\s+(-\w, )?--[a-z]/.test(l));
   expect(optionLines.length).toBeGreaterThan(15);
   for (const line of optionLines) expect({ line, at: line.indexOf("--") }).toEqual({ line, at: 6 });
+});
+
+test("the help fits the terminal it is shown on, each option's description going on under its own column; a pipe gets it whole (new user 13's N13-08)", () => {
+  for (const columns of [80, 60]) {
+    const rows = fitHelp(HELP, columns).split("\n");
+    expect({ columns, widest: Math.max(...rows.map((r) => r.length)) <= columns }).toEqual({ columns, widest: true });
+    const model = rows.findIndex((r) => r.startsWith("  -m, --model NAME"));
+    const column = rows[model]!.indexOf("model (");
+    // Its description's next row starts under it, and no word is lost.
+    expect(rows[model + 1]!.slice(0, column).trim()).toBe("");
+    expect(rows.join(" ").replace(/\s+/g, " ")).toBe(HELP.replace(/\s+/g, " "));
+  }
+  expect(fitHelp(HELP, undefined)).toBe(HELP);
 });

@@ -19,12 +19,12 @@ describe("stream-json events", () => {
     });
   });
 
-  test("the result's subtype follows how the turn ended; an unsaved session has no session_id", () => {
+  test("the result's subtype follows how the turn ended; an unsaved session's session_id is null, the key always there (N13-03)", () => {
     expect(resultEvent(base)).toMatchObject({ subtype: "success", is_error: false, num_turns: 2, duration_ms: 13, duration_api_ms: 7, session_id: "abc", total_cost_usd: 0.5 });
     expect(resultEvent({ ...base, end: "max_turns", isError: true })).toMatchObject({ subtype: "error_max_turns" });
     const failed = resultEvent({ ...base, end: "error", isError: true, error: "API error 500", sessionId: null }) as Record<string, unknown>;
     expect(failed).toMatchObject({ subtype: "error_during_execution", error: "API error 500" });
-    expect("session_id" in failed).toBe(false);
+    expect(failed).toHaveProperty("session_id", null);
   });
 
   test("init goes out first: with the session's id at the first reply, what came before after it; without a reply, with no id, before the result", () => {

@@ -91,7 +91,7 @@ test("a failed call has the first line of how under it; an /undo between two mes
   const undone: MessageParam = { role: "user", content: [bunkerNote(takeBackNote(turn, ["calc.js"], "/undo")), { type: "text", text: "try again" }] };
   const messages = [user("fix it"), call("t1", "calc.js"), failed, said("It failed."), undone, said("Trying.")];
   expect(strip(replayTranscript(messages, opts))).toBe(
-    ["› fix it", "Reading it.", "  read_file calc.js", "  ✗ exit code 128", "It failed.", '/undo took back the file changes of turn 1 ("fix it") on: calc.js.', "› try again", "Trying.", ""].join("\n"),
+    ["› fix it", "Reading it.", "  read_file calc.js", "  ✗ exit code 128", "It failed.", '/undo took back turn 1 ("fix it"): calc.js.', "› try again", "Trying.", ""].join("\n"),
   );
   expect(countPrompts(messages)).toBe(2);
 });

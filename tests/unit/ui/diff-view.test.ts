@@ -243,6 +243,15 @@ describe("long lines at 50 columns (new user 12's N12-10)", () => {
   });
 });
 
+test("a long changed line wraps at the screen's width: only its last row keeps room for a note (new user 13's N13-02)", () => {
+  const added = "module.exports = { add, subtract: (a, b) => a - b, multiply: (a, b) => a * b, divide: (a, b) => a / b, version: '1.0.0' };";
+  const rows = renderFileChange(makeFilePreview("calc.js", "module.exports = { add };\n", `${added}\n`), { color: true, maxLineLength: 76 }).map((r) => r.replace(/\x1b\[[0-9;]*m/g, ""));
+  const plus = rows.slice(rows.findIndex((r) => r.startsWith("+")));
+  expect(plus).toHaveLength(2);
+  expect(plus[0]!.length).toBeGreaterThan(66);
+  expect(plus.map((r) => r.replace(/^[+ ]…?/, "").replace(/…$/, "")).join("")).toBe(added);
+});
+
 describe("escapeControl", () => {
   test("makes every control visible and leaves ordinary text alone", () => {
     expect(escapeControl("a\tb\nc\rd\x1b[31me\x7f\x9b\u2028\ufeff")).toBe("a\\tb\\nc\\rd\\x1b[31me\\x7f\\x9b\\u2028\\ufeff");

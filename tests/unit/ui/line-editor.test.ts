@@ -109,3 +109,26 @@ test("a draft that begins with an empty line: from its very start ↓ reaches li
   type(e, k("up"));
   expect(e.text).toBe("older message");
 });
+
+test("given the width, a long line is drawn in rows broken between words under the prompt's indent; the cursor is on its row (N12-29)", () => {
+  const e = new LineEditor();
+  type(e, k("paste", "the quick brown fox jumps over the lazy dog and then keeps running"));
+  // 30 columns: rows of at most 27 after the 2-column prompt, the last column left free.
+  let r = e.render("> ", 2, 30);
+  expect(r.lines).toEqual(["> the quick brown fox jumps ", "  over the lazy dog and then ", "  keeps running"]);
+  expect(r.cursor).toEqual({ line: 2, col: 2 + "keeps running".length });
+  for (const line of r.lines) expect(Bun.stringWidth(line)).toBeLessThan(30);
+  // The cursor at the start of a row's first word is on that row; in the middle of one, where it is.
+  e.cursor = e.text.indexOf("over");
+  expect(e.render("> ", 2, 30).cursor).toEqual({ line: 1, col: 2 });
+  e.cursor = e.text.indexOf("lazy") + 2;
+  expect(e.render("> ", 2, 30).cursor).toEqual({ line: 1, col: 2 + "over the la".length });
+  // A word wider than a row is cut where it fills it.
+  const w = new LineEditor();
+  type(w, k("paste", `see ${"x".repeat(40)} ok\nnext`));
+  r = w.render("> ", 2, 30);
+  expect(r.lines).toEqual(["> see ", `  ${"x".repeat(27)}`, `  ${"x".repeat(13)} ok`, "  next"]);
+  expect(r.cursor).toEqual({ line: 3, col: 6 });
+  // Without a width, as before: the terminal wraps.
+  expect(e.render("> ", 2).lines).toEqual(["> the quick brown fox jumps over the lazy dog and then keeps running"]);
+});
