@@ -98,6 +98,9 @@ export const RUNS_LATER: readonly RunsLaterRule[] = [
   { glob: "**/{.mcp.json,.vscode/mcp.json,.cursor/mcp.json,.cursor/hooks.json,.roo/mcp.json,.kiro/settings/mcp.json}", why: "your coding agents and editors start the MCP servers it names" },
   { glob: "**/{.gemini/settings.json,.codex/config.toml,opencode.json,opencode.jsonc}", why: "a coding agent obeys it when it starts here (MCP servers, hooks, commands it runs)" },
   { glob: "**/.continue/**", why: "Continue obeys it when your editor opens the folder (MCP servers and commands it runs)" },
+  // git-lfs reads lfs.url / lfs.pushurl / remote.NAME.lfsurl from the work tree's .lfsconfig: a command's one would send
+  // the repository's LFS files to its host at your next git push, past the sandbox's network rules (red team 13's note).
+  { glob: "**/.lfsconfig", why: "git-lfs obeys it at your git push, pull and checkout (lfs.url can send the repository's LFS files to another host)" },
   { glob: "**/.aider.conf.{yml,yaml}", why: "aider obeys it when it starts here (lint-cmd and test-cmd run after its edits)" },
 ];
 

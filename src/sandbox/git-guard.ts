@@ -20,6 +20,7 @@ import { envrcLoads } from "../perms/envrc-loads.ts";
 import { followsImports, importedFiles } from "../mcp/local-imports.ts";
 import { expandKnown, isShellScript, namedPaths } from "../perms/named-scripts.ts";
 import { scriptsRunBy } from "./package-hooks.ts";
+import { hookBinWhy, packageFolderOf, programConfigs, programsNamed } from "../perms/hook-programs.ts";
 import { BYTECODE_WHY, folderEntries, folderNames, moduleIn, nodeCandidates, pythonModulesIn, pythonSiblings, pythonSourceOf, shadowsStandardModule } from "../perms/run-entry.ts";
 import { envrcPathDirs, isMiseConfig, misePathDirs } from "../perms/path-adds.ts";
 import { isBytecodeCache, VENV_TOOL_WHY, venvNewIsFine, venvRootOf } from "../perms/venv.ts";
@@ -477,7 +478,7 @@ function namedScripts(roots: readonly string[], later: LaterMatch, out: Workspac
     // The package.json scripts it runs (`npm test`): their keys run on the next commit as the hook does (red team 13's F10).
     if (!code) for (const n of scriptsRunBy(text)) out.hookScripts!.add(n);
     // One path named (or, for a folder named, one of the files run from it: run-entry.ts).
-    const name = (path: string, handed: boolean, entryOf?: string) => {
+    const name = (path: string, handed: boolean, entryOf?: string, loadedBy?: string) => {
       // (Each path once a walk: import alternatives and node's candidates repeat one another.)
       if (!handed && entryOf === undefined) {
         if (namedOnce.has(path)) return;
@@ -495,7 +496,7 @@ function namedScripts(roots: readonly string[], later: LaterMatch, out: Workspac
         return;
       }
       if (home === real) return;
-      const named = `is ${verb} ${shown}${entryOf === undefined ? "" : ` (as ${entryOf}'s entry)`}${via}`;
+      const named = loadedBy !== undefined ? `is loaded as code by ${loadedBy}, run by ${shown}${via}` : `is ${verb} ${shown}${entryOf === undefined ? "" : ` (as ${entryOf}'s entry)`}${via}`;
       out.runsBy!.set(real, named);
       if (st && !out.later.has(real)) out.later.set(real, `${st.dev}:${st.ino}:${st.ctimeMs}`);
       // What Python runs in place of a module's source (its cached bytecode, an extension module: R10-06), there now:
@@ -511,6 +512,16 @@ function namedScripts(roots: readonly string[], later: LaterMatch, out: Workspac
       else if (trusted && (code ? depth + 1 < IMPORT_DEPTH : true) && followsImports(real)) codeFiles.push(real);
       else if (trusted && code && followsImports(real)) cut.add(`the imports of hooks' scripts (followed ${IMPORT_DEPTH} deep): what lies deeper`);
     };
+    // The programs it runs by name (red team 13's F09, F05): one in node_modules/.bin is read-only to commands with the
+    // file it leads to and its package; what each loads as code from the folders it runs in runs later too.
+    if (!code) {
+      for (const program of programsNamed(text)) {
+        for (const base of bases) {
+          for (const cfg of programConfigs(program)) name(join(base, cfg), false, undefined, program);
+          hookBin(roots, join(base, "node_modules", ".bin", program), hookBinWhy(program, `${shown}${via}`), out);
+        }
+      }
+    }
     const handed = new Set<string>();
     const first = new Set<string>();
     const folders = new Set<string>();
@@ -601,6 +612,29 @@ function namedScripts(roots: readonly string[], later: LaterMatch, out: Workspac
   // one (red team 12's F06, the folder class). One that held no code before a command is the command's if it does after.
   out.firstPortions = new Map();
   for (const [dir, why] of firsts) portionsOf(dir, why, out.pyCode ?? new Map(), out.firstPortions);
+}
+
+/**
+ * A program in node_modules/.bin a hook runs by name (red team 13's F09), there now: the entry, the file it leads to
+ * and that file's package folder in `later` (read-only to commands, as a venv's bin/ is), each with `why`. One not
+ * there is left: an install in the sandbox makes it as the person's `npm install` would.
+ */
+function hookBin(roots: readonly string[], bin: string, why: string, out: WorkspaceScan): void {
+  const st = lstatOrNull(bin);
+  if (!st || !rootOf(roots, bin) || out.runsBy!.has(bin)) return;
+  const add = (p: string, s: Stats) => {
+    out.runsBy!.set(p, why);
+    if (!out.later.has(p)) out.later.set(p, `${s.dev}:${s.ino}:${s.ctimeMs}`);
+  };
+  add(bin, st);
+  if (!st.isSymbolicLink()) return;
+  const target = realpathLoose(bin).real;
+  const tst = lstatOrNull(target);
+  if (!tst?.isFile() || !rootOf(roots, target) || out.runsBy!.has(target)) return;
+  add(target, tst);
+  const pkg = packageFolderOf(target);
+  const pst = pkg ? lstatOrNull(pkg) : null;
+  if (pkg && pst?.isDirectory() && rootOf(roots, pkg) !== pkg && !out.runsBy!.has(pkg)) add(pkg, pst);
 }
 
 /** The top of the repository holding `dir` (the nearest folder with a .git, up to its root), or that root. */
