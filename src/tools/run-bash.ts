@@ -722,7 +722,13 @@ export function sandboxNote(r: ProcessResult, spec: SandboxSpec, command = ""): 
   const out = r.output;
   // Files the person's tools run later, named with why (a loop whose last step succeeded still failed on them).
   const later = spec.workspaceReadOnly || spec.writesDenied || spec.workspaceLinkedAs ? null : runsLaterNote(out, spec, command);
-  if (r.exitCode === 0 && !r.signal) return later ? `note: ${later}` : null;
+  if (r.exitCode === 0 && !r.signal) {
+    // A pipeline's last command succeeding hides an earlier one's failure on a path the sandbox does not show: the
+    // model read "No such file or directory" as the path's absence (new user's N12-09).
+    const hidden = /No such file or directory|cannot access|Permission denied/.test(out) ? pathNote(out, spec) : null;
+    const said = [later, hidden].filter((n): n is string => n !== null);
+    return said.length > 0 ? `note: ${said.join(" ")}` : null;
+  }
   const notes: string[] = [];
   // A file mounted read-only (a hook, .envrc, a venv's pip) cannot be removed or renamed over either: its mount point is busy.
   const erofs = /Read-only file system|EROFS/.test(out) || busyOnReadOnlyMount(out, spec);

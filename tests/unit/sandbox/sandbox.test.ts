@@ -307,6 +307,9 @@ describe("--sandbox auto|on|off", () => {
     expect(sandboxNote({ ...r, output: "cat: /root/.ssh/id_rsa: Permission denied" }, s)).toContain("/root/.ssh/id_rsa");
     expect(sandboxNote({ ...r, output: "cat: /work/proj/x: Permission denied" }, s)).toBeNull();
     expect(sandboxNote({ ...r, exitCode: 0, output: "Read-only file system" }, s)).toBeNull();
+    // A pipeline that exits 0 (`ls /x | head`): a path the sandbox does not show is still said to be hidden, not missing (N12-09).
+    expect(sandboxNote({ ...r, exitCode: 0, output: "ls: cannot access '/srv/elsewhere/bunker': No such file or directory" }, s)).toContain("/srv/elsewhere/bunker is not among them");
+    expect(sandboxNote({ ...r, exitCode: 0, output: "ls: cannot access '/work/proj/nope': No such file or directory" }, s)).toBeNull();
   });
 });
 
