@@ -725,7 +725,9 @@ export function sandboxNote(r: ProcessResult, spec: SandboxSpec, command = ""): 
   if (r.exitCode === 0 && !r.signal) {
     // A pipeline's last command succeeding hides an earlier one's failure on a path the sandbox does not show: the
     // model read "No such file or directory" as the path's absence (new user's N12-09).
-    const hidden = /No such file or directory|cannot access|Permission denied/.test(out) ? pathNote(out, spec) : null;
+    // Only a path the sandbox does not show at all: one in the private home or /tmp is the command's own business.
+    const path = /No such file or directory|cannot access|Permission denied/.test(out) ? pathNote(out, spec) : null;
+    const hidden = path?.includes(" is not among them") ? path : null;
     const said = [later, hidden].filter((n): n is string => n !== null);
     return said.length > 0 ? `note: ${said.join(" ")}` : null;
   }

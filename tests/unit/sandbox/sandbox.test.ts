@@ -310,6 +310,8 @@ describe("--sandbox auto|on|off", () => {
     // A pipeline that exits 0 (`ls /x | head`): a path the sandbox does not show is still said to be hidden, not missing (N12-09).
     expect(sandboxNote({ ...r, exitCode: 0, output: "ls: cannot access '/srv/elsewhere/bunker': No such file or directory" }, s)).toContain("/srv/elsewhere/bunker is not among them");
     expect(sandboxNote({ ...r, exitCode: 0, output: "ls: cannot access '/work/proj/nope': No such file or directory" }, s)).toBeNull();
+    // The private /tmp and home: the command's own, no note when it succeeded.
+    expect(sandboxNote({ ...r, exitCode: 0, output: "cat: /tmp/x: No such file or directory\ncat: /home/me/.npmrc: No such file or directory" }, spec({ home: "/home/me" }))).toBeNull();
   });
 });
 
