@@ -6,7 +6,7 @@
 import { relative } from "node:path";
 import { grantedReadPaths, hardLinkCheck } from "../sandbox/denied-files.ts";
 import { ToolError } from "../tools/tool.ts";
-import { loadRunJudge, Policy, type Decision } from "./policy.ts";
+import { loadRunJudge, Policy, type Decision, type SandboxNeeds } from "./policy.ts";
 import type { CommandDecision } from "./run/evaluate.ts";
 import type { Approver, PermKind, PermRequest } from "./types.ts";
 import { PathError, resolvePath, type ResolvedPath } from "./workspace.ts";
@@ -150,6 +150,8 @@ export class Permissions {
         const whys = protectedFiles.map((p) => `${p.display}: ${p.why}`).join("; ");
         this.deny(req, `${describe(req)} needs approval (${whys}). Such writes always ask, even under --allow-write or -A, and bunker is not asking (no terminal or --no-prompt). Run bunker in a terminal without --no-prompt to approve it`, first);
       }
+      // A read outside the workspace, refused as it always was: the reason names the flag (new user's N12-11).
+      if (req.kind === "read" && first.outside && first.reason) this.deny(req, first.reason, first);
       // Loaded here: only a refused host is looked at for letters that pass for others.
       const careful = req.kind === "net" ? (await import("../ui/mixed-scripts.ts")).hostWarning(req.target) : "";
       this.deny(req, `${describe(req)} needs approval, and bunker is not asking (no terminal or --no-prompt).${careful} To grant it, run bunker with ${first.hint ?? this.policy.grantHint(req.kind, req.target)}`, first);
@@ -159,12 +161,34 @@ export class Permissions {
       // Offer the prefix of what is not yet covered, and say why the line is asked about.
       req = { ...req, run: { ...req.run, prefixes: first.run.prefixes, saves: first.run.saves, reasons: first.run.reasons } };
     }
+    if (req.kind === "run" && req.run) {
+      // What the sandbox would keep from the line (a path outside, .git read-only): said and offered before the yes (N12-09, N12-15).
+      // Loaded here: only a command that is asked about needs it (a read-only headless turn loads none: jit.ts).
+      const { sandboxNeeds } = await import("./sandbox-needs.ts");
+      const needs = sandboxNeeds(req.target, this.root, this.policy, first.run?.parsed);
+      if (needs.reads.length > 0 || needs.gitWrite) req = { ...req, run: { ...req.run, needs } };
+    }
+    // A read outside: the folder "for this session" grants, as the question names it.
+    if (req.kind === "read" && first.outside) {
+      const { isFolder, readFolder } = await import("./sandbox-needs.ts");
+      req = { ...req, readOutside: { folder: readFolder(req.target, this.root), dir: isFolder(req.target) } };
+    }
     if (protectedFiles.length > 0) req = { ...req, protectedFiles };
     const answer = await this.approver.ask(req);
+    const needs = req.run?.needs;
     switch (answer.answer) {
       case "once":
+        return { ...first, approvedAtQuestion: true, ...(needs ? { sandboxOnce: needs } : {}) };
+      case "needs-session":
+        if (needs) this.grantNeeds(needs);
         return { ...first, approvedAtQuestion: true };
       case "target-session":
+        if (needs) this.grantNeeds(needs);
+        // A read outside for the session: its folder (or the file) joins the read grants, which the sandbox shows commands too.
+        if (req.kind === "read" && req.readOutside) {
+          this.policy.grantSessionRead(req.readOutside.folder ?? req.target);
+          return { ...first, approvedAtQuestion: true };
+        }
         // "Always allow" grants the session the rules it showed (an exact `rm -rf build`), never the wider prefix (`rm`).
         if (req.kind === "run" && answer.runRules) this.policy.grantSessionRules(answer.runRules);
         else if (req.kind === "run") for (const p of req.run?.prefixes ?? []) this.policy.grantSession("run", p);
@@ -190,6 +214,12 @@ export class Permissions {
         throw new PermissionDenied(reason, { shown: `You refused ${refusedWhat(req)}${feedback ? "; Claude was told why" : ""}.` });
       }
     }
+  }
+
+  /** The sandbox grants a command's question offered, for the rest of the session. */
+  private grantNeeds(needs: SandboxNeeds): void {
+    for (const p of needs.reads) this.policy.grantSessionRead(p);
+    if (needs.gitWrite) this.policy.grantSessionGitWrite();
   }
 
   /** The targets a write always asks about, each with what runs it. */

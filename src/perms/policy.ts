@@ -65,6 +65,21 @@ export interface Decision {
   run?: RunEvaluation;
   /** The person said yes at a question, which showed the request whole (run_bash then does not print the command again). */
   approvedAtQuestion?: boolean;
+  /** A read outside the workspace that no grant covers: asked, and without a person to ask refused with `reason`. */
+  outside?: boolean;
+  /**
+   * What the person let this one command see beyond its grants, at the question (run_bash adds it to the sandbox for
+   * this run only): paths outside the workspace shown read-only, and the workspace's .git writable.
+   */
+  sandboxOnce?: SandboxNeeds;
+}
+
+/** What the sandbox would keep from a command line that it needs (sandbox-needs.ts). */
+export interface SandboxNeeds {
+  /** Existing paths outside the workspace the line names that the sandbox does not show. */
+  reads: string[];
+  /** The line writes git history (commit, add, branch…) and the workspace's .git is read-only in the sandbox. */
+  gitWrite: boolean;
 }
 
 export interface PolicyOptions {
@@ -158,6 +173,24 @@ export class Policy {
       return;
     }
     this.sessionTargets.add(`${kind}\0${target}`);
+  }
+
+  /**
+   * The person let bunker read `path` (a file or a folder outside the workspace) for the rest of the session: added
+   * to the grants themselves, as --allow-read=PATH would be, so that commands see it too (run_bash's sandbox builds its
+   * read view from the same grants, and hides what a deny-read rule covers inside it). Deny rules still win.
+   */
+  grantSessionRead(path: string): void {
+    if (!this.grants.allow.read.paths.includes(path)) this.grants.allow.read.paths.push(path);
+  }
+
+  /**
+   * The person let commands write the workspace's .git for the rest of the session: the grant --allow-write=.git
+   * gives (history writable; config, hooks and info still read-only: run-bash.ts, git-grant.ts).
+   */
+  grantSessionGitWrite(): void {
+    const git = `${this.root}/.git`;
+    if (!this.grants.allow.write.paths.includes(git)) this.grants.allow.write.paths.push(git);
   }
 
   /** The targets of `kind` the person allowed for the session, in the order given. */
@@ -296,7 +329,12 @@ export class Policy {
     }
     if (by) return { verdict: "allow", grantedBy: by };
     if (!inside) {
-      return { verdict: "deny", reason: `${shown} is outside the workspace (${this.root}). To grant it, run bunker with --allow-${kind}=${shellQuote(shown)}` };
+      const reason = `${shown} is outside the workspace (${this.root}). To grant it, run bunker with --allow-${kind}=${shellQuote(shown)}`;
+      // A read outside is asked about (new user's N12-11/N12-20), as a host is: the question shows the exact path, and a
+      // yes for the session is a grant the sandbox's read view gets too (grantSessionRead). A credential store is
+      // never asked about: only a flag or rule that names it grants it.
+      if (kind === "read" && !this.credentialStore(real)) return { verdict: "ask", reason, hint: hint(), outside: true };
+      return { verdict: "deny", reason };
     }
     if (allow.workspace) return { verdict: "allow", grantedBy: "flag" };
     return kind === "read" ? { verdict: "allow", grantedBy: "default" } : { verdict: "ask", reason: `writing ${shown} needs approval`, hint: hint() };

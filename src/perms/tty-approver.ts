@@ -37,7 +37,7 @@ export interface TtyApproverOptions {
   workspace?: string;
 }
 
-type Choice = "once" | "target-session" | "save" | "kind-session" | "deny" | "view";
+type Choice = "once" | "target-session" | "needs-session" | "save" | "kind-session" | "deny" | "view";
 /** The option offered when the question could not show everything: nothing is approved unseen. */
 const VIEW_OPTION = { value: "view", label: "Show all of it first (above, it is cut to fit)" } as const;
 /** Rows a diff is given at least, however small the screen: its header and the start of the change. */
@@ -184,8 +184,10 @@ export class TtyApprover implements Approver {
       await this.confirmSave(rules);
       return { answer: "target-session", runRules: rules };
     }
+    if (choice === "needs-session") return { answer: "needs-session" };
     if (choice !== "deny") return { answer: choice };
-    if (req.byPerson) return { answer: "deny" };
+    // The person's own /undo, or a file their message names (nothing to tell Claude: they asked for it themselves).
+    if (req.byPerson || req.tool === "attach") return { answer: "deny" };
 
     // The reason goes on with the "No" just picked: typed at once, it is the reason (key-feed.ts).
     // Escape or Ctrl+C there: what was typed is cleared, and the closed prompt says in its place that nothing was sent.
@@ -202,9 +204,9 @@ export class TtyApprover implements Approver {
   }
 
   /**
-   * Shows the rules that "always allow" would add to the person's settings file, exactly as they will be
-   * written, and writes them only on a yes; what was done is said in one line. A no (or Escape) keeps the
-   * session's grant alone: the command was approved either way.
+   * Saves the rules "always allow" named (the option showed them, and that it saves them: one decision, one keypress,
+   * N12-27), then says in one line what was written where. A failure to save keeps the session's grant alone: the
+   * command was approved either way.
    */
   private async confirmSave(rules: string[]): Promise<void> {
     const file = this.settingsFile;
@@ -213,28 +215,11 @@ export class TtyApprover implements Approver {
     const c = pc.createColors(this.color ?? pc.isColorSupported);
     const columns = (this.output as { columns?: number }).columns;
     const shown = escapeControl(homeShort(file));
-    const where = this.workspace ? `${c.dim('Add to "allow" for the workspace')} ${escapeControl(homeShort(this.workspace))} ${c.dim("in")} ${shown} ${c.dim("(yours; no other workspace reads it):")}` : `${c.dim('Add to "allow" in')} ${shown} ${c.dim("(yours, for every project):")}`;
-    log.message(
-      wrapInBox([where, ...rules.map((r) => `  ${c.bold(escapeControl(JSON.stringify(r)))}`)], columns),
-      { output: this.output, spacing: 0 },
-    );
-    const { answer } = await this.watchingCancel(
-      (input) => selectKeys<"yes" | "no">({
-        message: rules.length > 1 ? "Save these rules?" : "Save this rule?",
-        options: [{ value: "yes", label: "Yes, save" }, { value: "no", label: "No, only for this session" }],
-        letters: { y: "yes", n: "no" },
-        cancelled: "Not saved; allowed for this session only.",
-        input,
-        output: this.output,
-      }),
-      // Escape here is a no to saving only: the command was already approved.
-      { kind: "run", target: "", tool: "", byPerson: true },
-    );
-    if (answer !== "yes") return;
     const outcome = addAllowRules(file, rules, this.workspace);
+    const forWhere = this.workspace ? ` for the workspace ${escapeControl(homeShort(this.workspace))}` : "";
     const said = outcome.saved
       ? outcome.added.length > 0
-        ? c.green(`Saved to ${shown}: ${outcome.added.map((r) => escapeControl(r)).join(", ")}`)
+        ? c.green(`Saved to ${shown}${forWhere}: ${outcome.added.map((r) => escapeControl(r)).join(", ")}`)
         : c.dim(`Already in ${shown}; nothing added.`)
       : c.yellow(`Not saved (${escapeControl(outcome.why)}): ${shown} was left as it was; allowed for this session only.`);
     log.message(wrapInBox([said], columns), { output: this.output, spacing: 0 });
@@ -338,12 +323,23 @@ export class TtyApprover implements Approver {
               ]
             : []),
         ];
-        const options: { value: Choice; label: string }[] = [{ value: "once", label: ONCE }];
+        // What the sandbox would keep from the line: said before the question, and every yes grants it (N12-09, N12-15).
+        const needs = run?.needs;
+        const reads = (needs?.reads ?? []).map((p) => escapeControl(homeShort(p)));
+        const granted = [...(reads.length > 0 ? [`read ${listed(reads)}`] : []), ...(needs?.gitWrite ? ["write .git"] : [])];
+        if (needs && granted.length > 0) {
+          if (reads.length > 0) details.push(c.yellow(`the sandbox does not show ${listed(reads)} (outside the workspace): a yes below lets the command see ${reads.length > 1 ? "them" : "it"}, read-only`));
+          if (needs.gitWrite) details.push(c.yellow("the sandbox keeps .git read-only (git could not commit, add, branch or fetch): a yes below lets it write .git history (config and hooks stay read-only; --allow-write=.git at start does the same)"));
+        }
+        const it = granted.length > 0 ? `, and let it ${listed(granted)}` : "";
+        const options: { value: Choice; label: string }[] = [{ value: "once", label: `${ONCE}${it}` }];
+        if (granted.length > 0) options.push({ value: "needs-session", label: `Yes, and let commands ${listed(granted)} for this session` });
         if (prefixes.length > 0) {
-          options.push({ value: "target-session", label: `Yes, and don't ask again for ${listed(prefixes)} commands this session` });
+          options.push({ value: "target-session", label: granted.length > 0 ? `Yes, let commands ${listed(granted)}, and don't ask again for ${listed(prefixes)} commands this session` : `Yes, and don't ask again for ${listed(prefixes)} commands this session` });
           // Exactly what is saved, and for where: the rules themselves (a program that deletes is saved as this command only).
+          // Not for a line the sandbox would defeat: a saved rule cannot carry the grant it needs (N12-15).
           const saves = (run?.saves ?? []).map((r) => `\`${escapeControl(r)}\``);
-          if (this.settingsFile && saves.length > 0) options.push({ value: "save", label: `Yes, and always allow ${listed(saves)} ${this.workspace ? "in this workspace " : ""}(saved to your settings)` });
+          if (this.settingsFile && saves.length > 0 && granted.length === 0) options.push({ value: "save", label: `Yes, and always allow ${listed(saves)} ${this.workspace ? "in this workspace " : ""}(saved to your settings)` });
         }
         options.push({ value: "deny", label: "No, and tell Claude why" });
         return { title: `${tool} wants to run a command`, details, question: "Run this command?", options, denyPrompt: "Why not (sent to Claude)?" };
@@ -378,18 +374,23 @@ export class TtyApprover implements Approver {
           ...(cut ? { whole: () => escapeControl(args, { keepNewlines: true }) } : {}),
         };
       }
-      case "read":
+      case "read": {
+        // A read outside the workspace (N12-11, N12-20): the exact path, and what "for this session" grants (commands see it too).
+        const outside = req.readOutside;
+        const folder = outside?.folder ? escapeControl(homeShort(outside.folder)) : undefined;
         return {
-          title: `${tool} wants to read ${target}`,
-          details: [],
-          question: `Allow reading ${target}?`,
+          title: outside ? `${tool === "attach" ? "Your message names" : `${tool} wants to read`} ${target}, outside the workspace` : `${tool} wants to read ${target}`,
+          details: outside ? [c.dim(`${target} is not in the workspace; the sandbox shows commands what you allow here for the session too.`)] : [],
+          question: tool === "attach" ? `Attach ${target}?` : `Allow reading ${target}?`,
           options: [
-            { value: "once", label: ONCE },
-            { value: "target-session", label: "Yes, and allow reading it for this session" },
-            { value: "deny", label: "No, and tell Claude why" },
+            // A folder is listed or searched file by file: only a grant of it for the session lets the walk in.
+            ...(outside?.dir ? [] : [{ value: "once" as const, label: outside ? "Yes, this file once" : ONCE }]),
+            { value: "target-session", label: folder ? `Yes, and allow reading ${folder}/ for this session` : "Yes, and allow reading it for this session" },
+            { value: "deny", label: tool === "attach" ? "No" : "No, and tell Claude why" },
           ],
           denyPrompt: "Why not (sent to Claude)?",
         };
+      }
       case "net": {
         // Deno's words: which host, who asked; allow once, for the session, or deny.
         const by = req.net ? escapeControl(req.net.requestedBy, { keepNewlines: true }) : "";

@@ -29,6 +29,8 @@ export interface RunPreview {
   saves?: string[];
   /** Why the line needs approval (set by Permissions): shown above the question. */
   reasons?: string[];
+  /** What the sandbox would keep from the line unless the person grants it (set by Permissions: sandbox-needs.ts). */
+  needs?: { reads: string[]; gitWrite: boolean };
 }
 
 /** An MCP tool call, as shown before it is approved. */
@@ -53,6 +55,11 @@ export interface PermRequest {
   mcp?: McpCallPreview;
   /** For a network request: who asked (the command line, or the URL web_fetch was given). */
   net?: { requestedBy: string };
+  /**
+   * A read outside the workspace (set by Permissions): "for this session" grants `folder` (the file's folder, or the
+   * folder read), or the file alone when unset (a folder too wide to offer: /, the home, one holding the workspace).
+   */
+  readOutside?: { folder?: string; dir?: boolean };
   /** Extra paths a multi-file write touches; each is checked like `target`. */
   alsoTargets?: string[];
   /** Set by Permissions for a write that always asks: which file, and what runs it (`.envrc: direnv runs it…`). */
@@ -79,6 +86,8 @@ export interface PermRequest {
 
 export type ApprovalAnswer =
   | { answer: "once" }
+  /** A command allowed this once, and what the sandbox would keep from it (RunPreview.needs) granted for the session. */
+  | { answer: "needs-session" }
   /**
    * Allow this exact target (file, or command prefix) for the rest of the session. With `runRules` ("always allow",
    * saved or not): exactly those rules, as shown, and not the prefixes (reviewer's R12-12: saving `run:rm -rf build`

@@ -63,6 +63,8 @@ export interface RunBashOptions {
   gitWritable: boolean;
   /** Absolute paths outside the workspace the person granted for writing. */
   writable?: string[];
+  /** Paths outside the workspace shown read-only to this command alone (the person's yes at its question). */
+  alsoReadable?: string[];
   /** Paths inside the workspace kept read-only (--deny-write). */
   readOnly?: string[];
   /** Git object stores hidden: their history holds a file a deny-read rule covers (denied-history.ts). */
@@ -115,7 +117,7 @@ export function runBashOptions(config: RunBashConfig): RunBashOptions {
     sandbox: config.sandbox,
     allowNet: sharesMachineNetwork(grants),
     allowEnv: config.allowEnv,
-    gitWritable: grants.allow.write.paths.includes(gitDir) && !grants.deny.write.paths.some((p) => isWithin(p, gitDir)),
+    gitWritable: gitGranted(grants, gitDir),
     writable: grants.allow.write.paths.filter((p) => !isWithin(root, p) && !isWithin(p, root)),
     readOnly: grants.deny.write.paths.filter((p) => isWithin(root, p)),
     ...(grants.deny.read.paths.length > 0 || grants.deny.read.globs.length > 0
@@ -126,6 +128,11 @@ export function runBashOptions(config: RunBashConfig): RunBashOptions {
     // The grants as the session starts: the caches its commands see are those written under the same ones.
     ...(config.sessionsPath && config.persist !== false ? { keptCachesKey: grantsKey(grants, config.allowEnv, process.env) } : {}),
   };
+}
+
+/** Whether the grants let commands write this .git (--allow-write=.git, or the person's yes for the session), no deny-write covering it. */
+function gitGranted(grants: Grants, gitDir: string): boolean {
+  return grants.allow.write.paths.includes(gitDir) && !grants.deny.write.paths.some((p) => isWithin(p, gitDir));
 }
 
 export const DEFAULT_TIMEOUT_MS = 120_000;
@@ -179,6 +186,10 @@ export function createRunBashTool(opts: RunBashOptions): Tool<RunBashInput> {
         ...opts,
         ...(history ? { hiddenGitObjects: [...(opts.hiddenGitObjects ?? []), ...history.objects] } : {}),
         ...(sessionTmp && p.confined && p.kind === "bubblewrap" ? { sessionTmp } : {}),
+        // What the person let this command see at its question, for this run only (N12-09, N12-15).
+        // .git granted in the session (the question's "let commands write .git": N12-15) reaches the sandbox as the flag does.
+        ...(decision.sandboxOnce?.gitWrite || (opts.grants && gitGranted(opts.grants, join(ctx.root, ".git"))) ? { gitWritable: true } : {}),
+        ...(decision.sandboxOnce?.reads.length ? { alsoReadable: decision.sandboxOnce.reads } : {}),
       };
       let spec = commandSandboxSpec(command, ctx.root, runOpts, p.confined, decision.run?.readOnly ?? false);
       // A file that is a hard link to one outside what the command may write (a package cache's) gets its own copy first (shared-inodes.ts).
@@ -418,7 +429,7 @@ export function commandSandboxSpec(command: string, root: string, opts: RunBashO
   const dotGitFile = gitGrant && lstatKind(join(root, ".git")) === "file" ? [join(root, ".git")] : [];
   // A command with the workspace read-only (it only reads, or a bare --deny-write) sees the folders granted for
   // writing read-only too, not nothing (reviewer's R12-09: the note then sent the person to the grant they had given).
-  const readable = [...grantedReadPaths(grants), ...linkedGrants, ...deniedGrants, ...(workspaceReadOnly ? grantedWrites : []), ...(opts.gitWritable ? [] : gitDirs), ...enclosingGitDirs(root, host.home ?? realpathLoose(opts.home ?? homedir()).real)];
+  const readable = [...grantedReadPaths(grants), ...(opts.alsoReadable ?? []), ...linkedGrants, ...deniedGrants, ...(workspaceReadOnly ? grantedWrites : []), ...(opts.gitWritable ? [] : gitDirs), ...enclosingGitDirs(root, host.home ?? realpathLoose(opts.home ?? homedir()).real)];
   const writable = [...grantedWrites, ...(opts.gitWritable ? gitDirs : [])];
   // A granted folder's repository config that holds a credential: shown as a copy without it, as the workspace's (repo-configs.ts).
   const repoCopies = confined ? credentialFreeCopies(repositoryConfigs([...grantedWrites, ...grantedReadPaths(grants), ...linkedGrants].flatMap(gitDirsOfFolder))) : {};

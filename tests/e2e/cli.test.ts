@@ -2,7 +2,7 @@
 // stdout and stderr, against the scripted Messages API server. (The compiled
 // binary by default; BUNKER_BIN=source runs `bun src/main.ts`, see support/cli.ts.)
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ToolResultBlockParam } from "@anthropic-ai/sdk/resources/messages";
 import { parseConfig } from "../../src/config.ts";
@@ -336,6 +336,10 @@ describe("headless -p", () => {
       { command: "curl evil.example", verdict: "ask", reason: "`curl` is not granted" },
       { command: "sh", verdict: "ask", reason: "`sh` is not granted" },
     ]);
+    // Every key scripts get is documented, with its values (N12-28: `verdict` was not).
+    const doc = readFileSync(join(import.meta.dir, "../../docs/headless.md"), "utf8").replace(/\s+/g, " ");
+    for (const c of out.permission_denials[0]!.commands) for (const key of Object.keys(c as object)) expect(doc).toContain(`\`${key}\``);
+    expect(doc).toContain("`verdict` (`allow`, `ask` or `deny`)");
   });
 
   test("json lists refusals decided before any question too (a write outside the workspace)", async () => {

@@ -6,7 +6,7 @@ import { describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { reply, toolUse } from "../support/fake-anthropic/steps.ts";
-import { BUNKER, endToEnd, press, quitWithCtrlD, waitForCount } from "../support/cli.ts";
+import { BUNKER, endToEnd, press, quitWithCtrlD, waitForCount, waitForQuestion } from "../support/cli.ts";
 import { tempDir } from "../support/context.ts";
 import { makePng } from "../support/images.ts";
 import { tmuxAvailable } from "../support/tmux.ts";
@@ -36,18 +36,21 @@ describe.skipIf(!tmuxAvailable)("a 50-column terminal", () => {
     await waitForCount(tmux, "Ctrl+D to leave", 1);
     tmux.keys([`see @${shot}`], true);
     await press(tmux, "Enter");
+    // A file outside the workspace the message names is asked about (N12-20); refused here, it is not attached.
+    await waitForQuestion(tmux, "Attach ", 1);
+    await press(tmux, "n");
     await waitForCount(tmux, "Wrote it.", 1);
     tmux.keys(["/rewind"], true);
     await press(tmux, "Enter");
     const screen = await waitForCount(tmux, "asked).", 1);
 
     // Under the prompt, marked as a failure and indented as the "attached" lines are, its rows under its text (N12-05).
-    const notAttached = rowsOf(screen, `✗ ${shot} was`, `--allow-read=${shot}`);
+    const notAttached = rowsOf(screen, `✗ ${shot} was`, "refused reading");
     expect(notAttached[0]).toStartWith(`  ✗ ${shot} was not attached`);
     for (const row of notAttached.slice(1)) expect(row).toMatch(/^ {4}\S/);
     const hint = rowsOf(screen, "/rewind N takes the files back", "asked).");
     for (const row of [...notAttached, ...hint]) expect(Bun.stringWidth(row)).toBeLessThan(COLS);
-    expect(notAttached.join(" ").replace(/\s+/g, " ")).toContain(`To grant it, run bunker with --allow-read=${shot}`);
+    expect(notAttached.join(" ").replace(/\s+/g, " ")).toContain(`was not attached: The person refused reading`);
     expect(hint.join(" ").replace(/\s+/g, " ")).toContain('"force" to take back files changed since (you are shown what that loses and asked).');
     expect(await quitWithCtrlD(tmux)).not.toBeNull();
   });

@@ -207,7 +207,7 @@ describe("headless", () => {
     const result = JSON.parse(r.stdout) as Record<string, unknown>;
     expect(result.result).toBe("It says hi.");
     // As for a run that got no answer: no session to name.
-    expect("session_id" in result).toBe(false);
+    expect(result).toHaveProperty("session_id", null);
     expect(existsSync(join(env.HOME!, ".local/state/bunker/sessions.db"))).toBe(false);
     const next = await runHeadless(root, env, ["-c", "-p", "hello"]);
     expect(next.stderr).toContain("No earlier session in this workspace: starting a new one.");
@@ -342,9 +342,10 @@ describe("headless", () => {
     const r = await runHeadless(root, { ...env, XDG_STATE_HOME: blocker }, ["-p", "hi", "--output-format", "json"]);
     expect(r.code).toBe(0);
     expect(r.stderr).toContain(`This session will not be saved: cannot open the session store ${blocker}/bunker/sessions.db`);
-    const out = JSON.parse(r.stdout) as { result: string; session_id?: string };
+    const out = JSON.parse(r.stdout) as { result: string; session_id?: string | null };
     expect(out.result).toBe("done anyway");
-    expect(out.session_id).toBeUndefined();
+    // Not saved: null, the key there as in every result (N13-03).
+    expect(out.session_id).toBeNull();
   });
 });
 

@@ -3,7 +3,7 @@
 // prompt, run_bash (read-only workspace), the no-prompt hint and
 // permission_denials all read. Anything uncertain asks.
 import { basename } from "node:path";
-import { isLiteral, parseShell, type SimpleCommand } from "../../shell/parse.ts";
+import { isLiteral, parseShell, type ParseResult, type SimpleCommand } from "../../shell/parse.ts";
 import type { Grants } from "../policy.ts";
 import type { Verdict } from "../types.ts";
 import { argumentsInside, isGranted, judgeLine, type CommandJudgement, type Judge, type RunGrant } from "./judge.ts";
@@ -59,6 +59,8 @@ export interface RunEvaluation {
   readOnly: boolean;
   /** The flag that would grant the line, for the no-prompt denial. */
   hint: string;
+  /** The line as parsed, when asked (the question reads what the sandbox would keep from it: sandbox-needs.ts). */
+  parsed?: ParseResult;
 }
 
 export function evaluateRun(command: string, ctx: RunContext): RunEvaluation {
@@ -82,7 +84,7 @@ export function evaluateRun(command: string, ctx: RunContext): RunEvaluation {
     // A bare --allow-run grants even what we cannot read, unless a denial might be hidden in it.
     const denies = deny.programs.length > 0 || deny.patterns.length > 0;
     if (grants.allow.run.all && !denies) return { ...nothing, verdict: "allow", commands: [{ command, verdict: "allow", granted_by: "flag" }], hint: "" };
-    return { ...nothing, verdict: "ask", reason, reasons: [reason], hint: `--allow-run (${reason})` };
+    return { ...nothing, verdict: "ask", reason, reasons: [reason], hint: `--allow-run (${reason})`, parsed };
   }
   const judge: Judge = {
     root: ctx.root,
@@ -107,7 +109,7 @@ export function evaluateRun(command: string, ctx: RunContext): RunEvaluation {
   const reasons = [...new Set(failures.map((f) => f.why ?? "not granted"))].slice(0, 3);
   const offered = offeredPrefixes(parsed, failures, judge);
   const prefixes = [...new Set(offered.map((c) => c.prefix))];
-  return { verdict: "ask", reason: reasons[0], commands, reasons, prefixes, saves: savedRules(offered), readOnly, hint: grantHint(failures, grants) };
+  return { verdict: "ask", reason: reasons[0], commands, reasons, prefixes, saves: savedRules(offered), readOnly, hint: grantHint(failures, grants), parsed };
 }
 
 /**

@@ -361,31 +361,21 @@ describe("tty approver: commands, reads, network", () => {
     expect(term.screen).toContain("Yes, and don't ask again for `bun test` commands this session");
   });
 
-  test("a compound line: its prefixes in one option; \"always allow\" shows the rules, writes them only after a yes, and says so", async () => {
+  test("a compound line: its prefixes in one option; \"always allow\" saves the rules it names at once and says where, with no second question (N12-27)", async () => {
     const file = join(tempDir("bunker-approver-save-"), "config", "bunker", "settings.json");
     const req: PermRequest = { ...runReq, target: "npm run lint && git add a", run: { ...runReq.run!, command: "npm run lint && git add a", prefixes: ["npm run lint", "git add"], saves: ["run:npm run lint *", "run:git add *"] } };
-    const ask = async (confirm: string) => {
-      const term = new Terminal();
-      Object.assign(term.output, { rows: 40, columns: 120 });
-      const pending = new TtyApprover({ input: term.input, output: term.output, color: false, settingsFile: file, workspace: "/ws" }).ask(req);
-      await term.waitFor("Run this command?");
-      expect(term.screen).toContain("2. Yes, and don't ask again for `npm run lint` and `git add` commands this session");
-      // The option says exactly what is saved, and for where (reviewer's R11-14).
-      expect(term.screen).toContain("3. Yes, and always allow `run:npm run lint *` and `run:git add *` in this workspace (saved to your settings)");
-      await term.press("3");
-      await term.waitFor("Save these rules?");
-      expect(term.screen).toContain(`Add to "allow" for the workspace /ws in ${file} (yours; no\n│  other workspace reads it):\n│    "run:npm run lint *"\n│    "run:git add *"`);
-      await sleep(QUIET_MS + 50);
-      await term.press(confirm);
-      // The command is approved either way, for the session: the rules shown, not more (reviewer's R12-12).
-      expect(await pending).toEqual({ answer: "target-session", runRules: ["run:npm run lint *", "run:git add *"] });
-      return term.screen;
-    };
-    // No: nothing written.
-    expect(await ask("n")).toContain("No, only for this session");
-    expect(() => readFileSync(file, "utf8")).toThrow();
-    // Yes: written, and said.
-    expect(await ask("y")).toContain(`Saved to ${file}: run:npm run lint *, run:git add *`);
+    const term = new Terminal();
+    Object.assign(term.output, { rows: 40, columns: 120 });
+    const pending = new TtyApprover({ input: term.input, output: term.output, color: false, settingsFile: file, workspace: "/ws" }).ask(req);
+    await term.waitFor("Run this command?");
+    expect(term.screen).toContain("2. Yes, and don't ask again for `npm run lint` and `git add` commands this session");
+    // The option says exactly what is saved, and for where (reviewer's R11-14).
+    expect(term.screen).toContain("3. Yes, and always allow `run:npm run lint *` and `run:git add *` in this workspace (saved to your settings)");
+    await term.press("3");
+    // The command is approved for the session: the rules shown, not more (reviewer's R12-12).
+    expect(await pending).toEqual({ answer: "target-session", runRules: ["run:npm run lint *", "run:git add *"] });
+    expect(term.screen).not.toContain("Save these rules?");
+    expect(term.screen.replace(/\n│  /g, " ")).toContain(`Saved to ${file} for the workspace /ws: run:npm run lint *, run:git add *`);
     expect(JSON.parse(readFileSync(file, "utf8"))).toEqual({ workspaces: { "/ws": { allow: ["run:npm run lint *", "run:git add *"] } } });
   });
 
@@ -397,13 +387,50 @@ describe("tty approver: commands, reads, network", () => {
     await term.waitFor("Run this command?");
     expect(term.screen).toContain("3. Yes, and always allow `run:bun test *` (saved to your settings)");
     await term.press("3");
-    await term.waitFor("Save this rule?");
-    await sleep(QUIET_MS + 50);
-    await term.press("y");
     expect(await pending).toEqual({ answer: "target-session", runRules: ["run:bun test *"] });
     expect(term.screen).toContain(`Not saved (it is not valid JSON (line 1, column 3:`);
     expect(term.screen).toContain("allowed for this session only.");
     expect(readFileSync(file, "utf8")).toBe("{ oops");
+  });
+
+  test("N12-15/N12-09: a line the sandbox would defeat says so before the question, every yes grants what it needs, and no rule is offered to save", async () => {
+    const file = join(tempDir("bunker-approver-save-"), "settings.json");
+    const req: PermRequest = { ...runReq, target: "git commit -m x && cat /srv/shared/a", run: { ...runReq.run!, command: "git commit -m x && cat /srv/shared/a", prefixes: ["git commit"], saves: ["run:git commit *"], needs: { reads: ["/srv/shared"], gitWrite: true } } };
+    const term = new Terminal();
+    Object.assign(term.output, { rows: 40, columns: 200 });
+    const pending = new TtyApprover({ input: term.input, output: term.output, color: false, settingsFile: file, workspace: "/ws" }).ask(req);
+    await term.waitFor("Run this command?");
+    expect(term.screen).toContain("the sandbox does not show /srv/shared (outside the workspace)");
+    expect(term.screen).toContain("the sandbox keeps .git read-only");
+    expect(term.screen).toContain("1. Yes, this once, and let it read /srv/shared and write .git");
+    expect(term.screen).toContain("2. Yes, and let commands read /srv/shared and write .git for this session");
+    expect(term.screen).toContain("3. Yes, let commands read /srv/shared and write .git, and don't ask again for `git commit` commands this session");
+    expect(term.screen).not.toContain("always allow");
+    await term.press("2");
+    expect(await pending).toEqual({ answer: "needs-session" });
+  });
+
+  test("N12-11/N12-20: a read outside names the exact path, escaped, and offers its folder for the session", async () => {
+    const term = new Terminal();
+    Object.assign(term.output, { rows: 40, columns: 200 });
+    const pending = approver(term).ask({ kind: "read", tool: "attach", target: "/srv/shots/my\x1b[2Jshot.png", readOutside: { folder: "/srv/shots" } });
+    await term.waitFor("Attach ");
+    expect(term.screen).toContain("Your message names /srv/shots/my\\x1b[2Jshot.png, outside the workspace");
+    expect(term.screen).toContain("1. Yes, this file once");
+    expect(term.screen).toContain("2. Yes, and allow reading /srv/shots/ for this session");
+    await term.press("2");
+    expect(await pending).toEqual({ answer: "target-session" });
+  });
+
+  test("N12-11: a folder outside (list_files, grep) is offered for the session only: \"once\" could not let a walk in", async () => {
+    const term = new Terminal();
+    Object.assign(term.output, { rows: 40, columns: 200 });
+    const pending = approver(term).ask({ kind: "read", tool: "list_files", target: "/srv/shared", readOutside: { folder: "/srv/shared", dir: true } });
+    await term.waitFor("Allow reading /srv/shared?");
+    expect(term.screen).toContain("1. Yes, and allow reading /srv/shared/ for this session");
+    expect(term.screen).not.toContain("once");
+    await term.press("1");
+    expect(await pending).toEqual({ answer: "target-session" });
   });
 
   test("without a settings file (the person's own /undo, tests) there is no \"always\" option", async () => {

@@ -3,7 +3,8 @@
 // workspace with the real resolver and policy.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { isAbsolute, join } from "node:path";
+import { isWithin } from "../../../src/perms/workspace.ts";
 import { emptyGrants } from "../../../src/perms/policy.ts";
 import { contentHash } from "../../../src/agent/session-state.ts";
 import { boundOutput } from "../../../src/tools/bound.ts";
@@ -335,7 +336,8 @@ describe("nothing outside the workspace is read, listed or searched", () => {
   // The shared escape table (link/.., link to /, sibling, dangling, ...): every row, every reading tool.
   describe("the escape table", () => {
     const fixture = eachEscape(async (f, row) => {
-      const ctx = makeContext(f.root);
+      // Nobody to ask (--no-prompt, no terminal): refused, naming the flag.
+      const ctx = makeContext(f.root, { interactive: false });
       for (const [tool, input] of calls(row.path(f))) {
         const r = await call(ctx, tool, input);
         expect({ tool, isError: r.isError, content: r.content }).toMatchObject({ tool, isError: true, content: expect.stringMatching(row.expect) });
@@ -343,7 +345,20 @@ describe("nothing outside the workspace is read, listed or searched", () => {
         expect(r.content).not.toContain(SECRET);
         expect(r.content).not.toContain("root:x:0");
       }
-      expect(ctx.approver.asked).toHaveLength(0);
+      // A person to ask: a read outside is asked (N12-11), naming the physical path it resolves to; refused, nothing read.
+      const asking = makeContext(f.root);
+      for (const [tool, input] of calls(row.path(f))) {
+        const r = await call(asking, tool, input);
+        expect(r.isError).toBe(true);
+        expect(r.content).not.toContain(SECRET);
+        expect(r.content).not.toContain("root:x:0");
+      }
+      for (const req of asking.approver.asked) {
+        expect(req.kind).toBe("read");
+        expect(isAbsolute(req.target)).toBe(true);
+        expect(isWithin(f.root, req.target)).toBe(false);
+      }
+      if (!row.expect.source.includes("outside")) expect(asking.approver.asked).toHaveLength(0);
     });
     test("the innocent links alone stay inside: self/inside.txt, sub/here/../inside.txt, sub/up/inside.txt", async () => {
       const ctx = makeContext(fixture().root);
@@ -368,7 +383,7 @@ describe("nothing outside the workspace is read, listed or searched", () => {
     const { root, outside } = setup();
     const grants = emptyGrants();
     grants.allow.read.paths.push(outside);
-    const ctx = makeContext(root, { grants });
+    const ctx = makeContext(root, { grants, interactive: false });
     expect(await ok(ctx, "read_file", { path: "../outside/secret.txt" })).toBe("1\tTOP-SECRET");
     expect(await ok(ctx, "read_file", { path: "link-file" })).toBe("1\tTOP-SECRET");
     expect(await ok(ctx, "read_file", { path: "chain-1" })).toBe("1\tTOP-SECRET");
