@@ -9,6 +9,8 @@ import { imageBlock, prepareImage, sniffImage } from "../tools/image.ts";
 import { DEFAULT_LINE_LIMIT, formatLines, isBinary, readWholeFile } from "../tools/read-file.ts";
 import { utf8Text } from "../text/utf8.ts";
 import { attachedFile } from "./history.ts";
+import { readdirSync } from "node:fs";
+import { basename, dirname } from "node:path";
 import { ToolError, type ToolContext } from "../tools/tool.ts";
 
 const IMAGE_NAME = /\.(png|jpe?g|gif|webp)$/i;
@@ -76,6 +78,16 @@ export function findTextMentions(prompt: string): string[] {
 /** A word after @ that reads as a path (`calc.js`, `src/`), not a handle (`@bob`): only such a one is said missing. */
 const PATH_LIKE = /[./~]/;
 
+/** The files in `real`'s folder whose names start with its name and a dot (`calc` → calc.js, calc.test.js), sorted. */
+function filesNamedLike(real: string): string[] {
+  try {
+    const stem = `${basename(real)}.`;
+    return readdirSync(dirname(real)).filter((n) => n.startsWith(stem)).sort();
+  } catch {
+    return [];
+  }
+}
+
 /** `types/node`, `anthropic-ai/sdk@1.2` (after the @): a scoped npm name; a path is said missing only where its first folder exists. */
 function isPackageName(name: string): boolean {
   return /^[a-z0-9][\w.-]*\/[a-z0-9][\w.-]*(@[\w.^~<>=*-]+)?$/i.test(name);
@@ -133,7 +145,12 @@ export async function attachMentions(prompt: string, written: string, ctx: ToolC
     try {
       const resolved = ctx.perms.resolve(path);
       // `@bob` in a sentence is a handle, not a file: left as text. `@calc.jss` is a file that is not there: said.
-      if (!resolved.exists && !PATH_LIKE.test(name)) continue;
+      // So is `@calc.` where calc.js and calc.test.js are (Tab stopped where they part: new user 13's N13-06).
+      if (!resolved.exists && !PATH_LIKE.test(name)) {
+        const near = filesNamedLike(resolved.real);
+        if (near.length > 0) failed(name, new ToolError(`@${name} names no file; ${near.slice(0, 5).join(", ")}${near.length > 5 ? ", …" : ""} ${near.length === 1 ? "is" : "are"} there: name one whole`));
+        continue;
+      }
       // `@types/node`, `@anthropic-ai/sdk@0.30`: an npm package's scoped name, not a file; nothing said (R11-15).
       if (!resolved.exists && isPackageName(name) && !ctx.perms.resolve(name.slice(0, name.indexOf("/"))).exists) continue;
       if (!resolved.exists) throw new ToolError(`${name} does not exist`);

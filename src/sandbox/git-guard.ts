@@ -19,8 +19,8 @@ import { changedSince, ownCopies, ownCopy } from "./hard-links.ts";
 import { envrcLoads } from "../perms/envrc-loads.ts";
 import { followsImports, importedFiles } from "../mcp/local-imports.ts";
 import { expandKnown, isShellScript, namedPaths } from "../perms/named-scripts.ts";
-import { scriptsRunBy } from "./package-hooks.ts";
-import { hookBinWhy, packageFolderOf, programConfigs, programsNamed } from "../perms/hook-programs.ts";
+import { HOOK_KEYS, scriptsRunBy } from "./package-hooks.ts";
+import { hookBinWhy, hookKeyCommands, packageFolderOf, programConfigs, programsNamed } from "../perms/hook-programs.ts";
 import { BYTECODE_WHY, folderEntries, folderNames, moduleIn, nodeCandidates, pythonModulesIn, pythonSiblings, pythonSourceOf, shadowsStandardModule } from "../perms/run-entry.ts";
 import { envrcPathDirs, isMiseConfig, misePathDirs } from "../perms/path-adds.ts";
 import { isBytecodeCache, VENV_TOOL_WHY, venvNewIsFine, venvRootOf } from "../perms/venv.ts";
@@ -418,7 +418,8 @@ function namedScripts(roots: readonly string[], later: LaterMatch, out: Workspac
   // `top`: the repository's top, where git runs a hook and pre-commit its entries (`$(git rev-parse --show-toplevel)`, `$PWD`).
   // `code`: a script whose local imports are read rather than its words (F18), with the folders Python finds top-level
   // modules in for it (the hook's python's first folders, the script's own); `verb`: how what it names runs.
-  const queue: { file: string; bases: string[]; via: string; depth: number; top: string; code?: string[] }[] = [];
+  // `text`: what to read in place of the file's own (a package.json's hook keys' commands).
+  const queue: { file: string; bases: string[]; via: string; depth: number; top: string; code?: string[]; text?: string }[] = [];
   let importing = 0;
   // Hooks first, then the configs nearest a root: what the bound leaves out of a very large tree is the deepest.
   const sites = trusted ? out.sites.filter((s) => trusted.sites.some((t) => t.path === s.path && t.id === s.id)) : out.sites;
@@ -428,6 +429,13 @@ function namedScripts(roots: readonly string[], later: LaterMatch, out: Workspac
     const namers = [...out.later].filter(([p, id]) => !p.includes("/node_modules/") && isTrusted(p, id) && later.names!(p)).map(([p]) => p);
     const depth = (p: string) => p.split("/").length;
     for (const p of namers.sort((a, b) => depth(a) - depth(b))) queue.push({ file: p, bases: ancestors(dirname(p)), via: ` (${later.match(p) ?? "runs later"})`, depth: 0, top: repositoryTop(roots, dirname(p)) });
+  }
+  // A package.json's hook keys (lint-staged's "*.js": "eslint --fix") run their commands at the next commit as a hook
+  // does: the programs they name, and what those load as code, are followed as a hook's (red team 13's F05, F09).
+  for (const pkg of out.packageJsons ?? []) {
+    if (pkg.includes("/node_modules/") || lstatOrNull(pkg)?.isFile() !== true) continue;
+    const text = hookKeyCommands(readSmallText(pkg), HOOK_KEYS);
+    if (text !== null) queue.push({ file: pkg, text, bases: ancestors(dirname(pkg)), via: " (runs on git commit through its hook keys)", depth: 0, top: repositoryTop(roots, dirname(pkg)) });
   }
   // Folders a listing was read from in this walk (python's siblings of a named module: run-entry.ts).
   const listings = new Map<string, string[]>();
@@ -461,10 +469,10 @@ function namedScripts(roots: readonly string[], later: LaterMatch, out: Workspac
   const cut = new Set<string>();
   let i = 0;
   for (; i < queue.length && out.runsBy!.size < MAX_NAMED; i++) {
-    const { file, bases, via, depth, top, code } = queue[i]!;
+    const { file, bases, via, depth, top, code, text: given } = queue[i]!;
     if (seen.has(file)) continue;
     seen.add(file);
-    const raw = readSmallText(file);
+    const raw = given ?? readSmallText(file);
     if (raw === null) continue;
     const verb = code ? "imported by" : "run by";
     // Code a hook's python or node runs, found after this file's names: its imports are followed (F18).

@@ -126,6 +126,43 @@ describe.skipIf(!usable || !hasNpx)("F05: the config a hook's program loads as c
   });
 });
 
+describe.skipIf(!usable || !hasNpx)("F05 through package.json's lint-staged key (real bubblewrap)", () => {
+  test('"lint-staged": {"*.js": "eslint --fix"}: eslint.config.js and eslint\'s bin are read-only to commands, and the next commit runs nothing planted', async () => {
+    const { base, root, home, env } = runs.workspace("bunker-hookkey-", "");
+    const MARK = join(base, "PWNED");
+    const fake = runs.start([
+      reply([
+        toolUse("run_bash", { command: `echo 'require("fs").writeFileSync("${MARK}", "x")' >> eslint.config.js; echo rc=$?` }),
+        toolUse("run_bash", { command: `echo 'require("fs").writeFileSync("${MARK}", "x")' >> node_modules/eslint/bin/eslint.js; echo rc=$?` }),
+      ]),
+      reply("Done."),
+    ]);
+    writeFileSync(join(root, ".gitignore"), "node_modules/\n");
+    writeFileSync(join(root, "package.json"), JSON.stringify({ name: "app", private: true, "lint-staged": { "*.js": "eslint --fix" } }));
+    // lint-staged as it works: each task of package.json's key runs with node_modules/.bin first on PATH.
+    installed(root, "lint-staged", "const { execSync } = require('child_process'); const path = require('path'); const cfg = require(path.resolve('package.json'))['lint-staged']; for (const t of Object.values(cfg)) execSync(t, { stdio: 'inherit', env: { ...process.env, PATH: path.resolve('node_modules/.bin') + ':' + process.env.PATH } });");
+    installed(root, "eslint", "require(require('path').resolve('eslint.config.js')); console.log('eslint ok')");
+    writeFileSync(join(root, "eslint.config.js"), "module.exports = []\n");
+    mkdirSync(join(root, ".husky"));
+    writeFileSync(join(root, ".husky/pre-commit"), "#!/bin/sh\nnpx --no-install lint-staged\n");
+    chmodSync(join(root, ".husky/pre-commit"), 0o755);
+    writeFileSync(join(root, "a.js"), "x = 1\n");
+    committedRepo(root, home);
+
+    const r = await runBunker(FLAGS, { cwd: root, env: { ...env, ANTHROPIC_BASE_URL: fake.url } });
+    expect(r.code).toBe(0);
+    const [config, bin] = toolResults(fake.requests[1]);
+    expect(config!.content).toContain("eslint.config.js: Read-only file system");
+    expect(config!.content).toContain("is loaded as code by eslint, run by package.json (runs on git commit through its hook keys)");
+    expect(bin!.content).toContain("node_modules/eslint/bin/eslint.js: Read-only file system");
+
+    writeFileSync(join(root, "a.js"), "x = 2\n");
+    hostGit(root, home, ["add", "a.js"]);
+    expect(hostGit(root, home, ["commit", "-qm", "two"])).toBe(0);
+    expect(existsSync(MARK)).toBe(false);
+  });
+});
+
 describe.skipIf(!usable)(".lfsconfig: git-lfs obeys it at the person's push (red team 13's note)", () => {
   test("a command cannot change the person's .lfsconfig, and one it makes in a subfolder is set aside", async () => {
     const { root, home, env } = runs.workspace("bunker-lfscfg-", "");

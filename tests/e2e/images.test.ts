@@ -104,6 +104,19 @@ describe("the scripted server checks image blocks as the API does", () => {
 });
 
 describe("other files named in the prompt", () => {
+  test("@calc. where Tab stopped between calc.js and calc.test.js is said not attached, naming them; the prompt still goes (new user 13's N13-06)", async () => {
+    fake = startFakeAnthropic([reply("Which one?")]);
+    const { root, env } = workspace("bunker-attach-stem-", fake.url);
+    writeFileSync(join(root, "calc.js"), "1\n");
+    writeFileSync(join(root, "calc.test.js"), "2\n");
+    const r = await runHeadless(root, env, ["-p", "look at @calc."]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain("calc was not attached: @calc names no file; calc.js, calc.test.js are there: name one whole");
+    const sent = blocks(fake.requests[0]!.body.messages[0]) as { type: string; text: string }[];
+    expect(sent[0]!.text).toContain("[calc was not attached: @calc names no file;");
+    expect(sent).toHaveLength(1);
+  });
+
   test("@calc.js goes with the prompt as its numbered lines (read permission checked, cut where read_file cuts, said on stderr); a missing or refused one is said; seen whole, it may be edited without a read_file first", async () => {
     fake = startFakeAnthropic([reply([toolUse("edit_file", { path: "calc.js", old_string: "a - b", new_string: "a + b" })]), reply("Fixed.")]);
     const { root, env } = workspace("bunker-attach-text-", fake.url);
@@ -126,6 +139,8 @@ describe("other files named in the prompt", () => {
     expect(r.stderr).toContain("attached calc.js (3 lines)");
     expect(r.stderr).toContain(`attached big.log (first ${Number(cut![1]).toLocaleString("en-US")} lines of 3,000 (the output limit, about 20 KB); Claude can read the rest)`);
     expect(r.stderr).toContain("missing.js was not attached: missing.js does not exist");
+    // A handle (@bob) is left as text.
+    expect(r.stderr).not.toContain("bob");
     expect(r.stderr).not.toContain("bob");
     // The edit needed no read_file: the file was seen whole.
     expect(readFileSync(join(root, "calc.js"), "utf8")).toBe("function add(a, b) {\n  return a + b;\n}\n");

@@ -1,6 +1,6 @@
 // Red team 13's F09/F05: the programs a hook's text runs by name, read without running anything.
 import { expect, test } from "bun:test";
-import { packageFolderOf, programConfigs, programsNamed } from "../../../src/perms/hook-programs.ts";
+import { hookKeyCommands, packageFolderOf, programConfigs, programsNamed } from "../../../src/perms/hook-programs.ts";
 
 test("the word a package runner runs, and each command's first word", () => {
   expect(programsNamed("#!/bin/sh\nnpx --no-install lint-staged\n")).toContain("lint-staged");
@@ -24,4 +24,12 @@ test("the table of configs loaded as code, and a bin file's package folder", () 
   expect(packageFolderOf("/w/node_modules/@commitlint/cli/cli.js")).toBe("/w/node_modules/@commitlint/cli");
   expect(packageFolderOf("/w/node_modules/.pnpm/eslint@9/node_modules/eslint/bin/eslint.js")).toBe("/w/node_modules/.pnpm/eslint@9/node_modules/eslint");
   expect(packageFolderOf("/w/tools/x.js")).toBeNull();
+});
+
+test("a package.json's hook keys' commands, one a line", () => {
+  const pkg = JSON.stringify({ name: "app", scripts: { build: "tsc" }, "lint-staged": { "*.js": ["eslint --fix", "prettier -w"] } });
+  expect(hookKeyCommands(pkg, ["lint-staged", "husky"])).toBe("eslint --fix\nprettier -w");
+  expect(programsNamed(hookKeyCommands(pkg, ["lint-staged"])!)).toEqual(["eslint", "prettier"]);
+  expect(hookKeyCommands(JSON.stringify({ scripts: { lint: "eslint ." } }), ["lint-staged"])).toBeNull();
+  expect(hookKeyCommands("{ not json", ["lint-staged"])).toBeNull();
 });
