@@ -110,9 +110,10 @@ export class TmuxSession {
     if (dead !== "1") return null;
     if (status) return Number(status);
     // tmux marks a pane dead when its terminal closes, and fills in the status only once it has reaped
-    // the process: an empty status is "not yet" for a moment, then a death by signal (-1).
+    // the process: an empty status is "not yet" for a while (over a second on a loaded machine: CI ran the
+    // suite at load 10 and read -1 for an exit 2), then a death by signal (-1).
     this.deadSince ??= Date.now();
-    return Date.now() - this.deadSince < 1000 ? null : -1;
+    return Date.now() - this.deadSince < 5000 ? null : -1;
   }
 
   close(): void {
