@@ -111,24 +111,30 @@ export function packageFolderOf(file: string): string | null {
   return m ? m[1]! : null;
 }
 
-/**
- * The commands in a package.json's hook keys (`keys`: lint-staged's tasks, husky v4's and simple-git-hooks' hooks),
- * one a line, or null: what its hook tool runs at the next commit, read as a hook's text is.
- */
-export function hookKeyCommands(text: string | null, keys: readonly string[]): string | null {
-  if (text === null || !keys.some((k) => text.includes(`"${k}"`))) return null;
+/** A package.json's text as the object its tools read (a byte-order mark stripped, as they do), or null when it is no JSON object. */
+export function manifestObject(text: string): Record<string, unknown> | null {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text.replace(/^\uFEFF/, ""));
   } catch {
     return null;
   }
-  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) return null;
+  return parsed !== null && typeof parsed === "object" && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : null;
+}
+
+/**
+ * The commands in a package.json's hook keys (`keys`: lint-staged's tasks, husky v4's and simple-git-hooks' hooks),
+ * one a line, or null: what its hook tool runs at the next commit, read as a hook's text is.
+ */
+export function hookKeyCommands(text: string | null, keys: readonly string[]): string | null {
+  if (text === null || !keys.some((k) => text.includes(`"${k}"`))) return null;
+  const parsed = manifestObject(text);
+  if (parsed === null) return null;
   const lines: string[] = [];
   const collect = (v: unknown, depth: number): void => {
     if (typeof v === "string") lines.push(v);
     else if (v !== null && typeof v === "object" && depth < 8 && lines.length < 1_000) for (const x of Object.values(v)) collect(x, depth + 1);
   };
-  for (const key of keys) if (Object.hasOwn(parsed, key)) collect((parsed as Record<string, unknown>)[key], 0);
+  for (const key of keys) if (Object.hasOwn(parsed, key)) collect(parsed[key], 0);
   return lines.length > 0 ? lines.join("\n") : null;
 }

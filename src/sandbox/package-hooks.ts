@@ -10,6 +10,7 @@
 // writable; after a command, a change to one of these keys is undone in
 // place (the person's value put back, the rest of the command's edit kept),
 // and the command's whole file is kept beside it to look at.
+import { hookKeyCommands, manifestObject } from "../perms/hook-programs.ts";
 import { existsSync, readFileSync, readlinkSync, statSync, type Stats } from "node:fs";
 import { relative } from "node:path";
 import { renameEntry, replaceFile } from "../fs/no-follow.ts";
@@ -48,17 +49,11 @@ function fileId(st: Stats): string {
  * hooks run (`scripts`: their names; as "scripts.NAME"); null when it is no JSON object.
  */
 export function hookKeys(text: string, scripts: readonly string[] = []): Record<string, string> | null {
-  let parsed: unknown;
-  try {
-    // (Without a byte-order mark, which the tools' readers strip.)
-    parsed = JSON.parse(text.replace(/^\uFEFF/, ""));
-  } catch {
-    return null;
-  }
-  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) return null;
+  const parsed = manifestObject(text);
+  if (parsed === null) return null;
   const out: Record<string, string> = {};
-  for (const key of HOOK_KEYS) if (Object.hasOwn(parsed, key)) out[key] = JSON.stringify((parsed as Record<string, unknown>)[key]);
-  const table = (parsed as Record<string, unknown>).scripts;
+  for (const key of HOOK_KEYS) if (Object.hasOwn(parsed, key)) out[key] = JSON.stringify(parsed[key]);
+  const table = parsed.scripts;
   if (scripts.includes(ALL_SCRIPTS) && table !== undefined) out.scripts = JSON.stringify(table);
   if (table !== null && typeof table === "object" && !Array.isArray(table)) {
     for (const name of scripts) if (name !== ALL_SCRIPTS && Object.hasOwn(table, name)) out[`scripts.${name}`] = JSON.stringify((table as Record<string, unknown>)[name]);
@@ -95,22 +90,10 @@ function taskRunnerScripts(words: string[]): string[] {
   return out;
 }
 
-/** The scripts the commands in a package.json's hook keys run (every string in them, at any depth). */
+/** The scripts the commands in a package.json's hook keys run (every string in them: hook-programs.ts reads them). */
 function scriptsInHookKeys(text: string): string[] {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text.replace(/^\uFEFF/, ""));
-  } catch {
-    return [];
-  }
-  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) return [];
-  const words: string[] = [];
-  const collect = (v: unknown, depth: number): void => {
-    if (typeof v === "string") words.push(v);
-    else if (v !== null && typeof v === "object" && depth < 8) for (const x of Object.values(v)) collect(x, depth + 1);
-  };
-  for (const key of HOOK_KEYS) collect((parsed as Record<string, unknown>)[key], 0);
-  return words.length > 0 ? scriptsRunBy(words.join("\n")) : [];
+  const commands = hookKeyCommands(text, HOOK_KEYS);
+  return commands === null ? [] : scriptsRunBy(commands);
 }
 
 /** The keys compared for a package.json: the hook packages' own, and the scripts the hooks run. */
@@ -237,12 +220,8 @@ export function hookKeysBefore(paths: readonly string[], scripts: readonly strin
 
 /** `text` with the hook keys as `before` had them (a key the command added removed), in the file's own indentation. */
 export function withKeysOf(text: string, before: Record<string, string>, scripts: readonly string[] = []): string | null {
-  let obj: Record<string, unknown>;
-  try {
-    obj = JSON.parse(text.replace(/^\uFEFF/, "")) as Record<string, unknown>;
-  } catch {
-    return null;
-  }
+  const obj = manifestObject(text);
+  if (obj === null) return null;
   for (const key of HOOK_KEYS) {
     if (before[key] !== undefined) obj[key] = JSON.parse(before[key]);
     else delete obj[key];
